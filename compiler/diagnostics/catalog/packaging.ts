@@ -1,0 +1,5 @@
+/** Diagnostics of packaging. */
+import { defineMessages } from "./types.js";
+
+export const PackagingMessages = defineMessages({
+});

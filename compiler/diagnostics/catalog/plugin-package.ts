@@ -1,0 +1,5 @@
+/** Diagnostics of the Agent Plugins v1 package loader. */
+import { defineMessages } from "./types.js";
+
+export const PluginPackageMessages = defineMessages({
+});

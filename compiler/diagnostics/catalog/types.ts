@@ -1,0 +1,23 @@
+/**
+ * Shape of one entry of the diagnostics catalog (STYLE §3: every code in one place, with
+ * severity, message template and documentation).
+ */
+import type { Severity } from "../diagnostic.js";
+
+/** One catalog entry. Codes are stable: never renumber or reuse one. */
+export interface DiagnosticMessage {
+  /** `AL` + four digits; the first digit names the stage (see `./index.ts`). */
+  readonly code: string;
+  readonly severity: Severity;
+  /** Message template; `{0}`, `{1}`, … are filled from the detection's arguments. */
+  readonly message: string;
+  /** Default fix-it text (template with the same arguments) when the fix is always the same. */
+  readonly hint?: string;
+  /** One or two sentences for the README table: why this is a problem and where the rule comes from. */
+  readonly docs: string;
+}
+
+/** Helper that keeps the literal keys of a stage table while checking each entry's shape. */
+export function defineMessages<const T extends Record<string, DiagnosticMessage>>(table: T): T {
+  return table;
+}

@@ -1,0 +1,5 @@
+/** Diagnostics of descriptor validation. */
+import { defineMessages } from "./types.js";
+
+export const ValidationMessages = defineMessages({
+});

@@ -1,0 +1,207 @@
+/**
+ * The one diagnostic shape every stage reports (DESIGN §7, STYLE "Detect in one place,
+ * render in another").
+ *
+ * Detection code never builds message text by hand: it calls {@link createDiagnostic} with a
+ * catalog entry (see `./catalog/index.ts`) and the arguments of the message template. The
+ * formatters in `./format-*.ts` turn the resulting plain data into pretty text, JSON, SARIF or
+ * GitHub annotations.
+ */
+import type { DiagnosticMessage } from "./catalog/types.js";
+
+/** Severity of a diagnostic; only `error` makes a compile fail (exit 1). */
+export type Severity = "error" | "warning" | "info";
+
+/**
+ * A place in a source file. `line` and `column` are 1-based and counted as an editor shows
+ * the text: a byte order mark takes no column, and CRLF, LF and CR each end one line.
+ * Columns count UTF-16 code units (as TypeScript, LSP and VS Code do).
+ */
+export interface SourceLocation {
+  /** Absolute path while inside the pipeline; root-relative with `/` once reported. */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** End of the span (exclusive), same conventions; absent for a point. */
+  readonly endLine?: number;
+  readonly endColumn?: number;
+}
+
+/** Another place that explains a diagnostic ("'echo' is also declared here"). */
+export interface RelatedLocation extends SourceLocation {
+  readonly message: string;
+}
+
+/**
+ * A diagnostic as reported. `file` is relative to the agent root (or the plugin directory for
+ * `validate`) with `/` separators once {@link relativizeDiagnostic} ran; `path` is the property
+ * path inside the value (`tools.echo.inputSchema.properties.message.type`).
+ */
+export interface Diagnostic extends SourceLocation {
+  readonly code: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly path?: string;
+  readonly hint?: string;
+  readonly related?: readonly RelatedLocation[];
+}
+
+/** Optional parts of a diagnostic besides its code, location and message arguments. */
+export interface DiagnosticDetails {
+  /** Property path inside the value, as segments (`["tools", "echo", "description"]`). */
+  readonly path?: readonly PropertyKey[] | string;
+  /** What to do; overrides the catalog's default hint when given. */
+  readonly hint?: string;
+  readonly related?: readonly RelatedLocation[];
+  /** Overrides the catalog severity (e.g. a rule that is a warning in one context). */
+  readonly severity?: Severity;
+}
+
+/**
+ * Builds a diagnostic from a catalog entry.
+ *
+ * @param message the catalog entry (`Diagnostics.X`), which fixes code and default severity.
+ * @param location where it happened; `undefined` means the start of `fallbackFile`.
+ * @param args values for the `{0}`, `{1}`, … placeholders of the message template (and of
+ *   the catalog's hint template, when it has one).
+ * @returns plain data; never throws.
+ */
+export function createDiagnostic(
+  message: DiagnosticMessage,
+  location: SourceLocation,
+  args: readonly (string | number)[] = [],
+  details: DiagnosticDetails = {},
+): Diagnostic {
+  const path =
+    details.path === undefined
+      ? undefined
+      : typeof details.path === "string"
+        ? details.path
+        : formatPropertyPath(details.path);
+  const hint = details.hint ?? (message.hint ? fillTemplate(message.hint, args) : undefined);
+  return {
+    code: message.code,
+    severity: details.severity ?? message.severity,
+    message: fillTemplate(message.message, args),
+    file: location.file,
+    line: location.line,
+    column: location.column,
+    ...(location.endLine !== undefined ? { endLine: location.endLine } : {}),
+    ...(location.endColumn !== undefined ? { endColumn: location.endColumn } : {}),
+    ...(path !== undefined && path !== "" ? { path } : {}),
+    ...(hint !== undefined ? { hint } : {}),
+    ...(details.related && details.related.length > 0 ? { related: details.related } : {}),
+  };
+}
+
+/** Replaces `{0}`, `{1}`, … in a catalog template; unknown placeholders stay as written. */
+export function fillTemplate(template: string, args: readonly (string | number)[]): string {
+  return template.replace(/\{(\d+)\}/g, (whole, index: string) => {
+    const value = args[Number(index)];
+    return value === undefined ? whole : String(value);
+  });
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Formats property-path segments for people: identifiers joined with `.`, array indices as
+ * `[0]`, any other key quoted as `["my key"]`.
+ *
+ * @example formatPropertyPath(["tools", "echo", "inputSchema", "required", 0])
+ *   // "tools.echo.inputSchema.required[0]"
+ */
+export function formatPropertyPath(segments: readonly PropertyKey[]): string {
+  let out = "";
+  for (const segment of segments) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else if (typeof segment === "string" && IDENTIFIER.test(segment))
+      out += out === "" ? segment : `.${segment}`;
+    else out += `[${JSON.stringify(String(segment))}]`;
+  }
+  return out;
+}
+
+/**
+ * Converts a JSON Pointer (RFC 6901, as ajv's `instancePath`) into property-path segments.
+ * Numeric segments stay strings: a pointer cannot tell an index from a key, so callers that
+ * know the value pass it to {@link pointerToSegmentsIn}.
+ */
+export function pointerToSegments(pointer: string): string[] {
+  if (pointer === "") return [];
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/**
+ * Like {@link pointerToSegments}, but walks `value` so array indices become numbers
+ * (`/keywords/0` → `["keywords", 0]`, printed `keywords[0]`).
+ */
+export function pointerToSegmentsIn(pointer: string, value: unknown): PropertyKey[] {
+  const segments: PropertyKey[] = [];
+  let current: unknown = value;
+  for (const part of pointerToSegments(pointer)) {
+    if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(part)) {
+      segments.push(Number(part));
+      current = current[Number(part)];
+    } else {
+      segments.push(part);
+      current =
+        current !== null && typeof current === "object" && Object.hasOwn(current, part)
+          ? (current as Record<string, unknown>)[part]
+          : undefined;
+    }
+  }
+  return segments;
+}
+
+/** Builds a JSON Pointer from segments (the inverse of {@link pointerToSegments}). */
+export function segmentsToPointer(segments: readonly PropertyKey[]): string {
+  return segments.map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}
+
+/** True when at least one diagnostic is an error (the compile must fail, exit 1). */
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === "error");
+}
+
+/**
+ * Sorts diagnostics for output: by file (code-unit order), line, column, code, path, message.
+ * Reports never depend on the order in which stages or promises finished (STYLE §6).
+ */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(compareDiagnostics);
+}
+
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (
+    compareStrings(a.file, b.file) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    compareStrings(a.code, b.code) ||
+    compareStrings(a.path ?? "", b.path ?? "") ||
+    compareStrings(a.message, b.message)
+  );
+}
+
+/** Plain UTF-16 code-unit comparison (never `localeCompare`: output must not depend on LANG). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Rewrites absolute `file` paths (in the diagnostic and its related locations) relative to
+ * `base`, with `/` separators, as DESIGN §7 requires of reported diagnostics.
+ */
+export function relativizeDiagnostic(diagnostic: Diagnostic, base: string, relative: (from: string, to: string) => string): Diagnostic {
+  const rel = (file: string): string => (file === "" ? file : relative(base, file).split("\\").join("/") || ".");
+  return {
+    ...diagnostic,
+    file: rel(diagnostic.file),
+    ...(diagnostic.related
+      ? { related: diagnostic.related.map((r) => ({ ...r, file: rel(r.file) })) }
+      : {}),
+  };
+}

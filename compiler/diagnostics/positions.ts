@@ -1,0 +1,63 @@
+/**
+ * Offsets → editor line/column, shared by every stage that reports into a text file
+ * (agent.md, plugin.json, mcp.json, SKILL.md, the TypeScript entry).
+ *
+ * Conventions (DESIGN §7, issue 2 "from the text as the editor shows it"):
+ * - lines and columns are 1-based;
+ * - `\r\n`, `\n`, `\r`, U+2028 and U+2029 each end a line (as TypeScript and VS Code count);
+ * - a leading byte order mark (U+FEFF) is part of the text but takes no column;
+ * - columns count UTF-16 code units.
+ */
+import type { SourceLocation } from "./diagnostic.js";
+
+/** Precomputed line starts of one text; build once per file, query many times. */
+export interface LineMap {
+  readonly file: string;
+  readonly text: string;
+  /** Offsets at which each line starts (index 0 = line 1). */
+  readonly lineStarts: readonly number[];
+}
+
+/** Builds the line map of `text` (O(n)); `file` is carried into every location it makes. */
+export function createLineMap(file: string, text: string): LineMap {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 13 /* \r */) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      lineStarts.push(i + 1);
+    } else if (ch === 10 || ch === 0x2028 || ch === 0x2029) {
+      lineStarts.push(i + 1);
+    }
+  }
+  return { file, text, lineStarts };
+}
+
+/** Line and column (1-based) of a UTF-16 offset into the map's text; offsets are clamped. */
+export function lineColumnOf(map: LineMap, offset: number): { line: number; column: number } {
+  const clamped = Math.max(0, Math.min(offset, map.text.length));
+  const starts = map.lineStarts;
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid]! <= clamped) low = mid;
+    else high = mid - 1;
+  }
+  let column = clamped - starts[low]! + 1;
+  if (low === 0 && map.text.charCodeAt(0) === 0xfeff && clamped > 0) column -= 1;
+  return { line: low + 1, column };
+}
+
+/** The location of the span `[start, end)` of the map's text. */
+export function locationOf(map: LineMap, start: number, end?: number): SourceLocation {
+  const from = lineColumnOf(map, start);
+  if (end === undefined || end <= start) return { file: map.file, ...from };
+  const to = lineColumnOf(map, end);
+  return { file: map.file, line: from.line, column: from.column, endLine: to.line, endColumn: to.column };
+}
+
+/** Location for a whole file when nothing more precise is known (line 1, column 1). */
+export function fileStart(file: string): SourceLocation {
+  return { file, line: 1, column: 1 };
+}

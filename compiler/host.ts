@@ -1,0 +1,169 @@
+/**
+ * The small file-system interface every compiler stage reads through (issue 2, "The analysis
+ * reads files through a small host interface (path → text and version)").
+ *
+ * The CLI uses {@link createNodeHost}; an editor wraps it with {@link createOverlayHost} so
+ * unsaved buffers win over the disk. Stages never call `node:fs` directly, so the same analysis
+ * serves both, and per-file results can be cached by `version`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** What {@link CompilerHost.read} found at a path. */
+export type ReadResult =
+  | {
+      readonly kind: "file";
+      /** UTF-8 decoded text; invalid sequences are replaced by U+FFFD (see `invalidUtf8`). */
+      readonly text: string;
+      /** Changes whenever the content may have changed (mtime+size on disk, buffer version in an editor). */
+      readonly version: string;
+      /** True when the bytes were not valid UTF-8 (the text holds replacement characters). */
+      readonly invalidUtf8: boolean;
+    }
+  | { readonly kind: "missing" }
+  | { readonly kind: "directory" }
+  | { readonly kind: "unreadable"; readonly reason: string };
+
+/** One directory entry; `symlink` entries are not followed by {@link CompilerHost.readDirectory}. */
+export interface DirectoryEntry {
+  readonly name: string;
+  readonly kind: "file" | "directory" | "symlink" | "other";
+}
+
+/**
+ * File access for the compiler. All paths are absolute. Implementations never throw for
+ * missing or unreadable files: they return a result the caller turns into a diagnostic.
+ */
+export interface CompilerHost {
+  /** Reads a text file (follows symlinks). */
+  read(filePath: string): ReadResult;
+  /** Reads raw bytes (follows symlinks); `undefined` when missing, a directory, or unreadable. */
+  readBytes(filePath: string): Uint8Array | undefined;
+  /** Entries of a directory sorted by name (code-unit order); `undefined` when not a directory. */
+  readDirectory(dirPath: string): readonly DirectoryEntry[] | undefined;
+  /** The path with every symlink resolved; `undefined` when it (or a link target) does not exist. */
+  realpath(filePath: string): string | undefined;
+  /** What is at the path without following a final symlink; `missing` when nothing is. */
+  kind(filePath: string): "file" | "directory" | "symlink" | "other" | "missing";
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const utf8Lossy = new TextDecoder("utf-8", { fatal: false });
+
+/**
+ * Decodes bytes as UTF-8, keeping a byte order mark as U+FEFF (so offsets match what an editor
+ * shows) and reporting invalid sequences instead of throwing.
+ */
+export function decodeUtf8(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
+  try {
+    return { text: utf8.decode(bytes, { stream: false }), invalidUtf8: false };
+  } catch {
+    return { text: utf8Lossy.decode(bytes), invalidUtf8: true };
+  }
+}
+
+/** The host that reads the real file system (used by the CLI and CI). */
+export function createNodeHost(): CompilerHost {
+  return {
+    read(filePath) {
+      let stat: fs.Stats;
+      try {
+        stat = fs.statSync(filePath);
+      } catch (error) {
+        return isMissing(error) ? { kind: "missing" } : { kind: "unreadable", reason: describe(error) };
+      }
+      if (stat.isDirectory()) return { kind: "directory" };
+      if (!stat.isFile()) return { kind: "unreadable", reason: "not a regular file" };
+      try {
+        const bytes = fs.readFileSync(filePath);
+        // TextDecoder drops a leading BOM unless told otherwise; keep it so positions match.
+        const decoded = decodeKeepingBom(bytes);
+        return { kind: "file", ...decoded, version: `${stat.mtimeMs}:${stat.size}` };
+      } catch (error) {
+        return { kind: "unreadable", reason: describe(error) };
+      }
+    },
+    readBytes(filePath) {
+      try {
+        const stat = fs.statSync(filePath);
+        return stat.isFile() ? fs.readFileSync(filePath) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    readDirectory(dirPath) {
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dirPath, { withFileTypes: true });
+      } catch {
+        return undefined;
+      }
+      return entries
+        .map((entry) => ({
+          name: entry.name,
+          kind: entry.isSymbolicLink()
+            ? ("symlink" as const)
+            : entry.isDirectory()
+              ? ("directory" as const)
+              : entry.isFile()
+                ? ("file" as const)
+                : ("other" as const),
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    },
+    realpath(filePath) {
+      try {
+        return fs.realpathSync.native(filePath);
+      } catch {
+        return undefined;
+      }
+    },
+    kind(filePath) {
+      try {
+        const stat = fs.lstatSync(filePath);
+        if (stat.isSymbolicLink()) return "symlink";
+        if (stat.isDirectory()) return "directory";
+        if (stat.isFile()) return "file";
+        return "other";
+      } catch {
+        return "missing";
+      }
+    },
+  };
+}
+
+function decodeKeepingBom(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
+  const hasBom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  const decoded = decodeUtf8(hasBom ? bytes.subarray(3) : bytes);
+  return hasBom ? { text: `\uFEFF${decoded.text}`, invalidUtf8: decoded.invalidUtf8 } : decoded;
+}
+
+/** An unsaved editor buffer that overrides the disk in {@link createOverlayHost}. */
+export interface OverlayFile {
+  readonly text: string;
+  readonly version: string;
+}
+
+/**
+ * Wraps a host so that `overlays` (absolute path → unsaved buffer) are read instead of the
+ * disk. Used by the editor plugin; everything else passes through.
+ */
+export function createOverlayHost(base: CompilerHost, overlays: ReadonlyMap<string, OverlayFile>): CompilerHost {
+  return {
+    ...base,
+    read(filePath) {
+      const overlay = overlays.get(path.resolve(filePath));
+      return overlay ? { kind: "file", text: overlay.text, version: `overlay:${overlay.version}`, invalidUtf8: false } : base.read(filePath);
+    },
+  };
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP";
+}
+
+function describe(error: unknown): string {
+  const e = error as NodeJS.ErrnoException | undefined;
+  return e?.code ? `${e.code}: ${e.message}` : String(error);
+}

@@ -1,0 +1,134 @@
+/**
+ * Plain, readonly data handed from one compiler stage to the next (STYLE §2). No ts-morph
+ * node, ajv instance or file handle appears here: only values and source locations.
+ *
+ * Pipeline (DESIGN §1):
+ *   agent/        loadAgent            → AgentModel (surfaces, capability requests)
+ *   plugin-package/ loadPluginPackage  → PluginPackage (Agent Plugins v1 manifest, skills, MCP)
+ *   static-analysis/ analyzeEntry      → EntryAnalysis (the entry's value + locations)
+ *                    analyzeDefinition → DefinitionAnalysis (exports, defineTool literals)
+ *   validation/   validatePlugin       → PluginDescriptors (typed descriptors, configSchema)
+ *   config/       mergeCapabilityConfig→ effective config per tool
+ *   lockfile/     buildLockfile        → Lockfile (plain JSON)
+ */
+import type { Diagnostic, SourceLocation } from "./diagnostics/diagnostic.js";
+import type { JsonObject, JsonValue } from "./json-value.js";
+
+/** Where a value, and the key that names it, are written. */
+export interface ValueLocation {
+  /** The value expression (or JSON value / YAML node). */
+  readonly value: SourceLocation;
+  /** The property name that holds the value, when it is an object member. */
+  readonly key?: SourceLocation;
+}
+
+/**
+ * A JSON value read from a source file, with the location of every nested value keyed by its
+ * JSON Pointer (RFC 6901: `""` is the root, `/tools/echo/inputSchema`). Pointers match ajv's
+ * `instancePath`, so schema errors map straight back to the line that wrote the value.
+ */
+export interface LocatedValue<T extends JsonValue = JsonValue> {
+  readonly value: T;
+  readonly locations: ReadonlyMap<string, ValueLocation>;
+}
+
+/** Finds the closest recorded location for a pointer (walking up to its parents). */
+export function locateValue(located: Pick<LocatedValue, "locations">, pointer: string, fallback: SourceLocation): ValueLocation {
+  let current = pointer;
+  for (;;) {
+    const found = located.locations.get(current);
+    if (found) return found;
+    if (current === "") return { value: fallback };
+    current = current.slice(0, current.lastIndexOf("/"));
+  }
+}
+
+// ───────────────────────────── plugin package (Agent Plugins v1) ─────────────────────────────
+
+/** A skill that loaded (Agent Plugins v1 §7.1; Agent Skills front matter). */
+export interface SkillComponent {
+  readonly name: string;
+  readonly description: string;
+  /** Absolute path of `skills/<dir>/SKILL.md`. */
+  readonly file: string;
+}
+
+/** An MCP server entry of `mcp.json` that loaded (Agent Plugins v1 §7.2). */
+export interface McpServerComponent {
+  readonly name: string;
+  readonly type: "stdio" | "streamable-http" | "sse";
+  /** The server object as written (after validation); placeholders are not expanded. */
+  readonly config: JsonObject;
+}
+
+/**
+ * Result of loading one Agent Plugins v1 package.
+ * `rejected` is true when the spec says the whole plugin must be refused; then `skills`,
+ * `mcpServers` and `entryFile` are empty/undefined (no component may be discovered).
+ */
+export interface PluginPackage {
+  /** Absolute path of the plugin root as given (not resolved through symlinks). */
+  readonly root: string;
+  /** `plugin.json` `name`, when the manifest could be read. */
+  readonly name: string | undefined;
+  readonly version: string | undefined;
+  readonly rejected: boolean;
+  /** The manifest value (only when not rejected). */
+  readonly manifest: JsonObject | undefined;
+  readonly skills: readonly SkillComponent[];
+  readonly mcpServers: readonly McpServerComponent[];
+  /** Status of the MCP component, in the corpus's vocabulary. */
+  readonly mcpStatus: "absent" | "configured" | "invalid" | "not-discovered";
+  /** Status of the skills component (`invalid` when `skills/` itself is unusable). */
+  readonly skillsStatus: "absent" | "loaded" | "invalid" | "not-discovered";
+  /** Absolute path of `ai.assemblyline/index.{ts,mts,js,mjs}` when present (and not rejected). */
+  readonly entryFile: string | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+// ───────────────────────────── static analysis ─────────────────────────────
+
+/**
+ * The statically evaluated default export of an `ai.assemblyline` entry: plain JSON with the
+ * location of every value. `value` is `undefined` when the entry could not be evaluated at all
+ * (syntax error, no default export); diagnostics say why.
+ */
+export interface EntryAnalysis {
+  readonly file: string;
+  readonly entry: LocatedValue<JsonObject> | undefined;
+  /** True when the default export is `defineAssemblyLinePlugin({...})` (else a plain object). */
+  readonly wrapped: boolean;
+  /** Every file the evaluation read (the entry, imported modules, JSON files), for caching and hashing. */
+  readonly dependencies: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** What `defineTool({...})` says in a definition module, where statically readable. */
+export interface DefinedTool {
+  /** `"default"` or the name of the export (a factory may `return defineTool({...})`). */
+  readonly exportName: string;
+  /** Only the statically readable fields, each with its location. */
+  readonly description?: { readonly value: string; readonly location: SourceLocation };
+  readonly inputSchema?: { readonly value: JsonValue; readonly location: SourceLocation };
+  /** `approvalRequired(reason, sideEffect)` or a literal `{ reason, sideEffect }`. */
+  readonly needsApproval?: { readonly value: { readonly reason: string; readonly sideEffect: string } | null; readonly location: SourceLocation };
+}
+
+/**
+ * Syntax-only facts about a definition module (never executed): its exports and the
+ * statically readable `defineTool({...})` calls, for the `factory` check and the drift check
+ * (DESIGN §3).
+ */
+export interface DefinitionAnalysis {
+  readonly file: string;
+  /** `false` when the file could not be parsed; then the other fields are empty. */
+  readonly parsed: boolean;
+  readonly hasDefaultExport: boolean;
+  /** Named exports (value exports, including `export { a as b }` and `export function`). */
+  readonly namedExports: readonly string[];
+  /** True when the module has `export * from` (named exports cannot be known statically). */
+  readonly hasExportStar: boolean;
+  /** `defineTool({...})` calls found, keyed by the export they belong to. */
+  readonly definedTools: readonly DefinedTool[];
+  readonly diagnostics: readonly Diagnostic[];
+}
