@@ -2,4 +2,37 @@
 import { defineMessages } from "./types.js";
 
 export const ConfigMessages = defineMessages({
+  ConfigValueLooksLikeCredential: {
+    code: "AL5001",
+    severity: "error",
+    message: "This config value looks like {0}.",
+    hint: "Never put credentials in agent.md or plugin config; authenticated operations belong in a reviewed connection.",
+    docs: "No credential may pass through config: values shaped like API keys or tokens are refused (DESIGN §4).",
+  },
+  ConfigInvalid: {
+    code: "AL5002",
+    severity: "error",
+    message: "Config of capability '{0}': {1}.",
+    docs: "capabilities.<name>.config is validated against the plugin's configSchema (DESIGN §4).",
+  },
+  ConfigWithoutSchema: {
+    code: "AL5003",
+    severity: "error",
+    message: "Capability '{0}' is given config, but its plugin declares no configSchema, so it accepts none.",
+    hint: "Remove 'config:' from the capability, or add a configSchema to the plugin's ai.assemblyline entry.",
+    docs: "Only options a plugin declares in its configSchema reach its tools (DESIGN §4).",
+  },
+  ConfigMissingRequired: {
+    code: "AL5004",
+    severity: "error",
+    message: "Capability '{0}' is missing the required config '{1}'.",
+    hint: "Add it under capabilities.{0}.config in agent.md.",
+    docs: "configSchema's required properties must be given by the agent (DESIGN §4).",
+  },
+  ConfigUnknownKey: {
+    code: "AL5005",
+    severity: "error",
+    message: "Capability '{0}' has the config key '{1}', which its configSchema does not allow.",
+    docs: "configSchema with additionalProperties: false refuses keys it does not declare.",
+  },
 });

@@ -1,0 +1,65 @@
+/**
+ * `assembly-line compile [root] [--check] [--out DIR] [--no-package] [--format …]` (DESIGN §7).
+ */
+import * as path from "node:path";
+import { compileAgent, type CompileResult } from "../../compiler/compile.js";
+import { formatGithub, formatSarif, toJsonDiagnostic } from "../../compiler/diagnostics/format-machine.js";
+import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
+import { printDiagnostics, printJson } from "../output.js";
+import { toolVersion } from "../version.js";
+
+/** Flags of `compile`. */
+export interface CompileFlags {
+  readonly check?: boolean;
+  readonly out?: string;
+  readonly package: boolean;
+  readonly format: "pretty" | "json" | "sarif" | "github";
+}
+
+/** Runs `compile` and prints its result; resolves to the exit code (0 ok, 1 errors or drift). */
+export async function runCompile(rootArgument: string, flags: CompileFlags): Promise<number> {
+  const root = path.resolve(rootArgument);
+  const result = await compileAgent({
+    root,
+    check: flags.check === true,
+    package: flags.package,
+    ...(flags.out !== undefined ? { outDir: path.resolve(flags.out) } : {}),
+  });
+  if (flags.format === "json") printJson(compileJson(result));
+  else if (flags.format === "sarif") process.stdout.write(formatSarif(result.diagnostics, toolVersion()));
+  else if (flags.format === "github") process.stdout.write(formatGithub(result.diagnostics));
+  else printPretty(result, root, flags);
+  return result.ok ? 0 : 1;
+}
+
+/** The JSON document of DESIGN §7: `{ ok, diagnostics, lockfile, lockChanged, artifact }`. */
+export function compileJson(result: CompileResult): Record<string, unknown> {
+  return {
+    ok: result.ok,
+    diagnostics: result.diagnostics.map(toJsonDiagnostic),
+    lockfile: result.lockfile,
+    lockChanged: result.lockChanged,
+    artifact: result.artifact,
+  };
+}
+
+function printPretty(result: CompileResult, root: string, flags: CompileFlags): void {
+  const report = result.checkReport;
+  const shown = report?.diagnostic ? result.diagnostics.filter((d) => d.code !== report.diagnostic!.code) : result.diagnostics;
+  printDiagnostics(shown, root);
+  if (flags.check) {
+    if (report && report.status !== "up-to-date") process.stderr.write(formatLockfileCheckReport(report));
+    else if (result.ok) process.stdout.write(`${result.lockfile} is up to date.\n`);
+    return;
+  }
+  if (!result.ok) {
+    process.stderr.write(`Nothing was written: ${result.lockfile} and the artifact are unchanged.\n`);
+    return;
+  }
+  const tools = result.analysis.capabilities.reduce((sum, c) => sum + c.plugin.tools.length, 0);
+  const surfaces = result.analysis.agent.surfaces.length;
+  process.stdout.write(
+    `${result.lockChanged ? "Wrote" : "Up to date:"} ${result.lockfile} (${surfaces} surface${surfaces === 1 ? "" : "s"}, ${tools} tool${tools === 1 ? "" : "s"}).\n`,
+  );
+  if (result.artifact) process.stdout.write(`${result.artifactChanged ? "Packaged" : "Up to date:"} ${result.artifact}\n`);
+}

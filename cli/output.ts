@@ -1,0 +1,30 @@
+/**
+ * Printing helpers shared by the commands: exactly one JSON object for `--format json`, pretty
+ * diagnostics with code frames read from the root.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { formatPretty } from "../compiler/diagnostics/format-pretty.js";
+
+/** Writes `value` as one JSON document (two-space indent) and a newline to stdout. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Pretty diagnostics (with code frames of files under `base`) to stderr when any. */
+export function printDiagnostics(diagnostics: readonly Diagnostic[], base: string): void {
+  const text = formatPretty(diagnostics, { readSource: (file) => readSource(base, file), color: process.stderr.isTTY && !process.env["NO_COLOR"] });
+  if (text) process.stderr.write(text);
+}
+
+function readSource(base: string, file: string): string | undefined {
+  try {
+    const absolute = path.resolve(base, file);
+    const stat = fs.statSync(absolute);
+    if (!stat.isFile() || stat.size > 2_000_000) return undefined;
+    return fs.readFileSync(absolute, "utf8");
+  } catch {
+    return undefined;
+  }
+}

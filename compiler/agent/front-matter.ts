@@ -1,0 +1,105 @@
+/**
+ * Reads the YAML front matter of an `agent.md` (DESIGN §2) into located JSON.
+ *
+ * The front matter is the block between a first line `---` and the next line that is exactly
+ * `---` or `...`. The YAML parser reads the file from its first byte (BOM and opening `---`
+ * included: both are valid YAML), so every node range is already a file offset and every
+ * diagnostic points at the right `agent.md` line and column.
+ */
+import { parseDocument } from "yaml";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { createLineMap, fileStart, locationOf, type LineMap } from "../diagnostics/positions.js";
+import { isJsonObject, type JsonObject } from "../json-value.js";
+import type { LocatedValue } from "../model.js";
+import { yamlToLocatedValue } from "./yaml-values.js";
+
+/** The parsed front matter of one `agent.md`. */
+export interface FrontMatter {
+  /** The front matter mapping with locations (pointer `""` = the mapping); `undefined` when absent or broken. */
+  readonly located: LocatedValue<JsonObject> | undefined;
+  /** Offset just past the closing delimiter line (where the instructions begin). */
+  readonly bodyOffset: number;
+  readonly lineMap: LineMap;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const OPENING = /^\uFEFF?---[ \t]*(\r\n|\n|\r)/;
+const CLOSING = /^(?:---|\.\.\.)[ \t]*$/;
+
+/**
+ * Parses the front matter of `text` (the content of `file`).
+ *
+ * Reports: no front matter (warning: the agent then selects no capabilities), an unterminated
+ * block, YAML syntax errors (with the parser's position), and a front matter that is not a
+ * mapping. Never throws.
+ */
+export function parseFrontMatter(file: string, text: string): FrontMatter {
+  const lineMap = createLineMap(file, text);
+  const opening = OPENING.exec(text);
+  if (!opening) {
+    return { located: undefined, bodyOffset: 0, lineMap, diagnostics: [createDiagnostic(Diagnostics.AgentFrontMatterMissing, fileStart(file))] };
+  }
+  const end = findClosing(text, opening[0].length);
+  if (end === undefined) {
+    return {
+      located: undefined,
+      bodyOffset: text.length,
+      lineMap,
+      diagnostics: [createDiagnostic(Diagnostics.AgentFrontMatterUnterminated, locationOf(lineMap, 0, opening[0].length))],
+    };
+  }
+  const document = parseDocument(text.slice(0, end.start), { prettyErrors: false, uniqueKeys: true, strict: true });
+  const diagnostics: Diagnostic[] = [];
+  for (const error of [...document.errors, ...document.warnings]) {
+    const severity = document.errors.includes(error) ? "error" : "warning";
+    diagnostics.push(
+      createDiagnostic(Diagnostics.AgentFrontMatterYaml, locationOf(lineMap, error.pos[0], error.pos[1]), [error.message], { severity }),
+    );
+  }
+  if (document.errors.length > 0) return { located: undefined, bodyOffset: end.next, lineMap, diagnostics };
+
+  const contents = document.contents;
+  const conversion = yamlToLocatedValue(contents, lineMap, [], locationOf(lineMap, 0, opening[0].length));
+  diagnostics.push(...conversion.diagnostics);
+  const value = conversion.located?.value;
+  if (value === null || value === undefined) {
+    // An empty front matter block is an agent without capabilities.
+    return { located: { value: {}, locations: conversion.located?.locations ?? new Map() }, bodyOffset: end.next, lineMap, diagnostics };
+  }
+  if (!isJsonObject(value)) {
+    const at = conversion.located?.locations.get("")?.value ?? fileStart(file);
+    diagnostics.push(createDiagnostic(Diagnostics.AgentFrontMatterNotMapping, at, [describeJsonKind(value)]));
+    return { located: undefined, bodyOffset: end.next, lineMap, diagnostics };
+  }
+  return { located: { value, locations: conversion.located!.locations }, bodyOffset: end.next, lineMap, diagnostics };
+}
+
+/** Offset of the closing delimiter line's start, and of the line after it. */
+function findClosing(text: string, from: number): { start: number; next: number } | undefined {
+  let lineStart = from;
+  while (lineStart <= text.length) {
+    let lineEnd = lineStart;
+    while (lineEnd < text.length && text[lineEnd] !== "\n" && text[lineEnd] !== "\r") lineEnd++;
+    if (CLOSING.test(text.slice(lineStart, lineEnd))) {
+      let next = lineEnd;
+      if (text[next] === "\r") next++;
+      if (text[next] === "\n") next++;
+      return { start: lineStart, next };
+    }
+    if (lineEnd >= text.length) return undefined;
+    lineStart = lineEnd + (text[lineEnd] === "\r" && text[lineEnd + 1] === "\n" ? 2 : 1);
+  }
+  return undefined;
+}
+
+/** Words for the kind of a JSON value ("a list", "a string", …) used in messages. */
+export function describeJsonKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "number") return "a number";
+  if (typeof value === "boolean") return "a boolean";
+  return `a ${typeof value}`;
+}

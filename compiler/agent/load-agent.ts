@@ -1,0 +1,189 @@
+/**
+ * Stage 1 of the pipeline: load an agent root into its surfaces (DESIGN §2).
+ *
+ * The root is surface `"."`; every `subagents/<name>/` folder is a child surface with its own
+ * `agent.md` (recursively). Each surface's front matter gives its name and its
+ * `capabilities:` requests. Resolution of those requests to plugin packages is
+ * `resolveCapabilities` (next module); this stage only reads what `agent.md` says.
+ */
+import * as path from "node:path";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { fileStart } from "../diagnostics/positions.js";
+import type { CompilerHost } from "../host.js";
+import { isJsonObject, type JsonObject } from "../json-value.js";
+import type { AgentModel, CapabilityRequest, LocatedValue, Surface } from "../model.js";
+import { describeJsonKind, parseFrontMatter } from "./front-matter.js";
+import { didYouMean } from "../text/did-you-mean.js";
+
+/** Fields a capability entry may have (DESIGN §2). */
+const CAPABILITY_FIELDS = ["package", "config"] as const;
+
+/** Agent Plugins v1 §5.5 name rule, reused for capability keys (they name plugins/<key>/). */
+const CAPABILITY_KEY = /^(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/;
+
+/**
+ * Loads the agent at `root` (absolute): the root surface and every nested subagent surface.
+ *
+ * @returns surfaces root first, then children in code-unit order of their ids, plus every
+ *   diagnostic found (missing or broken `agent.md`, bad capability entries, an ignored
+ *   `tools/` folder). Never throws.
+ */
+export function loadAgent(host: CompilerHost, root: string): AgentModel {
+  const surfaces: Surface[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const visit = (id: string, dir: string, parent: string | null): void => {
+    const surface = loadSurface(host, id, dir, parent, diagnostics);
+    if (surface) surfaces.push(surface);
+    for (const child of listSubagents(host, dir, diagnostics)) {
+      visit(id === "." ? `subagents/${child}` : `${id}/subagents/${child}`, path.join(dir, "subagents", child), id);
+    }
+  };
+  visit(".", root, null);
+  surfaces.sort((a, b) => (a.id === "." ? -1 : b.id === "." ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { root, surfaces, diagnostics };
+}
+
+function loadSurface(host: CompilerHost, id: string, dir: string, parent: string | null, diagnostics: Diagnostic[]): Surface | undefined {
+  const agentFile = path.join(dir, "agent.md");
+  const read = host.read(agentFile);
+  if (read.kind !== "file") {
+    if (read.kind === "missing") diagnostics.push(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(agentFile), [id === "." ? dir : id]));
+    else diagnostics.push(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [read.kind === "directory" ? "it is a directory" : read.reason]));
+    return undefined;
+  }
+  if (read.invalidUtf8) diagnostics.push(createDiagnostic(Diagnostics.AgentFileNotUtf8, fileStart(agentFile)));
+  if (host.kind(path.join(dir, "tools")) === "directory") {
+    diagnostics.push(createDiagnostic(Diagnostics.ToolsFolderIgnored, fileStart(path.join(dir, "tools"))));
+  }
+
+  const frontMatter = parseFrontMatter(agentFile, read.text);
+  diagnostics.push(...frontMatter.diagnostics);
+  const located: LocatedValue<JsonObject> = frontMatter.located ?? { value: {}, locations: new Map() };
+  const at = (pointer: string, key = false): SourceLocation => {
+    const found = located.locations.get(pointer);
+    return (key ? found?.key : undefined) ?? found?.value ?? fileStart(agentFile);
+  };
+
+  const name = located.value["name"];
+  if (name !== undefined && typeof name !== "string") {
+    diagnostics.push(createDiagnostic(Diagnostics.AgentFieldType, at("/name"), ["name", "a string", describeJsonKind(name)], { path: ["name"] }));
+  }
+  return {
+    id,
+    dir,
+    agentFile,
+    parent,
+    name: typeof name === "string" ? name : undefined,
+    frontMatter: located,
+    capabilities: readCapabilities(located, at, diagnostics),
+  };
+}
+
+function readCapabilities(
+  located: LocatedValue<JsonObject>,
+  at: (pointer: string, key?: boolean) => SourceLocation,
+  diagnostics: Diagnostic[],
+): CapabilityRequest[] {
+  const capabilities = located.value["capabilities"];
+  if (capabilities === undefined || capabilities === null) return [];
+  if (!isJsonObject(capabilities)) {
+    diagnostics.push(
+      createDiagnostic(Diagnostics.AgentFieldType, at("/capabilities"), ["capabilities", "a mapping of capability keys", describeJsonKind(capabilities)], {
+        path: ["capabilities"],
+      }),
+    );
+    return [];
+  }
+  const requests: CapabilityRequest[] = [];
+  for (const key of Object.keys(capabilities)) {
+    const pointer = `/capabilities/${escapePointer(key)}`;
+    const keyProblem = capabilityKeyProblem(key);
+    if (keyProblem) {
+      diagnostics.push(createDiagnostic(Diagnostics.CapabilityKeyInvalid, at(pointer, true), [key, keyProblem], { path: ["capabilities", key] }));
+      continue;
+    }
+    const entry = capabilities[key] ?? null;
+    if (entry !== null && !isJsonObject(entry)) {
+      diagnostics.push(createDiagnostic(Diagnostics.CapabilityEntryNotMapping, at(pointer), [key, describeJsonKind(entry)], { path: ["capabilities", key] }));
+      continue;
+    }
+    const fields: JsonObject = entry ?? {};
+    let ok = true;
+    for (const field of Object.keys(fields)) {
+      if ((CAPABILITY_FIELDS as readonly string[]).includes(field)) continue;
+      ok = false;
+      const suggestion = didYouMean(field, CAPABILITY_FIELDS);
+      diagnostics.push(
+        createDiagnostic(Diagnostics.CapabilityUnknownField, at(`${pointer}/${escapePointer(field)}`, true), [field, key], {
+          path: ["capabilities", key, field],
+          hint: suggestion
+            ? `Did you mean '${suggestion}'?`
+            : `A capability entry has only 'package' and 'config'; put plugin options under 'config:'.`,
+        }),
+      );
+    }
+    const pkg = fields["package"];
+    if (pkg !== undefined && typeof pkg !== "string") {
+      ok = false;
+      diagnostics.push(
+        createDiagnostic(Diagnostics.AgentFieldType, at(`${pointer}/package`), [`capabilities.${key}.package`, "a string", describeJsonKind(pkg)], {
+          path: ["capabilities", key, "package"],
+        }),
+      );
+    }
+    const config = fields["config"];
+    if (config !== undefined && config !== null && !isJsonObject(config)) {
+      ok = false;
+      diagnostics.push(
+        createDiagnostic(Diagnostics.AgentFieldType, at(`${pointer}/config`), [`capabilities.${key}.config`, "a mapping", describeJsonKind(config)], {
+          path: ["capabilities", key, "config"],
+        }),
+      );
+    }
+    if (!ok) continue;
+    requests.push({
+      key,
+      package: typeof pkg === "string" ? pkg : undefined,
+      config: isJsonObject(config) ? config : {},
+      configPointer: `${pointer}/config`,
+      location: at(pointer, true),
+    });
+  }
+  return requests;
+}
+
+/** Why `key` cannot be a capability key, or `undefined` when it can. */
+function capabilityKeyProblem(key: string): string | undefined {
+  if (key.length === 0) return "it is empty";
+  if (key.length > 64) return "it is longer than 64 characters";
+  if (CAPABILITY_KEY.test(key)) return undefined;
+  if (/[A-Z]/.test(key)) return "it has uppercase letters";
+  if (/--|\.\./.test(key)) return "it repeats '-' or '.'";
+  if (/^[.-]|[.-]$/.test(key)) return "it starts or ends with '.' or '-'";
+  return "it has characters other than a-z, 0-9, '.' and '-'";
+}
+
+function listSubagents(host: CompilerHost, dir: string, diagnostics: Diagnostic[]): string[] {
+  const subagentsDir = path.join(dir, "subagents");
+  const entries = host.readDirectory(subagentsDir);
+  if (!entries) return [];
+  const names: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith(".")) continue;
+    const kind = entry.kind === "symlink" ? symlinkTargetKind(host, path.join(subagentsDir, entry.name)) : entry.kind;
+    if (kind === "directory") names.push(entry.name);
+    else diagnostics.push(createDiagnostic(Diagnostics.SubagentsNotDirectory, fileStart(path.join(subagentsDir, entry.name)), [entry.name]));
+  }
+  return names;
+}
+
+function symlinkTargetKind(host: CompilerHost, link: string): string {
+  const target = host.realpath(link);
+  return target ? host.kind(target) : "missing";
+}
+
+/** Escapes one JSON Pointer segment (RFC 6901). */
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}

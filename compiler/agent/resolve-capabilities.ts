@@ -1,0 +1,159 @@
+/**
+ * Stage 1b: resolve each surface's capability keys to plugin package directories (DESIGN §2).
+ *
+ * A key resolves, in order: `plugins/<key>/` of that surface; the entry's `package` field
+ * (an installed npm package, found as Node finds it: `node_modules/<name>` in the surface's
+ * folder or any folder above it); the package pinned for that key in `plugins.lock`.
+ * Anything else is an error that says how to fix it (`assembly-line add <key>`).
+ */
+import * as path from "node:path";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { fileStart } from "../diagnostics/positions.js";
+import type { CompilerHost } from "../host.js";
+import { isJsonObject } from "../json-value.js";
+import { checkInstalledVersion } from "../../lockfile/installed-version.js";
+import type { AgentModel, CapabilityRequest, CapabilitySource, ResolvedCapability, Surface } from "../model.js";
+
+/** A published package pinned in plugins.lock for one capability. */
+export interface PackagePin {
+  readonly name: string;
+  readonly version: string;
+}
+
+/** Pins read from the existing lock: surface id → capability key → pin. */
+export type PackagePins = ReadonlyMap<string, ReadonlyMap<string, PackagePin>>;
+
+/** Options of {@link resolveCapabilities}. */
+export interface ResolveOptions {
+  /** Pins from the current plugins.lock (empty when there is none or it is unreadable). */
+  readonly pins?: PackagePins;
+  /**
+   * `"surfaceId\0key"` entries whose installed version may differ from the lock (used by
+   * `assembly-line add`, which moves the pin on purpose).
+   */
+  readonly acceptInstalled?: ReadonlySet<string>;
+  /** The command that installs the project's dependencies, for hints (default `npm install`). */
+  readonly installCommand?: string;
+}
+
+/** Resolved capabilities of every surface, in surface then `agent.md` order. */
+export interface CapabilityResolution {
+  readonly capabilities: readonly ResolvedCapability[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const NPM_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+
+/**
+ * Resolves every capability request of every surface of `agent`.
+ * Unresolvable keys are reported (AL1012, AL1013, AL1014, …) and left out. Never throws.
+ */
+export function resolveCapabilities(host: CompilerHost, agent: AgentModel, options: ResolveOptions = {}): CapabilityResolution {
+  const capabilities: ResolvedCapability[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const surface of agent.surfaces) {
+    for (const request of surface.capabilities) {
+      const source = resolveOne(host, surface, request, options, diagnostics);
+      if (source) capabilities.push({ surfaceId: surface.id, request, source });
+    }
+    reportUnselectedPlugins(host, surface, diagnostics);
+  }
+  return { capabilities, diagnostics };
+}
+
+function resolveOne(
+  host: CompilerHost,
+  surface: Surface,
+  request: CapabilityRequest,
+  options: ResolveOptions,
+  diagnostics: Diagnostic[],
+): CapabilitySource | undefined {
+  const localDir = path.join(surface.dir, "plugins", request.key);
+  const localKind = host.kind(localDir);
+  const at = { path: ["capabilities", request.key] };
+  if (localKind === "directory" || (localKind === "symlink" && kindBehindLink(host, localDir) === "directory")) {
+    return { type: "local", dir: localDir };
+  }
+  if (localKind !== "missing") {
+    diagnostics.push(createDiagnostic(Diagnostics.PluginFolderNotDirectory, request.location, [request.key], at));
+    return undefined;
+  }
+  const pin = options.pins?.get(surface.id)?.get(request.key);
+  const packageName = request.package ?? pin?.name;
+  if (packageName === undefined) {
+    diagnostics.push(createDiagnostic(Diagnostics.CapabilityUnresolved, request.location, [request.key], at));
+    return undefined;
+  }
+  if (!NPM_NAME.test(packageName)) {
+    diagnostics.push(createDiagnostic(Diagnostics.CapabilityPackageInvalid, request.location, [packageName], { path: ["capabilities", request.key, "package"] }));
+    return undefined;
+  }
+  const installed = findInstalledPackage(host, surface.dir, packageName);
+  const pinApplies = pin !== undefined && pin.name === packageName && !options.acceptInstalled?.has(`${surface.id}\0${request.key}`);
+  if (pinApplies) {
+    const mismatch = checkInstalledVersion({
+      capability: request.key,
+      locked: { type: "npm", name: pin.name, version: pin.version },
+      installedVersion: installed?.version,
+      location: request.location,
+      installCommand: options.installCommand ?? "npm install",
+    });
+    if (mismatch) {
+      diagnostics.push({ ...mismatch, path: `capabilities.${request.key}` });
+      return undefined;
+    }
+  }
+  if (!installed) {
+    diagnostics.push(createDiagnostic(Diagnostics.CapabilityPackageNotInstalled, request.location, [packageName, request.key], at));
+    return undefined;
+  }
+  if (installed.version === undefined) {
+    diagnostics.push(createDiagnostic(Diagnostics.CapabilityPackageManifestInvalid, fileStart(path.join(installed.dir, "package.json")), [packageName]));
+    return undefined;
+  }
+  return { type: "npm", name: packageName, version: installed.version, dir: installed.dir };
+}
+
+/**
+ * Finds `node_modules/<name>` from `fromDir` upwards, as Node's resolver does.
+ * @returns the package directory (symlinks kept as written) and its package.json `version`.
+ */
+export function findInstalledPackage(host: CompilerHost, fromDir: string, name: string): { dir: string; version: string | undefined } | undefined {
+  let dir = fromDir;
+  for (;;) {
+    const candidate = path.join(dir, "node_modules", ...name.split("/"));
+    const manifest = host.read(path.join(candidate, "package.json"));
+    if (manifest.kind === "file") {
+      let version: string | undefined;
+      try {
+        const parsed: unknown = JSON.parse(manifest.text.replace(/^\uFEFF/, ""));
+        if (isJsonObject(parsed) && typeof parsed["version"] === "string") version = parsed["version"];
+      } catch {
+        version = undefined;
+      }
+      return { dir: candidate, version };
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+function reportUnselectedPlugins(host: CompilerHost, surface: Surface, diagnostics: Diagnostic[]): void {
+  const entries = host.readDirectory(path.join(surface.dir, "plugins"));
+  if (!entries) return;
+  const selected = new Set(surface.capabilities.map((c) => c.key));
+  for (const entry of entries) {
+    if (entry.name.startsWith(".") || selected.has(entry.name)) continue;
+    const dir = path.join(surface.dir, "plugins", entry.name);
+    if (entry.kind === "directory" || (entry.kind === "symlink" && kindBehindLink(host, dir) === "directory")) {
+      diagnostics.push(createDiagnostic(Diagnostics.PluginFolderNotSelected, fileStart(surface.agentFile), [entry.name]));
+    }
+  }
+}
+
+function kindBehindLink(host: CompilerHost, link: string): string {
+  const target = host.realpath(link);
+  return target ? host.kind(target) : "missing";
+}

@@ -1,0 +1,133 @@
+/**
+ * The front end of the compiler as one function (DESIGN §1): agent → surfaces → capabilities
+ * → plugin packages → static analysis → validation → config merge → content hashes.
+ *
+ * It reads through a {@link CompilerHost} and writes nothing, so `compile`, `compile --check`,
+ * `validate`, the runtime's "compile when stale" and the editor plugin all share it. Every
+ * stage reports into one diagnostics list; a later stage still runs on what an earlier stage
+ * could produce, so one run reports all problems, not just the first.
+ */
+import { loadAgent } from "./agent/load-agent.js";
+import { resolveCapabilities, type PackagePins } from "./agent/resolve-capabilities.js";
+import type { Diagnostic } from "./diagnostics/diagnostic.js";
+import { createDiagnostic } from "./diagnostics/diagnostic.js";
+import { Diagnostics } from "./diagnostics/catalog/index.js";
+import type { CompilerHost } from "./host.js";
+import type { AgentModel, EntryAnalysis, PluginPackage, ResolvedCapability, Surface } from "./model.js";
+import { loadPluginPackage } from "./plugin-package/load-plugin-package.js";
+import { createStaticAnalyzer, type StaticAnalyzer } from "./static-analysis/static-analyzer.js";
+import { mergeCapabilityConfig, type MergedConfig } from "./config/merge-config.js";
+import { checkSurfaceCollisions } from "./validation/collisions.js";
+import { validatePlugin, type ValidatedPlugin } from "./validation/validate-plugin.js";
+import { hashPluginDirectory, type PluginDirectoryHash } from "../lockfile/hash-plugin-directory.js";
+
+/** Everything the front end learned about one selected capability. */
+export interface CapabilityAnalysis {
+  readonly surface: Surface;
+  readonly resolved: ResolvedCapability;
+  readonly pluginPackage: PluginPackage;
+  readonly entry: EntryAnalysis | undefined;
+  readonly plugin: ValidatedPlugin;
+  readonly config: MergedConfig;
+  readonly hash: PluginDirectoryHash;
+}
+
+/** Result of {@link analyzeAgent}. Diagnostics hold absolute file paths (relativize to report). */
+export interface AgentAnalysis {
+  readonly root: string;
+  readonly agent: AgentModel;
+  /** Capabilities in surface order (root first), then `agent.md` order. */
+  readonly capabilities: readonly CapabilityAnalysis[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Options of {@link analyzeAgent}. */
+export interface AnalyzeOptions {
+  /** Pins of published packages from the current plugins.lock. */
+  readonly pins?: PackagePins;
+  /** `"surfaceId\0key"` whose installed version may move away from the lock (`add`). */
+  readonly acceptInstalled?: ReadonlySet<string>;
+  /** The project's install command, for hints. */
+  readonly installCommand?: string;
+  /** A static analyzer to reuse between runs (the editor keeps one; its per-file cache then applies). */
+  readonly analyzer?: StaticAnalyzer;
+}
+
+/**
+ * Runs the front end over the agent at `root` (absolute). Never throws for bad input: every
+ * problem is a diagnostic. Plugin code is never imported or evaluated.
+ */
+export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeOptions = {}): AgentAnalysis {
+  const diagnostics: Diagnostic[] = [];
+  const agent = loadAgent(host, root);
+  diagnostics.push(...agent.diagnostics);
+  const resolution = resolveCapabilities(host, agent, options);
+  diagnostics.push(...resolution.diagnostics);
+
+  const analyzer = options.analyzer ?? createStaticAnalyzer(host);
+  const packages = new Map<string, { pluginPackage: PluginPackage; hash: PluginDirectoryHash; entry: EntryAnalysis | undefined; reported: boolean }>();
+  const surfacesById = new Map(agent.surfaces.map((surface) => [surface.id, surface]));
+  const capabilities: CapabilityAnalysis[] = [];
+
+  for (const resolved of resolution.capabilities) {
+    const surface = surfacesById.get(resolved.surfaceId)!;
+    const dir = resolved.source.dir;
+    let loaded = packages.get(dir);
+    if (!loaded) {
+      const pluginPackage = loadPluginPackage(host, dir);
+      const entry = pluginPackage.entryFile && !pluginPackage.rejected ? analyzer.analyzeEntry(pluginPackage.entryFile, dir) : undefined;
+      loaded = { pluginPackage, hash: hashPluginDirectory(dir, host), entry, reported: false };
+      packages.set(dir, loaded);
+    }
+    // A package shared by two surfaces is reported once, not once per surface.
+    const first = !loaded.reported;
+    loaded.reported = true;
+    if (first) {
+      diagnostics.push(...loaded.pluginPackage.diagnostics, ...loaded.hash.diagnostics, ...(loaded.entry?.diagnostics ?? []));
+    }
+    const plugin = validateCapability(host, resolved, loaded.pluginPackage, loaded.entry, analyzer);
+    if (first) diagnostics.push(...plugin.diagnostics);
+    else diagnostics.push(...plugin.diagnostics.filter((d) => d.code === Diagnostics.PluginRejected.code || d.code === Diagnostics.EntryMissing.code));
+    const config = mergeCapabilityConfig(surface, resolved.request, plugin);
+    diagnostics.push(...config.diagnostics);
+    capabilities.push({ surface, resolved, pluginPackage: loaded.pluginPackage, entry: loaded.entry, plugin, config, hash: loaded.hash });
+  }
+
+  for (const surface of agent.surfaces) {
+    diagnostics.push(...checkSurfaceCollisions(capabilities.filter((c) => c.surface.id === surface.id).map((c) => c.plugin)));
+  }
+  return { root, agent, capabilities, diagnostics: dedupe(diagnostics) };
+}
+
+function validateCapability(
+  host: CompilerHost,
+  resolved: ResolvedCapability,
+  pluginPackage: PluginPackage,
+  entry: EntryAnalysis | undefined,
+  analyzer: StaticAnalyzer,
+): ValidatedPlugin {
+  const key = resolved.request.key;
+  const empty = (diagnostic: Diagnostic): ValidatedPlugin => ({ capability: key, configSchema: undefined, tools: [], disabled: [], diagnostics: [diagnostic] });
+  const at = { path: ["capabilities", key] };
+  if (pluginPackage.rejected) return empty(createDiagnostic(Diagnostics.PluginRejected, resolved.request.location, [key], at));
+  if (!entry) return empty(createDiagnostic(Diagnostics.EntryMissing, resolved.request.location, [pluginPackage.name ?? key], at));
+  return validatePlugin({
+    host,
+    capability: key,
+    pluginRoot: resolved.source.dir,
+    entry,
+    analyzeDefinition: (file) => analyzer.analyzeDefinition(file, resolved.source.dir),
+  });
+}
+
+/** Drops exact duplicates (the same problem reached twice through shared modules). */
+function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.code}\0${d.file}\0${d.line}\0${d.column}\0${d.path ?? ""}\0${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+

@@ -1,0 +1,46 @@
+/**
+ * Stage 5: validate a capability's config against its plugin's configSchema and merge it into
+ * each tool's effective config (DESIGN §4; issue 3 item 1).
+ *
+ * Effective config of a tool = `{ ...descriptor.config, ...capabilityConfig }` (agent-owned
+ * values win), built with `mergeObjects`, so keys such as `__proto__` stay data.
+ */
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { mergeObjects, type JsonObject } from "../json-value.js";
+import { locateValue, type Surface, type CapabilityRequest } from "../model.js";
+import type { ValidatedPlugin } from "../validation/validate-plugin.js";
+import { checkConfigCredentials } from "./check-credentials.js";
+import { validateConfigValue } from "./validate-config.js";
+
+/** The merged config of one capability. */
+export interface MergedConfig {
+  /** The capability config as written in agent.md (validated). */
+  readonly capabilityConfig: JsonObject;
+  /** Effective config per tool name. */
+  readonly toolConfigs: ReadonlyMap<string, JsonObject>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Validates `request.config` (from `surface`'s agent.md) against `plugin.configSchema` and
+ * merges it into every tool's config. Diagnostics point at the agent.md line of the
+ * offending key or value. Never throws.
+ */
+export function mergeCapabilityConfig(surface: Surface, request: CapabilityRequest, plugin: ValidatedPlugin): MergedConfig {
+  const diagnostics: Diagnostic[] = [];
+  const located = surface.frontMatter;
+  const configAt = locateValue(located, request.configPointer, request.location);
+  const hasConfig = Object.keys(request.config).length > 0;
+  if (plugin.configSchema) {
+    diagnostics.push(...validateConfigValue(request.key, request.config, plugin.configSchema, located, request.configPointer, request.location));
+  } else if (hasConfig) {
+    diagnostics.push(
+      createDiagnostic(Diagnostics.ConfigWithoutSchema, configAt.key ?? configAt.value, [request.key], { path: ["capabilities", request.key, "config"] }),
+    );
+  }
+  diagnostics.push(...checkConfigCredentials(request.config, located, request.configPointer, request.location));
+  const toolConfigs = new Map<string, JsonObject>();
+  for (const tool of plugin.tools) toolConfigs.set(tool.name, mergeObjects(tool.config, request.config));
+  return { capabilityConfig: request.config, toolConfigs, diagnostics };
+}

@@ -1,0 +1,150 @@
+/**
+ * Validates a capability's config value against its plugin's configSchema with ajv (the
+ * schema's own dialect, all errors, standard formats, no coercion, no defaults inserted) and
+ * maps each error to the agent.md line of the offending key or value.
+ */
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { createAjv, type AjvInstance, type SchemaDialect } from "../validation/ajv.js";
+import { createDiagnostic, pointerToSegmentsIn, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { describeJsonKind } from "../agent/front-matter.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
+import { locateValue, type LocatedValue } from "../model.js";
+import { didYouMean } from "../text/did-you-mean.js";
+import { selectDialect } from "../validation/json-schema.js";
+
+const instances = new Map<SchemaDialect, AjvInstance>();
+const validators = new WeakMap<object, ValidateFunction>();
+
+function validatorFor(schema: JsonObject): ValidateFunction | undefined {
+  const cached = validators.get(schema);
+  if (cached) return cached;
+  const dialect = selectDialect(schema);
+  if (!dialect) return undefined;
+  let ajv = instances.get(dialect);
+  if (!ajv) {
+    ajv = createAjv(dialect, { strict: false, allErrors: true, addUsedSchema: false, coerceTypes: false, useDefaults: false });
+    instances.set(dialect, ajv);
+  }
+  try {
+    const validate = ajv.compile(schema);
+    validators.set(schema, validate);
+    return validate;
+  } catch {
+    return undefined; // the schema itself was already reported by checkJsonSchema
+  }
+}
+
+/**
+ * Validates `config` (at `pointer` inside `located`, the surface's front matter).
+ * @param key the capability key, for messages.
+ */
+export function validateConfigValue(
+  key: string,
+  config: JsonObject,
+  schema: JsonObject,
+  located: LocatedValue,
+  pointer: string,
+  fallback: SourceLocation,
+): Diagnostic[] {
+  const validate = validatorFor(schema);
+  if (!validate || validate(config)) return [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    if (["if", "anyOf", "oneOf", "allOf"].includes(error.keyword) && (validate.errors?.length ?? 0) > 1) continue;
+    const diagnostic = mapConfigError(key, config, schema, error, located, pointer, fallback);
+    const id = `${diagnostic.code}|${diagnostic.path}|${diagnostic.message}`;
+    if (!seen.has(id)) {
+      seen.add(id);
+      diagnostics.push(diagnostic);
+    }
+  }
+  return diagnostics;
+}
+
+function mapConfigError(
+  key: string,
+  config: JsonObject,
+  schema: JsonObject,
+  error: ErrorObject,
+  located: LocatedValue,
+  pointer: string,
+  fallback: SourceLocation,
+): Diagnostic {
+  const params = error.params as Record<string, unknown>;
+  const at = (relative: string, preferKey: boolean) => {
+    const found = locateValue(located, pointer + relative, fallback);
+    return { location: (preferKey ? found.key : undefined) ?? found.value, path: ["capabilities", key, "config", ...pointerToSegmentsIn(relative, config)] };
+  };
+  if (error.keyword === "required") {
+    const { location, path } = at(error.instancePath, true);
+    const missing = String(params["missingProperty"]);
+    const field = error.instancePath === "" ? missing : `${pointerToSegmentsIn(error.instancePath, config).join(".")}.${missing}`;
+    return createDiagnostic(Diagnostics.ConfigMissingRequired, location, [key, field], { path });
+  }
+  if (error.keyword === "additionalProperties") {
+    const extra = String(params["additionalProperty"]);
+    const { location, path } = at(`${error.instancePath}/${extra.replace(/~/g, "~0").replace(/\//g, "~1")}`, true);
+    const allowed = propertiesAt(schema, error.schemaPath);
+    const suggestion = didYouMean(extra, allowed);
+    return createDiagnostic(Diagnostics.ConfigUnknownKey, location, [key, extra], {
+      path,
+      hint: suggestion ? `Did you mean '${suggestion}'?` : allowed.length > 0 ? `Allowed keys: ${allowed.join(", ")}.` : undefined,
+    });
+  }
+  const { location, path } = at(error.instancePath, false);
+  const value = valueAt(config, error.instancePath);
+  const where = error.instancePath === "" ? "the config" : `'${pointerToSegmentsIn(error.instancePath, config).join(".")}'`;
+  return createDiagnostic(Diagnostics.ConfigInvalid, location, [key, `${where} ${explain(error, value)}`], { path });
+}
+
+function explain(error: ErrorObject, value: unknown): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "type":
+      return `must be ${String(params["type"]).replace(/,/g, " or ")}, but it is ${describeJsonKind(value)}`;
+    case "enum":
+      return `must be one of ${(params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, but it is ${JSON.stringify(value)}`;
+    case "const":
+      return `must be ${JSON.stringify(params["allowedValue"])}, but it is ${JSON.stringify(value)}`;
+    case "pattern":
+      return `must match the pattern ${String(params["pattern"])}`;
+    case "format":
+      return `must be a valid ${String(params["format"])}`;
+    case "minLength":
+    case "maxLength":
+    case "minimum":
+    case "maximum":
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+    case "minItems":
+    case "maxItems":
+      return `${error.message ?? "is out of range"}`;
+    default:
+      return error.message ?? "is invalid";
+  }
+}
+
+/** Property names declared by the schema object that owns `schemaPath`'s keyword. */
+function propertiesAt(schema: JsonObject, schemaPath: string): string[] {
+  const parts = schemaPath.replace(/^#\/?/, "").split("/").filter(Boolean).slice(0, -1);
+  let node: JsonValue = schema;
+  for (const part of parts) {
+    const key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) node = node[Number(key)] ?? null;
+    else if (isJsonObject(node)) node = node[key] ?? null;
+  }
+  return isJsonObject(node) && isJsonObject(node["properties"]) ? Object.keys(node["properties"]) : [];
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let current = root;
+  for (const part of pointer.split("/").slice(1)) {
+    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(current)) current = current[Number(key)];
+    else if (isJsonObject(current) && Object.hasOwn(current, key)) current = current[key];
+    else return undefined;
+  }
+  return current;
+}

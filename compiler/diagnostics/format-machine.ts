@@ -1,0 +1,83 @@
+/**
+ * Machine formats over the same diagnostic data: JSON (DESIGN §7's Diagnostic shape),
+ * SARIF 2.1.0 (code scanning) and GitHub Actions workflow commands (annotations in PRs).
+ */
+import { allDiagnosticMessages } from "./catalog/index.js";
+import type { Diagnostic, Severity } from "./diagnostic.js";
+
+/**
+ * The JSON form of a diagnostic (DESIGN §7): `{ code, severity, message, file, line, column,
+ * path?, hint? }`, plus `endLine`/`endColumn` and `related` when known.
+ */
+export function toJsonDiagnostic(d: Diagnostic): Record<string, unknown> {
+  return {
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    file: d.file,
+    line: d.line,
+    column: d.column,
+    ...(d.endLine !== undefined ? { endLine: d.endLine, endColumn: d.endColumn } : {}),
+    ...(d.path !== undefined ? { path: d.path } : {}),
+    ...(d.hint !== undefined ? { hint: d.hint } : {}),
+    ...(d.related ? { related: d.related.map((r) => ({ file: r.file, line: r.line, column: r.column, message: r.message })) } : {}),
+  };
+}
+
+const SARIF_LEVEL: Record<Severity, string> = { error: "error", warning: "warning", info: "note" };
+
+/** A SARIF 2.1.0 log with one run; rules come from the catalog, so every code is described. */
+export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: string): string {
+  const used = new Set(diagnostics.map((d) => d.code));
+  const rules = allDiagnosticMessages()
+    .filter((m) => used.has(m.code))
+    .map((m) => ({ id: m.code, shortDescription: { text: m.message }, fullDescription: { text: m.docs }, defaultConfiguration: { level: SARIF_LEVEL[m.severity] } }));
+  const region = (l: { line: number; column: number; endLine?: number; endColumn?: number }) => ({
+    startLine: l.line,
+    startColumn: l.column,
+    ...(l.endLine !== undefined ? { endLine: l.endLine, endColumn: l.endColumn } : {}),
+  });
+  const log = {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: { driver: { name: "assembly-line", version: toolVersion, rules } },
+        results: diagnostics.map((d) => ({
+          ruleId: d.code,
+          level: SARIF_LEVEL[d.severity],
+          message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
+          locations: [{ physicalLocation: { artifactLocation: { uri: d.file }, region: region(d) } }],
+          ...(d.related
+            ? { relatedLocations: d.related.map((r, id) => ({ id, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: r.file }, region: region(r) } })) }
+            : {}),
+          ...(d.path ? { properties: { path: d.path } } : {}),
+        })),
+      },
+    ],
+  };
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+const GITHUB_COMMAND: Record<Severity, string> = { error: "error", warning: "warning", info: "notice" };
+
+/** GitHub Actions annotations (`::error file=…,line=…,col=…,title=AL4020::message`), one per line. */
+export function formatGithub(diagnostics: readonly Diagnostic[]): string {
+  return diagnostics
+    .map((d) => {
+      const properties = [`file=${escapeProperty(d.file)}`, `line=${d.line}`, `col=${d.column}`];
+      if (d.endLine !== undefined) properties.push(`endLine=${d.endLine}`, `endColumn=${d.endColumn}`);
+      properties.push(`title=${escapeProperty(d.path ? `${d.code} at ${d.path}` : d.code)}`);
+      const text = d.hint ? `${d.message} ${d.hint}` : d.message;
+      return `::${GITHUB_COMMAND[d.severity]} ${properties.join(",")}::${escapeData(text)}\n`;
+    })
+    .join("");
+}
+
+function escapeData(text: string): string {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}

@@ -1,0 +1,83 @@
+/**
+ * Human-readable rendering of diagnostics, in the style of `tsc --pretty` and Biome: a
+ * `file:line:column - severity CODE: message` header, the property path, a code frame of the
+ * source (rendered by @babel/code-frame), the hint, and related locations.
+ */
+import { codeFrameColumns } from "@babel/code-frame";
+import pc from "picocolors";
+import type { Diagnostic, Severity } from "./diagnostic.js";
+
+/** Options of {@link formatPretty}. */
+export interface PrettyOptions {
+  /** Reads a reported file (root-relative `file` as in the diagnostic); `undefined` skips the frame. */
+  readonly readSource?: (file: string) => string | undefined;
+  /** Colour output (defaults to picocolors' detection: a TTY without NO_COLOR). */
+  readonly color?: boolean;
+}
+
+/**
+ * Renders all diagnostics (in the given order) and a summary line ("Found 2 errors and 1
+ * warning."). Returns the empty string when there is nothing to report.
+ */
+export function formatPretty(diagnostics: readonly Diagnostic[], options: PrettyOptions = {}): string {
+  if (diagnostics.length === 0) return "";
+  const useColor = options.color ?? pc.isColorSupported;
+  const colors = pc.createColors(useColor);
+  const blocks = diagnostics.map((d) => formatOne(d, options, colors, useColor));
+  return `${blocks.join("\n\n")}\n\n${summary(diagnostics)}\n`;
+}
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+function formatOne(d: Diagnostic, options: PrettyOptions, colors: Colors, useColor: boolean): string {
+  const severityText = paint(d.severity, colors);
+  const lines = [`${colors.cyan(d.file)}:${colors.yellow(String(d.line))}:${colors.yellow(String(d.column))} - ${severityText} ${colors.gray(d.code)}: ${d.message}`];
+  if (d.path) lines.push(`  ${colors.gray("at")} ${d.path}`);
+  const frame = codeFrame(d, options, useColor);
+  if (frame) lines.push("", indent(frame, 2));
+  if (d.hint) lines.push(`  ${colors.bold("hint:")} ${d.hint}`);
+  for (const related of d.related ?? []) {
+    lines.push(`  ${colors.gray("related:")} ${colors.cyan(related.file)}:${related.line}:${related.column} ${related.message}`);
+  }
+  return lines.join("\n");
+}
+
+function codeFrame(d: Diagnostic, options: PrettyOptions, color: boolean): string | undefined {
+  const source = options.readSource?.(d.file);
+  if (source === undefined || source.length === 0) return undefined;
+  const text = source.replace(/^\uFEFF/, "");
+  const start = { line: d.line, column: d.column };
+  const end = d.endLine !== undefined && d.endColumn !== undefined && (d.endLine > d.line || d.endColumn > d.column) ? { line: d.endLine, column: d.endColumn } : undefined;
+  try {
+    return codeFrameColumns(text, end ? { start, end } : { start }, { highlightCode: false, forceColor: color, linesAbove: 2, linesBelow: 1 });
+  } catch {
+    return undefined;
+  }
+}
+
+function paint(severity: Severity, colors: Colors): string {
+  if (severity === "error") return colors.red(colors.bold("error"));
+  if (severity === "warning") return colors.yellow(colors.bold("warning"));
+  return colors.blue(colors.bold("info"));
+}
+
+function indent(text: string, spaces: number): string {
+  const pad = " ".repeat(spaces);
+  return text
+    .split("\n")
+    .map((line) => (line.length > 0 ? pad + line : line))
+    .join("\n");
+}
+
+/** "Found 2 errors and 1 warning." (infos are counted only when there is nothing else). */
+export function summary(diagnostics: readonly Diagnostic[]): string {
+  const count = (severity: Severity) => diagnostics.filter((d) => d.severity === severity).length;
+  const parts: string[] = [];
+  const errors = count("error");
+  const warnings = count("warning");
+  const infos = count("info");
+  if (errors) parts.push(`${errors} error${errors === 1 ? "" : "s"}`);
+  if (warnings) parts.push(`${warnings} warning${warnings === 1 ? "" : "s"}`);
+  if (infos && parts.length === 0) parts.push(`${infos} note${infos === 1 ? "" : "s"}`);
+  return `Found ${parts.join(" and ")}.`;
+}

@@ -1,0 +1,78 @@
+/**
+ * The descriptor-versus-implementation drift check (DESIGN §3): where the definition module's
+ * `defineTool({...})` is statically readable, its description, inputSchema and approval
+ * policy must equal the descriptor's, which is what the model sees and the lock records.
+ */
+import * as path from "node:path";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
+import { locateValue, type DefinitionAnalysis, type LocatedValue } from "../model.js";
+
+/** Inputs of {@link checkDrift}. */
+export interface DriftInput {
+  readonly name: string;
+  readonly descriptor: JsonObject;
+  /** The descriptor's approval policy with sideEffect defaulted. */
+  readonly needsApproval: { readonly reason: string; readonly sideEffect: string } | undefined;
+  readonly analysis: DefinitionAnalysis;
+  /** `"default"` or the factory's export name. */
+  readonly exportName: string;
+  readonly entry: LocatedValue<JsonObject>;
+  /** Pointer of the descriptor in the entry. */
+  readonly pointer: string;
+  readonly fallback: SourceLocation;
+  /** definition as written, for messages. */
+  readonly definition: string;
+}
+
+/**
+ * Compares descriptor and implementation. A field the implementation computes at run time is
+ * simply not compared. An approval policy present in the implementation but absent from the
+ * descriptor is drift too: the runtime gates on the descriptor, so the call would run unapproved.
+ */
+export function checkDrift(input: DriftInput): Diagnostic[] {
+  const defined = input.analysis.definedTools.find((tool) => tool.exportName === input.exportName);
+  if (!defined) return [];
+  const diagnostics: Diagnostic[] = [];
+  const report = (field: string, implementation: SourceLocation, said: string): void => {
+    const at = locateValue(input.entry, `${input.pointer}/${field}`, input.fallback);
+    const where = field === "needsApproval" && !input.needsApproval ? locateValue(input.entry, input.pointer, input.fallback) : at;
+    diagnostics.push(
+      createDiagnostic(Diagnostics.DescriptorDrift, (where.key ?? where.value), [input.name, field, input.definition], {
+        path: ["tools", input.name, field],
+        related: [{ ...implementation, message: `defineTool() in ${path.basename(input.analysis.file)} says ${said}` }],
+      }),
+    );
+  };
+  if (defined.description && defined.description.value !== input.descriptor["description"]) {
+    report("description", defined.description.location, JSON.stringify(defined.description.value));
+  }
+  if (defined.inputSchema && !jsonEqual(defined.inputSchema.value, input.descriptor["inputSchema"] ?? null)) {
+    report("inputSchema", defined.inputSchema.location, "a different schema");
+  }
+  if (defined.needsApproval) {
+    const implementation = defined.needsApproval.value;
+    const same =
+      implementation === null
+        ? input.needsApproval === undefined
+        : input.needsApproval !== undefined && implementation.reason === input.needsApproval.reason && implementation.sideEffect === input.needsApproval.sideEffect;
+    if (!same) {
+      report("needsApproval", defined.needsApproval.location, implementation === null ? "no approval" : JSON.stringify(implementation));
+    }
+  }
+  return diagnostics;
+}
+
+/** Structural JSON equality; object key order does not matter. */
+export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]!));
+  }
+  if (isJsonObject(a) && isJsonObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key]!, b[key]!));
+  }
+  return false;
+}

@@ -1,0 +1,143 @@
+/**
+ * Checks an entry's statically evaluated value against the closed descriptor schema
+ * `schemas/assemblyline-entry.schema.json` (DESIGN §3), mapping ajv's errors to our codes,
+ * words, "did you mean" hints and source locations.
+ */
+import * as fs from "node:fs";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { createAjv } from "./ajv.js";
+import { createDiagnostic, formatPropertyPath, pointerToSegmentsIn, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { describeJsonKind } from "../agent/front-matter.js";
+import { isJsonObject, type JsonObject } from "../json-value.js";
+import { locateValue, type LocatedValue } from "../model.js";
+import { packagePath } from "../package-root.js";
+import { didYouMean } from "../text/did-you-mean.js";
+
+let validator: ValidateFunction | undefined;
+let schema: JsonObject | undefined;
+
+/** The closed entry schema (also what editors use for completion). */
+export function entrySchema(): JsonObject {
+  schema ??= JSON.parse(fs.readFileSync(packagePath("schemas", "assemblyline-entry.schema.json"), "utf8")) as JsonObject;
+  return schema;
+}
+
+function validate(value: unknown): readonly ErrorObject[] {
+  validator ??= createAjv("2020-12", { allErrors: true, strict: false }).compile(entrySchema());
+  return validator(value) ? [] : (validator.errors ?? []);
+}
+
+/** Field names allowed on each kind of object, for "did you mean" hints. */
+function allowedFields(pointer: string): string[] {
+  const root = entrySchema();
+  const defs = root["$defs"] as JsonObject;
+  const descriptor = defs["toolDescriptor"] as JsonObject;
+  const segments = pointer.split("/").slice(1);
+  if (segments.length === 0) return Object.keys(root["properties"] as JsonObject);
+  if (segments.length === 2 && segments[0] === "tools") return Object.keys(descriptor["properties"] as JsonObject);
+  if (segments.length === 3 && segments[2] === "needsApproval") return ["reason", "sideEffect"];
+  return [];
+}
+
+/** Words for the object at `pointer`: "the plugin entry", "tool 'echo'", … */
+export function describeEntryObject(pointer: string): string {
+  const segments = pointer.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (segments.length === 0) return "the plugin entry";
+  if (segments[0] === "tools" && segments.length === 1) return "'tools'";
+  if (segments[0] === "tools" && segments.length === 2) return `tool '${segments[1]}'`;
+  if (segments[0] === "tools" && segments.length >= 3) return `'${segments.slice(2).join(".")}' of tool '${segments[1]}'`;
+  return `'${segments.join(".")}'`;
+}
+
+/**
+ * Validates the shape of an entry. Every error is reported (not only the first), each at the
+ * key or value it concerns, with the property path.
+ */
+export function checkEntryShape(entry: LocatedValue<JsonObject>, fallback: SourceLocation): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const error of validate(entry.value)) {
+    if (error.keyword === "if") continue;
+    const diagnostic = mapError(error, entry, fallback);
+    const key = `${diagnostic.code}|${diagnostic.path}|${diagnostic.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      diagnostics.push(diagnostic);
+    }
+  }
+  return diagnostics;
+}
+
+function mapError(error: ErrorObject, entry: LocatedValue<JsonObject>, fallback: SourceLocation): Diagnostic {
+  const located = (pointer: string, key = false) => {
+    const found = locateValue(entry, pointer, fallback);
+    return { location: (key ? found.key : undefined) ?? found.value, path: pointerToSegmentsIn(pointer, entry.value) };
+  };
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "additionalProperties": {
+      const field = String(params["additionalProperty"]);
+      const pointer = `${error.instancePath}/${field.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      const { location, path } = located(pointer, true);
+      const suggestion = didYouMean(field, allowedFields(error.instancePath));
+      const allowed = allowedFields(error.instancePath);
+      return createDiagnostic(Diagnostics.EntryUnknownField, location, [field, describeEntryObject(error.instancePath)], {
+        path,
+        hint: suggestion ? `Did you mean '${suggestion}'?` : allowed.length > 0 ? `Known fields: ${allowed.join(", ")}.` : undefined,
+      });
+    }
+    case "required": {
+      const { location, path } = located(error.instancePath, true);
+      const object = describeEntryObject(error.instancePath);
+      return createDiagnostic(Diagnostics.EntryMissingField, location, [capitalize(object), String(params["missingProperty"])], { path });
+    }
+    default: {
+      const { location, path } = located(error.instancePath);
+      const value = valueAt(entry.value, error.instancePath);
+      return createDiagnostic(Diagnostics.EntryFieldType, location, [formatPropertyPath(path), explain(error, value)], { path });
+    }
+  }
+}
+
+/** Our words for an ajv error about a value (never ajv's raw message). */
+function explain(error: ErrorObject, value: unknown): string {
+  const params = error.params as Record<string, unknown>;
+  const actual = describeJsonKind(value);
+  switch (error.keyword) {
+    case "type":
+      return `must be ${article(String(params["type"]))}, but it is ${actual}`;
+    case "enum":
+      return `must be one of ${(params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, but it is ${JSON.stringify(value)}`;
+    case "minLength":
+      return "must not be empty";
+    case "pattern":
+      return `must be a name of letters, digits and '_' that does not start with a digit, but it is ${JSON.stringify(value)}`;
+    case "uniqueItems":
+      return `lists the same item twice (items ${String(params["j"])} and ${String(params["i"])})`;
+    default:
+      return error.message ?? "is invalid";
+  }
+}
+
+function article(type: string): string {
+  if (type === "object") return "an object";
+  if (type === "array") return "a list";
+  if (type === "integer") return "an integer";
+  return `a ${type}`;
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let current = root;
+  for (const part of pointer.split("/").slice(1)) {
+    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(current)) current = current[Number(key)];
+    else if (isJsonObject(current) && Object.hasOwn(current, key)) current = current[key];
+    else return undefined;
+  }
+  return current;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

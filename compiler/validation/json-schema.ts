@@ -1,0 +1,213 @@
+/**
+ * Compile-time checks of the JSON Schemas a plugin declares: each tool's `inputSchema` and the
+ * plugin's `configSchema` (issue 2 item 4; DESIGN §3).
+ *
+ * - The dialect is selected by `$schema` (draft-07, 2019-09 or 2020-12; 2020-12 when absent);
+ *   nothing is fetched.
+ * - The root must be `type: "object"` (model APIs take object arguments).
+ * - The schema is checked against its dialect's meta-schema, then compiled by ajv in strict
+ *   mode (`allowUnionTypes`, since `type: ["string", "null"]` is plain JSON Schema). ajv's
+ *   errors are mapped to our codes, words and source locations, never echoed raw.
+ * - Nesting deeper than {@link MAX_SCHEMA_DEPTH} is refused before ajv sees it (a 2,000-deep
+ *   schema must be a diagnostic, not a stack overflow).
+ */
+import type { ErrorObject } from "ajv";
+import { createAjv, type AjvInstance, type SchemaDialect } from "./ajv.js";
+import { createDiagnostic, pointerToSegmentsIn, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { isJsonObject, type JsonValue } from "../json-value.js";
+import { locateValue, type LocatedValue } from "../model.js";
+import { didYouMean } from "../text/did-you-mean.js";
+import { walkSubschemas } from "./schema-walk.js";
+
+/** Deepest nesting of objects/arrays accepted in a schema (our limit; model APIs allow far less). */
+export const MAX_SCHEMA_DEPTH = 100;
+
+export type { SchemaDialect } from "./ajv.js";
+
+const DIALECTS: ReadonlyMap<string, SchemaDialect> = new Map([
+  ["http://json-schema.org/draft-07/schema", "draft-07"],
+  ["https://json-schema.org/draft-07/schema", "draft-07"],
+  ["https://json-schema.org/draft/2019-09/schema", "2019-09"],
+  ["https://json-schema.org/draft/2020-12/schema", "2020-12"],
+]);
+
+/**
+ * The dialect named by a schema's `$schema` (a trailing `#` or empty fragment is ignored);
+ * `"2020-12"` when `$schema` is absent; `undefined` when it names something unsupported.
+ */
+export function selectDialect(schema: unknown): SchemaDialect | undefined {
+  if (!isJsonObject(schema) || schema["$schema"] === undefined) return "2020-12";
+  const uri = schema["$schema"];
+  return typeof uri === "string" ? DIALECTS.get(uri.replace(/#$/, "")) : undefined;
+}
+
+const instances = new Map<SchemaDialect, AjvInstance>();
+
+/**
+ * The shared compile-time ajv instance of a dialect: strict mode, union types allowed,
+ * standard formats, no code optimisation (we only need to know the schema compiles; the
+ * runtime compiles its own optimised validators).
+ */
+function ajvFor(dialect: SchemaDialect): AjvInstance {
+  let ajv = instances.get(dialect);
+  if (!ajv) {
+    ajv = createAjv(dialect, { strict: true, allowUnionTypes: true, allErrors: true, addUsedSchema: false, code: { optimize: false } });
+    instances.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+/** Which schema a check is about, and where it is written. */
+export interface SchemaSubject {
+  /** `"inputSchema"` of a tool or the plugin's `"configSchema"` (used in messages). */
+  readonly role: "inputSchema" | "configSchema";
+  /** The located value that contains the schema (e.g. the whole entry). */
+  readonly located: LocatedValue;
+  /** JSON Pointer of the schema inside `located` (e.g. `/tools/echo/inputSchema`). */
+  readonly pointer: string;
+  /** Location to use when nothing more precise is known (the entry file's start). */
+  readonly fallback: SourceLocation;
+}
+
+/**
+ * Checks one schema. Returns every problem found (empty when the schema is accepted); never
+ * throws, whatever the schema holds.
+ */
+export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject): Diagnostic[] {
+  const at = (relative: string, key = false): { location: SourceLocation; path: PropertyKey[] } => {
+    const pointer = subject.pointer + relative;
+    const found = locateValue(subject.located, pointer, subject.fallback);
+    return { location: (key ? found.key : undefined) ?? found.value, path: pointerToSegmentsIn(pointer, subject.located.value) };
+  };
+  const report = (message: (typeof Diagnostics)[keyof typeof Diagnostics], relative: string, args: (string | number)[], hint?: string, key = false): Diagnostic => {
+    const { location, path } = at(relative, key);
+    return createDiagnostic(message, location, args, { path, ...(hint ? { hint } : {}) });
+  };
+
+  const depth = nestingDepth(schema, MAX_SCHEMA_DEPTH + 1);
+  if (depth > MAX_SCHEMA_DEPTH) return [report(Diagnostics.SchemaTooDeep, "", [subject.role, MAX_SCHEMA_DEPTH])];
+  if (!isJsonObject(schema)) return [report(Diagnostics.SchemaRootNotObject, "", [subject.role])];
+  const dialect = selectDialect(schema);
+  if (!dialect) return [report(Diagnostics.SchemaDialectUnsupported, "/$schema", [subject.role, String(schema["$schema"])])];
+  if (schema["type"] !== "object") return [report(Diagnostics.SchemaRootNotObject, schema["type"] === undefined ? "" : "/type", [subject.role])];
+
+  const ajv = ajvFor(dialect);
+  if (!ajv.validateSchema(schema)) return metaSchemaDiagnostics(ajv.errors ?? [], report, subject.role);
+
+  const diagnostics = staticKeywordDiagnostics(schema, dialect, ajv, report, subject.role);
+  if (diagnostics.length > 0) return diagnostics;
+  try {
+    ajv.compile(schema);
+  } catch (error) {
+    diagnostics.push(compileErrorDiagnostic(error, report, subject.role));
+  }
+  return diagnostics;
+}
+
+type Report = (
+  message: (typeof Diagnostics)[keyof typeof Diagnostics],
+  relative: string,
+  args: (string | number)[],
+  hint?: string,
+  key?: boolean,
+) => Diagnostic;
+
+/** Meta-schema violations: keep the most specific error per instance path. */
+function metaSchemaDiagnostics(errors: readonly ErrorObject[], report: Report, role: string): Diagnostic[] {
+  const byPath = new Map<string, ErrorObject>();
+  for (const error of errors) {
+    // anyOf/oneOf wrappers repeat what their branches said; the first leaf error is the useful one.
+    if (!byPath.has(error.instancePath) || error.keyword === "enum") byPath.set(error.instancePath, error);
+  }
+  return [...byPath.values()].map((error) => {
+    const keyword = error.instancePath.slice(error.instancePath.lastIndexOf("/") + 1) || "(root)";
+    const allowed = error.keyword === "enum" ? (error.params as { allowedValues?: unknown[] }).allowedValues : undefined;
+    const words = allowed ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}` : (error.message ?? "is invalid");
+    return report(Diagnostics.SchemaInvalidKeywordValue, error.instancePath, [role, keyword, words]);
+  });
+}
+
+/** Unknown keywords, invalid regular expressions and unresolvable local `$ref`s, located precisely. */
+function staticKeywordDiagnostics(schema: JsonValue, dialect: SchemaDialect, ajv: AjvInstance, report: Report, role: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  walkSubschemas(schema, dialect, (subschema, pointer) => {
+    for (const key of Object.keys(subschema)) {
+      if (!isKnownKeyword(key, ajv)) {
+        const suggestion = didYouMean(key, Object.keys(ajvKeywords(ajv)));
+        diagnostics.push(
+          report(
+            Diagnostics.SchemaUnknownKeyword,
+            `${pointer}/${escape(key)}`,
+            [role, key],
+            suggestion ? `Did you mean '${suggestion}'?` : `Remove it: strict mode accepts only the keywords of the ${dialect} dialect.`,
+            true,
+          ),
+        );
+      }
+    }
+    const pattern = subschema["pattern"];
+    if (typeof pattern === "string" && !isValidRegExp(pattern)) {
+      diagnostics.push(report(Diagnostics.SchemaInvalidPattern, `${pointer}/pattern`, [role, pattern]));
+    }
+    const patternProperties = subschema["patternProperties"];
+    if (isJsonObject(patternProperties)) {
+      for (const key of Object.keys(patternProperties)) {
+        if (!isValidRegExp(key)) diagnostics.push(report(Diagnostics.SchemaInvalidPattern, `${pointer}/patternProperties/${escape(key)}`, [role, key], undefined, true));
+      }
+    }
+  });
+  return diagnostics;
+}
+
+/** ajv's own list of the keywords it knows for the instance's dialect (what strict mode accepts). */
+function ajvKeywords(ajv: AjvInstance): Readonly<Record<string, unknown>> {
+  return (ajv as unknown as { RULES: { keywords: Record<string, unknown> } }).RULES.keywords;
+}
+
+function isKnownKeyword(key: string, ajv: AjvInstance): boolean {
+  return Object.hasOwn(ajvKeywords(ajv), key);
+}
+
+/** Maps what `ajv.compile` threw to a diagnostic, located when ajv names a schema path. */
+function compileErrorDiagnostic(error: unknown, report: Report, role: string): Diagnostic {
+  const message = error instanceof Error ? error.message : String(error);
+  const pathMatch = /at (?:path )?"#([^"]*)"/.exec(message);
+  const relative = pathMatch ? decodeURIComponent(pathMatch[1]!) : "";
+  const format = /^unknown format "([^"]+)"/.exec(message);
+  if (format) return report(Diagnostics.SchemaUnknownFormat, `${relative}/format`, [role, format[1]!]);
+  const required = /required property "([^"]+)" is not defined/.exec(message);
+  if (required) return report(Diagnostics.SchemaRequiredNotDefined, `${relative}/required`, [role, required[1]!]);
+  const ref = /can't resolve reference (\S+)/.exec(message);
+  if (ref) return report(Diagnostics.SchemaUnresolvedRef, relative, [role, ref[1]!]);
+  const cleaned = message.replace(/^strict mode: /, "").replace(/ \(strict\w+\)$/, "");
+  return report(Diagnostics.SchemaNotCompilable, relative, [role, cleaned]);
+}
+
+function isValidRegExp(source: string): boolean {
+  try {
+    new RegExp(source, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Nesting depth of a JSON value (objects and arrays), counted iteratively up to `stopAt`. */
+export function nestingDepth(value: unknown, stopAt: number): number {
+  let max = 0;
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop()!;
+    if (current === null || typeof current !== "object") continue;
+    const next = depth + 1;
+    if (next > max) max = next;
+    if (max >= stopAt) return max;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push({ value: child, depth: next });
+  }
+  return max;
+}
+
+function escape(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}

@@ -1,0 +1,63 @@
+/**
+ * The `definition` rules of a tool descriptor (DESIGN §3): plugin-relative and beginning
+ * with `./`, inside the plugin root after resolving symlinks, an existing module file.
+ */
+import * as path from "node:path";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import type { CompilerHost } from "../host.js";
+
+const MODULE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
+
+/** Result of {@link resolveDefinition}: the absolute module path, or why there is none. */
+export interface ResolvedDefinition {
+  /** Absolute path as written under the plugin root (symlinks not resolved), when valid. */
+  readonly file: string | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Resolves `definition` against `pluginRoot`.
+ *
+ * @param location where the `definition` value is written (diagnostics point there).
+ * @param propertyPath property path of the value (`tools.echo.definition`).
+ */
+export function resolveDefinition(
+  host: CompilerHost,
+  pluginRoot: string,
+  definition: string,
+  location: SourceLocation,
+  propertyPath: readonly PropertyKey[],
+): ResolvedDefinition {
+  const fail = (diagnostic: Diagnostic): ResolvedDefinition => ({ file: undefined, diagnostics: [diagnostic] });
+  const details = { path: propertyPath };
+  if (!definition.startsWith("./")) {
+    return fail(createDiagnostic(Diagnostics.DefinitionNotRelative, location, [definition], details));
+  }
+  const file = path.resolve(pluginRoot, definition);
+  if (!isInside(pluginRoot, file)) return fail(createDiagnostic(Diagnostics.DefinitionEscapesPlugin, location, [definition, ""], details));
+  const kind = host.kind(file);
+  if (kind === "missing") return fail(createDiagnostic(Diagnostics.DefinitionMissing, location, [definition], details));
+  const real = host.realpath(file);
+  if (real === undefined) {
+    return fail(createDiagnostic(Diagnostics.DefinitionMissing, location, [definition], { ...details, hint: "It is a symlink whose target does not exist." }));
+  }
+  const realRoot = host.realpath(pluginRoot) ?? pluginRoot;
+  if (!isInside(realRoot, real)) {
+    return fail(createDiagnostic(Diagnostics.DefinitionEscapesPlugin, location, [definition, " through a symlink"], details));
+  }
+  const realKind = host.kind(real);
+  if (realKind !== "file") {
+    return fail(createDiagnostic(Diagnostics.DefinitionNotFile, location, [definition, realKind === "directory" ? "a directory" : "not a regular file"], details));
+  }
+  if (!MODULE_EXTENSIONS.has(path.extname(file).toLowerCase())) {
+    return fail(createDiagnostic(Diagnostics.DefinitionNotModule, location, [definition], details));
+  }
+  return { file, diagnostics: [] };
+}
+
+/** True when `child` is `parent` or below it (lexically). */
+export function isInside(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}

@@ -1,0 +1,251 @@
+/**
+ * Stage 4: turn one plugin's statically evaluated entry into validated tool descriptors
+ * (DESIGN §3; issue 2 item 4).
+ *
+ * Checks, in this order, reporting everything it finds: the closed entry shape, the
+ * `configSchema`, and per tool its name, `disabled: true` rules, `inputSchema`, `definition`
+ * path, `factory` export, the descriptor-versus-implementation drift, and credential names.
+ * Collisions need every plugin of a surface, so they are `checkSurfaceTools` (collisions.ts).
+ */
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { fileStart } from "../diagnostics/positions.js";
+import type { CompilerHost } from "../host.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
+import { locateValue, type DefinitionAnalysis, type EntryAnalysis, type LocatedValue } from "../model.js";
+import { escapePointer } from "../agent/load-agent.js";
+import { checkConfigCredentials, checkCredentialNames } from "../config/check-credentials.js";
+import { CORE_TOOL_NAMES } from "./core-tool-names.js";
+import { checkDrift } from "./drift.js";
+import { checkEntryShape } from "./entry-shape.js";
+import { checkJsonSchema } from "./json-schema.js";
+import { resolveDefinition } from "./resolve-definition.js";
+
+/** A tool descriptor that passed validation (plain data; what the lock and packaging use). */
+export interface ValidatedTool {
+  readonly name: string;
+  readonly capability: string;
+  /** `definition` as written (`./ai.assemblyline/echo.ts`). */
+  readonly definition: string;
+  /** Absolute path of the definition module. */
+  readonly definitionFile: string;
+  readonly factory: string | undefined;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+  /** Tool-level config defaults (merged with the capability config in the config stage). */
+  readonly config: JsonObject;
+  readonly requiredConfig: readonly string[];
+  readonly visibility: "visible" | "deferred" | "hidden";
+  readonly tags: readonly string[];
+  readonly aliases: readonly string[];
+  readonly namespace: string | undefined;
+  /** Approval policy with `sideEffect` defaulted to `"external"` (seed "Approval Gates"). */
+  readonly needsApproval: { readonly reason: string; readonly sideEffect: string } | undefined;
+  /** Where the tool's key is written in the entry. */
+  readonly location: SourceLocation;
+}
+
+/** A `disabled: true` descriptor: removes the core tool `name` from the surface. */
+export interface DisabledTool {
+  readonly name: string;
+  readonly capability: string;
+  readonly location: SourceLocation;
+}
+
+/** Validation result of one plugin. Tools with errors are left out of `tools`. */
+export interface ValidatedPlugin {
+  readonly capability: string;
+  readonly configSchema: JsonObject | undefined;
+  readonly tools: readonly ValidatedTool[];
+  readonly disabled: readonly DisabledTool[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** What {@link validatePlugin} needs about one plugin. */
+export interface PluginValidationInput {
+  readonly host: CompilerHost;
+  /** Capability key (used in messages and carried into descriptors). */
+  readonly capability: string;
+  /** Absolute plugin root. */
+  readonly pluginRoot: string;
+  readonly entry: EntryAnalysis;
+  /** Analyses a definition module (cached by the caller's static analyzer). */
+  readonly analyzeDefinition: (file: string) => DefinitionAnalysis;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Validates one plugin's entry. Never throws; every problem is a diagnostic. */
+export function validatePlugin(input: PluginValidationInput): ValidatedPlugin {
+  const diagnostics: Diagnostic[] = [];
+  const entry = input.entry.entry;
+  const fallback = fileStart(input.entry.file);
+  if (!entry) return { capability: input.capability, configSchema: undefined, tools: [], disabled: [], diagnostics };
+
+  const shape = checkEntryShape(entry, fallback);
+  diagnostics.push(...shape);
+  const brokenTools = new Set(shape.map((d) => toolOfPath(d.path)).filter((name): name is string => name !== undefined));
+
+  const configSchema = isJsonObject(entry.value["configSchema"]) ? entry.value["configSchema"] : undefined;
+  if (configSchema) {
+    diagnostics.push(...checkJsonSchema(configSchema, { role: "configSchema", located: entry, pointer: "/configSchema", fallback }));
+    diagnostics.push(...checkCredentialNames(configSchemaPropertyNames(configSchema), entry, fallback, "configSchema property"));
+  }
+
+  const tools: ValidatedTool[] = [];
+  const disabled: DisabledTool[] = [];
+  const toolMap = isJsonObject(entry.value["tools"]) ? entry.value["tools"] : {};
+  for (const name of Object.keys(toolMap)) {
+    const descriptor = toolMap[name];
+    const pointer = `/tools/${escapePointer(name)}`;
+    const keyLocation = locateValue(entry, pointer, fallback);
+    const location = keyLocation.key ?? keyLocation.value;
+    if (!TOOL_NAME.test(name)) {
+      diagnostics.push(createDiagnostic(Diagnostics.ToolNameInvalid, location, [name, toolNameProblem(name)], { path: ["tools", name] }));
+      continue;
+    }
+    if (!isJsonObject(descriptor) || brokenTools.has(name)) continue;
+    if (descriptor["disabled"] === true) {
+      checkDisabled(name, descriptor, location, diagnostics);
+      if (CORE_TOOL_NAMES.has(name)) disabled.push({ name, capability: input.capability, location });
+      continue;
+    }
+    const tool = validateTool(input, entry, name, descriptor, pointer, location, fallback, diagnostics);
+    if (tool) tools.push(tool);
+  }
+  return { capability: input.capability, configSchema, tools, disabled, diagnostics };
+}
+
+function validateTool(
+  input: PluginValidationInput,
+  entry: LocatedValue<JsonObject>,
+  name: string,
+  descriptor: JsonObject,
+  pointer: string,
+  location: SourceLocation,
+  fallback: SourceLocation,
+  diagnostics: Diagnostic[],
+): ValidatedTool | undefined {
+  const before = diagnostics.length;
+  const inputSchema = descriptor["inputSchema"] as JsonObject;
+  diagnostics.push(...checkJsonSchema(inputSchema, { role: "inputSchema", located: entry, pointer: `${pointer}/inputSchema`, fallback }));
+
+  const definition = descriptor["definition"] as string;
+  const definitionAt = locateValue(entry, `${pointer}/definition`, fallback).value;
+  const resolved = resolveDefinition(input.host, input.pluginRoot, definition, definitionAt, ["tools", name, "definition"]);
+  diagnostics.push(...resolved.diagnostics);
+  const factory = typeof descriptor["factory"] === "string" ? descriptor["factory"] : undefined;
+  const needsApproval = isJsonObject(descriptor["needsApproval"])
+    ? { reason: String(descriptor["needsApproval"]["reason"]), sideEffect: String(descriptor["needsApproval"]["sideEffect"] ?? "external") }
+    : undefined;
+  if (resolved.file) {
+    const analysis = input.analyzeDefinition(resolved.file);
+    diagnostics.push(...analysis.diagnostics);
+    diagnostics.push(...checkExports(analysis, factory, definition, entry, pointer, fallback, name));
+    diagnostics.push(...checkDrift({ name, descriptor, needsApproval, analysis, exportName: factory ?? "default", entry, pointer, fallback, definition }));
+  }
+
+  const requiredConfig = stringArray(descriptor["requiredConfig"]);
+  diagnostics.push(...checkCredentialNames(requiredConfig.map((n, i) => ({ name: n, pointer: `${pointer}/requiredConfig/${i}` })), entry, fallback, "requiredConfig name"));
+  const config = isJsonObject(descriptor["config"]) ? descriptor["config"] : {};
+  diagnostics.push(...checkConfigCredentials(config, entry, `${pointer}/config`, fallback));
+
+  if (diagnostics.slice(before).some((d) => d.severity === "error") || !resolved.file) return undefined;
+  return {
+    name,
+    capability: input.capability,
+    definition,
+    definitionFile: resolved.file,
+    factory,
+    description: descriptor["description"] as string,
+    inputSchema,
+    config,
+    requiredConfig,
+    visibility: (descriptor["visibility"] as ValidatedTool["visibility"] | undefined) ?? "visible",
+    tags: stringArray(descriptor["tags"]),
+    aliases: stringArray(descriptor["aliases"]),
+    namespace: typeof descriptor["namespace"] === "string" ? descriptor["namespace"] : undefined,
+    needsApproval,
+    location,
+  };
+}
+
+function checkExports(
+  analysis: DefinitionAnalysis,
+  factory: string | undefined,
+  definition: string,
+  entry: LocatedValue<JsonObject>,
+  pointer: string,
+  fallback: SourceLocation,
+  name: string,
+): Diagnostic[] {
+  if (!analysis.parsed) return [];
+  if (factory !== undefined) {
+    if (analysis.namedExports.includes(factory)) return [];
+    const at = locateValue(entry, `${pointer}/factory`, fallback).value;
+    const path = ["tools", name, "factory"];
+    if (analysis.hasExportStar) return [createDiagnostic(Diagnostics.FactoryUnverifiable, at, [factory, definition], { path })];
+    const exports = analysis.namedExports;
+    return [
+      createDiagnostic(Diagnostics.FactoryNotExported, at, [factory, definition], {
+        path,
+        hint: exports.length > 0 ? `It exports: ${exports.join(", ")}.` : `Add 'export function ${factory}(config) { return defineTool({...}); }' to ${definition}.`,
+        related: [{ ...fileStart(analysis.file), message: "The definition module" }],
+      }),
+    ];
+  }
+  if (analysis.hasDefaultExport) return [];
+  const at = locateValue(entry, `${pointer}/definition`, fallback).value;
+  return [createDiagnostic(Diagnostics.DefinitionNoDefaultExport, at, [definition], { path: ["tools", name, "definition"] })];
+}
+
+function checkDisabled(name: string, descriptor: JsonObject, location: SourceLocation, diagnostics: Diagnostic[]): void {
+  if (!CORE_TOOL_NAMES.has(name)) {
+    diagnostics.push(
+      createDiagnostic(Diagnostics.DisabledNotCoreTool, location, [name], {
+        path: ["tools", name, "disabled"],
+        hint: `Core tools are: ${[...CORE_TOOL_NAMES].join(", ")}. To hide a tool of your own, use visibility: "hidden" or remove it.`,
+      }),
+    );
+  }
+  const others = Object.keys(descriptor).filter((key) => key !== "disabled");
+  if (others.length > 0) diagnostics.push(createDiagnostic(Diagnostics.DisabledWithOtherFields, location, [name, others.join(", ")], { path: ["tools", name] }));
+}
+
+function toolNameProblem(name: string): string {
+  if (name.length === 0) return "it is empty";
+  if (name.length > 64) return `it is ${name.length} characters long (at most 64)`;
+  const bad = [...new Set(name.replace(/[a-zA-Z0-9_-]/g, ""))].map((c) => JSON.stringify(c)).join(", ");
+  return `it contains ${bad}`;
+}
+
+function toolOfPath(pathText: string | undefined): string | undefined {
+  if (!pathText?.startsWith("tools")) return undefined;
+  const match = /^tools(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\])/.exec(pathText);
+  if (!match) return undefined;
+  return match[1] ?? (JSON.parse(match[2]!) as string);
+}
+
+function stringArray(value: JsonValue | undefined): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+/** Every property name declared anywhere under `properties` of a configSchema, with its pointer. */
+function configSchemaPropertyNames(schema: JsonObject): { name: string; pointer: string; key: boolean }[] {
+  const names: { name: string; pointer: string; key: boolean }[] = [];
+  const visit = (node: JsonValue, pointer: string): void => {
+    if (!isJsonObject(node)) return;
+    const properties = node["properties"];
+    if (isJsonObject(properties)) {
+      for (const key of Object.keys(properties)) {
+        const at = `${pointer}/properties/${escapePointer(key)}`;
+        names.push({ name: key, pointer: at, key: true });
+        visit(properties[key]!, at);
+      }
+    }
+    for (const key of ["items", "additionalProperties"]) if (isJsonObject(node[key])) visit(node[key]!, `${pointer}/${key}`);
+  };
+  visit(schema, "/configSchema");
+  return names;
+}
+

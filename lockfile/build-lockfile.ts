@@ -1,0 +1,69 @@
+/**
+ * Builds the content of `plugins.lock` from the compiler's analysis (DESIGN §5; issue 3
+ * item 2): per surface and capability the source, the content integrity, the capability config,
+ * and per tool the locked model-visible contract plus the bundle's integrity when known.
+ *
+ * The result is plain data; `serializeLockfile` turns it into the canonical bytes.
+ */
+import * as path from "node:path";
+import type { AgentAnalysis, CapabilityAnalysis } from "../compiler/analyze-agent.js";
+import { setOwn } from "../compiler/json-value.js";
+import type { ValidatedTool } from "../compiler/validation/validate-plugin.js";
+import { LOCKFILE_VERSION, type LockedCapability, type LockedSource, type LockedSurface, type LockedTool, type LockedToolDescriptor, type Lockfile } from "./types.js";
+
+/** Finds a tool's bundle integrity (`sha512-…`), or `undefined` when it is not packaged. */
+export type BundleIntegrityLookup = (surfaceId: string, capability: string, toolName: string) => string | undefined;
+
+/**
+ * The lock for `analysis`. Surfaces without capabilities are still listed (with `{}`), so the
+ * lock shows every surface the agent has.
+ *
+ * @param bundleIntegrity where tool bundle integrities come from (packaging, or the previous
+ *   lock under `--no-package`); tools without one get no `bundle` field.
+ */
+export function buildLockfile(analysis: AgentAnalysis, bundleIntegrity: BundleIntegrityLookup = () => undefined): Lockfile {
+  const surfaces: Record<string, LockedSurface> = {};
+  for (const surface of analysis.agent.surfaces) {
+    const capabilities: Record<string, LockedCapability> = {};
+    for (const capability of analysis.capabilities.filter((c) => c.surface.id === surface.id)) {
+      setOwn(capabilities, capability.resolved.request.key, lockCapability(analysis.root, capability, bundleIntegrity));
+    }
+    setOwn(surfaces, surface.id, { capabilities });
+  }
+  return { lockfileVersion: LOCKFILE_VERSION, surfaces };
+}
+
+function lockCapability(root: string, capability: CapabilityAnalysis, bundleIntegrity: BundleIntegrityLookup): LockedCapability {
+  const { resolved, plugin, config, hash } = capability;
+  const tools: Record<string, LockedTool> = {};
+  for (const disabled of plugin.disabled) setOwn(tools, disabled.name, { disabled: true });
+  for (const tool of plugin.tools) {
+    const bundle = bundleIntegrity(capability.surface.id, resolved.request.key, tool.name);
+    setOwn(tools, tool.name, lockTool(tool, config.toolConfigs.get(tool.name) ?? tool.config, bundle));
+  }
+  return { source: lockSource(root, capability), integrity: hash.integrity, config: config.capabilityConfig, tools };
+}
+
+function lockSource(root: string, capability: CapabilityAnalysis): LockedSource {
+  const source = capability.resolved.source;
+  if (source.type === "npm") return { type: "npm", name: source.name, version: source.version };
+  return { type: "local", path: path.relative(root, source.dir).split(path.sep).join("/") };
+}
+
+/** The locked contract of one validated tool; optional members are omitted, never `null`. */
+export function lockTool(tool: ValidatedTool, effectiveConfig: LockedToolDescriptor["config"], bundle: string | undefined): LockedToolDescriptor {
+  return {
+    definition: tool.definition,
+    ...(tool.factory !== undefined ? { factory: tool.factory } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    visibility: tool.visibility,
+    ...(tool.needsApproval ? { needsApproval: { reason: tool.needsApproval.reason, sideEffect: tool.needsApproval.sideEffect } } : {}),
+    requiredConfig: tool.requiredConfig,
+    config: effectiveConfig,
+    tags: tool.tags,
+    aliases: tool.aliases,
+    ...(tool.namespace !== undefined ? { namespace: tool.namespace } : {}),
+    ...(bundle !== undefined ? { bundle } : {}),
+  };
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { loadAgent } from "../../compiler/agent/load-agent.js";
+import { resolveCapabilities } from "../../compiler/agent/resolve-capabilities.js";
+import { createNodeHost } from "../../compiler/host.js";
+import { writeTree } from "../helpers/temp-tree.js";
+
+const host = createNodeHost();
+const codes = (ds: readonly { code: string }[]) => ds.map((d) => d.code);
+
+describe("loadAgent", () => {
+  it("reads surfaces and capability requests with their agent.md positions", () => {
+    const root = writeTree({
+      "agent.md": "---\nname: support-agent\ncapabilities:\n  example: {}\n  private-search:\n    config: { index: products }\n---\nYou help.\n",
+      "subagents/researcher/agent.md": "---\nname: researcher\ncapabilities:\n  notes:\n---\n",
+      "subagents/researcher/subagents/deep/agent.md": "---\nname: deep\n---\n",
+    });
+    const agent = loadAgent(host, root);
+    expect(agent.diagnostics).toEqual([]);
+    expect(agent.surfaces.map((s) => [s.id, s.parent, s.name])).toEqual([
+      [".", null, "support-agent"],
+      ["subagents/researcher", ".", "researcher"],
+      ["subagents/researcher/subagents/deep", "subagents/researcher", "deep"],
+    ]);
+    const [example, search] = agent.surfaces[0]!.capabilities;
+    expect(example).toMatchObject({ key: "example", package: undefined, config: {}, location: { line: 4, column: 3 } });
+    expect(search).toMatchObject({ key: "private-search", config: { index: "products" }, configPointer: "/capabilities/private-search/config" });
+    expect(agent.surfaces[1]!.capabilities.map((c) => c.key)).toEqual(["notes"]);
+  });
+
+  it("counts lines and columns as an editor does with a BOM and CRLF", () => {
+    const root = writeTree({ "agent.md": "\uFEFF---\r\ncapabilities:\r\n  example:\r\n    packag: x\r\n---\r\n" });
+    const [d] = loadAgent(host, root).diagnostics;
+    expect(d).toMatchObject({ code: "AL1010", line: 4, column: 5, path: "capabilities.example.packag", hint: "Did you mean 'package'?" });
+  });
+
+  it("reports a missing agent.md, a missing or unterminated front matter, and YAML errors with positions", () => {
+    expect(codes(loadAgent(host, writeTree({ "README.md": "x" })).diagnostics)).toEqual(["AL1001"]);
+    expect(codes(loadAgent(host, writeTree({ "agent.md": "# Just instructions\n" })).diagnostics)).toEqual(["AL1004"]);
+    expect(loadAgent(host, writeTree({ "agent.md": "---\nname: x\n" })).diagnostics[0]).toMatchObject({ code: "AL1005", line: 1, column: 1 });
+    const yaml = loadAgent(host, writeTree({ "agent.md": "---\nname: x\ncapabilities:\n  a: {}\n  a: {}\n---\n" })).diagnostics;
+    expect(yaml[0]).toMatchObject({ code: "AL1006", line: 5, column: 3 });
+    expect(codes(loadAgent(host, writeTree({ "agent.md": "---\n- a\n- b\n---\n" })).diagnostics)).toEqual(["AL1007"]);
+  });
+
+  it("reports bad capability entries and keys, and non-JSON YAML values", () => {
+    const root = writeTree({
+      "agent.md": "---\ncapabilities:\n  Bad_Key: {}\n  listy: [1]\n  ok:\n    config: !!binary aGVsbG8=\n  num:\n    config: { n: .inf }\n---\n",
+    });
+    const diagnostics = loadAgent(host, root).diagnostics;
+    expect(diagnostics.map((d) => [d.code, d.line, d.path])).toEqual([
+      ["AL1018", 6, "capabilities.ok.config"],
+      ["AL1018", 8, "capabilities.num.config.n"],
+      ["AL1011", 3, "capabilities.Bad_Key"],
+      ["AL1009", 4, "capabilities.listy"],
+    ]);
+  });
+
+  it("warns that an MD-first root's tools/ folder is never discovered", () => {
+    const root = writeTree({ "agent.md": "---\nname: x\n---\n", "tools/echo.ts": "export {}" });
+    expect(loadAgent(host, root).diagnostics).toMatchObject([{ code: "AL1015", severity: "warning", file: `${root}/tools` }]);
+  });
+
+  it("keeps __proto__ and constructor keys in config as data", () => {
+    const root = writeTree({ "agent.md": "---\ncapabilities:\n  x:\n    config:\n      __proto__: { polluted: true }\n      constructor: 1\n---\n" });
+    const [surface] = loadAgent(host, root).surfaces;
+    const config = surface!.capabilities[0]!.config;
+    expect(Object.getPrototypeOf(config)).toBe(Object.prototype);
+    expect(Object.keys(config)).toEqual(["__proto__", "constructor"]);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+});
+
+describe("resolveCapabilities", () => {
+  it("resolves plugins/<key>/ first, then the package field, then the lock pin", () => {
+    const root = writeTree({
+      "agent.md": "---\ncapabilities:\n  local: {}\n  published:\n    package: \"@scope/published\"\n  pinned: {}\n  missing: {}\n---\n",
+      "plugins/local/plugin.json": "{}",
+      "plugins/unused/plugin.json": "{}",
+      "node_modules/@scope/published/package.json": '{"name":"@scope/published","version":"1.2.3"}',
+      "node_modules/pinned-pkg/package.json": '{"name":"pinned-pkg","version":"2.0.0"}',
+    });
+    const agent = loadAgent(host, root);
+    const pins = new Map([[".", new Map([["pinned", { name: "pinned-pkg", version: "2.0.0" }]])]]);
+    const result = resolveCapabilities(host, agent, { pins });
+    expect(result.capabilities.map((c) => [c.request.key, c.source])).toEqual([
+      ["local", { type: "local", dir: `${root}/plugins/local` }],
+      ["published", { type: "npm", name: "@scope/published", version: "1.2.3", dir: `${root}/node_modules/@scope/published` }],
+      ["pinned", { type: "npm", name: "pinned-pkg", version: "2.0.0", dir: `${root}/node_modules/pinned-pkg` }],
+    ]);
+    expect(result.diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ["AL1012", "error"],
+      ["AL1017", "info"],
+    ]);
+    expect(result.diagnostics[0]!.hint).toContain("npx assembly-line add missing");
+  });
+
+  it("refuses an installed version that differs from the lock, with a fix-it hint", () => {
+    const root = writeTree({
+      "agent.md": "---\ncapabilities:\n  openui:\n    package: \"@assemblyline-agents/openui\"\n---\n",
+      "node_modules/@assemblyline-agents/openui/package.json": '{"version":"1.1.0"}',
+    });
+    const pins = new Map([[".", new Map([["openui", { name: "@assemblyline-agents/openui", version: "1.0.0" }]])]]);
+    const result = resolveCapabilities(host, loadAgent(host, root), { pins });
+    expect(result.capabilities).toEqual([]);
+    expect(result.diagnostics[0]).toMatchObject({ code: "AL6008", line: 3, column: 3, path: "capabilities.openui" });
+    expect(result.diagnostics[0]!.hint).toContain("npx assembly-line add @assemblyline-agents/openui@1.1.0");
+    const accepted = resolveCapabilities(host, loadAgent(host, root), { pins, acceptInstalled: new Set([".\0openui"]) });
+    expect(accepted.diagnostics).toEqual([]);
+  });
+});

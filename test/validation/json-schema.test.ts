@@ -1,0 +1,97 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkJsonSchema, MAX_SCHEMA_DEPTH, selectDialect } from "../../compiler/validation/json-schema.js";
+import type { JsonObject, JsonValue } from "../../compiler/json-value.js";
+import type { LocatedValue, ValueLocation } from "../../compiler/model.js";
+import { corpusRoot } from "../helpers/temp-tree.js";
+
+const fallback = { file: "/p/ai.assemblyline/index.ts", line: 1, column: 1 };
+
+/** Wraps a schema as `tools.t.inputSchema` of an entry, giving every pointer a fake distinct line. */
+function subjectFor(schema: JsonValue) {
+  const value: JsonObject = { tools: { t: { inputSchema: schema } } };
+  const locations = new Map<string, ValueLocation>();
+  let line = 1;
+  const visit = (node: JsonValue, pointer: string): void => {
+    locations.set(pointer, { value: { file: fallback.file, line: line, column: 5 }, key: { file: fallback.file, line: line++, column: 3 } });
+    if (node !== null && typeof node === "object") {
+      for (const [k, v] of Array.isArray(node) ? node.entries() : Object.entries(node)) visit(v as JsonValue, `${pointer}/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    }
+  };
+  // An iterative build is not needed here: test schemas are shallow except the deep one, which has no locations.
+  if (JSON.stringify(schema).length < 100_000) visit(value, "");
+  const located: LocatedValue = { value, locations };
+  return { role: "inputSchema" as const, located, pointer: "/tools/t/inputSchema", fallback };
+}
+
+const check = (schema: JsonValue) => checkJsonSchema(schema, subjectFor(schema));
+
+describe("checkJsonSchema: the real-world corpus", () => {
+  const dir = path.join(corpusRoot, "tool-schemas");
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json"));
+  it("has the corpus's 23 schemas", () => expect(files).toHaveLength(23));
+  for (const file of files) {
+    it(`accepts ${file}`, () => {
+      const schema = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as JsonValue;
+      expect(check(schema)).toEqual([]);
+    });
+  }
+});
+
+describe("checkJsonSchema: dialects", () => {
+  it("selects the dialect by $schema, 2020-12 when absent", () => {
+    expect(selectDialect({})).toBe("2020-12");
+    expect(selectDialect({ $schema: "http://json-schema.org/draft-07/schema#" })).toBe("draft-07");
+    expect(selectDialect({ $schema: "https://json-schema.org/draft/2020-12/schema" })).toBe("2020-12");
+    expect(selectDialect({ $schema: "http://json-schema.org/draft-04/schema#" })).toBeUndefined();
+  });
+  it("reports an unsupported $schema at the $schema value", () => {
+    const [d] = check({ $schema: "http://json-schema.org/draft-04/schema#", type: "object" });
+    expect(d).toMatchObject({ code: "AL4018", path: "tools.t.inputSchema.$schema" });
+  });
+  it("uses draft-07 semantics for draft-07 schemas (items as an array is valid there)", () => {
+    expect(check({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "array", items: [{ type: "string" }], minItems: 1, additionalItems: false } } })).toEqual([]);
+  });
+});
+
+describe("checkJsonSchema: problems", () => {
+  it("requires a root of type object", () => {
+    expect(check({ type: "string" })[0]).toMatchObject({ code: "AL4017", path: "tools.t.inputSchema.type" });
+    expect(check({ properties: {} })[0]).toMatchObject({ code: "AL4017", path: "tools.t.inputSchema" });
+    expect(check([])[0]).toMatchObject({ code: "AL4017" });
+  });
+  it("reports an unknown keyword at its key, with a did-you-mean hint", () => {
+    const diagnostics = check({ type: "object", properties: { message: { type: "string", maxLenght: 3 } } });
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({
+      code: "AL4020",
+      path: "tools.t.inputSchema.properties.message.maxLenght",
+      hint: "Did you mean 'maxLength'?",
+      column: 3,
+    });
+  });
+  it("reports an invalid type name against the meta-schema, in our words", () => {
+    const [d] = check({ type: "object", properties: { a: { type: "strin" } } });
+    expect(d).toMatchObject({ code: "AL4019", path: "tools.t.inputSchema.properties.a.type" });
+    expect(d!.message).toContain('must be one of "array", "boolean"');
+  });
+  it("reports invalid patterns, unknown formats, undefined required properties and unresolved refs", () => {
+    expect(check({ type: "object", properties: { a: { type: "string", pattern: "((" } } })[0]).toMatchObject({ code: "AL4021", path: "tools.t.inputSchema.properties.a.pattern" });
+    expect(check({ type: "object", properties: { a: { type: "string", format: "colour" } } })[0]).toMatchObject({ code: "AL4022", path: "tools.t.inputSchema.properties.a.format" });
+    expect(check({ type: "object", properties: { message: { type: "string" } }, required: ["mesage"] })[0]).toMatchObject({ code: "AL4023", path: "tools.t.inputSchema.required" });
+    expect(check({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } })[0]).toMatchObject({ code: "AL4024" });
+  });
+  it("refuses a 2,000-deep schema with a diagnostic instead of overflowing the stack", () => {
+    let schema: JsonObject = { type: "object" };
+    for (let i = 0; i < 2000; i++) schema = { type: "object", properties: { a: schema } };
+    const diagnostics = check(schema);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ code: "AL4016" });
+    expect(diagnostics[0]!.message).toContain(String(MAX_SCHEMA_DEPTH));
+  });
+  it("keeps __proto__ and constructor property names as data", () => {
+    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"number"}}}') as JsonValue;
+    expect(check(schema)).toEqual([]);
+  });
+});
