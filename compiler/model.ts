@@ -62,6 +62,19 @@ export interface McpServerComponent {
 }
 
 /**
+ * A skill directory or MCP server entry the loader found but skipped (Agent Plugins v1 §7.1,
+ * §7.2.2); the package's diagnostics say why. `name` is the skill's directory name or the
+ * server's key in `mcpServers`.
+ */
+export interface SkippedComponent {
+  readonly name: string;
+  /** Absolute path of the file that holds it (`SKILL.md`, `mcp.json`), or of the escaping link. */
+  readonly file: string;
+  /** Codes of the diagnostics that made the loader skip it, sorted. */
+  readonly codes: readonly string[];
+}
+
+/**
  * Result of loading one Agent Plugins v1 package.
  * `rejected` is true when the spec says the whole plugin must be refused; then `skills`,
  * `mcpServers` and `entryFile` are empty/undefined (no component may be discovered).
@@ -83,6 +96,10 @@ export interface PluginPackage {
   readonly skillsStatus: "absent" | "loaded" | "invalid" | "not-discovered";
   /** Absolute path of `ai.assemblyline/index.{ts,mts,js,mjs}` when present (and not rejected). */
   readonly entryFile: string | undefined;
+  /** Skills found under `skills/` but skipped (sorted by name); always set by `loadPluginPackage`. */
+  readonly skippedSkills?: readonly SkippedComponent[];
+  /** `mcp.json` server entries skipped (sorted by name); always set by `loadPluginPackage`. */
+  readonly skippedMcpServers?: readonly SkippedComponent[];
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -107,6 +124,11 @@ export interface EntryAnalysis {
 export interface DefinedTool {
   /** `"default"` or the name of the export (a factory may `return defineTool({...})`). */
   readonly exportName: string;
+  /**
+   * `"value"` when the export is the `defineTool(…)` result itself, `"factory"` when it is a
+   * function that returns it (static analysis always sets it; optional for older producers).
+   */
+  readonly form?: "value" | "factory";
   /** Only the statically readable fields, each with its location. */
   readonly description?: { readonly value: string; readonly location: SourceLocation };
   readonly inputSchema?: { readonly value: JsonValue; readonly location: SourceLocation };
@@ -130,5 +152,65 @@ export interface DefinitionAnalysis {
   readonly hasExportStar: boolean;
   /** `defineTool({...})` calls found, keyed by the export they belong to. */
   readonly definedTools: readonly DefinedTool[];
+  /**
+   * Every file the analysis read (the module and the files its static values import), sorted;
+   * static analysis always sets it (optional for older producers).
+   */
+  readonly dependencies?: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
+}
+
+// ───────────────────────────── agent (surfaces and capabilities) ─────────────────────────────
+
+/** One `capabilities.<key>` entry of a surface's `agent.md` (DESIGN §2). */
+export interface CapabilityRequest {
+  readonly key: string;
+  /** The entry's `package` field (an npm package name), when given. */
+  readonly package: string | undefined;
+  /** The entry's `config` mapping (`{}` when absent). */
+  readonly config: JsonObject;
+  /** JSON Pointer of `config` inside the surface's front matter (for locating config diagnostics). */
+  readonly configPointer: string;
+  /** Where the key is written in `agent.md`. */
+  readonly location: SourceLocation;
+}
+
+/**
+ * A surface: the agent root (`id: "."`) or a subagent folder (`id: "subagents/<name>"`,
+ * nested as `"subagents/a/subagents/b"`). A surface sees framework defaults plus the plugins its
+ * own `agent.md` selects; a child never inherits its parent's plugins.
+ */
+export interface Surface {
+  readonly id: string;
+  /** Absolute directory of the surface. */
+  readonly dir: string;
+  /** Absolute path of its `agent.md`. */
+  readonly agentFile: string;
+  /** Parent surface id; `null` for the root. */
+  readonly parent: string | null;
+  /** Front matter `name`, when given. */
+  readonly name: string | undefined;
+  /** The whole front matter with locations (`{}` when absent). */
+  readonly frontMatter: LocatedValue<JsonObject>;
+  /** Capability requests in `agent.md` order. */
+  readonly capabilities: readonly CapabilityRequest[];
+}
+
+/** Result of loading an agent root: all its surfaces, root first then by id. */
+export interface AgentModel {
+  readonly root: string;
+  readonly surfaces: readonly Surface[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Where a capability's plugin package comes from (recorded as the lock's `source`). */
+export type CapabilitySource =
+  | { readonly type: "local"; /** Absolute plugin directory. */ readonly dir: string }
+  | { readonly type: "npm"; readonly name: string; readonly version: string; /** Absolute package directory. */ readonly dir: string };
+
+/** A capability request resolved to a plugin package directory. */
+export interface ResolvedCapability {
+  readonly surfaceId: string;
+  readonly request: CapabilityRequest;
+  readonly source: CapabilitySource;
 }

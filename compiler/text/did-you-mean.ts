@@ -1,26 +1,35 @@
 /**
  * "Did you mean …?" suggestions for misspelled names (STYLE §5), by edit distance
- * (fastest-levenshtein), case-insensitively.
+ * (fastest-levenshtein), case-insensitively. Shared by every stage.
  */
 import { distance } from "fastest-levenshtein";
 
 /**
- * The candidate closest to `input`, when it is close enough to be a likely typo: at most
- * one edit for names up to 4 characters, two up to 8, else a third of the length.
- * Ties keep the earlier candidate. Returns `undefined` when nothing is close.
+ * The candidate closest to `input` when it is a likely typo: at most one edit for names up to
+ * 4 characters, two up to 8, else a third of the length; ties keep the earlier candidate.
+ * `aliases` maps known wrong words to the right one (`repo` → `repository`).
+ * Returns `undefined` when nothing is close or `input` is itself a candidate.
  */
-export function didYouMean(input: string, candidates: Iterable<string>): string | undefined {
+export function didYouMean(input: string, candidates: Iterable<string>, aliases: Readonly<Record<string, string>> = {}): string | undefined {
+  const list = [...candidates];
+  if (list.includes(input)) return undefined;
   const lowered = input.toLowerCase();
-  const limit = input.length <= 4 ? 1 : input.length <= 8 ? 2 : Math.ceil(input.length / 3);
+  if (Object.hasOwn(aliases, lowered)) return aliases[lowered];
+  const limit = lowered.length <= 4 ? 1 : lowered.length <= 8 ? 2 : Math.ceil(lowered.length / 3);
   let best: string | undefined;
   let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    if (candidate === input) return undefined;
+  for (const candidate of list) {
     const d = distance(lowered, candidate.toLowerCase());
-    if (d < bestDistance && d <= limit) {
+    if (d <= limit && d < bestDistance) {
       best = candidate;
       bestDistance = d;
     }
   }
   return best;
+}
+
+/** `Did you mean 'x'?` when {@link didYouMean} has a suggestion, else `undefined`. */
+export function didYouMeanHint(input: string, candidates: Iterable<string>, aliases?: Readonly<Record<string, string>>): string | undefined {
+  const suggestion = didYouMean(input, candidates, aliases);
+  return suggestion === undefined ? undefined : `Did you mean '${suggestion}'?`;
 }

@@ -1,0 +1,103 @@
+/**
+ * `assembly-line add <plugin> [root] [--as KEY]` as a function (issue 3 item 7; seed "Reusable
+ * Tool Packs": "The command adds openui to capabilities:, pins it in plugins.lock, and writes no
+ * root wrappers").
+ *
+ * Order:
+ * 1. the project's package manager installs the package with an exact version;
+ * 2. `capabilities.<key>` is written into `agent.md` (yaml Document API: comments, order and
+ *    formatting kept; written atomically) — unless the package or the edit is refused;
+ * 3. `compile` pins name, version and integrity in `plugins.lock`. When the compile has errors
+ *    (typically: the plugin's configSchema requires config the agent has not given yet), the
+ *    lock and the artifact are left untouched, the errors say what to add, and the next
+ *    `compile` pins the plugin.
+ * The root surface's `agent.md` is edited; subagents select published plugins in their own
+ * `agent.md`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import { compileAgent, type CompileResult } from "../../compiler/compile.js";
+import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { fileStart } from "../../compiler/diagnostics/positions.js";
+import { addCapabilityToAgentMd } from "./add-capability-to-agent-md.js";
+import { readPluginName, validateCapabilityKey } from "./capability-key.js";
+import { detectPackageManager, installAllCommand } from "./detect-package-manager.js";
+import { installPackage, type CommandRunner } from "./install-package.js";
+import { resolvePluginSpec } from "./resolve-plugin-spec.js";
+
+/** Options of {@link addPlugin}. */
+export interface AddPluginOptions {
+  /** What to add: `openui`, `@scope/name@1.2.3`, `file:./x.tgz`, a path. */
+  readonly spec: string;
+  /** Absolute agent root. */
+  readonly root: string;
+  /** `--as KEY`: the capability key (default: the plugin's plugin.json name). */
+  readonly as?: string;
+  /** Passed to the package manager (tests install tarballs offline). */
+  readonly offline?: boolean;
+  readonly run?: CommandRunner;
+}
+
+/** What `add` did. */
+export interface AddPluginResult {
+  readonly ok: boolean;
+  /** Root-relative diagnostics of every step. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly key?: string;
+  readonly package?: { readonly name: string; readonly version: string };
+  /** The package manager command that ran. */
+  readonly command?: string;
+  readonly agentMdChanged: boolean;
+  /** The compile that pinned the plugin (absent when an earlier step failed). */
+  readonly compile?: CompileResult;
+}
+
+/** Adds a published plugin to the agent at `options.root`. Never throws for bad input. */
+export async function addPlugin(options: AddPluginOptions): Promise<AddPluginResult> {
+  const root = options.root;
+  const fail = (diagnostic: Diagnostic, extra: Partial<AddPluginResult> = {}): AddPluginResult => ({
+    ok: false,
+    diagnostics: [relativizeDiagnostic(diagnostic, root, path.relative)],
+    agentMdChanged: false,
+    ...extra,
+  });
+
+  const spec = resolvePluginSpec(options.spec, process.cwd());
+  if (!spec.ok) return fail(spec.diagnostic);
+  if (options.as !== undefined) {
+    const invalid = validateCapabilityKey(options.as);
+    if (invalid) return fail(invalid);
+  }
+  const manager = detectPackageManager(root).manager;
+  const installed = installPackage(manager, root, spec.spec, { ...(options.offline ? { offline: true } : {}), ...(options.run ? { run: options.run } : {}) });
+  if (!installed.ok) return fail(installed.diagnostic, installed.command ? { command: installed.command } : {});
+  const pkg = { name: installed.name, version: installed.version };
+  const base = { package: pkg, command: installed.command };
+
+  let key = options.as;
+  if (key === undefined) {
+    const named = readPluginName(installed.directory, installed.name);
+    if (!named.ok) return fail(named.diagnostic, base);
+    key = named.name;
+    const invalid = validateCapabilityKey(key);
+    if (invalid) return fail(invalid, base);
+  }
+
+  const agentFile = path.join(root, "agent.md");
+  let before = "";
+  try {
+    before = fs.existsSync(agentFile) ? fs.readFileSync(agentFile, "utf8") : "";
+  } catch (error) {
+    return fail(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [String(error)]), { ...base, key });
+  }
+  const edited = addCapabilityToAgentMd(before, key, { package: installed.name }, agentFile);
+  if (edited.diagnostics.length > 0) {
+    return { ok: false, diagnostics: edited.diagnostics.map((d) => relativizeDiagnostic(d, root, path.relative)), agentMdChanged: false, ...base, key };
+  }
+  if (edited.changed) await writeFileAtomic(agentFile, edited.text);
+  const compile = await compileAgent({ root, acceptInstalled: new Set([`.\0${key}`]), installCommand: installAllCommand(manager) });
+  if (!compile.ok) return { ok: false, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
+  return { ok: true, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
+}

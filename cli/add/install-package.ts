@@ -1,0 +1,158 @@
+/**
+ * Installing a published plugin with the project's own package manager, pinned to an exact
+ * version (issue 3 item 7: "installing it is the job of the project's package manager").
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { fileStart } from "../../compiler/diagnostics/positions.js";
+import { shellQuote } from "../../lockfile/fix-command.js";
+import type { PackageManager } from "./detect-package-manager.js";
+import { readTarballManifest } from "./read-tarball-manifest.js";
+import type { PluginSpec } from "./resolve-plugin-spec.js";
+
+/** What a process run returned (the shape of `spawnSync`'s result that matters here). */
+export interface RunResult {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Set when the program could not be started (e.g. ENOENT: the package manager is not installed). */
+  readonly error?: Error;
+}
+
+/** Runs `command args` in `cwd`; injectable so tests can observe the command line. */
+export type CommandRunner = (command: string, args: readonly string[], cwd: string) => RunResult;
+
+/** Options of {@link installPackage}. */
+export interface InstallOptions {
+  /** Pass the manager's `--offline` flag (use only the local cache / local files). */
+  readonly offline?: boolean;
+  /** Pass `--ignore-scripts` (npm, pnpm, yarn classic). */
+  readonly ignoreScripts?: boolean;
+  /** Default: {@link runCommand} (output captured, not shown). */
+  readonly run?: CommandRunner;
+}
+
+/** Result of {@link installPackage}. */
+export type InstallResult =
+  | {
+      readonly ok: true;
+      /** The installed package's name and exact version, from `node_modules/<name>/package.json`. */
+      readonly name: string;
+      readonly version: string;
+      /** Absolute path of `node_modules/<name>` (may be a symlink, e.g. with pnpm). */
+      readonly directory: string;
+      /** The command that ran, for display (`npm install --save-exact …`). */
+      readonly command: string;
+      /** True when `add` created a minimal package.json first. */
+      readonly createdPackageJson: boolean;
+      readonly output: string;
+    }
+  | { readonly ok: false; readonly diagnostic: Diagnostic; readonly command?: string; readonly output: string };
+
+/**
+ * The package manager's command line that adds `installSpec` as an exact dependency:
+ * `npm install --save-exact`, `pnpm add --save-exact`, `yarn add --exact`.
+ */
+export function installArguments(manager: PackageManager, installSpec: string, options: Pick<InstallOptions, "offline" | "ignoreScripts"> = {}): string[] {
+  const flags = [...(options.offline ? ["--offline"] : []), ...(options.ignoreScripts ? ["--ignore-scripts"] : [])];
+  switch (manager) {
+    case "npm":
+      return ["install", "--save-exact", "--no-audit", "--no-fund", ...flags, installSpec];
+    case "pnpm":
+      return ["add", "--save-exact", ...flags, installSpec];
+    case "yarn":
+      return ["add", "--exact", ...flags, installSpec];
+  }
+}
+
+/**
+ * Installs `spec` into `projectDir` with `manager`, then reads what was installed.
+ *
+ * Creates `{ "private": true }` as package.json when the project has none (so the dependency
+ * has somewhere to be recorded). Learns the package name before installing (registry: from the
+ * spec; directory: its package.json; tarball: the package.json inside it), so that afterwards
+ * it can read `node_modules/<name>/package.json` for the exact version. Never throws: failures
+ * are AL6202 (the manager failed), AL6203 (nothing in node_modules, e.g. Yarn PnP), AL6209
+ * (package.json unreadable) or AL6208 (the spec holds no package.json name).
+ */
+export function installPackage(manager: PackageManager, projectDir: string, spec: PluginSpec, options: InstallOptions = {}): InstallResult {
+  const packageJson = path.join(projectDir, "package.json");
+  const prepared = ensurePackageJson(packageJson);
+  if (!prepared.ok) return { ok: false, diagnostic: prepared.diagnostic, output: "" };
+  const name = packageNameOf(spec);
+  if (name === undefined) {
+    const diagnostic = createDiagnostic(Diagnostics.AddNotAPlugin, fileStart(spec.kind === "registry" ? "" : spec.path), [spec.installSpec, "it has no package.json with a name"]);
+    return { ok: false, diagnostic, output: "" };
+  }
+  const args = installArguments(manager, spec.installSpec, options);
+  const command = [manager, ...args].map(shellQuote).join(" ");
+  const result = (options.run ?? runCommand)(manager, args, projectDir);
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.error || result.status !== 0) {
+    const why = result.error ? `it could not be started: ${(result.error as NodeJS.ErrnoException).code ?? result.error.message}` : `exit code ${String(result.status)}`;
+    return { ok: false, command, output, diagnostic: createDiagnostic(Diagnostics.AddInstallFailed, fileStart(packageJson), [command, why]) };
+  }
+  const directory = path.join(projectDir, "node_modules", ...name.split("/"));
+  const version = readVersion(path.join(directory, "package.json"));
+  if (version === undefined) {
+    return { ok: false, command, output, diagnostic: createDiagnostic(Diagnostics.AddInstalledPackageMissing, fileStart(packageJson), [command, name]) };
+  }
+  return { ok: true, name, version, directory, command, createdPackageJson: prepared.created, output };
+}
+
+/**
+ * Default {@link CommandRunner}: `spawnSync` without a shell (with one on Windows, for `.cmd`
+ * shims), stdin ignored, output captured.
+ */
+export function runCommand(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): RunResult {
+  const windows = process.platform === "win32";
+  const result = spawnSync(command, windows ? args.map((a) => `"${a}"`) : [...args], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    shell: windows,
+    env,
+  });
+  return { status: result.status, stdout: result.stdout ?? "", stderr: result.stderr ?? "", ...(result.error ? { error: result.error } : {}) };
+}
+
+function ensurePackageJson(file: string): { ok: true; created: boolean } | { ok: false; diagnostic: Diagnostic } {
+  if (!fs.existsSync(file)) {
+    try {
+      fs.writeFileSync(file, '{\n  "private": true\n}\n', { flag: "wx" });
+      return { ok: true, created: true };
+    } catch (error) {
+      return { ok: false, diagnostic: createDiagnostic(Diagnostics.AddPackageJsonInvalid, fileStart(file), [(error as Error).message]) };
+    }
+  }
+  try {
+    const value: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
+    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error("it is not a JSON object");
+    return { ok: true, created: false };
+  } catch (error) {
+    return { ok: false, diagnostic: createDiagnostic(Diagnostics.AddPackageJsonInvalid, fileStart(file), [(error as Error).message]) };
+  }
+}
+
+function packageNameOf(spec: PluginSpec): string | undefined {
+  if (spec.kind === "registry") return spec.name;
+  const manifest = spec.kind === "tarball" ? readTarballManifest(spec.path) : readJson(path.join(spec.path, "package.json"));
+  return typeof manifest?.name === "string" && manifest.name !== "" ? manifest.name : undefined;
+}
+
+function readVersion(file: string): string | undefined {
+  const version = readJson(file)?.version;
+  return typeof version === "string" ? version : undefined;
+}
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * Strict JSON (RFC 8259) parsing with the source location of every value, for `plugin.json`
+ * and `mcp.json`.
+ *
+ * jsonc-parser gives the syntax tree with offsets; comments, trailing commas and empty input
+ * are refused (Agent Plugins v1 §5.2 and §7.2.1 say "JSON", not JSONC). A leading byte order
+ * mark is accepted and takes no column. Values are rebuilt with {@link setOwn}, so keys such as
+ * `__proto__` stay plain data, and duplicate keys keep the last value as `JSON.parse` does while
+ * being reported to the caller.
+ */
+import jsonc from "jsonc-parser";
+import type { Node as JsonNode, ParseError } from "jsonc-parser";
+import { segmentsToPointer, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { createLineMap, locationOf, type LineMap } from "../diagnostics/positions.js";
+import { setOwn, type JsonValue } from "../json-value.js";
+import type { LocatedValue, ValueLocation } from "../model.js";
+
+/** Deepest object/array nesting accepted; deeper input is a syntax error, never a stack overflow. */
+export const MAX_JSON_DEPTH = 256;
+
+/** A key written twice in one object. */
+export interface DuplicateKey {
+  /** JSON Pointer of the object that holds the key. */
+  readonly objectPointer: string;
+  readonly key: string;
+  /** The later occurrence (the one whose value is kept). */
+  readonly location: SourceLocation;
+  /** The first occurrence. */
+  readonly firstLocation: SourceLocation;
+}
+
+/** The first syntax error, in words, with its position. */
+export interface JsonSyntaxProblem {
+  readonly message: string;
+  readonly hint: string | undefined;
+  readonly location: SourceLocation;
+}
+
+/** Result of {@link parseJsonDocument}: exactly one of `located` and `syntaxError` is set. */
+export interface JsonDocument {
+  readonly lineMap: LineMap;
+  readonly located: LocatedValue | undefined;
+  readonly syntaxError: JsonSyntaxProblem | undefined;
+  /** Keys written more than once (only when `located` is set), in source order. */
+  readonly duplicates: readonly DuplicateKey[];
+}
+
+const ERROR_WORDS: Readonly<Record<string, string>> = {
+  InvalidSymbol: "unexpected character",
+  InvalidNumberFormat: "invalid number",
+  PropertyNameExpected: "a property name in double quotes is expected",
+  ValueExpected: "a value is expected",
+  ColonExpected: "':' is expected",
+  CommaExpected: "',' is expected",
+  CloseBraceExpected: "'}' is expected",
+  CloseBracketExpected: "']' is expected",
+  EndOfFileExpected: "nothing may follow the top-level value",
+  InvalidCommentToken: "comments are not allowed in JSON",
+  UnexpectedEndOfComment: "comments are not allowed in JSON",
+  UnexpectedEndOfString: "the string is not closed",
+  UnexpectedEndOfNumber: "the number is incomplete",
+  InvalidUnicode: "invalid \\u escape",
+  InvalidEscapeCharacter: "invalid escape sequence",
+  InvalidCharacter: "control characters must be escaped inside strings",
+};
+
+/**
+ * Parses `text` (the content of `file`) as strict JSON.
+ *
+ * @returns the value with a location for every JSON Pointer (key and value spans), or the first
+ *   syntax error (later ones are usually consequences of the first). Never throws.
+ */
+export function parseJsonDocument(file: string, text: string): JsonDocument {
+  const lineMap = createLineMap(file, text);
+  // jsonc-parser does not skip a BOM; a space of the same length keeps every offset aligned.
+  const source = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
+  const depthError = findExcessiveNesting(source);
+  if (depthError !== undefined) {
+    const problem = { message: `nesting deeper than ${MAX_JSON_DEPTH} levels is not supported`, hint: undefined, location: locationOf(lineMap, depthError, depthError + 1) };
+    return { lineMap, located: undefined, syntaxError: problem, duplicates: [] };
+  }
+  const errors: ParseError[] = [];
+  const root = jsonc.parseTree(source, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (first !== undefined || root === undefined) {
+    return { lineMap, located: undefined, syntaxError: describeSyntaxError(source, lineMap, first), duplicates: [] };
+  }
+  const strictProblem = checkWithJsonParse(source, lineMap);
+  if (strictProblem) return { lineMap, located: undefined, syntaxError: strictProblem, duplicates: [] };
+
+  const locations = new Map<string, ValueLocation>();
+  const duplicates: DuplicateKey[] = [];
+  const value = buildValue(root, [], undefined, { lineMap, locations, duplicates });
+  return { lineMap, located: { value, locations }, syntaxError: undefined, duplicates };
+}
+
+interface BuildContext {
+  readonly lineMap: LineMap;
+  readonly locations: Map<string, ValueLocation>;
+  readonly duplicates: DuplicateKey[];
+}
+
+function buildValue(node: JsonNode, segments: readonly (string | number)[], key: SourceLocation | undefined, context: BuildContext): JsonValue {
+  const pointer = segmentsToPointer(segments);
+  const valueLocation = locationOf(context.lineMap, node.offset, node.offset + node.length);
+  context.locations.set(pointer, key ? { value: valueLocation, key } : { value: valueLocation });
+  if (node.type === "object") return buildObject(node, segments, pointer, context);
+  if (node.type === "array") {
+    return (node.children ?? []).map((child, index) => buildValue(child, [...segments, index], undefined, context));
+  }
+  return node.value as JsonValue;
+}
+
+function buildObject(node: JsonNode, segments: readonly (string | number)[], pointer: string, context: BuildContext): JsonValue {
+  const out: Record<string, JsonValue> = {};
+  const firstKeys = new Map<string, SourceLocation>();
+  for (const property of node.children ?? []) {
+    const [keyNode, valueNode] = property.children ?? [];
+    if (!keyNode || !valueNode) continue;
+    const name = String(keyNode.value);
+    const keyLocation = locationOf(context.lineMap, keyNode.offset, keyNode.offset + keyNode.length);
+    const earlier = firstKeys.get(name);
+    if (earlier) context.duplicates.push({ objectPointer: pointer, key: name, location: keyLocation, firstLocation: earlier });
+    else firstKeys.set(name, keyLocation);
+    setOwn(out, name, buildValue(valueNode, [...segments, name], keyLocation, context));
+  }
+  return out;
+}
+
+/** Offset of the first bracket nested deeper than {@link MAX_JSON_DEPTH}, ignoring strings. */
+function findExcessiveNesting(text: string): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92 /* \ */) i++;
+      else if (ch === 34 /* " */) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 || ch === 91) {
+      depth++;
+      if (depth > MAX_JSON_DEPTH) return i;
+    } else if (ch === 125 || ch === 93) depth--;
+  }
+  return undefined;
+}
+
+function describeSyntaxError(source: string, lineMap: LineMap, error: ParseError | undefined): JsonSyntaxProblem {
+  if (!error || source.trim() === "") {
+    return { message: "the file is empty", hint: "Write a JSON object, starting with '{'.", location: locationOf(lineMap, 0) };
+  }
+  const code = jsonc.printParseErrorCode(error.error);
+  let message = ERROR_WORDS[code] ?? code;
+  let hint: string | undefined;
+  const before = source.slice(0, error.offset).trimEnd();
+  if ((code === "PropertyNameExpected" || code === "ValueExpected") && before.endsWith(",")) {
+    message = "trailing commas are not allowed in JSON";
+    hint = "Remove the comma before the closing bracket.";
+    const comma = before.length - 1;
+    return { message, hint, location: locationOf(lineMap, comma, comma + 1) };
+  }
+  if (code === "InvalidSymbol" && source[error.offset] === "'") hint = "JSON strings use double quotes.";
+  if (code === "InvalidCommentToken" || code === "UnexpectedEndOfComment") hint = "Remove the comment; plugin.json and mcp.json are plain JSON.";
+  return { message, hint, location: locationOf(lineMap, error.offset, error.offset + Math.max(error.length, 1)) };
+}
+
+/** Belt and braces: anything jsonc-parser let through that `JSON.parse` refuses is a syntax error too. */
+function checkWithJsonParse(source: string, lineMap: LineMap): JsonSyntaxProblem | undefined {
+  try {
+    JSON.parse(source);
+    return undefined;
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    const position = /position (\d+)/.exec(text);
+    const offset = position ? Number(position[1]) : 0;
+    return { message: text.replace(/^Unexpected/, "unexpected"), hint: undefined, location: locationOf(lineMap, offset) };
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The official Agent Plugins 1.0.0 JSON Schemas (`schemas/agent-plugins/1.0.0/`, Apache-2.0),
+ * compiled once with ajv (2020-12) and exposed as plain validation issues.
+ *
+ * The schemas ship with the product and are read from disk at first use; nothing is fetched
+ * (Agent Plugins v1 §5.2). `mcp.json` is validated per server against the variant that the
+ * entry's `type` selects (`#/$defs/stdioServer`, …), which keeps the per-server failure boundary
+ * of §7.2.2. No ajv object leaves this module: callers get {@link SchemaIssue} data and map it to
+ * catalog diagnostics themselves.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { JsonValue } from "../json-value.js";
+
+/** Where the schemas live, relative to the package root of the toolchain. */
+export const SCHEMA_DIRECTORY = "schemas/agent-plugins/1.0.0";
+
+/** One schema violation, as plain data (ajv's `ErrorObject` without the ajv types). */
+export interface SchemaIssue {
+  /** The failing keyword (`type`, `required`, `additionalProperties`, `pattern`, …). */
+  readonly keyword: string;
+  /** JSON Pointer of the failing value inside the validated value. */
+  readonly pointer: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** ajv's own words, only for the fallback diagnostic of an unexpected keyword. */
+  readonly message: string;
+}
+
+/** A server variant of `mcp.json` (Agent Plugins v1 §7.2.1). */
+export type McpServerVariant = "stdio" | "streamable-http" | "sse";
+
+interface Validators {
+  readonly manifest: ValidateFunction;
+  readonly servers: Readonly<Record<McpServerVariant, ValidateFunction>>;
+}
+
+let compiled: Validators | undefined;
+
+/** Validates a parsed `plugin.json` against `plugin.schema.json` (all errors). */
+export function validateManifestSchema(value: JsonValue): SchemaIssue[] {
+  const validate = validators().manifest;
+  return validate(value) ? [] : toIssues(validate.errors);
+}
+
+/** Validates one `mcpServers` member against the variant its `type` selects (all errors). */
+export function validateMcpServerSchema(variant: McpServerVariant, value: JsonValue): SchemaIssue[] {
+  const validate = validators().servers[variant];
+  return validate(value) ? [] : toIssues(validate.errors);
+}
+
+/** Reads one of the shipped schema files (for tools that want the schema itself, e.g. an editor). */
+export function readOfficialSchema(name: "plugin.schema.json" | "mcp.schema.json"): JsonValue {
+  return JSON.parse(fs.readFileSync(path.join(locateSchemaDirectory(), name), "utf8")) as JsonValue;
+}
+
+function validators(): Validators {
+  if (compiled) return compiled;
+  const plugin = readOfficialSchema("plugin.schema.json") as { $id: string };
+  const mcp = readOfficialSchema("mcp.schema.json") as { $id: string };
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  ajv.addSchema(plugin);
+  ajv.addSchema(mcp);
+  const get = (ref: string): ValidateFunction => {
+    const validate = ajv.getSchema(ref);
+    if (!validate) throw new Error(`The shipped Agent Plugins schema has no '${ref}'.`);
+    return validate;
+  };
+  compiled = {
+    manifest: get(plugin.$id),
+    servers: {
+      stdio: get(`${mcp.$id}#/$defs/stdioServer`),
+      "streamable-http": get(`${mcp.$id}#/$defs/streamableHttpServer`),
+      sse: get(`${mcp.$id}#/$defs/sseServer`),
+    },
+  };
+  return compiled;
+}
+
+function toIssues(errors: readonly ErrorObject[] | null | undefined): SchemaIssue[] {
+  return (errors ?? []).map((error) => ({
+    keyword: error.keyword,
+    pointer: error.instancePath,
+    params: error.params as Record<string, unknown>,
+    message: error.message ?? error.keyword,
+  }));
+}
+
+/**
+ * Finds `schemas/agent-plugins/1.0.0` by walking up from this module: the same code runs from
+ * the sources (`compiler/plugin-package/`) and from the build (`dist/compiler/plugin-package/`).
+ * A missing directory is a broken installation, not bad user input, so it throws.
+ */
+function locateSchemaDirectory(): string {
+  let directory = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = path.join(directory, SCHEMA_DIRECTORY);
+    if (fs.existsSync(path.join(candidate, "plugin.schema.json"))) return candidate;
+    directory = path.dirname(directory);
+  }
+  throw new Error(`Assembly Line is installed without ${SCHEMA_DIRECTORY}/ (the official Agent Plugins schemas).`);
+}

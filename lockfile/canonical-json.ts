@@ -1,0 +1,89 @@
+/**
+ * Canonical JSON text: the same value always gives the same bytes, on every machine and locale.
+ *
+ * Why not `JSON.stringify(value, null, 2)`: it writes keys in property order, and property order
+ * puts integer-like keys (`"9"`, `"10"`) before all others in ascending numeric order, whatever
+ * order they were inserted in. Why not `json-stable-stringify` with a `cmp`: its comparator sees
+ * no depth, so "`lockfileVersion` first, at the root only" cannot be said with it, and the rest
+ * is the few lines below. Strings and numbers are still written by `JSON.stringify`, so escaping
+ * is exactly the standard one.
+ */
+import { compareStrings, formatPropertyPath } from "../compiler/diagnostics/diagnostic.js";
+
+/** Options of {@link serializeCanonicalJson}. */
+export interface CanonicalJsonOptions {
+  /**
+   * Keys written first, in this order, in the ROOT object only (when present); every other key,
+   * at every depth, follows in code-unit order.
+   */
+  readonly firstKeys?: readonly string[];
+}
+
+/**
+ * Serializes a JSON value canonically: object keys in UTF-16 code-unit order at every depth
+ * (never `localeCompare`, so `LANG` cannot change it), except `options.firstKeys` at the root;
+ * two-space indent; `\n` line ends; a trailing newline; no byte order mark. Arrays keep their
+ * order. Empty objects and arrays are written `{}` and `[]`.
+ *
+ * Object members whose value is `undefined` are left out (optional fields); keys such as
+ * `__proto__` are ordinary data.
+ *
+ * @throws TypeError (naming the property path) for a value JSON cannot represent: `undefined`
+ *   inside an array, a non-finite number, a bigint, a function or symbol, an object that is not
+ *   a plain object or array (`Date`, `Map`, class instances), or a cycle. Such a value is a bug
+ *   in the caller, never user input.
+ * @example serializeCanonicalJson({ b: 1, "10": 2, a: { z: [], "9": {} } })
+ *   // '{\n  "10": 2,\n  "a": {\n    "9": {},\n    "z": []\n  },\n  "b": 1\n}\n'
+ */
+export function serializeCanonicalJson(value: unknown, options: CanonicalJsonOptions = {}): string {
+  return `${write(value, "", [], new Set(), options.firstKeys ?? [])}\n`;
+}
+
+/** The order in which keys of one object are written (see {@link serializeCanonicalJson}). */
+export function canonicalKeyOrder(keys: readonly string[], firstKeys: readonly string[] = []): string[] {
+  const first = firstKeys.filter((key) => keys.includes(key));
+  const rest = keys.filter((key) => !firstKeys.includes(key)).sort(compareStrings);
+  return [...first, ...rest];
+}
+
+function write(value: unknown, indent: string, path: PropertyKey[], ancestors: Set<object>, firstKeys: readonly string[]): string {
+  if (value === null || typeof value === "boolean" || typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw notJson(path, String(value));
+    return JSON.stringify(value);
+  }
+  if (typeof value !== "object") throw notJson(path, typeof value);
+  if (ancestors.has(value)) throw notJson(path, "a cycle");
+  ancestors.add(value);
+  try {
+    return Array.isArray(value) ? writeArray(value, indent, path, ancestors) : writeObject(value, indent, path, ancestors, firstKeys);
+  } finally {
+    ancestors.delete(value);
+  }
+}
+
+function writeArray(items: readonly unknown[], indent: string, path: PropertyKey[], ancestors: Set<object>): string {
+  if (items.length === 0) return "[]";
+  const inner = `${indent}  `;
+  const lines = items.map((item, index) => {
+    if (item === undefined) throw notJson([...path, index], "undefined");
+    return inner + write(item, inner, [...path, index], ancestors, []);
+  });
+  return `[\n${lines.join(",\n")}\n${indent}]`;
+}
+
+function writeObject(object: object, indent: string, path: PropertyKey[], ancestors: Set<object>, firstKeys: readonly string[]): string {
+  const prototype = Object.getPrototypeOf(object);
+  if (prototype !== Object.prototype && prototype !== null) throw notJson(path, `an instance of ${object.constructor?.name ?? "a class"}`);
+  const record = object as Record<string, unknown>;
+  const keys = canonicalKeyOrder(Object.keys(record).filter((key) => record[key] !== undefined), firstKeys);
+  if (keys.length === 0) return "{}";
+  const inner = `${indent}  `;
+  const members = keys.map((key) => `${inner}${JSON.stringify(key)}: ${write(record[key], inner, [...path, key], ancestors, [])}`);
+  return `{\n${members.join(",\n")}\n${indent}}`;
+}
+
+function notJson(path: readonly PropertyKey[], what: string): TypeError {
+  const where = path.length === 0 ? "the root" : formatPropertyPath(path);
+  return new TypeError(`Cannot write ${what} at ${where} as canonical JSON.`);
+}

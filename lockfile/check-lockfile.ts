@@ -1,0 +1,114 @@
+/**
+ * `compile --check` for `plugins.lock` (issue 3 items 5 and 6): compare the committed lock with
+ * what the writer would write, and explain the difference. Writes nothing.
+ */
+import * as path from "node:path";
+import { structuredPatch } from "diff";
+import { createDiagnostic, formatPropertyPath, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
+import { fileStart } from "../compiler/diagnostics/positions.js";
+import { createNodeHost, type CompilerHost } from "../compiler/host.js";
+import { diffLocks, type LockChangeGroup } from "./diff-locks.js";
+import { fixCommandFor } from "./fix-command.js";
+import { locateProperty, parseJsonText } from "./json-text.js";
+import { readLockfile } from "./read-lockfile.js";
+
+/** Lines of unified diff kept in a report (headers included); the rest is counted, not shown. */
+export const MAX_DIFF_LINES = 40;
+
+/** Plain data describing the result of {@link checkLockfile}; render with `formatLockfileCheckReport`. */
+export interface LockfileCheckReport {
+  readonly status: "up-to-date" | "missing" | "unreadable" | "conflict" | "unsupported-version" | "invalid" | "out-of-date";
+  /** The lock's path as it should be shown (`options.displayPath`). */
+  readonly lockPath: string;
+  /** The command that fixes it; absent when up to date, and for a newer lock (upgrade instead). */
+  readonly fixCommand?: string;
+  /** Changed property paths by surface and capability (for `invalid`/`out-of-date` locks that parse). */
+  readonly groups: readonly LockChangeGroup[];
+  /** True when the bytes differ but the parsed values are equal (whitespace, key order, BOM). */
+  readonly formattingOnly: boolean;
+  /** Short remarks, e.g. that the file starts with a byte order mark. */
+  readonly notes: readonly string[];
+  /** Unified diff from the committed lock to the expected one, at most {@link MAX_DIFF_LINES} lines. */
+  readonly diff: readonly string[];
+  /** Diff lines left out of `diff`. */
+  readonly diffOmittedLines: number;
+  /** The diagnostic to report (absent when up to date); `file` is the absolute lock path. */
+  readonly diagnostic?: Diagnostic;
+}
+
+/** Options of {@link checkLockfile}. */
+export interface CheckLockfileOptions {
+  readonly host?: CompilerHost;
+  /** How to print the lock's path (default: as given). */
+  readonly displayPath?: string;
+  /** The fix-it command (default: {@link fixCommandFor} of the lock's directory). */
+  readonly fixCommand?: string;
+}
+
+/**
+ * Compares `plugins.lock` with `expectedText` (what `serializeLockfile` gives for the current
+ * inputs). Never writes and never throws.
+ *
+ * Line-ending policy: the committed bytes are decoded as UTF-8 and CRLF is read as LF before
+ * comparing, because Git may check the lock out with CRLF (`core.autocrlf`); everything else
+ * must be byte-identical, so a hand edit of one character, a reordered key, a BOM or changed
+ * indentation fails the check. `ok` is true only for status `up-to-date`.
+ *
+ * @param lockPath absolute path of `plugins.lock`.
+ */
+export function checkLockfile(lockPath: string, expectedText: string, options: CheckLockfileOptions = {}): { ok: boolean; report: LockfileCheckReport } {
+  const host = options.host ?? createNodeHost();
+  const fixCommand = options.fixCommand ?? fixCommandFor(path.dirname(lockPath));
+  const base = { lockPath: options.displayPath ?? lockPath, groups: [], formattingOnly: false, notes: [], diff: [], diffOmittedLines: 0 };
+  const read = readLockfile(lockPath, { host, fixCommand });
+  switch (read.kind) {
+    case "missing":
+      return fail({ ...base, status: "missing", fixCommand, diagnostic: createDiagnostic(Diagnostics.LockfileMissing, fileStart(lockPath), [fixCommand]) });
+    case "unreadable":
+      return fail({ ...base, status: "unreadable", fixCommand, diagnostic: read.diagnostic });
+    case "conflict":
+      return fail({ ...base, status: "conflict", fixCommand, diagnostic: read.diagnostic });
+    case "unsupported-version":
+      return fail({ ...base, status: "unsupported-version", diagnostic: read.diagnostic });
+    default:
+      break;
+  }
+  // Buffer decoding keeps a byte order mark as U+FEFF (TextDecoder would drop it silently).
+  const actualText = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString("utf8").replace(/\r\n/g, "\n");
+  if (actualText === expectedText) return { ok: true, report: { ...base, status: "up-to-date" } };
+  const parsed = parseJsonText(lockPath, actualText);
+  const groups = parsed.ok ? diffLocks(parsed.value, JSON.parse(expectedText)) : [];
+  const { lines, omitted } = unifiedDiff(base.lockPath, actualText, expectedText);
+  const notes = actualText.startsWith("\uFEFF") ? ["The file starts with a byte order mark; the lock is written without one."] : [];
+  const shared = { ...base, fixCommand, groups, formattingOnly: parsed.ok && groups.length === 0, notes, diff: lines, diffOmittedLines: omitted };
+  if (read.kind === "invalid") return fail({ ...shared, status: "invalid", diagnostic: read.diagnostic });
+  const first = groups[0]?.changes[0];
+  const location = first && parsed.ok ? locateProperty(parsed, first.segments, true) : fileStart(lockPath);
+  const summary = summarize(groups, shared.formattingOnly);
+  const diagnostic = createDiagnostic(Diagnostics.LockfileOutOfDate, location, [summary, fixCommand], first ? { path: first.segments } : {});
+  return fail({ ...shared, status: "out-of-date", diagnostic });
+}
+
+function fail(report: LockfileCheckReport): { ok: boolean; report: LockfileCheckReport } {
+  return { ok: false, report };
+}
+
+function summarize(groups: readonly LockChangeGroup[], formattingOnly: boolean): string {
+  if (formattingOnly) return "the values are equal, but the formatting or key order differs";
+  const changes = groups.flatMap((group) => group.changes);
+  const first = changes[0]!;
+  const where = first.segments.length === 0 ? "the whole lock" : formatPropertyPath(first.segments);
+  const more = changes.length - 1;
+  return `${where} ${first.kind}${more > 0 ? `, and ${more} more change${more === 1 ? "" : "s"}` : ""}`;
+}
+
+/** A unified diff (3 lines of context) capped at {@link MAX_DIFF_LINES} lines. */
+function unifiedDiff(displayPath: string, actual: string, expected: string): { lines: string[]; omitted: number } {
+  const patch = structuredPatch(displayPath, displayPath, actual, expected, "committed", "what compile would write", { context: 3 });
+  const all = [`--- ${displayPath} (committed)`, `+++ ${displayPath} (what compile would write)`];
+  for (const hunk of patch.hunks) {
+    all.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines);
+  }
+  return { lines: all.slice(0, MAX_DIFF_LINES), omitted: Math.max(0, all.length - MAX_DIFF_LINES) };
+}

@@ -1,0 +1,107 @@
+/**
+ * Words for a `compile --check` result (STYLE §4: detect in one place, render in another).
+ */
+import type { JsonValue } from "../compiler/json-value.js";
+import type { LockfileCheckReport } from "./check-lockfile.js";
+import type { LockChange } from "./diff-locks.js";
+
+/** Change lines shown before "… and N more changes". */
+export const MAX_CHANGE_LINES = 30;
+const MAX_VALUE_LENGTH = 100;
+
+/**
+ * Renders a check report as plain text (no colour; the CLI may colour it), ending in a newline:
+ *
+ * ```text
+ * plugins.lock is out of date: agent/plugins.lock
+ *
+ *   surfaces["."].capabilities.example
+ *     tools.echo.description: "a" → "b"
+ *     + tools.search
+ *
+ *   --- agent/plugins.lock (committed)
+ *   +++ agent/plugins.lock (what compile would write)
+ *   @@ -12,7 +12,7 @@
+ *   …
+ *
+ * Fix: npx assembly-line compile agent
+ * ```
+ */
+export function formatLockfileCheckReport(report: LockfileCheckReport): string {
+  const out: string[] = [headline(report)];
+  const changeLines = formatChanges(report);
+  if (changeLines.length > 0) out.push("", ...changeLines);
+  if (report.formattingOnly) out.push("", "  The values are equal; only the formatting or key order differs (a hand edit).");
+  for (const note of report.notes) out.push("", `  ${note}`);
+  if (report.diff.length > 0) {
+    out.push("", ...report.diff.map((line) => `  ${line}`));
+    if (report.diffOmittedLines > 0) out.push(`  … ${report.diffOmittedLines} more diff lines not shown`);
+  }
+  const hint = report.diagnostic?.hint;
+  if (report.status === "unsupported-version" && hint) out.push("", hint);
+  if (report.fixCommand && report.status !== "up-to-date") out.push("", `Fix: ${report.fixCommand}${fixSuffix(report.status)}`);
+  return `${out.join("\n")}\n`;
+}
+
+function headline(report: LockfileCheckReport): string {
+  switch (report.status) {
+    case "up-to-date":
+      return `plugins.lock is up to date: ${report.lockPath}`;
+    case "missing":
+      return `plugins.lock is missing: ${report.lockPath}`;
+    case "conflict":
+      return `plugins.lock contains Git conflict markers: ${report.lockPath}${lineOf(report)}`;
+    case "out-of-date":
+      return `plugins.lock is out of date: ${report.lockPath}`;
+    default:
+      return `${report.diagnostic?.message ?? "plugins.lock cannot be used."} (${report.lockPath}${lineOf(report)})`;
+  }
+}
+
+function lineOf(report: LockfileCheckReport): string {
+  const line = report.diagnostic?.line;
+  return line !== undefined && line > 1 ? `:${line}` : "";
+}
+
+function fixSuffix(status: LockfileCheckReport["status"]): string {
+  if (status === "conflict") return " (recomputes the lock from the agent's inputs; then commit it)";
+  return " (then commit plugins.lock)";
+}
+
+function formatChanges(report: LockfileCheckReport): string[] {
+  const lines: string[] = [];
+  let shown = 0;
+  let total = 0;
+  for (const group of report.groups) {
+    total += group.changes.length;
+    if (shown >= MAX_CHANGE_LINES) continue;
+    lines.push(`  ${group.title}`);
+    for (const change of group.changes) {
+      if (shown >= MAX_CHANGE_LINES) break;
+      lines.push(`    ${formatChange(change)}`);
+      shown++;
+    }
+  }
+  if (total > shown) lines.push(`  … and ${total - shown} more change${total - shown === 1 ? "" : "s"}`);
+  return lines;
+}
+
+/** One change as a line: `path: before → after`, `+ path: value` or `- path`. */
+export function formatChange(change: LockChange): string {
+  const where = change.path === "" ? "(the whole value)" : change.path;
+  if (change.kind === "added") return `+ ${where}${inline(change.after)}`;
+  if (change.kind === "removed") return `- ${where}`;
+  return `${where}: ${renderValue(change.before)} → ${renderValue(change.after)}`;
+}
+
+/** `: value` for a short scalar; nothing for objects, arrays and long values (the diff shows them). */
+function inline(value: JsonValue | undefined): string {
+  if (value === undefined || (value !== null && typeof value === "object")) return "";
+  const text = renderValue(value);
+  return text.length <= 60 ? `: ${text}` : "";
+}
+
+function renderValue(value: JsonValue | undefined): string {
+  const text = JSON.stringify(value) ?? "undefined";
+  return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH - 1)}…` : text;
+}

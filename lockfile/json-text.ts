@@ -1,0 +1,75 @@
+/**
+ * Parsing lock text as strict JSON with source locations (syntax errors and property paths
+ * mapped to line/column as an editor shows them).
+ */
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import type { SourceLocation } from "../compiler/diagnostics/diagnostic.js";
+import { createLineMap, locationOf, type LineMap } from "../compiler/diagnostics/positions.js";
+
+/** Result of {@link parseJsonText}. */
+export type ParsedJson =
+  | { readonly ok: true; readonly value: unknown; readonly tree: Node | undefined; readonly lineMap: LineMap }
+  | { readonly ok: false; readonly reason: string; readonly location: SourceLocation };
+
+const WORDS: Record<string, string> = {
+  InvalidSymbol: "unexpected character",
+  InvalidNumberFormat: "invalid number",
+  PropertyNameExpected: "a property name was expected",
+  ValueExpected: "a value was expected",
+  ColonExpected: "':' was expected",
+  CommaExpected: "',' was expected",
+  CloseBraceExpected: "'}' was expected",
+  CloseBracketExpected: "']' was expected",
+  EndOfFileExpected: "unexpected text after the end of the JSON value",
+  InvalidCommentToken: "comments are not allowed in JSON",
+  UnexpectedEndOfComment: "comments are not allowed in JSON",
+  UnexpectedEndOfString: "a string is not closed",
+  UnexpectedEndOfNumber: "a number is cut off",
+  InvalidUnicode: "invalid \\u escape",
+  InvalidEscapeCharacter: "invalid escape sequence",
+  InvalidCharacter: "invalid character in a string",
+};
+
+/**
+ * Parses `text` as strict JSON (RFC 8259: no comments, no trailing commas). A leading byte
+ * order mark is skipped; CRLF line ends are plain whitespace. The value comes from `JSON.parse`
+ * (so keys such as `__proto__` stay data); `jsonc-parser` supplies the error position and the
+ * tree used by {@link locateProperty}.
+ *
+ * @param file carried into the locations.
+ */
+export function parseJsonText(file: string, text: string): ParsedJson {
+  const lineMap = createLineMap(file, text);
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const body = text.slice(start);
+  const errors: ParseError[] = [];
+  const tree = parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  try {
+    const value: unknown = JSON.parse(body);
+    return { ok: true, value, tree: errors.length === 0 ? tree : undefined, lineMap };
+  } catch (error) {
+    const first = errors[0];
+    if (first) {
+      const reason = WORDS[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error);
+      return { ok: false, reason, location: locationOf(lineMap, start + first.offset, start + first.offset + first.length) };
+    }
+    return { ok: false, reason: (error as Error).message, location: locationOf(lineMap, start) };
+  }
+}
+
+/**
+ * The location of the value at `segments` (or, when `onKey`, of the property name holding it),
+ * falling back to the nearest existing ancestor and finally to line 1, column 1.
+ */
+export function locateProperty(parsed: Extract<ParsedJson, { ok: true }>, segments: readonly PropertyKey[], onKey = false): SourceLocation {
+  const start = parsed.lineMap.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (!parsed.tree) return locationOf(parsed.lineMap, start);
+  for (let length = segments.length; length >= 0; length--) {
+    const path = segments.slice(0, length).map((s) => (typeof s === "number" ? s : String(s)));
+    const node = findNodeAtLocation(parsed.tree, path);
+    if (!node) continue;
+    const target = onKey && length === segments.length && node.parent?.type === "property" ? node.parent.children?.[0] ?? node : node;
+    return locationOf(parsed.lineMap, start + target.offset, start + target.offset + target.length);
+  }
+  return locationOf(parsed.lineMap, start);
+}

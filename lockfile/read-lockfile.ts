@@ -1,0 +1,81 @@
+/**
+ * Reading `plugins.lock` (issue 3 items 5 and 6).
+ */
+import * as path from "node:path";
+import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
+import { fileStart } from "../compiler/diagnostics/positions.js";
+import { createNodeHost, decodeUtf8, type CompilerHost } from "../compiler/host.js";
+import { isJsonObject } from "../compiler/json-value.js";
+import { findConflictMarkers, type ConflictMarker } from "./conflict-markers.js";
+import { fixCommandFor } from "./fix-command.js";
+import { locateProperty, parseJsonText } from "./json-text.js";
+import { findLockShapeError } from "./lockfile-schema.js";
+import { LOCKFILE_VERSION, type Lockfile } from "./types.js";
+
+/** What {@link readLockfile} found. Every kind but `missing` carries the raw `bytes`. */
+export type ReadLockfileResult =
+  | { readonly kind: "missing" }
+  /** A directory, or a file that cannot be read (AL6011). */
+  | { readonly kind: "unreadable"; readonly diagnostic: Diagnostic }
+  /** Git conflict markers (AL6003, at the first marker). `compile` recomputes; `--check` fails. */
+  | { readonly kind: "conflict"; readonly markers: readonly ConflictMarker[]; readonly diagnostic: Diagnostic; readonly bytes: Uint8Array }
+  /** Not JSON (AL6005) or not the lockfileVersion 1 shape (AL6006); `value` when it parsed. */
+  | { readonly kind: "invalid"; readonly diagnostic: Diagnostic; readonly bytes: Uint8Array; readonly value?: unknown }
+  /** `lockfileVersion` greater than {@link LOCKFILE_VERSION} (AL6007): refuse, never rewrite. */
+  | { readonly kind: "unsupported-version"; readonly version: number; readonly diagnostic: Diagnostic; readonly bytes: Uint8Array }
+  | { readonly kind: "ok"; readonly lock: Lockfile; readonly bytes: Uint8Array; readonly text: string };
+
+/** Options of {@link readLockfile}. */
+export interface ReadLockfileOptions {
+  readonly host?: CompilerHost;
+  /** The command printed in fix-it hints; default {@link fixCommandFor} of the lock's directory. */
+  readonly fixCommand?: string;
+}
+
+/**
+ * Reads and classifies `plugins.lock`. Never throws. Checks, in order: missing or unreadable;
+ * Git conflict markers (before parsing, since a conflicted lock is not JSON); JSON syntax;
+ * a `lockfileVersion` greater than this tool understands (before the shape check, since a
+ * newer format may have another shape); the lockfileVersion 1 shape (`LOCKFILE_SCHEMA`).
+ *
+ * CRLF line ends and a leading byte order mark are tolerated when reading (whether the bytes
+ * are canonical is `checkLockfile`'s question, not this one's).
+ *
+ * @param lockPath absolute path of `plugins.lock`; diagnostics carry it as `file`.
+ */
+export function readLockfile(lockPath: string, options: ReadLockfileOptions = {}): ReadLockfileResult {
+  const host = options.host ?? createNodeHost();
+  const fix = options.fixCommand ?? fixCommandFor(path.dirname(lockPath));
+  const kind = host.kind(lockPath);
+  if (kind === "missing") return { kind: "missing" };
+  const bytes = kind === "directory" ? undefined : host.readBytes(lockPath);
+  if (bytes === undefined) {
+    const reason = kind === "directory" ? "it is a directory" : kind === "symlink" ? "it is a broken symlink" : "it is not a readable file";
+    return { kind: "unreadable", diagnostic: createDiagnostic(Diagnostics.LockfileUnreadable, fileStart(lockPath), [reason]) };
+  }
+  const text = decodeUtf8(bytes).text;
+  const markers = findConflictMarkers(text);
+  if (markers.length > 0) {
+    const first = markers[0]!;
+    const location = { file: lockPath, line: first.line, column: 1 };
+    return { kind: "conflict", markers, bytes, diagnostic: createDiagnostic(Diagnostics.LockfileConflictMarkers, location, [first.marker, first.line, fix]) };
+  }
+  const parsed = parseJsonText(lockPath, text);
+  if (!parsed.ok) {
+    return { kind: "invalid", bytes, diagnostic: createDiagnostic(Diagnostics.LockfileInvalidJson, parsed.location, [parsed.reason, fix]) };
+  }
+  const version = isJsonObject(parsed.value) ? parsed.value.lockfileVersion : undefined;
+  if (typeof version === "number" && Number.isInteger(version) && version > LOCKFILE_VERSION) {
+    const location = locateProperty(parsed, ["lockfileVersion"]);
+    const diagnostic = createDiagnostic(Diagnostics.LockfileUnsupportedVersion, location, [version, LOCKFILE_VERSION], { path: ["lockfileVersion"] });
+    return { kind: "unsupported-version", version, bytes, diagnostic };
+  }
+  const shapeError = findLockShapeError(parsed.value);
+  if (shapeError) {
+    const location = locateProperty(parsed, shapeError.segments, true);
+    const diagnostic = createDiagnostic(Diagnostics.LockfileInvalidShape, location, [shapeError.message, fix], { path: shapeError.segments });
+    return { kind: "invalid", bytes, value: parsed.value, diagnostic };
+  }
+  return { kind: "ok", lock: parsed.value as Lockfile, bytes, text };
+}

@@ -1,0 +1,98 @@
+/**
+ * The shape of `plugins.lock`, format version 1 (DESIGN §5, issue 3 "The lock format").
+ *
+ * The lock is plain JSON. It pins, per surface and capability, where the plugin came from, an
+ * SRI integrity of its content (see `hashPluginDirectory`), the validated capability config,
+ * and per tool the locked model-visible contract. It holds no timestamps, no absolute paths,
+ * no tool version and no registry hosts, so two machines compiling the same inputs write the
+ * same bytes (see `serializeLockfile`).
+ */
+import type { JsonObject } from "../compiler/json-value.js";
+
+/** The only `lockfileVersion` this toolchain writes and understands. */
+export const LOCKFILE_VERSION = 1;
+
+/** The file name of the lock, next to the root `agent.md`. */
+export const LOCKFILE_NAME = "plugins.lock";
+
+/**
+ * The whole lock.
+ *
+ * `surfaces` is keyed by surface id: `"."` for the agent root, `"subagents/<name>"` for a child
+ * surface, `"subagents/a/subagents/b"` for a nested one (POSIX separators, no leading `./`).
+ */
+export interface Lockfile {
+  readonly lockfileVersion: typeof LOCKFILE_VERSION;
+  readonly surfaces: { readonly [surfaceId: string]: LockedSurface };
+}
+
+/** What one surface selects: its capabilities, keyed by the key used in its `agent.md`. */
+export interface LockedSurface {
+  readonly capabilities: { readonly [capabilityKey: string]: LockedCapability };
+}
+
+/**
+ * Where a capability's plugin package came from.
+ *
+ * - `local`: a plugin folder of the agent; `path` is relative to the agent root, POSIX
+ *   separators, no leading `./` (e.g. `"plugins/example"`, `"subagents/a/plugins/x"`).
+ * - `npm`: an installed npm package; `version` is the exact installed version (never a range).
+ *   No registry host or tarball URL is recorded: the project's package manager owns that.
+ */
+export type LockedSource =
+  | { readonly type: "local"; readonly path: string }
+  | { readonly type: "npm"; readonly name: string; readonly version: string };
+
+/** One selected capability (a plugin package plus the agent's config for it). */
+export interface LockedCapability {
+  readonly source: LockedSource;
+  /** SRI (`sha512-<base64>`) of the plugin directory's content, from `hashPluginDirectory`. */
+  readonly integrity: string;
+  /** `capabilities.<key>.config` from `agent.md`, validated against the plugin's `configSchema`. */
+  readonly config: JsonObject;
+  /** The plugin's tools keyed by model-facing tool name. */
+  readonly tools: { readonly [toolName: string]: LockedTool };
+}
+
+/** A locked tool: either a full descriptor or a descriptor that removes a core default tool. */
+export type LockedTool = LockedToolDescriptor | LockedDisabledTool;
+
+/** `{ "disabled": true }`: the plugin removes the core default tool of this name (DESIGN §3). */
+export interface LockedDisabledTool {
+  readonly disabled: true;
+}
+
+/** The approval policy as locked: `sideEffect` is always present (default `"external"`). */
+export interface LockedApproval {
+  readonly reason: string;
+  readonly sideEffect: string;
+}
+
+/**
+ * The locked model-visible contract of one tool (DESIGN §3 and §5). Optional members are
+ * omitted from the JSON when absent; they are never written as `null`.
+ */
+export interface LockedToolDescriptor {
+  /** Plugin-relative module path beginning with `./` (as written in the entry). */
+  readonly definition: string;
+  /** Named export of the definition module that returns the ToolDefinition. */
+  readonly factory?: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+  readonly visibility: "visible" | "deferred" | "hidden";
+  readonly needsApproval?: LockedApproval;
+  /** Names of non-secret values the host supplies at run time. */
+  readonly requiredConfig: readonly string[];
+  /** Effective config: `{ ...descriptor.config, ...capabilityConfig }`. */
+  readonly config: JsonObject;
+  readonly tags: readonly string[];
+  readonly aliases: readonly string[];
+  readonly namespace?: string;
+  /** SRI of the tool's bundle once packaged. */
+  readonly bundle?: string;
+}
+
+/** True for the `{ "disabled": true }` form of a locked tool. */
+export function isDisabledTool(tool: LockedTool): tool is LockedDisabledTool {
+  return (tool as Partial<LockedDisabledTool>).disabled === true;
+}

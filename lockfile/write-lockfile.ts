@@ -1,0 +1,99 @@
+/**
+ * Writing `plugins.lock` (issue 3 item 4): only when the content changes, atomically.
+ */
+import * as fs from "node:fs";
+import writeFileAtomic from "write-file-atomic";
+import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
+import { fileStart } from "../compiler/diagnostics/positions.js";
+import { isJsonObject } from "../compiler/json-value.js";
+import { LOCKFILE_VERSION } from "./types.js";
+
+/** Options of {@link writeLockfileIfChanged}. */
+export interface WriteLockfileOptions {
+  /**
+   * `"tolerate-crlf"` (default): an existing lock that equals `text` once its CRLF line ends
+   * are read as LF is left alone, so a Git checkout with `autocrlf` is not rewritten by every
+   * compile (the same rule `checkLockfile` uses). `"exact"`: any byte difference rewrites.
+   */
+  readonly lineEndings?: "tolerate-crlf" | "exact";
+}
+
+/** Result of {@link writeLockfileIfChanged}. */
+export interface WriteLockfileResult {
+  /** True when the file was (re)written. */
+  readonly changed: boolean;
+  /**
+   * Set when nothing was written although the content differs: AL6007 when the existing lock
+   * has a newer `lockfileVersion` (it is never rewritten), AL6010 when the write failed (the
+   * previous lock is intact, since the write is atomic).
+   */
+  readonly diagnostic?: Diagnostic;
+}
+
+/**
+ * Writes `text` (from `serializeLockfile`) to `lockPath` as UTF-8, unless the file already
+ * holds it: then the file is not touched at all (its mtime stays). Otherwise the file is
+ * replaced atomically with `write-file-atomic` (a temporary file in the same directory,
+ * fsynced, then renamed over the lock), so a reader never sees a half-written lock and a
+ * failed write leaves the old one.
+ *
+ * A lock whose `lockfileVersion` is newer than {@link LOCKFILE_VERSION} is never overwritten
+ * (AL6007): a safety net for callers that did not run `readLockfile` first.
+ *
+ * Callers must not call this when the compile reported errors (issue 3 item 4). Never throws.
+ */
+export function writeLockfileIfChanged(lockPath: string, text: string, options: WriteLockfileOptions = {}): WriteLockfileResult {
+  const existing = readExisting(lockPath);
+  if (existing !== undefined) {
+    if (existing.equals(Buffer.from(text, "utf8"))) return { changed: false };
+    const existingText = existing.toString("utf8");
+    if (options.lineEndings !== "exact" && existingText.replace(/\r\n/g, "\n") === text) return { changed: false };
+    const newer = newerVersionOf(existingText);
+    if (newer !== undefined) {
+      return { changed: false, diagnostic: createDiagnostic(Diagnostics.LockfileUnsupportedVersion, fileStart(lockPath), [newer, LOCKFILE_VERSION]) };
+    }
+  }
+  try {
+    writeFileAtomic.sync(lockPath, text, { encoding: "utf8", fsync: true });
+    return { changed: true };
+  } catch (error) {
+    const reason = describeWriteError(error as NodeJS.ErrnoException);
+    return { changed: false, diagnostic: createDiagnostic(Diagnostics.LockfileWriteFailed, fileStart(lockPath), [reason]) };
+  }
+}
+
+function readExisting(lockPath: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(lockPath);
+  } catch {
+    return undefined;
+  }
+}
+
+function newerVersionOf(text: string): number | undefined {
+  try {
+    const value: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
+    const version = isJsonObject(value) ? value.lockfileVersion : undefined;
+    return typeof version === "number" && Number.isInteger(version) && version > LOCKFILE_VERSION ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeWriteError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "ENOENT":
+    case "ENOTDIR":
+      return "its directory does not exist";
+    case "EROFS":
+      return "the file system is read-only";
+    case "ENOSPC":
+      return "the disk is full";
+    default:
+      return error.code ?? error.message;
+  }
+}

@@ -1,0 +1,225 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkLockfile } from "../../lockfile/check-lockfile.js";
+import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
+import { hashPluginDirectory } from "../../lockfile/hash-plugin-directory.js";
+import { checkInstalledVersion } from "../../lockfile/installed-version.js";
+import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";
+import type { Lockfile } from "../../lockfile/types.js";
+import { sampleLock, tempDir, writeFiles } from "./helpers.js";
+
+const FIX = "npx assembly-line compile agent";
+const options = { displayPath: "agent/plugins.lock", fixCommand: FIX };
+
+function mutated(mutate: (lock: any) => void): Lockfile {
+  const lock = JSON.parse(JSON.stringify(sampleLock()));
+  mutate(lock);
+  return lock;
+}
+
+/** Commits `committed` as plugins.lock and returns its path. */
+function commit(committed: string): string {
+  const file = path.join(tempDir(), "plugins.lock");
+  fs.writeFileSync(file, committed);
+  return file;
+}
+
+describe("checkLockfile", () => {
+  it("passes on a fresh lock, and on the same lock converted to CRLF", () => {
+    const text = serializeLockfile(sampleLock());
+    expect(checkLockfile(commit(text), text, options)).toMatchObject({ ok: true, report: { status: "up-to-date" } });
+    expect(checkLockfile(commit(text.replace(/\n/g, "\r\n")), text, options).ok).toBe(true);
+  });
+
+  it("catches a changed description, with the property path, both values, the diff and the fix", () => {
+    const file = commit(serializeLockfile(sampleLock()));
+    const expected = serializeLockfile(mutated((lock) => (lock.surfaces["."].capabilities.example.tools.echo.description = "Echo the message.")));
+    const { ok, report } = checkLockfile(file, expected, options);
+    expect(ok).toBe(false);
+    expect(report.status).toBe("out-of-date");
+    expect(report.groups).toEqual([
+      expect.objectContaining({
+        title: 'surfaces["."].capabilities.example',
+        surface: ".",
+        capability: "example",
+        changes: [expect.objectContaining({ kind: "changed", path: "tools.echo.description", before: "Echo a message back to the caller.", after: "Echo the message." })],
+      }),
+    ]);
+    const committedLines = fs.readFileSync(file, "utf8").split("\n");
+    expect(report.diagnostic).toMatchObject({
+      code: "AL6002",
+      file,
+      line: committedLines.findIndex((l) => l.includes('"description": "Echo a message')) + 1,
+      path: 'surfaces["."].capabilities.example.tools.echo.description',
+      message: 'plugins.lock does not match what `compile` would write (surfaces["."].capabilities.example.tools.echo.description changed).',
+      hint: `Run \`${FIX}\` and commit plugins.lock.`,
+    });
+    expect(formatLockfileCheckReport(report)).toBe(
+      [
+        "plugins.lock is out of date: agent/plugins.lock",
+        "",
+        '  surfaces["."].capabilities.example',
+        '    tools.echo.description: "Echo a message back to the caller." → "Echo the message."',
+        "",
+        "  --- agent/plugins.lock (committed)",
+        "  +++ agent/plugins.lock (what compile would write)",
+        "  @@ -18,7 +18,7 @@",
+        '                 "aliases": [],',
+        '                 "config": {},',
+        '                 "definition": "./ai.assemblyline/echo.ts",',
+        '  -              "description": "Echo a message back to the caller.",',
+        '  +              "description": "Echo the message.",',
+        '                 "inputSchema": {',
+        '                   "properties": {',
+        '                     "message": {',
+        "",
+        `Fix: ${FIX} (then commit plugins.lock)`,
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("catches a changed schema keyword", () => {
+    const file = commit(serializeLockfile(sampleLock()));
+    const expected = serializeLockfile(mutated((lock) => (lock.surfaces["."].capabilities.example.tools.echo.inputSchema.properties.message.type = "number")));
+    const { report } = checkLockfile(file, expected, options);
+    expect(report.groups.flatMap((g) => g.changes.map((c) => `${g.title} ${c.path}`))).toEqual([
+      'surfaces["."].capabilities.example tools.echo.inputSchema.properties.message.type',
+    ]);
+    expect(formatLockfileCheckReport(report)).toContain('tools.echo.inputSchema.properties.message.type: "string" → "number"');
+  });
+
+  it("catches a file deleted from a plugin (its integrity changes)", () => {
+    const plugin = path.join(tempDir(), "example");
+    writeFiles(plugin, { "plugin.json": '{"name":"example"}\n', "ai.assemblyline/index.ts": "export default { tools: {} };\n", "skills/a/SKILL.md": "---\nname: a\n---\n" });
+    const lockFor = () => mutated((lock) => (lock.surfaces["."].capabilities.example.integrity = hashPluginDirectory(plugin).integrity));
+    const file = commit(serializeLockfile(lockFor()));
+    expect(checkLockfile(file, serializeLockfile(lockFor()), options).ok).toBe(true);
+    fs.rmSync(path.join(plugin, "skills/a/SKILL.md"));
+    const { ok, report } = checkLockfile(file, serializeLockfile(lockFor()), options);
+    expect(ok).toBe(false);
+    expect(report.groups.flatMap((g) => g.changes.map((c) => c.path))).toEqual(["integrity"]);
+  });
+
+  it("catches a one-character hand edit of an integrity value", () => {
+    const text = serializeLockfile(sampleLock());
+    const integrity = sampleLock().surfaces["."]!.capabilities.openui!.integrity;
+    const index = text.indexOf(integrity) + 20;
+    const edited = text.slice(0, index) + (text[index] === "A" ? "B" : "A") + text.slice(index + 1);
+    const { ok, report } = checkLockfile(commit(edited), text, options);
+    expect(ok).toBe(false);
+    expect(report.status).toBe("out-of-date");
+    const change = report.groups[0]!.changes[0]!;
+    expect([report.groups[0]!.title, change.path, change.after]).toEqual(['surfaces["."].capabilities.openui', "integrity", integrity]);
+    expect(report.diff.filter((l) => l.startsWith("-") || l.startsWith("+")).length).toBe(4); // 2 headers + 1 removed + 1 added
+  });
+
+  it("reports added and removed capabilities and tools in their parent's group", () => {
+    const committed = mutated((lock) => {
+      lock.surfaces["."].capabilities.legacy = lock.surfaces["."].capabilities.example;
+    });
+    const expected = mutated((lock) => {
+      delete lock.surfaces["."].capabilities.example.tools.bash;
+      lock.surfaces["."].capabilities.example.tools.shout = { disabled: true };
+      lock.surfaces["subagents/writer"] = { capabilities: {} };
+    });
+    const { report } = checkLockfile(commit(serializeLockfile(committed)), serializeLockfile(expected), options);
+    const text = formatLockfileCheckReport(report);
+    expect(text).toContain(['  surfaces["."].capabilities.example', "    - tools.bash", "    + tools.shout"].join("\n"));
+    expect(text).toContain(['  surfaces["."]', "    - capabilities.legacy"].join("\n"));
+    expect(text).toContain(["  plugins.lock", '    + surfaces["subagents/writer"]'].join("\n"));
+  });
+
+  it("fails a formatting-only hand edit and says so", () => {
+    const text = serializeLockfile(sampleLock());
+    const reindented = `${JSON.stringify(sampleLock(), null, 4)}\n`;
+    const { ok, report } = checkLockfile(commit(reindented), text, options);
+    expect(ok).toBe(false);
+    expect(report.formattingOnly).toBe(true);
+    expect(report.groups).toEqual([]);
+    expect(report.diagnostic?.message).toContain("the values are equal, but the formatting or key order differs");
+    expect(report.diff.length).toBe(40);
+    expect(report.diffOmittedLines).toBeGreaterThan(0);
+    expect(formatLockfileCheckReport(report)).toMatch(/… \d+ more diff lines not shown/);
+  });
+
+  it("says when a BOM is the only difference", () => {
+    const text = serializeLockfile(sampleLock());
+    const { ok, report } = checkLockfile(commit(`\uFEFF${text}`), text, options);
+    expect(ok).toBe(false);
+    expect(report.notes).toEqual(["The file starts with a byte order mark; the lock is written without one."]);
+  });
+
+  it("fails on a missing lock with its own message", () => {
+    const file = path.join(tempDir(), "plugins.lock");
+    const { ok, report } = checkLockfile(file, serializeLockfile(sampleLock()), options);
+    expect(ok).toBe(false);
+    expect(report.diagnostic).toMatchObject({ code: "AL6001", hint: `Run \`${FIX}\` and commit plugins.lock.` });
+    expect(formatLockfileCheckReport(report)).toBe(`plugins.lock is missing: agent/plugins.lock\n\nFix: ${FIX} (then commit plugins.lock)\n`);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it("fails on conflict markers and says to run compile", () => {
+    const text = serializeLockfile(sampleLock());
+    const file = commit(`<<<<<<< HEAD\n${text}=======\n${text}>>>>>>> theirs\n`);
+    const { ok, report } = checkLockfile(file, text, options);
+    expect(ok).toBe(false);
+    expect(report.status).toBe("conflict");
+    expect(report.diagnostic?.code).toBe("AL6003");
+    expect(formatLockfileCheckReport(report)).toBe(
+      `plugins.lock contains Git conflict markers: agent/plugins.lock\n\nFix: ${FIX} (recomputes the lock from the agent's inputs; then commit it)\n`,
+    );
+  });
+
+  it("refuses a newer lock with an upgrade hint and no compile fix", () => {
+    const { ok, report } = checkLockfile(commit('{\n  "lockfileVersion": 3,\n  "surfaces": {}\n}\n'), serializeLockfile(sampleLock()), options);
+    expect(ok).toBe(false);
+    expect(report.status).toBe("unsupported-version");
+    expect(report.fixCommand).toBeUndefined();
+    const text = formatLockfileCheckReport(report);
+    expect(text).toContain("lockfileVersion 3");
+    expect(text).toContain("@assemblyline-agents/assembly-line@latest");
+    expect(text).not.toContain("Fix:");
+  });
+
+  it("reports an unparsable hand edit as invalid, with the diff", () => {
+    const text = serializeLockfile(sampleLock());
+    const { ok, report } = checkLockfile(commit(text.replace('"visibility": "visible"', '"visibility": "visible",')), text, options);
+    expect(ok).toBe(false);
+    expect(report.status).toBe("invalid");
+    expect(report.diagnostic?.code).toBe("AL6005");
+    expect(report.diff.some((l) => l.startsWith("-") && l.includes('"visible",'))).toBe(true);
+  });
+
+  it("writes nothing", () => {
+    const text = serializeLockfile(sampleLock());
+    const file = commit(serializeLockfile(mutated((lock) => (lock.surfaces["."].capabilities.example.config = { a: 1 }))));
+    const before = fs.readFileSync(file);
+    const stat = fs.statSync(file);
+    checkLockfile(file, text, options);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect(fs.statSync(file).mtimeMs).toBe(stat.mtimeMs);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(["plugins.lock"]);
+  });
+});
+
+describe("checkInstalledVersion", () => {
+  const location = { file: "/agent/agent.md", line: 5, column: 3 };
+  const locked = { type: "npm", name: "@assemblyline-agents/openui", version: "1.2.0" } as const;
+
+  it("accepts the locked version and ignores local sources", () => {
+    expect(checkInstalledVersion({ capability: "openui", locked, installedVersion: "1.2.0", location, installCommand: "npm install" })).toBeUndefined();
+    expect(checkInstalledVersion({ capability: "x", locked: { type: "local", path: "plugins/x" }, installedVersion: undefined, location, installCommand: "npm install" })).toBeUndefined();
+  });
+
+  it("refuses another installed version with both fixes, and a missing install", () => {
+    expect(checkInstalledVersion({ capability: "openui", locked, installedVersion: "1.3.0", location, installCommand: "pnpm install" })).toMatchObject({
+      code: "AL6008",
+      line: 5,
+      message: "Capability 'openui' is locked to @assemblyline-agents/openui@1.2.0, but @assemblyline-agents/openui@1.3.0 is installed.",
+      hint: "Run `pnpm install` to install the locked version, or `npx assembly-line add @assemblyline-agents/openui@1.3.0` to lock the installed one.",
+    });
+    expect(checkInstalledVersion({ capability: "openui", locked, installedVersion: undefined, location, installCommand: "npm install" })?.code).toBe("AL6009");
+  });
+});

@@ -1,0 +1,123 @@
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+import { setOwn } from "../../compiler/json-value.js";
+import { serializeCanonicalJson } from "../../lockfile/canonical-json.js";
+import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";
+import { sampleLock, tempDir } from "./helpers.js";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const TRICKY_KEYS = ["string_decoder", "a", "10", "Z", "string-width", "9"];
+const CODE_UNIT_ORDER = ["10", "9", "Z", "a", "string-width", "string_decoder"];
+
+function keysOfText(text: string): string[] {
+  return [...text.matchAll(/^ {2}"([^"]+)":/gm)].map((m) => m[1]!);
+}
+
+describe("serializeCanonicalJson", () => {
+  it("writes keys in code-unit order at every depth, two-space indent, LF and a trailing newline", () => {
+    const text = serializeCanonicalJson({ b: 1, "10": 2, a: { z: [], "9": {}, y: [true, null, "x"] } });
+    expect(text).toBe(
+      '{\n  "10": 2,\n  "a": {\n    "9": {},\n    "y": [\n      true,\n      null,\n      "x"\n    ],\n    "z": []\n  },\n  "b": 1\n}\n',
+    );
+    expect(text.includes("\r")).toBe(false);
+    expect(text.charCodeAt(0)).not.toBe(0xfeff);
+  });
+
+  it("orders integer-like keys as strings, unlike JSON.stringify", () => {
+    const value: Record<string, number> = {};
+    for (const key of TRICKY_KEYS) value[key] = 1;
+    expect(keysOfText(JSON.stringify(value, null, 2))).not.toEqual(CODE_UNIT_ORDER); // what the serializer must avoid
+    expect(keysOfText(serializeCanonicalJson(value))).toEqual(CODE_UNIT_ORDER);
+  });
+
+  it("puts firstKeys first at the root only", () => {
+    const text = serializeCanonicalJson({ z: 1, lockfileVersion: 1, a: { lockfileVersion: 2, b: 1 } }, { firstKeys: ["lockfileVersion"] });
+    expect(text).toBe('{\n  "lockfileVersion": 1,\n  "a": {\n    "b": 1,\n    "lockfileVersion": 2\n  },\n  "z": 1\n}\n');
+  });
+
+  it("keeps __proto__ as data and leaves out undefined members", () => {
+    const object = {};
+    setOwn(object, "__proto__", { polluted: true });
+    setOwn(object, "skip", undefined);
+    expect(serializeCanonicalJson(object)).toBe('{\n  "__proto__": {\n    "polluted": true\n  }\n}\n');
+  });
+
+  it("escapes strings exactly as JSON.stringify does", () => {
+    const text = serializeCanonicalJson({ s: 'quote " backslash \\ newline \n tab \t nul \u0000 lone \ud800 é' });
+    expect(JSON.parse(text)).toEqual({ s: 'quote " backslash \\ newline \n tab \t nul \u0000 lone \ud800 é' });
+    expect(text).toContain("\\ud800");
+  });
+
+  it("refuses values JSON cannot represent, naming the path", () => {
+    expect(() => serializeCanonicalJson({ a: [1, Number.NaN] })).toThrow(/a\[1\]/);
+    expect(() => serializeCanonicalJson({ a: [undefined] })).toThrow(/undefined at a\[0\]/);
+    expect(() => serializeCanonicalJson({ m: new Map() })).toThrow(/Map at m/);
+    expect(() => serializeCanonicalJson({ n: 10n })).toThrow(/bigint/);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => serializeCanonicalJson(cyclic)).toThrow(/cycle at self/);
+  });
+
+  it("writes the same value twice without a cycle error (shared, not cyclic)", () => {
+    const shared = { x: 1 };
+    expect(serializeCanonicalJson({ a: shared, b: shared })).toBe('{\n  "a": {\n    "x": 1\n  },\n  "b": {\n    "x": 1\n  }\n}\n');
+  });
+});
+
+describe("serializeLockfile", () => {
+  it("writes lockfileVersion first, then sorted keys, and round-trips", () => {
+    const lock = sampleLock();
+    const text = serializeLockfile(lock);
+    expect(text.startsWith('{\n  "lockfileVersion": 1,\n  "surfaces": {\n    ".": {\n')).toBe(true);
+    expect(text.endsWith("}\n")).toBe(true);
+    expect(JSON.parse(text)).toEqual(lock);
+    // tool keys sorted: "bash" before "echo"; descriptor keys sorted: aliases … visibility
+    expect(text.indexOf('"bash"')).toBeLessThan(text.indexOf('"echo"'));
+    const echo = text.slice(text.indexOf('"echo"'), text.indexOf('"openui"'));
+    const keys = [...echo.matchAll(/^ {14}"([^"]+)":/gm)].map((m) => m[1]);
+    expect(keys).toEqual(["aliases", "config", "definition", "description", "inputSchema", "requiredConfig", "tags", "visibility"]);
+  });
+
+  it("is independent of the insertion order of keys", () => {
+    const lock = sampleLock();
+    const reversed = JSON.parse(JSON.stringify(lock), (_key, value: unknown) =>
+      value !== null && typeof value === "object" && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value as object).reverse())
+        : value,
+    );
+    expect(serializeLockfile(reversed)).toBe(serializeLockfile(lock));
+  });
+
+  it("gives identical bytes under LANG=C and LANG=en_US.UTF-8", async () => {
+    const dir = tempDir();
+    const script = path.join(dir, "serialize.mjs");
+    const entry = path.join(dir, "entry.ts");
+    fs.writeFileSync(
+      entry,
+      [
+        `import { serializeLockfile } from ${JSON.stringify(path.join(repoRoot, "lockfile/serialize-lockfile.ts"))};`,
+        `const keys = ${JSON.stringify(TRICKY_KEYS)};`,
+        "const config = Object.fromEntries(keys.map((k) => [k, k]));",
+        "const lock = { lockfileVersion: 1, surfaces: { '.': { capabilities: Object.fromEntries(keys.map((k) => [k, { source: { type: 'local', path: 'plugins/' + k }, integrity: 'x', config, tools: {} }])) } } };",
+        "process.stdout.write(JSON.stringify({ text: serializeLockfile(lock), locale: [...keys].sort((a, b) => a.localeCompare(b)) }));",
+      ].join("\n"),
+    );
+    await build({ entryPoints: [entry], bundle: true, platform: "node", format: "esm", outfile: script, logLevel: "silent" });
+    const run = (lang: string) => {
+      const result = spawnSync(process.execPath, [script], { env: { ...process.env, LANG: lang, LC_ALL: lang, LC_COLLATE: lang }, encoding: "utf8" });
+      expect(result.status, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as { text: string; locale: string[] };
+    };
+    const c = run("C");
+    const us = run("en_US.UTF-8");
+    expect(us.text).toBe(c.text);
+    const capabilityKeys = [...c.text.matchAll(/^ {8}"([^"]+)": \{$/gm)].map((m) => m[1]);
+    expect(capabilityKeys).toEqual(CODE_UNIT_ORDER);
+    // The test has teeth: a localeCompare sort gives another order in the same child.
+    expect(us.locale).not.toEqual(CODE_UNIT_ORDER);
+  });
+});

@@ -1,0 +1,75 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";
+import { writeLockfileIfChanged } from "../../lockfile/write-lockfile.js";
+import { sampleLock, tempDir } from "./helpers.js";
+
+const PAST = new Date("2001-02-03T04:05:06Z");
+
+describe("writeLockfileIfChanged", () => {
+  it("writes a new lock, then leaves identical bytes untouched (mtime unchanged)", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "plugins.lock");
+    const text = serializeLockfile(sampleLock());
+    expect(writeLockfileIfChanged(file, text)).toEqual({ changed: true });
+    expect(fs.readFileSync(file, "utf8")).toBe(text);
+    fs.utimesSync(file, PAST, PAST);
+    const before = fs.statSync(file);
+    expect(writeLockfileIfChanged(file, text)).toEqual({ changed: false });
+    const after = fs.statSync(file);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    expect(after.ino).toBe(before.ino);
+    expect(fs.readdirSync(dir)).toEqual(["plugins.lock"]);
+  });
+
+  it("replaces a changed lock atomically (a new file renamed over the old one)", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "plugins.lock");
+    writeLockfileIfChanged(file, serializeLockfile(sampleLock()));
+    const inode = fs.statSync(file).ino;
+    const changed = JSON.parse(JSON.stringify(sampleLock()));
+    changed.surfaces["."].capabilities.example.tools.echo.description = "Echo it.";
+    const text = serializeLockfile(changed);
+    expect(writeLockfileIfChanged(file, text)).toEqual({ changed: true });
+    expect(fs.readFileSync(file, "utf8")).toBe(text);
+    expect(fs.statSync(file).ino).not.toBe(inode);
+    expect(fs.readdirSync(dir)).toEqual(["plugins.lock"]); // no temporary file left behind
+  });
+
+  it("leaves a CRLF checkout of the same lock alone, unless told to compare exactly", () => {
+    const file = path.join(tempDir(), "plugins.lock");
+    const text = serializeLockfile(sampleLock());
+    fs.writeFileSync(file, text.replace(/\n/g, "\r\n"));
+    fs.utimesSync(file, PAST, PAST);
+    expect(writeLockfileIfChanged(file, text)).toEqual({ changed: false });
+    expect(fs.statSync(file).mtimeMs).toBe(PAST.getTime());
+    expect(writeLockfileIfChanged(file, text, { lineEndings: "exact" })).toEqual({ changed: true });
+    expect(fs.readFileSync(file, "utf8")).toBe(text);
+  });
+
+  it("rewrites a lock with conflict markers", () => {
+    const file = path.join(tempDir(), "plugins.lock");
+    fs.writeFileSync(file, "<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> other\n");
+    const text = serializeLockfile(sampleLock());
+    expect(writeLockfileIfChanged(file, text)).toEqual({ changed: true });
+    expect(fs.readFileSync(file, "utf8")).toBe(text);
+  });
+
+  it("never overwrites a lock with a newer lockfileVersion", () => {
+    const file = path.join(tempDir(), "plugins.lock");
+    const newer = '{\n  "lockfileVersion": 2,\n  "packages": {}\n}\n';
+    fs.writeFileSync(file, newer);
+    const result = writeLockfileIfChanged(file, serializeLockfile(sampleLock()));
+    expect(result.changed).toBe(false);
+    expect(result.diagnostic).toMatchObject({ code: "AL6007", file });
+    expect(fs.readFileSync(file, "utf8")).toBe(newer);
+  });
+
+  it("reports a failed write instead of throwing", () => {
+    const file = path.join(tempDir(), "no-such-dir", "plugins.lock");
+    const result = writeLockfileIfChanged(file, serializeLockfile(sampleLock()));
+    expect(result.changed).toBe(false);
+    expect(result.diagnostic).toMatchObject({ code: "AL6010", message: "plugins.lock could not be written: its directory does not exist." });
+  });
+});
