@@ -96,10 +96,12 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
 
   const fixCommand = fixCommandFor(options.displayRoot ?? (path.relative(process.cwd(), root) || "."));
   const previous = readLockfile(lockPath, { host, fixCommand });
+  // Under --check, checkLockfile reports everything about the lock. A compile refuses a lock it
+  // cannot understand (newer lockfileVersion, unreadable), and recomputes one that is conflicted
+  // (saying so once written) or not valid JSON (said now, as a warning).
   const refused = previous.kind === "unsupported-version" || previous.kind === "unreadable";
-  if (previous.kind !== "ok" && previous.kind !== "missing" && !(options.check && previous.kind === "conflict")) {
-    diagnostics.push(previous.diagnostic);
-  }
+  if (!options.check && refused) diagnostics.push(previous.diagnostic);
+  if (!options.check && previous.kind === "invalid") diagnostics.push({ ...previous.diagnostic, severity: "warning" });
   const analysis = analyzeAgent(host, root, {
     pins: pinsOf(previous),
     ...(options.acceptInstalled ? { acceptInstalled: options.acceptInstalled } : {}),

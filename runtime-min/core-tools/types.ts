@@ -7,6 +7,9 @@
  * throws is an `execution_error`.
  */
 import type { ArtifactManifest } from "../artifact/manifest.js";
+import type { ToolSandbox } from "../authoring/index.js";
+import type { SearchableTool, ToolSearchIndex } from "../search/tool-search-index.js";
+import type { CoreToolPolicy } from "../snapshot/types.js";
 
 /** JSON object input/output of a built-in. */
 export type CoreJson = { readonly [key: string]: unknown };
@@ -26,7 +29,61 @@ export interface CoreToolContext {
   readonly artifactDir: string;
   /** Records an event in the run's log. */
   emit(type: string, data?: CoreJson): Promise<void>;
+
+  // ---- Optional services (added by issue 5; all additive). A built-in that needs a missing
+  // ---- one fails the call with `configuration_error` naming it.
+
+  /**
+   * Run id of the parent run that delegated to this child run. Needed (with or instead of
+   * `conversationId`) by `handoff_artifact`: the receipt records it, and only that parent run
+   * may read the handoff when no conversation id is known.
+   */
+  readonly parentRunId?: string;
+  /**
+   * Conversation id of the run (the root's conversation, for a child run too). When a handoff
+   * receipt carries one, later root turns of the same conversation can read the handoff;
+   * other conversations cannot.
+   */
+  readonly conversationId?: string;
+  /**
+   * Byte limit of one `handoff_artifact` / `deliver_artifact` file (host configuration).
+   * Default {@link DEFAULT_ARTIFACT_BYTE_LIMIT} (25 MiB).
+   */
+  readonly artifactByteLimit?: number;
+  /**
+   * The run's sandbox (same object authored tools get from `ctx.getSandbox()`, with the same
+   * environment allowlist and no host secrets). `bash` calls `exec(command, { timeoutMs })`
+   * on it with `/workspace` as working directory; without it `bash` is a `configuration_error`.
+   */
+  getSandbox?(): Promise<ToolSandbox>;
+  /**
+   * Records the tools on a `tool_search` page as activated for this run, so the next
+   * snapshot (`buildSnapshot({ activated })`) lists them with full schemas. Receives only the
+   * page's deferred tool names (visible ones are already loaded), sorted. `tool_search` also
+   * emits `tool_search.activated` with the same names.
+   */
+  activateTools?(names: readonly string[]): Promise<void>;
+  /**
+   * The surface's search index (e.g. `createToolSearchIndex(buildSnapshot(...).catalog)`,
+   * cached by the engine). When absent, `tool_search` builds and caches one from `manifest`,
+   * `surfaceId` and `coreToolPolicy`.
+   */
+  readonly toolSearchIndex?: ToolSearchIndex<SearchableTool & { readonly source?: string }>;
+  /** Host core-tool policy of this run (used when `toolSearchIndex` is absent). */
+  readonly coreToolPolicy?: CoreToolPolicy;
+  /**
+   * Host-provided implementations of the built-ins that need services this runtime does not
+   * have: `pair`, `files_search`, `files_mount`, `history_search` (from the JS API). Input has
+   * already been validated against the core tool's `inputSchema`.
+   */
+  readonly hostImplementations?: { readonly [coreToolName: string]: HostToolImplementation };
 }
+
+/** A host-provided implementation of a built-in (see `CoreToolContext.hostImplementations`). */
+export type HostToolImplementation = (input: CoreJson, ctx: CoreToolContext) => Promise<unknown>;
+
+/** Default of `CoreToolContext.artifactByteLimit`: 25 MiB. */
+export const DEFAULT_ARTIFACT_BYTE_LIMIT = 25 * 1024 * 1024;
 
 /** One built-in tool. */
 export interface CoreTool {

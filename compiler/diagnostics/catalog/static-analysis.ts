@@ -141,6 +141,13 @@ export const StaticAnalysisMessages = defineMessages({
     hint: "Remove it, or rename the file to .ts or .mts.",
     docs: "JavaScript modules cannot contain TypeScript syntax; Node.js and bundlers would reject the file.",
   },
+  UsedBeforeDeclaration: {
+    code: "AL3208",
+    severity: "error",
+    message: "'{0}' is used before its declaration, so loading the module would fail.",
+    hint: "Move the declaration of '{0}' above its first use.",
+    docs: "A const is in its temporal dead zone until its declaration runs; reading it earlier throws a ReferenceError when the module loads.",
+  },
   ImportOutsidePluginRoot: {
     code: "AL3301",
     severity: "error",

@@ -1,0 +1,159 @@
+/**
+ * The statically readable fields of one `defineTool({...})` call: `description`,
+ * `inputSchema` and `needsApproval` (seed "Tool implementation", "Approval Gates"), read with
+ * the same evaluator as entries, silently. A field whose value depends on run time, or that a
+ * later unreadable spread could override, is left out.
+ */
+import { ts } from "ts-morph";
+import type { SourceLocation } from "../diagnostics/diagnostic.js";
+import type { JsonValue } from "../json-value.js";
+import type { DefinedTool } from "../model.js";
+import { coreFunctionOf, skipTypeWrappers, type ParsedSource } from "./core-imports.js";
+import { spanLocation, toLocatedValue, ValueTooLargeError, type Located, type Span } from "./located-tree.js";
+import { moduleScopeOf } from "./module-scope.js";
+import type { StaticEvaluator } from "./static-evaluator.js";
+
+/** The fields of {@link DefinedTool} read from a call. */
+export type ToolFields = Pick<DefinedTool, "description" | "inputSchema" | "needsApproval">;
+
+type FieldName = "description" | "inputSchema" | "needsApproval";
+const FIELDS: readonly FieldName[] = ["description", "inputSchema", "needsApproval"];
+
+/** Where a field's value comes from: an expression of the module, an evaluated spread member, or unknown. */
+type FieldSource =
+  | { readonly kind: "expression"; readonly node: ts.Expression }
+  | { readonly kind: "located"; readonly node: Located }
+  | { readonly kind: "unknown" };
+
+/** Largest inputSchema (in values) read from a definition. */
+const MAX_SCHEMA_VALUES = 100_000;
+
+const DEFAULT_SIDE_EFFECT = "external";
+
+/** Reads the static fields of `defineTool(arg)`; never reports anything. */
+export function readToolFields(evaluator: StaticEvaluator, module: ParsedSource, call: ts.CallExpression): ToolFields {
+  const object = toolObject(module, call);
+  if (!object) return {};
+  const sources = fieldSources(evaluator, module, object);
+  const out: { -readonly [K in FieldName]?: ToolFields[K] } = {};
+  const description = sources.get("description");
+  if (description) {
+    const node = locate(evaluator, module, description);
+    if (node?.kind === "leaf" && typeof node.value === "string" && !node.partial) out.description = { value: node.value, location: where(module, description, node) };
+  }
+  const schema = sources.get("inputSchema");
+  if (schema) {
+    const node = locate(evaluator, module, schema);
+    const value = node && !node.partial ? plainValue(node) : undefined;
+    if (node && value !== undefined) out.inputSchema = { value, location: where(module, schema, node) };
+  }
+  const approval = sources.get("needsApproval");
+  if (approval) {
+    const value = approvalValue(evaluator, module, approval);
+    if (value !== undefined) out.needsApproval = value;
+  } else if (!sources.has("unknown")) {
+    out.needsApproval = { value: null, location: spanLocation(module.spanOf(object)) };
+  }
+  return out;
+}
+
+/** The object literal passed to `defineTool`, directly or through a top-level const. */
+function toolObject(module: ParsedSource, call: ts.CallExpression): ts.ObjectLiteralExpression | undefined {
+  const argument = call.arguments[0];
+  if (!argument || ts.isSpreadElement(argument)) return undefined;
+  let value = skipTypeWrappers(argument);
+  if (ts.isIdentifier(value)) {
+    const binding = moduleScopeOf(module).bindings.get(value.text);
+    if (binding?.kind !== "const" || binding.destructured || !binding.declaration.initializer) return undefined;
+    value = skipTypeWrappers(binding.declaration.initializer);
+  }
+  return ts.isObjectLiteralExpression(value) ? value : undefined;
+}
+
+/**
+ * The last source of each field, in property order. The key `"unknown"` is present when some
+ * member could define any key (an unreadable spread or a computed key).
+ */
+function fieldSources(evaluator: StaticEvaluator, module: ParsedSource, object: ts.ObjectLiteralExpression): Map<FieldName | "unknown", FieldSource> {
+  const sources = new Map<FieldName | "unknown", FieldSource>();
+  const unknown = { kind: "unknown" } as const;
+  for (const property of object.properties) {
+    if (ts.isSpreadAssignment(property)) {
+      const spread = evaluator.evaluate(module, property.expression, undefined, 1);
+      if (spread?.kind === "object" && !spread.partial) {
+        for (const field of FIELDS) {
+          const member = spread.members.get(field);
+          if (member) sources.set(field, { kind: "located", node: member.node });
+        }
+      } else {
+        for (const field of FIELDS) sources.set(field, unknown);
+        sources.set("unknown", unknown);
+      }
+      continue;
+    }
+    const name = property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) ? property.name.text : undefined;
+    if (name === undefined) {
+      if (property.name && ts.isComputedPropertyName(property.name)) {
+        for (const field of FIELDS) sources.set(field, unknown);
+        sources.set("unknown", unknown);
+      }
+      continue;
+    }
+    if (!(FIELDS as readonly string[]).includes(name)) continue;
+    if (ts.isPropertyAssignment(property)) sources.set(name as FieldName, { kind: "expression", node: property.initializer });
+    else if (ts.isShorthandPropertyAssignment(property)) sources.set(name as FieldName, { kind: "expression", node: property.name });
+    else sources.set(name as FieldName, unknown);
+  }
+  return sources;
+}
+
+function locate(evaluator: StaticEvaluator, module: ParsedSource, source: FieldSource): Located | undefined {
+  if (source.kind === "unknown") return undefined;
+  if (source.kind === "located") return source.node;
+  return evaluator.evaluate(module, source.node, undefined, 1);
+}
+
+/** The property's value expression in the definition, or where a spread member is written. */
+function where(module: ParsedSource, source: FieldSource, node: Located): SourceLocation {
+  const span: Span = source.kind === "expression" ? module.spanOf(source.node) : node.span;
+  return spanLocation(span);
+}
+
+function plainValue(node: Located): JsonValue | undefined {
+  try {
+    return toLocatedValue(node, MAX_SCHEMA_VALUES, false).value;
+  } catch (error) {
+    if (error instanceof ValueTooLargeError) return undefined;
+    throw error;
+  }
+}
+
+/** `approvalRequired(reason, sideEffect?)`, `{ reason, sideEffect? }`, or `null`/`undefined` (none). */
+function approvalValue(evaluator: StaticEvaluator, module: ParsedSource, source: FieldSource): ToolFields["needsApproval"] {
+  if (source.kind === "unknown") return undefined;
+  if (source.kind === "expression") {
+    const expression = skipTypeWrappers(source.node);
+    const location = spanLocation(module.spanOf(source.node));
+    if (ts.isIdentifier(expression) && expression.text === "undefined" && !moduleScopeOf(module).bindings.has("undefined")) return { value: null, location };
+    if (ts.isCallExpression(expression)) {
+      if (coreFunctionOf(module, expression) !== "approvalRequired") return undefined;
+      const [reasonNode, sideEffectNode] = expression.arguments;
+      const reason = reasonNode && !ts.isSpreadElement(reasonNode) ? evaluator.evaluate(module, reasonNode, undefined, 1) : undefined;
+      const sideEffect = sideEffectNode && !ts.isSpreadElement(sideEffectNode) ? evaluator.evaluate(module, sideEffectNode, undefined, 1) : undefined;
+      if (reason?.kind !== "leaf" || typeof reason.value !== "string") return undefined;
+      if (sideEffectNode && (sideEffect?.kind !== "leaf" || typeof sideEffect.value !== "string")) return undefined;
+      const effect = sideEffect?.kind === "leaf" ? (sideEffect.value as string) : DEFAULT_SIDE_EFFECT;
+      return { value: { reason: reason.value, sideEffect: effect }, location };
+    }
+  }
+  const node = locate(evaluator, module, source);
+  if (!node || node.partial) return undefined;
+  const location = where(module, source, node);
+  if (node.kind === "leaf") return node.value === null ? { value: null, location } : undefined;
+  if (node.kind !== "object") return undefined;
+  const reason = node.members.get("reason")?.node;
+  const sideEffect = node.members.get("sideEffect")?.node;
+  if (reason?.kind !== "leaf" || typeof reason.value !== "string") return undefined;
+  if (sideEffect && (sideEffect.kind !== "leaf" || typeof sideEffect.value !== "string")) return undefined;
+  return { value: { reason: reason.value, sideEffect: sideEffect?.kind === "leaf" ? (sideEffect.value as string) : DEFAULT_SIDE_EFFECT }, location };
+}

@@ -1,0 +1,208 @@
+/**
+ * Syntax-only facts about a tool definition module (DESIGN §3), for the `factory` check and
+ * the descriptor-versus-implementation drift check: whether it has a default export, its named
+ * value exports, `export *`, and what each `defineTool({...})` statically says.
+ *
+ * Definitions are code: only syntax errors are reported. Fields that depend on run-time values
+ * are simply left out of {@link DefinedTool}.
+ */
+import { ts } from "ts-morph";
+import type { DefinedTool } from "../model.js";
+import type { AnalysisSession } from "./analysis-session.js";
+import { coreFunctionOf, skipTypeWrappers, type ParsedSource } from "./core-imports.js";
+import { readToolFields } from "./defined-tool-fields.js";
+import { reportInvalidUtf8, reportSyntaxProblems, reportUnreadable } from "./file-problems.js";
+import { moduleScopeOf, type ExportTarget, type ModuleScope } from "./module-scope.js";
+import { StaticEvaluator } from "./static-evaluator.js";
+
+/** What {@link analyzeDefinitionModule} found (diagnostics went to the session). */
+export interface DefinitionFacts {
+  readonly parsed: boolean;
+  readonly hasDefaultExport: boolean;
+  readonly namedExports: readonly string[];
+  readonly hasExportStar: boolean;
+  readonly definedTools: readonly DefinedTool[];
+}
+
+const UNPARSED: DefinitionFacts = { parsed: false, hasDefaultExport: false, namedExports: [], hasExportStar: false, definedTools: [] };
+
+/** A `defineTool(…)` call and whether the export is the tool itself or a factory returning it. */
+interface ToolSite {
+  readonly call: ts.CallExpression;
+  readonly form: "value" | "factory";
+}
+
+const MAX_HOPS = 64;
+
+/** Reads the exports and `defineTool` calls of a definition module. */
+export function analyzeDefinitionModule(session: AnalysisSession, definitionFile: string): DefinitionFacts {
+  const read = session.read(definitionFile);
+  if (read.kind !== "file") {
+    reportUnreadable(session, definitionFile, read);
+    return UNPARSED;
+  }
+  const loaded = session.load(definitionFile, false);
+  if (loaded?.kind !== "module") return UNPARSED;
+  if (loaded.invalidUtf8) reportInvalidUtf8(session, loaded.module);
+  if (!reportSyntaxProblems(session, loaded.module)) return UNPARSED;
+  const module = loaded.module as ParsedSource;
+  const scope = moduleScopeOf(module);
+  const evaluator = new StaticEvaluator(session, true);
+  const names = [...scope.exports.keys()].sort(compareCodeUnits);
+  const definedTools: DefinedTool[] = [];
+  for (const name of names) {
+    const sites = toolSitesOfExport(module, scope, scope.exports.get(name)!);
+    if (sites.length > 0) definedTools.push(definedTool(evaluator, module, name, sites));
+  }
+  return {
+    parsed: true,
+    hasDefaultExport: scope.exports.has("default"),
+    namedExports: names.filter((name) => name !== "default" && isValueExport(scope, scope.exports.get(name)!)),
+    hasExportStar: scope.starExports.length > 0,
+    definedTools,
+  };
+}
+
+function definedTool(evaluator: StaticEvaluator, module: ParsedSource, exportName: string, sites: readonly ToolSite[]): DefinedTool {
+  const all = sites.map((site) => readToolFields(evaluator, module, site.call));
+  // Several `return defineTool(…)` in one factory: report only what they all say alike.
+  const agreed = <K extends "description" | "inputSchema" | "needsApproval">(key: K): DefinedTool[K] | undefined => {
+    const first = all[0]![key];
+    if (first === undefined || all.length === 1) return first;
+    const same = all.every((fields) => fields[key] !== undefined && canonicalJson(fields[key]!.value) === canonicalJson(first.value));
+    return same ? first : undefined;
+  };
+  const description = agreed("description");
+  const inputSchema = agreed("inputSchema");
+  const needsApproval = agreed("needsApproval");
+  return {
+    exportName,
+    form: sites[0]!.form,
+    ...(description ? { description } : {}),
+    ...(inputSchema ? { inputSchema } : {}),
+    ...(needsApproval ? { needsApproval } : {}),
+  };
+}
+
+function isValueExport(scope: ModuleScope, target: ExportTarget): boolean {
+  if (target.kind === "reexport") return !target.typeOnly;
+  if (target.kind !== "local") return true;
+  if (target.typeOnly) return false;
+  const binding = scope.bindings.get(target.localName);
+  return !(binding && (binding.kind === "type" || binding.kind === "declared" || (binding.kind === "import" && binding.typeOnly)));
+}
+
+function toolSitesOfExport(module: ParsedSource, scope: ModuleScope, target: ExportTarget): ToolSite[] {
+  switch (target.kind) {
+    case "expression":
+      return sitesOfValue(module, target.expression, 0);
+    case "declaration":
+      return target.node.kind === ts.SyntaxKind.FunctionDeclaration ? sitesOfFunction(module, target.node as ts.FunctionDeclaration) : [];
+    case "local": {
+      const binding = scope.bindings.get(target.localName);
+      if (binding?.kind === "const" && !binding.destructured && binding.declaration.initializer) return sitesOfValue(module, binding.declaration.initializer, 0);
+      if (binding?.kind === "function") return sitesOfFunction(module, binding.node as ts.FunctionDeclaration);
+      return [];
+    }
+    default:
+      return [];
+  }
+}
+
+/** `defineTool(…)`, a const holding it, or a function/arrow returning it (a factory). */
+function sitesOfValue(module: ParsedSource, node: ts.Expression, hops: number): ToolSite[] {
+  const expression = skipTypeWrappers(node);
+  if (ts.isCallExpression(expression)) return coreFunctionOf(module, expression) === "defineTool" ? [{ call: expression, form: "value" }] : [];
+  if (ts.isArrowFunction(expression) || ts.isFunctionExpression(expression)) return sitesOfFunction(module, expression);
+  if (ts.isIdentifier(expression) && hops < MAX_HOPS) {
+    const binding = moduleScopeOf(module).bindings.get(expression.text);
+    if (binding?.kind === "const" && !binding.destructured && binding.declaration.initializer) return sitesOfValue(module, binding.declaration.initializer, hops + 1);
+    if (binding?.kind === "function") return sitesOfFunction(module, binding.node as ts.FunctionDeclaration);
+  }
+  return [];
+}
+
+/** The `defineTool(…)` calls a function returns (directly, or through a const in its body or module). */
+function sitesOfFunction(module: ParsedSource, fn: ts.FunctionLikeDeclaration): ToolSite[] {
+  const body = fn.body;
+  if (!body) return [];
+  const returned = ts.isBlock(body) ? returnedExpressions(body) : [body];
+  const locals = ts.isBlock(body) ? bodyConsts(body) : new Map<string, ts.Expression>();
+  const sites: ToolSite[] = [];
+  for (const expression of returned) {
+    const call = defineToolCall(module, expression, locals);
+    if (call) sites.push({ call, form: "factory" });
+  }
+  return sites;
+}
+
+/** `defineTool(…)` itself, or a const (local to the function, else top-level) initialised with it. */
+function defineToolCall(module: ParsedSource, node: ts.Expression, locals: ReadonlyMap<string, ts.Expression>): ts.CallExpression | undefined {
+  let value = skipTypeWrappers(node);
+  if (ts.isIdentifier(value)) {
+    const local = locals.get(value.text);
+    const binding = moduleScopeOf(module).bindings.get(value.text);
+    const initializer = local ?? (binding?.kind === "const" && !binding.destructured ? binding.declaration.initializer : undefined);
+    if (!initializer) return undefined;
+    value = skipTypeWrappers(initializer);
+  }
+  return ts.isCallExpression(value) && coreFunctionOf(module, value) === "defineTool" ? value : undefined;
+}
+
+/** Expressions of the `return` statements of a function body, not of nested functions. */
+function returnedExpressions(body: ts.Block): ts.Expression[] {
+  const out: ts.Expression[] = [];
+  const pending: ts.Node[] = [body];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (ts.isReturnStatement(node)) {
+      if (node.expression) out.push(node.expression);
+    } else if (ts.isBlock(node) || isControlFlow(node)) {
+      ts.forEachChild(node, (child) => {
+        if (ts.isStatement(child) || ts.isBlock(child) || ts.isCaseBlock(child) || ts.isCaseOrDefaultClause(child) || ts.isCatchClause(child)) {
+          pending.push(child);
+        }
+      });
+    }
+  }
+  return out.sort((a, b) => a.pos - b.pos);
+}
+
+function isControlFlow(node: ts.Node): boolean {
+  return (
+    ts.isIfStatement(node) ||
+    ts.isTryStatement(node) ||
+    ts.isCatchClause(node) ||
+    ts.isSwitchStatement(node) ||
+    ts.isCaseBlock(node) ||
+    ts.isCaseOrDefaultClause(node) ||
+    ts.isLabeledStatement(node) ||
+    ts.isIterationStatement(node, false)
+  );
+}
+
+/** `const x = …` declared directly in a function body. */
+function bodyConsts(body: ts.Block): Map<string, ts.Expression> {
+  const out = new Map<string, ts.Expression>();
+  for (const statement of body.statements) {
+    if (!ts.isVariableStatement(statement) || !(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
+    for (const declaration of statement.declarationList.declarations) {
+      if (ts.isIdentifier(declaration.name) && declaration.initializer) out.set(declaration.name.text, declaration.initializer);
+    }
+  }
+  return out;
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** JSON text with object keys sorted, for comparing values regardless of key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).sort(compareCodeUnits);
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

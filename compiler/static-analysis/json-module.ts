@@ -1,0 +1,130 @@
+/**
+ * JSON files imported by an entry (`import schema from "./schema.json"`), parsed as Node.js
+ * parses JSON modules (strict JSON; a leading byte order mark is ignored) into a located tree
+ * whose spans point into the JSON file.
+ */
+import { parseTree, type Node as JsonNode, type ParseError } from "jsonc-parser";
+import type { Located, Member, Span } from "./located-tree.js";
+import { MAX_NESTING } from "./nesting-limit.js";
+import type { TextFile } from "./source-store.js";
+
+/** A problem in a JSON file, as offsets into its text as read. */
+export interface JsonProblem {
+  readonly kind: "syntax" | "too-deep";
+  readonly start: number;
+  readonly end: number;
+  /** For `syntax`: what is wrong, in words ("a comma is missing"). */
+  readonly words: string;
+}
+
+/** A parsed JSON file: its value (when it parsed) and its problems. */
+export interface JsonDocument {
+  readonly file: TextFile;
+  readonly root: Located | undefined;
+  readonly problems: readonly JsonProblem[];
+}
+
+/** jsonc-parser's `ParseErrorCode` values (a const enum, so not importable at run time). */
+const ERROR_WORDS: Readonly<Record<number, string>> = {
+  1: "unexpected character",
+  2: "a number is written incorrectly",
+  3: "a property name is expected",
+  4: "a value is expected",
+  5: "a colon is expected",
+  6: "a comma is expected",
+  7: "a closing brace is expected",
+  8: "a closing bracket is expected",
+  9: "the end of the file is expected",
+  10: "comments are not allowed in JSON",
+  11: "a comment is not closed",
+  12: "a string is not closed",
+  13: "a number is incomplete",
+  14: "an invalid unicode escape",
+  15: "an invalid escape character",
+  16: "an invalid character in a string",
+};
+
+/** Parses a JSON file; never throws. */
+export function parseJsonDocument(file: TextFile): JsonDocument {
+  const shift = file.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const text = shift ? file.text.slice(1) : file.text;
+  const errors: ParseError[] = [];
+  let tree: JsonNode | undefined;
+  try {
+    tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return { file, root: undefined, problems: [{ kind: "too-deep", start: 0, end: 0, words: "" }] };
+  }
+  const syntax = errors.map((e) => ({ kind: "syntax" as const, start: e.offset + shift, end: e.offset + e.length + shift, words: ERROR_WORDS[e.error] ?? "unexpected input" }));
+  if (syntax.length > 0 || tree === undefined) {
+    return { file, root: undefined, problems: syntax.length > 0 ? syntax : [{ kind: "syntax", start: shift, end: shift, words: "the file is empty" }] };
+  }
+  const strict = strictJsonProblem(text, shift);
+  if (strict) return { file, root: undefined, problems: [strict] };
+  const problems: JsonProblem[] = [];
+  const root = toLocated(tree, file, shift, 0, problems);
+  return { file, root, problems };
+}
+
+/** JSON.parse is what Node.js runs; anything jsonc-parser tolerates but it rejects is an error. */
+function strictJsonProblem(text: string, shift: number): JsonProblem | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: "syntax", start: shift, end: shift, words: message.replace(/\.$/, "") };
+  }
+}
+
+function toLocated(node: JsonNode, file: TextFile, shift: number, depth: number, problems: JsonProblem[]): Located | undefined {
+  const span: Span = { file, start: node.offset + shift, end: node.offset + node.length + shift };
+  if (depth > MAX_NESTING) {
+    problems.push({ kind: "too-deep", start: span.start, end: span.end, words: "" });
+    return undefined;
+  }
+  switch (node.type) {
+    case "object":
+      return objectToLocated(node, file, shift, depth, problems, span);
+    case "array": {
+      const items: Located[] = [];
+      let partial = false;
+      let height = 1;
+      for (const child of node.children ?? []) {
+        const item = toLocated(child, file, shift, depth + 1, problems);
+        if (item) items.push(item);
+        else partial = true;
+        if (item && item.height + 1 > height) height = item.height + 1;
+      }
+      return { kind: "array", items, span, partial, height };
+    }
+    case "number":
+      if (!Number.isFinite(node.value)) {
+        problems.push({ kind: "syntax", start: span.start, end: span.end, words: "the number is too large to represent" });
+        return undefined;
+      }
+      return { kind: "leaf", value: node.value as number, span, partial: false, height: 1 };
+    default:
+      return { kind: "leaf", value: node.value as string | boolean | null, span, partial: false, height: 1 };
+  }
+}
+
+function objectToLocated(node: JsonNode, file: TextFile, shift: number, depth: number, problems: JsonProblem[], span: Span): Located {
+  const members = new Map<string, Member>();
+  let partial = false;
+  let height = 1;
+  for (const property of node.children ?? []) {
+    const [keyNode, valueNode] = property.children ?? [];
+    if (!keyNode || !valueNode) continue;
+    const value = toLocated(valueNode, file, shift, depth + 1, problems);
+    if (!value) {
+      partial = true;
+      continue;
+    }
+    const key: Span = { file, start: keyNode.offset + shift, end: keyNode.offset + keyNode.length + shift };
+    members.set(String(keyNode.value), { key, node: value });
+    height = Math.max(height, value.height + 1);
+  }
+  return { kind: "object", members, span, partial, height };
+}

@@ -1,0 +1,131 @@
+/**
+ * Parsed modules and JSON files, kept across analyses and re-parsed only when a file's
+ * version changes (issue 2: "reuse per-file results"). All TypeScript and JavaScript modules
+ * live in ONE reused ts-morph `Project` with an in-memory file system and no dependency
+ * resolution: syntax only, no type checker, no `Program`.
+ *
+ * Positions: ts-morph parses the text without its byte order mark, so every node offset is
+ * shifted by {@link ParsedModule.bomShift} to address the text exactly as it was read.
+ */
+import { Project, ts, type SourceFile } from "ts-morph";
+import { createLineMap, type LineMap } from "../diagnostics/positions.js";
+import type { Locatable, Span } from "./located-tree.js";
+import { parseJsonDocument, type JsonDocument } from "./json-module.js";
+import { findDeepNesting, MAX_NESTING } from "./nesting-limit.js";
+
+/** The text of a file as read through the host, with its line map built on first use. */
+export interface TextFile extends Locatable {
+  readonly path: string;
+  readonly version: string;
+  /** The text exactly as read (a byte order mark, if any, included). */
+  readonly text: string;
+}
+
+/** A syntax error of a module, as offsets into the text as read. */
+export interface SyntaxProblem {
+  readonly start: number;
+  readonly end: number;
+  readonly message: string;
+}
+
+/** A parsed TypeScript or JavaScript module. */
+export interface ParsedModule extends TextFile {
+  /** The compiler node of the module; `undefined` when parsing failed (see `syntaxErrors`). */
+  readonly sourceFile: ts.SourceFile | undefined;
+  /** 1 when the text starts with U+FEFF (which the parser does not see), else 0. */
+  readonly bomShift: number;
+  readonly isJavaScript: boolean;
+  readonly syntaxErrors: readonly SyntaxProblem[];
+  /** True when the parser ran out of stack (the file nests too deeply); see `syntaxErrors`. */
+  readonly tooDeep: boolean;
+  /** Per-version memo slots for derived facts (module scope), owned by their builders. */
+  readonly memo: Map<string, unknown>;
+  /** The span of a node of `sourceFile` (token start, without leading trivia, to end). */
+  spanOf(node: ts.Node): Span;
+}
+
+const JAVASCRIPT_EXTENSION = /\.(?:[cm]?js|jsx)$/i;
+
+/** Parses files (modules into the one reused ts-morph Project, JSON with jsonc-parser) and caches them by path and version. */
+export class SourceStore {
+  readonly #project = new Project({
+    useInMemoryFileSystem: true,
+    skipLoadingLibFiles: true,
+    skipFileDependencyResolution: true,
+    compilerOptions: { allowJs: true, target: ts.ScriptTarget.ESNext, noLib: true },
+  });
+  readonly #modules = new Map<string, ParsedModule>();
+  readonly #morphFiles = new Map<string, SourceFile>();
+  readonly #json = new Map<string, JsonDocument>();
+
+  /** The parsed JSON file for `path` at `version` (cached while the version is unchanged). */
+  json(path: string, version: string, text: string): JsonDocument {
+    const cached = this.#json.get(path);
+    if (cached && cached.file.version === version) return cached;
+    const parsed = parseJsonDocument(createTextFile(path, version, text));
+    this.#json.set(path, parsed);
+    return parsed;
+  }
+
+  /**
+   * The parsed module for `path` at `version`: the cached one when the version is unchanged,
+   * else the file's source in the Project is replaced by `text`.
+   */
+  module(path: string, version: string, text: string): ParsedModule {
+    const cached = this.#modules.get(path);
+    if (cached && cached.version === version) return cached;
+    const parsed = this.#parse(path, version, text);
+    this.#modules.set(path, parsed);
+    return parsed;
+  }
+
+  #parse(path: string, version: string, text: string): ParsedModule {
+    const bomShift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const file = createTextFile(path, version, text);
+    const base = {
+      ...file,
+      bomShift,
+      isJavaScript: JAVASCRIPT_EXTENSION.test(path),
+      memo: new Map<string, unknown>(),
+      spanOf: (node: ts.Node): Span => ({ file, start: node.getStart(sourceFile, false) + bomShift, end: node.end + bomShift }),
+    };
+    let sourceFile: ts.SourceFile | undefined;
+    const previous = this.#morphFiles.get(path);
+    if (previous) {
+      this.#project.removeSourceFile(previous);
+      this.#morphFiles.delete(path);
+    }
+    try {
+      const morph = this.#project.createSourceFile(path, bomShift ? text.slice(1) : text);
+      this.#morphFiles.set(path, morph);
+      sourceFile = morph.compilerNode;
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      // The parser is recursive: a file nested far beyond any real descriptor exhausts the stack.
+      const at = findDeepNesting(text, bomShift) ?? 0;
+      const message = `the file nests brackets more than ${MAX_NESTING} levels deep`;
+      return { ...base, sourceFile: undefined, syntaxErrors: [{ start: at, end: at, message }], tooDeep: true };
+    }
+    return { ...base, sourceFile, syntaxErrors: syntaxProblems(sourceFile, bomShift), tooDeep: false };
+  }
+}
+
+/** A {@link TextFile} whose line map is built on first use. */
+export function createTextFile(path: string, version: string, text: string): TextFile {
+  let map: LineMap | undefined;
+  return { path, version, text, lineMap: () => (map ??= createLineMap(path, text)) };
+}
+
+interface WithParseDiagnostics {
+  /** Set by the TypeScript parser on every source file (not part of the public typings). */
+  readonly parseDiagnostics?: readonly ts.DiagnosticWithLocation[];
+}
+
+function syntaxProblems(sourceFile: ts.SourceFile, bomShift: number): SyntaxProblem[] {
+  const diagnostics = (sourceFile as ts.SourceFile & WithParseDiagnostics).parseDiagnostics ?? [];
+  return diagnostics.map((d) => ({
+    start: d.start + bomShift,
+    end: d.start + d.length + bomShift,
+    message: ts.flattenDiagnosticMessageText(d.messageText, " "),
+  }));
+}

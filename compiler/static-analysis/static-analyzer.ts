@@ -1,0 +1,111 @@
+/**
+ * Static analysis of `ai.assemblyline/index.{ts,mts,js,mjs}` entries and tool definition
+ * modules (DESIGN §1 and §3, issue 2 item 3). Syntax only: one reused ts-morph Project with an
+ * in-memory file system, no type checker, no Program; plugin code is never imported or run.
+ *
+ * Files are read only through {@link CompilerHost.read}, so an editor can pass unsaved
+ * buffers. Results are kept per file and reused while neither the file nor anything it
+ * depends on (imported modules, JSON files, symlink targets, files that were probed and
+ * missing) changed version.
+ *
+ * @example
+ * const analyzer = createStaticAnalyzer(createNodeHost());
+ * const { entry, wrapped, diagnostics } = analyzer.analyzeEntry("/p/ai.assemblyline/index.ts", "/p");
+ * entry?.value.tools;                       // plain JSON
+ * entry?.locations.get("/tools/echo");      // { value: SourceLocation, key: SourceLocation }
+ */
+import * as path from "node:path";
+import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { fileStart } from "../diagnostics/positions.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import type { CompilerHost } from "../host.js";
+import type { DefinitionAnalysis, EntryAnalysis } from "../model.js";
+import { AnalysisSession, fingerprintHolds, type Fingerprint } from "./analysis-session.js";
+import { analyzeDefinitionModule } from "./definition-analysis.js";
+import { analyzeEntryModule } from "./entry-analysis.js";
+import { MAX_NESTING } from "./nesting-limit.js";
+import { SourceStore } from "./source-store.js";
+
+/** The static analysis of one compiler host; keeps parsed files and results between calls. */
+export interface StaticAnalyzer {
+  /**
+   * Evaluates the entry's default export to plain JSON with the location of every value and
+   * key (JSON Pointers). Never throws: every problem is a diagnostic (AL3xxx) with file, line,
+   * column, property path and hint; `entry` is `undefined` when nothing usable was read.
+   *
+   * @param entryFile absolute path of `ai.assemblyline/index.{ts,mts,js,mjs}`.
+   * @param pluginRoot absolute plugin directory; relative imports must stay inside it.
+   */
+  analyzeEntry(entryFile: string, pluginRoot: string): EntryAnalysis;
+  /**
+   * Reads a definition module's exports and statically readable `defineTool({...})` calls.
+   * Reports only read and syntax problems of the module itself.
+   */
+  analyzeDefinition(definitionFile: string, pluginRoot: string): DefinitionAnalysis;
+}
+
+interface CachedResult<T> {
+  readonly fingerprint: Fingerprint;
+  readonly result: T;
+}
+
+/** Creates the analyzer; all reads go through `host`. */
+export function createStaticAnalyzer(host: CompilerHost): StaticAnalyzer {
+  const store = new SourceStore();
+  const entries = new Map<string, CachedResult<EntryAnalysis>>();
+  const definitions = new Map<string, CachedResult<DefinitionAnalysis>>();
+
+  const cached = <T>(cache: Map<string, CachedResult<T>>, file: string, root: string, compute: (session: AnalysisSession) => T): T => {
+    const key = `${file}\0${root}`;
+    const hit = cache.get(key);
+    if (hit && fingerprintHolds(hit.fingerprint, host)) return hit.result;
+    const session = new AnalysisSession(host, store, root);
+    const result = compute(session);
+    cache.set(key, { fingerprint: session.fingerprint(), result });
+    return result;
+  };
+
+  return {
+    analyzeEntry(entryFile, pluginRoot) {
+      const file = path.resolve(entryFile);
+      return cached(entries, file, path.resolve(pluginRoot), (session) => {
+        const facts = guardStack(session, file, () => analyzeEntryModule(session, file), { entry: undefined, wrapped: false });
+        return { file, ...facts, dependencies: session.dependencies(), diagnostics: finish(session.diagnostics) };
+      });
+    },
+    analyzeDefinition(definitionFile, pluginRoot) {
+      const file = path.resolve(definitionFile);
+      return cached(definitions, file, path.resolve(pluginRoot), (session) => {
+        const empty = { parsed: false, hasDefaultExport: false, namedExports: [], hasExportStar: false, definedTools: [] };
+        const facts = guardStack(session, file, () => analyzeDefinitionModule(session, file), empty);
+        return { file, ...facts, dependencies: session.dependencies(), diagnostics: finish(session.diagnostics) };
+      });
+    },
+  };
+}
+
+/**
+ * Last line of defence against input that nests deeper than the checks foresee: a stack
+ * overflow becomes AL3007 at the start of the file instead of a crash.
+ */
+function guardStack<T>(session: AnalysisSession, file: string, run: () => T, fallback: T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    session.report(createDiagnostic(Diagnostics.NestedTooDeeply, fileStart(file), [MAX_NESTING]));
+    return fallback;
+  }
+}
+
+/** Drops exact duplicates (one bad import used twice) and sorts (STYLE §6). */
+function finish(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const unique = diagnostics.filter((d) => {
+    const key = JSON.stringify(d);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return sortDiagnostics(unique);
+}

@@ -1,0 +1,134 @@
+/**
+ * Maps model-supplied paths onto the run's workspace directory, never escaping it
+ * (seed "Execution Model": core tools work on `/workspace/...`).
+ *
+ * Accepted forms: `/workspace`, `/workspace/a/b`, and relative `a/b` or `./a/b` (relative to
+ * `/workspace`). Refused with `invalid_input` naming the path:
+ * - absolute paths outside `/workspace` (`/etc/passwd`, `/workspace2/x`);
+ * - `..` segments that climb above the workspace root (`../x`, `a/../../x`); `a/../b` is fine;
+ * - backslashes and NUL bytes;
+ * - paths whose existing part resolves, through symlinks, outside the workspace (checked with
+ *   `realpath` on the deepest existing ancestor), and dangling symlinks.
+ *
+ * Node has no `openat2(RESOLVE_BENEATH)`, so a symlink swapped in between this check and the
+ * file operation is not caught; the sandbox boundary is the defence against a hostile process.
+ */
+import { lstat, realpath } from "node:fs/promises";
+import path from "node:path";
+import { ToolCallError } from "../failures.js";
+
+/** The model-facing workspace root. */
+export const WORKSPACE_ROOT = "/workspace";
+
+/** A workspace path after mapping and the symlink check. */
+export interface ResolvedWorkspacePath {
+  /** Model-facing form: `/workspace` or `/workspace/a/b`. */
+  readonly workspacePath: string;
+  /** POSIX path relative to the workspace root; `""` for the root itself. */
+  readonly relative: string;
+  /** Absolute host path with symlinks of the existing part resolved: what to open. */
+  readonly hostPath: string;
+  /** `hostPath` relative to the real workspace root, POSIX (differs from `relative` after a symlink). */
+  readonly hostRelative: string;
+  /** Whether something exists at `hostPath`. */
+  readonly exists: boolean;
+}
+
+function refuse(input: string, why: string): ToolCallError {
+  return new ToolCallError("invalid_input", `Path "${input}" is refused: ${why}.`);
+}
+
+/**
+ * Checks the syntax of `input` and returns its workspace-relative POSIX form (`""` = root).
+ * @throws ToolCallError `invalid_input` for the refused forms listed in the module comment.
+ */
+export function toWorkspaceRelative(input: string): string {
+  if (input === "") throw refuse(input, "it is empty; use /workspace/<file>");
+  if (input.includes("\0")) throw refuse(input, "it contains a NUL byte");
+  if (input.includes("\\")) throw refuse(input, "it contains a backslash; use / as the separator");
+  let rest = input;
+  if (input.startsWith("/")) {
+    if (input !== WORKSPACE_ROOT && !input.startsWith(`${WORKSPACE_ROOT}/`)) {
+      throw refuse(input, "absolute paths must be inside /workspace");
+    }
+    rest = input.slice(WORKSPACE_ROOT.length);
+  }
+  // Normalise as a relative path: posix.normalize("/../x") would silently clamp to "/x".
+  const normal = path.posix.normalize(rest.replace(/^\/+/, "") || ".");
+  if (normal === ".." || normal.startsWith("../")) throw refuse(input, "it climbs out of /workspace with ..");
+  return normal === "." ? "" : normal.replace(/\/+$/, "");
+}
+
+/** The model-facing form of a workspace-relative path. */
+export function toWorkspacePath(relative: string): string {
+  return relative === "" ? WORKSPACE_ROOT : `${WORKSPACE_ROOT}/${relative}`;
+}
+
+function isInside(root: string, candidate: string): boolean {
+  return candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null ? (error as NodeJS.ErrnoException).code : undefined;
+}
+
+/** Real path of the deepest existing ancestor of `candidate`, plus the missing tail. */
+async function realpathOfExisting(candidate: string, input: string): Promise<{ real: string; tail: string[] }> {
+  const tail: string[] = [];
+  let current = candidate;
+  for (;;) {
+    try {
+      return { real: await realpath(current), tail };
+    } catch (error) {
+      const code = errorCode(error);
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+      const stats = await lstat(current).catch(() => undefined);
+      if (stats?.isSymbolicLink()) throw refuse(input, "it goes through a symlink whose target does not exist");
+      const parent = path.dirname(current);
+      if (parent === current) throw error;
+      tail.unshift(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+/**
+ * Maps `input` onto `workspaceDir` and checks that it stays inside after symlinks.
+ *
+ * @param workspaceDir absolute host path of the run's workspace (must exist).
+ * @throws ToolCallError `invalid_input` naming `input` when it is refused.
+ */
+export async function resolveWorkspacePath(workspaceDir: string, input: string): Promise<ResolvedWorkspacePath> {
+  const relative = toWorkspaceRelative(input);
+  const root = await realpath(workspaceDir);
+  const { real, tail } = await realpathOfExisting(path.join(root, ...relative.split("/").filter(Boolean)), input);
+  if (!isInside(root, real)) throw refuse(input, "it resolves through a symlink to a location outside /workspace");
+  const hostPath = tail.length === 0 ? real : path.join(real, ...tail);
+  return {
+    workspacePath: toWorkspacePath(relative),
+    relative,
+    hostPath,
+    hostRelative: path.relative(root, hostPath).split(path.sep).join("/"),
+    exists: tail.length === 0,
+  };
+}
+
+/**
+ * Turns a file-system error of an operation on `workspacePath` into a tool-call failure the
+ * model can act on (`invalid_input` for a missing file, a folder where a file was expected,
+ * …); other errors are returned unchanged (they become `execution_error`).
+ */
+export function describeFsError(error: unknown, workspacePath: string): unknown {
+  const reasons: { readonly [code: string]: string } = {
+    ENOENT: "no such file or folder",
+    ENOTDIR: "a part of the path is a file, not a folder",
+    EISDIR: "it is a folder, not a file",
+    ENOTEMPTY: "the folder is not empty (pass recursive: true)",
+    EEXIST: "something already exists there",
+    EACCES: "permission denied",
+    EPERM: "operation not permitted",
+  };
+  const code = errorCode(error);
+  const reason = code !== undefined && Object.prototype.hasOwnProperty.call(reasons, code) ? reasons[code] : undefined;
+  return reason ? new ToolCallError("invalid_input", `${workspacePath}: ${reason}.`, { cause: error }) : error;
+}

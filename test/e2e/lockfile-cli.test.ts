@@ -1,0 +1,160 @@
+/**
+ * Issue 3 "Must show", through the real CLI on a copy of the example agent: deterministic,
+ * byte-identical locks; no rewrite when unchanged; `--check` catching drift; a failed compile
+ * leaving the lock untouched; recovery from Git conflict markers.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { convertToCrlf, copyAgent } from "../helpers/copy-agent.js";
+import { repoRoot } from "../helpers/temp-tree.js";
+
+const example = path.join(repoRoot, "examples", "support-agent");
+const lockOf = (root: string) => fs.readFileSync(path.join(root, "plugins.lock"));
+
+function freshCompile(root: string): Buffer {
+  fs.rmSync(path.join(root, "plugins.lock"), { force: true });
+  const run = runCli(["compile", root]);
+  expect(run.status, run.stderr).toBe(0);
+  return lockOf(root);
+}
+
+describe("plugins.lock through the CLI", () => {
+  let reference: Buffer;
+  beforeAll(() => {
+    reference = freshCompile(copyAgent(example));
+  });
+
+  it("the committed example lock is current (compile --check passes)", () => {
+    const run = runCli(["compile", example, "--check"]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(lockOf(example).equals(reference)).toBe(true);
+  });
+
+  it("is byte-identical for the same agent in two directories and with every text file in CRLF", () => {
+    expect(freshCompile(copyAgent(example, "elsewhere-")).equals(reference)).toBe(true);
+    const crlf = copyAgent(example);
+    convertToCrlf(crlf);
+    expect(freshCompile(crlf).equals(reference)).toBe(true);
+  });
+
+  it("has LF line ends, a trailing newline, no BOM, no absolute paths and no timestamps", () => {
+    const text = reference.toString("utf8");
+    expect(text.includes("\r")).toBe(false);
+    expect(text.endsWith("}\n")).toBe(true);
+    expect(text.charCodeAt(0)).toBe(0x7b);
+    expect(text.startsWith('{\n  "lockfileVersion": 1,\n')).toBe(true);
+    expect(text).not.toContain(repoRoot);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it("compiling twice writes the same bytes and does not rewrite the file", () => {
+    const root = copyAgent(example);
+    freshCompile(root);
+    const lockPath = path.join(root, "plugins.lock");
+    const before = fs.statSync(lockPath);
+    const { json } = runCliJson(["compile", root]);
+    expect(json).toMatchObject({ ok: true, lockChanged: false });
+    const after = fs.statSync(lockPath);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    expect(after.ino).toBe(before.ino);
+  });
+
+  describe("--check", () => {
+    const drifted = (change: (root: string) => void) => {
+      const root = copyAgent(example);
+      freshCompile(root);
+      change(root);
+      const lockBefore = lockOf(root);
+      const run = runCli(["compile", root, "--check"]);
+      expect(run.status).toBe(1);
+      expect(lockOf(root).equals(lockBefore)).toBe(true); // --check writes nothing
+      return run.stderr;
+    };
+    const edit = (file: string, from: string, to: string) => (root: string) => {
+      const target = path.join(root, file);
+      const text = fs.readFileSync(target, "utf8");
+      expect(text).toContain(from);
+      fs.writeFileSync(target, text.replace(from, to));
+    };
+
+    it("catches a changed description, with the property path, the lock path and the fix", () => {
+      const report = drifted((root) => {
+        edit("plugins/example/ai.assemblyline/index.ts", '"Echo a message back to the caller."', '"Echo the message."')(root);
+        edit("plugins/example/ai.assemblyline/echo.ts", '"Echo a message back to the caller."', '"Echo the message."')(root);
+      });
+      expect(report).toContain('tools.echo.description: "Echo a message back to the caller." → "Echo the message."');
+      expect(report).toContain("plugins.lock");
+      expect(report).toContain("npx assembly-line compile");
+      expect(report).toMatch(/^\s+-\s+"description": "Echo a message back to the caller.",$/m);
+    });
+
+    it("catches a changed schema keyword", () => {
+      const report = drifted((root) => {
+        edit("plugins/support-tools/ai.assemblyline/index.ts", 'properties: { note: { type: "string" } }', 'properties: { note: { type: "string", minLength: 1 } }')(root);
+        edit("plugins/support-tools/ai.assemblyline/record-note.ts", 'properties: { note: { type: "string" } }', 'properties: { note: { type: "string", minLength: 1 } }')(root);
+      });
+      expect(report).toContain("tools.record_note.inputSchema.properties.note.minLength");
+    });
+
+    it("catches a deleted file in a plugin", () => {
+      const report = drifted((root) => fs.rmSync(path.join(root, "plugins/support-tools/skills/escalation/SKILL.md")));
+      expect(report).toContain("integrity");
+    });
+
+    it("catches a one-character hand edit of an integrity value", () => {
+      drifted((root) => {
+        const text = fs.readFileSync(path.join(root, "plugins.lock"), "utf8");
+        const at = text.indexOf('"integrity": "sha512-') + '"integrity": "sha512-'.length;
+        const swapped = text[at] === "A" ? "B" : "A";
+        fs.writeFileSync(path.join(root, "plugins.lock"), text.slice(0, at) + swapped + text.slice(at + 1));
+      });
+    });
+
+    it("passes on a fresh lock converted to CRLF", () => {
+      const root = copyAgent(example);
+      const lock = freshCompile(root).toString("utf8");
+      fs.writeFileSync(path.join(root, "plugins.lock"), lock.replace(/\n/g, "\r\n"));
+      const run = runCli(["compile", root, "--check"]);
+      expect(run.status, run.stderr).toBe(0);
+    });
+
+    it("fails on a missing lock", () => {
+      const root = copyAgent(example);
+      fs.rmSync(path.join(root, "plugins.lock"), { force: true });
+      const { status, json } = runCliJson(["compile", root, "--check"]);
+      expect(status).toBe(1);
+      expect(json.diagnostics.map((d: any) => d.code)).toContain("AL6001");
+      expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
+    });
+  });
+
+  it("a compile with errors leaves the previous lock and artifact byte-identical", () => {
+    const root = copyAgent(example);
+    const lock = freshCompile(root);
+    const manifest = fs.readFileSync(path.join(root, ".assemblyline/build/manifest.json"));
+    fs.appendFileSync(path.join(root, "plugins/example/ai.assemblyline/index.ts"), "\nexport const broken = ;\n");
+    const run = runCli(["compile", root]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("Nothing was written");
+    expect(lockOf(root).equals(lock)).toBe(true);
+    expect(fs.readFileSync(path.join(root, ".assemblyline/build/manifest.json")).equals(manifest)).toBe(true);
+  });
+
+  it("recovers from Git conflict markers to exactly the lock a clean compile writes", () => {
+    const root = copyAgent(example);
+    const clean = freshCompile(root).toString("utf8");
+    const lines = clean.split("\n");
+    const conflicted = [...lines.slice(0, 5), "<<<<<<< HEAD", lines[5], "=======", lines[5]!.replace("sha512-", "sha512-X"), ">>>>>>> theirs", ...lines.slice(6)].join("\n");
+    fs.writeFileSync(path.join(root, "plugins.lock"), conflicted);
+    const check = runCliJson(["compile", root, "--check"]);
+    expect(check.status).toBe(1);
+    expect(check.json.diagnostics.map((d: any) => d.code)).toContain("AL6003");
+    expect(JSON.stringify(check.json.diagnostics)).toContain("compile");
+    const { status, json } = runCliJson(["compile", root]);
+    expect(status).toBe(0);
+    expect(json.diagnostics.map((d: any) => d.code)).toContain("AL6004");
+    expect(lockOf(root).toString("utf8")).toBe(clean);
+  });
+});
