@@ -5,10 +5,15 @@
  * Exit codes: 0 success (warnings allowed), 1 the input has errors or `--check` found drift,
  * 2 usage or internal failure.
  */
+import * as path from "node:path";
 import { Command, CommanderError, Option } from "commander";
+import { runAdd } from "./commands/add.js";
 import { runCompile } from "./commands/compile.js";
 import { runValidate } from "./commands/validate.js";
 import { toolVersion } from "./version.js";
+import { compileAgent } from "../compiler/compile.js";
+import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { registerRuntimeCommands } from "../runtime-min/cli/runtime-commands.js";
 
 /** Output formats of `compile`. */
 const COMPILE_FORMATS = ["pretty", "json", "sarif", "github"] as const;
@@ -48,6 +53,26 @@ export async function main(argv: readonly string[]): Promise<number> {
       exitCode = runValidate(pluginDir, options);
     });
 
+  program
+    .command("add")
+    .description("Install a published plugin with the project's package manager, select it in agent.md and pin it in plugins.lock.")
+    .argument("<plugin>", "a short name (openui → @assemblyline-agents/openui), a package name[@version], a file: tarball or a path")
+    .argument("[root]", "agent root", ".")
+    .option("--as <key>", "capability key (default: the plugin's plugin.json name)")
+    .action(async (spec: string, root: string, options: { as?: string }) => {
+      exitCode = await runAdd(spec, root, options);
+    });
+
+  registerRuntimeCommands(
+    program,
+    { ensureArtifact: ensureCompiled },
+    (output) => {
+      if (output.stdout) process.stdout.write(output.stdout);
+      if (output.stderr) process.stderr.write(output.stderr);
+      exitCode = output.exitCode;
+    },
+  );
+
   try {
     await program.parseAsync(argv, { from: "user" });
     return exitCode;
@@ -58,4 +83,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`assembly-line: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 2;
   }
+}
+
+/**
+ * `call` and `approve` act as the host on the compiled artifact, compiling first (DESIGN §7).
+ * A compile is idempotent: when nothing changed it rewrites neither the lock nor the artifact,
+ * so running it before every call is what keeps the artifact from ever being stale.
+ */
+async function ensureCompiled(root: string): Promise<readonly Diagnostic[]> {
+  const result = await compileAgent({ root: path.resolve(root) });
+  return result.diagnostics;
 }

@@ -51,3 +51,13 @@ export function classifyToolError(error: unknown): FailureKind {
   if (RecoverableToolError.isRecoverable(error)) return "invalid_input";
   return "execution_error";
 }
+
+/**
+ * `failure` of a call that ended its run on a control-plane failure (`runCanContinue: false`).
+ * Returned by runtime-min instead of a {@link ToolFailure}; later calls on the run are refused.
+ */
+export interface RunFailure {
+  readonly kind: "control_plane";
+  readonly reason: ControlPlaneReason;
+  readonly runCanContinue: false;
+}

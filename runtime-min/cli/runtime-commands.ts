@@ -1,0 +1,187 @@
+/**
+ * The `call` and `approve` commands of DESIGN §7, on top of the JS API. They act as the host:
+ * `--config` supplies non-secret `requiredConfig` values and `--execution` is host policy.
+ *
+ * Exit codes: 0 — `ok` or `approval_required`; 1 — the call failed (tool-call failure or
+ * denial) or the artifact was refused (AL8001–AL8014: the input has errors); 2 — usage errors
+ * (AL8020–AL8042), control-plane failures and internal failures.
+ *
+ * The commands return their output instead of printing, so the CLI entry, tests and other
+ * hosts can use them; {@link registerRuntimeCommands} wires them into a commander program.
+ */
+import type { Command } from "commander";
+import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import { RuntimeError, runtimeError } from "../errors.js";
+import { openRuntime, type Runtime } from "../runtime.js";
+import type { CallResult, RuntimeOptions } from "../types.js";
+import { formatCallResult, formatRefusal } from "./format-call-result.js";
+
+/** What a command produced. */
+export interface CommandOutput {
+  readonly exitCode: 0 | 1 | 2;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Host wiring the CLI entry provides. */
+export interface RuntimeCommandHooks {
+  /**
+   * Compiles the root when its artifact is missing or stale (DESIGN §7: `call` and `approve`
+   * compile first). Returns the compile's error diagnostics; any error stops the command.
+   */
+  readonly ensureArtifact?: (root: string) => Promise<readonly Diagnostic[]>;
+  /** Extra runtime options (built-in tools, core-tool policy). */
+  readonly runtimeOptions?: Omit<RuntimeOptions, "root" | "hostConfig" | "execution">;
+}
+
+/** Options of `assembly-line call`. */
+export interface CallCommandOptions {
+  readonly tool: string;
+  readonly root?: string;
+  readonly input?: string;
+  readonly surface?: string;
+  readonly run?: string;
+  readonly call?: string;
+  readonly config?: readonly string[];
+  readonly execution?: string;
+  readonly format?: string;
+}
+
+/** Options of `assembly-line approve`. */
+export interface ApproveCommandOptions {
+  readonly callId: string;
+  readonly root?: string;
+  readonly run: string;
+  readonly deny?: boolean;
+  readonly format?: string;
+}
+
+/** Runs `assembly-line call`. Never throws. */
+export async function runCallCommand(options: CallCommandOptions, hooks: RuntimeCommandHooks = {}): Promise<CommandOutput> {
+  const json = options.format === "json";
+  try {
+    const input = parseInput(options.input);
+    const hostConfig = parseConfig(options.config ?? []);
+    const execution = parseExecution(options.execution);
+    return await withRuntime(options.root, { hostConfig, execution }, hooks, json, (runtime) =>
+      runtime.call({
+        tool: options.tool,
+        input,
+        ...(options.surface === undefined ? {} : { surface: options.surface }),
+        ...(options.run === undefined ? {} : { runId: options.run }),
+        ...(options.call === undefined ? {} : { callId: options.call }),
+      }),
+    );
+  } catch (error) {
+    return refusalOutput(error, json);
+  }
+}
+
+/** Runs `assembly-line approve`. Never throws. */
+export async function runApproveCommand(options: ApproveCommandOptions, hooks: RuntimeCommandHooks = {}): Promise<CommandOutput> {
+  const json = options.format === "json";
+  try {
+    return await withRuntime(options.root, {}, hooks, json, (runtime) => runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }));
+  } catch (error) {
+    return refusalOutput(error, json);
+  }
+}
+
+/**
+ * Adds `call` and `approve` to a commander program. `write` receives each command's output;
+ * the process exit code is set from it.
+ */
+export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandHooks = {}, write = defaultWrite): void {
+  program
+    .command("call")
+    .description("Run one tool of the compiled agent as the host would (DESIGN §7).")
+    .argument("<tool>", "model-facing tool name")
+    .argument("[root]", "agent root", ".")
+    .requiredOption("--input <json>", "the tool's input as JSON")
+    .option("--surface <path>", "surface id: . or subagents/<name>", ".")
+    .option("--run <id>", "run id; state persists per run (generated when omitted)")
+    .option("--call <id>", "tool-call id (generated when omitted)")
+    .option("--config <KEY=VALUE>", "a host requiredConfig value (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option("--execution <policy>", "sandbox (default) or direct", "sandbox")
+    .option("--format <format>", "pretty or json", "pretty")
+    .action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
+      write(await runCallCommand({ ...flags, tool, root }, hooks));
+    });
+  program
+    .command("approve")
+    .description("Approve (or deny) a call that stopped at approval_required.")
+    .argument("<callId>", "the tool-call id printed by `call`")
+    .argument("[root]", "agent root", ".")
+    .requiredOption("--run <id>", "the run id printed by `call`")
+    .option("--deny", "deny instead: the call never executes")
+    .option("--format <format>", "pretty or json", "pretty")
+    .action(async (callId: string, root: string, flags: { run: string; deny?: boolean; format?: string }) => {
+      write(await runApproveCommand({ ...flags, callId, root }, hooks));
+    });
+}
+
+function defaultWrite(output: CommandOutput): void {
+  if (output.stdout) process.stdout.write(output.stdout);
+  if (output.stderr) process.stderr.write(output.stderr);
+  process.exitCode = output.exitCode;
+}
+
+async function withRuntime(
+  root: string | undefined,
+  options: Pick<RuntimeOptions, "hostConfig" | "execution">,
+  hooks: RuntimeCommandHooks,
+  json: boolean,
+  act: (runtime: Runtime) => Promise<CallResult>,
+): Promise<CommandOutput> {
+  const agentRoot = root ?? ".";
+  const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot)).filter((d) => d.severity === "error") : [];
+  if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
+  const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot });
+  try {
+    const result = await act(runtime);
+    const warnings = runtime.warnings.length > 0 ? formatRefusal("", runtime.warnings) : "";
+    return { exitCode: exitCodeOf(result), stdout: json ? `${JSON.stringify(result)}\n` : formatCallResult(result), stderr: warnings };
+  } finally {
+    await runtime.close();
+  }
+}
+
+function exitCodeOf(result: CallResult): 0 | 1 | 2 {
+  if (result.status !== "failed") return 0;
+  return result.failure?.kind === "control_plane" ? 2 : 1;
+}
+
+function refusalOutput(error: unknown, json: boolean): CommandOutput {
+  const refusal = error instanceof RuntimeError ? error : undefined;
+  const diagnostics = refusal?.diagnostics ?? [];
+  const message = error instanceof Error ? error.message : String(error);
+  const inputError = refusal !== undefined && /^AL80(0\d|1[0-9])$/.test(refusal.code);
+  const exitCode = inputError || (refusal && refusal.code.startsWith("AL") && !refusal.code.startsWith("AL8")) ? 1 : 2;
+  if (json) return { exitCode, stdout: `${JSON.stringify({ status: "failed", error: message, diagnostics, events: [] })}\n`, stderr: "" };
+  return { exitCode, stdout: "", stderr: formatRefusal(message, diagnostics) };
+}
+
+function parseInput(text: string | undefined): unknown {
+  if (text === undefined) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw runtimeError(Diagnostics.CallInputNotJson, "--input", [(error as Error).message]);
+  }
+}
+
+function parseConfig(pairs: readonly string[]): Record<string, string> {
+  const config: Record<string, string> = {};
+  for (const pair of pairs) {
+    const equals = pair.indexOf("=");
+    if (equals <= 0) throw runtimeError(Diagnostics.ConfigFlagInvalid, "--config", [pair]);
+    Object.defineProperty(config, pair.slice(0, equals), { value: pair.slice(equals + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return config;
+}
+
+function parseExecution(value: string | undefined): "sandbox" | "direct" {
+  if (value === undefined || value === "sandbox" || value === "direct") return value ?? "sandbox";
+  throw runtimeError(Diagnostics.ExecutionFlagInvalid, "--execution", [value]);
+}

@@ -1,0 +1,30 @@
+/**
+ * Errors the runtime throws to its host (not to the model): a refused artifact, a refused
+ * call (ended run, unknown surface, bad ids) or a closed runtime. Each carries diagnostics
+ * with stable AL8xxx codes, so the CLI renders them like any other diagnostic.
+ *
+ * Tool-call failures are never thrown: they come back as a failed `CallResult`.
+ */
+import type { DiagnosticMessage } from "../compiler/diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../compiler/diagnostics/diagnostic.js";
+
+/** A refusal with one or more diagnostics; `message` is the first diagnostic's message. */
+export class RuntimeError extends Error {
+  readonly diagnostics: readonly Diagnostic[];
+  /** Code of the first diagnostic (e.g. `"AL8012"`). */
+  readonly code: string;
+
+  constructor(diagnostics: readonly Diagnostic[]) {
+    const first = diagnostics[0];
+    super(first ? first.message : "The runtime refused the request.");
+    this.name = "RuntimeError";
+    this.diagnostics = diagnostics;
+    this.code = first?.code ?? "AL8000";
+  }
+}
+
+/** Builds a {@link RuntimeError} from one catalog entry (location defaults to `file` line 1). */
+export function runtimeError(message: DiagnosticMessage, location: SourceLocation | string, args: readonly (string | number)[] = [], hint?: string): RuntimeError {
+  const at = typeof location === "string" ? { file: location, line: 1, column: 1 } : location;
+  return new RuntimeError([createDiagnostic(message, at, args, hint === undefined ? {} : { hint })]);
+}

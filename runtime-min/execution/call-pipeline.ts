@@ -1,0 +1,170 @@
+/**
+ * The steps of one tool call after the runtime accepted the request (issue 4 item 3):
+ * resolve the tool → validate input against the locked `inputSchema` → check the host's
+ * `requiredConfig` → stop at the approval gate → run it at its runtime boundary → record the
+ * outcome. Every step that fails the call records `tool.execution_failed` and returns
+ * `{ error, failure: { kind, runCanContinue: true } }`; the run stays usable.
+ *
+ * Events of a call, in order: [`tool.approval_requested`] | [`tool.approval_granted`] →
+ * `tool.execution_started` (with `runtimeBoundary`) → tool-emitted events,
+ * `durable_step.replayed` / `durable_step.recorded` as they happen → `tool.execution_completed`
+ * or `tool.execution_failed`. A call that fails before it runs (unknown tool, invalid input,
+ * missing config) records only `tool.execution_failed`.
+ */
+import { setOwn } from "../../compiler/json-value.js";
+import type { LoadedArtifact } from "../artifact/load-artifact.js";
+import type { CoreTool, HostToolImplementation } from "../core-tools/types.js";
+import { ControlPlaneError, type FailureKind } from "../failures.js";
+import type { Json } from "../sandbox/json-copy.js";
+import type { CoreToolPolicy } from "../snapshot/types.js";
+import type { ApprovalRecord, CallRecord, StateStore } from "../state/state-store.js";
+import type { CallResult } from "../types.js";
+import type { CallSession } from "./call-session.js";
+import type { AuthoredExecutor } from "./execute-authored.js";
+import { executeCoreTool } from "./execute-core.js";
+import { resolveCallTarget, type CallTarget } from "./resolve-target.js";
+import { SchemaCompileError, type InputValidator } from "./validate-input.js";
+
+/** What the pipeline needs from the runtime. */
+export interface PipelineDependencies {
+  readonly artifact: LoadedArtifact;
+  readonly store: StateStore;
+  readonly executor: AuthoredExecutor;
+  readonly validator: InputValidator;
+  readonly hostTools: ReadonlyMap<string, CoreTool>;
+  readonly policy: CoreToolPolicy;
+  readonly hostConfig: { readonly [name: string]: string };
+  readonly stateDir: string;
+  readonly hostImplementations?: { readonly [coreToolName: string]: HostToolImplementation };
+  readonly artifactByteLimit?: number;
+}
+
+/** Per-call facts a built-in may need (from the call request). */
+export interface CallContextFacts {
+  readonly conversationId?: string;
+  readonly parentRunId?: string;
+}
+
+/** Runs accepted calls and builds their results. */
+export class CallPipeline {
+  constructor(private readonly deps: PipelineDependencies) {}
+
+  /**
+   * Runs a call on `surfaceId`. `approval` is `"ask"` for a new call (a gated tool stops at
+   * `approval_required`) or `"granted"` once a host approved it.
+   */
+  async run(session: CallSession, surfaceId: string, input: Json, approval: "ask" | "granted", facts: CallContextFacts): Promise<CallResult> {
+    const { runId, callId, tool: name } = session.identity;
+    const target = resolveCallTarget(this.deps.artifact, this.deps.hostTools, this.deps.policy, surfaceId, name);
+    if (target.kind === "refused") return this.fail(session, "invalid_input", target.message);
+    const invalid = this.checkInput(target, name, input);
+    if (invalid) return this.fail(session, invalid.kind, invalid.message);
+    const ctxConfig = target.kind === "authored" ? this.ctxConfig(target) : {};
+    if (typeof ctxConfig === "string") return this.fail(session, "configuration_error", ctxConfig);
+    if (target.approval && approval === "ask") {
+      const { reason, sideEffect } = target.approval;
+      session.persist("record the pending approval", () => {
+        this.deps.store.requestApproval({ runId, callId, surface: surfaceId, tool: name, input, reason, sideEffect });
+        session.recordRuntime("tool.approval_requested", { reason, sideEffect });
+        this.deps.store.updateCall(runId, callId, { status: "approval_required" });
+      });
+      return { status: "approval_required", approval: { reason, sideEffect, state: "pending" }, events: session.events, runId, callId, tool: name };
+    }
+    const runtimeBoundary = target.kind === "authored" ? this.deps.executor.runtimeBoundary : "host";
+    session.persist("record the start of the call", () => {
+      this.deps.store.updateCall(runId, callId, { status: "running", runtimeBoundary });
+      session.recordRuntime("tool.execution_started", { surface: surfaceId, runtimeBoundary });
+    });
+    const outcome =
+      target.kind === "authored"
+        ? await this.deps.executor.run(
+            target.tool,
+            { runId, callId, input, ctxConfig, approval: target.approval ? "granted" : "none", workspace: session.identity.workspace },
+            session,
+          )
+        : await executeCoreTool(target.tool, input, session, {
+            surfaceId,
+            stateDir: this.deps.stateDir,
+            manifest: this.deps.artifact.manifest,
+            artifactDir: this.deps.artifact.artifactDir,
+            store: this.deps.store,
+            coreToolPolicy: this.deps.policy,
+            ...(this.deps.hostImplementations ? { hostImplementations: this.deps.hostImplementations } : {}),
+            ...(this.deps.artifactByteLimit === undefined ? {} : { artifactByteLimit: this.deps.artifactByteLimit }),
+            ...(facts.conversationId === undefined ? {} : { conversationId: facts.conversationId }),
+            ...(facts.parentRunId === undefined ? {} : { parentRunId: facts.parentRunId }),
+          });
+    if (session.controlPlaneFailure) throw session.controlPlaneFailure;
+    if (session.isFinished) throw new ControlPlaneError("cancelled", "The call finished after the run had already ended.");
+    if (!outcome.ok) return this.fail(session, outcome.failureKind, outcome.error);
+    session.persist("record the call result", () => {
+      session.recordRuntime("tool.execution_completed");
+      this.deps.store.updateCall(runId, callId, { status: "ok", runtimeBoundary, output: outcome.output, modelOutput: outcome.modelOutput });
+    });
+    const result: CallResult = { status: "ok", output: outcome.modelOutput, events: session.events, runId, callId, tool: name };
+    return target.approval ? { ...result, approval: { reason: target.approval.reason, sideEffect: target.approval.sideEffect, state: "approved" } } : result;
+  }
+
+  /** Fails the call with a tool-call failure (the run continues). */
+  fail(session: CallSession, kind: FailureKind, message: string): CallResult {
+    const { runId, callId, tool } = session.identity;
+    session.persist("record the failed call", () => {
+      session.recordRuntime("tool.execution_failed", { kind, error: message });
+      this.deps.store.updateCall(runId, callId, { status: "failed", error: message, failureKind: kind });
+    });
+    return { status: "failed", error: message, failure: { kind, runCanContinue: true }, events: session.events, runId, callId, tool };
+  }
+
+  /** The result of a call still waiting for approval (repeated `call` with the same id). */
+  pendingResult(session: CallSession, approval: ApprovalRecord): CallResult {
+    const { runId, callId } = session.identity;
+    return { status: "approval_required", approval: { reason: approval.reason, sideEffect: approval.sideEffect, state: "pending" }, events: [], runId, callId, tool: approval.tool };
+  }
+
+  /** The result of a denied call: it never executed. `record` stores the denial on the call. */
+  deniedResult(session: CallSession, approval: ApprovalRecord, events: CallResult["events"], record = false): CallResult {
+    const { runId, callId } = session.identity;
+    const error = `The call of '${approval.tool}' was denied, so it did not run (approval was required: ${approval.reason}).`;
+    if (record) session.persist("record the denial", () => this.deps.store.updateCall(runId, callId, { status: "denied", error }));
+    return { status: "failed", error, events, runId, callId, tool: approval.tool, approval: { reason: approval.reason, sideEffect: approval.sideEffect, state: "denied" } };
+  }
+
+  /** What a repeated `approve` returns: the recorded outcome, no events, `alreadyDecided`. */
+  recordedResult(session: CallSession, approval: ApprovalRecord, call: CallRecord | undefined): CallResult {
+    const { runId, callId } = session.identity;
+    if (approval.state === "denied") return { ...this.deniedResult(session, approval, []), alreadyDecided: true };
+    const base = { events: [], runId, callId, tool: approval.tool, approval: { reason: approval.reason, sideEffect: approval.sideEffect, state: approval.state }, alreadyDecided: true } as const;
+    if (call?.status === "ok") return { ...base, status: "ok", ...(call.modelOutput === undefined ? {} : { output: call.modelOutput }) };
+    if (call?.status === "failed" && call.failureKind === "control_plane") {
+      const reason = (this.deps.store.getRun(runId)?.endReason ?? "state_store_failure") as ControlPlaneError["reason"];
+      return { ...base, status: "failed", error: call.error ?? "The run has ended.", failure: { kind: "control_plane", reason, runCanContinue: false } };
+    }
+    if (call?.status === "failed") {
+      return { ...base, status: "failed", error: call.error ?? "The call failed.", failure: { kind: call.failureKind as FailureKind, runCanContinue: true } };
+    }
+    return { ...base, status: "failed", error: "This call was approved earlier and has not finished yet (it may be running in another process); this approve did nothing." };
+  }
+
+  private checkInput(target: Exclude<CallTarget, { kind: "refused" }>, name: string, input: Json): { kind: FailureKind; message: string } | undefined {
+    try {
+      const problem = this.deps.validator.validate(target.inputSchema, input);
+      return problem && { kind: "invalid_input", message: `Input for tool '${name}' does not match its inputSchema: ${problem.message}` };
+    } catch (error) {
+      if (!(error instanceof SchemaCompileError)) throw error;
+      return { kind: "configuration_error", message: `Tool '${name}' cannot validate its input: ${error.message}` };
+    }
+  }
+
+  /** `ctx.config` of an authored tool, or the configuration error naming the missing host values. */
+  private ctxConfig(target: Extract<CallTarget, { kind: "authored" }>): { [key: string]: Json } | string {
+    const { tool } = target;
+    const missing = tool.requiredConfig.filter((name) => typeof this.deps.hostConfig[name] !== "string");
+    if (missing.length > 0) {
+      const flags = missing.map((name) => `--config ${name}=<value>`).join(" ");
+      return `Tool '${tool.name}' needs the host value${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (requiredConfig), which the host did not supply. Pass ${flags} (or hostConfig in openRuntime).`;
+    }
+    const config: { [key: string]: Json } = { ...(tool.config as { [key: string]: Json }) };
+    for (const name of tool.requiredConfig) setOwn(config, name, this.deps.hostConfig[name]!);
+    return config;
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Runs an authored tool's bundle under the host's execution policy (seed "Execution Model"):
+ * in a warm sandbox process (default; `runtimeBoundary: "sandbox"`) or, for `direct`, in the
+ * host process (`runtimeBoundary: "host"`). Both boundaries use the same executor
+ * (`../sandbox/execute-definition.ts`), so classification and `ctx` behave alike.
+ *
+ * Failing to start a sandbox, or a sandbox process dying mid-call, is an `execution_error`
+ * (seed: errors of "sandbox acquisition" are tool-call failures): the host recorded every
+ * `ctx` effect before acknowledging it, so its state is consistent and the run can go on; the
+ * next call starts a fresh process.
+ */
+import { pathToFileURL } from "node:url";
+import * as path from "node:path";
+import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { cachedBundleIntact } from "../artifact/bundle-cache.js";
+import type { VerifiedTool } from "../artifact/load-artifact.js";
+import { runtimeError } from "../errors.js";
+import { chooseBridgeRoot } from "../sandbox/bridge-root.js";
+import { prepareChildScript } from "../sandbox/child-script.js";
+import { DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "../sandbox/execute-definition.js";
+import type { Json } from "../sandbox/json-copy.js";
+import type { CallRequest } from "../sandbox/protocol.js";
+import { detectPermissionSupport, type PermissionSupport } from "../sandbox/sandbox-environment.js";
+import { SandboxExitError } from "../sandbox/sandbox-worker.js";
+import { WorkerPool } from "../sandbox/worker-pool.js";
+import type { ExecutionPolicy } from "../types.js";
+import type { CallSession } from "./call-session.js";
+
+/** What one authored call needs besides its tool. */
+export interface AuthoredCall {
+  readonly runId: string;
+  readonly callId: string;
+  readonly input: Json;
+  readonly ctxConfig: { readonly [key: string]: Json };
+  readonly approval: "none" | "granted";
+  readonly workspace: string;
+}
+
+/** Options of {@link AuthoredExecutor}. */
+export interface AuthoredExecutorOptions {
+  readonly execution: ExecutionPolicy;
+  readonly root: string;
+  readonly stateDir: string;
+  readonly maxWorkers: number;
+  readonly startTimeoutMs: number;
+}
+
+/** Executes authored tools; owns the warm sandbox pool (or the direct-mode module cache). */
+export class AuthoredExecutor {
+  private readonly pool: WorkerPool;
+  private readonly permission: PermissionSupport = detectPermissionSupport();
+  private readonly modules = new Map<string, Promise<BundleModule>>();
+  private readonly definitions = new DefinitionCache();
+  private bridgeRoot: string | undefined;
+
+  constructor(private readonly options: AuthoredExecutorOptions) {
+    this.pool = new WorkerPool(options.maxWorkers);
+  }
+
+  /** `"sandbox"` or `"host"`: where authored tools run under this policy. */
+  get runtimeBoundary(): "sandbox" | "host" {
+    return this.options.execution === "direct" ? "host" : "sandbox";
+  }
+
+  /** True when sandbox children run under Node's permission model. */
+  get permissionModel(): boolean {
+    return this.permission !== undefined;
+  }
+
+  /**
+   * Runs one call and returns its outcome. Throws only a `RuntimeError` (AL8012) when the
+   * verified bundle copy changed since the artifact was loaded.
+   */
+  async run(tool: VerifiedTool, call: AuthoredCall, session: CallSession): Promise<CallOutcome> {
+    const request: Omit<CallRequest, "kind" | "id"> = {
+      runId: call.runId,
+      toolCallId: call.callId,
+      toolName: tool.name,
+      bundlePath: tool.verifiedBundle,
+      ...(tool.factory === undefined ? {} : { factory: tool.factory }),
+      factoryConfig: tool.config as { readonly [key: string]: Json },
+      ctxConfig: call.ctxConfig,
+      input: call.input,
+      approval: call.approval,
+      workspace: call.workspace,
+    };
+    const channel = { request: (operation: Parameters<CallSession["handle"]>[0]) => session.handle(operation) };
+    if (this.options.execution === "direct") return this.runDirect(tool, request, channel);
+    return this.runSandboxed(tool, request, channel);
+  }
+
+  /** Kills the sandbox processes of a run (cancellation, deadline, run ended). */
+  async killRun(runId: string): Promise<void> {
+    for (const worker of await this.pool.workersOf(runId)) worker.kill();
+  }
+
+  /** Closes every sandbox process. */
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  private async runSandboxed(tool: VerifiedTool, request: Omit<CallRequest, "kind" | "id">, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
+    let worker;
+    try {
+      worker = await this.pool.acquire({ runId: request.runId, bundlePath: tool.verifiedBundle }, async () => {
+        this.assertIntact(tool);
+        return {
+          childScript: await prepareChildScript(this.options.stateDir),
+          bundlePath: tool.verifiedBundle,
+          workspace: request.workspace,
+          bridgeRoot: (this.bridgeRoot ??= chooseBridgeRoot(this.options.stateDir)),
+          permission: this.permission,
+          startTimeoutMs: this.options.startTimeoutMs,
+        };
+      });
+    } catch (error) {
+      if (error instanceof Error && error.name === "RuntimeError") throw error;
+      return { ok: false, failureKind: "execution_error", error: `The sandbox for tool '${tool.name}' could not be started: ${messageOf(error)}` };
+    }
+    try {
+      return await worker.call(request, (operation) => channel.request(operation));
+    } catch (error) {
+      if (error instanceof SandboxExitError) return { ok: false, failureKind: "execution_error", error: error.message };
+      return { ok: false, failureKind: "execution_error", error: `The sandbox bridge failed: ${messageOf(error)}` };
+    }
+  }
+
+  private async runDirect(tool: VerifiedTool, request: Omit<CallRequest, "kind" | "id">, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
+    let loading = this.modules.get(tool.verifiedBundle);
+    if (!loading) {
+      this.assertIntact(tool);
+      loading = import(pathToFileURL(tool.verifiedBundle).href) as Promise<BundleModule>;
+      this.modules.set(tool.verifiedBundle, loading);
+    }
+    let module: BundleModule;
+    try {
+      module = await loading;
+    } catch (error) {
+      this.modules.delete(tool.verifiedBundle);
+      return { ok: false, failureKind: "configuration_error", error: `Loading the bundle of tool '${tool.name}' failed: ${messageOf(error)}` };
+    }
+    return executeDefinition(module, { kind: "call", id: 0, ...request }, this.definitions, channel);
+  }
+
+  private assertIntact(tool: VerifiedTool): void {
+    if (!cachedBundleIntact(tool.verifiedBundle, tool.integrity)) {
+      const shown = path.relative(this.options.root, tool.verifiedBundle).split(path.sep).join("/");
+      throw runtimeError(Diagnostics.BundleTampered, shown, [shown, tool.name, tool.integrity, "different bytes"]);
+    }
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Validates a call's input against the tool's locked `inputSchema` (issue 4 item 3): ajv with
+ * no type coercion, no defaults inserted and no unknown keys removed, so the tool receives
+ * exactly what the model sent. Failures name the field (`message`, `items[0].name`) in our own
+ * words rather than echoing ajv's error objects (STYLE §4).
+ *
+ * JSON Schema 2020-12 is the default; a schema whose `$schema` names draft-04/06/07 is compiled
+ * with ajv's draft-07 engine. No ajv instance leaves this module.
+ */
+import AjvDraft07, { type ErrorObject, type ValidateFunction } from "ajv";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { formatPropertyPath, pointerToSegmentsIn } from "../../compiler/diagnostics/diagnostic.js";
+import { distance } from "fastest-levenshtein";
+import { canonicalJson } from "../canonical-json.js";
+
+const addFormats = addFormatsModule as unknown as (ajv: unknown) => void;
+
+const AJV_OPTIONS = { allErrors: true, verbose: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true } as const;
+
+/** The result of validating one input: `undefined` when valid, else a message naming the fields. */
+export type InputProblem = { readonly message: string } | undefined;
+
+/** Thrown by {@link InputValidator.validate} when the locked schema itself cannot be compiled. */
+export class SchemaCompileError extends Error {}
+
+const MAX_REPORTED = 5;
+
+/** Compiles and caches validators per schema (by canonical JSON text). */
+export class InputValidator {
+  private readonly modern = new Ajv2020.default(AJV_OPTIONS);
+  private readonly draft07 = new AjvDraft07.default(AJV_OPTIONS);
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor() {
+    addFormats(this.modern);
+    addFormats(this.draft07);
+  }
+
+  /**
+   * Validates `input` against `schema`. Returns a problem whose message lists up to five
+   * failing fields, e.g. "`message` must be a string (got number); `extra` is not allowed".
+   * Throws {@link SchemaCompileError} when `schema` is not a usable JSON Schema.
+   */
+  validate(schema: { readonly [key: string]: unknown }, input: unknown): InputProblem {
+    const validate = this.compile(schema);
+    if (validate(input)) return undefined;
+    const reasons = [...new Set((validate.errors ?? []).map((error) => describe(error, input)))];
+    const shown = reasons.slice(0, MAX_REPORTED).join("; ");
+    const more = reasons.length > MAX_REPORTED ? `; and ${reasons.length - MAX_REPORTED} more` : "";
+    return { message: `${shown}${more}.` };
+  }
+
+  private compile(schema: { readonly [key: string]: unknown }): ValidateFunction {
+    const key = canonicalJson(schema);
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      const draft = typeof schema.$schema === "string" && /draft-0[4-7]/.test(schema.$schema);
+      try {
+        const engine = draft ? this.draft07 : this.modern;
+        const { $id: _ignored, ...withoutId } = schema;
+        validate = engine.compile(withoutId);
+      } catch (error) {
+        throw new SchemaCompileError(`the locked inputSchema cannot be compiled: ${(error as Error).message}`);
+      }
+      this.compiled.set(key, validate);
+    }
+    return validate;
+  }
+}
+
+function describe(error: ErrorObject, input: unknown): string {
+  const segments = pointerToSegmentsIn(error.instancePath, input);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "required":
+      return `\`${field([...segments, String(params.missingProperty)])}\` is required`;
+    case "additionalProperties":
+      return `\`${field([...segments, String(params.additionalProperty)])}\` is not allowed (the schema accepts no other properties${listAllowed(error, String(params.additionalProperty))})`;
+    case "unevaluatedProperties":
+      return `\`${field([...segments, String(params.unevaluatedProperty)])}\` is not allowed by the schema`;
+    case "type":
+      return `\`${field(segments)}\` must be ${article(String(params.type))} (got ${typeName(valueAt(input, segments))})`;
+    case "enum":
+      return `\`${field(segments)}\` must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
+    case "const":
+      return `\`${field(segments)}\` must be ${JSON.stringify(params.allowedValue)}`;
+    default:
+      return `\`${field(segments)}\` ${error.message ?? `fails the schema's '${error.keyword}' rule`}`;
+  }
+}
+
+function field(segments: readonly PropertyKey[]): string {
+  return segments.length === 0 ? "input" : formatPropertyPath(segments);
+}
+
+function listAllowed(error: ErrorObject, unknown: string): string {
+  const properties = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const names = properties ? Object.keys(properties).sort() : [];
+  if (names.length === 0) return "";
+  const near = names.find((name) => distance(name.toLowerCase(), unknown.toLowerCase()) <= Math.max(1, Math.floor(name.length / 3)));
+  return `; allowed: ${names.join(", ")}${near ? `; did you mean '${near}'?` : ""}`;
+}
+
+function article(type: string): string {
+  if (type.includes(",")) return `one of ${type}`;
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function valueAt(input: unknown, segments: readonly PropertyKey[]): unknown {
+  let current = input;
+  for (const segment of segments) current = (current as Record<PropertyKey, unknown> | undefined)?.[segment];
+  return current;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number" && Number.isInteger(value)) return "integer";
+  return typeof value;
+}

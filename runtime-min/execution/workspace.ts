@@ -1,0 +1,83 @@
+/**
+ * The run's workspace (`<root>/.assemblyline/runs/<runId>/workspace/`) and the host side of
+ * `ctx.getSandbox()` (seed "Execution Model": "ctx.getSandbox() ... for isolated file or shell
+ * work"). Sandbox children ask the host for these operations over the bridge, so a child needs
+ * no child-process permission; direct tools call them in-process.
+ *
+ * Paths are confined to the workspace: relative paths resolve against it, `/workspace/...`
+ * maps onto it, and any path that leaves it — by `..`, an absolute path elsewhere, or a
+ * symbolic link — is refused. Shell commands run `/bin/sh -c` in the workspace with the
+ * sandbox's allowlisted environment (never the host's).
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { sandboxEnvironment } from "../sandbox/sandbox-environment.js";
+
+/** Absolute workspace directory of a run, created when missing. */
+export function ensureWorkspace(stateDir: string, runId: string): string {
+  const dir = path.join(stateDir, "runs", runId, "workspace");
+  fs.mkdirSync(path.join(dir, ".tmp"), { recursive: true });
+  return fs.realpathSync(dir);
+}
+
+/** Default and maximum time of one `sandbox.exec` command, in milliseconds. */
+export const EXEC_DEFAULT_TIMEOUT_MS = 60_000;
+const EXEC_MAX_TIMEOUT_MS = 10 * 60_000;
+const EXEC_MAX_BUFFER = 64 * 1024 * 1024;
+
+/** Resolves `requested` inside `workspace`; throws when it would leave it. */
+export function resolveInWorkspace(workspace: string, requested: string): string {
+  const mapped = requested === "/workspace" || requested.startsWith("/workspace/") ? requested.slice("/workspace".length).replace(/^\/+/, "") : requested;
+  const target = path.resolve(workspace, mapped);
+  if (!isInside(workspace, target)) throw new Error(`The path '${requested}' is outside the run's workspace.`);
+  // Follow symbolic links of the part that exists: a link must not lead out of the workspace.
+  let existing = target;
+  while (!fs.existsSync(existing)) existing = path.dirname(existing);
+  const real = fs.realpathSync(existing);
+  if (!isInside(workspace, real)) throw new Error(`The path '${requested}' leads outside the run's workspace through a symbolic link.`);
+  return target;
+}
+
+/** Reads a UTF-8 file of the workspace. */
+export async function readWorkspaceFile(workspace: string, requested: string): Promise<string> {
+  return fs.promises.readFile(resolveInWorkspace(workspace, requested), "utf8");
+}
+
+/** Writes a UTF-8 file of the workspace (atomically: temporary file, then rename), creating folders. */
+export async function writeWorkspaceFile(workspace: string, requested: string, contents: string): Promise<void> {
+  const target = resolveInWorkspace(workspace, requested);
+  await fs.promises.mkdir(path.dirname(target), { recursive: true });
+  const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+  await fs.promises.writeFile(temporary, contents);
+  await fs.promises.rename(temporary, target);
+}
+
+/** Runs a shell command in the workspace; resolves with its output and exit code. */
+export function execInWorkspace(workspace: string, command: string, timeoutMs: number | undefined): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  const timeout = Math.min(Math.max(1, Math.floor(timeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS)), EXEC_MAX_TIMEOUT_MS);
+  return new Promise((resolve, reject) => {
+    execFile(
+      "/bin/sh",
+      ["-c", command],
+      { cwd: workspace, env: sandboxEnvironment(workspace), timeout, maxBuffer: EXEC_MAX_BUFFER, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        if (error && (error as { killed?: boolean }).killed) {
+          reject(new Error(`The command was stopped after ${timeout} ms: ${command}`));
+          return;
+        }
+        const code = error ? (error as { code?: unknown }).code : 0;
+        if (error && typeof code !== "number") {
+          reject(new Error(`The command could not run: ${error.message}`));
+          return;
+        }
+        resolve({ stdout, stderr, exitCode: typeof code === "number" ? code : 0 });
+      },
+    );
+  });
+}
+
+function isInside(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}

@@ -1,0 +1,10 @@
+/**
+ * Public entry of runtime-min (see `README.md` in this folder for the JS API).
+ */
+export { openRuntime, Runtime, STATE_DB_FILE } from "./runtime.js";
+export type { ApprovalInfo, ApproveRequest, CallResult, ExecutionPolicy, Json, RuntimeEvent, RuntimeOptions, ToolCallRequest } from "./types.js";
+export { RuntimeError } from "./errors.js";
+export { ControlPlaneError, ToolCallError, type ControlPlaneReason, type FailureKind, type RunFailure, type ToolFailure } from "./failures.js";
+export { loadArtifact, type LoadedArtifact, type LoadArtifactOptions, type VerifiedTool } from "./artifact/load-artifact.js";
+export { SANDBOX_ENV_ALLOWLIST } from "./sandbox/sandbox-environment.js";
+export { deriveIdempotencyKey } from "./sandbox/tool-context.js";

@@ -1,0 +1,274 @@
+/**
+ * runtime-min: loads a verified artifact and runs its tools under the seed's tool contract
+ * (DESIGN §6; seed "Tool implementation", "Execution Model", "Approval Gates", "Durable
+ * Steps", "Safe Model Output", "Execution Context").
+ *
+ * @example
+ * const runtime = await openRuntime({ root: "/path/to/agent" });
+ * try {
+ *   const result = await runtime.call({ tool: "echo", input: { message: "hi" } });
+ *   // result.status === "ok", result.output → { message: "hi" }
+ * } finally {
+ *   await runtime.close();
+ * }
+ */
+import * as path from "node:path";
+import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { canonicalJson } from "./canonical-json.js";
+import { loadArtifact, type LoadedArtifact } from "./artifact/load-artifact.js";
+import { DEFAULT_ARTIFACT_DIR } from "./artifact/manifest.js";
+import type { CoreTool } from "./core-tools/types.js";
+import { runtimeError } from "./errors.js";
+import { CallSession, type RuntimeEvent } from "./execution/call-session.js";
+import { AuthoredExecutor } from "./execution/execute-authored.js";
+import { checkId, newId } from "./execution/ids.js";
+import { superviseCall } from "./execution/supervise-call.js";
+import { ensureWorkspace } from "./execution/workspace.js";
+import { ControlPlaneError } from "./failures.js";
+import { copyJson, type Json } from "./sandbox/json-copy.js";
+import type { CoreToolPolicy } from "./snapshot/types.js";
+import { StateStore, type CallRecord } from "./state/state-store.js";
+import { InputValidator } from "./execution/validate-input.js";
+import { CallPipeline } from "./execution/call-pipeline.js";
+import type { ApproveRequest, CallResult, ExecutionPolicy, RuntimeOptions, ToolCallRequest } from "./types.js";
+
+/** File name of the state database inside `<root>/.assemblyline/`. */
+export const STATE_DB_FILE = "state.db";
+
+/**
+ * Opens a runtime: loads and verifies the artifact against `plugins.lock` and opens the state
+ * database. Throws `RuntimeError` (AL8001–AL8014) for a missing, stale or tampered artifact and
+ * `ControlPlaneError` when the state database cannot be opened.
+ */
+export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const root = path.resolve(options.root);
+  const stateDir = path.join(root, ".assemblyline");
+  const artifactDir = path.resolve(root, options.artifactDir ?? DEFAULT_ARTIFACT_DIR);
+  const artifact = loadArtifact({ root, artifactDir, stateDir });
+  const store = StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
+  return new Runtime(options, root, stateDir, artifact, store);
+}
+
+/** An open runtime. Not safe to use after {@link Runtime.close}. */
+export class Runtime {
+  /** Where authored tools run under this runtime's host policy. */
+  readonly execution: ExecutionPolicy;
+  private readonly store: StateStore;
+  private readonly executor: AuthoredExecutor;
+  private readonly pipeline: CallPipeline;
+  private closed = false;
+  /** Runs ended in this process whose end could not be persisted yet (state store down). */
+  private readonly endedRuns = new Map<string, ControlPlaneError>();
+  /** Workspace directory per run, created once per runtime. */
+  private readonly workspaces = new Map<string, string>();
+
+  /** @internal use {@link openRuntime}. */
+  constructor(
+    options: RuntimeOptions,
+    readonly root: string,
+    readonly stateDir: string,
+    readonly artifact: LoadedArtifact,
+    store: StateStore,
+  ) {
+    this.execution = options.execution ?? "sandbox";
+    this.store = store;
+    this.executor = new AuthoredExecutor({
+      execution: this.execution,
+      root,
+      stateDir,
+      maxWorkers: options.maxSandboxProcesses ?? 16,
+      startTimeoutMs: options.sandboxStartTimeoutMs ?? 15_000,
+    });
+    this.pipeline = new CallPipeline({
+      artifact,
+      store,
+      executor: this.executor,
+      validator: new InputValidator(),
+      hostTools: options.hostTools ?? new Map<string, CoreTool>(),
+      policy: options.coreToolPolicy ?? ({} as CoreToolPolicy),
+      hostConfig: options.hostConfig ?? {},
+      stateDir,
+      ...(options.hostImplementations ? { hostImplementations: options.hostImplementations } : {}),
+      ...(options.artifactByteLimit === undefined ? {} : { artifactByteLimit: options.artifactByteLimit }),
+    });
+  }
+
+  /** True when sandbox children run under Node's permission model (AL8030 otherwise). */
+  get sandboxPermissionModel(): boolean {
+    return this.executor.permissionModel;
+  }
+
+  /** Warnings about this runtime's setup (AL8030 when sandboxes lack the permission model). */
+  get warnings(): readonly Diagnostic[] {
+    if (this.execution !== "sandbox" || this.executor.permissionModel) return [];
+    return [createDiagnostic(Diagnostics.SandboxWithoutPermissionModel, { file: ".assemblyline/build/manifest.json", line: 1, column: 1 }, [process.version])];
+  }
+
+  /**
+   * Runs one tool call. Tool-call failures come back as `status: "failed"` with
+   * `failure.runCanContinue: true`; a control-plane failure comes back with
+   * `failure.kind: "control_plane"` and ends the run. Throws `RuntimeError` for a refused
+   * request: closed runtime (AL8025), unknown surface (AL8020), ended run (AL8021), bad id
+   * (AL8022), a call id reused for another call (AL8024).
+   */
+  async call(request: ToolCallRequest): Promise<CallResult> {
+    this.assertOpen();
+    const surfaceId = request.surface ?? ".";
+    this.assertSurface(surfaceId);
+    const runId = checkId(request.runId ?? newId("run"), "run");
+    const callId = checkId(request.callId ?? newId("call"), "call");
+    const tool = String(request.tool);
+    const session = this.openSession(runId, callId, tool);
+    return this.guard(session, request, async () => {
+      this.assertRunActive(this.store.ensureRun(runId));
+      let input: Json;
+      try {
+        input = copyJson(request.input, "input");
+      } catch (error) {
+        session.expectCall(surfaceId, "null");
+        return this.pipeline.fail(session, "invalid_input", (error as Error).message);
+      }
+      const inputJson = canonicalJson(input);
+      const previous = this.store.getCall(runId, callId);
+      if (previous && (previous.tool !== tool || previous.surface !== surfaceId || previous.inputJson !== inputJson)) {
+        throw runtimeError(Diagnostics.CallIdReused, ".assemblyline/state.db", [callId, runId, describeCall(previous)]);
+      }
+      const approval = this.store.getApproval(runId, callId);
+      if (approval?.state === "pending") return this.pipeline.pendingResult(session, approval);
+      if (approval?.state === "denied") return this.pipeline.deniedResult(session, approval, []);
+      session.expectCall(surfaceId, inputJson);
+      return this.pipeline.run(session, surfaceId, input, approval?.state === "approved" ? "granted" : "ask", request);
+    });
+  }
+
+  /**
+   * Decides a pending approval. Approving executes the call exactly once; denying means it
+   * never executes. A second `approve` of a decided call does nothing: it returns the recorded
+   * outcome with `alreadyDecided: true` and no events. Throws `RuntimeError` AL8023 when the
+   * run has no such pending call, AL8021 when the run has ended.
+   */
+  async approve(request: ApproveRequest): Promise<CallResult> {
+    this.assertOpen();
+    const runId = checkId(request.runId, "run");
+    const callId = checkId(request.callId, "call");
+    const approval = this.store.getApproval(runId, callId);
+    if (!approval) throw runtimeError(Diagnostics.ApprovalNotFound, ".assemblyline/state.db", [runId, callId]);
+    const session = this.openSession(runId, callId, approval.tool);
+    return this.guard(session, request, async () => {
+      this.assertRunActive(this.store.ensureRun(runId));
+      const decision = request.deny ? "denied" : "approved";
+      if (!this.store.decideApproval(runId, callId, decision)) {
+        return this.pipeline.recordedResult(session, this.store.getApproval(runId, callId)!, this.store.getCall(runId, callId));
+      }
+      if (decision === "denied") {
+        session.recordRuntime("tool.approval_denied");
+        return this.pipeline.deniedResult(session, approval, session.events, true);
+      }
+      session.recordRuntime("tool.approval_granted");
+      return this.pipeline.run(session, approval.surface, approval.input, "granted", {});
+    });
+  }
+
+  /**
+   * Deferred tools `tool_search` activated in a run on a surface (sorted): pass them as
+   * `activated` to `buildSnapshot` for the run's next model call.
+   */
+  activatedTools(runId: string, surface = "."): string[] {
+    return this.store.activatedTools(checkId(runId, "run"), surface);
+  }
+
+  /** Every persisted event of a run, in order (for audits and tests). */
+  events(runId: string): RuntimeEvent[] {
+    return this.store.listEvents(checkId(runId, "run")).map((event) => ({ type: event.type, ...event.data }));
+  }
+
+  /** The stored record of a call (full result included), or `undefined`. */
+  callRecord(runId: string, callId: string): CallRecord | undefined {
+    return this.store.getCall(runId, callId);
+  }
+
+  /** Stops every sandbox process and closes the state database. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.executor.close();
+    this.store.close();
+  }
+
+  private openSession(runId: string, callId: string, tool: string): CallSession {
+    let workspace = this.workspaces.get(runId);
+    if (!workspace) {
+      workspace = ensureWorkspace(this.stateDir, runId);
+      this.workspaces.set(runId, workspace);
+    }
+    return new CallSession(this.store, { runId, callId, tool, workspace });
+  }
+
+  /** Runs `body` under cancellation and deadline; a control-plane failure ends the run. */
+  private async guard(session: CallSession, control: { signal?: AbortSignal; deadlineMs?: number }, body: () => Promise<CallResult>): Promise<CallResult> {
+    try {
+      return await superviseCall(body, control, () => this.executor.killRun(session.identity.runId));
+    } catch (error) {
+      const failure = session.controlPlaneFailure ?? (error instanceof ControlPlaneError ? error : undefined);
+      if (!failure) throw error;
+      return await this.endRun(session, failure);
+    } finally {
+      session.finish();
+    }
+  }
+
+  private async endRun(session: CallSession, failure: ControlPlaneError): Promise<CallResult> {
+    const { runId, callId, tool } = session.identity;
+    this.endedRuns.set(runId, failure);
+    await this.executor.killRun(runId);
+    try {
+      this.store.endRun(runId, failure.reason, failure.message);
+      this.endedRuns.delete(runId);
+      session.record("run.ended", { reason: failure.reason, error: failure.message });
+      this.store.updateCall(runId, callId, { status: "failed", error: failure.message, failureKind: "control_plane" });
+    } catch {
+      // The state store is unavailable: the end is kept in memory and persisted on next access.
+    }
+    return {
+      status: "failed",
+      error: `The run has ended: ${failure.message}`,
+      failure: { kind: "control_plane", reason: failure.reason, runCanContinue: false },
+      events: session.events,
+      runId,
+      callId,
+      tool,
+    };
+  }
+
+  private assertRunActive(run: { runId: string; status: string; endReason: string | null; endMessage: string | null }): void {
+    const pending = this.endedRuns.get(run.runId);
+    if (pending && run.status === "active") {
+      try {
+        this.store.endRun(run.runId, pending.reason, pending.message);
+        this.endedRuns.delete(run.runId);
+      } catch {
+        // Still unavailable: the run stays ended in memory.
+      }
+    }
+    const reason = run.status === "ended" ? run.endReason : pending?.reason;
+    if (reason) {
+      throw runtimeError(Diagnostics.RunEnded, ".assemblyline/state.db", [run.runId, reason, run.endMessage ?? pending?.message ?? ""]);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw runtimeError(Diagnostics.RuntimeClosed, ".assemblyline/state.db");
+  }
+
+  private assertSurface(surfaceId: string): void {
+    if (!this.artifact.manifest.surfaces[surfaceId]) {
+      const known = Object.keys(this.artifact.manifest.surfaces).sort().join(", ") || "(none)";
+      throw runtimeError(Diagnostics.UnknownSurface, ".assemblyline/build/manifest.json", [surfaceId, known]);
+    }
+  }
+}
+
+function describeCall(call: CallRecord): string {
+  return `a call of '${call.tool}' on surface '${call.surface}'`;
+}

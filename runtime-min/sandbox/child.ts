@@ -1,0 +1,97 @@
+/**
+ * Entry of a sandbox child process (seed "Execution Model": authored JavaScript runs in a
+ * separate process and is never imported into the host). Started by `./sandbox-worker.ts` as
+ * `node <permission flags> child.mjs <bridgeDir>` with an allowlisted environment and a
+ * doorbell socket on fd 3.
+ *
+ * The child imports verified bundles, runs calls with `./execute-definition.ts`, and sends
+ * every `ctx` operation back to the host over the same bridge. It exits when the doorbell
+ * closes (the host went away or closed the worker).
+ */
+import * as net from "node:net";
+import { pathToFileURL } from "node:url";
+import { DoorbellReader, EnvelopeBridge } from "./bridge.js";
+import { DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
+import type { Json } from "./json-copy.js";
+import type { CallRequest, ContextOperation, HostMessage } from "./protocol.js";
+import type { ContextChannel } from "./tool-context.js";
+
+const DOORBELL_FD = 3;
+
+interface Pending {
+  resolve(value: Json | undefined): void;
+  reject(error: Error): void;
+}
+
+function main(): void {
+  const bridgeDir = process.argv[2];
+  if (!bridgeDir) {
+    process.stderr.write("assembly-line sandbox: missing bridge directory argument\n");
+    process.exit(2);
+  }
+  const doorbell = new net.Socket({ fd: DOORBELL_FD, readable: true, writable: true });
+  doorbell.setEncoding("utf8");
+  const bridge = new EnvelopeBridge(bridgeDir, "c", (line) => doorbell.write(line));
+  const modules = new Map<string, Promise<BundleModule>>();
+  const definitions = new DefinitionCache();
+  const pending = new Map<number, Pending>();
+  let nextRequestId = 0;
+  const reader = new DoorbellReader();
+
+  const channelFor = (callId: number): ContextChannel => ({
+    request(operation: ContextOperation): Promise<Json | undefined> {
+      nextRequestId += 1;
+      const id = nextRequestId;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        bridge.publish({ kind: "ctx", id, callId, operation });
+      });
+    },
+  });
+
+  const runCall = async (request: CallRequest): Promise<void> => {
+    const outcome = await runWithModule(request, modules, definitions, channelFor(request.id));
+    bridge.publish({ kind: "result", id: request.id, ...outcome });
+  };
+
+  doorbell.on("data", (chunk: string) => {
+    for (const name of reader.push(chunk)) {
+      const message = bridge.take(name) as HostMessage;
+      if (message.kind === "call") {
+        void runCall(message);
+      } else if (message.kind === "ctx_result") {
+        const waiter = pending.get(message.id);
+        pending.delete(message.id);
+        if (!waiter) continue;
+        if (message.ok) waiter.resolve(message.value);
+        else waiter.reject(new Error(message.error));
+      }
+    }
+  });
+  doorbell.on("close", () => process.exit(0));
+  doorbell.on("error", () => process.exit(0));
+  bridge.publish({ kind: "ready", pid: process.pid });
+}
+
+async function runWithModule(
+  request: CallRequest,
+  modules: Map<string, Promise<BundleModule>>,
+  definitions: DefinitionCache,
+  channel: ContextChannel,
+): Promise<CallOutcome> {
+  let loading = modules.get(request.bundlePath);
+  if (!loading) {
+    loading = import(pathToFileURL(request.bundlePath).href) as Promise<BundleModule>;
+    modules.set(request.bundlePath, loading);
+  }
+  let module: BundleModule;
+  try {
+    module = await loading;
+  } catch (error) {
+    modules.delete(request.bundlePath);
+    return { ok: false, failureKind: "configuration_error", error: `Loading the bundle of tool '${request.toolName}' failed: ${messageOf(error)}` };
+  }
+  return executeDefinition(module, request, definitions, channel);
+}
+
+main();

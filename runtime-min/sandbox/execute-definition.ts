@@ -1,0 +1,141 @@
+/**
+ * Runs one tool call against a loaded bundle module: resolves the ToolDefinition (default
+ * export, or `factory(config)`), runs `execute(input, ctx)`, applies `toModelOutput`, and
+ * classifies every failure (seed "Tool implementation", "Safe Model Output"; issue 4 item 3).
+ *
+ * Shared by the sandbox child and `direct` execution, so both boundaries classify alike.
+ */
+import { RecoverableToolError, type ToolDefinition } from "../authoring/index.js";
+import { copyJson, NotJsonError, type Json } from "./json-copy.js";
+import type { CallRequest, CallResponse } from "./protocol.js";
+import { createToolContext, type ContextChannel } from "./tool-context.js";
+
+/** A bundle's module namespace (its exports by name). */
+export type BundleModule = { readonly [exportName: string]: unknown };
+
+/** The outcome of one call, without the bridge's request id. */
+export type CallOutcome =
+  | { readonly ok: true; readonly output: Json; readonly modelOutput: Json }
+  | { readonly ok: false; readonly failureKind: Extract<CallResponse, { ok: false }>["failureKind"]; readonly error: string };
+
+class ConfigurationFailure extends Error {}
+
+/**
+ * Caches resolved definitions per tool, factory and config, so a factory runs once per warm
+ * process rather than once per call. Failed resolutions are not cached (the next call retries).
+ */
+export class DefinitionCache {
+  private readonly resolved = new Map<string, ToolDefinition>();
+
+  /** Resolves the definition of `request` from `module`; throws {@link ConfigurationFailure}. */
+  async resolve(module: BundleModule, request: CallRequest): Promise<ToolDefinition> {
+    const cacheKey = JSON.stringify([request.bundlePath, request.toolName, request.factory ?? null, request.factoryConfig]);
+    const cached = this.resolved.get(cacheKey);
+    if (cached) return cached;
+    const definition = await resolveDefinition(module, request);
+    this.resolved.set(cacheKey, definition);
+    return definition;
+  }
+}
+
+/**
+ * Executes `request` with `module` and returns its outcome; never throws.
+ *
+ * Classification: a missing export, a factory that throws or returns no ToolDefinition, and a
+ * definition that asks for approval the lock does not record are `configuration_error`;
+ * `RecoverableToolError` is `invalid_input`; any other throw, a result (or model output) that
+ * is not JSON, and a throwing `toModelOutput` are `execution_error`.
+ */
+export async function executeDefinition(module: BundleModule, request: CallRequest, cache: DefinitionCache, channel: ContextChannel): Promise<CallOutcome> {
+  let definition: ToolDefinition;
+  try {
+    definition = await cache.resolve(module, request);
+  } catch (error) {
+    return { ok: false, failureKind: "configuration_error", error: messageOf(error) };
+  }
+  const drift = approvalDrift(definition, request);
+  if (drift) return { ok: false, failureKind: "configuration_error", error: drift };
+  const context = createToolContext(
+    { runId: request.runId, toolCallId: request.toolCallId, config: request.ctxConfig, workspace: request.workspace },
+    channel,
+  );
+  let result: unknown;
+  try {
+    // The input is already a private copy: parsed from the envelope, or copied by the host.
+    result = await definition.execute(request.input, context);
+  } catch (error) {
+    return { ok: false, failureKind: RecoverableToolError.isRecoverable(error) ? "invalid_input" : "execution_error", error: messageOf(error) };
+  }
+  return projectResult(definition, request.toolName, result);
+}
+
+async function projectResult(definition: ToolDefinition, toolName: string, result: unknown): Promise<CallOutcome> {
+  let output: Json;
+  try {
+    output = copyJson(result, "result");
+  } catch (error) {
+    return { ok: false, failureKind: "execution_error", error: `Tool '${toolName}' returned a value that is not JSON: ${messageOf(error)}` };
+  }
+  if (typeof definition.toModelOutput !== "function") return { ok: true, output, modelOutput: output };
+  try {
+    const projected: unknown = await definition.toModelOutput(copyJson(output, "result"));
+    return { ok: true, output, modelOutput: copyJson(projected, "model output") };
+  } catch (error) {
+    const what = error instanceof NotJsonError ? "returned a value that is not JSON" : "threw";
+    return { ok: false, failureKind: "execution_error", error: `toModelOutput of tool '${toolName}' ${what}: ${messageOf(error)}` };
+  }
+}
+
+async function resolveDefinition(module: BundleModule, request: CallRequest): Promise<ToolDefinition> {
+  const where = `the bundle of tool '${request.toolName}'`;
+  if (request.factory === undefined) {
+    if (!("default" in module) || module.default === undefined) {
+      throw new ConfigurationFailure(`${capitalize(where)} has no default export; the module must \`export default defineTool({...})\` or the descriptor must name a factory.`);
+    }
+    return checkDefinition(module.default, `The default export of ${where}`);
+  }
+  const factory = module[request.factory];
+  if (factory === undefined) {
+    const named = Object.keys(module).filter((name) => name !== "default").sort();
+    const available = named.length > 0 ? ` It exports: ${named.join(", ")}.` : "";
+    throw new ConfigurationFailure(`${capitalize(where)} has no export '${request.factory}' (the descriptor's factory).${available}`);
+  }
+  if (typeof factory !== "function") throw new ConfigurationFailure(`The factory '${request.factory}' of tool '${request.toolName}' is not a function.`);
+  let produced: unknown;
+  try {
+    produced = await (factory as (config: unknown) => unknown)(copyJson(request.factoryConfig, "config"));
+  } catch (error) {
+    throw new ConfigurationFailure(`The factory '${request.factory}' of tool '${request.toolName}' threw: ${messageOf(error)}`);
+  }
+  return checkDefinition(produced, `The value returned by factory '${request.factory}' of tool '${request.toolName}'`);
+}
+
+function checkDefinition(value: unknown, what: string): ToolDefinition {
+  if (value === null || typeof value !== "object" || typeof (value as { execute?: unknown }).execute !== "function") {
+    throw new ConfigurationFailure(`${what} is not a ToolDefinition (an object with an execute function, as defineTool({...}) returns).`);
+  }
+  return value as ToolDefinition;
+}
+
+function approvalDrift(definition: ToolDefinition, request: CallRequest): string | undefined {
+  const policy = definition.needsApproval as { reason?: unknown } | undefined;
+  if (request.approval !== "none" || policy === undefined || policy === null) return undefined;
+  const reason = typeof policy.reason === "string" ? ` ("${policy.reason}")` : "";
+  return `The implementation of tool '${request.toolName}' asks for approval${reason}, but the locked contract has no approval policy, so the call was not run. Recompile so plugins.lock records the policy.`;
+}
+
+/** The message of anything thrown: `Error.message`, a string as is, anything else as JSON. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") return (error as { message: string }).message;
+  if (typeof error === "string") return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

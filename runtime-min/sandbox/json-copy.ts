@@ -1,0 +1,112 @@
+/**
+ * Strict JSON copying for values that cross the tool boundary: tool results, `toModelOutput`
+ * projections, `ctx.step` results and `ctx.emit` data (seed "Tool implementation": "Return
+ * values must be JSON-serializable"; "Durable Steps": "step results must be JSON-serializable").
+ *
+ * `JSON.stringify` silently drops functions, turns `NaN` into `null` and `Map` into `{}`; this
+ * module refuses such values instead, naming where in the value the problem is, so a tool never
+ * loses data silently. It runs inside the sandbox child, so it imports nothing.
+ */
+
+/** A JSON value as it crosses the bridge. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** Thrown by {@link copyJson} for a value JSON cannot represent faithfully. */
+export class NotJsonError extends Error {
+  /** Where the offending value is, e.g. `result.items[2].callback`. */
+  readonly at: string;
+  constructor(at: string, problem: string) {
+    super(`${at} ${problem}; the value must be JSON-serializable.`);
+    this.name = "NotJsonError";
+    this.at = at;
+  }
+}
+
+/**
+ * Returns a deep JSON copy of `value` — exactly what `JSON.parse(JSON.stringify(value))` gives
+ * for a well-formed value — or throws {@link NotJsonError}.
+ *
+ * Accepted: `null`, booleans, finite numbers, strings, arrays, plain objects (prototype
+ * `Object.prototype` or `null`), and objects with a `toJSON()` method (such as `Date`), whose
+ * result is copied in turn. `undefined` inside an object drops the key and inside an array
+ * becomes `null` (as JSON does). Refused: `undefined` at the top, BigInt, functions, symbols,
+ * non-finite numbers, cycles, and any other object (Map, Set, RegExp, Error, class instances),
+ * whose data JSON would lose.
+ *
+ * @param label names the value in messages (`"result"`, `"step result"`).
+ */
+export function copyJson(value: unknown, label: string): Json {
+  if (value === undefined) throw new NotJsonError(label, "is undefined");
+  return copy(value, label, new Set());
+}
+
+function copy(value: unknown, at: string, ancestors: Set<object>): Json {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      if (!Number.isFinite(value)) throw new NotJsonError(at, `is ${String(value)}, which JSON cannot represent`);
+      return value;
+    case "bigint":
+      throw new NotJsonError(at, "is a BigInt");
+    case "function":
+      throw new NotJsonError(at, "is a function");
+    case "symbol":
+      throw new NotJsonError(at, "is a symbol");
+    case "undefined":
+      return null;
+    default:
+      break;
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (ancestors.has(object)) throw new NotJsonError(at, "refers back to one of its parents (a cycle)");
+  const toJSON = (object as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === "function") {
+    const replaced = (toJSON as () => unknown).call(object);
+    ancestors.add(object);
+    try {
+      return replaced === undefined ? null : copy(replaced, at, ancestors);
+    } finally {
+      ancestors.delete(object);
+    }
+  }
+  ancestors.add(object);
+  try {
+    return Array.isArray(object) ? copyArray(object, at, ancestors) : copyObject(object, at, ancestors);
+  } finally {
+    ancestors.delete(object);
+  }
+}
+
+function copyArray(array: readonly unknown[], at: string, ancestors: Set<object>): Json[] {
+  const out: Json[] = [];
+  for (let index = 0; index < array.length; index++) out.push(copy(array[index], `${at}[${index}]`, ancestors));
+  return out;
+}
+
+function copyObject(object: object, at: string, ancestors: Set<object>): { [key: string]: Json } {
+  const proto = Object.getPrototypeOf(object);
+  if (proto !== Object.prototype && proto !== null) {
+    const name = (proto as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+    throw new NotJsonError(at, `is a ${typeof name === "string" && name !== "" ? name : "non-plain"} object, not a plain object`);
+  }
+  const out: { [key: string]: Json } = {};
+  for (const key of Object.keys(object)) {
+    const member = (object as Record<string, unknown>)[key];
+    if (member === undefined) continue;
+    // defineProperty keeps a "__proto__" key as data instead of changing the prototype.
+    Object.defineProperty(out, key, {
+      value: copy(member, `${at}${formatKey(key)}`, ancestors),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+function formatKey(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}

@@ -1,0 +1,93 @@
+/**
+ * Messages of the file-backed bridge between the host and a sandbox child (seed "Execution
+ * Model": "The file-backed bridge publishes live request and response envelopes with atomic
+ * replacement").
+ *
+ * Every message is one JSON envelope file; the doorbell (see `./bridge.ts`) only carries the
+ * file's name. Ids are unique per bridge and per direction. This module imports nothing, so the
+ * sandbox child can bundle it.
+ */
+import type { Json } from "./json-copy.js";
+
+/** What the child needs to run one tool call. Host → child. */
+export interface CallRequest {
+  readonly kind: "call";
+  /** Request id; the child answers with a {@link CallResponse} of the same id. */
+  readonly id: number;
+  readonly runId: string;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** Absolute path of the verified bundle copy to import. */
+  readonly bundlePath: string;
+  /** Named export to call with `factoryConfig`; absent means the default export is the tool. */
+  readonly factory?: string;
+  /** The tool's effective config (`{ ...descriptor.config, ...capabilityConfig }`). */
+  readonly factoryConfig: { readonly [key: string]: Json };
+  /** Effective config plus the host's `requiredConfig` values: becomes read-only `ctx.config`. */
+  readonly ctxConfig: { readonly [key: string]: Json };
+  readonly input: Json;
+  /**
+   * `"granted"` when the locked policy gated the call and a host approved it; `"none"` when the
+   * locked contract has no approval policy. A definition that asks for approval while the lock
+   * does not is refused (drift), so a stale lock never lets a gated side effect run unapproved.
+   */
+  readonly approval: "none" | "granted";
+  /** Absolute path of the run's workspace (`ctx.getSandbox().workspace`). */
+  readonly workspace: string;
+}
+
+/** The result of one call. Child → host. */
+export type CallResponse =
+  | {
+      readonly kind: "result";
+      readonly id: number;
+      readonly ok: true;
+      /** The full result (persisted). */
+      readonly output: Json;
+      /** What the model sees: `toModelOutput(output)`, or `output` when the tool has none. */
+      readonly modelOutput: Json;
+    }
+  | {
+      readonly kind: "result";
+      readonly id: number;
+      readonly ok: false;
+      readonly failureKind: "invalid_input" | "configuration_error" | "execution_error";
+      readonly error: string;
+    };
+
+/** The `ctx` operations a tool can ask the host for (seed "Execution Context"). */
+export type ContextOperation =
+  | { readonly op: "emit"; readonly type: string; readonly data: { readonly [key: string]: Json } }
+  | { readonly op: "step.lookup"; readonly key: string }
+  | { readonly op: "step.record"; readonly key: string; readonly value: Json | undefined; readonly metadata: { readonly [key: string]: Json } | undefined }
+  | { readonly op: "sandbox.readFile"; readonly path: string }
+  | { readonly op: "sandbox.writeFile"; readonly path: string; readonly contents: string }
+  | { readonly op: "sandbox.exec"; readonly command: string; readonly timeoutMs: number | undefined };
+
+/** A `ctx` request made during call `callId`. Child → host. */
+export interface ContextRequest {
+  readonly kind: "ctx";
+  readonly id: number;
+  /** Id of the {@link CallRequest} this request belongs to. */
+  readonly callId: number;
+  readonly operation: ContextOperation;
+}
+
+/** The answer to a {@link ContextRequest}. Host → child. */
+export type ContextResponse =
+  | { readonly kind: "ctx_result"; readonly id: number; readonly ok: true; readonly value: Json | undefined }
+  | { readonly kind: "ctx_result"; readonly id: number; readonly ok: false; readonly error: string };
+
+/** Sent once by the child when it is ready for calls. Child → host. */
+export interface ReadyMessage {
+  readonly kind: "ready";
+  readonly pid: number;
+}
+
+/** Every message the host sends. */
+export type HostMessage = CallRequest | ContextResponse;
+/** Every message the child sends. */
+export type ChildMessage = CallResponse | ContextRequest | ReadyMessage;
+
+/** Answer of `step.lookup`: the persisted value, or `found: false`. */
+export type StepLookup = { readonly found: true; readonly value: Json | undefined } | { readonly found: false };

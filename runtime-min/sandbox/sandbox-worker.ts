@@ -1,0 +1,236 @@
+/**
+ * Host side of one sandbox child process: spawns it with an allowlisted environment and the
+ * permission model, publishes call envelopes over the file-backed bridge, answers the child's
+ * `ctx` requests, and fails in-flight calls when the process dies (seed "Execution Model";
+ * issue 4 item 4).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Socket } from "node:net";
+import { DoorbellReader, EnvelopeBridge } from "./bridge.js";
+import type { CallOutcome } from "./execute-definition.js";
+import type { Json } from "./json-copy.js";
+import type { CallRequest, ChildMessage, ContextOperation } from "./protocol.js";
+import { sandboxEnvironment, sandboxNodeFlags, type PermissionSupport } from "./sandbox-environment.js";
+
+/** Answers the `ctx` operations of one call (emit, steps, sandbox file/shell work). */
+export type ContextHandler = (operation: ContextOperation) => Promise<Json | undefined>;
+
+/** Thrown into in-flight calls when the child process exits or cannot start. */
+export class SandboxExitError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+    readonly signal: NodeJS.Signals | null,
+  ) {
+    super(message);
+    this.name = "SandboxExitError";
+  }
+}
+
+/** How to start a worker. */
+export interface WorkerOptions {
+  /** Absolute path of the child entry script (see `./child-script.ts`). */
+  readonly childScript: string;
+  /** Absolute path of the verified bundle this worker serves. */
+  readonly bundlePath: string;
+  /** The run's workspace: the child's cwd, HOME and only writable place besides its bridge. */
+  readonly workspace: string;
+  /** Directory under which this worker's bridge directory is created. */
+  readonly bridgeRoot: string;
+  readonly permission: PermissionSupport;
+  /** How long to wait for the child's `ready` message, in milliseconds. */
+  readonly startTimeoutMs: number;
+}
+
+interface InFlight {
+  readonly handler: ContextHandler;
+  resolve(outcome: CallOutcome): void;
+  reject(error: Error): void;
+}
+
+const OUTPUT_TAIL_BYTES = 4096;
+
+/** One warm sandbox child. Create with {@link SandboxWorker.start}. */
+export class SandboxWorker {
+  private readonly inFlight = new Map<number, InFlight>();
+  private nextId = 0;
+  private exited: SandboxExitError | undefined;
+  private stderrTail = "";
+  private readonly exitWaiters: (() => void)[] = [];
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly doorbell: Socket,
+    private readonly bridge: EnvelopeBridge,
+    readonly bridgeDir: string,
+  ) {}
+
+  /** Spawns a child and resolves once it reported ready; rejects with {@link SandboxExitError}. */
+  static async start(options: WorkerOptions): Promise<SandboxWorker> {
+    const bridgeDir = path.join(options.bridgeRoot, randomUUID());
+    fs.mkdirSync(bridgeDir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.join(options.workspace, ".tmp"), { recursive: true });
+    const flags = sandboxNodeFlags(
+      { read: [options.childScript, options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] },
+      options.permission,
+    );
+    const child = spawn(process.execPath, [...flags, options.childScript, bridgeDir], {
+      cwd: options.workspace,
+      env: sandboxEnvironment(options.workspace),
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+    });
+    const doorbell = child.stdio[3] as Socket;
+    const bridge = new EnvelopeBridge(bridgeDir, "h", (line) => doorbell.write(line));
+    const worker = new SandboxWorker(child, doorbell, bridge, bridgeDir);
+    await worker.waitReady(options.startTimeoutMs);
+    worker.setActive(false);
+    return worker;
+  }
+
+  /** The child's process id (for audits and tests). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** True until the child exits. */
+  get alive(): boolean {
+    return this.exited === undefined;
+  }
+
+  /** Number of calls currently running in this worker. */
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * Runs one call in the child. Resolves with the child's outcome; rejects with
+   * {@link SandboxExitError} when the child dies first, or with the error of a failed publish.
+   */
+  call(request: Omit<CallRequest, "kind" | "id">, handler: ContextHandler): Promise<CallOutcome> {
+    if (this.exited) return Promise.reject(this.exited);
+    this.nextId += 1;
+    const id = this.nextId;
+    return new Promise<CallOutcome>((resolve, reject) => {
+      this.inFlight.set(id, { handler, resolve, reject });
+      this.setActive(true);
+      try {
+        this.bridge.publish({ kind: "call", id, ...request });
+      } catch (error) {
+        this.settle(id);
+        reject(error as Error);
+      }
+    });
+  }
+
+  /** Kills the child at once (cancellation, deadline); in-flight calls reject. */
+  kill(): void {
+    if (this.alive) this.child.kill("SIGKILL");
+  }
+
+  /** Closes the doorbell so the child exits; kills it if it has not exited after `graceMs`. */
+  async close(graceMs = 1000): Promise<void> {
+    if (!this.alive) return;
+    const exited = new Promise<void>((resolve) => this.exitWaiters.push(resolve));
+    this.doorbell.end();
+    const timer = setTimeout(() => this.kill(), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private waitReady(timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new SandboxExitError(`The sandbox process did not start within ${timeoutMs} ms.`, null, null));
+        this.kill();
+      }, timeoutMs);
+      const reader = new DoorbellReader();
+      let ready = false;
+      this.child.stdout?.on("data", () => undefined);
+      this.child.stderr?.setEncoding("utf8");
+      this.child.stderr?.on("data", (chunk: string) => {
+        this.stderrTail = (this.stderrTail + chunk).slice(-OUTPUT_TAIL_BYTES);
+      });
+      this.doorbell.setEncoding("utf8");
+      this.doorbell.on("data", (chunk: string) => {
+        for (const name of reader.push(chunk)) {
+          const message = this.bridge.take(name) as ChildMessage;
+          if (message.kind === "ready" && !ready) {
+            ready = true;
+            clearTimeout(timer);
+            resolve();
+          } else this.receive(message);
+        }
+      });
+      this.doorbell.on("error", () => undefined);
+      this.child.on("exit", (code, signal) => {
+        clearTimeout(timer);
+        this.onExit(code, signal);
+        if (!ready) reject(this.exited!);
+      });
+    });
+  }
+
+  private receive(message: ChildMessage): void {
+    if (message.kind === "result") {
+      const waiter = this.settle(message.id);
+      if (!waiter) return;
+      const { kind: _kind, id: _id, ...outcome } = message;
+      waiter.resolve(outcome as CallOutcome);
+    } else if (message.kind === "ctx") {
+      void this.answer(message.id, message.callId, message.operation);
+    }
+  }
+
+  private async answer(requestId: number, callId: number, operation: ContextOperation): Promise<void> {
+    const waiter = this.inFlight.get(callId);
+    let reply: unknown;
+    try {
+      if (!waiter) throw new Error("The call this ctx request belongs to has already finished.");
+      reply = { kind: "ctx_result", id: requestId, ok: true, value: await waiter.handler(operation) };
+    } catch (error) {
+      reply = { kind: "ctx_result", id: requestId, ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    if (this.alive) {
+      try {
+        this.bridge.publish(reply);
+      } catch {
+        // The child is going away; its exit handler fails the call.
+      }
+    }
+  }
+
+  private settle(id: number): InFlight | undefined {
+    const waiter = this.inFlight.get(id);
+    this.inFlight.delete(id);
+    if (this.inFlight.size === 0) this.setActive(false);
+    return waiter;
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    const stderr = this.stderrTail.trim();
+    this.exited = new SandboxExitError(
+      `The sandbox process ${how} before the call finished; no result was recorded.${stderr ? ` Its last output: ${stderr}` : ""}`,
+      code,
+      signal,
+    );
+    for (const [id, waiter] of [...this.inFlight]) {
+      this.inFlight.delete(id);
+      waiter.reject(this.exited);
+    }
+    fs.rmSync(this.bridgeDir, { recursive: true, force: true });
+    for (const resolve of this.exitWaiters.splice(0)) resolve();
+  }
+
+  /** Keeps the host's event loop alive only while calls are in flight (an idle pool never blocks exit). */
+  private setActive(active: boolean): void {
+    const handles = [this.child, this.doorbell, this.child.stdout, this.child.stderr] as ({ ref(): void; unref(): void } | null)[];
+    for (const handle of handles) {
+      if (active) handle?.ref();
+      else handle?.unref();
+    }
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Warm sandbox processes, one per run and bundle (issue 4 item 4: "Keep the sandbox warm").
+ *
+ * Keying by run as well as bundle keeps runs apart: a child's cwd, HOME and only writable
+ * directory are its run's workspace, and no module state leaks from one run into another.
+ * A dead worker is dropped and the next call starts a fresh one. Idle workers beyond
+ * `maxWorkers` are closed, least recently used first.
+ */
+import { SandboxWorker, type WorkerOptions } from "./sandbox-worker.js";
+
+/** What identifies a warm worker. */
+export interface WorkerKey {
+  readonly runId: string;
+  readonly bundlePath: string;
+}
+
+/** A pool of {@link SandboxWorker}s. */
+export class WorkerPool {
+  private readonly workers = new Map<string, Promise<SandboxWorker>>();
+  private closed = false;
+
+  constructor(private readonly maxWorkers: number) {}
+
+  /**
+   * Returns the warm worker of `key`, starting one with `options()` when there is none or the
+   * previous one died. Rejects when the child cannot start.
+   */
+  async acquire(key: WorkerKey, options: () => Promise<WorkerOptions>): Promise<SandboxWorker> {
+    if (this.closed) throw new Error("The runtime is closed.");
+    const id = JSON.stringify([key.runId, key.bundlePath]);
+    for (;;) {
+      const existing = this.workers.get(id);
+      if (!existing) break;
+      const worker = await existing.catch(() => undefined);
+      if (worker?.alive) {
+        // Re-insert to mark it most recently used (Map iteration order is insertion order).
+        if (this.workers.get(id) === existing) {
+          this.workers.delete(id);
+          this.workers.set(id, existing);
+        }
+        return worker;
+      }
+      // Dead or failed to start: replace it, unless another caller already did.
+      if (this.workers.get(id) === existing) {
+        this.workers.delete(id);
+        break;
+      }
+    }
+    const starting = options().then((resolved) => SandboxWorker.start(resolved));
+    this.workers.set(id, starting);
+    starting.catch(() => {
+      if (this.workers.get(id) === starting) this.workers.delete(id);
+    });
+    const worker = await starting;
+    await this.evictIdle();
+    return worker;
+  }
+
+  /** The live workers of a run (for cancellation and deadlines, which kill them). */
+  async workersOf(runId: string): Promise<SandboxWorker[]> {
+    const found: SandboxWorker[] = [];
+    for (const [id, promise] of this.workers) {
+      if ((JSON.parse(id) as string[])[0] !== runId) continue;
+      const worker = await promise.catch(() => undefined);
+      if (worker?.alive) found.push(worker);
+    }
+    return found;
+  }
+
+  /** Closes every worker (their children exit) and refuses further acquisitions. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.workers.values()];
+    this.workers.clear();
+    await Promise.all(all.map(async (promise) => (await promise.catch(() => undefined))?.close()));
+  }
+
+  private async evictIdle(): Promise<void> {
+    if (this.workers.size <= this.maxWorkers) return;
+    for (const [id, promise] of this.workers) {
+      if (this.workers.size <= this.maxWorkers) break;
+      const worker = await promise.catch(() => undefined);
+      if (worker && worker.busy > 0) continue;
+      this.workers.delete(id);
+      await worker?.close();
+    }
+  }
+}

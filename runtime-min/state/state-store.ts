@@ -1,0 +1,392 @@
+/**
+ * Run state in an embedded SQLite database (better-sqlite3; issue 4 item 5): runs, calls,
+ * pending approvals, durable steps and events, shared by every runtime instance and process
+ * that opens the same `state.db`.
+ *
+ * WAL mode with `synchronous = NORMAL` (durable across process crashes; concurrent readers
+ * while one process writes) and a busy timeout for writers from other processes. Every
+ * failure to read or write becomes a {@link ControlPlaneError} with reason
+ * `state_store_failure`: a lost write is never silent, and the caller ends the run.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import Database from "better-sqlite3";
+import { ControlPlaneError } from "../failures.js";
+import type { Json } from "../sandbox/json-copy.js";
+import { STATE_SCHEMA_SQL, STATE_SCHEMA_VERSION } from "./schema.js";
+
+/** A run's row. `ended` runs refuse further calls. */
+export interface RunRecord {
+  readonly runId: string;
+  readonly status: "active" | "ended";
+  readonly endReason: string | null;
+  readonly endMessage: string | null;
+}
+
+/** Status of a call as stored. */
+export type CallStatus = "running" | "ok" | "failed" | "approval_required" | "denied";
+
+/** A tool call's row (one per run and tool-call id; retries increment `attempts`). */
+export interface CallRecord {
+  readonly runId: string;
+  readonly callId: string;
+  readonly surface: string;
+  readonly tool: string;
+  /** The input exactly as JSON text (compared on retries). */
+  readonly inputJson: string;
+  readonly status: CallStatus;
+  readonly attempts: number;
+  readonly runtimeBoundary: "sandbox" | "host" | null;
+  /** The full result (persisted even when the model sees a projection). */
+  readonly output: Json | undefined;
+  /** What the model saw. */
+  readonly modelOutput: Json | undefined;
+  readonly error: string | null;
+  readonly failureKind: string | null;
+}
+
+/** A pending or decided approval. */
+export interface ApprovalRecord {
+  readonly runId: string;
+  readonly callId: string;
+  readonly surface: string;
+  readonly tool: string;
+  readonly input: Json;
+  readonly reason: string;
+  readonly sideEffect: string;
+  readonly state: "pending" | "approved" | "denied";
+}
+
+/** One persisted event. */
+export interface EventRecord {
+  readonly seq: number;
+  readonly callId: string | null;
+  readonly type: string;
+  readonly data: { readonly [key: string]: Json };
+}
+
+/** A persisted step result; `value` is `undefined` when the step returned nothing. */
+export interface StepRecord {
+  readonly value: Json | undefined;
+}
+
+/** Options of {@link StateStore.open}. */
+export interface StateStoreOptions {
+  /** How long a write waits for another process's write lock, in milliseconds (default 5000). */
+  readonly busyTimeoutMs?: number;
+}
+
+const now = (): string => new Date().toISOString();
+
+/** The state database of one agent root. All methods are synchronous. */
+export class StateStore {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  private constructor(private readonly db: Database.Database) {}
+
+  /** A prepared statement, compiled once per SQL text. */
+  private statement(sql: string): Database.Statement {
+    let prepared = this.statements.get(sql);
+    if (!prepared) {
+      prepared = this.db.prepare(sql);
+      this.statements.set(sql, prepared);
+    }
+    return prepared;
+  }
+
+  /**
+   * Opens (creating when missing) the database at `file`, in WAL mode, with the schema.
+   * Throws {@link ControlPlaneError} when it cannot be opened or has a newer schema.
+   */
+  static open(file: string, options: StateStoreOptions = {}): StateStore {
+    return guard("open the state database", () => {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const db = new Database(file);
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      db.pragma("foreign_keys = ON");
+      const version = db.pragma("user_version", { simple: true }) as number;
+      if (version > STATE_SCHEMA_VERSION) {
+        db.close();
+        throw new Error(`${file} has state schema version ${version}; this runtime understands version ${STATE_SCHEMA_VERSION}. Use a newer assembly-line.`);
+      }
+      db.exec(STATE_SCHEMA_SQL);
+      if (version < STATE_SCHEMA_VERSION) db.pragma(`user_version = ${STATE_SCHEMA_VERSION}`);
+      return new StateStore(db);
+    });
+  }
+
+  /** The journal mode in force (`"wal"` once opened). */
+  journalMode(): string {
+    return guard("read the journal mode", () => String(this.db.pragma("journal_mode", { simple: true })));
+  }
+
+  /**
+   * Runs `action` in one transaction (one commit for several writes); rolls back and throws
+   * {@link ControlPlaneError} when any part fails. Nested calls join the outer transaction.
+   */
+  transaction<T>(what: string, action: () => T): T {
+    if (this.db.inTransaction) return action();
+    // Prepared BEGIN/COMMIT statements: cheaper than building a db.transaction() wrapper per call.
+    try {
+      this.statement("BEGIN IMMEDIATE").run();
+    } catch (error) {
+      throw toControlPlane(what, error);
+    }
+    try {
+      const result = action();
+      this.statement("COMMIT").run();
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      throw toControlPlane(what, error);
+    }
+  }
+
+  /** Returns the run, creating it as `active` when it does not exist. */
+  ensureRun(runId: string): RunRecord {
+    const existing = this.getRun(runId);
+    if (existing) return existing;
+    return guard("record the run", () => {
+      const at = now();
+      this.statement("INSERT OR IGNORE INTO runs (run_id, status, created_at, updated_at) VALUES (?, 'active', ?, ?)").run(runId, at, at);
+      return this.getRun(runId)!;
+    });
+  }
+
+  /** The run, or `undefined`. */
+  getRun(runId: string): RunRecord | undefined {
+    return guard("read the run", () => {
+      const row = this.statement("SELECT run_id, status, end_reason, end_message FROM runs WHERE run_id = ?").get(runId) as
+        | { run_id: string; status: "active" | "ended"; end_reason: string | null; end_message: string | null }
+        | undefined;
+      return row && { runId: row.run_id, status: row.status, endReason: row.end_reason, endMessage: row.end_message };
+    });
+  }
+
+  /** Marks the run ended (a control-plane failure); later calls on it are refused. */
+  endRun(runId: string, reason: string, message: string): void {
+    guard("end the run", () => {
+      const at = now();
+      this.statement("INSERT OR IGNORE INTO runs (run_id, status, created_at, updated_at) VALUES (?, 'active', ?, ?)").run(runId, at, at);
+      this.statement("UPDATE runs SET status = 'ended', end_reason = ?, end_message = ?, updated_at = ? WHERE run_id = ? AND status = 'active'")
+        .run(reason, message, at, runId);
+    });
+  }
+
+  /** Appends an event at the run's next sequence number and returns it. */
+  appendEvent(runId: string, callId: string | null, type: string, data: { readonly [key: string]: Json }): EventRecord {
+    return guard(`record the event '${type}'`, () => {
+      const row = this.statement(
+          "INSERT INTO events (run_id, seq, call_id, type, data_json, created_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?), ?, ?, ?, ?) RETURNING seq",
+        )
+        .get(runId, runId, callId, type, JSON.stringify(data), now()) as { seq: number };
+      return { seq: row.seq, callId, type, data };
+    });
+  }
+
+  /** Events of a run in order, optionally only those of one call. */
+  listEvents(runId: string, callId?: string): EventRecord[] {
+    return guard("read events", () => {
+      const rows = (
+        callId === undefined
+          ? this.statement("SELECT seq, call_id, type, data_json FROM events WHERE run_id = ? ORDER BY seq").all(runId)
+          : this.statement("SELECT seq, call_id, type, data_json FROM events WHERE run_id = ? AND call_id = ? ORDER BY seq").all(runId, callId)
+      ) as { seq: number; call_id: string | null; type: string; data_json: string }[];
+      return rows.map((row) => ({ seq: row.seq, callId: row.call_id, type: row.type, data: JSON.parse(row.data_json) as { [key: string]: Json } }));
+    });
+  }
+
+  /** The call, or `undefined`. */
+  getCall(runId: string, callId: string): CallRecord | undefined {
+    return guard("read the call", () => {
+      const row = this.statement("SELECT * FROM calls WHERE run_id = ? AND call_id = ?").get(runId, callId) as CallRow | undefined;
+      return row && toCallRecord(row);
+    });
+  }
+
+  /** Records that the call was received: inserts it as `running`, or counts a retry of it. */
+  beginCall(call: { runId: string; callId: string; surface: string; tool: string; inputJson: string }): void {
+    guard("record the call", () => {
+      this.statement(
+        `INSERT INTO calls (run_id, call_id, surface, tool, input_json, status, attempts, created_at, updated_at)
+         VALUES (@runId, @callId, @surface, @tool, @inputJson, 'running', 1, @at, @at)
+         ON CONFLICT (run_id, call_id) DO UPDATE SET status = 'running', attempts = calls.attempts + 1, updated_at = excluded.updated_at`,
+      ).run({ ...call, at: now() });
+    });
+  }
+
+  /** Updates a call's status and, when given, its boundary and outcome. */
+  updateCall(
+    runId: string,
+    callId: string,
+    update: { status: CallStatus; runtimeBoundary?: "sandbox" | "host"; output?: Json; modelOutput?: Json; error?: string; failureKind?: string },
+  ): void {
+    guard("record the call result", () => {
+      this.statement(
+        `UPDATE calls SET status = ?, runtime_boundary = COALESCE(?, runtime_boundary), output_json = ?, model_output_json = ?, error = ?,
+         failure_kind = ?, updated_at = ? WHERE run_id = ? AND call_id = ?`,
+      ).run(
+        update.status,
+        update.runtimeBoundary ?? null,
+        update.output === undefined ? null : JSON.stringify(update.output),
+        update.modelOutput === undefined ? null : JSON.stringify(update.modelOutput),
+        update.error ?? null,
+        update.failureKind ?? null,
+        now(),
+        runId,
+        callId,
+      );
+    });
+  }
+
+  /** Records a pending approval (no-op when one exists for the call). */
+  requestApproval(approval: Omit<ApprovalRecord, "state">): void {
+    guard("record the pending approval", () => {
+      this.statement(
+          "INSERT OR IGNORE INTO approvals (run_id, call_id, surface, tool, input_json, reason, side_effect, state, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
+        )
+        .run(approval.runId, approval.callId, approval.surface, approval.tool, JSON.stringify(approval.input), approval.reason, approval.sideEffect, now());
+    });
+  }
+
+  /** The approval of a call, or `undefined`. */
+  getApproval(runId: string, callId: string): ApprovalRecord | undefined {
+    return guard("read the approval", () => {
+      const row = this.statement("SELECT * FROM approvals WHERE run_id = ? AND call_id = ?").get(runId, callId) as ApprovalRow | undefined;
+      return row && {
+        runId: row.run_id,
+        callId: row.call_id,
+        surface: row.surface,
+        tool: row.tool,
+        input: JSON.parse(row.input_json) as Json,
+        reason: row.reason,
+        sideEffect: row.side_effect,
+        state: row.state,
+      };
+    });
+  }
+
+  /**
+   * Decides a pending approval atomically. Returns true only for the one caller that moved it
+   * out of `pending` (so an approval executes the call exactly once, across processes).
+   */
+  decideApproval(runId: string, callId: string, state: "approved" | "denied"): boolean {
+    return guard("record the approval decision", () => {
+      const result = this.statement("UPDATE approvals SET state = ?, decided_at = ? WHERE run_id = ? AND call_id = ? AND state = 'pending'")
+        .run(state, now(), runId, callId);
+      return result.changes === 1;
+    });
+  }
+
+  /** The persisted result of a step, or `undefined` when the step has not completed in this run. */
+  lookupStep(runId: string, key: string): StepRecord | undefined {
+    return guard("read the step", () => {
+      const row = this.statement("SELECT value_json FROM steps WHERE run_id = ? AND step_key = ?").get(runId, key) as { value_json: string | null } | undefined;
+      return row && { value: row.value_json === null ? undefined : (JSON.parse(row.value_json) as Json) };
+    });
+  }
+
+  /**
+   * Persists a completed step unless one with the same key already exists (a concurrent call
+   * got there first), and returns the stored record — the first result always wins.
+   */
+  recordStep(step: { runId: string; key: string; value: Json | undefined; metadata: Json | undefined; callId: string; tool: string }): StepRecord {
+    return guard(`record the step '${step.key}'`, () => {
+      this.statement("INSERT OR IGNORE INTO steps (run_id, step_key, value_json, metadata_json, call_id, tool, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        .run(
+          step.runId,
+          step.key,
+          step.value === undefined ? null : JSON.stringify(step.value),
+          step.metadata === undefined ? null : JSON.stringify(step.metadata),
+          step.callId,
+          step.tool,
+          now(),
+        );
+      return this.lookupStep(step.runId, step.key)!;
+    });
+  }
+
+  /** Records deferred tools activated by `tool_search` in a run on a surface (idempotent). */
+  activateTools(runId: string, surface: string, names: readonly string[]): void {
+    this.transaction("record activated tools", () => {
+      const at = now();
+      for (const name of names) this.statement("INSERT OR IGNORE INTO activations (run_id, surface, tool, created_at) VALUES (?, ?, ?, ?)").run(runId, surface, name, at);
+    });
+  }
+
+  /** Tools activated in a run on a surface, sorted by name (code-unit order). */
+  activatedTools(runId: string, surface: string): string[] {
+    return guard("read activated tools", () =>
+      (this.statement("SELECT tool FROM activations WHERE run_id = ? AND surface = ?").all(runId, surface) as { tool: string }[])
+        .map((row) => row.tool)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    );
+  }
+
+  /** Closes the database (idempotent). */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+interface CallRow {
+  run_id: string;
+  call_id: string;
+  surface: string;
+  tool: string;
+  input_json: string;
+  status: CallStatus;
+  attempts: number;
+  runtime_boundary: "sandbox" | "host" | null;
+  output_json: string | null;
+  model_output_json: string | null;
+  error: string | null;
+  failure_kind: string | null;
+}
+
+interface ApprovalRow {
+  run_id: string;
+  call_id: string;
+  surface: string;
+  tool: string;
+  input_json: string;
+  reason: string;
+  side_effect: string;
+  state: "pending" | "approved" | "denied";
+}
+
+function toCallRecord(row: CallRow): CallRecord {
+  return {
+    runId: row.run_id,
+    callId: row.call_id,
+    surface: row.surface,
+    tool: row.tool,
+    inputJson: row.input_json,
+    status: row.status,
+    attempts: row.attempts,
+    runtimeBoundary: row.runtime_boundary,
+    output: row.output_json === null ? undefined : (JSON.parse(row.output_json) as Json),
+    modelOutput: row.model_output_json === null ? undefined : (JSON.parse(row.model_output_json) as Json),
+    error: row.error,
+    failureKind: row.failure_kind,
+  };
+}
+
+function toControlPlane(what: string, error: unknown): unknown {
+  if (error instanceof Database.SqliteError) {
+    return new ControlPlaneError("state_store_failure", `The runtime could not ${what} in the state database: ${error.message}`, { cause: error });
+  }
+  return error;
+}
+
+function guard<T>(what: string, action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    if (error instanceof ControlPlaneError) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new ControlPlaneError("state_store_failure", `The runtime could not ${what} in the state database: ${detail}`, { cause: error });
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Public types of the runtime-min JS API (DESIGN §6–§7; README "JS API").
+ */
+import type { CoreTool, HostToolImplementation } from "./core-tools/types.js";
+import type { RunFailure, ToolFailure } from "./failures.js";
+import type { Json } from "./sandbox/json-copy.js";
+import type { RuntimeEvent } from "./execution/call-session.js";
+import type { CoreToolPolicy } from "./snapshot/types.js";
+
+export type { Json } from "./sandbox/json-copy.js";
+export type { RuntimeEvent } from "./execution/call-session.js";
+
+/** Where authored tools run: a separate sandboxed Node process (default) or the host process. */
+export type ExecutionPolicy = "sandbox" | "direct";
+
+/** Options of `openRuntime`. Everything here is host policy; nothing in agent files changes it. */
+export interface RuntimeOptions {
+  /** Agent root (holds `plugins.lock`); state lives in `<root>/.assemblyline/`. */
+  readonly root: string;
+  /** Artifact directory; default `<root>/.assemblyline/build`. Relative paths resolve against `root`. */
+  readonly artifactDir?: string;
+  /**
+   * `"sandbox"` (default): each authored tool runs in a separate Node process under the
+   * permission model. `"direct"`: reviewed bundles run in the host process
+   * (`RuntimeOptions.authoredToolExecution: "direct"` of the seed); host-only.
+   */
+  readonly execution?: ExecutionPolicy;
+  /** The host's non-secret `requiredConfig` values by name (exposed in read-only `ctx.config`). */
+  readonly hostConfig?: { readonly [name: string]: string };
+  /** Built-in (core) and host-provided tools, dispatched in the host (`runtimeBoundary: "host"`). */
+  readonly hostTools?: ReadonlyMap<string, CoreTool>;
+  /** Host core-tool policy: disable or approval-gate built-ins without changing agent source. */
+  readonly coreToolPolicy?: CoreToolPolicy;
+  /** Host implementations of `pair`, `files_search`, `files_mount`, `history_search` (passed to built-ins). */
+  readonly hostImplementations?: { readonly [coreToolName: string]: HostToolImplementation };
+  /** Byte limit of one `handoff_artifact` / `deliver_artifact` file (passed to built-ins). */
+  readonly artifactByteLimit?: number;
+  /** Busy timeout of the state database for writes contended by other processes (ms, default 5000). */
+  readonly stateBusyTimeoutMs?: number;
+  /** Warm sandbox processes kept at most (default 16); idle ones beyond are closed. */
+  readonly maxSandboxProcesses?: number;
+  /** How long a sandbox process may take to start (ms, default 15000). */
+  readonly sandboxStartTimeoutMs?: number;
+}
+
+/** One model tool call. */
+export interface ToolCallRequest {
+  /** Surface id: `"."` (default) or `"subagents/<name>"`. */
+  readonly surface?: string;
+  /** Model-facing tool name. */
+  readonly tool: string;
+  /** The model's input (validated against the locked `inputSchema`). */
+  readonly input: unknown;
+  /** Run id; state (steps, approvals, events) persists per run. Generated when omitted. */
+  readonly runId?: string;
+  /** Tool-call id; a retry repeats it. Generated when omitted. */
+  readonly callId?: string;
+  /** Cancels the call; cancellation is a control-plane failure that ends the run. */
+  readonly signal?: AbortSignal;
+  /** Operation deadline in ms; exhausting it is a control-plane failure that ends the run. */
+  readonly deadlineMs?: number;
+  /** Conversation of the run (given to built-ins such as `handoff_artifact`). */
+  readonly conversationId?: string;
+  /** Parent run of a delegated child run (given to built-ins such as `handoff_artifact`). */
+  readonly parentRunId?: string;
+}
+
+/** A host's decision on a pending approval. */
+export interface ApproveRequest {
+  readonly runId: string;
+  readonly callId: string;
+  /** Deny instead of approve: the call never executes. */
+  readonly deny?: boolean;
+  readonly signal?: AbortSignal;
+  readonly deadlineMs?: number;
+}
+
+/** The approval a gated call waits for or received. */
+export interface ApprovalInfo {
+  readonly reason: string;
+  readonly sideEffect: string;
+  readonly state: "pending" | "approved" | "denied";
+}
+
+/**
+ * The result of `call` and `approve` — the JSON `assembly-line call --format json` prints
+ * (DESIGN §7), plus the ids a host needs to approve or retry.
+ *
+ * - `ok`: `output` is what the model sees (after `toModelOutput`); the full result is persisted.
+ * - `failed` with `failure.runCanContinue: true`: a tool-call failure (`invalid_input`,
+ *   `configuration_error`, `execution_error`); `error` goes back to the model; the run goes on.
+ * - `failed` with `failure.kind: "control_plane"`: the run has ended.
+ * - `failed` without `failure`: the call was denied (it never executed).
+ * - `approval_required`: nothing executed; `approve` with `runId` and `callId` decides it.
+ */
+export interface CallResult {
+  readonly status: "ok" | "failed" | "approval_required";
+  readonly output?: Json;
+  readonly error?: string;
+  readonly failure?: ToolFailure | RunFailure;
+  /** This call's events in order, as `{ type, ...data }`. */
+  readonly events: readonly RuntimeEvent[];
+  readonly runId: string;
+  readonly callId: string;
+  readonly tool: string;
+  readonly approval?: ApprovalInfo;
+  /** Set by an `approve` that found the call already decided: it did nothing and repeats the recorded outcome. */
+  readonly alreadyDecided?: true;
+}

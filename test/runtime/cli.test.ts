@@ -1,0 +1,110 @@
+/**
+ * `assembly-line call` and `approve` (DESIGN §7), each invocation a separate host process that
+ * shares the agent's state.db: approval in one process, approve in another, a repeated approve
+ * that does nothing, and step replay across processes.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent, repoRoot, type AgentFixture } from "./helpers/agent-fixture.js";
+
+const loader = path.join(repoRoot, "test/runtime/helpers/ts-loader.mjs");
+const entry = path.join(repoRoot, "test/runtime/helpers/cli-entry.ts");
+let agent: AgentFixture;
+
+beforeAll(async () => {
+  agent = await createAgent([
+    { name: "echo", file: "echo.ts" },
+    { name: "record_note", file: "record-note.ts" },
+    { name: "hydrate_customer", file: "hydrate-customer.ts", inject: ["fetch-shim.ts"] },
+    { name: "search", file: "search.ts", factory: "createSearchTool", config: { limit: 20, index: "products" }, requiredConfig: ["SEARCH_API_URL"] },
+  ]);
+});
+
+afterAll(() => agent?.cleanup());
+
+function cli(...args: string[]): { code: number | null; stdout: string; stderr: string; json: any } {
+  const result = spawnSync(process.execPath, ["--import", loader, entry, ...args], { cwd: repoRoot, encoding: "utf8", timeout: 60_000 });
+  let json: unknown;
+  try {
+    json = JSON.parse(result.stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr, json };
+}
+
+describe("assembly-line call / approve across processes", () => {
+  it("approval_required, then approve runs it once, then a second approve does nothing", () => {
+    const pending = cli("call", "record_note", agent.root, "--input", '{"note":"ship it"}', "--run", "cli-run", "--call", "c1", "--format", "json");
+    expect(pending.code).toBe(0);
+    expect(pending.json).toMatchObject({ status: "approval_required", runId: "cli-run", callId: "c1", approval: { sideEffect: "idempotent", state: "pending" } });
+
+    const approved = cli("approve", "c1", agent.root, "--run", "cli-run", "--format", "json");
+    expect(approved.code).toBe(0);
+    expect(approved.json.status).toBe("ok");
+    expect(approved.json.output).toEqual({ recorded: true });
+    expect(approved.json.events.map((event: { type: string }) => event.type)).toEqual([
+      "tool.approval_granted",
+      "tool.execution_started",
+      "note.recorded",
+      "tool.execution_completed",
+    ]);
+
+    const again = cli("approve", "c1", agent.root, "--run", "cli-run", "--format", "json");
+    expect(again.code).toBe(0);
+    expect(again.json).toMatchObject({ status: "ok", alreadyDecided: true, events: [] });
+    const db = new Database(path.join(agent.root, ".assemblyline/state.db"), { readonly: true });
+    const notes = db.prepare("SELECT COUNT(*) AS n FROM events WHERE run_id = 'cli-run' AND type = 'note.recorded'").get() as { n: number };
+    db.close();
+    expect(notes.n).toBe(1);
+  });
+
+  it("replays a durable step in a second process of the same run", () => {
+    const first = cli("call", "hydrate_customer", agent.root, "--input", '{"customerId":"c-7"}', "--run", "steps", "--call", "a", "--format", "json");
+    const second = cli("call", "hydrate_customer", agent.root, "--input", '{"customerId":"c-7"}', "--run", "steps", "--call", "b", "--format", "json");
+    expect(first.json.output).toEqual(second.json.output);
+    expect(first.json.events.map((event: { type: string }) => event.type)).toContain("durable_step.recorded");
+    expect(second.json.events.map((event: { type: string }) => event.type)).toEqual(["tool.execution_started", "durable_step.replayed", "tool.execution_completed"]);
+    const log = fs.readFileSync(path.join(agent.root, ".assemblyline/runs/steps/workspace/fetch-log.txt"), "utf8");
+    expect(log.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("passes --config to ctx.config, honours --execution direct, and fails without required config", () => {
+    const configured = cli("call", "search", agent.root, "--input", "{}", "--config", "SEARCH_API_URL=https://s.example", "--execution", "direct", "--format", "json");
+    expect(configured.code).toBe(0);
+    expect(configured.json.output.ctxConfig).toEqual({ limit: 20, index: "products", SEARCH_API_URL: "https://s.example" });
+    expect(configured.json.events[0].runtimeBoundary).toBe("host");
+    const missing = cli("call", "search", agent.root, "--input", "{}", "--format", "json");
+    expect(missing.code).toBe(1);
+    expect(missing.json.failure).toEqual({ kind: "configuration_error", runCanContinue: true });
+  });
+
+  it("prints a readable result and usage errors with codes", () => {
+    const pretty = cli("call", "record_note", agent.root, "--input", '{"note":"x"}', "--run", "pretty-run", "--call", "p1");
+    expect(pretty.code).toBe(0);
+    expect(pretty.stdout).toContain("approval required record_note");
+    expect(pretty.stdout).toContain("approve: assembly-line approve p1 --run pretty-run");
+    const badInput = cli("call", "echo", agent.root, "--input", "{message}", "--format", "json");
+    expect(badInput.code).toBe(2);
+    expect(badInput.json.diagnostics[0].code).toBe("AL8040");
+    expect(cli("call", "echo", agent.root, "--input", "{}", "--config", "NOVALUE", "--format", "json").json.diagnostics[0].code).toBe("AL8041");
+    expect(cli("call", "echo", agent.root, "--input", "{}", "--execution", "vm", "--format", "json").json.diagnostics[0].code).toBe("AL8042");
+  });
+
+  it("refuses a tampered artifact with exit code 1", () => {
+    const tampered = fs.mkdtempSync(path.join(path.dirname(agent.root), "al-tampered-"));
+    try {
+      fs.cpSync(agent.root, tampered, { recursive: true });
+      fs.rmSync(path.join(tampered, ".assemblyline/state.db"), { force: true });
+      fs.appendFileSync(path.join(tampered, ".assemblyline/build/bundles/echo.mjs"), "\n//x\n");
+      const refused = cli("call", "echo", tampered, "--input", '{"message":"x"}');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("AL8012 The bundle .assemblyline/build/bundles/echo.mjs of tool 'echo' does not match its locked integrity");
+    } finally {
+      fs.rmSync(tampered, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * Every tool-call failure kind, from real bundles in sandbox processes: each returns
+ * `{ error, failure: { kind, runCanContinue: true } }` with `tool.execution_failed`, and the run
+ * stays usable.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openRuntime, type CallResult, type Runtime } from "../../runtime-min/index.js";
+import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+
+let agent: AgentFixture;
+let runtime: Runtime;
+const probe = (name: string, factory = name, extra: object = {}) => ({ name, file: "probes.ts", factory, ...extra });
+
+beforeAll(async () => {
+  agent = await createAgent([
+    { name: "echo", file: "echo.ts" },
+    { name: "missing_export", file: "echo.ts", factory: "createEchoTool", description: "Echo.", inputSchema: { type: "object" } },
+    probe("throwing"),
+    probe("bigint_result", "bigintResult"),
+    probe("function_result", "functionResult"),
+    probe("cycle_result", "cycleResult"),
+    probe("undefined_result", "undefinedResult"),
+    probe("factory_throws", "factoryThrows", { description: "Throws in its factory.", inputSchema: { type: "object" } }),
+    probe("not_a_tool", "notATool", { description: "Not a tool.", inputSchema: { type: "object" } }),
+    probe("strict_input", "strictInput"),
+    probe("needs_config", "pid", { requiredConfig: ["PROBE_URL", "PROBE_REGION"] }),
+    probe("approval_drift", "approvalDrift", { needsApproval: null }),
+  ]);
+  runtime = await openRuntime({ root: agent.root });
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  agent?.cleanup();
+});
+
+async function callAndCheckRunContinues(tool: string, input: unknown): Promise<CallResult> {
+  const runId = `run-${tool}`;
+  const result = await runtime.call({ tool, input, runId, callId: "failing" });
+  expect(result.status).toBe("failed");
+  expect(result.failure?.runCanContinue).toBe(true);
+  const failedEvents = result.events.filter((event) => event.type === "tool.execution_failed");
+  expect(failedEvents).toEqual([{ type: "tool.execution_failed", tool, callId: "failing", kind: result.failure!.kind, error: result.error }]);
+  const next = await runtime.call({ tool: "echo", input: { message: "still here" }, runId, callId: "next" });
+  expect(next).toMatchObject({ status: "ok", output: { message: "still here" } });
+  return result;
+}
+
+describe("invalid_input", () => {
+  it("names the field that fails the locked inputSchema", async () => {
+    const result = await callAndCheckRunContinues("echo", { message: 42 });
+    expect(result.failure?.kind).toBe("invalid_input");
+    expect(result.error).toBe("Input for tool 'echo' does not match its inputSchema: `message` must be a string (got integer).");
+    expect(result.events.map((event) => event.type)).toEqual(["tool.execution_failed"]);
+  });
+
+  it("names a missing required field, and never coerces types", async () => {
+    const missing = await callAndCheckRunContinues("strict_input", {});
+    expect(missing.error).toContain("`count` is required");
+    const coerced = await runtime.call({ tool: "strict_input", input: { count: "3" } });
+    expect(coerced.failure?.kind).toBe("invalid_input");
+    expect(coerced.error).toContain("`count` must be an integer (got string)");
+    const nested = await runtime.call({ tool: "strict_input", input: { count: 1, tags: ["a", 2] } });
+    expect(nested.error).toContain("`tags[1]` must be a string (got integer)");
+  });
+
+  it("passes unknown keys through instead of silently stripping them", async () => {
+    const result = await runtime.call({ tool: "strict_input", input: { count: 3, extra: { kept: true } } });
+    expect(result.output).toEqual({ received: { count: 3, extra: { kept: true } } });
+  });
+
+  it("treats an unknown tool as a failed call with a suggestion", async () => {
+    const result = await callAndCheckRunContinues("ecoh", { message: "x" });
+    expect(result.failure?.kind).toBe("invalid_input");
+    expect(result.error).toBe("There is no tool 'ecoh' on surface '.'. Did you mean 'echo'?");
+  });
+});
+
+describe("configuration_error", () => {
+  it("reports every missing requiredConfig value and how to supply it", async () => {
+    const result = await callAndCheckRunContinues("needs_config", {});
+    expect(result.failure?.kind).toBe("configuration_error");
+    expect(result.error).toBe(
+      "Tool 'needs_config' needs the host values PROBE_URL, PROBE_REGION (requiredConfig), which the host did not supply. Pass --config PROBE_URL=<value> --config PROBE_REGION=<value> (or hostConfig in openRuntime).",
+    );
+  });
+
+  it("reports a factory that throws", async () => {
+    const result = await callAndCheckRunContinues("factory_throws", {});
+    expect(result.failure?.kind).toBe("configuration_error");
+    expect(result.error).toBe("The factory 'factoryThrows' of tool 'factory_throws' threw: index 'products' is not reachable");
+  });
+
+  it("reports a missing factory export, listing what the bundle exports", async () => {
+    const result = await callAndCheckRunContinues("missing_export", {});
+    expect(result.failure?.kind).toBe("configuration_error");
+    expect(result.error).toBe("The bundle of tool 'missing_export' has no export 'createEchoTool' (the descriptor's factory).");
+  });
+
+  it("reports a factory that returns no ToolDefinition", async () => {
+    const result = await callAndCheckRunContinues("not_a_tool", {});
+    expect(result.failure?.kind).toBe("configuration_error");
+    expect(result.error).toContain("is not a ToolDefinition");
+  });
+
+  it("refuses to run a definition that asks for approval the lock does not record", async () => {
+    const result = await callAndCheckRunContinues("approval_drift", {});
+    expect(result.failure?.kind).toBe("configuration_error");
+    expect(result.error).toContain("asks for approval (\"Sends an email.\"), but the locked contract has no approval policy");
+  });
+});
+
+describe("execution_error", () => {
+  it("reports any other throw with its message", async () => {
+    const result = await callAndCheckRunContinues("throwing", {});
+    expect(result).toMatchObject({ error: "Database unavailable", failure: { kind: "execution_error", runCanContinue: true } });
+  });
+
+  it.each([
+    ["bigint_result", "result.total is a BigInt"],
+    ["function_result", "result.items[0].callback is a function"],
+    ["cycle_result", "result.self refers back to one of its parents (a cycle)"],
+    ["undefined_result", "result is undefined"],
+  ])("refuses a result that is not JSON-serializable (%s)", async (tool, where) => {
+    const result = await callAndCheckRunContinues(tool, {});
+    expect(result.failure?.kind).toBe("execution_error");
+    expect(result.error).toBe(`Tool '${tool}' returned a value that is not JSON: ${where}; the value must be JSON-serializable.`);
+  });
+});

@@ -1,0 +1,194 @@
+/**
+ * The sandbox boundary (issue 4 item 4): separate warm processes, an allowlisted environment
+ * with no host secrets (checked in process.env, /proc/self/environ and from the host through
+ * /proc/<pid>/environ), Node's permission model, the file-backed bridge with large payloads, a
+ * killed sandbox, and `direct` execution in the host.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openRuntime, SANDBOX_ENV_ALLOWLIST, type Runtime } from "../../runtime-min/index.js";
+import { deriveIdempotencyKey } from "../../runtime-min/index.js";
+import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+
+const SECRET = "sk-live-5ecret-do-not-leak";
+const probe = (name: string, factory = name, extra: object = {}) => ({ name, file: "probes.ts", factory, ...extra });
+let agent: AgentFixture;
+let runtime: Runtime;
+const saved = { SECRET_TOKEN: process.env.SECRET_TOKEN, NODE_OPTIONS: process.env.NODE_OPTIONS, NODE_PROBE: process.env.NODE_PROBE };
+
+beforeAll(async () => {
+  process.env.SECRET_TOKEN = SECRET;
+  process.env.NODE_OPTIONS = "--no-deprecation";
+  process.env.NODE_PROBE = SECRET;
+  agent = await createAgent([
+    { name: "echo", file: "echo.ts" },
+    probe("env_probe", "envProbe"),
+    probe("write_outside", "writeOutside"),
+    probe("slow"),
+    probe("big_file", "bigFile"),
+    probe("emitter"),
+    probe("keys"),
+    probe("pid"),
+  ]);
+  runtime = await openRuntime({ root: agent.root });
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  agent?.cleanup();
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+const workspaceOf = (runId: string) => fs.realpathSync(path.join(agent.root, ".assemblyline/runs", runId, "workspace"));
+
+describe("sandbox environment", () => {
+  it("hides host secrets and NODE_* variables from the tool, its shell and /proc", async () => {
+    const result = await runtime.call({ tool: "env_probe", input: {}, runId: "env-run" });
+    expect(result.status).toBe("ok");
+    const seen = result.output as { pid: number; envKeys: string[]; secret: string | null; environ: string; shell: string; cwd: string; workspace: string; execArgv: string[] };
+    expect(seen.pid).not.toBe(process.pid);
+    expect(seen.secret).toBeNull();
+    const allowed = new Set([...SANDBOX_ENV_ALLOWLIST, "HOME", "TMPDIR"]);
+    expect(seen.envKeys.filter((key) => !allowed.has(key))).toEqual([]);
+    expect(seen.envKeys.some((key) => key.startsWith("NODE_"))).toBe(false);
+    // Under the permission model /proc/self/environ is not readable at all; either way no secret.
+    expect(seen.environ).not.toContain(SECRET);
+    expect(seen.environ).not.toMatch(/(^|\n)NODE_/);
+    expect(seen.shell).not.toContain(SECRET);
+    expect(seen.shell).not.toMatch(/(^|\n)NODE_/);
+    expect(seen.shell).toContain(`HOME=${workspaceOf("env-run")}`);
+    expect(seen.cwd).toBe(workspaceOf("env-run"));
+    expect(seen.workspace).toBe(workspaceOf("env-run"));
+    // From the host: the live sandbox process's own environment block.
+    const environ = fs.readFileSync(`/proc/${seen.pid}/environ`, "utf8").split("\0").filter(Boolean);
+    expect(environ.join("\n")).not.toContain(SECRET);
+    expect(environ.filter((entry) => entry.startsWith("NODE_"))).toEqual([]);
+    expect(environ.map((entry) => entry.slice(0, entry.indexOf("="))).filter((key) => !allowed.has(key))).toEqual([]);
+    if (runtime.sandboxPermissionModel) {
+      expect(seen.environ).toBe("unreadable: ERR_ACCESS_DENIED");
+      expect(seen.execArgv.some((flag) => flag === "--permission" || flag === "--experimental-permission")).toBe(true);
+    }
+  });
+
+  it("confines file writes to the run's workspace under the permission model", async () => {
+    const outside = path.join(agent.root, "escaped.txt");
+    const denied = await runtime.call({ tool: "write_outside", input: { target: outside }, runId: "fs-run" });
+    const inside = await runtime.call({ tool: "write_outside", input: { target: "inside.txt" }, runId: "fs-run" });
+    expect(inside.output).toEqual({ wrote: true, code: null });
+    expect(fs.readFileSync(path.join(workspaceOf("fs-run"), "inside.txt"), "utf8")).toBe("escaped");
+    if (runtime.sandboxPermissionModel) {
+      expect(denied.output).toEqual({ wrote: false, code: "ERR_ACCESS_DENIED" });
+      expect(fs.existsSync(outside)).toBe(false);
+    }
+  });
+});
+
+describe("warm sandbox processes", () => {
+  it("reuses one process per run and bundle, and never shares it across runs", async () => {
+    const first = await runtime.call({ tool: "pid", input: {}, runId: "warm-a" });
+    const second = await runtime.call({ tool: "pid", input: {}, runId: "warm-a" });
+    const other = await runtime.call({ tool: "pid", input: {}, runId: "warm-b" });
+    const pidOf = (result: { output?: unknown }) => (result.output as { pid: number }).pid;
+    expect(pidOf(second)).toBe(pidOf(first));
+    expect(pidOf(other)).not.toBe(pidOf(first));
+    expect(pidOf(first)).not.toBe(process.pid);
+  });
+
+  it("a sandbox killed mid-call fails that call as execution_error; the next call gets a fresh process", async () => {
+    const runId = "kill-run";
+    const pending = runtime.call({ tool: "slow", input: { ms: 120_000 }, runId, callId: "victim" });
+    const pidFile = path.join(agent.root, ".assemblyline/runs", runId, "workspace/pid.txt");
+    const pid = await waitFor(() => {
+      const text = fs.existsSync(pidFile) ? fs.readFileSync(pidFile, "utf8") : "";
+      // Only a complete, positive pid: kill(0) would signal the whole process group.
+      return /^[1-9]\d*$/.test(text) ? Number(text) : undefined;
+    });
+    expect(pid).not.toBe(process.pid);
+    process.kill(pid, "SIGKILL");
+    const result = await pending;
+    expect(result.status).toBe("failed");
+    expect(result.failure).toEqual({ kind: "execution_error", runCanContinue: true });
+    expect(result.error).toContain("The sandbox process was killed by SIGKILL before the call finished; no result was recorded.");
+    expect(result.events.map((event) => event.type)).toEqual(["tool.execution_started", "tool.execution_failed"]);
+    const next = await runtime.call({ tool: "slow", input: { ms: 1 }, runId, callId: "after" });
+    expect(next.status).toBe("ok");
+    expect((next.output as { pid: number }).pid).not.toBe(pid);
+  });
+});
+
+describe("bridge", () => {
+  it("moves an 8 MB file through ctx.getSandbox() intact", async () => {
+    const bytes = 8 * 1024 * 1024;
+    const result = await runtime.call({ tool: "big_file", input: { bytes }, runId: "big-run" });
+    expect(result.status).toBe("ok");
+    expect(result.output).toMatchObject({ length: bytes, same: true });
+    expect(fs.statSync(path.join(workspaceOf("big-run"), "data/big.txt")).size).toBe(bytes);
+  });
+
+  it("records tool events, steps and runtime events in order, in the call result and in state.db", async () => {
+    const result = await runtime.call({ tool: "emitter", input: {}, runId: "order-run", callId: "e1" });
+    expect(result.output).toEqual({
+      forged: "ctx.emit cannot record 'tool.execution_completed': event types starting with 'tool.' are recorded by the runtime itself. Use your own prefix, e.g. 'note.recorded'.",
+    });
+    const expected = [
+      { type: "tool.execution_started", tool: "emitter", callId: "e1", surface: ".", runtimeBoundary: "sandbox" },
+      { type: "probe.first", n: 1 },
+      { type: "durable_step.recorded", tool: "emitter", callId: "e1", key: "probe-step" },
+      { type: "probe.second", n: 2 },
+      { type: "tool.execution_completed", tool: "emitter", callId: "e1" },
+    ];
+    expect(result.events).toEqual(expected);
+    expect(runtime.events("order-run")).toEqual(expected);
+  });
+});
+
+describe("ctx", () => {
+  it("derives idempotency keys from run and call, and returns step results as their JSON round trip", async () => {
+    const first = await runtime.call({ tool: "keys", input: {}, runId: "keys-run", callId: "k1" });
+    const out = first.output as Record<string, unknown>;
+    expect(out.a).toBe(deriveIdempotencyKey("keys-run", "k1", "a"));
+    expect(out.again).toBe(out.a);
+    expect(out.b).not.toBe(out.a);
+    expect(out.runs).toBe(1);
+    expect(out.first).toEqual({ at: "1970-01-01T00:00:00.000Z", nested: { kept: 1 } });
+    expect(out.second).toEqual(out.first);
+    expect(out.nothing).toBe("undefined");
+    expect([out.runId, out.toolCallId]).toEqual(["keys-run", "k1"]);
+    const retry = await runtime.call({ tool: "keys", input: {}, runId: "keys-run", callId: "k1" });
+    expect((retry.output as Record<string, unknown>).a).toBe(out.a);
+    expect((retry.output as Record<string, unknown>).runs).toBe(0);
+    const another = await runtime.call({ tool: "keys", input: {}, runId: "keys-run", callId: "k2" });
+    expect((another.output as Record<string, unknown>).a).not.toBe(out.a);
+  });
+});
+
+describe("direct execution", () => {
+  it("runs reviewed bundles in the host and reports runtimeBoundary host", async () => {
+    const direct = await openRuntime({ root: agent.root, execution: "direct" });
+    try {
+      const echo = await direct.call({ tool: "echo", input: { message: "hi" }, callId: "d1" });
+      expect(echo.output).toEqual({ message: "hi" });
+      expect(echo.events[0]).toEqual({ type: "tool.execution_started", tool: "echo", callId: "d1", surface: ".", runtimeBoundary: "host" });
+      const pid = await direct.call({ tool: "pid", input: {} });
+      expect((pid.output as { pid: number }).pid).toBe(process.pid);
+      const keys = await direct.call({ tool: "keys", input: {}, runId: "direct-keys", callId: "k1" });
+      expect((keys.output as Record<string, unknown>).a).toBe(deriveIdempotencyKey("direct-keys", "k1", "a"));
+    } finally {
+      await direct.close();
+    }
+  });
+});
+
+async function waitFor<T>(probeValue: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = probeValue();
+    if (value !== undefined) return value;
+    if (Date.now() - start > timeoutMs) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Run state in SQLite (issue 4 item 5) and control-plane failures: a failed write, a
+ * cancellation or an exhausted deadline ends the run (and says so); later calls on it are
+ * refused; other runs are unaffected. Also the host-level refusals of `call` and `approve`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openRuntime, type Runtime } from "../../runtime-min/index.js";
+import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+
+let agent: AgentFixture;
+let runtime: Runtime;
+const probe = (name: string, factory = name, extra: object = {}) => ({ name, file: "probes.ts", factory, ...extra });
+
+beforeAll(async () => {
+  agent = await createAgent([{ name: "echo", file: "echo.ts" }, { name: "record_note", file: "record-note.ts" }, probe("slow"), probe("wait_for_go", "waitForGo")]);
+  runtime = await openRuntime({ root: agent.root, stateBusyTimeoutMs: 50 });
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  agent?.cleanup();
+});
+
+const stateDb = () => path.join(agent.root, ".assemblyline/state.db");
+const workspace = (runId: string) => path.join(agent.root, ".assemblyline/runs", runId, "workspace");
+
+async function waitForFile(file: string): Promise<void> {
+  const start = Date.now();
+  while (!fs.existsSync(file)) {
+    if (Date.now() - start > 20_000) throw new Error(`timed out waiting for ${file}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("state database", () => {
+  it("is SQLite in WAL mode with runs, calls, approvals, steps, events and activations", async () => {
+    await runtime.call({ tool: "record_note", input: { note: "n" }, runId: "db-run", callId: "n1" });
+    const db = new Database(stateDb(), { readonly: true });
+    try {
+      expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
+      expect(tables).toEqual(["activations", "approvals", "calls", "events", "runs", "steps"]);
+      expect(db.prepare("SELECT state, reason, side_effect FROM approvals WHERE run_id = 'db-run'").get()).toEqual({
+        state: "pending",
+        reason: "Recording a note is a durable side effect.",
+        side_effect: "idempotent",
+      });
+      expect(db.prepare("SELECT status FROM calls WHERE run_id = 'db-run' AND call_id = 'n1'").get()).toEqual({ status: "approval_required" });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe("control-plane failures end the run", () => {
+  it("a state write that fails mid-call is a control-plane failure, not a silent loss", async () => {
+    const runId = "store-fails";
+    const pending = runtime.call({ tool: "wait_for_go", input: {}, runId, callId: "w1" });
+    await waitForFile(path.join(workspace(runId), "ready.txt"));
+    const blocker = new Database(stateDb());
+    blocker.exec("BEGIN IMMEDIATE");
+    fs.writeFileSync(path.join(workspace(runId), "go.txt"), "go");
+    const result = await pending;
+    blocker.exec("COMMIT");
+    blocker.close();
+    expect(result.status).toBe("failed");
+    expect(result.failure).toEqual({ kind: "control_plane", reason: "state_store_failure", runCanContinue: false });
+    expect(result.error).toMatch(/^The run has ended: The runtime could not record the event 'probe.after_go' in the state database: database is locked/);
+    expect(result.events.map((event) => event.type)).toContain("tool.execution_started");
+    await expect(runtime.call({ tool: "echo", input: { message: "x" }, runId })).rejects.toMatchObject({ code: "AL8021" });
+    const db = new Database(stateDb(), { readonly: true });
+    expect(db.prepare("SELECT status, end_reason FROM runs WHERE run_id = ?").get(runId)).toEqual({ status: "ended", end_reason: "state_store_failure" });
+    db.close();
+    expect((await runtime.call({ tool: "echo", input: { message: "other run" } })).status).toBe("ok");
+  });
+
+  it("cancellation kills the run's sandbox and ends the run", async () => {
+    const runId = "cancelled-run";
+    const controller = new AbortController();
+    const pending = runtime.call({ tool: "slow", input: { ms: 120_000 }, runId, signal: controller.signal });
+    const pidFile = path.join(workspace(runId), "pid.txt");
+    await waitForFile(pidFile);
+    controller.abort();
+    const result = await pending;
+    expect(result.failure).toEqual({ kind: "control_plane", reason: "cancelled", runCanContinue: false });
+    expect(result.events.map((event) => event.type)).toEqual(["tool.execution_started", "run.ended"]);
+    // The sandbox process running the call was killed.
+    const pid = Number(fs.readFileSync(pidFile, "utf8"));
+    expect(pid).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(() => process.kill(pid, 0)).toThrow(), { timeout: 10_000 });
+    const refused = runtime.call({ tool: "echo", input: { message: "x" }, runId });
+    await expect(refused).rejects.toMatchObject({ code: "AL8021" });
+    await expect(refused).rejects.toThrow("Run 'cancelled-run' has ended after a control-plane failure (cancelled): The host cancelled the call while it was running.");
+  });
+
+  it("an exhausted operation deadline ends the run", async () => {
+    const result = await runtime.call({ tool: "slow", input: { ms: 120_000 }, runId: "deadline-run", deadlineMs: 200 });
+    expect(result.failure).toEqual({ kind: "control_plane", reason: "deadline_exceeded", runCanContinue: false });
+    expect(result.error).toBe("The run has ended: The operation deadline of 200 ms passed before the call finished.");
+  });
+});
+
+describe("refusals", () => {
+  it("refuses unknown surfaces, bad ids, unknown approvals, reused call ids and a closed runtime", async () => {
+    await expect(runtime.call({ surface: "subagents/nope", tool: "echo", input: {} })).rejects.toMatchObject({ code: "AL8020" });
+    await expect(runtime.call({ tool: "echo", input: {}, runId: "../escape" })).rejects.toMatchObject({ code: "AL8022" });
+    await expect(runtime.approve({ runId: "db-run", callId: "nope" })).rejects.toMatchObject({ code: "AL8023" });
+    await runtime.call({ tool: "echo", input: { message: "a" }, runId: "reuse-run", callId: "c1" });
+    await expect(runtime.call({ tool: "echo", input: { message: "b" }, runId: "reuse-run", callId: "c1" })).rejects.toMatchObject({ code: "AL8024" });
+    const retry = await runtime.call({ tool: "echo", input: { message: "a" }, runId: "reuse-run", callId: "c1" });
+    expect(retry.status).toBe("ok");
+    expect(runtime.callRecord("reuse-run", "c1")?.attempts).toBe(2);
+    const other = await openRuntime({ root: agent.root });
+    await other.close();
+    await expect(other.call({ tool: "echo", input: {} })).rejects.toMatchObject({ code: "AL8025" });
+  });
+});
