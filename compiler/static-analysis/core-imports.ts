@@ -14,16 +14,24 @@ export const CORE_PACKAGE = "@assemblyline-agents/core";
 /** A module that parsed. */
 export type ParsedSource = ParsedModule & { readonly sourceFile: ts.SourceFile };
 
+/** The authoring functions the analysis understands. */
+const CORE_FUNCTIONS: ReadonlySet<string> = new Set(["defineAssemblyLinePlugin", "defineTool", "approvalRequired"]);
+
 /**
  * The core export a call invokes (`"defineTool"`, …), or `undefined` when the callee is not a
  * (possibly renamed or namespace-qualified) import from {@link CORE_PACKAGE}.
+ *
+ * @param allowUnbound also accept a core function's own name that the module does not declare
+ *   at all (documentation snippets often omit the import); used for definition modules only,
+ *   never for the entry, whose reading must be exact.
  */
-export function coreFunctionOf(module: ParsedSource, call: ts.CallExpression): string | undefined {
+export function coreFunctionOf(module: ParsedSource, call: ts.CallExpression, allowUnbound = false): string | undefined {
   const scope = moduleScopeOf(module);
   const callee = call.expression;
   if (ts.isIdentifier(callee)) {
     const binding = scope.bindings.get(callee.text);
     if (binding?.kind === "import" && binding.specifier === CORE_PACKAGE && !binding.typeOnly && binding.imported !== "*") return binding.imported;
+    if (allowUnbound && !binding && CORE_FUNCTIONS.has(callee.text)) return callee.text;
     return undefined;
   }
   if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression)) {

@@ -136,7 +136,7 @@ function approvalValue(evaluator: StaticEvaluator, module: ParsedSource, source:
     const location = spanLocation(module.spanOf(source.node));
     if (ts.isIdentifier(expression) && expression.text === "undefined" && !moduleScopeOf(module).bindings.has("undefined")) return { value: null, location };
     if (ts.isCallExpression(expression)) {
-      if (coreFunctionOf(module, expression) !== "approvalRequired") return undefined;
+      if (coreFunctionOf(module, expression, true) !== "approvalRequired") return undefined;
       const [reasonNode, sideEffectNode] = expression.arguments;
       const reason = reasonNode && !ts.isSpreadElement(reasonNode) ? evaluator.evaluate(module, reasonNode, undefined, 1) : undefined;
       const sideEffect = sideEffectNode && !ts.isSpreadElement(sideEffectNode) ? evaluator.evaluate(module, sideEffectNode, undefined, 1) : undefined;

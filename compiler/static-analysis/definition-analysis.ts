@@ -112,7 +112,7 @@ function toolSitesOfExport(module: ParsedSource, scope: ModuleScope, target: Exp
 /** `defineTool(…)`, a const holding it, or a function/arrow returning it (a factory). */
 function sitesOfValue(module: ParsedSource, node: ts.Expression, hops: number): ToolSite[] {
   const expression = skipTypeWrappers(node);
-  if (ts.isCallExpression(expression)) return coreFunctionOf(module, expression) === "defineTool" ? [{ call: expression, form: "value" }] : [];
+  if (ts.isCallExpression(expression)) return coreFunctionOf(module, expression, true) === "defineTool" ? [{ call: expression, form: "value" }] : [];
   if (ts.isArrowFunction(expression) || ts.isFunctionExpression(expression)) return sitesOfFunction(module, expression);
   if (ts.isIdentifier(expression) && hops < MAX_HOPS) {
     const binding = moduleScopeOf(module).bindings.get(expression.text);
@@ -146,7 +146,7 @@ function defineToolCall(module: ParsedSource, node: ts.Expression, locals: Reado
     if (!initializer) return undefined;
     value = skipTypeWrappers(initializer);
   }
-  return ts.isCallExpression(value) && coreFunctionOf(module, value) === "defineTool" ? value : undefined;
+  return ts.isCallExpression(value) && coreFunctionOf(module, value, true) === "defineTool" ? value : undefined;
 }
 
 /** Expressions of the `return` statements of a function body, not of nested functions. */

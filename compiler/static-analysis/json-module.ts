@@ -56,7 +56,9 @@ export function parseJsonDocument(file: TextFile): JsonDocument {
     if (!(error instanceof RangeError)) throw error;
     return { file, root: undefined, problems: [{ kind: "too-deep", start: 0, end: 0, words: "" }] };
   }
-  const syntax = errors.map((e) => ({ kind: "syntax" as const, start: e.offset + shift, end: e.offset + e.length + shift, words: ERROR_WORDS[e.error] ?? "unexpected input" }));
+  // jsonc-parser may report several errors at one offset (a cascade); keep the first.
+  const firstAtOffset = errors.filter((e, i) => i === 0 || errors[i - 1]!.offset !== e.offset);
+  const syntax = firstAtOffset.map((e) => ({ kind: "syntax" as const, start: e.offset + shift, end: e.offset + e.length + shift, words: ERROR_WORDS[e.error] ?? "unexpected input" }));
   if (syntax.length > 0 || tree === undefined) {
     return { file, root: undefined, problems: syntax.length > 0 ? syntax : [{ kind: "syntax", start: shift, end: shift, words: "the file is empty" }] };
   }
@@ -80,7 +82,7 @@ function strictJsonProblem(text: string, shift: number): JsonProblem | undefined
 
 function toLocated(node: JsonNode, file: TextFile, shift: number, depth: number, problems: JsonProblem[]): Located | undefined {
   const span: Span = { file, start: node.offset + shift, end: node.offset + node.length + shift };
-  if (depth > MAX_NESTING) {
+  if (depth >= MAX_NESTING) {
     problems.push({ kind: "too-deep", start: span.start, end: span.end, words: "" });
     return undefined;
   }

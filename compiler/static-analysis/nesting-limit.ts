@@ -11,6 +11,15 @@ import { ts } from "ts-morph";
 export const MAX_NESTING = 256;
 
 /**
+ * The deepest value that composing already evaluated parts may build (a constant or a JSON
+ * file used deep inside another value); keeps flattening the value safe for the stack.
+ */
+export const MAX_VALUE_HEIGHT = 2 * MAX_NESTING;
+
+/** Evaluations in progress at once (nesting plus reference hops such as `const b = a`). */
+export const MAX_ACTIVE_EVALUATIONS = 2 * MAX_NESTING;
+
+/**
  * Offset (into the text as read) of the first `{`, `[` or `(` that opens a level deeper than
  * {@link MAX_NESTING}, found with the scanner (iterative, so it cannot overflow); `undefined`
  * when no bracket nests that deep. Template literals and regular expressions are scanned

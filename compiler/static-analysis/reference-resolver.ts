@@ -73,7 +73,7 @@ export class ReferenceResolver {
       });
     }
     return this.#memoized(binding.declaration, name, m, { module: m, node: useNode }, path, () =>
-      this.evaluator.evaluate(m, initializer, path, depth + 1),
+      this.evaluator.evaluate(m, initializer, path, depth),
     );
   }
 
@@ -163,7 +163,7 @@ export class ReferenceResolver {
       case "module": {
         const target = this.loadModule(resolution.path);
         if (!target) return undefined;
-        return this.evaluateExport(target, imported.imported, { module: m, node: imported.node, specifier: imported.specifier }, path, depth + 1);
+        return this.evaluateExport(target, imported.imported, { module: m, node: imported.node, specifier: imported.specifier }, path, depth);
       }
     }
   }
@@ -214,13 +214,13 @@ export class ReferenceResolver {
           this.evaluator.report(Diagnostics.NotStatic, owner.spanOf(exported.node), [`a reference to '${exportName}', which is a type-only export`], path);
           return undefined;
         }
-        return this.evaluateName(owner, exported.localName, exported.node, path, depth + 1);
+        return this.evaluateName(owner, exported.localName, exported.node, path, depth);
       case "reexport": {
         const reexport: ImportLike = { ...exported, name: exportName };
-        return this.#memoized(exported.node, exportName, owner, use, path, () => this.#evaluateImport(owner, reexport, exported.node, path, depth + 1));
+        return this.#memoized(exported.node, exportName, owner, use, path, () => this.#evaluateImport(owner, reexport, exported.node, path, depth));
       }
       case "expression":
-        return this.#memoized(exported.node, exportName, owner, use, path, () => this.evaluator.evaluate(owner, exported.expression, path, depth + 1));
+        return this.#memoized(exported.node, exportName, owner, use, path, () => this.evaluator.evaluate(owner, exported.expression, path, depth));
       case "declaration": {
         const words = exported.what === "function" ? "a function" : "a class";
         this.evaluator.report(Diagnostics.NotStatic, owner.spanOf(exported.node), [words], path, { hint: Hints.functions });

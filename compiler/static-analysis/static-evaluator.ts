@@ -16,7 +16,7 @@ import type { AnalysisSession, DiagnosticSink } from "./analysis-session.js";
 import { coreFunctionOf, type ParsedSource } from "./core-imports.js";
 import { describeConstruct, Hints, sentenceCase } from "./describe-construct.js";
 import { describeJsonType, spanLocation, type Located, type Member, type Span } from "./located-tree.js";
-import { MAX_NESTING } from "./nesting-limit.js";
+import { MAX_ACTIVE_EVALUATIONS, MAX_NESTING, MAX_VALUE_HEIGHT } from "./nesting-limit.js";
 import { ReferenceResolver } from "./reference-resolver.js";
 
 /** The property path of the value being evaluated, as a linked list (cheap to extend). */
@@ -46,6 +46,8 @@ export interface RejectDetails {
 /** Evaluates expressions of parsed modules to located JSON values for one analysis session. */
 export class StaticEvaluator {
   readonly references: ReferenceResolver;
+  /** Evaluations in progress (nesting plus reference hops). */
+  #active = 0;
   /** Where this evaluator's diagnostics go (nowhere when it is silent). */
   readonly sink: DiagnosticSink;
 
@@ -65,14 +67,22 @@ export class StaticEvaluator {
    * Evaluates `node` of module `m`. Problems are reported to the session with `path`;
    * returns `undefined` when the value cannot be read at all.
    *
-   * @param depth nesting depth so far (values and reference hops); beyond
-   *   {@link MAX_NESTING} the value is rejected (AL3007) so the stack cannot overflow.
+   * @param depth nesting depth of the value (0 for the root; references do not add a level);
+   *   from {@link MAX_NESTING} on the value is rejected (AL3007). Long chains of references
+   *   are capped too, so the stack cannot overflow.
    */
   evaluate(m: ParsedSource, node: ts.Expression, path: PathLink | undefined, depth: number): Located | undefined {
-    if (depth > MAX_NESTING) {
+    if (depth >= MAX_NESTING || this.#active >= MAX_ACTIVE_EVALUATIONS) {
       this.report(Diagnostics.NestedTooDeeply, m.spanOf(node), [MAX_NESTING], path);
       return undefined;
     }
+    this.#active += 1;
+    const result = this.#evaluateExpression(m, node, path, depth);
+    this.#active -= 1;
+    return result;
+  }
+
+  #evaluateExpression(m: ParsedSource, node: ts.Expression, path: PathLink | undefined, depth: number): Located | undefined {
     const expression = this.#unwrap(m, node, path);
     const span = m.spanOf(expression);
     switch (expression.kind) {
@@ -94,7 +104,7 @@ export class StaticEvaluator {
       case ts.SyntaxKind.ArrayLiteralExpression:
         return this.#array(m, expression as ts.ArrayLiteralExpression, span, path, depth);
       case ts.SyntaxKind.Identifier:
-        return this.references.evaluateName(m, (expression as ts.Identifier).text, expression, path, depth + 1);
+        return this.references.evaluateName(m, (expression as ts.Identifier).text, expression, path, depth);
       default: {
         const core = ts.isCallExpression(expression) ? coreFunctionOf(m, expression) : undefined;
         const description = describeConstruct(expression, m.sourceFile, core);
@@ -155,8 +165,8 @@ export class StaticEvaluator {
     let partial = false;
     let height = 1;
     const add = (name: string, member: Member): void => {
-      if (member.node.height > MAX_NESTING) {
-        this.report(Diagnostics.NestedTooDeeply, member.node.span, [MAX_NESTING], childPath(path, name));
+      if (member.node.height >= MAX_VALUE_HEIGHT) {
+        this.report(Diagnostics.NestedTooDeeply, member.node.span, [MAX_VALUE_HEIGHT], childPath(path, name));
         partial = true;
         return;
       }
@@ -166,7 +176,7 @@ export class StaticEvaluator {
     };
     for (const property of node.properties) {
       if (ts.isSpreadAssignment(property)) {
-        const spread = this.evaluate(m, property.expression, path, depth + 1);
+        const spread = this.evaluate(m, property.expression, path, depth);
         if (spread?.kind === "object") for (const [name, member] of spread.members) add(name, member);
         else {
           if (spread) this.report(Diagnostics.InvalidSpread, spread.span, ["an object", describeJsonType(spread)], path);
@@ -224,8 +234,8 @@ export class StaticEvaluator {
     let partial = false;
     let height = 1;
     const add = (item: Located): void => {
-      if (item.height > MAX_NESTING) {
-        this.report(Diagnostics.NestedTooDeeply, item.span, [MAX_NESTING], childPath(path, items.length));
+      if (item.height >= MAX_VALUE_HEIGHT) {
+        this.report(Diagnostics.NestedTooDeeply, item.span, [MAX_VALUE_HEIGHT], childPath(path, items.length));
         partial = true;
         return;
       }
@@ -235,10 +245,10 @@ export class StaticEvaluator {
     };
     for (const element of node.elements) {
       if (ts.isOmittedExpression(element)) {
-        this.report(Diagnostics.NotJsonValue, m.spanOf(element), ["An empty slot in an array literal"], childPath(path, items.length), { hint: "Remove the extra comma, or write null." });
+        this.report(Diagnostics.NotJsonValue, holeSpan(m, element), ["An empty slot in an array literal"], childPath(path, items.length), { hint: "Remove the extra comma, or write null." });
         partial = true;
       } else if (ts.isSpreadElement(element)) {
-        const spread = this.evaluate(m, element.expression, path, depth + 1);
+        const spread = this.evaluate(m, element.expression, path, depth);
         if (spread?.kind === "array") spread.items.forEach(add);
         else {
           if (spread) this.report(Diagnostics.InvalidSpread, spread.span, ["an array", describeJsonType(spread)], path);
@@ -252,6 +262,13 @@ export class StaticEvaluator {
     }
     return { kind: "array", items, span, partial, height };
   }
+}
+
+/** An array hole has no text of its own: point at the comma that makes it. */
+function holeSpan(m: ParsedSource, hole: ts.OmittedExpression): Span {
+  const comma = m.sourceFile.text.indexOf(",", hole.pos);
+  const start = (comma < 0 ? hole.pos : comma) + m.bomShift;
+  return { file: m.spanOf(hole).file, start, end: start + 1 };
 }
 
 function leaf(value: string | number | boolean | null, span: Span): Located {

@@ -58,6 +58,7 @@ export const StaticAnalysisMessages = defineMessages({
     code: "AL3008",
     severity: "error",
     message: "Invalid JSON: {0}.",
+    hint: "Fix the JSON file; JSON modules allow no comments, trailing commas or single quotes.",
     docs: "A JSON file imported by the entry is parsed as Node.js parses JSON modules: strict JSON, no comments or trailing commas.",
   },
   ValueTooLarge: {
@@ -99,6 +100,7 @@ export const StaticAnalysisMessages = defineMessages({
     code: "AL3201",
     severity: "error",
     message: "Cannot read {0}: the compiler never runs plugin code.",
+    hint: "Write the value as a literal, or move it into a top-level const.",
     docs: "The compiler never imports or evaluates plugin code; the entry may only use literals, object and array literals, top-level consts, spreads of static values and relative imports of static values (DESIGN §3).",
   },
   ReferenceCycle: {
@@ -126,12 +128,14 @@ export const StaticAnalysisMessages = defineMessages({
     code: "AL3205",
     severity: "error",
     message: "{0} is not a JSON value.",
+    hint: "Write a JSON value: a string, number, boolean, null, array or object.",
     docs: "Descriptors, schemas and config are JSON (they are locked into plugins.lock); values JSON cannot represent would be lost or changed.",
   },
   InvalidSpread: {
     code: "AL3206",
     severity: "error",
     message: "Only {0} can be spread here, but this is {1}.",
+    hint: "Spread objects into objects and arrays into arrays, or write the members out.",
     docs: "Spreading a value of another type produces index keys, characters or nothing, which is never what a descriptor means.",
   },
   TypeScriptSyntaxInJavaScript: {
@@ -166,12 +170,14 @@ export const StaticAnalysisMessages = defineMessages({
     code: "AL3303",
     severity: "error",
     message: "Cannot find the module '{0}' (looked for {1}).",
+    hint: "Check the path: it is resolved from the folder of the importing file.",
     docs: "Relative imports resolve like TypeScript's NodeNext resolution: './x.js' may name x.ts, x.mts or x.js; an extensionless path tries the module extensions and an index file.",
   },
   ImportedNameMissing: {
     code: "AL3304",
     severity: "error",
     message: "'{0}' has no export named '{1}'.",
+    hint: "Import a name the module exports, or export the value from it with 'export const'.",
     docs: "An imported name must be exported by the module it is imported from.",
   },
 });

@@ -1,0 +1,285 @@
+/**
+ * `analyzeDefinition`: syntax-only facts about tool definition modules (exports, `export *`,
+ * statically readable `defineTool({...})` fields) for the factory and drift checks.
+ */
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createNodeHost } from "../../compiler/host.js";
+import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
+import { analyzeDefinitionSource, brief, DIR, lines, ROOT } from "./helpers.js";
+import { createMemoryHost } from "./memory-host.js";
+
+const TOOL = `${DIR}/tool.ts`;
+const IMPORT = 'import { approvalRequired, defineTool } from "@assemblyline-agents/core";';
+const SEED = path.resolve(import.meta.dirname, "../fixtures/static-analysis/seed-definitions");
+
+describe("seed definitions", () => {
+  const analyzer = createStaticAnalyzer(createNodeHost());
+  const analyze = (name: string) => analyzer.analyzeDefinition(path.join(SEED, name), SEED);
+
+  it("reads the echo definition", () => {
+    const result = analyze("echo.ts");
+    expect(result).toMatchObject({ parsed: true, hasDefaultExport: true, namedExports: [], hasExportStar: false, diagnostics: [] });
+    expect(result.definedTools).toEqual([
+      {
+        exportName: "default",
+        form: "value",
+        description: { value: "Echo a message back to the caller.", location: { file: path.join(SEED, "echo.ts"), line: 5, column: 16, endLine: 5, endColumn: 52 } },
+        inputSchema: {
+          value: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+          location: { file: path.join(SEED, "echo.ts"), line: 6, column: 16, endLine: 12, endColumn: 4 },
+        },
+        needsApproval: { value: null, location: { file: path.join(SEED, "echo.ts"), line: 4, column: 27, endLine: 16, endColumn: 2 } },
+      },
+    ]);
+  });
+
+  it("reads the recoverable-error definition", () => {
+    const result = analyze("recoverable-error.ts");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.definedTools[0]).toMatchObject({
+      exportName: "default",
+      description: { value: "Accept a complete document." },
+      inputSchema: { value: { type: "object", properties: { document: { type: "string" } }, required: ["document"] } },
+      needsApproval: { value: null },
+    });
+  });
+
+  it("reads approvalRequired(reason, sideEffect) in the approval-note definition", () => {
+    const result = analyze("approval-note.ts");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.definedTools[0]!.needsApproval).toEqual({
+      value: { reason: "Recording a note is a durable side effect.", sideEffect: "idempotent" },
+      location: { file: path.join(SEED, "approval-note.ts"), line: 10, column: 18, endLine: 10, endColumn: 94 },
+    });
+  });
+
+  it("reads the durable-step definition", () => {
+    const result = analyze("durable-step.ts");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.definedTools[0]).toMatchObject({ description: { value: "Hydrate a customer profile once per run." }, needsApproval: { value: null } });
+  });
+
+  it("reads the safe-model-output definition, whose snippet omits the import", () => {
+    const result = analyze("safe-model-output.ts");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.definedTools[0]).toMatchObject({
+      exportName: "default",
+      description: { value: "Look up a record and return a safe summary." },
+      inputSchema: { value: { type: "object", properties: { lookup: { type: "string" } }, required: ["lookup"] } },
+    });
+  });
+});
+
+describe("where defineTool is found", () => {
+  it("reads `export const x = defineTool({...})`", () => {
+    const result = analyzeDefinitionSource(lines(IMPORT, 'export const echo = defineTool({ description: "E", inputSchema: { type: "object" }, execute() {} });'));
+    expect(result.namedExports).toEqual(["echo"]);
+    expect(result.hasDefaultExport).toBe(false);
+    expect(result.definedTools).toMatchObject([{ exportName: "echo", form: "value", description: { value: "E" }, inputSchema: { value: { type: "object" } } }]);
+  });
+
+  it("reads `const t = defineTool({...}); export default t` and `export { t as name }`", () => {
+    const result = analyzeDefinitionSource(lines(IMPORT, 'const t = defineTool({ description: "T", inputSchema: {}, execute() {} });', "export default t;", "export { t as named };"));
+    expect(result.definedTools.map((t) => [t.exportName, t.form, t.description?.value])).toEqual([
+      ["default", "value", "T"],
+      ["named", "value", "T"],
+    ]);
+  });
+
+  it("reads a factory function declaration, leaving out fields that depend on its arguments", () => {
+    const result = analyzeDefinitionSource(
+      lines(
+        IMPORT,
+        "export function createSearchTool(config: { index: string }) {",
+        "  return defineTool({",
+        "    description: `Search ${config.index}.`,",
+        '    inputSchema: { type: "object" },',
+        "    execute() { return config; },",
+        "  });",
+        "}",
+      ),
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.namedExports).toEqual(["createSearchTool"]);
+    expect(result.definedTools).toEqual([
+      {
+        exportName: "createSearchTool",
+        form: "factory",
+        inputSchema: { value: { type: "object" }, location: { file: TOOL, line: 5, column: 18, endLine: 5, endColumn: 36 } },
+        needsApproval: { value: null, location: { file: TOOL, line: 3, column: 21, endLine: 7, endColumn: 4 } },
+      },
+    ]);
+  });
+
+  it("reads arrow and function-expression factories", () => {
+    const result = analyzeDefinitionSource(
+      lines(
+        IMPORT,
+        'export const a = (c: unknown) => defineTool({ description: "A", inputSchema: {}, execute() {} });',
+        "export const b = function (c: unknown) {",
+        "  if (c) {",
+        '    return defineTool({ description: "B", inputSchema: {}, execute() {} });',
+        "  }",
+        '  return defineTool({ description: "B", inputSchema: { type: "object" }, execute() {} });',
+        "};",
+      ),
+    );
+    expect(result.definedTools.map((t) => ({ name: t.exportName, form: t.form, description: t.description?.value, schema: t.inputSchema?.value }))).toEqual([
+      { name: "a", form: "factory", description: "A", schema: {} },
+      // The two returns agree on the description but not on the schema.
+      { name: "b", form: "factory", description: "B", schema: undefined },
+    ]);
+  });
+
+  it("reads a factory that returns a const holding defineTool(...), and a default-exported factory", () => {
+    const result = analyzeDefinitionSource(
+      lines(IMPORT, "export default function (config: unknown) {", '  const tool = defineTool({ description: "D", inputSchema: {}, execute() {} });', "  return tool;", "}"),
+    );
+    expect(result.hasDefaultExport).toBe(true);
+    expect(result.definedTools.map((t) => [t.exportName, t.form, t.description?.value])).toEqual([["default", "factory", "D"]]);
+  });
+
+  it("recognises renamed and namespace imports of defineTool, but not a local function of that name", () => {
+    const renamed = analyzeDefinitionSource(lines('import { defineTool as tool } from "@assemblyline-agents/core";', 'export default tool({ description: "R", inputSchema: {}, execute() {} });'));
+    expect(renamed.definedTools[0]?.description?.value).toBe("R");
+    const namespace = analyzeDefinitionSource(lines('import * as core from "@assemblyline-agents/core";', 'export default core.defineTool({ description: "N", inputSchema: {}, execute() {} });'));
+    expect(namespace.definedTools[0]?.description?.value).toBe("N");
+    const local = analyzeDefinitionSource(lines("function defineTool<T>(t: T) { return t; }", 'export default defineTool({ description: "L", inputSchema: {}, execute() {} });'));
+    expect(local.definedTools).toEqual([]);
+  });
+
+  it("reads a defineTool argument held in a top-level const", () => {
+    const result = analyzeDefinitionSource(lines(IMPORT, 'const definition = { description: "C", inputSchema: {}, execute() {} };', "export default defineTool(definition);"));
+    expect(result.definedTools[0]?.description?.value).toBe("C");
+  });
+});
+
+describe("which fields are reported", () => {
+  const tool = (body: string, prelude: string[] = []) => analyzeDefinitionSource(lines(IMPORT, ...prelude, `export default defineTool({ ${body}, execute() {} });`));
+
+  it("defaults approvalRequired's side effect to 'external'", () => {
+    expect(tool('needsApproval: approvalRequired("Sends mail.")').definedTools[0]!.needsApproval?.value).toEqual({ reason: "Sends mail.", sideEffect: "external" });
+  });
+
+  it("reads a literal approval policy, defaulting its side effect", () => {
+    expect(tool('needsApproval: { reason: "R" }').definedTools[0]!.needsApproval?.value).toEqual({ reason: "R", sideEffect: "external" });
+    expect(tool('needsApproval: { reason: "R", sideEffect: "idempotent" }').definedTools[0]!.needsApproval?.value).toEqual({ reason: "R", sideEffect: "idempotent" });
+  });
+
+  it("reads needsApproval: undefined or null as no approval", () => {
+    expect(tool("needsApproval: undefined").definedTools[0]!.needsApproval?.value).toBeNull();
+    expect(tool("needsApproval: null").definedTools[0]!.needsApproval?.value).toBeNull();
+  });
+
+  it("leaves out an approval policy that depends on run time", () => {
+    expect(tool("needsApproval: policy()").definedTools[0]!.needsApproval).toBeUndefined();
+    expect(tool("needsApproval: approvalRequired(reason)", ["let reason = 'x';"]).definedTools[0]!.needsApproval).toBeUndefined();
+  });
+
+  it("does not claim 'no approval' when an unreadable spread could set it", () => {
+    const result = tool('...base(), description: "S"');
+    expect(result.definedTools[0]!.needsApproval).toBeUndefined();
+    expect(result.definedTools[0]!.description?.value).toBe("S");
+  });
+
+  it("reads fields from a static spread, and lets later properties win", () => {
+    const result = tool('...shared, description: "Own"', ['const shared = { description: "Shared", inputSchema: { type: "object" } };']);
+    expect(result.definedTools[0]).toMatchObject({ description: { value: "Own" }, inputSchema: { value: { type: "object" }, location: { line: 2, column: 54 } } });
+  });
+
+  it("leaves out a field that an unreadable spread after it may override", () => {
+    expect(tool('description: "Early", ...later()').definedTools[0]!.description).toBeUndefined();
+  });
+
+  it("leaves out run-time values without reporting anything", () => {
+    const result = tool("description: `d ${1}`, inputSchema: makeSchema()");
+    expect(result.diagnostics).toEqual([]);
+    expect(result.definedTools[0]).toEqual({ exportName: "default", form: "value", needsApproval: { value: null, location: expect.anything() } });
+  });
+
+  it("leaves out a partially readable inputSchema", () => {
+    expect(tool('inputSchema: { type: "object", properties: computed() }').definedTools[0]!.inputSchema).toBeUndefined();
+  });
+
+  it("reads an inputSchema imported from a relative module, recording the dependency", () => {
+    const result = analyzeDefinitionSource(lines(IMPORT, 'import { schema } from "./schema.js";', 'export default defineTool({ description: "I", inputSchema: schema, execute() {} });'), {
+      [`${DIR}/schema.ts`]: 'export const schema = { type: "object" };',
+    });
+    expect(result.definedTools[0]!.inputSchema).toEqual({ value: { type: "object" }, location: { file: TOOL, line: 3, column: 60, endLine: 3, endColumn: 66 } });
+    expect(result.dependencies).toEqual([`${DIR}/schema.ts`, TOOL]);
+  });
+});
+
+describe("exports", () => {
+  it("lists value exports sorted, without types or declarations", () => {
+    const result = analyzeDefinitionSource(
+      lines(
+        "export function f() {}",
+        "export const a = 1, b = 2;",
+        "export const { c, d: [e] } = { c: 1, d: [2] };",
+        "const g = 1;",
+        "export { g as h };",
+        'export { x, type Y } from "./y.js";',
+        'export * as ns from "./ns.js";',
+        "export class K {}",
+        "export enum E { A }",
+        "export type T = string;",
+        "export interface I {}",
+        "interface J {}",
+        "export { type J as J2 };",
+        "export type { J as J3 };",
+        "export { J as J4 };",
+        "export declare const z: number;",
+        "export default 1;",
+      ),
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(result.hasDefaultExport).toBe(true);
+    expect(result.namedExports).toEqual(["E", "K", "a", "b", "c", "e", "f", "h", "ns", "x"]);
+    expect(result.hasExportStar).toBe(false);
+  });
+
+  it("reports export * from", () => {
+    const result = analyzeDefinitionSource('export * from "./other.js";');
+    expect(result).toMatchObject({ parsed: true, hasExportStar: true, hasDefaultExport: false, namedExports: [] });
+  });
+
+  it("does not count export type * as a value star export", () => {
+    expect(analyzeDefinitionSource('export type * from "./types.js";').hasExportStar).toBe(false);
+  });
+});
+
+describe("problems", () => {
+  it("reports syntax errors and no other facts", () => {
+    const result = analyzeDefinitionSource(lines(IMPORT, "export default defineTool({ description: 'x', "));
+    expect(result.parsed).toBe(false);
+    expect(result.diagnostics.map((d) => ({ ...brief(d), file: d.file }))).toEqual([{ code: "AL3005", line: 2, column: 47, file: TOOL }]);
+    expect(result).toMatchObject({ hasDefaultExport: false, namedExports: [], hasExportStar: false, definedTools: [] });
+  });
+
+  it("reports a missing definition module", () => {
+    const result = createStaticAnalyzer(createMemoryHost({})).analyzeDefinition(TOOL, ROOT);
+    expect(result.parsed).toBe(false);
+    expect(result.diagnostics.map((d) => [d.code, d.message])).toEqual([["AL3001", "'ai.assemblyline/tool.ts' does not exist."]]);
+  });
+
+  it("reports a directory", () => {
+    const result = createStaticAnalyzer(createMemoryHost({}, {}, [TOOL])).analyzeDefinition(TOOL, ROOT);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["AL3002"]);
+  });
+
+  it("positions syntax errors after a BOM and CRLF", () => {
+    const result = analyzeDefinitionSource("\uFEFFexport const a = 1;\r\nexport const b = ;\r\n");
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([["AL3005", 2, 18]]);
+  });
+
+  it("does not report problems of modules a definition imports", () => {
+    const result = analyzeDefinitionSource(lines(IMPORT, 'import { schema } from "./broken.js";', 'export default defineTool({ description: "B", inputSchema: schema, execute() {} });'), {
+      [`${DIR}/broken.ts`]: "export const schema = {;",
+    });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.definedTools[0]!.inputSchema).toBeUndefined();
+    expect(result.definedTools[0]!.description?.value).toBe("B");
+  });
+});
