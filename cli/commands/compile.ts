@@ -4,6 +4,7 @@
 import * as path from "node:path";
 import { compileAgent, type CompileResult } from "../../compiler/compile.js";
 import { formatGithub, formatSarif, toJsonDiagnostic } from "../../compiler/diagnostics/format-machine.js";
+import { detectPackageManager, installAllCommand } from "../add/detect-package-manager.js";
 import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
 import { printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
@@ -23,6 +24,8 @@ export async function runCompile(rootArgument: string, flags: CompileFlags): Pro
     root,
     check: flags.check === true,
     package: flags.package,
+    displayRoot: rootArgument,
+    installCommand: installAllCommand(detectPackageManager(root).manager),
     ...(flags.out !== undefined ? { outDir: path.resolve(flags.out) } : {}),
   });
   if (flags.format === "json") printJson(compileJson(result));

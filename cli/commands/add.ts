@@ -1,0 +1,29 @@
+/**
+ * `assembly-line add <plugin> [root] [--as KEY]` (DESIGN §7, issue 3 item 7).
+ */
+import * as path from "node:path";
+import { addPlugin } from "../add/add-plugin.js";
+import { printDiagnostics } from "../output.js";
+
+/** Runs `add`; 0 when the plugin was added and locked, 1 otherwise. */
+export async function runAdd(spec: string, rootArgument: string, flags: { as?: string }): Promise<number> {
+  const root = path.resolve(rootArgument);
+  const result = await addPlugin({ spec, root, ...(flags.as !== undefined ? { as: flags.as } : {}) });
+  printDiagnostics(result.diagnostics, root);
+  if (!result.ok) {
+    process.stderr.write(
+      result.agentMdChanged
+        ? `Added capabilities.${result.key} to agent.md, but plugins.lock was not updated: fix the errors above, then run 'npx assembly-line compile'.\n`
+        : "agent.md and plugins.lock were left unchanged.\n",
+    );
+    return 1;
+  }
+  const pkg = result.package!;
+  const what = `${result.key} (${pkg.name}@${pkg.version})`;
+  process.stdout.write(
+    result.agentMdChanged || result.compile?.lockChanged
+      ? `Added ${what}: capabilities.${result.key} in agent.md, pinned in plugins.lock.\n`
+      : `${what} is already added and pinned; nothing changed.\n`,
+  );
+  return 0;
+}
