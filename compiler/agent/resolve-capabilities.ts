@@ -7,7 +7,7 @@
  * Anything else is an error that says how to fix it (`assembly-line add <key>`).
  */
 import * as path from "node:path";
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, formatPropertyPath, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { fileStart } from "../diagnostics/positions.js";
 import type { CompilerHost } from "../host.js";
@@ -100,7 +100,7 @@ function resolveOne(
       installCommand: options.installCommand ?? "npm install",
     });
     if (mismatch) {
-      diagnostics.push({ ...mismatch, path: `capabilities.${request.key}` });
+      diagnostics.push({ ...mismatch, path: formatPropertyPath(["capabilities", request.key]) });
       return undefined;
     }
   }

@@ -1,0 +1,124 @@
+/**
+ * Config merge (issue 3 item 1; DESIGN §4) and cross-plugin collisions, through the front end
+ * on real agent folders: diagnostics point at the agent.md line of the offending key.
+ */
+import { describe, expect, it } from "vitest";
+import { analyzeAgent } from "../../compiler/analyze-agent.js";
+import { createNodeHost } from "../../compiler/host.js";
+import { writeTree } from "../helpers/temp-tree.js";
+
+const PLUGIN_JSON = (name: string) => JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name });
+const SEARCH_ENTRY = `import { defineAssemblyLinePlugin } from "@assemblyline-agents/core";
+export default defineAssemblyLinePlugin({
+  configSchema: {
+    type: "object",
+    properties: { index: { type: "string" }, depth: { type: "integer", minimum: 1 } },
+    required: ["index"],
+    additionalProperties: false
+  },
+  tools: {
+    search: {
+      definition: "./search.ts",
+      factory: "createSearchTool",
+      description: "Search the selected index.",
+      inputSchema: { type: "object" },
+      requiredConfig: ["SEARCH_API_URL"],
+      config: { limit: 20, index: "default" }
+    }
+  }
+});
+`;
+const SEARCH_TS = `import { defineTool } from "@assemblyline-agents/core";
+export function createSearchTool(config: { index: string; limit: number }) {
+  return defineTool({ description: "Search the selected index.", inputSchema: { type: "object" }, async execute() { return config; } });
+}
+`;
+
+function agent(agentMd: string, extra: Record<string, string> = {}) {
+  const root = writeTree({
+    "agent.md": agentMd,
+    "plugins/private-search/plugin.json": PLUGIN_JSON("private-search"),
+    "plugins/private-search/ai.assemblyline/index.ts": SEARCH_ENTRY,
+    "plugins/private-search/search.ts": SEARCH_TS,
+    ...extra,
+  });
+  return analyzeAgent(createNodeHost(), root);
+}
+
+describe("config merge", () => {
+  it("gives each tool { ...descriptor.config, ...capabilityConfig } (the seed's { limit: 20, index: 'products' })", () => {
+    const analysis = agent("---\ncapabilities:\n  private-search:\n    config:\n      index: products\n---\n");
+    expect(analysis.diagnostics).toEqual([]);
+    const [capability] = analysis.capabilities;
+    expect(capability!.config.capabilityConfig).toEqual({ index: "products" });
+    expect(capability!.config.toolConfigs.get("search")).toEqual({ limit: 20, index: "products" });
+    expect(capability!.plugin.tools[0]!.requiredConfig).toEqual(["SEARCH_API_URL"]);
+  });
+
+  it("validates capability config against the configSchema, pointing at agent.md lines", () => {
+    const analysis = agent("---\ncapabilities:\n  private-search:\n    config:\n      indx: products\n      depth: 0\n---\n");
+    expect(analysis.diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([
+      ["AL5004", 4, 5, 'capabilities["private-search"].config'],
+      ["AL5005", 5, 7, 'capabilities["private-search"].config.indx'],
+      ["AL5002", 6, 14, 'capabilities["private-search"].config.depth'],
+    ]);
+    expect(analysis.diagnostics[1]!.hint).toBe("Did you mean 'index'?");
+    expect(analysis.diagnostics[2]!.message).toBe("Config of capability 'private-search': 'depth' must be >= 1.");
+  });
+
+  it("refuses config for a plugin without a configSchema, and credential-looking keys and values", () => {
+    const echo = {
+      "plugins/example/plugin.json": PLUGIN_JSON("example"),
+      "plugins/example/ai.assemblyline/index.ts": 'export default { tools: { echo: { definition: "./echo.ts", description: "Echo.", inputSchema: { type: "object" } } } };\n',
+      "plugins/example/echo.ts": 'import { defineTool } from "@assemblyline-agents/core";\nexport default defineTool({ description: "Echo.", inputSchema: { type: "object" }, async execute() { return {}; } });\n',
+    };
+    const analysis = agent(
+      "---\ncapabilities:\n  example:\n    config: { mode: fast }\n  private-search:\n    config:\n      index: products\n      authToken: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n---\n",
+      echo,
+    );
+    expect(analysis.diagnostics.map((d) => [d.code, d.line, d.path])).toEqual([
+      ["AL5003", 4, "capabilities.example.config"],
+      ["AL5005", 8, 'capabilities["private-search"].config.authToken'],
+      ["AL4029", 8, 'capabilities["private-search"].config.authToken'],
+      ["AL5001", 8, 'capabilities["private-search"].config.authToken'],
+    ]);
+    expect(analysis.diagnostics[3]!.message).toBe("This config value looks like a GitHub token.");
+  });
+
+  it("keeps __proto__ config keys as data in the merged config", () => {
+    const analysis = agent("---\ncapabilities:\n  private-search:\n    config:\n      index: products\n---\n");
+    const merged = analysis.capabilities[0]!.config.toolConfigs.get("search")!;
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+  });
+});
+
+describe("collisions within a surface", () => {
+  it("names both plugins when two declare the same tool", () => {
+    const echoPlugin = (name: string) => ({
+      [`plugins/${name}/plugin.json`]: PLUGIN_JSON(name),
+      [`plugins/${name}/ai.assemblyline/index.ts`]: 'export default { tools: { echo: { definition: "./echo.ts", description: "Echo.", inputSchema: { type: "object" } } } };\n',
+      [`plugins/${name}/echo.ts`]: 'import { defineTool } from "@assemblyline-agents/core";\nexport default defineTool({ description: "Echo.", inputSchema: { type: "object" }, async execute() { return {}; } });\n',
+    });
+    const analysis = agent("---\ncapabilities:\n  first: {}\n  second: {}\n---\n", { ...echoPlugin("first"), ...echoPlugin("second") });
+    const collisions = analysis.diagnostics.filter((d) => d.code === "AL4012");
+    expect(collisions).toHaveLength(1);
+    expect(collisions[0]!.message).toBe("Tool 'echo' is declared by both capability 'first' and capability 'second' of this surface.");
+    expect(collisions[0]!.file).toContain("plugins/second/ai.assemblyline/index.ts");
+    expect(collisions[0]!.related![0]!.file).toContain("plugins/first/ai.assemblyline/index.ts");
+  });
+
+  it("lets a subagent select a plugin of the same tool name without colliding with its parent", () => {
+    const child = {
+      "subagents/helper/agent.md": "---\ncapabilities:\n  private-search:\n    config: { index: docs }\n---\n",
+      "subagents/helper/plugins/private-search/plugin.json": PLUGIN_JSON("private-search"),
+      "subagents/helper/plugins/private-search/ai.assemblyline/index.ts": SEARCH_ENTRY,
+      "subagents/helper/plugins/private-search/search.ts": SEARCH_TS,
+    };
+    const analysis = agent("---\ncapabilities:\n  private-search:\n    config: { index: products }\n---\n", child);
+    expect(analysis.diagnostics).toEqual([]);
+    expect(analysis.capabilities.map((c) => [c.surface.id, c.config.toolConfigs.get("search")])).toEqual([
+      [".", { limit: 20, index: "products" }],
+      ["subagents/helper", { limit: 20, index: "docs" }],
+    ]);
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * Descriptor validation (issue 2 item 4): every AL4xxx rule on a real plugin folder, with the
+ * exact code, line, column and property path.
+ */
+import { describe, expect, it } from "vitest";
+import { createNodeHost } from "../../compiler/host.js";
+import { validatePackage } from "../../compiler/validate-package.js";
+import { writeTree, type TreeEntry } from "../helpers/temp-tree.js";
+
+const PLUGIN_JSON = JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "p" });
+const ECHO = `import { defineTool } from "@assemblyline-agents/core";
+export default defineTool({
+  description: "Echo.",
+  inputSchema: { type: "object" },
+  async execute() { return {}; }
+});
+`;
+
+/** Validates a plugin whose entry is `entry` (lines joined with \n) plus extra files. */
+function validate(entry: readonly string[], files: Record<string, TreeEntry> = {}) {
+  const dir = writeTree({ "plugin.json": PLUGIN_JSON, "ai.assemblyline/index.ts": entry.join("\n") + "\n", "ai.assemblyline/echo.ts": ECHO, ...files });
+  return validatePackage(createNodeHost(), dir);
+}
+
+const pick = (d: { code: string; line: number; column: number; path?: string }) => ({ code: d.code, line: d.line, column: d.column, path: d.path });
+
+describe("descriptor validation", () => {
+  it("accepts the seed's minimal echo plugin", () => {
+    const result = validate([
+      "export default {",
+      "  tools: {",
+      "    echo: {",
+      '      definition: "./ai.assemblyline/echo.ts",',
+      '      description: "Echo.",',
+      '      inputSchema: { type: "object" }',
+      "    }",
+      "  }",
+      "};",
+    ]);
+    expect(result.diagnostics).toEqual([]);
+    expect(result).toMatchObject({ ok: true, plugin: { name: "p", rejected: false, tools: ["echo"], skills: [], mcpServers: [] } });
+  });
+
+  it("reports an unknown field at its key with a did-you-mean hint, and a missing field at the tool", () => {
+    const { diagnostics } = validate([
+      "export default {",
+      "  tools: {",
+      "    echo: {",
+      '      definition: "./ai.assemblyline/echo.ts",',
+      '      descripton: "Echo.",',
+      '      inputSchema: { type: "object" }',
+      "    }",
+      "  }",
+      "};",
+    ]);
+    expect(diagnostics.map(pick)).toEqual([
+      { code: "AL4002", line: 3, column: 5, path: "tools.echo" },
+      { code: "AL4001", line: 5, column: 7, path: "tools.echo.descripton" },
+    ]);
+    expect(diagnostics[1]!.hint).toBe("Did you mean 'description'?");
+    expect(diagnostics[0]!.message).toBe("Tool 'echo' is missing the required field 'description'.");
+  });
+
+  it("reports wrong types and enum values in its own words", () => {
+    const { diagnostics } = validate([
+      "export default {",
+      "  tools: {",
+      '    echo: { definition: "./ai.assemblyline/echo.ts", description: "Echo.", inputSchema: { type: "object" },',
+      '      visibility: "public", tags: "x", requiredConfig: ["ok", "1bad"] }',
+      "  }",
+      "};",
+    ]);
+    const byPath = Object.fromEntries(diagnostics.map((d) => [d.path, d]));
+    expect(byPath["tools.echo.visibility"]).toMatchObject({ code: "AL4003", line: 4, column: 19 });
+    expect(byPath["tools.echo.visibility"]!.message).toBe(`'tools.echo.visibility' must be one of "visible", "deferred", "hidden", but it is "public".`);
+    expect(byPath["tools.echo.tags"]!.message).toContain("must be a list, but it is a string");
+    const line4 = '      visibility: "public", tags: "x", requiredConfig: ["ok", "1bad"] }';
+    expect(byPath["tools.echo.requiredConfig[1]"]).toMatchObject({ code: "AL4003", line: 4, column: line4.indexOf('"1bad"') + 1 });
+  });
+
+  it("refuses tool names that model APIs cannot use", () => {
+    const { diagnostics } = validate(["export default { tools: {", '  "search index": { definition: "./ai.assemblyline/echo.ts", description: "Echo.", inputSchema: { type: "object" } }', "} };"]);
+    expect(diagnostics.map(pick)).toEqual([{ code: "AL4004", line: 2, column: 3, path: 'tools["search index"]' }]);
+    expect(diagnostics[0]!.message).toContain("it contains \" \"");
+  });
+
+  it("applies the definition rules: ./ prefix, containment (also through symlinks), existence, a file, a module", () => {
+    const tool = (name: string, definition: string) => `  ${name}: { definition: ${JSON.stringify(definition)}, description: "Echo.", inputSchema: { type: "object" } },`;
+    const { diagnostics } = validate(
+      [
+        "export default { tools: {",
+        tool("a", "ai.assemblyline/echo.ts"),
+        tool("b", "./../outside.ts"),
+        tool("c", "./ai.assemblyline/missing.ts"),
+        tool("d", "./ai.assemblyline"),
+        tool("e", "./ai.assemblyline/notes.md"),
+        tool("f", "./ai.assemblyline/linked.ts"),
+        "} };",
+      ],
+      { "ai.assemblyline/notes.md": "# notes", "ai.assemblyline/linked.ts": { link: "../../outside.ts" }, "../outside.ts": ECHO },
+    );
+    expect(diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([
+      ["AL4005", 2, 20, "tools.a.definition"],
+      ["AL4006", 3, 20, "tools.b.definition"],
+      ["AL4007", 4, 20, "tools.c.definition"],
+      ["AL4008", 5, 20, "tools.d.definition"],
+      ["AL4030", 6, 20, "tools.e.definition"],
+      ["AL4006", 7, 20, "tools.f.definition"],
+      // The escaping symlink is also refused by the content hash: it cannot be locked.
+      ["AL6102", 1, 1, undefined],
+    ]);
+    expect(diagnostics[5]!.message).toContain("through a symlink");
+  });
+
+  it("finds the factory statically: a missing named export lists what is exported; no default export without a factory", () => {
+    const { diagnostics } = validate(
+      [
+        "export default { tools: {",
+        '  a: { definition: "./ai.assemblyline/search.ts", factory: "createSearch", description: "S.", inputSchema: { type: "object" } },',
+        '  b: { definition: "./ai.assemblyline/search.ts", description: "S.", inputSchema: { type: "object" } },',
+        '  c: { definition: "./ai.assemblyline/search.ts", factory: "createSearchTool", description: "S.", inputSchema: { type: "object" } },',
+        "} };",
+      ],
+      { "ai.assemblyline/search.ts": 'import { defineTool } from "@assemblyline-agents/core";\nexport function createSearchTool(config: { limit: number }) {\n  return defineTool({ description: "S.", inputSchema: { type: "object" }, async execute() { return config; } });\n}\n' },
+    );
+    expect(diagnostics.map(pick)).toEqual([
+      { code: "AL4009", line: 2, column: '  a: { definition: "./ai.assemblyline/search.ts", factory: "createSearch"'.indexOf('"createSearch"') + 1, path: "tools.a.factory" },
+      { code: "AL4011", line: 3, column: 20, path: "tools.b.definition" },
+    ]);
+    expect(diagnostics[0]!.hint).toBe("It exports: createSearchTool.");
+  });
+
+  it("checks the descriptor against defineTool() and points at both places", () => {
+    const { diagnostics } = validate(
+      [
+        "export default { tools: {",
+        '  note: { definition: "./ai.assemblyline/note.ts", description: "Record a note.", inputSchema: { type: "object", properties: { note: { type: "string" } } } },',
+        "} };",
+      ],
+      {
+        "ai.assemblyline/note.ts": [
+          'import { approvalRequired, defineTool } from "@assemblyline-agents/core";',
+          "export default defineTool({",
+          '  description: "Record a durable note.",',
+          '  inputSchema: { type: "object", properties: { note: { type: "number" } } },',
+          '  needsApproval: approvalRequired("Durable."),',
+          "  async execute() { return {}; }",
+          "});",
+          "",
+        ].join("\n"),
+      },
+    );
+    expect(diagnostics.map((d) => [d.code, d.path, d.related?.[0]?.line])).toEqual([
+      ["AL4026", "tools.note.needsApproval", 5],
+      ["AL4026", "tools.note.description", 3],
+      ["AL4026", "tools.note.inputSchema", 4],
+    ]);
+    expect(diagnostics[1]!.related![0]!.file).toBe("ai.assemblyline/note.ts");
+    expect(diagnostics[0]!.related![0]!.message).toContain('"reason":"Durable."');
+  });
+
+  it("applies disabled: true rules", () => {
+    const { diagnostics } = validate(["export default { tools: {", "  bash: { disabled: true },", "  weather: { disabled: true },", '  read: { disabled: true, description: "x" },', "} };"]);
+    expect(diagnostics.map((d) => [d.code, d.severity, d.line, d.column])).toEqual([
+      ["AL4014", "error", 3, 3],
+      ["AL4015", "warning", 4, 3],
+    ]);
+  });
+
+  it("refuses a tool that shadows a core tool without disabled: true", () => {
+    const { diagnostics } = validate(['export default { tools: { read: { definition: "./ai.assemblyline/echo.ts", description: "Echo.", inputSchema: { type: "object" } } } };']);
+    expect(diagnostics.map(pick)).toEqual([{ code: "AL4013", line: 1, column: 27, path: "tools.read" }]);
+  });
+
+  it("refuses credentials in requiredConfig names, configSchema properties and config", () => {
+    const { diagnostics } = validate([
+      "export default {",
+      '  configSchema: { type: "object", properties: { apiKey: { type: "string" }, maxTokens: { type: "number" } } },',
+      "  tools: {",
+      '    echo: { definition: "./ai.assemblyline/echo.ts", description: "Echo.", inputSchema: { type: "object" },',
+      '      requiredConfig: ["SEARCH_API_URL", "SEARCH_API_TOKEN"], config: { endpoint: "https://x.example", key: "sk-abcdefghijklmnopqrstuvwxyz012345" } }',
+      "  }",
+      "};",
+    ]);
+    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["AL4029", "configSchema.properties.apiKey"],
+      ["AL4029", "tools.echo.requiredConfig[1]"],
+      ["AL5001", "tools.echo.config.key"],
+    ]);
+  });
+
+  it("validates the configSchema itself", () => {
+    const { diagnostics } = validate(["export default { configSchema: { type: \"string\" }, tools: {} };"]);
+    expect(diagnostics.map(pick)).toEqual([{ code: "AL4017", line: 1, column: 40, path: "configSchema.type" }]);
+  });
+});
