@@ -1,0 +1,212 @@
+/**
+ * Packages every tool definition of a compile as a self-contained ESM bundle (DESIGN §6,
+ * issue 4 item 1): ONE esbuild build for all definitions, each entry point its own output file
+ * (no code splitting), the authoring API and every imported package bundled in, only Node
+ * built-ins left external, and the seed's asset rules applied (`./asset-rules.ts`).
+ *
+ * The bytes are deterministic: the same agent gives the same bundles in any directory, on any
+ * run, and in a CRLF checkout. That holds because esbuild runs with the agent root as its
+ * working directory (paths in the output are root-relative), reads no `tsconfig.json` (one
+ * above the agent could change the output), reads assets canonically (`./esbuild-plugin.ts`),
+ * and the authoring API is named by its specifier, not by the path to this toolchain
+ * (`createCorePathRewriter`).
+ */
+import * as path from "node:path";
+import * as esbuild from "esbuild";
+import { DEFAULT_ARTIFACT_DIR } from "../runtime-min/artifact/manifest.js";
+import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
+import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { esbuildLoaders } from "./asset-rules.js";
+import { AUTHORING_CORE_SPECIFIER, createCorePathRewriter, locateAuthoringCore, type AuthoringCoreModule } from "./authoring-core.js";
+import { createAssemblyLinePlugin, toPosixRelative } from "./esbuild-plugin.js";
+import { diagnosticFromEsbuildError, diagnosticFromEsbuildWarning, type MessageContext } from "./esbuild-messages.js";
+import { bundleIntegrity } from "./integrity.js";
+import { BUNDLE_EXTENSION, planBundles, toolBundleKey, type PackagingTool, type PlannedBundle } from "./plan-bundles.js";
+
+/** What to package: the agent root and every non-disabled authored tool of every surface. */
+export interface PackagingInput {
+  /** Absolute agent root; esbuild's working directory, so no absolute path reaches a bundle. */
+  readonly root: string;
+  readonly tools: readonly PackagingTool[];
+}
+
+/** Where a tool's bundle is and what it hashes to. */
+export interface ToolBundle {
+  /** Artifact-relative POSIX path, e.g. `bundles/root/example/ai.assemblyline/echo.mjs`. */
+  readonly bundle: string;
+  /** SRI `sha512-…` of the bundle's bytes (goes into the manifest and `plugins.lock`). */
+  readonly integrity: string;
+}
+
+/** The result of {@link bundleTools}. */
+export interface PackagingResult {
+  /** Bundle bytes by artifact-relative path, in path order. */
+  readonly bundles: ReadonlyMap<string, Uint8Array>;
+  /** Each packaged tool's bundle, keyed by {@link toolBundleKey}`(surfaceId, capability, toolName)`. */
+  readonly toolBundles: ReadonlyMap<string, ToolBundle>;
+  /** Sorted; when one is an error, the tools it concerns (or, for esbuild errors, all tools) have no bundle. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/** The esbuild `build` function (injectable so tests can count calls or fail on purpose). */
+export type BuildFunction = (options: esbuild.BuildOptions & { write: false }) => Promise<esbuild.BuildResult<{ write: false }>>;
+
+/** Options of {@link bundleTools}. */
+export interface BundleToolsOptions {
+  /** Defaults to `esbuild.build`. */
+  readonly build?: BuildFunction;
+}
+
+/**
+ * Lets bundled CommonJS packages `require()` Node built-ins: esbuild's ESM output routes
+ * `require` through a shim that uses a `require` in scope, and esbuild renames any `require`
+ * binding of the bundled code, so this one cannot clash.
+ */
+const REQUIRE_BANNER =
+  'import { createRequire as __assemblylineCreateRequire } from "node:module";\n' +
+  "const require = __assemblylineCreateRequire(import.meta.url);";
+
+/**
+ * Bundles every tool definition in one esbuild build.
+ *
+ * @param input the agent root and the tools (see {@link PackagingTool}); tools of one surface
+ *   and capability that share a definition share a bundle (naming: `./plan-bundles.ts`).
+ * @returns bundles, each tool's bundle and integrity, and diagnostics (AL7xxx) for anything
+ *   that cannot be bundled: an unresolvable import (with esbuild's file, line and column), a
+ *   file no asset rule covers, an unknown import attribute, a naming collision. Never throws.
+ */
+export async function bundleTools(input: PackagingInput, options: BundleToolsOptions = {}): Promise<PackagingResult> {
+  const plan = planBundles(input.tools);
+  const diagnostics: Diagnostic[] = [...plan.diagnostics];
+  if (plan.bundles.length === 0) return finish(new Map(), new Map(), diagnostics);
+  let core: AuthoringCoreModule;
+  try {
+    core = locateAuthoringCore();
+  } catch (error) {
+    diagnostics.push(createDiagnostic(Diagnostics.BundlerFailed, rootLocation(input.root), [messageOf(error)]));
+    return finish(new Map(), new Map(), diagnostics);
+  }
+  const context: MessageContext = { root: input.root, toolsByDefinition: toolsByDefinition(plan.bundles) };
+  const outdir = path.join(input.root, DEFAULT_ARTIFACT_DIR);
+  let result: esbuild.BuildResult<{ write: false }>;
+  try {
+    result = await (options.build ?? esbuild.build)(buildOptions(input.root, outdir, plan.bundles, core));
+  } catch (error) {
+    diagnostics.push(...failureDiagnostics(error, context));
+    return finish(new Map(), new Map(), diagnostics);
+  }
+  diagnostics.push(...result.warnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
+  const stabilize = createCorePathRewriter(input.root, core);
+  const outputs = new Map(result.outputFiles.map((file) => [artifactPathOf(outdir, file.path), stabilize(file.contents)]));
+  const bundles = new Map<string, Uint8Array>();
+  const toolBundles = new Map<string, ToolBundle>();
+  for (const planned of plan.bundles) {
+    const bundle = `${planned.name}${BUNDLE_EXTENSION}`;
+    const bytes = outputs.get(bundle);
+    if (bytes === undefined) {
+      diagnostics.push(createDiagnostic(Diagnostics.BundlerFailed, rootLocation(input.root), [`esbuild produced no output file ${bundle}`]));
+      continue;
+    }
+    bundles.set(bundle, bytes);
+    const integrity = bundleIntegrity(bytes);
+    for (const tool of planned.tools) toolBundles.set(toolBundleKey(tool.surfaceId, tool.capability, tool.toolName), { bundle, integrity });
+  }
+  return finish(bundles, toolBundles, diagnostics);
+}
+
+/**
+ * The options of the one esbuild build (exported for `bench/packaging.mjs` and tests). The raw
+ * output still names the authoring API by its path; `bundleTools` rewrites that with
+ * {@link createCorePathRewriter}.
+ */
+export function buildOptions(
+  root: string,
+  outdir: string,
+  bundles: readonly PlannedBundle[],
+  core: AuthoringCoreModule,
+): esbuild.BuildOptions & { write: false } {
+  return {
+    absWorkingDir: root,
+    // Object form: the key is the output path (`bundles/…`), so names never depend on esbuild's
+    // choice of a common base directory.
+    entryPoints: Object.fromEntries(bundles.map((bundle) => [bundle.name, bundle.definitionFile])),
+    outdir,
+    entryNames: "[dir]/[name]",
+    outExtension: { ".js": BUNDLE_EXTENSION },
+    bundle: true,
+    write: false,
+    splitting: false,
+    platform: "node",
+    format: "esm",
+    // node22, not esnext: esnext output calls Uint8Array.fromBase64, which Node 20 and 22 lack.
+    target: "node22",
+    // Native alias, not a plugin: thousands of definitions import it, and a plugin callback per
+    // import would cost more than the rest of packaging (see `createCorePathRewriter`).
+    alias: { [AUTHORING_CORE_SPECIFIER]: core.file },
+    loader: esbuildLoaders(),
+    plugins: [createAssemblyLinePlugin({ root })],
+    banner: { js: REQUIRE_BANNER },
+    // Licence comments are kept (at the end of each bundle); esbuild writes them with LF.
+    legalComments: "eof",
+    // Readable bundles: non-ASCII text stays as written (the bytes are UTF-8 either way).
+    charset: "utf8",
+    sourcemap: false,
+    minify: false,
+    // A fixed tsconfig: esbuild would otherwise read tsconfig.json files up the directory tree,
+    // even above the agent root, so the bundle would depend on where the agent sits.
+    tsconfigRaw: { compilerOptions: { useDefineForClassFields: true } },
+    logLevel: "silent",
+  };
+}
+
+function failureDiagnostics(error: unknown, context: MessageContext): Diagnostic[] {
+  if (isBuildFailure(error)) {
+    return [
+      ...error.errors.map((message) => diagnosticFromEsbuildError(message, context)),
+      ...error.warnings.map((message) => diagnosticFromEsbuildWarning(message, context)),
+    ];
+  }
+  return [createDiagnostic(Diagnostics.BundlerFailed, rootLocation(context.root), [messageOf(error)])];
+}
+
+/** An output file's artifact-relative POSIX path (a prefix cut in the usual case: thousands of outputs). */
+function artifactPathOf(outdir: string, file: string): string {
+  const prefix = outdir + path.sep;
+  if (!file.startsWith(prefix)) return toPosixRelative(outdir, file);
+  const rest = file.slice(prefix.length);
+  return path.sep === "/" ? rest : rest.split(path.sep).join("/");
+}
+
+function isBuildFailure(error: unknown): error is esbuild.BuildFailure {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    Array.isArray((error as { errors?: unknown }).errors) &&
+    Array.isArray((error as { warnings?: unknown }).warnings)
+  );
+}
+
+function toolsByDefinition(bundles: readonly PlannedBundle[]): Map<string, PackagingTool> {
+  const map = new Map<string, PackagingTool>();
+  for (const bundle of bundles) if (!map.has(bundle.definitionFile)) map.set(bundle.definitionFile, bundle.tools[0]!);
+  return map;
+}
+
+function finish(
+  bundles: Map<string, Uint8Array>,
+  toolBundles: Map<string, ToolBundle>,
+  diagnostics: readonly Diagnostic[],
+): PackagingResult {
+  const unique = new Map(diagnostics.map((d) => [JSON.stringify(d), d]));
+  const sortedBundles = new Map([...bundles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sortedTools = new Map([...toolBundles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { bundles: sortedBundles, toolBundles: sortedTools, diagnostics: sortDiagnostics([...unique.values()]) };
+}
+
+function rootLocation(root: string): { file: string; line: number; column: number } {
+  return { file: root, line: 1, column: 1 };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

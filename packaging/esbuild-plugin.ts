@@ -1,0 +1,110 @@
+/**
+ * The one esbuild plugin of packaging: it applies the seed's asset rules (`./asset-rules.ts`)
+ * so that bundle bytes do not depend on line endings or on where the agent sits.
+ *
+ * Why a plugin and not just esbuild's `loader` option:
+ * - esbuild's loaders keep CRLF line ends and sniff some MIME types; the rules here read
+ *   assets canonically (CRLF → LF for text content, as the lockfile hashes them) and name MIME
+ *   types explicitly. Asset files are matched by extension in any letter case.
+ * - `with { type: "text" }` / `with { type: "bytes" }` imports can be of any file (the seed's
+ *   `./browser.js`), so relative imports carrying one are routed into virtual namespaces whose
+ *   paths are agent-root-relative (no absolute path in the output) and whose loader reads the
+ *   canonical bytes. Imports of packages are used as installed: npm does not rewrite line ends.
+ *
+ * Cost: one JS callback per relative import and one per asset file; the authoring API and
+ * package imports never call into JS (see `bench/packaging.mjs`).
+ */
+import * as fs from "node:fs/promises";
+import * as path from "node:path";
+import type { OnLoadResult, Plugin, PluginBuild } from "esbuild";
+import { ASSET_FILE_FILTER, assetKindOf, canonicalAssetBytes, dataUrlMimeTypeOf, toDataUrl } from "./asset-rules.js";
+
+/** Virtual namespace of files imported `with { type: "text" }` (paths relative to the agent root). */
+export const TEXT_NAMESPACE = "assemblyline-text";
+/** Virtual namespace of files imported `with { type: "bytes" }` (paths relative to the agent root). */
+export const BYTES_NAMESPACE = "assemblyline-bytes";
+
+/**
+ * Relative imports (`./x`, `../x`, also with a backslash) and package `imports` (`#x`): the ways a
+ * module names a file of its own plugin or agent, which a CRLF checkout may have rewritten.
+ */
+const LOCAL_IMPORT = /^(?:\.\.?(?:[/\\]|$)|#)/;
+
+/** Marks the nested `build.resolve` call so the plugin does not intercept its own lookup. */
+const NESTED_RESOLVE = { nested: true };
+
+/** What the plugin needs to know: the agent root (esbuild's working directory). */
+export interface AssemblyLinePluginOptions {
+  readonly root: string;
+}
+
+/** Creates the esbuild plugin described in this module's header. */
+export function createAssemblyLinePlugin(options: AssemblyLinePluginOptions): Plugin {
+  return {
+    name: "assemblyline",
+    setup(build) {
+      registerResolver(build, options.root);
+      registerAttributeLoaders(build, options.root);
+      build.onLoad({ filter: ASSET_FILE_FILTER, namespace: "file" }, async (args) => {
+        // Any import attribute (json; text and bytes never get here) keeps esbuild's own rule.
+        if (args.with["type"] !== undefined) return undefined;
+        return loadAsset(args.path, options.root);
+      });
+    },
+  };
+}
+
+function registerResolver(build: PluginBuild, root: string): void {
+  build.onResolve({ filter: LOCAL_IMPORT }, async (args) => {
+    const type = args.with["type"];
+    if ((type !== "text" && type !== "bytes") || args.pluginData === NESTED_RESOLVE) return undefined;
+    const resolved = await build.resolve(args.path, {
+      kind: args.kind,
+      importer: args.importer,
+      namespace: args.namespace,
+      resolveDir: args.resolveDir,
+      with: args.with,
+      pluginData: NESTED_RESOLVE,
+    });
+    if (resolved.errors.length > 0) return { errors: resolved.errors };
+    if (resolved.external || resolved.namespace !== "file") return undefined;
+    return { path: toPosixRelative(root, resolved.path), namespace: type === "text" ? TEXT_NAMESPACE : BYTES_NAMESPACE };
+  });
+}
+
+function registerAttributeLoaders(build: PluginBuild, root: string): void {
+  for (const [namespace, loader] of [[TEXT_NAMESPACE, "text"], [BYTES_NAMESPACE, "binary"]] as const) {
+    build.onLoad({ filter: /.*/, namespace }, async (args) => {
+      const bytes = await readCanonical(path.resolve(root, args.path), args.path);
+      return "errors" in bytes ? bytes : { contents: bytes, loader };
+    });
+  }
+}
+
+async function loadAsset(file: string, root: string): Promise<OnLoadResult> {
+  const bytes = await readCanonical(file, toPosixRelative(root, file));
+  if ("errors" in bytes) return bytes;
+  switch (assetKindOf(file)) {
+    case "text":
+      return { contents: bytes, loader: "text" };
+    case "dataurl":
+      return { contents: toDataUrl(bytes, dataUrlMimeTypeOf(file)!), loader: "text" };
+    default:
+      return { contents: bytes, loader: "binary" };
+  }
+}
+
+/** Reads an asset's canonical bytes; a read failure becomes an esbuild error naming the root-relative path. */
+async function readCanonical(file: string, shown: string): Promise<Uint8Array | { errors: { text: string }[] }> {
+  try {
+    return canonicalAssetBytes(await fs.readFile(file));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
+    return { errors: [{ text: `Could not read "${shown}" (${code})` }] };
+  }
+}
+
+/** `to` relative to `from`, with `/` separators (how paths appear in bundles). */
+export function toPosixRelative(from: string, to: string): string {
+  return path.relative(from, to).split(path.sep).join("/");
+}

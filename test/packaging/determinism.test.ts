@@ -1,0 +1,97 @@
+/**
+ * Deterministic bundle bytes (DESIGN §5–6): the lock records each bundle's integrity, so the
+ * same agent must give the same bytes on every run, in every directory, and in a CRLF checkout.
+ */
+import * as path from "node:path";
+import { afterAll, expect, test } from "vitest";
+import { bundleTools, type PackagingResult, type PackagingTool } from "../../packaging/index.js";
+import { convertToCrlf, copyFixture, removeTemporaryDirectories, temporaryDirectory, tool, writeFiles } from "./helpers.js";
+
+afterAll(removeTemporaryDirectories);
+
+function toolsOf(root: string): PackagingTool[] {
+  return [
+    tool(root, "assets", "kinds", "ai.assemblyline/kinds.ts"),
+    tool(root, "assets", "echo", "ai.assemblyline/echo.ts"),
+    tool(root, "assets", "echo", "ai.assemblyline/echo.ts", { surfaceId: "subagents/helper" }),
+    tool(root, "assets", "lazy", "ai.assemblyline/lazy-core.ts"),
+  ];
+}
+
+async function packageFixture(root: string): Promise<PackagingResult> {
+  const result = await bundleTools({ root, tools: toolsOf(root) });
+  expect(result.diagnostics).toEqual([]);
+  expect(result.bundles.size).toBe(4);
+  return result;
+}
+
+/** Bundles as comparable plain data: path → base64 of the bytes. */
+function snapshot(result: PackagingResult): Record<string, string> {
+  return Object.fromEntries([...result.bundles].map(([file, bytes]) => [file, Buffer.from(bytes).toString("base64")]));
+}
+
+test("the same input twice gives identical bytes and integrities", async () => {
+  const root = copyFixture("assets-agent");
+  const first = await packageFixture(root);
+  const second = await packageFixture(root);
+  expect(snapshot(second)).toEqual(snapshot(first));
+  expect([...second.toolBundles]).toEqual([...first.toolBundles]);
+});
+
+test("the same agent in another directory gives identical bytes, with no absolute path inside", async () => {
+  const near = copyFixture("assets-agent", temporaryDirectory());
+  const far = copyFixture("assets-agent", temporaryDirectory(), "deeper", "and deeper", "ünïcode");
+  const a = await packageFixture(near);
+  const b = await packageFixture(far);
+  expect(snapshot(b)).toEqual(snapshot(a));
+  const repoRoot = path.resolve(import.meta.dirname, "../..");
+  for (const [root, result] of [[near, a], [far, b]] as const) {
+    for (const bytes of result.bundles.values()) {
+      const text = Buffer.from(bytes).toString("utf8");
+      expect(text).not.toContain(root);
+      expect(text).not.toContain(path.dirname(root));
+      expect(text).not.toContain(repoRoot);
+      expect(text).not.toContain("runtime-min/authoring");
+    }
+  }
+});
+
+test("a CRLF checkout gives the same bytes as an LF checkout", async () => {
+  const lf = copyFixture("assets-agent");
+  const crlf = copyFixture("assets-agent");
+  // Definitions, text assets, the text-imported browser.js, the SVG and the JSON all change.
+  expect(convertToCrlf(crlf)).toBeGreaterThanOrEqual(16);
+  const a = await packageFixture(lf);
+  const b = await packageFixture(crlf);
+  expect(snapshot(b)).toEqual(snapshot(a));
+});
+
+test("bundle bytes do not depend on the order tools are listed in", async () => {
+  const root = copyFixture("assets-agent");
+  const forward = await bundleTools({ root, tools: toolsOf(root) });
+  const backward = await bundleTools({ root, tools: toolsOf(root).reverse() });
+  expect(snapshot(backward)).toEqual(snapshot(forward));
+  expect([...backward.toolBundles]).toEqual([...forward.toolBundles]);
+});
+
+test("a tsconfig.json above the agent root does not change the bundle", async () => {
+  const definition = {
+    "plugins/assets/ai.assemblyline/fields.ts":
+      'import { defineTool } from "@assemblyline-agents/core";\nclass Counter { count = 1; }\nexport default defineTool({ description: "d", inputSchema: { type: "object" }, execute: () => ({ count: new Counter().count }) });\n',
+  };
+  const plainParent = temporaryDirectory();
+  const configuredParent = temporaryDirectory();
+  writeFiles(configuredParent, {
+    "tsconfig.json": JSON.stringify({ compilerOptions: { useDefineForClassFields: false, paths: { "@assemblyline-agents/core": ["./nowhere.ts"] } } }),
+  });
+  const results: string[] = [];
+  for (const parent of [plainParent, configuredParent]) {
+    const root = copyFixture("assets-agent", parent);
+    writeFiles(root, definition);
+    const result = await bundleTools({ root, tools: [tool(root, "assets", "fields", "ai.assemblyline/fields.ts")] });
+    expect(result.diagnostics).toEqual([]);
+    results.push(Buffer.from([...result.bundles.values()][0]!).toString("utf8"));
+  }
+  expect(results[1]).toBe(results[0]);
+  expect(results[0]).toContain("count = 1;");
+});

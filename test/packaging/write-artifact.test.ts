@@ -1,0 +1,151 @@
+/**
+ * `writeArtifact` replaces the artifact directory atomically: on any failure the previous
+ * artifact stays byte-identical and no temporary directory is left beside it.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { MANIFEST_FILE, type ArtifactManifest } from "../../runtime-min/artifact/manifest.js";
+import { bundleIntegrity, bundleTools, serializeManifest, toolBundleKey, writeArtifact, type PackagingResult } from "../../packaging/index.js";
+import { copyFixture, removeTemporaryDirectories, temporaryDirectory, tool } from "./helpers.js";
+
+let packaged: PackagingResult;
+
+beforeAll(async () => {
+  const root = copyFixture("assets-agent");
+  packaged = await bundleTools({ root, tools: [tool(root, "assets", "echo", "ai.assemblyline/echo.ts")] });
+  expect(packaged.diagnostics).toEqual([]);
+});
+afterAll(removeTemporaryDirectories);
+
+function manifestFor(result: PackagingResult, lockText = "lock v1\n"): ArtifactManifest {
+  const echo = result.toolBundles.get(toolBundleKey(".", "assets", "echo"))!;
+  return {
+    manifestVersion: 1,
+    lockIntegrity: bundleIntegrity(Buffer.from(lockText)),
+    surfaces: {
+      ".": {
+        parent: null,
+        disabledCoreTools: [],
+        skills: [],
+        tools: {
+          echo: {
+            capability: "assets",
+            description: "Echo a message back to the caller.",
+            inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+            visibility: "visible",
+            requiredConfig: [],
+            config: {},
+            tags: [],
+            aliases: [],
+            bundle: echo.bundle,
+            integrity: echo.integrity,
+          },
+        },
+      },
+    },
+  };
+}
+
+/** Every file under `dir` as path → base64 (a byte-exact picture of a directory). */
+function readTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out[path.relative(dir, file).split(path.sep).join("/")] = fs.readFileSync(file).toString("base64");
+  }
+  return out;
+}
+
+function siblingsOf(dir: string): string[] {
+  return fs.readdirSync(path.dirname(dir)).sort();
+}
+
+describe("writeArtifact", () => {
+  test("writes the manifest, the bundles and extra files", async () => {
+    const out = path.join(temporaryDirectory(), ".assemblyline", "build");
+    const manifest = manifestFor(packaged);
+    await writeArtifact(out, packaged.bundles, manifest, new Map([["skills/demo/SKILL.md", "# Demo\n"]]));
+    const tree = readTree(out);
+    expect(Object.keys(tree).sort()).toEqual([
+      "bundles/root/assets/ai.assemblyline/echo.mjs",
+      MANIFEST_FILE,
+      "skills/demo/SKILL.md",
+    ].sort());
+    expect(Buffer.from(tree[MANIFEST_FILE]!, "base64")).toEqual(Buffer.from(serializeManifest(manifest)));
+    const written = JSON.parse(fs.readFileSync(path.join(out, MANIFEST_FILE), "utf8")) as ArtifactManifest;
+    expect(written).toEqual(manifest);
+    const bundle = fs.readFileSync(path.join(out, "bundles/root/assets/ai.assemblyline/echo.mjs"));
+    expect(bundleIntegrity(bundle)).toBe(written.surfaces["."]!.tools["echo"]!.integrity);
+    expect(siblingsOf(out)).toEqual(["build"]);
+  });
+
+  test("the manifest is canonical JSON: manifestVersion first, then keys in code-unit order, LF, trailing newline", () => {
+    const text = Buffer.from(serializeManifest(manifestFor(packaged))).toString("utf8");
+    expect(text.startsWith('{\n  "manifestVersion": 1,\n  "lockIntegrity": "sha512-')).toBe(true);
+    expect(text.endsWith("}\n")).toBe(true);
+    expect(text).not.toContain("\r");
+    expect(text.indexOf('"aliases"')).toBeLessThan(text.indexOf('"bundle"'));
+  });
+
+  test("replaces a previous artifact completely (stale files disappear)", async () => {
+    const out = path.join(temporaryDirectory(), "build");
+    await writeArtifact(out, packaged.bundles, manifestFor(packaged), new Map([["stale.txt", "old"]]));
+    await writeArtifact(out, packaged.bundles, manifestFor(packaged, "lock v2\n"));
+    expect(fs.existsSync(path.join(out, "stale.txt"))).toBe(false);
+    expect(JSON.parse(fs.readFileSync(path.join(out, MANIFEST_FILE), "utf8")).lockIntegrity).toBe(bundleIntegrity(Buffer.from("lock v2\n")));
+    expect(siblingsOf(out)).toEqual(["build"]);
+  });
+
+  test("a failure mid-way leaves the old artifact byte-identical and no temporary directory behind", async () => {
+    const out = path.join(temporaryDirectory(), "build");
+    await writeArtifact(out, packaged.bundles, manifestFor(packaged), new Map([["notes/readme.txt", "first\n"]]));
+    const before = readTree(out);
+    // "conflict" must be both a file and a directory: the write fails after other files were written.
+    const conflicting = new Map([["conflict", "a file"], ["conflict/inner.txt", "a file inside it"]]);
+    await expect(writeArtifact(out, packaged.bundles, manifestFor(packaged, "lock v2\n"), conflicting)).rejects.toThrow(/EISDIR|ENOTDIR|EEXIST/);
+    expect(readTree(out)).toEqual(before);
+    expect(siblingsOf(out)).toEqual(["build"]);
+  });
+
+  test("a manifest that disagrees with the bundles is refused before the disk is touched", async () => {
+    const out = path.join(temporaryDirectory(), "build");
+    await writeArtifact(out, packaged.bundles, manifestFor(packaged));
+    const before = readTree(out);
+    const manifest = manifestFor(packaged);
+    const tampered: ArtifactManifest = {
+      ...manifest,
+      surfaces: { ".": { ...manifest.surfaces["."]!, tools: { echo: { ...manifest.surfaces["."]!.tools["echo"]!, integrity: bundleIntegrity(Buffer.from("x")) } } } },
+    };
+    await expect(writeArtifact(out, packaged.bundles, tampered)).rejects.toThrow(/hashes differently/);
+    await expect(writeArtifact(out, new Map(), manifest)).rejects.toThrow(/not among the bundles/);
+    expect(readTree(out)).toEqual(before);
+    expect(siblingsOf(out)).toEqual(["build"]);
+  });
+
+  test.each([["../escape.txt"], ["/absolute.txt"], ["a//b.txt"], ["a\\b.txt"], ["MANIFEST.JSON"]])(
+    "refuses the artifact path %s",
+    async (file) => {
+      const out = path.join(temporaryDirectory(), "build");
+      await expect(writeArtifact(out, packaged.bundles, manifestFor(packaged), new Map([[file, "x"]]))).rejects.toThrow(/artifact path/);
+      expect(fs.existsSync(out)).toBe(false);
+    },
+  );
+
+  test("never replaces a directory that is not an artifact", async () => {
+    const out = path.join(temporaryDirectory(), "src");
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, "precious.ts"), "keep me");
+    await expect(writeArtifact(out, packaged.bundles, manifestFor(packaged))).rejects.toThrow(/not an artifact/);
+    expect(fs.readFileSync(path.join(out, "precious.ts"), "utf8")).toBe("keep me");
+    expect(siblingsOf(out)).toEqual(["src"]);
+  });
+
+  test("an empty existing directory is replaced", async () => {
+    const out = path.join(temporaryDirectory(), "build");
+    fs.mkdirSync(out);
+    await writeArtifact(out, packaged.bundles, manifestFor(packaged));
+    expect(fs.existsSync(path.join(out, MANIFEST_FILE))).toBe(true);
+  });
+});
