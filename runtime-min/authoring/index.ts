@@ -1,3 +1,4 @@
+/// <reference path="./assets.d.ts" preserve="true" />
 /**
  * The authoring API that plugin code imports as `@assemblyline-agents/core` (seed: "Tool
  * implementation", "Approval Gates", "Durable Steps", "Safe Model Output", "Execution Context").
