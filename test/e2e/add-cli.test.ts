@@ -1,0 +1,95 @@
+/**
+ * Issue 3 item 7 through the real CLI, offline: a fixture plugin packed with `npm pack` is
+ * added from its tarball; agent.md keeps its comments; the lock pins name, version and
+ * integrity; a second add changes nothing; compile refuses an installed version that differs
+ * from the lock.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { repoRoot, writeTree } from "../helpers/temp-tree.js";
+
+const pack = path.join(repoRoot, "test/fixtures/lockfile/packs/openui");
+let tarball: string;
+
+beforeAll(() => {
+  const out = writeTree({}, "al-pack-");
+  const run = spawnSync("npm", ["pack", "--pack-destination", out, "--silent"], { cwd: pack, encoding: "utf8" });
+  expect(run.status, run.stderr).toBe(0);
+  tarball = path.join(out, run.stdout.trim().split("\n").pop()!);
+}, 120_000);
+
+const AGENT_MD = `---
+name: demo # the agent's name
+# Capabilities: keep this comment.
+capabilities:
+  openui:
+    config:
+      brand:
+        name: Example
+        footer: Example | Confidential
+---
+
+Be helpful.
+`;
+
+describe("assembly-line add", () => {
+  it("adds a packed plugin: agent.md keeps its comments, the lock pins version and integrity, a second add changes nothing", () => {
+    const root = writeTree({ "agent.md": AGENT_MD });
+    const first = runCli(["add", `file:${tarball}`, root]);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain("Added openui (@assemblyline-agents/openui@1.0.0)");
+
+    const agentMd = fs.readFileSync(path.join(root, "agent.md"), "utf8");
+    expect(agentMd).toBe(AGENT_MD.replace("  openui:\n", '  openui:\n    package: "@assemblyline-agents/openui"\n'));
+    const lock = JSON.parse(fs.readFileSync(path.join(root, "plugins.lock"), "utf8"));
+    const locked = lock.surfaces["."].capabilities.openui;
+    expect(locked.source).toEqual({ type: "npm", name: "@assemblyline-agents/openui", version: "1.0.0" });
+    expect(locked.integrity).toMatch(/^sha512-[A-Za-z0-9+/]{86}==$/);
+    expect(Object.keys(locked.tools).sort()).toEqual(["render_card", "render_table"]);
+    expect(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).dependencies["@assemblyline-agents/openui"]).toMatch(/^file:/);
+    expect(fs.readdirSync(root).sort()).toEqual([".assemblyline", "agent.md", "node_modules", "package-lock.json", "package.json", "plugins.lock"]);
+
+    const lockBytes = fs.readFileSync(path.join(root, "plugins.lock"));
+    const lockMtime = fs.statSync(path.join(root, "plugins.lock")).mtimeMs;
+    const second = runCli(["add", `file:${tarball}`, root]);
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stdout).toContain("nothing changed");
+    expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(agentMd);
+    expect(fs.readFileSync(path.join(root, "plugins.lock")).equals(lockBytes)).toBe(true);
+    expect(fs.statSync(path.join(root, "plugins.lock")).mtimeMs).toBe(lockMtime);
+
+    const check = runCli(["compile", root, "--check"]);
+    expect(check.status, check.stderr).toBe(0);
+  });
+
+  it("validates the plugin's brand configSchema against agent.md, at the offending line", () => {
+    const root = writeTree({ "agent.md": AGENT_MD.replace("        footer: Example | Confidential\n", "        footer: Example | Confidential\n        logo: not-a-data-uri\n") });
+    const run = runCli(["add", `file:${tarball}`, root]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("agent.md:11:15 - error AL5002"); // after add inserted its package line
+    expect(run.stderr).toContain("logo");
+    expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
+  });
+
+  it("compile refuses an installed version that differs from the lock, with a fix-it hint", () => {
+    const root = writeTree({ "agent.md": AGENT_MD });
+    expect(runCli(["add", `file:${tarball}`, root]).status).toBe(0);
+    const manifest = path.join(root, "node_modules/@assemblyline-agents/openui/package.json");
+    fs.writeFileSync(manifest, fs.readFileSync(manifest, "utf8").replace('"version": "1.0.0"', '"version": "1.0.1"'));
+    const { status, json } = runCliJson(["compile", root]);
+    expect(status).toBe(1);
+    expect(json.diagnostics).toMatchObject([{ code: "AL6008", file: "agent.md", line: 5, column: 3 }]);
+    expect(json.diagnostics[0].hint).toContain("npx assembly-line add @assemblyline-agents/openui@1.0.1");
+  });
+
+  it("refuses a spec that names nothing, with exit code 1 and no change", () => {
+    const root = writeTree({ "agent.md": AGENT_MD });
+    const run = runCli(["add", "./does-not-exist.tgz", root]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("AL6201");
+    expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(AGENT_MD);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * `assembly-line validate <pluginDir>` (issue 2 item 6) on real plugin folders: the example's
+ * plugins and corpus cases, with the exact JSON document of DESIGN §7.
+ */
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { corpusRoot, repoRoot } from "../helpers/temp-tree.js";
+
+describe("assembly-line validate", () => {
+  it("prints { ok, diagnostics, plugin: { name, rejected, skills, mcpServers, tools } } for a clean plugin", () => {
+    const { status, json } = runCliJson(["validate", path.join(repoRoot, "examples/support-agent/plugins/support-tools")]);
+    expect(status).toBe(0);
+    expect(json).toEqual({
+      ok: true,
+      diagnostics: [],
+      plugin: { name: "support-tools", rejected: false, skills: ["escalation"], mcpServers: [], tools: ["accept_document", "hydrate_customer", "lookup_record", "record_note"] },
+    });
+  });
+
+  it("says a plugin the spec rejects is rejected, with the reason at its line", () => {
+    const { status, json } = runCliJson(["validate", path.join(corpusRoot, "agent-plugins/apkit__AP-5.5-NAME-CHARSET__uppercase/plugin")]);
+    expect(status).toBe(1);
+    expect(json.ok).toBe(false);
+    expect(json.plugin).toMatchObject({ rejected: true, skills: [], mcpServers: [], tools: [] });
+    expect(json.diagnostics[0]).toMatchObject({ code: "AL2106", file: "plugin.json", severity: "error", path: "name" });
+  });
+
+  it("lists only the components that load; skipped ones are diagnostics", () => {
+    const { status, json } = runCliJson(["validate", path.join(corpusRoot, "agent-plugins/apkit__AP-11.3-COMPONENT-FAILURE-ISOLATION/plugin")]);
+    expect(status).toBe(1);
+    expect(json.plugin).toMatchObject({ rejected: false, skills: ["alpha", "omega"], mcpServers: ["good"] });
+    const codes = json.diagnostics.map((d: { code: string }) => d.code);
+    expect(codes).toContain("AL2102"); // unknown top-level field `hooks`: reported, ignored
+    expect(codes).toContain("AL2208"); // skills/broken: name differs from the directory
+  });
+
+  it("pretty output names the plugin and its components", () => {
+    const run = runCli(["validate", path.join(repoRoot, "examples/support-agent/plugins/example")]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("example: ok\n  tools: echo\n  skills: none\n  MCP servers: none\n");
+  });
+
+  it("exits 2 on a usage error", () => {
+    expect(runCli(["validate"]).status).toBe(2);
+    expect(runCli(["compile", "--format", "yaml"]).status).toBe(2);
+    expect(runCli(["frobnicate"]).status).toBe(2);
+  });
+});
