@@ -7,11 +7,15 @@
  *
  * Runs against the compiled toolchain, so build first:
  *
- *     npm run build && node bench/runtime.mjs [--calls 1000] [--rounds 3]
+ *     npm run build && node bench/runtime.mjs [--calls 5000] [--warmup 500] [--call-ids] [--dist DIR] [--json]
  *
- * Both sides are warmed up (process started, first calls made), then measured in alternating
- * rounds of `--calls` sequential calls each; the script prints each side's median and p90 over
- * all its calls, and the ratio of the medians (target: runtime ≤ MCP).
+ * Fairness: one host process and one tool process per side (runtime host + sandbox child;
+ * MCP client + stdio server), same machine, same Node. Both sides are warmed up (`--warmup`
+ * calls each), then measured call by call, interleaved (runtime, MCP, MCP, runtime, …: the
+ * order alternates so neither side always runs on the caches the other left), `--calls`
+ * calls per side. Reported per side: median, p90, mean and p99 of the round trip in ms, and
+ * the ratio of the medians (target: runtime ≤ MCP). `--call-ids` passes an explicit tool-call
+ * id per call, as a model host does (one extra indexed lookup in state.db).
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -23,7 +27,8 @@ import * as esbuild from "esbuild";
 import ssri from "ssri";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const dist = path.join(repo, "dist");
+const distArgument = process.argv.indexOf("--dist");
+const dist = distArgument === -1 ? path.join(repo, "dist") : path.resolve(process.argv[distArgument + 1]);
 const entry = path.join(dist, "runtime-min", "index.js");
 if (!fs.existsSync(entry)) {
   console.error("bench/runtime.mjs: dist/runtime-min/index.js is missing; run `npm run build` first.");
@@ -32,9 +37,17 @@ if (!fs.existsSync(entry)) {
 const { openRuntime } = await import(entry);
 const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-const { values } = parseArgs({ options: { calls: { type: "string", default: "1000" }, rounds: { type: "string", default: "3" } } });
+const { values } = parseArgs({
+  options: {
+    calls: { type: "string", default: "5000" },
+    warmup: { type: "string", default: "500" },
+    "call-ids": { type: "boolean", default: false },
+    dist: { type: "string" },
+    json: { type: "boolean", default: false },
+  },
+});
 const calls = Number(values.calls);
-const rounds = Number(values.rounds);
+const warmup = Number(values.warmup);
 
 const ECHO_SOURCE = `
 import { defineTool } from "@assemblyline-agents/core";
@@ -91,18 +104,17 @@ async function createEchoAgent(dir) {
   fs.writeFileSync(path.join(artifact, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
-async function time(samples, action) {
-  for (let i = 0; i < calls; i++) {
-    const start = process.hrtime.bigint();
-    await action(i);
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
+/** Round trip of one call in ms. */
+async function time(action, i) {
+  const start = process.hrtime.bigint();
+  await action(i);
+  return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { median: at(0.5), p90: at(0.9), n: sorted.length };
+  return { median: at(0.5), p90: at(0.9), p99: at(0.99), mean: sorted.reduce((sum, x) => sum + x, 0) / sorted.length, n: sorted.length };
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-bench-runtime-"));
@@ -114,32 +126,43 @@ try {
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(dir, "mcp-server.mjs")], stderr: "inherit" }));
   const runId = "bench-run";
   const viaRuntime = async (i) => {
-    const result = await runtime.call({ tool: "echo", input: { message: `hello ${i}` }, runId });
+    const result = await runtime.call({ tool: "echo", input: { message: `hello ${i}` }, runId, ...(values["call-ids"] ? { callId: `call-${i}` } : {}) });
     if (result.status !== "ok" || result.output.message !== `hello ${i}`) throw new Error(`runtime echo failed: ${JSON.stringify(result)}`);
   };
   const viaMcp = async (i) => {
     const result = await client.callTool({ name: "echo", arguments: { message: `hello ${i}` } });
     if (result.structuredContent?.message !== `hello ${i}`) throw new Error(`MCP echo failed: ${JSON.stringify(result)}`);
   };
-  for (let i = 0; i < 50; i++) {
-    await viaRuntime(i);
-    await viaMcp(i);
+  for (let i = 0; i < warmup; i++) {
+    await viaRuntime(-1 - i);
+    await viaMcp(-1 - i);
   }
   const runtimeSamples = [];
   const mcpSamples = [];
-  for (let round = 0; round < rounds; round++) {
-    await time(runtimeSamples, viaRuntime);
-    await time(mcpSamples, viaMcp);
+  for (let i = 0; i < calls; i++) {
+    if (i % 2 === 0) {
+      runtimeSamples.push(await time(viaRuntime, i));
+      mcpSamples.push(await time(viaMcp, i));
+    } else {
+      mcpSamples.push(await time(viaMcp, i));
+      runtimeSamples.push(await time(viaRuntime, i));
+    }
   }
   await client.close();
+  const permissionModel = runtime.sandboxPermissionModel;
   await runtime.close();
   const ours = stats(runtimeSamples);
   const theirs = stats(mcpSamples);
-  const fmt = (ms) => `${ms.toFixed(3)} ms`;
-  console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"} ×${os.cpus().length}; ${rounds} rounds × ${calls} sequential calls per side`);
-  console.log(`runtime-min echo (warm sandbox, file bridge, state.db): median ${fmt(ours.median)}  p90 ${fmt(ours.p90)}  (n=${ours.n})`);
-  console.log(`MCP SDK echo over stdio (client.callTool):              median ${fmt(theirs.median)}  p90 ${fmt(theirs.p90)}  (n=${theirs.n})`);
-  console.log(`ratio runtime/MCP (median): ${(ours.median / theirs.median).toFixed(2)}  (target ≤ 1.00)`);
+  if (values.json) {
+    console.log(JSON.stringify({ node: process.version, cpus: os.cpus().length, calls, warmup, callIds: values["call-ids"], permissionModel, runtime: ours, mcp: theirs, ratio: ours.median / theirs.median }));
+  } else {
+    const fmt = (ms) => `${ms.toFixed(3)} ms`;
+    const line = (x) => `median ${fmt(x.median)}  p90 ${fmt(x.p90)}  p99 ${fmt(x.p99)}  mean ${fmt(x.mean)}  (n=${x.n})`;
+    console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"} ×${os.cpus().length}; ${warmup} warm-up + ${calls} interleaved calls per side${values["call-ids"] ? ", explicit call ids" : ""}; sandbox permission model: ${permissionModel ? "on" : "off"}`);
+    console.log(`runtime-min echo (warm sandbox, file bridge, state.db): ${line(ours)}`);
+    console.log(`MCP SDK echo over stdio (client.callTool):              ${line(theirs)}`);
+    console.log(`ratio runtime/MCP (median): ${(ours.median / theirs.median).toFixed(2)}  (target ≤ 1.00)`);
+  }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { runAdd } from "./commands/add.js";
 import { runCompile } from "./commands/compile.js";
+import { registerCatalogCommands } from "./commands/tools.js";
 import { runValidate } from "./commands/validate.js";
 import { toolVersion } from "./version.js";
 import { compileAgent } from "../compiler/compile.js";
@@ -63,15 +64,13 @@ export async function main(argv: readonly string[]): Promise<number> {
       exitCode = await runAdd(spec, root, options);
     });
 
-  registerRuntimeCommands(
-    program,
-    { ensureArtifact: ensureCompiled },
-    (output) => {
-      if (output.stdout) process.stdout.write(output.stdout);
-      if (output.stderr) process.stderr.write(output.stderr);
-      exitCode = output.exitCode;
-    },
-  );
+  const write = (output: { stdout: string; stderr: string; exitCode: number }): void => {
+    if (output.stdout) process.stdout.write(output.stdout);
+    if (output.stderr) process.stderr.write(output.stderr);
+    exitCode = output.exitCode;
+  };
+  registerCatalogCommands(program, { ensureArtifact: ensureCompiled }, write);
+  registerRuntimeCommands(program, { ensureArtifact: ensureCompiled }, write);
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -2,7 +2,21 @@
  * Public entry of runtime-min (see `README.md` in this folder for the JS API).
  */
 export { openRuntime, Runtime, STATE_DB_FILE } from "./runtime.js";
-export type { ApprovalInfo, ApproveRequest, CallResult, ExecutionPolicy, Json, RuntimeEvent, RuntimeOptions, ToolCallRequest } from "./types.js";
+export type {
+  ApprovalInfo,
+  ApproveRequest,
+  CallResult,
+  ExecutionPolicy,
+  Json,
+  RuntimeEvent,
+  RuntimeOptions,
+  SearchRequest,
+  SnapshotRequest,
+  ToolCallRequest,
+  ToolSearchResult,
+  UseToolOptions,
+} from "./types.js";
+export type { CapabilitySnapshot, CatalogTool, CoreToolPolicy, SnapshotTool, SnapshotWarning } from "./snapshot/types.js";
 export { RuntimeError } from "./errors.js";
 export { ControlPlaneError, ToolCallError, type ControlPlaneReason, type FailureKind, type RunFailure, type ToolFailure } from "./failures.js";
 export { loadArtifact, type LoadedArtifact, type LoadArtifactOptions, type VerifiedTool } from "./artifact/load-artifact.js";

@@ -18,20 +18,32 @@ import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagn
 import { canonicalJson } from "./canonical-json.js";
 import { loadArtifact, type LoadedArtifact } from "./artifact/load-artifact.js";
 import { DEFAULT_ARTIFACT_DIR } from "./artifact/manifest.js";
+import { CORE_TOOLS } from "./core-tools/index.js";
 import type { CoreTool } from "./core-tools/types.js";
 import { runtimeError } from "./errors.js";
 import { CallSession, type RuntimeEvent } from "./execution/call-session.js";
 import { AuthoredExecutor } from "./execution/execute-authored.js";
 import { checkId, newId } from "./execution/ids.js";
 import { superviseCall } from "./execution/supervise-call.js";
+import { ToolCatalog } from "./execution/tool-catalog.js";
 import { ensureWorkspace } from "./execution/workspace.js";
 import { ControlPlaneError } from "./failures.js";
 import { copyJson, type Json } from "./sandbox/json-copy.js";
-import type { CoreToolPolicy } from "./snapshot/types.js";
-import { StateStore, type CallRecord } from "./state/state-store.js";
+import type { CapabilitySnapshot, CoreToolPolicy, SnapshotTool } from "./snapshot/types.js";
+import { StateStore, type ApprovalRecord, type CallRecord } from "./state/state-store.js";
 import { InputValidator } from "./execution/validate-input.js";
 import { CallPipeline } from "./execution/call-pipeline.js";
-import type { ApproveRequest, CallResult, ExecutionPolicy, RuntimeOptions, ToolCallRequest } from "./types.js";
+import type {
+  ApproveRequest,
+  CallResult,
+  ExecutionPolicy,
+  RuntimeOptions,
+  SearchRequest,
+  SnapshotRequest,
+  ToolCallRequest,
+  ToolSearchResult,
+  UseToolOptions,
+} from "./types.js";
 
 /** File name of the state database inside `<root>/.assemblyline/`. */
 export const STATE_DB_FILE = "state.db";
@@ -57,6 +69,7 @@ export class Runtime {
   private readonly store: StateStore;
   private readonly executor: AuthoredExecutor;
   private readonly pipeline: CallPipeline;
+  private readonly catalog: ToolCatalog;
   private closed = false;
   /** Runs ended in this process whose end could not be persisted yet (state store down). */
   private readonly endedRuns = new Map<string, ControlPlaneError>();
@@ -80,12 +93,14 @@ export class Runtime {
       maxWorkers: options.maxSandboxProcesses ?? 16,
       startTimeoutMs: options.sandboxStartTimeoutMs ?? 15_000,
     });
+    this.catalog = new ToolCatalog(artifact.manifest, options.coreToolPolicy);
     this.pipeline = new CallPipeline({
       artifact,
       store,
       executor: this.executor,
       validator: new InputValidator(),
-      hostTools: options.hostTools ?? new Map<string, CoreTool>(),
+      hostTools: new Map<string, CoreTool>([...CORE_TOOLS, ...(options.hostTools ?? [])]),
+      catalog: this.catalog,
       policy: options.coreToolPolicy ?? ({} as CoreToolPolicy),
       hostConfig: options.hostConfig ?? {},
       stateDir,
@@ -117,7 +132,8 @@ export class Runtime {
     const surfaceId = request.surface ?? ".";
     this.assertSurface(surfaceId);
     const runId = checkId(request.runId ?? newId("run"), "run");
-    const callId = checkId(request.callId ?? newId("call"), "call");
+    // A generated call id is fresh: no earlier call or approval can carry it.
+    const callId = request.callId === undefined ? newId("call") : checkId(request.callId, "call");
     const tool = String(request.tool);
     const session = this.openSession(runId, callId, tool);
     return this.guard(session, request, async () => {
@@ -129,15 +145,17 @@ export class Runtime {
         session.expectCall(surfaceId, "null");
         return this.pipeline.fail(session, "invalid_input", (error as Error).message);
       }
-      const inputJson = canonicalJson(input);
-      const previous = this.store.getCall(runId, callId);
-      if (previous && (previous.tool !== tool || previous.surface !== surfaceId || previous.inputJson !== inputJson)) {
-        throw runtimeError(Diagnostics.CallIdReused, ".assemblyline/state.db", [callId, runId, describeCall(previous)]);
+      let approval: ApprovalRecord | undefined;
+      if (request.callId !== undefined && this.store.hasCallOrApproval(runId, callId)) {
+        const previous = this.store.getCall(runId, callId);
+        if (previous && (previous.tool !== tool || previous.surface !== surfaceId || !sameJson(previous.inputJson, input))) {
+          throw runtimeError(Diagnostics.CallIdReused, ".assemblyline/state.db", [callId, runId, describeCall(previous)]);
+        }
+        approval = this.store.getApproval(runId, callId);
+        if (approval?.state === "pending") return this.pipeline.pendingResult(session, approval);
+        if (approval?.state === "denied") return this.pipeline.deniedResult(session, approval, []);
       }
-      const approval = this.store.getApproval(runId, callId);
-      if (approval?.state === "pending") return this.pipeline.pendingResult(session, approval);
-      if (approval?.state === "denied") return this.pipeline.deniedResult(session, approval, []);
-      session.expectCall(surfaceId, inputJson);
+      session.expectCall(surfaceId, JSON.stringify(input));
       return this.pipeline.run(session, surfaceId, input, approval?.state === "approved" ? "granted" : "ask", request);
     });
   }
@@ -168,6 +186,71 @@ export class Runtime {
       session.recordRuntime("tool.approval_granted");
       return this.pipeline.run(session, approval.surface, approval.input, "granted", {});
     });
+  }
+
+  /**
+   * The capability snapshot of a surface: `tools` is what the model starts with (the always
+   * visible core set, the surface's visible plugin tools, tools promoted with
+   * {@link useTool}, and — with `runId` — the deferred tools that run activated with
+   * `tool_search` or {@link search}), each with its full input schema; `catalog` is what
+   * search can find; `hidden` lists host-callable tools that are never listed to the model.
+   * Throws `RuntimeError` AL8020 (unknown surface), AL8022 (bad run id), AL8025 (closed).
+   */
+  snapshot(request: SnapshotRequest = {}): CapabilitySnapshot {
+    this.assertOpen();
+    const surfaceId = request.surface ?? ".";
+    this.assertSurface(surfaceId);
+    const activated = request.runId === undefined ? [] : this.store.activatedTools(checkId(request.runId, "run"), surfaceId);
+    return this.catalog.snapshot(surfaceId, activated);
+  }
+
+  /**
+   * Promotes a known deferred tool (framework or authored) into the initial snapshot of a
+   * surface for this runtime (seed: `useTool("name")`). Returns the tool as the snapshot now
+   * lists it; promoting a visible tool changes nothing. Throws `RuntimeError` AL8026 for an
+   * unknown, hidden or disabled tool, AL8020 for an unknown surface, AL8025 when closed.
+   */
+  useTool(name: string, options: UseToolOptions = {}): SnapshotTool {
+    this.assertOpen();
+    const surfaceId = options.surface ?? ".";
+    this.assertSurface(surfaceId);
+    return this.catalog.promote(surfaceId, String(name));
+  }
+
+  /**
+   * Ranks the surface's catalogue against `query` with the index `tool_search` uses and
+   * returns one page (`""` browses everything by name). With `runId`, the page's deferred
+   * tools are activated in that run — recorded in state.db with a `tool_search.activated`
+   * event — so they appear in the run's next snapshot. Throws `RuntimeError` AL8027 (bad
+   * limit or offset), AL8020, AL8021 (the run has ended), AL8022, AL8025; a state.db failure
+   * while activating is a `ControlPlaneError` (nothing was activated).
+   */
+  search(query: string, request: SearchRequest = {}): ToolSearchResult {
+    this.assertOpen();
+    const surfaceId = request.surface ?? ".";
+    this.assertSurface(surfaceId);
+    const runId = request.runId === undefined ? undefined : checkId(request.runId, "run");
+    let page;
+    try {
+      page = this.catalog.searchIndex(surfaceId).search(String(query), {
+        ...(request.limit === undefined ? {} : { limit: request.limit }),
+        ...(request.offset === undefined ? {} : { offset: request.offset }),
+      });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      throw runtimeError(Diagnostics.SearchPageInvalid, "runtime.search", [error.message]);
+    }
+    const result: ToolSearchResult = { tools: page.tools, totalMatches: page.totalMatches, hasMore: page.hasMore, ...(page.nextOffset === undefined ? {} : { nextOffset: page.nextOffset }) };
+    if (runId === undefined) return result;
+    this.assertRunActive(this.store.ensureRun(runId));
+    const activated = page.tools.filter((tool) => tool.visibility === "deferred").map((tool) => tool.name).sort(byCodeUnits);
+    if (activated.length > 0) {
+      this.store.transaction("record activated tools", () => {
+        this.store.activateTools(runId, surfaceId, activated);
+        this.store.appendEvent(runId, null, "tool_search.activated", { names: activated });
+      });
+    }
+    return { ...result, activated };
   }
 
   /**
@@ -269,6 +352,15 @@ export class Runtime {
   }
 }
 
+/** True when stored input JSON text and `input` are the same JSON value, whatever their key order. */
+function sameJson(storedText: string, input: Json): boolean {
+  return canonicalJson(JSON.parse(storedText)) === canonicalJson(input);
+}
+
 function describeCall(call: CallRecord): string {
   return `a call of '${call.tool}' on surface '${call.surface}'`;
+}
+
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -5,7 +5,7 @@ import type { CoreTool, HostToolImplementation } from "./core-tools/types.js";
 import type { RunFailure, ToolFailure } from "./failures.js";
 import type { Json } from "./sandbox/json-copy.js";
 import type { RuntimeEvent } from "./execution/call-session.js";
-import type { CoreToolPolicy } from "./snapshot/types.js";
+import type { CatalogTool, CoreToolPolicy } from "./snapshot/types.js";
 
 export type { Json } from "./sandbox/json-copy.js";
 export type { RuntimeEvent } from "./execution/call-session.js";
@@ -27,7 +27,12 @@ export interface RuntimeOptions {
   readonly execution?: ExecutionPolicy;
   /** The host's non-secret `requiredConfig` values by name (exposed in read-only `ctx.config`). */
   readonly hostConfig?: { readonly [name: string]: string };
-  /** Built-in (core) and host-provided tools, dispatched in the host (`runtimeBoundary: "host"`). */
+  /**
+   * Host implementations dispatched in the host (`runtimeBoundary: "host"`). An entry named
+   * like a built-in replaces the runtime's own implementation of it (the built-in stays in the
+   * snapshot with its catalogued description and schema); any other name is a host-only tool:
+   * callable through `call`, never listed in a snapshot or found by search.
+   */
   readonly hostTools?: ReadonlyMap<string, CoreTool>;
   /** Host core-tool policy: disable or approval-gate built-ins without changing agent source. */
   readonly coreToolPolicy?: CoreToolPolicy;
@@ -106,4 +111,44 @@ export interface CallResult {
   readonly approval?: ApprovalInfo;
   /** Set by an `approve` that found the call already decided: it did nothing and repeats the recorded outcome. */
   readonly alreadyDecided?: true;
+}
+
+/** Options of `runtime.snapshot`. */
+export interface SnapshotRequest {
+  /** Surface id (default `"."`). */
+  readonly surface?: string;
+  /** A run whose `tool_search` activations (and `search({ runId })` activations) are loaded. */
+  readonly runId?: string;
+}
+
+/** Options of `runtime.useTool`. */
+export interface UseToolOptions {
+  /** Surface id (default `"."`). */
+  readonly surface?: string;
+}
+
+/** Options of `runtime.search`. */
+export interface SearchRequest {
+  /** Surface id (default `"."`). */
+  readonly surface?: string;
+  /** Page size: default 8, capped at 20. */
+  readonly limit?: number;
+  /** Ranked matches to skip: 0 or the `nextOffset` of the previous page. */
+  readonly offset?: number;
+  /** When given, the page's deferred tools are activated in this run, as `tool_search` does. */
+  readonly runId?: string;
+}
+
+/**
+ * One page of `runtime.search` (= `assembly-line search --format json`, DESIGN §7).
+ * `nextOffset` is present exactly when `hasMore` is true.
+ */
+export interface ToolSearchResult {
+  /** The page, best match first, with full input schemas. */
+  readonly tools: readonly CatalogTool[];
+  readonly totalMatches: number;
+  readonly hasMore: boolean;
+  readonly nextOffset?: number;
+  /** With `runId`: the page's deferred tools now activated in that run, sorted. */
+  readonly activated?: readonly string[];
 }

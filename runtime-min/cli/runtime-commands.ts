@@ -121,7 +121,8 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     });
 }
 
-function defaultWrite(output: CommandOutput): void {
+/** Writes a command's output to stdout and stderr and sets `process.exitCode` (the default `write`). */
+export function defaultWrite(output: CommandOutput): void {
   if (output.stdout) process.stdout.write(output.stdout);
   if (output.stderr) process.stderr.write(output.stderr);
   process.exitCode = output.exitCode;
@@ -134,14 +135,32 @@ async function withRuntime(
   json: boolean,
   act: (runtime: Runtime) => Promise<CallResult>,
 ): Promise<CommandOutput> {
+  return withHostRuntime(root, options, hooks, async (runtime) => {
+    const result = await act(runtime);
+    return { exitCode: exitCodeOf(result), stdout: json ? `${JSON.stringify(result)}\n` : formatCallResult(result), stderr: "" };
+  });
+}
+
+/**
+ * Runs a host command on the root's compiled artifact: `hooks.ensureArtifact` first (its
+ * error diagnostics are thrown as a `RuntimeError`), then `act` on an open runtime, closed
+ * afterwards. The runtime's own warnings (AL8030) are appended to `stderr`. Throws what
+ * `openRuntime` and `act` throw; pair it with {@link refusalOutput}.
+ */
+export async function withHostRuntime(
+  root: string | undefined,
+  options: Omit<RuntimeOptions, "root">,
+  hooks: RuntimeCommandHooks,
+  act: (runtime: Runtime) => Promise<CommandOutput>,
+): Promise<CommandOutput> {
   const agentRoot = root ?? ".";
   const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot)).filter((d) => d.severity === "error") : [];
   if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
   const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot });
   try {
-    const result = await act(runtime);
+    const output = await act(runtime);
     const warnings = runtime.warnings.length > 0 ? formatRefusal("", runtime.warnings) : "";
-    return { exitCode: exitCodeOf(result), stdout: json ? `${JSON.stringify(result)}\n` : formatCallResult(result), stderr: warnings };
+    return { ...output, stderr: output.stderr + warnings };
   } finally {
     await runtime.close();
   }
@@ -152,7 +171,12 @@ function exitCodeOf(result: CallResult): 0 | 1 | 2 {
   return result.failure?.kind === "control_plane" ? 2 : 1;
 }
 
-function refusalOutput(error: unknown, json: boolean): CommandOutput {
+/**
+ * The output of a refused host command: exit code 1 for a refused artifact (AL8001–AL8019) or
+ * compile errors, 2 for usage errors (other AL8xxx) and anything else; with `json`,
+ * `{ status: "failed", error, diagnostics, events: [] }` on stdout, else the diagnostics on stderr.
+ */
+export function refusalOutput(error: unknown, json: boolean): CommandOutput {
   const refusal = error instanceof RuntimeError ? error : undefined;
   const diagnostics = refusal?.diagnostics ?? [];
   const message = error instanceof Error ? error.message : String(error);

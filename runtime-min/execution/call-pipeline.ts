@@ -23,6 +23,7 @@ import type { CallSession } from "./call-session.js";
 import type { AuthoredExecutor } from "./execute-authored.js";
 import { executeCoreTool } from "./execute-core.js";
 import { resolveCallTarget, type CallTarget } from "./resolve-target.js";
+import type { ToolCatalog } from "./tool-catalog.js";
 import { SchemaCompileError, type InputValidator } from "./validate-input.js";
 
 /** What the pipeline needs from the runtime. */
@@ -31,7 +32,10 @@ export interface PipelineDependencies {
   readonly store: StateStore;
   readonly executor: AuthoredExecutor;
   readonly validator: InputValidator;
+  /** The runtime's built-in implementations, overridden by the host's, plus host-only tools. */
   readonly hostTools: ReadonlyMap<string, CoreTool>;
+  /** Snapshot resolvers and search indexes per surface. */
+  readonly catalog: ToolCatalog;
   readonly policy: CoreToolPolicy;
   readonly hostConfig: { readonly [name: string]: string };
   readonly stateDir: string;
@@ -47,6 +51,11 @@ export interface CallContextFacts {
 
 /** Runs accepted calls and builds their results. */
 export class CallPipeline {
+  /** `ctx.config` (or the missing-config message) per authored tool. */
+  private readonly configs = new WeakMap<object, { [key: string]: Json } | string>();
+  /** Dispatch targets by surface, then tool name. */
+  private readonly targets = new Map<string, Map<string, CallTarget>>();
+
   constructor(private readonly deps: PipelineDependencies) {}
 
   /**
@@ -55,7 +64,7 @@ export class CallPipeline {
    */
   async run(session: CallSession, surfaceId: string, input: Json, approval: "ask" | "granted", facts: CallContextFacts): Promise<CallResult> {
     const { runId, callId, tool: name } = session.identity;
-    const target = resolveCallTarget(this.deps.artifact, this.deps.hostTools, this.deps.policy, surfaceId, name);
+    const target = this.resolve(surfaceId, name);
     if (target.kind === "refused") return this.fail(session, "invalid_input", target.message);
     const invalid = this.checkInput(target, name, input);
     if (invalid) return this.fail(session, invalid.kind, invalid.message);
@@ -63,18 +72,21 @@ export class CallPipeline {
     if (typeof ctxConfig === "string") return this.fail(session, "configuration_error", ctxConfig);
     if (target.approval && approval === "ask") {
       const { reason, sideEffect } = target.approval;
-      session.persist("record the pending approval", () => {
-        this.deps.store.requestApproval({ runId, callId, surface: surfaceId, tool: name, input, reason, sideEffect });
-        session.recordRuntime("tool.approval_requested", { reason, sideEffect });
-        this.deps.store.updateCall(runId, callId, { status: "approval_required" });
-      });
+      session.persist(
+        "record the pending approval",
+        () => {
+          this.deps.store.requestApproval({ runId, callId, surface: surfaceId, tool: name, input, reason, sideEffect });
+          session.recordRuntime("tool.approval_requested", { reason, sideEffect });
+        },
+        { status: "approval_required" },
+      );
       return { status: "approval_required", approval: { reason, sideEffect, state: "pending" }, events: session.events, runId, callId, tool: name };
     }
     const runtimeBoundary = target.kind === "authored" ? this.deps.executor.runtimeBoundary : "host";
-    session.persist("record the start of the call", () => {
-      this.deps.store.updateCall(runId, callId, { status: "running", runtimeBoundary });
-      session.recordRuntime("tool.execution_started", { surface: surfaceId, runtimeBoundary });
-    });
+    // The start commits with the call's next commit (see call-session.ts). A built-in acts in
+    // the host directly (files, blobs, receipts), so its start is made durable before it runs.
+    session.deferStart(surfaceId, runtimeBoundary);
+    if (target.kind === "core") session.persist("record the start of the call", () => undefined);
     const outcome =
       target.kind === "authored"
         ? await this.deps.executor.run(
@@ -89,6 +101,7 @@ export class CallPipeline {
             artifactDir: this.deps.artifact.artifactDir,
             store: this.deps.store,
             coreToolPolicy: this.deps.policy,
+            catalog: this.deps.catalog,
             ...(this.deps.hostImplementations ? { hostImplementations: this.deps.hostImplementations } : {}),
             ...(this.deps.artifactByteLimit === undefined ? {} : { artifactByteLimit: this.deps.artifactByteLimit }),
             ...(facts.conversationId === undefined ? {} : { conversationId: facts.conversationId }),
@@ -97,9 +110,11 @@ export class CallPipeline {
     if (session.controlPlaneFailure) throw session.controlPlaneFailure;
     if (session.isFinished) throw new ControlPlaneError("cancelled", "The call finished after the run had already ended.");
     if (!outcome.ok) return this.fail(session, outcome.failureKind, outcome.error);
-    session.persist("record the call result", () => {
-      session.recordRuntime("tool.execution_completed");
-      this.deps.store.updateCall(runId, callId, { status: "ok", runtimeBoundary, output: outcome.output, modelOutput: outcome.modelOutput });
+    session.persist("record the call result", () => session.recordRuntime("tool.execution_completed"), {
+      status: "ok",
+      runtimeBoundary,
+      output: outcome.output,
+      modelOutput: outcome.modelOutput,
     });
     const result: CallResult = { status: "ok", output: outcome.modelOutput, events: session.events, runId, callId, tool: name };
     return target.approval ? { ...result, approval: { reason: target.approval.reason, sideEffect: target.approval.sideEffect, state: "approved" } } : result;
@@ -108,9 +123,10 @@ export class CallPipeline {
   /** Fails the call with a tool-call failure (the run continues). */
   fail(session: CallSession, kind: FailureKind, message: string): CallResult {
     const { runId, callId, tool } = session.identity;
-    session.persist("record the failed call", () => {
-      session.recordRuntime("tool.execution_failed", { kind, error: message });
-      this.deps.store.updateCall(runId, callId, { status: "failed", error: message, failureKind: kind });
+    session.persist("record the failed call", () => session.recordRuntime("tool.execution_failed", { kind, error: message }), {
+      status: "failed",
+      error: message,
+      failureKind: kind,
     });
     return { status: "failed", error: message, failure: { kind, runCanContinue: true }, events: session.events, runId, callId, tool };
   }
@@ -145,6 +161,34 @@ export class CallPipeline {
     return { ...base, status: "failed", error: "This call was approved earlier and has not finished yet (it may be running in another process); this approve did nothing." };
   }
 
+  /**
+   * The dispatch target of `name` on `surfaceId`, from the surface snapshot's resolver;
+   * cached, since what a name means for dispatch never changes while the runtime is open
+   * (promotions only change what the model starts with).
+   */
+  private resolve(surfaceId: string, name: string): CallTarget {
+    let perSurface = this.targets.get(surfaceId);
+    if (!perSurface) this.targets.set(surfaceId, (perSurface = new Map()));
+    let target = perSurface.get(name);
+    if (!target) {
+      target = this.resolveUncached(surfaceId, name);
+      // Unknown names are not cached, so a flood of made-up names cannot grow the map.
+      if (target.kind !== "refused") perSurface.set(name, target);
+    }
+    return target;
+  }
+
+  private resolveUncached(surfaceId: string, name: string): CallTarget {
+    const { catalog } = this.deps;
+    const resolution = catalog.resolve(surfaceId, name);
+    return resolveCallTarget(resolution, {
+      surfaceId,
+      authored: this.deps.artifact.tools.get(surfaceId),
+      hostTools: this.deps.hostTools,
+      toolSearchAvailable: resolution.kind === "unknown" && catalog.resolve(surfaceId, "tool_search").kind === "core",
+    });
+  }
+
   private checkInput(target: Exclude<CallTarget, { kind: "refused" }>, name: string, input: Json): { kind: FailureKind; message: string } | undefined {
     try {
       const problem = this.deps.validator.validate(target.inputSchema, input);
@@ -155,8 +199,21 @@ export class CallPipeline {
     }
   }
 
-  /** `ctx.config` of an authored tool, or the configuration error naming the missing host values. */
+  /**
+   * `ctx.config` of an authored tool, or the configuration error naming the missing host
+   * values. Computed once per tool: the tool's config and the host's values never change
+   * while the runtime is open (the bridge copies it for each call).
+   */
   private ctxConfig(target: Extract<CallTarget, { kind: "authored" }>): { [key: string]: Json } | string {
+    let config = this.configs.get(target.tool);
+    if (config === undefined) {
+      config = this.buildCtxConfig(target);
+      this.configs.set(target.tool, config);
+    }
+    return config;
+  }
+
+  private buildCtxConfig(target: Extract<CallTarget, { kind: "authored" }>): { [key: string]: Json } | string {
     const { tool } = target;
     const missing = tool.requiredConfig.filter((name) => typeof this.deps.hostConfig[name] !== "string");
     if (missing.length > 0) {

@@ -6,11 +6,26 @@
  * A state-store failure during the call is remembered as the call's control-plane failure:
  * the tool's pending `ctx` request fails, and the runtime ends the run whatever the tool
  * returns afterwards.
+ *
+ * **When the start of a call is committed.** The call row and `tool.execution_started` are
+ * written by the call's first commit, which joins whatever else that commit records:
+ * - a call that finishes without asking the host for anything commits once, after the tool
+ *   returned and before the result is handed back: call row, `tool.execution_started`,
+ *   `tool.execution_completed` (or `tool.execution_failed`) and the outcome, in that order;
+ * - a call that makes a `ctx` request (emit, step, workspace file or shell work) — or a
+ *   built-in that records anything — commits its start before the host performs the first
+ *   request, in the same transaction as that request's own record.
+ * So every recorded effect is preceded by a durable start, events keep their order, and the
+ * start is always durable before a result is returned. Crash semantics: if the host process
+ * dies while a tool runs and before its first `ctx` request, state.db has no trace of the
+ * call; the sandbox child exits with its doorbell; the retry of the same call id is then its
+ * first recorded attempt, with the same idempotency keys (they derive from run and call id),
+ * which is what destination-level dedupe relies on.
  */
 import { ControlPlaneError } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
 import type { ContextOperation } from "../sandbox/protocol.js";
-import type { StateStore } from "../state/state-store.js";
+import type { CallUpdate, StateStore } from "../state/state-store.js";
 import { execInWorkspace, readWorkspaceFile, writeWorkspaceFile } from "./workspace.js";
 
 /** An event as a `CallResult` lists it: `{ type, ...data }` (DESIGN §7). */
@@ -31,7 +46,10 @@ export class CallSession {
   /** Set when persisting failed; the runtime then ends the run. */
   controlPlaneFailure: ControlPlaneError | undefined;
   private finished = false;
+  /** The received call's row, written by the first commit ({@link expectCall}). */
   private pendingCall: { readonly surface: string; readonly inputJson: string } | undefined;
+  /** `tool.execution_started`, written by the first commit after dispatch ({@link deferStart}). */
+  private pendingStart: { readonly surface: string; readonly runtimeBoundary: "sandbox" | "host" } | undefined;
 
   constructor(
     private readonly store: StateStore,
@@ -44,41 +62,73 @@ export class CallSession {
    */
   record(type: string, data: { readonly [key: string]: Json }): void {
     if (this.finished) throw new Error(`The call has finished; the event '${type}' was not recorded.`);
+    if (this.pendingCall || this.pendingStart) {
+      this.persist(`record the event '${type}'`, () => this.append(type, data));
+      return;
+    }
     try {
-      this.store.appendEvent(this.identity.runId, this.identity.callId, type, data);
+      this.append(type, data);
     } catch (error) {
       throw this.fail(error);
     }
-    this.events.push({ type, ...data });
   }
 
   /**
    * Defers recording the received call (`StateStore.beginCall`) to the call's first
-   * {@link persist}, so the common path commits once at the start and once at the end.
+   * {@link persist}, so a call that never reaches its tool, or finishes without a `ctx`
+   * request, commits once.
    */
   expectCall(surface: string, inputJson: string): void {
     this.pendingCall = { surface, inputJson };
   }
 
   /**
-   * Runs `action`'s writes in one transaction, recording the received call first when that is
-   * still pending. On failure nothing of it is kept — not even in {@link events} — and the
-   * {@link ControlPlaneError} is remembered and thrown.
+   * Defers `tool.execution_started` (and the call's `running` status) to the call's next
+   * commit: the result's, or the first `ctx` request's (see the module comment).
    */
-  persist<T>(what: string, action: () => T): T {
+  deferStart(surface: string, runtimeBoundary: "sandbox" | "host"): void {
+    this.pendingStart = { surface, runtimeBoundary };
+  }
+
+  /**
+   * Runs `action`'s writes in one transaction, after the pending call row and start event
+   * (when still pending) and with the call's new status `update`. On failure nothing of it is
+   * kept — not even in {@link events} — and the {@link ControlPlaneError} is remembered and
+   * thrown.
+   */
+  persist<T>(what: string, action: () => T, update?: CallUpdate): T {
     const before = this.events.length;
     const { runId, callId, tool } = this.identity;
+    // Taken before the transaction, so records made inside `action` do not write them again.
+    const call = this.pendingCall;
+    const start = this.pendingStart;
+    this.pendingCall = undefined;
+    this.pendingStart = undefined;
     try {
-      const result = this.store.transaction(what, () => {
-        if (this.pendingCall) this.store.beginCall({ runId, callId, tool, ...this.pendingCall });
+      return this.store.transaction(what, () => {
+        const status = start ? { runtimeBoundary: start.runtimeBoundary, ...(update ?? { status: "running" as const }) } : update;
+        if (call) this.store.beginCall({ runId, callId, tool, ...call }, status);
+        else if (status) this.store.updateCall(runId, callId, status);
+        if (start) this.append("tool.execution_started", { tool, callId, surface: start.surface, runtimeBoundary: start.runtimeBoundary });
         return action();
       });
-      this.pendingCall = undefined;
-      return result;
     } catch (error) {
+      // Rolled back: nothing of it was kept, so the start is still to be written.
+      this.pendingCall = call;
+      this.pendingStart = start;
       this.events.length = before;
       throw this.fail(error);
     }
+  }
+
+  /** Commits the pending call row and start event, if any, before the host acts for the tool. */
+  private flushStart(): void {
+    if (this.pendingCall || this.pendingStart) this.persist("record the start of the call", () => undefined);
+  }
+
+  private append(type: string, data: { readonly [key: string]: Json }): void {
+    this.store.appendEvent(this.identity.runId, this.identity.callId, type, data);
+    this.events.push({ type, ...data });
   }
 
   /** Runtime events carry the tool and call id first. */
@@ -119,12 +169,17 @@ export class CallSession {
           return stored.value;
         });
       }
+      // Events and steps commit the pending start with their own record; workspace work
+      // commits it first.
       case "sandbox.readFile":
+        this.flushStart();
         return readWorkspaceFile(workspace, operation.path);
       case "sandbox.writeFile":
+        this.flushStart();
         await writeWorkspaceFile(workspace, operation.path, operation.contents);
         return undefined;
       case "sandbox.exec":
+        this.flushStart();
         return execInWorkspace(workspace, operation.command, operation.timeoutMs);
       default:
         throw new Error(`Unknown ctx operation '${(operation as { op?: unknown }).op}'.`);

@@ -21,7 +21,7 @@ import { DefinitionCache, executeDefinition, messageOf, type BundleModule, type 
 import type { Json } from "../sandbox/json-copy.js";
 import type { CallRequest } from "../sandbox/protocol.js";
 import { detectPermissionSupport, type PermissionSupport } from "../sandbox/sandbox-environment.js";
-import { SandboxExitError } from "../sandbox/sandbox-worker.js";
+import { SandboxExitError, type SandboxWorker } from "../sandbox/sandbox-worker.js";
 import { WorkerPool } from "../sandbox/worker-pool.js";
 import type { ExecutionPolicy } from "../types.js";
 import type { CallSession } from "./call-session.js";
@@ -100,9 +100,27 @@ export class AuthoredExecutor {
   }
 
   private async runSandboxed(tool: VerifiedTool, request: Omit<CallRequest, "kind" | "id">, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
-    let worker;
+    let worker = this.pool.warm({ runId: request.runId, bundlePath: tool.verifiedBundle });
+    if (!worker) {
+      const started = await this.startWorker(tool, request);
+      if (!started.ok) return started.outcome;
+      worker = started.worker;
+    }
     try {
-      worker = await this.pool.acquire({ runId: request.runId, bundlePath: tool.verifiedBundle }, async () => {
+      return await worker.call(request, channel.request);
+    } catch (error) {
+      if (error instanceof SandboxExitError) return { ok: false, failureKind: "execution_error", error: error.message };
+      return { ok: false, failureKind: "execution_error", error: `The sandbox bridge failed: ${messageOf(error)}` };
+    }
+  }
+
+  /** Starts (or joins the start of) the warm worker of the call's run and bundle. */
+  private async startWorker(
+    tool: VerifiedTool,
+    request: Omit<CallRequest, "kind" | "id">,
+  ): Promise<{ ok: true; worker: SandboxWorker } | { ok: false; outcome: CallOutcome }> {
+    try {
+      const worker = await this.pool.acquire({ runId: request.runId, bundlePath: tool.verifiedBundle }, async () => {
         this.assertIntact(tool);
         return {
           childScript: await prepareChildScript(this.options.stateDir),
@@ -113,15 +131,10 @@ export class AuthoredExecutor {
           startTimeoutMs: this.options.startTimeoutMs,
         };
       });
+      return { ok: true, worker };
     } catch (error) {
       if (error instanceof Error && error.name === "RuntimeError") throw error;
-      return { ok: false, failureKind: "execution_error", error: `The sandbox for tool '${tool.name}' could not be started: ${messageOf(error)}` };
-    }
-    try {
-      return await worker.call(request, (operation) => channel.request(operation));
-    } catch (error) {
-      if (error instanceof SandboxExitError) return { ok: false, failureKind: "execution_error", error: error.message };
-      return { ok: false, failureKind: "execution_error", error: `The sandbox bridge failed: ${messageOf(error)}` };
+      return { ok: false, outcome: { ok: false, failureKind: "execution_error", error: `The sandbox for tool '${tool.name}' could not be started: ${messageOf(error)}` } };
     }
   }
 

@@ -14,6 +14,7 @@ import { createToolContext } from "../sandbox/tool-context.js";
 import type { CoreToolPolicy } from "../snapshot/types.js";
 import type { StateStore } from "../state/state-store.js";
 import type { CallSession } from "./call-session.js";
+import type { ToolCatalog } from "./tool-catalog.js";
 
 /** Where a core tool runs, and the optional services the runtime offers it. */
 export interface CoreCallEnvironment {
@@ -23,6 +24,8 @@ export interface CoreCallEnvironment {
   readonly artifactDir: string;
   readonly store: StateStore;
   readonly coreToolPolicy: CoreToolPolicy;
+  /** Source of the surface's `tool_search` index (built on first use, then cached). */
+  readonly catalog: ToolCatalog;
   readonly hostImplementations?: { readonly [coreToolName: string]: HostToolImplementation };
   readonly artifactByteLimit?: number;
   readonly conversationId?: string;
@@ -49,7 +52,11 @@ export async function executeCoreTool(tool: CoreTool, input: Json, session: Call
     // The same brokered sandbox authored tools get: workspace-confined files, allowlisted shell.
     getSandbox: () => createToolContext({ runId, toolCallId: callId, config: {}, workspace }, { request: (operation) => session.handle(operation) }).getSandbox(),
     async activateTools(names: readonly string[]): Promise<void> {
-      environment.store.activateTools(runId, environment.surfaceId, names);
+      session.persist("record activated tools", () => environment.store.activateTools(runId, environment.surfaceId, names));
+    },
+    // The index `runtime.search` uses too: built once per surface, on first use.
+    get toolSearchIndex() {
+      return environment.catalog.searchIndex(environment.surfaceId);
     },
     coreToolPolicy: environment.coreToolPolicy,
     ...(environment.hostImplementations ? { hostImplementations: environment.hostImplementations } : {}),

@@ -31,6 +31,8 @@ export class InputValidator {
   private readonly modern = new Ajv2020.default(AJV_OPTIONS);
   private readonly draft07 = new AjvDraft07.default(AJV_OPTIONS);
   private readonly compiled = new Map<string, ValidateFunction>();
+  /** Validators by schema object, so a call never re-serialises its tool's schema. */
+  private readonly bySchema = new WeakMap<object, ValidateFunction>();
 
   constructor() {
     addFormats(this.modern);
@@ -52,6 +54,15 @@ export class InputValidator {
   }
 
   private compile(schema: { readonly [key: string]: unknown }): ValidateFunction {
+    const known = this.bySchema.get(schema);
+    if (known) return known;
+    const validate = this.compileByContent(schema);
+    this.bySchema.set(schema, validate);
+    return validate;
+  }
+
+  /** One compiled validator per distinct schema content (equal schemas share it). */
+  private compileByContent(schema: { readonly [key: string]: unknown }): ValidateFunction {
     const key = canonicalJson(schema);
     let validate = this.compiled.get(key);
     if (!validate) {

@@ -51,12 +51,17 @@ function main(): void {
 
   const runCall = async (request: CallRequest): Promise<void> => {
     const outcome = await runWithModule(request, modules, definitions, channelFor(request.id));
-    bridge.publish({ kind: "result", id: request.id, ...outcome });
+    if (outcome.ok && outcome.modelOutput === outcome.output) {
+      // No toModelOutput: the model sees the result itself, so it crosses the bridge once.
+      bridge.publish({ kind: "result", id: request.id, ok: true, output: outcome.output });
+    } else {
+      bridge.publish({ kind: "result", id: request.id, ...outcome });
+    }
   };
 
   doorbell.on("data", (chunk: string) => {
-    for (const name of reader.push(chunk)) {
-      const message = bridge.take(name) as HostMessage;
+    for (const line of reader.push(chunk)) {
+      const message = bridge.take(line) as HostMessage;
       if (message.kind === "call") {
         void runCall(message);
       } else if (message.kind === "ctx_result") {

@@ -25,15 +25,17 @@ class ConfigurationFailure extends Error {}
  * process rather than once per call. Failed resolutions are not cached (the next call retries).
  */
 export class DefinitionCache {
-  private readonly resolved = new Map<string, ToolDefinition>();
+  /** By bundle, tool and factory (a NUL-joined key): the config's JSON and its definition. */
+  private readonly resolved = new Map<string, { readonly config: string; readonly definition: ToolDefinition }>();
 
   /** Resolves the definition of `request` from `module`; throws {@link ConfigurationFailure}. */
   async resolve(module: BundleModule, request: CallRequest): Promise<ToolDefinition> {
-    const cacheKey = JSON.stringify([request.bundlePath, request.toolName, request.factory ?? null, request.factoryConfig]);
-    const cached = this.resolved.get(cacheKey);
-    if (cached) return cached;
+    const key = `${request.bundlePath}\u0000${request.toolName}\u0000${request.factory ?? ""}`;
+    const config = request.factory === undefined ? "" : JSON.stringify(request.factoryConfig);
+    const cached = this.resolved.get(key);
+    if (cached && cached.config === config) return cached.definition;
     const definition = await resolveDefinition(module, request);
-    this.resolved.set(cacheKey, definition);
+    this.resolved.set(key, { config, definition });
     return definition;
   }
 }

@@ -44,8 +44,8 @@ export type CallResponse =
       readonly ok: true;
       /** The full result (persisted). */
       readonly output: Json;
-      /** What the model sees: `toModelOutput(output)`, or `output` when the tool has none. */
-      readonly modelOutput: Json;
+      /** What the model sees: `toModelOutput(output)`; absent when it is `output` itself (no `toModelOutput`). */
+      readonly modelOutput?: Json;
     }
   | {
       readonly kind: "result";

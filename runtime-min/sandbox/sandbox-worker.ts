@@ -59,6 +59,8 @@ export class SandboxWorker {
   private nextId = 0;
   private exited: SandboxExitError | undefined;
   private stderrTail = "";
+  /** Why the host killed the child for breaking the bridge protocol, if it did. */
+  private protocolError: string | undefined;
   private readonly exitWaiters: (() => void)[] = [];
 
   private constructor(
@@ -155,8 +157,17 @@ export class SandboxWorker {
       });
       this.doorbell.setEncoding("utf8");
       this.doorbell.on("data", (chunk: string) => {
-        for (const name of reader.push(chunk)) {
-          const message = this.bridge.take(name) as ChildMessage;
+        for (const line of reader.push(chunk)) {
+          let message: ChildMessage;
+          try {
+            message = this.bridge.take(line) as ChildMessage;
+          } catch (error) {
+            // A child that breaks the protocol is not trusted further: it is killed, and its
+            // in-flight calls fail with the reason.
+            this.protocolError ??= error instanceof Error ? error.message : String(error);
+            this.kill();
+            return;
+          }
           if (message.kind === "ready" && !ready) {
             ready = true;
             clearTimeout(timer);
@@ -177,8 +188,8 @@ export class SandboxWorker {
     if (message.kind === "result") {
       const waiter = this.settle(message.id);
       if (!waiter) return;
-      const { kind: _kind, id: _id, ...outcome } = message;
-      waiter.resolve(outcome as CallOutcome);
+      if (message.ok) waiter.resolve({ ok: true, output: message.output, modelOutput: message.modelOutput === undefined ? message.output : message.modelOutput });
+      else waiter.resolve({ ok: false, failureKind: message.failureKind, error: message.error });
     } else if (message.kind === "ctx") {
       void this.answer(message.id, message.callId, message.operation);
     }
@@ -210,7 +221,11 @@ export class SandboxWorker {
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
-    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    const how = this.protocolError
+      ? `broke the bridge protocol (${this.protocolError}) and was stopped`
+      : signal
+        ? `was killed by ${signal}`
+        : `exited with code ${code}`;
     const stderr = this.stderrTail.trim();
     this.exited = new SandboxExitError(
       `The sandbox process ${how} before the call finished; no result was recorded.${stderr ? ` Its last output: ${stderr}` : ""}`,
@@ -221,6 +236,7 @@ export class SandboxWorker {
       this.inFlight.delete(id);
       waiter.reject(this.exited);
     }
+    this.bridge.close();
     fs.rmSync(this.bridgeDir, { recursive: true, force: true });
     for (const resolve of this.exitWaiters.splice(0)) resolve();
   }

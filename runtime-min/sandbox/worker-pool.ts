@@ -17,6 +17,8 @@ export interface WorkerKey {
 /** A pool of {@link SandboxWorker}s. */
 export class WorkerPool {
   private readonly workers = new Map<string, Promise<SandboxWorker>>();
+  /** The started worker of each entry of `workers` (for the synchronous {@link warm} lookup). */
+  private readonly started = new Map<string, SandboxWorker>();
   private closed = false;
 
   constructor(private readonly maxWorkers: number) {}
@@ -25,9 +27,26 @@ export class WorkerPool {
    * Returns the warm worker of `key`, starting one with `options()` when there is none or the
    * previous one died. Rejects when the child cannot start.
    */
+  /**
+   * The live warm worker of `key`, without waiting, or `undefined` (none yet, still starting,
+   * or dead): the hot path of a call. Marks it most recently used.
+   */
+  warm(key: WorkerKey): SandboxWorker | undefined {
+    if (this.closed) return undefined;
+    const id = workerId(key);
+    const worker = this.started.get(id);
+    if (!worker?.alive) return undefined;
+    const entry = this.workers.get(id);
+    if (entry) {
+      this.workers.delete(id);
+      this.workers.set(id, entry);
+    }
+    return worker;
+  }
+
   async acquire(key: WorkerKey, options: () => Promise<WorkerOptions>): Promise<SandboxWorker> {
     if (this.closed) throw new Error("The runtime is closed.");
-    const id = JSON.stringify([key.runId, key.bundlePath]);
+    const id = workerId(key);
     for (;;) {
       const existing = this.workers.get(id);
       if (!existing) break;
@@ -43,14 +62,20 @@ export class WorkerPool {
       // Dead or failed to start: replace it, unless another caller already did.
       if (this.workers.get(id) === existing) {
         this.workers.delete(id);
+        this.started.delete(id);
         break;
       }
     }
     const starting = options().then((resolved) => SandboxWorker.start(resolved));
     this.workers.set(id, starting);
-    starting.catch(() => {
-      if (this.workers.get(id) === starting) this.workers.delete(id);
-    });
+    starting.then(
+      (worker) => {
+        if (this.workers.get(id) === starting) this.started.set(id, worker);
+      },
+      () => {
+        if (this.workers.get(id) === starting) this.workers.delete(id);
+      },
+    );
     const worker = await starting;
     await this.evictIdle();
     return worker;
@@ -60,7 +85,7 @@ export class WorkerPool {
   async workersOf(runId: string): Promise<SandboxWorker[]> {
     const found: SandboxWorker[] = [];
     for (const [id, promise] of this.workers) {
-      if ((JSON.parse(id) as string[])[0] !== runId) continue;
+      if (!id.startsWith(`${runId}\u0000`)) continue;
       const worker = await promise.catch(() => undefined);
       if (worker?.alive) found.push(worker);
     }
@@ -72,6 +97,7 @@ export class WorkerPool {
     this.closed = true;
     const all = [...this.workers.values()];
     this.workers.clear();
+    this.started.clear();
     await Promise.all(all.map(async (promise) => (await promise.catch(() => undefined))?.close()));
   }
 
@@ -82,7 +108,13 @@ export class WorkerPool {
       const worker = await promise.catch(() => undefined);
       if (worker && worker.busy > 0) continue;
       this.workers.delete(id);
+      this.started.delete(id);
       await worker?.close();
     }
   }
+}
+
+/** Map key of a worker: run id and bundle path (a run id never contains NUL). */
+function workerId(key: WorkerKey): string {
+  return `${key.runId}\u0000${key.bundlePath}`;
 }

@@ -45,6 +45,18 @@ export interface CallRecord {
   readonly failureKind: string | null;
 }
 
+/** A call's new status and, when known, its boundary and outcome. */
+export interface CallUpdate {
+  readonly status: CallStatus;
+  readonly runtimeBoundary?: "sandbox" | "host";
+  /** The full result. */
+  readonly output?: Json;
+  /** What the model saw. */
+  readonly modelOutput?: Json;
+  readonly error?: string;
+  readonly failureKind?: string;
+}
+
 /** A pending or decided approval. */
 export interface ApprovalRecord {
   readonly runId: string;
@@ -175,14 +187,15 @@ export class StateStore {
     });
   }
 
-  /** Appends an event at the run's next sequence number and returns it. */
-  appendEvent(runId: string, callId: string | null, type: string, data: { readonly [key: string]: Json }): EventRecord {
-    return guard(`record the event '${type}'`, () => {
-      const row = this.statement(
-          "INSERT INTO events (run_id, seq, call_id, type, data_json, created_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?), ?, ?, ?, ?) RETURNING seq",
-        )
-        .get(runId, runId, callId, type, JSON.stringify(data), now()) as { seq: number };
-      return { seq: row.seq, callId, type, data };
+  /**
+   * Appends an event at the run's next sequence number. (No `RETURNING`: SQLite buffers
+   * returned rows in a temporary table, which costs more than the insert itself.)
+   */
+  appendEvent(runId: string, callId: string | null, type: string, data: { readonly [key: string]: Json }): void {
+    guard(`record the event '${type}'`, () => {
+      this.statement(
+        "INSERT INTO events (run_id, seq, call_id, type, data_json, created_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?), ?, ?, ?, ?)",
+      ).run(runId, runId, callId, type, JSON.stringify(data), now());
     });
   }
 
@@ -206,38 +219,42 @@ export class StateStore {
     });
   }
 
-  /** Records that the call was received: inserts it as `running`, or counts a retry of it. */
-  beginCall(call: { runId: string; callId: string; surface: string; tool: string; inputJson: string }): void {
-    guard("record the call", () => {
+  /** True when the run has a call or an approval with this call id (one indexed query). */
+  hasCallOrApproval(runId: string, callId: string): boolean {
+    return guard("read the call", () =>
       this.statement(
-        `INSERT INTO calls (run_id, call_id, surface, tool, input_json, status, attempts, created_at, updated_at)
-         VALUES (@runId, @callId, @surface, @tool, @inputJson, 'running', 1, @at, @at)
-         ON CONFLICT (run_id, call_id) DO UPDATE SET status = 'running', attempts = calls.attempts + 1, updated_at = excluded.updated_at`,
-      ).run({ ...call, at: now() });
+        "SELECT EXISTS (SELECT 1 FROM calls WHERE run_id = ? AND call_id = ?) OR EXISTS (SELECT 1 FROM approvals WHERE run_id = ? AND call_id = ?) AS found",
+      )
+        .pluck()
+        .get(runId, callId, runId, callId) === 1,
+    );
+  }
+
+  /**
+   * Records that the call was received — inserts it, or counts a retry of it (`attempts` + 1)
+   * — with its status: `running` by default, or the outcome in `update` when the call is
+   * recorded only once it has finished (one statement instead of an insert and an update).
+   */
+  beginCall(call: { runId: string; callId: string; surface: string; tool: string; inputJson: string }, update: CallUpdate = { status: "running" }): void {
+    guard("record the call", () => {
+      const at = now();
+      this.statement(
+        `INSERT INTO calls (run_id, call_id, surface, tool, input_json, status, attempts, runtime_boundary, output_json, model_output_json, error, failure_kind, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (run_id, call_id) DO UPDATE SET status = excluded.status, attempts = calls.attempts + 1,
+         runtime_boundary = COALESCE(excluded.runtime_boundary, calls.runtime_boundary), output_json = excluded.output_json,
+         model_output_json = excluded.model_output_json, error = excluded.error, failure_kind = excluded.failure_kind, updated_at = excluded.updated_at`,
+      ).run(call.runId, call.callId, call.surface, call.tool, call.inputJson, ...updateValues(update), at, at);
     });
   }
 
   /** Updates a call's status and, when given, its boundary and outcome. */
-  updateCall(
-    runId: string,
-    callId: string,
-    update: { status: CallStatus; runtimeBoundary?: "sandbox" | "host"; output?: Json; modelOutput?: Json; error?: string; failureKind?: string },
-  ): void {
+  updateCall(runId: string, callId: string, update: CallUpdate): void {
     guard("record the call result", () => {
       this.statement(
         `UPDATE calls SET status = ?, runtime_boundary = COALESCE(?, runtime_boundary), output_json = ?, model_output_json = ?, error = ?,
          failure_kind = ?, updated_at = ? WHERE run_id = ? AND call_id = ?`,
-      ).run(
-        update.status,
-        update.runtimeBoundary ?? null,
-        update.output === undefined ? null : JSON.stringify(update.output),
-        update.modelOutput === undefined ? null : JSON.stringify(update.modelOutput),
-        update.error ?? null,
-        update.failureKind ?? null,
-        now(),
-        runId,
-        callId,
-      );
+      ).run(...updateValues(update), now(), runId, callId);
     });
   }
 
@@ -355,6 +372,14 @@ interface ApprovalRow {
   reason: string;
   side_effect: string;
   state: "pending" | "approved" | "denied";
+}
+
+/** The bound values of a {@link CallUpdate}: status, boundary, output, model output, error, failure kind. */
+function updateValues(update: CallUpdate): [string, string | null, string | null, string | null, string | null, string | null] {
+  const output = update.output === undefined ? null : JSON.stringify(update.output);
+  // Without toModelOutput the model sees the full result itself: reuse its text.
+  const modelOutput = update.modelOutput === undefined ? null : update.modelOutput === update.output ? output : JSON.stringify(update.modelOutput);
+  return [update.status, update.runtimeBoundary ?? null, output, modelOutput, update.error ?? null, update.failureKind ?? null];
 }
 
 function toCallRecord(row: CallRow): CallRecord {

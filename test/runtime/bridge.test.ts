@@ -17,42 +17,59 @@ afterEach(() => {
 });
 
 describe("EnvelopeBridge", () => {
-  it("publishes each message as a complete, uniquely named file and rings the doorbell after the rename", async () => {
+  it("publishes each message as a complete, uniquely named file and rings the doorbell after the rename", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-bridge-"));
     const rung: string[] = [];
     const host = new EnvelopeBridge(dir, "h", (line) => {
-      // When the doorbell rings, the final file is complete and no temporary file is left.
-      const name = line.trim();
+      // When the doorbell rings, the final file is complete: exactly the announced bytes of JSON.
+      const [name, bytes] = line.trim().split(" ");
       const files = fs.readdirSync(dir!);
       expect(files).toContain(name);
-      expect(files.filter((file) => file.endsWith(".tmp"))).toEqual([]);
-      expect(JSON.parse(fs.readFileSync(path.join(dir!, name), "utf8"))).toBeTypeOf("object");
+      expect(files).not.toContain(`.${name}.tmp`);
+      const text = fs.readFileSync(path.join(dir!, name!));
+      expect(text.byteLength).toBe(Number(bytes));
+      expect(JSON.parse(text.toString("utf8"))).toBeTypeOf("object");
       rung.push(line);
     });
     const child = new EnvelopeBridge(dir, "c", () => undefined);
-    const big = { kind: "call", payload: "x".repeat(12 * 1024 * 1024), nested: { "__proto__": 1 } };
+    const big = { kind: "call", payload: "x".repeat(12 * 1024 * 1024), accents: "é✓", nested: { "__proto__": 1 } };
     host.publish(big);
     host.publish({ kind: "second" });
-    expect(rung).toEqual(["h-1.json\n", "h-2.json\n"]);
-    expect(fs.readdirSync(dir).sort()).toEqual(["h-1.json", "h-2.json"]);
-    expect(child.take("h-1.json")).toEqual(JSON.parse(JSON.stringify(big)));
-    expect(child.take("h-2.json")).toEqual({ kind: "second" });
-    expect(fs.readdirSync(dir)).toEqual([]);
+    const bigBytes = Buffer.byteLength(JSON.stringify(big));
+    expect(rung).toEqual([`h-1.json ${bigBytes}\n`, "h-2.json 17\n"]);
+    // After a publish, an empty temporary file waits for the next message.
+    expect(fs.readdirSync(dir).sort()).toEqual([".h-3.json.tmp", "h-1.json", "h-2.json"]);
+    expect(fs.statSync(path.join(dir, ".h-3.json.tmp")).size).toBe(0);
+    expect(child.take(rung[0]!.trim())).toEqual(JSON.parse(JSON.stringify(big)));
+    expect(child.take(rung[1]!.trim())).toEqual({ kind: "second" });
+    // The reader unlinks what it read right after its own next publish.
+    child.publish({ kind: "reply" });
+    expect(fs.readdirSync(dir).sort()).toEqual([".c-2.json.tmp", ".h-3.json.tmp", "c-1.json"]);
+    host.close();
+    child.close();
+    expect(fs.readdirSync(dir).sort()).toEqual(["c-1.json"]);
   });
 
   it("refuses doorbells that do not name an envelope of the other side", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-bridge-"));
     const child = new EnvelopeBridge(dir, "c", () => undefined);
-    for (const name of ["c-1.json", "../h-1.json", "h-1.json.tmp", "/etc/passwd", ".h-1.json.tmp"]) {
-      expect(() => child.take(name)).toThrow(/is not an envelope of the other side/);
+    for (const line of ["c-1.json 2", "../h-1.json 2", "h-1.json.tmp 2", "/etc/passwd 2", ".h-1.json.tmp 2", "h-1.json", "h-1.json -1", "h-1.json 2 3"]) {
+      expect(() => child.take(line)).toThrow(/is not an envelope of the other side/);
     }
   });
 
-  it("splits doorbell bytes into names across chunk boundaries", () => {
+  it("refuses an envelope shorter than its doorbell announced", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-bridge-"));
+    fs.writeFileSync(path.join(dir, "h-1.json"), "{}");
+    const child = new EnvelopeBridge(dir, "c", () => undefined);
+    expect(() => child.take("h-1.json 10")).toThrow("The bridge envelope 'h-1.json' has 2 bytes, not the 10 its doorbell announced.");
+  });
+
+  it("splits doorbell bytes into lines across chunk boundaries", () => {
     const reader = new DoorbellReader();
     expect(reader.push("h-1.js")).toEqual([]);
-    expect(reader.push("on\nh-2.json\nh-")).toEqual(["h-1.json", "h-2.json"]);
-    expect(reader.push("3.json\n")).toEqual(["h-3.json"]);
+    expect(reader.push("on 2\nh-2.json 3\nh-")).toEqual(["h-1.json 2", "h-2.json 3"]);
+    expect(reader.push("3.json 4\n")).toEqual(["h-3.json 4"]);
   });
 });
 

@@ -30,6 +30,7 @@ beforeAll(async () => {
     probe("emitter"),
     probe("keys"),
     probe("pid"),
+    probe("forge_doorbell", "forgeDoorbell"),
   ]);
   runtime = await openRuntime({ root: agent.root });
 });
@@ -117,6 +118,17 @@ describe("warm sandbox processes", () => {
     const next = await runtime.call({ tool: "slow", input: { ms: 1 }, runId, callId: "after" });
     expect(next.status).toBe("ok");
     expect((next.output as { pid: number }).pid).not.toBe(pid);
+  });
+
+  it("a tool that forges a doorbell line is stopped; the host keeps running", async () => {
+    const runId = "forge-run";
+    const before = await runtime.call({ tool: "pid", input: {}, runId });
+    const forged = await runtime.call({ tool: "forge_doorbell", input: {}, runId });
+    expect(forged).toMatchObject({ status: "failed", failure: { kind: "execution_error", runCanContinue: true } });
+    expect(forged.error).toContain("The sandbox process broke the bridge protocol (The bridge received a doorbell for '../../etc/passwd 10', which is not an envelope of the other side.) and was stopped");
+    const after = await runtime.call({ tool: "pid", input: {}, runId });
+    expect(after.status).toBe("ok");
+    expect((after.output as { pid: number }).pid).not.toBe((before.output as { pid: number }).pid);
   });
 });
 

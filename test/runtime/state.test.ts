@@ -15,7 +15,7 @@ let runtime: Runtime;
 const probe = (name: string, factory = name, extra: object = {}) => ({ name, file: "probes.ts", factory, ...extra });
 
 beforeAll(async () => {
-  agent = await createAgent([{ name: "echo", file: "echo.ts" }, { name: "record_note", file: "record-note.ts" }, probe("slow"), probe("wait_for_go", "waitForGo")]);
+  agent = await createAgent([{ name: "echo", file: "echo.ts" }, { name: "record_note", file: "record-note.ts" }, probe("slow"), probe("wait_for_go", "waitForGo"), probe("wait_after_ctx", "waitForGoAfterCtx")]);
   runtime = await openRuntime({ root: agent.root, stateBusyTimeoutMs: 50 });
 });
 
@@ -55,6 +55,42 @@ describe("state database", () => {
   });
 });
 
+describe("when a call's start is committed", () => {
+  const rowsOf = (runId: string) => {
+    const db = new Database(stateDb(), { readonly: true });
+    try {
+      return {
+        call: db.prepare("SELECT status, runtime_boundary AS boundary FROM calls WHERE run_id = ? AND call_id = 'c1'").get(runId),
+        events: db.prepare("SELECT type FROM events WHERE run_id = ? ORDER BY seq").pluck().all(runId),
+      };
+    } finally {
+      db.close();
+    }
+  };
+
+  it("a call that has made no ctx request yet has left no trace; its first request commits the start with it", async () => {
+    const runId = "start-late";
+    const pending = runtime.call({ tool: "wait_for_go", input: {}, runId, callId: "c1" });
+    await waitForFile(path.join(workspace(runId), "ready.txt"));
+    // The tool is running: nothing of the call is in state.db yet.
+    expect(rowsOf(runId)).toEqual({ call: undefined, events: [] });
+    fs.writeFileSync(path.join(workspace(runId), "go.txt"), "go");
+    const result = await pending;
+    expect(result.events.map((event) => event.type)).toEqual(["tool.execution_started", "probe.after_go", "tool.execution_completed"]);
+    expect(rowsOf(runId)).toEqual({ call: { status: "ok", boundary: "sandbox" }, events: ["tool.execution_started", "probe.after_go", "tool.execution_completed"] });
+  });
+
+  it("a ctx request commits the start before the host performs it", async () => {
+    const runId = "start-early";
+    const pending = runtime.call({ tool: "wait_after_ctx", input: {}, runId, callId: "c1" });
+    await waitForFile(path.join(workspace(runId), "ready.txt"));
+    expect(rowsOf(runId)).toEqual({ call: { status: "running", boundary: "sandbox" }, events: ["tool.execution_started"] });
+    fs.writeFileSync(path.join(workspace(runId), "go.txt"), "go");
+    expect((await pending).status).toBe("ok");
+    expect(rowsOf(runId)).toEqual({ call: { status: "ok", boundary: "sandbox" }, events: ["tool.execution_started", "tool.execution_completed"] });
+  });
+});
+
 describe("control-plane failures end the run", () => {
   it("a state write that fails mid-call is a control-plane failure, not a silent loss", async () => {
     const runId = "store-fails";
@@ -69,10 +105,15 @@ describe("control-plane failures end the run", () => {
     expect(result.status).toBe("failed");
     expect(result.failure).toEqual({ kind: "control_plane", reason: "state_store_failure", runCanContinue: false });
     expect(result.error).toMatch(/^The run has ended: The runtime could not record the event 'probe.after_go' in the state database: database is locked/);
-    expect(result.events.map((event) => event.type)).toContain("tool.execution_started");
+    // The tool made no ctx request before its emit, so the emit was the call's first commit
+    // (with its start): it was rolled back as a whole, and the result lists nothing it lost.
+    expect(result.events.map((event) => event.type)).not.toContain("probe.after_go");
+    expect(result.events.map((event) => event.type)).not.toContain("tool.execution_started");
     await expect(runtime.call({ tool: "echo", input: { message: "x" }, runId })).rejects.toMatchObject({ code: "AL8021" });
     const db = new Database(stateDb(), { readonly: true });
     expect(db.prepare("SELECT status, end_reason FROM runs WHERE run_id = ?").get(runId)).toEqual({ status: "ended", end_reason: "state_store_failure" });
+    const persisted = db.prepare("SELECT type FROM events WHERE run_id = ? AND call_id = 'w1' ORDER BY seq").pluck().all(runId);
+    expect(persisted).toEqual(result.events.map((event) => event.type));
     db.close();
     expect((await runtime.call({ tool: "echo", input: { message: "other run" } })).status).toBe("ok");
   });

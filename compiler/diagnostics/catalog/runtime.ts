@@ -142,6 +142,20 @@ export const RuntimeMessages = defineMessages({
     message: "The runtime is closed.",
     docs: "A runtime's sandbox processes and state database are released by close(); open a new runtime to make more calls.",
   },
+  ToolNotPromotable: {
+    code: "AL8026",
+    severity: "error",
+    message: "useTool('{0}') cannot promote a tool on surface '{1}': {2}.",
+    hint: "Promote a visible or deferred tool of the surface; list them with `assembly-line tools` and `assembly-line search \"\"`.",
+    docs: "useTool(name) conditionally promotes a known deferred framework or authored tool into the initial snapshot; hidden and disabled tools are never listed (seed \"Execution Model\").",
+  },
+  SearchPageInvalid: {
+    code: "AL8027",
+    severity: "error",
+    message: "The tool search page is not valid: {0}",
+    hint: "Pass offset 0 or the nextOffset of the previous page, and a numeric limit (default 8, at most 20).",
+    docs: "tool_search pages with a default limit of 8 and a maximum of 20; while hasMore is true, the next page starts at nextOffset (seed \"Execution Model\").",
+  },
   SandboxWithoutPermissionModel: {
     code: "AL8030",
     severity: "warning",
@@ -168,5 +182,12 @@ export const RuntimeMessages = defineMessages({
     severity: "error",
     message: "--execution '{0}' is not one of: sandbox, direct.",
     docs: "The host chooses where authored tools run: `sandbox` (default) or `direct` for reviewed code in its trusted computing base (seed \"Execution Model\").",
+  },
+  PageFlagInvalid: {
+    code: "AL8043",
+    severity: "error",
+    message: "{0} '{1}' must be {2}.",
+    hint: "Pass --limit N (1–20; larger values are capped at 20) and --offset N (0, or the nextOffset printed by the previous page).",
+    docs: "`assembly-line search` pages like tool_search: default limit 8, at most 20, and offset = the previous page's nextOffset (DESIGN §7).",
   },
 });

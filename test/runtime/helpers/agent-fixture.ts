@@ -33,6 +33,10 @@ export interface ToolSpec {
   readonly needsApproval?: { reason: string; sideEffect: string } | null;
   /** Fixture files esbuild injects (e.g. `fetch-shim.ts`). */
   readonly inject?: readonly string[];
+  /** Ranked by `tool_search` (default none). */
+  readonly tags?: readonly string[];
+  readonly aliases?: readonly string[];
+  readonly namespace?: string;
 }
 
 /** A built agent root. */
@@ -160,7 +164,8 @@ async function readContract(bundle: string, spec: ToolSpec): Promise<Record<stri
     ...(approval ? { needsApproval: { reason: approval.reason, sideEffect: approval.sideEffect } } : {}),
     requiredConfig: [...(spec.requiredConfig ?? [])],
     config: spec.config ?? {},
-    tags: [],
-    aliases: [],
+    tags: [...(spec.tags ?? [])],
+    aliases: [...(spec.aliases ?? [])],
+    ...(spec.namespace === undefined ? {} : { namespace: spec.namespace }),
   };
 }

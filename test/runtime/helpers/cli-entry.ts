@@ -1,7 +1,9 @@
-// A separate host process for runtime tests: `assembly-line call|approve` from the sources.
+// A separate host process for runtime tests: `assembly-line call|approve|tools|search` from the sources.
 import { Command } from "commander";
+import { registerCatalogCommands } from "../../../cli/commands/tools.js";
 import { registerRuntimeCommands } from "../../../runtime-min/cli/runtime-commands.js";
 
 const program = new Command("assembly-line");
 registerRuntimeCommands(program);
+registerCatalogCommands(program);
 await program.parseAsync(process.argv);

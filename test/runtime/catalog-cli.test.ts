@@ -1,0 +1,178 @@
+/**
+ * `assembly-line tools` and `assembly-line search` (DESIGN §7; issue 5 item 4): the snapshot
+ * the model starts with and one ranked page, as JSON and for people, with exit codes 0/1/2.
+ * Most cases call the command functions in-process; one spawns the CLI to check the wiring.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSearchCommand } from "../../cli/commands/search.js";
+import { runToolsCommand } from "../../cli/commands/tools.js";
+import { ALWAYS_VISIBLE_CORE_TOOLS } from "../../runtime-min/snapshot/index.js";
+import { ECHO_SCHEMA, LEDGER_TOOLS, createCatalogAgent } from "./catalog-fixture.js";
+import { repoRoot, type AgentFixture } from "./helpers/agent-fixture.js";
+
+const CHILD = "subagents/researcher";
+const CORE_VISIBLE = [...ALWAYS_VISIBLE_CORE_TOOLS].sort();
+const loader = path.join(repoRoot, "test/runtime/helpers/ts-loader.mjs");
+const entry = path.join(repoRoot, "test/runtime/helpers/cli-entry.ts");
+let agent: AgentFixture;
+
+beforeAll(async () => {
+  agent = await createCatalogAgent();
+});
+
+afterAll(() => agent?.cleanup());
+
+const toolNames = (stdout: string): string[] => (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+
+describe("assembly-line tools", () => {
+  it("prints exactly { tools } with name, description, inputSchema, source and visibility", async () => {
+    const output = await runToolsCommand({ root: agent.root, format: "json" });
+    expect(output.exitCode).toBe(0);
+    const json = JSON.parse(output.stdout) as { tools: Record<string, unknown>[] };
+    expect(Object.keys(json)).toEqual(["tools"]);
+    expect(json.tools.map((tool) => tool.name)).toEqual([...CORE_VISIBLE, "echo"].sort());
+    for (const tool of json.tools) expect(Object.keys(tool)).toEqual(["name", "description", "inputSchema", "source", "visibility"]);
+    expect(json.tools.find((tool) => tool.name === "echo")).toEqual({ name: "echo", description: "Echo a message back to the caller.", inputSchema: ECHO_SCHEMA, source: "plugin:example", visibility: "visible" });
+    expect(output.stdout).not.toContain("audit_log");
+  });
+
+  it("prints the child surface's own snapshot, without bash", async () => {
+    const output = await runToolsCommand({ root: agent.root, surface: CHILD, format: "json" });
+    expect(output.exitCode).toBe(0);
+    expect(toolNames(output.stdout)).toEqual([...CORE_VISIBLE.filter((name) => name !== "bash"), "web_fetch"].sort());
+  });
+
+  it("prints a readable list with the deferred and disabled tools, never the hidden one", async () => {
+    const output = await runToolsCommand({ root: agent.root, surface: CHILD });
+    expect(output.exitCode).toBe(0);
+    expect(output.stdout).toContain("web_fetch");
+    expect(output.stdout).toContain("plugin:research");
+    expect(output.stdout).toMatch(/deferred tools? to find with tool_search.*summarize/);
+    expect(output.stdout).toContain("disabled built-ins: bash (by a plugin)");
+    const root = await runToolsCommand({ root: agent.root });
+    expect(root.stdout).not.toContain("audit_log");
+  });
+
+  it("exits 2 for an unknown surface and 1 for a missing artifact", async () => {
+    const unknown = await runToolsCommand({ root: agent.root, surface: "subagents/nobody", format: "json" });
+    expect(unknown.exitCode).toBe(2);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ status: "failed", diagnostics: [{ code: "AL8020" }] });
+    const empty = fs.mkdtempSync(path.join(agent.root, "empty-"));
+    const missing = await runToolsCommand({ root: empty });
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain("AL8001");
+  });
+
+  it("calls ensureArtifact first and stops on its errors", async () => {
+    const seen: string[] = [];
+    const output = await runToolsCommand(
+      { root: agent.root, format: "json" },
+      {
+        ensureArtifact: async (root) => {
+          seen.push(root);
+          return [{ code: "AL1001", severity: "error", message: "agent.md is missing.", file: "agent.md", line: 1, column: 1 }];
+        },
+      },
+    );
+    expect(seen).toEqual([agent.root]);
+    expect(output.exitCode).toBe(1);
+    expect(JSON.parse(output.stdout).diagnostics[0].code).toBe("AL1001");
+  });
+});
+
+describe("assembly-line search", () => {
+  it("pages over 25 deferred tools: 8, the next 8 from nextOffset, and hasMore false at the end", async () => {
+    const pages: unknown[] = [];
+    const seen: string[] = [];
+    let offset: number | undefined = 0;
+    while (offset !== undefined) {
+      const output = await runSearchCommand({ query: "ledger", root: agent.root, offset: String(offset), format: "json" });
+      expect(output.exitCode).toBe(0);
+      const page = JSON.parse(output.stdout) as { tools: { name: string }[]; totalMatches: number; hasMore: boolean; nextOffset?: number };
+      pages.push({ size: page.tools.length, totalMatches: page.totalMatches, hasMore: page.hasMore, nextOffset: page.nextOffset });
+      seen.push(...page.tools.map((tool) => tool.name));
+      offset = page.nextOffset;
+    }
+    expect(pages).toEqual([
+      { size: 8, totalMatches: 25, hasMore: true, nextOffset: 8 },
+      { size: 8, totalMatches: 25, hasMore: true, nextOffset: 16 },
+      { size: 8, totalMatches: 25, hasMore: true, nextOffset: 24 },
+      { size: 1, totalMatches: 25, hasMore: false, nextOffset: undefined },
+    ]);
+    expect(seen).toEqual(LEDGER_TOOLS);
+  });
+
+  it("caps --limit 50 at 20 and prints each tool with its schema, tags and aliases", async () => {
+    const output = await runSearchCommand({ query: "ledger", root: agent.root, limit: "50", format: "json" });
+    const page = JSON.parse(output.stdout);
+    expect(page.tools).toHaveLength(20);
+    expect(page).toMatchObject({ totalMatches: 25, hasMore: true, nextOffset: 20 });
+    expect(Object.keys(page)).toEqual(["tools", "totalMatches", "hasMore", "nextOffset"]);
+    const alias = JSON.parse((await runSearchCommand({ query: "invoice", root: agent.root, format: "json" })).stdout);
+    expect(alias.tools[0]).toEqual({
+      name: "fetch_bill",
+      description: "Fetch one customer document.",
+      inputSchema: ECHO_SCHEMA,
+      source: "plugin:billing",
+      visibility: "deferred",
+      tags: ["accounts"],
+      aliases: ["invoice"],
+    });
+    expect(alias.tools[1].name).toBe("send_reminder");
+  });
+
+  it("never finds hidden tools and searches the chosen surface only", async () => {
+    for (const query of ["audit", "audit_log", ""]) {
+      const output = await runSearchCommand({ query, root: agent.root, limit: "20", format: "json" });
+      expect(toolNames(output.stdout)).not.toContain("audit_log");
+    }
+    const child = await runSearchCommand({ query: "summarise", root: agent.root, surface: CHILD, format: "json" });
+    expect(toolNames(child.stdout)[0]).toBe("summarize");
+    const none = await runSearchCommand({ query: "ledger", root: agent.root, surface: CHILD, format: "json" });
+    expect(JSON.parse(none.stdout)).toEqual({ tools: [], totalMatches: 0, hasMore: false });
+  });
+
+  it("prints a readable page with the next offset", async () => {
+    const output = await runSearchCommand({ query: "ledger", root: agent.root, limit: "2" });
+    expect(output.exitCode).toBe(0);
+    expect(output.stdout).toContain("1. ledger_export_01");
+    expect(output.stdout).toContain("2. ledger_export_02");
+    expect(output.stdout).toContain("showing 1–2 of 25; next page: --offset 2");
+    expect((await runSearchCommand({ query: "zzzz", root: agent.root })).stdout).toBe('No tools match "zzzz".\n');
+  });
+
+  it("exits 2 with AL8043 for a bad --limit or --offset", async () => {
+    for (const flags of [{ limit: "0" }, { limit: "many" }, { offset: "-1" }, { offset: "1.5" }]) {
+      const output = await runSearchCommand({ query: "ledger", root: agent.root, format: "json", ...flags });
+      expect(output.exitCode).toBe(2);
+      expect(JSON.parse(output.stdout).diagnostics[0].code).toBe("AL8043");
+    }
+  });
+
+  it("with --run activates the page for that run's next snapshot", async () => {
+    const search = await runSearchCommand({ query: "invoice", root: agent.root, limit: "1", run: "cli-search-run", format: "json" });
+    expect(JSON.parse(search.stdout).activated).toEqual(["fetch_bill"]);
+    const tools = await runToolsCommand({ root: agent.root, run: "cli-search-run", format: "json" });
+    expect(toolNames(tools.stdout)).toContain("fetch_bill");
+    expect(toolNames((await runToolsCommand({ root: agent.root, format: "json" })).stdout)).not.toContain("fetch_bill");
+  });
+});
+
+describe("the commands in a separate process", () => {
+  it("are registered with commander and set the exit code", () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, ["--import", loader, entry, ...args], { cwd: repoRoot, encoding: "utf8", timeout: 60_000 });
+    const tools = run("tools", agent.root, "--surface", CHILD, "--format", "json");
+    expect(tools.status).toBe(0);
+    expect(toolNames(tools.stdout)).toContain("web_fetch");
+    const search = run("search", "ledger", agent.root, "--limit", "50", "--offset", "20", "--format", "json");
+    expect(search.status).toBe(0);
+    expect(JSON.parse(search.stdout)).toMatchObject({ totalMatches: 25, hasMore: false });
+    expect(toolNames(search.stdout)).toEqual(LEDGER_TOOLS.slice(20));
+    const usage = run("search", "ledger", agent.root, "--offset", "x");
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain("AL8043");
+  });
+});
