@@ -18,7 +18,10 @@ import { loadPluginPackage } from "./plugin-package/load-plugin-package.js";
 import { createStaticAnalyzer, type StaticAnalyzer } from "./static-analysis/static-analyzer.js";
 import { mergeCapabilityConfig, type MergedConfig } from "./config/merge-config.js";
 import { checkSurfaceCollisions } from "./validation/collisions.js";
+import { compileJobOf } from "./validation/json-schema.js";
+import { createSchemaCompiler, type SchemaCompileJob, type SchemaCompiler, type VerdictStore } from "./validation/schema-compiler.js";
 import { validatePlugin, type ValidatedPlugin } from "./validation/validate-plugin.js";
+import { isJsonObject } from "./json-value.js";
 import { hashPluginDirectory, type PluginDirectoryHash } from "../lockfile/hash-plugin-directory.js";
 
 /** Everything the front end learned about one selected capability. */
@@ -51,6 +54,13 @@ export interface AnalyzeOptions {
   readonly installCommand?: string;
   /** A static analyzer to reuse between runs (the editor keeps one; its per-file cache then applies). */
   readonly analyzer?: StaticAnalyzer;
+  /**
+   * Who compiles the declared schemas with ajv. Default: a compiler for this run that uses a
+   * worker thread when there are many schemas (`createSchemaCompiler`), closed at the end.
+   */
+  readonly schemaCompiler?: SchemaCompiler;
+  /** Schema verdicts kept between runs (the persistent analysis cache); only without `schemaCompiler`. */
+  readonly verdictStore?: VerdictStore;
 }
 
 /**
@@ -65,32 +75,29 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   diagnostics.push(...resolution.diagnostics);
 
   const analyzer = options.analyzer ?? createStaticAnalyzer(host);
-  const packages = new Map<string, { pluginPackage: PluginPackage; hash: PluginDirectoryHash; entry: EntryAnalysis | undefined; reported: boolean }>();
   const surfacesById = new Map(agent.surfaces.map((surface) => [surface.id, surface]));
   const capabilities: CapabilityAnalysis[] = [];
 
-  for (const resolved of resolution.capabilities) {
-    const surface = surfacesById.get(resolved.surfaceId)!;
-    const dir = resolved.source.dir;
-    let loaded = packages.get(dir);
-    if (!loaded) {
-      const pluginPackage = loadPluginPackage(host, dir);
-      const entry = pluginPackage.entryFile && !pluginPackage.rejected ? analyzer.analyzeEntry(pluginPackage.entryFile, dir) : undefined;
-      loaded = { pluginPackage, hash: hashPluginDirectory(dir, host), entry, reported: false };
+  // Pass 1 reads every package once (manifest, entry) and announces the schemas each entry
+  // declares to the schema compiler, which may judge them on a worker thread while this
+  // thread goes on; pass 2 validates (parsing definition modules), hashes and merges config.
+  const schemaCompiler = options.schemaCompiler ?? createSchemaCompiler(options.verdictStore);
+  try {
+    const packages = new Map<string, LoadedPackage>();
+    for (const resolved of resolution.capabilities) {
+      const dir = resolved.source.dir;
+      if (packages.has(dir)) continue;
+      const loaded = loadPackage(host, dir, analyzer);
       packages.set(dir, loaded);
+      schemaCompiler.announce(compileJobsOf(loaded.entry));
     }
-    // A package shared by two surfaces is reported once, not once per surface.
-    const first = !loaded.reported;
-    loaded.reported = true;
-    if (first) {
-      diagnostics.push(...loaded.pluginPackage.diagnostics, ...loaded.hash.diagnostics, ...(loaded.entry?.diagnostics ?? []));
+    for (const resolved of resolution.capabilities) {
+      const surface = surfacesById.get(resolved.surfaceId)!;
+      const context = { host, analyzer, schemaCompiler };
+      capabilities.push(analyzeCapability(context, surface, resolved, packages.get(resolved.source.dir)!, diagnostics));
     }
-    const plugin = validateCapability(host, resolved, loaded.pluginPackage, loaded.entry, analyzer);
-    if (first) diagnostics.push(...plugin.diagnostics);
-    else diagnostics.push(...plugin.diagnostics.filter((d) => d.code === Diagnostics.PluginRejected.code || d.code === Diagnostics.EntryMissing.code));
-    const config = mergeCapabilityConfig(surface, resolved.request, plugin);
-    diagnostics.push(...config.diagnostics);
-    capabilities.push({ surface, resolved, pluginPackage: loaded.pluginPackage, entry: loaded.entry, plugin, config, hash: loaded.hash });
+  } finally {
+    if (!options.schemaCompiler) schemaCompiler.close();
   }
 
   for (const surface of agent.surfaces) {
@@ -99,12 +106,68 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   return { root, agent, capabilities, diagnostics: dedupe(diagnostics) };
 }
 
+/**
+ * Pass 2 for one selected capability: validation, content hash and config, reporting the
+ * package's own diagnostics the first time it is seen (a package shared by two surfaces is
+ * reported once, not once per surface).
+ */
+function analyzeCapability(
+  context: { readonly host: CompilerHost; readonly analyzer: StaticAnalyzer; readonly schemaCompiler: SchemaCompiler },
+  surface: Surface,
+  resolved: ResolvedCapability,
+  loaded: LoadedPackage,
+  diagnostics: Diagnostic[],
+): CapabilityAnalysis {
+  const first = !loaded.reported;
+  loaded.reported = true;
+  const plugin = validateCapability(context.host, resolved, loaded.pluginPackage, loaded.entry, context.analyzer, context.schemaCompiler);
+  // Hashed after validation read the definition modules: a host that keeps what it read
+  // (compile's) then hashes the very bytes that were analysed, without reading them again.
+  const hash = (loaded.hash ??= hashPluginDirectory(resolved.source.dir, context.host));
+  if (first) diagnostics.push(...loaded.pluginPackage.diagnostics, ...hash.diagnostics, ...(loaded.entry?.diagnostics ?? []), ...plugin.diagnostics);
+  else diagnostics.push(...plugin.diagnostics.filter((d) => d.code === Diagnostics.PluginRejected.code || d.code === Diagnostics.EntryMissing.code));
+  const config = mergeCapabilityConfig(surface, resolved.request, plugin);
+  diagnostics.push(...config.diagnostics);
+  return { surface, resolved, pluginPackage: loaded.pluginPackage, entry: loaded.entry, plugin, config, hash };
+}
+
+/** One plugin package as pass 1 of {@link analyzeAgent} read it (and pass 2 hashed it). */
+interface LoadedPackage {
+  readonly pluginPackage: PluginPackage;
+  hash: PluginDirectoryHash | undefined;
+  readonly entry: EntryAnalysis | undefined;
+  /** Whether its diagnostics were reported already (a package may serve several surfaces). */
+  reported: boolean;
+}
+
+function loadPackage(host: CompilerHost, dir: string, analyzer: StaticAnalyzer): LoadedPackage {
+  const pluginPackage = loadPluginPackage(host, dir);
+  const entry = pluginPackage.entryFile && !pluginPackage.rejected ? analyzer.analyzeEntry(pluginPackage.entryFile, dir) : undefined;
+  return { pluginPackage, hash: undefined, entry, reported: false };
+}
+
+/** The schema compiles validation will ask for: the configSchema and every tool's inputSchema. */
+function compileJobsOf(entry: EntryAnalysis | undefined): SchemaCompileJob[] {
+  const value = entry?.entry?.value;
+  if (!value) return [];
+  const schemas = [value["configSchema"]];
+  const tools = value["tools"];
+  if (isJsonObject(tools)) {
+    for (const name of Object.keys(tools)) {
+      const descriptor = tools[name];
+      if (isJsonObject(descriptor)) schemas.push(descriptor["inputSchema"]);
+    }
+  }
+  return schemas.map(compileJobOf).filter((job): job is SchemaCompileJob => job !== undefined);
+}
+
 function validateCapability(
   host: CompilerHost,
   resolved: ResolvedCapability,
   pluginPackage: PluginPackage,
   entry: EntryAnalysis | undefined,
   analyzer: StaticAnalyzer,
+  schemaCompiler: SchemaCompiler,
 ): ValidatedPlugin {
   const key = resolved.request.key;
   const empty = (diagnostic: Diagnostic): ValidatedPlugin => ({ capability: key, configSchema: undefined, tools: [], disabled: [], diagnostics: [diagnostic] });
@@ -117,6 +180,7 @@ function validateCapability(
     pluginRoot: resolved.source.dir,
     entry,
     analyzeDefinition: (file) => analyzer.analyzeDefinition(file, resolved.source.dir),
+    schemaCompiler,
   });
 }
 

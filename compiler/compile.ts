@@ -10,24 +10,26 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { analyzeAgent, type AgentAnalysis } from "./analyze-agent.js";
+import { AnalysisCache } from "./static-analysis/analysis-cache.js";
+import { createStaticAnalyzer } from "./static-analysis/static-analyzer.js";
 import type { PackagePins } from "./agent/resolve-capabilities.js";
 import { createDiagnostic, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { Diagnostics } from "./diagnostics/catalog/index.js";
 import { fileStart } from "./diagnostics/positions.js";
 import { createNodeHost, type CompilerHost } from "./host.js";
 import { buildLockfile, type BundleIntegrityLookup } from "../lockfile/build-lockfile.js";
-import { checkLockfile, type LockfileCheckReport } from "../lockfile/check-lockfile.js";
+import type { LockfileCheckReport } from "../lockfile/check-lockfile.js";
 import { fixCommandFor } from "../lockfile/fix-command.js";
 import { readLockfile, type ReadLockfileResult } from "../lockfile/read-lockfile.js";
 import { serializeLockfile } from "../lockfile/serialize-lockfile.js";
 import { isDisabledTool, LOCKFILE_NAME, type Lockfile } from "../lockfile/types.js";
 import { writeLockfileIfChanged } from "../lockfile/write-lockfile.js";
-import { bundleTools, type PackagingResult } from "../packaging/bundle-tools.js";
-import { buildManifest } from "../packaging/build-manifest.js";
-import { bundleIntegrity } from "../packaging/integrity.js";
+import type { PackagingResult } from "../packaging/bundle-tools.js";
 import { toolBundleKey } from "../packaging/plan-bundles.js";
-import { serializeManifest, writeArtifact } from "../packaging/write-artifact.js";
 import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE } from "../runtime-min/artifact/manifest.js";
+
+// Packaging (esbuild) and `--check` (diff) are loaded only by the compiles that use them, so
+// `compile --no-package` does not pay their start-up.
 
 /** Options of {@link compileAgent} (the CLI flags of DESIGN §7). */
 export interface CompileOptions {
@@ -46,6 +48,12 @@ export interface CompileOptions {
   readonly displayRoot?: string;
   /** The project's install command for hints (`npm install`, `pnpm install`, `yarn install`). */
   readonly installCommand?: string;
+  /**
+   * `false` for `--no-cache`: neither read nor write the persistent analysis cache
+   * (`<root>/.assemblyline/cache/`, see `static-analysis/analysis-cache.ts`). Default `true`;
+   * `--check` reads it but never writes it. The results are the same either way.
+   */
+  readonly cache?: boolean;
 }
 
 /** What a compile did (the CLI prints it; `--format json` adds nothing else). */
@@ -86,7 +94,7 @@ export interface CompileTimings {
 
 /** Compiles the agent at `options.root`. Never throws for bad input (only for internal failures). */
 export async function compileAgent(options: CompileOptions): Promise<CompileResult> {
-  const host = options.host ?? createNodeHost();
+  const host = snapshotHost(options.host ?? createNodeHost());
   const root = options.root;
   const lockPath = path.join(root, LOCKFILE_NAME);
   const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);
@@ -102,16 +110,20 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   const refused = previous.kind === "unsupported-version" || previous.kind === "unreadable";
   if (!options.check && refused) diagnostics.push(previous.diagnostic);
   if (!options.check && previous.kind === "invalid") diagnostics.push({ ...previous.diagnostic, severity: "warning" });
+  const cache = options.cache === false ? undefined : AnalysisCache.load(root);
   const analysis = analyzeAgent(host, root, {
     pins: pinsOf(previous),
+    ...(cache ? { analyzer: createStaticAnalyzer(host, { persistent: cache }), verdictStore: cache } : {}),
     ...(options.acceptInstalled ? { acceptInstalled: options.acceptInstalled } : {}),
     ...(options.installCommand ? { installCommand: options.installCommand } : {}),
   });
   diagnostics.push(...analysis.diagnostics);
+  if (cache && !options.check) cache.save();
   clock.lap("analyze");
 
   let packaged: PackagingResult | undefined;
   if (packaging && !hasErrors(diagnostics)) {
+    const { bundleTools } = await import("../packaging/bundle-tools.js");
     packaged = await bundleTools({ root, tools: packagingTools(analysis) });
     diagnostics.push(...packaged.diagnostics);
   }
@@ -125,6 +137,7 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   const base = { lockfile: LOCKFILE_NAME, analysis, lockRecomputed: false, artifactChanged: false, get timings() { return clock.timings(); } } as const;
 
   if (options.check) {
+    const { checkLockfile } = await import("../lockfile/check-lockfile.js");
     const { ok, report } = checkLockfile(lockPath, lockText, { host, displayPath: LOCKFILE_NAME, fixCommand });
     if (report.diagnostic) diagnostics.push(report.diagnostic);
     clock.lap("lock");
@@ -171,6 +184,11 @@ async function emitArtifact(
   outDir: string,
   diagnostics: Diagnostic[],
 ): Promise<boolean | undefined> {
+  const [{ buildManifest }, { bundleIntegrity }, { serializeManifest, writeArtifact }] = await Promise.all([
+    import("../packaging/build-manifest.js"),
+    import("../packaging/integrity.js"),
+    import("../packaging/write-artifact.js"),
+  ]);
   const { manifest, skillFiles } = buildManifest(analysis, lock, bundleIntegrity(Buffer.from(lockText, "utf8")), packaged.toolBundles);
   const manifestBytes = serializeManifest(manifest);
   if (artifactIsCurrent(outDir, manifestBytes, packaged.bundles)) return false;
@@ -242,6 +260,38 @@ function pinsOf(previous: ReadLockfileResult): PackagePins {
     }
   }
   return pins;
+}
+
+/**
+ * The host of one compile: asks `base` once per path and answers from memory afterwards, so
+ * a compile sees one consistent snapshot of the files and does not read them twice. Raw bytes
+ * of a file already read as valid UTF-8 text are its text encoded again (exactly the bytes
+ * read: the byte order mark is kept as U+FEFF), so hashing a plugin directory after the
+ * analysis read its modules costs no second read.
+ */
+function snapshotHost(base: CompilerHost): CompilerHost {
+  const reads = new Map<string, ReturnType<CompilerHost["read"]>>();
+  const bytes = new Map<string, Uint8Array | undefined>();
+  const directories = new Map<string, ReturnType<CompilerHost["readDirectory"]>>();
+  const realpaths = new Map<string, string | undefined>();
+  const kinds = new Map<string, ReturnType<CompilerHost["kind"]>>();
+  const memo = <T>(map: Map<string, T>, key: string, compute: () => T): T => {
+    if (map.has(key)) return map.get(key)!;
+    const value = compute();
+    map.set(key, value);
+    return value;
+  };
+  return {
+    read: (filePath) => memo(reads, filePath, () => base.read(filePath)),
+    readBytes: (filePath) =>
+      memo(bytes, filePath, () => {
+        const read = reads.get(filePath);
+        return read?.kind === "file" && !read.invalidUtf8 ? Buffer.from(read.text, "utf8") : base.readBytes(filePath);
+      }),
+    readDirectory: (dirPath) => memo(directories, dirPath, () => base.readDirectory(dirPath)),
+    realpath: (filePath) => memo(realpaths, filePath, () => base.realpath(filePath)),
+    kind: (filePath) => memo(kinds, filePath, () => base.kind(filePath)),
+  };
 }
 
 /** Accumulates wall-clock time per phase; `lap(phase)` charges the time since the last lap. */

@@ -3,7 +3,7 @@
  * The algorithm is documented, with a worked example, in `lockfile/README-hashing.md`.
  */
 import * as path from "node:path";
-import ssri from "ssri";
+import { createHash } from "node:crypto";
 import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
 import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
 import { fileStart } from "../compiler/diagnostics/positions.js";
@@ -40,7 +40,8 @@ export interface PluginDirectoryHash {
 interface Walk {
   readonly host: CompilerHost;
   readonly realRoot: string;
-  readonly files: Map<string, { readonly file: HashedFile; readonly source: string }>;
+  /** Each hashed file and the entry it was found at (named for collision messages only when one occurs). */
+  readonly files: Map<string, { readonly file: HashedFile; readonly foundAt: string }>;
   readonly diagnostics: Diagnostic[];
 }
 
@@ -124,7 +125,7 @@ function followSymlink(walk: Walk, linkPath: string, relPath: string, stack: rea
 function addFile(walk: Walk, contentPath: string, reportedPath: string, relPath: string): void {
   const previous = walk.files.get(relPath);
   if (previous) {
-    report(walk, Diagnostics.PluginPathCollision, reportedPath, [previous.source, relativeName(walk, reportedPath)]);
+    report(walk, Diagnostics.PluginPathCollision, reportedPath, [relativeName(walk, previous.foundAt), relativeName(walk, reportedPath)]);
     return;
   }
   const bytes = walk.host.readBytes(contentPath);
@@ -135,7 +136,7 @@ function addFile(walk: Walk, contentPath: string, reportedPath: string, relPath:
   const kind = classifyContent(bytes);
   const content = normalizeContent(bytes, kind);
   const file: HashedFile = { path: relPath, kind, size: content.length, integrity: sha512(content) };
-  walk.files.set(relPath, { file, source: relativeName(walk, reportedPath) });
+  walk.files.set(relPath, { file, foundAt: reportedPath });
 }
 
 /** The entry's name relative to the root as found on disk (before NFC), for collision messages. */
@@ -148,6 +149,7 @@ function report(walk: Walk, message: (typeof Diagnostics)[keyof typeof Diagnosti
   walk.diagnostics.push(createDiagnostic(message, fileStart(file), args));
 }
 
+/** SRI `sha512-<base64>` of `bytes` (what `ssri.fromData(bytes, { algorithms: ["sha512"] })` prints). */
 function sha512(bytes: Uint8Array): string {
-  return ssri.fromData(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { algorithms: ["sha512"] }).toString();
+  return `sha512-${createHash("sha512").update(bytes).digest("base64")}`;
 }

@@ -4,6 +4,7 @@
  * the result's fingerprint, so a later call can reuse the result when nothing it depended on
  * changed.
  */
+import { createHash } from "node:crypto";
 import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CompilerHost, ReadResult } from "../host.js";
@@ -12,6 +13,12 @@ import type { ParsedModule, SourceStore } from "./source-store.js";
 
 /** What the session saw; a cached result is valid while every entry still holds. */
 export type Fingerprint = ReadonlyMap<string, string>;
+
+/**
+ * What the session saw, with files identified by a hash of their content instead of their
+ * version: valid across processes (the persistent cache), where an mtime proves nothing.
+ */
+export type ContentFingerprint = readonly (readonly [key: string, state: string])[];
 
 /** A file that could be read, as a module or JSON text. */
 export type LoadedFile =
@@ -82,6 +89,14 @@ export class AnalysisSession implements DiagnosticSink {
     return new Map(this.#fingerprint);
   }
 
+  /** Everything this session saw, with content hashes for files (sorted by key). */
+  contentFingerprint(): ContentFingerprint {
+    const entries: [string, string][] = [];
+    for (const [filePath, result] of this.#reads) entries.push([READ + filePath, contentState(result)]);
+    for (const [filePath, result] of this.#realpaths) entries.push([REALPATH + filePath, result ?? ""]);
+    return entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+
   /** Files that were read and exist, sorted by code-unit order. */
   dependencies(): string[] {
     const files: string[] = [];
@@ -100,6 +115,36 @@ export function fingerprintHolds(fingerprint: Fingerprint, host: CompilerHost): 
     }
   }
   return true;
+}
+
+/**
+ * Checks a content fingerprint against `host` (reading each file once). Returns the
+ * equivalent version fingerprint (for the in-memory cache) when everything still holds,
+ * else `undefined`.
+ */
+export function verifyContentFingerprint(fingerprint: ContentFingerprint, host: CompilerHost): Fingerprint | undefined {
+  const versions = new Map<string, string>();
+  for (const [key, state] of fingerprint) {
+    if (key.startsWith(READ)) {
+      const result = host.read(key.slice(READ.length));
+      if (contentState(result) !== state) return undefined;
+      versions.set(key, readState(result));
+    } else if (key.startsWith(REALPATH)) {
+      const result = host.realpath(key.slice(REALPATH.length)) ?? "";
+      if (result !== state) return undefined;
+      versions.set(key, result);
+    } else {
+      return undefined;
+    }
+  }
+  return versions;
+}
+
+/** Like {@link readState}, with a file's content hash in place of its version. */
+function contentState(result: ReadResult): string {
+  if (result.kind !== "file") return readState(result);
+  const hash = createHash("sha256").update(result.text, "utf16le").digest("base64url");
+  return `file:${result.invalidUtf8 ? "!" : ""}${hash}`;
 }
 
 function readState(result: ReadResult): string {

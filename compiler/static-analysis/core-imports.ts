@@ -4,7 +4,7 @@
  * not by its spelling alone: `import { defineTool as tool } from "@assemblyline-agents/core"`
  * makes `tool({...})` a defineTool call, while a local function named `defineTool` is not one.
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import { moduleScopeOf } from "./module-scope.js";
 import type { ParsedModule } from "./source-store.js";
 

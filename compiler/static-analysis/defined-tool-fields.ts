@@ -4,7 +4,7 @@
  * the same evaluator as entries, silently. A field whose value depends on run time, or that a
  * later unreadable spread could override, is left out.
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import type { SourceLocation } from "../diagnostics/diagnostic.js";
 import type { JsonValue } from "../json-value.js";
 import type { DefinedTool } from "../model.js";

@@ -6,7 +6,7 @@
  * Definitions are code: only syntax errors are reported. Fields that depend on run-time values
  * are simply left out of {@link DefinedTool}.
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import type { DefinedTool } from "../model.js";
 import type { AnalysisSession } from "./analysis-session.js";
 import { coreFunctionOf, skipTypeWrappers, type ParsedSource } from "./core-imports.js";

@@ -3,7 +3,7 @@
  * ("a function call to 'makeSchema'", "a template literal with substitutions"), with the hint
  * that fixes it. Never an AST kind name (issue 2 item 3).
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 
 /** Words for a rejected construct and what to do instead. */
 export interface ConstructDescription {

@@ -4,7 +4,7 @@
  * `@assemblyline-agents/core`, possibly through `export { x as default }`, a top-level const
  * or a relative re-export.
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import { createDiagnostic } from "../diagnostics/diagnostic.js";
 import { fileStart } from "../diagnostics/positions.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";

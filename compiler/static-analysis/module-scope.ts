@@ -3,7 +3,7 @@
  * (syntax, no binder or checker). The static evaluator resolves identifiers through
  * {@link ModuleScope.bindings}; the definition analysis lists {@link ModuleScope.exports}.
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import type { ParsedModule } from "./source-store.js";
 
 /** What a top-level name is bound to. */

@@ -5,7 +5,7 @@
  * levels, so anything beyond {@link MAX_NESTING} is reported (AL3007) instead of risking a
  * stack overflow (issue 2: "2,000-deep nested objects").
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 
 /** The deepest nesting of values (and of brackets, when the parser gives up) that is analysed. */
 export const MAX_NESTING = 256;

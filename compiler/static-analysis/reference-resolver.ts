@@ -5,7 +5,7 @@
  * re-exports and `export *`). Anything else a name can be bound to is reported in words.
  */
 import * as path from "node:path";
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { didYouMean } from "../text/did-you-mean.js";
 import type { ParsedSource } from "./core-imports.js";

@@ -7,7 +7,8 @@
  * Positions: ts-morph parses the text without its byte order mark, so every node offset is
  * shifted by {@link ParsedModule.bomShift} to address the text exactly as it was read.
  */
-import { Project, ts, type SourceFile } from "ts-morph";
+import type { Project as MorphProject, SourceFile } from "ts-morph";
+import { loadTypeScript, Project, ts } from "./typescript.js";
 import { createLineMap, type LineMap } from "../diagnostics/positions.js";
 import type { Locatable, Span } from "./located-tree.js";
 import { parseJsonDocument, type JsonDocument } from "./json-module.js";
@@ -48,12 +49,8 @@ const JAVASCRIPT_EXTENSION = /\.(?:[cm]?js|jsx)$/i;
 
 /** Parses files (modules into the one reused ts-morph Project, JSON with jsonc-parser) and caches them by path and version. */
 export class SourceStore {
-  readonly #project = new Project({
-    useInMemoryFileSystem: true,
-    skipLoadingLibFiles: true,
-    skipFileDependencyResolution: true,
-    compilerOptions: { allowJs: true, target: ts.ScriptTarget.ESNext, noLib: true },
-  });
+  /** Created on the first parse (so a run whose analyses are all cached never loads ts-morph). */
+  #project: MorphProject | undefined;
   readonly #modules = new Map<string, ParsedModule>();
   readonly #morphFiles = new Map<string, SourceFile>();
   readonly #json = new Map<string, JsonDocument>();
@@ -90,13 +87,14 @@ export class SourceStore {
       spanOf: (node: ts.Node): Span => ({ file, start: node.getStart(sourceFile, false) + bomShift, end: node.end + bomShift }),
     };
     let sourceFile: ts.SourceFile | undefined;
+    const project = this.#projectForParsing();
     const previous = this.#morphFiles.get(path);
     if (previous) {
-      this.#project.removeSourceFile(previous);
+      project.removeSourceFile(previous);
       this.#morphFiles.delete(path);
     }
     try {
-      const morph = this.#project.createSourceFile(path, bomShift ? text.slice(1) : text);
+      const morph = project.createSourceFile(path, bomShift ? text.slice(1) : text);
       this.#morphFiles.set(path, morph);
       sourceFile = morph.compilerNode;
     } catch (error) {
@@ -107,6 +105,19 @@ export class SourceStore {
       return { ...base, sourceFile: undefined, syntaxErrors: [{ start: at, end: at, message }], tooDeep: true };
     }
     return { ...base, sourceFile, syntaxErrors: syntaxProblems(sourceFile, bomShift), tooDeep: false };
+  }
+
+  /** The one Project of this store: in-memory file system, no lib files, no dependency resolution. */
+  #projectForParsing(): MorphProject {
+    if (this.#project) return this.#project;
+    loadTypeScript();
+    this.#project = new Project({
+      useInMemoryFileSystem: true,
+      skipLoadingLibFiles: true,
+      skipFileDependencyResolution: true,
+      compilerOptions: { allowJs: true, target: ts.ScriptTarget.ESNext, noLib: true },
+    });
+    return this.#project;
   }
 }
 

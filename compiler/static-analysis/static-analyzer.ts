@@ -6,7 +6,8 @@
  * Files are read only through {@link CompilerHost.read}, so an editor can pass unsaved
  * buffers. Results are kept per file and reused while neither the file nor anything it
  * depends on (imported modules, JSON files, symlink targets, files that were probed and
- * missing) changed version.
+ * missing) changed version. With {@link StaticAnalyzerOptions.persistent} (compile's
+ * `analysis-cache.ts`), results also survive the process, checked by content hashes.
  *
  * @example
  * const analyzer = createStaticAnalyzer(createNodeHost());
@@ -20,7 +21,7 @@ import { fileStart } from "../diagnostics/positions.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import type { CompilerHost } from "../host.js";
 import type { DefinitionAnalysis, EntryAnalysis } from "../model.js";
-import { AnalysisSession, fingerprintHolds, type Fingerprint } from "./analysis-session.js";
+import { AnalysisSession, fingerprintHolds, verifyContentFingerprint, type ContentFingerprint, type Fingerprint } from "./analysis-session.js";
 import { analyzeDefinitionModule } from "./definition-analysis.js";
 import { analyzeEntryModule } from "./entry-analysis.js";
 import { MAX_NESTING } from "./nesting-limit.js";
@@ -49,33 +50,69 @@ interface CachedResult<T> {
   readonly result: T;
 }
 
+/** Which analysis a persistent record holds. */
+export type AnalysisKind = "entry" | "definition";
+
+/**
+ * Results kept between processes (`analysis-cache.ts`), identified by kind, file and plugin
+ * root and valid while their content fingerprint holds.
+ */
+export interface PersistentAnalyses {
+  /** The stored record, when there is one (its fingerprint is checked by the analyzer). */
+  find(kind: AnalysisKind, file: string, pluginRoot: string): { readonly fingerprint: ContentFingerprint; readonly result: unknown } | undefined;
+  /** Records a fresh result (or confirms a stored one) for the next process. */
+  keep(kind: AnalysisKind, file: string, pluginRoot: string, fingerprint: ContentFingerprint, result: EntryAnalysis | DefinitionAnalysis): void;
+}
+
+/** Options of {@link createStaticAnalyzer}. */
+export interface StaticAnalyzerOptions {
+  /** A persistent cache to consult before analysing and to fill after (default: none). */
+  readonly persistent?: PersistentAnalyses;
+}
+
 /** Creates the analyzer; all reads go through `host`. */
-export function createStaticAnalyzer(host: CompilerHost): StaticAnalyzer {
+export function createStaticAnalyzer(host: CompilerHost, options: StaticAnalyzerOptions = {}): StaticAnalyzer {
   const store = new SourceStore();
   const entries = new Map<string, CachedResult<EntryAnalysis>>();
   const definitions = new Map<string, CachedResult<DefinitionAnalysis>>();
+  const persistent = options.persistent;
 
-  const cached = <T>(cache: Map<string, CachedResult<T>>, file: string, root: string, compute: (session: AnalysisSession) => T): T => {
+  const cached = <T extends EntryAnalysis | DefinitionAnalysis>(
+    cache: Map<string, CachedResult<T>>,
+    kind: AnalysisKind,
+    file: string,
+    root: string,
+    compute: (session: AnalysisSession) => T,
+  ): T => {
     const key = `${file}\0${root}`;
     const hit = cache.get(key);
     if (hit && fingerprintHolds(hit.fingerprint, host)) return hit.result;
+    const stored = persistent?.find(kind, file, root);
+    const versions = stored && verifyContentFingerprint(stored.fingerprint, host);
+    if (stored && versions) {
+      const result = stored.result as T;
+      cache.set(key, { fingerprint: versions, result });
+      persistent!.keep(kind, file, root, stored.fingerprint, result);
+      return result;
+    }
     const session = new AnalysisSession(host, store, root);
     const result = compute(session);
     cache.set(key, { fingerprint: session.fingerprint(), result });
+    persistent?.keep(kind, file, root, session.contentFingerprint(), result);
     return result;
   };
 
   return {
     analyzeEntry(entryFile, pluginRoot) {
       const file = path.resolve(entryFile);
-      return cached(entries, file, path.resolve(pluginRoot), (session) => {
+      return cached(entries, "entry", file, path.resolve(pluginRoot), (session) => {
         const facts = guardStack(session, file, () => analyzeEntryModule(session, file), { entry: undefined, wrapped: false });
         return { file, ...facts, dependencies: session.dependencies(), diagnostics: finish(session.diagnostics) };
       });
     },
     analyzeDefinition(definitionFile, pluginRoot) {
       const file = path.resolve(definitionFile);
-      return cached(definitions, file, path.resolve(pluginRoot), (session) => {
+      return cached(definitions, "definition", file, path.resolve(pluginRoot), (session) => {
         const empty = { parsed: false, hasDefaultExport: false, namedExports: [], hasExportStar: false, definedTools: [] };
         const facts = guardStack(session, file, () => analyzeDefinitionModule(session, file), empty);
         return { file, ...facts, dependencies: session.dependencies(), diagnostics: finish(session.diagnostics) };

@@ -9,7 +9,7 @@
  * Everything else is reported in words (AL32xx) and omitted, so the parts that evaluated can
  * still be validated. Raw `ts` nodes are used for speed; none leaves this module's folder.
  */
-import { ts } from "ts-morph";
+import { ts } from "./typescript.js";
 import { createDiagnostic, type RelatedLocation } from "../diagnostics/diagnostic.js";
 import { Diagnostics, type DiagnosticMessage } from "../diagnostics/catalog/index.js";
 import type { AnalysisSession, DiagnosticSink } from "./analysis-session.js";

@@ -6,13 +6,14 @@
  *   nothing is fetched.
  * - The root must be `type: "object"` (model APIs take object arguments).
  * - The schema is checked against its dialect's meta-schema, then compiled by ajv in strict
- *   mode (`allowUnionTypes`, since `type: ["string", "null"]` is plain JSON Schema). ajv's
- *   errors are mapped to our codes, words and source locations, never echoed raw.
+ *   mode (`allowUnionTypes`, since `type: ["string", "null"]` is plain JSON Schema) by a
+ *   {@link SchemaCompiler} (inline, or on a worker thread for large agents). ajv's errors are
+ *   mapped to our codes, words and source locations, never echoed raw.
  * - Nesting deeper than {@link MAX_SCHEMA_DEPTH} is refused before ajv sees it (a 2,000-deep
  *   schema must be a diagnostic, not a stack overflow).
  */
-import type { ErrorObject } from "ajv";
-import { createAjv, type AjvInstance, type SchemaDialect } from "./ajv.js";
+import type { SchemaDialect } from "./ajv.js";
+import { inlineSchemaCompiler, knownKeywords, type MetaSchemaError, type SchemaCompileJob, type SchemaCompiler } from "./schema-compiler.js";
 import { createDiagnostic, pointerToSegmentsIn, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { isJsonObject, type JsonValue } from "../json-value.js";
@@ -42,22 +43,6 @@ export function selectDialect(schema: unknown): SchemaDialect | undefined {
   return typeof uri === "string" ? DIALECTS.get(uri.replace(/#$/, "")) : undefined;
 }
 
-const instances = new Map<SchemaDialect, AjvInstance>();
-
-/**
- * The shared compile-time ajv instance of a dialect: strict mode, union types allowed,
- * standard formats, no code optimisation (we only need to know the schema compiles; the
- * runtime compiles its own optimised validators).
- */
-function ajvFor(dialect: SchemaDialect): AjvInstance {
-  let ajv = instances.get(dialect);
-  if (!ajv) {
-    ajv = createAjv(dialect, { strict: true, allowUnionTypes: true, allErrors: true, addUsedSchema: false, code: { optimize: false } });
-    instances.set(dialect, ajv);
-  }
-  return ajv;
-}
-
 /** Which schema a check is about, and where it is written. */
 export interface SchemaSubject {
   /** `"inputSchema"` of a tool or the plugin's `"configSchema"` (used in messages). */
@@ -71,10 +56,25 @@ export interface SchemaSubject {
 }
 
 /**
+ * The compile {@link checkJsonSchema} would ask `compiler` for, when the schema passes the
+ * cheap checks that come first (depth, object root, known dialect, `type: "object"`);
+ * `undefined` when it stops before compiling. Used to announce compiles ahead of time.
+ */
+export function compileJobOf(schema: JsonValue | undefined): SchemaCompileJob | undefined {
+  if (!isJsonObject(schema) || schema["type"] !== "object") return undefined;
+  const dialect = selectDialect(schema);
+  if (!dialect || nestingDepth(schema, MAX_SCHEMA_DEPTH + 1) > MAX_SCHEMA_DEPTH) return undefined;
+  return { dialect, schema };
+}
+
+/**
  * Checks one schema. Returns every problem found (empty when the schema is accepted); never
  * throws, whatever the schema holds.
+ *
+ * @param compiler who runs the strict-mode ajv compile (default: this thread, as asked);
+ *   every compiler gives the same verdicts, so the diagnostics do not depend on it.
  */
-export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject): Diagnostic[] {
+export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject, compiler: SchemaCompiler = inlineSchemaCompiler): Diagnostic[] {
   const at = (relative: string, key = false): { location: SourceLocation; path: PropertyKey[] } => {
     const pointer = subject.pointer + relative;
     const found = locateValue(subject.located, pointer, subject.fallback);
@@ -92,16 +92,12 @@ export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject): Diag
   if (!dialect) return [report(Diagnostics.SchemaDialectUnsupported, "/$schema", [subject.role, String(schema["$schema"])])];
   if (schema["type"] !== "object") return [report(Diagnostics.SchemaRootNotObject, schema["type"] === undefined ? "" : "/type", [subject.role])];
 
-  const ajv = ajvFor(dialect);
-  if (!ajv.validateSchema(schema)) return metaSchemaDiagnostics(ajv.errors ?? [], report, subject.role);
+  const verdict = compiler.verdict(dialect, schema);
+  if (verdict.metaErrors) return metaSchemaDiagnostics(verdict.metaErrors, report, subject.role);
 
-  const diagnostics = staticKeywordDiagnostics(schema, dialect, ajv, report, subject.role);
+  const diagnostics = staticKeywordDiagnostics(schema, dialect, report, subject.role);
   if (diagnostics.length > 0) return diagnostics;
-  try {
-    ajv.compile(schema);
-  } catch (error) {
-    diagnostics.push(compileErrorDiagnostic(error, report, subject.role));
-  }
+  if (verdict.compileError !== null) diagnostics.push(compileErrorDiagnostic(verdict.compileError, report, subject.role));
   return diagnostics;
 }
 
@@ -114,27 +110,28 @@ type Report = (
 ) => Diagnostic;
 
 /** Meta-schema violations: keep the most specific error per instance path. */
-function metaSchemaDiagnostics(errors: readonly ErrorObject[], report: Report, role: string): Diagnostic[] {
-  const byPath = new Map<string, ErrorObject>();
+function metaSchemaDiagnostics(errors: readonly MetaSchemaError[], report: Report, role: string): Diagnostic[] {
+  const byPath = new Map<string, MetaSchemaError>();
   for (const error of errors) {
     // anyOf/oneOf wrappers repeat what their branches said; the first leaf error is the useful one.
     if (!byPath.has(error.instancePath) || error.keyword === "enum") byPath.set(error.instancePath, error);
   }
   return [...byPath.values()].map((error) => {
     const keyword = error.instancePath.slice(error.instancePath.lastIndexOf("/") + 1) || "(root)";
-    const allowed = error.keyword === "enum" ? (error.params as { allowedValues?: unknown[] }).allowedValues : undefined;
+    const allowed = error.keyword === "enum" ? error.allowedValues : undefined;
     const words = allowed ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}` : (error.message ?? "is invalid");
     return report(Diagnostics.SchemaInvalidKeywordValue, error.instancePath, [role, keyword, words]);
   });
 }
 
 /** Unknown keywords, invalid regular expressions and unresolvable local `$ref`s, located precisely. */
-function staticKeywordDiagnostics(schema: JsonValue, dialect: SchemaDialect, ajv: AjvInstance, report: Report, role: string): Diagnostic[] {
+function staticKeywordDiagnostics(schema: JsonValue, dialect: SchemaDialect, report: Report, role: string): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
+  const keywords = knownKeywords(dialect);
   walkSubschemas(schema, dialect, (subschema, pointer) => {
     for (const key of Object.keys(subschema)) {
-      if (!isKnownKeyword(key, ajv)) {
-        const suggestion = didYouMean(key, Object.keys(ajvKeywords(ajv)));
+      if (!Object.hasOwn(keywords, key)) {
+        const suggestion = didYouMean(key, Object.keys(keywords));
         diagnostics.push(
           report(
             Diagnostics.SchemaUnknownKeyword,
@@ -160,18 +157,8 @@ function staticKeywordDiagnostics(schema: JsonValue, dialect: SchemaDialect, ajv
   return diagnostics;
 }
 
-/** ajv's own list of the keywords it knows for the instance's dialect (what strict mode accepts). */
-function ajvKeywords(ajv: AjvInstance): Readonly<Record<string, unknown>> {
-  return (ajv as unknown as { RULES: { keywords: Record<string, unknown> } }).RULES.keywords;
-}
-
-function isKnownKeyword(key: string, ajv: AjvInstance): boolean {
-  return Object.hasOwn(ajvKeywords(ajv), key);
-}
-
-/** Maps what `ajv.compile` threw to a diagnostic, located when ajv names a schema path. */
-function compileErrorDiagnostic(error: unknown, report: Report, role: string): Diagnostic {
-  const message = error instanceof Error ? error.message : String(error);
+/** Maps the message `ajv.compile` threw to a diagnostic, located when ajv names a schema path. */
+function compileErrorDiagnostic(message: string, report: Report, role: string): Diagnostic {
   const pathMatch = /at (?:path )?"#([^"]*)"/.exec(message);
   const relative = pathMatch ? decodeURIComponent(pathMatch[1]!) : "";
   const format = /^unknown format "([^"]+)"/.exec(message);

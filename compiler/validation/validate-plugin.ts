@@ -20,6 +20,7 @@ import { checkDrift } from "./drift.js";
 import { checkEntryShape } from "./entry-shape.js";
 import { checkJsonSchema } from "./json-schema.js";
 import { resolveDefinition } from "./resolve-definition.js";
+import type { SchemaCompiler } from "./schema-compiler.js";
 
 /** A tool descriptor that passed validation (plain data; what the lock and packaging use). */
 export interface ValidatedTool {
@@ -71,6 +72,8 @@ export interface PluginValidationInput {
   readonly entry: EntryAnalysis;
   /** Analyses a definition module (cached by the caller's static analyzer). */
   readonly analyzeDefinition: (file: string) => DefinitionAnalysis;
+  /** Who compiles the schemas with ajv (default: inline); see `schema-compiler.ts`. */
+  readonly schemaCompiler?: SchemaCompiler;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -88,7 +91,7 @@ export function validatePlugin(input: PluginValidationInput): ValidatedPlugin {
 
   const configSchema = isJsonObject(entry.value["configSchema"]) ? entry.value["configSchema"] : undefined;
   if (configSchema) {
-    diagnostics.push(...checkJsonSchema(configSchema, { role: "configSchema", located: entry, pointer: "/configSchema", fallback }));
+    diagnostics.push(...checkJsonSchema(configSchema, { role: "configSchema", located: entry, pointer: "/configSchema", fallback }, input.schemaCompiler));
     diagnostics.push(...checkCredentialNames(configSchemaPropertyNames(configSchema), entry, fallback, "configSchema property"));
   }
 
@@ -128,7 +131,7 @@ function validateTool(
 ): ValidatedTool | undefined {
   const before = diagnostics.length;
   const inputSchema = descriptor["inputSchema"] as JsonObject;
-  diagnostics.push(...checkJsonSchema(inputSchema, { role: "inputSchema", located: entry, pointer: `${pointer}/inputSchema`, fallback }));
+  diagnostics.push(...checkJsonSchema(inputSchema, { role: "inputSchema", located: entry, pointer: `${pointer}/inputSchema`, fallback }, input.schemaCompiler));
 
   const definition = descriptor["definition"] as string;
   const definitionAt = locateValue(entry, `${pointer}/definition`, fallback).value;

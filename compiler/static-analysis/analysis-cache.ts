@@ -1,0 +1,334 @@
+/**
+ * The persistent, content-addressed analysis cache of `compile` (like `tsc --incremental` or
+ * `eslint --cache`): `<root>/.assemblyline/cache/analysis.bin` keeps, from one compile to the
+ * next, the static analysis of every entry and definition module and ajv's verdict on every
+ * declared schema, so an unchanged agent is neither parsed nor compiled again.
+ *
+ * Correctness before speed:
+ * - A result is reused only while every file its analysis read has the same content (a
+ *   SHA-256 of the text, never an mtime), every file it probed is still missing, and every
+ *   symlink resolves the same way; a schema verdict is keyed by a hash of the dialect and the
+ *   schema's exact JSON text.
+ * - The whole cache belongs to one toolchain ({@link toolchainKey}: this package's version and
+ *   compiled files, the installed ts-morph, ajv, ajv-formats and jsonc-parser, Node's version);
+ *   any other toolchain's cache is ignored.
+ * - The file carries a SHA-256 of its payload; a truncated, corrupt or foreign file is
+ *   ignored (and replaced on save), never a crash and never a wrong result.
+ * - Saving writes a temporary file and renames it over the old one, so a reader sees either
+ *   the old or the new cache. The file holds only what the last compile used, so it does not
+ *   grow with history. Saving never throws: a read-only root just has no cache.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as v8 from "node:v8";
+import type { SourceLocation } from "../diagnostics/diagnostic.js";
+import type { DefinitionAnalysis, EntryAnalysis, ValueLocation } from "../model.js";
+import { packageRoot } from "../package-root.js";
+import type { SchemaVerdict, VerdictStore } from "../validation/schema-compiler.js";
+import type { ContentFingerprint } from "./analysis-session.js";
+import type { AnalysisKind, PersistentAnalyses } from "./static-analyzer.js";
+
+/** Where the cache lives, relative to the agent root. */
+export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis.bin");
+
+/**
+ * First bytes of a cache file of this format; then the SHA-256 of the payload (32 bytes),
+ * then the payload (`v8.serialize` of `{ toolchain, records, verdicts }`).
+ */
+export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 1\n", "utf8");
+const MAGIC = ANALYSIS_CACHE_MAGIC;
+const DIGEST_LENGTH = 32;
+
+interface AnalysisRecord {
+  readonly fingerprint: ContentFingerprint;
+  readonly result: EntryAnalysis | DefinitionAnalysis;
+}
+
+/**
+ * A record as stored: an entry's location map (most of its size: a file name per location)
+ * is packed into numbers and one table of file names; `result.entry.locations` is then `null`.
+ */
+interface StoredRecord extends AnalysisRecord {
+  readonly locations?: PackedLocations;
+}
+
+/** A location map as a table of pointers, a table of files and ten numbers per location. */
+interface PackedLocations {
+  readonly pointers: readonly string[];
+  readonly files: readonly string[];
+  /** Per location: value file, line, column, end line, end column, then the same for the key; -1 when absent. */
+  readonly numbers: Int32Array;
+}
+
+/** What the file holds after its header. */
+interface Payload {
+  readonly toolchain: string;
+  readonly records: readonly (readonly [string, StoredRecord])[];
+  readonly verdicts: readonly (readonly [string, SchemaVerdict])[];
+}
+
+/** The cache of one agent root for one compile: read once, consulted, saved once. */
+export class AnalysisCache implements PersistentAnalyses, VerdictStore {
+  readonly #file: string;
+  readonly #toolchain: string;
+  readonly #stored: ReadonlyMap<string, StoredRecord>;
+  readonly #storedVerdicts: ReadonlyMap<string, SchemaVerdict>;
+  /** Stored records as handed out by {@link find}, unpacked once. */
+  readonly #unpacked = new Map<string, AnalysisRecord>();
+  /** What this compile used or produced: the next file's content. */
+  readonly #used = new Map<string, StoredRecord>();
+  readonly #usedVerdicts = new Map<string, SchemaVerdict>();
+  #changed: boolean;
+
+  private constructor(file: string, toolchain: string, payload: Payload | undefined) {
+    this.#file = file;
+    this.#toolchain = toolchain;
+    this.#stored = new Map(payload?.records ?? []);
+    this.#storedVerdicts = new Map(payload?.verdicts ?? []);
+    this.#changed = payload === undefined;
+  }
+
+  /**
+   * Reads the cache of the agent at `root` (absolute). Never throws: a missing, unreadable,
+   * corrupt or foreign file gives an empty cache.
+   */
+  static load(root: string): AnalysisCache {
+    const file = path.join(root, ANALYSIS_CACHE_FILE);
+    const toolchain = toolchainKey();
+    return new AnalysisCache(file, toolchain, readPayload(file, toolchain));
+  }
+
+  /** Number of stored analyses and verdicts that were read (for tests and benchmarks). */
+  get size(): { readonly analyses: number; readonly verdicts: number } {
+    return { analyses: this.#stored.size, verdicts: this.#storedVerdicts.size };
+  }
+
+  find(kind: AnalysisKind, file: string, pluginRoot: string): AnalysisRecord | undefined {
+    const key = recordKey(kind, file, pluginRoot);
+    const known = this.#unpacked.get(key);
+    if (known) return known;
+    const stored = this.#stored.get(key);
+    if (!stored) return undefined;
+    const record = unpackRecord(stored);
+    this.#unpacked.set(key, record);
+    return record;
+  }
+
+  keep(kind: AnalysisKind, file: string, pluginRoot: string, fingerprint: ContentFingerprint, result: EntryAnalysis | DefinitionAnalysis): void {
+    const key = recordKey(kind, file, pluginRoot);
+    const stored = this.#stored.get(key);
+    if (stored && this.#unpacked.get(key)?.result === result) {
+      this.#used.set(key, stored);
+      return;
+    }
+    this.#changed = true;
+    this.#used.set(key, packRecord({ fingerprint, result }));
+  }
+
+  get(key: string): SchemaVerdict | undefined {
+    const verdict = this.#usedVerdicts.get(key) ?? this.#storedVerdicts.get(key);
+    if (verdict) this.#usedVerdicts.set(key, verdict);
+    return verdict;
+  }
+
+  set(key: string, verdict: SchemaVerdict): void {
+    this.#usedVerdicts.set(key, verdict);
+    this.#changed = true;
+  }
+
+  /**
+   * Writes what this compile used, when it differs from what was read (atomically: temporary
+   * file, then rename). Never throws; returns whether a new file was written.
+   */
+  save(): boolean {
+    const dropped = this.#used.size !== this.#stored.size || this.#usedVerdicts.size !== this.#storedVerdicts.size;
+    if (!this.#changed && !dropped) return false;
+    const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts] };
+    const temporary = `${this.#file}.${randomUUID()}.tmp`;
+    try {
+      const body = v8.serialize(payload);
+      fs.mkdirSync(path.dirname(this.#file), { recursive: true });
+      fs.writeFileSync(temporary, Buffer.concat([MAGIC, digest(body), body]));
+      fs.renameSync(temporary, this.#file);
+      return true;
+    } catch {
+      fs.rmSync(temporary, { force: true });
+      return false;
+    }
+  }
+}
+
+function packRecord(record: AnalysisRecord): StoredRecord {
+  const entry = "entry" in record.result ? record.result.entry : undefined;
+  const locations = entry && packLocations(entry.locations);
+  if (!entry || !locations) return record;
+  const result = { ...record.result, entry: { ...entry, locations: null } } as unknown as EntryAnalysis;
+  return { fingerprint: record.fingerprint, result, locations };
+}
+
+function unpackRecord(stored: StoredRecord): AnalysisRecord {
+  const packed = stored.locations;
+  if (!packed) return { fingerprint: stored.fingerprint, result: stored.result };
+  const result = stored.result as EntryAnalysis;
+  return { fingerprint: stored.fingerprint, result: { ...result, entry: { ...result.entry!, locations: unpackLocations(packed) } } };
+}
+
+const FIELDS_PER_LOCATION = 10;
+
+/**
+ * Packs a location map whose locations all have the shapes `locationOf` builds
+ * (`{ file, line, column }` or with `endLine, endColumn`) and `{ value }` or `{ value, key }`;
+ * `undefined` for anything else (the map is then stored as it is).
+ */
+function packLocations(locations: ReadonlyMap<string, ValueLocation>): PackedLocations | undefined {
+  const pointers: string[] = [];
+  const files: string[] = [];
+  const fileIndex = new Map<string, number>();
+  const numbers = new Int32Array(locations.size * FIELDS_PER_LOCATION).fill(-1);
+  let at = 0;
+  const put = (location: SourceLocation | undefined, offset: number): boolean => {
+    if (location === undefined) return true;
+    const keys = Object.keys(location);
+    const point = keys.length === 3 && keys[0] === "file" && keys[1] === "line" && keys[2] === "column";
+    const span = keys.join() === "file,line,column,endLine,endColumn";
+    if (!point && !span) return false;
+    const values = [location.line, location.column, location.endLine ?? 0, location.endColumn ?? 0];
+    if (!values.every((n) => Number.isInteger(n) && n >= 0 && n <= 0x7fffffff)) return false;
+    let index = fileIndex.get(location.file);
+    if (index === undefined) {
+      index = files.push(location.file) - 1;
+      fileIndex.set(location.file, index);
+    }
+    numbers[offset] = index;
+    numbers[offset + 1] = location.line;
+    numbers[offset + 2] = location.column;
+    if (span) {
+      numbers[offset + 3] = location.endLine!;
+      numbers[offset + 4] = location.endColumn!;
+    }
+    return true;
+  };
+  for (const [pointer, location] of locations) {
+    const keys = Object.keys(location);
+    if (keys.length !== (location.key === undefined ? 1 : 2) || keys[0] !== "value") return undefined;
+    if (!put(location.value, at) || !put(location.key, at + 5)) return undefined;
+    pointers.push(pointer);
+    at += FIELDS_PER_LOCATION;
+  }
+  return { pointers, files, numbers };
+}
+
+function unpackLocations(packed: PackedLocations): Map<string, ValueLocation> {
+  const { pointers, files, numbers } = packed;
+  const location = (offset: number): SourceLocation => {
+    const file = files[numbers[offset]!]!;
+    const line = numbers[offset + 1]!;
+    const column = numbers[offset + 2]!;
+    const endLine = numbers[offset + 3]!;
+    return endLine === -1 ? { file, line, column } : { file, line, column, endLine, endColumn: numbers[offset + 4]! };
+  };
+  const locations = new Map<string, ValueLocation>();
+  for (let i = 0; i < pointers.length; i++) {
+    const at = i * FIELDS_PER_LOCATION;
+    locations.set(pointers[i]!, numbers[at + 5] === -1 ? { value: location(at) } : { value: location(at), key: location(at + 5) });
+  }
+  return locations;
+}
+
+function recordKey(kind: AnalysisKind, file: string, pluginRoot: string): string {
+  return `${kind}\0${file}\0${pluginRoot}`;
+}
+
+function digest(bytes: Uint8Array): Buffer {
+  return createHash("sha256").update(bytes).digest();
+}
+
+/** The payload of `file` when it is intact and written by this toolchain; else `undefined`. */
+function readPayload(file: string, toolchain: string): Payload | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const bodyStart = MAGIC.length + DIGEST_LENGTH;
+  if (bytes.length < bodyStart || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  const body = bytes.subarray(bodyStart);
+  if (!digest(body).equals(bytes.subarray(MAGIC.length, bodyStart))) return undefined;
+  try {
+    const payload = v8.deserialize(body) as unknown;
+    return isPayload(payload) && payload.toolchain === toolchain ? payload : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Shape check of a deserialized payload (the digest already proved it is what we wrote). */
+function isPayload(value: unknown): value is Payload {
+  if (typeof value !== "object" || value === null) return false;
+  const { toolchain, records, verdicts } = value as Record<string, unknown>;
+  const pairs = (list: unknown): list is [string, Record<string, unknown>][] =>
+    Array.isArray(list) && list.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && typeof item[1] === "object" && item[1] !== null);
+  if (typeof toolchain !== "string" || !pairs(records) || !pairs(verdicts)) return false;
+  return records.every(([, record]) => {
+    if (!Array.isArray(record["fingerprint"]) || typeof record["result"] !== "object" || record["result"] === null) return false;
+    const packed = record["locations"] as Record<string, unknown> | undefined;
+    return packed === undefined || (Array.isArray(packed["pointers"]) && Array.isArray(packed["files"]) && packed["numbers"] instanceof Int32Array);
+  });
+}
+
+let cachedToolchain: string | undefined;
+
+/**
+ * Identifies the code that produced the results: Node's version, and the size and mtime of
+ * this package's package.json (its version), of every file of this compiler (any rebuild or
+ * edit changes it) and of the entry files of the libraries the results depend on.
+ */
+export function toolchainKey(): string {
+  if (cachedToolchain) return cachedToolchain;
+  const hash = createHash("sha256").update(process.version);
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const compilerDir = path.dirname(here);
+  const require = createRequire(import.meta.url);
+  const files = [...listFiles(compilerDir)];
+  for (const name of ["ts-morph", "ajv", "ajv-formats", "jsonc-parser"]) {
+    try {
+      files.push(require.resolve(name));
+    } catch {
+      hash.update(`\0missing:${name}`);
+    }
+  }
+  files.push(path.join(packageRoot(), "package.json"));
+  for (const file of files) {
+    try {
+      const stat = fs.statSync(file);
+      hash.update(`\0${file}\0${stat.size}\0${stat.mtimeMs}`);
+    } catch {
+      hash.update(`\0${file}\0missing`);
+    }
+  }
+  return (cachedToolchain = hash.digest("base64url"));
+}
+
+/** Every file under `dir` (recursively), sorted. */
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const visit = (current: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(current, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else out.push(full);
+    }
+  };
+  visit(dir);
+  return out.sort();
+}

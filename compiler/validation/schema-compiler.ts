@@ -1,0 +1,222 @@
+/**
+ * ajv's verdict on the schemas a plugin declares: the meta-schema check of their dialect,
+ * then the strict-mode compile (issue 2 item 4: "compiled by ajv in strict mode"). It is the
+ * most expensive check of a compile, about half a millisecond per schema, so 2,000
+ * inputSchemas cost a second.
+ *
+ * A {@link SchemaCompiler} answers "what does ajv say about this schema?". The
+ * implementations give the same answers:
+ * - {@link inlineSchemaCompiler} judges on the calling thread when asked;
+ * - {@link createSchemaCompiler} reuses verdicts from the persistent cache and, for many
+ *   schemas, starts one `worker_threads` worker that judges the schemas announced while the
+ *   entries are read, in order, while the main thread goes on with definition modules. Each
+ *   schema is claimed exactly once through shared memory: when the main thread needs a
+ *   verdict the worker has not started, it judges that schema itself; when it would have to
+ *   wait, it takes the last unclaimed schema of the queue instead. Nothing is judged twice.
+ *
+ * A verdict is a pure function of the dialect and the schema's JSON text (every compile gets
+ * a schema object of its own; a schema with an `$id` gets a fresh ajv instance), so the
+ * diagnostics never depend on which thread judged what or in which order. A worker that
+ * cannot start, throws or stops answering only makes the main thread judge on its own.
+ */
+import { createHash } from "node:crypto";
+import type { ErrorObject, Options } from "ajv";
+import { createAjv, type AjvInstance, type SchemaDialect } from "./ajv.js";
+import { startWorker, type QueuedJob, type WorkerPool } from "./schema-worker.js";
+import type { JsonObject } from "../json-value.js";
+
+/** One meta-schema violation, as much of ajv's `ErrorObject` as the diagnostics use. */
+export interface MetaSchemaError {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly message: string | undefined;
+  /** `params.allowedValues` of an `enum` error. */
+  readonly allowedValues: readonly unknown[] | undefined;
+}
+
+/**
+ * What ajv says about a schema: its meta-schema violations (then it is not compiled), or
+ * `compileError`, `null` when the strict-mode compile succeeded, else the message ajv threw.
+ */
+export interface SchemaVerdict {
+  readonly metaErrors: readonly MetaSchemaError[] | null;
+  readonly compileError: string | null;
+}
+
+/** One schema to judge, with the dialect its `$schema` selects. */
+export interface SchemaCompileJob {
+  readonly dialect: SchemaDialect;
+  readonly schema: JsonObject;
+}
+
+/** Checks schemas against their meta-schema and compiles them with ajv in strict mode. */
+export interface SchemaCompiler {
+  /** Says which verdicts will be asked for later (a worker may start on them now). */
+  announce(jobs: readonly SchemaCompileJob[]): void;
+  /** ajv's verdict on `schema` in `dialect`. Never throws. */
+  verdict(dialect: SchemaDialect, schema: JsonObject): SchemaVerdict;
+  /** Releases the worker, if any. Verdicts asked for afterwards are computed inline. */
+  close(): void;
+}
+
+/** Verdicts kept between runs (the persistent analysis cache), by {@link verdictKey}. */
+export interface VerdictStore {
+  get(key: string): SchemaVerdict | undefined;
+  set(key: string, verdict: SchemaVerdict): void;
+}
+
+/**
+ * The options of every compile-time ajv instance: strict mode, union types allowed
+ * (`type: ["string", "null"]` is plain JSON Schema), all errors, nothing added to the instance
+ * by a compile, no code optimisation (we only need to know the schema compiles; the runtime
+ * compiles its own optimised validators).
+ */
+export const COMPILE_TIME_AJV_OPTIONS: Options = { strict: true, allowUnionTypes: true, allErrors: true, addUsedSchema: false, code: { optimize: false } };
+
+/**
+ * Options of the instances that only compile: the schema was validated against its
+ * meta-schema (with {@link COMPILE_TIME_AJV_OPTIONS}) first, so the compile does not do it again.
+ */
+const COMPILE_ONLY_OPTIONS: Options = { ...COMPILE_TIME_AJV_OPTIONS, validateSchema: false };
+
+/** Fewer schemas than this are judged inline: starting a worker costs more than it saves. */
+export const WORKER_THRESHOLD = 64;
+
+const metaInstances = new Map<SchemaDialect, AjvInstance>();
+const compileInstances = new Map<SchemaDialect, AjvInstance>();
+
+/** How `$id` appears in a schema's JSON text (a property named `$id` matches too: harmless). */
+const ID_KEY = '"$id"';
+
+function sharedInstance(instances: Map<SchemaDialect, AjvInstance>, dialect: SchemaDialect, options: Options): AjvInstance {
+  let ajv = instances.get(dialect);
+  if (!ajv) {
+    ajv = createAjv(dialect, options);
+    instances.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+/** The keywords ajv knows for `dialect` (what strict mode accepts), by name. */
+export function knownKeywords(dialect: SchemaDialect): Readonly<Record<string, unknown>> {
+  const ajv = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);
+  return (ajv as unknown as { RULES: { keywords: Record<string, unknown> } }).RULES.keywords;
+}
+
+/**
+ * Judges `schema` on this thread: meta-schema check with the shared instance of `dialect`,
+ * then (when valid) the strict compile. A schema that declares an `$id` anywhere is compiled
+ * by a fresh instance: ajv remembers nested `$id`s in the instance, and one plugin's schema
+ * must not change how another's compiles.
+ */
+function judgeHere(dialect: SchemaDialect, schema: JsonObject, text = JSON.stringify(schema)): SchemaVerdict {
+  const meta = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);
+  if (!meta.validateSchema(schema)) return { metaErrors: (meta.errors ?? []).map(toMetaSchemaError), compileError: null };
+  const fresh = text.includes(ID_KEY);
+  const ajv = fresh ? createAjv(dialect, COMPILE_ONLY_OPTIONS) : sharedInstance(compileInstances, dialect, COMPILE_ONLY_OPTIONS);
+  try {
+    ajv.compile(schema);
+    return { metaErrors: null, compileError: null };
+  } catch (error) {
+    return { metaErrors: null, compileError: error instanceof Error ? error.message : String(error) };
+  } finally {
+    // The shared instance would keep every compiled schema; without an `$id` this only drops it from ajv's cache.
+    if (!fresh) ajv.removeSchema(schema);
+  }
+}
+
+function toMetaSchemaError(error: ErrorObject): MetaSchemaError {
+  const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
+  return { instancePath: error.instancePath, keyword: error.keyword, message: error.message, allowedValues: Array.isArray(allowed) ? allowed : undefined };
+}
+
+/** The compiler that judges every schema on the calling thread, as asked. */
+export const inlineSchemaCompiler: SchemaCompiler = {
+  announce() {},
+  verdict: (dialect, schema) => judgeHere(dialect, schema),
+  close() {},
+};
+
+/** The key of a verdict in a {@link VerdictStore}: a hash of the dialect and the schema's JSON text. */
+export function verdictKey(dialect: SchemaDialect, text: string): string {
+  return createHash("sha256").update(dialect).update("\0").update(text).digest("base64url");
+}
+
+/**
+ * A compiler for one analysis. Verdicts found in `store` are reused and new ones go to it;
+ * identical schemas are judged once. Once at least {@link WORKER_THRESHOLD} distinct schemas
+ * were announced and not found in `store`, it starts a worker thread that judges announced
+ * schemas in announcement order while the caller goes on; otherwise, or when no worker can
+ * start, verdicts are computed inline when asked. Call {@link SchemaCompiler.close} when done.
+ */
+export function createSchemaCompiler(store?: VerdictStore): SchemaCompiler & { counts(): SchemaCompilerCounts } {
+  const counts = { stored: 0, inline: 0, worker: 0 };
+  const verdicts = new Map<string, SchemaVerdict>();
+  /** Announced schemas without a verdict yet, by key; `id` indexes `queue`. */
+  const pending = new Map<string, number>();
+  const queue: QueuedJob[] = [];
+  let posted = 0;
+  let pool: WorkerPool | undefined;
+  let poolFailed = false;
+  const keyOf = (dialect: SchemaDialect, text: string): string => (store ? verdictKey(dialect, text) : `${dialect}\0${text}`);
+  return {
+    announce(jobs) {
+      for (const job of jobs) {
+        const text = JSON.stringify(job.schema);
+        const key = keyOf(job.dialect, text);
+        if (verdicts.has(key) || pending.has(key)) continue;
+        const stored = store?.get(key);
+        if (stored) {
+          counts.stored++;
+          verdicts.set(key, stored);
+        } else {
+          pending.set(key, queue.push({ dialect: job.dialect, text }) - 1);
+        }
+      }
+      if (!pool && !poolFailed && queue.length >= WORKER_THRESHOLD) {
+        pool = startWorker({ metaOptions: COMPILE_TIME_AJV_OPTIONS, compileOptions: COMPILE_ONLY_OPTIONS, judgeHere });
+        poolFailed = pool === undefined;
+      }
+      if (pool && posted < queue.length) {
+        pool.post(queue.slice(posted), posted);
+        posted = queue.length;
+      }
+    },
+    verdict(dialect, schema) {
+      const text = JSON.stringify(schema);
+      const key = keyOf(dialect, text);
+      const known = verdicts.get(key);
+      if (known) return known;
+      const stored = store?.get(key);
+      if (stored) {
+        counts.stored++;
+        verdicts.set(key, stored);
+        return stored;
+      }
+      const id = pending.get(key);
+      const judged = pool && id !== undefined && id < posted ? pool.verdict(id, () => judgeHere(dialect, schema, text)) : { verdict: judgeHere(dialect, schema, text), byWorker: false };
+      const verdict = judged.verdict;
+      if (judged.byWorker) counts.worker++;
+      else counts.inline++;
+      verdicts.set(key, verdict);
+      store?.set(key, verdict);
+      return verdict;
+    },
+    close() {
+      pool?.close();
+    },
+    counts: () => ({ ...counts, workerBatches: pool?.batchesPosted() ?? 0 }),
+  };
+}
+
+/** Who produced the verdicts a compiler handed out (for tests and benchmarks). */
+export interface SchemaCompilerCounts {
+  /** Distinct schemas whose verdict came from the {@link VerdictStore}. */
+  readonly stored: number;
+  /** Distinct schemas judged on the calling thread. */
+  readonly inline: number;
+  /** Distinct schemas judged by the worker. */
+  readonly worker: number;
+  /** Batches of verdicts the worker has posted so far (read from shared memory, claims nothing). */
+  readonly workerBatches: number;
+}

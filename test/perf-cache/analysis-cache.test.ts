@@ -1,0 +1,201 @@
+/**
+ * The persistent analysis cache of `compile` (`<root>/.assemblyline/cache/analysis.bin`):
+ * results with and without it are identical, a changed input invalidates (by content, not
+ * mtime), corrupt or foreign files are ignored, `--no-cache` neither reads nor writes it and
+ * `--check` never writes it.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as v8 from "node:v8";
+import { describe, expect, it } from "vitest";
+import { compileAgent, type CompileResult } from "../../compiler/compile.js";
+import { ANALYSIS_CACHE_FILE, ANALYSIS_CACHE_MAGIC, AnalysisCache } from "../../compiler/static-analysis/analysis-cache.js";
+import { copyAgent } from "../helpers/copy-agent.js";
+import { addToTree, repoRoot } from "../helpers/temp-tree.js";
+
+const TOOLS = 70;
+
+/** The generated plugin: its entry imports the descriptions from a module, so the entry has a dependency. */
+function generatedPlugin(): Record<string, string> {
+  const files: Record<string, string> = {
+    "plugins/gen/plugin.json": JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "gen", version: "1.0.0", description: "Generated for the cache tests." }),
+    "plugins/gen/ai.assemblyline/words.ts": Array.from({ length: TOOLS }, (_, i) => `export const D${i} = "Looks up record ${i}.";\n`).join(""),
+  };
+  const descriptors: string[] = [];
+  for (let i = 0; i < TOOLS; i++) {
+    const schema = `{ type: "object", properties: { q${i}: { type: "string" }, n: { type: "integer", maximum: ${i + 1} } }, required: ["q${i}"] }`;
+    descriptors.push(`    gen_${i}: { definition: "./ai.assemblyline/tool-${i}.ts", description: D${i}, inputSchema: ${schema} }`);
+    files[`plugins/gen/ai.assemblyline/tool-${i}.ts`] = [
+      `import { defineTool } from "@assemblyline-agents/core";`,
+      `export default defineTool({`,
+      `  description: "Looks up record ${i}.",`,
+      `  inputSchema: ${schema},`,
+      `  async execute() { return ${i}; }`,
+      `});`,
+      ``,
+    ].join("\n");
+  }
+  const names = Array.from({ length: TOOLS }, (_, i) => `D${i}`).join(", ");
+  files["plugins/gen/ai.assemblyline/index.ts"] = `import { ${names} } from "./words.js";\n\nexport default {\n  tools: {\n${descriptors.join(",\n")}\n  }\n};\n`;
+  return files;
+}
+
+/** The example agent plus a generated plugin of {@link TOOLS} tools (enough for the schema worker). */
+function makeAgent(): string {
+  const root = copyAgent(path.join(repoRoot, "examples", "support-agent"), "al-cache-");
+  addToTree(root, generatedPlugin());
+  const agentMd = path.join(root, "agent.md");
+  fs.writeFileSync(agentMd, fs.readFileSync(agentMd, "utf8").replace("capabilities:\n", "capabilities:\n  gen: {}\n"));
+  return root;
+}
+
+const cacheFile = (root: string) => path.join(root, ANALYSIS_CACHE_FILE);
+
+/** What must not depend on the cache: the verdict, the diagnostics, the analysis and the lock bytes. */
+async function compile(root: string, cache?: boolean): Promise<{ result: CompileResult; lock: string | undefined }> {
+  const result = await compileAgent({ root, package: false, displayRoot: ".", ...(cache === undefined ? {} : { cache }) });
+  const lockPath = path.join(root, "plugins.lock");
+  return { result, lock: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : undefined };
+}
+
+function expectSame(actual: { result: CompileResult; lock: string | undefined }, expected: { result: CompileResult; lock: string | undefined }): void {
+  expect(actual.result.ok).toBe(expected.result.ok);
+  expect(actual.result.diagnostics).toEqual(expected.result.diagnostics);
+  expect(actual.result.analysis).toEqual(expected.result.analysis);
+  expect(actual.lock).toBe(expected.lock);
+}
+
+/** Rewrites the cache file's payload (keeping it intact: magic and digest recomputed). */
+function rewriteCache(root: string, edit: (payload: { toolchain: string; records: [string, any][]; verdicts: [string, any][] }) => void): void {
+  const bytes = fs.readFileSync(cacheFile(root));
+  const payload = v8.deserialize(bytes.subarray(ANALYSIS_CACHE_MAGIC.length + 32));
+  edit(payload);
+  const body = v8.serialize(payload);
+  fs.writeFileSync(cacheFile(root), Buffer.concat([ANALYSIS_CACHE_MAGIC, createHash("sha256").update(body).digest(), body]));
+}
+
+/** Makes the stored analysis of `tool-0.ts` say a different description (a result no analysis of the file gives). */
+function poisonDescription(payload: { records: [string, any][] }): void {
+  const record = payload.records.find(([key]) => key.startsWith("definition\0") && key.includes("tool-0.ts"))![1];
+  record.result.definedTools[0].description.value = "Poisoned.";
+}
+
+const DRIFT = "AL4"; // descriptor drift and other validation codes start here
+const driftOf = (result: CompileResult) => result.diagnostics.filter((d) => d.code.startsWith(DRIFT) && d.message.includes("gen_0"));
+
+describe("persistent analysis cache", () => {
+  it("gives the same results without a cache, with an empty one and with a full one", async () => {
+    const root = makeAgent();
+    const none = await compile(root, false);
+    expect(none.result.ok).toBe(true);
+    expect(fs.existsSync(cacheFile(root))).toBe(false);
+    const cold = await compile(root);
+    expect(fs.existsSync(cacheFile(root))).toBe(true);
+    const stored = AnalysisCache.load(root).size;
+    expect(stored.analyses).toBeGreaterThan(TOOLS);
+    expect(stored.verdicts).toBeGreaterThanOrEqual(TOOLS);
+    const before = fs.readFileSync(cacheFile(root));
+    const warm = await compile(root);
+    expectSame(cold, none);
+    expectSame(warm, none);
+    expect(fs.readFileSync(cacheFile(root)).equals(before)).toBe(true); // nothing new to save
+  });
+
+  it("uses a valid cache: a stored result is what the compile reports (so --no-cache must skip it)", async () => {
+    const root = makeAgent();
+    await compile(root);
+    rewriteCache(root, poisonDescription);
+    expect(driftOf((await compile(root)).result)).toHaveLength(1);
+    rewriteCache(root, poisonDescription);
+    const bypassed = await compile(root, false);
+    expect(driftOf(bypassed.result)).toEqual([]);
+    // --no-cache neither read the poisoned file nor replaced it.
+    expect(AnalysisCache.load(root).find("definition", path.join(root, "plugins/gen/ai.assemblyline/tool-0.ts"), path.join(root, "plugins/gen"))).toBeDefined();
+  });
+
+  it("re-analyses a module whose content changed, even with the same size and mtime", async () => {
+    const root = makeAgent();
+    await compile(root);
+    const tool = path.join(root, "plugins/gen/ai.assemblyline/tool-0.ts");
+    const { mtime, atime, size } = fs.statSync(tool);
+    fs.writeFileSync(tool, fs.readFileSync(tool, "utf8").replace("Looks up record 0.", "Looks at record 0."));
+    fs.utimesSync(tool, atime, mtime);
+    expect(fs.statSync(tool).size).toBe(size);
+    const warm = await compile(root);
+    expect(driftOf(warm.result)).toHaveLength(1);
+    expectSame(warm, await compile(root, false));
+  });
+
+  it("re-evaluates an entry when a module it imports changed", async () => {
+    const root = makeAgent();
+    await compile(root);
+    const words = path.join(root, "plugins/gen/ai.assemblyline/words.ts");
+    fs.writeFileSync(words, fs.readFileSync(words, "utf8").replace("Looks up record 3.", "Fetches record 3."));
+    const warm = await compile(root);
+    const gen = warm.result.analysis.capabilities.find((c) => c.resolved.request.key === "gen")!;
+    expect(gen.plugin.tools.find((t) => t.name === "gen_3")?.description).toBeUndefined(); // drift now: the tool is dropped
+    expect(warm.result.diagnostics.some((d) => d.message.includes("gen_3"))).toBe(true);
+    expectSame(warm, await compile(root, false));
+  });
+
+  it("re-analyses when a file it found missing appears", async () => {
+    const root = makeAgent();
+    // The entry imports ./extra.js, which does not exist yet: an error.
+    const entry = path.join(root, "plugins/gen/ai.assemblyline/index.ts");
+    fs.writeFileSync(entry, fs.readFileSync(entry, "utf8").replace(`from "./words.js";`, `from "./extra.js";`));
+    const missing = await compile(root);
+    expect(missing.result.ok).toBe(false);
+    fs.copyFileSync(path.join(root, "plugins/gen/ai.assemblyline/words.ts"), path.join(root, "plugins/gen/ai.assemblyline/extra.ts"));
+    const found = await compile(root);
+    expect(found.result.ok).toBe(true);
+    expectSame(found, await compile(root, false));
+  });
+
+  it("ignores a corrupt cache (truncated, a flipped byte, garbage, empty) and replaces it", async () => {
+    const root = makeAgent();
+    const expected = await compile(root, false);
+    await compile(root);
+    const good = fs.readFileSync(cacheFile(root));
+    const corruptions: Buffer[] = [
+      good.subarray(0, good.length >> 1),
+      Buffer.concat([good.subarray(0, good.length - 10), Buffer.from([good[good.length - 10]! ^ 0xff]), good.subarray(good.length - 9)]),
+      Buffer.from("not a cache at all"),
+      Buffer.alloc(0),
+    ];
+    for (const bytes of corruptions) {
+      fs.writeFileSync(cacheFile(root), bytes);
+      expect(AnalysisCache.load(root).size).toEqual({ analyses: 0, verdicts: 0 });
+      expectSame(await compile(root), expected);
+      expect(AnalysisCache.load(root).size.analyses).toBeGreaterThan(TOOLS);
+    }
+  });
+
+  it("ignores a well-formed cache written by another toolchain", async () => {
+    const root = makeAgent();
+    const expected = await compile(root, false);
+    await compile(root);
+    rewriteCache(root, (payload) => {
+      poisonDescription(payload);
+      payload.toolchain = "another toolchain";
+    });
+    expect(AnalysisCache.load(root).size).toEqual({ analyses: 0, verdicts: 0 });
+    expectSame(await compile(root), expected);
+  });
+
+  it("never crashes when the cache cannot be written", async () => {
+    const root = makeAgent();
+    fs.mkdirSync(cacheFile(root), { recursive: true }); // a directory where the file should be
+    const expected = await compile(root, false);
+    expectSame(await compile(root), expected);
+    expectSame(await compile(root), expected);
+  });
+
+  it("--check reads the cache but never writes it", async () => {
+    const root = makeAgent();
+    await compile(root, false); // writes the lock
+    const checked = await compileAgent({ root, package: false, check: true, displayRoot: "." });
+    expect(checked.ok).toBe(true);
+    expect(fs.existsSync(cacheFile(root))).toBe(false);
+  });
+});
