@@ -7,12 +7,8 @@
  */
 import * as path from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { runAdd } from "./commands/add.js";
-import { runCompile } from "./commands/compile.js";
 import { registerCatalogCommands } from "./commands/tools.js";
-import { runValidate } from "./commands/validate.js";
 import { toolVersion } from "./version.js";
-import { compileAgent } from "../compiler/compile.js";
 import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
 import { registerRuntimeCommands } from "../runtime-min/cli/runtime-commands.js";
 
@@ -40,8 +36,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option("--check", "write nothing; fail when plugins.lock is missing, stale or hand-edited")
     .option("--out <dir>", "artifact directory (default: <root>/.assemblyline/build)")
     .option("--no-package", "skip packaging: check and lock only")
+    .option("--no-cache", "do not read or write the analysis cache (.assemblyline/cache/)")
     .addOption(new Option("--format <format>", "output format").choices(COMPILE_FORMATS).default("pretty"))
-    .action(async (root: string, options: { check?: boolean; out?: string; package: boolean; format: (typeof COMPILE_FORMATS)[number] }) => {
+    .action(async (root: string, options: { check?: boolean; out?: string; package: boolean; cache: boolean; format: (typeof COMPILE_FORMATS)[number] }) => {
+      const { runCompile } = await import("./commands/compile.js");
       exitCode = await runCompile(root, options);
     });
 
@@ -50,7 +48,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description("Check one plugin package on its own (for plugin authors, before publishing).")
     .argument("<pluginDir>", "the plugin root (the folder with plugin.json)")
     .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
-    .action((pluginDir: string, options: { format: "pretty" | "json" }) => {
+    .action(async (pluginDir: string, options: { format: "pretty" | "json" }) => {
+      const { runValidate } = await import("./commands/validate.js");
       exitCode = runValidate(pluginDir, options);
     });
 
@@ -61,6 +60,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .argument("[root]", "agent root", ".")
     .option("--as <key>", "capability key (default: the plugin's plugin.json name)")
     .action(async (spec: string, root: string, options: { as?: string }) => {
+      const { runAdd } = await import("./commands/add.js");
       exitCode = await runAdd(spec, root, options);
     });
 
@@ -90,6 +90,7 @@ export async function main(argv: readonly string[]): Promise<number> {
  * so running it before every call is what keeps the artifact from ever being stale.
  */
 async function ensureCompiled(root: string): Promise<readonly Diagnostic[]> {
+  const { compileAgent } = await import("../compiler/compile.js");
   const result = await compileAgent({ root: path.resolve(root) });
   return result.diagnostics;
 }

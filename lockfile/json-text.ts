@@ -8,7 +8,14 @@ import { createLineMap, locationOf, type LineMap } from "../compiler/diagnostics
 
 /** Result of {@link parseJsonText}. */
 export type ParsedJson =
-  | { readonly ok: true; readonly value: unknown; readonly tree: Node | undefined; readonly lineMap: LineMap }
+  | {
+      readonly ok: true;
+      readonly value: unknown;
+      /** The syntax tree, built on first use (only a diagnostic needs positions). */
+      readonly tree: () => Node | undefined;
+      /** The line map, built on first use. */
+      readonly lineMap: () => LineMap;
+    }
   | { readonly ok: false; readonly reason: string; readonly location: SourceLocation };
 
 const WORDS: Record<string, string> = {
@@ -39,21 +46,32 @@ const WORDS: Record<string, string> = {
  * @param file carried into the locations.
  */
 export function parseJsonText(file: string, text: string): ParsedJson {
-  const lineMap = createLineMap(file, text);
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const body = text.slice(start);
-  const errors: ParseError[] = [];
-  const tree = parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  let lineMap: LineMap | undefined;
+  const lines = (): LineMap => (lineMap ??= createLineMap(file, text));
   try {
+    // The fast path: a valid lock needs no tree; it is built only to locate a problem.
     const value: unknown = JSON.parse(body);
-    return { ok: true, value, tree: errors.length === 0 ? tree : undefined, lineMap };
+    let tree: Node | undefined | null = null;
+    const lazyTree = (): Node | undefined => {
+      if (tree === null) {
+        const errors: ParseError[] = [];
+        const parsed = parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+        tree = errors.length === 0 ? parsed : undefined;
+      }
+      return tree;
+    };
+    return { ok: true, value, tree: lazyTree, lineMap: lines };
   } catch (error) {
+    const errors: ParseError[] = [];
+    parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
     if (first) {
       const reason = WORDS[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error);
-      return { ok: false, reason, location: locationOf(lineMap, start + first.offset, start + first.offset + first.length) };
+      return { ok: false, reason, location: locationOf(lines(), start + first.offset, start + first.offset + first.length) };
     }
-    return { ok: false, reason: (error as Error).message, location: locationOf(lineMap, start) };
+    return { ok: false, reason: (error as Error).message, location: locationOf(lines(), start) };
   }
 }
 
@@ -62,14 +80,16 @@ export function parseJsonText(file: string, text: string): ParsedJson {
  * falling back to the nearest existing ancestor and finally to line 1, column 1.
  */
 export function locateProperty(parsed: Extract<ParsedJson, { ok: true }>, segments: readonly PropertyKey[], onKey = false): SourceLocation {
-  const start = parsed.lineMap.text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  if (!parsed.tree) return locationOf(parsed.lineMap, start);
+  const lineMap = parsed.lineMap();
+  const tree = parsed.tree();
+  const start = lineMap.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (!tree) return locationOf(lineMap, start);
   for (let length = segments.length; length >= 0; length--) {
     const path = segments.slice(0, length).map((s) => (typeof s === "number" ? s : String(s)));
-    const node = findNodeAtLocation(parsed.tree, path);
+    const node = findNodeAtLocation(tree, path);
     if (!node) continue;
     const target = onKey && length === segments.length && node.parent?.type === "property" ? node.parent.children?.[0] ?? node : node;
-    return locationOf(parsed.lineMap, start + target.offset, start + target.offset + target.length);
+    return locationOf(lineMap, start + target.offset, start + target.offset + target.length);
   }
-  return locationOf(parsed.lineMap, start);
+  return locationOf(lineMap, start);
 }

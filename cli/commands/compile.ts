@@ -14,6 +14,8 @@ export interface CompileFlags {
   readonly check?: boolean;
   readonly out?: string;
   readonly package: boolean;
+  /** `--no-cache` sets false: neither read nor write `.assemblyline/cache/`. */
+  readonly cache?: boolean;
   readonly format: "pretty" | "json" | "sarif" | "github";
 }
 
@@ -24,6 +26,7 @@ export async function runCompile(rootArgument: string, flags: CompileFlags): Pro
     root,
     check: flags.check === true,
     package: flags.package,
+    cache: flags.cache !== false,
     displayRoot: rootArgument,
     installCommand: installAllCommand(detectPackageManager(root).manager),
     ...(flags.out !== undefined ? { outDir: path.resolve(flags.out) } : {}),

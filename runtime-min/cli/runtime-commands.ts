@@ -13,7 +13,7 @@ import type { Command } from "commander";
 import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
 import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
 import { RuntimeError, runtimeError } from "../errors.js";
-import { openRuntime, type Runtime } from "../runtime.js";
+import type { Runtime } from "../runtime.js";
 import type { CallResult, RuntimeOptions } from "../types.js";
 import { formatCallResult, formatRefusal } from "./format-call-result.js";
 
@@ -156,6 +156,8 @@ export async function withHostRuntime(
   const agentRoot = root ?? ".";
   const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot)).filter((d) => d.severity === "error") : [];
   if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
+  // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
+  const { openRuntime } = await import("../runtime.js");
   const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot });
   try {
     const output = await act(runtime);
