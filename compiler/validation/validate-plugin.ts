@@ -7,7 +7,7 @@
  * path, `factory` export, the descriptor-versus-implementation drift, and credential names.
  * Collisions need every plugin of a surface, so they are `checkSurfaceTools` (collisions.ts).
  */
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, formatPropertyPath, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { fileStart } from "../diagnostics/positions.js";
 import type { CompilerHost } from "../host.js";
@@ -88,6 +88,7 @@ export function validatePlugin(input: PluginValidationInput): ValidatedPlugin {
   const shape = checkEntryShape(entry, fallback);
   diagnostics.push(...shape);
   const brokenTools = new Set(shape.map((d) => toolOfPath(d.path)).filter((name): name is string => name !== undefined));
+  const brokenPaths = new Set(shape.map((d) => d.path));
 
   const configSchema = isJsonObject(entry.value["configSchema"]) ? entry.value["configSchema"] : undefined;
   if (configSchema) {
@@ -107,14 +108,17 @@ export function validatePlugin(input: PluginValidationInput): ValidatedPlugin {
       diagnostics.push(createDiagnostic(Diagnostics.ToolNameInvalid, location, [name, toolNameProblem(name)], { path: ["tools", name] }));
       continue;
     }
-    if (!isJsonObject(descriptor) || brokenTools.has(name)) continue;
-    if (descriptor["disabled"] === true) {
+    if (!isJsonObject(descriptor)) continue;
+    if (descriptor["disabled"] === true && !brokenTools.has(name)) {
       checkDisabled(name, descriptor, location, diagnostics);
       if (CORE_TOOL_NAMES.has(name)) disabled.push({ name, capability: input.capability, location });
       continue;
     }
-    const tool = validateTool(input, entry, name, descriptor, pointer, location, fallback, diagnostics);
-    if (tool) tools.push(tool);
+    // A tool with shape errors is still checked field by field (every problem of a run is
+    // reported together), but it is not handed on.
+    const fieldBroken = (field: string) => brokenPaths.has(formatPropertyPath(["tools", name, field]));
+    const tool = validateTool(input, entry, name, descriptor, pointer, location, fallback, diagnostics, brokenTools.has(name) ? fieldBroken : undefined);
+    if (tool && !brokenTools.has(name)) tools.push(tool);
   }
   return { capability: input.capability, configSchema, tools, disabled, diagnostics };
 }
@@ -128,14 +132,21 @@ function validateTool(
   location: SourceLocation,
   fallback: SourceLocation,
   diagnostics: Diagnostic[],
+  /** Set when the descriptor has shape errors: says which fields are themselves broken. */
+  fieldBroken?: (field: string) => boolean,
 ): ValidatedTool | undefined {
   const before = diagnostics.length;
+  const usable = (field: string, ok: boolean) => ok && !(fieldBroken?.(field) ?? false);
   const inputSchema = descriptor["inputSchema"] as JsonObject;
-  diagnostics.push(...checkJsonSchema(inputSchema, { role: "inputSchema", located: entry, pointer: `${pointer}/inputSchema`, fallback }, input.schemaCompiler));
+  if (usable("inputSchema", isJsonObject(inputSchema))) {
+    diagnostics.push(...checkJsonSchema(inputSchema, { role: "inputSchema", located: entry, pointer: `${pointer}/inputSchema`, fallback }, input.schemaCompiler));
+  }
 
   const definition = descriptor["definition"] as string;
   const definitionAt = locateValue(entry, `${pointer}/definition`, fallback).value;
-  const resolved = resolveDefinition(input.host, input.pluginRoot, definition, definitionAt, ["tools", name, "definition"]);
+  const resolved = usable("definition", typeof definition === "string")
+    ? resolveDefinition(input.host, input.pluginRoot, definition, definitionAt, ["tools", name, "definition"])
+    : { file: undefined, diagnostics: [] };
   diagnostics.push(...resolved.diagnostics);
   const factory = typeof descriptor["factory"] === "string" ? descriptor["factory"] : undefined;
   const needsApproval = isJsonObject(descriptor["needsApproval"])
@@ -145,7 +156,8 @@ function validateTool(
     const analysis = input.analyzeDefinition(resolved.file);
     diagnostics.push(...analysis.diagnostics);
     diagnostics.push(...checkExports(analysis, factory, definition, entry, pointer, fallback, name));
-    diagnostics.push(...checkDrift({ name, descriptor, needsApproval, analysis, exportName: factory ?? "default", entry, pointer, fallback, definition }));
+    // Drift compares whole fields, so only a descriptor without shape errors is compared.
+    if (!fieldBroken) diagnostics.push(...checkDrift({ name, descriptor, needsApproval, analysis, exportName: factory ?? "default", entry, pointer, fallback, definition }));
   }
 
   const requiredConfig = stringArray(descriptor["requiredConfig"]);

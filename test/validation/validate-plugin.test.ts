@@ -48,14 +48,16 @@ describe("descriptor validation", () => {
       "    echo: {",
       '      definition: "./ai.assemblyline/echo.ts",',
       '      descripton: "Echo.",',
-      '      inputSchema: { type: "object" }',
+      '      inputSchema: { type: "object", properties: { message: { type: "string", maxLenght: 5 } } }',
       "    }",
       "  }",
       "};",
     ]);
+    // The shape errors do not hide the schema's own problem: all are reported together.
     expect(diagnostics.map(pick)).toEqual([
       { code: "AL4002", line: 3, column: 5, path: "tools.echo" },
       { code: "AL4001", line: 5, column: 7, path: "tools.echo.descripton" },
+      { code: "AL4020", line: 6, column: 79, path: "tools.echo.inputSchema.properties.message.maxLenght" },
     ]);
     expect(diagnostics[1]!.hint).toBe("Did you mean 'description'?");
     expect(diagnostics[0]!.message).toBe("Tool 'echo' is missing the required field 'description'.");
