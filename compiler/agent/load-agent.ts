@@ -15,6 +15,7 @@ import { isJsonObject, type JsonObject } from "../json-value.js";
 import type { AgentModel, CapabilityRequest, LocatedValue, Surface } from "../model.js";
 import { describeJsonKind, parseFrontMatter } from "./front-matter.js";
 import { didYouMean } from "../text/did-you-mean.js";
+import { escapePointerSegment } from "../json-pointer.js";
 
 /** Fields a capability entry may have (DESIGN §2). */
 const CAPABILITY_FIELDS = ["package", "config"] as const;
@@ -97,7 +98,7 @@ function readCapabilities(
   }
   const requests: CapabilityRequest[] = [];
   for (const key of Object.keys(capabilities)) {
-    const pointer = `/capabilities/${escapePointer(key)}`;
+    const pointer = `/capabilities/${escapePointerSegment(key)}`;
     const keyProblem = capabilityKeyProblem(key);
     if (keyProblem) {
       diagnostics.push(createDiagnostic(Diagnostics.CapabilityKeyInvalid, at(pointer, true), [key, keyProblem], { path: ["capabilities", key] }));
@@ -115,7 +116,7 @@ function readCapabilities(
       ok = false;
       const suggestion = didYouMean(field, CAPABILITY_FIELDS);
       diagnostics.push(
-        createDiagnostic(Diagnostics.CapabilityUnknownField, at(`${pointer}/${escapePointer(field)}`, true), [field, key], {
+        createDiagnostic(Diagnostics.CapabilityUnknownField, at(`${pointer}/${escapePointerSegment(field)}`, true), [field, key], {
           path: ["capabilities", key, field],
           hint: suggestion
             ? `Did you mean '${suggestion}'?`
@@ -181,9 +182,4 @@ function listSubagents(host: CompilerHost, dir: string, diagnostics: Diagnostic[
 function symlinkTargetKind(host: CompilerHost, link: string): string {
   const target = host.realpath(link);
   return target ? host.kind(target) : "missing";
-}
-
-/** Escapes one JSON Pointer segment (RFC 6901). */
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }

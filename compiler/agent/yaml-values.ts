@@ -11,7 +11,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, type Node as YamlNode } from "
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { locationOf, type LineMap } from "../diagnostics/positions.js";
-import { segmentsToPointer } from "../diagnostics/diagnostic.js";
+import { segmentsToPointer } from "../json-pointer.js";
 import { setOwn, type JsonValue } from "../json-value.js";
 import type { LocatedValue, ValueLocation } from "../model.js";
 

@@ -2,7 +2,8 @@
  * Reports credential-looking names and values in descriptors and config (DESIGN §4).
  * Detection rules live in `credentials.ts`; this module turns hits into diagnostics.
  */
-import { createDiagnostic, pointerToSegmentsIn, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn, childPointer } from "../json-pointer.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { isJsonObject, type JsonValue } from "../json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
@@ -56,7 +57,7 @@ export function checkConfigCredentials(value: JsonValue, located: LocatedValue, 
       current.value.forEach((item, i) => stack.push({ value: item, pointer: `${current.pointer}/${i}` }));
     } else if (isJsonObject(current.value)) {
       for (const key of Object.keys(current.value)) {
-        const at = `${current.pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+        const at = childPointer(current.pointer, key);
         if (looksLikeCredentialName(key)) {
           const found = locateValue(located, at, fallback);
           diagnostics.push(createDiagnostic(Diagnostics.CredentialName, found.key ?? found.value, ["Config key", key], { path: pointerToSegmentsIn(at, located.value) }));

@@ -5,7 +5,8 @@
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { createAjv, type AjvInstance, type SchemaDialect } from "../validation/ajv.js";
-import { createDiagnostic, pointerToSegmentsIn, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../json-pointer.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { describeJsonKind } from "../agent/front-matter.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
@@ -85,7 +86,7 @@ function mapConfigError(
   }
   if (error.keyword === "additionalProperties") {
     const extra = String(params["additionalProperty"]);
-    const { location, path } = at(`${error.instancePath}/${extra.replace(/~/g, "~0").replace(/\//g, "~1")}`, true);
+    const { location, path } = at(childPointer(error.instancePath, extra), true);
     const allowed = propertiesAt(schema, error.schemaPath);
     const suggestion = didYouMean(extra, allowed);
     return createDiagnostic(Diagnostics.ConfigUnknownKey, location, [key, extra], {
@@ -94,7 +95,7 @@ function mapConfigError(
     });
   }
   const { location, path } = at(error.instancePath, false);
-  const value = valueAt(config, error.instancePath);
+  const value = valueAtPointer(config, error.instancePath);
   const where = error.instancePath === "" ? "the config" : `'${pointerToSegmentsIn(error.instancePath, config).join(".")}'`;
   return createDiagnostic(Diagnostics.ConfigInvalid, location, [key, `${where} ${explain(error, value)}`], { path });
 }
@@ -136,15 +137,4 @@ function propertiesAt(schema: JsonObject, schemaPath: string): string[] {
     else if (isJsonObject(node)) node = node[key] ?? null;
   }
   return isJsonObject(node) && isJsonObject(node["properties"]) ? Object.keys(node["properties"]) : [];
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let current = root;
-  for (const part of pointer.split("/").slice(1)) {
-    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(current)) current = current[Number(key)];
-    else if (isJsonObject(current) && Object.hasOwn(current, key)) current = current[key];
-    else return undefined;
-  }
-  return current;
 }

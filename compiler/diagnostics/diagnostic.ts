@@ -122,46 +122,6 @@ export function formatPropertyPath(segments: readonly PropertyKey[]): string {
   return out;
 }
 
-/**
- * Converts a JSON Pointer (RFC 6901, as ajv's `instancePath`) into property-path segments.
- * Numeric segments stay strings: a pointer cannot tell an index from a key, so callers that
- * know the value pass it to {@link pointerToSegmentsIn}.
- */
-export function pointerToSegments(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
-/**
- * Like {@link pointerToSegments}, but walks `value` so array indices become numbers
- * (`/keywords/0` → `["keywords", 0]`, printed `keywords[0]`).
- */
-export function pointerToSegmentsIn(pointer: string, value: unknown): PropertyKey[] {
-  const segments: PropertyKey[] = [];
-  let current: unknown = value;
-  for (const part of pointerToSegments(pointer)) {
-    if (Array.isArray(current) && /^(0|[1-9]\d*)$/.test(part)) {
-      segments.push(Number(part));
-      current = current[Number(part)];
-    } else {
-      segments.push(part);
-      current =
-        current !== null && typeof current === "object" && Object.hasOwn(current, part)
-          ? (current as Record<string, unknown>)[part]
-          : undefined;
-    }
-  }
-  return segments;
-}
-
-/** Builds a JSON Pointer from segments (the inverse of {@link pointerToSegments}). */
-export function segmentsToPointer(segments: readonly PropertyKey[]): string {
-  return segments.map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
-}
-
 /** True when at least one diagnostic is an error (the compile must fail, exit 1). */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");

@@ -2,7 +2,8 @@
  * Diagnostics about the JSON text of plugin.json and mcp.json, shared by both loaders: the
  * first syntax error (with the caller's failure boundary) and duplicate keys.
  */
-import { createDiagnostic, pointerToSegmentsIn, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn } from "../json-pointer.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import type { JsonDocument, JsonSyntaxProblem } from "./json-document.js";
 

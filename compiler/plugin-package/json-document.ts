@@ -10,7 +10,8 @@
  */
 import jsonc from "jsonc-parser";
 import type { Node as JsonNode, ParseError } from "jsonc-parser";
-import { segmentsToPointer, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { type SourceLocation } from "../diagnostics/diagnostic.js";
+import { segmentsToPointer } from "../json-pointer.js";
 import { createLineMap, locationOf, type LineMap } from "../diagnostics/positions.js";
 import { setOwn, type JsonValue } from "../json-value.js";
 import type { LocatedValue, ValueLocation } from "../model.js";

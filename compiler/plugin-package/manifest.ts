@@ -13,7 +13,8 @@
  * problem reported (its rules are unknown here), and it is never fetched.
  */
 import * as path from "node:path";
-import { createDiagnostic, formatPropertyPath, pointerToSegmentsIn, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, formatPropertyPath, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn, childPointer } from "../json-pointer.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { fileStart } from "../diagnostics/positions.js";
 import type { CompilerHost } from "../host.js";
@@ -189,7 +190,7 @@ function mapIssue(issue: SchemaIssue, located: LocatedValue, file: string, root:
 
 function unknownProperty(issue: SchemaIssue, segments: readonly PropertyKey[], located: LocatedValue, file: string): Diagnostic {
   const field = String(issue.params.additionalProperty);
-  const pointer = `${issue.pointer}/${field.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  const pointer = childPointer(issue.pointer, field);
   const at = locateValue(located, pointer, fileStart(file));
   const where = at.key ?? at.value;
   const fieldPath = [...segments, field];

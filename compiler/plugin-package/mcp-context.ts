@@ -2,7 +2,8 @@
  * What the per-server checks of `mcp.json` share: the document with locations, the plugin root,
  * and helpers that turn a pointer inside the server into a location and a property path.
  */
-import { pointerToSegmentsIn, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn } from "../json-pointer.js";
 import { fileStart } from "../diagnostics/positions.js";
 import type { CompilerHost } from "../host.js";
 import { locateValue, type LocatedValue, type ValueLocation } from "../model.js";
@@ -20,11 +21,6 @@ export interface ServerContext {
   readonly name: string;
   /** JSON Pointer of the server object (`/mcpServers/<name>`). */
   readonly pointer: string;
-}
-
-/** Escapes one JSON Pointer segment (RFC 6901). */
-export function pointerSegment(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** Where the value at `relative` (a pointer inside the server, `""` = the server) is written. */

@@ -12,7 +12,8 @@
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { isJsonObject, type JsonObject } from "../json-value.js";
-import { keyOrValue, locateInServer, pathInServer, pointerSegment, type ServerContext } from "./mcp-context.js";
+import { keyOrValue, locateInServer, pathInServer, type ServerContext } from "./mcp-context.js";
+import { escapePointerSegment } from "../json-pointer.js";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "x-auth-token", "x-access-token", "private-token"]);
@@ -66,13 +67,13 @@ function checkHeaders(context: ServerContext, headers: JsonObject): Diagnostic[]
   for (const duplicate of context.duplicates.filter((d) => d.objectPointer === headersPointer)) {
     diagnostics.push(
       createDiagnostic(Diagnostics.McpHeaderDuplicate, duplicate.location, [context.name, duplicate.key, duplicate.key], {
-        path: pathInServer(context, `/headers/${pointerSegment(duplicate.key)}`),
+        path: pathInServer(context, `/headers/${escapePointerSegment(duplicate.key)}`),
         related: [{ ...duplicate.firstLocation, message: `'${duplicate.key}' is first declared here` }],
       }),
     );
   }
   for (const name of Object.keys(headers)) {
-    const relative = `/headers/${pointerSegment(name)}`;
+    const relative = `/headers/${escapePointerSegment(name)}`;
     const location = locateInServer(context, relative);
     const details = { path: pathInServer(context, relative) };
     if (!TOKEN.test(name)) diagnostics.push(createDiagnostic(Diagnostics.McpHeaderInvalidName, keyOrValue(location), [context.name, name], details));
@@ -82,7 +83,7 @@ function checkHeaders(context: ServerContext, headers: JsonObject): Diagnostic[]
     const folded = name.toLowerCase();
     const first = seen.get(folded);
     if (first !== undefined) {
-      const firstLocation = keyOrValue(locateInServer(context, `/headers/${pointerSegment(first)}`));
+      const firstLocation = keyOrValue(locateInServer(context, `/headers/${escapePointerSegment(first)}`));
       diagnostics.push(
         createDiagnostic(Diagnostics.McpHeaderDuplicate, keyOrValue(location), [context.name, name, first], {
           ...details,

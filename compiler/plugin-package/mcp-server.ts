@@ -10,7 +10,8 @@ import { cloneJson, isJsonObject, type JsonValue } from "../json-value.js";
 import type { McpServerComponent } from "../model.js";
 import { didYouMeanHint } from "../text/did-you-mean.js";
 import { describeKind, describeSchemaType, typeHint, valueAtSegments } from "./json-kinds.js";
-import { hasError, keyOrValue, locateInServer, pathInServer, pointerSegment, segmentsInServer, type ServerContext } from "./mcp-context.js";
+import { hasError, keyOrValue, locateInServer, pathInServer, segmentsInServer, type ServerContext } from "./mcp-context.js";
+import { escapePointerSegment } from "../json-pointer.js";
 import { checkRemoteServer } from "./mcp-remote.js";
 import { checkStdioServer } from "./mcp-stdio.js";
 import { validateMcpServerSchema, type McpServerVariant, type SchemaIssue } from "./official-schemas.js";
@@ -98,7 +99,7 @@ function mapIssue(context: ServerContext, variant: McpServerVariant, server: Jso
 }
 
 function unknownField(context: ServerContext, variant: McpServerVariant, field: string): Diagnostic {
-  const relative = `/${pointerSegment(field)}`;
+  const relative = `/${escapePointerSegment(field)}`;
   const owners = VARIANTS.filter((other) => other !== variant && MCP_SERVER_FIELDS[other].includes(field));
   const note = owners.length > 0 ? ` (it belongs to the ${owners.join(" and ")} variant${owners.length > 1 ? "s" : ""})` : "";
   const hint =

@@ -11,7 +11,8 @@ import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { isJsonObject, type JsonObject } from "../json-value.js";
 import { serverSkipped } from "./consequences.js";
 import { climbsAbove, relativeToRoot, resolvePluginRelative } from "./containment.js";
-import { locateInServer, pathInServer, pointerSegment, keyOrValue, type ServerContext } from "./mcp-context.js";
+import { locateInServer, pathInServer, keyOrValue, type ServerContext } from "./mcp-context.js";
+import { escapePointerSegment } from "../json-pointer.js";
 
 const RESERVED_ENV = ["PLUGIN_ROOT", "PLUGIN_DATA"] as const;
 const CREDENTIAL_ENV = /(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)($|_)/i;
@@ -78,8 +79,8 @@ function checkCwd(context: ServerContext, cwd: string): Diagnostic[] {
 function checkEnv(context: ServerContext, env: JsonObject): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   for (const key of Object.keys(env)) {
-    const location = locateInServer(context, `/env/${pointerSegment(key)}`);
-    const details = { path: pathInServer(context, `/env/${pointerSegment(key)}`) };
+    const location = locateInServer(context, `/env/${escapePointerSegment(key)}`);
+    const details = { path: pathInServer(context, `/env/${escapePointerSegment(key)}`) };
     const reserved = RESERVED_ENV.find((name) => name === key);
     const folded = RESERVED_ENV.find((name) => name === key.toUpperCase());
     if (reserved) {

@@ -24,7 +24,8 @@ import { didYouMeanHint } from "../text/did-you-mean.js";
 import { describeKind } from "./json-kinds.js";
 import { parseJsonDocument, type JsonDocument } from "./json-document.js";
 import { duplicateKeyWarnings, jsonSyntaxDiagnostic } from "./json-diagnostics.js";
-import { hasError, pointerSegment } from "./mcp-context.js";
+import { hasError } from "./mcp-context.js";
+import { escapePointerSegment } from "../json-pointer.js";
 import { checkMcpServer } from "./mcp-server.js";
 import { readPackageText } from "./package-file.js";
 import { CANONICAL_MCP_SCHEMA, parseSchemaIdentifier } from "./schema-ids.js";
@@ -88,7 +89,7 @@ function checkTopLevel(located: LocatedValue, file: string, manifest: ManifestVe
   const diagnostics: Diagnostic[] = [];
   for (const key of Object.keys(value)) {
     if (MCP_FIELDS.includes(key)) continue;
-    const location = at(`/${pointerSegment(key)}`);
+    const location = at(`/${escapePointerSegment(key)}`);
     const hint = didYouMeanHint(key, MCP_FIELDS, { servers: "mcpServers", mcp_servers: "mcpServers", schema: "$schema" }) ?? "Remove the field.";
     diagnostics.push(createDiagnostic(Diagnostics.McpUnknownTopLevelField, location.key ?? location.value, [key], { path: [key], hint }));
   }
@@ -132,7 +133,7 @@ function loadServers(host: CompilerHost, rootReal: string, file: string, documen
   const skipped: SkippedComponent[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const name of Object.keys(servers).sort(compareStrings)) {
-    const context = { host, rootReal, file, located: document.located!, duplicates: document.duplicates, name, pointer: `/mcpServers/${pointerSegment(name)}` };
+    const context = { host, rootReal, file, located: document.located!, duplicates: document.duplicates, name, pointer: `/mcpServers/${escapePointerSegment(name)}` };
     const check = checkMcpServer(context, servers[name]!);
     diagnostics.push(...check.diagnostics);
     if (check.component) loaded.push(check.component);

@@ -10,6 +10,7 @@ import type { SourceLocation } from "../diagnostics/diagnostic.js";
 import { locationOf, type LineMap } from "../diagnostics/positions.js";
 import { setOwn, type JsonPrimitive, type JsonValue } from "../json-value.js";
 import type { LocatedValue, ValueLocation } from "../model.js";
+import { escapePointerSegment } from "../json-pointer.js";
 
 /** A file whose text positions can be turned into locations (the line map is built lazily). */
 export interface Locatable {
@@ -79,11 +80,6 @@ export function toLocatedValue(root: Located, limit: number, withLocations = tru
   };
   const value = visit(root, "", undefined);
   return { value, locations };
-}
-
-/** Escapes one JSON Pointer segment (`~` → `~0`, `/` → `~1`). */
-export function escapePointerSegment(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** A short English name of a value's JSON type ("an array", "a string", "null"). */

@@ -6,7 +6,8 @@
 import * as fs from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { createAjv } from "./ajv.js";
-import { createDiagnostic, formatPropertyPath, pointerToSegmentsIn, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, formatPropertyPath, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../json-pointer.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { describeJsonKind } from "../agent/front-matter.js";
 import { isJsonObject, type JsonObject } from "../json-value.js";
@@ -78,7 +79,7 @@ function mapError(error: ErrorObject, entry: LocatedValue<JsonObject>, fallback:
   switch (error.keyword) {
     case "additionalProperties": {
       const field = String(params["additionalProperty"]);
-      const pointer = `${error.instancePath}/${field.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      const pointer = childPointer(error.instancePath, field);
       const { location, path } = located(pointer, true);
       const suggestion = didYouMean(field, allowedFields(error.instancePath));
       const allowed = allowedFields(error.instancePath);
@@ -94,7 +95,7 @@ function mapError(error: ErrorObject, entry: LocatedValue<JsonObject>, fallback:
     }
     default: {
       const { location, path } = located(error.instancePath);
-      const value = valueAt(entry.value, error.instancePath);
+      const value = valueAtPointer(entry.value, error.instancePath);
       return createDiagnostic(Diagnostics.EntryFieldType, location, [formatPropertyPath(path), explain(error, value)], { path });
     }
   }
@@ -127,16 +128,6 @@ function article(type: string): string {
   return `a ${type}`;
 }
 
-function valueAt(root: unknown, pointer: string): unknown {
-  let current = root;
-  for (const part of pointer.split("/").slice(1)) {
-    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(current)) current = current[Number(key)];
-    else if (isJsonObject(current) && Object.hasOwn(current, key)) current = current[key];
-    else return undefined;
-  }
-  return current;
-}
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -14,7 +14,8 @@
  */
 import type { SchemaDialect } from "./ajv.js";
 import { inlineSchemaCompiler, knownKeywords, type MetaSchemaError, type SchemaCompileJob, type SchemaCompiler } from "./schema-compiler.js";
-import { createDiagnostic, pointerToSegmentsIn, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn, escapePointerSegment } from "../json-pointer.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { isJsonObject, type JsonValue } from "../json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
@@ -135,7 +136,7 @@ function staticKeywordDiagnostics(schema: JsonValue, dialect: SchemaDialect, rep
         diagnostics.push(
           report(
             Diagnostics.SchemaUnknownKeyword,
-            `${pointer}/${escape(key)}`,
+            `${pointer}/${escapePointerSegment(key)}`,
             [role, key],
             suggestion ? `Did you mean '${suggestion}'?` : `Remove it: strict mode accepts only the keywords of the ${dialect} dialect.`,
             true,
@@ -150,7 +151,7 @@ function staticKeywordDiagnostics(schema: JsonValue, dialect: SchemaDialect, rep
     const patternProperties = subschema["patternProperties"];
     if (isJsonObject(patternProperties)) {
       for (const key of Object.keys(patternProperties)) {
-        if (!isValidRegExp(key)) diagnostics.push(report(Diagnostics.SchemaInvalidPattern, `${pointer}/patternProperties/${escape(key)}`, [role, key], undefined, true));
+        if (!isValidRegExp(key)) diagnostics.push(report(Diagnostics.SchemaInvalidPattern, `${pointer}/patternProperties/${escapePointerSegment(key)}`, [role, key], undefined, true));
       }
     }
   });
@@ -193,8 +194,4 @@ export function nestingDepth(value: unknown, stopAt: number): number {
     for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push({ value: child, depth: next });
   }
   return max;
-}
-
-function escape(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }

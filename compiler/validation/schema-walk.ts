@@ -4,6 +4,7 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
 import type { SchemaDialect } from "./json-schema.js";
+import { escapePointerSegment } from "../json-pointer.js";
 
 /** Keywords whose value is one subschema. */
 const SINGLE = ["additionalProperties", "additionalItems", "contains", "propertyNames", "if", "then", "else", "not", "unevaluatedItems", "unevaluatedProperties", "items", "contentSchema"];
@@ -26,17 +27,13 @@ export function walkSubschemas(root: JsonValue, _dialect: SchemaDialect, visit: 
     const children: { schema: JsonValue; pointer: string }[] = [];
     for (const key of Object.keys(schema)) {
       const value = schema[key]!;
-      const at = `${pointer}/${escape(key)}`;
+      const at = `${pointer}/${escapePointerSegment(key)}`;
       if (SINGLE.includes(key) && isJsonObject(value)) children.push({ schema: value, pointer: at });
       if (ARRAY.includes(key) && Array.isArray(value)) value.forEach((item, i) => children.push({ schema: item, pointer: `${at}/${i}` }));
       if ((MAP.includes(key) || key === "dependencies") && isJsonObject(value)) {
-        for (const name of Object.keys(value)) children.push({ schema: value[name]!, pointer: `${at}/${escape(name)}` });
+        for (const name of Object.keys(value)) children.push({ schema: value[name]!, pointer: `${at}/${escapePointerSegment(name)}` });
       }
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
-}
-
-function escape(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }

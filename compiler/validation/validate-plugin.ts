@@ -13,7 +13,6 @@ import { fileStart } from "../diagnostics/positions.js";
 import type { CompilerHost } from "../host.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
 import { locateValue, type DefinitionAnalysis, type EntryAnalysis, type LocatedValue } from "../model.js";
-import { escapePointer } from "../agent/load-agent.js";
 import { checkConfigCredentials, checkCredentialNames } from "../config/check-credentials.js";
 import { CORE_TOOL_NAMES } from "./core-tool-names.js";
 import { checkDrift } from "./drift.js";
@@ -21,6 +20,7 @@ import { checkEntryShape } from "./entry-shape.js";
 import { checkJsonSchema } from "./json-schema.js";
 import { resolveDefinition } from "./resolve-definition.js";
 import type { SchemaCompiler } from "./schema-compiler.js";
+import { escapePointerSegment } from "../json-pointer.js";
 
 /** A tool descriptor that passed validation (plain data; what the lock and packaging use). */
 export interface ValidatedTool {
@@ -101,7 +101,7 @@ export function validatePlugin(input: PluginValidationInput): ValidatedPlugin {
   const toolMap = isJsonObject(entry.value["tools"]) ? entry.value["tools"] : {};
   for (const name of Object.keys(toolMap)) {
     const descriptor = toolMap[name];
-    const pointer = `/tools/${escapePointer(name)}`;
+    const pointer = `/tools/${escapePointerSegment(name)}`;
     const keyLocation = locateValue(entry, pointer, fallback);
     const location = keyLocation.key ?? keyLocation.value;
     if (!TOOL_NAME.test(name)) {
@@ -253,7 +253,7 @@ function configSchemaPropertyNames(schema: JsonObject): { name: string; pointer:
     const properties = node["properties"];
     if (isJsonObject(properties)) {
       for (const key of Object.keys(properties)) {
-        const at = `${pointer}/properties/${escapePointer(key)}`;
+        const at = `${pointer}/properties/${escapePointerSegment(key)}`;
         names.push({ name: key, pointer: at, key: true });
         visit(properties[key]!, at);
       }

@@ -10,7 +10,8 @@
 import AjvDraft07, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { formatPropertyPath, pointerToSegmentsIn } from "../../compiler/diagnostics/diagnostic.js";
+import { formatPropertyPath } from "../../compiler/diagnostics/diagnostic.js";
+import { pointerToSegmentsIn } from "../../compiler/json-pointer.js";
 import { distance } from "fastest-levenshtein";
 import { canonicalJson } from "../canonical-json.js";
 
