@@ -93,6 +93,13 @@ export class SourceStore {
       project.removeSourceFile(previous);
       this.#morphFiles.delete(path);
     }
+    // The parser is recursive, so whether a very deep file overflows the stack depends on how
+    // much stack is left; deciding before parsing keeps the result the same on every run.
+    if (exceedsBracketDepth(text, PARSE_DEPTH_LIMIT)) {
+      const at = findDeepNesting(text, bomShift) ?? 0;
+      const message = `the file nests brackets more than ${MAX_NESTING} levels deep`;
+      return { ...base, sourceFile: undefined, syntaxErrors: [{ start: at, end: at, message }], tooDeep: true };
+    }
     try {
       const morph = project.createSourceFile(path, bomShift ? text.slice(1) : text);
       this.#morphFiles.set(path, morph);
@@ -139,4 +146,24 @@ function syntaxProblems(sourceFile: ts.SourceFile, bomShift: number): SyntaxProb
     end: d.start + d.length + bomShift,
     message: ts.flattenDiagnosticMessageText(d.messageText, " "),
   }));
+}
+
+/** Bracket depth beyond which a file is not handed to the (recursive) parser at all. */
+const PARSE_DEPTH_LIMIT = 2 * MAX_NESTING;
+
+/**
+ * A cheap over-estimate of bracket nesting (strings and comments are not skipped): true when
+ * `{`, `[` and `(` ever nest deeper than `limit`. Only files that pass it get the exact scan.
+ */
+function exceedsBracketDepth(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123 || c === 91 || c === 40) {
+      if (++depth > limit) return findDeepNesting(text, 0) !== undefined;
+    } else if (c === 125 || c === 93 || c === 41) {
+      if (depth > 0) depth--;
+    }
+  }
+  return false;
 }
