@@ -23,8 +23,6 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import * as esbuild from "esbuild";
-import ssri from "ssri";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const distArgument = process.argv.indexOf("--dist");
@@ -35,6 +33,7 @@ if (!fs.existsSync(entry)) {
   process.exit(2);
 }
 const { openRuntime } = await import(entry);
+const { compileAgent } = await import(path.join(dist, "compiler", "compile.js"));
 const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
 const { values } = parseArgs({
@@ -49,15 +48,6 @@ const { values } = parseArgs({
 const calls = Number(values.calls);
 const warmup = Number(values.warmup);
 
-const ECHO_SOURCE = `
-import { defineTool } from "@assemblyline-agents/core";
-export default defineTool({
-  description: "Echo a message back to the caller.",
-  inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
-  async execute(input) { return { message: input.message }; },
-});
-`;
-
 const MCP_SERVER_SOURCE = `
 import { McpServer } from ${JSON.stringify(import.meta.resolve("@modelcontextprotocol/sdk/server/mcp.js"))};
 import { StdioServerTransport } from ${JSON.stringify(import.meta.resolve("@modelcontextprotocol/sdk/server/stdio.js"))};
@@ -68,40 +58,15 @@ server.registerTool("echo", { description: "Echo a message back to the caller.",
 await server.connect(new StdioServerTransport());
 `;
 
-/** Writes an agent root with one compiled `echo` tool: bundle, plugins.lock, manifest.json. */
+/**
+ * Writes an agent root whose one capability is the example agent's `plugins/example` (the
+ * seed's echo tool), and compiles it with the built toolchain: plugins.lock and the artifact.
+ */
 async function createEchoAgent(dir) {
-  const source = path.join(dir, "echo.mjs");
-  fs.writeFileSync(source, ECHO_SOURCE);
-  const artifact = path.join(dir, ".assemblyline", "build");
-  await esbuild.build({
-    entryPoints: [source],
-    outfile: path.join(artifact, "bundles", "echo.mjs"),
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node22",
-    alias: { "@assemblyline-agents/core": path.join(dist, "runtime-min", "authoring", "index.js") },
-    logLevel: "silent",
-  });
-  const integrity = ssri.fromData(fs.readFileSync(path.join(artifact, "bundles", "echo.mjs")), { algorithms: ["sha512"] }).toString();
-  const contract = {
-    description: "Echo a message back to the caller.",
-    inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
-    visibility: "visible",
-    requiredConfig: [],
-    config: {},
-    tags: [],
-    aliases: [],
-  };
-  const lock = { lockfileVersion: 1, surfaces: { ".": { capabilities: { example: { source: { type: "local", path: "plugins/example" }, integrity, config: {}, tools: { echo: { definition: "./ai.assemblyline/echo.ts", ...contract, bundle: integrity } } } } } } };
-  const lockText = `${JSON.stringify(lock, null, 2)}\n`;
-  fs.writeFileSync(path.join(dir, "plugins.lock"), lockText);
-  const manifest = {
-    manifestVersion: 1,
-    lockIntegrity: ssri.fromData(Buffer.from(lockText), { algorithms: ["sha512"] }).toString(),
-    surfaces: { ".": { parent: null, disabledCoreTools: [], skills: [], tools: { echo: { capability: "example", ...contract, bundle: "bundles/echo.mjs", integrity } } } },
-  };
-  fs.writeFileSync(path.join(artifact, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  fs.cpSync(path.join(repo, "examples", "support-agent", "plugins", "example"), path.join(dir, "plugins", "example"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "agent.md"), "---\nname: bench\ncapabilities:\n  example: {}\n---\n\nEcho.\n");
+  const result = await compileAgent({ root: dir });
+  if (!result.ok) throw new Error(`compiling the echo agent failed: ${JSON.stringify(result.diagnostics)}`);
 }
 
 /** Round trip of one call in ms. */

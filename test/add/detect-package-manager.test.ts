@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectPackageManager, installAllCommand } from "../../cli/add/detect-package-manager.js";
 import { installArguments } from "../../cli/add/install-package.js";
-import { tempDir } from "./helpers.js";
+import { tempDir } from "../helpers/temp-tree.js";
 
 function project(files: Record<string, string>): string {
   const dir = tempDir();

@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addCapabilityToAgentMd } from "../../cli/add/add-capability-to-agent-md.js";
@@ -11,19 +10,18 @@ import { readTarballManifest } from "../../cli/add/read-tarball-manifest.js";
 import { resolvePluginSpec, type PluginSpec } from "../../cli/add/resolve-plugin-spec.js";
 import { hashPluginDirectory } from "../../lockfile/hash-plugin-directory.js";
 import { checkInstalledVersion } from "../../lockfile/installed-version.js";
-import { openuiPack, tempDir } from "./helpers.js";
+import { tempDir } from "../helpers/temp-tree.js";
+import { openuiPack } from "./helpers.js";
 
 let packDir: string;
 let tarball: string;
 let npmEnv: NodeJS.ProcessEnv;
 
 beforeAll(() => {
-  // Not tempDir(): that one is removed after each test, and the tarball serves them all.
-  packDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-add-pack-")));
+  packDir = tempDir("al-add-pack-");
   npmEnv = { ...process.env, npm_config_cache: path.join(packDir, "npm-cache"), npm_config_update_notifier: "false", npm_config_fund: "false" };
   const output = execFileSync("npm", ["pack", "--json", "--pack-destination", packDir, openuiPack], { env: npmEnv, encoding: "utf8" });
   tarball = path.join(packDir, (JSON.parse(output) as { filename: string }[])[0]!.filename);
-  return () => fs.rmSync(packDir, { recursive: true, force: true });
 });
 
 const offlineNpm: CommandRunner = (command, args, cwd) => runCommand(command, args, cwd, npmEnv);

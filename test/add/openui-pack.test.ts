@@ -4,7 +4,8 @@ import { pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openuiPack, repoRoot, tempDir } from "./helpers.js";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+import { openuiPack } from "./helpers.js";
 
 /** The fixture entry's default export, loaded by bundling it (tests only; the compiler never runs it). */
 let entry: { configSchema: object; tools: Record<string, { definition: string; factory?: string }> };

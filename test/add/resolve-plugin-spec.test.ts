@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolvePluginSpec } from "../../cli/add/resolve-plugin-spec.js";
-import { tempDir } from "./helpers.js";
+import { tempDir } from "../helpers/temp-tree.js";
 
 describe("resolvePluginSpec", () => {
   it.each([

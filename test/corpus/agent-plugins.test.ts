@@ -17,16 +17,14 @@
  * from `expected.json` `links`, so containment is tested against real links.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createNodeHost } from "../../compiler/host.js";
 import { loadPluginPackage, summarizePluginPackage, type PluginPackageSummary } from "../../compiler/plugin-package/index.js";
+import { corpusRoot as sharedCorpus, tempDir } from "../helpers/temp-tree.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const corpusRoot = path.resolve(repoRoot, "../shared/corpus/agent-plugins");
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "al-agent-plugins-corpus-"));
+const corpusRoot = path.join(sharedCorpus, "agent-plugins");
+const scratch = tempDir("al-agent-plugins-corpus-");
 
 interface Link {
   readonly path: string;
@@ -50,10 +48,6 @@ const cases = fs
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .sort();
-
-afterAll(() => {
-  fs.rmSync(scratch, { recursive: true, force: true });
-});
 
 describe("Agent Plugins v1 corpus", () => {
   it("has all 84 cases", () => {

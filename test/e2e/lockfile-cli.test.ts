@@ -8,9 +8,9 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
 import { convertToCrlf, copyAgent } from "../helpers/copy-agent.js";
+import { supportAgentRoot } from "../helpers/support-agent.js";
 import { repoRoot } from "../helpers/temp-tree.js";
 
-const example = path.join(repoRoot, "examples", "support-agent");
 const lockOf = (root: string) => fs.readFileSync(path.join(root, "plugins.lock"));
 
 function freshCompile(root: string): Buffer {
@@ -23,18 +23,18 @@ function freshCompile(root: string): Buffer {
 describe("plugins.lock through the CLI", () => {
   let reference: Buffer;
   beforeAll(() => {
-    reference = freshCompile(copyAgent(example));
+    reference = freshCompile(copyAgent(supportAgentRoot));
   });
 
   it("the committed example lock is current (compile --check passes)", () => {
-    const run = runCli(["compile", example, "--check"]);
+    const run = runCli(["compile", supportAgentRoot, "--check"]);
     expect(run.status, run.stderr).toBe(0);
-    expect(lockOf(example).equals(reference)).toBe(true);
+    expect(lockOf(supportAgentRoot).equals(reference)).toBe(true);
   });
 
   it("is byte-identical for the same agent in two directories and with every text file in CRLF", () => {
-    expect(freshCompile(copyAgent(example, "elsewhere-")).equals(reference)).toBe(true);
-    const crlf = copyAgent(example);
+    expect(freshCompile(copyAgent(supportAgentRoot, "elsewhere-")).equals(reference)).toBe(true);
+    const crlf = copyAgent(supportAgentRoot);
     convertToCrlf(crlf);
     expect(freshCompile(crlf).equals(reference)).toBe(true);
   });
@@ -50,7 +50,7 @@ describe("plugins.lock through the CLI", () => {
   });
 
   it("compiling twice writes the same bytes and does not rewrite the file", () => {
-    const root = copyAgent(example);
+    const root = copyAgent(supportAgentRoot);
     freshCompile(root);
     const lockPath = path.join(root, "plugins.lock");
     const before = fs.statSync(lockPath);
@@ -63,7 +63,7 @@ describe("plugins.lock through the CLI", () => {
 
   describe("--check", () => {
     const drifted = (change: (root: string) => void) => {
-      const root = copyAgent(example);
+      const root = copyAgent(supportAgentRoot);
       freshCompile(root);
       change(root);
       const lockBefore = lockOf(root);
@@ -113,7 +113,7 @@ describe("plugins.lock through the CLI", () => {
     });
 
     it("passes on a fresh lock converted to CRLF", () => {
-      const root = copyAgent(example);
+      const root = copyAgent(supportAgentRoot);
       const lock = freshCompile(root).toString("utf8");
       fs.writeFileSync(path.join(root, "plugins.lock"), lock.replace(/\n/g, "\r\n"));
       const run = runCli(["compile", root, "--check"]);
@@ -121,7 +121,7 @@ describe("plugins.lock through the CLI", () => {
     });
 
     it("fails on a missing lock", () => {
-      const root = copyAgent(example);
+      const root = copyAgent(supportAgentRoot);
       fs.rmSync(path.join(root, "plugins.lock"), { force: true });
       const { status, json } = runCliJson(["compile", root, "--check"]);
       expect(status).toBe(1);
@@ -131,7 +131,7 @@ describe("plugins.lock through the CLI", () => {
   });
 
   it("a compile with errors leaves the previous lock and artifact byte-identical", () => {
-    const root = copyAgent(example);
+    const root = copyAgent(supportAgentRoot);
     const lock = freshCompile(root);
     const manifest = fs.readFileSync(path.join(root, ".assemblyline/build/manifest.json"));
     fs.appendFileSync(path.join(root, "plugins/example/ai.assemblyline/index.ts"), "\nexport const broken = ;\n");
@@ -143,7 +143,7 @@ describe("plugins.lock through the CLI", () => {
   });
 
   it("recovers from Git conflict markers to exactly the lock a clean compile writes", () => {
-    const root = copyAgent(example);
+    const root = copyAgent(supportAgentRoot);
     const clean = freshCompile(root).toString("utf8");
     const lines = clean.split("\n");
     const conflicted = [...lines.slice(0, 5), "<<<<<<< HEAD", lines[5], "=======", lines[5]!.replace("sha512-", "sha512-X"), ">>>>>>> theirs", ...lines.slice(6)].join("\n");

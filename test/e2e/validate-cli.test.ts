@@ -5,11 +5,12 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
-import { corpusRoot, repoRoot } from "../helpers/temp-tree.js";
+import { seedPlugins } from "../helpers/support-agent.js";
+import { corpusRoot } from "../helpers/temp-tree.js";
 
 describe("assembly-line validate", () => {
   it("prints { ok, diagnostics, plugin: { name, rejected, skills, mcpServers, tools } } for a clean plugin", () => {
-    const { status, json } = runCliJson(["validate", path.join(repoRoot, "examples/support-agent/plugins/support-tools")]);
+    const { status, json } = runCliJson(["validate", seedPlugins.supportTools]);
     expect(status).toBe(0);
     expect(json).toEqual({
       ok: true,
@@ -36,7 +37,7 @@ describe("assembly-line validate", () => {
   });
 
   it("pretty output names the plugin and its components", () => {
-    const run = runCli(["validate", path.join(repoRoot, "examples/support-agent/plugins/example")]);
+    const run = runCli(["validate", seedPlugins.example]);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe("example: ok\n  tools: echo\n  skills: none\n  MCP servers: none\n");
   });

@@ -7,7 +7,8 @@ import { hashPluginDirectory } from "../../lockfile/hash-plugin-directory.js";
 import { checkInstalledVersion } from "../../lockfile/installed-version.js";
 import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";
 import type { Lockfile } from "../../lockfile/types.js";
-import { sampleLock, tempDir, writeFiles } from "./helpers.js";
+import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+import { sampleLock } from "./helpers.js";
 
 const FIX = "npx assembly-line compile agent";
 const options = { displayPath: "agent/plugins.lock", fixCommand: FIX };

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { hashPluginDirectory } from "../../lockfile/hash-plugin-directory.js";
-import { tempDir, writeFiles } from "./helpers.js";
+import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
 const readme = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../lockfile/README-hashing.md"), "utf8");
 

@@ -1,32 +1,6 @@
-/** Shared helpers of the lockfile tests: temp directories and a realistic sample lock. */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
+/** Shared helpers of the lockfile tests: SRI values and a realistic sample lock. */
 import ssri from "ssri";
-import { afterEach } from "vitest";
 import type { Lockfile } from "../../lockfile/types.js";
-
-const created: string[] = [];
-
-/** A fresh temp directory, removed after the current test. */
-export function tempDir(prefix = "al-lock-"): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
-  created.push(dir);
-  return dir;
-}
-
-afterEach(() => {
-  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-/** Writes a map of relative paths to contents under `root` (creating folders). */
-export function writeFiles(root: string, files: Record<string, string | Uint8Array>): void {
-  for (const [relative, content] of Object.entries(files)) {
-    const file = path.join(root, relative);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, content);
-  }
-}
 
 /** An SRI sha512 of a string (a well-formed integrity value for sample locks). */
 export function sri(text: string): string {

@@ -3,7 +3,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLockfile } from "../../lockfile/read-lockfile.js";
 import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";
-import { sampleLock, tempDir } from "./helpers.js";
+import { tempDir } from "../helpers/temp-tree.js";
+import { sampleLock } from "./helpers.js";
 
 function lockAt(text: string | Uint8Array): string {
   const file = path.join(tempDir(), "plugins.lock");

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { setOwn } from "../../compiler/json-value.js";
 import { serializeCanonicalJson } from "../../lockfile/canonical-json.js";
 import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";
-import { sampleLock, tempDir } from "./helpers.js";
+import { tempDir } from "../helpers/temp-tree.js";
+import { sampleLock } from "./helpers.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const TRICKY_KEYS = ["string_decoder", "a", "10", "Z", "string-width", "9"];

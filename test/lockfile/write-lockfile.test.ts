@@ -3,7 +3,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";
 import { writeLockfileIfChanged } from "../../lockfile/write-lockfile.js";
-import { sampleLock, tempDir } from "./helpers.js";
+import { tempDir } from "../helpers/temp-tree.js";
+import { sampleLock } from "./helpers.js";
 
 const PAST = new Date("2001-02-03T04:05:06Z");
 

@@ -5,9 +5,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { bundleTools, type PackagingResult } from "../../packaging/index.js";
-import { copyFixture, removeTemporaryDirectories, runInNode, temporaryDirectory, tool, writeBundles, writeFiles } from "./helpers.js";
+import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+import { copyFixture, runInNode, tool, writeBundles } from "./helpers.js";
 
 const ASSETS = "plugins/assets/ai.assemblyline/assets";
 const KINDS_BUNDLE = "bundles/root/assets/ai.assemblyline/kinds.mjs";
@@ -20,7 +21,7 @@ let brand: unknown;
 beforeAll(async () => {
   root = copyFixture("assets-agent");
   packaged = await bundleTools({ root, tools: [tool(root, "assets", "kinds", "ai.assemblyline/kinds.ts")] });
-  const dir = writeBundles(temporaryDirectory(), packaged.bundles);
+  const dir = writeBundles(tempDir(), packaged.bundles);
   const report = runInNode(
     path.join(dir, KINDS_BUNDLE),
     `const out = {};
@@ -35,8 +36,6 @@ beforeAll(async () => {
   values = report.out;
   brand = report.brand;
 });
-afterAll(removeTemporaryDirectories);
-
 const fixtureBytes = (name: string): number[] => [...fs.readFileSync(path.join(root, ASSETS, name))];
 const fixtureText = (name: string): string => fs.readFileSync(path.join(root, ASSETS, name), "utf8");
 const dataUrl = (mime: string, name: string): string => `data:${mime};base64,${fs.readFileSync(path.join(root, ASSETS, name)).toString("base64")}`;
@@ -149,7 +148,7 @@ describe("packages from node_modules are bundled in", () => {
     const text = Buffer.from(bytes).toString("utf8");
     expect(text).toContain("// plugins/assets/node_modules/cjs-dep/index.js");
     expect(text).toContain("// node_modules/esm-dep/index.js");
-    const dir = writeBundles(temporaryDirectory(), result.bundles);
+    const dir = writeBundles(tempDir(), result.bundles);
     expect(runInNode(path.join(dir, file), "console.log(JSON.stringify(mod.result));")).toEqual({
       joined: "a/b",
       hashed: "11f6ad8e",
@@ -175,7 +174,7 @@ test("Node built-ins stay external, with or without the node: prefix", async () 
   const [file, bytes] = [...result.bundles][0]!;
   const specifiers = [...Buffer.from(bytes).toString("utf8").matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm)].map((m) => m[1]);
   expect(specifiers.sort()).toEqual(["node:fs", "node:module", "path"]);
-  const dir = writeBundles(temporaryDirectory(), result.bundles);
+  const dir = writeBundles(tempDir(), result.bundles);
   expect(runInNode(path.join(dir, file), "console.log(JSON.stringify(mod.result));")).toEqual({ sep: "/", read: "function" });
 });
 
@@ -187,7 +186,7 @@ test("a lazily imported authoring API is bundled under its specifier and works",
   const text = Buffer.from(bytes).toString("utf8");
   expect(text).toContain('"assemblyline-core:@assemblyline-agents/core"() {');
   expect(text).not.toContain("runtime-min/authoring");
-  const dir = writeBundles(temporaryDirectory(), result.bundles);
+  const dir = writeBundles(tempDir(), result.bundles);
   const report = runInNode(
     path.join(dir, file),
     'const t = await mod.createLazyTool(); console.log(JSON.stringify({ branded: t[Symbol.for("assemblyline.toolDefinition")] === true, out: await t.execute({}) }));',

@@ -6,16 +6,14 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { afterAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { BINARY_EXTENSIONS, DATA_URL_MIME_TYPES, TEXT_EXTENSIONS } from "../../packaging/index.js";
-import { removeTemporaryDirectories, temporaryDirectory, writeFiles } from "./helpers.js";
+import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
 const ASSETS_DTS = fileURLToPath(new URL("../../runtime-min/authoring/assets.d.ts", import.meta.url));
 
-afterAll(removeTemporaryDirectories);
-
 function typeErrors(files: Record<string, string>): string[] {
-  const dir = temporaryDirectory();
+  const dir = tempDir();
   writeFiles(dir, { "package.json": '{ "type": "module" }', ...files });
   const roots = Object.keys(files).filter((f) => f.endsWith(".ts")).map((f) => path.join(dir, f));
   const program = ts.createProgram([...roots, ASSETS_DTS], {

@@ -6,13 +6,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
-import { afterAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { locateAuthoringCore } from "../../packaging/authoring-core.js";
 import { buildOptions, createCorePathRewriter, planBundles } from "../../packaging/index.js";
 import * as esbuild from "esbuild";
-import { copyFixture, removeTemporaryDirectories, temporaryDirectory, tool } from "./helpers.js";
-
-afterAll(removeTemporaryDirectories);
+import { tempDir } from "../helpers/temp-tree.js";
+import { copyFixture, tool } from "./helpers.js";
 
 test("from source, the authoring API is the .ts module next to packaging/", () => {
   const core = locateAuthoringCore();
@@ -22,7 +21,7 @@ test("from source, the authoring API is the .ts module next to packaging/", () =
 
 test("bundling tsc's compiled authoring API gives the same bytes as bundling its source", async () => {
   const source = locateAuthoringCore();
-  const compiledFile = path.join(temporaryDirectory(), "index.js");
+  const compiledFile = path.join(tempDir(), "index.js");
   const sourceText = fs.readFileSync(source.file, "utf8");
   // The options of tsconfig.build.json that shape the emitted JavaScript.
   const compiled = ts.transpileModule(sourceText, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });

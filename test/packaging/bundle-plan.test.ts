@@ -4,11 +4,10 @@
  */
 import * as path from "node:path";
 import * as esbuild from "esbuild";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { bundleTools, planBundles, toolBundleKey, type BuildFunction, type PackagingTool } from "../../packaging/index.js";
-import { copyFixture, removeTemporaryDirectories, tool, writeFiles } from "./helpers.js";
-
-afterAll(removeTemporaryDirectories);
+import { writeFiles } from "../helpers/temp-tree.js";
+import { copyFixture, tool } from "./helpers.js";
 
 const DEFINE = (name: string): string =>
   `import { defineTool } from "@assemblyline-agents/core";\nexport default defineTool({ description: "${name}", inputSchema: { type: "object" }, execute: () => ({ name: "${name}" }) });\n`;

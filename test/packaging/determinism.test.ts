@@ -3,11 +3,11 @@
  * same agent must give the same bytes on every run, in every directory, and in a CRLF checkout.
  */
 import * as path from "node:path";
-import { afterAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { bundleTools, type PackagingResult, type PackagingTool } from "../../packaging/index.js";
-import { convertToCrlf, copyFixture, removeTemporaryDirectories, temporaryDirectory, tool, writeFiles } from "./helpers.js";
-
-afterAll(removeTemporaryDirectories);
+import { convertToCrlf } from "../helpers/copy-agent.js";
+import { repoRoot, tempDir, writeFiles } from "../helpers/temp-tree.js";
+import { copyFixture, tool } from "./helpers.js";
 
 function toolsOf(root: string): PackagingTool[] {
   return [
@@ -39,12 +39,11 @@ test("the same input twice gives identical bytes and integrities", async () => {
 });
 
 test("the same agent in another directory gives identical bytes, with no absolute path inside", async () => {
-  const near = copyFixture("assets-agent", temporaryDirectory());
-  const far = copyFixture("assets-agent", temporaryDirectory(), "deeper", "and deeper", "ünïcode");
+  const near = copyFixture("assets-agent", tempDir());
+  const far = copyFixture("assets-agent", tempDir(), "deeper", "and deeper", "ünïcode");
   const a = await packageFixture(near);
   const b = await packageFixture(far);
   expect(snapshot(b)).toEqual(snapshot(a));
-  const repoRoot = path.resolve(import.meta.dirname, "../..");
   for (const [root, result] of [[near, a], [far, b]] as const) {
     for (const bytes of result.bundles.values()) {
       const text = Buffer.from(bytes).toString("utf8");
@@ -79,8 +78,8 @@ test("a tsconfig.json above the agent root does not change the bundle", async ()
     "plugins/assets/ai.assemblyline/fields.ts":
       'import { defineTool } from "@assemblyline-agents/core";\nclass Counter { count = 1; }\nexport default defineTool({ description: "d", inputSchema: { type: "object" }, execute: () => ({ count: new Counter().count }) });\n',
   };
-  const plainParent = temporaryDirectory();
-  const configuredParent = temporaryDirectory();
+  const plainParent = tempDir();
+  const configuredParent = tempDir();
   writeFiles(configuredParent, {
     "tsconfig.json": JSON.stringify({ compilerOptions: { useDefineForClassFields: false, paths: { "@assemblyline-agents/core": ["./nowhere.ts"] } } }),
   });

@@ -3,12 +3,11 @@
  * line and column esbuild reports (converted to 1-based UTF-16 columns).
  */
 import * as path from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import * as esbuild from "esbuild";
 import { bundleTools, type BuildFunction } from "../../packaging/index.js";
-import { copyFixture, removeTemporaryDirectories, tool, writeFiles } from "./helpers.js";
-
-afterAll(removeTemporaryDirectories);
+import { writeFiles } from "../helpers/temp-tree.js";
+import { copyFixture, tool } from "./helpers.js";
 
 describe("esbuild errors become diagnostics", () => {
   const root = copyFixture("broken-agent");

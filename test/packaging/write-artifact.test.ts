@@ -4,10 +4,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { MANIFEST_FILE, type ArtifactManifest } from "../../runtime-min/artifact/manifest.js";
 import { bundleIntegrity, bundleTools, serializeManifest, toolBundleKey, writeArtifact, type PackagingResult } from "../../packaging/index.js";
-import { copyFixture, removeTemporaryDirectories, temporaryDirectory, tool } from "./helpers.js";
+import { tempDir } from "../helpers/temp-tree.js";
+import { copyFixture, tool } from "./helpers.js";
 
 let packaged: PackagingResult;
 
@@ -16,8 +17,6 @@ beforeAll(async () => {
   packaged = await bundleTools({ root, tools: [tool(root, "assets", "echo", "ai.assemblyline/echo.ts")] });
   expect(packaged.diagnostics).toEqual([]);
 });
-afterAll(removeTemporaryDirectories);
-
 function manifestFor(result: PackagingResult, lockText = "lock v1\n"): ArtifactManifest {
   const echo = result.toolBundles.get(toolBundleKey(".", "assets", "echo"))!;
   return {
@@ -64,7 +63,7 @@ function siblingsOf(dir: string): string[] {
 
 describe("writeArtifact", () => {
   test("writes the manifest, the bundles and extra files", async () => {
-    const out = path.join(temporaryDirectory(), ".assemblyline", "build");
+    const out = path.join(tempDir(), ".assemblyline", "build");
     const manifest = manifestFor(packaged);
     await writeArtifact(out, packaged.bundles, manifest, new Map([["skills/demo/SKILL.md", "# Demo\n"]]));
     const tree = readTree(out);
@@ -90,7 +89,7 @@ describe("writeArtifact", () => {
   });
 
   test("replaces a previous artifact completely (stale files disappear)", async () => {
-    const out = path.join(temporaryDirectory(), "build");
+    const out = path.join(tempDir(), "build");
     await writeArtifact(out, packaged.bundles, manifestFor(packaged), new Map([["stale.txt", "old"]]));
     await writeArtifact(out, packaged.bundles, manifestFor(packaged, "lock v2\n"));
     expect(fs.existsSync(path.join(out, "stale.txt"))).toBe(false);
@@ -99,7 +98,7 @@ describe("writeArtifact", () => {
   });
 
   test("a failure mid-way leaves the old artifact byte-identical and no temporary directory behind", async () => {
-    const out = path.join(temporaryDirectory(), "build");
+    const out = path.join(tempDir(), "build");
     await writeArtifact(out, packaged.bundles, manifestFor(packaged), new Map([["notes/readme.txt", "first\n"]]));
     const before = readTree(out);
     // "conflict" must be both a file and a directory: the write fails after other files were written.
@@ -110,7 +109,7 @@ describe("writeArtifact", () => {
   });
 
   test("a manifest that disagrees with the bundles is refused before the disk is touched", async () => {
-    const out = path.join(temporaryDirectory(), "build");
+    const out = path.join(tempDir(), "build");
     await writeArtifact(out, packaged.bundles, manifestFor(packaged));
     const before = readTree(out);
     const manifest = manifestFor(packaged);
@@ -127,14 +126,14 @@ describe("writeArtifact", () => {
   test.each([["../escape.txt"], ["/absolute.txt"], ["a//b.txt"], ["a\\b.txt"], ["MANIFEST.JSON"]])(
     "refuses the artifact path %s",
     async (file) => {
-      const out = path.join(temporaryDirectory(), "build");
+      const out = path.join(tempDir(), "build");
       await expect(writeArtifact(out, packaged.bundles, manifestFor(packaged), new Map([[file, "x"]]))).rejects.toThrow(/artifact path/);
       expect(fs.existsSync(out)).toBe(false);
     },
   );
 
   test("never replaces a directory that is not an artifact", async () => {
-    const out = path.join(temporaryDirectory(), "src");
+    const out = path.join(tempDir(), "src");
     fs.mkdirSync(out);
     fs.writeFileSync(path.join(out, "precious.ts"), "keep me");
     await expect(writeArtifact(out, packaged.bundles, manifestFor(packaged))).rejects.toThrow(/not an artifact/);
@@ -143,7 +142,7 @@ describe("writeArtifact", () => {
   });
 
   test("an empty existing directory is replaced", async () => {
-    const out = path.join(temporaryDirectory(), "build");
+    const out = path.join(tempDir(), "build");
     fs.mkdirSync(out);
     await writeArtifact(out, packaged.bundles, manifestFor(packaged));
     expect(fs.existsSync(path.join(out, MANIFEST_FILE))).toBe(true);

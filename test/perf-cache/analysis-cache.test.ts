@@ -12,7 +12,8 @@ import { describe, expect, it } from "vitest";
 import { compileAgent, type CompileResult } from "../../compiler/compile.js";
 import { ANALYSIS_CACHE_FILE, ANALYSIS_CACHE_MAGIC, AnalysisCache } from "../../compiler/static-analysis/analysis-cache.js";
 import { copyAgent } from "../helpers/copy-agent.js";
-import { addToTree, repoRoot } from "../helpers/temp-tree.js";
+import { supportAgentRoot } from "../helpers/support-agent.js";
+import { writeFiles } from "../helpers/temp-tree.js";
 
 const TOOLS = 70;
 
@@ -43,8 +44,8 @@ function generatedPlugin(): Record<string, string> {
 
 /** The example agent plus a generated plugin of {@link TOOLS} tools (enough for the schema worker). */
 function makeAgent(): string {
-  const root = copyAgent(path.join(repoRoot, "examples", "support-agent"), "al-cache-");
-  addToTree(root, generatedPlugin());
+  const root = copyAgent(supportAgentRoot, "al-cache-");
+  writeFiles(root, generatedPlugin());
   const agentMd = path.join(root, "agent.md");
   fs.writeFileSync(agentMd, fs.readFileSync(agentMd, "utf8").replace("capabilities:\n", "capabilities:\n  gen: {}\n"));
   return root;

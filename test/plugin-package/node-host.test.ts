@@ -3,32 +3,16 @@
  * itself may be a link (npm workspaces, `npm link`); links inside that stay inside are followed;
  * escaping, dangling and looping links are reported and never read.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createNodeHost } from "../../compiler/host.js";
 import { loadPluginPackage, summarizePluginPackage } from "../../compiler/plugin-package/index.js";
+import { tempDir, writeTree } from "../helpers/temp-tree.js";
 import { MANIFEST, MCP_SCHEMA, skill } from "./helpers.js";
-
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "al-plugin-package-"));
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
-
-/** Writes `files` under a fresh directory; `{ link }` entries become symlinks. */
-function tree(name: string, files: Readonly<Record<string, string | { link: string }>>): string {
-  const base = path.join(scratch, name);
-  for (const [file, content] of Object.entries(files)) {
-    const target = path.join(base, file);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    if (typeof content === "string") fs.writeFileSync(target, content);
-    else fs.symlinkSync(content.link, target);
-  }
-  return base;
-}
 
 describe("containment on a real file system", () => {
   it("follows links that stay inside and refuses links that escape", () => {
-    const base = tree("mixed", {
+    const base = writeTree({
       "plugin/plugin.json": MANIFEST,
       "plugin/shared/inner/SKILL.md": skill("inner"),
       "plugin/skills/inner": { link: "../shared/inner" },
@@ -52,7 +36,7 @@ describe("containment on a real file system", () => {
   });
 
   it("a plugin root reached through a symlink is contained by its real path", () => {
-    const base = tree("linked-root", {
+    const base = writeTree({
       "real/plugin.json": MANIFEST,
       "real/skills/a/SKILL.md": skill("a"),
       "real/ai.assemblyline/index.ts": "export default {};",
@@ -67,7 +51,7 @@ describe("containment on a real file system", () => {
   });
 
   it("an escaping plugin.json rejects the plugin without being read", () => {
-    const base = tree("manifest-escape", { "plugin/plugin.json": { link: "../outside/plugin.json" }, "outside/plugin.json": MANIFEST });
+    const base = writeTree({ "plugin/plugin.json": { link: "../outside/plugin.json" }, "outside/plugin.json": MANIFEST });
     const pkg = loadPluginPackage(createNodeHost(), path.join(base, "plugin"));
     expect(pkg.rejected).toBe(true);
     expect(pkg.name).toBeUndefined();
@@ -75,13 +59,13 @@ describe("containment on a real file system", () => {
   });
 
   it("a stray escaping link at the root is ignored", () => {
-    const base = tree("stray", { "plugin/plugin.json": MANIFEST, "plugin/escape-link": { link: "../../../../etc/passwd" } });
+    const base = writeTree({ "plugin/plugin.json": MANIFEST, "plugin/escape-link": { link: "../../../../etc/passwd" } });
     const pkg = loadPluginPackage(createNodeHost(), path.join(base, "plugin"));
     expect(pkg.diagnostics).toEqual([]);
   });
 
   it("a ./ command through a link that leaves the root skips the server", () => {
-    const base = tree("command-link", {
+    const base = writeTree({
       "plugin/plugin.json": MANIFEST,
       "plugin/bin": { link: "../outside-bin" },
       "outside-bin/server": "#!/bin/sh\n",
@@ -94,7 +78,7 @@ describe("containment on a real file system", () => {
   });
 
   it("a missing plugin root", () => {
-    const pkg = loadPluginPackage(createNodeHost(), path.join(scratch, "does-not-exist"));
+    const pkg = loadPluginPackage(createNodeHost(), path.join(tempDir(), "does-not-exist"));
     expect(pkg.rejected).toBe(true);
     expect(pkg.diagnostics.map((d) => d.code)).toEqual(["AL2001"]);
   });

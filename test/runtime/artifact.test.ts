@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openRuntime, RuntimeError } from "../../runtime-min/index.js";
+import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, editArtifact, type AgentFixture } from "./helpers/agent-fixture.js";
 
 let agent: AgentFixture | undefined;
@@ -23,7 +24,7 @@ async function refusal(fixture: AgentFixture): Promise<RuntimeError> {
   throw new Error("the artifact was not refused");
 }
 
-const tools = [{ name: "echo", file: "echo.ts" }, { name: "lookup_record", file: "lookup-record.ts" }];
+const tools = [{ name: "echo", file: seedTools.echo }, { name: "lookup_record", file: seedTools.lookupRecord }];
 
 describe("artifact verification", () => {
   it("accepts an intact artifact", async () => {

@@ -3,30 +3,24 @@
  * strict JSON copying of tool results, the environment allowlist and the permission flags.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DoorbellReader, EnvelopeBridge } from "../../runtime-min/sandbox/bridge.js";
 import { copyJson } from "../../runtime-min/sandbox/json-copy.js";
 import { sandboxEnvironment, sandboxNodeFlags } from "../../runtime-min/sandbox/sandbox-environment.js";
-
-let dir: string | undefined;
-afterEach(() => {
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
+import { tempDir } from "../helpers/temp-tree.js";
 
 describe("EnvelopeBridge", () => {
   it("publishes each message as a complete, uniquely named file and rings the doorbell after the rename", () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-bridge-"));
+    const dir = tempDir("al-bridge-");
     const rung: string[] = [];
     const host = new EnvelopeBridge(dir, "h", (line) => {
       // When the doorbell rings, the final file is complete: exactly the announced bytes of JSON.
       const [name, bytes] = line.trim().split(" ");
-      const files = fs.readdirSync(dir!);
+      const files = fs.readdirSync(dir);
       expect(files).toContain(name);
       expect(files).not.toContain(`.${name}.tmp`);
-      const text = fs.readFileSync(path.join(dir!, name!));
+      const text = fs.readFileSync(path.join(dir, name!));
       expect(text.byteLength).toBe(Number(bytes));
       expect(JSON.parse(text.toString("utf8"))).toBeTypeOf("object");
       rung.push(line);
@@ -51,7 +45,7 @@ describe("EnvelopeBridge", () => {
   });
 
   it("refuses doorbells that do not name an envelope of the other side", () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-bridge-"));
+    const dir = tempDir("al-bridge-");
     const child = new EnvelopeBridge(dir, "c", () => undefined);
     for (const line of ["c-1.json 2", "../h-1.json 2", "h-1.json.tmp 2", "/etc/passwd 2", ".h-1.json.tmp 2", "h-1.json", "h-1.json -1", "h-1.json 2 3"]) {
       expect(() => child.take(line)).toThrow(/is not an envelope of the other side/);
@@ -59,7 +53,7 @@ describe("EnvelopeBridge", () => {
   });
 
   it("refuses an envelope shorter than its doorbell announced", () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-bridge-"));
+    const dir = tempDir("al-bridge-");
     fs.writeFileSync(path.join(dir, "h-1.json"), "{}");
     const child = new EnvelopeBridge(dir, "c", () => undefined);
     expect(() => child.take("h-1.json 10")).toThrow("The bridge envelope 'h-1.json' has 2 bytes, not the 10 its doorbell announced.");

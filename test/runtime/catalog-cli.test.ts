@@ -3,7 +3,6 @@
  * the model starts with and one ranked page, as JSON and for people, with exit codes 0/1/2.
  * Most cases call the command functions in-process; one spawns the CLI to check the wiring.
  */
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,12 +10,11 @@ import { runSearchCommand } from "../../cli/commands/search.js";
 import { runToolsCommand } from "../../cli/commands/tools.js";
 import { ALWAYS_VISIBLE_CORE_TOOLS } from "../../runtime-min/snapshot/index.js";
 import { ECHO_SCHEMA, LEDGER_TOOLS, createCatalogAgent } from "./catalog-fixture.js";
-import { repoRoot, type AgentFixture } from "./helpers/agent-fixture.js";
+import type { AgentFixture } from "./helpers/agent-fixture.js";
+import { runSourceCli } from "./helpers/run-source-cli.js";
 
 const CHILD = "subagents/researcher";
 const CORE_VISIBLE = [...ALWAYS_VISIBLE_CORE_TOOLS].sort();
-const loader = path.join(repoRoot, "test/runtime/helpers/ts-loader.mjs");
-const entry = path.join(repoRoot, "test/runtime/helpers/cli-entry.ts");
 let agent: AgentFixture;
 
 beforeAll(async () => {
@@ -163,15 +161,14 @@ describe("assembly-line search", () => {
 
 describe("the commands in a separate process", () => {
   it("are registered with commander and set the exit code", () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, ["--import", loader, entry, ...args], { cwd: repoRoot, encoding: "utf8", timeout: 60_000 });
-    const tools = run("tools", agent.root, "--surface", CHILD, "--format", "json");
+    const tools = runSourceCli("tools", agent.root, "--surface", CHILD, "--format", "json");
     expect(tools.status).toBe(0);
     expect(toolNames(tools.stdout)).toContain("web_fetch");
-    const search = run("search", "ledger", agent.root, "--limit", "50", "--offset", "20", "--format", "json");
+    const search = runSourceCli("search", "ledger", agent.root, "--limit", "50", "--offset", "20", "--format", "json");
     expect(search.status).toBe(0);
     expect(JSON.parse(search.stdout)).toMatchObject({ totalMatches: 25, hasMore: false });
     expect(toolNames(search.stdout)).toEqual(LEDGER_TOOLS.slice(20));
-    const usage = run("search", "ledger", agent.root, "--offset", "x");
+    const usage = runSourceCli("search", "ledger", agent.root, "--offset", "x");
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain("AL8043");
   });

@@ -4,6 +4,7 @@
  * ranking, and a hidden tool; a child surface with its own plugin, one of which disables
  * `bash`. Every tool runs the seed's echo implementation.
  */
+import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, editArtifact, type AgentFixture, type ToolSpec } from "./helpers/agent-fixture.js";
 
 /** Names of the 25 deferred ledger tools, in code-unit order. */
@@ -12,7 +13,7 @@ export const LEDGER_TOOLS: readonly string[] = Array.from({ length: 25 }, (_, i)
 /** Input schema of every fixture tool (the echo implementation's). */
 export const ECHO_SCHEMA = { type: "object", properties: { message: { type: "string" } }, required: ["message"] } as const;
 
-const echo = (spec: Omit<ToolSpec, "file" | "inputSchema">): ToolSpec => ({ file: "echo.ts", inputSchema: { ...ECHO_SCHEMA }, ...spec });
+const echo = (spec: Omit<ToolSpec, "file" | "inputSchema">): ToolSpec => ({ file: seedTools.echo, inputSchema: { ...ECHO_SCHEMA }, ...spec });
 
 /** Builds the catalog agent (root + `subagents/researcher`, whose plugin disables `bash`). */
 export async function createCatalogAgent(): Promise<AgentFixture> {

@@ -3,22 +3,21 @@
  * shares the agent's state.db: approval in one process, approve in another, a repeated approve
  * that does nothing, and step replay across processes.
  */
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent, repoRoot, type AgentFixture } from "./helpers/agent-fixture.js";
+import { seedTools } from "../helpers/support-agent.js";
+import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+import { runSourceCli } from "./helpers/run-source-cli.js";
 
-const loader = path.join(repoRoot, "test/runtime/helpers/ts-loader.mjs");
-const entry = path.join(repoRoot, "test/runtime/helpers/cli-entry.ts");
 let agent: AgentFixture;
 
 beforeAll(async () => {
   agent = await createAgent([
-    { name: "echo", file: "echo.ts" },
-    { name: "record_note", file: "record-note.ts" },
-    { name: "hydrate_customer", file: "hydrate-customer.ts", inject: ["fetch-shim.ts"] },
+    { name: "echo", file: seedTools.echo },
+    { name: "record_note", file: seedTools.recordNote },
+    { name: "hydrate_customer", file: seedTools.hydrateCustomer, inject: ["fetch-shim.ts"] },
     { name: "search", file: "search.ts", factory: "createSearchTool", config: { limit: 20, index: "products" }, requiredConfig: ["SEARCH_API_URL"] },
   ]);
 });
@@ -26,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => agent?.cleanup());
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string; json: any } {
-  const result = spawnSync(process.execPath, ["--import", loader, entry, ...args], { cwd: repoRoot, encoding: "utf8", timeout: 60_000 });
+  const result = runSourceCli(...args);
   let json: unknown;
   try {
     json = JSON.parse(result.stdout);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRuntime, type CallResult, type Runtime } from "../../runtime-min/index.js";
+import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 
 let agent: AgentFixture;
@@ -13,8 +14,8 @@ const probe = (name: string, factory = name, extra: object = {}) => ({ name, fil
 
 beforeAll(async () => {
   agent = await createAgent([
-    { name: "echo", file: "echo.ts" },
-    { name: "missing_export", file: "echo.ts", factory: "createEchoTool", description: "Echo.", inputSchema: { type: "object" } },
+    { name: "echo", file: seedTools.echo },
+    { name: "missing_export", file: seedTools.echo, factory: "createEchoTool", description: "Echo.", inputSchema: { type: "object" } },
     probe("throwing"),
     probe("bigint_result", "bigintResult"),
     probe("function_result", "functionResult"),
@@ -77,36 +78,24 @@ describe("invalid_input", () => {
 });
 
 describe("configuration_error", () => {
-  it("reports every missing requiredConfig value and how to supply it", async () => {
-    const result = await callAndCheckRunContinues("needs_config", {});
-    expect(result.failure?.kind).toBe("configuration_error");
-    expect(result.error).toBe(
+  it.each([
+    [
+      "every missing requiredConfig value and how to supply it",
+      "needs_config",
       "Tool 'needs_config' needs the host values PROBE_URL, PROBE_REGION (requiredConfig), which the host did not supply. Pass --config PROBE_URL=<value> --config PROBE_REGION=<value> (or hostConfig in openRuntime).",
-    );
-  });
-
-  it("reports a factory that throws", async () => {
-    const result = await callAndCheckRunContinues("factory_throws", {});
+    ],
+    ["a factory that throws", "factory_throws", "The factory 'factoryThrows' of tool 'factory_throws' threw: index 'products' is not reachable"],
+    ["a missing factory export, listing what the bundle exports", "missing_export", "The bundle of tool 'missing_export' has no export 'createEchoTool' (the descriptor's factory)."],
+    ["a factory that returns no ToolDefinition", "not_a_tool", expect.stringContaining("is not a ToolDefinition")],
+    [
+      "a definition that asks for approval the lock does not record, and refuses to run it",
+      "approval_drift",
+      expect.stringContaining("asks for approval (\"Sends an email.\"), but the locked contract has no approval policy"),
+    ],
+  ])("reports %s", async (_what, tool, error) => {
+    const result = await callAndCheckRunContinues(tool, {});
     expect(result.failure?.kind).toBe("configuration_error");
-    expect(result.error).toBe("The factory 'factoryThrows' of tool 'factory_throws' threw: index 'products' is not reachable");
-  });
-
-  it("reports a missing factory export, listing what the bundle exports", async () => {
-    const result = await callAndCheckRunContinues("missing_export", {});
-    expect(result.failure?.kind).toBe("configuration_error");
-    expect(result.error).toBe("The bundle of tool 'missing_export' has no export 'createEchoTool' (the descriptor's factory).");
-  });
-
-  it("reports a factory that returns no ToolDefinition", async () => {
-    const result = await callAndCheckRunContinues("not_a_tool", {});
-    expect(result.failure?.kind).toBe("configuration_error");
-    expect(result.error).toContain("is not a ToolDefinition");
-  });
-
-  it("refuses to run a definition that asks for approval the lock does not record", async () => {
-    const result = await callAndCheckRunContinues("approval_drift", {});
-    expect(result.failure?.kind).toBe("configuration_error");
-    expect(result.error).toContain("asks for approval (\"Sends an email.\"), but the locked contract has no approval policy");
+    expect(result.error).toEqual(error);
   });
 });
 

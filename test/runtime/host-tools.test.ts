@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CoreTool } from "../../runtime-min/core-tools/types.js";
 import { openRuntime, ToolCallError, type Runtime } from "../../runtime-min/index.js";
+import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, editArtifact, type AgentFixture } from "./helpers/agent-fixture.js";
 
 const workspaceNote: CoreTool = {
@@ -30,7 +31,7 @@ let agent: AgentFixture;
 let runtime: Runtime;
 
 beforeAll(async () => {
-  agent = await createAgent([{ name: "echo", file: "echo.ts" }]);
+  agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
   editArtifact(agent, (manifest) => {
     manifest.surfaces["."].disabledCoreTools = ["grep"];
   });

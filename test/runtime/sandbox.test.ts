@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRuntime, SANDBOX_ENV_ALLOWLIST, type Runtime } from "../../runtime-min/index.js";
 import { deriveIdempotencyKey } from "../../runtime-min/index.js";
+import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 
 const SECRET = "sk-live-5ecret-do-not-leak";
@@ -22,7 +23,7 @@ beforeAll(async () => {
   process.env.NODE_OPTIONS = "--no-deprecation";
   process.env.NODE_PROBE = SECRET;
   agent = await createAgent([
-    { name: "echo", file: "echo.ts" },
+    { name: "echo", file: seedTools.echo },
     probe("env_probe", "envProbe"),
     probe("write_outside", "writeOutside"),
     probe("slow"),

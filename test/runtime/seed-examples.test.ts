@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
 import { deriveIdempotencyKey } from "../../runtime-min/index.js";
+import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 
 let agent: AgentFixture;
@@ -14,11 +15,11 @@ let runtime: Runtime;
 
 beforeAll(async () => {
   agent = await createAgent([
-    { name: "echo", file: "echo.ts" },
-    { name: "accept_document", file: "accept-document.ts" },
-    { name: "record_note", file: "record-note.ts" },
-    { name: "hydrate_customer", file: "hydrate-customer.ts", inject: ["fetch-shim.ts"] },
-    { name: "lookup_record", file: "lookup-record.ts" },
+    { name: "echo", file: seedTools.echo },
+    { name: "accept_document", file: seedTools.acceptDocument },
+    { name: "record_note", file: seedTools.recordNote },
+    { name: "hydrate_customer", file: seedTools.hydrateCustomer, inject: ["fetch-shim.ts"] },
+    { name: "lookup_record", file: seedTools.lookupRecord },
     { name: "search", file: "search.ts", capability: "private-search", factory: "createSearchTool", config: { limit: 20, index: "products" }, requiredConfig: ["SEARCH_API_URL"] },
   ]);
   runtime = await openRuntime({ root: agent.root, hostConfig: { SEARCH_API_URL: "https://search.example.com", UNDECLARED: "not for tools" } });

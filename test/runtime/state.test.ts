@@ -8,6 +8,7 @@ import * as path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
+import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 
 let agent: AgentFixture;
@@ -15,7 +16,7 @@ let runtime: Runtime;
 const probe = (name: string, factory = name, extra: object = {}) => ({ name, file: "probes.ts", factory, ...extra });
 
 beforeAll(async () => {
-  agent = await createAgent([{ name: "echo", file: "echo.ts" }, { name: "record_note", file: "record-note.ts" }, probe("slow"), probe("wait_for_go", "waitForGo"), probe("wait_after_ctx", "waitForGoAfterCtx")]);
+  agent = await createAgent([{ name: "echo", file: seedTools.echo }, { name: "record_note", file: seedTools.recordNote }, probe("slow"), probe("wait_for_go", "waitForGo"), probe("wait_after_ctx", "waitForGoAfterCtx")]);
   runtime = await openRuntime({ root: agent.root, stateBusyTimeoutMs: 50 });
 });
 

@@ -6,36 +6,39 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createNodeHost } from "../../compiler/host.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
+import { seedPlugins, seedTools } from "../helpers/support-agent.js";
 import { analyzeDefinitionSource, brief, DIR, lines, ROOT } from "./helpers.js";
 import { createMemoryHost } from "./memory-host.js";
 
 const TOOL = `${DIR}/tool.ts`;
 const IMPORT = 'import { approvalRequired, defineTool } from "@assemblyline-agents/core";';
-const SEED = path.resolve(import.meta.dirname, "../fixtures/static-analysis/seed-definitions");
+/** The seed's "Safe Model Output" snippet as the seed prints it: without the import line. */
+const SAFE_MODEL_OUTPUT_SNIPPET = path.resolve(import.meta.dirname, "../fixtures/static-analysis/seed-definitions/safe-model-output.ts");
 
-describe("seed definitions", () => {
+describe("seed definitions (examples/support-agent)", () => {
   const analyzer = createStaticAnalyzer(createNodeHost());
-  const analyze = (name: string) => analyzer.analyzeDefinition(path.join(SEED, name), SEED);
+  const analyze = (file: string, pluginRoot = seedPlugins.supportTools) => analyzer.analyzeDefinition(file, pluginRoot);
 
   it("reads the echo definition", () => {
-    const result = analyze("echo.ts");
+    const file = seedTools.echo;
+    const result = analyze(file, seedPlugins.example);
     expect(result).toMatchObject({ parsed: true, hasDefaultExport: true, namedExports: [], hasExportStar: false, diagnostics: [] });
     expect(result.definedTools).toEqual([
       {
         exportName: "default",
         form: "value",
-        description: { value: "Echo a message back to the caller.", location: { file: path.join(SEED, "echo.ts"), line: 5, column: 16, endLine: 5, endColumn: 52 } },
+        description: { value: "Echo a message back to the caller.", location: { file, line: 5, column: 16, endLine: 5, endColumn: 52 } },
         inputSchema: {
           value: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
-          location: { file: path.join(SEED, "echo.ts"), line: 6, column: 16, endLine: 12, endColumn: 4 },
+          location: { file, line: 6, column: 16, endLine: 12, endColumn: 4 },
         },
-        needsApproval: { value: null, location: { file: path.join(SEED, "echo.ts"), line: 4, column: 27, endLine: 16, endColumn: 2 } },
+        needsApproval: { value: null, location: { file, line: 4, column: 27, endLine: 16, endColumn: 2 } },
       },
     ]);
   });
 
   it("reads the recoverable-error definition", () => {
-    const result = analyze("recoverable-error.ts");
+    const result = analyze(seedTools.acceptDocument);
     expect(result.diagnostics).toEqual([]);
     expect(result.definedTools[0]).toMatchObject({
       exportName: "default",
@@ -46,22 +49,25 @@ describe("seed definitions", () => {
   });
 
   it("reads approvalRequired(reason, sideEffect) in the approval-note definition", () => {
-    const result = analyze("approval-note.ts");
+    const result = analyze(seedTools.recordNote);
     expect(result.diagnostics).toEqual([]);
     expect(result.definedTools[0]!.needsApproval).toEqual({
       value: { reason: "Recording a note is a durable side effect.", sideEffect: "idempotent" },
-      location: { file: path.join(SEED, "approval-note.ts"), line: 10, column: 18, endLine: 10, endColumn: 94 },
+      location: { file: seedTools.recordNote, line: 10, column: 18, endLine: 10, endColumn: 94 },
     });
   });
 
   it("reads the durable-step definition", () => {
-    const result = analyze("durable-step.ts");
+    const result = analyze(seedTools.hydrateCustomer);
     expect(result.diagnostics).toEqual([]);
     expect(result.definedTools[0]).toMatchObject({ description: { value: "Hydrate a customer profile once per run." }, needsApproval: { value: null } });
   });
 
-  it("reads the safe-model-output definition, whose snippet omits the import", () => {
-    const result = analyze("safe-model-output.ts");
+  it.each([
+    ["the example's safe-model-output definition", seedTools.lookupRecord, seedPlugins.supportTools],
+    ["the seed's safe-model-output snippet, which omits the import", SAFE_MODEL_OUTPUT_SNIPPET, path.dirname(SAFE_MODEL_OUTPUT_SNIPPET)],
+  ])("reads %s", (_what, file, pluginRoot) => {
+    const result = analyze(file, pluginRoot);
     expect(result.diagnostics).toEqual([]);
     expect(result.definedTools[0]).toMatchObject({
       exportName: "default",

@@ -3,19 +3,16 @@
  * file if they ran are analysed, and the markers do not exist afterwards.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createNodeHost } from "../../compiler/host.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
+import { tempDir } from "../helpers/temp-tree.js";
 
 describe("no plugin code runs", () => {
   let root: string;
   beforeEach(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), "al-static-analysis-"));
-  });
-  afterEach(() => {
-    fs.rmSync(root, { recursive: true, force: true });
+    root = tempDir("al-static-analysis-");
   });
 
   const marker = (name: string): string => path.join(root, `${name}.ran`);

@@ -22,26 +22,46 @@ function rejectOne(expression: string, code: string, prelude: string[] = [], col
 }
 
 describe("code that would have to run", () => {
-  it("rejects a function call", () => {
+  // One row per construct: the expression read as `tools.echo.v`, a part of the AL3201 message
+  // that names the construct, and the top-level lines before the entry, if any.
+  it.each<[string, string, string[]?]>([
+    ['require("./schema.json")', "a function call to 'require'"],
+    ['import("./schema.js")', "a dynamic import"],
+    ['process.env["X"]', "'process.env[\"X\"]'"],
+    ["limit", "which is declared with 'var'", ["var limit = 20;"]],
+    ["Schema", "which is a class", ["class Schema {}"]],
+    ["Kind", "which is an enum", ["enum Kind { A }"]],
+    ["Kind.A", "a property access ('Kind.A')", ["enum Kind { A }"]],
+    ["Schema", "which is a type, not a value", ["type Schema = { a: 1 };"]],
+    ["a", "which is declared by destructuring", ["const { a } = { a: 1 };"]],
+    ["() => 1", "Cannot read a function:"],
+    ["function () { return 1; }", "Cannot read a function:"],
+    ["String.raw`a`", "a tagged template"],
+    ["1 + 2", "an expression with the operator '+'"],
+    ['a ?? "x"', "the operator '??'", ["const a = null;"]],
+    ["true ? 1 : 2", "a conditional expression"],
+    ["!true", "the operator '!' applied to 'true'"],
+    ["~1", "the operator '~'"],
+    ["-a", "the operator '-' applied to 'a'", ["const a = 1;"]],
+    ["typeof a", "a 'typeof' expression", ["const a = 1;"]],
+    ["new Date()", "a 'new' expression ('new Date()')"],
+    ["this", "Cannot read 'this'"],
+    ["await a", "an 'await' expression", ["const a = 1;"]],
+  ])("rejects %s: %s", (expression, construct, prelude = []) => {
+    expect(rejectOne(expression, "AL3201", prelude).message).toContain(construct);
+  });
+
+  it("rejects a function call, saying why and what to do", () => {
     const d = rejectOne("makeSchema()", "AL3201");
     expect(d.message).toBe("Cannot read a function call to 'makeSchema': the compiler never runs plugin code.");
     expect(d.hint).toBe("Descriptors must be static; compute it in the definition module instead.");
     expect(d.severity).toBe("error");
   });
 
-  it("rejects require()", () => {
-    expect(rejectOne('require("./schema.json")', "AL3201").message).toContain("a function call to 'require'");
-  });
-
-  it("rejects a dynamic import", () => {
-    expect(rejectOne('import("./schema.js")', "AL3201").message).toContain("a dynamic import");
-  });
-
-  it("rejects process.env", () => {
+  it("rejects process.env, pointing at requiredConfig", () => {
     const d = rejectOne("process.env.SEARCH_URL", "AL3201");
     expect(d.message).toBe("Cannot read 'process.env.SEARCH_URL': the compiler never runs plugin code.");
     expect(d.hint).toContain("requiredConfig");
-    expect(rejectOne('process.env["X"]', "AL3201").message).toContain("'process.env[\"X\"]'");
   });
 
   it("rejects a reference to a let binding", () => {
@@ -50,36 +70,10 @@ describe("code that would have to run", () => {
     expect(d.hint).toBe("Declare 'limit' with 'const' and a static value at the top level of the module.");
   });
 
-  it("rejects a reference to a var binding", () => {
-    expect(rejectOne("limit", "AL3201", ["var limit = 20;"]).message).toContain("which is declared with 'var'");
-  });
-
   it("rejects a reference to a function", () => {
     const d = rejectOne("execute", "AL3201", ["function execute() {}"]);
     expect(d.message).toContain("a reference to 'execute', which is a function");
     expect(d.hint).toBe("Descriptors are data: keep functions in the definition module.");
-  });
-
-  it("rejects a reference to a class", () => {
-    expect(rejectOne("Schema", "AL3201", ["class Schema {}"]).message).toContain("which is a class");
-  });
-
-  it("rejects a reference to an enum", () => {
-    expect(rejectOne("Kind.A", "AL3201", ["enum Kind { A }"]).message).toContain("a property access ('Kind.A')");
-    expect(rejectOne("Kind", "AL3201", ["enum Kind { A }"]).message).toContain("which is an enum");
-  });
-
-  it("rejects a reference to a type", () => {
-    expect(rejectOne("Schema", "AL3201", ["type Schema = { a: 1 };"]).message).toContain("which is a type, not a value");
-  });
-
-  it("rejects a destructured const", () => {
-    expect(rejectOne("a", "AL3201", ["const { a } = { a: 1 };"]).message).toContain("which is declared by destructuring");
-  });
-
-  it("rejects an arrow function, a function expression, a method and a getter", () => {
-    expect(rejectOne("() => 1", "AL3201").message).toContain("Cannot read a function:");
-    expect(rejectOne("function () { return 1; }", "AL3201").message).toContain("Cannot read a function:");
   });
 
   it("rejects methods, getters and setters in object literals, keeping the object", () => {
@@ -98,25 +92,7 @@ describe("code that would have to run", () => {
     expect(d.message).toBe("Cannot read a template literal with substitutions: the compiler never runs plugin code.");
   });
 
-  it("rejects a tagged template", () => {
-    expect(rejectOne("String.raw`a`", "AL3201").message).toContain("a tagged template");
-  });
-
-  it("rejects binary, conditional and logical expressions", () => {
-    expect(rejectOne("1 + 2", "AL3201").message).toContain("an expression with the operator '+'");
-    expect(rejectOne('a ?? "x"', "AL3201", ["const a = null;"]).message).toContain("the operator '??'");
-    expect(rejectOne("true ? 1 : 2", "AL3201").message).toContain("a conditional expression");
-  });
-
-  it("rejects unary operators other than a sign on a number literal", () => {
-    expect(rejectOne("!true", "AL3201").message).toContain("the operator '!' applied to 'true'");
-    expect(rejectOne("~1", "AL3201").message).toContain("the operator '~'");
-    expect(rejectOne("-a", "AL3201", ["const a = 1;"]).message).toContain("the operator '-' applied to 'a'");
-    expect(rejectOne("typeof a", "AL3201", ["const a = 1;"]).message).toContain("a 'typeof' expression");
-  });
-
-  it("rejects new and regular expressions", () => {
-    expect(rejectOne("new Date()", "AL3201").message).toContain("a 'new' expression ('new Date()')");
+  it("rejects a regular expression, with the pattern as a JSON Schema hint", () => {
     const d = rejectOne("/^a+$/", "AL3201");
     expect(d.message).toContain("a regular expression (/^a+$/)");
     expect(d.hint).toContain('pattern: "^a+$"');
@@ -126,11 +102,6 @@ describe("code that would have to run", () => {
     const d = rejectOne("base.schema", "AL3201", ["const base = { schema: {} };"]);
     expect(d.message).toContain("a property access ('base.schema')");
     expect(d.hint).toBe("Reference a top-level const directly, or write the value inline.");
-  });
-
-  it("rejects 'this' and 'await'", () => {
-    expect(rejectOne("this", "AL3201").message).toContain("Cannot read 'this'");
-    expect(rejectOne("await a", "AL3201", ["const a = 1;"]).message).toContain("an 'await' expression");
   });
 
   it("rejects defineAssemblyLinePlugin when it is not imported from @assemblyline-agents/core", () => {
@@ -154,19 +125,15 @@ describe("values that are not JSON", () => {
     expect(d.hint).toBe("Omit the property instead (or use null).");
   });
 
-  it("rejects NaN, Infinity and -Infinity", () => {
-    expect(rejectOne("NaN", "AL3205").message).toBe("'NaN' is not a JSON value.");
-    expect(rejectOne("Infinity", "AL3205").message).toBe("'Infinity' is not a JSON value.");
-    expect(rejectOne("-Infinity", "AL3205").message).toBe("'-Infinity' is not a JSON value.");
-  });
-
-  it("rejects a number literal too large for a double", () => {
-    expect(rejectOne("1e999", "AL3205").message).toBe("The number '1e999' (which is Infinity) is not a JSON value.");
-  });
-
-  it("rejects BigInt literals and void", () => {
-    expect(rejectOne("10n", "AL3205").message).toBe("The BigInt literal '10n' is not a JSON value.");
-    expect(rejectOne("void 0", "AL3205").message).toBe("A 'void' expression (which is undefined) is not a JSON value.");
+  it.each([
+    ["NaN", "'NaN' is not a JSON value."],
+    ["Infinity", "'Infinity' is not a JSON value."],
+    ["-Infinity", "'-Infinity' is not a JSON value."],
+    ["1e999", "The number '1e999' (which is Infinity) is not a JSON value."],
+    ["10n", "The BigInt literal '10n' is not a JSON value."],
+    ["void 0", "A 'void' expression (which is undefined) is not a JSON value."],
+  ])("rejects %s", (expression, message) => {
+    expect(rejectOne(expression, "AL3205").message).toBe(message);
   });
 
   it("rejects an empty array slot, keeping the other elements", () => {

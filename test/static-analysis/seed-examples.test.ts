@@ -1,19 +1,19 @@
 /**
  * The seed's examples (plugin-tools.md: the minimal echo entry, the defineAssemblyLinePlugin
- * search plugin with configSchema and a factory) analyse clean from disk.
+ * search plugin with configSchema and a factory) analyse clean from disk, read in place from
+ * the example agent (examples/support-agent).
  */
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createNodeHost } from "../../compiler/host.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
-
-const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/static-analysis");
+import { seedPlugins } from "../helpers/support-agent.js";
 
 describe("seed plugin entries", () => {
   const analyzer = createStaticAnalyzer(createNodeHost());
 
   it("reads the minimal echo entry", () => {
-    const root = path.join(FIXTURES, "seed-example");
+    const root = seedPlugins.example;
     const entry = path.join(root, "ai.assemblyline/index.ts");
     const result = analyzer.analyzeEntry(entry, root);
     expect(result.diagnostics).toEqual([]);
@@ -35,7 +35,7 @@ describe("seed plugin entries", () => {
   });
 
   it("reads the defineAssemblyLinePlugin search entry and its factory module", () => {
-    const root = path.join(FIXTURES, "seed-search");
+    const root = seedPlugins.privateSearch;
     const result = analyzer.analyzeEntry(path.join(root, "ai.assemblyline/index.ts"), root);
     expect(result.diagnostics).toEqual([]);
     expect(result.wrapped).toBe(true);

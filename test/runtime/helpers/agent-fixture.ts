@@ -1,7 +1,9 @@
 /**
  * Builds a compiled agent in a temporary directory for runtime tests: real esbuild bundles of
- * the tool sources in `test/fixtures/runtime/tools/`, with `plugins.lock` and `manifest.json`
- * written by hand in the formats of `lockfile/types.ts` and `runtime-min/artifact/manifest.ts`.
+ * tool sources — the seed's examples read in place from `examples/support-agent/` (`seedTools`
+ * in `test/helpers/support-agent.ts`) and the probes in `test/fixtures/runtime/tools/` — with
+ * `plugins.lock` and `manifest.json` written by hand in the formats of `lockfile/types.ts` and
+ * `runtime-min/artifact/manifest.ts`.
  *
  * Descriptor fields (description, inputSchema, approval) are read from the bundled definition
  * itself — in the test process, which is fine for tests — unless a spec overrides them.
@@ -12,14 +14,18 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
 import ssri from "ssri";
+import { repoRoot } from "../../helpers/temp-tree.js";
 
-export const repoRoot = path.resolve(import.meta.dirname, "../../..");
+/** The runtime's own fixture tools: probes of the runtime contract and the `fetch` shim. */
 export const toolsDir = path.join(repoRoot, "test/fixtures/runtime/tools");
 
 /** One tool of the fixture agent. */
 export interface ToolSpec {
   readonly name: string;
-  /** File in `test/fixtures/runtime/tools/`. */
+  /**
+   * The definition module: an absolute path (e.g. `seedTools.echo`) or a file in
+   * `test/fixtures/runtime/tools/`. The lock names it `./ai.assemblyline/<its base name>`.
+   */
   readonly file: string;
   readonly capability?: string;
   readonly surface?: string;
@@ -66,7 +72,7 @@ export async function createAgent(specs: readonly ToolSpec[]): Promise<AgentFixt
     const integrity = ssri.fromData(bytes, { algorithms: ["sha512"] }).toString();
     const contract = await readContract(path.join(artifactDir, relativeBundle), spec);
     const locked = {
-      definition: `./ai.assemblyline/${spec.file}`,
+      definition: `./ai.assemblyline/${path.basename(spec.file)}`,
       ...(spec.factory ? { factory: spec.factory } : {}),
       ...contract,
       bundle: integrity,
@@ -129,14 +135,14 @@ async function bundleTool(artifactDir: string, spec: ToolSpec, bundles: Map<stri
   const stem = path.basename(spec.file).replace(/\.[^.]+$/, "");
   const relative = `bundles/${stem}${spec.inject ? `-${bundles.size}` : ""}.mjs`;
   await esbuild.build({
-    entryPoints: [path.join(toolsDir, spec.file)],
+    entryPoints: [path.resolve(toolsDir, spec.file)],
     outfile: path.join(artifactDir, relative),
     bundle: true,
     format: "esm",
     platform: "node",
     target: "node22",
     alias: { "@assemblyline-agents/core": path.join(repoRoot, "runtime-min/authoring/index.ts") },
-    inject: (spec.inject ?? []).map((file) => path.join(toolsDir, file)),
+    inject: (spec.inject ?? []).map((file) => path.resolve(toolsDir, file)),
     logLevel: "silent",
   });
   bundles.set(key, relative);

@@ -1,0 +1,18 @@
+/**
+ * Test helper: runs the runtime commands (`call`, `approve`, `tools`, `search`) as a separate
+ * host process from the TypeScript sources (`cli-entry.ts` through `ts-loader.mjs`), so runtime
+ * tests need no build. The e2e tests run the built CLI instead (`test/helpers/run-cli.ts`).
+ */
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import type { CliRun } from "../../helpers/run-cli.js";
+import { repoRoot } from "../../helpers/temp-tree.js";
+
+const loader = path.join(import.meta.dirname, "ts-loader.mjs");
+const entry = path.join(import.meta.dirname, "cli-entry.ts");
+
+/** Runs `assembly-line ...args` from the sources in the repository root; never throws on a non-zero exit. */
+export function runSourceCli(...args: string[]): CliRun {
+  const result = spawnSync(process.execPath, ["--import", loader, entry, ...args], { cwd: repoRoot, encoding: "utf8", timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
