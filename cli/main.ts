@@ -9,7 +9,9 @@ import * as path from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { registerCatalogCommands } from "./commands/tools.js";
 import { toolVersion } from "./version.js";
-import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { Diagnostics, type DiagnosticMessage } from "../compiler/diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { toJsonDiagnostic } from "../compiler/diagnostics/format-machine.js";
 import { registerRuntimeCommands } from "../runtime-min/cli/runtime-commands.js";
 
 /** Output formats of `compile`. */
@@ -77,11 +79,33 @@ export async function main(argv: readonly string[]): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help" ? 0 : 2;
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
+      printFailureJson(argv, Diagnostics.UsageError, error.message.replace(/^error: /, ""));
+      return 2;
     }
-    process.stderr.write(`assembly-line: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`assembly-line: internal error: ${error instanceof Error ? (error.stack ?? message) : message}\n`);
+    printFailureJson(argv, Diagnostics.InternalError, message);
     return 2;
   }
+}
+
+/**
+ * With `--format json`, a usage or internal failure still prints exactly one JSON object on
+ * stdout (DESIGN §7): `{ ok: false, diagnostics }`, or for `call`/`approve` the call shape
+ * `{ status: "failed", error, diagnostics, events: [] }`.
+ */
+function printFailureJson(argv: readonly string[], message: DiagnosticMessage, text: string): void {
+  const formatAt = argv.findIndex((arg) => arg === "--format" || arg.startsWith("--format="));
+  const format = formatAt < 0 ? undefined : argv[formatAt]!.includes("=") ? argv[formatAt]!.split("=")[1] : argv[formatAt + 1];
+  if (format !== "json") return;
+  const diagnostic = toJsonDiagnostic(createDiagnostic(message, { file: "", line: 1, column: 1 }, [text]));
+  const command = argv.find((arg) => !arg.startsWith("-"));
+  const document =
+    command === "call" || command === "approve"
+      ? { status: "failed", error: diagnostic["message"], diagnostics: [diagnostic], events: [] }
+      : { ok: false, diagnostics: [diagnostic] };
+  process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
 }
 
 /**

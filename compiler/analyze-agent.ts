@@ -126,7 +126,11 @@ function analyzeCapability(
   const hash = (loaded.hash ??= hashPluginDirectory(resolved.source.dir, context.host));
   if (first) diagnostics.push(...loaded.pluginPackage.diagnostics, ...hash.diagnostics, ...(loaded.entry?.diagnostics ?? []), ...plugin.diagnostics);
   else diagnostics.push(...plugin.diagnostics.filter((d) => d.code === Diagnostics.PluginRejected.code || d.code === Diagnostics.EntryMissing.code));
-  const config = mergeCapabilityConfig(surface, resolved.request, plugin);
+  // When the plugin could not be read far enough to know its configSchema, checking the
+  // agent's config against "no schema" would only add errors that follow from the real one.
+  const config = configSchemaKnown(loaded.pluginPackage, loaded.entry)
+    ? mergeCapabilityConfig(surface, resolved.request, plugin)
+    : { capabilityConfig: resolved.request.config, toolConfigs: new Map(), diagnostics: [] };
   diagnostics.push(...config.diagnostics);
   return { surface, resolved, pluginPackage: loaded.pluginPackage, entry: loaded.entry, plugin, config, hash };
 }
@@ -195,3 +199,11 @@ function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   });
 }
 
+/**
+ * True when the plugin's configSchema (or its absence) is known: the package loaded, its entry
+ * evaluated, and nothing under `configSchema` was dropped by the static analysis.
+ */
+function configSchemaKnown(pluginPackage: PluginPackage, entry: EntryAnalysis | undefined): boolean {
+  if (pluginPackage.rejected || !entry?.entry) return false;
+  return !entry.diagnostics.some((d) => d.severity === "error" && (d.path === "configSchema" || d.path?.startsWith("configSchema.") || d.path?.startsWith("configSchema[")));
+}

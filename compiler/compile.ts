@@ -102,6 +102,24 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   const diagnostics: Diagnostic[] = [];
   const clock = startClock();
 
+  // A root that is not a folder is reported before anything is read or written (no cache, no
+  // lock, no artifact is created for a mistyped path).
+  const rootProblem = checkRoot(host, root, options.displayRoot ?? root);
+  if (rootProblem) {
+    const empty = emptyAnalysis(root, rootProblem);
+    return {
+      ok: false,
+      diagnostics: finish([rootProblem], root),
+      lockfile: LOCKFILE_NAME,
+      lockChanged: false,
+      artifact: null,
+      artifactChanged: false,
+      lockRecomputed: false,
+      analysis: empty,
+      timings: clock.timings(),
+    };
+  }
+
   const fixCommand = fixCommandFor(options.displayRoot ?? (path.relative(process.cwd(), root) || "."));
   const previous = readLockfile(lockPath, { host, fixCommand });
   // Under --check, checkLockfile reports everything about the lock. A compile refuses a lock it
@@ -292,6 +310,20 @@ function snapshotHost(base: CompilerHost): CompilerHost {
     realpath: (filePath) => memo(realpaths, filePath, () => base.realpath(filePath)),
     kind: (filePath) => memo(kinds, filePath, () => base.kind(filePath)),
   };
+}
+
+/** A diagnostic when `root` is missing or not a folder (the user passed a file, e.g. agent.md). */
+function checkRoot(host: CompilerHost, root: string, shown: string): Diagnostic | undefined {
+  const kind = host.kind(root);
+  if (kind === "directory") return undefined;
+  if (kind === "symlink" && host.realpath(root) !== undefined && host.kind(host.realpath(root)!) === "directory") return undefined;
+  if (kind === "missing") return createDiagnostic(Diagnostics.AgentRootMissing, fileStart(root), [shown]);
+  return createDiagnostic(Diagnostics.AgentRootNotDirectory, fileStart(root), [shown], { hint: `Pass the folder that holds agent.md: ${path.dirname(shown)}` });
+}
+
+/** The analysis of an agent that could not be loaded at all. */
+function emptyAnalysis(root: string, problem: Diagnostic): AgentAnalysis {
+  return { root, agent: { root, surfaces: [], diagnostics: [problem] }, capabilities: [], diagnostics: [problem] };
 }
 
 /** Accumulates wall-clock time per phase; `lap(phase)` charges the time since the last lap. */

@@ -32,8 +32,8 @@ export async function runCompile(rootArgument: string, flags: CompileFlags): Pro
     ...(flags.out !== undefined ? { outDir: path.resolve(flags.out) } : {}),
   });
   if (flags.format === "json") printJson(compileJson(result));
-  else if (flags.format === "sarif") process.stdout.write(formatSarif(result.diagnostics, toolVersion()));
-  else if (flags.format === "github") process.stdout.write(formatGithub(result.diagnostics));
+  else if (flags.format === "sarif") process.stdout.write(formatSarif(result.diagnostics, toolVersion(), path.relative(process.cwd(), root)));
+  else if (flags.format === "github") process.stdout.write(formatGithub(result.diagnostics, path.relative(process.cwd(), root)));
   else printPretty(result, root, flags);
   return result.ok ? 0 : 1;
 }

@@ -32,7 +32,7 @@ export async function runToolsCommand(options: ToolsCommandOptions, hooks: Runti
   try {
     return await withHostRuntime(options.root, {}, hooks, async (runtime) => {
       const snapshot = runtime.snapshot({ surface: options.surface ?? ".", ...(options.run === undefined ? {} : { runId: options.run }) });
-      return { exitCode: 0, stdout: json ? toolsJson(snapshot) : formatTools(snapshot), stderr: formatSnapshotWarnings(snapshot.warnings) };
+      return { exitCode: 0, stdout: json ? toolsJson(snapshot) : formatTools(snapshot, options.root ?? "."), stderr: formatSnapshotWarnings(snapshot.warnings) };
     });
   } catch (error) {
     return refusalOutput(error, json);

@@ -26,8 +26,21 @@ export function toJsonDiagnostic(d: Diagnostic): Record<string, unknown> {
 
 const SARIF_LEVEL: Record<Severity, string> = { error: "error", warning: "warning", info: "note" };
 
-/** A SARIF 2.1.0 log with one run; rules come from the catalog, so every code is described. */
-export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: string): string {
+/**
+ * Joins a reported `file` (relative to the agent root) onto `base` (the agent root relative to
+ * where the tool runs, usually the repository root), so CI annotations land on real paths.
+ */
+function underBase(base: string, file: string): string {
+  if (base === "" || base === ".") return file;
+  const joined = `${base.replace(/\\/g, "/").replace(/\/$/, "")}/${file}`;
+  return joined.replace(/\/\.$/, "");
+}
+
+/**
+ * A SARIF 2.1.0 log with one run; rules come from the catalog, so every code is described.
+ * @param base the agent root relative to the working directory (file URIs are made relative to it).
+ */
+export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: string, base = ""): string {
   const used = new Set(diagnostics.map((d) => d.code));
   const rules = allDiagnosticMessages()
     .filter((m) => used.has(m.code))
@@ -47,9 +60,9 @@ export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: str
           ruleId: d.code,
           level: SARIF_LEVEL[d.severity],
           message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
-          locations: [{ physicalLocation: { artifactLocation: { uri: d.file }, region: region(d) } }],
+          locations: [{ physicalLocation: { artifactLocation: { uri: underBase(base, d.file) }, region: region(d) } }],
           ...(d.related
-            ? { relatedLocations: d.related.map((r, id) => ({ id, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: r.file }, region: region(r) } })) }
+            ? { relatedLocations: d.related.map((r, id) => ({ id, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: underBase(base, r.file) }, region: region(r) } })) }
             : {}),
           ...(d.path ? { properties: { path: d.path } } : {}),
         })),
@@ -61,11 +74,14 @@ export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: str
 
 const GITHUB_COMMAND: Record<Severity, string> = { error: "error", warning: "warning", info: "notice" };
 
-/** GitHub Actions annotations (`::error file=…,line=…,col=…,title=AL4020::message`), one per line. */
-export function formatGithub(diagnostics: readonly Diagnostic[]): string {
+/**
+ * GitHub Actions annotations (`::error file=…,line=…,col=…,title=AL4020::message`), one per line.
+ * @param base the agent root relative to the working directory (the repository root in CI).
+ */
+export function formatGithub(diagnostics: readonly Diagnostic[], base = ""): string {
   return diagnostics
     .map((d) => {
-      const properties = [`file=${escapeProperty(d.file)}`, `line=${d.line}`, `col=${d.column}`];
+      const properties = [`file=${escapeProperty(underBase(base, d.file))}`, `line=${d.line}`, `col=${d.column}`];
       if (d.endLine !== undefined) properties.push(`endLine=${d.endLine}`, `endColumn=${d.endColumn}`);
       properties.push(`title=${escapeProperty(d.path ? `${d.code} at ${d.path}` : d.code)}`);
       const text = d.hint ? `${d.message} ${d.hint}` : d.message;

@@ -5,6 +5,7 @@
  */
 import { codeFrameColumns } from "@babel/code-frame";
 import pc from "picocolors";
+import { diagnosticMessageFor } from "./catalog/index.js";
 import type { Diagnostic, Severity } from "./diagnostic.js";
 
 /** Options of {@link formatPretty}. */
@@ -33,8 +34,12 @@ function formatOne(d: Diagnostic, options: PrettyOptions, colors: Colors, useCol
   const severityText = paint(d.severity, colors);
   const lines = [`${colors.cyan(d.file)}:${colors.yellow(String(d.line))}:${colors.yellow(String(d.column))} - ${severityText} ${colors.gray(d.code)}: ${d.message}`];
   if (d.path) lines.push(`  ${colors.gray("at")} ${d.path}`);
-  const frame = codeFrame(d, options, useColor);
-  if (frame) lines.push("", indent(frame, 2));
+  if (diagnosticMessageFor(d.code)?.sensitive) {
+    lines.push(`  ${colors.gray("(the source line is not shown: it may hold a credential)")}`);
+  } else {
+    const frame = codeFrame(d, options, useColor);
+    if (frame) lines.push("", indent(frame, 2));
+  }
   if (d.hint) lines.push(`  ${colors.bold("hint:")} ${d.hint}`);
   for (const related of d.related ?? []) {
     lines.push(`  ${colors.gray("related:")} ${colors.cyan(related.file)}:${related.line}:${related.column} ${related.message}`);

@@ -54,12 +54,18 @@ export function describeEntryObject(pointer: string): string {
 /**
  * Validates the shape of an entry. Every error is reported (not only the first), each at the
  * key or value it concerns, with the property path.
+ *
+ * @param unreadable property paths the static analysis reported as unreadable (they were left
+ *   out of `entry`), so that a required field written in a form the compiler cannot read is not
+ *   also called missing.
  */
-export function checkEntryShape(entry: LocatedValue<JsonObject>, fallback: SourceLocation): Diagnostic[] {
+export function checkEntryShape(entry: LocatedValue<JsonObject>, fallback: SourceLocation, unreadable: readonly string[] = []): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const error of validate(entry.value)) {
     if (error.keyword === "if") continue;
+    // A field the static analysis could not read is not "missing": its own diagnostic says why.
+    if (error.keyword === "required" && wasUnreadable(error, entry.value, unreadable)) continue;
     const diagnostic = mapError(error, entry, fallback);
     const key = `${diagnostic.code}|${diagnostic.path}|${diagnostic.message}`;
     if (!seen.has(key)) {
@@ -68,6 +74,13 @@ export function checkEntryShape(entry: LocatedValue<JsonObject>, fallback: Sourc
     }
   }
   return diagnostics;
+}
+
+/** True when the missing property of a `required` error was dropped by the static analysis. */
+function wasUnreadable(error: ErrorObject, value: JsonObject, unreadable: readonly string[]): boolean {
+  const missing = String((error.params as Record<string, unknown>)["missingProperty"]);
+  const field = formatPropertyPath([...pointerToSegmentsIn(error.instancePath, value), missing]);
+  return unreadable.some((p) => p === field || p.startsWith(`${field}.`) || p.startsWith(`${field}[`));
 }
 
 function mapError(error: ErrorObject, entry: LocatedValue<JsonObject>, fallback: SourceLocation): Diagnostic {

@@ -85,9 +85,13 @@ export function validatePlugin(input: PluginValidationInput): ValidatedPlugin {
   const fallback = fileStart(input.entry.file);
   if (!entry) return { capability: input.capability, configSchema: undefined, tools: [], disabled: [], diagnostics };
 
-  const shape = checkEntryShape(entry, fallback);
+  const unreadable = input.entry.diagnostics.filter((d) => d.severity === "error" && d.path !== undefined).map((d) => d.path!);
+  const shape = checkEntryShape(entry, fallback, unreadable);
   diagnostics.push(...shape);
-  const brokenTools = new Set(shape.map((d) => toolOfPath(d.path)).filter((name): name is string => name !== undefined));
+  // A tool with a shape error, or with a part the static analysis could not read, is not handed on.
+  const brokenTools = new Set(
+    [...shape, ...input.entry.diagnostics.filter((d) => d.severity === "error")].map((d) => toolOfPath(d.path)).filter((name): name is string => name !== undefined),
+  );
   const brokenPaths = new Set(shape.map((d) => d.path));
 
   const configSchema = isJsonObject(entry.value["configSchema"]) ? entry.value["configSchema"] : undefined;

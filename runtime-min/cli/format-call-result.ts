@@ -2,11 +2,15 @@
  * Pretty output of `call` and `approve` (the `--format json` output is the `CallResult` itself).
  */
 import pc from "picocolors";
+import { shellQuote } from "../../lockfile/fix-command.js";
 import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
 import type { CallResult } from "../types.js";
 
-/** Human-readable text of a call result, ending in a newline. */
-export function formatCallResult(result: CallResult): string {
+/**
+ * Human-readable text of a call result, ending in a newline.
+ * @param root the agent root as the user typed it, so the printed `approve` command can be pasted.
+ */
+export function formatCallResult(result: CallResult, root = "."): string {
   const lines: string[] = [];
   const ids = pc.dim(`(run ${result.runId}, call ${result.callId})`);
   if (result.status === "ok") {
@@ -16,7 +20,7 @@ export function formatCallResult(result: CallResult): string {
     lines.push(`${pc.yellow("approval required")} ${result.tool} ${ids}`);
     lines.push(`  reason: ${result.approval?.reason ?? ""}`);
     lines.push(`  side effect: ${result.approval?.sideEffect ?? ""}`);
-    lines.push(`  approve: assembly-line approve ${result.callId} --run ${result.runId}   (or --deny)`);
+    lines.push(`  approve: ${hostCommand("approve", root, [result.callId, "--run", result.runId])}   (or add --deny)`);
   } else {
     const kind = result.failure ? ` ${result.failure.kind}` : result.approval?.state === "denied" ? " denied" : "";
     lines.push(`${pc.red(`failed${kind}`)} ${result.tool} ${ids}`);
@@ -38,4 +42,11 @@ export function formatRefusal(message: string, diagnostics: readonly Diagnostic[
     ...(diagnostic.hint ? [`  ${pc.dim(diagnostic.hint)}`] : []),
   ]);
   return `${lines.join("\n")}\n`;
+}
+
+/** `npx assembly-line <command> <first> [root] <rest…>`, shell-quoted, omitting a root of ".". */
+export function hostCommand(command: string, root: string, args: readonly string[]): string {
+  const [first, ...rest] = args;
+  const parts = ["npx", "assembly-line", command, ...(first === undefined ? [] : [first]), ...(root === "." || root === "" ? [] : [root]), ...rest];
+  return parts.map(shellQuote).join(" ");
 }

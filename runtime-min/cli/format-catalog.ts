@@ -3,6 +3,7 @@
  * exactly the contract's objects; the pretty forms are for people reading a terminal.
  */
 import pc from "picocolors";
+import { hostCommand } from "./format-call-result.js";
 import type { CapabilitySnapshot, CatalogTool, SnapshotTool, SnapshotWarning } from "../snapshot/types.js";
 import type { ToolSearchResult } from "../types.js";
 
@@ -17,7 +18,7 @@ export function toolsJson(snapshot: CapabilitySnapshot): string {
  * line of the description), then what else the surface has: deferred tools to search for and
  * disabled built-ins. Hidden tools are never mentioned.
  */
-export function formatTools(snapshot: CapabilitySnapshot): string {
+export function formatTools(snapshot: CapabilitySnapshot, root = "."): string {
   const lines = [`${pc.bold(`${snapshot.tools.length} tools`)} the model starts with on surface '${snapshot.surfaceId}':`];
   const width = Math.max(0, ...snapshot.tools.map((tool) => tool.name.length));
   for (const tool of snapshot.tools) {
@@ -27,7 +28,7 @@ export function formatTools(snapshot: CapabilitySnapshot): string {
   const loaded = new Set(snapshot.tools.map((tool) => tool.name));
   const deferred = snapshot.catalog.filter((tool) => !loaded.has(tool.name));
   if (deferred.length > 0) {
-    lines.push(pc.dim(`${deferred.length} deferred tool${deferred.length === 1 ? "" : "s"} to find with tool_search (\`assembly-line search ""\` lists them): ${deferred.map((tool) => tool.name).join(", ")}`));
+    lines.push(pc.dim(`${deferred.length} deferred tool${deferred.length === 1 ? "" : "s"} to find with tool_search (\`${hostCommand("search", root, [""])}\` lists them): ${deferred.map((tool) => tool.name).join(", ")}`));
   }
   if (snapshot.disabled.length > 0) {
     lines.push(pc.dim(`disabled built-ins: ${snapshot.disabled.map((tool) => `${tool.name} (by ${tool.by === "plugin" ? "a plugin" : "host policy"})`).join(", ")}`));

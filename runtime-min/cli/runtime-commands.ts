@@ -137,7 +137,7 @@ async function withRuntime(
 ): Promise<CommandOutput> {
   return withHostRuntime(root, options, hooks, async (runtime) => {
     const result = await act(runtime);
-    return { exitCode: exitCodeOf(result), stdout: json ? `${JSON.stringify(result)}\n` : formatCallResult(result), stderr: "" };
+    return { exitCode: exitCodeOf(result), stdout: json ? `${JSON.stringify(result)}\n` : formatCallResult(result, root ?? "."), stderr: "" };
   });
 }
 

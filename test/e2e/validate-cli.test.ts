@@ -2,11 +2,12 @@
  * `assembly-line validate <pluginDir>` (issue 2 item 6) on real plugin folders: the example's
  * plugins and corpus cases, with the exact JSON document of DESIGN §7.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
 import { seedPlugins } from "../helpers/support-agent.js";
-import { corpusRoot } from "../helpers/temp-tree.js";
+import { corpusRoot, repoRoot } from "../helpers/temp-tree.js";
 
 describe("assembly-line validate", () => {
   it("prints { ok, diagnostics, plugin: { name, rejected, skills, mcpServers, tools } } for a clean plugin", () => {
@@ -46,5 +47,26 @@ describe("assembly-line validate", () => {
     expect(runCli(["validate"]).status).toBe(2);
     expect(runCli(["compile", "--format", "yaml"]).status).toBe(2);
     expect(runCli(["frobnicate"]).status).toBe(2);
+  });
+});
+
+describe("--format json on failures of the command line itself", () => {
+  it("still prints exactly one JSON object, with AL9001, and exits 2", () => {
+    const compile = runCli(["compile", "x", "--format", "json", "--bogus"]);
+    expect(compile.status).toBe(2);
+    expect(JSON.parse(compile.stdout)).toMatchObject({ ok: false, diagnostics: [{ code: "AL9001", message: "unknown option '--bogus'" }] });
+    const call = runCli(["call", "echo", "x", "--format", "json"]);
+    expect(call.status).toBe(2);
+    expect(JSON.parse(call.stdout)).toMatchObject({ status: "failed", diagnostics: [{ code: "AL9001" }], events: [] });
+  });
+
+  it("a file or a missing folder as the root is a diagnostic, and nothing is created", () => {
+    const file = path.join(repoRoot, "examples/support-agent/agent.md");
+    const { status, json } = runCliJson(["compile", file]);
+    expect(status).toBe(1);
+    expect(json.diagnostics).toMatchObject([{ code: "AL1025" }]);
+    const missing = path.join(repoRoot, "examples", "no-such-agent");
+    expect(runCliJson(["compile", missing]).json.diagnostics).toMatchObject([{ code: "AL1024" }]);
+    expect(fs.existsSync(missing)).toBe(false);
   });
 });

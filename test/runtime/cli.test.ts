@@ -85,7 +85,8 @@ describe("assembly-line call / approve across processes", () => {
     const pretty = cli("call", "record_note", agent.root, "--input", '{"note":"x"}', "--run", "pretty-run", "--call", "p1");
     expect(pretty.code).toBe(0);
     expect(pretty.stdout).toContain("approval required record_note");
-    expect(pretty.stdout).toContain("approve: assembly-line approve p1 --run pretty-run");
+    // The printed command can be pasted as is: npx, the root, the ids.
+    expect(pretty.stdout).toContain(`approve: npx assembly-line approve p1 ${agent.root} --run pretty-run`);
     const badInput = cli("call", "echo", agent.root, "--input", "{message}", "--format", "json");
     expect(badInput.code).toBe(2);
     expect(badInput.json.diagnostics[0].code).toBe("AL8040");

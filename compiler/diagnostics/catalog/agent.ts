@@ -152,4 +152,17 @@ export const AgentMessages = defineMessages({
     hint: "Reinstall it with 'npm install'.",
     docs: "The lock pins the installed package's exact version from its package.json.",
   },
+  AgentRootMissing: {
+    code: "AL1024",
+    severity: "error",
+    message: "The agent root '{0}' does not exist.",
+    hint: "Pass the folder that holds the agent's agent.md (default: the current folder).",
+    docs: "Nothing is read or written for a root that does not exist, so a mistyped path leaves no trace.",
+  },
+  AgentRootNotDirectory: {
+    code: "AL1025",
+    severity: "error",
+    message: "The agent root '{0}' is a file, not a folder.",
+    docs: "Commands take the agent's folder (the one with agent.md), not a file inside it.",
+  },
 });

@@ -8,6 +8,7 @@ export const ConfigMessages = defineMessages({
     message: "This config value looks like {0}.",
     hint: "Never put credentials in agent.md or plugin config; authenticated operations belong in a reviewed connection.",
     docs: "No credential may pass through config: values shaped like API keys or tokens are refused (DESIGN §4).",
+    sensitive: true,
   },
   ConfigInvalid: {
     code: "AL5002",

@@ -62,3 +62,11 @@ export function allDiagnosticMessages(): DiagnosticMessage[] {
     a.code < b.code ? -1 : a.code > b.code ? 1 : 0,
   );
 }
+
+let byCode: ReadonlyMap<string, DiagnosticMessage> | undefined;
+
+/** The catalog entry of a code, or `undefined` for an unknown code. */
+export function diagnosticMessageFor(code: string): DiagnosticMessage | undefined {
+  byCode ??= new Map(allDiagnosticMessages().map((message) => [message.code, message]));
+  return byCode.get(code);
+}

@@ -2,4 +2,18 @@
 import { defineMessages } from "./types.js";
 
 export const InternalMessages = defineMessages({
+  UsageError: {
+    code: "AL9001",
+    severity: "error",
+    message: "{0}",
+    hint: "Run 'npx assembly-line --help' (or '<command> --help') for usage.",
+    docs: "The command line could not be understood (unknown option, missing argument, bad value); exit code 2.",
+  },
+  InternalError: {
+    code: "AL9002",
+    severity: "error",
+    message: "Internal error: {0}",
+    hint: "This is a bug in assembly-line, not in your agent; please report it with the command you ran.",
+    docs: "Something failed that no input should be able to cause; exit code 2.",
+  },
 });

@@ -405,6 +405,7 @@ export const PluginPackageMessages = defineMessages({
     message: "{1} of MCP server '{0}' looks like a credential; header and env values are visible package data, not a secret mechanism (Agent Plugins v1 §7.2.1, §9.2).",
     hint: "Remove the value from the package; authorization and credentials are managed by the client or the host.",
     docs: "Plugins MUST NOT embed credentials or other secrets in headers or env (Agent Plugins v1 §7.2.1, §9.2). The value is never echoed in diagnostics.",
+    sensitive: true,
   },
 
   // ─────────────── AL24xx: the ai.assemblyline extension directory ───────────────

@@ -15,6 +15,11 @@ export interface DiagnosticMessage {
   readonly hint?: string;
   /** One or two sentences for the README table: why this is a problem and where the rule comes from. */
   readonly docs: string;
+  /**
+   * True when the reported source may hold a credential: formatters then never print the
+   * source line (no code frame), so the secret does not end up in terminal or CI logs.
+   */
+  readonly sensitive?: true;
 }
 
 /** Helper that keeps the literal keys of a stage table while checking each entry's shape. */

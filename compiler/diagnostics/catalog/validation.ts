@@ -193,6 +193,7 @@ export const ValidationMessages = defineMessages({
     message: "{0} '{1}' looks like a credential.",
     hint: "Authored tools cannot declare or receive credentials; move the authenticated operation into a reviewed connection.",
     docs: "No credential may pass through config (DESIGN §4; seed \"Plugin descriptor\").",
+    sensitive: true,
   },
   DefinitionNotModule: {
     code: "AL4030",

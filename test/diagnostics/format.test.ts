@@ -1,0 +1,83 @@
+/** The formatters are pure functions of the same diagnostic data (STYLE §4). */
+import { describe, expect, it } from "vitest";
+import { createDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { formatGithub, formatSarif, toJsonDiagnostic } from "../../compiler/diagnostics/format-machine.js";
+import { formatPretty, summary } from "../../compiler/diagnostics/format-pretty.js";
+
+const source = 'export default {\n  tools: {\n    echo: { descripton: "Echo." }\n  }\n};\n';
+const unknownField: Diagnostic = createDiagnostic(
+  Diagnostics.EntryUnknownField,
+  { file: "plugins/p/ai.assemblyline/index.ts", line: 3, column: 13, endLine: 3, endColumn: 23 },
+  ["descripton", "tool 'echo'"],
+  { path: ["tools", "echo", "descripton"], hint: "Did you mean 'description'?" },
+);
+
+describe("formatPretty", () => {
+  it("prints the location, code, message, property path, a code frame and the hint", () => {
+    const text = formatPretty([unknownField], { color: false, readSource: () => source });
+    expect(text).toBe(
+      [
+        "plugins/p/ai.assemblyline/index.ts:3:13 - error AL4001: Unknown field 'descripton' in tool 'echo'.",
+        "  at tools.echo.descripton",
+        "",
+        "    1 | export default {",
+        "    2 |   tools: {",
+        '  > 3 |     echo: { descripton: "Echo." }',
+        "      |             ^^^^^^^^^^",
+        "    4 |   }",
+        "  hint: Did you mean 'description'?",
+        "",
+        "Found 1 error.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("never prints the source line of a diagnostic that may hold a credential", () => {
+    const secret = createDiagnostic(Diagnostics.ConfigValueLooksLikeCredential, { file: "agent.md", line: 2, column: 10 }, ["a GitHub token"]);
+    const text = formatPretty([secret], { color: false, readSource: () => "---\ntoken: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n---\n" });
+    expect(text).not.toContain("ghp_");
+    expect(text).toContain("the source line is not shown");
+  });
+
+  it("summarises errors and warnings", () => {
+    const warning = { ...unknownField, severity: "warning" as const };
+    expect(summary([unknownField, unknownField, warning])).toBe("Found 2 errors and 1 warning.");
+    expect(formatPretty([])).toBe("");
+  });
+});
+
+describe("machine formats", () => {
+  it("JSON has DESIGN §7's fields", () => {
+    expect(toJsonDiagnostic(unknownField)).toEqual({
+      code: "AL4001",
+      severity: "error",
+      message: "Unknown field 'descripton' in tool 'echo'.",
+      file: "plugins/p/ai.assemblyline/index.ts",
+      line: 3,
+      column: 13,
+      endLine: 3,
+      endColumn: 23,
+      path: "tools.echo.descripton",
+      hint: "Did you mean 'description'?",
+    });
+  });
+
+  it("GitHub annotations are escaped and placed under the agent's folder", () => {
+    expect(formatGithub([unknownField], "agents/support")).toBe(
+      "::error file=agents/support/plugins/p/ai.assemblyline/index.ts,line=3,col=13,endLine=3,endColumn=23,title=AL4001 at tools.echo.descripton::Unknown field 'descripton' in tool 'echo'. Did you mean 'description'?\n",
+    );
+  });
+
+  it("SARIF names the rule from the catalog and the file under the agent's folder", () => {
+    const log = JSON.parse(formatSarif([unknownField], "1.2.3", "agents/support"));
+    expect(log.version).toBe("2.1.0");
+    expect(log.runs[0].tool.driver).toMatchObject({ name: "assembly-line", version: "1.2.3", rules: [{ id: "AL4001" }] });
+    expect(log.runs[0].results[0]).toMatchObject({
+      ruleId: "AL4001",
+      level: "error",
+      locations: [{ physicalLocation: { artifactLocation: { uri: "agents/support/plugins/p/ai.assemblyline/index.ts" }, region: { startLine: 3, startColumn: 13 } } }],
+    });
+  });
+});
