@@ -11,8 +11,11 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const cli = path.join(repo, "dist", "bin", "assembly-line.js");
 const agent = path.join("examples", "support-agent");
 
+/** Quotes an argument for a POSIX shell, so the printed command can be pasted as is. */
+const quote = (arg) => (/^[A-Za-z0-9@%+=:,./_-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`);
+
 function step(title, args) {
-  console.log(`\n$ assembly-line ${args.join(" ")}`);
+  console.log(`\n$ npx assembly-line ${args.map(quote).join(" ")}`);
   const result = spawnSync(process.execPath, [cli, ...args], { cwd: repo, stdio: "inherit" });
   if (result.status !== 0) {
     console.error(`\n${title} failed (exit ${result.status}).`);

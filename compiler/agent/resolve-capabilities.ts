@@ -12,6 +12,7 @@ import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { fileStart } from "../diagnostics/positions.js";
 import type { CompilerHost } from "../host.js";
 import { isJsonObject } from "../json-value.js";
+import { didYouMean } from "../text/did-you-mean.js";
 import { checkInstalledVersion } from "../../lockfile/installed-version.js";
 import type { AgentModel, CapabilityRequest, CapabilitySource, ResolvedCapability, Surface } from "../model.js";
 
@@ -57,7 +58,8 @@ export function resolveCapabilities(host: CompilerHost, agent: AgentModel, optio
       const source = resolveOne(host, surface, request, options, diagnostics);
       if (source) capabilities.push({ surfaceId: surface.id, request, source });
     }
-    reportUnselectedPlugins(host, surface, diagnostics);
+    // When agent.md itself is broken, what it selects is unknown: do not call folders unselected.
+    if (!agent.diagnostics.some((d) => d.file === surface.agentFile && d.severity === "error")) reportUnselectedPlugins(host, surface, diagnostics);
   }
   return { capabilities, diagnostics };
 }
@@ -82,7 +84,14 @@ function resolveOne(
   const pin = options.pins?.get(surface.id)?.get(request.key);
   const packageName = request.package ?? pin?.name;
   if (packageName === undefined) {
-    diagnostics.push(createDiagnostic(Diagnostics.CapabilityUnresolved, request.location, [request.key], at));
+    const folders = (host.readDirectory(path.join(surface.dir, "plugins")) ?? []).filter((e) => e.kind === "directory" || e.kind === "symlink").map((e) => e.name);
+    const suggestion = didYouMean(request.key, folders);
+    diagnostics.push(
+      createDiagnostic(Diagnostics.CapabilityUnresolved, request.location, [request.key], {
+        ...at,
+        ...(suggestion ? { hint: `Did you mean '${suggestion}'? plugins/${suggestion}/ is a local plugin of this surface.` } : {}),
+      }),
+    );
     return undefined;
   }
   if (!NPM_NAME.test(packageName)) {

@@ -3,7 +3,9 @@
  * each tool's effective config (DESIGN §4; issue 3 item 1).
  *
  * Effective config of a tool = `{ ...descriptor.config, ...capabilityConfig }` (agent-owned
- * values win), built with `mergeObjects`, so keys such as `__proto__` stay data.
+ * values win), built with `mergeObjects`, so keys such as `__proto__` stay data. The capability
+ * config is what agent.md says plus the configSchema's `default`s for what it leaves out, so
+ * the lock records the values the tools will really receive.
  */
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
@@ -15,7 +17,7 @@ import { validateConfigValue } from "./validate-config.js";
 
 /** The merged config of one capability. */
 export interface MergedConfig {
-  /** The capability config as written in agent.md (validated). */
+  /** The capability config from agent.md, validated, with configSchema defaults filled in. */
   readonly capabilityConfig: JsonObject;
   /** Effective config per tool name. */
   readonly toolConfigs: ReadonlyMap<string, JsonObject>;
@@ -32,8 +34,11 @@ export function mergeCapabilityConfig(surface: Surface, request: CapabilityReque
   const located = surface.frontMatter;
   const configAt = locateValue(located, request.configPointer, request.location);
   const hasConfig = Object.keys(request.config).length > 0;
+  let capabilityConfig = request.config;
   if (plugin.configSchema) {
-    diagnostics.push(...validateConfigValue(request.key, request.config, plugin.configSchema, located, request.configPointer, request.location));
+    const validation = validateConfigValue(request.key, request.config, plugin.configSchema, located, request.configPointer, request.location);
+    diagnostics.push(...validation.diagnostics);
+    capabilityConfig = validation.withDefaults;
   } else if (hasConfig) {
     diagnostics.push(
       createDiagnostic(Diagnostics.ConfigWithoutSchema, configAt.key ?? configAt.value, [request.key], { path: ["capabilities", request.key, "config"] }),
@@ -41,6 +46,6 @@ export function mergeCapabilityConfig(surface: Surface, request: CapabilityReque
   }
   diagnostics.push(...checkConfigCredentials(request.config, located, request.configPointer, request.location));
   const toolConfigs = new Map<string, JsonObject>();
-  for (const tool of plugin.tools) toolConfigs.set(tool.name, mergeObjects(tool.config, request.config));
-  return { capabilityConfig: request.config, toolConfigs, diagnostics };
+  for (const tool of plugin.tools) toolConfigs.set(tool.name, mergeObjects(tool.config, capabilityConfig));
+  return { capabilityConfig, toolConfigs, diagnostics };
 }

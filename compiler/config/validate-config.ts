@@ -1,7 +1,8 @@
 /**
  * Validates a capability's config value against its plugin's configSchema with ajv (the
- * schema's own dialect, all errors, standard formats, no coercion, no defaults inserted) and
- * maps each error to the agent.md line of the offending key or value.
+ * schema's own dialect, all errors, standard formats, no coercion), fills in the schema's
+ * `default`s for what the agent left out, and maps each error to the agent.md line of the
+ * offending key or value.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { createAjv, type AjvInstance, type SchemaDialect } from "../validation/ajv.js";
@@ -9,7 +10,7 @@ import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagn
 import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../json-pointer.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { describeJsonKind } from "../agent/front-matter.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
+import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
 import { didYouMean } from "../text/did-you-mean.js";
 import { selectDialect } from "../validation/json-schema.js";
@@ -24,7 +25,7 @@ function validatorFor(schema: JsonObject): ValidateFunction | undefined {
   if (!dialect) return undefined;
   let ajv = instances.get(dialect);
   if (!ajv) {
-    ajv = createAjv(dialect, { strict: false, allErrors: true, addUsedSchema: false, coerceTypes: false, useDefaults: false });
+    ajv = createAjv(dialect, { strict: false, allErrors: true, addUsedSchema: false, coerceTypes: false, useDefaults: true });
     instances.set(dialect, ajv);
   }
   try {
@@ -36,8 +37,17 @@ function validatorFor(schema: JsonObject): ValidateFunction | undefined {
   }
 }
 
+/** Result of {@link validateConfigValue}. */
+export interface ConfigValidation {
+  readonly diagnostics: readonly Diagnostic[];
+  /** The config with the schema's `default`s filled in (a copy; the input is not changed). */
+  readonly withDefaults: JsonObject;
+}
+
 /**
  * Validates `config` (at `pointer` inside `located`, the surface's front matter).
+ * A top-level key the schema does not declare (when it does not refuse unknown keys itself) is
+ * a warning: the plugin will most likely never read it.
  * @param key the capability key, for messages.
  */
 export function validateConfigValue(
@@ -47,21 +57,38 @@ export function validateConfigValue(
   located: LocatedValue,
   pointer: string,
   fallback: SourceLocation,
-): Diagnostic[] {
+): ConfigValidation {
+  const withDefaults = cloneJson(config);
   const validate = validatorFor(schema);
-  if (!validate || validate(config)) return [];
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = undeclaredKeys(key, config, schema, located, pointer, fallback);
+  if (!validate || validate(withDefaults)) return { diagnostics, withDefaults };
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
     if (["if", "anyOf", "oneOf", "allOf"].includes(error.keyword) && (validate.errors?.length ?? 0) > 1) continue;
-    const diagnostic = mapConfigError(key, config, schema, error, located, pointer, fallback);
+    const diagnostic = mapConfigError(key, withDefaults, schema, error, located, pointer, fallback);
     const id = `${diagnostic.code}|${diagnostic.path}|${diagnostic.message}`;
     if (!seen.has(id)) {
       seen.add(id);
       diagnostics.push(diagnostic);
     }
   }
-  return diagnostics;
+  return { diagnostics, withDefaults };
+}
+
+/** AL5006 for top-level keys a schema with `properties` neither declares nor refuses. */
+function undeclaredKeys(key: string, config: JsonObject, schema: JsonObject, located: LocatedValue, pointer: string, fallback: SourceLocation): Diagnostic[] {
+  const properties = schema["properties"];
+  if (!isJsonObject(properties) || schema["additionalProperties"] !== undefined || schema["patternProperties"] !== undefined) return [];
+  return Object.keys(config)
+    .filter((name) => !Object.hasOwn(properties, name))
+    .map((name) => {
+      const found = locateValue(located, childPointer(pointer, name), fallback);
+      const suggestion = didYouMean(name, Object.keys(properties));
+      return createDiagnostic(Diagnostics.ConfigUndeclaredKey, found.key ?? found.value, [key, name], {
+        path: ["capabilities", key, "config", name],
+        hint: suggestion ? `Did you mean '${suggestion}'?` : `Declared keys: ${Object.keys(properties).join(", ") || "none"}.`,
+      });
+    });
 }
 
 function mapConfigError(

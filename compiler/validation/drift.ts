@@ -4,7 +4,7 @@
  * policy must equal the descriptor's, which is what the model sees and the lock records.
  */
 import * as path from "node:path";
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, formatPropertyPath, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
 import { locateValue, type DefinitionAnalysis, type LocatedValue } from "../model.js";
@@ -49,7 +49,9 @@ export function checkDrift(input: DriftInput): Diagnostic[] {
     report("description", defined.description.location, JSON.stringify(defined.description.value));
   }
   if (defined.inputSchema && !jsonEqual(defined.inputSchema.value, input.descriptor["inputSchema"] ?? null)) {
-    report("inputSchema", defined.inputSchema.location, "a different schema");
+    const difference = firstDifference(input.descriptor["inputSchema"] ?? null, defined.inputSchema.value, []);
+    const where = difference.path.length > 0 ? formatPropertyPath(difference.path) : "the root";
+    report("inputSchema", defined.inputSchema.location, `a different schema: at ${where} it has ${show(difference.implementation)}, the descriptor ${show(difference.descriptor)}`);
   }
   if (defined.needsApproval) {
     const implementation = defined.needsApproval.value;
@@ -62,6 +64,31 @@ export function checkDrift(input: DriftInput): Diagnostic[] {
     }
   }
   return diagnostics;
+}
+
+/** Where two JSON values first differ (depth first, keys in the descriptor's order, then the rest). */
+function firstDifference(descriptor: JsonValue, implementation: JsonValue, at: PropertyKey[]): { path: PropertyKey[]; descriptor: JsonValue | undefined; implementation: JsonValue | undefined } {
+  if (isJsonObject(descriptor) && isJsonObject(implementation)) {
+    const keys = [...Object.keys(descriptor), ...Object.keys(implementation).filter((k) => !Object.hasOwn(descriptor, k))];
+    for (const key of keys) {
+      const a = Object.hasOwn(descriptor, key) ? descriptor[key]! : undefined;
+      const b = Object.hasOwn(implementation, key) ? implementation[key]! : undefined;
+      if (a === undefined || b === undefined) return { path: [...at, key], descriptor: a, implementation: b };
+      if (!jsonEqual(a, b)) return firstDifference(a, b, [...at, key]);
+    }
+  }
+  if (Array.isArray(descriptor) && Array.isArray(implementation) && descriptor.length === implementation.length) {
+    const index = descriptor.findIndex((item, i) => !jsonEqual(item, implementation[i]!));
+    if (index >= 0) return firstDifference(descriptor[index]!, implementation[index]!, [...at, index]);
+  }
+  return { path: at, descriptor, implementation };
+}
+
+/** A short rendering of a JSON value for messages ("nothing" when absent). */
+function show(value: JsonValue | undefined): string {
+  if (value === undefined) return "nothing";
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
 /** Structural JSON equality; object key order does not matter. */

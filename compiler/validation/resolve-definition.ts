@@ -28,6 +28,8 @@ export function resolveDefinition(
   definition: string,
   location: SourceLocation,
   propertyPath: readonly PropertyKey[],
+  /** Folder of the entry that names the definition (for a hint when the path was written relative to it). */
+  entryDir?: string,
 ): ResolvedDefinition {
   const fail = (diagnostic: Diagnostic): ResolvedDefinition => ({ file: undefined, diagnostics: [diagnostic] });
   const details = { path: propertyPath };
@@ -37,7 +39,10 @@ export function resolveDefinition(
   const file = path.resolve(pluginRoot, definition);
   if (!isInside(pluginRoot, file)) return fail(createDiagnostic(Diagnostics.DefinitionEscapesPlugin, location, [definition, ""], details));
   const kind = host.kind(file);
-  if (kind === "missing") return fail(createDiagnostic(Diagnostics.DefinitionMissing, location, [definition], details));
+  if (kind === "missing") {
+    const hint = missingDefinitionHint(host, pluginRoot, definition, entryDir);
+    return fail(createDiagnostic(Diagnostics.DefinitionMissing, location, [definition], { ...details, ...(hint ? { hint } : {}) }));
+  }
   const real = host.realpath(file);
   if (real === undefined) {
     return fail(createDiagnostic(Diagnostics.DefinitionMissing, location, [definition], { ...details, hint: "It is a symlink whose target does not exist." }));
@@ -54,6 +59,25 @@ export function resolveDefinition(
     return fail(createDiagnostic(Diagnostics.DefinitionNotModule, location, [definition], details));
   }
   return { file, diagnostics: [] };
+}
+
+/** A fix-it for a definition that does not exist, when a likely intended file does. */
+function missingDefinitionHint(host: CompilerHost, pluginRoot: string, definition: string, entryDir: string | undefined): string | undefined {
+  const exists = (file: string) => host.kind(file) === "file" || host.kind(file) === "symlink";
+  const asWritten = (file: string) => `./${path.relative(pluginRoot, file).split(path.sep).join("/")}`;
+  if (entryDir) {
+    const nextToEntry = path.resolve(entryDir, definition);
+    if (isInside(pluginRoot, nextToEntry) && exists(nextToEntry)) {
+      return `definition is relative to the plugin root, not to the entry: write '${asWritten(nextToEntry)}'.`;
+    }
+  }
+  const file = path.resolve(pluginRoot, definition);
+  for (const [from, to] of [[".js", ".ts"], [".mjs", ".mts"], [".js", ".tsx"]] as const) {
+    if (file.endsWith(from) && exists(file.slice(0, -from.length) + to)) {
+      return `definition names the source file itself: write '${asWritten(file.slice(0, -from.length) + to)}'.`;
+    }
+  }
+  return "definition is relative to the plugin root (the folder with plugin.json).";
 }
 
 /** True when `child` is `parent` or below it (lexically). */

@@ -7,6 +7,7 @@
  * path, `factory` export, the descriptor-versus-implementation drift, and credential names.
  * Collisions need every plugin of a surface, so they are `checkSurfaceTools` (collisions.ts).
  */
+import * as path from "node:path";
 import { createDiagnostic, formatPropertyPath, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { fileStart } from "../diagnostics/positions.js";
@@ -149,7 +150,7 @@ function validateTool(
   const definition = descriptor["definition"] as string;
   const definitionAt = locateValue(entry, `${pointer}/definition`, fallback).value;
   const resolved = usable("definition", typeof definition === "string")
-    ? resolveDefinition(input.host, input.pluginRoot, definition, definitionAt, ["tools", name, "definition"])
+    ? resolveDefinition(input.host, input.pluginRoot, definition, definitionAt, ["tools", name, "definition"], path.dirname(input.entry.file))
     : { file: undefined, diagnostics: [] };
   diagnostics.push(...resolved.diagnostics);
   const factory = typeof descriptor["factory"] === "string" ? descriptor["factory"] : undefined;

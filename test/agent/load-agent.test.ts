@@ -94,6 +94,12 @@ describe("resolveCapabilities", () => {
     expect(result.diagnostics[0]!.hint).toContain("npx assembly-line add missing");
   });
 
+  it("suggests a local plugin folder for a mistyped key", () => {
+    const root = writeTree({ "agent.md": "---\ncapabilities:\n  greetr: {}\n---\n", "plugins/greeter/plugin.json": "{}" });
+    const [unresolved] = resolveCapabilities(host, loadAgent(host, root)).diagnostics;
+    expect(unresolved).toMatchObject({ code: "AL1012", line: 3, column: 3, hint: "Did you mean 'greeter'? plugins/greeter/ is a local plugin of this surface." });
+  });
+
   it("refuses an installed version that differs from the lock, with a fix-it hint", () => {
     const root = writeTree({
       "agent.md": "---\ncapabilities:\n  openui:\n    package: \"@assemblyline-agents/openui\"\n---\n",

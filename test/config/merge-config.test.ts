@@ -92,6 +92,33 @@ describe("config merge", () => {
   });
 });
 
+describe("configSchema defaults and undeclared keys", () => {
+  const withDefaults = `export default {
+  configSchema: { type: "object", properties: { greeting: { type: "string", default: "Hello" }, punctuation: { type: "string" } } },
+  tools: { greet: { definition: "./greet.ts", description: "Greet.", inputSchema: { type: "object" } } }
+};
+`;
+  const files = {
+    "plugins/greeter/plugin.json": PLUGIN_JSON("greeter"),
+    "plugins/greeter/ai.assemblyline/index.ts": withDefaults,
+    "plugins/greeter/greet.ts": 'import { defineTool } from "@assemblyline-agents/core";\nexport default defineTool({ description: "Greet.", inputSchema: { type: "object" }, async execute() { return {}; } });\n',
+  };
+
+  it("fills in the schema's defaults, so the lock records what the tools receive", () => {
+    const analysis = agent("---\ncapabilities:\n  greeter:\n    config: { punctuation: '!' }\n---\n", files);
+    const greeter = analysis.capabilities.find((c) => c.resolved.request.key === "greeter")!;
+    expect(analysis.diagnostics.filter((d) => d.file.includes("greeter") || d.code.startsWith("AL5"))).toEqual([]);
+    expect(greeter.config.capabilityConfig).toEqual({ punctuation: "!", greeting: "Hello" });
+    expect(greeter.config.toolConfigs.get("greet")).toEqual({ punctuation: "!", greeting: "Hello" });
+  });
+
+  it("warns about a key the schema does not declare, with a did-you-mean", () => {
+    const analysis = agent("---\ncapabilities:\n  greeter:\n    config:\n      greting: Hi\n---\n", files);
+    const config = analysis.diagnostics.filter((d) => d.code.startsWith("AL5"));
+    expect(config.map((d) => [d.code, d.severity, d.line, d.column, d.hint])).toEqual([["AL5006", "warning", 5, 7, "Did you mean 'greeting'?"]]);
+  });
+});
+
 describe("collisions within a surface", () => {
   it("names both plugins when two declare the same tool", () => {
     const echoPlugin = (name: string) => ({

@@ -114,6 +114,16 @@ describe("descriptor validation", () => {
     expect(diagnostics[5]!.message).toContain("through a symlink");
   });
 
+  it("suggests the intended definition path when the written one does not exist", () => {
+    const tool = (name: string, definition: string) => `  ${name}: { definition: ${JSON.stringify(definition)}, description: "Echo.", inputSchema: { type: "object" } },`;
+    const { diagnostics } = validate(["export default { tools: {", tool("a", "./echo.ts"), tool("b", "./ai.assemblyline/echo.js"), tool("c", "./nowhere.ts"), "} };"]);
+    expect(diagnostics.map((d) => [d.code, d.hint])).toEqual([
+      ["AL4007", "definition is relative to the plugin root, not to the entry: write './ai.assemblyline/echo.ts'."],
+      ["AL4007", "definition names the source file itself: write './ai.assemblyline/echo.ts'."],
+      ["AL4007", "definition is relative to the plugin root (the folder with plugin.json)."],
+    ]);
+  });
+
   it("finds the factory statically: a missing named export lists what is exported; no default export without a factory", () => {
     const { diagnostics } = validate(
       [
@@ -159,6 +169,7 @@ describe("descriptor validation", () => {
     ]);
     expect(diagnostics[1]!.related![0]!.file).toBe("ai.assemblyline/note.ts");
     expect(diagnostics[0]!.related![0]!.message).toContain('"reason":"Durable."');
+    expect(diagnostics[2]!.related![0]!.message).toContain('a different schema: at properties.note.type it has "number", the descriptor "string"');
   });
 
   it("applies disabled: true rules", () => {

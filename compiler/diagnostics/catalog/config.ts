@@ -36,4 +36,10 @@ export const ConfigMessages = defineMessages({
     message: "Capability '{0}' has the config key '{1}', which its configSchema does not allow.",
     docs: "configSchema with additionalProperties: false refuses keys it does not declare.",
   },
+  ConfigUndeclaredKey: {
+    code: "AL5006",
+    severity: "warning",
+    message: "Capability '{0}' has the config key '{1}', which its configSchema does not declare.",
+    docs: "A key the plugin's configSchema does not declare is most likely a typo the plugin never reads; schemas that refuse unknown keys (additionalProperties: false) make it an error (AL5005).",
+  },
 });

@@ -52,7 +52,7 @@ export const LockfileMessages = defineMessages({
     code: "AL6007",
     severity: "error",
     message: "plugins.lock has lockfileVersion {0}, but this assembly-line understands lockfileVersion {1} only.",
-    hint: "Upgrade assembly-line (`npm install --save-dev @assemblyline-agents/assembly-line@latest`). plugins.lock was left unchanged.",
+    hint: "Use the assembly-line version that wrote it (or a newer one): this one only understands lockfileVersion {1}. plugins.lock was left unchanged.",
     docs: "A newer toolchain wrote the lock. Rewriting it with an older format would silently drop what the newer one recorded, so it is refused and never rewritten (issue 3 item 5).",
   },
   LockedVersionMismatch: {
