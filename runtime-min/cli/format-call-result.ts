@@ -29,7 +29,10 @@ export function formatCallResult(result: CallResult, root = "."): string {
   }
   if (result.events.length > 0) {
     lines.push(pc.dim("events:"));
-    for (const { type, ...data } of result.events) lines.push(pc.dim(`  ${type} ${JSON.stringify(data)}`));
+    for (const { type, stack, ...data } of result.events) {
+      lines.push(pc.dim(`  ${type} ${JSON.stringify(data)}`));
+      if (typeof stack === "string") lines.push(...stack.split("\n").map((line) => pc.dim(`      ${line.trim()}`)));
+    }
   }
   return `${lines.join("\n")}\n`;
 }

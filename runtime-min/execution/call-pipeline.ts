@@ -109,7 +109,7 @@ export class CallPipeline {
           });
     if (session.controlPlaneFailure) throw session.controlPlaneFailure;
     if (session.isFinished) throw new ControlPlaneError("cancelled", "The call finished after the run had already ended.");
-    if (!outcome.ok) return this.fail(session, outcome.failureKind, outcome.error);
+    if (!outcome.ok) return this.fail(session, outcome.failureKind, outcome.error, "stack" in outcome ? outcome.stack : undefined);
     session.persist("record the call result", () => session.recordRuntime("tool.execution_completed"), {
       status: "ok",
       runtimeBoundary,
@@ -121,9 +121,11 @@ export class CallPipeline {
   }
 
   /** Fails the call with a tool-call failure (the run continues). */
-  fail(session: CallSession, kind: FailureKind, message: string): CallResult {
+  fail(session: CallSession, kind: FailureKind, message: string, stack?: string): CallResult {
     const { runId, callId, tool } = session.identity;
-    session.persist("record the failed call", () => session.recordRuntime("tool.execution_failed", { kind, error: message }), {
+    // The stack of an unexpected throw goes to the run's event log (the host's audit), never to the model.
+    const data: { [key: string]: Json } = stack ? { kind, error: message, stack } : { kind, error: message };
+    session.persist("record the failed call", () => session.recordRuntime("tool.execution_failed", data), {
       status: "failed",
       error: message,
       failureKind: kind,

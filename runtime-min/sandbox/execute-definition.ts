@@ -16,7 +16,13 @@ export type BundleModule = { readonly [exportName: string]: unknown };
 /** The outcome of one call, without the bridge's request id. */
 export type CallOutcome =
   | { readonly ok: true; readonly output: Json; readonly modelOutput: Json }
-  | { readonly ok: false; readonly failureKind: Extract<CallResponse, { ok: false }>["failureKind"]; readonly error: string };
+  | {
+      readonly ok: false;
+      readonly failureKind: Extract<CallResponse, { ok: false }>["failureKind"];
+      readonly error: string;
+      /** Where an unexpected throw came from (for the host's log; never shown to the model). */
+      readonly stack?: string;
+    };
 
 class ConfigurationFailure extends Error {}
 
@@ -66,7 +72,9 @@ export async function executeDefinition(module: BundleModule, request: CallReque
     // The input is already a private copy: parsed from the envelope, or copied by the host.
     result = await definition.execute(request.input, context);
   } catch (error) {
-    return { ok: false, failureKind: RecoverableToolError.isRecoverable(error) ? "invalid_input" : "execution_error", error: messageOf(error) };
+    if (RecoverableToolError.isRecoverable(error)) return { ok: false, failureKind: "invalid_input", error: messageOf(error) };
+    const stack = stackOf(error);
+    return { ok: false, failureKind: "execution_error", error: messageOf(error), ...(stack ? { stack } : {}) };
   }
   return projectResult(definition, request.toolName, result);
 }
@@ -140,4 +148,10 @@ export function messageOf(error: unknown): string {
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The first lines of an error's stack (bundle paths and lines), or `undefined` without one. */
+function stackOf(error: unknown): string | undefined {
+  const stack = (error as { stack?: unknown } | null)?.stack;
+  return typeof stack === "string" ? stack.split("\n").slice(0, 12).join("\n") : undefined;
 }

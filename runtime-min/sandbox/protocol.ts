@@ -53,6 +53,8 @@ export type CallResponse =
       readonly ok: false;
       readonly failureKind: "invalid_input" | "configuration_error" | "execution_error";
       readonly error: string;
+      /** Stack of an unexpected throw (execution_error), for the host's event log only. */
+      readonly stack?: string;
     };
 
 /** The `ctx` operations a tool can ask the host for (seed "Execution Context"). */

@@ -40,7 +40,7 @@ async function callAndCheckRunContinues(tool: string, input: unknown): Promise<C
   const result = await runtime.call({ tool, input, runId, callId: "failing" });
   expect(result.status).toBe("failed");
   expect(result.failure?.runCanContinue).toBe(true);
-  const failedEvents = result.events.filter((event) => event.type === "tool.execution_failed");
+  const failedEvents = result.events.filter((event) => event.type === "tool.execution_failed").map(({ stack: _stack, ...event }) => event);
   expect(failedEvents).toEqual([{ type: "tool.execution_failed", tool, callId: "failing", kind: result.failure!.kind, error: result.error }]);
   const next = await runtime.call({ tool: "echo", input: { message: "still here" }, runId, callId: "next" });
   expect(next).toMatchObject({ status: "ok", output: { message: "still here" } });
@@ -103,6 +103,10 @@ describe("execution_error", () => {
   it("reports any other throw with its message", async () => {
     const result = await callAndCheckRunContinues("throwing", {});
     expect(result).toMatchObject({ error: "Database unavailable", failure: { kind: "execution_error", runCanContinue: true } });
+    // The host's event log keeps where it was thrown (the bundle's lines); the model sees only the error.
+    const failed = result.events.find((event) => event.type === "tool.execution_failed")!;
+    expect(String(failed["stack"])).toMatch(/^Error: Database unavailable\n\s+at .*\.mjs:\d+:\d+/);
+    expect(JSON.stringify(result.output ?? null)).not.toContain("at ");
   });
 
   it.each([
