@@ -54,7 +54,7 @@ describe("--format json on failures of the command line itself", () => {
   it("still prints exactly one JSON object, with AL9001, and exits 2", () => {
     const compile = runCli(["compile", "x", "--format", "json", "--bogus"]);
     expect(compile.status).toBe(2);
-    expect(JSON.parse(compile.stdout)).toMatchObject({ ok: false, diagnostics: [{ code: "AL9001", message: "unknown option '--bogus'" }] });
+    expect(JSON.parse(compile.stdout)).toMatchObject({ ok: false, diagnostics: [{ code: "AL9001", message: "The command line is not valid: unknown option '--bogus'." }] });
     const call = runCli(["call", "echo", "x", "--format", "json"]);
     expect(call.status).toBe(2);
     expect(JSON.parse(call.stdout)).toMatchObject({ status: "failed", diagnostics: [{ code: "AL9001" }], events: [] });

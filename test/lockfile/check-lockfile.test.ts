@@ -180,7 +180,7 @@ describe("checkLockfile", () => {
     expect(report.fixCommand).toBeUndefined();
     const text = formatLockfileCheckReport(report);
     expect(text).toContain("lockfileVersion 3");
-    expect(text).toContain("@assemblyline-agents/assembly-line@latest");
+    expect(text).toContain("Use the assembly-line version that wrote it (or a newer one)");
     expect(text).not.toContain("Fix:");
   });
 
