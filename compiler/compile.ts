@@ -317,8 +317,9 @@ function checkRoot(host: CompilerHost, root: string, shown: string): Diagnostic 
   const kind = host.kind(root);
   if (kind === "directory") return undefined;
   if (kind === "symlink" && host.realpath(root) !== undefined && host.kind(host.realpath(root)!) === "directory") return undefined;
-  if (kind === "missing") return createDiagnostic(Diagnostics.AgentRootMissing, fileStart(root), [shown]);
-  return createDiagnostic(Diagnostics.AgentRootNotDirectory, fileStart(root), [shown], { hint: `Pass the folder that holds agent.md: ${path.dirname(shown)}` });
+  // No file of the agent is at fault, so the diagnostic has no location (file "").
+  if (kind === "missing") return createDiagnostic(Diagnostics.AgentRootMissing, fileStart(""), [shown]);
+  return createDiagnostic(Diagnostics.AgentRootNotDirectory, fileStart(""), [shown], { hint: `Pass the folder that holds agent.md: ${path.dirname(shown)}` });
 }
 
 /** The analysis of an agent that could not be loaded at all. */

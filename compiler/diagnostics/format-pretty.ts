@@ -32,7 +32,9 @@ type Colors = ReturnType<typeof pc.createColors>;
 
 function formatOne(d: Diagnostic, options: PrettyOptions, colors: Colors, useColor: boolean): string {
   const severityText = paint(d.severity, colors);
-  const lines = [`${colors.cyan(d.file)}:${colors.yellow(String(d.line))}:${colors.yellow(String(d.column))} - ${severityText} ${colors.gray(d.code)}: ${d.message}`];
+  // A diagnostic about the command line or the root itself has no file (`file: ""`).
+  const where = d.file === "" ? "" : `${colors.cyan(d.file)}:${colors.yellow(String(d.line))}:${colors.yellow(String(d.column))} - `;
+  const lines = [`${where}${severityText} ${colors.gray(d.code)}: ${d.message}`];
   if (d.path) lines.push(`  ${colors.gray("at")} ${d.path}`);
   if (diagnosticMessageFor(d.code)?.sensitive) {
     lines.push(`  ${colors.gray("(the source line is not shown: it may hold a credential)")}`);

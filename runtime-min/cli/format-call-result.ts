@@ -41,7 +41,7 @@ export function formatCallResult(result: CallResult, root = "."): string {
 export function formatRefusal(message: string, diagnostics: readonly Diagnostic[]): string {
   if (diagnostics.length === 0) return `${pc.red("error")} ${message}\n`;
   const lines = diagnostics.flatMap((diagnostic) => [
-    `${diagnostic.file}:${diagnostic.line}:${diagnostic.column} ${pc.red(diagnostic.severity)} ${diagnostic.code} ${diagnostic.message}`,
+    `${diagnostic.file === "" ? "" : `${diagnostic.file}:${diagnostic.line}:${diagnostic.column} `}${pc.red(diagnostic.severity)} ${diagnostic.code} ${diagnostic.message}`,
     ...(diagnostic.hint ? [`  ${pc.dim(diagnostic.hint)}`] : []),
   ]);
   return `${lines.join("\n")}\n`;

@@ -41,6 +41,11 @@ describe("formatPretty", () => {
     expect(text).toContain("the source line is not shown");
   });
 
+  it("prints no location for a diagnostic about the command line or the root itself (file \"\")", () => {
+    const root = createDiagnostic(Diagnostics.AgentRootMissing, { file: "", line: 1, column: 1 }, ["agents/nope"]);
+    expect(formatPretty([root], { color: false }).split("\n")[0]).toBe("error AL1024: The agent root 'agents/nope' does not exist.");
+  });
+
   it("summarises errors and warnings", () => {
     const warning = { ...unknownField, severity: "warning" as const };
     expect(summary([unknownField, unknownField, warning])).toBe("Found 2 errors and 1 warning.");
