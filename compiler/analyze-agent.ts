@@ -10,7 +10,7 @@
 import { loadAgent } from "./agent/load-agent.js";
 import { resolveCapabilities, type PackagePins } from "./agent/resolve-capabilities.js";
 import type { Diagnostic } from "./diagnostics/diagnostic.js";
-import { createDiagnostic } from "./diagnostics/diagnostic.js";
+import { dedupeDiagnostics, createDiagnostic } from "./diagnostics/diagnostic.js";
 import { Diagnostics } from "./diagnostics/catalog/index.js";
 import type { CompilerHost } from "./host.js";
 import type { AgentModel, EntryAnalysis, PluginPackage, ResolvedCapability, Surface } from "./model.js";
@@ -103,7 +103,7 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   for (const surface of agent.surfaces) {
     diagnostics.push(...checkSurfaceCollisions(capabilities.filter((c) => c.surface.id === surface.id).map((c) => c.plugin)));
   }
-  return { root, agent, capabilities, diagnostics: dedupe(diagnostics) };
+  return { root, agent, capabilities, diagnostics: dedupeDiagnostics(diagnostics) };
 }
 
 /**
@@ -188,16 +188,6 @@ function validateCapability(
   });
 }
 
-/** Drops exact duplicates (the same problem reached twice through shared modules). */
-function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return diagnostics.filter((d) => {
-    const key = `${d.code}\0${d.file}\0${d.line}\0${d.column}\0${d.path ?? ""}\0${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
 
 /**
  * True when the plugin's configSchema (or its absence) is known: the package loaded, its entry

@@ -5,7 +5,7 @@
  * descriptor validation, and the plugin's content hash (which must be computable to be locked).
  */
 import * as path from "node:path";
-import { hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { dedupeDiagnostics, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import type { CompilerHost } from "./host.js";
 import { loadPluginPackage } from "./plugin-package/load-plugin-package.js";
 import { createStaticAnalyzer } from "./static-analysis/static-analyzer.js";
@@ -56,7 +56,7 @@ export function validatePackage(host: CompilerHost, pluginDir: string): PackageV
       tools = declared !== null && typeof declared === "object" && !Array.isArray(declared) ? Object.keys(declared).sort() : [];
     }
   }
-  const reported = sortDiagnostics(dedupe(diagnostics).map((d) => relativizeDiagnostic(d, pluginDir, path.relative)));
+  const reported = sortDiagnostics(dedupeDiagnostics(diagnostics).map((d) => relativizeDiagnostic(d, pluginDir, path.relative)));
   return {
     ok: !hasErrors(reported) && !pkg.rejected,
     diagnostics: reported,
@@ -68,12 +68,4 @@ export function validatePackage(host: CompilerHost, pluginDir: string): PackageV
       tools,
     },
   };
-}
-
-function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  return diagnostics.filter((d) => {
-    const key = `${d.code}\0${d.file}\0${d.line}\0${d.column}\0${d.path ?? ""}\0${d.message}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
 }

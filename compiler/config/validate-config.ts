@@ -6,7 +6,7 @@
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { createAjv, type AjvInstance, type SchemaDialect } from "../validation/ajv.js";
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../json-pointer.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { describeJsonKind } from "../agent/front-matter.js";
@@ -62,17 +62,11 @@ export function validateConfigValue(
   const validate = validatorFor(schema);
   const diagnostics: Diagnostic[] = undeclaredKeys(key, config, schema, located, pointer, fallback);
   if (!validate || validate(withDefaults)) return { diagnostics, withDefaults };
-  const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
     if (["if", "anyOf", "oneOf", "allOf"].includes(error.keyword) && (validate.errors?.length ?? 0) > 1) continue;
-    const diagnostic = mapConfigError(key, withDefaults, schema, error, located, pointer, fallback);
-    const id = `${diagnostic.code}|${diagnostic.path}|${diagnostic.message}`;
-    if (!seen.has(id)) {
-      seen.add(id);
-      diagnostics.push(diagnostic);
-    }
+    diagnostics.push(mapConfigError(key, withDefaults, schema, error, located, pointer, fallback));
   }
-  return { diagnostics, withDefaults };
+  return { diagnostics: dedupeDiagnostics(diagnostics), withDefaults };
 }
 
 /** AL5006 for top-level keys a schema with `properties` neither declares nor refuses. */

@@ -122,6 +122,20 @@ export function formatPropertyPath(segments: readonly PropertyKey[]): string {
   return out;
 }
 
+/**
+ * Drops exact repeats (the same problem reached twice, e.g. through a module two plugins
+ * import, or two ajv errors that say the same thing), keeping the first of each in order.
+ */
+export function dedupeDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = `${d.code}\0${d.file}\0${d.line}\0${d.column}\0${d.path ?? ""}\0${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** True when at least one diagnostic is an error (the compile must fail, exit 1). */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");

@@ -16,7 +16,7 @@
  * entry?.locations.get("/tools/echo");      // { value: SourceLocation, key: SourceLocation }
  */
 import * as path from "node:path";
-import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { dedupeDiagnostics, createDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { fileStart } from "../diagnostics/positions.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import type { CompilerHost } from "../host.js";
@@ -137,12 +137,5 @@ function guardStack<T>(session: AnalysisSession, file: string, run: () => T, fal
 
 /** Drops exact duplicates (one bad import used twice) and sorts (STYLE §6). */
 function finish(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  const unique = diagnostics.filter((d) => {
-    const key = JSON.stringify(d);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  return sortDiagnostics(unique);
+  return sortDiagnostics(dedupeDiagnostics(diagnostics));
 }

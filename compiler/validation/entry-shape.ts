@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { createAjv } from "./ajv.js";
-import { createDiagnostic, formatPropertyPath, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
+import { dedupeDiagnostics, createDiagnostic, formatPropertyPath, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../json-pointer.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { describeJsonKind } from "../agent/front-matter.js";
@@ -61,19 +61,13 @@ export function describeEntryObject(pointer: string): string {
  */
 export function checkEntryShape(entry: LocatedValue<JsonObject>, fallback: SourceLocation, unreadable: readonly string[] = []): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const seen = new Set<string>();
   for (const error of validate(entry.value)) {
     if (error.keyword === "if") continue;
     // A field the static analysis could not read is not "missing": its own diagnostic says why.
     if (error.keyword === "required" && wasUnreadable(error, entry.value, unreadable)) continue;
-    const diagnostic = mapError(error, entry, fallback);
-    const key = `${diagnostic.code}|${diagnostic.path}|${diagnostic.message}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      diagnostics.push(diagnostic);
-    }
+    diagnostics.push(mapError(error, entry, fallback));
   }
-  return diagnostics;
+  return dedupeDiagnostics(diagnostics);
 }
 
 /** True when the missing property of a `required` error was dropped by the static analysis. */
