@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
 import { formatPretty } from "../compiler/diagnostics/format-pretty.js";
+import { colorFor } from "../compiler/diagnostics/terminal-color.js";
 
 /** Writes `value` as one JSON document (two-space indent) and a newline to stdout. */
 export function printJson(value: unknown): void {
@@ -14,7 +15,7 @@ export function printJson(value: unknown): void {
 
 /** Pretty diagnostics (with code frames of files under `base`) to stderr when any. */
 export function printDiagnostics(diagnostics: readonly Diagnostic[], base: string): void {
-  const text = formatPretty(diagnostics, { readSource: (file) => readSource(base, file), color: process.stderr.isTTY && !process.env["NO_COLOR"] });
+  const text = formatPretty(diagnostics, { readSource: (file) => readSource(base, file), color: colorFor(process.stderr) });
   if (text) process.stderr.write(text);
 }
 

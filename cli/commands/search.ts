@@ -13,8 +13,9 @@
  */
 import type { Command } from "commander";
 import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { paletteFor } from "../../compiler/diagnostics/terminal-color.js";
 import { formatSearch, searchJson } from "../../runtime-min/cli/format-catalog.js";
-import { defaultWrite, refusalOutput, withHostRuntime, type CommandOutput, type RuntimeCommandHooks } from "../../runtime-min/cli/runtime-commands.js";
+import { defaultWrite, refusalOutput, terminalColor, withHostRuntime, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "../../runtime-min/cli/runtime-commands.js";
 import { runtimeError } from "../../runtime-min/errors.js";
 
 /** Options of `assembly-line search`. */
@@ -30,6 +31,8 @@ export interface SearchCommandOptions {
   /** Activate the page's deferred tools in this run. */
   readonly run?: string;
   readonly format?: string;
+  /** Colour for pretty output (default: plain). */
+  readonly color?: OutputColor;
 }
 
 /** Runs `assembly-line search`; returns its output and exit code. Never throws. */
@@ -46,10 +49,10 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
         ...(limit === undefined ? {} : { limit }),
         ...(options.run === undefined ? {} : { runId: options.run }),
       });
-      return { exitCode: 0, stdout: json ? searchJson(result) : formatSearch(result, query, offset), stderr: "" };
-    });
+      return { exitCode: 0, stdout: json ? searchJson(result) : formatSearch(result, query, offset, paletteFor(options.color?.stdout ?? false)), stderr: "" };
+    }, options.color);
   } catch (error) {
-    return refusalOutput(error, json);
+    return refusalOutput(error, json, options.color);
   }
 }
 
@@ -66,7 +69,7 @@ export function registerSearchCommand(program: Command, hooks: RuntimeCommandHoo
     .option("--run <id>", "activate the page's deferred tools in this run, as tool_search does")
     .option("--format <format>", "pretty or json", "pretty")
     .action(async (query: string, root: string, flags: Omit<SearchCommandOptions, "query" | "root">) => {
-      write(await runSearchCommand({ ...flags, query, root }, hooks));
+      write(await runSearchCommand({ ...flags, query, root, color: terminalColor() }, hooks));
     });
 }
 

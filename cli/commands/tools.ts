@@ -11,8 +11,9 @@
  * {@link registerCatalogCommands} adds both `tools` and `search` to a commander program.
  */
 import type { Command } from "commander";
+import { paletteFor } from "../../compiler/diagnostics/terminal-color.js";
 import { formatSnapshotWarnings, formatTools, toolsJson } from "../../runtime-min/cli/format-catalog.js";
-import { defaultWrite, refusalOutput, withHostRuntime, type CommandOutput, type RuntimeCommandHooks } from "../../runtime-min/cli/runtime-commands.js";
+import { defaultWrite, refusalOutput, terminalColor, withHostRuntime, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "../../runtime-min/cli/runtime-commands.js";
 import { registerSearchCommand } from "./search.js";
 
 /** Options of `assembly-line tools`. */
@@ -24,6 +25,8 @@ export interface ToolsCommandOptions {
   readonly run?: string;
   /** `pretty` (default) or `json`. */
   readonly format?: string;
+  /** Colour for pretty output (default: plain). */
+  readonly color?: OutputColor;
 }
 
 /** Runs `assembly-line tools`; returns its output and exit code. Never throws. */
@@ -32,10 +35,11 @@ export async function runToolsCommand(options: ToolsCommandOptions, hooks: Runti
   try {
     return await withHostRuntime(options.root, {}, hooks, async (runtime) => {
       const snapshot = runtime.snapshot({ surface: options.surface ?? ".", ...(options.run === undefined ? {} : { runId: options.run }) });
-      return { exitCode: 0, stdout: json ? toolsJson(snapshot) : formatTools(snapshot, options.root ?? "."), stderr: formatSnapshotWarnings(snapshot.warnings) };
-    });
+      const stdout = json ? toolsJson(snapshot) : formatTools(snapshot, options.root ?? ".", paletteFor(options.color?.stdout ?? false));
+      return { exitCode: 0, stdout, stderr: formatSnapshotWarnings(snapshot.warnings, paletteFor(options.color?.stderr ?? false)) };
+    }, options.color);
   } catch (error) {
-    return refusalOutput(error, json);
+    return refusalOutput(error, json, options.color);
   }
 }
 
@@ -49,7 +53,7 @@ export function registerToolsCommand(program: Command, hooks: RuntimeCommandHook
     .option("--run <id>", "include the deferred tools this run activated with tool_search")
     .option("--format <format>", "pretty or json", "pretty")
     .action(async (root: string, flags: Omit<ToolsCommandOptions, "root">) => {
-      write(await runToolsCommand({ ...flags, root }, hooks));
+      write(await runToolsCommand({ ...flags, root, color: terminalColor() }, hooks));
     });
 }
 

@@ -4,15 +4,15 @@
  * source (rendered by @babel/code-frame), the hint, and related locations.
  */
 import { codeFrameColumns } from "@babel/code-frame";
-import pc from "picocolors";
 import { diagnosticMessageFor } from "./catalog/index.js";
 import type { Diagnostic, Severity } from "./diagnostic.js";
+import { paletteFor, type Palette } from "./terminal-color.js";
 
 /** Options of {@link formatPretty}. */
 export interface PrettyOptions {
   /** Reads a reported file (root-relative `file` as in the diagnostic); `undefined` skips the frame. */
   readonly readSource?: (file: string) => string | undefined;
-  /** Colour output (defaults to picocolors' detection: a TTY without NO_COLOR). */
+  /** Colour output (default off; the CLI decides with `colorFor(process.stderr)`). */
   readonly color?: boolean;
 }
 
@@ -22,15 +22,13 @@ export interface PrettyOptions {
  */
 export function formatPretty(diagnostics: readonly Diagnostic[], options: PrettyOptions = {}): string {
   if (diagnostics.length === 0) return "";
-  const useColor = options.color ?? pc.isColorSupported;
-  const colors = pc.createColors(useColor);
+  const useColor = options.color ?? false;
+  const colors = paletteFor(useColor);
   const blocks = diagnostics.map((d) => formatOne(d, options, colors, useColor));
   return `${blocks.join("\n\n")}\n\n${summary(diagnostics)}\n`;
 }
 
-type Colors = ReturnType<typeof pc.createColors>;
-
-function formatOne(d: Diagnostic, options: PrettyOptions, colors: Colors, useColor: boolean): string {
+function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette, useColor: boolean): string {
   const severityText = paint(d.severity, colors);
   // A diagnostic about the command line or the root itself has no file (`file: ""`).
   const where = d.file === "" ? "" : `${colors.cyan(d.file)}:${colors.yellow(String(d.line))}:${colors.yellow(String(d.column))} - `;
@@ -62,7 +60,7 @@ function codeFrame(d: Diagnostic, options: PrettyOptions, color: boolean): strin
   }
 }
 
-function paint(severity: Severity, colors: Colors): string {
+function paint(severity: Severity, colors: Palette): string {
   if (severity === "error") return colors.red(colors.bold("error"));
   if (severity === "warning") return colors.yellow(colors.bold("warning"));
   return colors.blue(colors.bold("info"));

@@ -1,48 +1,49 @@
 /**
  * Pretty output of `call` and `approve` (the `--format json` output is the `CallResult` itself).
  */
-import pc from "picocolors";
 import { shellQuote } from "../../lockfile/fix-command.js";
 import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import { plainPalette, type Palette } from "../../compiler/diagnostics/terminal-color.js";
 import type { CallResult } from "../types.js";
 
 /**
  * Human-readable text of a call result, ending in a newline.
  * @param root the agent root as the user typed it, so the printed `approve` command can be pasted.
+ * @param colors the palette (default: plain text; the CLI passes colour for a terminal).
  */
-export function formatCallResult(result: CallResult, root = "."): string {
+export function formatCallResult(result: CallResult, root = ".", colors: Palette = plainPalette): string {
   const lines: string[] = [];
-  const ids = pc.dim(`(run ${result.runId}, call ${result.callId})`);
+  const ids = colors.dim(`(run ${result.runId}, call ${result.callId})`);
   if (result.status === "ok") {
-    lines.push(`${pc.green("ok")} ${result.tool} ${ids}${result.alreadyDecided ? pc.dim(" — already approved; nothing ran") : ""}`);
+    lines.push(`${colors.green("ok")} ${result.tool} ${ids}${result.alreadyDecided ? colors.dim(" — already approved; nothing ran") : ""}`);
     lines.push(JSON.stringify(result.output ?? null, null, 2));
   } else if (result.status === "approval_required") {
-    lines.push(`${pc.yellow("approval required")} ${result.tool} ${ids}`);
+    lines.push(`${colors.yellow("approval required")} ${result.tool} ${ids}`);
     lines.push(`  reason: ${result.approval?.reason ?? ""}`);
     lines.push(`  side effect: ${result.approval?.sideEffect ?? ""}`);
     lines.push(`  approve: ${hostCommand("approve", root, [result.callId, "--run", result.runId])}   (or add --deny)`);
   } else {
     const kind = result.failure ? ` ${result.failure.kind}` : result.approval?.state === "denied" ? " denied" : "";
-    lines.push(`${pc.red(`failed${kind}`)} ${result.tool} ${ids}`);
+    lines.push(`${colors.red(`failed${kind}`)} ${result.tool} ${ids}`);
     lines.push(`  ${result.error ?? ""}`);
-    if (result.failure) lines.push(pc.dim(result.failure.runCanContinue ? "  the run continues" : "  the run has ended"));
+    if (result.failure) lines.push(colors.dim(result.failure.runCanContinue ? "  the run continues" : "  the run has ended"));
   }
   if (result.events.length > 0) {
-    lines.push(pc.dim("events:"));
+    lines.push(colors.dim("events:"));
     for (const { type, stack, ...data } of result.events) {
-      lines.push(pc.dim(`  ${type} ${JSON.stringify(data)}`));
-      if (typeof stack === "string") lines.push(...stack.split("\n").map((line) => pc.dim(`      ${line.trim()}`)));
+      lines.push(colors.dim(`  ${type} ${JSON.stringify(data)}`));
+      if (typeof stack === "string") lines.push(...stack.split("\n").map((line) => colors.dim(`      ${line.trim()}`)));
     }
   }
   return `${lines.join("\n")}\n`;
 }
 
 /** Human-readable text of a refused request (diagnostics with code, place and hint). */
-export function formatRefusal(message: string, diagnostics: readonly Diagnostic[]): string {
-  if (diagnostics.length === 0) return `${pc.red("error")} ${message}\n`;
+export function formatRefusal(message: string, diagnostics: readonly Diagnostic[], colors: Palette = plainPalette): string {
+  if (diagnostics.length === 0) return `${colors.red("error")} ${message}\n`;
   const lines = diagnostics.flatMap((diagnostic) => [
-    `${diagnostic.file === "" ? "" : `${diagnostic.file}:${diagnostic.line}:${diagnostic.column} `}${pc.red(diagnostic.severity)} ${diagnostic.code} ${diagnostic.message}`,
-    ...(diagnostic.hint ? [`  ${pc.dim(diagnostic.hint)}`] : []),
+    `${diagnostic.file === "" ? "" : `${diagnostic.file}:${diagnostic.line}:${diagnostic.column} `}${colors.red(diagnostic.severity)} ${diagnostic.code} ${diagnostic.message}`,
+    ...(diagnostic.hint ? [`  ${colors.dim(diagnostic.hint)}`] : []),
   ]);
   return `${lines.join("\n")}\n`;
 }

@@ -2,7 +2,7 @@
  * Output of `assembly-line tools` and `assembly-line search` (DESIGN §7). The JSON forms are
  * exactly the contract's objects; the pretty forms are for people reading a terminal.
  */
-import pc from "picocolors";
+import { plainPalette, type Palette } from "../../compiler/diagnostics/terminal-color.js";
 import { hostCommand } from "./format-call-result.js";
 import type { CapabilitySnapshot, CatalogTool, SnapshotTool, SnapshotWarning } from "../snapshot/types.js";
 import type { ToolSearchResult } from "../types.js";
@@ -16,22 +16,22 @@ export function toolsJson(snapshot: CapabilitySnapshot): string {
 /**
  * `tools` for people: one line per tool of the snapshot (name, visibility, source, the first
  * line of the description), then what else the surface has: deferred tools to search for and
- * disabled built-ins. Hidden tools are never mentioned.
+ * disabled built-ins. Hidden tools are never mentioned. `colors` defaults to plain text.
  */
-export function formatTools(snapshot: CapabilitySnapshot, root = "."): string {
-  const lines = [`${pc.bold(`${snapshot.tools.length} tools`)} the model starts with on surface '${snapshot.surfaceId}':`];
+export function formatTools(snapshot: CapabilitySnapshot, root = ".", colors: Palette = plainPalette): string {
+  const lines = [`${colors.bold(`${snapshot.tools.length} tools`)} the model starts with on surface '${snapshot.surfaceId}':`];
   const width = Math.max(0, ...snapshot.tools.map((tool) => tool.name.length));
   for (const tool of snapshot.tools) {
-    const tag = tool.visibility === "deferred" ? pc.yellow(" (deferred; promoted or activated)") : "";
-    lines.push(`  ${tool.name.padEnd(width)}  ${pc.dim(tool.source.padEnd(18))} ${firstLine(tool.description)}${tag}`);
+    const tag = tool.visibility === "deferred" ? colors.yellow(" (deferred; promoted or activated)") : "";
+    lines.push(`  ${tool.name.padEnd(width)}  ${colors.dim(tool.source.padEnd(18))} ${firstLine(tool.description)}${tag}`);
   }
   const loaded = new Set(snapshot.tools.map((tool) => tool.name));
   const deferred = snapshot.catalog.filter((tool) => !loaded.has(tool.name));
   if (deferred.length > 0) {
-    lines.push(pc.dim(`${deferred.length} deferred tool${deferred.length === 1 ? "" : "s"} to find with tool_search (\`${hostCommand("search", root, [""])}\` lists them): ${deferred.map((tool) => tool.name).join(", ")}`));
+    lines.push(colors.dim(`${deferred.length} deferred tool${deferred.length === 1 ? "" : "s"} to find with tool_search (\`${hostCommand("search", root, [""])}\` lists them): ${deferred.map((tool) => tool.name).join(", ")}`));
   }
   if (snapshot.disabled.length > 0) {
-    lines.push(pc.dim(`disabled built-ins: ${snapshot.disabled.map((tool) => `${tool.name} (by ${tool.by === "plugin" ? "a plugin" : "host policy"})`).join(", ")}`));
+    lines.push(colors.dim(`disabled built-ins: ${snapshot.disabled.map((tool) => `${tool.name} (by ${tool.by === "plugin" ? "a plugin" : "host policy"})`).join(", ")}`));
   }
   return `${lines.join("\n")}\n`;
 }
@@ -49,23 +49,23 @@ function searchTool(tool: CatalogTool): CatalogTool {
 }
 
 /** `search` for people: the ranked page, numbered from `offset + 1`, and how to get the next page. */
-export function formatSearch(result: ToolSearchResult, query: string, offset: number): string {
+export function formatSearch(result: ToolSearchResult, query: string, offset: number, colors: Palette = plainPalette): string {
   if (result.totalMatches === 0) return `No tools match ${JSON.stringify(query)}.\n`;
   const lines: string[] = [];
   result.tools.forEach((tool, index) => {
     const details = [tool.visibility, tool.source, ...(tool.tags.length > 0 ? [`tags: ${tool.tags.join(", ")}`] : []), ...(tool.aliases.length > 0 ? [`aliases: ${tool.aliases.join(", ")}`] : [])];
-    lines.push(`${String(offset + index + 1).padStart(3)}. ${pc.bold(tool.name)} ${pc.dim(`(${details.join("; ")})`)}`);
+    lines.push(`${String(offset + index + 1).padStart(3)}. ${colors.bold(tool.name)} ${colors.dim(`(${details.join("; ")})`)}`);
     lines.push(`     ${firstLine(tool.description)}`);
   });
   const shown = result.tools.length === 0 ? `none of ${result.totalMatches}` : `${offset + 1}–${offset + result.tools.length} of ${result.totalMatches}`;
-  lines.push(pc.dim(`showing ${shown}${result.hasMore ? `; next page: --offset ${result.nextOffset}` : ""}`));
-  if (result.activated && result.activated.length > 0) lines.push(pc.dim(`activated in the run: ${result.activated.join(", ")}`));
+  lines.push(colors.dim(`showing ${shown}${result.hasMore ? `; next page: --offset ${result.nextOffset}` : ""}`));
+  if (result.activated && result.activated.length > 0) lines.push(colors.dim(`activated in the run: ${result.activated.join(", ")}`));
   return `${lines.join("\n")}\n`;
 }
 
 /** Snapshot warnings as stderr lines (host-supplied names that were ignored). */
-export function formatSnapshotWarnings(warnings: readonly SnapshotWarning[]): string {
-  return warnings.map((warning) => `${pc.yellow("warning")} ${warning.message}\n`).join("");
+export function formatSnapshotWarnings(warnings: readonly SnapshotWarning[], colors: Palette = plainPalette): string {
+  return warnings.map((warning) => `${colors.yellow("warning")} ${warning.message}\n`).join("");
 }
 
 function firstLine(text: string): string {

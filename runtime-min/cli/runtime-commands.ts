@@ -12,6 +12,7 @@
 import type { Command } from "commander";
 import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
 import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import { colorFor, paletteFor } from "../../compiler/diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../errors.js";
 import type { Runtime } from "../runtime.js";
 import type { CallResult, RuntimeOptions } from "../types.js";
@@ -22,6 +23,20 @@ export interface CommandOutput {
   readonly exitCode: 0 | 1 | 2;
   readonly stdout: string;
   readonly stderr: string;
+}
+
+/**
+ * Whether each stream's text is coloured. The CLI entry decides with {@link terminalColor};
+ * a command run in-process without it prints plain text.
+ */
+export interface OutputColor {
+  readonly stdout: boolean;
+  readonly stderr: boolean;
+}
+
+/** The colour of this process's stdout and stderr, by `colorFor` (NO_COLOR, FORCE_COLOR, TTY). */
+export function terminalColor(): OutputColor {
+  return { stdout: colorFor(process.stdout), stderr: colorFor(process.stderr) };
 }
 
 /** Host wiring the CLI entry provides. */
@@ -46,6 +61,8 @@ export interface CallCommandOptions {
   readonly config?: readonly string[];
   readonly execution?: string;
   readonly format?: string;
+  /** Colour for pretty output (default: plain). */
+  readonly color?: OutputColor;
 }
 
 /** Options of `assembly-line approve`. */
@@ -55,6 +72,8 @@ export interface ApproveCommandOptions {
   readonly run: string;
   readonly deny?: boolean;
   readonly format?: string;
+  /** Colour for pretty output (default: plain). */
+  readonly color?: OutputColor;
 }
 
 /** Runs `assembly-line call`. Never throws. */
@@ -64,7 +83,7 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     const input = parseInput(options.input);
     const hostConfig = parseConfig(options.config ?? []);
     const execution = parseExecution(options.execution);
-    return await withRuntime(options.root, { hostConfig, execution }, hooks, json, (runtime) =>
+    return await withRuntime(options.root, { hostConfig, execution }, hooks, json, options.color, (runtime) =>
       runtime.call({
         tool: options.tool,
         input,
@@ -74,7 +93,7 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
       }),
     );
   } catch (error) {
-    return refusalOutput(error, json);
+    return refusalOutput(error, json, options.color);
   }
 }
 
@@ -82,9 +101,9 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
 export async function runApproveCommand(options: ApproveCommandOptions, hooks: RuntimeCommandHooks = {}): Promise<CommandOutput> {
   const json = options.format === "json";
   try {
-    return await withRuntime(options.root, {}, hooks, json, (runtime) => runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }));
+    return await withRuntime(options.root, {}, hooks, json, options.color, (runtime) => runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }));
   } catch (error) {
-    return refusalOutput(error, json);
+    return refusalOutput(error, json, options.color);
   }
 }
 
@@ -106,7 +125,7 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--execution <policy>", "sandbox (default) or direct", "sandbox")
     .option("--format <format>", "pretty or json", "pretty")
     .action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
-      write(await runCallCommand({ ...flags, tool, root }, hooks));
+      write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, hooks));
     });
   program
     .command("approve")
@@ -117,7 +136,7 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--deny", "deny instead: the call never executes")
     .option("--format <format>", "pretty or json", "pretty")
     .action(async (callId: string, root: string, flags: { run: string; deny?: boolean; format?: string }) => {
-      write(await runApproveCommand({ ...flags, callId, root }, hooks));
+      write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
     });
 }
 
@@ -133,18 +152,20 @@ async function withRuntime(
   options: Pick<RuntimeOptions, "hostConfig" | "execution">,
   hooks: RuntimeCommandHooks,
   json: boolean,
+  color: OutputColor | undefined,
   act: (runtime: Runtime) => Promise<CallResult>,
 ): Promise<CommandOutput> {
   return withHostRuntime(root, options, hooks, async (runtime) => {
     const result = await act(runtime);
-    return { exitCode: exitCodeOf(result), stdout: json ? `${JSON.stringify(result)}\n` : formatCallResult(result, root ?? "."), stderr: "" };
-  });
+    return { exitCode: exitCodeOf(result), stdout: json ? `${JSON.stringify(result)}\n` : formatCallResult(result, root ?? ".", paletteFor(color?.stdout ?? false)), stderr: "" };
+  }, color);
 }
 
 /**
  * Runs a host command on the root's compiled artifact: `hooks.ensureArtifact` first (its
  * error diagnostics are thrown as a `RuntimeError`), then `act` on an open runtime, closed
- * afterwards. The runtime's own warnings (AL8030) are appended to `stderr`. Throws what
+ * afterwards. The runtime's own warnings (AL8030) are appended to `stderr` (coloured when
+ * `color.stderr`). Throws what
  * `openRuntime` and `act` throw; pair it with {@link refusalOutput}.
  */
 export async function withHostRuntime(
@@ -152,6 +173,7 @@ export async function withHostRuntime(
   options: Omit<RuntimeOptions, "root">,
   hooks: RuntimeCommandHooks,
   act: (runtime: Runtime) => Promise<CommandOutput>,
+  color?: OutputColor,
 ): Promise<CommandOutput> {
   const agentRoot = root ?? ".";
   const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot)).filter((d) => d.severity === "error") : [];
@@ -161,7 +183,7 @@ export async function withHostRuntime(
   const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot });
   try {
     const output = await act(runtime);
-    const warnings = runtime.warnings.length > 0 ? formatRefusal("", runtime.warnings) : "";
+    const warnings = runtime.warnings.length > 0 ? formatRefusal("", runtime.warnings, paletteFor(color?.stderr ?? false)) : "";
     return { ...output, stderr: output.stderr + warnings };
   } finally {
     await runtime.close();
@@ -176,16 +198,17 @@ function exitCodeOf(result: CallResult): 0 | 1 | 2 {
 /**
  * The output of a refused host command: exit code 1 for a refused artifact (AL8001–AL8019) or
  * compile errors, 2 for usage errors (other AL8xxx) and anything else; with `json`,
- * `{ status: "failed", error, diagnostics, events: [] }` on stdout, else the diagnostics on stderr.
+ * `{ status: "failed", error, diagnostics, events: [] }` on stdout, else the diagnostics on stderr
+ * (coloured when `color.stderr`).
  */
-export function refusalOutput(error: unknown, json: boolean): CommandOutput {
+export function refusalOutput(error: unknown, json: boolean, color?: OutputColor): CommandOutput {
   const refusal = error instanceof RuntimeError ? error : undefined;
   const diagnostics = refusal?.diagnostics ?? [];
   const message = error instanceof Error ? error.message : String(error);
   const inputError = refusal !== undefined && /^AL80(0\d|1[0-9])$/.test(refusal.code);
   const exitCode = inputError || (refusal && refusal.code.startsWith("AL") && !refusal.code.startsWith("AL8")) ? 1 : 2;
   if (json) return { exitCode, stdout: `${JSON.stringify({ status: "failed", error: message, diagnostics, events: [] })}\n`, stderr: "" };
-  return { exitCode, stdout: "", stderr: formatRefusal(message, diagnostics) };
+  return { exitCode, stdout: "", stderr: formatRefusal(message, diagnostics, paletteFor(color?.stderr ?? false)) };
 }
 
 function parseInput(text: string | undefined): unknown {

@@ -11,7 +11,7 @@ import { runToolsCommand } from "../../cli/commands/tools.js";
 import { ALWAYS_VISIBLE_CORE_TOOLS } from "../../runtime-min/snapshot/index.js";
 import { ECHO_SCHEMA, LEDGER_TOOLS, createCatalogAgent } from "./catalog-fixture.js";
 import type { AgentFixture } from "./helpers/agent-fixture.js";
-import { runSourceCli } from "./helpers/run-source-cli.js";
+import { runSourceCli, runSourceCliWithEnv } from "./helpers/run-source-cli.js";
 
 const CHILD = "subagents/researcher";
 const CORE_VISIBLE = [...ALWAYS_VISIBLE_CORE_TOOLS].sort();
@@ -171,5 +171,16 @@ describe("the commands in a separate process", () => {
     const usage = runSourceCli("search", "ledger", agent.root, "--offset", "x");
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain("AL8043");
+  });
+
+  it("colour the pretty output only when FORCE_COLOR asks (a pipe, CI=true alone, NO_COLOR: plain)", () => {
+    const forced = runSourceCliWithEnv(["search", "ledger", agent.root, "--limit", "1"], { NO_COLOR: "", FORCE_COLOR: "1" });
+    expect(forced.status).toBe(0);
+    expect(forced.stdout).toContain("\u001b[");
+    const ci = runSourceCliWithEnv(["search", "ledger", agent.root, "--limit", "1"], { NO_COLOR: "", FORCE_COLOR: "", CI: "true" });
+    expect(ci.stdout).not.toContain("\u001b[");
+    const off = runSourceCliWithEnv(["search", "ledger", agent.root, "--limit", "1"], { NO_COLOR: "1", FORCE_COLOR: "1" });
+    expect(off.stdout).not.toContain("\u001b[");
+    expect(off.stdout).toMatch(/^ {2}1\. \w+ \(/);
   });
 });

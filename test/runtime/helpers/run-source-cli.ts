@@ -11,8 +11,21 @@ import { repoRoot } from "../../helpers/temp-tree.js";
 const loader = path.join(import.meta.dirname, "ts-loader.mjs");
 const entry = path.join(import.meta.dirname, "cli-entry.ts");
 
-/** Runs `assembly-line ...args` from the sources in the repository root; never throws on a non-zero exit. */
+/**
+ * Runs `assembly-line ...args` from the sources in the repository root with colour off (as
+ * `runCli` does, whatever CI or the terminal sets); never throws on a non-zero exit.
+ */
 export function runSourceCli(...args: string[]): CliRun {
-  const result = spawnSync(process.execPath, ["--import", loader, entry, ...args], { cwd: repoRoot, encoding: "utf8", timeout: 60_000 });
+  return runSourceCliWithEnv(args, {});
+}
+
+/** {@link runSourceCli} with extra environment variables (`NO_COLOR: ""` lets colour through). */
+export function runSourceCliWithEnv(args: readonly string[], env: NodeJS.ProcessEnv): CliRun {
+  const result = spawnSync(process.execPath, ["--import", loader, entry, ...args], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...env },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
