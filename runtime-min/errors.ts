@@ -23,7 +23,12 @@ export class RuntimeError extends Error {
   }
 }
 
-/** Builds a {@link RuntimeError} from one catalog entry (location defaults to `file` line 1). */
+/**
+ * Builds a {@link RuntimeError} from one catalog entry.
+ * @param location where the problem is; a file name means line 1 of that file, and `""` means
+ *   no file at all: the problem is in the request (a command-line flag, a run or call id, an
+ *   API argument), so formatters print no location (as for AL1024).
+ */
 export function runtimeError(message: DiagnosticMessage, location: SourceLocation | string, args: readonly (string | number)[] = [], hint?: string): RuntimeError {
   const at = typeof location === "string" ? { file: location, line: 1, column: 1 } : location;
   return new RuntimeError([createDiagnostic(message, at, args, hint === undefined ? {} : { hint })]);

@@ -78,7 +78,7 @@ function parseCount(flag: string, text: string | undefined, minimum: 0 | 1): num
   if (text === undefined) return undefined;
   const value = /^\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
   if (!(value >= minimum)) {
-    throw runtimeError(Diagnostics.PageFlagInvalid, flag, [flag, text, minimum === 1 ? "a positive integer" : "a non-negative integer (0 or the nextOffset of the previous page)"]);
+    throw runtimeError(Diagnostics.PageFlagInvalid, "", [flag, text, minimum === 1 ? "a positive integer" : "a non-negative integer (0 or the nextOffset of the previous page)"]);
   }
   return value;
 }

@@ -216,7 +216,7 @@ function parseInput(text: string | undefined): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw runtimeError(Diagnostics.CallInputNotJson, "--input", [(error as Error).message]);
+    throw runtimeError(Diagnostics.CallInputNotJson, "", [(error as Error).message]);
   }
 }
 
@@ -224,7 +224,7 @@ function parseConfig(pairs: readonly string[]): Record<string, string> {
   const config: Record<string, string> = {};
   for (const pair of pairs) {
     const equals = pair.indexOf("=");
-    if (equals <= 0) throw runtimeError(Diagnostics.ConfigFlagInvalid, "--config", [pair]);
+    if (equals <= 0) throw runtimeError(Diagnostics.ConfigFlagInvalid, "", [pair]);
     Object.defineProperty(config, pair.slice(0, equals), { value: pair.slice(equals + 1), enumerable: true, writable: true, configurable: true });
   }
   return config;
@@ -232,5 +232,5 @@ function parseConfig(pairs: readonly string[]): Record<string, string> {
 
 function parseExecution(value: string | undefined): "sandbox" | "direct" {
   if (value === undefined || value === "sandbox" || value === "direct") return value ?? "sandbox";
-  throw runtimeError(Diagnostics.ExecutionFlagInvalid, "--execution", [value]);
+  throw runtimeError(Diagnostics.ExecutionFlagInvalid, "", [value]);
 }

@@ -16,7 +16,7 @@ export function newId(kind: "run" | "call"): string {
 /** Throws `RuntimeError` AL8022 unless `id` is 1–128 of `[A-Za-z0-9._-]`, starting alphanumeric. */
 export function checkId(id: unknown, kind: "run" | "call"): string {
   if (typeof id !== "string" || !ID.test(id) || id.includes("..")) {
-    throw runtimeError(Diagnostics.InvalidRunId, ".assemblyline/state.db", [String(id), kind]);
+    throw runtimeError(Diagnostics.InvalidRunId, "", [String(id), kind]);
   }
   return id;
 }

@@ -72,7 +72,7 @@ export class ToolCatalog {
     const state = this.state(surfaceId);
     const resolution = this.resolve(surfaceId, name);
     const why = refusal(resolution);
-    if (why !== undefined) throw runtimeError(Diagnostics.ToolNotPromotable, ".assemblyline/build/manifest.json", [name, surfaceId, why]);
+    if (why !== undefined) throw runtimeError(Diagnostics.ToolNotPromotable, "", [name, surfaceId, why]);
     if (!state.promoted.has(name)) {
       state.promoted.add(name);
       state.resolver = undefined;

@@ -94,6 +94,21 @@ describe("assembly-line call / approve across processes", () => {
     expect(cli("call", "echo", agent.root, "--input", "{}", "--execution", "vm", "--format", "json").json.diagnostics[0].code).toBe("AL8042");
   });
 
+  it("usage errors about arguments carry no file location (file \"\"), and pretty output shows none", () => {
+    const usage = [
+      cli("call", "echo", agent.root, "--input", "{message}", "--format", "json"),
+      cli("call", "echo", agent.root, "--input", "{}", "--run", "no spaces allowed", "--format", "json"),
+      cli("call", "echo", agent.root, "--input", "{}", "--surface", "subagents/nobody", "--format", "json"),
+      cli("approve", "missing-call", agent.root, "--run", "never-ran", "--format", "json"),
+    ];
+    for (const run of usage) {
+      expect(run.code).toBe(2);
+      expect(run.json.diagnostics[0]).toMatchObject({ file: "" });
+    }
+    const pretty = cli("call", "echo", agent.root, "--input", "{message}");
+    expect(pretty.stderr).toMatch(/^error AL8040 /);
+  });
+
   it("refuses a tampered artifact with exit code 1", () => {
     const tampered = fs.mkdtempSync(path.join(path.dirname(agent.root), "al-tampered-"));
     try {
