@@ -24,13 +24,14 @@ import { runtimeError } from "./errors.js";
 import { CallSession, type RuntimeEvent } from "./execution/call-session.js";
 import { AuthoredExecutor } from "./execution/execute-authored.js";
 import { checkId, newId } from "./execution/ids.js";
+import { checkLeaseMs, RunLeases, type LeaseHandle } from "./execution/run-lease.js";
 import { superviseCall } from "./execution/supervise-call.js";
 import { ToolCatalog } from "./execution/tool-catalog.js";
 import { ensureWorkspace } from "./execution/workspace.js";
 import { ControlPlaneError } from "./failures.js";
 import { copyJson, type Json } from "./sandbox/json-copy.js";
 import type { CapabilitySnapshot, CoreToolPolicy, SnapshotTool } from "./snapshot/types.js";
-import { StateStore, type ApprovalRecord, type CallRecord } from "./state/state-store.js";
+import { StateStore, type ApprovalRecord, type CallRecord, type RunRecord } from "./state/state-store.js";
 import { InputValidator } from "./execution/validate-input.js";
 import { CallPipeline } from "./execution/call-pipeline.js";
 import type {
@@ -50,10 +51,12 @@ export const STATE_DB_FILE = "state.db";
 
 /**
  * Opens a runtime: loads and verifies the artifact against `plugins.lock` and opens the state
- * database. Throws `RuntimeError` (AL8001–AL8014) for a missing, stale or tampered artifact and
- * `ControlPlaneError` when the state database cannot be opened.
+ * database. Throws `RuntimeError` (AL8001–AL8014) for a missing, stale or tampered artifact,
+ * AL8029 for an invalid `leaseMs`, and `ControlPlaneError` when the state database cannot be
+ * opened.
  */
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
+  checkLeaseMs(options.leaseMs);
   const root = path.resolve(options.root);
   const stateDir = path.join(root, ".assemblyline");
   const artifactDir = path.resolve(root, options.artifactDir ?? DEFAULT_ARTIFACT_DIR);
@@ -70,6 +73,8 @@ export class Runtime {
   private readonly executor: AuthoredExecutor;
   private readonly pipeline: CallPipeline;
   private readonly catalog: ToolCatalog;
+  /** The run progress leases this runtime holds (one host drives a run at a time). */
+  private readonly leases: RunLeases;
   private closed = false;
   /** Runs ended in this process whose end could not be persisted yet (state store down). */
   private readonly endedRuns = new Map<string, ControlPlaneError>();
@@ -86,6 +91,7 @@ export class Runtime {
   ) {
     this.execution = options.execution ?? "sandbox";
     this.store = store;
+    this.leases = new RunLeases(store, checkLeaseMs(options.leaseMs));
     this.executor = new AuthoredExecutor({
       execution: this.execution,
       root,
@@ -125,7 +131,8 @@ export class Runtime {
    * `failure.runCanContinue: true`; a control-plane failure comes back with
    * `failure.kind: "control_plane"` and ends the run. Throws `RuntimeError` for a refused
    * request: closed runtime (AL8025), unknown surface (AL8020), ended run (AL8021), bad id
-   * (AL8022), a call id reused for another call (AL8024).
+   * (AL8022), a call id reused for another call (AL8024), a run another host drives (AL8028:
+   * it holds the run's live progress lease; nothing is recorded).
    */
   async call(request: ToolCallRequest): Promise<CallResult> {
     this.assertOpen();
@@ -136,8 +143,8 @@ export class Runtime {
     const callId = request.callId === undefined ? newId("call") : checkId(request.callId, "call");
     const tool = String(request.tool);
     const session = this.openSession(runId, callId, tool);
-    return this.guard(session, request, async () => {
-      this.assertRunActive(this.store.ensureRun(runId));
+    return this.guard(session, request, async (run) => {
+      this.assertRunActive(run);
       let input: Json;
       try {
         input = copyJson(request.input, "input");
@@ -149,7 +156,7 @@ export class Runtime {
       if (request.callId !== undefined && this.store.hasCallOrApproval(runId, callId)) {
         const previous = this.store.getCall(runId, callId);
         if (previous && (previous.tool !== tool || previous.surface !== surfaceId || !sameJson(previous.inputJson, input))) {
-          throw runtimeError(Diagnostics.CallIdReused, ".assemblyline/state.db", [callId, runId, describeCall(previous)]);
+          throw runtimeError(Diagnostics.CallIdReused, "", [callId, runId, describeCall(previous)]);
         }
         approval = this.store.getApproval(runId, callId);
         if (approval?.state === "pending") return this.pipeline.pendingResult(session, approval);
@@ -164,17 +171,18 @@ export class Runtime {
    * Decides a pending approval. Approving executes the call exactly once; denying means it
    * never executes. A second `approve` of a decided call does nothing: it returns the recorded
    * outcome with `alreadyDecided: true` and no events. Throws `RuntimeError` AL8023 when the
-   * run has no such pending call, AL8021 when the run has ended.
+   * run has no such pending call, AL8021 when the run has ended, AL8028 when another host
+   * holds the run's live progress lease.
    */
   async approve(request: ApproveRequest): Promise<CallResult> {
     this.assertOpen();
     const runId = checkId(request.runId, "run");
     const callId = checkId(request.callId, "call");
     const approval = this.store.getApproval(runId, callId);
-    if (!approval) throw runtimeError(Diagnostics.ApprovalNotFound, ".assemblyline/state.db", [runId, callId]);
+    if (!approval) throw runtimeError(Diagnostics.ApprovalNotFound, "", [runId, callId]);
     const session = this.openSession(runId, callId, approval.tool);
-    return this.guard(session, request, async () => {
-      this.assertRunActive(this.store.ensureRun(runId));
+    return this.guard(session, request, async (run) => {
+      this.assertRunActive(run);
       const decision = request.deny ? "denied" : "approved";
       if (!this.store.decideApproval(runId, callId, decision)) {
         return this.pipeline.recordedResult(session, this.store.getApproval(runId, callId)!, this.store.getCall(runId, callId));
@@ -238,7 +246,7 @@ export class Runtime {
       });
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
-      throw runtimeError(Diagnostics.SearchPageInvalid, "runtime.search", [error.message]);
+      throw runtimeError(Diagnostics.SearchPageInvalid, "", [error.message]);
     }
     const result: ToolSearchResult = { tools: page.tools, totalMatches: page.totalMatches, hasMore: page.hasMore, ...(page.nextOffset === undefined ? {} : { nextOffset: page.nextOffset }) };
     if (runId === undefined) return result;
@@ -271,11 +279,12 @@ export class Runtime {
     return this.store.getCall(runId, callId);
   }
 
-  /** Stops every sandbox process and closes the state database. Idempotent. */
+  /** Stops every sandbox process, releases the run leases held and closes the state database. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.executor.close();
+    this.leases.releaseAll();
     this.store.close();
   }
 
@@ -288,30 +297,61 @@ export class Runtime {
     return new CallSession(this.store, { runId, callId, tool, workspace });
   }
 
-  /** Runs `body` under cancellation and deadline; a control-plane failure ends the run. */
-  private async guard(session: CallSession, control: { signal?: AbortSignal; deadlineMs?: number }, body: () => Promise<CallResult>): Promise<CallResult> {
+  /**
+   * Takes the run's progress lease (or joins this runtime's hold of it), then runs `body` with
+   * the run's record under cancellation, deadline and the lease; a control-plane failure ends
+   * the run. The call's share of the lease is given back when it finishes (after the last
+   * share the runtime keeps the lease for an idle hold; see `run-lease.ts`). Throws
+   * `RuntimeError` AL8028 when another host holds a live lease.
+   */
+  private async guard(session: CallSession, control: { signal?: AbortSignal; deadlineMs?: number }, body: (run: RunRecord) => Promise<CallResult>): Promise<CallResult> {
+    const { runId } = session.identity;
+    let lease: LeaseHandle | undefined;
     try {
-      return await superviseCall(body, control, () => this.executor.killRun(session.identity.runId));
+      // A run ended in this process is refused before its lease is touched.
+      if (this.endedRuns.has(runId)) this.assertRunActive(this.store.ensureRun(runId));
+      const grant = this.leases.acquire(runId);
+      lease = grant.lease;
+      session.checkLease(lease);
+      return await superviseCall(() => body(grant.run), control, () => this.executor.killRun(runId), lease?.signal);
     } catch (error) {
       const failure = session.controlPlaneFailure ?? (error instanceof ControlPlaneError ? error : undefined);
       if (!failure) throw error;
-      return await this.endRun(session, failure);
+      return await this.endRun(session, failure, lease);
     } finally {
       session.finish();
+      lease?.release();
     }
   }
 
-  private async endRun(session: CallSession, failure: ControlPlaneError): Promise<CallResult> {
+  /**
+   * Ends the run on a control-plane failure: kills its sandbox processes, then in one
+   * transaction marks it ended, records `run.ended` and fails the call — unless another host
+   * has taken the run's lease over since the call's `lease` was taken (see `takenOverResult`):
+   * that host's run is not written.
+   */
+  private async endRun(session: CallSession, failure: ControlPlaneError, lease: LeaseHandle | undefined): Promise<CallResult> {
     const { runId, callId, tool } = session.identity;
+    // A tool still running (the call was interrupted) can no longer commit anything.
+    session.controlPlaneFailure ??= failure;
     this.endedRuns.set(runId, failure);
     await this.executor.killRun(runId);
+    const recorded = session.events.length;
+    // The end is the runtime's own record: written (below) whether or not the lease is still live.
+    session.checkLease(undefined);
     try {
-      this.store.endRun(runId, failure.reason, failure.message);
+      const takenOver = this.store.transaction("end the run", () => {
+        if (lease?.takenOver()) return true;
+        this.store.endRun(runId, failure.reason, failure.message);
+        session.record("run.ended", { reason: failure.reason, error: failure.message });
+        this.store.updateCall(runId, callId, { status: "failed", error: failure.message, failureKind: "control_plane" });
+        return false;
+      });
       this.endedRuns.delete(runId);
-      session.record("run.ended", { reason: failure.reason, error: failure.message });
-      this.store.updateCall(runId, callId, { status: "failed", error: failure.message, failureKind: "control_plane" });
+      if (takenOver) return takenOverResult(session, failure);
     } catch {
       // The state store is unavailable: the end is kept in memory and persisted on next access.
+      session.events.splice(recorded);
     }
     return {
       status: "failed",
@@ -336,18 +376,18 @@ export class Runtime {
     }
     const reason = run.status === "ended" ? run.endReason : pending?.reason;
     if (reason) {
-      throw runtimeError(Diagnostics.RunEnded, ".assemblyline/state.db", [run.runId, reason, run.endMessage ?? pending?.message ?? ""]);
+      throw runtimeError(Diagnostics.RunEnded, "", [run.runId, reason, run.endMessage ?? pending?.message ?? ""]);
     }
   }
 
   private assertOpen(): void {
-    if (this.closed) throw runtimeError(Diagnostics.RuntimeClosed, ".assemblyline/state.db");
+    if (this.closed) throw runtimeError(Diagnostics.RuntimeClosed, "");
   }
 
   private assertSurface(surfaceId: string): void {
     if (!this.artifact.manifest.surfaces[surfaceId]) {
       const known = Object.keys(this.artifact.manifest.surfaces).sort().join(", ") || "(none)";
-      throw runtimeError(Diagnostics.UnknownSurface, ".assemblyline/build/manifest.json", [surfaceId, known]);
+      throw runtimeError(Diagnostics.UnknownSurface, "", [surfaceId, known]);
     }
   }
 }
@@ -355,6 +395,26 @@ export class Runtime {
 /** True when stored input JSON text and `input` are the same JSON value, whatever their key order. */
 function sameJson(storedText: string, input: Json): boolean {
   return canonicalJson(JSON.parse(storedText)) === canonicalJson(input);
+}
+
+/**
+ * The result of a call whose run another host took over (this runtime's lease expired or was
+ * lost, and another owner holds the run's lease now): the call fails with `lease_expired` for
+ * this host, and nothing more is written — the run is not ended, since it is the other host's
+ * now (a retry of the call there is its next attempt, as after a crash of this host).
+ */
+function takenOverResult(session: CallSession, failure: ControlPlaneError): CallResult {
+  const { runId, callId, tool } = session.identity;
+  const cause = failure.reason === "lease_expired" ? failure.message : `${failure.message} Meanwhile this host's progress lease expired.`;
+  return {
+    status: "failed",
+    error: `Another host has taken run '${runId}' over, so this host can no longer drive it and did not record this call's outcome: ${cause}`,
+    failure: { kind: "control_plane", reason: "lease_expired", runCanContinue: false },
+    events: session.events,
+    runId,
+    callId,
+    tool,
+  };
 }
 
 function describeCall(call: CallRecord): string {

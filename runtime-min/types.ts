@@ -42,6 +42,14 @@ export interface RuntimeOptions {
   readonly artifactByteLimit?: number;
   /** Busy timeout of the state database for writes contended by other processes (ms, default 5000). */
   readonly stateBusyTimeoutMs?: number;
+  /**
+   * Duration of a run progress lease in ms (positive integer, default 30000; AL8029
+   * otherwise). A call takes its run's lease, renews it every `leaseMs / 3` while it runs
+   * and releases it when the run's last call here finishes; another host's live lease
+   * refuses the call (AL8028), and losing the lease mid-call ends the call with the
+   * control-plane failure `lease_expired` (README "Run progress lease").
+   */
+  readonly leaseMs?: number;
   /** Warm sandbox processes kept at most (default 16); idle ones beyond are closed. */
   readonly maxSandboxProcesses?: number;
   /** How long a sandbox process may take to start (ms, default 15000). */

@@ -21,6 +21,13 @@
  * call; the sandbox child exits with its doorbell; the retry of the same call id is then its
  * first recorded attempt, with the same idempotency keys (they derive from run and call id),
  * which is what destination-level dedupe relies on.
+ *
+ * **The run progress lease.** Once the runtime attached the call's lease
+ * ({@link CallSession.checkLease}), every commit of the call — its start, events, steps and
+ * result — first checks, inside the same transaction, that this runtime still holds a live
+ * lease on the run; if not, the commit is rolled back and the call fails with the
+ * `lease_expired` control-plane failure (so an `ok` result is never persisted after the lease
+ * expired or another host took the run over).
  */
 import { ControlPlaneError } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
@@ -39,6 +46,12 @@ export interface SessionIdentity {
   readonly workspace: string;
 }
 
+/** What a session needs of the call's run progress lease (see `run-lease.ts`). */
+export interface LeaseCheck {
+  /** Throws the `lease_expired` ControlPlaneError unless the lease is still held and live. */
+  assertHeld(): void;
+}
+
 /** Host services and event log of one call. */
 export class CallSession {
   /** This call's events, in the order they were persisted. */
@@ -50,6 +63,10 @@ export class CallSession {
   private pendingCall: { readonly surface: string; readonly inputJson: string } | undefined;
   /** `tool.execution_started`, written by the first commit after dispatch ({@link deferStart}). */
   private pendingStart: { readonly surface: string; readonly runtimeBoundary: "sandbox" | "host" } | undefined;
+  /** Checked inside every commit while set. */
+  private lease: LeaseCheck | undefined;
+  /** True inside a commit: records made by its action join it without a second lease check. */
+  private committing = false;
 
   constructor(
     private readonly store: StateStore,
@@ -62,7 +79,8 @@ export class CallSession {
    */
   record(type: string, data: { readonly [key: string]: Json }): void {
     if (this.finished) throw new Error(`The call has finished; the event '${type}' was not recorded.`);
-    if (this.pendingCall || this.pendingStart) {
+    // Outside a commit, an event is its own commit (checking the lease); inside one, it joins it.
+    if (this.pendingCall || this.pendingStart || (this.lease && !this.committing)) {
       this.persist(`record the event '${type}'`, () => this.append(type, data));
       return;
     }
@@ -71,6 +89,14 @@ export class CallSession {
     } catch (error) {
       throw this.fail(error);
     }
+  }
+
+  /**
+   * Makes every later commit of the call check `lease` inside its transaction; `undefined`
+   * stops the checks (the runtime's own record of a run ending on a control-plane failure).
+   */
+  checkLease(lease: LeaseCheck | undefined): void {
+    this.lease = lease;
   }
 
   /**
@@ -104,8 +130,11 @@ export class CallSession {
     const start = this.pendingStart;
     this.pendingCall = undefined;
     this.pendingStart = undefined;
+    const outer = !this.committing;
     try {
+      this.committing = true;
       return this.store.transaction(what, () => {
+        if (outer) this.lease?.assertHeld();
         const status = start ? { runtimeBoundary: start.runtimeBoundary, ...(update ?? { status: "running" as const }) } : update;
         if (call) this.store.beginCall({ runId, callId, tool, ...call }, status);
         else if (status) this.store.updateCall(runId, callId, status);
@@ -118,6 +147,8 @@ export class CallSession {
       this.pendingStart = start;
       this.events.length = before;
       throw this.fail(error);
+    } finally {
+      if (outer) this.committing = false;
     }
   }
 

@@ -1,23 +1,39 @@
 /**
- * The run-state database schema (issue 4 item 5): runs, calls, pending approvals, durable
- * steps, events, and the deferred tools `tool_search` activated per run and surface, in an embedded SQLite database at `<root>/.assemblyline/state.db`.
+ * The run-state database schema (issue 4 item 5): runs (with their progress lease), calls,
+ * pending approvals, durable steps, events, and the deferred tools `tool_search` activated per
+ * run and surface, in an embedded SQLite database at `<root>/.assemblyline/state.db`.
  *
  * `PRAGMA user_version` records {@link STATE_SCHEMA_VERSION}; a newer database is refused
- * rather than misread.
+ * rather than misread, an older one is migrated in place ({@link STATE_MIGRATIONS}).
+ *
+ * Versions: 1 — the tables below without the lease columns; 2 — `runs.lease_owner`,
+ * `runs.lease_expires_at` and `runs.lease_epoch` (the run progress lease, seed "Tool
+ * implementation").
  */
 
-/** Version written to `PRAGMA user_version`. */
-export const STATE_SCHEMA_VERSION = 1;
+import type Database from "better-sqlite3";
 
-/** DDL of version 1 (idempotent). JSON columns hold `JSON.stringify` text; `NULL` means absent. */
+/** Version written to `PRAGMA user_version`. */
+export const STATE_SCHEMA_VERSION = 2;
+
+/**
+ * DDL of the current version (idempotent: creates missing tables only). JSON columns hold
+ * `JSON.stringify` text; `NULL` means absent. `lease_owner` is the owner id of the runtime
+ * that holds the run's progress lease (`NULL`: free); `lease_expires_at` is when it expires,
+ * in milliseconds since the Unix epoch; `lease_epoch` counts the times the lease changed
+ * hands (a fencing token: a runtime whose epoch is no longer current lost the run).
+ */
 export const STATE_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS runs (
-  run_id       TEXT PRIMARY KEY,
-  status       TEXT NOT NULL CHECK (status IN ('active', 'ended')),
-  end_reason   TEXT,
-  end_message  TEXT,
-  created_at   TEXT NOT NULL,
-  updated_at   TEXT NOT NULL
+  run_id           TEXT PRIMARY KEY,
+  status           TEXT NOT NULL CHECK (status IN ('active', 'ended')),
+  end_reason       TEXT,
+  end_message      TEXT,
+  created_at       TEXT NOT NULL,
+  updated_at       TEXT NOT NULL,
+  lease_owner      TEXT,
+  lease_expires_at INTEGER,
+  lease_epoch      INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS calls (
   run_id            TEXT NOT NULL REFERENCES runs (run_id),
@@ -76,3 +92,47 @@ CREATE TABLE IF NOT EXISTS events (
   PRIMARY KEY (run_id, seq)
 );
 `;
+
+/**
+ * Columns added after version 1, per table: `[table, column, declaration]`. Migrating adds the
+ * ones a database lacks (checked with `PRAGMA table_info`), so a database whose version was
+ * never recorded migrates too.
+ */
+export const STATE_MIGRATIONS: readonly (readonly [table: string, column: string, declaration: string])[] = [
+  ["runs", "lease_owner", "TEXT"],
+  ["runs", "lease_expires_at", "INTEGER"],
+  ["runs", "lease_epoch", "INTEGER NOT NULL DEFAULT 0"],
+];
+
+/** The database's `user_version`; throws when it is newer than this runtime understands. */
+export function schemaVersion(db: Database.Database, file: string): number {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version > STATE_SCHEMA_VERSION) {
+    throw new Error(`${file} has state schema version ${version}; this runtime understands version ${STATE_SCHEMA_VERSION}. Use a newer assembly-line.`);
+  }
+  return version;
+}
+
+/**
+ * Brings an older (or new, empty) database to {@link STATE_SCHEMA_VERSION} in one write
+ * transaction: creates missing tables, adds the columns of {@link STATE_MIGRATIONS} it lacks
+ * and records the version. The version is read again inside the transaction, so two processes
+ * opening the same old database migrate it once.
+ */
+export function migrateStateSchema(db: Database.Database, file: string): void {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    if (schemaVersion(db, file) < STATE_SCHEMA_VERSION) {
+      db.exec(STATE_SCHEMA_SQL);
+      for (const [table, column, declaration] of STATE_MIGRATIONS) {
+        const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((info) => info.name);
+        if (!columns.includes(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${declaration}`);
+      }
+      db.pragma(`user_version = ${STATE_SCHEMA_VERSION}`);
+    }
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}

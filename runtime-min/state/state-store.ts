@@ -1,7 +1,7 @@
 /**
- * Run state in an embedded SQLite database (better-sqlite3; issue 4 item 5): runs, calls,
- * pending approvals, durable steps and events, shared by every runtime instance and process
- * that opens the same `state.db`.
+ * Run state in an embedded SQLite database (better-sqlite3; issue 4 item 5): runs (with their
+ * progress lease), calls, pending approvals, durable steps and events, shared by every runtime
+ * instance and process that opens the same `state.db`.
  *
  * WAL mode with `synchronous = NORMAL` (durable across process crashes; concurrent readers
  * while one process writes) and a busy timeout for writers from other processes. Every
@@ -13,7 +13,7 @@ import * as path from "node:path";
 import Database from "better-sqlite3";
 import { ControlPlaneError } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
-import { STATE_SCHEMA_SQL, STATE_SCHEMA_VERSION } from "./schema.js";
+import { migrateStateSchema, schemaVersion, STATE_SCHEMA_SQL, STATE_SCHEMA_VERSION } from "./schema.js";
 
 /** A run's row. `ended` runs refuse further calls. */
 export interface RunRecord {
@@ -82,13 +82,29 @@ export interface StepRecord {
   readonly value: Json | undefined;
 }
 
+/**
+ * A run's progress lease as stored: the holder's owner id (`null`: free), its expiry in ms
+ * since the epoch, and how many times it changed hands (`epoch`, a fencing token).
+ */
+export interface LeaseRecord {
+  readonly owner: string | null;
+  readonly expiresAt: number | null;
+  readonly epoch: number;
+}
+
+/** The outcome of {@link StateStore.takeLease}. */
+export type LeaseTake =
+  | { readonly outcome: "taken"; readonly run: RunRecord; readonly expiresAt: number; readonly epoch: number }
+  | { readonly outcome: "held"; readonly run: RunRecord; readonly owner: string; readonly expiresAt: number }
+  | { readonly outcome: "ended"; readonly run: RunRecord };
+
 /** Options of {@link StateStore.open}. */
 export interface StateStoreOptions {
   /** How long a write waits for another process's write lock, in milliseconds (default 5000). */
   readonly busyTimeoutMs?: number;
 }
 
-const now = (): string => new Date().toISOString();
+const isoNow = (): string => new Date().toISOString();
 
 /** The state database of one agent root. All methods are synchronous. */
 export class StateStore {
@@ -114,18 +130,18 @@ export class StateStore {
     return guard("open the state database", () => {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const db = new Database(file);
-      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-      db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = NORMAL");
-      db.pragma("foreign_keys = ON");
-      const version = db.pragma("user_version", { simple: true }) as number;
-      if (version > STATE_SCHEMA_VERSION) {
+      try {
+        db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+        db.pragma("journal_mode = WAL");
+        db.pragma("synchronous = NORMAL");
+        db.pragma("foreign_keys = ON");
+        if (schemaVersion(db, file) < STATE_SCHEMA_VERSION) migrateStateSchema(db, file);
+        else db.exec(STATE_SCHEMA_SQL);
+        return new StateStore(db);
+      } catch (error) {
         db.close();
-        throw new Error(`${file} has state schema version ${version}; this runtime understands version ${STATE_SCHEMA_VERSION}. Use a newer assembly-line.`);
+        throw error;
       }
-      db.exec(STATE_SCHEMA_SQL);
-      if (version < STATE_SCHEMA_VERSION) db.pragma(`user_version = ${STATE_SCHEMA_VERSION}`);
-      return new StateStore(db);
     });
   }
 
@@ -161,7 +177,7 @@ export class StateStore {
     const existing = this.getRun(runId);
     if (existing) return existing;
     return guard("record the run", () => {
-      const at = now();
+      const at = isoNow();
       this.statement("INSERT OR IGNORE INTO runs (run_id, status, created_at, updated_at) VALUES (?, 'active', ?, ?)").run(runId, at, at);
       return this.getRun(runId)!;
     });
@@ -170,17 +186,15 @@ export class StateStore {
   /** The run, or `undefined`. */
   getRun(runId: string): RunRecord | undefined {
     return guard("read the run", () => {
-      const row = this.statement("SELECT run_id, status, end_reason, end_message FROM runs WHERE run_id = ?").get(runId) as
-        | { run_id: string; status: "active" | "ended"; end_reason: string | null; end_message: string | null }
-        | undefined;
-      return row && { runId: row.run_id, status: row.status, endReason: row.end_reason, endMessage: row.end_message };
+      const row = this.statement("SELECT run_id, status, end_reason, end_message FROM runs WHERE run_id = ?").get(runId) as RunRow | undefined;
+      return row && toRunRecord(row);
     });
   }
 
   /** Marks the run ended (a control-plane failure); later calls on it are refused. */
   endRun(runId: string, reason: string, message: string): void {
     guard("end the run", () => {
-      const at = now();
+      const at = isoNow();
       this.statement("INSERT OR IGNORE INTO runs (run_id, status, created_at, updated_at) VALUES (?, 'active', ?, ?)").run(runId, at, at);
       this.statement("UPDATE runs SET status = 'ended', end_reason = ?, end_message = ?, updated_at = ? WHERE run_id = ? AND status = 'active'")
         .run(reason, message, at, runId);
@@ -195,7 +209,7 @@ export class StateStore {
     guard(`record the event '${type}'`, () => {
       this.statement(
         "INSERT INTO events (run_id, seq, call_id, type, data_json, created_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?), ?, ?, ?, ?)",
-      ).run(runId, runId, callId, type, JSON.stringify(data), now());
+      ).run(runId, runId, callId, type, JSON.stringify(data), isoNow());
     });
   }
 
@@ -237,7 +251,7 @@ export class StateStore {
    */
   beginCall(call: { runId: string; callId: string; surface: string; tool: string; inputJson: string }, update: CallUpdate = { status: "running" }): void {
     guard("record the call", () => {
-      const at = now();
+      const at = isoNow();
       this.statement(
         `INSERT INTO calls (run_id, call_id, surface, tool, input_json, status, attempts, runtime_boundary, output_json, model_output_json, error, failure_kind, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
@@ -254,7 +268,7 @@ export class StateStore {
       this.statement(
         `UPDATE calls SET status = ?, runtime_boundary = COALESCE(?, runtime_boundary), output_json = ?, model_output_json = ?, error = ?,
          failure_kind = ?, updated_at = ? WHERE run_id = ? AND call_id = ?`,
-      ).run(...updateValues(update), now(), runId, callId);
+      ).run(...updateValues(update), isoNow(), runId, callId);
     });
   }
 
@@ -264,7 +278,7 @@ export class StateStore {
       this.statement(
           "INSERT OR IGNORE INTO approvals (run_id, call_id, surface, tool, input_json, reason, side_effect, state, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
         )
-        .run(approval.runId, approval.callId, approval.surface, approval.tool, JSON.stringify(approval.input), approval.reason, approval.sideEffect, now());
+        .run(approval.runId, approval.callId, approval.surface, approval.tool, JSON.stringify(approval.input), approval.reason, approval.sideEffect, isoNow());
     });
   }
 
@@ -292,7 +306,7 @@ export class StateStore {
   decideApproval(runId: string, callId: string, state: "approved" | "denied"): boolean {
     return guard("record the approval decision", () => {
       const result = this.statement("UPDATE approvals SET state = ?, decided_at = ? WHERE run_id = ? AND call_id = ? AND state = 'pending'")
-        .run(state, now(), runId, callId);
+        .run(state, isoNow(), runId, callId);
       return result.changes === 1;
     });
   }
@@ -319,7 +333,7 @@ export class StateStore {
           step.metadata === undefined ? null : JSON.stringify(step.metadata),
           step.callId,
           step.tool,
-          now(),
+          isoNow(),
         );
       return this.lookupStep(step.runId, step.key)!;
     });
@@ -328,7 +342,7 @@ export class StateStore {
   /** Records deferred tools activated by `tool_search` in a run on a surface (idempotent). */
   activateTools(runId: string, surface: string, names: readonly string[]): void {
     this.transaction("record activated tools", () => {
-      const at = now();
+      const at = isoNow();
       for (const name of names) this.statement("INSERT OR IGNORE INTO activations (run_id, surface, tool, created_at) VALUES (?, ?, ?, ?)").run(runId, surface, name, at);
     });
   }
@@ -342,10 +356,84 @@ export class StateStore {
     );
   }
 
+  /**
+   * Takes the run's progress lease for `owner` in one transaction (creating the run as
+   * `active` when it does not exist): a free lease, an expired one (`lease_expires_at <= now`)
+   * or one `owner` already holds is taken with `expiresAt = now + leaseMs` (ms since the
+   * epoch); unless `owner` already held it, `lease_epoch` goes up by one. Returns `held`
+   * (nothing written) when another owner holds a live lease, and `ended` (nothing taken) for
+   * an ended run. Throws {@link ControlPlaneError} when the database fails.
+   */
+  takeLease(runId: string, owner: string, now: number, leaseMs: number): LeaseTake {
+    return this.transaction("take the run's progress lease", () => {
+      const at = isoNow();
+      this.statement("INSERT OR IGNORE INTO runs (run_id, status, created_at, updated_at) VALUES (?, 'active', ?, ?)").run(runId, at, at);
+      const row = this.statement("SELECT run_id, status, end_reason, end_message, lease_owner, lease_expires_at, lease_epoch FROM runs WHERE run_id = ?").get(runId) as RunRow;
+      const run = toRunRecord(row);
+      if (run.status === "ended") return { outcome: "ended", run };
+      const expiry = row.lease_expires_at ?? 0;
+      if (row.lease_owner !== null && row.lease_owner !== owner && expiry > now) {
+        return { outcome: "held", run, owner: row.lease_owner, expiresAt: expiry };
+      }
+      const expiresAt = now + leaseMs;
+      const epoch = row.lease_owner === owner ? row.lease_epoch : row.lease_epoch + 1;
+      this.statement("UPDATE runs SET lease_owner = ?, lease_expires_at = ?, lease_epoch = ? WHERE run_id = ?").run(owner, expiresAt, epoch, runId);
+      return { outcome: "taken", run, expiresAt, epoch };
+    });
+  }
+
+  /**
+   * Extends the lease to `expiresAt` if `owner` still holds it in `epoch` (expired or not).
+   * Returns false when it was released or changed hands.
+   */
+  renewLease(runId: string, owner: string, epoch: number, expiresAt: number): boolean {
+    return guard("renew the run's progress lease", () =>
+      this.statement("UPDATE runs SET lease_expires_at = ? WHERE run_id = ? AND lease_owner = ? AND lease_epoch = ?").run(expiresAt, runId, owner, epoch).changes === 1,
+    );
+  }
+
+  /** True when `owner` holds the run's lease in `epoch` and it has not expired at `now` (ms since the epoch). */
+  holdsLease(runId: string, owner: string, epoch: number, now: number): boolean {
+    return guard("read the run's progress lease", () =>
+      this.statement("SELECT 1 FROM runs WHERE run_id = ? AND lease_owner = ? AND lease_epoch = ? AND lease_expires_at > ?").pluck().get(runId, owner, epoch, now) === 1,
+    );
+  }
+
+  /** The run's lease as stored, or `undefined` for an unknown run. */
+  leaseOf(runId: string): LeaseRecord | undefined {
+    return guard("read the run's progress lease", () => {
+      const row = this.statement("SELECT lease_owner, lease_expires_at, lease_epoch FROM runs WHERE run_id = ?").get(runId) as
+        | Pick<RunRow, "lease_owner" | "lease_expires_at" | "lease_epoch">
+        | undefined;
+      return row && { owner: row.lease_owner, expiresAt: row.lease_expires_at, epoch: row.lease_epoch };
+    });
+  }
+
+  /** Frees the run's lease (owner and expiry `NULL`) if `owner` holds it in `epoch`; otherwise changes nothing. */
+  releaseLease(runId: string, owner: string, epoch: number): void {
+    guard("release the run's progress lease", () => {
+      this.statement("UPDATE runs SET lease_owner = NULL, lease_expires_at = NULL WHERE run_id = ? AND lease_owner = ? AND lease_epoch = ?").run(runId, owner, epoch);
+    });
+  }
+
   /** Closes the database (idempotent). */
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+interface RunRow {
+  run_id: string;
+  status: "active" | "ended";
+  end_reason: string | null;
+  end_message: string | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  lease_epoch: number;
+}
+
+function toRunRecord(row: Pick<RunRow, "run_id" | "status" | "end_reason" | "end_message">): RunRecord {
+  return { runId: row.run_id, status: row.status, endReason: row.end_reason, endMessage: row.end_message };
 }
 
 interface CallRow {

@@ -127,7 +127,9 @@ describe("seed examples in the sandbox", () => {
   });
 
   it("Durable Steps: replayed across two runtime instances of the same run, not replayed in another run", async () => {
-    const first = await runtime.call({ tool: "hydrate_customer", input: { customerId: "cus_1" }, runId: "steps-run", callId: "h1" });
+    // The first host drives the run, then stops (closing lets the run go at once).
+    const firstHost = await openRuntime({ root: agent.root });
+    const first = await firstHost.call({ tool: "hydrate_customer", input: { customerId: "cus_1" }, runId: "steps-run", callId: "h1" }).finally(() => firstHost.close());
     const profile = { id: "cus_1", name: "Customer cus_1", tier: "gold" };
     expect(first.output).toEqual({ profile });
     expect(first.events.map((event) => event.type)).toEqual(["tool.execution_started", "durable_step.recorded", "tool.execution_completed"]);

@@ -156,6 +156,20 @@ export const RuntimeMessages = defineMessages({
     hint: "Pass offset 0 or the nextOffset of the previous page, and a numeric limit (default 8, at most 20).",
     docs: "tool_search pages with a default limit of 8 and a maximum of 20; while hasMore is true, the next page starts at nextOffset (seed \"Execution Model\").",
   },
+  RunLeaseHeld: {
+    code: "AL8028",
+    severity: "error",
+    message: "Run '{0}' is being driven by another host, which holds its progress lease until {1}; this call was not started and nothing was recorded for it.",
+    hint: "Wait until the other host lets the run go (runtime.close(), the end of its process, or leaseMs / 3 after its last call) or its lease expires, then retry the call with the same run and call id.",
+    docs: "A run is driven by one host at a time: a runtime takes the run's progress lease in state.db for its calls and keeps it while it drives the run (an idle hold of leaseMs / 3 after its last call, or until it closes), and a live lease held by another runtime refuses the call, so two hosts never progress the same run at once (seed \"Tool implementation\": an expired run progress lease is a control-plane failure).",
+  },
+  LeaseDurationInvalid: {
+    code: "AL8029",
+    severity: "error",
+    message: "leaseMs {0} is not valid: the run progress lease lasts a positive whole number of milliseconds.",
+    hint: "Pass a positive integer such as 30000 (the default), or omit leaseMs.",
+    docs: "The run progress lease is taken for leaseMs and renewed every leaseMs/3 while the runtime holds it; a missing, fractional or non-positive duration would make every call fail or never expire (seed \"Tool implementation\").",
+  },
   SandboxWithoutPermissionModel: {
     code: "AL8030",
     severity: "warning",

@@ -1,0 +1,234 @@
+/**
+ * Run progress leases (seed "Tool implementation": "an expired run progress lease" is a
+ * control-plane failure that terminates the run; issue 4: "expired lease").
+ *
+ * A run is driven by one host at a time. Each runtime has a random owner id; before a call
+ * (or an `approve`) runs, the runtime takes the run's lease in state.db (`runs.lease_owner`,
+ * `runs.lease_expires_at`) in one transaction — free, expired or already its own: taken for
+ * `leaseMs`; another owner's live lease: the call is refused with AL8028 and nothing is
+ * recorded. Calls of the same run in one runtime share one lease ({@link LeaseEntry}).
+ *
+ * While a call of the run is in flight the lease is renewed every `leaseMs / 3` (an
+ * `unref`'d timer: it never keeps the process alive) with a conditional update (owner
+ * matches). The lease is lost — and every call of the run in flight here fails with a
+ * `lease_expired` {@link ControlPlaneError} — when a renewal finds another owner in the row,
+ * when a renewal runs after the lease already expired (the event loop was blocked longer than
+ * the lease), or when a commit of the call finds it no longer holds a live lease
+ * ({@link LeaseHandle.assertHeld}, run inside the commit's transaction).
+ *
+ * The lease belongs to the host driving the run, not to one call: when the last call of the
+ * run in flight here finishes, the runtime keeps holding (and renewing) it for an idle hold of
+ * `leaseMs / 3`, so the run's next call (the model's next step) needs no write to take it
+ * again. It is released (owner `NULL`) when the idle hold ends without a new call, and at once
+ * by `runtime.close()`, so a CLI process that made its call frees the run for the next
+ * process as it exits. A lease that expires while idle (the event loop was blocked) is let go
+ * quietly: no call was in flight, so nothing was lost, and the next call takes it afresh.
+ *
+ * Every take by a new holder increments `runs.lease_epoch` (a fencing token). A runtime's
+ * renewals, checks and release match its owner id *and* the epoch it took, so it can tell
+ * "my lease expired, but nobody took the run" (same epoch: the runtime ends the run) from
+ * "another host took the run over" (newer epoch, even if that host already released it:
+ * the runtime writes nothing more for the run; {@link LeaseHandle.takenOver}).
+ */
+import { randomUUID } from "node:crypto";
+import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { runtimeError } from "../errors.js";
+import { ControlPlaneError } from "../failures.js";
+import type { RunRecord, StateStore } from "../state/state-store.js";
+
+/** Default duration of a run progress lease, in milliseconds. */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/** One call's share of its run's lease. */
+export interface LeaseHandle {
+  /** Aborts, with the `lease_expired` {@link ControlPlaneError} as `reason`, when the lease is lost. */
+  readonly signal: AbortSignal;
+  /**
+   * Throws the `lease_expired` {@link ControlPlaneError} (and fails every call sharing the
+   * lease) unless this runtime still holds a live lease on the run. Called inside the
+   * transaction of each commit of the call, so nothing is committed after the lease was lost.
+   */
+  assertHeld(): void;
+  /**
+   * True when the lease changed hands since this runtime took it (another host took the run
+   * over). Throws a `state_store_failure` {@link ControlPlaneError}.
+   */
+  takenOver(): boolean;
+  /** Gives this call's share back; after the last share the idle hold begins. Idempotent. */
+  release(): void;
+}
+
+/** What {@link RunLeases.acquire} returns: the run (as stored) and, unless it has ended, the call's lease. */
+export interface LeaseGrant {
+  readonly run: RunRecord;
+  /**
+   * Absent for an ended run (the caller refuses the call). Its signal is already aborted when
+   * this runtime's lease on the run was lost while other calls of it are still finishing.
+   */
+  readonly lease: LeaseHandle | undefined;
+}
+
+/** The lease of one run held by this runtime, shared by the run's calls in flight. */
+interface LeaseEntry {
+  readonly runId: string;
+  inFlight: number;
+  /** The lease epoch this runtime took (see the module comment). */
+  readonly epoch: number;
+  /** When the lease expires, as last written (ms since the epoch). */
+  expiresAt: number;
+  readonly controller: AbortController;
+  readonly timer: NodeJS.Timeout;
+  /** Set once the lease is lost; later shares fail with it. */
+  lost: ControlPlaneError | undefined;
+  /** When the last call in flight finished (ms since the epoch); `undefined` while calls run. */
+  idleSince: number | undefined;
+}
+
+/** The run progress leases one runtime holds. */
+export class RunLeases {
+  /** This runtime's owner id (random; written to `runs.lease_owner`). */
+  readonly owner = randomUUID();
+  private readonly entries = new Map<string, LeaseEntry>();
+
+  /** How long a lease stays held with no call in flight: `leaseMs / 3`, also the renewal interval. */
+  private readonly idleHoldMs: number;
+
+  /** `leaseMs` must already be valid ({@link checkLeaseMs}). Times are wall-clock ms since the epoch. */
+  constructor(
+    private readonly store: StateStore,
+    readonly leaseMs: number,
+  ) {
+    this.idleHoldMs = Math.max(1, Math.floor(leaseMs / 3));
+  }
+
+  /**
+   * Takes (or joins this runtime's hold of) the run's lease for one call, creating the run
+   * when it does not exist. Throws `RuntimeError` AL8028 when another owner holds a live lease
+   * (nothing written) and a `state_store_failure` {@link ControlPlaneError} when state.db fails.
+   */
+  acquire(runId: string): LeaseGrant {
+    const idle = this.entries.get(runId);
+    // An idle hold that lapsed (or a lease lost after its calls finished) is let go; the call
+    // then takes the lease afresh.
+    if (idle && idle.inFlight === 0 && (idle.lost !== undefined || Date.now() >= idle.expiresAt)) this.drop(idle);
+    const entry = this.entries.get(runId);
+    if (entry) {
+      const run = this.store.ensureRun(runId);
+      if (run.status === "ended") return { run, lease: undefined };
+      if (!entry.lost && Date.now() >= entry.expiresAt) this.lose(entry, this.expiredMessage(entry));
+      entry.inFlight += 1;
+      entry.idleSince = undefined;
+      return { run, lease: this.handle(entry) };
+    }
+    const take = this.store.takeLease(runId, this.owner, Date.now(), this.leaseMs);
+    if (take.outcome === "ended") return { run: take.run, lease: undefined };
+    if (take.outcome === "held") {
+      throw runtimeError(Diagnostics.RunLeaseHeld, "", [runId, new Date(take.expiresAt).toISOString()]);
+    }
+    const created: LeaseEntry = {
+      runId,
+      inFlight: 1,
+      epoch: take.epoch,
+      expiresAt: take.expiresAt,
+      controller: new AbortController(),
+      timer: setInterval(() => this.renew(created), this.idleHoldMs),
+      lost: undefined,
+      idleSince: undefined,
+    };
+    created.timer.unref();
+    this.entries.set(runId, created);
+    return { run: take.run, lease: this.handle(created) };
+  }
+
+  /** Stops renewing and releases every lease this runtime holds, idle or not (state.db errors are ignored). */
+  releaseAll(): void {
+    for (const entry of [...this.entries.values()]) this.drop(entry);
+  }
+
+  private handle(entry: LeaseEntry): LeaseHandle {
+    let released = false;
+    const assertHeld = (): void => {
+      if (!entry.lost && !this.store.holdsLease(entry.runId, this.owner, entry.epoch, Date.now())) this.lose(entry, this.lostMessage(entry));
+      if (entry.lost) throw entry.lost;
+    };
+    return {
+      signal: entry.controller.signal,
+      assertHeld,
+      takenOver: () => {
+        const lease = this.store.leaseOf(entry.runId);
+        return lease !== undefined && lease.epoch !== entry.epoch;
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        entry.inFlight -= 1;
+        if (entry.inFlight > 0) return;
+        // A lost lease is not held any more; a live one stays held for the idle hold.
+        if (entry.lost) this.drop(entry);
+        else entry.idleSince = Date.now();
+      },
+    };
+  }
+
+  /**
+   * One renewal tick: extend the lease, or lose it when it expired or another owner took it.
+   * With no call in flight, the tick ends the idle hold once it lasted `leaseMs / 3`, and lets
+   * an expired lease go quietly (no call can be failed by it).
+   */
+  private renew(entry: LeaseEntry): void {
+    if (entry.lost) return;
+    const now = Date.now();
+    if (entry.inFlight === 0 && (now >= entry.expiresAt || now - (entry.idleSince ?? now) >= this.idleHoldMs)) {
+      this.drop(entry);
+      return;
+    }
+    if (now >= entry.expiresAt) {
+      this.lose(entry, this.expiredMessage(entry));
+      return;
+    }
+    try {
+      if (this.store.renewLease(entry.runId, this.owner, entry.epoch, now + this.leaseMs)) entry.expiresAt = now + this.leaseMs;
+      else this.lose(entry, this.lostMessage(entry));
+    } catch {
+      // state.db is unavailable right now: the next tick retries, and finds the lease expired
+      // if it never comes back in time.
+    }
+  }
+
+  /** Marks the lease lost and fails every call sharing it (their supervisors see the abort). */
+  private lose(entry: LeaseEntry, message: string): void {
+    entry.lost = new ControlPlaneError("lease_expired", message);
+    clearInterval(entry.timer);
+    entry.controller.abort(entry.lost);
+  }
+
+  /** Forgets the entry and frees the lease if this runtime still holds it (expired or not). */
+  private drop(entry: LeaseEntry): void {
+    clearInterval(entry.timer);
+    if (this.entries.get(entry.runId) === entry) this.entries.delete(entry.runId);
+    try {
+      this.store.releaseLease(entry.runId, this.owner, entry.epoch);
+    } catch {
+      // Unavailable state.db: the lease expires on its own after leaseMs.
+    }
+  }
+
+  private expiredMessage(entry: LeaseEntry): string {
+    return `The progress lease of run '${entry.runId}' expired at ${new Date(entry.expiresAt).toISOString()} before this host could renew it (leaseMs ${this.leaseMs}); another host may have taken the run over.`;
+  }
+
+  private lostMessage(entry: LeaseEntry): string {
+    return `This host no longer holds the progress lease of run '${entry.runId}' (it expired or another host took it over; leaseMs ${this.leaseMs}).`;
+  }
+}
+
+/**
+ * Checks `RuntimeOptions.leaseMs` and returns it (or {@link DEFAULT_LEASE_MS} when omitted).
+ * Throws `RuntimeError` AL8029 for anything but a positive safe integer.
+ */
+export function checkLeaseMs(leaseMs: unknown): number {
+  if (leaseMs === undefined) return DEFAULT_LEASE_MS;
+  if (typeof leaseMs === "number" && Number.isSafeInteger(leaseMs) && leaseMs > 0) return leaseMs;
+  const shown = typeof leaseMs === "number" ? String(leaseMs) : typeof leaseMs === "string" ? JSON.stringify(leaseMs) : `(${typeof leaseMs})`;
+  throw runtimeError(Diagnostics.LeaseDurationInvalid, "", [shown]);
+}
