@@ -109,12 +109,13 @@ function printFailureJson(argv: readonly string[], message: DiagnosticMessage, t
 }
 
 /**
- * `call` and `approve` act as the host on the compiled artifact, compiling first (DESIGN §7).
- * A compile is idempotent: when nothing changed it rewrites neither the lock nor the artifact,
- * so running it before every call is what keeps the artifact from ever being stale.
+ * The host commands run the compiled artifact, compiling first when it is missing or stale
+ * (`ensure-artifact.ts`). When that compile changed the lock, a note on stderr says so (the
+ * lock is committed; the user should see it moved).
  */
 async function ensureCompiled(root: string): Promise<readonly Diagnostic[]> {
-  const { compileAgent } = await import("../compiler/compile.js");
-  const result = await compileAgent({ root: path.resolve(root) });
-  return result.diagnostics;
+  const { ensureArtifact } = await import("./ensure-artifact.js");
+  const ensured = await ensureArtifact(root);
+  if (ensured.lockChanged) process.stderr.write(`assembly-line: compiled ${root} first: ${path.join(root, "plugins.lock")} was updated.\n`);
+  return ensured.diagnostics;
 }

@@ -1,0 +1,70 @@
+/**
+ * The host commands compile first only when the artifact is missing or stale (DESIGN §7), so
+ * runtime-min's verification still guards the artifact they run: a bundle changed after
+ * packaging is refused (AL8012, exit 1) and left as it is, while a changed plugin is compiled
+ * (the lock and the artifact move on, and stderr says the lock was updated).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { copyAgent } from "../helpers/copy-agent.js";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/temp-tree.js";
+
+let root: string;
+const bundleOf = (tool: string): string => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, ".assemblyline/build/manifest.json"), "utf8")) as {
+    surfaces: Record<string, { tools: Record<string, { bundle: string }> }>;
+  };
+  return path.join(root, ".assemblyline/build", manifest.surfaces["."]!.tools[tool]!.bundle);
+};
+
+beforeAll(() => {
+  root = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+});
+
+describe("call, approve, tools and search compile first only when needed", () => {
+  it("builds a missing artifact, then leaves a current one alone", () => {
+    const first = runCliJson(["call", "echo", root, "--input", '{"message":"one"}']);
+    expect(first.json).toMatchObject({ status: "ok", output: { message: "one" } });
+    // The committed lock was current: nothing to say about it.
+    expect(first.stderr).not.toContain("plugins.lock was updated");
+    const manifest = path.join(root, ".assemblyline/build/manifest.json");
+    const before = fs.statSync(manifest).mtimeMs;
+    expect(runCliJson(["call", "echo", root, "--input", '{"message":"two"}']).json).toMatchObject({ status: "ok" });
+    expect(fs.statSync(manifest).mtimeMs).toBe(before);
+  });
+
+  it("refuses a bundle changed after packaging (AL8012, exit 1) and does not repackage it", () => {
+    runCliJson(["compile", root]);
+    const bundle = bundleOf("echo");
+    const tampered = `${fs.readFileSync(bundle, "utf8")}\n// changed after packaging\n`;
+    fs.writeFileSync(bundle, tampered);
+    const refused = runCliJson(["call", "echo", root, "--input", '{"message":"x"}']);
+    expect(refused.status).toBe(1);
+    expect(refused.json).toMatchObject({ status: "failed", diagnostics: [{ code: "AL8012" }] });
+    expect(fs.readFileSync(bundle, "utf8")).toBe(tampered);
+    for (const command of [["tools", root], ["search", "echo", root]]) {
+      const run = runCli([...command, "--format", "json"]);
+      expect(run.status).toBe(1);
+      expect(run.stdout).toContain("AL8012");
+    }
+    // `compile` is the user's explicit request to rebuild: it restores the bundle.
+    expect(runCliJson(["compile", root]).status).toBe(0);
+    expect(runCliJson(["call", "echo", root, "--input", '{"message":"y"}']).json).toMatchObject({ status: "ok" });
+  });
+
+  it("compiles a changed plugin before the call and says the lock was updated", () => {
+    // The descriptor and defineTool() must agree (the drift check), so both change.
+    for (const file of ["index.ts", "echo.ts"]) {
+      const at = path.join(root, "plugins/example/ai.assemblyline", file);
+      fs.writeFileSync(at, fs.readFileSync(at, "utf8").replace("Echo a message back to the caller.", "Echo a message back, unchanged."));
+    }
+    const run = runCli(["tools", root, "--format", "json"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain("plugins.lock was updated");
+    const echo = (JSON.parse(run.stdout) as { tools: { name: string; description: string }[] }).tools.find((tool) => tool.name === "echo");
+    expect(echo?.description).toBe("Echo a message back, unchanged.");
+    expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toContain("Echo a message back, unchanged.");
+  });
+});
