@@ -11,7 +11,7 @@
  * compile failed; 2 — usage errors (AL8020 surface, AL8021 ended run, AL8022 run id,
  * AL8043 `--limit`/`--offset`) and internal failures.
  */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
 import { paletteFor } from "../../compiler/diagnostics/terminal-color.js";
 import { formatSearch, searchJson } from "../../runtime-min/cli/format-catalog.js";
@@ -52,7 +52,7 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
       return { exitCode: 0, stdout: json ? searchJson(result) : formatSearch(result, query, offset, paletteFor(options.color?.stdout ?? false)), stderr: "" };
     }, options.color);
   } catch (error) {
-    return refusalOutput(error, json, options.color);
+    return refusalOutput(error, json, options.color, "diagnostics");
   }
 }
 
@@ -60,14 +60,14 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
 export function registerSearchCommand(program: Command, hooks: RuntimeCommandHooks = {}, write: (output: CommandOutput) => void = defaultWrite): void {
   program
     .command("search")
-    .description("Search a surface's tools as tool_search does, one page at a time (DESIGN §7).")
+    .description("Search a surface's tools as tool_search does, one page at a time.")
     .argument("[query]", 'words describing the tool; "" browses everything', "")
     .argument("[root]", "agent root", ".")
     .option("--surface <path>", "surface id: . or subagents/<name>", ".")
     .option("--limit <n>", "page size (default 8, at most 20)")
     .option("--offset <n>", "matches to skip: the nextOffset of the previous page", "0")
     .option("--run <id>", "activate the page's deferred tools in this run, as tool_search does")
-    .option("--format <format>", "pretty or json", "pretty")
+    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
     .action(async (query: string, root: string, flags: Omit<SearchCommandOptions, "query" | "root">) => {
       write(await runSearchCommand({ ...flags, query, root, color: terminalColor() }, hooks));
     });

@@ -10,7 +10,7 @@
  *
  * {@link registerCatalogCommands} adds both `tools` and `search` to a commander program.
  */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { paletteFor } from "../../compiler/diagnostics/terminal-color.js";
 import { formatSnapshotWarnings, formatTools, toolsJson } from "../../runtime-min/cli/format-catalog.js";
 import { defaultWrite, refusalOutput, terminalColor, withHostRuntime, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "../../runtime-min/cli/runtime-commands.js";
@@ -39,7 +39,7 @@ export async function runToolsCommand(options: ToolsCommandOptions, hooks: Runti
       return { exitCode: 0, stdout, stderr: formatSnapshotWarnings(snapshot.warnings, paletteFor(options.color?.stderr ?? false)) };
     }, options.color);
   } catch (error) {
-    return refusalOutput(error, json, options.color);
+    return refusalOutput(error, json, options.color, "diagnostics");
   }
 }
 
@@ -47,11 +47,11 @@ export async function runToolsCommand(options: ToolsCommandOptions, hooks: Runti
 export function registerToolsCommand(program: Command, hooks: RuntimeCommandHooks = {}, write: (output: CommandOutput) => void = defaultWrite): void {
   program
     .command("tools")
-    .description("Print the tools the model starts with on a surface: the capability snapshot (DESIGN §7).")
+    .description("Print the tools the model starts with on a surface: the capability snapshot.")
     .argument("[root]", "agent root", ".")
     .option("--surface <path>", "surface id: . or subagents/<name>", ".")
     .option("--run <id>", "include the deferred tools this run activated with tool_search")
-    .option("--format <format>", "pretty or json", "pretty")
+    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
     .action(async (root: string, flags: Omit<ToolsCommandOptions, "root">) => {
       write(await runToolsCommand({ ...flags, root, color: terminalColor() }, hooks));
     });

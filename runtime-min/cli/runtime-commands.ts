@@ -9,7 +9,7 @@
  * The commands return their output instead of printing, so the CLI entry, tests and other
  * hosts can use them; {@link registerRuntimeCommands} wires them into a commander program.
  */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
 import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
 import { colorFor, paletteFor } from "../../compiler/diagnostics/terminal-color.js";
@@ -114,7 +114,7 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
 export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandHooks = {}, write = defaultWrite): void {
   program
     .command("call")
-    .description("Run one tool of the compiled agent as the host would (DESIGN §7).")
+    .description("Run one tool of the compiled agent as the host would.")
     .argument("<tool>", "model-facing tool name")
     .argument("[root]", "agent root", ".")
     .requiredOption("--input <json>", "the tool's input as JSON")
@@ -123,7 +123,7 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--call <id>", "tool-call id (generated when omitted)")
     .option("--config <KEY=VALUE>", "a host requiredConfig value (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
     .option("--execution <policy>", "sandbox (default) or direct", "sandbox")
-    .option("--format <format>", "pretty or json", "pretty")
+    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
     .action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
       write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, hooks));
     });
@@ -134,7 +134,7 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .argument("[root]", "agent root", ".")
     .requiredOption("--run <id>", "the run id printed by `call`")
     .option("--deny", "deny instead: the call never executes")
-    .option("--format <format>", "pretty or json", "pretty")
+    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
     .action(async (callId: string, root: string, flags: { run: string; deny?: boolean; format?: string }) => {
       write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
     });
@@ -197,17 +197,22 @@ function exitCodeOf(result: CallResult): 0 | 1 | 2 {
 
 /**
  * The output of a refused host command: exit code 1 for a refused artifact (AL8001–AL8019) or
- * compile errors, 2 for usage errors (other AL8xxx) and anything else; with `json`,
- * `{ status: "failed", error, diagnostics, events: [] }` on stdout, else the diagnostics on stderr
- * (coloured when `color.stderr`).
+ * compile errors, 2 for usage errors (other AL8xxx) and anything else; with `json`, one JSON
+ * object on stdout — for `call` and `approve` (`shape: "call"`) the call shape
+ * `{ status: "failed", error, diagnostics, events: [] }`, for `tools` and `search`
+ * (`shape: "diagnostics"`) `{ ok: false, diagnostics }` as `compile` and `validate` print —
+ * else the diagnostics on stderr (coloured when `color.stderr`).
  */
-export function refusalOutput(error: unknown, json: boolean, color?: OutputColor): CommandOutput {
+export function refusalOutput(error: unknown, json: boolean, color?: OutputColor, shape: "call" | "diagnostics" = "call"): CommandOutput {
   const refusal = error instanceof RuntimeError ? error : undefined;
   const diagnostics = refusal?.diagnostics ?? [];
   const message = error instanceof Error ? error.message : String(error);
   const inputError = refusal !== undefined && /^AL80(0\d|1[0-9])$/.test(refusal.code);
   const exitCode = inputError || (refusal && refusal.code.startsWith("AL") && !refusal.code.startsWith("AL8")) ? 1 : 2;
-  if (json) return { exitCode, stdout: `${JSON.stringify({ status: "failed", error: message, diagnostics, events: [] })}\n`, stderr: "" };
+  if (json) {
+    const document = shape === "call" ? { status: "failed", error: message, diagnostics, events: [] } : { ok: false, diagnostics };
+    return { exitCode, stdout: `${JSON.stringify(document)}\n`, stderr: "" };
+  }
   return { exitCode, stdout: "", stderr: formatRefusal(message, diagnostics, paletteFor(color?.stderr ?? false)) };
 }
 

@@ -11,6 +11,7 @@ import { runToolsCommand } from "../../cli/commands/tools.js";
 import { ALWAYS_VISIBLE_CORE_TOOLS } from "../../runtime-min/snapshot/index.js";
 import { ECHO_SCHEMA, LEDGER_TOOLS, createCatalogAgent } from "./catalog-fixture.js";
 import type { AgentFixture } from "./helpers/agent-fixture.js";
+import { runCli } from "../helpers/run-cli.js";
 import { runSourceCli, runSourceCliWithEnv } from "./helpers/run-source-cli.js";
 
 const CHILD = "subagents/researcher";
@@ -57,7 +58,8 @@ describe("assembly-line tools", () => {
   it("exits 2 for an unknown surface and 1 for a missing artifact", async () => {
     const unknown = await runToolsCommand({ root: agent.root, surface: "subagents/nobody", format: "json" });
     expect(unknown.exitCode).toBe(2);
-    expect(JSON.parse(unknown.stdout)).toMatchObject({ status: "failed", diagnostics: [{ code: "AL8020" }] });
+    // The failure shape of the non-call commands: { ok: false, diagnostics }, as compile and validate print.
+    expect(JSON.parse(unknown.stdout)).toEqual({ ok: false, diagnostics: [expect.objectContaining({ code: "AL8020" })] });
     const empty = fs.mkdtempSync(path.join(agent.root, "empty-"));
     const missing = await runToolsCommand({ root: empty });
     expect(missing.exitCode).toBe(1);
@@ -171,6 +173,12 @@ describe("the commands in a separate process", () => {
     const usage = runSourceCli("search", "ledger", agent.root, "--offset", "x");
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain("AL8043");
+    // An output format the command does not have is a usage error (exit 2, the built CLI), as for compile.
+    for (const args of [["tools", agent.root], ["search", "", agent.root], ["call", "echo", agent.root, "--input", "{}"], ["approve", "c1", agent.root, "--run", "r1"]]) {
+      const wrong = runCli([...args, "--format", "xml"]);
+      expect(wrong.status).toBe(2);
+      expect(wrong.stderr).toContain("Allowed choices are pretty, json");
+    }
   });
 
   it("colour the pretty output only when FORCE_COLOR asks (a pipe, CI=true alone, NO_COLOR: plain)", () => {
