@@ -136,7 +136,9 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
     ...(options.installCommand ? { installCommand: options.installCommand } : {}),
   });
   diagnostics.push(...analysis.diagnostics);
-  if (cache && !options.check) cache.save();
+  // A folder without agent.md is not an agent root: nothing is created in it, not even the cache
+  // (e.g. `search <path>`, which reads the path as the query and the working directory as the root).
+  if (cache && !options.check && host.kind(path.join(root, "agent.md")) === "file") cache.save();
   clock.lap("analyze");
 
   let packaged: PackagingResult | undefined;

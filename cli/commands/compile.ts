@@ -59,7 +59,7 @@ function printPretty(result: CompileResult, root: string, flags: CompileFlags): 
     return;
   }
   if (!result.ok) {
-    process.stderr.write(`Nothing was written: ${result.lockfile} and the artifact are unchanged.\n`);
+    process.stderr.write(`${result.lockfile} and the artifact were left unchanged.\n`);
     return;
   }
   const tools = result.analysis.capabilities.reduce((sum, c) => sum + c.plugin.tools.length, 0);

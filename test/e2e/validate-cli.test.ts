@@ -3,6 +3,7 @@
  * plugins and corpus cases, with the exact JSON document of DESIGN §7.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
@@ -68,5 +69,19 @@ describe("--format json on failures of the command line itself", () => {
     const missing = path.join(repoRoot, "examples", "no-such-agent");
     expect(runCliJson(["compile", missing]).json.diagnostics).toMatchObject([{ code: "AL1024" }]);
     expect(fs.existsSync(missing)).toBe(false);
+  });
+
+  it("a folder without agent.md gets no .assemblyline/ (not even the analysis cache), from compile or a mistyped search", () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), "al-not-an-agent-"));
+    try {
+      const compile = runCliJson(["compile", folder]);
+      expect(compile.status).toBe(1);
+      // `search <path>` reads the path as the query and the working directory as the root.
+      const search = runCli(["search", "/some/agent"], { cwd: folder });
+      expect(search.status).toBe(1);
+      expect(fs.readdirSync(folder)).toEqual([]);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
