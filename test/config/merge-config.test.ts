@@ -85,11 +85,6 @@ describe("config merge", () => {
     expect(analysis.diagnostics[3]!.message).toBe("This config value looks like a GitHub token.");
   });
 
-  it("keeps __proto__ config keys as data in the merged config", () => {
-    const analysis = agent("---\ncapabilities:\n  private-search:\n    config:\n      index: products\n---\n");
-    const merged = analysis.capabilities[0]!.config.toolConfigs.get("search")!;
-    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
-  });
 });
 
 describe("configSchema defaults and undeclared keys", () => {
@@ -103,6 +98,19 @@ describe("configSchema defaults and undeclared keys", () => {
     "plugins/greeter/ai.assemblyline/index.ts": withDefaults,
     "plugins/greeter/greet.ts": 'import { defineTool } from "@assemblyline-agents/core";\nexport default defineTool({ description: "Greet.", inputSchema: { type: "object" }, async execute() { return {}; } });\n',
   };
+
+  it("keeps __proto__ and constructor config keys as data in the merged config, never prototype changes", () => {
+    const analysis = agent("---\ncapabilities:\n  greeter:\n    config:\n      __proto__: { polluted: yes }\n      constructor: { prototype: { polluted: yes } }\n      punctuation: '!'\n---\n", files);
+    const greeter = analysis.capabilities.find((c) => c.resolved.request.key === "greeter")!;
+    const merged = greeter.config.toolConfigs.get("greet")! as Record<string, unknown>;
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+    expect(Object.hasOwn(merged, "__proto__")).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(merged, "__proto__")?.value).toEqual({ polluted: "yes" });
+    expect(Object.getOwnPropertyDescriptor(merged, "constructor")?.value).toEqual({ prototype: { polluted: "yes" } });
+    expect(merged["punctuation"]).toBe("!");
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("polluted");
+  });
 
   it("fills in the schema's defaults, so the lock records what the tools receive", () => {
     const analysis = agent("---\ncapabilities:\n  greeter:\n    config: { punctuation: '!' }\n---\n", files);
