@@ -36,6 +36,10 @@ const CLOSING = /^(?:---|\.\.\.)[ \t]*$/;
  */
 export function parseFrontMatter(file: string, text: string): FrontMatter {
   const lineMap = createLineMap(file, text);
+  // Only a byte order mark and white space: nothing was written at all.
+  if (text.replace(/^\uFEFF/, "").trim() === "") {
+    return { located: undefined, bodyOffset: 0, lineMap, diagnostics: [createDiagnostic(Diagnostics.AgentFileEmpty, fileStart(file))] };
+  }
   const opening = OPENING.exec(text);
   if (!opening) {
     return { located: undefined, bodyOffset: 0, lineMap, diagnostics: [createDiagnostic(Diagnostics.AgentFrontMatterMissing, fileStart(file))] };

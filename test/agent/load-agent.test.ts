@@ -36,6 +36,7 @@ describe("loadAgent", () => {
   it("reports a missing agent.md, a missing or unterminated front matter, and YAML errors with positions", () => {
     expect(codes(loadAgent(host, writeTree({ "README.md": "x" })).diagnostics)).toEqual(["AL1001"]);
     expect(codes(loadAgent(host, writeTree({ "agent.md": "# Just instructions\n" })).diagnostics)).toEqual(["AL1004"]);
+    expect(codes(loadAgent(host, writeTree({ "agent.md": "" })).diagnostics)).toEqual(["AL1026"]);
     expect(loadAgent(host, writeTree({ "agent.md": "---\nname: x\n" })).diagnostics[0]).toMatchObject({ code: "AL1005", line: 1, column: 1 });
     const yaml = loadAgent(host, writeTree({ "agent.md": "---\nname: x\ncapabilities:\n  a: {}\n  a: {}\n---\n" })).diagnostics;
     expect(yaml[0]).toMatchObject({ code: "AL1006", line: 5, column: 3 });

@@ -50,8 +50,15 @@ describe("bad input gets diagnostics and exit code 1", () => {
     const root = agentWith(ENTRY(TOOL("echo")));
     fs.writeFileSync(path.join(root, "agent.md"), "");
     const { status, json } = runCliJson(["compile", root]);
-    expect(status).toBe(0); // an empty agent.md selects nothing: a warning, not an error
-    expect(json.diagnostics.map((d: any) => d.code)).toContain("AL1004");
+    expect(status).toBe(1);
+    expect(json.diagnostics).toMatchObject([{ code: "AL1026", severity: "error", file: "agent.md", line: 1, column: 1 }]);
+    // White space and a byte order mark only are just as empty; instructions alone are a warning.
+    fs.writeFileSync(path.join(root, "agent.md"), "\uFEFF\n  \r\n");
+    expect(runCliJson(["compile", root]).json.diagnostics).toMatchObject([{ code: "AL1026" }]);
+    fs.writeFileSync(path.join(root, "agent.md"), "# Instructions only\n");
+    const instructions = runCliJson(["compile", root]);
+    expect(instructions.status).toBe(0);
+    expect(instructions.json.diagnostics.map((d: any) => d.code)).toEqual(["AL1004", "AL1017"]); // the plugin is not selected: info
   });
 
   it("a BOM and CRLF line ends: positions as the editor shows them", () => {

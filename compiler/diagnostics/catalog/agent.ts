@@ -165,4 +165,35 @@ export const AgentMessages = defineMessages({
     message: "The agent root '{0}' is a file, not a folder.",
     docs: "Commands take the agent's folder (the one with agent.md), not a file inside it.",
   },
+  AgentFileEmpty: {
+    code: "AL1026",
+    severity: "error",
+    message: "agent.md is empty: it has neither front matter nor instructions.",
+    hint: "Write the agent's instructions, and select its capabilities in YAML front matter between two '---' lines.",
+    docs: "An empty agent.md is almost always a mistake (a file created but not written, a failed checkout); an agent is its instructions plus the capabilities its front matter selects (DESIGN §2). A file with instructions but no front matter is only a warning (AL1004).",
+  },
+
+  // ─────────────── AL104x: a surface's own skills (<surface>/skills/<name>/SKILL.md) ───────────────
+  // The SKILL.md format itself is checked with the Agent Skills rules plugin skills use (AL22xx).
+  SurfaceSkillsNotDirectory: {
+    code: "AL1040",
+    severity: "error",
+    message: "'{0}' is {1}, not a folder, so this surface has no skills of its own.",
+    hint: "A surface's skills live in skills/<name>/SKILL.md next to its agent.md; rename or remove '{0}'.",
+    docs: "A surface's own skills are the skills/<name>/SKILL.md folders beside its agent.md, loaded by load_skill with its plugins' skills (issue 5; seed Conventions: \"Put reusable procedures in skills/\").",
+  },
+  SurfaceSkillOutsideAgent: {
+    code: "AL1041",
+    severity: "error",
+    message: "'{0}' resolves to '{1}', outside the agent root; {2}.",
+    hint: "Keep skills inside the agent folder: replace the symbolic link with the files themselves.",
+    docs: "The artifact copies every SKILL.md a surface can load; a skill outside the agent root would make the build depend on files the agent does not own (and that compile --check cannot see). Escaping paths are never read.",
+  },
+  SurfaceSkillUnreadable: {
+    code: "AL1042",
+    severity: "error",
+    message: "'{0}' cannot be read: {1}; skill '{2}' is skipped.",
+    hint: "Make SKILL.md a regular UTF-8 text file.",
+    docs: "SKILL.md is YAML front matter plus Markdown text (Agent Skills specification); a skill whose file cannot be read is skipped, the surface's other skills still load.",
+  },
 });
