@@ -127,7 +127,9 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   // (saying so once written) or not valid JSON (said now, as a warning).
   const refused = previous.kind === "unsupported-version" || previous.kind === "unreadable";
   if (!options.check && refused) diagnostics.push(previous.diagnostic);
-  if (!options.check && previous.kind === "invalid") diagnostics.push({ ...previous.diagnostic, severity: "warning" });
+  // Said as a warning now; replaced by AL6012 ("recomputed") once the new lock is written.
+  const damaged = !options.check && previous.kind === "invalid" ? { ...previous.diagnostic, severity: "warning" as const } : undefined;
+  if (damaged) diagnostics.push(damaged);
   const cache = options.cache === false ? undefined : AnalysisCache.load(root);
   const analysis = analyzeAgent(host, root, {
     pins: pinsOf(previous),
@@ -184,6 +186,7 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   const lockChanged = written.changed;
   const lockRecomputed = previous.kind === "conflict" || previous.kind === "invalid";
   if (previous.kind === "conflict") diagnostics.push(createDiagnostic(Diagnostics.LockfileConflictRecomputed, fileStart(lockPath)));
+  if (damaged) diagnostics.splice(diagnostics.indexOf(damaged), 1, createDiagnostic(Diagnostics.LockfileInvalidRecomputed, fileStart(lockPath), [damaged.message.replace(/^plugins\.lock /, "").replace(/\.$/, "")]));
   return {
     ...base,
     ok: true,
@@ -211,12 +214,14 @@ async function emitArtifact(
   ]);
   const { manifest, skillFiles } = buildManifest(analysis, lock, bundleIntegrity(Buffer.from(lockText, "utf8")), packaged.toolBundles);
   const manifestBytes = serializeManifest(manifest);
-  if (artifactIsCurrent(outDir, manifestBytes, packaged.bundles)) return false;
   const extra = new Map<string, Uint8Array>();
   for (const skill of skillFiles) {
     const bytes = fs.existsSync(skill.from) ? fs.readFileSync(skill.from) : undefined;
     if (bytes) extra.set(skill.to, bytes);
   }
+  // The copied SKILL.md files count too: a surface's own skill can change without changing the
+  // lock (and so the manifest), and load_skill must then serve the new text.
+  if (artifactIsCurrent(outDir, manifestBytes, new Map([...packaged.bundles, ...extra]))) return false;
   try {
     await writeArtifact(outDir, packaged.bundles, manifest, extra);
     return true;
@@ -226,11 +231,11 @@ async function emitArtifact(
   }
 }
 
-/** True when `outDir` already holds exactly this manifest and these bundle bytes. */
-function artifactIsCurrent(outDir: string, manifestBytes: Uint8Array, bundles: ReadonlyMap<string, Uint8Array>): boolean {
+/** True when `outDir` already holds exactly this manifest and these files (bundles, skills; artifact-relative path → bytes). */
+function artifactIsCurrent(outDir: string, manifestBytes: Uint8Array, files: ReadonlyMap<string, Uint8Array>): boolean {
   try {
     if (!Buffer.from(fs.readFileSync(path.join(outDir, MANIFEST_FILE))).equals(manifestBytes)) return false;
-    for (const [relative, bytes] of bundles) {
+    for (const [relative, bytes] of files) {
       if (!Buffer.from(fs.readFileSync(path.join(outDir, relative))).equals(bytes)) return false;
     }
     return true;

@@ -34,9 +34,10 @@ function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette, useCo
   const where = d.file === "" ? "" : `${colors.cyan(d.file)}:${colors.yellow(String(d.line))}:${colors.yellow(String(d.column))} - `;
   const lines = [`${where}${severityText} ${colors.gray(d.code)}: ${d.message}`];
   if (d.path) lines.push(`  ${colors.gray("at")} ${d.path}`);
-  if (diagnosticMessageFor(d.code)?.sensitive) {
+  const entry = diagnosticMessageFor(d.code);
+  if (entry?.sensitive) {
     lines.push(`  ${colors.gray("(the source line is not shown: it may hold a credential)")}`);
-  } else {
+  } else if (entry?.frame !== false) {
     const frame = codeFrame(d, options, useColor);
     if (frame) lines.push("", indent(frame, 2));
   }

@@ -157,4 +157,29 @@ describe("plugins.lock through the CLI", () => {
     expect(json.diagnostics.map((d: any) => d.code)).toContain("AL6004");
     expect(lockOf(root).toString("utf8")).toBe(clean);
   });
+
+  it("recomputes a lock that is not valid JSON and says so once, without a frame of the rewritten file", () => {
+    const root = copyAgent(supportAgentRoot);
+    const clean = freshCompile(root).toString("utf8");
+    fs.writeFileSync(path.join(root, "plugins.lock"), clean.replace('"surfaces": {', '"surfaces": {,'));
+    const check = runCliJson(["compile", root, "--check"]);
+    expect(check.status).toBe(1);
+    expect(check.json.diagnostics).toMatchObject([{ code: "AL6005", severity: "error" }]);
+    const pretty = runCli(["compile", root]);
+    expect(pretty.status).toBe(0);
+    expect(lockOf(root).toString("utf8")).toBe(clean);
+    expect(pretty.stderr).toContain("warning AL6012: plugins.lock is not valid JSON: ");
+    expect(pretty.stderr).toContain("; it was recomputed from the agent's inputs.");
+    expect(pretty.stderr).toContain("hint: Review the recomputed plugins.lock and commit it.");
+    // Neither the damaged-lock warning nor a code frame of the new lock (it no longer shows the problem).
+    expect(pretty.stderr).not.toContain("AL6005");
+    expect(pretty.stderr).not.toMatch(/^\s*>?\s*\d+ \|/m);
+    // A compile that fails for another reason leaves the damaged lock alone and reports it as it is.
+    fs.writeFileSync(path.join(root, "plugins.lock"), "{ not json");
+    fs.writeFileSync(path.join(root, "agent.md"), "");
+    const failed = runCliJson(["compile", root]);
+    expect(failed.status).toBe(1);
+    expect(failed.json.diagnostics.map((d: any) => [d.code, d.severity])).toEqual(expect.arrayContaining([["AL6005", "warning"], ["AL1026", "error"]]));
+    expect(lockOf(root).toString("utf8")).toBe("{ not json");
+  });
 });

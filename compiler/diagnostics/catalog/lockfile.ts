@@ -31,6 +31,7 @@ export const LockfileMessages = defineMessages({
     code: "AL6004",
     severity: "warning",
     message: "plugins.lock contained Git conflict markers; it was recomputed from the agent's inputs.",
+    frame: false,
     hint: "Review the recomputed plugins.lock and commit it to finish the merge.",
     docs: "`compile` resolves a conflicted lock by recomputing it and says that it did (issue 3 item 6).",
   },
@@ -80,6 +81,14 @@ export const LockfileMessages = defineMessages({
     severity: "error",
     message: "plugins.lock could not be read: {0}.",
     docs: "The path exists but is not a readable regular file.",
+  },
+  LockfileInvalidRecomputed: {
+    code: "AL6012",
+    severity: "warning",
+    message: "plugins.lock {0}; it was recomputed from the agent's inputs.",
+    hint: "Review the recomputed plugins.lock and commit it.",
+    frame: false,
+    docs: "The lock is derived data: `compile` rewrites a lock that is not valid JSON (AL6005) or not the lockfileVersion 1 shape (AL6006) and says that it did; `--check` fails on it instead.",
   },
 
   // ───────────── hashing a plugin directory (AL61xx) ─────────────

@@ -20,6 +20,11 @@ export interface DiagnosticMessage {
    * source line (no code frame), so the secret does not end up in terminal or CI logs.
    */
   readonly sensitive?: true;
+  /**
+   * False when the reported file is rewritten by the same run (a recomputed plugins.lock): its
+   * text on disk no longer shows the problem, so formatters print no code frame of it.
+   */
+  readonly frame?: false;
 }
 
 /** Helper that keeps the literal keys of a stage table while checking each entry's shape. */
