@@ -160,7 +160,10 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
 
   if (options.check) {
     const { checkLockfile } = await import("../lockfile/check-lockfile.js");
-    const { ok, report } = checkLockfile(lockPath, lockText, { host, displayPath: LOCKFILE_NAME, fixCommand });
+    // Shown as the user would type it: `agent/plugins.lock`, or `plugins.lock` in the root itself.
+    const shownRoot = options.displayRoot ?? (path.relative(process.cwd(), root) || ".");
+    const displayPath = shownRoot === "." ? LOCKFILE_NAME : `${toPosix(shownRoot).replace(/\/+$/, "")}/${LOCKFILE_NAME}`;
+    const { ok, report } = checkLockfile(lockPath, lockText, { host, displayPath, fixCommand });
     if (report.diagnostic) diagnostics.push(report.diagnostic);
     clock.lap("lock");
     const failed = hasErrors(diagnostics) || !ok;

@@ -13,7 +13,7 @@ const MAX_VALUE_LENGTH = 100;
  * Renders a check report as plain text (no colour; the CLI may colour it), ending in a newline:
  *
  * ```text
- * plugins.lock is out of date: agent/plugins.lock
+ * error AL6002: plugins.lock is out of date: agent/plugins.lock
  *
  *   surfaces["."].capabilities.example
  *     tools.echo.description: "a" → "b"
@@ -44,6 +44,11 @@ export function formatLockfileCheckReport(report: LockfileCheckReport): string {
 }
 
 function headline(report: LockfileCheckReport): string {
+  const code = report.diagnostic && report.status !== "up-to-date" ? `${report.diagnostic.severity} ${report.diagnostic.code}: ` : "";
+  return code + statusLine(report);
+}
+
+function statusLine(report: LockfileCheckReport): string {
   switch (report.status) {
     case "up-to-date":
       return `plugins.lock is up to date: ${report.lockPath}`;

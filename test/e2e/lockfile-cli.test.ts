@@ -85,7 +85,9 @@ describe("plugins.lock through the CLI", () => {
         edit("plugins/example/ai.assemblyline/echo.ts", '"Echo a message back to the caller."', '"Echo the message."')(root);
       });
       expect(report).toContain('tools.echo.description: "Echo a message back to the caller." → "Echo the message."');
-      expect(report).toContain("plugins.lock");
+      // The code, and the lock's path as the user typed the root (not just "plugins.lock").
+      expect(report).toContain("error AL6002: plugins.lock is out of date: /");
+      expect(report).toMatch(/out of date: \/\S+\/support-agent\/plugins\.lock$/m);
       expect(report).toContain("npx assembly-line compile");
       expect(report).toMatch(/^\s+-\s+"description": "Echo a message back to the caller.",$/m);
     });

@@ -58,7 +58,7 @@ describe("checkLockfile", () => {
     });
     expect(formatLockfileCheckReport(report)).toBe(
       [
-        "plugins.lock is out of date: agent/plugins.lock",
+        "error AL6002: plugins.lock is out of date: agent/plugins.lock",
         "",
         '  surfaces["."].capabilities.example',
         '    tools.echo.description: "Echo a message back to the caller." → "Echo the message."',
@@ -157,7 +157,7 @@ describe("checkLockfile", () => {
     const { ok, report } = checkLockfile(file, serializeLockfile(sampleLock()), options);
     expect(ok).toBe(false);
     expect(report.diagnostic).toMatchObject({ code: "AL6001", hint: `Run \`${FIX}\` and commit plugins.lock.` });
-    expect(formatLockfileCheckReport(report)).toBe(`plugins.lock is missing: agent/plugins.lock\n\nFix: ${FIX} (then commit plugins.lock)\n`);
+    expect(formatLockfileCheckReport(report)).toBe(`error AL6001: plugins.lock is missing: agent/plugins.lock\n\nFix: ${FIX} (then commit plugins.lock)\n`);
     expect(fs.existsSync(file)).toBe(false);
   });
 
@@ -169,7 +169,7 @@ describe("checkLockfile", () => {
     expect(report.status).toBe("conflict");
     expect(report.diagnostic?.code).toBe("AL6003");
     expect(formatLockfileCheckReport(report)).toBe(
-      `plugins.lock contains Git conflict markers: agent/plugins.lock\n\nFix: ${FIX} (recomputes the lock from the agent's inputs; then commit it)\n`,
+      `error AL6003: plugins.lock contains Git conflict markers: agent/plugins.lock\n\nFix: ${FIX} (recomputes the lock from the agent's inputs; then commit it)\n`,
     );
   });
 
