@@ -44,7 +44,15 @@ export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: str
   const used = new Set(diagnostics.map((d) => d.code));
   const rules = allDiagnosticMessages()
     .filter((m) => used.has(m.code))
-    .map((m) => ({ id: m.code, shortDescription: { text: m.message }, fullDescription: { text: m.docs }, defaultConfiguration: { level: SARIF_LEVEL[m.severity] } }));
+    // The template's placeholders belong in messageStrings (SARIF 2.1.0 §3.49.11); the short
+    // description reads as a sentence, with "…" where a value goes.
+    .map((m) => ({
+      id: m.code,
+      shortDescription: { text: m.message.replace(/\{\d+\}/g, "…") },
+      fullDescription: { text: m.docs },
+      messageStrings: { default: { text: m.message } },
+      defaultConfiguration: { level: SARIF_LEVEL[m.severity] },
+    }));
   const region = (l: { line: number; column: number; endLine?: number; endColumn?: number }) => ({
     startLine: l.line,
     startColumn: l.column,

@@ -79,6 +79,11 @@ describe("machine formats", () => {
     const log = JSON.parse(formatSarif([unknownField], "1.2.3", "agents/support"));
     expect(log.version).toBe("2.1.0");
     expect(log.runs[0].tool.driver).toMatchObject({ name: "assembly-line", version: "1.2.3", rules: [{ id: "AL4001" }] });
+    // The rule's short description reads as a sentence; the template keeps its placeholders in messageStrings.
+    const rule = log.runs[0].tool.driver.rules[0];
+    expect(rule.shortDescription.text).not.toMatch(/\{\d+\}/);
+    expect(rule.shortDescription.text).toContain("…");
+    expect(rule.messageStrings.default.text).toMatch(/\{0\}/);
     expect(log.runs[0].results[0]).toMatchObject({
       ruleId: "AL4001",
       level: "error",
