@@ -6,6 +6,7 @@ import * as path from "node:path";
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import type { CompilerHost } from "../host.js";
+import { didYouMean } from "../text/did-you-mean.js";
 
 const MODULE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
 
@@ -77,6 +78,10 @@ function missingDefinitionHint(host: CompilerHost, pluginRoot: string, definitio
       return `definition names the source file itself: write '${asWritten(file.slice(0, -from.length) + to)}'.`;
     }
   }
+  // A misspelled file name: the closest module in the same folder.
+  const siblings = (host.readDirectory(path.dirname(file)) ?? []).filter((entry) => entry.kind !== "directory" && /\.[cm]?[jt]sx?$/i.test(entry.name)).map((entry) => entry.name);
+  const closest = didYouMean(path.basename(file), siblings);
+  if (closest !== undefined) return `Did you mean '${asWritten(path.join(path.dirname(file), closest))}'?`;
   return "definition is relative to the plugin root (the folder with plugin.json).";
 }
 

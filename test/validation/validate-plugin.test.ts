@@ -116,11 +116,12 @@ describe("descriptor validation", () => {
 
   it("suggests the intended definition path when the written one does not exist", () => {
     const tool = (name: string, definition: string) => `  ${name}: { definition: ${JSON.stringify(definition)}, description: "Echo.", inputSchema: { type: "object" } },`;
-    const { diagnostics } = validate(["export default { tools: {", tool("a", "./echo.ts"), tool("b", "./ai.assemblyline/echo.js"), tool("c", "./nowhere.ts"), "} };"]);
+    const { diagnostics } = validate(["export default { tools: {", tool("a", "./echo.ts"), tool("b", "./ai.assemblyline/echo.js"), tool("c", "./nowhere.ts"), tool("d", "./ai.assemblyline/ecko.ts"), "} };"]);
     expect(diagnostics.map((d) => [d.code, d.hint])).toEqual([
       ["AL4007", "definition is relative to the plugin root, not to the entry: write './ai.assemblyline/echo.ts'."],
       ["AL4007", "definition names the source file itself: write './ai.assemblyline/echo.ts'."],
       ["AL4007", "definition is relative to the plugin root (the folder with plugin.json)."],
+      ["AL4007", "Did you mean './ai.assemblyline/echo.ts'?"],
     ]);
   });
 
