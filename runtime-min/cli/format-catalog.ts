@@ -21,9 +21,10 @@ export function toolsJson(snapshot: CapabilitySnapshot): string {
 export function formatTools(snapshot: CapabilitySnapshot, root = ".", colors: Palette = plainPalette): string {
   const lines = [`${colors.bold(`${snapshot.tools.length} tools`)} the model starts with on surface '${snapshot.surfaceId}':`];
   const width = Math.max(0, ...snapshot.tools.map((tool) => tool.name.length));
+  const sourceWidth = Math.max(0, ...snapshot.tools.map((tool) => tool.source.length));
   for (const tool of snapshot.tools) {
     const tag = tool.visibility === "deferred" ? colors.yellow(" (deferred; promoted or activated)") : "";
-    lines.push(`  ${tool.name.padEnd(width)}  ${colors.dim(tool.source.padEnd(18))} ${firstLine(tool.description)}${tag}`);
+    lines.push(`  ${tool.name.padEnd(width)}  ${colors.dim(tool.source.padEnd(sourceWidth))}  ${firstLine(tool.description)}${tag}`);
   }
   const loaded = new Set(snapshot.tools.map((tool) => tool.name));
   const deferred = snapshot.catalog.filter((tool) => !loaded.has(tool.name));

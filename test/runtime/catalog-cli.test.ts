@@ -8,7 +8,9 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSearchCommand } from "../../cli/commands/search.js";
 import { runToolsCommand } from "../../cli/commands/tools.js";
+import { formatTools } from "../../runtime-min/cli/format-catalog.js";
 import { ALWAYS_VISIBLE_CORE_TOOLS } from "../../runtime-min/snapshot/index.js";
+import type { CatalogTool } from "../../runtime-min/snapshot/types.js";
 import { ECHO_SCHEMA, LEDGER_TOOLS, createCatalogAgent } from "./catalog-fixture.js";
 import type { AgentFixture } from "./helpers/agent-fixture.js";
 import { runCli } from "../helpers/run-cli.js";
@@ -53,6 +55,14 @@ describe("assembly-line tools", () => {
     expect(output.stdout).toContain("disabled built-ins: bash (by a plugin)");
     const root = await runToolsCommand({ root: agent.root });
     expect(root.stdout).not.toContain("audit_log");
+  });
+
+  it("lines the descriptions up in one column, whatever the length of the sources", () => {
+    const tool = (name: string, source: string, description: string): CatalogTool => ({ name, source: source as CatalogTool["source"], description, inputSchema: { type: "object" }, visibility: "visible", tags: [], aliases: [] });
+    const tools = [tool("read", "framework", "Read a file."), tool("lookup", "plugin:customer-relationship-tools", "Look a customer up."), tool("x", "plugin:p", "Do x.")];
+    const text = formatTools({ surfaceId: ".", tools, catalog: tools, hidden: [], disabled: [], warnings: [] });
+    const columns = tools.map((t) => text.split("\n").find((line) => line.startsWith(`  ${t.name} `))!.indexOf(t.description));
+    expect(new Set(columns).size).toBe(1);
   });
 
   it("exits 2 for an unknown surface and 1 for a missing artifact", async () => {
