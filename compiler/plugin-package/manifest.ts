@@ -101,8 +101,12 @@ function readManifestText(host: CompilerHost, root: string, rootReal: string, fi
   const at = fileStart(file);
   const status = resolvePackagePath(host, rootReal, file);
   switch (status.kind) {
-    case "missing":
-      return { ok: false, diagnostic: createDiagnostic(Diagnostics.ManifestMissing, fileStart(root), [suggestPluginName(path.basename(root)) ?? path.basename(root)]) };
+    case "missing": {
+      // An agent root passed where a plugin belongs (`validate .` in the agent's folder).
+      const agentRoot = host.kind(path.join(root, "agent.md")) === "file";
+      const hint = agentRoot ? "This folder is an agent (it has agent.md), not a plugin: validate one of its plugins (plugins/<name>/), or run `assembly-line compile` on the agent." : undefined;
+      return { ok: false, diagnostic: createDiagnostic(Diagnostics.ManifestMissing, fileStart(root), [suggestPluginName(path.basename(root)) ?? path.basename(root)], hint ? { hint } : {}) };
+    }
     case "broken":
       return { ok: false, diagnostic: createDiagnostic(Diagnostics.PackageBrokenSymlink, at, ["plugin.json", PLUGIN_REJECTED]) };
     case "outside":
