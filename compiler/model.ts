@@ -194,6 +194,18 @@ export interface Surface {
   readonly frontMatter: LocatedValue<JsonObject>;
   /** Capability requests in `agent.md` order. */
   readonly capabilities: readonly CapabilityRequest[];
+  /**
+   * The surface's own skills, `<dir>/skills/<name>/SKILL.md` (issue 5: `load_skill` serves "the
+   * surface's skills and its plugins' skills"), sorted by name. `loadAgent` always sets it;
+   * optional for older producers, where absent means none.
+   */
+  readonly skills?: readonly SurfaceSkillComponent[];
+}
+
+/** A surface's own skill: a loaded skill plus the content integrity `plugins.lock` records for it. */
+export interface SurfaceSkillComponent extends SkillComponent {
+  /** SRI `sha512-…` of the SKILL.md content, read with the lockfile's text rule (CRLF as LF). */
+  readonly integrity: string;
 }
 
 /** Result of loading an agent root: all its surfaces, root first then by id. */

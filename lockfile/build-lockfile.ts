@@ -1,7 +1,8 @@
 /**
  * Builds the content of `plugins.lock` from the compiler's analysis (DESIGN §5; issue 3
  * item 2): per surface and capability the source, the content integrity, the capability config,
- * and per tool the locked model-visible contract plus the bundle's integrity when known.
+ * and per tool the locked model-visible contract plus the bundle's integrity when known; per
+ * surface also its own skills (path and SKILL.md integrity), which `load_skill` serves.
  *
  * The result is plain data; `serializeLockfile` turns it into the canonical bytes.
  */
@@ -9,14 +10,24 @@ import * as path from "node:path";
 import type { AgentAnalysis, CapabilityAnalysis } from "../compiler/analyze-agent.js";
 import { setOwn } from "../compiler/json-value.js";
 import type { ValidatedTool } from "../compiler/validation/validate-plugin.js";
-import { LOCKFILE_VERSION, type LockedCapability, type LockedSource, type LockedSurface, type LockedTool, type LockedToolDescriptor, type Lockfile } from "./types.js";
+import type { Surface } from "../compiler/model.js";
+import {
+  LOCKFILE_VERSION,
+  type LockedCapability,
+  type LockedSkill,
+  type LockedSource,
+  type LockedSurface,
+  type LockedTool,
+  type LockedToolDescriptor,
+  type Lockfile,
+} from "./types.js";
 
 /** Finds a tool's bundle integrity (`sha512-…`), or `undefined` when it is not packaged. */
 export type BundleIntegrityLookup = (surfaceId: string, capability: string, toolName: string) => string | undefined;
 
 /**
  * The lock for `analysis`. Surfaces without capabilities are still listed (with `{}`), so the
- * lock shows every surface the agent has.
+ * lock shows every surface the agent has; `skills` appears only on a surface that has some.
  *
  * @param bundleIntegrity where tool bundle integrities come from (packaging, or the previous
  *   lock under `--no-package`); tools without one get no `bundle` field.
@@ -28,9 +39,20 @@ export function buildLockfile(analysis: AgentAnalysis, bundleIntegrity: BundleIn
     for (const capability of analysis.capabilities.filter((c) => c.surface.id === surface.id)) {
       setOwn(capabilities, capability.resolved.request.key, lockCapability(analysis.root, capability, bundleIntegrity));
     }
-    setOwn(surfaces, surface.id, { capabilities });
+    const skills = lockSkills(analysis.root, surface);
+    setOwn(surfaces, surface.id, skills ? { capabilities, skills } : { capabilities });
   }
   return { lockfileVersion: LOCKFILE_VERSION, surfaces };
+}
+
+/** A surface's own skills by name, or `undefined` when it has none. */
+function lockSkills(root: string, surface: Surface): Record<string, LockedSkill> | undefined {
+  if (!surface.skills || surface.skills.length === 0) return undefined;
+  const skills: Record<string, LockedSkill> = {};
+  for (const skill of surface.skills) {
+    setOwn(skills, skill.name, { path: path.relative(root, skill.file).split(path.sep).join("/"), integrity: skill.integrity });
+  }
+  return skills;
 }
 
 function lockCapability(root: string, capability: CapabilityAnalysis, bundleIntegrity: BundleIntegrityLookup): LockedCapability {

@@ -6,6 +6,26 @@
 /** `text` files are hashed with CRLF normalised to LF; `binary` files as raw bytes. */
 export type ContentKind = "text" | "binary";
 
+/**
+ * Extensions (lower case, with the dot) of files that are data whatever their bytes look like:
+ * the seed's "Execution Model" makes `.bin` and `.wasm` imports `Uint8Array` values, the
+ * file's exact bytes, so a CR LF inside them is content, never a line end to normalise.
+ * Packaging's asset rules use the same list (`packaging/asset-rules.ts`).
+ */
+export const RAW_BYTES_EXTENSIONS: readonly string[] = [".bin", ".wasm"];
+
+/** A path ending in one of {@link RAW_BYTES_EXTENSIONS}, in any letter case (as esbuild's asset filter matches it). */
+const RAW_BYTES_NAME = new RegExp(`(?:${RAW_BYTES_EXTENSIONS.map((ext) => `\\${ext}`).join("|")})$`, "i");
+
+/**
+ * The kind of a plugin file named `filePath` (any separators; only its end is looked at) with
+ * content `bytes`: `binary` for a `.bin`/`.wasm` name in any letter case (data, see
+ * {@link RAW_BYTES_EXTENSIONS}), else {@link classifyContent} of the bytes.
+ */
+export function contentKindOf(filePath: string, bytes: Uint8Array): ContentKind {
+  return RAW_BYTES_NAME.test(filePath) ? "binary" : classifyContent(bytes);
+}
+
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**

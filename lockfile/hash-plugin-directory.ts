@@ -8,7 +8,7 @@ import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagn
 import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
 import { fileStart } from "../compiler/diagnostics/positions.js";
 import { createNodeHost, type CompilerHost } from "../compiler/host.js";
-import { classifyContent, normalizeContent, type ContentKind } from "./file-content.js";
+import { contentKindOf, normalizeContent, type ContentKind } from "./file-content.js";
 
 /** Entry names left out at every depth (VCS data, installed dependencies, OS litter). */
 export const EXCLUDED_NAMES: ReadonlySet<string> = new Set([".git", "node_modules", ".DS_Store", "Thumbs.db"]);
@@ -51,8 +51,10 @@ interface Walk {
  * 1. every regular file under `dir` counts, except entries named `.git`, `node_modules`,
  *    `.DS_Store` or `Thumbs.db` (at any depth); empty directories do not count;
  * 2. a file is named by its path relative to `dir`, with `/` separators, in Unicode NFC;
- * 3. its content is classified text or binary by {@link classifyContent}; text is hashed with
- *    CRLF normalised to LF, binary as raw bytes; its integrity is `sha512` of that content;
+ * 3. it is classified text or binary by {@link contentKindOf}: a `.bin` or `.wasm` name (any
+ *    letter case) is binary, other files are classified from their bytes (`classifyContent`);
+ *    text is hashed with CRLF normalised to LF, binary as raw bytes; its integrity is `sha512`
+ *    of that content;
  * 4. a symlink whose target is inside `dir` is hashed as what it points to (a file's content,
  *    or a directory's files under the symlink's path); one whose target is outside `dir`, is
  *    missing, or leads into a cycle is a diagnostic and contributes nothing;
@@ -133,10 +135,20 @@ function addFile(walk: Walk, contentPath: string, reportedPath: string, relPath:
     report(walk, Diagnostics.PluginFileUnreadable, reportedPath, [relPath]);
     return;
   }
-  const kind = classifyContent(bytes);
-  const content = normalizeContent(bytes, kind);
-  const file: HashedFile = { path: relPath, kind, size: content.length, integrity: sha512(content) };
+  const file: HashedFile = { path: relPath, ...hashFileContent(relPath, bytes) };
   walk.files.set(relPath, { file, foundAt: reportedPath });
+}
+
+/**
+ * How one file enters a content hash (step 3): its kind by {@link contentKindOf} (the
+ * name `filePath` and the bytes), the size of the hashed content, and its SRI `sha512` integrity
+ * (text with CRLF read as LF, binary raw). Also used for a surface's own SKILL.md files in the
+ * lock, so they too keep their integrity across CRLF checkouts.
+ */
+export function hashFileContent(filePath: string, bytes: Uint8Array): Omit<HashedFile, "path"> {
+  const kind = contentKindOf(filePath, bytes);
+  const content = normalizeContent(bytes, kind);
+  return { kind, size: content.length, integrity: sha512(content) };
 }
 
 /** The entry's name relative to the root as found on disk (before NFC), for collision messages. */

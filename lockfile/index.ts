@@ -8,9 +8,10 @@
 export * from "./types.js";
 export { serializeCanonicalJson, canonicalKeyOrder, type CanonicalJsonOptions } from "./canonical-json.js";
 export { serializeLockfile } from "./serialize-lockfile.js";
-export { classifyContent, normalizeContent, type ContentKind } from "./file-content.js";
+export { classifyContent, contentKindOf, normalizeContent, RAW_BYTES_EXTENSIONS, type ContentKind } from "./file-content.js";
 export {
   hashPluginDirectory,
+  hashFileContent,
   integrityOfLines,
   compareUtf8,
   EXCLUDED_NAMES,

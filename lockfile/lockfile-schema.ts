@@ -98,6 +98,13 @@ const capability = {
   additionalProperties: false,
 };
 
+const skill = {
+  type: "object",
+  properties: { path: relativePath, integrity },
+  required: ["path", "integrity"],
+  additionalProperties: false,
+};
+
 /** JSON Schema of a lockfileVersion 1 `plugins.lock` (plain data; safe to publish). */
 export const LOCKFILE_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -112,7 +119,10 @@ export const LOCKFILE_SCHEMA = {
       },
       additionalProperties: {
         type: "object",
-        properties: { capabilities: { type: "object", additionalProperties: capability } },
+        properties: {
+          capabilities: { type: "object", additionalProperties: capability },
+          skills: { type: "object", additionalProperties: skill },
+        },
         required: ["capabilities"],
         additionalProperties: false,
       },

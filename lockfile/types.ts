@@ -26,9 +26,26 @@ export interface Lockfile {
   readonly surfaces: { readonly [surfaceId: string]: LockedSurface };
 }
 
-/** What one surface selects: its capabilities, keyed by the key used in its `agent.md`. */
+/**
+ * What one surface selects: its capabilities, keyed by the key used in its `agent.md`, and its
+ * own skills (`<surface>/skills/<name>/SKILL.md`), keyed by skill name. `skills` is omitted
+ * when the surface has none, so a lock without surface skills reads as before.
+ */
 export interface LockedSurface {
   readonly capabilities: { readonly [capabilityKey: string]: LockedCapability };
+  readonly skills?: { readonly [skillName: string]: LockedSkill };
+}
+
+/**
+ * A surface's own skill. Its SKILL.md is what `load_skill` serves the model, so the lock pins
+ * its content the way a capability's `integrity` pins a plugin's (and with it the plugin's
+ * skills): editing the skill makes the lock stale, and `compile --check` says so.
+ */
+export interface LockedSkill {
+  /** The SKILL.md, relative to the agent root, POSIX separators (e.g. `"skills/triage/SKILL.md"`). */
+  readonly path: string;
+  /** SRI (`sha512-<base64>`) of the SKILL.md content, hashed as `hashPluginDirectory` hashes a file (CRLF read as LF). */
+  readonly integrity: string;
 }
 
 /**

@@ -11,14 +11,23 @@
  * | `.bin .wasm`, any file `with { type: "bytes" }`             | `Uint8Array`                |
  * | `.json` (and `with { type: "json" }`)                       | the parsed JSON value       |
  *
- * Extensions match case-insensitively (`Logo.PNG` is an image). Every asset's bytes are first
- * made canonical with the lockfile's rule (`lockfile/file-content.ts`: UTF-8 content without a
- * NUL byte has CRLF read as LF), so a CRLF checkout produces the same bundle bytes as an LF one,
- * exactly as it produces the same plugin integrity.
+ * Extensions match case-insensitively (`Logo.PNG` is an image).
+ *
+ * Which bytes an import sees ({@link assetBytes}):
+ * - an import that becomes a **string** (text formats, `with { type: "text" }`) reads the file
+ *   with the lockfile's text rule (`lockfile/file-content.ts`: UTF-8 content without a NUL byte
+ *   has CRLF read as LF), so a CRLF checkout gives the same string, the same bundle bytes and
+ *   the same plugin integrity as an LF one;
+ * - a **`Uint8Array`** (`.bin`, `.wasm`, `with { type: "bytes" }`) and a **data URL** (images,
+ *   fonts) carry the file's exact bytes, never rewritten, even when they look like text: the
+ *   seed promises the file's bytes, and a CR LF in data is content. A text-looking file imported
+ *   this way (an `.svg`, a `.txt` read as bytes) is therefore exactly what the checkout holds;
+ *   keep it out of Git's line-ending conversion (`.gitattributes`: `*.svg -text`) when bundles
+ *   must be identical across Windows and Unix checkouts.
  */
 import * as path from "node:path";
 import type { Loader } from "esbuild";
-import { classifyContent, normalizeContent } from "../lockfile/file-content.js";
+import { classifyContent, normalizeContent, RAW_BYTES_EXTENSIONS } from "../lockfile/file-content.js";
 
 /** How an asset file becomes a value: a string, a `data:` URL string, or a `Uint8Array`. */
 export type AssetKind = "text" | "dataurl" | "binary";
@@ -50,8 +59,11 @@ export const DATA_URL_MIME_TYPES: Readonly<Record<string, string>> = {
   ".woff2": "font/woff2",
 };
 
-/** Extensions whose files import as `Uint8Array` (seed: ".bin and .wasm become Uint8Array values"). */
-export const BINARY_EXTENSIONS: readonly string[] = [".bin", ".wasm"];
+/**
+ * Extensions whose files import as `Uint8Array` (seed: ".bin and .wasm become Uint8Array
+ * values"); the lockfile's list, so the plugin hash takes these files' raw bytes too.
+ */
+export const BINARY_EXTENSIONS: readonly string[] = RAW_BYTES_EXTENSIONS;
 
 const KIND_BY_EXTENSION: ReadonlyMap<string, AssetKind> = new Map<string, AssetKind>([
   ...TEXT_EXTENSIONS.map((ext) => [ext, "text"] as const),
@@ -85,11 +97,18 @@ export function esbuildLoaders(): Record<string, Loader> {
 }
 
 /**
- * The bytes an asset contributes: CRLF read as LF when the content is text by the lockfile's
- * rule (valid UTF-8, no NUL byte), the raw bytes otherwise. Returns the input when unchanged.
+ * How an import turns file bytes into its value: `string` for text formats and
+ * `with { type: "text" }`, `dataurl` for images and fonts, `bytes` for `Uint8Array` imports.
  */
-export function canonicalAssetBytes(bytes: Uint8Array): Uint8Array {
-  return normalizeContent(bytes, classifyContent(bytes));
+export type ImportForm = "string" | "dataurl" | "bytes";
+
+/**
+ * The bytes an import of `bytes` contributes (see the module header): for a `string` import,
+ * CRLF read as LF when the content is text by the lockfile's rule (valid UTF-8, no NUL byte);
+ * for a `bytes` or `dataurl` import, the input unchanged. Returns the input when unchanged.
+ */
+export function assetBytes(bytes: Uint8Array, form: ImportForm): Uint8Array {
+  return form === "string" ? normalizeContent(bytes, classifyContent(bytes)) : bytes;
 }
 
 /** A base64 `data:` URL of `bytes` with the given MIME type (always base64, for one predictable form). */

@@ -3,11 +3,18 @@
  * the compile is about to write and the bundles it packaged: per surface its parent, the core
  * tools its plugins disable, its skills (copied into the artifact), and every authored tool's
  * locked contract with its bundle path and integrity.
+ *
+ * A surface's skills are what `load_skill` serves it (issue 5): its own `skills/<name>/`
+ * (`capability: null`, copied to `skills/<surface>/_surface/<name>/SKILL.md`) and the skills of
+ * the plugins it selects (copied to `skills/<surface>/<capability>/<name>/SKILL.md`). `_surface`
+ * can be neither a capability key nor a skill name, so the two never share a path; a child's
+ * skills are listed under the child only.
  */
 import { isDisabledTool, type Lockfile } from "../lockfile/types.js";
 import type { AgentAnalysis } from "../compiler/analyze-agent.js";
 import type { ArtifactManifest, ArtifactSkill, ArtifactSurface, ArtifactTool } from "../runtime-min/artifact/manifest.js";
 import { setOwn } from "../compiler/json-value.js";
+import type { Surface } from "../compiler/model.js";
 import { surfaceDirectory, toolBundleKey } from "./plan-bundles.js";
 import type { ToolBundle } from "./bundle-tools.js";
 
@@ -36,7 +43,7 @@ export function buildManifest(analysis: AgentAnalysis, lock: Lockfile, lockInteg
     const locked = lock.surfaces[surface.id];
     const tools: Record<string, ArtifactTool> = {};
     const disabled = new Set<string>();
-    const skills: ArtifactSkill[] = [];
+    const skills: ArtifactSkill[] = surfaceSkills(surface, skillFiles);
     for (const capability of analysis.capabilities.filter((c) => c.surface.id === surface.id)) {
       const key = capability.resolved.request.key;
       const lockedTools = locked?.capabilities[key]?.tools ?? {};
@@ -74,4 +81,16 @@ export function buildManifest(analysis: AgentAnalysis, lock: Lockfile, lockInteg
     setOwn(surfaces, surface.id, { parent: surface.parent, disabledCoreTools: [...disabled].sort(), skills, tools });
   }
   return { manifest: { manifestVersion: 1, lockIntegrity, surfaces }, skillFiles };
+}
+
+/** Artifact folder (under `skills/<surface>/`) of a surface's own skills; not a valid capability key or skill name. */
+export const SURFACE_SKILLS_DIRECTORY = "_surface";
+
+/** The surface's own skills as manifest entries (`capability: null`), adding their copies to `skillFiles`. */
+function surfaceSkills(surface: Surface, skillFiles: SkillCopy[]): ArtifactSkill[] {
+  return (surface.skills ?? []).map((skill) => {
+    const to = `skills/${surfaceDirectory(surface.id)}/${SURFACE_SKILLS_DIRECTORY}/${skill.name}/SKILL.md`;
+    skillFiles.push({ from: skill.file, to });
+    return { name: skill.name, description: skill.description, capability: null, file: to };
+  });
 }

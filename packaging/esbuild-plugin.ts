@@ -4,12 +4,14 @@
  *
  * Why a plugin and not just esbuild's `loader` option:
  * - esbuild's loaders keep CRLF line ends and sniff some MIME types; the rules here read
- *   assets canonically (CRLF → LF for text content, as the lockfile hashes them) and name MIME
- *   types explicitly. Asset files are matched by extension in any letter case.
+ *   imports that become strings canonically (CRLF → LF for text content, as the lockfile hashes
+ *   them), give `Uint8Array` imports and data URLs the file's exact bytes, and name MIME types
+ *   explicitly. Asset files are matched by extension in any letter case.
  * - `with { type: "text" }` / `with { type: "bytes" }` imports can be of any file (the seed's
  *   `./browser.js`), so relative imports carrying one are routed into virtual namespaces whose
  *   paths are agent-root-relative (no absolute path in the output) and whose loader reads the
- *   canonical bytes. Imports of packages are used as installed: npm does not rewrite line ends.
+ *   canonical text, or the exact bytes. Imports of packages are used as installed: npm does not
+ *   rewrite line ends.
  *
  * Cost: one JS callback per relative import and one per asset file; the authoring API and
  * package imports never call into JS (see `bench/packaging.mjs`).
@@ -17,7 +19,7 @@
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import type { OnLoadResult, Plugin, PluginBuild } from "esbuild";
-import { ASSET_FILE_FILTER, assetKindOf, canonicalAssetBytes, dataUrlMimeTypeOf, toDataUrl } from "./asset-rules.js";
+import { ASSET_FILE_FILTER, assetBytes, assetKindOf, dataUrlMimeTypeOf, toDataUrl, type ImportForm } from "./asset-rules.js";
 
 /** Virtual namespace of files imported `with { type: "text" }` (paths relative to the agent root). */
 export const TEXT_NAMESPACE = "assemblyline-text";
@@ -73,18 +75,19 @@ function registerResolver(build: PluginBuild, root: string): void {
 }
 
 function registerAttributeLoaders(build: PluginBuild, root: string): void {
-  for (const [namespace, loader] of [[TEXT_NAMESPACE, "text"], [BYTES_NAMESPACE, "binary"]] as const) {
+  for (const [namespace, loader, form] of [[TEXT_NAMESPACE, "text", "string"], [BYTES_NAMESPACE, "binary", "bytes"]] as const) {
     build.onLoad({ filter: /.*/, namespace }, async (args) => {
-      const bytes = await readCanonical(path.resolve(root, args.path), args.path);
+      const bytes = await readAsset(path.resolve(root, args.path), args.path, form);
       return "errors" in bytes ? bytes : { contents: bytes, loader };
     });
   }
 }
 
 async function loadAsset(file: string, root: string): Promise<OnLoadResult> {
-  const bytes = await readCanonical(file, toPosixRelative(root, file));
+  const kind = assetKindOf(file);
+  const bytes = await readAsset(file, toPosixRelative(root, file), kind === "text" ? "string" : kind === "dataurl" ? "dataurl" : "bytes");
   if ("errors" in bytes) return bytes;
-  switch (assetKindOf(file)) {
+  switch (kind) {
     case "text":
       return { contents: bytes, loader: "text" };
     case "dataurl":
@@ -94,10 +97,14 @@ async function loadAsset(file: string, root: string): Promise<OnLoadResult> {
   }
 }
 
-/** Reads an asset's canonical bytes; a read failure becomes an esbuild error naming the root-relative path. */
-async function readCanonical(file: string, shown: string): Promise<Uint8Array | { errors: { text: string }[] }> {
+/**
+ * Reads the bytes an import of `file` in `form` sees (`assetBytes`: canonical text for a
+ * string, exact bytes otherwise); a read failure becomes an esbuild error naming the
+ * root-relative path.
+ */
+async function readAsset(file: string, shown: string, form: ImportForm): Promise<Uint8Array | { errors: { text: string }[] }> {
   try {
-    return canonicalAssetBytes(await fs.readFile(file));
+    return assetBytes(await fs.readFile(file), form);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
     return { errors: [{ text: `Could not read "${shown}" (${code})` }] };

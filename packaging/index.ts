@@ -35,7 +35,9 @@ export {
   BINARY_EXTENSIONS,
   DATA_URL_MIME_TYPES,
   TEXT_EXTENSIONS,
+  assetBytes,
   assetKindOf,
   type AssetKind,
+  type ImportForm,
 } from "./asset-rules.js";
 export { AUTHORING_CORE_SPECIFIER, BUNDLED_CORE_NAME, createCorePathRewriter, locateAuthoringCore, type AuthoringCoreModule } from "./authoring-core.js";

@@ -3,8 +3,9 @@
  *
  * The root is surface `"."`; every `subagents/<name>/` folder is a child surface with its own
  * `agent.md` (recursively). Each surface's front matter gives its name and its
- * `capabilities:` requests. Resolution of those requests to plugin packages is
- * `resolveCapabilities` (next module); this stage only reads what `agent.md` says.
+ * `capabilities:` requests; its `skills/` folder gives its own skills. Resolution of those
+ * requests to plugin packages is `resolveCapabilities` (next module); this stage only reads
+ * what the surface's own files say.
  */
 import * as path from "node:path";
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
@@ -16,6 +17,7 @@ import type { AgentModel, CapabilityRequest, LocatedValue, Surface } from "../mo
 import { describeJsonKind, parseFrontMatter } from "./front-matter.js";
 import { didYouMean } from "../text/did-you-mean.js";
 import { escapePointerSegment } from "../json-pointer.js";
+import { discoverSurfaceSkills } from "./surface-skills.js";
 
 /** Fields a capability entry may have (DESIGN §2). */
 const CAPABILITY_FIELDS = ["package", "config"] as const;
@@ -26,15 +28,16 @@ const CAPABILITY_KEY = /^(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/;
 /**
  * Loads the agent at `root` (absolute): the root surface and every nested subagent surface.
  *
- * @returns surfaces root first, then children in code-unit order of their ids, plus every
- *   diagnostic found (missing or broken `agent.md`, bad capability entries, an ignored
- *   `tools/` folder). Never throws.
+ * @returns surfaces root first, then children in code-unit order of their ids, each with its
+ *   own skills (`skills/<name>/SKILL.md`, see `discoverSurfaceSkills`), plus every diagnostic
+ *   found (missing or broken `agent.md`, bad capability entries, an ignored `tools/` folder,
+ *   skipped skills). Never throws.
  */
 export function loadAgent(host: CompilerHost, root: string): AgentModel {
   const surfaces: Surface[] = [];
   const diagnostics: Diagnostic[] = [];
   const visit = (id: string, dir: string, parent: string | null): void => {
-    const surface = loadSurface(host, id, dir, parent, diagnostics);
+    const surface = loadSurface(host, root, id, dir, parent, diagnostics);
     if (surface) surfaces.push(surface);
     for (const child of listSubagents(host, dir, diagnostics)) {
       visit(id === "." ? `subagents/${child}` : `${id}/subagents/${child}`, path.join(dir, "subagents", child), id);
@@ -45,7 +48,7 @@ export function loadAgent(host: CompilerHost, root: string): AgentModel {
   return { root, surfaces, diagnostics };
 }
 
-function loadSurface(host: CompilerHost, id: string, dir: string, parent: string | null, diagnostics: Diagnostic[]): Surface | undefined {
+function loadSurface(host: CompilerHost, root: string, id: string, dir: string, parent: string | null, diagnostics: Diagnostic[]): Surface | undefined {
   const agentFile = path.join(dir, "agent.md");
   const read = host.read(agentFile);
   if (read.kind !== "file") {
@@ -70,6 +73,8 @@ function loadSurface(host: CompilerHost, id: string, dir: string, parent: string
   if (name !== undefined && typeof name !== "string") {
     diagnostics.push(createDiagnostic(Diagnostics.AgentFieldType, at("/name"), ["name", "a string", describeJsonKind(name)], { path: ["name"] }));
   }
+  const skills = discoverSurfaceSkills(host, root, dir);
+  diagnostics.push(...skills.diagnostics);
   return {
     id,
     dir,
@@ -78,6 +83,7 @@ function loadSurface(host: CompilerHost, id: string, dir: string, parent: string
     name: typeof name === "string" ? name : undefined,
     frontMatter: located,
     capabilities: readCapabilities(located, at, diagnostics),
+    skills: skills.skills,
   };
 }
 

@@ -18,12 +18,18 @@ export function copyAgent(source: string, prefix = "al-agent-"): string {
  * Rewrites every text file under `dir` (valid UTF-8 without NUL, with at least one line end)
  * with CRLF line ends, as a Windows checkout would; binary files are left alone. Returns how
  * many files it rewrote.
+ *
+ * `keep` lists files (POSIX paths relative to `dir`) left exactly as they are, as a
+ * `.gitattributes` `-text` entry keeps Git from converting them: files a tool imports as exact
+ * bytes (`Uint8Array`, data URL) although they look like text.
  */
-export function convertToCrlf(dir: string): number {
+export function convertToCrlf(dir: string, options: { readonly keep?: readonly string[] } = {}): number {
+  const keep = new Set(options.keep ?? []);
   let converted = 0;
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
+    if (keep.has(path.relative(dir, file).split(path.sep).join("/"))) continue;
     const text = readText(file);
     if (text === undefined || !text.includes("\n")) continue;
     fs.writeFileSync(file, text.replace(/\r?\n/g, "\r\n"));

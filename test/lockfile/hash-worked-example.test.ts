@@ -14,7 +14,8 @@ function helloPlugin(lineEnd: "\r\n" | "\n"): string {
   writeFiles(dir, {
     "plugin.json": `{"name":"hello"}${lineEnd}`,
     "ai.assemblyline/index.ts": "export default { tools: {} };\n",
-    "icon.bin": Uint8Array.from([0x00, 0x0d, 0x0a, 0xff]),
+    "data.bin": Uint8Array.from([0x41, 0x0d, 0x0a, 0x42]),
+    "icon.png": Uint8Array.from([0x00, 0x0d, 0x0a, 0xff]),
     ".DS_Store": "anything",
   });
   return dir;
@@ -31,14 +32,15 @@ function documented(): { files: Map<string, string>; integrity: string } {
 describe("README-hashing.md worked example", () => {
   it("reproduces every documented number, for the CRLF and the LF checkout", () => {
     const doc = documented();
-    expect([...doc.files.keys()]).toEqual(["ai.assemblyline/index.ts", "icon.bin", "plugin.json"]);
+    expect([...doc.files.keys()]).toEqual(["ai.assemblyline/index.ts", "data.bin", "icon.png", "plugin.json"]);
     for (const lineEnd of ["\r\n", "\n"] as const) {
       const result = hashPluginDirectory(helloPlugin(lineEnd));
       expect(result.diagnostics).toEqual([]);
       expect(new Map(result.files.map((f) => [f.path, f.integrity]))).toEqual(doc.files);
       expect(result.files.map((f) => [f.path, f.kind, f.size])).toEqual([
         ["ai.assemblyline/index.ts", "text", 30],
-        ["icon.bin", "binary", 4],
+        ["data.bin", "binary", 4],
+        ["icon.png", "binary", 4],
         ["plugin.json", "text", 17],
       ]);
       expect(result.integrity).toBe(doc.integrity);
@@ -49,7 +51,8 @@ describe("README-hashing.md worked example", () => {
     const sri = (bytes: Buffer | string) => `sha512-${createHash("sha512").update(bytes).digest("base64")}`;
     const lines = [
       `ai.assemblyline/index.ts\0${sri("export default { tools: {} };\n")}\n`,
-      `icon.bin\0${sri(Buffer.from([0x00, 0x0d, 0x0a, 0xff]))}\n`,
+      `data.bin\0${sri(Buffer.from([0x41, 0x0d, 0x0a, 0x42]))}\n`,
+      `icon.png\0${sri(Buffer.from([0x00, 0x0d, 0x0a, 0xff]))}\n`,
       `plugin.json\0${sri('{"name":"hello"}\n')}\n`,
     ].join("");
     expect(sri(Buffer.from(lines, "utf8"))).toBe(documented().integrity);

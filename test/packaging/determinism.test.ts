@@ -55,14 +55,32 @@ test("the same agent in another directory gives identical bytes, with no absolut
   }
 });
 
+/**
+ * Text-looking files the fixture imports as exact bytes: the SVG (a data URL) and notes.txt
+ * (also imported `with { type: "bytes" }`). Their bytes are the value, so a project keeps them
+ * out of Git's line-ending conversion (`.gitattributes` `-text`), and so does the CRLF checkout.
+ */
+const EXACT_TEXT_LOOKING = ["plugins/assets/ai.assemblyline/assets/icon.svg", "plugins/assets/ai.assemblyline/assets/notes.txt"];
+
 test("a CRLF checkout gives the same bytes as an LF checkout", async () => {
   const lf = copyFixture("assets-agent");
   const crlf = copyFixture("assets-agent");
-  // Definitions, text assets, the text-imported browser.js, the SVG and the JSON all change.
-  expect(convertToCrlf(crlf)).toBeGreaterThanOrEqual(16);
+  // Definitions, text assets, the text-imported browser.js and the JSON all change.
+  expect(convertToCrlf(crlf, { keep: EXACT_TEXT_LOOKING })).toBeGreaterThanOrEqual(16);
   const a = await packageFixture(lf);
   const b = await packageFixture(crlf);
   expect(snapshot(b)).toEqual(snapshot(a));
+});
+
+test("a CRLF checkout of a file imported as exact bytes changes the bundle: the bytes are the value", async () => {
+  const lf = copyFixture("assets-agent");
+  const crlf = copyFixture("assets-agent");
+  convertToCrlf(crlf, { keep: EXACT_TEXT_LOOKING.filter((file) => !file.endsWith("icon.svg")) });
+  const a = snapshot(await packageFixture(lf));
+  const b = snapshot(await packageFixture(crlf));
+  const kinds = "bundles/root/assets/ai.assemblyline/kinds.mjs";
+  expect(b[kinds]).not.toBe(a[kinds]);
+  expect({ ...b, [kinds]: "" }).toEqual({ ...a, [kinds]: "" });
 });
 
 test("bundle bytes do not depend on the order tools are listed in", async () => {
