@@ -3,7 +3,7 @@
  * The algorithm is documented, with a worked example, in `lockfile/README-hashing.md`.
  */
 import * as path from "node:path";
-import { createHash } from "node:crypto";
+import ssri from "ssri";
 import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
 import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
 import { fileStart } from "../compiler/diagnostics/positions.js";
@@ -161,7 +161,7 @@ function report(walk: Walk, message: (typeof Diagnostics)[keyof typeof Diagnosti
   walk.diagnostics.push(createDiagnostic(message, fileStart(file), args));
 }
 
-/** SRI `sha512-<base64>` of `bytes` (what `ssri.fromData(bytes, { algorithms: ["sha512"] })` prints). */
+/** SRI `sha512-<base64>` of `bytes`, by the SRI library npm uses (ssri). */
 function sha512(bytes: Uint8Array): string {
-  return `sha512-${createHash("sha512").update(bytes).digest("base64")}`;
+  return ssri.fromData(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { algorithms: ["sha512"] }).toString();
 }
