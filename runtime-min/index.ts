@@ -11,6 +11,8 @@ export type {
   RuntimeEvent,
   RuntimeOptions,
   SearchRequest,
+  ShellIsolationPolicy,
+  ShellIsolationStatus,
   SnapshotRequest,
   ToolCallRequest,
   ToolSearchResult,
@@ -21,4 +23,5 @@ export { RuntimeError } from "./errors.js";
 export { ControlPlaneError, ToolCallError, type ControlPlaneReason, type FailureKind, type RunFailure, type ToolFailure } from "./failures.js";
 export { loadArtifact, type LoadedArtifact, type LoadArtifactOptions, type VerifiedTool } from "./artifact/load-artifact.js";
 export { SANDBOX_ENV_ALLOWLIST } from "./sandbox/sandbox-environment.js";
+export { probeShellIsolation, type ShellIsolationProbe, type ShellIsolationTools } from "./sandbox/shell-isolation.js";
 export { deriveIdempotencyKey } from "./sandbox/tool-context.js";

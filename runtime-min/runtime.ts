@@ -28,6 +28,7 @@ import { checkLeaseMs, RunLeases, type LeaseHandle } from "./execution/run-lease
 import { superviseCall } from "./execution/supervise-call.js";
 import { ToolCatalog } from "./execution/tool-catalog.js";
 import { ensureWorkspace } from "./execution/workspace.js";
+import { checkShellIsolationPolicy, WorkspaceShell } from "./execution/workspace-shell.js";
 import { ControlPlaneError } from "./failures.js";
 import { copyJson, type Json } from "./sandbox/json-copy.js";
 import type { CapabilitySnapshot, CoreToolPolicy, SnapshotTool } from "./snapshot/types.js";
@@ -40,6 +41,7 @@ import type {
   ExecutionPolicy,
   RuntimeOptions,
   SearchRequest,
+  ShellIsolationStatus,
   SnapshotRequest,
   ToolCallRequest,
   ToolSearchResult,
@@ -51,18 +53,21 @@ export const STATE_DB_FILE = "state.db";
 
 /**
  * Opens a runtime: loads and verifies the artifact against `plugins.lock` and opens the state
- * database. Throws `RuntimeError` (AL8001–AL8014) for a missing, stale or tampered artifact,
- * AL8029 for an invalid `leaseMs`, and `ControlPlaneError` when the state database cannot be
- * opened.
+ * database, and probes (once per process) whether shell commands can run isolated, unless
+ * `shellIsolation` is `"off"`. Throws `RuntimeError` (AL8001–AL8014) for a missing, stale or
+ * tampered artifact, AL8029 for an invalid `leaseMs`, AL8033 for an invalid `shellIsolation`,
+ * and `ControlPlaneError` when the state database cannot be opened.
  */
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   checkLeaseMs(options.leaseMs);
+  const shellPolicy = checkShellIsolationPolicy(options.shellIsolation);
   const root = path.resolve(options.root);
   const stateDir = path.join(root, ".assemblyline");
   const artifactDir = path.resolve(root, options.artifactDir ?? DEFAULT_ARTIFACT_DIR);
   const artifact = loadArtifact({ root, artifactDir, stateDir });
+  const shell = await WorkspaceShell.open(shellPolicy);
   const store = StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
-  return new Runtime(options, root, stateDir, artifact, store);
+  return new Runtime(options, root, stateDir, artifact, store, shell);
 }
 
 /** An open runtime. Not safe to use after {@link Runtime.close}. */
@@ -80,6 +85,8 @@ export class Runtime {
   private readonly endedRuns = new Map<string, ControlPlaneError>();
   /** Workspace directory per run, created once per runtime. */
   private readonly workspaces = new Map<string, string>();
+  /** Runs the calls' shell commands under the host's `shellIsolation` policy. */
+  private readonly shell: WorkspaceShell;
 
   /** @internal use {@link openRuntime}. */
   constructor(
@@ -88,9 +95,11 @@ export class Runtime {
     readonly stateDir: string,
     readonly artifact: LoadedArtifact,
     store: StateStore,
+    shell: WorkspaceShell,
   ) {
     this.execution = options.execution ?? "sandbox";
     this.store = store;
+    this.shell = shell;
     this.leases = new RunLeases(store, checkLeaseMs(options.leaseMs));
     this.executor = new AuthoredExecutor({
       execution: this.execution,
@@ -120,10 +129,26 @@ export class Runtime {
     return this.executor.permissionModel;
   }
 
-  /** Warnings about this runtime's setup (AL8030 when sandboxes lack the permission model). */
+  /**
+   * How shell commands (`ctx.getSandbox().exec`, `bash`) run: the host's `shellIsolation`
+   * policy, whether they run isolated, and why not when this host cannot isolate them.
+   */
+  get shellIsolation(): ShellIsolationStatus {
+    return this.shell.status;
+  }
+
+  /**
+   * Warnings about this runtime's setup: AL8030 when sandboxes lack the permission model,
+   * AL8031 when shell commands run unisolated under `shellIsolation: "auto"`, AL8032 when
+   * `"required"` isolation is unavailable (shell requests will fail).
+   */
   get warnings(): readonly Diagnostic[] {
-    if (this.execution !== "sandbox" || this.executor.permissionModel) return [];
-    return [createDiagnostic(Diagnostics.SandboxWithoutPermissionModel, { file: ".assemblyline/build/manifest.json", line: 1, column: 1 }, [process.version])];
+    const warnings: Diagnostic[] = [];
+    if (this.execution === "sandbox" && !this.executor.permissionModel) {
+      warnings.push(createDiagnostic(Diagnostics.SandboxWithoutPermissionModel, { file: ".assemblyline/build/manifest.json", line: 1, column: 1 }, [process.version]));
+    }
+    warnings.push(...this.shell.warnings());
+    return warnings;
   }
 
   /**
@@ -294,7 +319,7 @@ export class Runtime {
       workspace = ensureWorkspace(this.stateDir, runId);
       this.workspaces.set(runId, workspace);
     }
-    return new CallSession(this.store, { runId, callId, tool, workspace });
+    return new CallSession(this.store, { runId, callId, tool, workspace }, this.shell);
   }
 
   /**

@@ -5,10 +5,12 @@ import type { CoreTool, HostToolImplementation } from "./core-tools/types.js";
 import type { RunFailure, ToolFailure } from "./failures.js";
 import type { Json } from "./sandbox/json-copy.js";
 import type { RuntimeEvent } from "./execution/call-session.js";
+import type { ShellIsolationPolicy } from "./sandbox/shell-isolation.js";
 import type { CatalogTool, CoreToolPolicy } from "./snapshot/types.js";
 
 export type { Json } from "./sandbox/json-copy.js";
 export type { RuntimeEvent } from "./execution/call-session.js";
+export type { ShellIsolationPolicy } from "./sandbox/shell-isolation.js";
 
 /** Where authored tools run: a separate sandboxed Node process (default) or the host process. */
 export type ExecutionPolicy = "sandbox" | "direct";
@@ -25,6 +27,16 @@ export interface RuntimeOptions {
    * (`RuntimeOptions.authoredToolExecution: "direct"` of the seed); host-only.
    */
   readonly execution?: ExecutionPolicy;
+  /**
+   * Isolation of shell commands (`ctx.getSandbox().exec`, core `bash`); host-only, like
+   * `execution`. `"auto"` (default): each command runs in its own user, mount and PID
+   * namespaces (util-linux `unshare`) with only the run's workspace writable, when the
+   * once-per-process probe succeeds; otherwise unisolated with one warning (AL8031).
+   * `"required"`: a shell request this host cannot isolate fails the call with
+   * `configuration_error` (AL8032 warns up front). `"off"`: unisolated, no warning. AL8033
+   * for another value. `runtime.shellIsolation` reports the outcome.
+   */
+  readonly shellIsolation?: ShellIsolationPolicy;
   /** The host's non-secret `requiredConfig` values by name (exposed in read-only `ctx.config`). */
   readonly hostConfig?: { readonly [name: string]: string };
   /**
@@ -54,6 +66,16 @@ export interface RuntimeOptions {
   readonly maxSandboxProcesses?: number;
   /** How long a sandbox process may take to start (ms, default 15000). */
   readonly sandboxStartTimeoutMs?: number;
+}
+
+/** How a runtime runs shell commands (`runtime.shellIsolation`). */
+export interface ShellIsolationStatus {
+  /** The host's policy (`RuntimeOptions.shellIsolation`, default `"auto"`). */
+  readonly policy: ShellIsolationPolicy;
+  /** True when shell commands run isolated (the probe succeeded and the policy is not `"off"`). */
+  readonly isolated: boolean;
+  /** Why this host cannot isolate them (the probe's error); absent when isolated or `"off"` (not probed). */
+  readonly unavailableReason?: string;
 }
 
 /** One model tool call. */

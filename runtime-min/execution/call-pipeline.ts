@@ -109,6 +109,8 @@ export class CallPipeline {
           });
     if (session.controlPlaneFailure) throw session.controlPlaneFailure;
     if (session.isFinished) throw new ControlPlaneError("cancelled", "The call finished after the run had already ended.");
+    // A refused host service fails the call even when the tool caught the error.
+    if (session.callFailure) return this.fail(session, session.callFailure.kind, session.callFailure.message);
     if (!outcome.ok) return this.fail(session, outcome.failureKind, outcome.error, "stack" in outcome ? outcome.stack : undefined);
     session.persist("record the call result", () => session.recordRuntime("tool.execution_completed"), {
       status: "ok",

@@ -29,11 +29,11 @@
  * `lease_expired` control-plane failure (so an `ok` result is never persisted after the lease
  * expired or another host took the run over).
  */
-import { ControlPlaneError } from "../failures.js";
+import { ControlPlaneError, ToolCallError } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
 import type { ContextOperation } from "../sandbox/protocol.js";
 import type { CallUpdate, StateStore } from "../state/state-store.js";
-import { execInWorkspace, readWorkspaceFile, writeWorkspaceFile } from "./workspace.js";
+import { readWorkspaceFile, writeWorkspaceFile, type ShellResult } from "./workspace.js";
 
 /** An event as a `CallResult` lists it: `{ type, ...data }` (DESIGN §7). */
 export type RuntimeEvent = { readonly type: string; readonly [key: string]: Json };
@@ -52,12 +52,24 @@ export interface LeaseCheck {
   assertHeld(): void;
 }
 
+/** Runs a shell command in a workspace (`WorkspaceShell` under the runtime's isolation policy). */
+export interface SessionShell {
+  /** Resolves with the command's result; throws `ToolCallError` when the host refuses to run it. */
+  exec(workspace: string, command: string, timeoutMs: number | undefined): Promise<ShellResult>;
+}
+
 /** Host services and event log of one call. */
 export class CallSession {
   /** This call's events, in the order they were persisted. */
   readonly events: RuntimeEvent[] = [];
   /** Set when persisting failed; the runtime then ends the run. */
   controlPlaneFailure: ControlPlaneError | undefined;
+  /**
+   * Set when the host refused a service the tool asked for in a way that fails the call
+   * whatever the tool does with the error (a shell command the host's `shellIsolation` policy
+   * does not allow here): the pipeline then fails the call with this kind and message.
+   */
+  callFailure: ToolCallError | undefined;
   private finished = false;
   /** The received call's row, written by the first commit ({@link expectCall}). */
   private pendingCall: { readonly surface: string; readonly inputJson: string } | undefined;
@@ -71,6 +83,7 @@ export class CallSession {
   constructor(
     private readonly store: StateStore,
     readonly identity: SessionIdentity,
+    private readonly shell: SessionShell,
   ) {}
 
   /**
@@ -211,9 +224,19 @@ export class CallSession {
         return undefined;
       case "sandbox.exec":
         this.flushStart();
-        return execInWorkspace(workspace, operation.command, operation.timeoutMs);
+        return this.exec(workspace, operation.command, operation.timeoutMs);
       default:
         throw new Error(`Unknown ctx operation '${(operation as { op?: unknown }).op}'.`);
+    }
+  }
+
+  /** Runs a shell command; a refusal by the host also becomes the call's {@link callFailure}. */
+  private async exec(workspace: string, command: string, timeoutMs: number | undefined): Promise<ShellResult> {
+    try {
+      return await this.shell.exec(workspace, command, timeoutMs);
+    } catch (error) {
+      if (error instanceof ToolCallError) this.callFailure ??= error;
+      throw error;
     }
   }
 

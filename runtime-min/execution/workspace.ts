@@ -7,12 +7,14 @@
  * Paths are confined to the workspace: relative paths resolve against it, `/workspace/...`
  * maps onto it, and any path that leaves it — by `..`, an absolute path elsewhere, or a
  * symbolic link — is refused. Shell commands run `/bin/sh -c` in the workspace with the
- * sandbox's allowlisted environment (never the host's).
+ * sandbox's allowlisted environment (never the host's), isolated in their own user, mount and
+ * PID namespaces when the host's policy and machine allow it (`../sandbox/shell-isolation.ts`).
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { sandboxEnvironment } from "../sandbox/sandbox-environment.js";
+import { isolatedShellArgs, isolationFailureOf, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
 
 /** Absolute workspace directory of a run, created when missing. */
 export function ensureWorkspace(stateDir: string, runId: string): string {
@@ -53,14 +55,43 @@ export async function writeWorkspaceFile(workspace: string, requested: string, c
   await fs.promises.rename(temporary, target);
 }
 
-/** Runs a shell command in the workspace; resolves with its output and exit code. */
-export function execInWorkspace(workspace: string, command: string, timeoutMs: number | undefined): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+/** What `sandbox.exec` resolves with (the seed's shape; a non-zero exit code is a result, not an error). */
+export type ShellResult = { readonly stdout: string; readonly stderr: string; readonly exitCode: number };
+
+/** Thrown when an isolated command could not be set up (it did not run). */
+export class ShellIsolationSetupError extends Error {
+  constructor(reason: string) {
+    super(`The shell command did not run: its isolation could not be set up (${reason}).`);
+    this.name = "ShellIsolationSetupError";
+  }
+}
+
+/**
+ * Runs a shell command in the workspace; resolves with its output and exit code. With
+ * `isolation`, the command runs under `unshare` (see `../sandbox/shell-isolation.ts`) and a
+ * timeout kills it with SIGKILL, which takes every process of its PID namespace with it;
+ * without, it is `/bin/sh -c` as a child of the host. Rejects when the command was stopped
+ * after its timeout (default {@link EXEC_DEFAULT_TIMEOUT_MS}, at most 10 minutes), could not
+ * start or ended on a signal, and with {@link ShellIsolationSetupError} when its isolation
+ * could not be set up.
+ */
+export function execInWorkspace(workspace: string, command: string, timeoutMs: number | undefined, isolation?: ShellIsolationTools): Promise<ShellResult> {
   const timeout = Math.min(Math.max(1, Math.floor(timeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS)), EXEC_MAX_TIMEOUT_MS);
+  const file = isolation ? isolation.unshare : "/bin/sh";
+  const args = isolation ? isolatedShellArgs(isolation, workspace, command) : ["-c", command];
   return new Promise((resolve, reject) => {
     execFile(
-      "/bin/sh",
-      ["-c", command],
-      { cwd: workspace, env: sandboxEnvironment(workspace), timeout, maxBuffer: EXEC_MAX_BUFFER, encoding: "utf8" },
+      file,
+      args,
+      {
+        cwd: workspace,
+        env: sandboxEnvironment(workspace),
+        timeout,
+        maxBuffer: EXEC_MAX_BUFFER,
+        encoding: "utf8",
+        // `unshare --fork` ignores SIGTERM; SIGKILL ends it, and --kill-child ends the namespace.
+        ...(isolation ? { killSignal: "SIGKILL" as const } : {}),
+      },
       (error, stdout, stderr) => {
         if (error && (error as { killed?: boolean }).killed) {
           reject(new Error(`The command was stopped after ${timeout} ms: ${command}`));
@@ -71,7 +102,13 @@ export function execInWorkspace(workspace: string, command: string, timeoutMs: n
           reject(new Error(`The command could not run: ${error.message}`));
           return;
         }
-        resolve({ stdout, stderr, exitCode: typeof code === "number" ? code : 0 });
+        const exitCode = typeof code === "number" ? code : 0;
+        const setupFailure = isolation ? isolationFailureOf(exitCode, stderr) : undefined;
+        if (setupFailure !== undefined) {
+          reject(new ShellIsolationSetupError(setupFailure));
+          return;
+        }
+        resolve({ stdout, stderr, exitCode });
       },
     );
   });

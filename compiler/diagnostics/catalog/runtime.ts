@@ -177,6 +177,27 @@ export const RuntimeMessages = defineMessages({
     hint: "Use Node 20.19+ (--experimental-permission) or Node 22.13+ (--permission).",
     docs: "Sandbox children use Node's permission model to confine file access to their bundle, bridge and workspace (seed \"Execution Model\").",
   },
+  ShellIsolationUnavailable: {
+    code: "AL8031",
+    severity: "warning",
+    message: "Shell commands (bash, ctx.getSandbox().exec) run without process or file-system isolation on this host: {0}.",
+    hint: "Provide util-linux unshare and mount and allow unprivileged user namespaces (user.max_user_namespaces > 0; kernel.unprivileged_userns_clone=1 or kernel.apparmor_restrict_unprivileged_userns=0 where they exist). Or set shellIsolation: \"required\" to refuse unisolated commands, or \"off\" to choose them explicitly.",
+    docs: "ctx.getSandbox() is for isolated file or shell work in the run's workspace, and the sandbox does not receive host secrets (seed \"Execution Model\"). Under shellIsolation \"auto\" (the default) each command runs in its own user, mount and PID namespaces with only the workspace writable; when the once-per-process probe fails, commands run as a plain child shell of the host, which can see host processes (/proc/<pid>/environ) and write wherever the host can, so the runtime says so once.",
+  },
+  ShellIsolationRequiredUnavailable: {
+    code: "AL8032",
+    severity: "warning",
+    message: "shellIsolation is \"required\" but this host cannot isolate shell commands: {0}; every bash and ctx.getSandbox().exec request will fail with configuration_error.",
+    hint: "Provide util-linux unshare and mount and allow unprivileged user namespaces (user.max_user_namespaces > 0; kernel.unprivileged_userns_clone=1 or kernel.apparmor_restrict_unprivileged_userns=0 where they exist), or choose shellIsolation \"auto\".",
+    docs: "A host that requires isolated shell work (seed \"Execution Model\": ctx.getSandbox() is for isolated file or shell work) never runs a command unisolated; the runtime reports up front that shell requests will be refused, and each refused request fails its call with configuration_error naming what the host must provide.",
+  },
+  ShellIsolationPolicyInvalid: {
+    code: "AL8033",
+    severity: "error",
+    message: "shellIsolation {0} is not one of: auto, required, off.",
+    hint: "Pass \"auto\" (the default: isolate when this host can, warn otherwise), \"required\" (refuse shell commands that cannot be isolated) or \"off\", or omit shellIsolation.",
+    docs: "Shell isolation is host policy, like the execution boundary: only RuntimeOptions.shellIsolation sets it, never agent files (seed \"Execution Model\": the policy is host-owned; agent source cannot weaken it).",
+  },
   CallInputNotJson: {
     code: "AL8040",
     severity: "error",

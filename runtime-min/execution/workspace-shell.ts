@@ -1,0 +1,84 @@
+/**
+ * The shell of a runtime's calls (`ctx.getSandbox().exec` and the core `bash` tool) under the
+ * host's `shellIsolation` policy (seed "Execution Model": `ctx.getSandbox()` is "for isolated
+ * file or shell work"; issue 4 item 4, issue 5). The isolation itself is
+ * `../sandbox/shell-isolation.ts`; this module decides, per the policy and the once-per-process
+ * probe, whether a command runs isolated, unisolated, or not at all.
+ *
+ * - `"auto"` (default): isolated when the probe succeeded; otherwise unisolated, and the
+ *   runtime reports one AL8031 warning.
+ * - `"required"`: isolated, or the shell request fails the call with `configuration_error`
+ *   naming what the host must provide (and the runtime reports AL8032 up front).
+ * - `"off"`: unisolated, no probe and no warning (the host's explicit choice).
+ *
+ * An isolated command whose setup fails at run time (after a successful probe) never falls
+ * back: the call fails with `configuration_error`.
+ */
+import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import { runtimeError } from "../errors.js";
+import { ToolCallError } from "../failures.js";
+import { probeShellIsolation, SHELL_ISOLATION_POLICIES, type ShellIsolationPolicy, type ShellIsolationProbe } from "../sandbox/shell-isolation.js";
+import type { ShellIsolationStatus } from "../types.js";
+import { execInWorkspace, ShellIsolationSetupError, type ShellResult } from "./workspace.js";
+
+/** What the host must provide for isolated shell commands (used in messages). */
+export const SHELL_ISOLATION_REQUIREMENTS =
+  "Linux with util-linux `unshare` and `mount` on PATH and unprivileged user namespaces enabled (user.max_user_namespaces > 0; kernel.unprivileged_userns_clone=1 or kernel.apparmor_restrict_unprivileged_userns=0 where those settings exist)";
+
+/** Validates `RuntimeOptions.shellIsolation` (default `"auto"`); throws `RuntimeError` AL8033. */
+export function checkShellIsolationPolicy(value: unknown): ShellIsolationPolicy {
+  if (value === undefined) return "auto";
+  if (typeof value === "string" && (SHELL_ISOLATION_POLICIES as readonly string[]).includes(value)) return value as ShellIsolationPolicy;
+  const shown = typeof value === "string" ? JSON.stringify(value) : `(${value === null ? "null" : typeof value})`;
+  throw runtimeError(Diagnostics.ShellIsolationPolicyInvalid, "", [shown]);
+}
+
+/** Runs shell commands in run workspaces under one runtime's policy. */
+export class WorkspaceShell {
+  /** Probes (unless the policy is `"off"`) and returns the shell of a runtime. Never throws. */
+  static async open(policy: ShellIsolationPolicy): Promise<WorkspaceShell> {
+    return new WorkspaceShell(policy, policy === "off" ? undefined : await probeShellIsolation());
+  }
+
+  private constructor(
+    private readonly policy: ShellIsolationPolicy,
+    private readonly probe: ShellIsolationProbe | undefined,
+  ) {}
+
+  /** The policy and whether commands run isolated (and why not, when the probe failed). */
+  get status(): ShellIsolationStatus {
+    const probe = this.probe;
+    if (!probe) return { policy: this.policy, isolated: false };
+    return probe.available ? { policy: this.policy, isolated: true } : { policy: this.policy, isolated: false, unavailableReason: probe.reason };
+  }
+
+  /** AL8031 (`"auto"` without isolation) or AL8032 (`"required"` without isolation); else none. */
+  warnings(): Diagnostic[] {
+    const probe = this.probe;
+    if (!probe || probe.available) return [];
+    const message = this.policy === "required" ? Diagnostics.ShellIsolationRequiredUnavailable : Diagnostics.ShellIsolationUnavailable;
+    return [createDiagnostic(message, { file: "", line: 1, column: 1 }, [probe.reason])];
+  }
+
+  /**
+   * Runs `command` in `workspace` (see `execInWorkspace`). Throws `ToolCallError`
+   * `configuration_error` when the policy requires isolation this host lacks, or when the
+   * isolation could not be set up; the command did not run then.
+   */
+  async exec(workspace: string, command: string, timeoutMs: number | undefined): Promise<ShellResult> {
+    const probe = this.probe;
+    if (probe && !probe.available && this.policy === "required") {
+      throw new ToolCallError(
+        "configuration_error",
+        `The shell command did not run: the host requires shell commands to run isolated (shellIsolation: "required"), but this host cannot isolate them: ${probe.reason}. The host must provide ${SHELL_ISOLATION_REQUIREMENTS}, or choose shellIsolation "auto" or "off".`,
+      );
+    }
+    try {
+      return await execInWorkspace(workspace, command, timeoutMs, probe?.available ? probe.tools : undefined);
+    } catch (error) {
+      if (!(error instanceof ShellIsolationSetupError)) throw error;
+      throw new ToolCallError("configuration_error", `${error.message} The host must provide ${SHELL_ISOLATION_REQUIREMENTS}.`, { cause: error });
+    }
+  }
+}

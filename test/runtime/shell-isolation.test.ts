@@ -1,0 +1,386 @@
+/**
+ * Isolation of shell commands (issue 4: `ctx.getSandbox()` is "for isolated file/shell work in
+ * the run's workspace" and sees "nothing from the host's secrets"; issue 5: `bash` runs in the
+ * run's sandbox with the same environment allowlist). Every check goes through both paths to
+ * the shell: a real authored tool calling `ctx.getSandbox().exec` in its sandbox process, and
+ * the core `bash` tool — with real processes, namespaces and mounts.
+ *
+ * The isolated-path tests need util-linux `unshare` and unprivileged user namespaces, which
+ * this project's CI machine has; where they are missing, the suite fails in `beforeAll` with
+ * the probe's reason instead of passing silently. The policy tests force the probe to fail
+ * with `setUnshareCommand` (a nonexistent binary).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execInWorkspace, ShellIsolationSetupError } from "../../runtime-min/execution/workspace.js";
+import { openRuntime, probeShellIsolation, RuntimeError, SANDBOX_ENV_ALLOWLIST, type CallResult, type Runtime, type ShellIsolationPolicy } from "../../runtime-min/index.js";
+import { chooseBridgeRoot } from "../../runtime-min/sandbox/bridge-root.js";
+import { setUnshareCommand } from "../../runtime-min/sandbox/shell-isolation.js";
+import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+
+const SECRET = "sk-live-shell-5ecret-never-visible";
+const shellTool = (name: string, factory: string) => ({ name, file: "shell.ts", factory });
+let agent: AgentFixture;
+let runtime: Runtime;
+/** A host process whose real environment block (/proc/<pid>/environ) holds the secret. */
+let secretHolder: ChildProcess;
+const savedSecret = process.env.SHELL_TEST_SECRET;
+
+beforeAll(async () => {
+  process.env.SHELL_TEST_SECRET = SECRET;
+  secretHolder = spawn("sleep", ["600"], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", SHELL_TEST_SECRET: SECRET }, stdio: "ignore" });
+  agent = await createAgent([shellTool("shell", "shell"), shellTool("shell_catching", "shellCatching")]);
+  runtime = await openRuntime({ root: agent.root });
+});
+
+afterAll(async () => {
+  await runtime?.close();
+  secretHolder?.kill("SIGKILL");
+  agent?.cleanup();
+  if (savedSecret === undefined) delete process.env.SHELL_TEST_SECRET;
+  else process.env.SHELL_TEST_SECRET = savedSecret;
+});
+
+type ShellOutput = { stdout: string; stderr: string; exitCode: number };
+
+/** The two ways to the shell, with one call each on `runId`. */
+const paths = [
+  { via: "ctx.getSandbox().exec", call: (on: Runtime, command: string, runId: string, timeoutMs?: number) => on.call({ tool: "shell", input: timeoutMs === undefined ? { command } : { command, timeoutMs }, runId }) },
+  { via: "bash", call: (on: Runtime, command: string, runId: string, timeoutMs?: number) => on.call({ tool: "bash", input: timeoutMs === undefined ? { command } : { command, timeoutMs }, runId }) },
+] as const;
+
+/** Runs `command` through both paths (one run each) and returns each path's output. */
+async function runBoth(on: Runtime, command: string, runPrefix: string): Promise<{ via: string; runId: string; output: ShellOutput }[]> {
+  const results = [];
+  for (const { via, call } of paths) {
+    const runId = `${runPrefix}-${via === "bash" ? "bash" : "authored"}`;
+    const result = await call(on, command, runId);
+    expect(result, `${via}: ${result.error ?? ""}`).toMatchObject({ status: "ok" });
+    results.push({ via, runId, output: result.output as ShellOutput });
+  }
+  return results;
+}
+
+const workspaceOf = (runId: string) => fs.realpathSync(path.join(agent.root, ".assemblyline/runs", runId, "workspace"));
+
+/** Prints what the shell can see of processes and environments (scanned inside the shell). */
+function processScan(): string {
+  return [
+    'echo "ppid=$PPID"',
+    'echo "pids=$(cd /proc && echo [0-9]*)"',
+    `echo "host=$(test -e /proc/${process.pid} && echo visible || echo hidden)"`,
+    `echo "holder=$(test -e /proc/${secretHolder.pid} && echo visible || echo hidden)"`,
+    "echo ---parent; tr '\\0' '\\n' < /proc/$PPID/environ",
+    "echo ---all; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\"; done",
+    "echo ---self; tr '\\0' '\\n' < /proc/self/environ; echo ---end",
+  ].join("\n");
+}
+
+/** Host pids whose command line contains `marker`, polled until none is left (at most ~10 s). */
+async function survivorsAfterSettling(marker: string): Promise<string[]> {
+  const find = () =>
+    fs
+      .readdirSync("/proc")
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+        } catch {
+          return false;
+        }
+      });
+  let survivors = find();
+  for (let attempt = 0; attempt < 200 && survivors.length > 0; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    survivors = find();
+  }
+  return survivors;
+}
+
+function envKeysOf(stdout: string): string[] {
+  const self = stdout.slice(stdout.indexOf("---self\n") + "---self\n".length, stdout.indexOf("---end"));
+  return self.split("\n").filter(Boolean).map((entry) => entry.slice(0, entry.indexOf("="))).sort();
+}
+
+describe("isolated shell commands (util-linux unshare; available on this project's CI machine)", () => {
+  beforeAll(() => {
+    const status = runtime.shellIsolation;
+    if (!status.isolated) {
+      throw new Error(
+        `Shell isolation is unavailable on this machine, so the isolated-path tests cannot run: ${status.unavailableReason ?? "(no reason)"}. ` +
+          "They need Linux with util-linux unshare and mount and unprivileged user namespaces (as on the CI machine).",
+      );
+    }
+  });
+
+  it("the runtime reports isolation under the default policy, without a warning", () => {
+    expect(runtime.shellIsolation).toEqual({ policy: "auto", isolated: true });
+    expect(runtime.warnings.map((warning) => warning.code).filter((code) => code === "AL8031" || code === "AL8032")).toEqual([]);
+  });
+
+  it("the shell sees no host process and no host secret: not the parent's environ, not any /proc/*/environ", async () => {
+    // Precondition: the secret really is in a live host process's environment block.
+    expect(fs.readFileSync(`/proc/${secretHolder.pid}/environ`, "utf8")).toContain(SECRET);
+    expect(process.env.SHELL_TEST_SECRET).toBe(SECRET);
+    for (const { via, runId, output } of await runBoth(runtime, processScan(), "scan")) {
+      const seen = `${output.stdout}\n${output.stderr}`;
+      expect(seen, via).not.toContain(SECRET);
+      expect(output.stdout, via).toContain("ppid=0\n");
+      expect(output.stdout, via).toContain("host=hidden\n");
+      expect(output.stdout, via).toContain("holder=hidden\n");
+      const pids = /pids=(.*)\n/.exec(output.stdout)![1]!.split(" ");
+      expect(pids, via).not.toContain(String(process.pid));
+      expect(pids, via).not.toContain(String(secretHolder.pid));
+      expect(pids.length, `${via}: only the command's own processes`).toBeLessThan(10);
+      const allowed = new Set([...SANDBOX_ENV_ALLOWLIST, "HOME", "TMPDIR", "PWD"]);
+      expect(envKeysOf(output.stdout).filter((key) => !allowed.has(key)), via).toEqual([]);
+      expect(output.stdout, via).toContain(`HOME=${workspaceOf(runId)}\n`);
+      expect(output.stdout, via).toContain(`TMPDIR=${path.join(workspaceOf(runId), ".tmp")}\n`);
+    }
+  });
+
+  it("writes inside the workspace work; writes anywhere else fail read-only", async () => {
+    const outsideRoot = path.join(agent.root, "escaped.txt");
+    const outsideTmp = path.join(os.tmpdir(), `al-shell-escaped-${process.pid}.txt`);
+    const command = [
+      "echo inside > inside.txt && echo inside-ok",
+      "mkdir -p sub/dir && echo deep > sub/dir/deep.txt && echo deep-ok",
+      "echo tmp > \"$TMPDIR/t.txt\" && echo tmpdir-ok",
+      `echo out > '${outsideRoot}' && echo outside-root-WROTE`,
+      `echo out > '${outsideTmp}' && echo outside-tmp-WROTE`,
+      "echo out > ../../../../escaped-relative.txt && echo relative-WROTE",
+      "touch /escaped-at-root && echo root-WROTE",
+      "exit 0",
+    ].join("\n");
+    for (const { via, runId, output } of await runBoth(runtime, command, "writes")) {
+      expect(output.stdout, via).toBe("inside-ok\ndeep-ok\ntmpdir-ok\n");
+      expect(output.stderr, via).toMatch(/Read-only file system/);
+      expect(fs.readFileSync(path.join(workspaceOf(runId), "inside.txt"), "utf8"), via).toBe("inside\n");
+      expect(fs.readFileSync(path.join(workspaceOf(runId), "sub/dir/deep.txt"), "utf8"), via).toBe("deep\n");
+    }
+    expect(fs.existsSync(outsideRoot)).toBe(false);
+    expect(fs.existsSync(outsideTmp)).toBe(false);
+    expect(fs.existsSync(path.join(agent.root, "..", "escaped-relative.txt"))).toBe(false);
+    expect(fs.existsSync("/escaped-at-root")).toBe(false);
+  });
+
+  it("the sandbox bridge directory (and /dev/shm) cannot be written", async () => {
+    const bridgeRoot = chooseBridgeRoot(path.join(agent.root, ".assemblyline"));
+    const planted = path.join(bridgeRoot, `planted-${process.pid}.json`);
+    const command = [`echo forged > '${planted}' && echo bridge-WROTE`, `echo x > /dev/shm/al-planted-${process.pid} && echo shm-WROTE`, "exit 0"].join("\n");
+    for (const { via, output } of await runBoth(runtime, command, "bridge")) {
+      expect(output.stdout, via).toBe("");
+      expect(output.stderr, via).toMatch(/Read-only file system/);
+    }
+    expect(fs.existsSync(planted)).toBe(false);
+    expect(fs.existsSync(`/dev/shm/al-planted-${process.pid}`)).toBe(false);
+  });
+
+  it("a symbolic link in the workspace that points outside cannot be written through", async () => {
+    const target = path.join(agent.root, "link-target.txt");
+    fs.writeFileSync(target, "original\n");
+    for (const { via, call } of paths) {
+      const runId = `symlink-${via === "bash" ? "bash" : "authored"}`;
+      // The run's workspace exists once the run made a call; plant the links from the host.
+      await call(runtime, "true", runId);
+      fs.symlinkSync(target, path.join(workspaceOf(runId), "to-target"));
+      fs.symlinkSync(agent.root, path.join(workspaceOf(runId), "to-root"));
+      const result = await call(runtime, "echo changed > to-target; echo new > to-root/planted.txt; cat to-target", runId);
+      expect(result.status, via).toBe("ok");
+      const output = result.output as ShellOutput;
+      expect(output.stdout, via).toBe("original\n");
+      expect(output.stderr, via).toMatch(/Read-only file system/);
+    }
+    expect(fs.readFileSync(target, "utf8")).toBe("original\n");
+    expect(fs.existsSync(path.join(agent.root, "planted.txt"))).toBe(false);
+  });
+
+  it("the command cannot undo its isolation: unmounting /proc or remounting read-write is refused", async () => {
+    const escaped = path.join(agent.root, "escaped-after-remount.txt");
+    const command = [
+      "umount /proc 2>/dev/null; umount -l /proc 2>/dev/null",
+      "for m in $(cut -d ' ' -f 5 /proc/self/mountinfo); do mount -o remount,bind,rw \"$m\" 2>/dev/null; done",
+      `echo x > '${escaped}' 2>/dev/null && echo remount-WROTE`,
+      `test -e /proc/${process.pid} && echo host-VISIBLE`,
+      "exit 0",
+    ].join("\n");
+    for (const { via, output } of await runBoth(runtime, command, "undo")) {
+      expect(output.stdout, via).toBe("");
+    }
+    expect(fs.existsSync(escaped)).toBe(false);
+  });
+
+  it("a timeout kills every process of the command, background ones included", async () => {
+    for (const { via, call } of paths) {
+      const marker = via === "bash" ? "987.654321" : "987.123456";
+      const result: CallResult = await call(runtime, `sleep ${marker} & sleep ${marker}`, `timeout-${via === "bash" ? "bash" : "authored"}`, 500);
+      expect(result.status, via).toBe("failed");
+      expect(result.failure, via).toEqual({ kind: "execution_error", runCanContinue: true });
+      expect(result.error, via).toContain("was stopped after 500 ms");
+      // The kill reaches the namespace's processes asynchronously (SIGKILL of `unshare`, then
+      // --kill-child, then the PID namespace's teardown); they must all be gone within seconds
+      // (untouched, they would sleep for 16 minutes).
+      expect(await survivorsAfterSettling(marker), via).toEqual([]);
+    }
+  });
+
+  it("keeps exit codes, stdout and stderr as results", async () => {
+    for (const { via, output } of await runBoth(runtime, "printf 'out'; printf 'err' >&2; exit 3", "exit-code")) {
+      expect(output, via).toMatchObject({ stdout: "out", stderr: "err", exitCode: 3 });
+    }
+  });
+
+  it("recognises a workspace whose path has spaces, tabs, newlines and backslashes (escaped in mountinfo)", async () => {
+    const odd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-odd ws\\x\tt\nnl-")));
+    try {
+      const probe = await probeShellIsolation();
+      if (!probe.available) throw new Error(probe.reason);
+      const result = await execInWorkspace(odd, "echo hi > inside.txt && cat inside.txt; touch ../beside.txt", 10_000, probe.tools);
+      expect(result.stdout).toBe("hi\n");
+      expect(result.stderr).toMatch(/Read-only file system/);
+      expect(fs.readFileSync(path.join(odd, "inside.txt"), "utf8")).toBe("hi\n");
+      expect(fs.existsSync(path.join(path.dirname(odd), "beside.txt"))).toBe(false);
+    } finally {
+      fs.rmSync(odd, { recursive: true, force: true });
+    }
+  });
+
+  it("a setup that fails never runs the command (ShellIsolationSetupError, exit 125 with the setup's reason)", async () => {
+    const probe = await probeShellIsolation();
+    if (!probe.available) throw new Error(probe.reason);
+    const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-setup-fail-")));
+    try {
+      const broken = { ...probe.tools, mount: "/bin/false" };
+      const run = execInWorkspace(workspace, "echo ran > ran.txt", 10_000, broken);
+      await expect(run).rejects.toBeInstanceOf(ShellIsolationSetupError);
+      await expect(run).rejects.toThrow(/could not bind-mount the workspace/);
+      expect(fs.existsSync(path.join(workspace, "ran.txt"))).toBe(false);
+    } finally {
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("without isolation (shellIsolation: \"off\") the shell is the host's child — what isolation prevents", () => {
+  it("sees the host as its parent and the secret of another host process", async () => {
+    const off = await openRuntime({ root: agent.root, shellIsolation: "off" });
+    try {
+      expect(off.shellIsolation).toEqual({ policy: "off", isolated: false });
+      expect(off.warnings.map((warning) => warning.code).filter((code) => code === "AL8031" || code === "AL8032")).toEqual([]);
+      const result = await off.call({ tool: "bash", input: { command: processScan() }, runId: "off-scan" });
+      const output = result.output as ShellOutput;
+      expect(output.stdout).toContain(`ppid=${process.pid}\n`);
+      expect(output.stdout).toContain("holder=visible\n");
+      expect(output.stdout).toContain(SECRET);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe("shellIsolation policy when this host cannot isolate (probe forced to fail)", () => {
+  const missing = "/nonexistent/assembly-line-test/unshare";
+  beforeAll(() => setUnshareCommand(missing));
+  afterAll(() => setUnshareCommand(undefined));
+
+  async function withRuntime(policy: ShellIsolationPolicy | undefined, body: (on: Runtime) => Promise<void>): Promise<void> {
+    const on = await openRuntime(policy === undefined ? { root: agent.root } : { root: agent.root, shellIsolation: policy });
+    try {
+      await body(on);
+    } finally {
+      await on.close();
+    }
+  }
+
+  it("\"required\": every shell request fails with configuration_error naming what the host must provide; the command never runs", async () => {
+    await withRuntime("required", async (on) => {
+      expect(on.shellIsolation).toMatchObject({ policy: "required", isolated: false, unavailableReason: expect.stringContaining(missing) });
+      const warnings = on.warnings.filter((warning) => warning.code === "AL8032");
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.message).toContain(missing);
+      for (const tool of ["bash", "shell", "shell_catching"]) {
+        const runId = `required-${tool.replace("_", "-")}`;
+        const result = await on.call({ tool, input: { command: "echo ran > ran.txt" }, runId });
+        expect(result.status, tool).toBe("failed");
+        // shell_catching swallows the exec error, yet the call still fails.
+        expect(result.failure, tool).toEqual({ kind: "configuration_error", runCanContinue: true });
+        expect(result.error, tool).toContain('shellIsolation: "required"');
+        expect(result.error, tool).toContain("util-linux `unshare`");
+        expect(result.error, tool).toContain("unprivileged user namespaces");
+        expect(result.events.at(-1), tool).toMatchObject({ type: "tool.execution_failed", kind: "configuration_error" });
+        expect(fs.existsSync(path.join(workspaceOf(runId), "ran.txt")), tool).toBe(false);
+      }
+    });
+  });
+
+  it("\"auto\" (the default): one AL8031 warning with the probe's reason, and commands still run", async () => {
+    await withRuntime(undefined, async (on) => {
+      expect(on.shellIsolation).toMatchObject({ policy: "auto", isolated: false, unavailableReason: expect.stringContaining(missing) });
+      const warnings = on.warnings.filter((warning) => warning.code === "AL8031" || warning.code === "AL8032");
+      expect(warnings.map((warning) => [warning.code, warning.severity])).toEqual([["AL8031", "warning"]]);
+      expect(warnings[0]!.message).toContain("run without process or file-system isolation");
+      expect(warnings[0]!.message).toContain(missing);
+      for (const tool of ["bash", "shell"]) {
+        const runId = `auto-${tool}`;
+        const result = await on.call({ tool, input: { command: "echo ran > ran.txt; echo $PPID" }, runId });
+        expect(result.status, tool).toBe("ok");
+        expect((result.output as ShellOutput).stdout, tool).toBe(`${process.pid}\n`);
+        expect(fs.readFileSync(path.join(workspaceOf(runId), "ran.txt"), "utf8"), tool).toBe("ran\n");
+      }
+    });
+  });
+
+  it("\"off\": commands run without a warning (the host's explicit choice)", async () => {
+    await withRuntime("off", async (on) => {
+      expect(on.shellIsolation).toEqual({ policy: "off", isolated: false });
+      expect(on.warnings.filter((warning) => warning.code === "AL8031" || warning.code === "AL8032")).toEqual([]);
+      const result = await on.call({ tool: "bash", input: { command: "echo ran" }, runId: "off-runs" });
+      expect(result).toMatchObject({ status: "ok", output: { exitCode: 0, stdout: "ran\n" } });
+    });
+  });
+
+  it("an unknown policy is refused with AL8033 (host option only)", async () => {
+    const opening = openRuntime({ root: agent.root, shellIsolation: "sometimes" as ShellIsolationPolicy });
+    await expect(opening).rejects.toBeInstanceOf(RuntimeError);
+    await expect(opening).rejects.toMatchObject({ code: "AL8033", message: expect.stringContaining('"sometimes"') });
+  });
+});
+
+describe("probe of an older unshare without --kill-child", () => {
+  let dir: string;
+  beforeAll(async () => {
+    const current = await probeShellIsolation();
+    if (!current.available) throw new Error(`Shell isolation is unavailable on this machine: ${current.reason}`);
+    const real = current.tools.unshare;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-old-unshare-"));
+    // Refuses --kill-child as util-linux < 2.32 does, and is otherwise the real unshare.
+    fs.writeFileSync(
+      path.join(dir, "unshare"),
+      `#!/bin/sh\nfor arg; do if [ "$arg" = --kill-child ]; then echo "unshare: unrecognized option '--kill-child'" >&2; exit 1; fi; done\nexec ${real} "$@"\n`,
+      { mode: 0o755 },
+    );
+    setUnshareCommand(path.join(dir, "unshare"));
+  });
+  afterAll(() => {
+    setUnshareCommand(undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("still isolates, without --kill-child", async () => {
+    const probe = await probeShellIsolation();
+    expect(probe).toEqual({ available: true, tools: { unshare: path.join(dir, "unshare"), mount: expect.stringMatching(/\/mount$/), killChild: false } });
+    const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-old-unshare-ws-")));
+    try {
+      if (!probe.available) throw new Error(probe.reason);
+      const result = await execInWorkspace(workspace, "echo in > in.txt; touch ../beside.txt; echo $PPID", 10_000, probe.tools);
+      expect(result.stdout).toBe("0\n");
+      expect(result.stderr).toMatch(/Read-only file system/);
+      expect(fs.readFileSync(path.join(workspace, "in.txt"), "utf8")).toBe("in\n");
+    } finally {
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
