@@ -12,6 +12,7 @@
  *   await runtime.close();
  * }
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
@@ -54,7 +55,8 @@ export const STATE_DB_FILE = "state.db";
 /**
  * Opens a runtime: loads and verifies the artifact against `plugins.lock` and opens the state
  * database, and probes (once per process) whether shell commands can run isolated, unless
- * `shellIsolation` is `"off"`. Throws `RuntimeError` (AL8001–AL8014) for a missing, stale or
+ * `shellIsolation` is `"off"`. Throws `RuntimeError` AL1024/AL1025 when the root is missing or
+ * not a folder, (AL8001–AL8014) for a missing, stale or
  * tampered artifact, AL8029 for an invalid `leaseMs`, AL8033 for an invalid `shellIsolation`,
  * and `ControlPlaneError` when the state database cannot be opened.
  */
@@ -62,6 +64,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   checkLeaseMs(options.leaseMs);
   const shellPolicy = checkShellIsolationPolicy(options.shellIsolation);
   const root = path.resolve(options.root);
+  // A mistyped root says so, rather than "there is no compiled artifact" inside it.
+  if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
+    throw runtimeError(fs.existsSync(root) ? Diagnostics.AgentRootNotDirectory : Diagnostics.AgentRootMissing, "", [options.root]);
+  }
   const stateDir = path.join(root, ".assemblyline");
   const artifactDir = path.resolve(root, options.artifactDir ?? DEFAULT_ARTIFACT_DIR);
   const artifact = loadArtifact({ root, artifactDir, stateDir });

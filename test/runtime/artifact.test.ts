@@ -4,6 +4,7 @@
  * why and what to do, and nothing runs.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openRuntime, RuntimeError } from "../../runtime-min/index.js";
@@ -27,6 +28,14 @@ async function refusal(fixture: AgentFixture): Promise<RuntimeError> {
 const tools = [{ name: "echo", file: seedTools.echo }, { name: "lookup_record", file: seedTools.lookupRecord }];
 
 describe("artifact verification", () => {
+  it("says so when the root itself is missing or a file (AL1024, AL1025), not that the artifact is", async () => {
+    const missing = path.join(os.tmpdir(), "al-no-such-root", "agent");
+    await expect(openRuntime({ root: missing })).rejects.toMatchObject({ name: "RuntimeError", code: "AL1024", message: `The agent root '${missing}' does not exist.` });
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "al-root-file-")), "agent.md");
+    fs.writeFileSync(file, "");
+    await expect(openRuntime({ root: file })).rejects.toMatchObject({ code: "AL1025" });
+  });
+
   it("accepts an intact artifact", async () => {
     agent = await createAgent(tools);
     const runtime = await openRuntime({ root: agent.root });
