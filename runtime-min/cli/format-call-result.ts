@@ -10,8 +10,10 @@ import type { CallResult } from "../types.js";
  * Human-readable text of a call result, ending in a newline.
  * @param root the agent root as the user typed it, so the printed `approve` command can be pasted.
  * @param colors the palette (default: plain text; the CLI passes colour for a terminal).
+ * @param hostArgs flags the printed `approve` command repeats (the call's `--config` and
+ *   `--execution`): the approved call runs in the `approve` process, under its host settings.
  */
-export function formatCallResult(result: CallResult, root = ".", colors: Palette = plainPalette): string {
+export function formatCallResult(result: CallResult, root = ".", colors: Palette = plainPalette, hostArgs: readonly string[] = []): string {
   const lines: string[] = [];
   const ids = colors.dim(`(run ${result.runId}, call ${result.callId})`);
   if (result.status === "ok") {
@@ -21,7 +23,7 @@ export function formatCallResult(result: CallResult, root = ".", colors: Palette
     lines.push(`${colors.yellow("approval required")} ${result.tool} ${ids}`);
     lines.push(`  reason: ${result.approval?.reason ?? ""}`);
     lines.push(`  side effect: ${result.approval?.sideEffect ?? ""}`);
-    lines.push(`  approve: ${hostCommand("approve", root, [result.callId, "--run", result.runId])}   (or add --deny)`);
+    lines.push(`  approve: ${hostCommand("approve", root, [result.callId, "--run", result.runId, ...hostArgs])}   (or add --deny)`);
   } else {
     const kind = result.failure ? ` ${result.failure.kind}` : result.approval?.state === "denied" ? " denied" : "";
     lines.push(`${colors.red(`failed${kind}`)} ${result.tool} ${ids}`);

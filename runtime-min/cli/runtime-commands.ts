@@ -71,6 +71,10 @@ export interface ApproveCommandOptions {
   readonly root?: string;
   readonly run: string;
   readonly deny?: boolean;
+  /** Host `requiredConfig` values (`KEY=VALUE`), as for `call`: the approved call runs now, in this process. */
+  readonly config?: readonly string[];
+  /** Host execution policy for the approved call, as for `call` (`sandbox` or `direct`). */
+  readonly execution?: string;
   readonly format?: string;
   /** Colour for pretty output (default: plain). */
   readonly color?: OutputColor;
@@ -83,7 +87,9 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     const input = parseInput(options.input);
     const hostConfig = parseConfig(options.config ?? []);
     const execution = parseExecution(options.execution);
-    return await withRuntime(options.root, { hostConfig, execution }, hooks, json, options.color, (runtime) =>
+    // The printed `approve` command repeats the host settings, since the approved call runs in that process.
+    const hostArgs = [...(options.config ?? []).flatMap((pair) => ["--config", pair]), ...(execution === "direct" ? ["--execution", "direct"] : [])];
+    return await withRuntime(options.root, { hostConfig, execution }, hooks, json, options.color, hostArgs, (runtime) =>
       runtime.call({
         tool: options.tool,
         input,
@@ -101,7 +107,11 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
 export async function runApproveCommand(options: ApproveCommandOptions, hooks: RuntimeCommandHooks = {}): Promise<CommandOutput> {
   const json = options.format === "json";
   try {
-    return await withRuntime(options.root, {}, hooks, json, options.color, (runtime) => runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }));
+    const hostConfig = parseConfig(options.config ?? []);
+    const execution = parseExecution(options.execution);
+    return await withRuntime(options.root, { hostConfig, execution }, hooks, json, options.color, [], (runtime) =>
+      runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }),
+    );
   } catch (error) {
     return refusalOutput(error, json, options.color);
   }
@@ -134,8 +144,10 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .argument("[root]", "agent root", ".")
     .requiredOption("--run <id>", "the run id printed by `call`")
     .option("--deny", "deny instead: the call never executes")
+    .option("--config <KEY=VALUE>", "a host requiredConfig value for the approved call (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option("--execution <policy>", "sandbox (default) or direct, for the approved call", "sandbox")
     .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
-    .action(async (callId: string, root: string, flags: { run: string; deny?: boolean; format?: string }) => {
+    .action(async (callId: string, root: string, flags: Omit<ApproveCommandOptions, "callId" | "root">) => {
       write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
     });
 }
@@ -153,11 +165,12 @@ async function withRuntime(
   hooks: RuntimeCommandHooks,
   json: boolean,
   color: OutputColor | undefined,
+  hostArgs: readonly string[],
   act: (runtime: Runtime) => Promise<CallResult>,
 ): Promise<CommandOutput> {
   return withHostRuntime(root, options, hooks, async (runtime) => {
     const result = await act(runtime);
-    return { exitCode: exitCodeOf(result), stdout: json ? `${JSON.stringify(result)}\n` : formatCallResult(result, root ?? ".", paletteFor(color?.stdout ?? false)), stderr: "" };
+    return { exitCode: exitCodeOf(result), stdout: json ? `${JSON.stringify(result)}\n` : formatCallResult(result, root ?? ".", paletteFor(color?.stdout ?? false), hostArgs), stderr: "" };
   }, color);
 }
 

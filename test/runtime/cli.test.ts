@@ -94,6 +94,17 @@ describe("assembly-line call / approve across processes", () => {
     expect(cli("call", "echo", agent.root, "--input", "{}", "--execution", "vm", "--format", "json").json.diagnostics[0].code).toBe("AL8042");
   });
 
+  it("approve takes the host settings of the call (--config, --execution), and the printed command repeats them", () => {
+    const pending = cli("call", "record_note", agent.root, "--input", '{"note":"direct"}', "--run", "host-run", "--call", "h1", "--execution", "direct", "--config", "SEARCH_API_URL=https://s.example");
+    expect(pending.code).toBe(0);
+    expect(pending.stdout).toContain(`approve: npx assembly-line approve h1 ${agent.root} --run host-run --config SEARCH_API_URL=https://s.example --execution direct`);
+    const approved = cli("approve", "h1", agent.root, "--run", "host-run", "--execution", "direct", "--config", "SEARCH_API_URL=https://s.example", "--format", "json");
+    expect(approved.code).toBe(0);
+    expect(approved.json).toMatchObject({ status: "ok" });
+    expect(approved.json.events.find((event: { type: string }) => event.type === "tool.execution_started")).toMatchObject({ runtimeBoundary: "host" });
+    expect(cli("approve", "h1", agent.root, "--run", "host-run", "--execution", "vm", "--format", "json").json.diagnostics[0].code).toBe("AL8042");
+  });
+
   it("usage errors about arguments carry no file location (file \"\"), and pretty output shows none", () => {
     const usage = [
       cli("call", "echo", agent.root, "--input", "{message}", "--format", "json"),
