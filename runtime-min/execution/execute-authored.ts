@@ -17,7 +17,7 @@ import type { VerifiedTool } from "../artifact/load-artifact.js";
 import { runtimeError } from "../errors.js";
 import { chooseBridgeRoot } from "../sandbox/bridge-root.js";
 import { prepareChildScript } from "../sandbox/child-script.js";
-import { DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "../sandbox/execute-definition.js";
+import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "../sandbox/execute-definition.js";
 import type { Json } from "../sandbox/json-copy.js";
 import type { CallRequest } from "../sandbox/protocol.js";
 import { detectPermissionSupport, type PermissionSupport } from "../sandbox/sandbox-environment.js";
@@ -150,7 +150,7 @@ export class AuthoredExecutor {
       module = await loading;
     } catch (error) {
       this.modules.delete(tool.verifiedBundle);
-      return { ok: false, failureKind: "configuration_error", error: `Loading the bundle of tool '${tool.name}' failed: ${messageOf(error)}` };
+      return bundleLoadFailure(error, tool.name);
     }
     return executeDefinition(module, { kind: "call", id: 0, ...request }, this.definitions, channel);
   }

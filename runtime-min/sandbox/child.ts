@@ -11,7 +11,7 @@
 import * as net from "node:net";
 import { pathToFileURL } from "node:url";
 import { DoorbellReader, EnvelopeBridge } from "./bridge.js";
-import { DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
+import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
 import type { CallRequest, ContextOperation, HostMessage } from "./protocol.js";
 import type { ContextChannel } from "./tool-context.js";
@@ -94,7 +94,7 @@ async function runWithModule(
     module = await loading;
   } catch (error) {
     modules.delete(request.bundlePath);
-    return { ok: false, failureKind: "configuration_error", error: `Loading the bundle of tool '${request.toolName}' failed: ${messageOf(error)}` };
+    return bundleLoadFailure(error, request.toolName);
   }
   return executeDefinition(module, request, definitions, channel);
 }

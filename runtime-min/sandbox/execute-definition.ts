@@ -134,6 +134,22 @@ function approvalDrift(definition: ToolDefinition, request: CallRequest): string
   return `The implementation of tool '${request.toolName}' asks for approval${reason}, but the locked contract has no approval policy, so the call was not run. Recompile so plugins.lock records the policy.`;
 }
 
+/**
+ * The outcome of a bundle whose `import()` failed. A bundle that cannot be loaded at all (a
+ * syntax error, a missing file: the artifact is broken) is a `configuration_error`; a bundle
+ * whose own top-level code threw is the tool's code failing, so an `execution_error` like any
+ * other throw (issue 4: configuration_error covers missing requiredConfig, a throwing factory
+ * and a missing export; "any other throw" is execution_error).
+ */
+export function bundleLoadFailure(error: unknown, toolName: string): CallOutcome {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (error instanceof SyntaxError || code === "ERR_MODULE_NOT_FOUND" || code === "ENOENT") {
+    return { ok: false, failureKind: "configuration_error", error: `Loading the bundle of tool '${toolName}' failed: ${messageOf(error)}` };
+  }
+  const stack = stackOf(error);
+  return { ok: false, failureKind: "execution_error", error: `The bundle of tool '${toolName}' threw while loading: ${messageOf(error)}`, ...(stack ? { stack } : {}) };
+}
+
 /** The message of anything thrown: `Error.message`, a string as is, anything else as JSON. */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;

@@ -26,6 +26,7 @@ beforeAll(async () => {
     probe("strict_input", "strictInput"),
     probe("needs_config", "pid", { requiredConfig: ["PROBE_URL", "PROBE_REGION"] }),
     probe("approval_drift", "approvalDrift", { needsApproval: null }),
+    { name: "load_throws", file: "load-throws.ts", description: "Throws while its module loads.", inputSchema: { type: "object" }, needsApproval: null },
   ]);
   runtime = await openRuntime({ root: agent.root });
 });
@@ -107,6 +108,13 @@ describe("execution_error", () => {
     const failed = result.events.find((event) => event.type === "tool.execution_failed")!;
     expect(String(failed["stack"])).toMatch(/^Error: Database unavailable\n\s+at .*\.mjs:\d+:\d+/);
     expect(JSON.stringify(result.output ?? null)).not.toContain("at ");
+  });
+
+  it("reports a bundle whose top-level code throws while loading (the tool's code failing, not its configuration)", async () => {
+    const result = await callAndCheckRunContinues("load_throws", {});
+    expect(result).toMatchObject({ error: "The bundle of tool 'load_throws' threw while loading: load boom: no region at import time", failure: { kind: "execution_error" } });
+    const failed = result.events.find((event) => event.type === "tool.execution_failed")!;
+    expect(String(failed["stack"])).toMatch(/^Error: load boom/);
   });
 
   it.each([
