@@ -108,7 +108,10 @@ function collectEntries(options: SnapshotOptions, surface: ArtifactSurface, disa
   }
   for (const spec of CORE_TOOL_SPECS) {
     if (disabled.has(spec.name)) continue;
-    const approval = Object.prototype.hasOwnProperty.call(approvals, spec.name) ? approvals[spec.name] : undefined;
+    const given = Object.prototype.hasOwnProperty.call(approvals, spec.name) ? approvals[spec.name] : undefined;
+    // As approvalRequired(reason, sideEffect = "external") (seed "Tool implementation"): a host
+    // rule without a side effect (a plain-JS host) gets the same default.
+    const approval = given ? { reason: String(given.reason ?? ""), sideEffect: typeof given.sideEffect === "string" && given.sideEffect !== "" ? given.sideEffect : "external" } : undefined;
     entries.set(spec.name, approval ? { kind: "core", spec, approval } : { kind: "core", spec });
   }
   for (const name of Object.keys(surface.tools).sort(byCodeUnits)) {

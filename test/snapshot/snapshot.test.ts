@@ -110,6 +110,11 @@ describe("buildSnapshot", () => {
     expect(resolve("echo")).not.toHaveProperty("approval");
   });
 
+  test("a host approval rule without a side effect gets the seed's default, external", () => {
+    const options = { manifest: fixtureManifest(), surfaceId: ".", coreToolPolicy: { approval: { write: { reason: "Writes need a human." } as { reason: string; sideEffect: string } } } };
+    expect(createToolResolver(options)("write")).toMatchObject({ approval: { reason: "Writes need a human.", sideEffect: "external" } });
+  });
+
   test("useTool promotes known deferred tools; hidden and unknown names are reported, not promoted", () => {
     const snapshot = buildSnapshot({ manifest: fixtureManifest(), surfaceId: ".", promoted: ["invoice_lookup", "workspace_info", "audit_log", "no_such_tool", "read"] });
     const names = snapshot.tools.map((tool) => tool.name);
