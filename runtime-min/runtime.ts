@@ -76,6 +76,12 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   return new Runtime(options, root, stateDir, artifact, store, shell);
 }
 
+/** A run end that could not be written yet: the failure and the call it ended. */
+interface PendingRunEnd {
+  readonly failure: ControlPlaneError;
+  readonly callId: string;
+}
+
 /** An open runtime. Not safe to use after {@link Runtime.close}. */
 export class Runtime {
   /** Where authored tools run under this runtime's host policy. */
@@ -88,7 +94,7 @@ export class Runtime {
   private readonly leases: RunLeases;
   private closed = false;
   /** Runs ended in this process whose end could not be persisted yet (state store down). */
-  private readonly endedRuns = new Map<string, ControlPlaneError>();
+  private readonly endedRuns = new Map<string, PendingRunEnd>();
   /** Workspace directory per run, created once per runtime. */
   private readonly workspaces = new Map<string, string>();
   /** Runs the calls' shell commands under the host's `shellIsolation` policy. */
@@ -315,6 +321,7 @@ export class Runtime {
     if (this.closed) return;
     this.closed = true;
     await this.executor.close();
+    for (const runId of [...this.endedRuns.keys()]) this.persistPendingEnd(runId);
     this.leases.releaseAll();
     this.store.close();
   }
@@ -365,7 +372,7 @@ export class Runtime {
     const { runId, callId, tool } = session.identity;
     // A tool still running (the call was interrupted) can no longer commit anything.
     session.controlPlaneFailure ??= failure;
-    this.endedRuns.set(runId, failure);
+    this.endedRuns.set(runId, { failure, callId });
     await this.executor.killRun(runId);
     const recorded = session.events.length;
     // The end is the runtime's own record: written (below) whether or not the lease is still live.
@@ -396,18 +403,37 @@ export class Runtime {
   }
 
   private assertRunActive(run: { runId: string; status: string; endReason: string | null; endMessage: string | null }): void {
-    const pending = this.endedRuns.get(run.runId);
-    if (pending && run.status === "active") {
-      try {
-        this.store.endRun(run.runId, pending.reason, pending.message);
-        this.endedRuns.delete(run.runId);
-      } catch {
-        // Still unavailable: the run stays ended in memory.
-      }
-    }
+    const pending = this.endedRuns.get(run.runId)?.failure;
+    if (pending && run.status === "active") this.persistPendingEnd(run.runId);
     const reason = run.status === "ended" ? run.endReason : pending?.reason;
     if (reason) {
       throw runtimeError(Diagnostics.RunEnded, "", [run.runId, reason, run.endMessage ?? pending?.message ?? ""]);
+    }
+  }
+
+  /**
+   * Writes a run end that could not be persisted when it happened (the state store failed):
+   * the run `ended` with its reason, the `run.ended` event, and the call failed as
+   * `control_plane` — as `endRun` would have. Returns false (and keeps it pending) while the
+   * store is still unavailable. Called on the run's next access and by `close()`, so a host
+   * process that exits still leaves the run ended when the store is back.
+   */
+  private persistPendingEnd(runId: string): boolean {
+    const pending = this.endedRuns.get(runId);
+    if (!pending) return true;
+    const { failure, callId } = pending;
+    try {
+      this.store.transaction("end the run", () => {
+        if (this.store.getRun(runId)?.status === "ended") return;
+        this.store.endRun(runId, failure.reason, failure.message);
+        this.store.appendEvent(runId, callId, "run.ended", { reason: failure.reason, error: failure.message });
+        this.store.updateCall(runId, callId, { status: "failed", error: failure.message, failureKind: "control_plane" });
+      });
+      this.endedRuns.delete(runId);
+      return true;
+    } catch {
+      // Still unavailable: the run stays ended in memory.
+      return false;
     }
   }
 

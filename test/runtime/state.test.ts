@@ -114,9 +114,39 @@ describe("control-plane failures end the run", () => {
     const db = new Database(stateDb(), { readonly: true });
     expect(db.prepare("SELECT status, end_reason FROM runs WHERE run_id = ?").get(runId)).toEqual({ status: "ended", end_reason: "state_store_failure" });
     const persisted = db.prepare("SELECT type FROM events WHERE run_id = ? AND call_id = 'w1' ORDER BY seq").pluck().all(runId);
-    expect(persisted).toEqual(result.events.map((event) => event.type));
+    // The end was written on the run's next access (the store was locked when it happened), with its event.
+    expect(persisted).toEqual([...result.events.map((event) => event.type), "run.ended"]);
     db.close();
     expect((await runtime.call({ tool: "echo", input: { message: "other run" } })).status).toBe("ok");
+  });
+
+  it("a run end the store could not take is written when the store is back, at the latest by close(): the next process finds the run ended", async () => {
+    const host = await openRuntime({ root: agent.root, stateBusyTimeoutMs: 50 });
+    const runId = "store-down";
+    const pending = host.call({ tool: "wait_for_go", input: {}, runId, callId: "d1" });
+    await waitForFile(path.join(workspace(runId), "ready.txt"));
+    const blocker = new Database(stateDb());
+    blocker.exec("BEGIN IMMEDIATE");
+    fs.writeFileSync(path.join(workspace(runId), "go.txt"), "go");
+    const result = await pending;
+    expect(result.failure).toEqual({ kind: "control_plane", reason: "state_store_failure", runCanContinue: false });
+    // The end itself could not be written while the store was locked.
+    const during = new Database(stateDb(), { readonly: true });
+    expect(during.prepare("SELECT status FROM runs WHERE run_id = ?").get(runId)).toEqual({ status: "active" });
+    during.close();
+    blocker.exec("COMMIT");
+    blocker.close();
+    await host.close();
+    const db = new Database(stateDb(), { readonly: true });
+    expect(db.prepare("SELECT status, end_reason FROM runs WHERE run_id = ?").get(runId)).toEqual({ status: "ended", end_reason: "state_store_failure" });
+    expect(db.prepare("SELECT type FROM events WHERE run_id = ? AND type = 'run.ended'").pluck().all(runId)).toEqual(["run.ended"]);
+    db.close();
+    const next = await openRuntime({ root: agent.root });
+    try {
+      await expect(next.call({ tool: "echo", input: { message: "x" }, runId })).rejects.toMatchObject({ code: "AL8021" });
+    } finally {
+      await next.close();
+    }
   });
 
   it("cancellation kills the run's sandbox and ends the run", async () => {
