@@ -69,6 +69,10 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   if (options.as !== undefined) {
     const invalid = validateCapabilityKey(options.as);
     if (invalid) return fail(invalid);
+    // Checked before installing anything (and again below for a key read from plugin.json).
+    if (fs.existsSync(path.join(root, "plugins", options.as))) {
+      return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", options.as)), [options.as, options.spec]), { key: options.as });
+    }
   }
   const manager = detectPackageManager(root).manager;
   const installed = installPackage(manager, root, spec.spec, { ...(options.offline ? { offline: true } : {}), ...(options.run ? { run: options.run } : {}) });
@@ -85,6 +89,10 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     if (invalid) return fail(invalid, base);
   }
 
+  // The local folder would win resolution (DESIGN §2): the package would be pinned nowhere.
+  if (fs.existsSync(path.join(root, "plugins", key))) {
+    return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", key)), [key, installed.name]), { ...base, key });
+  }
   const agentFile = path.join(root, "agent.md");
   let before = "";
   try {

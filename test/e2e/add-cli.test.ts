@@ -85,6 +85,23 @@ describe("assembly-line add", () => {
     expect(json.diagnostics[0].hint).toContain("npx assembly-line add @assemblyline-agents/openui@1.0.1");
   });
 
+  it("refuses a key that a local plugin folder owns (it would win resolution), before and after installing", () => {
+    const root = writeTree({ "agent.md": AGENT_MD, "plugins/other/plugin.json": '{"name":"other"}', "plugins/openui/plugin.json": '{"name":"openui"}' });
+    const asLocal = runCli(["add", `file:${tarball}`, root, "--as", "other"]);
+    expect(asLocal.status).toBe(1);
+    expect(asLocal.stderr).toContain("AL6210");
+    expect(asLocal.stderr).toContain("plugins/other/");
+    // Refused before anything was installed.
+    expect(fs.existsSync(path.join(root, "package.json"))).toBe(false);
+    expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(AGENT_MD);
+    // The key read from plugin.json ('openui') is checked after installing: the message says what the install left.
+    const byName = runCli(["add", `file:${tarball}`, root]);
+    expect(byName.status).toBe(1);
+    expect(byName.stderr).toContain("AL6210");
+    expect(byName.stderr).toMatch(/agent\.md and plugins\.lock were left unchanged, but '.+' installed @assemblyline-agents\/openui@1\.0\.0 into package\.json and node_modules/);
+    expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(AGENT_MD);
+  });
+
   it("refuses a spec that names nothing, with exit code 1 and no change", () => {
     const root = writeTree({ "agent.md": AGENT_MD });
     const run = runCli(["add", "./does-not-exist.tgz", root]);

@@ -90,6 +90,14 @@ export const LockfileMessages = defineMessages({
     frame: false,
     docs: "The lock is derived data: `compile` rewrites a lock that is not valid JSON (AL6005) or not the lockfileVersion 1 shape (AL6006) and says that it did; `--check` fails on it instead.",
   },
+  LockfileNotChecked: {
+    code: "AL6013",
+    severity: "error",
+    message: "plugins.lock was not checked: the agent's inputs have {0}, so what `compile` would write is not known.",
+    hint: "Fix the errors above, then run `compile --check` again.",
+    frame: false,
+    docs: "`compile --check` compares the lock with what `compile` would write; while the inputs have errors `compile` writes nothing, so any diff or fix command would be wrong (DESIGN §5).",
+  },
 
   // ───────────── hashing a plugin directory (AL61xx) ─────────────
   PluginDirectoryMissing: {
@@ -204,5 +212,12 @@ export const LockfileMessages = defineMessages({
     message: "package.json could not be read: {0}.",
     hint: "Fix package.json (it must be a JSON object), then run `assembly-line add` again.",
     docs: "`add` reads the project's package.json to find which package a tarball installed and never overwrites one it cannot parse.",
+  },
+  AddKeyIsLocalPlugin: {
+    code: "AL6210",
+    severity: "error",
+    message: "The capability key '{0}' names the local plugin folder plugins/{0}/, which takes precedence over a published package, so '{1}' would never be used.",
+    hint: "Choose another key with `--as <key>`, or rename or remove plugins/{0}/ first.",
+    docs: "A capability key resolves to plugins/<key>/ before its 'package' field (DESIGN §2), so `add` refuses a key that a local plugin already owns rather than pin a package the agent never loads.",
   },
 });
