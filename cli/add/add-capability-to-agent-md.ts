@@ -5,9 +5,10 @@
  * How: the front matter is parsed with the yaml Document API, which says where the new lines
  * belong (after the last capability, or as a new `capabilities:` block) and renders them; the
  * lines are spliced into the original text at that offset. The result is parsed again and must
- * equal the intended value; when a layout is too unusual for a splice (flow collections,
- * `capabilities: null`), the Document API renders the whole front matter instead, which still
- * keeps comments and order.
+ * equal the intended value. A flow mapping (`capabilities: { a: {} }`) gets the new member
+ * inserted before its closing brace, as JSON (which YAML flow style accepts). When a layout is
+ * too unusual for a splice (`capabilities: null`), the Document API renders the whole front
+ * matter instead, which still keeps comments and order.
  */
 import { isDeepStrictEqual } from "node:util";
 import { isMap, isScalar, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap } from "yaml";
@@ -86,11 +87,15 @@ type Plan =
   | { readonly kind: "error"; readonly message: (typeof Diagnostics)[keyof typeof Diagnostics]; readonly at: readonly [number, number]; readonly args: string[] }
   | { readonly kind: "edit"; readonly splice?: SpliceEdit; readonly expected: (before: Record<string, unknown> | null) => unknown };
 
-/** Insert `lines` (rendered YAML, LF-separated) at `offset`, each line prefixed with `indent` spaces. */
+/**
+ * Insert `lines` (rendered YAML, LF-separated) at `offset`, each line prefixed with `indent`
+ * spaces; or, with `raw`, insert exactly that text (inside a flow mapping).
+ */
 interface SpliceEdit {
   readonly offset: number;
   readonly indent: number;
   readonly lines: string;
+  readonly raw?: string;
 }
 
 /** The parsed front matter, its source text (file offsets) and its indentation step. */
@@ -131,7 +136,7 @@ function planEdit(ctx: Context, key: string, value: Record<string, unknown>, pkg
   const existing = findPair(caps, key);
   if (!existing) {
     const indent = keyColumn(ctx, caps);
-    const splice = caps.flow ? undefined : { offset: skipDeeperComments(ctx, endOfMap(ctx, caps), indent), indent, lines: render({ [key]: value }, ctx.unit) };
+    const splice = caps.flow ? intoFlowMap(ctx, caps, `${key}: ${JSON.stringify(value)}`) : { offset: skipDeeperComments(ctx, endOfMap(ctx, caps), indent), indent, lines: render({ [key]: value }, ctx.unit) };
     return { kind: "edit", ...(splice ? { splice } : {}), expected: (b) => withCapabilities(b, { ...capabilitiesOf(b), [key]: value }) };
   }
   return planExistingEntry(ctx, existing, key, value, pkg);
@@ -154,7 +159,11 @@ function planExistingEntry(ctx: Context, existing: Pair, key: string, value: Rec
     return { kind: "error", message: Diagnostics.AddCapabilityConflict, at: rangeOf(node.get("package", true) as Node), args: [key, String(current), pkg] };
   }
   const first = node.items[0]?.key as Node | undefined;
-  const splice = node.flow || !first?.range ? undefined : { offset: lineStart(ctx, first.range[0]), indent: column(ctx, first.range[0]), lines: render({ package: pkg }, ctx.unit) };
+  const splice = node.flow
+    ? intoFlowMap(ctx, node, `package: ${JSON.stringify(pkg)}`, "first")
+    : !first?.range
+      ? undefined
+      : { offset: lineStart(ctx, first.range[0]), indent: column(ctx, first.range[0]), lines: render({ package: pkg }, ctx.unit) };
   return {
     kind: "edit",
     ...(splice ? { splice } : {}),
@@ -167,7 +176,24 @@ function render(value: unknown, unit: number): string {
   return stringify(value, { lineWidth: 0, indent: unit });
 }
 
+/**
+ * A raw splice of `member` into the flow mapping `map`: before its closing brace (`last`, after
+ * a comma when it has members), or right after its opening brace (`first`). `undefined` when
+ * the braces are not where the ranges say.
+ */
+function intoFlowMap(ctx: Context, map: YAMLMap, member: string, where: "first" | "last" = "last"): SpliceEdit | undefined {
+  const [start, end] = map.range ?? [0, 0];
+  if (ctx.source[start] !== "{") return undefined;
+  const close = ctx.source.lastIndexOf("}", end - 1);
+  if (close <= start) return undefined;
+  const inner = ctx.source.slice(start + 1, close);
+  if (map.items.length === 0) return { offset: start + 1, indent: 0, lines: "", raw: inner === "" ? ` ${member} ` : ` ${member}` };
+  if (where === "first") return { offset: start + 1, indent: 0, lines: "", raw: ` ${member},` };
+  return { offset: start + 1 + inner.trimEnd().length, indent: 0, lines: "", raw: `, ${member}` };
+}
+
 function splice(yamlText: string, edit: SpliceEdit, eol: string): string {
+  if (edit.raw !== undefined) return yamlText.slice(0, edit.offset) + edit.raw + yamlText.slice(edit.offset);
   const pad = " ".repeat(edit.indent);
   const lines = edit.lines.replace(/\n$/, "").split("\n").map((line) => pad + line).join(eol) + eol;
   const before = yamlText.slice(0, edit.offset);

@@ -97,10 +97,22 @@ describe("addCapabilityToAgentMd", () => {
     expect(result.text).toBe('\uFEFF---\r\nname: x\r\ncapabilities:\r\n  example: {}\r\n  openui:\r\n    package: "@assemblyline-agents/openui"\r\n---\r\nBody\r\n');
   });
 
-  it("falls back to the Document API for flow style and explicit null, keeping the rest", () => {
-    expect(addCapabilityToAgentMd("---\nname: x # n\ncapabilities: { example: {} }\n---\n", "openui", OPENUI).text).toBe(
-      '---\nname: x # n\ncapabilities: { example: {}, openui: { package: "@assemblyline-agents/openui" } }\n---\n',
+  it("splices into flow mappings, keeping every other byte (spacing before comments, CRLF, BOM)", () => {
+    // The audit's case: spacing before comments collapsed when the whole front matter was re-rendered.
+    const text = "\uFEFF---\r\nname: t    # c2\r\ncapabilities: { other: {} }  # c3\r\n# c4\r\n---\r\n";
+    expect(addCapabilityToAgentMd(text, "openui", OPENUI).text).toBe(
+      '\uFEFF---\r\nname: t    # c2\r\ncapabilities: { other: {}, openui: {"package":"@assemblyline-agents/openui"} }  # c3\r\n# c4\r\n---\r\n',
     );
+    // An existing flow entry without a package gets it as its first member; an empty one gets it alone.
+    expect(addCapabilityToAgentMd("---\ncapabilities:\n  openui: { config: { a: 1 } }   # keep\n---\n", "openui", OPENUI).text).toBe(
+      '---\ncapabilities:\n  openui: { package: "@assemblyline-agents/openui", config: { a: 1 } }   # keep\n---\n',
+    );
+    expect(addCapabilityToAgentMd("---\ncapabilities: {}  # none yet\n---\n", "openui", OPENUI).text).toBe(
+      '---\ncapabilities: { openui: {"package":"@assemblyline-agents/openui"} }  # none yet\n---\n',
+    );
+  });
+
+  it("falls back to the Document API for explicit null, keeping the rest", () => {
     const explicitNull = addCapabilityToAgentMd("---\n# agent\nname: x\ncapabilities: null\n---\nBody\n", "openui", OPENUI);
     expect(frontMatter(explicitNull.text)).toEqual({ name: "x", capabilities: { openui: OPENUI } });
     expect(explicitNull.text.startsWith("---\n# agent\nname: x\n")).toBe(true);
