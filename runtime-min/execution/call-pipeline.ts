@@ -111,7 +111,7 @@ export class CallPipeline {
     if (session.isFinished) throw new ControlPlaneError("cancelled", "The call finished after the run had already ended.");
     // A refused host service fails the call even when the tool caught the error.
     if (session.callFailure) return this.fail(session, session.callFailure.kind, session.callFailure.message);
-    if (!outcome.ok) return this.fail(session, outcome.failureKind, outcome.error, "stack" in outcome ? outcome.stack : undefined);
+    if (!outcome.ok) return this.fail(session, outcome.failureKind, outcome.error, "stack" in outcome ? outcome.stack : undefined, "output" in outcome ? outcome.output : undefined);
     session.persist("record the call result", () => session.recordRuntime("tool.execution_completed"), {
       status: "ok",
       runtimeBoundary,
@@ -123,7 +123,7 @@ export class CallPipeline {
   }
 
   /** Fails the call with a tool-call failure (the run continues). */
-  fail(session: CallSession, kind: FailureKind, message: string, stack?: string): CallResult {
+  fail(session: CallSession, kind: FailureKind, message: string, stack?: string, output?: Json): CallResult {
     const { runId, callId, tool } = session.identity;
     // The stack of an unexpected throw goes to the run's event log (the host's audit), never to the model.
     const data: { [key: string]: Json } = stack ? { kind, error: message, stack } : { kind, error: message };
@@ -131,6 +131,8 @@ export class CallPipeline {
       status: "failed",
       error: message,
       failureKind: kind,
+      // Only toModelOutput failed: the full result is still persisted (never returned to the model).
+      ...(output !== undefined ? { output } : {}),
     });
     return { status: "failed", error: message, failure: { kind, runCanContinue: true }, events: session.events, runId, callId, tool };
   }

@@ -22,6 +22,12 @@ export type CallOutcome =
       readonly error: string;
       /** Where an unexpected throw came from (for the host's log; never shown to the model). */
       readonly stack?: string;
+      /**
+       * The tool's full result when `execute` succeeded and only `toModelOutput` failed: the
+       * runtime persists it (seed "Safe Model Output": the full result is persisted), the model
+       * sees only the error.
+       */
+      readonly output?: Json;
     };
 
 class ConfigurationFailure extends Error {}
@@ -92,7 +98,7 @@ async function projectResult(definition: ToolDefinition, toolName: string, resul
     return { ok: true, output, modelOutput: copyJson(projected, "model output") };
   } catch (error) {
     const what = error instanceof NotJsonError ? "returned a value that is not JSON" : "threw";
-    return { ok: false, failureKind: "execution_error", error: `toModelOutput of tool '${toolName}' ${what}: ${messageOf(error)}` };
+    return { ok: false, failureKind: "execution_error", error: `toModelOutput of tool '${toolName}' ${what}: ${messageOf(error)}`, output };
   }
 }
 

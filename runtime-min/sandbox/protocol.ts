@@ -55,6 +55,8 @@ export type CallResponse =
       readonly error: string;
       /** Stack of an unexpected throw (execution_error), for the host's event log only. */
       readonly stack?: string;
+      /** The tool's full result when only `toModelOutput` failed: persisted, never shown to the model. */
+      readonly output?: Json;
     };
 
 /** The `ctx` operations a tool can ask the host for (seed "Execution Context"). */

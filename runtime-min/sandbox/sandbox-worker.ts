@@ -189,7 +189,15 @@ export class SandboxWorker {
       const waiter = this.settle(message.id);
       if (!waiter) return;
       if (message.ok) waiter.resolve({ ok: true, output: message.output, modelOutput: message.modelOutput === undefined ? message.output : message.modelOutput });
-      else waiter.resolve({ ok: false, failureKind: message.failureKind, error: message.error, ...(message.stack ? { stack: message.stack } : {}) });
+      else {
+        waiter.resolve({
+          ok: false,
+          failureKind: message.failureKind,
+          error: message.error,
+          ...(message.stack ? { stack: message.stack } : {}),
+          ...(message.output !== undefined ? { output: message.output } : {}),
+        });
+      }
     } else if (message.kind === "ctx") {
       void this.answer(message.id, message.callId, message.operation);
     }

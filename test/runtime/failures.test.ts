@@ -26,6 +26,8 @@ beforeAll(async () => {
     probe("strict_input", "strictInput"),
     probe("needs_config", "pid", { requiredConfig: ["PROBE_URL", "PROBE_REGION"] }),
     probe("approval_drift", "approvalDrift", { needsApproval: null }),
+    probe("projection_throws", "projectionThrows"),
+    probe("projection_not_json", "projectionNotJson"),
     { name: "load_throws", file: "load-throws.ts", description: "Throws while its module loads.", inputSchema: { type: "object" }, needsApproval: null },
   ]);
   runtime = await openRuntime({ root: agent.root });
@@ -108,6 +110,16 @@ describe("execution_error", () => {
     const failed = result.events.find((event) => event.type === "tool.execution_failed")!;
     expect(String(failed["stack"])).toMatch(/^Error: Database unavailable\n\s+at .*\.mjs:\d+:\d+/);
     expect(JSON.stringify(result.output ?? null)).not.toContain("at ");
+  });
+
+  it.each([
+    ["projection_throws", "toModelOutput of tool 'projection_throws' threw: projection broke", 1],
+    ["projection_not_json", "toModelOutput of tool 'projection_not_json' returned a value that is not JSON: model output.total is a BigInt; the value must be JSON-serializable.", 2],
+  ])("keeps the full result when only toModelOutput fails (%s); the model sees only the error", async (tool, error, pub) => {
+    const result = await callAndCheckRunContinues(tool, {});
+    expect(result).toMatchObject({ error, failure: { kind: "execution_error" } });
+    expect(JSON.stringify(result)).not.toContain("s3cr3t");
+    expect(runtime.callRecord(`run-${tool}`, "failing")).toMatchObject({ status: "failed", output: { secret: "s3cr3t", pub } });
   });
 
   it("reports a bundle whose top-level code throws while loading (the tool's code failing, not its configuration)", async () => {
