@@ -4,8 +4,8 @@
  * `default`s for what the agent left out, and maps each error to the agent.md line of the
  * offending key or value.
  */
-import type { ErrorObject, ValidateFunction } from "ajv";
-import { createAjv, type AjvInstance, type SchemaDialect } from "../validation/ajv.js";
+import type { ErrorObject, Options, ValidateFunction } from "ajv";
+import { createAjv, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../validation/ajv.js";
 import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../json-pointer.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
@@ -14,6 +14,13 @@ import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from "../jso
 import { locateValue, type LocatedValue } from "../model.js";
 import { didYouMean } from "../text/did-you-mean.js";
 import { selectDialect } from "../validation/json-schema.js";
+
+/**
+ * ownProperties: a config key named like an Object.prototype member ('valueOf', 'toString') is
+ * present only when the agent wrote it. addUsedSchema: `$ref: "#"` resolves only through the
+ * schema registered under `""` (removed again after each compile).
+ */
+const CONFIG_AJV_OPTIONS: Options = { strict: false, allErrors: true, addUsedSchema: true, ownProperties: true, coerceTypes: false, useDefaults: true };
 
 const instances = new Map<SchemaDialect, AjvInstance>();
 const validators = new WeakMap<object, ValidateFunction>();
@@ -25,15 +32,19 @@ function validatorFor(schema: JsonObject): ValidateFunction | undefined {
   if (!dialect) return undefined;
   let ajv = instances.get(dialect);
   if (!ajv) {
-    ajv = createAjv(dialect, { strict: false, allErrors: true, addUsedSchema: false, coerceTypes: false, useDefaults: true });
+    ajv = createAjv(dialect, CONFIG_AJV_OPTIONS);
     instances.set(dialect, ajv);
   }
+  // A schema with an `$id` gets an instance of its own, so two plugins' `$id`s never collide.
+  const compiler = JSON.stringify(schema).includes('"$id"') ? createAjv(dialect, CONFIG_AJV_OPTIONS) : ajv;
   try {
-    const validate = ajv.compile(schema);
+    const validate = compiler.compile(withCanonicalSchemaUri(schema, dialect));
     validators.set(schema, validate);
     return validate;
   } catch {
     return undefined; // the schema itself was already reported by checkJsonSchema
+  } finally {
+    if (compiler === ajv) ajv.removeSchema("");
   }
 }
 

@@ -25,7 +25,8 @@ export function entrySchema(): JsonObject {
 }
 
 function validate(value: unknown): readonly ErrorObject[] {
-  validator ??= createAjv("2020-12", { allErrors: true, strict: false }).compile(entrySchema());
+  // ownProperties: a field named like an Object.prototype member is present only when written.
+  validator ??= createAjv("2020-12", { allErrors: true, strict: false, ownProperties: true }).compile(entrySchema());
   return validator(value) ? [] : (validator.errors ?? []);
 }
 
@@ -103,7 +104,12 @@ function mapError(error: ErrorObject, entry: LocatedValue<JsonObject>, fallback:
     default: {
       const { location, path } = located(error.instancePath);
       const value = valueAtPointer(entry.value, error.instancePath);
-      return createDiagnostic(Diagnostics.EntryFieldType, location, [formatPropertyPath(path), explain(error, value)], { path });
+      const allowed = error.keyword === "enum" ? (params["allowedValues"] as unknown[]).filter((v): v is string => typeof v === "string") : [];
+      const suggestion = typeof value === "string" ? didYouMean(value, allowed) : undefined;
+      return createDiagnostic(Diagnostics.EntryFieldType, location, [formatPropertyPath(path), explain(error, value)], {
+        path,
+        ...(suggestion ? { hint: `Did you mean '${suggestion}'?` } : {}),
+      });
     }
   }
 }

@@ -12,12 +12,12 @@
  * - Nesting deeper than {@link MAX_SCHEMA_DEPTH} is refused before ajv sees it (a 2,000-deep
  *   schema must be a diagnostic, not a stack overflow).
  */
-import type { SchemaDialect } from "./ajv.js";
+import { dialectOfUri, type SchemaDialect } from "./ajv.js";
 import { inlineSchemaCompiler, knownKeywords, type MetaSchemaError, type SchemaCompileJob, type SchemaCompiler } from "./schema-compiler.js";
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { pointerToSegmentsIn, escapePointerSegment } from "../json-pointer.js";
+import { pointerToSegmentsIn, escapePointerSegment, valueAtPointer } from "../json-pointer.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { isJsonObject, type JsonValue } from "../json-value.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
 import { didYouMean } from "../text/did-you-mean.js";
 import { walkSubschemas } from "./schema-walk.js";
@@ -27,13 +27,6 @@ export const MAX_SCHEMA_DEPTH = 100;
 
 export type { SchemaDialect } from "./ajv.js";
 
-const DIALECTS: ReadonlyMap<string, SchemaDialect> = new Map([
-  ["http://json-schema.org/draft-07/schema", "draft-07"],
-  ["https://json-schema.org/draft-07/schema", "draft-07"],
-  ["https://json-schema.org/draft/2019-09/schema", "2019-09"],
-  ["https://json-schema.org/draft/2020-12/schema", "2020-12"],
-]);
-
 /**
  * The dialect named by a schema's `$schema` (a trailing `#` or empty fragment is ignored);
  * `"2020-12"` when `$schema` is absent; `undefined` when it names something unsupported.
@@ -41,7 +34,7 @@ const DIALECTS: ReadonlyMap<string, SchemaDialect> = new Map([
 export function selectDialect(schema: unknown): SchemaDialect | undefined {
   if (!isJsonObject(schema) || schema["$schema"] === undefined) return "2020-12";
   const uri = schema["$schema"];
-  return typeof uri === "string" ? DIALECTS.get(uri.replace(/#$/, "")) : undefined;
+  return typeof uri === "string" ? dialectOfUri(uri) : undefined;
 }
 
 /** Which schema a check is about, and where it is written. */
@@ -94,9 +87,9 @@ export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject, compi
   if (schema["type"] !== "object") return [report(Diagnostics.SchemaRootNotObject, schema["type"] === undefined ? "" : "/type", [subject.role])];
 
   const verdict = compiler.verdict(dialect, schema);
-  if (verdict.metaErrors) return metaSchemaDiagnostics(verdict.metaErrors, report, subject.role);
+  if (verdict.metaErrors) return metaSchemaDiagnostics(verdict.metaErrors, schema, dialect, report, subject.role);
 
-  const diagnostics = staticKeywordDiagnostics(schema, dialect, report, subject.role);
+  const diagnostics = [...staticKeywordDiagnostics(schema, dialect, report, subject.role), ...refCycleDiagnostics(schema, dialect, report, subject.role)];
   if (diagnostics.length > 0) return diagnostics;
   if (verdict.compileError !== null) diagnostics.push(compileErrorDiagnostic(verdict.compileError, report, subject.role));
   return diagnostics;
@@ -111,7 +104,7 @@ type Report = (
 ) => Diagnostic;
 
 /** Meta-schema violations: keep the most specific error per instance path. */
-function metaSchemaDiagnostics(errors: readonly MetaSchemaError[], report: Report, role: string): Diagnostic[] {
+function metaSchemaDiagnostics(errors: readonly MetaSchemaError[], schema: JsonObject, dialect: SchemaDialect, report: Report, role: string): Diagnostic[] {
   const byPath = new Map<string, MetaSchemaError>();
   for (const error of errors) {
     // anyOf/oneOf wrappers repeat what their branches said; the first leaf error is the useful one.
@@ -120,9 +113,23 @@ function metaSchemaDiagnostics(errors: readonly MetaSchemaError[], report: Repor
   return [...byPath.values()].map((error) => {
     const keyword = error.instancePath.slice(error.instancePath.lastIndexOf("/") + 1) || "(root)";
     const allowed = error.keyword === "enum" ? error.allowedValues : undefined;
-    const words = allowed ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}` : (error.message ?? "is invalid");
-    return report(Diagnostics.SchemaInvalidKeywordValue, error.instancePath, [role, keyword, words]);
+    const words = allowed ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}` : metaErrorWords(error);
+    const tuple = keyword === "items" && dialect === "2020-12" && Array.isArray(valueAtPointer(schema, error.instancePath));
+    return report(Diagnostics.SchemaInvalidKeywordValue, error.instancePath, [role, keyword, words], tuple ? "Use prefixItems for a tuple (2020-12); 'items' is the schema of the items after them." : undefined);
   });
+}
+
+/** ajv's message about a meta-schema violation, in words ("must be object,boolean" → "must be an object or a boolean"). */
+function metaErrorWords(error: MetaSchemaError): string {
+  const types = /^must be ([a-z]+(?:,[a-z]+)*)$/.exec(error.message ?? "");
+  if (error.keyword === "type" && types) return `must be ${types[1]!.split(",").map(withArticle).join(" or ")}`;
+  return error.message ?? "is invalid";
+}
+
+function withArticle(type: string): string {
+  if (type === "array") return "a list";
+  if (type === "null") return "null";
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
 /** Unknown keywords, invalid regular expressions and unresolvable local `$ref`s, located precisely. */
@@ -158,6 +165,44 @@ function staticKeywordDiagnostics(schema: JsonValue, dialect: SchemaDialect, rep
   return diagnostics;
 }
 
+/**
+ * `$ref`s whose chain of local JSON-Pointer references (`#/properties/x` → … ) comes back to
+ * where it started: ajv would follow them until the stack overflows, and a validator would
+ * loop forever. Reported once per cycle, at the `$ref` written first.
+ */
+function refCycleDiagnostics(schema: JsonObject, dialect: SchemaDialect, report: Report, role: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const reported = new Set<string>();
+  walkSubschemas(schema, dialect, (_subschema, pointer) => {
+    const chain: string[] = [];
+    let at: string | undefined = pointer;
+    while (at !== undefined && !chain.includes(at)) {
+      chain.push(at);
+      at = localRefTarget(schema, at);
+    }
+    if (at !== pointer || reported.has(pointer)) return;
+    chain.forEach((member) => reported.add(member));
+    const route = [...chain, pointer].map((member) => `#${member}`).join(" → ");
+    const path = pointerToSegmentsIn(pointer, schema).map(String).join(".") || "(root)";
+    diagnostics.push(report(Diagnostics.SchemaRefCycle, `${pointer}/$ref`, [role, path, route]));
+  });
+  return diagnostics;
+}
+
+/** The pointer a subschema's `$ref` names inside the same schema (`"#"` or `"#/…"`), when it names one that exists. */
+function localRefTarget(schema: JsonObject, pointer: string): string | undefined {
+  const ref = valueAtPointer(schema, pointer);
+  if (!isJsonObject(ref) || typeof ref["$ref"] !== "string" || !ref["$ref"].startsWith("#")) return undefined;
+  let target: string;
+  try {
+    target = decodeURIComponent(ref["$ref"].slice(1));
+  } catch {
+    return undefined;
+  }
+  if (target !== "" && !target.startsWith("/")) return undefined; // an anchor, not a pointer
+  return isJsonObject(valueAtPointer(schema, target)) ? target : undefined;
+}
+
 /** Maps the message `ajv.compile` threw to a diagnostic, located when ajv names a schema path. */
 function compileErrorDiagnostic(message: string, report: Report, role: string): Diagnostic {
   const pathMatch = /at (?:path )?"#([^"]*)"/.exec(message);
@@ -168,6 +213,18 @@ function compileErrorDiagnostic(message: string, report: Report, role: string): 
   if (required) return report(Diagnostics.SchemaRequiredNotDefined, `${relative}/required`, [role, required[1]!]);
   const ref = /can't resolve reference (\S+)/.exec(message);
   if (ref) return report(Diagnostics.SchemaUnresolvedRef, relative, [role, ref[1]!]);
+  const meta = /^no schema with key or ref "([^"]*)"/.exec(message);
+  if (meta) return report(Diagnostics.SchemaDialectUnsupported, "/$schema", [role, meta[1]!]);
+  const tuple = /"(items|prefixItems)" is (\d+)-tuple, but minItems or maxItems\/(additionalItems|items) are not specified or different/.exec(message);
+  if (tuple) {
+    const [, keyword, length, rest] = tuple;
+    const words = `'${keyword}' describes a tuple of ${length}, but does not say whether more or fewer items are allowed`;
+    const hint = `Add minItems: ${length} and ${rest}: false (or maxItems: ${length}) for a fixed-length tuple${keyword === "items" ? ", or use prefixItems/items: false (2020-12)" : ""}; for a list of any length, make '${keyword}' one schema.`;
+    return report(Diagnostics.SchemaNotCompilable, relative, [role, words], hint);
+  }
+  if (/Maximum call stack size exceeded/.test(message)) {
+    return report(Diagnostics.SchemaNotCompilable, relative, [role, "its $ref or nesting structure is too deep to follow"]);
+  }
   const cleaned = message.replace(/^strict mode: /, "").replace(/ \(strict\w+\)$/, "");
   return report(Diagnostics.SchemaNotCompilable, relative, [role, cleaned]);
 }

@@ -21,7 +21,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ErrorObject, Options } from "ajv";
-import { createAjv, type AjvInstance, type SchemaDialect } from "./ajv.js";
+import { CANONICAL_SCHEMA_URIS, createAjv, DIALECT_URIS, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "./ajv.js";
 import { startWorker, type QueuedJob, type WorkerPool } from "./schema-worker.js";
 import type { JsonObject } from "../json-value.js";
 
@@ -76,8 +76,10 @@ export const COMPILE_TIME_AJV_OPTIONS: Options = { strict: true, allowUnionTypes
 /**
  * Options of the instances that only compile: the schema was validated against its
  * meta-schema (with {@link COMPILE_TIME_AJV_OPTIONS}) first, so the compile does not do it again.
+ * `addUsedSchema` is on because ajv resolves a `$ref: "#"` (a recursive schema) only through
+ * the schema it registered under `""`; {@link judgeHere} removes it again after each compile.
  */
-const COMPILE_ONLY_OPTIONS: Options = { ...COMPILE_TIME_AJV_OPTIONS, validateSchema: false };
+const COMPILE_ONLY_OPTIONS: Options = { ...COMPILE_TIME_AJV_OPTIONS, validateSchema: false, addUsedSchema: true };
 
 /** Fewer schemas than this are judged inline: starting a worker costs more than it saves. */
 export const WORKER_THRESHOLD = 64;
@@ -107,22 +109,37 @@ export function knownKeywords(dialect: SchemaDialect): Readonly<Record<string, u
  * Judges `schema` on this thread: meta-schema check with the shared instance of `dialect`,
  * then (when valid) the strict compile. A schema that declares an `$id` anywhere is compiled
  * by a fresh instance: ajv remembers nested `$id`s in the instance, and one plugin's schema
- * must not change how another's compiles.
+ * must not change how another's compiles. A root `$schema` that names `dialect` in another
+ * spelling is read as the canonical one (ajv resolves only that). Never throws: whatever ajv
+ * throws becomes `compileError`.
  */
-function judgeHere(dialect: SchemaDialect, schema: JsonObject, text = JSON.stringify(schema)): SchemaVerdict {
-  const meta = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);
-  if (!meta.validateSchema(schema)) return { metaErrors: (meta.errors ?? []).map(toMetaSchemaError), compileError: null };
+function judgeHere(dialect: SchemaDialect, written: JsonObject, text = JSON.stringify(written)): SchemaVerdict {
+  const schema = withCanonicalSchemaUri(written, dialect);
+  try {
+    const meta = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);
+    if (!meta.validateSchema(schema)) return { metaErrors: (meta.errors ?? []).map(toMetaSchemaError), compileError: null };
+  } catch (error) {
+    return { metaErrors: null, compileError: messageOf(error) };
+  }
   const fresh = text.includes(ID_KEY);
   const ajv = fresh ? createAjv(dialect, COMPILE_ONLY_OPTIONS) : sharedInstance(compileInstances, dialect, COMPILE_ONLY_OPTIONS);
   try {
     ajv.compile(schema);
     return { metaErrors: null, compileError: null };
   } catch (error) {
-    return { metaErrors: null, compileError: error instanceof Error ? error.message : String(error) };
+    return { metaErrors: null, compileError: messageOf(error) };
   } finally {
-    // The shared instance would keep every compiled schema; without an `$id` this only drops it from ajv's cache.
-    if (!fresh) ajv.removeSchema(schema);
+    // The shared instance would keep every compiled schema; without an `$id` this drops it
+    // from ajv's cache and from the `""` key `addUsedSchema` registered it under.
+    if (!fresh) {
+      ajv.removeSchema(schema);
+      ajv.removeSchema("");
+    }
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function toMetaSchemaError(error: ErrorObject): MetaSchemaError {
@@ -174,7 +191,13 @@ export function createSchemaCompiler(store?: VerdictStore): SchemaCompiler & { c
         }
       }
       if (!pool && !poolFailed && queue.length >= WORKER_THRESHOLD) {
-        pool = startWorker({ metaOptions: COMPILE_TIME_AJV_OPTIONS, compileOptions: COMPILE_ONLY_OPTIONS, judgeHere });
+        pool = startWorker({
+          metaOptions: COMPILE_TIME_AJV_OPTIONS,
+          compileOptions: COMPILE_ONLY_OPTIONS,
+          dialectUris: Object.fromEntries(DIALECT_URIS),
+          canonicalUris: CANONICAL_SCHEMA_URIS,
+          judgeHere,
+        });
         poolFailed = pool === undefined;
       }
       if (pool && posted < queue.length) {

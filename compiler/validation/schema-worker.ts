@@ -46,6 +46,10 @@ export interface WorkerSettings {
   readonly metaOptions: Options;
   /** Options of the compile instances. */
   readonly compileOptions: Options;
+  /** {@link DIALECT_URIS} as a plain object (the worker normalises `$schema` like `withCanonicalSchemaUri`). */
+  readonly dialectUris: Readonly<Record<string, SchemaDialect>>;
+  /** `CANONICAL_SCHEMA_URIS`. */
+  readonly canonicalUris: Readonly<Record<SchemaDialect, string>>;
   /** The main thread's judge (for the jobs it claims itself). */
   readonly judgeHere: (dialect: SchemaDialect, schema: JsonObject, text: string) => SchemaVerdict;
 }
@@ -65,7 +69,15 @@ export function startWorker(settings: WorkerSettings): WorkerPool | undefined {
     channel = new MessageChannel();
     worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { modules: ajvModulePaths(), metaOptions: settings.metaOptions, compileOptions: settings.compileOptions, signal, port: channel.port2 },
+      workerData: {
+        modules: ajvModulePaths(),
+        metaOptions: settings.metaOptions,
+        compileOptions: settings.compileOptions,
+        dialectUris: settings.dialectUris,
+        canonicalUris: settings.canonicalUris,
+        signal,
+        port: channel.port2,
+      },
       transferList: [channel.port2],
       stdout: true,
       stderr: true,
@@ -155,7 +167,7 @@ function ajvModulePaths(): Record<string, string> {
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-const { modules, metaOptions, compileOptions, signal, port } = workerData;
+const { modules, metaOptions, compileOptions, dialectUris, canonicalUris, signal, port } = workerData;
 const classOf = (file) => { const m = require(file); return m.default ?? m; };
 const addFormats = classOf(modules.formats);
 const create = (dialect, options) => {
@@ -170,17 +182,27 @@ const shared = (instances, dialect, options) => {
   if (!instances.has(dialect)) instances.set(dialect, create(dialect, options));
   return instances.get(dialect);
 };
+const canonical = (schema, dialect) => {
+  const uri = schema.$schema;
+  if (typeof uri !== "string" || uri === canonicalUris[dialect] || !Object.hasOwn(dialectUris, uri.replace(/#$/, "")) || dialectUris[uri.replace(/#$/, "")] !== dialect) return schema;
+  return { ...schema, $schema: canonicalUris[dialect] };
+};
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
 const judge = (dialect, text) => {
-  const schema = JSON.parse(text);
-  const meta = shared(metaInstances, dialect, metaOptions);
-  if (!meta.validateSchema(schema)) {
-    const metaErrors = (meta.errors ?? []).map((e) => ({
-      instancePath: e.instancePath,
-      keyword: e.keyword,
-      message: e.message,
-      allowedValues: Array.isArray(e.params && e.params.allowedValues) ? e.params.allowedValues : undefined,
-    }));
-    return { metaErrors, compileError: null };
+  const schema = canonical(JSON.parse(text), dialect);
+  try {
+    const meta = shared(metaInstances, dialect, metaOptions);
+    if (!meta.validateSchema(schema)) {
+      const metaErrors = (meta.errors ?? []).map((e) => ({
+        instancePath: e.instancePath,
+        keyword: e.keyword,
+        message: e.message,
+        allowedValues: Array.isArray(e.params && e.params.allowedValues) ? e.params.allowedValues : undefined,
+      }));
+      return { metaErrors, compileError: null };
+    }
+  } catch (error) {
+    return { metaErrors: null, compileError: messageOf(error) };
   }
   const fresh = text.includes('"$id"');
   const ajv = fresh ? create(dialect, compileOptions) : shared(compileInstances, dialect, compileOptions);
@@ -188,9 +210,12 @@ const judge = (dialect, text) => {
     ajv.compile(schema);
     return { metaErrors: null, compileError: null };
   } catch (error) {
-    return { metaErrors: null, compileError: error instanceof Error ? error.message : String(error) };
+    return { metaErrors: null, compileError: messageOf(error) };
   } finally {
-    if (!fresh) ajv.removeSchema(schema);
+    if (!fresh) {
+      ajv.removeSchema(schema);
+      ajv.removeSchema("");
+    }
   }
 };
 let batch = [];

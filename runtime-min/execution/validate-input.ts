@@ -5,9 +5,12 @@
  * words rather than echoing ajv's error objects (STYLE §4).
  *
  * JSON Schema 2020-12 is the default; a schema whose `$schema` names draft-04/06/07 is compiled
- * with ajv's draft-07 engine. No ajv instance leaves this module.
+ * with ajv's draft-07 engine and 2019-09 with ajv's 2019-09 engine, whichever spelling of the
+ * meta-schema address it uses (http or https, with or without `#`): the engine is chosen here,
+ * so the copy handed to ajv carries no `$schema` (nor `$id`). No ajv instance leaves this module.
  */
 import AjvDraft07, { type ErrorObject, type ValidateFunction } from "ajv";
+import Ajv2019 from "ajv/dist/2019.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { formatPropertyPath } from "../../compiler/diagnostics/diagnostic.js";
@@ -31,6 +34,8 @@ const MAX_REPORTED = 5;
 export class InputValidator {
   private readonly modern = new Ajv2020.default(AJV_OPTIONS);
   private readonly draft07 = new AjvDraft07.default(AJV_OPTIONS);
+  /** Created on first use: 2019-09 schemas are rare. */
+  private draft2019: InstanceType<typeof Ajv2019.default> | undefined;
   private readonly compiled = new Map<string, ValidateFunction>();
   /** Validators by schema object, so a call never re-serialises its tool's schema. */
   private readonly bySchema = new WeakMap<object, ValidateFunction>();
@@ -62,16 +67,24 @@ export class InputValidator {
     return validate;
   }
 
+  private engine2019(): InstanceType<typeof Ajv2019.default> {
+    if (!this.draft2019) {
+      this.draft2019 = new Ajv2019.default(AJV_OPTIONS);
+      addFormats(this.draft2019);
+    }
+    return this.draft2019;
+  }
+
   /** One compiled validator per distinct schema content (equal schemas share it). */
   private compileByContent(schema: { readonly [key: string]: unknown }): ValidateFunction {
     const key = canonicalJson(schema);
     let validate = this.compiled.get(key);
     if (!validate) {
-      const draft = typeof schema.$schema === "string" && /draft-0[4-7]/.test(schema.$schema);
+      const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
       try {
-        const engine = draft ? this.draft07 : this.modern;
-        const { $id: _ignored, ...withoutId } = schema;
-        validate = engine.compile(withoutId);
+        const engine = /draft-0[4-7]/.test(dialect) ? this.draft07 : /2019-09/.test(dialect) ? this.engine2019() : this.modern;
+        const { $id: _ignored, $schema: _dialect, ...bare } = schema;
+        validate = engine.compile(bare);
       } catch (error) {
         throw new SchemaCompileError(`the locked inputSchema cannot be compiled: ${(error as Error).message}`);
       }

@@ -32,6 +32,11 @@ const INTERESTING: JsonObject[] = [
   { $schema: "http://json-schema.org/draft-07/schema#", type: "object", definitions: { s: { type: "string" } }, properties: { q: { $ref: "#/definitions/s" } } },
   { $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", properties: { q: { type: "integer", maximum: 3 } } },
   { type: "object", properties: { q: { type: "string", pattern: "^[a-z]+$" } }, unevaluatedProperties: false },
+  { $schema: "https://json-schema.org/draft-07/schema#", type: "object", properties: { q: { type: "string" } } },
+  { $schema: "https://json-schema.org/draft-07/schema", type: "object", properties: { q: { type: "strin" } } },
+  { type: "object", properties: { next: { $ref: "#" } } },
+  { type: "object", properties: { x: { $ref: "#/properties/x" } } },
+  { type: "object", properties: { q: { type: "array", prefixItems: [{ type: "string" }] } } },
 ];
 
 /** Distinct valid schemas, enough to start the worker. */

@@ -166,6 +166,13 @@ export const ValidationMessages = defineMessages({
     message: "The {0} does not compile: {1}.",
     docs: "The schema failed ajv's strict-mode compilation.",
   },
+  SchemaRefCycle: {
+    code: "AL4031",
+    severity: "error",
+    message: "In the {0}, '$ref' at '{1}' leads back to itself ({2}) without reaching a schema.",
+    hint: "Point $ref at a schema that describes the value (e.g. '#/$defs/node'), not at a chain of $refs that returns here.",
+    docs: "Following a $ref cycle that never reaches a schema never ends: validators cannot be compiled from it.",
+  },
   DescriptorDrift: {
     code: "AL4026",
     severity: "error",

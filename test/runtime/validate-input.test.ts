@@ -1,0 +1,36 @@
+/**
+ * Input validation against the locked inputSchema (issue 4 item 3) for every dialect the
+ * compiler accepts: draft-07 and 2019-09 by either spelling of their meta-schema address
+ * (http or https, with or without '#'), and 2020-12 by default. No coercion, no stripping.
+ */
+import { describe, expect, it } from "vitest";
+import { InputValidator } from "../../runtime-min/execution/validate-input.js";
+
+const body = { type: "object", properties: { count: { type: "integer" } }, required: ["count"] };
+
+describe("InputValidator", () => {
+  it.each([
+    ["draft-07 (http, #)", "http://json-schema.org/draft-07/schema#"],
+    ["draft-07 (https, #)", "https://json-schema.org/draft-07/schema#"],
+    ["draft-07 (https)", "https://json-schema.org/draft-07/schema"],
+    ["2019-09", "https://json-schema.org/draft/2019-09/schema"],
+    ["2020-12", "https://json-schema.org/draft/2020-12/schema"],
+    ["no $schema (2020-12)", undefined],
+  ])("compiles %s and validates without coercion", (_label, dialect) => {
+    const validator = new InputValidator();
+    const schema = dialect === undefined ? body : { $schema: dialect, ...body };
+    expect(validator.validate(schema, { count: 3 })).toBeUndefined();
+    expect(validator.validate(schema, { count: "3" })?.message).toContain("`count` must be an integer");
+    expect(validator.validate(schema, {})?.message).toContain("`count` is required");
+  });
+
+  it("applies the dialect's own rules: draft-07 tuple items, 2020-12 prefixItems", () => {
+    const validator = new InputValidator();
+    const tuple07 = { $schema: "https://json-schema.org/draft-07/schema#", type: "array", items: [{ type: "string" }], additionalItems: false };
+    expect(validator.validate(tuple07, ["a"])).toBeUndefined();
+    expect(validator.validate(tuple07, ["a", "b"])).not.toBeUndefined();
+    const tuple2020 = { type: "array", prefixItems: [{ type: "string" }], items: false };
+    expect(validator.validate(tuple2020, ["a"])).toBeUndefined();
+    expect(validator.validate(tuple2020, ["a", 1])).not.toBeUndefined();
+  });
+});
