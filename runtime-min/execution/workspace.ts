@@ -23,6 +23,20 @@ export function ensureWorkspace(stateDir: string, runId: string): string {
   return fs.realpathSync(dir);
 }
 
+/**
+ * The state directory holding `workspace` — `<stateDir>` of `<stateDir>/runs/<runId>/workspace`,
+ * the layout {@link ensureWorkspace} creates (its real path when `workspace` is one) — or
+ * `undefined` when `workspace` is not an absolute path of that shape. An isolated shell command
+ * hides that directory except the workspace (`../sandbox/shell-isolation.ts`).
+ */
+export function stateDirOfWorkspace(workspace: string): string | undefined {
+  if (!path.isAbsolute(workspace)) return undefined;
+  const normalized = path.resolve(workspace);
+  const runs = path.dirname(path.dirname(normalized));
+  if (path.basename(normalized) !== "workspace" || path.basename(runs) !== "runs" || path.dirname(runs) === runs) return undefined;
+  return path.dirname(runs);
+}
+
 /** Default and maximum time of one `sandbox.exec` command, in milliseconds. */
 export const EXEC_DEFAULT_TIMEOUT_MS = 60_000;
 const EXEC_MAX_TIMEOUT_MS = 10 * 60_000;
@@ -68,17 +82,23 @@ export class ShellIsolationSetupError extends Error {
 
 /**
  * Runs a shell command in the workspace; resolves with its output and exit code. With
- * `isolation`, the command runs under `unshare` (see `../sandbox/shell-isolation.ts`) and a
- * timeout kills it with SIGKILL, which takes every process of its PID namespace with it;
+ * `isolation`, the command runs under `unshare` (see `../sandbox/shell-isolation.ts`), sees
+ * nothing of the workspace's state directory ({@link stateDirOfWorkspace}) but the workspace,
+ * and a timeout kills it with SIGKILL, which takes every process of its PID namespace with it;
  * without, it is `/bin/sh -c` as a child of the host. Rejects when the command was stopped
  * after its timeout (default {@link EXEC_DEFAULT_TIMEOUT_MS}, at most 10 minutes), could not
  * start or ended on a signal, and with {@link ShellIsolationSetupError} when its isolation
- * could not be set up.
+ * could not be set up (also when an isolated `workspace` is not `<stateDir>/runs/<runId>/workspace`).
  */
 export function execInWorkspace(workspace: string, command: string, timeoutMs: number | undefined, isolation?: ShellIsolationTools): Promise<ShellResult> {
   const timeout = Math.min(Math.max(1, Math.floor(timeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS)), EXEC_MAX_TIMEOUT_MS);
   const file = isolation ? isolation.unshare : "/bin/sh";
-  const args = isolation ? isolatedShellArgs(isolation, workspace, command) : ["-c", command];
+  let args = ["-c", command];
+  if (isolation) {
+    const stateDir = stateDirOfWorkspace(workspace);
+    if (stateDir === undefined) return Promise.reject(new ShellIsolationSetupError(`the workspace ${workspace} is not <stateDir>/runs/<runId>/workspace, so there is no state directory to hide`));
+    args = isolatedShellArgs(isolation, { workspace, stateDir, command });
+  }
   return new Promise((resolve, reject) => {
     execFile(
       file,

@@ -1,7 +1,8 @@
 /**
  * Process and file-system isolation of shell commands (`ctx.getSandbox().exec` and the core
  * `bash` tool; seed "Execution Model": `ctx.getSandbox()` is "for isolated file or shell work",
- * and the sandbox "does not receive host secrets"; issue 4 item 4, issue 5).
+ * and the sandbox "does not receive host secrets"; seed "file transfer and user delivery":
+ * handoff paths are readable by the parent surface only, blobs are private; issues 4 and 5).
  *
  * A command runs under util-linux `unshare`, never as a direct child shell of the host:
  *
@@ -10,21 +11,36 @@
  *    and a new PID namespace with its own `/proc`, so the host process, its `/proc/<pid>/environ`
  *    and every other host process are invisible (`$PPID` is 0). With `--kill-child`, killing
  *    the `unshare` process (SIGKILL on timeout) kills every process of the command.
- * 2. {@link SHELL_ISOLATION_SETUP} runs as PID 1 of that namespace: it bind-mounts the run's
- *    workspace onto itself (read-write), then reads `/proc/self/mountinfo` and remounts every
- *    other read-write mount point read-only (`/` included, `/dev/shm` where the bridge lives,
- *    `/sys`, …; `/proc` is the namespace's own and stays), keeping each mount's locked
- *    `nosuid`/`nodev`/`noexec` flags. Any failure stops it (exit 125 and a
- *    {@link ISOLATION_FAILURE_MARKER} line on stderr): the command never runs half-isolated.
+ * 2. {@link SHELL_ISOLATION_SETUP} runs as PID 1 of that namespace and hides the runtime's
+ *    state directory (`<root>/.assemblyline/`: other runs' workspaces, `state.db`, the blob
+ *    store, handoffs, deliveries, a fallback bridge) except the run's own workspace:
+ *    a. *stage*: mounts an empty tmpfs over the first hidden host directory (`/dev/shm`, else
+ *       `$XDG_RUNTIME_DIR`, else `/tmp`) that does not contain the state directory, and
+ *       bind-mounts the workspace onto it;
+ *    b. mounts an empty tmpfs over each other hidden host directory — `/dev/shm` and
+ *       `$XDG_RUNTIME_DIR`, where the sandbox bridge (and the session bus) live;
+ *    c. mounts an empty tmpfs over the state directory, creates the workspace's path in it and
+ *       `mount --move`s the staged workspace there: the workspace keeps its absolute path, and
+ *       `..` from it walks only through empty directories of the tmpfs;
+ *    d. reads `/proc/self/mountinfo` and remounts every other read-write mount point read-only
+ *       (`/` included, the new tmpfs mounts too; `/proc` is the namespace's own and stays;
+ *       mounts beneath a hidden directory are unreachable and skipped), keeping each mount's
+ *       locked `nosuid`/`nodev`/`noexec` flags;
+ *    e. enters the workspace only then, so no working directory keeps a reference into the
+ *       hidden tree. Any failure stops it (exit 125 and a {@link ISOLATION_FAILURE_MARKER} line
+ *       on stderr): the command never runs half-isolated.
  * 3. It then `exec`s `unshare --user --map-root-user --mount -- /bin/sh -c "$command"`. The
  *    second user namespace makes every mount it inherits *locked*: the command cannot unmount
- *    the namespace's `/proc` to reach the host's, nor remount `/` read-write, although it is
- *    root inside (without this step it could do both).
+ *    the namespace's `/proc` to reach the host's, nor a tmpfs to reveal what it hides, nor
+ *    remount `/` read-write, nor bind-mount a directory without the mounts that cover parts of
+ *    it, although it is root inside (without this step it could do all of these).
  *
  * The command is a positional argument of both shells, never part of the script text. The
  * environment is the caller's (the sandbox allowlist), and the working directory the
- * workspace. What stays: the file system is readable (read-only) and the network is the
- * host's. Background processes end with the command (PID 1 of the namespace exits).
+ * workspace. What stays: the rest of the file system is readable (read-only) — the agent root
+ * beside `.assemblyline/`, the host user's home, `/etc` — unix sockets outside the hidden
+ * directories can still be connected to, and the network is the host's. Background processes
+ * end with the command (PID 1 of the namespace exits).
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -47,6 +63,8 @@ export const SHELL_ISOLATION_POLICIES: readonly ShellIsolationPolicy[] = ["auto"
 export interface ShellIsolationTools {
   readonly unshare: string;
   readonly mount: string;
+  /** coreutils `mkdir`: creates the workspace's path inside the tmpfs over the state directory. */
+  readonly mkdir: string;
   /** True when `unshare` accepted `--kill-child` (util-linux ≥ 2.32). */
   readonly killChild: boolean;
 }
@@ -62,10 +80,11 @@ export const ISOLATION_FAILURE_MARKER = "assembly-line shell isolation: ";
 export const ISOLATION_FAILURE_EXIT_CODE = 125;
 
 /**
- * The setup script (`/bin/sh -c SCRIPT name workspace unshare mount command`). Only builtins
- * besides the two absolute paths it is given. Mount points in mountinfo escape space, tab,
- * newline and backslash as `\ooo`; `decode` turns them back (a trailing `x` keeps a decoded
- * newline from being stripped by the command substitution).
+ * The setup script (`/bin/sh -c SCRIPT name workspace stateDir unshare mount mkdir command
+ * hiddenDir...`; the steps are the module comment's 2a–2e). Only builtins besides the three
+ * absolute paths it is given. Mount points in mountinfo escape space, tab, newline and
+ * backslash as `\ooo`; `decode` turns them back (a trailing `x` keeps a decoded newline from
+ * being stripped by the command substitution).
  */
 export const SHELL_ISOLATION_SETUP = `set -u
 fail() { printf '%s%s\\n' '${ISOLATION_FAILURE_MARKER}' "$1" >&2; exit ${ISOLATION_FAILURE_EXIT_CODE}; }
@@ -82,8 +101,33 @@ decode() {
   done
   decoded=$decoded$rest
 }
-workspace=$1 unshare_bin=$2 mount_bin=$3
-err=$("$mount_bin" --bind -- "$workspace" "$workspace" 2>&1) || fail "could not bind-mount the workspace $workspace onto itself: $err"
+cover() {
+  err=$("$mount_bin" -t tmpfs -o mode=0755,nosuid,nodev -- tmpfs "$1" 2>&1) || fail "could not mount an empty tmpfs over $1: $err"
+}
+workspace=$1 state=$2 unshare_bin=$3 mount_bin=$4 mkdir_bin=$5 user_command=$6
+shift 6
+case $state in /?*) ;; *) fail "the state directory '$state' is not an absolute path" ;; esac
+case $workspace in "$state"/?*) ;; *) fail "the workspace $workspace is not inside the state directory $state" ;; esac
+stage=
+for dir in "$@" /tmp; do
+  [ -d "$dir" ] && [ ! -L "$dir" ] || continue
+  case $state/ in "$dir"/*) continue ;; esac
+  stage=$dir
+  break
+done
+[ -n "$stage" ] || fail "no directory outside the state directory $state to stage the workspace in"
+listed=
+for dir in "$@"; do [ "$dir" = "$stage" ] && listed=1; done
+[ -n "$listed" ] || set -- "$@" "$stage"
+cover "$stage"
+err=$("$mount_bin" --bind -- "$workspace" "$stage" 2>&1) || fail "could not bind-mount the workspace $workspace onto $stage: $err"
+for dir in "$@"; do
+  [ "$dir" = "$stage" ] || [ ! -d "$dir" ] || cover "$dir"
+done
+err=$("$mkdir_bin" -p -- "$state" 2>&1) || fail "could not create the state directory's path $state: $err"
+cover "$state"
+err=$("$mkdir_bin" -p -- "$workspace" 2>&1) || fail "could not create the workspace's path $workspace in the empty state directory: $err"
+err=$("$mount_bin" --move -- "$stage" "$workspace" 2>&1) || fail "could not move the workspace from $stage to $workspace: $err"
 table=
 while IFS= read -r line; do table="$table$line
 "; done < /proc/self/mountinfo
@@ -93,6 +137,11 @@ while read -r _ _ _ _ raw options _; do
   point=$decoded
   case $point in /proc|/proc/*) continue ;; esac
   [ "$point" = "$workspace" ] && continue
+  hidden=
+  for dir in "$state" "$@"; do
+    case $point in "$dir"/*) hidden=1 ;; esac
+  done
+  [ -z "$hidden" ] || continue
   case ,$options, in *,ro,*) continue ;; esac
   flags=remount,bind,ro
   case ,$options, in *,nosuid,*) flags=$flags,nosuid ;; esac
@@ -102,12 +151,43 @@ while read -r _ _ _ _ raw options _; do
 done <<MOUNTS
 $table
 MOUNTS
-cd -- "$workspace" || fail "could not enter the workspace $workspace"
+cd -- "$workspace" 2>/dev/null || fail "could not enter the workspace $workspace"
 unset OLDPWD
-exec "$unshare_bin" --user --map-root-user --mount -- /bin/sh -c "$4"`;
+exec "$unshare_bin" --user --map-root-user --mount -- /bin/sh -c "$user_command"`;
 
-/** The argv (after the `unshare` executable) that runs `command` isolated in `workspace`. */
-export function isolatedShellArgs(tools: ShellIsolationTools, workspace: string, command: string): string[] {
+/** What one isolated command needs: where it runs, what to hide, and the command itself. */
+export interface IsolatedCommand {
+  /** Absolute, real path of the run's workspace (the only writable directory). */
+  readonly workspace: string;
+  /** Absolute, real path of the state directory holding `workspace`; hidden but for it. */
+  readonly stateDir: string;
+  /** The shell command (`/bin/sh -c`). */
+  readonly command: string;
+}
+
+/**
+ * Host directories an isolated command never sees (each gets an empty tmpfs): `/dev/shm` and
+ * `$XDG_RUNTIME_DIR` — the places `chooseBridgeRoot` puts the sandbox bridge, which also hold
+ * the host user's session sockets. Real paths of the ones that exist, in that order (the first
+ * one that does not contain the state directory is where the setup stages the workspace).
+ */
+export function hiddenHostDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const candidates = ["/dev/shm"];
+  if (env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR)) candidates.push(env.XDG_RUNTIME_DIR);
+  const found = new Set<string>();
+  for (const candidate of candidates) {
+    try {
+      const real = fs.realpathSync(candidate);
+      if (real !== "/" && fs.statSync(real).isDirectory()) found.add(real);
+    } catch {
+      // A missing directory has nothing to hide.
+    }
+  }
+  return [...found];
+}
+
+/** The argv (after the `unshare` executable) that runs `run.command` isolated in `run.workspace`. */
+export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedCommand, hidden: readonly string[] = hiddenHostDirs()): string[] {
   return [
     "--user",
     "--map-root-user",
@@ -121,10 +201,13 @@ export function isolatedShellArgs(tools: ShellIsolationTools, workspace: string,
     "-c",
     SHELL_ISOLATION_SETUP,
     "assembly-line-shell-setup",
-    workspace,
+    run.workspace,
+    run.stateDir,
     tools.unshare,
     tools.mount,
-    command,
+    tools.mkdir,
+    run.command,
+    ...hidden,
   ];
 }
 
@@ -153,9 +236,10 @@ export function setUnshareCommand(command: string | undefined): void {
 
 /**
  * Probes once per process (per `unshare` command) whether isolated shell commands work here:
- * runs the real isolated command on `true` in a temporary workspace and checks it exits 0.
- * Never throws; a failure's `reason` names what is missing (Linux only, util-linux `unshare`
- * and `mount`, unprivileged user namespaces) or the setup's own error.
+ * runs the real isolated command on `true` in the workspace of a temporary state directory
+ * (`<tmp>/runs/probe/workspace`) and checks it exits 0. Never throws; a failure's `reason`
+ * names what is missing (Linux only, util-linux `unshare` and `mount`, `mkdir`, unprivileged
+ * user namespaces) or the setup's own error.
  */
 export function probeShellIsolation(): Promise<ShellIsolationProbe> {
   const command = unshareCommand;
@@ -176,28 +260,36 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   }
   const mount = findExecutable("mount", [path.dirname(unshare)]);
   if (!mount) return { available: false, reason: "util-linux `mount` was not found on PATH" };
-  let workspace: string;
+  const mkdir = findExecutable("mkdir");
+  if (!mkdir) return { available: false, reason: "`mkdir` was not found on PATH" };
+  let stateDir: string;
   try {
-    workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-shell-probe-")));
+    stateDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-shell-probe-")));
   } catch (error) {
-    return { available: false, reason: `the probe could not create its temporary workspace in ${os.tmpdir()}: ${(error as Error).message}` };
+    return { available: false, reason: `the probe could not create its temporary state directory in ${os.tmpdir()}: ${(error as Error).message}` };
   }
   try {
-    const first = await tryIsolated({ unshare, mount, killChild: true }, workspace);
-    if (first.ok) return { available: true, tools: { unshare, mount, killChild: true } };
+    // The real layout (`<stateDir>/runs/<runId>/workspace`), so the probe hides a state directory too.
+    const workspace = path.join(stateDir, "runs", "probe", "workspace");
+    fs.mkdirSync(workspace, { recursive: true });
+    const run = { workspace, stateDir, command: "true" };
+    const first = await tryIsolated({ unshare, mount, mkdir, killChild: true }, run);
+    if (first.ok) return { available: true, tools: { unshare, mount, mkdir, killChild: true } };
     if (!/kill-child/.test(first.reason)) return { available: false, reason: first.reason };
     // An older unshare without --kill-child: isolation still works, a timeout kills less.
-    const second = await tryIsolated({ unshare, mount, killChild: false }, workspace);
-    return second.ok ? { available: true, tools: { unshare, mount, killChild: false } } : { available: false, reason: second.reason };
+    const second = await tryIsolated({ unshare, mount, mkdir, killChild: false }, run);
+    return second.ok ? { available: true, tools: { unshare, mount, mkdir, killChild: false } } : { available: false, reason: second.reason };
+  } catch (error) {
+    return { available: false, reason: `the probe could not prepare its workspace in ${stateDir}: ${(error as Error).message}` };
   } finally {
-    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.rmSync(stateDir, { recursive: true, force: true });
   }
 }
 
-function tryIsolated(tools: ShellIsolationTools, workspace: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+function tryIsolated(tools: ShellIsolationTools, run: IsolatedCommand): Promise<{ ok: true } | { ok: false; reason: string }> {
   return new Promise((resolve) => {
-    const options = { cwd: workspace, env: sandboxEnvironment(workspace), timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL" as const, encoding: "utf8" as const };
-    execFile(tools.unshare, isolatedShellArgs(tools, workspace, "true"), options, (error, _stdout, stderr) => {
+    const options = { cwd: run.workspace, env: sandboxEnvironment(run.workspace), timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL" as const, encoding: "utf8" as const };
+    execFile(tools.unshare, isolatedShellArgs(tools, run), options, (error, _stdout, stderr) => {
       if (!error) return resolve({ ok: true });
       const code = (error as { code?: unknown }).code;
       const said = (typeof code === "number" ? isolationFailureOf(code, stderr) : undefined) ?? stderr.trim();

@@ -15,10 +15,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execInWorkspace, ShellIsolationSetupError } from "../../runtime-min/execution/workspace.js";
+import { putBlob } from "../../runtime-min/core-tools/blob-store.js";
+import { handoffReceiptPath } from "../../runtime-min/core-tools/handoffs.js";
+import { ensureWorkspace, execInWorkspace, ShellIsolationSetupError } from "../../runtime-min/execution/workspace.js";
 import { openRuntime, probeShellIsolation, RuntimeError, SANDBOX_ENV_ALLOWLIST, type CallResult, type Runtime, type ShellIsolationPolicy } from "../../runtime-min/index.js";
 import { chooseBridgeRoot } from "../../runtime-min/sandbox/bridge-root.js";
-import { setUnshareCommand } from "../../runtime-min/sandbox/shell-isolation.js";
+import { setUnshareCommand, type ShellIsolationTools } from "../../runtime-min/sandbox/shell-isolation.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 
 const SECRET = "sk-live-shell-5ecret-never-visible";
@@ -65,16 +67,49 @@ async function runBoth(on: Runtime, command: string, runPrefix: string): Promise
 }
 
 const workspaceOf = (runId: string) => fs.realpathSync(path.join(agent.root, ".assemblyline/runs", runId, "workspace"));
+const stateDirOf = () => fs.realpathSync(path.join(agent.root, ".assemblyline"));
+/** `text` as one single-quoted shell word (any bytes but NUL, newlines included). */
+const sq = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
-/** Prints what the shell can see of processes and environments (scanned inside the shell). */
+/** The probe's tools (isolation is available on this project's CI machine). */
+async function isolationTools(): Promise<ShellIsolationTools> {
+  const probe = await probeShellIsolation();
+  if (!probe.available) throw new Error(probe.reason);
+  return probe.tools;
+}
+
+/**
+ * A state directory (`<parent>/<prefix>XXXXXX/.assemblyline`) with run `run-a`'s workspace and
+ * the private data the shell of `run-a` must not see: run `run-b`'s file and a `state.db`.
+ */
+function stateDirWithTwoRuns(parent: string, prefix: string): { base: string; stateDir: string; own: string; otherFile: string; stateDb: string } {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(parent, prefix)));
+  const stateDir = path.join(base, ".assemblyline");
+  const own = ensureWorkspace(stateDir, "run-a");
+  const otherFile = path.join(ensureWorkspace(stateDir, "run-b"), "secret.txt");
+  fs.writeFileSync(otherFile, `${SECRET}-run-b\n`);
+  const stateDb = path.join(stateDir, "state.db");
+  fs.writeFileSync(stateDb, `${SECRET}-state-db\n`);
+  return { base, stateDir, own, otherFile, stateDb };
+}
+
+/** A shell loop printing `VISIBLE <path>` (and the contents) of each of `paths` it can reach. */
+const reachable = (paths: readonly string[]) => `for t in ${paths.map(sq).join(" ")}; do cat -- "$t" 2>/dev/null; test -e "$t" && echo "VISIBLE $t"; done`;
+
+/**
+ * Prints what the shell can see of processes and environments (scanned inside the shell). The
+ * scan of every process comes first: `bash` keeps the end of a long output, and on a busy host
+ * the unisolated scan alone can exceed it.
+ */
 function processScan(): string {
   return [
+    "echo ---all; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\"; done",
+    `echo ---holder; tr '\\0' '\\n' < /proc/${secretHolder.pid}/environ`,
     'echo "ppid=$PPID"',
     'echo "pids=$(cd /proc && echo [0-9]*)"',
     `echo "host=$(test -e /proc/${process.pid} && echo visible || echo hidden)"`,
     `echo "holder=$(test -e /proc/${secretHolder.pid} && echo visible || echo hidden)"`,
     "echo ---parent; tr '\\0' '\\n' < /proc/$PPID/environ",
-    "echo ---all; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\"; done",
     "echo ---self; tr '\\0' '\\n' < /proc/self/environ; echo ---end",
   ].join("\n");
 }
@@ -213,6 +248,84 @@ describe("isolated shell commands (util-linux unshare; available on this project
     expect(fs.existsSync(escaped)).toBe(false);
   });
 
+  describe("the state directory (<root>/.assemblyline) is hidden but for the run's own workspace", () => {
+    const otherRun = "hidden-other-run";
+    const marker = `${SECRET}-in-state-db`;
+    let planted: { blob: string; handoff: string; bridgeFile: string };
+
+    beforeAll(async () => {
+      const stateDir = stateDirOf();
+      // Another run's workspace file, and a full result in state.db (what toModelOutput may hide).
+      const other = await runtime.call({ tool: "bash", input: { command: `echo '${SECRET}-other-workspace' > secret.txt; echo ${marker}` }, runId: otherRun });
+      expect(other).toMatchObject({ status: "ok", output: { stdout: `${marker}\n` } });
+      const blob = await putBlob(stateDir, Buffer.from(`${SECRET}-blob\n`));
+      const handoff = handoffReceiptPath(stateDir, otherRun, "report.txt");
+      fs.mkdirSync(path.dirname(handoff), { recursive: true });
+      fs.writeFileSync(handoff, `{"secret":"${SECRET}-handoff"}\n`);
+      const bridgeFile = path.join(chooseBridgeRoot(stateDir), `planted-${process.pid}.json`);
+      fs.writeFileSync(bridgeFile, `{"secret":"${SECRET}-bridge"}\n`);
+      planted = { blob: path.join(stateDir, "blobs", "sha512", blob.sha512), handoff, bridgeFile };
+    });
+
+    afterAll(() => {
+      if (planted) fs.rmSync(planted.bridgeFile, { force: true });
+    });
+
+    it("other runs' workspaces, state.db, the blob store, handoffs and the bridge cannot be read, by relative or absolute path", async () => {
+      const stateDir = stateDirOf();
+      const stateDb = path.join(stateDir, "state.db");
+      // Preconditions: every target really exists on the host and holds its secret.
+      expect(fs.readFileSync(path.join(workspaceOf(otherRun), "secret.txt"), "utf8")).toContain(SECRET);
+      expect(fs.readFileSync(planted.blob, "utf8")).toContain(SECRET);
+      expect(fs.readFileSync(planted.handoff, "utf8")).toContain(SECRET);
+      expect(fs.readFileSync(planted.bridgeFile, "utf8")).toContain(SECRET);
+      const dbFiles = fs.readdirSync(stateDir).filter((name) => name.startsWith("state.db"));
+      expect(dbFiles.map((name) => fs.readFileSync(path.join(stateDir, name)).includes(marker)), "state.db (or its WAL) holds the full result").toContain(true);
+      const relative = (target: string) => path.join("../../..", path.relative(stateDir, target));
+      const targets = [path.join(workspaceOf(otherRun), "secret.txt"), stateDb, `${stateDb}-wal`, planted.blob, planted.handoff, path.join(stateDir, "blobs"), path.join(stateDir, "handoffs")];
+      const command = [
+        reachable([...targets, ...targets.map(relative), planted.bridgeFile, path.dirname(planted.bridgeFile)]),
+        `grep -a -l ${sq(marker)} ../../../state.db* ${sq(stateDb)}* 2>/dev/null`,
+        `echo "state: $(ls -A ${sq(stateDir)} | tr '\\n' ' ')"`,
+        `echo "runs: $(ls -A ../.. | tr '\\n' ' ')"`,
+        `echo "shm: $(ls -A /dev/shm | tr '\\n' ' ')"`,
+        "echo own > own.txt && cat own.txt && rm own.txt && echo removed",
+      ].join("\n");
+      for (const { via, runId, output } of await runBoth(runtime, command, "hidden-state")) {
+        expect(`${output.stdout}\n${output.stderr}`, via).not.toContain(SECRET);
+        expect(output.stdout, via).toBe(`state: runs \nruns: ${runId} \nshm: \nown\nremoved\n`);
+        expect(fs.existsSync(path.join(workspaceOf(runId), "own.txt")), via).toBe(false);
+      }
+    });
+
+    it("`..` from the workspace walks only through empty directories and never reaches state.db", async () => {
+      const command = [
+        'd=.; i=0; while [ $i -lt 16 ]; do d=$d/..; for f in state.db .assemblyline/state.db; do test -e "$d/$f" && echo "REACHED $d/$f"; done; i=$((i+1)); done',
+        "(cd ../../.. && echo \"$(ls -A | tr '\\n' ' ')\" && cd .. && ls -A .assemblyline)",
+        "(cd -P /proc/self/cwd/.. && ls -A)",
+      ].join("\n");
+      for (const { via, output } of await runBoth(runtime, command, "dotdot")) {
+        expect(output.stdout, via).toBe("runs \nruns\nworkspace\n");
+        expect(output.exitCode, `${via}: ${output.stderr}`).toBe(0);
+      }
+    });
+
+    it("the command cannot reveal it: unmounting its tmpfs or bind-mounting an ancestor without its cover is refused", async () => {
+      const stateDir = stateDirOf();
+      const command = [
+        `umount -l ${sq(stateDir)} 2>/dev/null; umount ${sq(stateDir)} 2>/dev/null`,
+        "mkdir -p m1 m2 m3",
+        `mount --bind / m1 2>/dev/null; mount --bind ${sq(agent.root)} m2 2>/dev/null; mount --rbind ${sq(agent.root)} m3 2>/dev/null`,
+        reachable([path.join(stateDir, "state.db"), `m1${path.join(stateDir, "state.db")}`, "m2/.assemblyline/state.db", "m3/.assemblyline/state.db", path.join(workspaceOf(otherRun), "secret.txt")]),
+        "exit 0",
+      ].join("\n");
+      for (const { via, output } of await runBoth(runtime, command, "reveal")) {
+        expect(`${output.stdout}\n${output.stderr}`, via).not.toContain(SECRET);
+        expect(output.stdout, via).toBe("");
+      }
+    });
+  });
+
   it("a timeout kills every process of the command, background ones included", async () => {
     for (const { via, call } of paths) {
       const marker = via === "bash" ? "987.654321" : "987.123456";
@@ -233,33 +346,78 @@ describe("isolated shell commands (util-linux unshare; available on this project
     }
   });
 
-  it("recognises a workspace whose path has spaces, tabs, newlines and backslashes (escaped in mountinfo)", async () => {
-    const odd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-odd ws\\x\tt\nnl-")));
+  it("hides the state directory when the agent root's path has spaces, tabs, newlines and backslashes (escaped in mountinfo)", async () => {
+    const tools = await isolationTools();
+    const { base, stateDir, own, otherFile, stateDb } = stateDirWithTwoRuns(os.tmpdir(), "al-odd root\\x\tt\nnl-");
     try {
-      const probe = await probeShellIsolation();
-      if (!probe.available) throw new Error(probe.reason);
-      const result = await execInWorkspace(odd, "echo hi > inside.txt && cat inside.txt; touch ../beside.txt", 10_000, probe.tools);
-      expect(result.stdout).toBe("hi\n");
+      const command = [
+        "echo hi > inside.txt && cat inside.txt",
+        reachable([otherFile, stateDb, "../../run-b/workspace/secret.txt", "../../../state.db"]),
+        `ls -A ${sq(stateDir)}`,
+        "touch ../beside.txt",
+      ].join("\n");
+      const result = await execInWorkspace(own, command, 10_000, tools);
+      expect(`${result.stdout}\n${result.stderr}`).not.toContain(SECRET);
+      expect(result.stdout).toBe("hi\nruns\n");
       expect(result.stderr).toMatch(/Read-only file system/);
-      expect(fs.readFileSync(path.join(odd, "inside.txt"), "utf8")).toBe("hi\n");
-      expect(fs.existsSync(path.join(path.dirname(odd), "beside.txt"))).toBe(false);
+      expect(fs.readFileSync(path.join(own, "inside.txt"), "utf8")).toBe("hi\n");
+      expect(fs.existsSync(path.join(path.dirname(own), "beside.txt"))).toBe(false);
     } finally {
-      fs.rmSync(odd, { recursive: true, force: true });
+      fs.rmSync(base, { recursive: true, force: true });
     }
   });
 
-  it("a setup that fails never runs the command (ShellIsolationSetupError, exit 125 with the setup's reason)", async () => {
-    const probe = await probeShellIsolation();
-    if (!probe.available) throw new Error(probe.reason);
-    const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-setup-fail-")));
+  it("hides a state directory inside /dev/shm too (the workspace is staged elsewhere)", async () => {
+    const tools = await isolationTools();
+    const { base, stateDir, own, otherFile, stateDb } = stateDirWithTwoRuns("/dev/shm", "al-shm-state-");
     try {
-      const broken = { ...probe.tools, mount: "/bin/false" };
-      const run = execInWorkspace(workspace, "echo ran > ran.txt", 10_000, broken);
+      const command = ["echo hi > inside.txt && cat inside.txt", reachable([otherFile, stateDb, "../../run-b/workspace/secret.txt"]), `ls -A ${sq(stateDir)}`, "ls -A /dev/shm"].join("\n");
+      const result = await execInWorkspace(own, command, 10_000, tools);
+      expect(`${result.stdout}\n${result.stderr}`).not.toContain(SECRET);
+      expect(result.stdout).toBe(`hi\nruns\n${path.basename(base)}\n`);
+      expect(fs.readFileSync(path.join(own, "inside.txt"), "utf8")).toBe("hi\n");
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it("hides $XDG_RUNTIME_DIR (where the bridge lives when it is set), also when it holds the state directory", async () => {
+    const tools = await isolationTools();
+    const saved = process.env.XDG_RUNTIME_DIR;
+    const runtimeDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-xdg-")));
+    const bridgeFile = path.join(runtimeDir, "assembly-line-bridge", "envelope.json");
+    fs.mkdirSync(path.dirname(bridgeFile));
+    fs.writeFileSync(bridgeFile, `${SECRET}-xdg\n`);
+    try {
+      process.env.XDG_RUNTIME_DIR = runtimeDir;
+      const { stateDir, own, otherFile, stateDb } = stateDirWithTwoRuns(runtimeDir, "agent-");
+      const command = ["echo hi > inside.txt && cat inside.txt", reachable([bridgeFile, otherFile, stateDb]), `ls -A ${sq(stateDir)}`, `ls -A ${sq(runtimeDir)}`].join("\n");
+      const result = await execInWorkspace(own, command, 10_000, tools);
+      expect(`${result.stdout}\n${result.stderr}`).not.toContain(SECRET);
+      expect(result.stdout).toBe(`hi\nruns\n${path.basename(path.dirname(stateDir))}\n`);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_RUNTIME_DIR;
+      else process.env.XDG_RUNTIME_DIR = saved;
+      fs.rmSync(runtimeDir, { recursive: true, force: true });
+    }
+  });
+
+  const brokenSetups = [
+    { what: "mount fails", tools: (tools: ShellIsolationTools) => ({ ...tools, mount: "/bin/false" }), workspace: "layout", reason: /could not mount an empty tmpfs over / },
+    { what: "mkdir fails", tools: (tools: ShellIsolationTools) => ({ ...tools, mkdir: "/bin/false" }), workspace: "layout", reason: /could not create the state directory's path/ },
+    { what: "the workspace is not <stateDir>/runs/<runId>/workspace", tools: (tools: ShellIsolationTools) => tools, workspace: "bare", reason: /is not <stateDir>\/runs\/<runId>\/workspace/ },
+  ] as const;
+  it.each(brokenSetups)("a setup that fails never runs the command (ShellIsolationSetupError with the setup's reason): $what", async ({ tools, workspace: shape, reason }) => {
+    const probed = await isolationTools();
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-setup-fail-")));
+    try {
+      const workspace = shape === "layout" ? ensureWorkspace(path.join(base, ".assemblyline"), "run-a") : base;
+      const run = execInWorkspace(workspace, "echo ran > ran.txt", 10_000, tools(probed));
       await expect(run).rejects.toBeInstanceOf(ShellIsolationSetupError);
-      await expect(run).rejects.toThrow(/could not bind-mount the workspace/);
+      await expect(run).rejects.toThrow(reason);
       expect(fs.existsSync(path.join(workspace, "ran.txt"))).toBe(false);
     } finally {
-      fs.rmSync(workspace, { recursive: true, force: true });
+      fs.rmSync(base, { recursive: true, force: true });
     }
   });
 });
@@ -371,8 +529,9 @@ describe("probe of an older unshare without --kill-child", () => {
 
   it("still isolates, without --kill-child", async () => {
     const probe = await probeShellIsolation();
-    expect(probe).toEqual({ available: true, tools: { unshare: path.join(dir, "unshare"), mount: expect.stringMatching(/\/mount$/), killChild: false } });
-    const workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-old-unshare-ws-")));
+    expect(probe).toEqual({ available: true, tools: { unshare: path.join(dir, "unshare"), mount: expect.stringMatching(/\/mount$/), mkdir: expect.stringMatching(/\/mkdir$/), killChild: false } });
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-old-unshare-ws-")));
+    const workspace = ensureWorkspace(path.join(base, ".assemblyline"), "run-a");
     try {
       if (!probe.available) throw new Error(probe.reason);
       const result = await execInWorkspace(workspace, "echo in > in.txt; touch ../beside.txt; echo $PPID", 10_000, probe.tools);
@@ -380,7 +539,7 @@ describe("probe of an older unshare without --kill-child", () => {
       expect(result.stderr).toMatch(/Read-only file system/);
       expect(fs.readFileSync(path.join(workspace, "in.txt"), "utf8")).toBe("in\n");
     } finally {
-      fs.rmSync(workspace, { recursive: true, force: true });
+      fs.rmSync(base, { recursive: true, force: true });
     }
   });
 });
