@@ -159,11 +159,14 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   const base = { lockfile: LOCKFILE_NAME, analysis, lockRecomputed: false, artifactChanged: false, get timings() { return clock.timings(); } } as const;
 
   if (options.check) {
-    const { checkLockfile } = await import("../lockfile/check-lockfile.js");
+    const { checkLockfile, notCheckedReport } = await import("../lockfile/check-lockfile.js");
     // Shown as the user would type it: `agent/plugins.lock`, or `plugins.lock` in the root itself.
     const shownRoot = options.displayRoot ?? (path.relative(process.cwd(), root) || ".");
     const displayPath = shownRoot === "." ? LOCKFILE_NAME : `${toPosix(shownRoot).replace(/\/+$/, "")}/${LOCKFILE_NAME}`;
-    const { ok, report } = checkLockfile(lockPath, lockText, { host, displayPath, fixCommand });
+    // With errors in the inputs, compile would write nothing: a diff against the partial lock
+    // built here would claim removals and suggest a command that fails.
+    const inputErrors = diagnostics.filter((d) => d.severity === "error").length;
+    const { ok, report } = inputErrors > 0 ? { ok: false, report: notCheckedReport(lockPath, inputErrors, displayPath) } : checkLockfile(lockPath, lockText, { host, displayPath, fixCommand });
     if (report.diagnostic) diagnostics.push(report.diagnostic);
     clock.lap("lock");
     const failed = hasErrors(diagnostics) || !ok;

@@ -18,7 +18,8 @@ export const MAX_DIFF_LINES = 40;
 
 /** Plain data describing the result of {@link checkLockfile}; render with `formatLockfileCheckReport`. */
 export interface LockfileCheckReport {
-  readonly status: "up-to-date" | "missing" | "unreadable" | "conflict" | "unsupported-version" | "invalid" | "out-of-date";
+  /** `not-checked`: the agent's inputs have errors, so there is nothing to compare with (see {@link notCheckedReport}). */
+  readonly status: "up-to-date" | "missing" | "unreadable" | "conflict" | "unsupported-version" | "invalid" | "out-of-date" | "not-checked";
   /** The lock's path as it should be shown (`options.displayPath`). */
   readonly lockPath: string;
   /** The command that fixes it; absent when up to date, and for a newer lock (upgrade instead). */
@@ -88,6 +89,29 @@ export function checkLockfile(lockPath: string, expectedText: string, options: C
   const summary = summarize(groups, shared.formattingOnly);
   const diagnostic = createDiagnostic(Diagnostics.LockfileOutOfDate, location, [summary, fixCommand], first ? { path: first.segments } : {});
   return fail({ ...shared, status: "out-of-date", diagnostic });
+}
+
+/**
+ * The `compile --check` result when the agent's inputs have errors: `compile` would fail and
+ * write nothing, so the lock is not compared (no diff, no changes, no fix command — they would
+ * describe a lock nobody can write). Reads nothing.
+ *
+ * @param lockPath absolute path of `plugins.lock` (the diagnostic's file).
+ * @param errorCount how many error diagnostics the inputs have (at least 1).
+ * @param displayPath how to print the lock's path (default: as given).
+ */
+export function notCheckedReport(lockPath: string, errorCount: number, displayPath = lockPath): LockfileCheckReport {
+  const errors = `${errorCount} error${errorCount === 1 ? "" : "s"}`;
+  return {
+    status: "not-checked",
+    lockPath: displayPath,
+    groups: [],
+    formattingOnly: false,
+    notes: [],
+    diff: [],
+    diffOmittedLines: 0,
+    diagnostic: createDiagnostic(Diagnostics.LockfileNotChecked, fileStart(lockPath), [errors]),
+  };
 }
 
 function fail(report: LockfileCheckReport): { ok: boolean; report: LockfileCheckReport } {

@@ -38,7 +38,7 @@ export function formatLockfileCheckReport(report: LockfileCheckReport): string {
     if (report.diffOmittedLines > 0) out.push(`  … ${report.diffOmittedLines} more diff lines not shown`);
   }
   const hint = report.diagnostic?.hint;
-  if (report.status === "unsupported-version" && hint) out.push("", hint);
+  if ((report.status === "unsupported-version" || report.status === "not-checked") && hint) out.push("", hint);
   if (report.fixCommand && report.status !== "up-to-date") out.push("", `Fix: ${report.fixCommand}${fixSuffix(report.status)}`);
   return `${out.join("\n")}\n`;
 }

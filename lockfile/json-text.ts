@@ -38,8 +38,15 @@ const WORDS: Record<string, string> = {
 };
 
 /**
+ * Deepest object/array nesting read from a lock. A valid lock nests six levels; the limit only
+ * keeps the recursive tree parser away from a stack overflow (a hostile or broken file).
+ */
+export const MAX_LOCK_JSON_DEPTH = 256;
+
+/**
  * Parses `text` as strict JSON (RFC 8259: no comments, no trailing commas). A leading byte
- * order mark is skipped; CRLF line ends are plain whitespace. The value comes from `JSON.parse`
+ * order mark is skipped; CRLF line ends are plain whitespace. Nesting deeper than
+ * {@link MAX_LOCK_JSON_DEPTH} is reported as a syntax problem (never a stack overflow). The value comes from `JSON.parse`
  * (so keys such as `__proto__` stay data); `jsonc-parser` supplies the error position and the
  * tree used by {@link locateProperty}.
  *
@@ -50,6 +57,12 @@ export function parseJsonText(file: string, text: string): ParsedJson {
   const body = text.slice(start);
   let lineMap: LineMap | undefined;
   const lines = (): LineMap => (lineMap ??= createLineMap(file, text));
+  // jsonc-parser recurses once per level: refuse absurd nesting before it can overflow the stack.
+  const tooDeep = findExcessiveNesting(body);
+  if (tooDeep !== undefined) {
+    const reason = `nesting deeper than ${MAX_LOCK_JSON_DEPTH} levels is not supported`;
+    return { ok: false, reason, location: locationOf(lines(), start + tooDeep, start + tooDeep + 1) };
+  }
   try {
     // The fast path: a valid lock needs no tree; it is built only to locate a problem.
     const value: unknown = JSON.parse(body);
@@ -92,4 +105,26 @@ export function locateProperty(parsed: Extract<ParsedJson, { ok: true }>, segmen
     return locationOf(lineMap, start + target.offset, start + target.offset + target.length);
   }
   return locationOf(lineMap, start);
+}
+
+/**
+ * Offset (into `text`) of the first `{` or `[` that opens a level deeper than
+ * {@link MAX_LOCK_JSON_DEPTH}, skipping strings; `undefined` when nothing nests that deep.
+ * Iterative, so it is safe on any input (same approach as `compiler/plugin-package/json-document.ts`).
+ */
+export function findExcessiveNesting(text: string): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92 /* \\ */) i++;
+      else if (ch === 34 /* " */) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 || ch === 91) {
+      depth++;
+      if (depth > MAX_LOCK_JSON_DEPTH) return i;
+    } else if (ch === 125 || ch === 93) depth--;
+  }
+  return undefined;
 }

@@ -119,7 +119,8 @@ function readCapabilities(
     let ok = true;
     for (const field of Object.keys(fields)) {
       if ((CAPABILITY_FIELDS as readonly string[]).includes(field)) continue;
-      ok = false;
+      // Reported, but the capability is still resolved with its known fields, so the plugin's
+      // and the config's problems are reported in the same run (the error keeps the compile from writing).
       const suggestion = didYouMean(field, CAPABILITY_FIELDS);
       diagnostics.push(
         createDiagnostic(Diagnostics.CapabilityUnknownField, at(`${pointer}/${escapePointerSegment(field)}`, true), [field, key], {

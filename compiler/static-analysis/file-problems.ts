@@ -62,16 +62,21 @@ export function reportSyntaxProblems(sink: DiagnosticSink, module: ParsedModule)
 
 /**
  * Reports the problems of a JSON file (AL3008, AL3007).
+ *
+ * @param propertyPath the property path of the field whose value imports the file (e.g.
+ *   `["tools", "echo", "inputSchema"]`), carried by every diagnostic so later stages know that
+ *   field is unreadable (and do not also call it missing); omit when no field is involved.
  * @returns true when the file parsed (its value may still be partial).
  */
-export function reportJsonProblems(sink: DiagnosticSink, document: JsonDocument): boolean {
+export function reportJsonProblems(sink: DiagnosticSink, document: JsonDocument, propertyPath?: readonly (string | number)[]): boolean {
   const map = document.file.lineMap();
+  const details = propertyPath && propertyPath.length > 0 ? { path: propertyPath } : {};
   for (const problem of document.problems) {
     const at = locationOf(map, problem.start, problem.end);
     sink.report(
       problem.kind === "too-deep"
-        ? createDiagnostic(Diagnostics.NestedTooDeeply, at, [MAX_NESTING])
-        : createDiagnostic(Diagnostics.JsonSyntaxError, at, [problem.words]),
+        ? createDiagnostic(Diagnostics.NestedTooDeeply, at, [MAX_NESTING], details)
+        : createDiagnostic(Diagnostics.JsonSyntaxError, at, [problem.words], details),
     );
   }
   return document.root !== undefined;

@@ -48,6 +48,9 @@ const ERROR_WORDS: Readonly<Record<number, string>> = {
 export function parseJsonDocument(file: TextFile): JsonDocument {
   const shift = file.text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const text = shift ? file.text.slice(1) : file.text;
+  // jsonc-parser recurses once per level; refuse absurd nesting before it can overflow the stack.
+  const deep = findDeepJsonNesting(text);
+  if (deep !== undefined) return { file, root: undefined, problems: [{ kind: "too-deep", start: deep + shift, end: deep + shift + 1, words: "" }] };
   const errors: ParseError[] = [];
   let tree: JsonNode | undefined;
   try {
@@ -67,6 +70,27 @@ export function parseJsonDocument(file: TextFile): JsonDocument {
   const problems: JsonProblem[] = [];
   const root = toLocated(tree, file, shift, 0, problems);
   return { file, root, problems };
+}
+
+/**
+ * Offset of the first `{` or `[` that opens a level deeper than {@link MAX_NESTING} (strings
+ * skipped), or `undefined`. Iterative, so safe on any input.
+ */
+function findDeepJsonNesting(text: string): number | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92 /* backslash */) i++;
+      else if (ch === 34 /* " */) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 || ch === 91) {
+      depth++;
+      if (depth > MAX_NESTING) return i;
+    } else if (ch === 125 || ch === 93) depth--;
+  }
+  return undefined;
 }
 
 /** JSON.parse is what Node.js runs; anything jsonc-parser tolerates but it rejects is an error. */

@@ -14,7 +14,7 @@ import { reportInvalidUtf8, reportJsonProblems, reportSyntaxProblems } from "./f
 import { spanLocation, type Located } from "./located-tree.js";
 import { resolveImport } from "./module-resolution.js";
 import { moduleScopeOf, type Binding, type ExportTarget } from "./module-scope.js";
-import type { PathLink, StaticEvaluator } from "./static-evaluator.js";
+import { pathSegments, type PathLink, type StaticEvaluator } from "./static-evaluator.js";
 
 /** An import binding or a re-export: a name taken from another module. */
 interface ImportLike {
@@ -183,7 +183,7 @@ export class ReferenceResolver {
     if (loaded?.kind !== "json") return undefined;
     if (!this.#checkedFiles.has(filePath)) {
       if (loaded.invalidUtf8) reportInvalidUtf8(this.evaluator.sink, loaded.document.file);
-      this.#checkedFiles.set(filePath, reportJsonProblems(this.evaluator.sink, loaded.document));
+      this.#checkedFiles.set(filePath, reportJsonProblems(this.evaluator.sink, loaded.document, pathSegments(path)));
     }
     return loaded.document.root;
   }

@@ -136,22 +136,31 @@ export class StaticEvaluator {
     }
   }
 
-  #number(m: ParsedSource, literal: ts.NumericLiteral, sign: 1 | -1, span: Span, path: PathLink | undefined): Located | undefined {
+  /** A numeric literal times `sign`; `written` is the source text shown when it is not finite. */
+  #number(m: ParsedSource, literal: ts.NumericLiteral, sign: 1 | -1, span: Span, path: PathLink | undefined, written?: string): Located | undefined {
     const value = sign * Number(literal.text);
     if (!Number.isFinite(value)) {
-      const written = `${sign < 0 ? "-" : ""}${literal.getText(m.sourceFile)}`;
-      this.report(Diagnostics.NotJsonValue, span, [`The number '${written}' (which is ${value})`], path, { hint: Hints.numbers });
+      const text = written ?? `${sign < 0 ? "-" : ""}${literal.getText(m.sourceFile)}`;
+      this.report(Diagnostics.NotJsonValue, span, [`The number '${text}' (which is ${value})`], path, { hint: Hints.numbers });
       return undefined;
     }
     return leaf(value === 0 ? 0 : value, span);
   }
 
+  /**
+   * `-5`, `+5` and any mix of signs and parentheses around a numeric literal (`-(5)`,
+   * `-(-5)`, `+(5)`): parentheses are accepted at any depth (DESIGN §3), so they are accepted
+   * under a sign too. Any other operand (a name, a call) is not static.
+   */
   #signedNumber(m: ParsedSource, node: ts.PrefixUnaryExpression, span: Span, path: PathLink | undefined): Located | undefined {
-    const signed = node.operator === ts.SyntaxKind.MinusToken || node.operator === ts.SyntaxKind.PlusToken;
-    if (signed && ts.isNumericLiteral(node.operand)) {
-      return this.#number(m, node.operand, node.operator === ts.SyntaxKind.MinusToken ? -1 : 1, span, path);
+    let sign: 1 | -1 = 1;
+    let operand: ts.Expression = node;
+    while (ts.isPrefixUnaryExpression(operand) && (operand.operator === ts.SyntaxKind.MinusToken || operand.operator === ts.SyntaxKind.PlusToken)) {
+      if (operand.operator === ts.SyntaxKind.MinusToken) sign = sign === 1 ? -1 : 1;
+      operand = this.#unwrap(m, operand.operand, path);
     }
-    if (signed && ts.isIdentifier(node.operand) && (node.operand.text === "Infinity" || node.operand.text === "NaN")) {
+    if (operand !== node && ts.isNumericLiteral(operand)) return this.#number(m, operand, sign, span, path, node.getText(m.sourceFile));
+    if (operand !== node && ts.isIdentifier(operand) && (operand.text === "Infinity" || operand.text === "NaN")) {
       this.report(Diagnostics.NotJsonValue, span, [`'${node.getText(m.sourceFile)}'`], path, { hint: Hints.numbers });
       return undefined;
     }
@@ -179,7 +188,7 @@ export class StaticEvaluator {
         const spread = this.evaluate(m, property.expression, path, depth);
         if (spread?.kind === "object") for (const [name, member] of spread.members) add(name, member);
         else {
-          if (spread) this.report(Diagnostics.InvalidSpread, spread.span, ["an object", describeJsonType(spread)], path);
+          if (spread) this.#reportInvalidSpread(m.spanOf(property), spread, "an object", path);
           partial = true;
         }
         continue;
@@ -229,6 +238,16 @@ export class StaticEvaluator {
     return undefined;
   }
 
+  /**
+   * AL3206 at the spread itself (`...arr`); when the spread value is written elsewhere (a
+   * const, an imported file), that place is a related location.
+   */
+  #reportInvalidSpread(at: Span, spread: Located, expected: string, path: PathLink | undefined): void {
+    const inside = spread.span.file === at.file && spread.span.start >= at.start && spread.span.end <= at.end;
+    const related = inside ? [] : [{ ...spanLocation(spread.span), message: `The spread value (${describeJsonType(spread)}) is written here.` }];
+    this.report(Diagnostics.InvalidSpread, at, [expected, describeJsonType(spread)], path, related.length > 0 ? { related } : {});
+  }
+
   #array(m: ParsedSource, node: ts.ArrayLiteralExpression, span: Span, path: PathLink | undefined, depth: number): Located {
     const items: Located[] = [];
     let partial = false;
@@ -251,7 +270,7 @@ export class StaticEvaluator {
         const spread = this.evaluate(m, element.expression, path, depth);
         if (spread?.kind === "array") spread.items.forEach(add);
         else {
-          if (spread) this.report(Diagnostics.InvalidSpread, spread.span, ["an array", describeJsonType(spread)], path);
+          if (spread) this.#reportInvalidSpread(m.spanOf(element), spread, "an array", path);
           partial = true;
         }
       } else {

@@ -196,14 +196,17 @@ describe("names", () => {
 describe("spreads", () => {
   it("rejects spreading an array into an object", () => {
     const result = analyzeSource(lines("const list = [1];", "export default { v: { ...list, a: 1 } };"));
-    expect(result.diagnostics.map(brief)).toEqual([{ code: "AL3206", line: 1, column: 14, path: "v" }]);
+    // At the spread, with the const's value as the related location.
+    expect(result.diagnostics.map(brief)).toEqual([{ code: "AL3206", line: 2, column: 23, path: "v" }]);
+    expect(result.diagnostics[0]!.related).toMatchObject([{ line: 1, column: 14 }]);
     expect(result.diagnostics[0]!.message).toBe("Only an object can be spread here, but this is an array.");
     expect(result.entry?.value).toEqual({ v: { a: 1 } });
   });
 
   it("rejects spreading a string into an array", () => {
     const result = analyzeSource('export default { v: [..."ab"] };');
-    expect(result.diagnostics.map(brief)).toEqual([{ code: "AL3206", line: 1, column: 25, path: "v" }]);
+    expect(result.diagnostics.map(brief)).toEqual([{ code: "AL3206", line: 1, column: 22, path: "v" }]);
+    expect(result.diagnostics[0]!.related).toBeUndefined();
     expect(result.diagnostics[0]!.message).toBe("Only an array can be spread here, but this is a string.");
   });
 

@@ -144,7 +144,7 @@ describe("size and depth", () => {
     const result = analyzeSource(lines('import data from "./data.json";', "export default { v: data };"), {
       [`${DIR}/data.json`]: `${"[".repeat(400)}${"]".repeat(400)}`,
     });
-    expect(result.diagnostics.map(brief)).toEqual([{ code: "AL3007", line: 1, column: 257, file: `${DIR}/data.json` }]);
+    expect(result.diagnostics.map(brief)).toEqual([{ code: "AL3007", line: 1, column: 257, file: `${DIR}/data.json`, path: "v" }]);
   });
 
   it("stops values that references multiply beyond a million parts", () => {
