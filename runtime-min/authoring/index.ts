@@ -71,8 +71,12 @@ export class RecoverableToolError extends Error {
 export interface ToolSandbox {
   /** Absolute path of the run's workspace directory inside the sandbox. */
   readonly workspace: string;
+  /** Reads a workspace file as UTF-8 text. */
   readFile(path: string): Promise<string>;
-  writeFile(path: string, contents: string): Promise<void>;
+  /** Reads a workspace file's exact bytes. */
+  readFileBytes(path: string): Promise<Uint8Array>;
+  /** Writes a workspace file (text as UTF-8, a `Uint8Array` as its exact bytes), atomically. */
+  writeFile(path: string, contents: string | Uint8Array): Promise<void>;
   /** Runs a shell command in the workspace with the sandbox environment allowlist. */
   exec(command: string, options?: { readonly timeoutMs?: number }): Promise<{ stdout: string; stderr: string; exitCode: number }>;
 }

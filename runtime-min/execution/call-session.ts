@@ -33,7 +33,7 @@ import { ControlPlaneError, ToolCallError } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
 import type { ContextOperation } from "../sandbox/protocol.js";
 import type { CallUpdate, StateStore } from "../state/state-store.js";
-import { readWorkspaceFile, writeWorkspaceFile, type ShellResult } from "./workspace.js";
+import { readWorkspaceFile, readWorkspaceFileBytes, writeWorkspaceFile, type ShellResult } from "./workspace.js";
 
 /** An event as a `CallResult` lists it: `{ type, ...data }` (DESIGN §7). */
 export type RuntimeEvent = { readonly type: string; readonly [key: string]: Json };
@@ -218,9 +218,12 @@ export class CallSession {
       case "sandbox.readFile":
         this.flushStart();
         return readWorkspaceFile(workspace, operation.path);
+      case "sandbox.readFileBytes":
+        this.flushStart();
+        return (await readWorkspaceFileBytes(workspace, operation.path)).toString("base64");
       case "sandbox.writeFile":
         this.flushStart();
-        await writeWorkspaceFile(workspace, operation.path, operation.contents);
+        await writeWorkspaceFile(workspace, operation.path, "base64" in operation ? Buffer.from(operation.base64, "base64") : operation.contents);
         return undefined;
       case "sandbox.exec":
         this.flushStart();

@@ -60,8 +60,16 @@ export async function readWorkspaceFile(workspace: string, requested: string): P
   return fs.promises.readFile(resolveInWorkspace(workspace, requested), "utf8");
 }
 
-/** Writes a UTF-8 file of the workspace (atomically: temporary file, then rename), creating folders. */
-export async function writeWorkspaceFile(workspace: string, requested: string, contents: string): Promise<void> {
+/** Reads a file of the workspace as its exact bytes. */
+export async function readWorkspaceFileBytes(workspace: string, requested: string): Promise<Buffer> {
+  return fs.promises.readFile(resolveInWorkspace(workspace, requested));
+}
+
+/**
+ * Writes a file of the workspace — a string as UTF-8, bytes as they are — atomically
+ * (temporary file, then rename), creating folders.
+ */
+export async function writeWorkspaceFile(workspace: string, requested: string, contents: string | Uint8Array): Promise<void> {
   const target = resolveInWorkspace(workspace, requested);
   await fs.promises.mkdir(path.dirname(target), { recursive: true });
   const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;

@@ -65,7 +65,11 @@ export type ContextOperation =
   | { readonly op: "step.lookup"; readonly key: string }
   | { readonly op: "step.record"; readonly key: string; readonly value: Json | undefined; readonly metadata: { readonly [key: string]: Json } | undefined }
   | { readonly op: "sandbox.readFile"; readonly path: string }
+  /** Answered with the file's bytes in base64 (envelopes are JSON). */
+  | { readonly op: "sandbox.readFileBytes"; readonly path: string }
+  /** `contents` is UTF-8 text; `base64` carries exact bytes (a `Uint8Array`). */
   | { readonly op: "sandbox.writeFile"; readonly path: string; readonly contents: string }
+  | { readonly op: "sandbox.writeFile"; readonly path: string; readonly base64: string }
   | { readonly op: "sandbox.exec"; readonly command: string; readonly timeoutMs: number | undefined };
 
 /** A `ctx` request made during call `callId`. Child → host. */

@@ -88,9 +88,17 @@ function createSandbox(channel: ContextChannel, workspace: string): ToolSandbox 
       if (typeof filePath !== "string") throw new TypeError("sandbox.readFile(path) needs a string path.");
       return (await channel.request({ op: "sandbox.readFile", path: filePath })) as string;
     },
-    async writeFile(filePath: string, contents: string): Promise<void> {
-      if (typeof filePath !== "string" || typeof contents !== "string") throw new TypeError("sandbox.writeFile(path, contents) needs a string path and string contents.");
-      await channel.request({ op: "sandbox.writeFile", path: filePath, contents });
+    async readFileBytes(filePath: string): Promise<Uint8Array> {
+      if (typeof filePath !== "string") throw new TypeError("sandbox.readFileBytes(path) needs a string path.");
+      const base64 = (await channel.request({ op: "sandbox.readFileBytes", path: filePath })) as string;
+      return new Uint8Array(Buffer.from(base64, "base64"));
+    },
+    async writeFile(filePath: string, contents: string | Uint8Array): Promise<void> {
+      if (typeof filePath !== "string" || (typeof contents !== "string" && !(contents instanceof Uint8Array))) {
+        throw new TypeError("sandbox.writeFile(path, contents) needs a string path and string or Uint8Array contents.");
+      }
+      if (typeof contents === "string") await channel.request({ op: "sandbox.writeFile", path: filePath, contents });
+      else await channel.request({ op: "sandbox.writeFile", path: filePath, base64: Buffer.from(contents.buffer, contents.byteOffset, contents.byteLength).toString("base64") });
     },
     async exec(command: string, options?: { readonly timeoutMs?: number }) {
       if (typeof command !== "string") throw new TypeError("sandbox.exec(command) needs a string command.");

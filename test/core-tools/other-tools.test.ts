@@ -129,6 +129,7 @@ describe("bash", () => {
     const sandbox: ToolSandbox = {
       workspace: "/workspace",
       readFile: async () => "",
+      readFileBytes: async () => new Uint8Array(),
       writeFile: async () => undefined,
       exec: async (command, options) => {
         calls.push([command, options]);
