@@ -5,6 +5,7 @@
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import type { SourceLocation } from "../compiler/diagnostics/diagnostic.js";
 import { createLineMap, locationOf, type LineMap } from "../compiler/diagnostics/positions.js";
+import { findJsonNestingBeyond } from "../compiler/text/json-nesting.js";
 
 /** Result of {@link parseJsonText}. */
 export type ParsedJson =
@@ -110,21 +111,7 @@ export function locateProperty(parsed: Extract<ParsedJson, { ok: true }>, segmen
 /**
  * Offset (into `text`) of the first `{` or `[` that opens a level deeper than
  * {@link MAX_LOCK_JSON_DEPTH}, skipping strings; `undefined` when nothing nests that deep.
- * Iterative, so it is safe on any input (same approach as `compiler/plugin-package/json-document.ts`).
  */
 export function findExcessiveNesting(text: string): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (inString) {
-      if (ch === 92 /* \\ */) i++;
-      else if (ch === 34 /* " */) inString = false;
-    } else if (ch === 34) inString = true;
-    else if (ch === 123 || ch === 91) {
-      depth++;
-      if (depth > MAX_LOCK_JSON_DEPTH) return i;
-    } else if (ch === 125 || ch === 93) depth--;
-  }
-  return undefined;
+  return findJsonNestingBeyond(text, MAX_LOCK_JSON_DEPTH);
 }

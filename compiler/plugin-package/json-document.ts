@@ -15,6 +15,7 @@ import { segmentsToPointer } from "../json-pointer.js";
 import { createLineMap, locationOf, type LineMap } from "../diagnostics/positions.js";
 import { setOwn, type JsonValue } from "../json-value.js";
 import type { LocatedValue, ValueLocation } from "../model.js";
+import { findJsonNestingBeyond } from "../text/json-nesting.js";
 
 /** Deepest object/array nesting accepted; deeper input is a syntax error, never a stack overflow. */
 export const MAX_JSON_DEPTH = 256;
@@ -130,20 +131,7 @@ function buildObject(node: JsonNode, segments: readonly (string | number)[], poi
 
 /** Offset of the first bracket nested deeper than {@link MAX_JSON_DEPTH}, ignoring strings. */
 function findExcessiveNesting(text: string): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (inString) {
-      if (ch === 92 /* \ */) i++;
-      else if (ch === 34 /* " */) inString = false;
-    } else if (ch === 34) inString = true;
-    else if (ch === 123 || ch === 91) {
-      depth++;
-      if (depth > MAX_JSON_DEPTH) return i;
-    } else if (ch === 125 || ch === 93) depth--;
-  }
-  return undefined;
+  return findJsonNestingBeyond(text, MAX_JSON_DEPTH);
 }
 
 function describeSyntaxError(source: string, lineMap: LineMap, error: ParseError | undefined): JsonSyntaxProblem {

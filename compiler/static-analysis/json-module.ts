@@ -5,6 +5,7 @@
  */
 import { parseTree, type Node as JsonNode, type ParseError } from "jsonc-parser";
 import type { Located, Member, Span } from "./located-tree.js";
+import { findJsonNestingBeyond } from "../text/json-nesting.js";
 import { MAX_NESTING } from "./nesting-limit.js";
 import type { TextFile } from "./source-store.js";
 
@@ -72,25 +73,9 @@ export function parseJsonDocument(file: TextFile): JsonDocument {
   return { file, root, problems };
 }
 
-/**
- * Offset of the first `{` or `[` that opens a level deeper than {@link MAX_NESTING} (strings
- * skipped), or `undefined`. Iterative, so safe on any input.
- */
+/** Offset of the first `{` or `[` that opens a level deeper than {@link MAX_NESTING}, or `undefined`. */
 function findDeepJsonNesting(text: string): number | undefined {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (inString) {
-      if (ch === 92 /* backslash */) i++;
-      else if (ch === 34 /* " */) inString = false;
-    } else if (ch === 34) inString = true;
-    else if (ch === 123 || ch === 91) {
-      depth++;
-      if (depth > MAX_NESTING) return i;
-    } else if (ch === 125 || ch === 93) depth--;
-  }
-  return undefined;
+  return findJsonNestingBeyond(text, MAX_NESTING);
 }
 
 /** JSON.parse is what Node.js runs; anything jsonc-parser tolerates but it rejects is an error. */
