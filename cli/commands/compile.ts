@@ -51,21 +51,25 @@ export function compileJson(result: CompileResult): Record<string, unknown> {
 
 function printPretty(result: CompileResult, root: string, flags: CompileFlags): void {
   const report = result.checkReport;
-  const shown = report?.diagnostic ? result.diagnostics.filter((d) => d.code !== report.diagnostic!.code) : result.diagnostics;
-  printDiagnostics(shown, root);
+  const listed = report?.diagnostic ? result.diagnostics.filter((d) => d.code !== report.diagnostic!.code) : result.diagnostics;
+  printDiagnostics(listed, root);
+  // Paths as the user can open them from where they ran the command.
+  const shown = (relative: string): string => path.relative(process.cwd(), path.resolve(root, relative)) || ".";
   if (flags.check) {
     if (report && report.status !== "up-to-date") process.stderr.write(formatLockfileCheckReport(report));
-    else if (result.ok) process.stdout.write(`${result.lockfile} is up to date.\n`);
+    else if (result.ok) process.stdout.write(`${shown(result.lockfile)} is up to date.\n`);
     return;
   }
   if (!result.ok) {
-    process.stderr.write(`${result.lockfile} and the artifact were left unchanged.\n`);
+    // A root that does not exist (or is a file) has no lock or artifact to speak of.
+    const rootProblem = result.diagnostics.some((d) => d.code === "AL1024" || d.code === "AL1025");
+    if (!rootProblem) process.stderr.write(`${shown(result.lockfile)} and the artifact were left unchanged.\n`);
     return;
   }
   const tools = result.analysis.capabilities.reduce((sum, c) => sum + c.plugin.tools.length, 0);
   const surfaces = result.analysis.agent.surfaces.length;
   process.stdout.write(
-    `${result.lockChanged ? "Wrote" : "Up to date:"} ${result.lockfile} (${surfaces} surface${surfaces === 1 ? "" : "s"}, ${tools} tool${tools === 1 ? "" : "s"}).\n`,
+    `${result.lockChanged ? "Wrote" : "Up to date:"} ${shown(result.lockfile)} (${surfaces} surface${surfaces === 1 ? "" : "s"}, ${tools} tool${tools === 1 ? "" : "s"}).\n`,
   );
-  if (result.artifact) process.stdout.write(`${result.artifactChanged ? "Packaged" : "Up to date:"} ${result.artifact}\n`);
+  if (result.artifact) process.stdout.write(`${result.artifactChanged ? "Packaged" : "Up to date:"} ${shown(result.artifact)}\n`);
 }

@@ -3,6 +3,7 @@
  */
 import { shellQuote } from "../../lockfile/fix-command.js";
 import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import { formatPretty } from "../../compiler/diagnostics/format-pretty.js";
 import { plainPalette, type Palette } from "../../compiler/diagnostics/terminal-color.js";
 import type { CallResult } from "../types.js";
 
@@ -40,14 +41,14 @@ export function formatCallResult(result: CallResult, root = ".", colors: Palette
   return `${lines.join("\n")}\n`;
 }
 
-/** Human-readable text of a refused request (diagnostics with code, place and hint). */
+/**
+ * Human-readable text of a refused request: the diagnostics exactly as `compile` prints them
+ * (`file:line:column - error CODE: message`, the property path, the hint, a summary line),
+ * without code frames; just the message when there are none.
+ */
 export function formatRefusal(message: string, diagnostics: readonly Diagnostic[], colors: Palette = plainPalette): string {
   if (diagnostics.length === 0) return `${colors.red("error")} ${message}\n`;
-  const lines = diagnostics.flatMap((diagnostic) => [
-    `${diagnostic.file === "" ? "" : `${diagnostic.file}:${diagnostic.line}:${diagnostic.column} `}${colors.red(diagnostic.severity)} ${diagnostic.code} ${diagnostic.message}`,
-    ...(diagnostic.hint ? [`  ${colors.dim(diagnostic.hint)}`] : []),
-  ]);
-  return `${lines.join("\n")}\n`;
+  return formatPretty(diagnostics, { color: colors !== plainPalette });
 }
 
 /** `npx assembly-line <command> <first> [root] <rest…>`, shell-quoted, omitting a root of ".". */

@@ -151,7 +151,7 @@ const specs: readonly CoreToolSpec[] = [
   },
   {
     name: "bash",
-    description: "Run a shell command in the run's sandbox with /workspace as the working directory.",
+    description: "Run a shell command in the run's sandbox. The working directory is the run's workspace (what the file tools call /workspace): use paths relative to it.",
     inputSchema: objectSchema(
       {
         command: { type: "string", minLength: 1, description: "The shell command to run." },

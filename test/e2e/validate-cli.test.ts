@@ -69,6 +69,10 @@ describe("--format json on failures of the command line itself", () => {
     const missing = path.join(repoRoot, "examples", "no-such-agent");
     expect(runCliJson(["compile", missing]).json.diagnostics).toMatchObject([{ code: "AL1024" }]);
     expect(fs.existsSync(missing)).toBe(false);
+    // Pretty output does not speak of a lock or an artifact the missing root never had.
+    const pretty = runCli(["compile", missing]);
+    expect(pretty.stderr).toContain("AL1024");
+    expect(pretty.stderr).not.toContain("left unchanged");
   });
 
   it("a folder without agent.md gets no .assemblyline/ (not even the analysis cache), from compile or a mistyped search", () => {

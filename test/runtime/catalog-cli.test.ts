@@ -52,6 +52,8 @@ describe("assembly-line tools", () => {
     expect(output.stdout).toContain("web_fetch");
     expect(output.stdout).toContain("plugin:research");
     expect(output.stdout).toMatch(/deferred tools? to find with tool_search.*summarize/);
+    // The printed search command names the same surface.
+    expect(output.stdout).toContain(`search '' ${agent.root} --surface ${CHILD}\``);
     expect(output.stdout).toContain("disabled built-ins: bash (by a plugin)");
     const root = await runToolsCommand({ root: agent.root });
     expect(root.stdout).not.toContain("audit_log");

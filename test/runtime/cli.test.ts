@@ -117,7 +117,8 @@ describe("assembly-line call / approve across processes", () => {
       expect(run.json.diagnostics[0]).toMatchObject({ file: "" });
     }
     const pretty = cli("call", "echo", agent.root, "--input", "{message}");
-    expect(pretty.stderr).toMatch(/^error AL8040 /);
+    // The same layout as compile's diagnostics: "error CODE: message", then "hint:".
+    expect(pretty.stderr).toMatch(/^error AL8040: --input is not valid JSON/);
   });
 
   it("refuses a tampered artifact with exit code 1", () => {
@@ -128,7 +129,7 @@ describe("assembly-line call / approve across processes", () => {
       fs.appendFileSync(path.join(tampered, ".assemblyline/build/bundles/echo.mjs"), "\n//x\n");
       const refused = cli("call", "echo", tampered, "--input", '{"message":"x"}');
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain("AL8012 The bundle .assemblyline/build/bundles/echo.mjs of tool 'echo' does not match its locked integrity");
+      expect(refused.stderr).toContain("error AL8012: The bundle .assemblyline/build/bundles/echo.mjs of tool 'echo' does not match its locked integrity");
     } finally {
       fs.rmSync(tampered, { recursive: true, force: true });
     }
