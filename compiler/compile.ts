@@ -26,7 +26,7 @@ import { isDisabledTool, LOCKFILE_NAME, type Lockfile } from "../lockfile/types.
 import { writeLockfileIfChanged } from "../lockfile/write-lockfile.js";
 import type { PackagingResult } from "../packaging/bundle-tools.js";
 import { toolBundleKey } from "../packaging/plan-bundles.js";
-import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE } from "../runtime-min/artifact/manifest.js";
+import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE, type ArtifactManifest, type ArtifactSkill } from "../runtime-min/artifact/manifest.js";
 
 // Packaging (esbuild) and `--check` (diff) are loaded only by the compiles that use them, so
 // `compile --no-package` does not pay their start-up.
@@ -218,13 +218,22 @@ async function emitArtifact(
     import("../packaging/integrity.js"),
     import("../packaging/write-artifact.js"),
   ]);
-  const { manifest, skillFiles } = buildManifest(analysis, lock, bundleIntegrity(Buffer.from(lockText, "utf8")), packaged.toolBundles);
-  const manifestBytes = serializeManifest(manifest);
+  const built = buildManifest(analysis, lock, bundleIntegrity(Buffer.from(lockText, "utf8")), packaged.toolBundles);
   const extra = new Map<string, Uint8Array>();
-  for (const skill of skillFiles) {
+  for (const skill of built.skillFiles) {
     const bytes = fs.existsSync(skill.from) ? fs.readFileSync(skill.from) : undefined;
     if (bytes) extra.set(skill.to, bytes);
   }
+  // Each copied SKILL.md's integrity goes into the manifest, so load_skill serves only the text packaged.
+  const withIntegrity = (skill: ArtifactSkill): ArtifactSkill => {
+    const bytes = extra.get(skill.file);
+    return bytes ? { ...skill, integrity: bundleIntegrity(bytes) } : skill;
+  };
+  const manifest: ArtifactManifest = {
+    ...built.manifest,
+    surfaces: Object.fromEntries(Object.entries(built.manifest.surfaces).map(([id, surface]) => [id, { ...surface, skills: surface.skills.map(withIntegrity) }])),
+  };
+  const manifestBytes = serializeManifest(manifest);
   // The copied SKILL.md files count too: a surface's own skill can change without changing the
   // lock (and so the manifest), and load_skill must then serve the new text.
   if (artifactIsCurrent(outDir, manifestBytes, new Map([...packaged.bundles, ...extra]))) return false;

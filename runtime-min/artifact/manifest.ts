@@ -45,6 +45,11 @@ export interface ArtifactSkill {
   readonly capability: string | null;
   /** Artifact-relative path of the copied SKILL.md. */
   readonly file: string;
+  /**
+   * SRI `sha512-…` of the copied SKILL.md's bytes; `load_skill` refuses a copy that no longer
+   * hashes to it (the text the model reads is as locked). Absent in artifacts of older toolchains.
+   */
+  readonly integrity?: string;
 }
 
 /** One surface: the root (`"."`) or a subagent (`"subagents/<name>"`, nested likewise). */

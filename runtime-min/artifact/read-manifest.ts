@@ -54,6 +54,13 @@ function checkSurface(surface: unknown, at: Path, report: (path: Path, reason: s
   if (surface.parent !== null && typeof surface.parent !== "string") report([...at, "parent"], "must be a surface id or null");
   if (!isStringArray(surface.disabledCoreTools)) report([...at, "disabledCoreTools"], "must be an array of strings");
   if (!Array.isArray(surface.skills)) report([...at, "skills"], "must be an array");
+  else {
+    surface.skills.forEach((skill: unknown, index: number) => {
+      if (isObject(skill) && skill.integrity !== undefined && (typeof skill.integrity !== "string" || !skill.integrity.startsWith("sha512-"))) {
+        report([...at, "skills", index, "integrity"], "must be an SRI sha512 string");
+      }
+    });
+  }
   if (!isObject(surface.tools)) return report([...at, "tools"], "must be an object keyed by tool name");
   for (const [name, tool] of Object.entries(surface.tools)) checkTool(tool, [...at, "tools", name], report);
 }

@@ -8,6 +8,7 @@
  * `<capability>:<name>`.
  */
 import { readFile } from "node:fs/promises";
+import ssri from "ssri";
 import path from "node:path";
 import { distance } from "fastest-levenshtein";
 import type { ArtifactSkill } from "../artifact/manifest.js";
@@ -66,12 +67,20 @@ export async function loadSkillTool(input: CoreJson, ctx: CoreToolContext): Prom
   if (relative.startsWith("..") || path.isAbsolute(relative)) {
     throw new ToolCallError("configuration_error", `Skill "${qualifiedSkillName(skill)}" points outside the artifact (${skill.file}); recompile the agent.`);
   }
-  let content: string;
+  let bytes: Buffer;
   try {
-    content = await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (error) {
     throw new ToolCallError("configuration_error", `The artifact is missing ${skill.file} for skill "${qualifiedSkillName(skill)}"; recompile the agent.`, { cause: error });
   }
+  // The model reads exactly the text that was packaged (and whose source the lock records).
+  if (skill.integrity !== undefined && !ssri.checkData(bytes, skill.integrity)) {
+    throw new ToolCallError(
+      "configuration_error",
+      `The artifact's copy of skill "${qualifiedSkillName(skill)}" (${skill.file}) was changed after packaging; run \`npx assembly-line compile\` to rebuild it.`,
+    );
+  }
+  const content = bytes.toString("utf8");
   await ctx.emit("skill.loaded", { name: skill.name, capability: skill.capability });
   return { name: skill.name, capability: skill.capability, description: skill.description, content };
 }

@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import ssri from "ssri";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { compileAgent } from "../../compiler/compile.js";
 import type { ArtifactManifest } from "../../runtime-min/artifact/manifest.js";
@@ -52,15 +53,16 @@ async function load(surfaceId: string, name: string) {
 
 test("the manifest lists each surface's own skills (capability null) and its plugins' skills, copied into the artifact", () => {
   expect(manifest.surfaces["."]!.skills).toEqual([
-    { name: "triage", description: "How to triage.", capability: null, file: "skills/root/_surface/triage/SKILL.md" },
-    { name: "refunds", description: "How to refunds.", capability: "billing", file: "skills/root/billing/refunds/SKILL.md" },
+    { name: "triage", description: "How to triage.", capability: null, file: "skills/root/_surface/triage/SKILL.md", integrity: expect.stringMatching(/^sha512-/) },
+    { name: "refunds", description: "How to refunds.", capability: "billing", file: "skills/root/billing/refunds/SKILL.md", integrity: expect.stringMatching(/^sha512-/) },
   ]);
   expect(manifest.surfaces["subagents/researcher"]!.skills).toEqual([
-    { name: "web-research", description: "How to web-research.", capability: null, file: "skills/subagents/researcher/_surface/web-research/SKILL.md" },
-    { name: "cite", description: "How to cite.", capability: "citations", file: "skills/subagents/researcher/citations/cite/SKILL.md" },
+    { name: "web-research", description: "How to web-research.", capability: null, file: "skills/subagents/researcher/_surface/web-research/SKILL.md", integrity: expect.stringMatching(/^sha512-/) },
+    { name: "cite", description: "How to cite.", capability: "citations", file: "skills/subagents/researcher/citations/cite/SKILL.md", integrity: expect.stringMatching(/^sha512-/) },
   ]);
   for (const surface of Object.values(manifest.surfaces)) {
-    for (const entry of surface.skills) expect(fs.existsSync(path.join(artifactDir, entry.file)), entry.file).toBe(true);
+    // Each copy exists and hashes to the integrity the manifest records for it.
+    for (const entry of surface.skills) expect(ssri.checkData(fs.readFileSync(path.join(artifactDir, entry.file)), entry.integrity!), entry.file).toBeTruthy();
   }
 });
 
