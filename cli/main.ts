@@ -29,7 +29,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     .version(toolVersion(), "-v, --version")
     .exitOverride()
     .showHelpAfterError("(run 'assembly-line --help' for usage)")
-    .configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: (text) => process.stderr.write(text) });
+    .configureOutput({
+      writeOut: (text) => process.stdout.write(text),
+      writeErr: (text) => process.stderr.write(text),
+      // Command-line mistakes carry their code like every other diagnostic (AL9001).
+      outputError: (text, write) => write(text.replace(/^error: /, "error AL9001: ")),
+    });
 
   program
     .command("compile")

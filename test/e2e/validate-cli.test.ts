@@ -61,6 +61,12 @@ describe("--format json on failures of the command line itself", () => {
     expect(JSON.parse(call.stdout)).toMatchObject({ status: "failed", diagnostics: [{ code: "AL9001" }], events: [] });
   });
 
+  it("pretty output names the code too", () => {
+    const run = runCli(["call", "echo", "x"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^error AL9001: required option '--input <json>' not specified$/m);
+  });
+
   it("a file or a missing folder as the root is a diagnostic, and nothing is created", () => {
     const file = path.join(repoRoot, "examples/support-agent/agent.md");
     const { status, json } = runCliJson(["compile", file]);
