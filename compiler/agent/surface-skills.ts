@@ -22,7 +22,8 @@ import { fileStart } from "../diagnostics/positions.js";
 import type { CompilerHost } from "../host.js";
 import type { SurfaceSkillComponent } from "../model.js";
 import { hashFileContent } from "../../lockfile/hash-plugin-directory.js";
-import { isPathInside } from "../plugin-package/containment.js";
+// The same containment check plugin packages use, against the agent root instead of a plugin root.
+import { resolvePackagePath as resolve } from "../plugin-package/containment.js";
 import { readSkillFrontMatter } from "../plugin-package/skill-front-matter.js";
 import { checkSkillFields } from "../plugin-package/skill-rules.js";
 
@@ -33,13 +34,6 @@ export interface SurfaceSkills {
   /** AL104x and AL22xx diagnostics; files are absolute. */
   readonly diagnostics: readonly Diagnostic[];
 }
-
-/** What a path inside the agent resolves to. */
-type Resolved =
-  | { readonly kind: "missing" }
-  | { readonly kind: "broken" }
-  | { readonly kind: "outside"; readonly real: string }
-  | { readonly kind: "inside"; readonly real: string; readonly type: "file" | "directory" | "other" };
 
 /**
  * Discovers the skills of the surface whose folder is `surfaceDir` (absolute, inside `root`).
@@ -149,17 +143,6 @@ function readText(host: CompilerHost, real: string): string | { readonly reason:
     case "missing":
       return { reason: "it no longer exists" };
   }
-}
-
-/** Resolves `filePath` through every symlink and places it against the agent root. Reads only metadata. */
-function resolve(host: CompilerHost, agentRootReal: string, filePath: string): Resolved {
-  if (host.kind(filePath) === "missing") return { kind: "missing" };
-  const real = host.realpath(filePath);
-  if (real === undefined) return { kind: "broken" };
-  if (!isPathInside(agentRootReal, real)) return { kind: "outside", real };
-  const kind = host.kind(real);
-  if (kind === "missing" || kind === "symlink") return { kind: "broken" };
-  return { kind: "inside", real, type: kind };
 }
 
 /** Where an escaping path leads, relative to the agent root (`../shared/skills/x`), for messages. */
