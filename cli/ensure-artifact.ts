@@ -33,7 +33,9 @@ export interface EnsuredArtifact {
 export async function ensureArtifact(root: string): Promise<EnsuredArtifact> {
   const { compileAgent } = await import("../compiler/compile.js");
   const absolute = path.resolve(root);
-  const check = await compileAgent({ root: absolute, check: true, package: false });
+  // The check saves the analysis cache: a full compile after it (stale artifact) and the next
+  // command's check then reuse the analysis instead of parsing everything again.
+  const check = await compileAgent({ root: absolute, check: true, package: false, saveCache: true });
   if (check.ok && (await artifactMatchesLock(absolute))) return { diagnostics: check.diagnostics, compiled: false, lockChanged: false };
   const compiled = await compileAgent({ root: absolute });
   return { diagnostics: compiled.diagnostics, compiled: true, lockChanged: compiled.lockChanged };

@@ -54,6 +54,12 @@ export interface CompileOptions {
    * `--check` reads it but never writes it. The results are the same either way.
    */
   readonly cache?: boolean;
+  /**
+   * Whether to save the analysis cache. Default: not under `check` (the user's `compile
+   * --check` writes nothing); the host commands' compile-first check passes `true`, so the
+   * full compile that may follow, and later checks, start warm.
+   */
+  readonly saveCache?: boolean;
 }
 
 /** What a compile did (the CLI prints it; `--format json` adds nothing else). */
@@ -140,7 +146,7 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   diagnostics.push(...analysis.diagnostics);
   // A folder without agent.md is not an agent root: nothing is created in it, not even the cache
   // (e.g. `search <path>`, which reads the path as the query and the working directory as the root).
-  if (cache && !options.check && host.kind(path.join(root, "agent.md")) === "file") cache.save();
+  if (cache && (options.saveCache ?? !options.check) && host.kind(path.join(root, "agent.md")) === "file") cache.save();
   clock.lap("analyze");
 
   let packaged: PackagingResult | undefined;

@@ -35,6 +35,14 @@ describe("call, approve, tools and search compile first only when needed", () =>
     expect(fs.statSync(manifest).mtimeMs).toBe(before);
   });
 
+  it("the compile-first check keeps the analysis cache, so the next command starts warm", () => {
+    runCliJson(["compile", root]);
+    const cache = path.join(root, ".assemblyline/cache");
+    fs.rmSync(cache, { recursive: true, force: true });
+    expect(runCliJson(["call", "echo", root, "--input", '{"message":"warm"}']).json).toMatchObject({ status: "ok" });
+    expect(fs.readdirSync(cache)).toContain("analysis.bin");
+  });
+
   it("refuses a bundle changed after packaging (AL8012, exit 1) and does not repackage it", () => {
     runCliJson(["compile", root]);
     const bundle = bundleOf("echo");
