@@ -4,9 +4,9 @@
  * exactly what the model sent. Failures name the field (`message`, `items[0].name`) in our own
  * words rather than echoing ajv's error objects (STYLE §4).
  *
- * JSON Schema 2020-12 is the default; a schema whose `$schema` names draft-04/06/07 is compiled
- * with ajv's draft-07 engine and 2019-09 with ajv's 2019-09 engine, whichever spelling of the
- * meta-schema address it uses (http or https, with or without `#`): the engine is chosen here,
+ * JSON Schema 2020-12 is the default; a schema whose `$schema` names draft-07 is compiled with
+ * ajv's draft-07 engine and 2019-09 with ajv's 2019-09 engine, whichever spelling of the
+ * meta-schema address it uses (`dialectOfUri`, the compiler's table): the engine is chosen here,
  * so the copy handed to ajv carries no `$schema` (nor `$id`). No ajv instance leaves this module.
  */
 import AjvDraft07, { type ErrorObject, type ValidateFunction } from "ajv";
@@ -14,6 +14,7 @@ import Ajv2019 from "ajv/dist/2019.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { formatPropertyPath } from "../../compiler/diagnostics/diagnostic.js";
+import { dialectOfUri } from "../../compiler/validation/ajv.js";
 import { pointerToSegmentsIn } from "../../compiler/json-pointer.js";
 import { distance } from "fastest-levenshtein";
 import { canonicalJson } from "../canonical-json.js";
@@ -80,9 +81,11 @@ export class InputValidator {
     const key = canonicalJson(schema);
     let validate = this.compiled.get(key);
     if (!validate) {
-      const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
+      // The compiler's table of `$schema` spellings, so the runtime reads a locked schema in the
+      // dialect the compiler checked it in (2020-12 when absent).
+      const dialect = typeof schema.$schema === "string" ? dialectOfUri(schema.$schema) : undefined;
       try {
-        const engine = /draft-0[4-7]/.test(dialect) ? this.draft07 : /2019-09/.test(dialect) ? this.engine2019() : this.modern;
+        const engine = dialect === "draft-07" ? this.draft07 : dialect === "2019-09" ? this.engine2019() : this.modern;
         const { $id: _ignored, $schema: _dialect, ...bare } = schema;
         validate = engine.compile(bare);
       } catch (error) {
