@@ -23,8 +23,8 @@ export interface EnsuredArtifact {
 }
 
 /**
- * Makes sure the root's artifact is current: a write-nothing check of the lock (analysis
- * from the persistent cache when unchanged) and of the artifact's recorded lock integrity;
+ * Makes sure the root's artifact is current: a check of the lock that writes nothing but the
+ * analysis cache (reused when unchanged) and of the artifact's recorded lock integrity;
  * only when either is stale does it run a full compile, which writes the lock and the artifact.
  * @param root the agent root (absolute or relative to the working directory).
  * @returns the diagnostics to report (any error stops the host command). Never throws for bad
