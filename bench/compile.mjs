@@ -82,7 +82,7 @@ for (const name of Object.keys(modes)) {
   console.log(`${text} — ratio ${(ms / floorMs).toFixed(2)}× (target ≤ 2×)`);
 }
 
-const { compileAgent } = await import(pathToFileURL(path.join(repo, "dist/compiler/compile.js")).href);
+const { compileAgent } = await import(pathToFileURL(path.join(repo, "dist/build/compile.js")).href);
 for (const cache of [false, true]) {
   const shares = [];
   for (let i = 0; i < runs; i++) {

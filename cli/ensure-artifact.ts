@@ -8,9 +8,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
-import { LOCKFILE_NAME } from "../lockfile/types.js";
-import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE } from "../runtime-min/artifact/manifest.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { LOCKFILE_NAME } from "../contract/lockfile-types.js";
+import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE } from "../contract/manifest.js";
 
 /** What {@link ensureArtifact} did. */
 export interface EnsuredArtifact {
@@ -31,7 +31,7 @@ export interface EnsuredArtifact {
  *   input; throws only for internal failures, like `compileAgent`.
  */
 export async function ensureArtifact(root: string): Promise<EnsuredArtifact> {
-  const { compileAgent } = await import("../compiler/compile.js");
+  const { compileAgent } = await import("../build/compile.js");
   const absolute = path.resolve(root);
   // The check saves the analysis cache: a full compile after it (stale artifact) and the next
   // command's check then reuse the analysis instead of parsing everything again.

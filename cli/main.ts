@@ -9,10 +9,10 @@ import * as path from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { registerCatalogCommands } from "./commands/tools.js";
 import { toolVersion } from "./version.js";
-import { Diagnostics, type DiagnosticMessage } from "../compiler/diagnostics/catalog/index.js";
-import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
-import { toJsonDiagnostic } from "../compiler/diagnostics/format-machine.js";
-import { registerRuntimeCommands } from "../runtime-min/cli/runtime-commands.js";
+import { Diagnostics, type DiagnosticMessage } from "../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { toJsonDiagnostic } from "../diagnostics/format-machine.js";
+import { registerRuntimeCommands } from "./commands/runtime-commands.js";
 
 /** Output formats of `compile`. */
 const COMPILE_FORMATS = ["pretty", "json", "sarif", "github"] as const;

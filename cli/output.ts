@@ -4,9 +4,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Diagnostic } from "../compiler/diagnostics/diagnostic.js";
-import { formatPretty } from "../compiler/diagnostics/format-pretty.js";
-import { colorFor } from "../compiler/diagnostics/terminal-color.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatPretty } from "../diagnostics/format-pretty.js";
+import { colorFor } from "../diagnostics/terminal-color.js";
 
 /** Writes `value` as one JSON document (two-space indent) and a newline to stdout. */
 export function printJson(value: unknown): void {

@@ -1,6 +1,6 @@
 /** The toolchain's own version (for `--version` and SARIF; never written into the lock). */
 import * as fs from "node:fs";
-import { packagePath } from "../compiler/package-root.js";
+import { packagePath } from "../common/package-root.js";
 
 /** `version` of this package's package.json. */
 export function toolVersion(): string {

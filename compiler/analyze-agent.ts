@@ -9,10 +9,10 @@
  */
 import { loadAgent } from "./agent/load-agent.js";
 import { resolveCapabilities, type PackagePins } from "./agent/resolve-capabilities.js";
-import type { Diagnostic } from "./diagnostics/diagnostic.js";
-import { dedupeDiagnostics, createDiagnostic } from "./diagnostics/diagnostic.js";
-import { Diagnostics } from "./diagnostics/catalog/index.js";
-import type { CompilerHost } from "./host.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { dedupeDiagnostics, createDiagnostic } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import type { CompilerHost } from "../common/host.js";
 import type { AgentModel, EntryAnalysis, PluginPackage, ResolvedCapability, Surface } from "./model.js";
 import { loadPluginPackage } from "./plugin-package/load-plugin-package.js";
 import { createStaticAnalyzer, type StaticAnalyzer } from "./static-analysis/static-analyzer.js";
@@ -21,8 +21,8 @@ import { checkSurfaceCollisions } from "./validation/collisions.js";
 import { compileJobOf } from "./validation/json-schema.js";
 import { createSchemaCompiler, type SchemaCompileJob, type SchemaCompiler, type VerdictStore } from "./validation/schema-compiler.js";
 import { validatePlugin, type ValidatedPlugin } from "./validation/validate-plugin.js";
-import { isJsonObject } from "./json-value.js";
-import { hashPluginDirectory, type PluginDirectoryHash } from "../lockfile/hash-plugin-directory.js";
+import { isJsonObject } from "../common/json-value.js";
+import { hashPluginDirectory, type PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 
 /** Everything the front end learned about one selected capability. */
 export interface CapabilityAnalysis {

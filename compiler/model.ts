@@ -11,8 +11,8 @@
  *   config/       mergeCapabilityConfig→ effective config per tool
  *   lockfile/     buildLockfile        → Lockfile (plain JSON)
  */
-import type { Diagnostic, SourceLocation } from "./diagnostics/diagnostic.js";
-import type { JsonObject, JsonValue } from "./json-value.js";
+import type { Diagnostic, SourceLocation } from "../diagnostics/diagnostic.js";
+import type { JsonObject, JsonValue } from "../common/json-value.js";
 
 /** Where a value, and the key that names it, are written. */
 export interface ValueLocation {

@@ -5,13 +5,13 @@
  * descriptor validation, and the plugin's content hash (which must be computable to be locked).
  */
 import * as path from "node:path";
-import { dedupeDiagnostics, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
-import type { CompilerHost } from "./host.js";
+import { dedupeDiagnostics, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { CompilerHost } from "../common/host.js";
 import { loadPluginPackage } from "./plugin-package/load-plugin-package.js";
 import { createStaticAnalyzer } from "./static-analysis/static-analyzer.js";
 import { checkSurfaceCollisions } from "./validation/collisions.js";
 import { validatePlugin } from "./validation/validate-plugin.js";
-import { hashPluginDirectory } from "../lockfile/hash-plugin-directory.js";
+import { hashPluginDirectory } from "./plugin-package/hash-plugin-directory.js";
 
 /** The `plugin` part of `validate`'s JSON output (DESIGN §7). */
 export interface PluginSummary {

@@ -8,7 +8,7 @@
  */
 import * as path from "node:path";
 import type { AgentAnalysis, CapabilityAnalysis } from "../compiler/analyze-agent.js";
-import { setOwn } from "../compiler/json-value.js";
+import { setOwn } from "../common/json-value.js";
 import type { ValidatedTool } from "../compiler/validation/validate-plugin.js";
 import type { Surface } from "../compiler/model.js";
 import {
@@ -20,7 +20,7 @@ import {
   type LockedTool,
   type LockedToolDescriptor,
   type Lockfile,
-} from "./types.js";
+} from "../contract/lockfile-types.js";
 
 /** Finds a tool's bundle integrity (`sha512-…`), or `undefined` when it is not packaged. */
 export type BundleIntegrityLookup = (surfaceId: string, capability: string, toolName: string) => string | undefined;

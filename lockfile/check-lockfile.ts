@@ -4,10 +4,11 @@
  */
 import * as path from "node:path";
 import { structuredPatch } from "diff";
-import { createDiagnostic, formatPropertyPath, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
-import { fileStart } from "../compiler/diagnostics/positions.js";
-import { createNodeHost, type CompilerHost } from "../compiler/host.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatPropertyPath } from "../common/property-path.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { fileStart } from "../common/positions.js";
+import { createNodeHost, type CompilerHost } from "../common/host.js";
 import { diffLocks, type LockChangeGroup } from "./diff-locks.js";
 import { fixCommandFor } from "./fix-command.js";
 import { locateProperty, parseJsonText } from "./json-text.js";

@@ -2,9 +2,9 @@
  * What changed between two locks, as property paths grouped by surface and capability
  * (issue 3 item 5: `tools.echo.description: "a" → "b"`).
  */
-import { formatPropertyPath } from "../compiler/diagnostics/diagnostic.js";
-import { isJsonObject, type JsonValue } from "../compiler/json-value.js";
-import { canonicalKeyOrder } from "./canonical-json.js";
+import { formatPropertyPath } from "../common/property-path.js";
+import { isJsonObject, type JsonValue } from "../common/json-value.js";
+import { canonicalKeyOrder } from "../common/canonical-json.js";
 
 /** One difference at one property path. */
 export interface LockChange {

@@ -1,6 +1,7 @@
 /**
  * The command that brings `plugins.lock` up to date, as printed in hints and reports.
  */
+import { shellQuote } from "../common/shell-quote.js";
 
 /**
  * `npx assembly-line compile <root>`; `root` is printed as given (pass a path relative to the
@@ -10,9 +11,4 @@
 export function fixCommandFor(root: string): string {
   if (root === "" || root === ".") return "npx assembly-line compile";
   return `npx assembly-line compile ${shellQuote(root)}`;
-}
-
-/** Quotes one argument for a POSIX shell, leaving plain words alone. */
-export function shellQuote(argument: string): string {
-  return /^[A-Za-z0-9@%+=:,./_-]+$/.test(argument) ? argument : `'${argument.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,7 +1,7 @@
 /**
  * Words for a `compile --check` result (STYLE §4: detect in one place, render in another).
  */
-import type { JsonValue } from "../compiler/json-value.js";
+import type { JsonValue } from "../common/json-value.js";
 import type { LockfileCheckReport } from "./check-lockfile.js";
 import type { LockChange } from "./diff-locks.js";
 

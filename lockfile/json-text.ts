@@ -3,9 +3,9 @@
  * mapped to line/column as an editor shows them).
  */
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
-import type { SourceLocation } from "../compiler/diagnostics/diagnostic.js";
-import { createLineMap, locationOf, type LineMap } from "../compiler/diagnostics/positions.js";
-import { findJsonNestingBeyond } from "../compiler/text/json-nesting.js";
+import type { SourceLocation } from "../diagnostics/diagnostic.js";
+import { createLineMap, locationOf, type LineMap } from "../common/positions.js";
+import { findJsonNestingBeyond } from "../common/json-nesting.js";
 
 /** Result of {@link parseJsonText}. */
 export type ParsedJson =

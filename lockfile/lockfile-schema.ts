@@ -8,8 +8,8 @@
  * absolute path or a range is refused.
  */
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import { formatPropertyPath } from "../compiler/diagnostics/diagnostic.js";
-import { pointerToSegmentsIn } from "../compiler/json-pointer.js";
+import { formatPropertyPath } from "../common/property-path.js";
+import { pointerToSegmentsIn } from "../common/json-pointer.js";
 
 const integrity = {
   type: "string",

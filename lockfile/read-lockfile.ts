@@ -2,16 +2,16 @@
  * Reading `plugins.lock` (issue 3 items 5 and 6).
  */
 import * as path from "node:path";
-import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
-import { fileStart } from "../compiler/diagnostics/positions.js";
-import { createNodeHost, decodeUtf8, type CompilerHost } from "../compiler/host.js";
-import { isJsonObject } from "../compiler/json-value.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { fileStart } from "../common/positions.js";
+import { createNodeHost, decodeUtf8, type CompilerHost } from "../common/host.js";
+import { isJsonObject } from "../common/json-value.js";
 import { findConflictMarkers, type ConflictMarker } from "./conflict-markers.js";
 import { fixCommandFor } from "./fix-command.js";
 import { locateProperty, parseJsonText } from "./json-text.js";
 import { findLockShapeError } from "./lockfile-schema.js";
-import { LOCKFILE_VERSION, type Lockfile } from "./types.js";
+import { LOCKFILE_VERSION, type Lockfile } from "../contract/lockfile-types.js";
 
 /** What {@link readLockfile} found. Every kind but `missing` carries the raw `bytes`. */
 export type ReadLockfileResult =

@@ -1,8 +1,8 @@
 /**
  * `plugins.lock` text from lock data (issue 3 item 2, DESIGN §5 "Deterministic bytes").
  */
-import { serializeCanonicalJson } from "./canonical-json.js";
-import type { Lockfile } from "./types.js";
+import { serializeCanonicalJson } from "../common/canonical-json.js";
+import type { Lockfile } from "../contract/lockfile-types.js";
 
 /**
  * The exact text of `plugins.lock` for `lock`: JSON with `lockfileVersion` as the first key,

@@ -3,11 +3,11 @@
  */
 import * as fs from "node:fs";
 import writeFileAtomic from "write-file-atomic";
-import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
-import { fileStart } from "../compiler/diagnostics/positions.js";
-import { isJsonObject } from "../compiler/json-value.js";
-import { LOCKFILE_VERSION } from "./types.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { fileStart } from "../common/positions.js";
+import { isJsonObject } from "../common/json-value.js";
+import { LOCKFILE_VERSION } from "../contract/lockfile-types.js";
 
 /** Options of {@link writeLockfileIfChanged}. */
 export interface WriteLockfileOptions {

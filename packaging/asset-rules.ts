@@ -15,7 +15,7 @@
  *
  * Which bytes an import sees ({@link assetBytes}):
  * - an import that becomes a **string** (text formats, `with { type: "text" }`) reads the file
- *   with the lockfile's text rule (`lockfile/file-content.ts`: UTF-8 content without a NUL byte
+ *   with the lockfile's text rule (`compiler/plugin-package/file-content.ts`: UTF-8 content without a NUL byte
  *   has CRLF read as LF), so a CRLF checkout gives the same string, the same bundle bytes and
  *   the same plugin integrity as an LF one;
  * - a **`Uint8Array`** (`.bin`, `.wasm`, `with { type: "bytes" }`) and a **data URL** (images,
@@ -27,7 +27,7 @@
  */
 import * as path from "node:path";
 import type { Loader } from "esbuild";
-import { classifyContent, normalizeContent, RAW_BYTES_EXTENSIONS } from "../lockfile/file-content.js";
+import { classifyContent, normalizeContent, RAW_BYTES_EXTENSIONS } from "../compiler/plugin-package/file-content.js";
 
 /** How an asset file becomes a value: a string, a `data:` URL string, or a `Uint8Array`. */
 export type AssetKind = "text" | "dataurl" | "binary";

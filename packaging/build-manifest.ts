@@ -1,5 +1,5 @@
 /**
- * Builds the artifact manifest (`runtime-min/artifact/manifest.ts`, DESIGN §6) from the lock
+ * Builds the artifact manifest (`contract/manifest.ts`, DESIGN §6) from the lock
  * the compile is about to write and the bundles it packaged: per surface its parent, the core
  * tools its plugins disable, its skills (copied into the artifact), and every authored tool's
  * locked contract with its bundle path and integrity.
@@ -10,10 +10,10 @@
  * can be neither a capability key nor a skill name, so the two never share a path; a child's
  * skills are listed under the child only.
  */
-import { isDisabledTool, type Lockfile } from "../lockfile/types.js";
+import { isDisabledTool, type Lockfile } from "../contract/lockfile-types.js";
 import type { AgentAnalysis } from "../compiler/analyze-agent.js";
-import type { ArtifactManifest, ArtifactSkill, ArtifactSurface, ArtifactTool } from "../runtime-min/artifact/manifest.js";
-import { setOwn } from "../compiler/json-value.js";
+import type { ArtifactManifest, ArtifactSkill, ArtifactSurface, ArtifactTool } from "../contract/manifest.js";
+import { setOwn } from "../common/json-value.js";
 import type { Surface } from "../compiler/model.js";
 import { surfaceDirectory, toolBundleKey } from "./plan-bundles.js";
 import type { ToolBundle } from "./bundle-tools.js";

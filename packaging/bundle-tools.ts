@@ -13,9 +13,9 @@
  */
 import * as path from "node:path";
 import * as esbuild from "esbuild";
-import { DEFAULT_ARTIFACT_DIR } from "../runtime-min/artifact/manifest.js";
-import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
-import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
+import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { esbuildLoaders } from "./asset-rules.js";
 import { AUTHORING_CORE_SPECIFIER, createCorePathRewriter, locateAuthoringCore, type AuthoringCoreModule } from "./authoring-core.js";
 import { createAssemblyLinePlugin, toPosixRelative } from "./esbuild-plugin.js";

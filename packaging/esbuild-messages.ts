@@ -5,8 +5,8 @@
  */
 import * as path from "node:path";
 import type { Location, Message } from "esbuild";
-import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../compiler/diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { describeTool, type PackagingTool } from "./plan-bundles.js";
 
 /** What is needed to place a message: the agent root and the tools by absolute definition path. */

@@ -20,8 +20,9 @@
  * part that is not a plain relative path (AL7007, AL7010).
  */
 import * as path from "node:path";
-import { createDiagnostic, compareStrings, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { byCodeUnits } from "../common/compare.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
 
 /** One authored tool to package: where it comes from and its definition module. */
 export interface PackagingTool {
@@ -90,7 +91,7 @@ export function planBundles(tools: readonly PackagingTool[]): BundlePlan {
     else groups.set(identity, { name, definitionFile: tool.definitionFile, tools: [tool] });
   }
   const sorted = [...groups.values()].sort(
-    (a, b) => compareStrings(a.name, b.name) || compareStrings(a.definitionFile, b.definitionFile),
+    (a, b) => byCodeUnits(a.name, b.name) || byCodeUnits(a.definitionFile, b.definitionFile),
   );
   const claimed = new Map<string, PlannedBundle>();
   const bundles: PlannedBundle[] = [];
@@ -98,7 +99,7 @@ export function planBundles(tools: readonly PackagingTool[]): BundlePlan {
     const bundle: PlannedBundle = {
       name: group.name,
       definitionFile: group.definitionFile,
-      tools: [...group.tools].sort((a, b) => compareStrings(a.toolName, b.toolName)),
+      tools: [...group.tools].sort((a, b) => byCodeUnits(a.toolName, b.toolName)),
     };
     const first = claimed.get(group.name.toLowerCase());
     if (first) {

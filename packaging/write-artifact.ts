@@ -12,8 +12,8 @@
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { serializeCanonicalJson } from "../lockfile/canonical-json.js";
-import { MANIFEST_FILE, type ArtifactManifest } from "../runtime-min/artifact/manifest.js";
+import { serializeCanonicalJson } from "../common/canonical-json.js";
+import { MANIFEST_FILE, type ArtifactManifest } from "../contract/manifest.js";
 import { bundleIntegrity } from "./integrity.js";
 
 /** Contents of an extra artifact file: bytes, or text written as UTF-8. */

@@ -5,8 +5,8 @@
  *
  * Tool-call failures are never thrown: they come back as a failed `CallResult`.
  */
-import type { DiagnosticMessage } from "../compiler/diagnostics/catalog/index.js";
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../compiler/diagnostics/diagnostic.js";
+import type { DiagnosticMessage } from "../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 
 /** A refusal with one or more diagnostics; `message` is the first diagnostic's message. */
 export class RuntimeError extends Error {

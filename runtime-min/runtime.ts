@@ -14,11 +14,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
-import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
-import { canonicalJson } from "./canonical-json.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { canonicalJsonText } from "../common/canonical-json.js";
 import { loadArtifact, type LoadedArtifact } from "./artifact/load-artifact.js";
-import { DEFAULT_ARTIFACT_DIR } from "./artifact/manifest.js";
+import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { CORE_TOOLS } from "./core-tools/index.js";
 import type { CoreTool } from "./core-tools/types.js";
 import { runtimeError } from "./errors.js";
@@ -48,6 +48,8 @@ import type {
   ToolSearchResult,
   UseToolOptions,
 } from "./types.js";
+import { byCodeUnits } from "../common/compare.js";
+import { deniedResult, pendingResult, recordedResult } from "./execution/approvals.js";
 
 /** File name of the state database inside `<root>/.assemblyline/`. */
 export const STATE_DB_FILE = "state.db";
@@ -196,8 +198,8 @@ export class Runtime {
           throw runtimeError(Diagnostics.CallIdReused, "", [callId, runId, describeCall(previous)]);
         }
         approval = this.store.getApproval(runId, callId);
-        if (approval?.state === "pending") return this.pipeline.pendingResult(session, approval);
-        if (approval?.state === "denied") return this.pipeline.deniedResult(session, approval, []);
+        if (approval?.state === "pending") return pendingResult(session, approval);
+        if (approval?.state === "denied") return deniedResult(session, this.store, approval, []);
       }
       session.expectCall(surfaceId, JSON.stringify(input));
       return this.pipeline.run(session, surfaceId, input, approval?.state === "approved" ? "granted" : "ask", request);
@@ -222,11 +224,11 @@ export class Runtime {
       this.assertRunActive(run);
       const decision = request.deny ? "denied" : "approved";
       if (!this.store.decideApproval(runId, callId, decision)) {
-        return this.pipeline.recordedResult(session, this.store.getApproval(runId, callId)!, this.store.getCall(runId, callId));
+        return recordedResult(session, this.store, this.store.getApproval(runId, callId)!, this.store.getCall(runId, callId));
       }
       if (decision === "denied") {
         session.recordRuntime("tool.approval_denied");
-        return this.pipeline.deniedResult(session, approval, session.events, true);
+        return deniedResult(session, this.store, approval, session.events, true);
       }
       session.recordRuntime("tool.approval_granted");
       return this.pipeline.run(session, approval.surface, approval.input, "granted", {});
@@ -451,7 +453,7 @@ export class Runtime {
 
 /** True when stored input JSON text and `input` are the same JSON value, whatever their key order. */
 function sameJson(storedText: string, input: Json): boolean {
-  return canonicalJson(JSON.parse(storedText)) === canonicalJson(input);
+  return canonicalJsonText(JSON.parse(storedText)) === canonicalJsonText(input);
 }
 
 /**
@@ -478,6 +480,3 @@ function describeCall(call: CallRecord): string {
   return `a call of '${call.tool}' on surface '${call.surface}'`;
 }
 
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

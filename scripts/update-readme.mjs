@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { CODES_START, CODES_END, renderCodesMarkdown } = await import(pathToFileURL(path.join(repo, "dist/compiler/diagnostics/catalog/docs.js")).href);
+const { CODES_START, CODES_END, renderCodesMarkdown } = await import(pathToFileURL(path.join(repo, "dist/diagnostics/catalog/docs.js")).href);
 const readmePath = path.join(repo, "README.md");
 const readme = fs.readFileSync(readmePath, "utf8");
 const start = readme.indexOf(CODES_START);

@@ -12,9 +12,9 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { isMap, isScalar, parseDocument, stringify, type Document, type Node, type Pair, type YAMLMap } from "yaml";
-import { createDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import { createLineMap, locationOf } from "../../compiler/diagnostics/positions.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createLineMap, locationOf } from "../../common/positions.js";
 
 /** The capability entry `add` writes. */
 export interface CapabilityEntry {

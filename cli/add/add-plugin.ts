@@ -17,10 +17,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { compileAgent, type CompileResult } from "../../compiler/compile.js";
-import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import { fileStart } from "../../compiler/diagnostics/positions.js";
+import { compileAgent, type CompileResult } from "../../build/compile.js";
+import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
 import { addCapabilityToAgentMd } from "./add-capability-to-agent-md.js";
 import { readPluginName, validateCapabilityKey } from "./capability-key.js";
 import { detectPackageManager, installAllCommand } from "./detect-package-manager.js";

@@ -3,10 +3,10 @@
  * otherwise (issue 3 item 7).
  */
 import * as path from "node:path";
-import { createDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import { fileStart } from "../../compiler/diagnostics/positions.js";
-import { createNodeHost, type CompilerHost } from "../../compiler/host.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import { createNodeHost, type CompilerHost } from "../../common/host.js";
 
 /**
  * Agent Plugins v1 `name` rule (plugin.schema.json): lowercase letters, digits, `-` and `.`,

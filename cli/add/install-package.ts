@@ -5,10 +5,10 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import { fileStart } from "../../compiler/diagnostics/positions.js";
-import { shellQuote } from "../../lockfile/fix-command.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import { shellQuote } from "../../common/shell-quote.js";
 import type { PackageManager } from "./detect-package-manager.js";
 import { readTarballManifest } from "./read-tarball-manifest.js";
 import type { PluginSpec } from "./resolve-plugin-spec.js";

@@ -4,8 +4,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import semver from "semver";
-import { createDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 
 /** The npm scope of official plugins; a short name `openui` means `@assemblyline-agents/openui`. */
 export const OFFICIAL_SCOPE = "@assemblyline-agents";

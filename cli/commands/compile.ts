@@ -2,8 +2,8 @@
  * `assembly-line compile [root] [--check] [--out DIR] [--no-package] [--format …]` (DESIGN §7).
  */
 import * as path from "node:path";
-import { compileAgent, type CompileResult } from "../../compiler/compile.js";
-import { formatGithub, formatSarif, toJsonDiagnostic } from "../../compiler/diagnostics/format-machine.js";
+import { compileAgent, type CompileResult } from "../../build/compile.js";
+import { formatGithub, formatSarif, toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { detectPackageManager, installAllCommand } from "../add/detect-package-manager.js";
 import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
 import { printDiagnostics, printJson } from "../output.js";

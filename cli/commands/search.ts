@@ -12,10 +12,10 @@
  * AL8043 `--limit`/`--offset`) and internal failures.
  */
 import { Option, type Command } from "commander";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import { paletteFor } from "../../compiler/diagnostics/terminal-color.js";
-import { formatSearch, searchJson } from "../../runtime-min/cli/format-catalog.js";
-import { defaultWrite, refusalOutput, terminalColor, withHostRuntime, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "../../runtime-min/cli/runtime-commands.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { paletteFor } from "../../diagnostics/terminal-color.js";
+import { formatSearch, searchJson } from "../format-catalog.js";
+import { defaultWrite, refusalOutput, terminalColor, withHostRuntime, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "./runtime-commands.js";
 import { runtimeError } from "../../runtime-min/errors.js";
 
 /** Options of `assembly-line search`. */

@@ -11,9 +11,9 @@
  * {@link registerCatalogCommands} adds both `tools` and `search` to a commander program.
  */
 import { Option, type Command } from "commander";
-import { paletteFor } from "../../compiler/diagnostics/terminal-color.js";
-import { formatSnapshotWarnings, formatTools, toolsJson } from "../../runtime-min/cli/format-catalog.js";
-import { defaultWrite, refusalOutput, terminalColor, withHostRuntime, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "../../runtime-min/cli/runtime-commands.js";
+import { paletteFor } from "../../diagnostics/terminal-color.js";
+import { formatSnapshotWarnings, formatTools, toolsJson } from "../format-catalog.js";
+import { defaultWrite, refusalOutput, terminalColor, withHostRuntime, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "./runtime-commands.js";
 import { registerSearchCommand } from "./search.js";
 
 /** Options of `assembly-line tools`. */

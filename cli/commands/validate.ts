@@ -2,8 +2,8 @@
  * `assembly-line validate <pluginDir> [--format pretty|json]` (DESIGN §7).
  */
 import * as path from "node:path";
-import { toJsonDiagnostic } from "../../compiler/diagnostics/format-machine.js";
-import { createNodeHost } from "../../compiler/host.js";
+import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
+import { createNodeHost } from "../../common/host.js";
 import { validatePackage } from "../../compiler/validate-package.js";
 import { printDiagnostics, printJson } from "../output.js";
 

@@ -7,10 +7,10 @@
  * diagnostic points at the right `agent.md` line and column.
  */
 import { parseDocument } from "yaml";
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { createLineMap, fileStart, locationOf, type LineMap } from "../diagnostics/positions.js";
-import { isJsonObject, type JsonObject } from "../json-value.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createLineMap, fileStart, locationOf, type LineMap } from "../../common/positions.js";
+import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import type { LocatedValue } from "../model.js";
 import { yamlToLocatedValue } from "./yaml-values.js";
 

@@ -8,15 +8,15 @@
  * what the surface's own files say.
  */
 import * as path from "node:path";
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { fileStart } from "../diagnostics/positions.js";
-import type { CompilerHost } from "../host.js";
-import { isJsonObject, type JsonObject } from "../json-value.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import type { CompilerHost } from "../../common/host.js";
+import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import type { AgentModel, CapabilityRequest, LocatedValue, Surface } from "../model.js";
 import { describeJsonKind, parseFrontMatter } from "./front-matter.js";
-import { didYouMean } from "../text/did-you-mean.js";
-import { escapePointerSegment } from "../json-pointer.js";
+import { didYouMean } from "../../common/did-you-mean.js";
+import { escapePointerSegment } from "../../common/json-pointer.js";
 import { discoverSurfaceSkills } from "./surface-skills.js";
 
 /** Fields a capability entry may have (DESIGN §2). */

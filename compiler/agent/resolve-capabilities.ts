@@ -7,13 +7,14 @@
  * Anything else is an error that says how to fix it (`assembly-line add <key>`).
  */
 import * as path from "node:path";
-import { createDiagnostic, formatPropertyPath, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { fileStart } from "../diagnostics/positions.js";
-import type { CompilerHost } from "../host.js";
-import { isJsonObject } from "../json-value.js";
-import { didYouMean } from "../text/did-you-mean.js";
-import { checkInstalledVersion } from "../../lockfile/installed-version.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { formatPropertyPath } from "../../common/property-path.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import type { CompilerHost } from "../../common/host.js";
+import { isJsonObject } from "../../common/json-value.js";
+import { didYouMean } from "../../common/did-you-mean.js";
+import { checkInstalledVersion } from "./installed-version.js";
 import type { AgentModel, CapabilityRequest, CapabilitySource, ResolvedCapability, Surface } from "../model.js";
 
 /** A published package pinned in plugins.lock for one capability. */

@@ -16,12 +16,13 @@
  * `plugins.lock` records as it records a plugin's content integrity.
  */
 import * as path from "node:path";
-import { compareStrings, createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { fileStart } from "../diagnostics/positions.js";
-import type { CompilerHost } from "../host.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { byCodeUnits } from "../../common/compare.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import type { CompilerHost } from "../../common/host.js";
 import type { SurfaceSkillComponent } from "../model.js";
-import { hashFileContent } from "../../lockfile/hash-plugin-directory.js";
+import { hashFileContent } from "../plugin-package/hash-plugin-directory.js";
 // The same containment check plugin packages use, against the agent root instead of a plugin root.
 import { resolvePackagePath as resolve } from "../plugin-package/containment.js";
 import { readSkillFrontMatter } from "../plugin-package/skill-front-matter.js";
@@ -63,7 +64,7 @@ export function discoverSurfaceSkills(host: CompilerHost, root: string, surfaceD
   const diagnostics: Diagnostic[] = [];
   const skills: SurfaceSkillComponent[] = [];
   const directoryByName = new Map<string, string>();
-  for (const entry of [...(host.readDirectory(folder.real) ?? [])].sort((a, b) => compareStrings(a.name, b.name))) {
+  for (const entry of [...(host.readDirectory(folder.real) ?? [])].sort((a, b) => byCodeUnits(a.name, b.name))) {
     if (entry.kind !== "directory" && entry.kind !== "symlink") continue; // files directly in skills/ are not skills
     const skill = loadSkill(host, agentRootReal, path.join(skillsDir, entry.name), entry.name, shown, diagnostics);
     if (!skill) continue;
@@ -75,7 +76,7 @@ export function discoverSurfaceSkills(host: CompilerHost, root: string, surfaceD
     directoryByName.set(skill.name, entry.name);
     skills.push(skill);
   }
-  skills.sort((a, b) => compareStrings(a.name, b.name));
+  skills.sort((a, b) => byCodeUnits(a.name, b.name));
   return { skills, diagnostics };
 }
 

@@ -8,11 +8,11 @@
  * `.nan`) is reported instead of being converted loosely.
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, type Node as YamlNode } from "yaml";
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { locationOf, type LineMap } from "../diagnostics/positions.js";
-import { segmentsToPointer } from "../json-pointer.js";
-import { setOwn, type JsonValue } from "../json-value.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { locationOf, type LineMap } from "../../common/positions.js";
+import { segmentsToPointer } from "../../common/json-pointer.js";
+import { setOwn, type JsonValue } from "../../common/json-value.js";
 import type { LocatedValue, ValueLocation } from "../model.js";
 
 /** Result of {@link yamlToLocatedValue}; `value` is `undefined` only when the root itself is unusable. */

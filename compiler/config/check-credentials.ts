@@ -2,10 +2,10 @@
  * Reports credential-looking names and values in descriptors and config (DESIGN §4).
  * Detection rules live in `credentials.ts`; this module turns hits into diagnostics.
  */
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { pointerToSegmentsIn, childPointer } from "../json-pointer.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { isJsonObject, type JsonValue } from "../json-value.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn, childPointer } from "../../common/json-pointer.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { isJsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
 import { credentialKindOfValue, looksLikeCredentialName } from "./credentials.js";
 

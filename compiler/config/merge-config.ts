@@ -7,9 +7,9 @@
  * config is what agent.md says plus the configSchema's `default`s for what it leaves out, so
  * the lock records the values the tools will really receive.
  */
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { mergeObjects, type JsonObject } from "../json-value.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { mergeObjects, type JsonObject } from "../../common/json-value.js";
 import { locateValue, type Surface, type CapabilityRequest } from "../model.js";
 import type { ValidatedPlugin } from "../validation/validate-plugin.js";
 import { checkConfigCredentials } from "./check-credentials.js";

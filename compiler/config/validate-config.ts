@@ -5,14 +5,14 @@
  * offending key or value.
  */
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
-import { createAjv, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../validation/ajv.js";
-import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../json-pointer.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { createAjv, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
+import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../../common/json-pointer.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { describeJsonKind } from "../agent/front-matter.js";
-import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
+import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
-import { didYouMean } from "../text/did-you-mean.js";
+import { didYouMean } from "../../common/did-you-mean.js";
 import { selectDialect } from "../validation/json-schema.js";
 
 /**

@@ -7,7 +7,7 @@
  * spec assigns (reject the plugin, invalidate a component type, skip a skill or a server).
  */
 import * as path from "node:path";
-import type { CompilerHost } from "../host.js";
+import type { CompilerHost } from "../../common/host.js";
 
 /** What a package path resolves to. */
 export type PackagePathStatus =

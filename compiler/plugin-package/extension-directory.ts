@@ -10,10 +10,10 @@
  */
 import * as path from "node:path";
 import { distance } from "fastest-levenshtein";
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { fileStart } from "../diagnostics/positions.js";
-import type { CompilerHost } from "../host.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import type { CompilerHost } from "../../common/host.js";
 import { EXTENSION_NOT_LOADED } from "./consequences.js";
 import { relativeToRoot, resolvePackagePath } from "./containment.js";
 

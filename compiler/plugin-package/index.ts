@@ -2,7 +2,7 @@
  * The Agent Plugins v1 package loader (pipeline stage `plugin-package/`, DESIGN §1).
  *
  * ```ts
- * import { createNodeHost } from "../host.js";
+ * import { createNodeHost } from "../../common/host.js";
  * import { loadPluginPackage, summarizePluginPackage } from "./plugin-package/index.js";
  * const pkg = loadPluginPackage(createNodeHost(), "/abs/agent/plugins/example");
  * if (!pkg.rejected) analyze(pkg.entryFile);

@@ -2,9 +2,9 @@
  * Diagnostics about the JSON text of plugin.json and mcp.json, shared by both loaders: the
  * first syntax error (with the caller's failure boundary) and duplicate keys.
  */
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { pointerToSegmentsIn } from "../json-pointer.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn } from "../../common/json-pointer.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import type { JsonDocument, JsonSyntaxProblem } from "./json-document.js";
 
 /** AL2007 for `problem` in `displayName` ("plugin.json"), ending with `consequence`. */

@@ -10,12 +10,12 @@
  */
 import jsonc from "jsonc-parser";
 import type { Node as JsonNode, ParseError } from "jsonc-parser";
-import { type SourceLocation } from "../diagnostics/diagnostic.js";
-import { segmentsToPointer } from "../json-pointer.js";
-import { createLineMap, locationOf, type LineMap } from "../diagnostics/positions.js";
-import { setOwn, type JsonValue } from "../json-value.js";
+import { type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { segmentsToPointer } from "../../common/json-pointer.js";
+import { createLineMap, locationOf, type LineMap } from "../../common/positions.js";
+import { setOwn, type JsonValue } from "../../common/json-value.js";
 import type { LocatedValue, ValueLocation } from "../model.js";
-import { findJsonNestingBeyond } from "../text/json-nesting.js";
+import { findJsonNestingBeyond } from "../../common/json-nesting.js";
 
 /** Deepest object/array nesting accepted; deeper input is a syntax error, never a stack overflow. */
 export const MAX_JSON_DEPTH = 256;

@@ -1,5 +1,5 @@
 /** Words for the kind of a parsed value, as messages say it ("but it is a number"). */
-import { isJsonObject, type JsonValue } from "../json-value.js";
+import { isJsonObject, type JsonValue } from "../../common/json-value.js";
 
 /** `"a string"`, `"a number"`, `"a boolean"`, `"null"`, `"an array"`, `"an object"` (or `"empty"` for undefined). */
 export function describeKind(value: unknown): string {

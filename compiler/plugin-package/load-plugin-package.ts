@@ -11,10 +11,10 @@
  * Everything is read through the {@link CompilerHost}; nothing is executed or fetched.
  */
 import * as path from "node:path";
-import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { fileStart } from "../diagnostics/positions.js";
-import type { CompilerHost } from "../host.js";
+import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import type { CompilerHost } from "../../common/host.js";
 import type { PluginPackage } from "../model.js";
 import { findExtensionEntry } from "./extension-directory.js";
 import { loadManifest } from "./manifest.js";

@@ -13,16 +13,17 @@
  * problem reported (its rules are unknown here), and it is never fetched.
  */
 import * as path from "node:path";
-import { createDiagnostic, formatPropertyPath, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { pointerToSegmentsIn, childPointer } from "../json-pointer.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { fileStart } from "../diagnostics/positions.js";
-import type { CompilerHost } from "../host.js";
-import { isJsonObject, setOwn, type JsonObject, type JsonValue } from "../json-value.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { formatPropertyPath } from "../../common/property-path.js";
+import { pointerToSegmentsIn, childPointer } from "../../common/json-pointer.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import type { CompilerHost } from "../../common/host.js";
+import { isJsonObject, setOwn, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
 import { PLUGIN_REJECTED } from "./consequences.js";
 import { relativeToRoot, resolvePackagePath } from "./containment.js";
-import { didYouMean, didYouMeanHint } from "../text/did-you-mean.js";
+import { didYouMean, didYouMeanHint } from "../../common/did-you-mean.js";
 import { describeKind, describeSchemaType, typeHint, valueAtSegments } from "./json-kinds.js";
 import { parseJsonDocument } from "./json-document.js";
 import { duplicateKeyWarnings, jsonSyntaxDiagnostic } from "./json-diagnostics.js";

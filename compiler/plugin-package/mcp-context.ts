@@ -2,10 +2,10 @@
  * What the per-server checks of `mcp.json` share: the document with locations, the plugin root,
  * and helpers that turn a pointer inside the server into a location and a property path.
  */
-import { type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { pointerToSegmentsIn } from "../json-pointer.js";
-import { fileStart } from "../diagnostics/positions.js";
-import type { CompilerHost } from "../host.js";
+import { type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn } from "../../common/json-pointer.js";
+import { fileStart } from "../../common/positions.js";
+import type { CompilerHost } from "../../common/host.js";
 import { locateValue, type LocatedValue, type ValueLocation } from "../model.js";
 import type { DuplicateKey } from "./json-document.js";
 

@@ -9,11 +9,11 @@
  * Header and env values are never echoed in messages (they may hold secrets a plugin should
  * not have shipped).
  */
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { isJsonObject, type JsonObject } from "../json-value.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import { keyOrValue, locateInServer, pathInServer, type ServerContext } from "./mcp-context.js";
-import { escapePointerSegment } from "../json-pointer.js";
+import { escapePointerSegment } from "../../common/json-pointer.js";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "x-auth-token", "x-access-token", "private-token"]);

@@ -4,14 +4,15 @@
  * rules only the text states (`./mcp-stdio.ts`, `./mcp-remote.ts`). Any error skips this server
  * alone (§7.2.2 item 3); warnings do not.
  */
-import { createDiagnostic, formatPropertyPath, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { cloneJson, isJsonObject, type JsonValue } from "../json-value.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { formatPropertyPath } from "../../common/property-path.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { cloneJson, isJsonObject, type JsonValue } from "../../common/json-value.js";
 import type { McpServerComponent } from "../model.js";
-import { didYouMeanHint } from "../text/did-you-mean.js";
+import { didYouMeanHint } from "../../common/did-you-mean.js";
 import { describeKind, describeSchemaType, typeHint, valueAtSegments } from "./json-kinds.js";
 import { hasError, keyOrValue, locateInServer, pathInServer, segmentsInServer, type ServerContext } from "./mcp-context.js";
-import { escapePointerSegment } from "../json-pointer.js";
+import { escapePointerSegment } from "../../common/json-pointer.js";
 import { checkRemoteServer } from "./mcp-remote.js";
 import { checkStdioServer } from "./mcp-stdio.js";
 import { validateMcpServerSchema, type McpServerVariant, type SchemaIssue } from "./official-schemas.js";

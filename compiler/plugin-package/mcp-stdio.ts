@@ -6,13 +6,13 @@
  * never names `PLUGIN_ROOT` or `PLUGIN_DATA`. `args` and `env` values are opaque strings and are
  * never checked as paths (§4.1 item 5).
  */
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { isJsonObject, type JsonObject } from "../json-value.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import { serverSkipped } from "./consequences.js";
 import { climbsAbove, relativeToRoot, resolvePluginRelative } from "./containment.js";
 import { locateInServer, pathInServer, keyOrValue, type ServerContext } from "./mcp-context.js";
-import { escapePointerSegment } from "../json-pointer.js";
+import { escapePointerSegment } from "../../common/json-pointer.js";
 
 const RESERVED_ENV = ["PLUGIN_ROOT", "PLUGIN_DATA"] as const;
 const CREDENTIAL_ENV = /(^|_)(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)($|_)/i;

@@ -12,20 +12,21 @@
  * Servers are reported sorted by name (code-unit order), never in object-key order.
  */
 import * as path from "node:path";
-import { compareStrings, createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { fileStart } from "../diagnostics/positions.js";
-import type { CompilerHost } from "../host.js";
-import { isJsonObject, type JsonObject } from "../json-value.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { byCodeUnits } from "../../common/compare.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import type { CompilerHost } from "../../common/host.js";
+import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import { locateValue, type LocatedValue, type McpServerComponent, type SkippedComponent } from "../model.js";
 import { MCP_INVALID } from "./consequences.js";
 import { relativeToRoot, resolvePackagePath } from "./containment.js";
-import { didYouMeanHint } from "../text/did-you-mean.js";
+import { didYouMeanHint } from "../../common/did-you-mean.js";
 import { describeKind } from "./json-kinds.js";
 import { parseJsonDocument, type JsonDocument } from "./json-document.js";
 import { duplicateKeyWarnings, jsonSyntaxDiagnostic } from "./json-diagnostics.js";
 import { hasError } from "./mcp-context.js";
-import { escapePointerSegment } from "../json-pointer.js";
+import { escapePointerSegment } from "../../common/json-pointer.js";
 import { checkMcpServer } from "./mcp-server.js";
 import { readPackageText } from "./package-file.js";
 import { CANONICAL_MCP_SCHEMA, parseSchemaIdentifier } from "./schema-ids.js";
@@ -132,13 +133,13 @@ function loadServers(host: CompilerHost, rootReal: string, file: string, documen
   const loaded: McpServerComponent[] = [];
   const skipped: SkippedComponent[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const name of Object.keys(servers).sort(compareStrings)) {
+  for (const name of Object.keys(servers).sort(byCodeUnits)) {
     const context = { host, rootReal, file, located: document.located!, duplicates: document.duplicates, name, pointer: `/mcpServers/${escapePointerSegment(name)}` };
     const check = checkMcpServer(context, servers[name]!);
     diagnostics.push(...check.diagnostics);
     if (check.component) loaded.push(check.component);
     else {
-      const codes = [...new Set(check.diagnostics.filter((d) => d.severity === "error").map((d) => d.code))].sort(compareStrings);
+      const codes = [...new Set(check.diagnostics.filter((d) => d.severity === "error").map((d) => d.code))].sort(byCodeUnits);
       skipped.push({ name, file, codes });
     }
   }

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import type { JsonValue } from "../json-value.js";
+import type { JsonValue } from "../../common/json-value.js";
 
 /** Where the schemas live, relative to the package root of the toolchain. */
 export const SCHEMA_DIRECTORY = "schemas/agent-plugins/1.0.0";

@@ -4,10 +4,10 @@
  * boundary. Callers have already checked containment with `resolvePackagePath`.
  */
 import * as path from "node:path";
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { fileStart } from "../diagnostics/positions.js";
-import type { CompilerHost } from "../host.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import type { CompilerHost } from "../../common/host.js";
 
 /** The text of a package file, or the diagnostic that explains why it cannot be used. */
 export type PackageText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly diagnostic: Diagnostic };

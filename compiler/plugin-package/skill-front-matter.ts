@@ -9,9 +9,9 @@
  * however large the Markdown body is.
  */
 import { isMap, isScalar, parseDocument, type Document, type Node as YamlNode } from "yaml";
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { createLineMap, fileStart, locationOf, type LineMap } from "../diagnostics/positions.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createLineMap, fileStart, locationOf, type LineMap } from "../../common/positions.js";
 import { describeKind } from "./json-kinds.js";
 
 /** One top-level front matter field with where its key and value are written. */

@@ -19,12 +19,12 @@
  * malformed value is reported and ignored rather than dropping an otherwise valid skill (corpus
  * `doctor__skill-allowed-tools-number` loads the skill).
  */
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { didYouMeanHint } from "../text/did-you-mean.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { didYouMeanHint } from "../../common/did-you-mean.js";
 import { codePointLength, describeKind, joinPhrases, listCharacters } from "./json-kinds.js";
 import type { FrontMatterField } from "./skill-front-matter.js";
-import type { SourceLocation } from "../diagnostics/diagnostic.js";
+import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 
 /** Front matter fields defined by the Agent Skills specification. */
 export const SKILL_FIELDS: readonly string[] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];

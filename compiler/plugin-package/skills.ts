@@ -10,10 +10,11 @@
  * directory or its `SKILL.md` resolving outside skips that skill; escaping links are never read.
  */
 import * as path from "node:path";
-import { compareStrings, createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { fileStart } from "../diagnostics/positions.js";
-import type { CompilerHost, DirectoryEntry } from "../host.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { byCodeUnits } from "../../common/compare.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import type { CompilerHost, DirectoryEntry } from "../../common/host.js";
 import type { SkillComponent, SkippedComponent } from "../model.js";
 import { notASkill, skillSkipped, SKILLS_INVALID } from "./consequences.js";
 import { relativeToRoot, resolvePackagePath } from "./containment.js";
@@ -74,10 +75,10 @@ function collectSkills(
   const byNormalizedName = new Map<string, string>();
   const skip = (directory: string, file: string, found: readonly Diagnostic[]): void => {
     diagnostics.push(...found);
-    const codes = [...new Set(found.filter((d) => d.severity === "error").map((d) => d.code))].sort(compareStrings);
+    const codes = [...new Set(found.filter((d) => d.severity === "error").map((d) => d.code))].sort(byCodeUnits);
     skipped.push({ name: directory, file, codes });
   };
-  for (const entry of [...entries].sort((a, b) => compareStrings(a.name, b.name))) {
+  for (const entry of [...entries].sort((a, b) => byCodeUnits(a.name, b.name))) {
     const candidate = resolveCandidate(host, rootReal, skillsPath, skillsReal, entry, skip, diagnostics);
     if (!candidate) continue;
     const outcome = loadSkill(host, root, rootReal, candidate);
@@ -98,7 +99,7 @@ function collectSkills(
     diagnostics.push(...outcome.diagnostics);
     skills.push(outcome.skill);
   }
-  skills.sort((a, b) => compareStrings(a.name, b.name));
+  skills.sort((a, b) => byCodeUnits(a.name, b.name));
   return { status: "loaded", skills, skipped, diagnostics };
 }
 

@@ -3,7 +3,7 @@
  * (DESIGN §7: `plugin: { name, rejected, skills, mcpServers, tools }`) and for tests.
  */
 import * as path from "node:path";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { PluginPackage } from "../model.js";
 
 /** The manifest outcome in the corpus vocabulary (Agent Plugins v1 §5.2, §8.1). */

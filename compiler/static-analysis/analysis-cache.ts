@@ -24,9 +24,9 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as v8 from "node:v8";
-import type { SourceLocation } from "../diagnostics/diagnostic.js";
+import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 import type { DefinitionAnalysis, EntryAnalysis, ValueLocation } from "../model.js";
-import { packageRoot } from "../package-root.js";
+import { packageRoot } from "../../common/package-root.js";
 import type { SchemaVerdict, VerdictStore } from "../validation/schema-compiler.js";
 import type { ContentFingerprint } from "./analysis-session.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analyzer.js";
@@ -284,16 +284,17 @@ let cachedToolchain: string | undefined;
 
 /**
  * Identifies the code that produced the results: Node's version, and the size and mtime of
- * this package's package.json (its version), of every file of this compiler (any rebuild or
- * edit changes it) and of the entry files of the libraries the results depend on.
+ * this package's package.json (its version), of every file of the front end and the layers
+ * below it (`compiler/`, `contract/`, `diagnostics/`, `common/`: any rebuild or edit changes it)
+ * and of the entry files of the libraries the results depend on.
  */
 export function toolchainKey(): string {
   if (cachedToolchain) return cachedToolchain;
   const hash = createHash("sha256").update(process.version);
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const compilerDir = path.dirname(here);
+  const layersRoot = path.dirname(path.dirname(here));
   const require = createRequire(import.meta.url);
-  const files = [...listFiles(compilerDir)];
+  const files = ["compiler", "contract", "diagnostics", "common"].flatMap((layer) => listFiles(path.join(layersRoot, layer)));
   for (const name of ["ts-morph", "ajv", "ajv-formats", "jsonc-parser"]) {
     try {
       files.push(require.resolve(name));

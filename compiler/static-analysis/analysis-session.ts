@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import * as path from "node:path";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import type { CompilerHost, ReadResult } from "../host.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { CompilerHost, ReadResult } from "../../common/host.js";
 import type { JsonDocument } from "./json-module.js";
 import type { ParsedModule, SourceStore } from "./source-store.js";
 

@@ -5,13 +5,14 @@
  * later unreadable spread could override, is left out.
  */
 import { ts } from "./typescript.js";
-import type { SourceLocation } from "../diagnostics/diagnostic.js";
-import type { JsonValue } from "../json-value.js";
+import type { SourceLocation } from "../../diagnostics/diagnostic.js";
+import type { JsonValue } from "../../common/json-value.js";
 import type { DefinedTool } from "../model.js";
 import { coreFunctionOf, skipTypeWrappers, type ParsedSource } from "./core-imports.js";
 import { spanLocation, toLocatedValue, ValueTooLargeError, type Located, type Span } from "./located-tree.js";
 import { moduleScopeOf } from "./module-scope.js";
 import type { StaticEvaluator } from "./static-evaluator.js";
+import { DEFAULT_SIDE_EFFECT } from "../../contract/approval.js";
 
 /** The fields of {@link DefinedTool} read from a call. */
 export type ToolFields = Pick<DefinedTool, "description" | "inputSchema" | "needsApproval">;
@@ -27,8 +28,6 @@ type FieldSource =
 
 /** Largest inputSchema (in values) read from a definition. */
 const MAX_SCHEMA_VALUES = 100_000;
-
-const DEFAULT_SIDE_EFFECT = "external";
 
 /** Reads the static fields of `defineTool(arg)`; never reports anything. */
 export function readToolFields(evaluator: StaticEvaluator, module: ParsedSource, call: ts.CallExpression): ToolFields {

@@ -5,10 +5,10 @@
  * or a relative re-export.
  */
 import { ts } from "./typescript.js";
-import { createDiagnostic } from "../diagnostics/diagnostic.js";
-import { fileStart } from "../diagnostics/positions.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import type { JsonObject } from "../json-value.js";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { fileStart } from "../../common/positions.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import type { JsonObject } from "../../common/json-value.js";
 import type { LocatedValue } from "../model.js";
 import type { AnalysisSession } from "./analysis-session.js";
 import { coreFunctionOf, skipTypeWrappers, type ParsedSource } from "./core-imports.js";

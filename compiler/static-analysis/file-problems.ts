@@ -4,10 +4,10 @@
  * the files they import.
  */
 import * as path from "node:path";
-import { createDiagnostic } from "../diagnostics/diagnostic.js";
-import { fileStart, locationOf } from "../diagnostics/positions.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import type { ReadResult } from "../host.js";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { fileStart, locationOf } from "../../common/positions.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import type { ReadResult } from "../../common/host.js";
 import type { DiagnosticSink } from "./analysis-session.js";
 import type { JsonDocument } from "./json-module.js";
 import { MAX_NESTING } from "./nesting-limit.js";

@@ -5,9 +5,9 @@
  */
 import { parseTree, type Node as JsonNode, type ParseError } from "jsonc-parser";
 import type { Located, Member, Span } from "./located-tree.js";
-import { findJsonNestingBeyond } from "../text/json-nesting.js";
+import { findJsonNestingBeyond } from "../../common/json-nesting.js";
 import { MAX_NESTING } from "./nesting-limit.js";
-import type { TextFile } from "./source-store.js";
+import type { TextFile } from "./text-file.js";
 
 /** A problem in a JSON file, as offsets into its text as read. */
 export interface JsonProblem {

@@ -6,11 +6,11 @@
  *
  * Module-internal: the tree holds spans into parsed files, never AST nodes.
  */
-import type { SourceLocation } from "../diagnostics/diagnostic.js";
-import { locationOf, type LineMap } from "../diagnostics/positions.js";
-import { setOwn, type JsonPrimitive, type JsonValue } from "../json-value.js";
+import type { SourceLocation } from "../../diagnostics/diagnostic.js";
+import { locationOf, type LineMap } from "../../common/positions.js";
+import { setOwn, type JsonPrimitive, type JsonValue } from "../../common/json-value.js";
 import type { LocatedValue, ValueLocation } from "../model.js";
-import { escapePointerSegment } from "../json-pointer.js";
+import { escapePointerSegment } from "../../common/json-pointer.js";
 
 /** A file whose text positions can be turned into locations (the line map is built lazily). */
 export interface Locatable {

@@ -6,15 +6,15 @@
  */
 import * as path from "node:path";
 import { ts } from "./typescript.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { didYouMean } from "../text/did-you-mean.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { didYouMean } from "../../common/did-you-mean.js";
 import type { ParsedSource } from "./core-imports.js";
 import { Hints } from "./describe-construct.js";
 import { reportInvalidUtf8, reportJsonProblems, reportSyntaxProblems } from "./file-problems.js";
 import { spanLocation, type Located } from "./located-tree.js";
 import { resolveImport } from "./module-resolution.js";
 import { moduleScopeOf, type Binding, type ExportTarget } from "./module-scope.js";
-import { pathSegments, type PathLink, type StaticEvaluator } from "./static-evaluator.js";
+import { pathSegments, type EvaluatorServices, type PathLink } from "./evaluation-path.js";
 
 /** An import binding or a re-export: a name taken from another module. */
 interface ImportLike {
@@ -48,7 +48,7 @@ export class ReferenceResolver {
   readonly #stack: { readonly key: ts.Node; readonly name: string; readonly file: string }[] = [];
   readonly #checkedFiles = new Map<string, boolean>();
 
-  constructor(readonly evaluator: StaticEvaluator) {}
+  constructor(readonly evaluator: EvaluatorServices) {}
 
   /** Evaluates the value of the top-level name `name` of module `m`, used at `useNode`. */
   evaluateName(m: ParsedSource, name: string, useNode: ts.Node, path: PathLink | undefined, depth: number): Located | undefined {

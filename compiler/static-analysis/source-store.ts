@@ -9,18 +9,14 @@
  */
 import type { Project as MorphProject, SourceFile } from "ts-morph";
 import { loadTypeScript, Project, ts } from "./typescript.js";
-import { createLineMap, type LineMap } from "../diagnostics/positions.js";
-import type { Locatable, Span } from "./located-tree.js";
+import { createLineMap, type LineMap } from "../../common/positions.js";
+import type { Span } from "./located-tree.js";
 import { parseJsonDocument, type JsonDocument } from "./json-module.js";
+import type { TextFile } from "./text-file.js";
+
+export type { TextFile };
 import { findDeepNesting, MAX_NESTING } from "./nesting-limit.js";
 
-/** The text of a file as read through the host, with its line map built on first use. */
-export interface TextFile extends Locatable {
-  readonly path: string;
-  readonly version: string;
-  /** The text exactly as read (a byte order mark, if any, included). */
-  readonly text: string;
-}
 
 /** A syntax error of a module, as offsets into the text as read. */
 export interface SyntaxProblem {

@@ -16,10 +16,10 @@
  * entry?.locations.get("/tools/echo");      // { value: SourceLocation, key: SourceLocation }
  */
 import * as path from "node:path";
-import { dedupeDiagnostics, createDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { fileStart } from "../diagnostics/positions.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import type { CompilerHost } from "../host.js";
+import { dedupeDiagnostics, createDiagnostic, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { fileStart } from "../../common/positions.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import type { CompilerHost } from "../../common/host.js";
 import type { DefinitionAnalysis, EntryAnalysis } from "../model.js";
 import { AnalysisSession, fingerprintHolds, verifyContentFingerprint, type ContentFingerprint, type Fingerprint } from "./analysis-session.js";
 import { analyzeDefinitionModule } from "./definition-analysis.js";

@@ -10,38 +10,17 @@
  * still be validated. Raw `ts` nodes are used for speed; none leaves this module's folder.
  */
 import { ts } from "./typescript.js";
-import { createDiagnostic, type RelatedLocation } from "../diagnostics/diagnostic.js";
-import { Diagnostics, type DiagnosticMessage } from "../diagnostics/catalog/index.js";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics, type DiagnosticMessage } from "../../diagnostics/catalog/index.js";
 import type { AnalysisSession, DiagnosticSink } from "./analysis-session.js";
 import { coreFunctionOf, type ParsedSource } from "./core-imports.js";
 import { describeConstruct, Hints, sentenceCase } from "./describe-construct.js";
 import { describeJsonType, spanLocation, type Located, type Member, type Span } from "./located-tree.js";
 import { MAX_ACTIVE_EVALUATIONS, MAX_NESTING, MAX_VALUE_HEIGHT } from "./nesting-limit.js";
+import { childPath, pathSegments, type PathLink, type RejectDetails } from "./evaluation-path.js";
 import { ReferenceResolver } from "./reference-resolver.js";
 
-/** The property path of the value being evaluated, as a linked list (cheap to extend). */
-export interface PathLink {
-  readonly parent: PathLink | undefined;
-  readonly key: string | number;
-}
-
-/** Extends a path by one key or index. */
-export function childPath(parent: PathLink | undefined, key: string | number): PathLink {
-  return { parent, key };
-}
-
-/** The segments of a path, root first. */
-export function pathSegments(link: PathLink | undefined): (string | number)[] {
-  const out: (string | number)[] = [];
-  for (let current = link; current; current = current.parent) out.push(current.key);
-  return out.reverse();
-}
-
-/** Optional parts of a rejection. */
-export interface RejectDetails {
-  readonly hint?: string;
-  readonly related?: readonly RelatedLocation[];
-}
+export { childPath, pathSegments, type PathLink, type RejectDetails };
 
 /** Evaluates expressions of parsed modules to located JSON values for one analysis session. */
 export class StaticEvaluator {

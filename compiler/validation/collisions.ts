@@ -3,8 +3,8 @@
  * declare the same tool, and no plugin may shadow a core tool unless it says `disabled: true`
  * (seed "To remove a core default").
  */
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { CORE_TOOL_NAMES } from "./core-tool-names.js";
 import type { ValidatedPlugin } from "./validate-plugin.js";
 

@@ -4,9 +4,10 @@
  * policy must equal the descriptor's, which is what the model sees and the lock records.
  */
 import * as path from "node:path";
-import { createDiagnostic, formatPropertyPath, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { formatPropertyPath } from "../../common/property-path.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type DefinitionAnalysis, type LocatedValue } from "../model.js";
 
 /** Inputs of {@link checkDrift}. */

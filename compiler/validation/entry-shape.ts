@@ -5,15 +5,16 @@
  */
 import * as fs from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { createAjv } from "./ajv.js";
-import { dedupeDiagnostics, createDiagnostic, formatPropertyPath, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../json-pointer.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { createAjv } from "../../contract/ajv.js";
+import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { formatPropertyPath } from "../../common/property-path.js";
+import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../../common/json-pointer.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { describeJsonKind } from "../agent/front-matter.js";
-import { isJsonObject, type JsonObject } from "../json-value.js";
+import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
-import { packagePath } from "../package-root.js";
-import { didYouMean } from "../text/did-you-mean.js";
+import { packagePath } from "../../common/package-root.js";
+import { didYouMean } from "../../common/did-you-mean.js";
 
 let validator: ValidateFunction | undefined;
 let schema: JsonObject | undefined;

@@ -12,20 +12,20 @@
  * - Nesting deeper than {@link MAX_SCHEMA_DEPTH} is refused before ajv sees it (a 2,000-deep
  *   schema must be a diagnostic, not a stack overflow).
  */
-import { dialectOfUri, type SchemaDialect } from "./ajv.js";
+import { dialectOfUri, type SchemaDialect } from "../../contract/ajv.js";
 import { inlineSchemaCompiler, knownKeywords, type MetaSchemaError, type SchemaCompileJob, type SchemaCompiler } from "./schema-compiler.js";
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { pointerToSegmentsIn, escapePointerSegment, valueAtPointer } from "../json-pointer.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { pointerToSegmentsIn, escapePointerSegment, valueAtPointer } from "../../common/json-pointer.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
-import { didYouMean } from "../text/did-you-mean.js";
+import { didYouMean } from "../../common/did-you-mean.js";
 import { walkSubschemas } from "./schema-walk.js";
 
 /** Deepest nesting of objects/arrays accepted in a schema (our limit; model APIs allow far less). */
 export const MAX_SCHEMA_DEPTH = 100;
 
-export type { SchemaDialect } from "./ajv.js";
+export type { SchemaDialect } from "../../contract/ajv.js";
 
 /**
  * The dialect named by a schema's `$schema` (a trailing `#` or empty fragment is ignored);

@@ -3,10 +3,10 @@
  * with `./`, inside the plugin root after resolving symlinks, an existing module file.
  */
 import * as path from "node:path";
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import type { CompilerHost } from "../host.js";
-import { didYouMean } from "../text/did-you-mean.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import type { CompilerHost } from "../../common/host.js";
+import { didYouMean } from "../../common/did-you-mean.js";
 
 const MODULE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
 

@@ -21,27 +21,12 @@
  */
 import { createHash } from "node:crypto";
 import type { ErrorObject, Options } from "ajv";
-import { CANONICAL_SCHEMA_URIS, createAjv, DIALECT_URIS, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "./ajv.js";
+import { CANONICAL_SCHEMA_URIS, createAjv, DIALECT_URIS, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
 import { startWorker, type QueuedJob, type WorkerPool } from "./schema-worker.js";
-import type { JsonObject } from "../json-value.js";
+import type { JsonObject } from "../../common/json-value.js";
+import type { MetaSchemaError, SchemaVerdict } from "./schema-verdict.js";
 
-/** One meta-schema violation, as much of ajv's `ErrorObject` as the diagnostics use. */
-export interface MetaSchemaError {
-  readonly instancePath: string;
-  readonly keyword: string;
-  readonly message: string | undefined;
-  /** `params.allowedValues` of an `enum` error. */
-  readonly allowedValues: readonly unknown[] | undefined;
-}
-
-/**
- * What ajv says about a schema: its meta-schema violations (then it is not compiled), or
- * `compileError`, `null` when the strict-mode compile succeeded, else the message ajv threw.
- */
-export interface SchemaVerdict {
-  readonly metaErrors: readonly MetaSchemaError[] | null;
-  readonly compileError: string | null;
-}
+export type { MetaSchemaError, SchemaVerdict };
 
 /** One schema to judge, with the dialect its `$schema` selects. */
 export interface SchemaCompileJob {

@@ -2,9 +2,9 @@
  * Visits every subschema of a JSON Schema (JSON Schema Core §10 "applicators", plus `$defs` /
  * `definitions`), iteratively, with its JSON Pointer relative to the root schema.
  */
-import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
-import type { SchemaDialect } from "./json-schema.js";
-import { escapePointerSegment } from "../json-pointer.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
+import type { SchemaDialect } from "../../contract/ajv.js";
+import { escapePointerSegment } from "../../common/json-pointer.js";
 
 /** Keywords whose value is one subschema. */
 const SINGLE = ["additionalProperties", "additionalItems", "contains", "propertyNames", "if", "then", "else", "not", "unevaluatedItems", "unevaluatedProperties", "items", "contentSchema"];

@@ -11,9 +11,9 @@
 import { createRequire } from "node:module";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import type { Options } from "ajv";
-import type { SchemaDialect } from "./ajv.js";
-import type { SchemaVerdict } from "./schema-compiler.js";
-import type { JsonObject } from "../json-value.js";
+import type { SchemaDialect } from "../../contract/ajv.js";
+import type { SchemaVerdict } from "./schema-verdict.js";
+import type { JsonObject } from "../../common/json-value.js";
 
 /** How long the main thread waits for a verdict the worker claimed before computing it itself. */
 const WAIT_LIMIT_MS = 2_000;

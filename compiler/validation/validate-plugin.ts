@@ -8,11 +8,12 @@
  * Collisions need every plugin of a surface, so they are `checkSurfaceTools` (collisions.ts).
  */
 import * as path from "node:path";
-import { createDiagnostic, formatPropertyPath, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { fileStart } from "../diagnostics/positions.js";
-import type { CompilerHost } from "../host.js";
-import { isJsonObject, type JsonObject, type JsonValue } from "../json-value.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { formatPropertyPath } from "../../common/property-path.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import type { CompilerHost } from "../../common/host.js";
+import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type DefinitionAnalysis, type EntryAnalysis, type LocatedValue } from "../model.js";
 import { checkConfigCredentials, checkCredentialNames } from "../config/check-credentials.js";
 import { CORE_TOOL_NAMES } from "./core-tool-names.js";
@@ -21,7 +22,8 @@ import { checkEntryShape } from "./entry-shape.js";
 import { checkJsonSchema } from "./json-schema.js";
 import { resolveDefinition } from "./resolve-definition.js";
 import type { SchemaCompiler } from "./schema-compiler.js";
-import { escapePointerSegment } from "../json-pointer.js";
+import { escapePointerSegment } from "../../common/json-pointer.js";
+import { DEFAULT_SIDE_EFFECT } from "../../contract/approval.js";
 
 /** A tool descriptor that passed validation (plain data; what the lock and packaging use). */
 export interface ValidatedTool {
@@ -155,7 +157,7 @@ function validateTool(
   diagnostics.push(...resolved.diagnostics);
   const factory = typeof descriptor["factory"] === "string" ? descriptor["factory"] : undefined;
   const needsApproval = isJsonObject(descriptor["needsApproval"])
-    ? { reason: String(descriptor["needsApproval"]["reason"]), sideEffect: String(descriptor["needsApproval"]["sideEffect"] ?? "external") }
+    ? { reason: String(descriptor["needsApproval"]["reason"]), sideEffect: String(descriptor["needsApproval"]["sideEffect"] ?? DEFAULT_SIDE_EFFECT) }
     : undefined;
   if (resolved.file) {
     const analysis = input.analyzeDefinition(resolved.file);

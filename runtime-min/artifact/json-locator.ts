@@ -3,8 +3,8 @@
  * manifest.json that point at the exact line, as DESIGN §7 asks of every diagnostic).
  */
 import { findNodeAtLocation, parseTree, type Node } from "jsonc-parser";
-import { createLineMap, locationOf } from "../../compiler/diagnostics/positions.js";
-import type { SourceLocation } from "../../compiler/diagnostics/diagnostic.js";
+import { createLineMap, locationOf } from "../../common/positions.js";
+import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 
 /** Finds locations in one JSON text. */
 export class JsonLocator {

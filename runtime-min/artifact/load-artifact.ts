@@ -11,12 +11,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ssri from "ssri";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { RuntimeError, runtimeError } from "../errors.js";
 import { materializeBundle } from "./bundle-cache.js";
 import { JsonLocator } from "./json-locator.js";
-import { MANIFEST_FILE, type ArtifactManifest, type ArtifactTool } from "./manifest.js";
+import { MANIFEST_FILE, type ArtifactManifest, type ArtifactTool } from "../../contract/manifest.js";
 import { readManifest } from "./read-manifest.js";
 import { compareLockedContract, lockedToolsOf, readLockfile, type LockReading } from "./read-lock.js";
 

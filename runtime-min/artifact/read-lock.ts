@@ -6,11 +6,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import { createDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
-import { canonicalJson as canonical } from "../canonical-json.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { canonicalJsonText as canonical } from "../../common/canonical-json.js";
 import { JsonLocator } from "./json-locator.js";
-import type { ArtifactTool } from "./manifest.js";
+import type { ArtifactTool } from "../../contract/manifest.js";
 
 /** File name of the lock in the agent root. */
 export const LOCK_FILE = "plugins.lock";

@@ -2,11 +2,12 @@
  * Reads `manifest.json` and checks its shape against `./manifest.ts` (DESIGN §6). Problems
  * become AL8002/AL8003 diagnostics that name the property path and line; nothing is guessed.
  */
-import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
-import { createDiagnostic, formatPropertyPath } from "../../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { formatPropertyPath } from "../../common/property-path.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { JsonLocator } from "./json-locator.js";
-import type { ArtifactManifest } from "./manifest.js";
+import type { ArtifactManifest } from "../../contract/manifest.js";
 
 /** Result of {@link readManifest}: the manifest when it is well-formed, and the problems found. */
 export interface ManifestReading {

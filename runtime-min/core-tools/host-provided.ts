@@ -9,7 +9,7 @@
  * visible "so a pasted binding packet always has a landing spot").
  */
 import { ToolCallError } from "../failures.js";
-import { getCoreToolSpec } from "../snapshot/core-catalog.js";
+import { getCoreToolSpec } from "../../contract/core-catalog.js";
 import { pickSpec } from "./spec.js";
 import type { CoreJson, CoreTool, CoreToolContext } from "./types.js";
 

@@ -5,7 +5,7 @@
  * `resolveTool(...)` says `kind: "core"`, validates input against `inputSchema`, then calls
  * `execute(input, ctx)`.
  */
-import { CORE_TOOL_NAMES } from "../snapshot/core-catalog.js";
+import { CORE_TOOL_NAMES } from "../../contract/core-catalog.js";
 import { bashCoreTool } from "./bash.js";
 import { deliverArtifactTool } from "./delivery.js";
 import { deleteCoreTool, editCoreTool, readCoreTool, writeCoreTool } from "./file-tools.js";

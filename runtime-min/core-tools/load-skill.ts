@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import ssri from "ssri";
 import path from "node:path";
 import { distance } from "fastest-levenshtein";
-import type { ArtifactSkill } from "../artifact/manifest.js";
+import type { ArtifactSkill } from "../../contract/manifest.js";
 import { ToolCallError } from "../failures.js";
 import { pickSpec, requiredString } from "./spec.js";
 import type { CoreJson, CoreTool, CoreToolContext } from "./types.js";

@@ -3,7 +3,7 @@
  * names, descriptions, schemas and visibility are written once.
  */
 import { ToolCallError } from "../failures.js";
-import { getCoreToolSpec } from "../snapshot/core-catalog.js";
+import { getCoreToolSpec } from "../../contract/core-catalog.js";
 import type { CoreTool } from "./types.js";
 
 /**

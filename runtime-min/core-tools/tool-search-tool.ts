@@ -10,7 +10,7 @@
  * deferred tools are activated through `ctx.activateTools` and the `tool_search.activated`
  * event.
  */
-import type { ArtifactManifest } from "../artifact/manifest.js";
+import type { ArtifactManifest } from "../../contract/manifest.js";
 import { ToolCallError } from "../failures.js";
 import { createToolSearchIndex, type SearchableTool, type ToolSearchIndex } from "../search/tool-search-index.js";
 import { buildSnapshot, UnknownSurfaceError } from "../snapshot/build-snapshot.js";

@@ -6,7 +6,7 @@
  * A built-in fails a call by throwing `ToolCallError` (see `../failures.ts`); anything else it
  * throws is an `execution_error`.
  */
-import type { ArtifactManifest } from "../artifact/manifest.js";
+import type { ArtifactManifest } from "../../contract/manifest.js";
 import type { ToolSandbox } from "../authoring/index.js";
 import type { SearchableTool, ToolSearchIndex } from "../search/tool-search-index.js";
 import type { CoreToolPolicy } from "../snapshot/types.js";

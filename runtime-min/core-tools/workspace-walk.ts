@@ -7,6 +7,7 @@
  */
 import { lstat, readdir } from "node:fs/promises";
 import path from "node:path";
+import { byCodeUnits } from "../../common/compare.js";
 
 /** One entry found by a walk. */
 export interface WalkEntry {
@@ -18,9 +19,6 @@ export interface WalkEntry {
   readonly size?: number;
 }
 
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 async function describe(hostPath: string, relative: string): Promise<WalkEntry> {
   const stats = await lstat(hostPath);

@@ -11,13 +11,14 @@
  * or `tool.execution_failed`. A call that fails before it runs (unknown tool, invalid input,
  * missing config) records only `tool.execution_failed`.
  */
-import { setOwn } from "../../compiler/json-value.js";
+import { setOwn } from "../../common/json-value.js";
 import type { LoadedArtifact } from "../artifact/load-artifact.js";
 import type { CoreTool, HostToolImplementation } from "../core-tools/types.js";
 import { ControlPlaneError, type FailureKind } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
 import type { CoreToolPolicy } from "../snapshot/types.js";
-import type { ApprovalRecord, CallRecord, StateStore } from "../state/state-store.js";
+import type { StateStore } from "../state/state-store.js";
+import { requestApproval } from "./approvals.js";
 import type { CallResult } from "../types.js";
 import type { CallSession } from "./call-session.js";
 import type { AuthoredExecutor } from "./execute-authored.js";
@@ -70,18 +71,7 @@ export class CallPipeline {
     if (invalid) return this.fail(session, invalid.kind, invalid.message);
     const ctxConfig = target.kind === "authored" ? this.ctxConfig(target) : {};
     if (typeof ctxConfig === "string") return this.fail(session, "configuration_error", ctxConfig);
-    if (target.approval && approval === "ask") {
-      const { reason, sideEffect } = target.approval;
-      session.persist(
-        "record the pending approval",
-        () => {
-          this.deps.store.requestApproval({ runId, callId, surface: surfaceId, tool: name, input, reason, sideEffect });
-          session.recordRuntime("tool.approval_requested", { reason, sideEffect });
-        },
-        { status: "approval_required" },
-      );
-      return { status: "approval_required", approval: { reason, sideEffect, state: "pending" }, events: session.events, runId, callId, tool: name };
-    }
+    if (target.approval && approval === "ask") return requestApproval(session, this.deps.store, surfaceId, input, target.approval);
     const runtimeBoundary = target.kind === "authored" ? this.deps.executor.runtimeBoundary : "host";
     // The start commits with the call's next commit (see call-session.ts). A built-in acts in
     // the host directly (files, blobs, receipts), so its start is made durable before it runs.
@@ -135,36 +125,6 @@ export class CallPipeline {
       ...(output !== undefined ? { output } : {}),
     });
     return { status: "failed", error: message, failure: { kind, runCanContinue: true }, events: session.events, runId, callId, tool };
-  }
-
-  /** The result of a call still waiting for approval (repeated `call` with the same id). */
-  pendingResult(session: CallSession, approval: ApprovalRecord): CallResult {
-    const { runId, callId } = session.identity;
-    return { status: "approval_required", approval: { reason: approval.reason, sideEffect: approval.sideEffect, state: "pending" }, events: [], runId, callId, tool: approval.tool };
-  }
-
-  /** The result of a denied call: it never executed. `record` stores the denial on the call. */
-  deniedResult(session: CallSession, approval: ApprovalRecord, events: CallResult["events"], record = false): CallResult {
-    const { runId, callId } = session.identity;
-    const error = `The call of '${approval.tool}' was denied, so it did not run (approval was required: ${approval.reason}).`;
-    if (record) session.persist("record the denial", () => this.deps.store.updateCall(runId, callId, { status: "denied", error }));
-    return { status: "failed", error, events, runId, callId, tool: approval.tool, approval: { reason: approval.reason, sideEffect: approval.sideEffect, state: "denied" } };
-  }
-
-  /** What a repeated `approve` returns: the recorded outcome, no events, `alreadyDecided`. */
-  recordedResult(session: CallSession, approval: ApprovalRecord, call: CallRecord | undefined): CallResult {
-    const { runId, callId } = session.identity;
-    if (approval.state === "denied") return { ...this.deniedResult(session, approval, []), alreadyDecided: true };
-    const base = { events: [], runId, callId, tool: approval.tool, approval: { reason: approval.reason, sideEffect: approval.sideEffect, state: approval.state }, alreadyDecided: true } as const;
-    if (call?.status === "ok") return { ...base, status: "ok", ...(call.modelOutput === undefined ? {} : { output: call.modelOutput }) };
-    if (call?.status === "failed" && call.failureKind === "control_plane") {
-      const reason = (this.deps.store.getRun(runId)?.endReason ?? "state_store_failure") as ControlPlaneError["reason"];
-      return { ...base, status: "failed", error: call.error ?? "The run has ended.", failure: { kind: "control_plane", reason, runCanContinue: false } };
-    }
-    if (call?.status === "failed") {
-      return { ...base, status: "failed", error: call.error ?? "The call failed.", failure: { kind: call.failureKind as FailureKind, runCanContinue: true } };
-    }
-    return { ...base, status: "failed", error: "This call was approved earlier and has not finished yet (it may be running in another process); this approve did nothing." };
   }
 
   /**

@@ -34,6 +34,7 @@ import type { Json } from "../sandbox/json-copy.js";
 import type { ContextOperation } from "../sandbox/protocol.js";
 import type { CallUpdate, StateStore } from "../state/state-store.js";
 import { readWorkspaceFile, readWorkspaceFileBytes, writeWorkspaceFile, type ShellResult } from "./workspace.js";
+import { lookupDurableStep, recordDurableStep } from "./durable-steps.js";
 
 /** An event as a `CallResult` lists it: `{ type, ...data }` (DESIGN §7). */
 export type RuntimeEvent = { readonly type: string; readonly [key: string]: Json };
@@ -194,25 +195,15 @@ export class CallSession {
   async handle(operation: ContextOperation): Promise<Json | undefined> {
     if (this.finished) throw new Error("This tool call has already finished; ctx can no longer be used.");
     if (this.controlPlaneFailure) throw new Error(`The run has ended: ${this.controlPlaneFailure.message}`);
-    const { runId, callId, tool, workspace } = this.identity;
+    const { workspace } = this.identity;
     switch (operation.op) {
       case "emit":
         this.record(operation.type, operation.data);
         return undefined;
-      case "step.lookup": {
-        const found = this.guard(() => this.store.lookupStep(runId, operation.key));
-        if (!found) return { found: false };
-        this.recordRuntime("durable_step.replayed", { key: operation.key });
-        return found.value === undefined ? { found: true } : { found: true, value: found.value };
-      }
-      case "step.record": {
-        // The step and its event commit together: a stored step always has its audit record.
-        return this.persist(`record the step '${operation.key}'`, () => {
-          const stored = this.store.recordStep({ runId, key: operation.key, value: operation.value, metadata: operation.metadata, callId, tool });
-          this.recordRuntime("durable_step.recorded", { key: operation.key });
-          return stored.value;
-        });
-      }
+      case "step.lookup":
+        return lookupDurableStep(this, this.store, operation.key);
+      case "step.record":
+        return recordDurableStep(this, this.store, operation.key, operation.value, operation.metadata);
       // Events and steps commit the pending start with their own record; workspace work
       // commits it first.
       case "sandbox.readFile":
@@ -243,7 +234,11 @@ export class CallSession {
     }
   }
 
-  private guard<T>(action: () => T): T {
+  /**
+   * Runs a state-store read; a failure is remembered as the call's control-plane failure and
+   * rethrown (as {@link persist} does for writes).
+   */
+  guard<T>(action: () => T): T {
     try {
       return action();
     } catch (error) {

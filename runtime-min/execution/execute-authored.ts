@@ -11,7 +11,7 @@
  */
 import { pathToFileURL } from "node:url";
 import * as path from "node:path";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { cachedBundleIntact } from "../artifact/bundle-cache.js";
 import type { VerifiedTool } from "../artifact/load-artifact.js";
 import { runtimeError } from "../errors.js";

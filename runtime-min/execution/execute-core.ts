@@ -4,7 +4,7 @@
  * implements `CoreTool` (`../core-tools/types.ts`); it fails a call with `ToolCallError`, and
  * anything else it throws is classified like an authored tool's error.
  */
-import type { ArtifactManifest } from "../artifact/manifest.js";
+import type { ArtifactManifest } from "../../contract/manifest.js";
 import type { CoreJson, CoreTool, CoreToolContext, HostToolImplementation } from "../core-tools/types.js";
 import { classifyToolError, ControlPlaneError } from "../failures.js";
 import type { CallOutcome } from "../sandbox/execute-definition.js";

@@ -3,7 +3,7 @@
  * `.assemblyline/runs/`, so both kinds are restricted to a portable, path-safe alphabet.
  */
 import { randomUUID } from "node:crypto";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { runtimeError } from "../errors.js";
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

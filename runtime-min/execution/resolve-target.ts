@@ -12,10 +12,10 @@
  *   (never a hidden one, which would leak it), unless the host registered a tool of that name
  *   in `hostTools` (a host-only tool: callable, never listed).
  */
-import type { ManifestApproval } from "../artifact/manifest.js";
+import type { ManifestApproval } from "../../contract/manifest.js";
 import type { VerifiedTool } from "../artifact/load-artifact.js";
 import type { CoreTool } from "../core-tools/types.js";
-import { isCoreToolName } from "../snapshot/core-catalog.js";
+import { isCoreToolName } from "../../contract/core-catalog.js";
 import type { ToolResolution } from "../snapshot/types.js";
 
 /** The resolved target of a call. */

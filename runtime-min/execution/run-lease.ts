@@ -31,7 +31,7 @@
  * the runtime writes nothing more for the run; {@link LeaseHandle.takenOver}).
  */
 import { randomUUID } from "node:crypto";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { runtimeError } from "../errors.js";
 import { ControlPlaneError } from "../failures.js";
 import type { RunRecord, StateStore } from "../state/state-store.js";

@@ -9,12 +9,13 @@
  * and, through the owning runtime, the policy). Promotions change only which tools start
  * loaded, never what can be found, so they rebuild the resolver but not the index.
  */
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import type { ArtifactManifest } from "../artifact/manifest.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import type { ArtifactManifest } from "../../contract/manifest.js";
 import { runtimeError } from "../errors.js";
 import { createToolSearchIndex, type ToolSearchIndex } from "../search/tool-search-index.js";
 import { buildSnapshot, createToolResolver } from "../snapshot/build-snapshot.js";
 import type { CapabilitySnapshot, CatalogTool, CoreToolPolicy, SnapshotOptions, SnapshotTool, ToolResolution } from "../snapshot/types.js";
+import { byCodeUnits } from "../../common/compare.js";
 
 interface SurfaceState {
   /** Names passed to `useTool` for this surface, in promotion order. */
@@ -123,6 +124,3 @@ function refusal(resolution: ToolResolution): string | undefined {
   }
 }
 
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

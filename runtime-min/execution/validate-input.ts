@@ -13,11 +13,11 @@ import AjvDraft07, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2019 from "ajv/dist/2019.js";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { formatPropertyPath } from "../../compiler/diagnostics/diagnostic.js";
-import { dialectOfUri } from "../../compiler/validation/ajv.js";
-import { pointerToSegmentsIn } from "../../compiler/json-pointer.js";
+import { formatPropertyPath } from "../../common/property-path.js";
+import { dialectOfUri } from "../../contract/ajv.js";
+import { pointerToSegmentsIn } from "../../common/json-pointer.js";
 import { distance } from "fastest-levenshtein";
-import { canonicalJson } from "../canonical-json.js";
+import { canonicalJsonText } from "../../common/canonical-json.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: unknown) => void;
 
@@ -78,7 +78,7 @@ export class InputValidator {
 
   /** One compiled validator per distinct schema content (equal schemas share it). */
   private compileByContent(schema: { readonly [key: string]: unknown }): ValidateFunction {
-    const key = canonicalJson(schema);
+    const key = canonicalJsonText(schema);
     let validate = this.compiled.get(key);
     if (!validate) {
       // The compiler's table of `$schema` spellings, so the runtime reads a locked schema in the

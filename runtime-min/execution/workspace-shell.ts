@@ -14,8 +14,8 @@
  * An isolated command whose setup fails at run time (after a successful probe) never falls
  * back: the call fails with `configuration_error`.
  */
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import { createDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { runtimeError } from "../errors.js";
 import { ToolCallError } from "../failures.js";
 import { probeShellIsolation, SHELL_ISOLATION_POLICIES, type ShellIsolationPolicy, type ShellIsolationProbe } from "../sandbox/shell-isolation.js";

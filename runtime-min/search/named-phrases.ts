@@ -7,7 +7,7 @@
  * phrase is filed under its rarest term: a query only examines the phrases filed under one
  * of its own terms, and a phrase can only be named if that term is in the query.
  */
-import type { SearchableTool } from "./tool-search-index.js";
+import type { SearchableTool } from "./searchable-tool.js";
 import { tokenize } from "./tokenize.js";
 
 /** Per-query tiers: document number (position in the indexed list) → tier (1 or 2). */

@@ -22,18 +22,15 @@
  */
 import MiniSearch from "minisearch";
 import { createNamedPhraseIndex } from "./named-phrases.js";
-import { normalizeTerm, splitWords, tokenize } from "./tokenize.js";
+import type { SearchableTool } from "./searchable-tool.js";
 
-/** The fields of a tool that `tool_search` ranks. */
-export interface SearchableTool {
-  readonly name: string;
-  readonly description: string;
-  readonly tags?: readonly string[];
-  readonly aliases?: readonly string[];
-  readonly namespace?: string;
-  /** `"hidden"` tools are left out of the index. */
-  readonly visibility?: string;
-}
+export type { SearchableTool };
+import { normalizeTerm, splitWords, tokenize } from "./tokenize.js";
+import { byCodeUnits } from "../../common/compare.js";
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "../../contract/tool-search-limits.js";
+
+export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT };
+
 
 /** Paging of one search call. */
 export interface ToolSearchOptions {
@@ -62,10 +59,6 @@ export interface ToolSearchIndex<T> {
   search(query: string, options?: ToolSearchOptions): ToolSearchPage<T>;
 }
 
-/** Default page size of `tool_search`. */
-export const DEFAULT_SEARCH_LIMIT = 8;
-/** Largest page `tool_search` returns. */
-export const MAX_SEARCH_LIMIT = 20;
 
 const FIELD_BOOSTS = { name: 3, aliases: 3, tags: 2.5, namespace: 2, description: 1 } as const;
 const FIELDS = Object.keys(FIELD_BOOSTS);
@@ -79,9 +72,6 @@ interface IndexedDoc {
   readonly namespace: string;
 }
 
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** One ranked candidate: document number, tier, BM25 score. */
 interface Hit {

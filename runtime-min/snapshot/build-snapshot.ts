@@ -17,8 +17,8 @@
  *    reported as a warning and ignored; a hidden tool can never be promoted.
  */
 import { distance } from "fastest-levenshtein";
-import type { ArtifactManifest, ArtifactSurface, ArtifactTool, ManifestApproval } from "../artifact/manifest.js";
-import { CORE_TOOL_SPECS, isCoreToolName, type CoreToolSpec } from "./core-catalog.js";
+import type { ArtifactManifest, ArtifactSurface, ArtifactTool, ManifestApproval } from "../../contract/manifest.js";
+import { CORE_TOOL_SPECS, isCoreToolName, type CoreToolSpec } from "../../contract/core-catalog.js";
 import type {
   CapabilitySnapshot,
   CatalogTool,
@@ -28,6 +28,8 @@ import type {
   SnapshotWarning,
   ToolResolution,
 } from "./types.js";
+import { byCodeUnits } from "../../common/compare.js";
+import { sideEffectOrDefault } from "../../contract/approval.js";
 
 /** Thrown when the requested surface id is not in the manifest (a host usage error). */
 export class UnknownSurfaceError extends Error {
@@ -55,10 +57,6 @@ interface SurfaceTools {
   readonly warnings: SnapshotWarning[];
 }
 
-/** Code-unit order comparison (never `localeCompare`). */
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 function nearNames(name: string, candidates: readonly string[]): string[] {
   const limit = Math.max(2, Math.floor(name.length / 3));
@@ -111,7 +109,7 @@ function collectEntries(options: SnapshotOptions, surface: ArtifactSurface, disa
     const given = Object.prototype.hasOwnProperty.call(approvals, spec.name) ? approvals[spec.name] : undefined;
     // As approvalRequired(reason, sideEffect = "external") (seed "Tool implementation"): a host
     // rule without a side effect (a plain-JS host) gets the same default.
-    const approval = given ? { reason: String(given.reason ?? ""), sideEffect: typeof given.sideEffect === "string" && given.sideEffect !== "" ? given.sideEffect : "external" } : undefined;
+    const approval = given ? { reason: String(given.reason ?? ""), sideEffect: sideEffectOrDefault(given.sideEffect) } : undefined;
     entries.set(spec.name, approval ? { kind: "core", spec, approval } : { kind: "core", spec });
   }
   for (const name of Object.keys(surface.tools).sort(byCodeUnits)) {

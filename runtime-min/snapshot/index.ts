@@ -12,7 +12,7 @@ export {
   type CoreImplementer,
   type CoreToolSpec,
   type CoreVisibility,
-} from "./core-catalog.js";
+} from "../../contract/core-catalog.js";
 export { UnknownSurfaceError, buildSnapshot, createToolResolver, getSurface, resolveTool } from "./build-snapshot.js";
 export type {
   CapabilitySnapshot,

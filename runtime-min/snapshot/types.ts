@@ -1,7 +1,7 @@
 /**
  * Plain data of the capability snapshot (seed "Execution Model"; DESIGN §6).
  */
-import type { ArtifactManifest, ArtifactTool, ManifestApproval, ManifestJson } from "../artifact/manifest.js";
+import type { ArtifactManifest, ArtifactTool, ManifestApproval, ManifestJson } from "../../contract/manifest.js";
 
 /** Where a tool comes from: a framework built-in, or the capability (plugin) that contributed it. */
 export type ToolSource = "core" | `plugin:${string}`;

@@ -8,8 +8,8 @@ import { detectPackageManager, installAllCommand } from "../../cli/add/detect-pa
 import { installPackage, runCommand, type CommandRunner } from "../../cli/add/install-package.js";
 import { readTarballManifest } from "../../cli/add/read-tarball-manifest.js";
 import { resolvePluginSpec, type PluginSpec } from "../../cli/add/resolve-plugin-spec.js";
-import { hashPluginDirectory } from "../../lockfile/hash-plugin-directory.js";
-import { checkInstalledVersion } from "../../lockfile/installed-version.js";
+import { hashPluginDirectory } from "../../compiler/plugin-package/hash-plugin-directory.js";
+import { checkInstalledVersion } from "../../compiler/agent/installed-version.js";
 import { tempDir } from "../helpers/temp-tree.js";
 import { openuiPack } from "./helpers.js";
 

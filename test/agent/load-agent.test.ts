@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadAgent } from "../../compiler/agent/load-agent.js";
 import { resolveCapabilities } from "../../compiler/agent/resolve-capabilities.js";
-import { createNodeHost } from "../../compiler/host.js";
+import { createNodeHost } from "../../common/host.js";
 import { writeTree } from "../helpers/temp-tree.js";
 
 const host = createNodeHost();

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadAgent } from "../../compiler/agent/load-agent.js";
 import { discoverSurfaceSkills } from "../../compiler/agent/surface-skills.js";
-import { createNodeHost } from "../../compiler/host.js";
+import { createNodeHost } from "../../common/host.js";
 import { tempDir, writeFiles, writeTree } from "../helpers/temp-tree.js";
 
 const host = createNodeHost();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadAgent } from "../../compiler/agent/load-agent.js";
-import { createNodeHost } from "../../compiler/host.js";
+import { createNodeHost } from "../../common/host.js";
 import { writeTree } from "../helpers/temp-tree.js";
 
 describe("an unknown field in a capability entry", () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { analyzeAgent } from "../../compiler/analyze-agent.js";
-import { createNodeHost } from "../../compiler/host.js";
+import { createNodeHost } from "../../common/host.js";
 import { writeTree } from "../helpers/temp-tree.js";
 
 const PLUGIN_JSON = (name: string) => JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name });

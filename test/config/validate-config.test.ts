@@ -1,7 +1,7 @@
 /** Config values against a plugin's configSchema (validateConfigValue), unit level. */
 import { describe, expect, it } from "vitest";
 import { validateConfigValue } from "../../compiler/config/validate-config.js";
-import type { JsonObject } from "../../compiler/json-value.js";
+import type { JsonObject } from "../../common/json-value.js";
 
 const fallback = { file: "/agent/agent.md", line: 1, column: 1 };
 

@@ -2,7 +2,7 @@
 import { mkdtemp, mkdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { ArtifactManifest } from "../../runtime-min/artifact/manifest.js";
+import type { ArtifactManifest } from "../../contract/manifest.js";
 import type { CoreJson, CoreToolContext } from "../../runtime-min/core-tools/types.js";
 import { fixtureManifest } from "../snapshot/fixture-manifest.js";
 

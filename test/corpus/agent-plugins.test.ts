@@ -19,7 +19,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createNodeHost } from "../../compiler/host.js";
+import { createNodeHost } from "../../common/host.js";
 import { loadPluginPackage, summarizePluginPackage, type PluginPackageSummary } from "../../compiler/plugin-package/index.js";
 import { corpusRoot as sharedCorpus, tempDir } from "../helpers/temp-tree.js";
 

@@ -1,8 +1,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CatalogStages, Diagnostics, allDiagnosticMessages } from "../../compiler/diagnostics/catalog/index.js";
-import { CODES_END, CODES_START, renderCodesMarkdown } from "../../compiler/diagnostics/catalog/docs.js";
+import { CatalogStages, Diagnostics, allDiagnosticMessages } from "../../diagnostics/catalog/index.js";
+import { CODES_END, CODES_START, renderCodesMarkdown } from "../../diagnostics/catalog/docs.js";
 import { repoRoot } from "../helpers/temp-tree.js";
 
 describe("the diagnostics catalog", () => {

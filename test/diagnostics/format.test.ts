@@ -1,9 +1,9 @@
 /** The formatters are pure functions of the same diagnostic data (STYLE §4). */
 import { describe, expect, it } from "vitest";
-import { createDiagnostic, type Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import { formatGithub, formatSarif, toJsonDiagnostic } from "../../compiler/diagnostics/format-machine.js";
-import { formatPretty, summary } from "../../compiler/diagnostics/format-pretty.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { formatGithub, formatSarif, toJsonDiagnostic } from "../../diagnostics/format-machine.js";
+import { formatPretty, summary } from "../../diagnostics/format-pretty.js";
 
 const source = 'export default {\n  tools: {\n    echo: { descripton: "Echo." }\n  }\n};\n';
 const unknownField: Diagnostic = createDiagnostic(

@@ -1,15 +1,15 @@
 /**
- * When output is coloured (`compiler/diagnostics/terminal-color.ts`). A CI run with `CI=true`
+ * When output is coloured (`diagnostics/terminal-color.ts`). A CI run with `CI=true`
  * and `FORCE_COLOR` set once turned the in-process formatters' output into escape codes and
  * broke exact-text assertions, so the formatters now take a palette and default to plain text.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { formatPretty } from "../../compiler/diagnostics/format-pretty.js";
-import { colorFor, paletteFor, plainPalette } from "../../compiler/diagnostics/terminal-color.js";
-import { formatCallResult, formatRefusal } from "../../runtime-min/cli/format-call-result.js";
+import { formatPretty } from "../../diagnostics/format-pretty.js";
+import { colorFor, paletteFor, plainPalette } from "../../diagnostics/terminal-color.js";
+import { formatCallResult, formatRefusal } from "../../cli/format-call-result.js";
 import type { CallResult } from "../../runtime-min/types.js";
-import { createDiagnostic } from "../../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 
 const ESC = "\u001b[";
 const tty = { isTTY: true };

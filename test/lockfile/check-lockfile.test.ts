@@ -3,10 +3,10 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkLockfile } from "../../lockfile/check-lockfile.js";
 import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
-import { hashPluginDirectory } from "../../lockfile/hash-plugin-directory.js";
-import { checkInstalledVersion } from "../../lockfile/installed-version.js";
+import { hashPluginDirectory } from "../../compiler/plugin-package/hash-plugin-directory.js";
+import { checkInstalledVersion } from "../../compiler/agent/installed-version.js";
 import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";
-import type { Lockfile } from "../../lockfile/types.js";
+import type { Lockfile } from "../../contract/lockfile-types.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 import { sampleLock } from "./helpers.js";
 

@@ -7,8 +7,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { contentKindOf, RAW_BYTES_EXTENSIONS } from "../../lockfile/file-content.js";
-import { hashPluginDirectory } from "../../lockfile/hash-plugin-directory.js";
+import { contentKindOf, RAW_BYTES_EXTENSIONS } from "../../compiler/plugin-package/file-content.js";
+import { hashPluginDirectory } from "../../compiler/plugin-package/hash-plugin-directory.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
 function plugin(files: Record<string, string | Uint8Array>): string {

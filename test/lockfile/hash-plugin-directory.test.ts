@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createNodeHost, type CompilerHost } from "../../compiler/host.js";
-import { classifyContent, normalizeContent } from "../../lockfile/file-content.js";
-import { hashPluginDirectory } from "../../lockfile/hash-plugin-directory.js";
+import { createNodeHost, type CompilerHost } from "../../common/host.js";
+import { classifyContent, normalizeContent } from "../../compiler/plugin-package/file-content.js";
+import { hashPluginDirectory } from "../../compiler/plugin-package/hash-plugin-directory.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x0d, 0x0a]);

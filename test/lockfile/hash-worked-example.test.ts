@@ -3,10 +3,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { hashPluginDirectory } from "../../lockfile/hash-plugin-directory.js";
+import { hashPluginDirectory } from "../../compiler/plugin-package/hash-plugin-directory.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
-const readme = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../lockfile/README-hashing.md"), "utf8");
+const readme = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../compiler/plugin-package/README-hashing.md"), "utf8");
 
 /** The plugin of the README's worked example, as checked out on Windows (CRLF) or Linux (LF). */
 function helloPlugin(lineEnd: "\r\n" | "\n"): string {

@@ -1,6 +1,6 @@
 /** Shared helpers of the lockfile tests: SRI values and a realistic sample lock. */
 import ssri from "ssri";
-import type { Lockfile } from "../../lockfile/types.js";
+import type { Lockfile } from "../../contract/lockfile-types.js";
 
 /** An SRI sha512 of a string (a well-formed integrity value for sample locks). */
 export function sri(text: string): string {

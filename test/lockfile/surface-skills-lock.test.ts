@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeAgent } from "../../compiler/analyze-agent.js";
-import { createNodeHost } from "../../compiler/host.js";
+import { createNodeHost } from "../../common/host.js";
 import { buildLockfile } from "../../lockfile/build-lockfile.js";
 import { findLockShapeError } from "../../lockfile/lockfile-schema.js";
 import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";

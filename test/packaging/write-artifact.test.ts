@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { MANIFEST_FILE, type ArtifactManifest } from "../../runtime-min/artifact/manifest.js";
+import { MANIFEST_FILE, type ArtifactManifest } from "../../contract/manifest.js";
 import { bundleIntegrity, bundleTools, serializeManifest, toolBundleKey, writeArtifact, type PackagingResult } from "../../packaging/index.js";
 import { tempDir } from "../helpers/temp-tree.js";
 import { copyFixture, tool } from "./helpers.js";

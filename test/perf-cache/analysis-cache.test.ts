@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as v8 from "node:v8";
 import { describe, expect, it } from "vitest";
-import { compileAgent, type CompileResult } from "../../compiler/compile.js";
+import { compileAgent, type CompileResult } from "../../build/compile.js";
 import { ANALYSIS_CACHE_FILE, ANALYSIS_CACHE_MAGIC, AnalysisCache } from "../../compiler/static-analysis/analysis-cache.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { supportAgentRoot } from "../helpers/support-agent.js";

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import type { JsonObject } from "../../compiler/json-value.js";
+import type { JsonObject } from "../../common/json-value.js";
 import { checkJsonSchema, compileJobOf } from "../../compiler/validation/json-schema.js";
 import {
   createSchemaCompiler,

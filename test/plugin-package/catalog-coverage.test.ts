@@ -7,8 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import { PluginPackageMessages } from "../../compiler/diagnostics/catalog/plugin-package.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { PluginPackageMessages } from "../../diagnostics/catalog/plugin-package.js";
 
 const entries = Object.entries(PluginPackageMessages);
 const here = path.dirname(fileURLToPath(import.meta.url));

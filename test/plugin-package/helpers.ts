@@ -1,6 +1,6 @@
 /** Shared fixtures and assertions for the plugin-package tests. */
 import { expect } from "vitest";
-import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { PluginPackage } from "../../compiler/model.js";
 import { loadPluginPackage } from "../../compiler/plugin-package/index.js";
 import { createMemoryHost, type MemoryEntry } from "./memory-host.js";

@@ -1,6 +1,6 @@
 /** plugin.json (Agent Plugins v1 §5): one test per diagnostic code, with exact positions. */
 import { describe, expect, it } from "vitest";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { mapManifestSchemaIssues } from "../../compiler/plugin-package/manifest.js";
 import { loadPluginPackage, manifestOutcome, pluginNameProblems, suggestPluginName } from "../../compiler/plugin-package/index.js";
 import { createMemoryHost } from "./memory-host.js";

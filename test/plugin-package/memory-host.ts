@@ -5,7 +5,7 @@
  * path), so containment can be tested without touching the disk.
  */
 import * as path from "node:path";
-import { decodeUtf8, type CompilerHost, type DirectoryEntry, type ReadResult } from "../../compiler/host.js";
+import { decodeUtf8, type CompilerHost, type DirectoryEntry, type ReadResult } from "../../common/host.js";
 
 /** One entry of the file map. */
 export type MemoryEntry = string | Uint8Array | { readonly symlink: string } | { readonly directory: true } | { readonly unreadable: string };

@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createNodeHost } from "../../compiler/host.js";
+import { createNodeHost } from "../../common/host.js";
 import { loadPluginPackage, summarizePluginPackage } from "../../compiler/plugin-package/index.js";
 import { tempDir, writeTree } from "../helpers/temp-tree.js";
 import { MANIFEST, MCP_SCHEMA, skill } from "./helpers.js";

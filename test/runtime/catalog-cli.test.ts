@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSearchCommand } from "../../cli/commands/search.js";
 import { runToolsCommand } from "../../cli/commands/tools.js";
-import { formatTools } from "../../runtime-min/cli/format-catalog.js";
+import { formatTools } from "../../cli/format-catalog.js";
 import { ALWAYS_VISIBLE_CORE_TOOLS } from "../../runtime-min/snapshot/index.js";
 import type { CatalogTool } from "../../runtime-min/snapshot/types.js";
 import { ECHO_SCHEMA, LEDGER_TOOLS, createCatalogAgent } from "./catalog-fixture.js";

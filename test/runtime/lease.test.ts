@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runCallCommand } from "../../runtime-min/cli/runtime-commands.js";
+import { runCallCommand } from "../../cli/commands/runtime-commands.js";
 import { openRuntime, type Runtime, type RuntimeOptions } from "../../runtime-min/index.js";
 import { STATE_SCHEMA_VERSION } from "../../runtime-min/state/schema.js";
 import { seedTools } from "../helpers/support-agent.js";

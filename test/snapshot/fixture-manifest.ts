@@ -1,5 +1,5 @@
 /** A small artifact manifest with a root and a child surface, built in memory for tests. */
-import type { ArtifactManifest, ArtifactTool } from "../../runtime-min/artifact/manifest.js";
+import type { ArtifactManifest, ArtifactTool } from "../../contract/manifest.js";
 
 /** An authored tool of `capability` with sensible defaults. */
 export function authoredTool(capability: string, overrides: Partial<ArtifactTool> = {}): ArtifactTool {

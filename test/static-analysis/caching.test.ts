@@ -3,7 +3,7 @@
  * change in an imported file (or a file appearing where an import looked) invalidates them.
  */
 import { describe, expect, it } from "vitest";
-import { createOverlayHost } from "../../compiler/host.js";
+import { createOverlayHost } from "../../common/host.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { DIR, ENTRY, lines, ROOT } from "./helpers.js";
 import { createMemoryHost } from "./memory-host.js";

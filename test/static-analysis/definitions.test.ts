@@ -4,7 +4,7 @@
  */
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createNodeHost } from "../../compiler/host.js";
+import { createNodeHost } from "../../common/host.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { seedPlugins, seedTools } from "../helpers/support-agent.js";
 import { analyzeDefinitionSource, brief, DIR, lines, ROOT } from "./helpers.js";

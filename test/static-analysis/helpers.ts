@@ -2,7 +2,7 @@
  * Shared set-up for static-analysis tests: an in-memory plugin at `/plugin` whose entry is
  * `/plugin/ai.assemblyline/index.ts`, and a compact view of diagnostics for exact assertions.
  */
-import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { DefinitionAnalysis, EntryAnalysis } from "../../compiler/model.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { createMemoryHost } from "./memory-host.js";

@@ -4,7 +4,7 @@
  * of reads per path (to prove results are reused).
  */
 import * as path from "node:path";
-import type { CompilerHost, DirectoryEntry, ReadResult } from "../../compiler/host.js";
+import type { CompilerHost, DirectoryEntry, ReadResult } from "../../common/host.js";
 
 /** A test host whose files can be changed between analyses. */
 export interface MemoryHost extends CompilerHost {

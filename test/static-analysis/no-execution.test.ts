@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createNodeHost } from "../../compiler/host.js";
+import { createNodeHost } from "../../common/host.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { tempDir } from "../helpers/temp-tree.js";
 

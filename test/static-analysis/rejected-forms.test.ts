@@ -4,7 +4,7 @@
  * the hint, and that the rest of the value is kept.
  */
 import { describe, expect, it } from "vitest";
-import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { analyzeSource, brief, DIR, lines } from "./helpers.js";
 
 /** `export default { tools: { echo: { v: <expression> } } };` starts the expression at column 38. */

@@ -4,7 +4,7 @@
  * explode in size (issue 2 item 3).
  */
 import { describe, expect, it } from "vitest";
-import type { CompilerHost } from "../../compiler/host.js";
+import type { CompilerHost } from "../../common/host.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { analyzeSource, brief, DIR, ENTRY, lines, ROOT } from "./helpers.js";
 import { createMemoryHost } from "./memory-host.js";

@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createNodeHost } from "../../compiler/host.js";
+import { createNodeHost } from "../../common/host.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { seedPlugins } from "../helpers/support-agent.js";
 

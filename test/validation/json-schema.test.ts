@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkJsonSchema, MAX_SCHEMA_DEPTH, selectDialect } from "../../compiler/validation/json-schema.js";
-import type { JsonObject, JsonValue } from "../../compiler/json-value.js";
+import type { JsonObject, JsonValue } from "../../common/json-value.js";
 import type { LocatedValue, ValueLocation } from "../../compiler/model.js";
 import { corpusRoot } from "../helpers/temp-tree.js";
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { checkJsonSchema } from "../../compiler/validation/json-schema.js";
 import { inlineSchemaCompiler } from "../../compiler/validation/schema-compiler.js";
 import { checkEntryShape } from "../../compiler/validation/entry-shape.js";
-import type { JsonObject, JsonValue } from "../../compiler/json-value.js";
+import type { JsonObject, JsonValue } from "../../common/json-value.js";
 import type { LocatedValue } from "../../compiler/model.js";
 
 const fallback = { file: "/p/ai.assemblyline/index.ts", line: 1, column: 1 };

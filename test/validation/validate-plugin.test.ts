@@ -3,7 +3,7 @@
  * exact code, line, column and property path.
  */
 import { describe, expect, it } from "vitest";
-import { createNodeHost } from "../../compiler/host.js";
+import { createNodeHost } from "../../common/host.js";
 import { validatePackage } from "../../compiler/validate-package.js";
 import { writeTree, type TreeEntry } from "../helpers/temp-tree.js";
 

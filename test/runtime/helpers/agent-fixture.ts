@@ -2,8 +2,8 @@
  * Builds a compiled agent in a temporary directory for runtime tests: real esbuild bundles of
  * tool sources — the seed's examples read in place from `examples/support-agent/` (`seedTools`
  * in `test/helpers/support-agent.ts`) and the probes in `test/fixtures/runtime/tools/` — with
- * `plugins.lock` and `manifest.json` written by hand in the formats of `lockfile/types.ts` and
- * `runtime-min/artifact/manifest.ts`.
+ * `plugins.lock` and `manifest.json` written by hand in the formats of `contract/lockfile-types.ts` and
+ * `contract/manifest.ts`.
  *
  * Descriptor fields (description, inputSchema, approval) are read from the bundled definition
  * itself — in the test process, which is fine for tests — unless a spec overrides them.

@@ -2,10 +2,10 @@
  * Output of `assembly-line tools` and `assembly-line search` (DESIGN §7). The JSON forms are
  * exactly the contract's objects; the pretty forms are for people reading a terminal.
  */
-import { plainPalette, type Palette } from "../../compiler/diagnostics/terminal-color.js";
+import { plainPalette, type Palette } from "../diagnostics/terminal-color.js";
 import { hostCommand } from "./format-call-result.js";
-import type { CapabilitySnapshot, CatalogTool, SnapshotTool, SnapshotWarning } from "../snapshot/types.js";
-import type { ToolSearchResult } from "../types.js";
+import type { CapabilitySnapshot, CatalogTool, SnapshotTool, SnapshotWarning } from "../runtime-min/snapshot/types.js";
+import type { ToolSearchResult } from "../runtime-min/types.js";
 
 /** `tools --format json`: `{ tools: [{ name, description, inputSchema, source, visibility }] }`. */
 export function toolsJson(snapshot: CapabilitySnapshot): string {

@@ -1,11 +1,11 @@
 /**
  * Pretty output of `call` and `approve` (the `--format json` output is the `CallResult` itself).
  */
-import { shellQuote } from "../../lockfile/fix-command.js";
-import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
-import { formatPretty } from "../../compiler/diagnostics/format-pretty.js";
-import { plainPalette, type Palette } from "../../compiler/diagnostics/terminal-color.js";
-import type { CallResult } from "../types.js";
+import { shellQuote } from "../common/shell-quote.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { formatPretty } from "../diagnostics/format-pretty.js";
+import { plainPalette, type Palette } from "../diagnostics/terminal-color.js";
+import type { CallResult } from "../runtime-min/types.js";
 
 /**
  * Human-readable text of a call result, ending in a newline.

@@ -2,7 +2,8 @@
  * Shape of one entry of the diagnostics catalog (STYLE §3: every code in one place, with
  * severity, message template and documentation).
  */
-import type { Severity } from "../diagnostic.js";
+/** Severity of a diagnostic; only `error` makes a compile fail (exit 1). */
+export type Severity = "error" | "warning" | "info";
 
 /** One catalog entry. Codes are stable: never renumber or reuse one. */
 export interface DiagnosticMessage {

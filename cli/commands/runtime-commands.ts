@@ -10,13 +10,13 @@
  * hosts can use them; {@link registerRuntimeCommands} wires them into a commander program.
  */
 import { Option, type Command } from "commander";
-import { Diagnostics } from "../../compiler/diagnostics/catalog/index.js";
-import type { Diagnostic } from "../../compiler/diagnostics/diagnostic.js";
-import { colorFor, paletteFor } from "../../compiler/diagnostics/terminal-color.js";
-import { RuntimeError, runtimeError } from "../errors.js";
-import type { Runtime } from "../runtime.js";
-import type { CallResult, RuntimeOptions } from "../types.js";
-import { formatCallResult, formatRefusal } from "./format-call-result.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { colorFor, paletteFor } from "../../diagnostics/terminal-color.js";
+import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
+import type { Runtime } from "../../runtime-min/runtime.js";
+import type { CallResult, RuntimeOptions } from "../../runtime-min/types.js";
+import { formatCallResult, formatRefusal } from "../format-call-result.js";
 
 /** What a command produced. */
 export interface CommandOutput {
@@ -192,7 +192,7 @@ export async function withHostRuntime(
   const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot)).filter((d) => d.severity === "error") : [];
   if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
   // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
-  const { openRuntime } = await import("../runtime.js");
+  const { openRuntime } = await import("../../runtime-min/runtime.js");
   const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot });
   try {
     const output = await act(runtime);

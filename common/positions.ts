@@ -8,7 +8,21 @@
  * - a leading byte order mark (U+FEFF) is part of the text but takes no column;
  * - columns count UTF-16 code units.
  */
-import type { SourceLocation } from "./diagnostic.js";
+
+/**
+ * A place in a source file. `line` and `column` are 1-based and counted as an editor shows
+ * the text: a byte order mark takes no column, and CRLF, LF and CR each end one line.
+ * Columns count UTF-16 code units (as TypeScript, LSP and VS Code do).
+ */
+export interface SourceLocation {
+  /** Absolute path while inside the pipeline; root-relative with `/` once reported. */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** End of the span (exclusive), same conventions; absent for a point. */
+  readonly endLine?: number;
+  readonly endColumn?: number;
+}
 
 /** Precomputed line starts of one text; build once per file, query many times. */
 export interface LineMap {

@@ -47,7 +47,7 @@ export const LockfileMessages = defineMessages({
     severity: "error",
     message: "plugins.lock does not have the shape of lockfileVersion 1: {0}.",
     hint: "Run `{1}` to rewrite it from the agent's inputs.",
-    docs: "Every member of the lock has a fixed type (`lockfile/types.ts`); a lock that breaks it was edited by hand or written by another tool.",
+    docs: "Every member of the lock has a fixed type (`contract/lockfile-types.ts`); a lock that breaks it was edited by hand or written by another tool.",
   },
   LockfileUnsupportedVersion: {
     code: "AL6007",

@@ -7,7 +7,7 @@
  * no tool version and no registry hosts, so two machines compiling the same inputs write the
  * same bytes (see `serializeLockfile`).
  */
-import type { JsonObject } from "../compiler/json-value.js";
+import type { JsonObject } from "../common/json-value.js";
 
 /** The only `lockfileVersion` this toolchain writes and understands. */
 export const LOCKFILE_VERSION = 1;

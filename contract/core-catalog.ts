@@ -12,7 +12,8 @@
  * The implementations live in `../core-tools/`; this module is plain data so the snapshot, the
  * search index and the CLI can list core tools without loading any implementation.
  */
-import type { ManifestJson } from "../artifact/manifest.js";
+import type { ManifestJson } from "./manifest.js";
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "./tool-search-limits.js";
 
 /** Default visibility of a core tool (core tools are never `hidden`). */
 export type CoreVisibility = "visible" | "deferred";
@@ -212,7 +213,7 @@ const specs: readonly CoreToolSpec[] = [
     inputSchema: objectSchema(
       {
         query: { type: "string", description: "Words describing the tool you need, or \"\" to browse." },
-        limit: { type: "integer", minimum: 1, description: "Page size (default 8, at most 20)." },
+        limit: { type: "integer", minimum: 1, description: `Page size (default ${DEFAULT_SEARCH_LIMIT}, at most ${MAX_SEARCH_LIMIT}).` },
         offset: { type: "integer", minimum: 0, description: "The nextOffset of the previous page." },
       },
       ["query"],

@@ -8,7 +8,8 @@
  * is the few lines below. Strings and numbers are still written by `JSON.stringify`, so escaping
  * is exactly the standard one.
  */
-import { compareStrings, formatPropertyPath } from "../compiler/diagnostics/diagnostic.js";
+import { byCodeUnits } from "./compare.js";
+import { formatPropertyPath } from "./property-path.js";
 
 /** Options of {@link serializeCanonicalJson}. */
 export interface CanonicalJsonOptions {
@@ -39,10 +40,31 @@ export function serializeCanonicalJson(value: unknown, options: CanonicalJsonOpt
   return `${write(value, "", [], new Set(), options.firstKeys ?? [])}\n`;
 }
 
+/**
+ * The compact canonical text of a value, for comparing contents rather than writing files:
+ * keys in the same order as {@link serializeCanonicalJson}, no whitespace, and otherwise
+ * `JSON.stringify`'s lenient rules (`undefined` members are skipped, `undefined` array items
+ * become `null`), because it also sees values a host passes through the JS API. Two values with
+ * the same content give the same text whatever their key order (locked contracts, a retried
+ * call's input).
+ *
+ * @example canonicalJsonText({ b: [1, undefined], a: { "10": 1, "9": 2 } })
+ *   // '{"a":{"10":1,"9":2},"b":[1,null]}'
+ */
+export function canonicalJsonText(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? "null" : canonicalJsonText(item))).join(",")}]`;
+  if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    const keys = canonicalKeyOrder(Object.keys(record).filter((key) => record[key] !== undefined));
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJsonText(record[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
 /** The order in which keys of one object are written (see {@link serializeCanonicalJson}). */
 export function canonicalKeyOrder(keys: readonly string[], firstKeys: readonly string[] = []): string[] {
   const first = firstKeys.filter((key) => keys.includes(key));
-  const rest = keys.filter((key) => !firstKeys.includes(key)).sort(compareStrings);
+  const rest = keys.filter((key) => !firstKeys.includes(key)).sort(byCodeUnits);
   return [...first, ...rest];
 }
 

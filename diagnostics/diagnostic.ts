@@ -7,25 +7,15 @@
  * formatters in `./format-*.ts` turn the resulting plain data into pretty text, JSON, SARIF or
  * GitHub annotations.
  */
-import type { DiagnosticMessage } from "./catalog/types.js";
+import { byCodeUnits } from "../common/compare.js";
+import type { SourceLocation } from "../common/positions.js";
+import { formatPropertyPath } from "../common/property-path.js";
+import type { DiagnosticMessage, Severity } from "./catalog/types.js";
 
-/** Severity of a diagnostic; only `error` makes a compile fail (exit 1). */
-export type Severity = "error" | "warning" | "info";
+export type { Severity };
 
-/**
- * A place in a source file. `line` and `column` are 1-based and counted as an editor shows
- * the text: a byte order mark takes no column, and CRLF, LF and CR each end one line.
- * Columns count UTF-16 code units (as TypeScript, LSP and VS Code do).
- */
-export interface SourceLocation {
-  /** Absolute path while inside the pipeline; root-relative with `/` once reported. */
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  /** End of the span (exclusive), same conventions; absent for a point. */
-  readonly endLine?: number;
-  readonly endColumn?: number;
-}
+export type { SourceLocation };
+
 
 /** Another place that explains a diagnostic ("'echo' is also declared here"). */
 export interface RelatedLocation extends SourceLocation {
@@ -102,26 +92,6 @@ export function fillTemplate(template: string, args: readonly (string | number)[
   });
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/**
- * Formats property-path segments for people: identifiers joined with `.`, array indices as
- * `[0]`, any other key quoted as `["my key"]`.
- *
- * @example formatPropertyPath(["tools", "echo", "inputSchema", "required", 0])
- *   // "tools.echo.inputSchema.required[0]"
- */
-export function formatPropertyPath(segments: readonly PropertyKey[]): string {
-  let out = "";
-  for (const segment of segments) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else if (typeof segment === "string" && IDENTIFIER.test(segment))
-      out += out === "" ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(String(segment))}]`;
-  }
-  return out;
-}
-
 /**
  * Drops exact repeats (the same problem reached twice, e.g. through a module two plugins
  * import, or two ajv errors that say the same thing), keeping the first of each in order.
@@ -151,18 +121,13 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
 
 function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return (
-    compareStrings(a.file, b.file) ||
+    byCodeUnits(a.file, b.file) ||
     a.line - b.line ||
     a.column - b.column ||
-    compareStrings(a.code, b.code) ||
-    compareStrings(a.path ?? "", b.path ?? "") ||
-    compareStrings(a.message, b.message)
+    byCodeUnits(a.code, b.code) ||
+    byCodeUnits(a.path ?? "", b.path ?? "") ||
+    byCodeUnits(a.message, b.message)
   );
-}
-
-/** Plain UTF-16 code-unit comparison (never `localeCompare`: output must not depend on LANG). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

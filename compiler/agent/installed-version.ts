@@ -2,9 +2,9 @@
  * The lock pins published plugins; `compile` refuses an installed version that differs from the
  * pinned one (issue 3 item 7).
  */
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
-import type { LockedSource } from "./types.js";
+import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import type { LockedSource } from "../../contract/lockfile-types.js";
 
 /** Input of {@link checkInstalledVersion}. */
 export interface InstalledVersionCheck {

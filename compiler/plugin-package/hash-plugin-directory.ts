@@ -1,13 +1,13 @@
 /**
  * The content hash of a plugin directory, stable across checkouts (issue 3 item 3, DESIGN §5).
- * The algorithm is documented, with a worked example, in `lockfile/README-hashing.md`.
+ * The algorithm is documented, with a worked example, in `compiler/plugin-package/README-hashing.md`.
  */
 import * as path from "node:path";
 import ssri from "ssri";
-import { createDiagnostic, type Diagnostic } from "../compiler/diagnostics/diagnostic.js";
-import { Diagnostics } from "../compiler/diagnostics/catalog/index.js";
-import { fileStart } from "../compiler/diagnostics/positions.js";
-import { createNodeHost, type CompilerHost } from "../compiler/host.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import { createNodeHost, type CompilerHost } from "../../common/host.js";
 import { contentKindOf, normalizeContent, type ContentKind } from "./file-content.js";
 
 /** Entry names left out at every depth (VCS data, installed dependencies, OS litter). */

@@ -1,0 +1,261 @@
+/**
+ * `assembly-line compile` as a function (DESIGN §5–§7; issues 2–4): the compile driver. Its
+ * steps, each in a module of this folder: check the root (`check-root.ts`) → analyse (the
+ * front end, with the previous lock's pins) → package (esbuild, `packaging/`) → lock
+ * (`lockfile/`) → emit the artifact (`emit-artifact.ts`) and the lock. `--check` writes nothing
+ * and compares the lock with what would be written.
+ *
+ * Nothing the user had is lost: every check runs before the first write; the artifact is
+ * replaced atomically (`writeArtifact`), then the lock is written atomically and only when its
+ * bytes change (`writeLockfileIfChanged`). A failed compile leaves both untouched.
+ */
+import * as path from "node:path";
+import { analyzeAgent, type AgentAnalysis } from "../compiler/analyze-agent.js";
+import { AnalysisCache } from "../compiler/static-analysis/analysis-cache.js";
+import { createStaticAnalyzer } from "../compiler/static-analysis/static-analyzer.js";
+import { createDiagnostic, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { fileStart } from "../common/positions.js";
+import { createNodeHost, type CompilerHost } from "../common/host.js";
+import { buildLockfile, type BundleIntegrityLookup } from "../lockfile/build-lockfile.js";
+import type { LockfileCheckReport } from "../lockfile/check-lockfile.js";
+import { fixCommandFor } from "../lockfile/fix-command.js";
+import { readLockfile, type ReadLockfileResult } from "../lockfile/read-lockfile.js";
+import { serializeLockfile } from "../lockfile/serialize-lockfile.js";
+import { LOCKFILE_NAME } from "../contract/lockfile-types.js";
+import { writeLockfileIfChanged } from "../lockfile/write-lockfile.js";
+import type { PackagingResult } from "../packaging/bundle-tools.js";
+import { toolBundleKey } from "../packaging/plan-bundles.js";
+import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
+import { checkRoot, emptyAnalysis } from "./check-root.js";
+import { startClock, type CompileTimings } from "./compile-clock.js";
+import { emitArtifact, packagingTools } from "./emit-artifact.js";
+import { carriedOverBundles, pinsOf } from "./lock-inputs.js";
+import { snapshotHost } from "./snapshot-host.js";
+
+export type { CompileTimings };
+
+// Packaging (esbuild) and `--check` (diff) are loaded only by the compiles that use them, so
+// `compile --no-package` does not pay their start-up.
+
+/** Options of {@link compileAgent} (the CLI flags of DESIGN §7). */
+export interface CompileOptions {
+  /** Absolute agent root. */
+  readonly root: string;
+  readonly host?: CompilerHost;
+  /** `--check`: write nothing; fail when the lock is missing, stale or hand-edited. */
+  readonly check?: boolean;
+  /** `false` for `--no-package`: no bundles, no artifact. */
+  readonly package?: boolean;
+  /** `--out`: absolute artifact directory (default `<root>/.assemblyline/build`). */
+  readonly outDir?: string;
+  /** `"surfaceId\0key"` pins that may move to the installed version (`assembly-line add`). */
+  readonly acceptInstalled?: ReadonlySet<string>;
+  /** The root as the user should type it in fix-it commands (default: `root` relative to the working directory). */
+  readonly displayRoot?: string;
+  /** The project's install command for hints (`npm install`, `pnpm install`, `yarn install`). */
+  readonly installCommand?: string;
+  /**
+   * `false` for `--no-cache`: neither read nor write the persistent analysis cache
+   * (`<root>/.assemblyline/cache/`, see `static-analysis/analysis-cache.ts`). Default `true`;
+   * `--check` reads it but never writes it. The results are the same either way.
+   */
+  readonly cache?: boolean;
+  /**
+   * Whether to save the analysis cache. Default: not under `check` (the user's `compile
+   * --check` writes nothing); the host commands' compile-first check passes `true`, so the
+   * full compile that may follow, and later checks, start warm.
+   */
+  readonly saveCache?: boolean;
+}
+
+/** What a compile did (the CLI prints it; `--format json` adds nothing else). */
+export interface CompileResult {
+  /** No error diagnostics, and for `--check` an up-to-date lock. */
+  readonly ok: boolean;
+  /** Sorted; files relative to the root with `/` separators. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** The lock's path relative to the root (`plugins.lock`). */
+  readonly lockfile: string;
+  /** True when this compile wrote new lock bytes. */
+  readonly lockChanged: boolean;
+  /** The artifact directory relative to the root, when it exists and matches this compile; else `null`. */
+  readonly artifact: string | null;
+  readonly artifactChanged: boolean;
+  /** True when the lock held Git conflict markers (or was unreadable JSON) and was recomputed. */
+  readonly lockRecomputed: boolean;
+  /** `--check` only: what differs, for the pretty report. */
+  readonly checkReport?: LockfileCheckReport;
+  /** The front end's analysis (for `tools`, `validate`, the runtime). */
+  readonly analysis: AgentAnalysis;
+  /** Wall-clock milliseconds per phase (for `npm run bench`; never printed or locked). */
+  readonly timings: CompileTimings;
+}
+
+/** Compiles the agent at `options.root`. Never throws for bad input (only for internal failures). */
+export async function compileAgent(options: CompileOptions): Promise<CompileResult> {
+  const host = snapshotHost(options.host ?? createNodeHost());
+  const root = options.root;
+  const clock = startClock();
+  // A root that is not a folder is reported before anything is read or written (no cache, no
+  // lock, no artifact is created for a mistyped path).
+  const rootProblem = checkRoot(host, root, options.displayRoot ?? root);
+  if (rootProblem) {
+    return {
+      ok: false,
+      diagnostics: finish([rootProblem], root),
+      lockfile: LOCKFILE_NAME,
+      lockChanged: false,
+      artifact: null,
+      artifactChanged: false,
+      lockRecomputed: false,
+      analysis: emptyAnalysis(root, rootProblem),
+      timings: clock.timings(),
+    };
+  }
+
+  const analysed = analyse(host, options);
+  const { analysis, previous, diagnostics } = analysed;
+  clock.lap("analyze");
+  const packaged = options.package !== false && !hasErrors(diagnostics) ? await packageTools(analysis, root, diagnostics) : undefined;
+  clock.lap("package");
+  const bundleLookup: BundleIntegrityLookup = packaged
+    ? (surfaceId, capability, tool) => packaged.toolBundles.get(toolBundleKey(surfaceId, capability, tool))?.integrity
+    : carriedOverBundles(previous, analysis);
+  const lock = buildLockfile(analysis, bundleLookup);
+  const lockText = serializeLockfile(lock);
+  clock.lap("lock");
+  const base = { lockfile: LOCKFILE_NAME, analysis, lockRecomputed: false, artifactChanged: false, get timings() { return clock.timings(); } } as const;
+
+  if (options.check) {
+    const checked = await checkLock(host, options, analysed.fixCommand, lockText, diagnostics);
+    clock.lap("lock");
+    return { ...base, ...checked };
+  }
+  const failed = { ...base, ok: false, lockChanged: false, artifact: null } as const;
+  if (hasErrors(diagnostics) || analysed.refused) return { ...failed, diagnostics: finish(diagnostics, root) };
+
+  let artifactChanged = false;
+  if (packaged) {
+    const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);
+    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics);
+    clock.lap("artifact");
+    if (written === undefined) return { ...failed, diagnostics: finish(diagnostics, root) };
+    artifactChanged = written;
+  }
+  const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged);
+  clock.lap("lock");
+  if (!lockWrite) return { ...failed, diagnostics: finish(diagnostics, root) };
+  return {
+    ...base,
+    ok: true,
+    diagnostics: finish(diagnostics, root),
+    lockChanged: lockWrite.changed,
+    lockRecomputed: previous.kind === "conflict" || previous.kind === "invalid",
+    artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
+    artifactChanged,
+  };
+}
+
+/** What the analyse step hands on. */
+interface Analysed {
+  readonly analysis: AgentAnalysis;
+  readonly previous: ReadLockfileResult;
+  /** Every diagnostic so far (the list later steps add to). */
+  readonly diagnostics: Diagnostic[];
+  /** The lock cannot be understood (newer lockfileVersion, unreadable): nothing is written. */
+  readonly refused: boolean;
+  /** A lock that is not valid JSON, said as a warning now (AL6012 replaces it once recomputed). */
+  readonly damaged: Diagnostic | undefined;
+  /** The command that brings the lock up to date, as printed in hints. */
+  readonly fixCommand: string;
+}
+
+/**
+ * The analyse step: reads the previous lock (its pins steer capability resolution), runs the
+ * front end (with the persistent analysis cache unless `--no-cache`) and saves the cache.
+ */
+function analyse(host: CompilerHost, options: CompileOptions): Analysed {
+  const root = options.root;
+  const diagnostics: Diagnostic[] = [];
+  const fixCommand = fixCommandFor(shownRoot(options));
+  const previous = readLockfile(path.join(root, LOCKFILE_NAME), { host, fixCommand });
+  // Under --check, checkLockfile reports everything about the lock. A compile refuses a lock it
+  // cannot understand (newer lockfileVersion, unreadable), and recomputes one that is conflicted
+  // (saying so once written) or not valid JSON (said now, as a warning).
+  const refused = previous.kind === "unsupported-version" || previous.kind === "unreadable";
+  if (!options.check && refused) diagnostics.push(previous.diagnostic);
+  const damaged = !options.check && previous.kind === "invalid" ? { ...previous.diagnostic, severity: "warning" as const } : undefined;
+  if (damaged) diagnostics.push(damaged);
+  const cache = options.cache === false ? undefined : AnalysisCache.load(root);
+  const analysis = analyzeAgent(host, root, {
+    pins: pinsOf(previous),
+    ...(cache ? { analyzer: createStaticAnalyzer(host, { persistent: cache }), verdictStore: cache } : {}),
+    ...(options.acceptInstalled ? { acceptInstalled: options.acceptInstalled } : {}),
+    ...(options.installCommand ? { installCommand: options.installCommand } : {}),
+  });
+  diagnostics.push(...analysis.diagnostics);
+  // A folder without agent.md is not an agent root: nothing is created in it, not even the cache
+  // (e.g. `search <path>`, which reads the path as the query and the working directory as the root).
+  if (cache && (options.saveCache ?? !options.check) && host.kind(path.join(root, "agent.md")) === "file") cache.save();
+  return { analysis, previous, diagnostics, refused, damaged, fixCommand };
+}
+
+/** The package step: one esbuild build of every authored tool (loaded only when packaging). */
+async function packageTools(analysis: AgentAnalysis, root: string, diagnostics: Diagnostic[]): Promise<PackagingResult> {
+  const { bundleTools } = await import("../packaging/bundle-tools.js");
+  const packaged = await bundleTools({ root, tools: packagingTools(analysis) });
+  diagnostics.push(...packaged.diagnostics);
+  return packaged;
+}
+
+/** `--check`: compares the lock on disk with `lockText`; writes nothing. */
+async function checkLock(
+  host: CompilerHost,
+  options: CompileOptions,
+  fixCommand: string,
+  lockText: string,
+  diagnostics: Diagnostic[],
+): Promise<{ ok: boolean; diagnostics: Diagnostic[]; lockChanged: false; artifact: null; checkReport: LockfileCheckReport }> {
+  const { checkLockfile, notCheckedReport } = await import("../lockfile/check-lockfile.js");
+  const lockPath = path.join(options.root, LOCKFILE_NAME);
+  // Shown as the user would type it: `agent/plugins.lock`, or `plugins.lock` in the root itself.
+  const shown = shownRoot(options);
+  const displayPath = shown === "." ? LOCKFILE_NAME : `${toPosix(shown).replace(/\/+$/, "")}/${LOCKFILE_NAME}`;
+  // With errors in the inputs, compile would write nothing: a diff against the partial lock
+  // built here would claim removals and suggest a command that fails.
+  const inputErrors = diagnostics.filter((d) => d.severity === "error").length;
+  const { ok, report } = inputErrors > 0 ? { ok: false, report: notCheckedReport(lockPath, inputErrors, displayPath) } : checkLockfile(lockPath, lockText, { host, displayPath, fixCommand });
+  if (report.diagnostic) diagnostics.push(report.diagnostic);
+  const failed = hasErrors(diagnostics) || !ok;
+  return { ok: !failed, diagnostics: finish(diagnostics, options.root), lockChanged: false, artifact: null, checkReport: report };
+}
+
+/**
+ * The lock step's write: atomically, only when the bytes change. Says when a conflicted or
+ * damaged lock was recomputed. `undefined` when the write failed (reported).
+ */
+function writeLock(root: string, previous: ReadLockfileResult, lockText: string, diagnostics: Diagnostic[], damaged: Diagnostic | undefined): { changed: boolean } | undefined {
+  const lockPath = path.join(root, LOCKFILE_NAME);
+  const written = writeLockfileIfChanged(lockPath, lockText);
+  if (written.diagnostic) {
+    diagnostics.push(written.diagnostic);
+    return undefined;
+  }
+  if (previous.kind === "conflict") diagnostics.push(createDiagnostic(Diagnostics.LockfileConflictRecomputed, fileStart(lockPath)));
+  if (damaged) diagnostics.splice(diagnostics.indexOf(damaged), 1, createDiagnostic(Diagnostics.LockfileInvalidRecomputed, fileStart(lockPath), [damaged.message.replace(/^plugins\.lock /, "").replace(/\.$/, "")]));
+  return { changed: written.changed };
+}
+
+/** The root as the user should type it in fix-it commands. */
+function shownRoot(options: CompileOptions): string {
+  return options.displayRoot ?? (path.relative(process.cwd(), options.root) || ".");
+}
+
+function finish(diagnostics: readonly Diagnostic[], root: string): Diagnostic[] {
+  return sortDiagnostics(diagnostics.map((d) => relativizeDiagnostic(d, root, path.relative)));
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join("/");
+}
