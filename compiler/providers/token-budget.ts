@@ -1,8 +1,8 @@
 /**
  * The config's `tokenBudget` (issue 11 item 2): a number for every surface, or an object keyed
  * by surface path (`"."` for the root, `"subagents/<name>"` for a child). A surface whose
- * initial snapshot costs more tokens than its budget gets AL4720, naming its largest tools and
- * suggesting `visibility: "deferred"`. Counts are those of `tokens.ts` (o200k_base over the
+ * initial snapshot costs more tokens than its budget gets AL4720, naming its largest authored
+ * tools (the ones `visibility: "deferred"` can move out of the snapshot) and the core tools' share. Counts are those of `tokens.ts` (o200k_base over the
  * tool JSON as OpenAI receives it).
  */
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -34,14 +34,15 @@ export function checkTokenBudget(surfaces: readonly SurfaceTools[], budget: Toke
     const id = surface.surface.id;
     const limit = typeof budget === "number" ? budget : Object.hasOwn(budget, id) ? budget[id] : undefined;
     if (limit === undefined) continue;
-    const counted = countToolTokens(initialSnapshot(surface), count);
+    const snapshot = initialSnapshot(surface);
+    const counted = countToolTokens(snapshot, count);
     if (counted.total <= limit) continue;
-    const largest = [...counted.tools]
-      .sort((a, b) => b.tokens - a.tokens || byCodeUnits(a.name, b.name))
-      .slice(0, LARGEST_TOOLS_NAMED)
-      .map((tool) => `${tool.name} (${tool.tokens})`)
-      .join(", ");
-    diagnostics.push(createDiagnostic(Diagnostics.TokenBudgetExceeded, fileStart(surface.surface.agentFile), [id, counted.total, tokenCountLabel(), limit, largest]));
+    // Authored tools are named first: they are the ones `visibility: "deferred"` can move out.
+    const tools = counted.tools.map((tool, i) => ({ ...tool, core: snapshot[i]!.authored === undefined }));
+    const core = tools.filter((tool) => tool.core).reduce((sum, tool) => sum + tool.tokens, 0);
+    const authored = tools.filter((tool) => !tool.core).sort((a, b) => b.tokens - a.tokens || byCodeUnits(a.name, b.name));
+    const largest = authored.length > 0 ? authored.slice(0, LARGEST_TOOLS_NAMED).map((tool) => `${tool.name} (${tool.tokens})`).join(", ") : "none of the surface's own tools";
+    diagnostics.push(createDiagnostic(Diagnostics.TokenBudgetExceeded, fileStart(surface.surface.agentFile), [id, counted.total, tokenCountLabel(), limit, largest, core]));
   }
   return diagnostics;
 }
