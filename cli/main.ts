@@ -75,6 +75,16 @@ export async function main(argv: readonly string[]): Promise<number> {
       exitCode = await runAdd(spec, root, options);
     });
 
+  program
+    .command("review")
+    .description("Show what the next plugins.lock changes for the model (tools, descriptions, schemas, approvals) against the committed one.")
+    .argument("[root]", "agent root", ".")
+    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
+    .action(async (root: string, options: { format: "pretty" | "json" }) => {
+      const { runReview } = await import("./commands/review.js");
+      exitCode = await runReview(root, options);
+    });
+
   const write = (output: { stdout: string; stderr: string; exitCode: number }): void => {
     if (output.stdout) process.stdout.write(output.stdout);
     if (output.stderr) process.stderr.write(output.stderr);
