@@ -43,6 +43,8 @@ function judgeKeyword(keyword: string, node: SchemaNode, root: JsonObject): Keyw
   const schema = node.schema;
   const value = schema[keyword];
   if (keyword === "type") {
+    // An anyOf member `{type: "null"}` is removed by the SDK (the anyOf is reported instead).
+    if (value === "null" && node.via === "anyOf") return undefined;
     if (value === "null") return { treatment: "rejected", reason: "`type: \"null\"` cannot be the only type (the SDK throws)", hint: "Give the property a real type and `nullable: true`.", source: SDK };
     if (Object.hasOwn(schema, "anyOf")) return { treatment: "rejected", reason: "`type` and `anyOf` cannot both be set (the SDK throws)", hint: "Move `type` into each anyOf member.", source: SDK };
     if (Array.isArray(value)) return { treatment: "transformed", reason: "a `type` array is rewritten by the SDK (`null` becomes `nullable: true`, several types become `anyOf`)", hint: "Nothing to do, or write `nullable: true` yourself.", source: SDK };
