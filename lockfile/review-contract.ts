@@ -16,7 +16,7 @@
  */
 import { diffWords } from "diff";
 import { byCodeUnits } from "../common/compare.js";
-import { serializeCanonicalJson } from "../common/canonical-json.js";
+import { canonicalJsonText } from "../common/canonical-json.js";
 import { DEFAULT_SIDE_EFFECT } from "../contract/approval.js";
 import { isDisabledTool, type LockedApproval, type LockedCapability, type LockedToolDescriptor, type Lockfile } from "../contract/lockfile-types.js";
 import { classifySchemaChange, compareSchemas } from "./schema-change.js";
@@ -154,7 +154,7 @@ function toolChanges(surface: string, before: Map<string, LocatedTool>, after: M
 
 /** What makes two tools "the same definition" for rename detection. */
 function definitionIdentity(tool: LockedToolDescriptor): string {
-  return serializeCanonicalJson({ definition: tool.definition, factory: tool.factory ?? null, description: tool.description, inputSchema: tool.inputSchema });
+  return canonicalJsonText({ definition: tool.definition, factory: tool.factory ?? null, description: tool.description, inputSchema: tool.inputSchema });
 }
 
 function compareTool(surface: string, name: string, before: LocatedTool, after: LocatedTool): ContractChange[] {
@@ -173,7 +173,7 @@ function compareTool(surface: string, name: string, before: LocatedTool, after: 
   }
   out.push(...approvalChanges(surface, name, a.needsApproval, b.needsApproval));
   if (a.visibility !== b.visibility) out.push({ kind: "visibility-changed", surface, tool: name, detail: `${a.visibility} → ${b.visibility}`, needsReview: false });
-  if (serializeCanonicalJson(a.requiredConfig) !== serializeCanonicalJson(b.requiredConfig)) {
+  if (canonicalJsonText(a.requiredConfig) !== canonicalJsonText(b.requiredConfig)) {
     const plus = b.requiredConfig.filter((k) => !a.requiredConfig.includes(k)).map((k) => `+ ${k}`);
     const minus = a.requiredConfig.filter((k) => !b.requiredConfig.includes(k)).map((k) => `- ${k}`);
     const parts = [...plus, ...minus];

@@ -6,7 +6,7 @@
  * anything else (both, or a changed annotation such as a description) is `schema-changed`.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from "../common/json-value.js";
-import { serializeCanonicalJson } from "../common/canonical-json.js";
+import { canonicalJsonText } from "../common/canonical-json.js";
 
 /** The differences found, in schema order. */
 export interface SchemaSignals {
@@ -43,7 +43,7 @@ export function classifySchemaChange(signals: SchemaSignals): SchemaChangeKind |
 }
 
 function canonical(value: JsonValue): string {
-  return serializeCanonicalJson(value);
+  return canonicalJsonText(value);
 }
 
 function at(path: string, key: string): string {
