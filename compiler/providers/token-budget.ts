@@ -2,8 +2,8 @@
  * The config's `tokenBudget` (issue 11 item 2): a number for every surface, or an object keyed
  * by surface path (`"."` for the root, `"subagents/<name>"` for a child). A surface whose
  * initial snapshot costs more tokens than its budget gets AL4720, naming its largest authored
- * tools (the ones `visibility: "deferred"` can move out of the snapshot) and the core tools' share. Counts are those of `tokens.ts` (o200k_base over the
- * tool JSON as OpenAI receives it).
+ * tools (the ones `visibility: "deferred"` can move out of the snapshot) and the core tools'
+ * share. Counts are those of `tokens.ts` (o200k_base over the tool JSON as OpenAI receives it).
  */
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
