@@ -95,6 +95,15 @@ describe("resolveCapabilities", () => {
     expect(result.diagnostics[0]!.hint).toContain("npx assembly-line add missing");
   });
 
+  it("reports a named package that is not installed (AL1013) with the install command", () => {
+    const root = writeTree({ "agent.md": "---\ncapabilities:\n  search:\n    package: \"@acme/search\"\n---\n" });
+    const result = resolveCapabilities(host, loadAgent(host, root));
+    expect(result.capabilities).toEqual([]);
+    expect(result.diagnostics).toMatchObject([
+      { code: "AL1013", severity: "error", line: 3, column: 3, message: "Package '@acme/search' of capability 'search' is not installed.", hint: "Run 'npm install' (or 'npx assembly-line add @acme/search') in the agent root." },
+    ]);
+  });
+
   it("suggests a local plugin folder for a mistyped key", () => {
     const root = writeTree({ "agent.md": "---\ncapabilities:\n  greetr: {}\n---\n", "plugins/greeter/plugin.json": "{}" });
     const [unresolved] = resolveCapabilities(host, loadAgent(host, root)).diagnostics;

@@ -143,6 +143,20 @@ describe("descriptor validation", () => {
     expect(diagnostics[0]!.hint).toBe("It exports: createSearchTool.");
   });
 
+  it("warns (AL4010) when the factory may come from an 'export *' the compiler does not follow", () => {
+    const { diagnostics } = validate(
+      ["export default { tools: {", '  a: { definition: "./ai.assemblyline/search.ts", factory: "createSearch", description: "S.", inputSchema: { type: "object" } },', "} };"],
+      {
+        "ai.assemblyline/search.ts": 'export * from "./impl.ts";\n',
+        "ai.assemblyline/impl.ts": 'import { defineTool } from "@assemblyline-agents/core";\nexport function createSearch() {\n  return defineTool({ description: "S.", inputSchema: { type: "object" }, async execute() { return {}; } });\n}\n',
+      },
+    );
+    expect(diagnostics.map(pick)).toEqual([
+      { code: "AL4010", line: 2, column: '  a: { definition: "./ai.assemblyline/search.ts", factory: "createSearch"'.indexOf('"createSearch"') + 1, path: "tools.a.factory" },
+    ]);
+    expect(diagnostics[0]).toMatchObject({ severity: "warning", message: "factory 'createSearch' could not be found statically: ./ai.assemblyline/search.ts re-exports with 'export *'." });
+  });
+
   it("checks the descriptor against defineTool() and points at both places", () => {
     const { diagnostics } = validate(
       [
