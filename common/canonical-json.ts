@@ -8,9 +8,13 @@
  * is the few lines below. Strings and numbers are still written by `JSON.stringify`, so escaping
  * is exactly the standard one.
  */
-import canonicalize from "canonicalize";
+import canonicalizeModule from "canonicalize";
 import { byCodeUnits } from "./compare.js";
 import { formatPropertyPath } from "./property-path.js";
+
+// `canonicalize` is CommonJS (`module.exports = serialize`) but its types declare an ES default
+// export, which NodeNext reads as `module.exports.default`; the import is the function itself.
+const canonicalize = canonicalizeModule as unknown as (value: unknown) => string | undefined;
 
 /** Options of {@link serializeCanonicalJson}. */
 export interface CanonicalJsonOptions {
@@ -56,7 +60,7 @@ export function serializeCanonicalJson(value: unknown, options: CanonicalJsonOpt
  */
 export function canonicalJsonText(value: unknown): string {
   const text = JSON.stringify(value);
-  return text === undefined ? "null" : (canonicalize(JSON.parse(text)) as string);
+  return text === undefined ? "null" : (canonicalize(JSON.parse(text)) ?? "null");
 }
 
 /** The order in which keys of one object are written (see {@link serializeCanonicalJson}). */
