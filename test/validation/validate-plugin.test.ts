@@ -75,7 +75,7 @@ describe("descriptor validation", () => {
     const byPath = Object.fromEntries(diagnostics.map((d) => [d.path, d]));
     expect(byPath["tools.echo.visibility"]).toMatchObject({ code: "AL4003", line: 4, column: 19 });
     expect(byPath["tools.echo.visibility"]!.message).toBe(`'tools.echo.visibility' must be one of "visible", "deferred", "hidden", but it is "public".`);
-    expect(byPath["tools.echo.tags"]!.message).toContain("must be a list, but it is a string");
+    expect(byPath["tools.echo.tags"]!.message).toContain("must be an array, but it is a string");
     const line4 = '      visibility: "public", tags: "x", requiredConfig: ["ok", "1bad"] }';
     expect(byPath["tools.echo.requiredConfig[1]"]).toMatchObject({ code: "AL4003", line: 4, column: line4.indexOf('"1bad"') + 1 });
   });
