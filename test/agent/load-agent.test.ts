@@ -104,6 +104,14 @@ describe("resolveCapabilities", () => {
     ]);
   });
 
+  it("refuses a package name npm would refuse (AL1022), by npm's naming rules", () => {
+    for (const name of ["Acme-Search", "@acme", "node_modules", "a b"]) {
+      const root = writeTree({ "agent.md": `---\ncapabilities:\n  search:\n    package: ${JSON.stringify(name)}\n---\n` });
+      const result = resolveCapabilities(host, loadAgent(host, root));
+      expect(result.diagnostics, name).toMatchObject([{ code: "AL1022", message: `'${name}' is not a valid npm package name.` }]);
+    }
+  });
+
   it("suggests a local plugin folder for a mistyped key", () => {
     const root = writeTree({ "agent.md": "---\ncapabilities:\n  greetr: {}\n---\n", "plugins/greeter/plugin.json": "{}" });
     const [unresolved] = resolveCapabilities(host, loadAgent(host, root)).diagnostics;
