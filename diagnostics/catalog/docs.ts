@@ -59,6 +59,7 @@ export function exampleOf(entry: DiagnosticMessage): string {
   return DiagnosticExamples[entry.code] ?? entry.message;
 }
 
+/** Table-cell text: `|` escaped, one line, and `<` written `&lt;` so `<tmp>` is not read as HTML. */
 function cell(text: string): string {
-  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+  return text.replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/\n/g, " ");
 }
