@@ -37,6 +37,12 @@ Where a text names its source, "Agent Plugins v1 §n" is the Agent Plugins speci
 "A reviewed connection" is the framework's place for authenticated provider operations:
 credentials never pass through plugin config.
 
+Every code is produced by at least one test: \`npm test\` records each code the toolchain
+reports (\`createDiagnostic\` appends it to a file under \`AL_RECORD_DIAGNOSTICS\`, set by the
+global setup \`test/setup/diagnostic-coverage.ts\`; CLI processes the tests spawn inherit it) and a
+run of the whole suite fails, naming them, when a catalog code was never produced. A new code
+needs a test that makes the toolchain report it; \`npm run docs:examples\` then records its example.
+
 In the tables, *message* is the template (\`{0}\`, \`{1}\`, … are filled in when reported) and
 *example* a message the test suite really produced (\`<tmp>\` stands for a temporary directory).
 `;
