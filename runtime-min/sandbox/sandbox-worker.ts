@@ -172,6 +172,9 @@ export class SandboxWorker {
   async close(graceMs = 1000): Promise<void> {
     if (!this.alive) return;
     const exited = new Promise<void>((resolve) => this.exitWaiters.push(resolve));
+    // Held until the exit is seen: a child that does not leave on its own (stopped, say) is
+    // killed after the grace period, and its exit must still reach this loop.
+    this.child.ref();
     this.doorbell.end();
     const timer = setTimeout(() => this.kill(), graceMs);
     await exited;
