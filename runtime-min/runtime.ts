@@ -21,7 +21,9 @@ import { loadArtifact, type LoadedArtifact } from "./artifact/load-artifact.js";
 import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { CORE_TOOLS } from "./core-tools/index.js";
 import type { CoreTool } from "./core-tools/types.js";
-import { runtimeError } from "./errors.js";
+import { RuntimeError, runtimeError } from "./errors.js";
+import { checkWriteTarget } from "../common/confined-write.js";
+import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import { CallSession, type RuntimeEvent } from "./execution/call-session.js";
 import { AuthoredExecutor } from "./execution/execute-authored.js";
 import { checkId, newId } from "./execution/ids.js";
@@ -74,6 +76,12 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw runtimeError(fs.existsSync(root) ? Diagnostics.AgentRootNotDirectory : Diagnostics.AgentRootMissing, "", [options.root]);
   }
   const stateDir = path.join(root, ".assemblyline");
+  // The state directory and state.db are written: never through a link out of the root, never
+  // into a file where a folder is expected (AL6301/AL6302, before anything is read or created).
+  for (const [target, kind] of [[stateDir, "directory"], [path.join(stateDir, STATE_DB_FILE), "file"]] as const) {
+    const refusal = checkWriteTarget(root, target, kind);
+    if (refusal) throw new RuntimeError([writeRefusalDiagnostic("The runtime's state (.assemblyline/)", refusal, root)]);
+  }
   const artifactDir = path.resolve(root, options.artifactDir ?? DEFAULT_ARTIFACT_DIR);
   const artifact = loadArtifact({ root, artifactDir, stateDir });
   const shell = await WorkspaceShell.open(shellPolicy);
