@@ -173,7 +173,7 @@ describe("control-plane failures end the run", () => {
   it("an exhausted operation deadline ends the run", async () => {
     const result = await runtime.call({ tool: "slow", input: { ms: 120_000 }, runId: "deadline-run", deadlineMs: 200 });
     expect(result.failure).toEqual({ kind: "control_plane", reason: "deadline_exceeded", runCanContinue: false });
-    expect(result.error).toBe("The run has ended: The operation deadline of 200 ms passed before the call finished.");
+    expect(result.error).toMatch(/^The run has ended: The operation deadline of 200 ms passed before the call finished, so the call was stopped and the run ended\. .*--deadline MS/);
   });
 });
 
