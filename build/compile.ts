@@ -10,6 +10,7 @@
  * bytes change (`writeLockfileIfChanged`). A failed compile leaves both untouched.
  */
 import { checkWriteTarget } from "../common/confined-write.js";
+import { compileTemporaries, removeStaleTemporaries } from "../common/stale-temporaries.js";
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import * as path from "node:path";
 import { analyzeAgent, type AgentAnalysis } from "../compiler/analyze-agent.js";
@@ -116,6 +117,8 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
     };
   }
 
+  // What an earlier, killed compile left behind (only our own names, only when old).
+  if (!options.check) removeStaleTemporaries(compileTemporaries(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR)));
   const analysed = analyse(host, options);
   const { analysis, previous, diagnostics } = analysed;
   clock.lap("analyze");

@@ -23,6 +23,7 @@ import { CORE_TOOLS } from "./core-tools/index.js";
 import type { CoreTool } from "./core-tools/types.js";
 import { RuntimeError, runtimeError } from "./errors.js";
 import { checkWriteTarget } from "../common/confined-write.js";
+import { removeStaleTemporaries } from "../common/stale-temporaries.js";
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import { CallSession, type RuntimeEvent } from "./execution/call-session.js";
 import { AuthoredExecutor } from "./execution/execute-authored.js";
@@ -82,6 +83,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     const refusal = checkWriteTarget(root, target, kind);
     if (refusal) throw new RuntimeError([writeRefusalDiagnostic("The runtime's state (.assemblyline/)", refusal, root)]);
   }
+  // What a killed host left: half-created databases, entry scripts of earlier versions.
+  removeStaleTemporaries([
+    { dir: stateDir, patterns: [/^state\.db\.\d+-[0-9a-f]{8}\.tmp(?:-wal|-shm|-journal)?$/] },
+    { dir: path.join(stateDir, "sandbox"), patterns: [/^child-[0-9a-f]{16}\.mjs(?:\.\d+\.tmp)?$/] },
+  ]);
   const artifactDir = path.resolve(root, options.artifactDir ?? DEFAULT_ARTIFACT_DIR);
   const artifact = loadArtifact({ root, artifactDir, stateDir });
   const shell = await WorkspaceShell.open(shellPolicy);

@@ -15,7 +15,7 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { cachedBundleIntact } from "../artifact/bundle-cache.js";
 import type { VerifiedTool } from "../artifact/load-artifact.js";
 import { runtimeError } from "../errors.js";
-import { chooseBridgeRoot } from "../sandbox/bridge-root.js";
+import { chooseBridgeRoot, removeStaleBridges } from "../sandbox/bridge-root.js";
 import { prepareChildSource } from "../sandbox/child-script.js";
 import { resultTooLarge } from "../sandbox/limit-messages.js";
 import type { LaunchTools } from "../sandbox/process-isolation.js";
@@ -133,7 +133,7 @@ export class AuthoredExecutor {
           childSource: await prepareChildSource(),
           bundlePath: tool.verifiedBundle,
           workspace: request.workspace,
-          bridgeRoot: (this.bridgeRoot ??= chooseBridgeRoot(this.options.stateDir)),
+          bridgeRoot: this.chosenBridgeRoot(),
           permission: this.permission,
           startTimeoutMs: this.options.startTimeoutMs,
           launch: this.options.launch,
@@ -174,6 +174,15 @@ export class AuthoredExecutor {
     let bytes = Buffer.byteLength(JSON.stringify(outcome.output) ?? "", "utf8");
     if (outcome.modelOutput !== outcome.output) bytes += Buffer.byteLength(JSON.stringify(outcome.modelOutput) ?? "", "utf8");
     return bytes > limit ? { ok: false, failureKind: "execution_error", error: resultTooLarge(bytes, limit) } : outcome;
+  }
+
+  /** The bridge root, chosen on first use — when the bridges killed hosts left there are removed too. */
+  private chosenBridgeRoot(): string {
+    if (this.bridgeRoot === undefined) {
+      this.bridgeRoot = chooseBridgeRoot(this.options.stateDir);
+      removeStaleBridges(this.bridgeRoot);
+    }
+    return this.bridgeRoot;
   }
 
   private assertIntact(tool: VerifiedTool): void {
