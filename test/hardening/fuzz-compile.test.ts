@@ -122,6 +122,15 @@ function mutateBytes(bytes: Buffer, random: () => number): Buffer {
 
 /** Applies one mutation to `root`; returns what it did (for the failure message). */
 function mutate(root: string, random: () => number): string {
+  try {
+    return mutateOnce(root, random);
+  } catch (error) {
+    // An earlier mutation made this one impossible (its folder is now a file, say).
+    return `(skipped: ${(error as NodeJS.ErrnoException).code ?? error})`;
+  }
+}
+
+function mutateOnce(root: string, random: () => number): string {
   const target = TARGETS[Math.floor(random() * TARGETS.length)] as string;
   const file = path.join(root, target);
   const shape = random();
