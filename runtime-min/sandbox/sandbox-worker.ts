@@ -56,8 +56,9 @@ export interface WorkerOptions {
 }
 
 /**
- * Headroom of one child → host envelope over `maxResultBytes` (envelope fields, a model
- * projection): a larger envelope is not read at all and ends the child.
+ * Headroom of one child → host envelope over `maxResultBytes` (the envelope's own fields): a
+ * result envelope beyond it is refused, and any envelope beyond the bridge cap (see
+ * {@link MAX_CONTEXT_ENVELOPE_BYTES}) is never read and ends the child.
  */
 const ENVELOPE_OVERHEAD_BYTES = 64 * 1024;
 
