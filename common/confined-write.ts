@@ -78,13 +78,15 @@ export function checkWriteTarget(root: string, target: string, kind: WriteTarget
  * Writes `data` to `target` atomically (a temporary file `<target>.<pid>-<hex>.tmp` in the same
  * folder, fsynced, renamed over the target) after {@link checkWriteTarget}. Returns the refusal
  * instead of writing when the check fails; throws the file system's error when the write
- * itself fails (the old file is then intact and the temporary file removed).
+ * itself fails (the old file is then intact and the temporary file removed). With
+ * `createFolders`, missing folders on the way are created first (they were checked: none of
+ * the existing ones is a link out of the root).
  */
-export function writeFileConfined(root: string, target: string, data: string | Uint8Array): WriteRefusal | undefined {
+export function writeFileConfined(root: string, target: string, data: string | Uint8Array, options: { readonly createFolders?: boolean } = {}): WriteRefusal | undefined {
   const refusal = checkWriteTarget(root, target, "file");
   if (refusal) return refusal;
   const absolute = path.resolve(root, target);
-  fs.mkdirSync(path.dirname(absolute), { recursive: true });
+  if (options.createFolders) fs.mkdirSync(path.dirname(absolute), { recursive: true });
   const temporary = `${absolute}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
   try {
     const fd = fs.openSync(temporary, "wx", 0o644);

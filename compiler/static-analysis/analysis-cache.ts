@@ -155,7 +155,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
     const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts] };
     try {
       const body = v8.serialize(payload);
-      this.#refusal = writeFileConfined(this.#root, this.#file, Buffer.concat([MAGIC, digest(body), body]));
+      this.#refusal = writeFileConfined(this.#root, this.#file, Buffer.concat([MAGIC, digest(body), body]), { createFolders: true });
       return this.#refusal === undefined;
     } catch {
       return false;

@@ -110,6 +110,27 @@ describe("a sandboxed tool cannot reach its host's processes", () => {
   });
 });
 
+describe("everything the sandbox runs is verified or not on disk", () => {
+  it("no entry script is written, and one planted where it used to be is never run", async () => {
+    // Before: `.assemblyline/sandbox/child-<hash>.mjs` ran in every sandbox child, so code
+    // prepended to it ran with every call. Plant such a script: it must never run.
+    const planted = path.join(agent.root, ".assemblyline/sandbox/child-0123456789abcdef.mjs");
+    const marker = path.join(agent.root, "planted-ran.txt");
+    fs.mkdirSync(path.dirname(planted), { recursive: true });
+    fs.writeFileSync(planted, `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker)}, "ran");\n`);
+    const runtime = await open();
+    const result = await runtime.call({ tool: "echo", input: { message: "hi" }, runId: "entry-run" });
+    expect(result.status).toBe("ok");
+    expect(fs.existsSync(marker)).toBe(false);
+    const [child] = sandboxPidsIn(workspaceOf("entry-run"));
+    const argv = fs.readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0");
+    // The script comes from stdin (`-`); no argument names a script file.
+    expect(argv).toContain("--input-type=module");
+    expect(argv).toContain("-");
+    expect(argv.filter((arg) => !arg.startsWith("--") && (arg.endsWith(".mjs") || arg.endsWith(".js")))).toEqual([]);
+  });
+});
+
 describe("every call ends", () => {
   it("the default deadline applies to every host (5 minutes unless set)", async () => {
     const runtime = await open();
