@@ -9,6 +9,9 @@
  * replaced atomically (`writeArtifact`), then the lock is written atomically and only when its
  * bytes change (`writeLockfileIfChanged`). A failed compile leaves both untouched.
  */
+import { checkWriteTarget } from "../common/confined-write.js";
+import { compileTemporaries, removeStaleTemporaries } from "../common/stale-temporaries.js";
+import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import * as path from "node:path";
 import { analyzeAgent, type AgentAnalysis } from "../compiler/analyze-agent.js";
 import { AnalysisCache } from "../compiler/static-analysis/analysis-cache.js";
@@ -137,6 +140,8 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
     };
   }
 
+  // What an earlier, killed compile left behind (only our own names, only when old).
+  if (!options.check) removeStaleTemporaries(compileTemporaries(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR)));
   const analysed = analyse(host, options);
   const { analysis, previous, diagnostics } = analysed;
   clock.lap("analyze");
@@ -162,10 +167,16 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   const failed = { ...base, ok: false, lockChanged: false, artifact: null } as const;
   if (hasErrors(diagnostics) || analysed.refused) return { ...failed, diagnostics: finish(diagnostics, root) };
 
+  // The lock is checked before the artifact is written, so a refused lock leaves both untouched.
+  const lockRefusal = checkWriteTarget(root, path.join(root, LOCKFILE_NAME));
+  if (lockRefusal) {
+    diagnostics.push(writeRefusalDiagnostic("plugins.lock", lockRefusal, root));
+    return { ...failed, diagnostics: finish(diagnostics, root) };
+  }
   let artifactChanged = false;
   if (packaged) {
     const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);
-    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics);
+    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root);
     clock.lap("artifact");
     if (written === undefined) return { ...failed, diagnostics: finish(diagnostics, root) };
     artifactChanged = written;
@@ -226,7 +237,10 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   diagnostics.push(...analysis.diagnostics);
   // A folder without agent.md is not an agent root: nothing is created in it, not even the cache
   // (e.g. `search <path>`, which reads the path as the query and the working directory as the root).
-  if (cache && (options.saveCache ?? !options.check) && host.kind(path.join(root, "agent.md")) === "file") cache.save();
+  if (cache && (options.saveCache ?? !options.check) && host.kind(path.join(root, "agent.md")) === "file" && !cache.save() && cache.refusal) {
+    // Only a warning: the cache saves time, the compile does not need it.
+    diagnostics.push(writeRefusalDiagnostic("The analysis cache", cache.refusal, root, "warning"));
+  }
   return { analysis, previous, diagnostics, refused, damaged, fixCommand };
 }
 

@@ -10,6 +10,7 @@ import type { Lockfile } from "../contract/lockfile-types.js";
 import { MANIFEST_FILE, type ArtifactManifest, type ArtifactSkill } from "../contract/manifest.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import type { PackagingResult } from "../packaging/bundle-tools.js";
 
 /** Every non-disabled authored tool, as packaging wants it. */
@@ -33,8 +34,9 @@ export async function emitArtifact(
   packaged: PackagingResult,
   outDir: string,
   diagnostics: Diagnostic[],
+  root: string,
 ): Promise<boolean | undefined> {
-  const [{ buildManifest }, { bundleIntegrity }, { serializeManifest, writeArtifact }] = await Promise.all([
+  const [{ buildManifest }, { bundleIntegrity }, { serializeManifest, writeArtifact, ArtifactWriteRefusedError }] = await Promise.all([
     import("../packaging/build-manifest.js"),
     import("../packaging/integrity.js"),
     import("../packaging/write-artifact.js"),
@@ -59,9 +61,13 @@ export async function emitArtifact(
   // lock (and so the manifest), and load_skill must then serve the new text.
   if (artifactIsCurrent(outDir, manifestBytes, new Map([...packaged.bundles, ...extra]))) return false;
   try {
-    await writeArtifact(outDir, packaged.bundles, manifest, extra);
+    await writeArtifact(outDir, packaged.bundles, manifest, extra, root);
     return true;
   } catch (error) {
+    if (error instanceof ArtifactWriteRefusedError) {
+      diagnostics.push(writeRefusalDiagnostic("The artifact", error.refusal, root));
+      return undefined;
+    }
     diagnostics.push(createDiagnostic(Diagnostics.ArtifactWriteFailed, fileStart(outDir), [messageOf(error)]));
     return undefined;
   }

@@ -2,7 +2,9 @@
  * Writing `plugins.lock` (issue 3 item 4): only when the content changes, atomically.
  */
 import * as fs from "node:fs";
-import writeFileAtomic from "write-file-atomic";
+import * as path from "node:path";
+import { writeFileConfined } from "../common/confined-write.js";
+import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { fileStart } from "../common/positions.js";
@@ -34,9 +36,10 @@ export interface WriteLockfileResult {
 /**
  * Writes `text` (from `serializeLockfile`) to `lockPath` as UTF-8, unless the file already
  * holds it: then the file is not touched at all (its mtime stays). Otherwise the file is
- * replaced atomically with `write-file-atomic` (a temporary file in the same directory,
+ * replaced atomically with `writeFileConfined` (a temporary file in the same directory,
  * fsynced, then renamed over the lock), so a reader never sees a half-written lock and a
- * failed write leaves the old one.
+ * failed write leaves the old one. A lock that is a symbolic link or has more than one hard
+ * link is never written (AL6301), nor one that is a folder (AL6302): the diagnostic names it.
  *
  * A lock whose `lockfileVersion` is newer than {@link LOCKFILE_VERSION} is never overwritten
  * (AL6007): a safety net for callers that did not run `readLockfile` first.
@@ -55,7 +58,10 @@ export function writeLockfileIfChanged(lockPath: string, text: string, options: 
     }
   }
   try {
-    writeFileAtomic.sync(lockPath, text, { encoding: "utf8", fsync: true });
+    // Never through a link out of the agent root (AL6301) or into a non-file (AL6302).
+    const root = path.dirname(path.resolve(lockPath));
+    const refusal = writeFileConfined(root, lockPath, text);
+    if (refusal) return { changed: false, diagnostic: writeRefusalDiagnostic("plugins.lock", refusal, root) };
     return { changed: true };
   } catch (error) {
     const reason = describeWriteError(error as NodeJS.ErrnoException);

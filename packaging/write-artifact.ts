@@ -15,6 +15,15 @@ import * as path from "node:path";
 import { serializeCanonicalJson } from "../common/canonical-json.js";
 import { MANIFEST_FILE, type ArtifactManifest } from "../contract/manifest.js";
 import { bundleIntegrity } from "./integrity.js";
+import { checkWriteTarget, type WriteRefusal } from "../common/confined-write.js";
+
+/** Thrown by {@link writeArtifact}, before touching the disk, when the way to `outDir` is refused. */
+export class ArtifactWriteRefusedError extends Error {
+  constructor(readonly refusal: WriteRefusal) {
+    super(`${refusal.path} ${refusal.reason}`);
+    this.name = "ArtifactWriteRefusedError";
+  }
+}
 
 /** Contents of an extra artifact file: bytes, or text written as UTF-8. */
 export type ArtifactFileContents = Uint8Array | string;
@@ -39,6 +48,9 @@ export function serializeManifest(manifest: ArtifactManifest): Uint8Array {
  * @param manifest written as `manifest.json`; every tool's `bundle` must be a key of `bundles`
  *   and its `integrity` must match those bytes.
  * @param extraFiles more files by artifact-relative POSIX path.
+ * @param root the agent root: when `outDir` is inside it, no component of the way there may be
+ *   a symbolic link out of the root or a file (`common/confined-write.ts`); throws
+ *   {@link ArtifactWriteRefusedError} otherwise.
  * @throws Error, before touching the disk, when a path is not a plain relative path, two paths
  *   name the same file (letter case ignored), or the manifest disagrees with `bundles`; when
  *   `outDir` exists but is not an artifact (a file, or a non-empty directory without
@@ -50,9 +62,12 @@ export async function writeArtifact(
   bundles: ReadonlyMap<string, Uint8Array>,
   manifest: ArtifactManifest,
   extraFiles: ReadonlyMap<string, ArtifactFileContents> = new Map(),
+  root?: string,
 ): Promise<void> {
   const files = collectFiles(bundles, manifest, extraFiles);
   const target = path.resolve(outDir);
+  const refusal = root === undefined ? undefined : checkWriteTarget(root, target, "directory");
+  if (refusal) throw new ArtifactWriteRefusedError(refusal);
   const parent = path.dirname(target);
   await fs.mkdir(parent, { recursive: true });
   await assertReplaceable(target);

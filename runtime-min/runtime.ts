@@ -21,7 +21,10 @@ import { loadArtifact, type LoadedArtifact } from "./artifact/load-artifact.js";
 import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { CORE_TOOLS } from "./core-tools/index.js";
 import type { CoreTool } from "./core-tools/types.js";
-import { runtimeError } from "./errors.js";
+import { RuntimeError, runtimeError } from "./errors.js";
+import { checkWriteTarget } from "../common/confined-write.js";
+import { removeStaleTemporaries } from "../common/stale-temporaries.js";
+import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import { CallSession, type RuntimeEvent } from "./execution/call-session.js";
 import { AuthoredExecutor } from "./execution/execute-authored.js";
 import { checkId, newId } from "./execution/ids.js";
@@ -31,6 +34,8 @@ import { ToolCatalog } from "./execution/tool-catalog.js";
 import { ensureWorkspace } from "./execution/workspace.js";
 import { checkShellIsolationPolicy, WorkspaceShell } from "./execution/workspace-shell.js";
 import { ControlPlaneError } from "./failures.js";
+import { resolveHostLimits, type HostLimits } from "./host-limits.js";
+import { probeProcessIsolation, type ProcessIsolationProbe } from "./sandbox/process-isolation.js";
 import { copyJson, type Json } from "./sandbox/json-copy.js";
 import type { CapabilitySnapshot, CoreToolPolicy, SnapshotTool } from "./snapshot/types.js";
 import { StateStore, type ApprovalRecord, type CallRecord, type RunRecord } from "./state/state-store.js";
@@ -65,17 +70,33 @@ export const STATE_DB_FILE = "state.db";
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   checkLeaseMs(options.leaseMs);
   const shellPolicy = checkShellIsolationPolicy(options.shellIsolation);
+  const limits = resolveHostLimits(options);
   const root = path.resolve(options.root);
   // A mistyped root says so, rather than "there is no compiled artifact" inside it.
   if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
     throw runtimeError(fs.existsSync(root) ? Diagnostics.AgentRootNotDirectory : Diagnostics.AgentRootMissing, "", [options.root]);
   }
   const stateDir = path.join(root, ".assemblyline");
+  // The state directory and state.db are written: never through a link out of the root, never
+  // into a file where a folder is expected (AL6301/AL6302, before anything is read or created).
+  for (const [target, kind] of [[stateDir, "directory"], [path.join(stateDir, STATE_DB_FILE), "file"]] as const) {
+    const refusal = checkWriteTarget(root, target, kind);
+    if (refusal) throw new RuntimeError([writeRefusalDiagnostic("The runtime's state (.assemblyline/)", refusal, root)]);
+  }
+  // What a killed host left: half-created databases, entry scripts of earlier versions.
+  removeStaleTemporaries([
+    { dir: stateDir, patterns: [/^state\.db\.\d+-[0-9a-f]{8}\.tmp(?:-wal|-shm|-journal)?$/] },
+    { dir: path.join(stateDir, "sandbox"), patterns: [/^child-[0-9a-f]{16}\.mjs(?:\.\d+\.tmp)?$/] },
+  ]);
   const artifactDir = path.resolve(root, options.artifactDir ?? DEFAULT_ARTIFACT_DIR);
   const artifact = loadArtifact({ root, artifactDir, stateDir });
   const shell = await WorkspaceShell.open(shellPolicy);
+  const isolation = await probeProcessIsolation();
+  if ((options.execution ?? "sandbox") === "sandbox" && limits.network === "none" && isolation.unavailableReason !== undefined) {
+    throw runtimeError(Diagnostics.NetworkPolicyUnenforceable, "", [isolation.unavailableReason]);
+  }
   const store = StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
-  return new Runtime(options, root, stateDir, artifact, store, shell);
+  return new Runtime(options, root, stateDir, artifact, store, shell, limits, isolation);
 }
 
 /** A run end that could not be written yet: the failure and the call it ended. */
@@ -101,6 +122,8 @@ export class Runtime {
   private readonly workspaces = new Map<string, string>();
   /** Runs the calls' shell commands under the host's `shellIsolation` policy. */
   private readonly shell: WorkspaceShell;
+  /** The host limits every call runs under (docs/host-policy.md). */
+  readonly limits: HostLimits;
 
   /** @internal use {@link openRuntime}. */
   constructor(
@@ -110,10 +133,13 @@ export class Runtime {
     readonly artifact: LoadedArtifact,
     store: StateStore,
     shell: WorkspaceShell,
+    limits: HostLimits,
+    private readonly isolation: ProcessIsolationProbe,
   ) {
     this.execution = options.execution ?? "sandbox";
     this.store = store;
     this.shell = shell;
+    this.limits = limits;
     this.leases = new RunLeases(store, checkLeaseMs(options.leaseMs));
     this.executor = new AuthoredExecutor({
       execution: this.execution,
@@ -121,6 +147,8 @@ export class Runtime {
       stateDir,
       maxWorkers: options.maxSandboxProcesses ?? 16,
       startTimeoutMs: options.sandboxStartTimeoutMs ?? 15_000,
+      limits,
+      launch: isolation.tools,
     });
     this.catalog = new ToolCatalog(artifact.manifest, options.coreToolPolicy);
     this.pipeline = new CallPipeline({
@@ -160,6 +188,9 @@ export class Runtime {
     const warnings: Diagnostic[] = [];
     if (this.execution === "sandbox" && !this.executor.permissionModel) {
       warnings.push(createDiagnostic(Diagnostics.SandboxWithoutPermissionModel, { file: ".assemblyline/build/manifest.json", line: 1, column: 1 }, [process.version]));
+    }
+    if (this.execution === "sandbox" && this.isolation.unavailableReason !== undefined) {
+      warnings.push(createDiagnostic(Diagnostics.SandboxProcessIsolationUnavailable, { file: ".assemblyline/build/manifest.json", line: 1, column: 1 }, [this.isolation.unavailableReason]));
     }
     warnings.push(...this.shell.warnings());
     return warnings;
@@ -334,7 +365,7 @@ export class Runtime {
       workspace = ensureWorkspace(this.stateDir, runId);
       this.workspaces.set(runId, workspace);
     }
-    return new CallSession(this.store, { runId, callId, tool, workspace }, this.shell);
+    return new CallSession(this.store, { runId, callId, tool, workspace }, this.shell, this.limits.maxEventBytes);
   }
 
   /**
@@ -353,7 +384,9 @@ export class Runtime {
       const grant = this.leases.acquire(runId);
       lease = grant.lease;
       session.checkLease(lease);
-      return await superviseCall(() => body(grant.run), control, () => this.executor.killRun(runId), lease?.signal);
+      // Every call ends: the host's default deadline applies when the request sets none.
+      const supervised = { ...control, deadlineMs: control.deadlineMs ?? this.limits.deadlineMs };
+      return await superviseCall(() => body(grant.run), supervised, () => this.executor.killRun(runId), lease?.signal);
     } catch (error) {
       const failure = session.controlPlaneFailure ?? (error instanceof ControlPlaneError ? error : undefined);
       if (!failure) throw error;

@@ -6,11 +6,13 @@ import type { RunFailure, ToolFailure } from "./failures.js";
 import type { Json } from "./sandbox/json-copy.js";
 import type { RuntimeEvent } from "./execution/call-session.js";
 import type { ShellIsolationPolicy } from "./sandbox/shell-isolation.js";
+import type { NetworkPolicy } from "./sandbox/process-isolation.js";
 import type { CatalogTool, CoreToolPolicy } from "./snapshot/types.js";
 
 export type { Json } from "./sandbox/json-copy.js";
 export type { RuntimeEvent } from "./execution/call-session.js";
 export type { ShellIsolationPolicy } from "./sandbox/shell-isolation.js";
+export type { NetworkPolicy } from "./sandbox/process-isolation.js";
 
 /** Where authored tools run: a separate sandboxed Node process (default) or the host process. */
 export type ExecutionPolicy = "sandbox" | "direct";
@@ -66,6 +68,37 @@ export interface RuntimeOptions {
   readonly maxSandboxProcesses?: number;
   /** How long a sandbox process may take to start (ms, default 15000). */
   readonly sandboxStartTimeoutMs?: number;
+  /**
+   * Operation deadline of every call that sets none itself (`ToolCallRequest.deadlineMs`), in
+   * ms (default 300000, 5 minutes). Passing it is the control-plane failure
+   * `deadline_exceeded`: the call's sandbox process is killed and the run ends. CLI:
+   * `--deadline MS`; project config: `host.deadlineMs`. AL8062 when not 1–2147483647.
+   */
+  readonly deadlineMs?: number;
+  /**
+   * JavaScript heap of each sandbox process in MiB (default 1024; `--max-old-space-size`). A
+   * tool that reaches it fails with `execution_error` naming the limit. CLI `--memory-mb`;
+   * config `host.memoryMb`. AL8062 when not 16–1048576.
+   */
+  readonly memoryMb?: number;
+  /**
+   * Largest result of a call, in bytes of JSON (default 8 MiB). A larger result fails the
+   * call with `execution_error` naming the limit; nothing of it is recorded. CLI
+   * `--max-result-bytes`; config `host.maxResultBytes`. AL8062 when not 1–1 GiB.
+   */
+  readonly maxResultBytes?: number;
+  /**
+   * Largest event a tool may record with `ctx.emit`, in bytes of JSON (default 256 KiB). A
+   * larger one is refused (the tool's `emit` rejects; nothing is recorded). CLI
+   * `--max-event-bytes`. AL8062 when not 1–1 GiB.
+   */
+  readonly maxEventBytes?: number;
+  /**
+   * Network of sandboxed tools (host-owned, like `execution`): `"host"` (default) shares the
+   * host's network; `"none"` runs each sandbox process in its own network namespace with no
+   * usable device (AL8061 when this host cannot). CLI `--network`; config `host.network`.
+   */
+  readonly network?: NetworkPolicy;
 }
 
 /** How a runtime runs shell commands (`runtime.shellIsolation`). */

@@ -63,6 +63,12 @@ export interface CallCommandOptions {
   readonly format?: string;
   /** Colour for pretty output (default: plain). */
   readonly color?: OutputColor;
+  /** Host limits as given on the command line (`--deadline`, `--memory-mb`, ...; docs/host-policy.md). */
+  readonly deadline?: string;
+  readonly memoryMb?: string;
+  readonly maxResultBytes?: string;
+  readonly maxEventBytes?: string;
+  readonly network?: string;
 }
 
 /** Options of `assembly-line approve`. */
@@ -78,6 +84,12 @@ export interface ApproveCommandOptions {
   readonly format?: string;
   /** Colour for pretty output (default: plain). */
   readonly color?: OutputColor;
+  /** Host limits for the approved call, as for `call`. */
+  readonly deadline?: string;
+  readonly memoryMb?: string;
+  readonly maxResultBytes?: string;
+  readonly maxEventBytes?: string;
+  readonly network?: string;
 }
 
 /** Runs `assembly-line call`. Never throws. */
@@ -87,9 +99,10 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     const input = parseInput(options.input);
     const hostConfig = parseConfig(options.config ?? []);
     const execution = parseExecution(options.execution);
+    const limits = parseHostLimitFlags(options);
     // The printed `approve` command repeats the host settings, since the approved call runs in that process.
-    const hostArgs = [...(options.config ?? []).flatMap((pair) => ["--config", pair]), ...(execution === "direct" ? ["--execution", "direct"] : [])];
-    return await withRuntime(options.root, { hostConfig, execution }, hooks, json, options.color, hostArgs, (runtime) =>
+    const hostArgs = [...(options.config ?? []).flatMap((pair) => ["--config", pair]), ...(execution === "direct" ? ["--execution", "direct"] : []), ...hostLimitArgs(options)];
+    return await withRuntime(options.root, { hostConfig, execution, ...limits }, hooks, json, options.color, hostArgs, (runtime) =>
       runtime.call({
         tool: options.tool,
         input,
@@ -109,7 +122,8 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
   try {
     const hostConfig = parseConfig(options.config ?? []);
     const execution = parseExecution(options.execution);
-    return await withRuntime(options.root, { hostConfig, execution }, hooks, json, options.color, [], (runtime) =>
+    const limits = parseHostLimitFlags(options);
+    return await withRuntime(options.root, { hostConfig, execution, ...limits }, hooks, json, options.color, [], (runtime) =>
       runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }),
     );
   } catch (error) {
@@ -133,6 +147,11 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--call <id>", "tool-call id (generated when omitted)")
     .option("--config <KEY=VALUE>", "a host requiredConfig value (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
     .option("--execution <policy>", "sandbox (default) or direct", "sandbox")
+    .option("--deadline <ms>", "operation deadline of the call in ms (default 300000)")
+    .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default 1024)")
+    .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default 8388608)")
+    .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default 262144)")
+    .option("--network <policy>", "network of sandboxed tools: host (default) or none")
     .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
     .action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
       write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, hooks));
@@ -146,6 +165,11 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--deny", "deny instead: the call never executes")
     .option("--config <KEY=VALUE>", "a host requiredConfig value for the approved call (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
     .option("--execution <policy>", "sandbox (default) or direct, for the approved call", "sandbox")
+    .option("--deadline <ms>", "operation deadline of the approved call in ms (default 300000)")
+    .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default 1024)")
+    .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default 8388608)")
+    .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default 262144)")
+    .option("--network <policy>", "network of sandboxed tools: host (default) or none")
     .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
     .action(async (callId: string, root: string, flags: Omit<ApproveCommandOptions, "callId" | "root">) => {
       write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
@@ -161,7 +185,7 @@ export function defaultWrite(output: CommandOutput): void {
 
 async function withRuntime(
   root: string | undefined,
-  options: Pick<RuntimeOptions, "hostConfig" | "execution">,
+  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network">,
   hooks: RuntimeCommandHooks,
   json: boolean,
   color: OutputColor | undefined,
@@ -251,4 +275,42 @@ function parseConfig(pairs: readonly string[]): Record<string, string> {
 function parseExecution(value: string | undefined): "sandbox" | "direct" {
   if (value === undefined || value === "sandbox" || value === "direct") return value ?? "sandbox";
   throw runtimeError(Diagnostics.ExecutionFlagInvalid, "", [value]);
+}
+
+/** The host-limit flags of `call` and `approve` and the `RuntimeOptions` field each sets. */
+const HOST_LIMIT_FLAGS = [
+  ["deadline", "--deadline", "deadlineMs"],
+  ["memoryMb", "--memory-mb", "memoryMb"],
+  ["maxResultBytes", "--max-result-bytes", "maxResultBytes"],
+  ["maxEventBytes", "--max-event-bytes", "maxEventBytes"],
+] as const;
+
+type HostLimitFlags = Pick<CallCommandOptions, "deadline" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network">;
+
+/**
+ * The `RuntimeOptions` host limits of the command-line flags (docs/host-policy.md). Throws
+ * `RuntimeError` AL8062 for a flag that is not a whole number; ranges are checked by
+ * `openRuntime` with the same code.
+ */
+function parseHostLimitFlags(flags: HostLimitFlags): Pick<RuntimeOptions, "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network"> {
+  const limits: { deadlineMs?: number; memoryMb?: number; maxResultBytes?: number; maxEventBytes?: number; network?: "host" | "none" } = {};
+  for (const [key, flag, option] of HOST_LIMIT_FLAGS) {
+    const text = flags[key];
+    if (text === undefined) continue;
+    if (!/^\d{1,16}$/.test(text)) throw runtimeError(Diagnostics.HostLimitInvalid, "", [flag, `'${text}'`, "it must be a whole number"]);
+    limits[option] = Number(text);
+  }
+  if (flags.network !== undefined) {
+    if (flags.network !== "host" && flags.network !== "none") throw runtimeError(Diagnostics.HostLimitInvalid, "", ["--network", `'${flags.network}'`, "it must be one of: host, none"]);
+    limits.network = flags.network;
+  }
+  return limits;
+}
+
+/** The host-limit flags as given, for the printed `approve` command (the approved call runs under them). */
+function hostLimitArgs(flags: HostLimitFlags): string[] {
+  const args: string[] = [];
+  for (const [key, flag] of HOST_LIMIT_FLAGS) if (flags[key] !== undefined) args.push(flag, flags[key] as string);
+  if (flags.network !== undefined) args.push("--network", flags.network);
+  return args;
 }

@@ -18,6 +18,7 @@
  *   the old or the new cache. The file holds only what the last compile used, so it does not
  *   grow with history. Saving never throws: a read-only root just has no cache.
  */
+import { writeFileConfined, type WriteRefusal } from "../../common/confined-write.js";
 import { createHash, randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
@@ -73,6 +74,8 @@ interface Payload {
 /** The cache of one agent root for one compile: read once, consulted, saved once. */
 export class AnalysisCache implements PersistentAnalyses, VerdictStore {
   readonly #file: string;
+  readonly #root: string;
+  #refusal: WriteRefusal | undefined;
   readonly #toolchain: string;
   readonly #stored: ReadonlyMap<string, StoredRecord>;
   readonly #storedVerdicts: ReadonlyMap<string, SchemaVerdict>;
@@ -83,7 +86,8 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
   readonly #usedVerdicts = new Map<string, SchemaVerdict>();
   #changed: boolean;
 
-  private constructor(file: string, toolchain: string, payload: Payload | undefined) {
+  private constructor(root: string, file: string, toolchain: string, payload: Payload | undefined) {
+    this.#root = root;
     this.#file = file;
     this.#toolchain = toolchain;
     this.#stored = new Map(payload?.records ?? []);
@@ -98,7 +102,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
   static load(root: string): AnalysisCache {
     const file = path.join(root, ANALYSIS_CACHE_FILE);
     const toolchain = toolchainKey();
-    return new AnalysisCache(file, toolchain, readPayload(file, toolchain));
+    return new AnalysisCache(root, file, toolchain, readPayload(file, toolchain));
   }
 
   /** Number of stored analyses and verdicts that were read (for tests and benchmarks). */
@@ -141,23 +145,26 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
 
   /**
    * Writes what this compile used, when it differs from what was read (atomically: temporary
-   * file, then rename). Never throws; returns whether a new file was written.
+   * file, then rename; never through a link out of the agent root nor into a file where a
+   * folder is expected — see {@link refusal}). Never throws; returns whether a new file was
+   * written.
    */
   save(): boolean {
     const dropped = this.#used.size !== this.#stored.size || this.#usedVerdicts.size !== this.#storedVerdicts.size;
     if (!this.#changed && !dropped) return false;
     const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts] };
-    const temporary = `${this.#file}.${randomUUID()}.tmp`;
     try {
       const body = v8.serialize(payload);
-      fs.mkdirSync(path.dirname(this.#file), { recursive: true });
-      fs.writeFileSync(temporary, Buffer.concat([MAGIC, digest(body), body]));
-      fs.renameSync(temporary, this.#file);
-      return true;
+      this.#refusal = writeFileConfined(this.#root, this.#file, Buffer.concat([MAGIC, digest(body), body]), { createFolders: true });
+      return this.#refusal === undefined;
     } catch {
-      fs.rmSync(temporary, { force: true });
       return false;
     }
+  }
+
+  /** Why the last {@link save} wrote nothing (a link out of the root, or a file where a folder is expected). */
+  get refusal(): WriteRefusal | undefined {
+    return this.#refusal;
   }
 }
 

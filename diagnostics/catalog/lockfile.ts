@@ -220,4 +220,18 @@ export const LockfileMessages = defineMessages({
     hint: "Choose another key with `--as <key>`, or rename or remove plugins/{0}/ first.",
     docs: "A capability key resolves to plugins/<key>/ before its 'package' field (DESIGN §2), so `add` refuses a key that a local plugin already owns rather than pin a package the agent never loads.",
   },
+  WriteThroughLinkRefused: {
+    code: "AL6301",
+    severity: "error",
+    message: "{0} was not written: {1} {2}.",
+    hint: "Replace the link with a real file or folder inside the agent root (e.g. `rm {1}`), then run the command again; nothing was written.",
+    docs: "Writes never follow a symbolic or hard link out of the agent root (issue 12): a cloned repository could otherwise ship `plugins.lock -> ~/.bashrc` or a `.assemblyline` link and have `compile` overwrite any file the user can write. The lock, the artifact, the analysis cache and the state directory are checked before anything is written.",
+  },
+  WriteTargetShapeRefused: {
+    code: "AL6302",
+    severity: "error",
+    message: "{0} was not written: {1} {2}.",
+    hint: "Move or remove {1} (the tool keeps its own files in `.assemblyline/`), then run the command again; nothing was written.",
+    docs: "A file where the tool expects a folder (or the reverse) anywhere on the way to what it writes — `.assemblyline` as a plain file, say — is reported instead of crashing on ENOTDIR (issue 12).",
+  },
 });

@@ -225,4 +225,25 @@ export const RuntimeMessages = defineMessages({
     hint: "Pass --limit N (1–20; larger values are capped at 20) and --offset N (0, or the nextOffset printed by the previous page).",
     docs: "`assembly-line search` pages like tool_search: default limit 8, at most 20, and offset = the previous page's nextOffset (DESIGN §7).",
   },
+  SandboxProcessIsolationUnavailable: {
+    code: "AL8060",
+    severity: "warning",
+    message: "Sandbox processes run without their own PID namespace on this host ({0}), so an authored tool can see and signal the host user's other processes.",
+    hint: "Provide util-linux unshare and setpriv and allow unprivileged user namespaces (user.max_user_namespaces > 0; kernel.unprivileged_userns_clone=1 or kernel.apparmor_restrict_unprivileged_userns=0 where they exist).",
+    docs: "A sandboxed tool must not be able to touch its host (seed \"Execution Model\"; issue 12): each sandbox child runs as PID 1 of its own PID namespace, in its own session, and dies with its host. When the once-per-process probe shows this host cannot create the namespaces, children still get their own session and the parent-death signal, and the runtime says once that they can see other processes.",
+  },
+  NetworkPolicyUnenforceable: {
+    code: "AL8061",
+    severity: "error",
+    message: "network \"none\" was asked for, but this host cannot give sandbox processes their own network namespace: {0}.",
+    hint: "Provide util-linux unshare and allow unprivileged user namespaces, or choose network \"host\" (sandboxed tools then share the host's network).",
+    docs: "The network policy of sandboxed tools is host policy, like the execution mode (seed \"Execution Model\": agent source cannot weaken it). \"none\" runs every sandbox child in a network namespace without a usable device; a host that cannot do that refuses to open rather than run tools with a network the host said they must not have.",
+  },
+  HostLimitInvalid: {
+    code: "AL8062",
+    severity: "error",
+    message: "{0} {1} is not valid: {2}.",
+    hint: "See docs/host-policy.md for each limit, its default and its range; omit the option to use the default.",
+    docs: "Host limits (deadlineMs, memoryMb, maxResultBytes, maxEventBytes, network) bound every call (issue 12: every call ends, no tool exhausts the host); a limit that is not a number in range would disable or break that bound, so it is refused up front.",
+  },
 });

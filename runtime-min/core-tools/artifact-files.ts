@@ -16,12 +16,14 @@ export const EXCLUDED_SUFFIXES: readonly string[] = Object.freeze([".pyc"]);
 
 /**
  * Returns the internal-path rule `relative` (a workspace-relative POSIX path) breaks, e.g.
- * `"node_modules"` or `"*.pyc"`, or `undefined` when it breaks none.
+ * `"node_modules"` or `"*.pyc"`, or `undefined` when it breaks none. Letter case is ignored
+ * (issue 12 item 9): on a case-insensitive file system `.GIT` is `.git`.
  */
 export function findExcludedPart(relative: string): string | undefined {
   for (const segment of relative.split("/")) {
-    if (EXCLUDED_SEGMENTS.includes(segment)) return segment;
-    for (const suffix of EXCLUDED_SUFFIXES) if (segment.endsWith(suffix)) return `*${suffix}`;
+    const folded = segment.toLowerCase();
+    if (EXCLUDED_SEGMENTS.includes(folded)) return folded;
+    for (const suffix of EXCLUDED_SUFFIXES) if (folded.endsWith(suffix)) return `*${suffix}`;
   }
   return undefined;
 }
@@ -61,6 +63,10 @@ async function readBounded(hostPath: string, workspacePath: string, limit: numbe
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new ToolCallError("invalid_input", `${workspacePath} is not a regular file; ${tool} takes one exact file.`);
+    // A hard link is another name of a file that may lie anywhere (an excluded path included).
+    if (stats.nlink > 1) {
+      throw new ToolCallError("invalid_input", `${workspacePath} has ${stats.nlink} hard links, so it is also reachable under another name (possibly an internal path such as .git); ${tool} takes a file with one name only. Copy it (cp) and pass the copy.`);
+    }
     if (stats.size > limit) {
       throw new ToolCallError(
         "invalid_input",

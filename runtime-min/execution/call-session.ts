@@ -31,6 +31,7 @@
  */
 import { ControlPlaneError, ToolCallError } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
+import { eventTooLarge } from "../sandbox/limit-messages.js";
 import type { ContextOperation } from "../sandbox/protocol.js";
 import type { CallUpdate, StateStore } from "../state/state-store.js";
 import { readWorkspaceFile, readWorkspaceFileBytes, writeWorkspaceFile, type ShellResult } from "./workspace.js";
@@ -85,6 +86,8 @@ export class CallSession {
     private readonly store: StateStore,
     readonly identity: SessionIdentity,
     private readonly shell: SessionShell,
+    /** Host limit of one `ctx.emit` event's data, in bytes of JSON (`maxEventBytes`). */
+    private readonly maxEventBytes: number = Number.MAX_SAFE_INTEGER,
   ) {}
 
   /**
@@ -197,9 +200,12 @@ export class CallSession {
     if (this.controlPlaneFailure) throw new Error(`The run has ended: ${this.controlPlaneFailure.message}`);
     const { workspace } = this.identity;
     switch (operation.op) {
-      case "emit":
+      case "emit": {
+        const bytes = Buffer.byteLength(JSON.stringify(operation.data ?? {}), "utf8");
+        if (bytes > this.maxEventBytes) throw new Error(eventTooLarge(operation.type, bytes, this.maxEventBytes));
         this.record(operation.type, operation.data);
         return undefined;
+      }
       case "step.lookup":
         return lookupDurableStep(this, this.store, operation.key);
       case "step.record":

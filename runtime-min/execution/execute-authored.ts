@@ -15,8 +15,11 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { cachedBundleIntact } from "../artifact/bundle-cache.js";
 import type { VerifiedTool } from "../artifact/load-artifact.js";
 import { runtimeError } from "../errors.js";
-import { chooseBridgeRoot } from "../sandbox/bridge-root.js";
-import { prepareChildScript } from "../sandbox/child-script.js";
+import { chooseBridgeRoot, removeStaleBridges } from "../sandbox/bridge-root.js";
+import { prepareChildSource } from "../sandbox/child-script.js";
+import { resultTooLarge } from "../sandbox/limit-messages.js";
+import type { LaunchTools } from "../sandbox/process-isolation.js";
+import type { HostLimits } from "../host-limits.js";
 import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "../sandbox/execute-definition.js";
 import type { Json } from "../sandbox/json-copy.js";
 import type { CallRequest } from "../sandbox/protocol.js";
@@ -43,6 +46,10 @@ export interface AuthoredExecutorOptions {
   readonly stateDir: string;
   readonly maxWorkers: number;
   readonly startTimeoutMs: number;
+  /** Host limits: the sandbox's memory, network and result size (docs/host-policy.md). */
+  readonly limits: HostLimits;
+  /** How sandbox children are launched (from the process-isolation probe). */
+  readonly launch: LaunchTools;
 }
 
 /** Executes authored tools; owns the warm sandbox pool (or the direct-mode module cache). */
@@ -123,12 +130,16 @@ export class AuthoredExecutor {
       const worker = await this.pool.acquire({ runId: request.runId, bundlePath: tool.verifiedBundle }, async () => {
         this.assertIntact(tool);
         return {
-          childScript: await prepareChildScript(this.options.stateDir),
+          childSource: await prepareChildSource(),
           bundlePath: tool.verifiedBundle,
           workspace: request.workspace,
-          bridgeRoot: (this.bridgeRoot ??= chooseBridgeRoot(this.options.stateDir)),
+          bridgeRoot: this.chosenBridgeRoot(),
           permission: this.permission,
           startTimeoutMs: this.options.startTimeoutMs,
+          launch: this.options.launch,
+          network: this.options.limits.network,
+          memoryMb: this.options.limits.memoryMb,
+          maxResultBytes: this.options.limits.maxResultBytes,
         };
       });
       return { ok: true, worker };
@@ -152,7 +163,26 @@ export class AuthoredExecutor {
       this.modules.delete(tool.verifiedBundle);
       return bundleLoadFailure(error, tool.name);
     }
-    return executeDefinition(module, { kind: "call", id: 0, ...request }, this.definitions, channel);
+    const outcome = await executeDefinition(module, { kind: "call", id: 0, ...request }, this.definitions, channel);
+    return this.withinResultLimit(outcome);
+  }
+
+  /** The outcome, or an `execution_error` when its result is over `maxResultBytes` (direct mode; the sandbox checks in the child and the host). */
+  private withinResultLimit(outcome: CallOutcome): CallOutcome {
+    if (!outcome.ok) return outcome;
+    const limit = this.options.limits.maxResultBytes;
+    let bytes = Buffer.byteLength(JSON.stringify(outcome.output) ?? "", "utf8");
+    if (outcome.modelOutput !== outcome.output) bytes += Buffer.byteLength(JSON.stringify(outcome.modelOutput) ?? "", "utf8");
+    return bytes > limit ? { ok: false, failureKind: "execution_error", error: resultTooLarge(bytes, limit) } : outcome;
+  }
+
+  /** The bridge root, chosen on first use — when the bridges killed hosts left there are removed too. */
+  private chosenBridgeRoot(): string {
+    if (this.bridgeRoot === undefined) {
+      this.bridgeRoot = chooseBridgeRoot(this.options.stateDir);
+      removeStaleBridges(this.bridgeRoot);
+    }
+    return this.bridgeRoot;
   }
 
   private assertIntact(tool: VerifiedTool): void {

@@ -4,6 +4,7 @@
  * lease are control-plane failures that terminate the run).
  */
 import { ControlPlaneError } from "../failures.js";
+import { deadlinePassed } from "../sandbox/limit-messages.js";
 
 /** The host's controls over a call. */
 export interface CallControl {
@@ -43,7 +44,7 @@ export function superviseCall<T>(body: () => Promise<T>, control: CallControl, s
     const timer =
       deadlineMs === undefined
         ? undefined
-        : setTimeout(() => interrupt(new ControlPlaneError("deadline_exceeded", `The operation deadline of ${deadlineMs} ms passed before the call finished.`)), Math.max(0, deadlineMs));
+        : setTimeout(() => interrupt(new ControlPlaneError("deadline_exceeded", deadlinePassed(deadlineMs))), Math.max(0, deadlineMs));
     const onLeaseLost = (): void => interrupt(leaseFailure(lease!));
     signal?.addEventListener("abort", onAbort, { once: true });
     lease?.addEventListener("abort", onLeaseLost, { once: true });

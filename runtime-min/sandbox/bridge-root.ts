@@ -42,3 +42,52 @@ function usablePrivateDir(dir: string, uid: number | undefined): boolean {
     return false;
   }
 }
+
+/** A bridge folder's name: the host's pid, then a UUID (`./sandbox-worker.ts`). */
+const BRIDGE_DIR_NAME = /^(\d{1,10})-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A bridge folder of an earlier version: a bare UUID, without the host's pid. */
+const LEGACY_BRIDGE_DIR_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A legacy bridge folder untouched for this long belongs to no live host. */
+const LEGACY_BRIDGE_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes bridge folders under `bridgeRoot` that a killed host left behind (issue 12 item 8):
+ * folders named `<pid>-<uuid>` whose host pid no longer exists, and bare-UUID folders of
+ * earlier versions untouched for a day. Anything else in the folder is left alone. Returns the
+ * folders removed; never throws.
+ */
+export function removeStaleBridges(bridgeRoot: string, now = Date.now()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(bridgeRoot);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const match = BRIDGE_DIR_NAME.exec(name);
+    const entry = path.join(bridgeRoot, name);
+    try {
+      if (match) {
+        if (processExists(Number(match[1]))) continue;
+      } else if (!LEGACY_BRIDGE_DIR_NAME.test(name) || now - fs.lstatSync(entry).mtimeMs < LEGACY_BRIDGE_AGE_MS) {
+        continue;
+      }
+      fs.rmSync(entry, { recursive: true, force: true });
+      removed.push(entry);
+    } catch {
+      // Not ours to remove, or gone meanwhile.
+    }
+  }
+  return removed.sort();
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, it is just not ours.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

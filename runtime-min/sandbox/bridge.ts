@@ -67,11 +67,16 @@ export class EnvelopeBridge {
 
   /**
    * Publishes `message` as a new envelope and rings the doorbell. Synchronous, so messages are
-   * published in call order. Throws when the file cannot be written (the caller decides
-   * whether that is a control-plane or a call failure).
+   * published in call order. Throws {@link EnvelopeTooLargeError} (nothing written) when the
+   * envelope's JSON exceeds `maxBytes`, and the file system's error when the file cannot be
+   * written (the caller decides whether that is a control-plane or a call failure).
    */
-  publish(message: unknown): void {
+  publish(message: unknown, maxBytes?: number): void {
     const text = JSON.stringify(message);
+    if (maxBytes !== undefined && text.length > maxBytes / 3) {
+      const bytes = Buffer.byteLength(text, "utf8");
+      if (bytes > maxBytes) throw new EnvelopeTooLargeError(bytes, maxBytes);
+    }
     const file = this.spare ?? this.openSpare();
     this.spare = undefined;
     let bytes: number;
@@ -154,6 +159,17 @@ export class EnvelopeBridge {
         // Already gone (the directory is being removed); nothing to reclaim.
       }
     }
+  }
+}
+
+/** Thrown by {@link EnvelopeBridge.publish} for an envelope over its byte limit. */
+export class EnvelopeTooLargeError extends Error {
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
+    super(`The envelope is ${bytes} bytes, over the limit of ${limit} bytes.`);
+    this.name = "EnvelopeTooLargeError";
   }
 }
 

@@ -10,9 +10,10 @@
  */
 import * as net from "node:net";
 import { pathToFileURL } from "node:url";
-import { DoorbellReader, EnvelopeBridge } from "./bridge.js";
+import { DoorbellReader, EnvelopeBridge, EnvelopeTooLargeError } from "./bridge.js";
 import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
+import { resultTooLarge } from "./limit-messages.js";
 import type { CallRequest, ContextOperation, HostMessage } from "./protocol.js";
 import type { ContextChannel } from "./tool-context.js";
 
@@ -24,7 +25,9 @@ interface Pending {
 }
 
 function main(): void {
+  // `node ... - <bridgeDir> <maxResultBytes>`: the script itself arrives on stdin.
   const bridgeDir = process.argv[2];
+  const maxResultBytes = Number(process.argv[3]) || Number.MAX_SAFE_INTEGER;
   if (!bridgeDir) {
     process.stderr.write("assembly-line sandbox: missing bridge directory argument\n");
     process.exit(2);
@@ -51,11 +54,17 @@ function main(): void {
 
   const runCall = async (request: CallRequest): Promise<void> => {
     const outcome = await runWithModule(request, modules, definitions, channelFor(request.id));
-    if (outcome.ok && outcome.modelOutput === outcome.output) {
-      // No toModelOutput: the model sees the result itself, so it crosses the bridge once.
-      bridge.publish({ kind: "result", id: request.id, ok: true, output: outcome.output });
-    } else {
-      bridge.publish({ kind: "result", id: request.id, ...outcome });
+    try {
+      if (outcome.ok && outcome.modelOutput === outcome.output) {
+        // No toModelOutput: the model sees the result itself, so it crosses the bridge once.
+        bridge.publish({ kind: "result", id: request.id, ok: true, output: outcome.output }, maxResultBytes);
+      } else {
+        bridge.publish({ kind: "result", id: request.id, ...outcome }, maxResultBytes);
+      }
+    } catch (error) {
+      if (!(error instanceof EnvelopeTooLargeError)) throw error;
+      // The host would refuse it unread; say why, and keep this warm process.
+      bridge.publish({ kind: "result", id: request.id, ok: false, failureKind: "execution_error", error: resultTooLarge(error.bytes, maxResultBytes) });
     }
   };
 

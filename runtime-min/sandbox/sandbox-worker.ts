@@ -12,7 +12,9 @@ import type { Socket } from "node:net";
 import { DoorbellReader, EnvelopeBridge } from "./bridge.js";
 import type { CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
+import { outOfMemory, resultTooLarge } from "./limit-messages.js";
 import type { CallRequest, ChildMessage, ContextOperation } from "./protocol.js";
+import { sandboxLaunch, type LaunchTools, type NetworkPolicy } from "./process-isolation.js";
 import { sandboxEnvironment, sandboxNodeFlags, type PermissionSupport } from "./sandbox-environment.js";
 
 /** Answers the `ctx` operations of one call (emit, steps, sandbox file/shell work). */
@@ -32,8 +34,8 @@ export class SandboxExitError extends Error {
 
 /** How to start a worker. */
 export interface WorkerOptions {
-  /** Absolute path of the child entry script (see `./child-script.ts`). */
-  readonly childScript: string;
+  /** Text of the child entry script, fed to the child on stdin (see `./child-script.ts`). */
+  readonly childSource: string;
   /** Absolute path of the verified bundle this worker serves. */
   readonly bundlePath: string;
   /** The run's workspace: the child's cwd, HOME and only writable place besides its bridge. */
@@ -43,7 +45,25 @@ export interface WorkerOptions {
   readonly permission: PermissionSupport;
   /** How long to wait for the child's `ready` message, in milliseconds. */
   readonly startTimeoutMs: number;
+  /** How the child is launched (`./process-isolation.ts`). */
+  readonly launch: LaunchTools;
+  /** Network policy; `"none"` needs `launch.unshare`. */
+  readonly network: NetworkPolicy;
+  /** V8 heap limit of the child in MiB (`--max-old-space-size`; host limit `memoryMb`). */
+  readonly memoryMb: number;
+  /** Largest result the child may return, in bytes of JSON (host limit `maxResultBytes`). */
+  readonly maxResultBytes: number;
 }
+
+/**
+ * Headroom of one child → host envelope over `maxResultBytes` (the envelope's own fields): a
+ * result envelope beyond it is refused, and any envelope beyond the bridge cap (see
+ * {@link MAX_CONTEXT_ENVELOPE_BYTES}) is never read and ends the child.
+ */
+const ENVELOPE_OVERHEAD_BYTES = 64 * 1024;
+
+/** Largest `ctx` message (file contents through `ctx.getSandbox()`) unless `maxResultBytes` is larger. */
+const MAX_CONTEXT_ENVELOPE_BYTES = 64 * 1024 * 1024;
 
 interface InFlight {
   readonly handler: ContextHandler;
@@ -52,6 +72,8 @@ interface InFlight {
 }
 
 const OUTPUT_TAIL_BYTES = 4096;
+/** What util-linux `unshare` prints when its child was killed by SIGKILL (see `onExit`). */
+const UNSHARE_SIGKILL_NOTE = /(?:^|\n)unshare: sigprocmask unblock failed: Invalid argument$/;
 
 /** One warm sandbox child. Create with {@link SandboxWorker.start}. */
 export class SandboxWorker {
@@ -61,6 +83,8 @@ export class SandboxWorker {
   private stderrTail = "";
   /** Why the host killed the child for breaking the bridge protocol, if it did. */
   private protocolError: string | undefined;
+  /** Why the host killed the child for exceeding a host limit, if it did. */
+  private limitError: string | undefined;
   private readonly exitWaiters: (() => void)[] = [];
 
   private constructor(
@@ -68,25 +92,31 @@ export class SandboxWorker {
     private readonly doorbell: Socket,
     private readonly bridge: EnvelopeBridge,
     readonly bridgeDir: string,
+    private readonly options: WorkerOptions,
   ) {}
 
   /** Spawns a child and resolves once it reported ready; rejects with {@link SandboxExitError}. */
   static async start(options: WorkerOptions): Promise<SandboxWorker> {
-    const bridgeDir = path.join(options.bridgeRoot, randomUUID());
+    // The host's pid leads the name, so a later host can tell a dead host's leftovers (`./bridge-root.ts`).
+    const bridgeDir = path.join(options.bridgeRoot, `${process.pid}-${randomUUID()}`);
     fs.mkdirSync(bridgeDir, { recursive: true, mode: 0o700 });
     fs.mkdirSync(path.join(options.workspace, ".tmp"), { recursive: true });
-    const flags = sandboxNodeFlags(
-      { read: [options.childScript, options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] },
-      options.permission,
-    );
-    const child = spawn(process.execPath, [...flags, options.childScript, bridgeDir], {
+    const flags = sandboxNodeFlags({ read: [options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] }, options.permission);
+    const nodeArgs = [...flags, `--max-old-space-size=${options.memoryMb}`, "--input-type=module", "-", bridgeDir, String(options.maxResultBytes)];
+    const launch = sandboxLaunch(options.launch, nodeArgs, options.network);
+    // Own session and process group: see `./process-isolation.ts`.
+    const child = spawn(launch.command, launch.args, {
       cwd: options.workspace,
       env: sandboxEnvironment(options.workspace),
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
+      detached: true,
     });
+    // The entry script never touches the disk: the child reads it from stdin.
+    child.stdin?.on("error", () => undefined);
+    child.stdin?.end(options.childSource);
     const doorbell = child.stdio[3] as Socket;
     const bridge = new EnvelopeBridge(bridgeDir, "h", (line) => doorbell.write(line));
-    const worker = new SandboxWorker(child, doorbell, bridge, bridgeDir);
+    const worker = new SandboxWorker(child, doorbell, bridge, bridgeDir, options);
     await worker.waitReady(options.startTimeoutMs);
     worker.setActive(false);
     return worker;
@@ -129,13 +159,23 @@ export class SandboxWorker {
 
   /** Kills the child at once (cancellation, deadline); in-flight calls reject. */
   kill(): void {
-    if (this.alive) this.child.kill("SIGKILL");
+    if (!this.alive) return;
+    // The whole process group (the launcher and the Node child it forked; see `./process-isolation.ts`).
+    try {
+      if (this.child.pid !== undefined) process.kill(-this.child.pid, "SIGKILL");
+    } catch {
+      // Already gone, or no group of its own; the direct kill below still applies.
+    }
+    this.child.kill("SIGKILL");
   }
 
   /** Closes the doorbell so the child exits; kills it if it has not exited after `graceMs`. */
   async close(graceMs = 1000): Promise<void> {
     if (!this.alive) return;
     const exited = new Promise<void>((resolve) => this.exitWaiters.push(resolve));
+    // Held until the exit is seen: a child that does not leave on its own (stopped, say) is
+    // killed after the grace period, and its exit must still reach this loop.
+    this.child.ref();
     this.doorbell.end();
     const timer = setTimeout(() => this.kill(), graceMs);
     await exited;
@@ -158,6 +198,14 @@ export class SandboxWorker {
       this.doorbell.setEncoding("utf8");
       this.doorbell.on("data", (chunk: string) => {
         for (const line of reader.push(chunk)) {
+          const announced = Number(/ (\d+)$/.exec(line)?.[1] ?? 0);
+          const cap = Math.max(this.options.maxResultBytes, MAX_CONTEXT_ENVELOPE_BYTES) + ENVELOPE_OVERHEAD_BYTES;
+          if (announced > cap) {
+            // Never read: the cap protects the host's memory and state.db from the child.
+            this.limitError ??= `The sandbox process sent a ${announced}-byte message, over the host's limit of ${cap} bytes per bridge message (the larger of maxResultBytes and 64 MiB), and was stopped; no result was recorded. Return less, or raise maxResultBytes with --max-result-bytes N (or host.maxResultBytes).`;
+            this.kill();
+            return;
+          }
           let message: ChildMessage;
           try {
             message = this.bridge.take(line) as ChildMessage;
@@ -168,7 +216,10 @@ export class SandboxWorker {
             this.kill();
             return;
           }
-          if (message.kind === "ready" && !ready) {
+          if (message.kind === "result" && announced > this.options.maxResultBytes + ENVELOPE_OVERHEAD_BYTES) {
+            // The child's own check was bypassed: refuse the result here, unrecorded.
+            this.settle(message.id)?.resolve({ ok: false, failureKind: "execution_error", error: resultTooLarge(announced, this.options.maxResultBytes) });
+          } else if (message.kind === "ready" && !ready) {
             ready = true;
             clearTimeout(timer);
             resolve();
@@ -228,15 +279,27 @@ export class SandboxWorker {
     return waiter;
   }
 
-  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+  private onExit(exitCode: number | null, exitSignal: NodeJS.Signals | null): void {
+    let stderr = this.stderrTail.trim();
+    let code = exitCode;
+    let signal = exitSignal;
+    // `unshare --fork` re-raises its child's fatal signal on itself, which fails for SIGKILL (it
+    // cannot be unblocked): it then says so and exits 1. That is the Node child killed by SIGKILL.
+    if (code === 1 && UNSHARE_SIGKILL_NOTE.test(stderr)) {
+      stderr = stderr.replace(UNSHARE_SIGKILL_NOTE, "").trim();
+      code = null;
+      signal = "SIGKILL";
+    }
+    if (this.limitError === undefined && /heap out of memory|Reached heap limit/i.test(stderr)) {
+      this.limitError = outOfMemory(this.options.memoryMb);
+    }
     const how = this.protocolError
       ? `broke the bridge protocol (${this.protocolError}) and was stopped`
       : signal
         ? `was killed by ${signal}`
         : `exited with code ${code}`;
-    const stderr = this.stderrTail.trim();
     this.exited = new SandboxExitError(
-      `The sandbox process ${how} before the call finished; no result was recorded.${stderr ? ` Its last output: ${stderr}` : ""}`,
+      this.limitError ?? `The sandbox process ${how} before the call finished; no result was recorded.${stderr ? ` Its last output: ${stderr}` : ""}`,
       code,
       signal,
     );
@@ -251,10 +314,11 @@ export class SandboxWorker {
 
   /** Keeps the host's event loop alive only while calls are in flight (an idle pool never blocks exit). */
   private setActive(active: boolean): void {
-    const handles = [this.child, this.doorbell, this.child.stdout, this.child.stderr] as ({ ref(): void; unref(): void } | null)[];
+    const handles = [this.child, this.doorbell, this.child.stdout, this.child.stderr, this.child.stdin] as ({ ref(): void; unref(): void } | null)[];
     for (const handle of handles) {
       if (active) handle?.ref();
       else handle?.unref();
     }
   }
 }
+

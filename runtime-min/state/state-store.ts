@@ -8,6 +8,7 @@
  * failure to read or write becomes a {@link ControlPlaneError} with reason
  * `state_store_failure`: a lost write is never silent, and the caller ends the run.
  */
+import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import Database from "better-sqlite3";
@@ -110,10 +111,31 @@ const isoNow = (): string => new Date().toISOString();
 export class StateStore {
   private readonly statements = new Map<string, Database.Statement>();
 
-  private constructor(private readonly db: Database.Database) {}
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly file: string,
+    private readonly identity: FileIdentity,
+  ) {}
 
-  /** A prepared statement, compiled once per SQL text. */
+  /**
+   * Throws the `state_store_failure` ControlPlaneError when `state.db` is no longer the file
+   * this store opened (issue 12 item 6): deleted, or replaced by another file. SQLite would go
+   * on reading and writing the unlinked file, so nothing written from then on would survive
+   * the process — an `ok` reported for it would be a lie, and a retry would repeat recorded
+   * steps.
+   */
+  private verifyFile(): void {
+    const now = identityOf(this.file);
+    if (now && now.dev === this.identity.dev && now.ino === this.identity.ino) return;
+    throw new ControlPlaneError(
+      "state_store_failure",
+      `The state database ${this.file} was ${now ? "replaced by another file" : "deleted"} while the runtime was using it, so nothing more can be recorded durably; the run ends here. Find out what removed it (a cleanup job, a checkout), restore it from a backup if you have one, and start a new run.`,
+    );
+  }
+
+  /** A prepared statement, compiled once per SQL text (after checking the database file is still ours). */
   private statement(sql: string): Database.Statement {
+    this.verifyFile();
     let prepared = this.statements.get(sql);
     if (!prepared) {
       prepared = this.db.prepare(sql);
@@ -129,7 +151,16 @@ export class StateStore {
   static open(file: string, options: StateStoreOptions = {}): StateStore {
     return guard("open the state database", () => {
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      const db = new Database(file);
+      const existing = fs.statSync(file, { throwIfNoEntry: false });
+      if (existing && existing.isFile() && existing.size === 0) {
+        // Never ours: a new database is created whole and linked into place (below).
+        throw new ControlPlaneError(
+          "state_store_failure",
+          `The state database ${file} is empty (0 bytes): it was truncated, so every recorded run, step and approval is gone, and it is not silently re-created. If starting over is intended, delete it and run again.`,
+        );
+      }
+      if (!existing) createDatabase(file);
+      const db = new Database(file, { fileMustExist: true });
       try {
         db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
         db.pragma("journal_mode = WAL");
@@ -137,7 +168,9 @@ export class StateStore {
         db.pragma("foreign_keys = ON");
         if (schemaVersion(db, file) < STATE_SCHEMA_VERSION) migrateStateSchema(db, file);
         else db.exec(STATE_SCHEMA_SQL);
-        return new StateStore(db);
+        const identity = identityOf(file);
+        if (!identity) throw new Error(`${file} disappeared while it was being opened`);
+        return new StateStore(db, file, identity);
       } catch (error) {
         db.close();
         throw error;
@@ -485,6 +518,42 @@ function toCallRecord(row: CallRow): CallRecord {
     error: row.error,
     failureKind: row.failure_kind,
   };
+}
+
+/** Which file a path names: device and inode. */
+interface FileIdentity {
+  readonly dev: bigint;
+  readonly ino: bigint;
+}
+
+function identityOf(file: string): FileIdentity | undefined {
+  const stat = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  return stat && { dev: stat.dev, ino: stat.ino };
+}
+
+/**
+ * Creates a new, complete state database at `file`: built under a temporary name (WAL mode, the
+ * schema) and hard-linked into place only when whole, so a crash never leaves a 0-byte
+ * `state.db` (which `open` refuses) and two processes creating it at once keep the first one.
+ */
+function createDatabase(file: string): void {
+  const temporary = `${file}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  try {
+    const db = new Database(temporary);
+    try {
+      db.pragma("journal_mode = WAL");
+      migrateStateSchema(db, temporary);
+    } finally {
+      db.close();
+    }
+    try {
+      fs.linkSync(temporary, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  } finally {
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) fs.rmSync(temporary + suffix, { force: true });
+  }
 }
 
 function toControlPlane(what: string, error: unknown): unknown {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chmod, mkdir, readFile, readdir, stat, symlink, writeFile } from "node:fs/promises";
+import { chmod, link, mkdir, readFile, readdir, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import {
@@ -127,6 +127,28 @@ describe("exclusions and exact paths", () => {
     await writeFile(file, "internal");
     const child = makeContext(dirs, { ...CHILD, workspaceDir: childWorkspace });
     await expect(handoffArtifact({ path: workspacePath }, child)).rejects.toMatchObject({ kind: "invalid_input", message: expect.stringContaining(`under ${part}, an internal path`) });
+  });
+
+  test.each([
+    ["/workspace/.GIT/config", ".git"],
+    ["/workspace/Node_Modules/pkg/index.js", "node_modules"],
+    ["/workspace/build/mod.PYC", "*.pyc"],
+  ])("a case variant %s is refused too (issue 12: was handed off)", async (workspacePath, part) => {
+    const file = path.join(childWorkspace, ...workspacePath.slice("/workspace/".length).split("/"));
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, "internal");
+    const child = makeContext(dirs, { ...CHILD, workspaceDir: childWorkspace });
+    await expect(handoffArtifact({ path: workspacePath }, child)).rejects.toMatchObject({ kind: "invalid_input", message: expect.stringContaining(`under ${part}, an internal path`) });
+  });
+
+  test("a hard link (to an internal file, or anywhere) is refused (issue 12: was handed off)", async () => {
+    await mkdir(path.join(childWorkspace, ".git"));
+    await writeFile(path.join(childWorkspace, ".git", "config"), "[core]");
+    await link(path.join(childWorkspace, ".git", "config"), path.join(childWorkspace, "config.txt"));
+    const child = makeContext(dirs, { ...CHILD, workspaceDir: childWorkspace });
+    await expect(handoffArtifact({ path: "/workspace/config.txt" }, child)).rejects.toMatchObject({ kind: "invalid_input", message: expect.stringContaining("has 2 hard links") });
+    const root = makeContext(dirs, { ...ROOT, workspaceDir: childWorkspace });
+    await expect(deliverArtifact({ path: "/workspace/config.txt" }, root)).rejects.toMatchObject({ kind: "invalid_input", message: expect.stringContaining("hard links") });
   });
 
   test("a symlink into an internal path is refused too", async () => {

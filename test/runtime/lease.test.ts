@@ -15,6 +15,7 @@ import { openRuntime, type Runtime, type RuntimeOptions } from "../../runtime-mi
 import { STATE_SCHEMA_VERSION } from "../../runtime-min/state/schema.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+import { alive, sandboxPidsIn } from "./helpers/sandbox-processes.js";
 
 let agent: AgentFixture;
 const opened: Runtime[] = [];
@@ -185,7 +186,9 @@ describe("losing the lease", () => {
     const runId = "taken-run";
     const stalled = first.call({ tool: "sleep", input: { ms: 15_000 }, runId, callId: "stalled" });
     await waitForFile(pidFile(runId));
-    const pid = Number(fs.readFileSync(pidFile(runId), "utf8"));
+    // The tool's own pid is 1 (its PID namespace); the host finds the process by its cwd.
+    const [pid] = sandboxPidsIn(path.dirname(pidFile(runId)));
+    expect(pid).toBeDefined();
     // As if the first host had stalled past its lease: expire it, and let the second host take
     // the run (both happen before the first runtime's next renewal can run).
     write("UPDATE runs SET lease_expires_at = ? WHERE run_id = ?", Date.now() - 1, runId);
@@ -197,7 +200,7 @@ describe("losing the lease", () => {
     expect(result.error).toMatch(/^Another host has taken run 'taken-run' over/);
     expect(result.events.map((event) => event.type)).not.toContain("run.ended");
     expect(first.callRecord(runId, "stalled")?.status).not.toBe("ok");
-    await vi.waitFor(() => expect(() => process.kill(pid, 0)).toThrow(), { timeout: 10_000 });
+    await vi.waitFor(() => expect(alive(pid!)).toBe(false), { timeout: 10_000 });
     expect(await takeover).toMatchObject({ status: "ok", output: { message: "mine now" } });
     // The run was not ended: it is the second host's; once that host lets go, the first can drive it again.
     expect(query("SELECT status FROM runs WHERE run_id = ?", runId)).toEqual([{ status: "active" }]);

@@ -11,6 +11,7 @@ import { openRuntime, SANDBOX_ENV_ALLOWLIST, type Runtime } from "../../runtime-
 import { deriveIdempotencyKey } from "../../runtime-min/index.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+import { sandboxPidsIn } from "./helpers/sandbox-processes.js";
 
 const SECRET = "sk-live-5ecret-do-not-leak";
 const probe = (name: string, factory = name, extra: object = {}) => ({ name, file: "probes.ts", factory, ...extra });
@@ -65,8 +66,11 @@ describe("sandbox environment", () => {
     expect(seen.shell).toContain(`HOME=${workspaceOf("env-run")}`);
     expect(seen.cwd).toBe(workspaceOf("env-run"));
     expect(seen.workspace).toBe(workspaceOf("env-run"));
-    // From the host: the live sandbox process's own environment block.
-    const environ = fs.readFileSync(`/proc/${seen.pid}/environ`, "utf8").split("\0").filter(Boolean);
+    // From the host: the live sandbox process's own environment block (the tool's own pid is 1,
+    // in its PID namespace; the host finds it by its working directory).
+    const [hostPid] = sandboxPidsIn(workspaceOf("env-run"));
+    expect(hostPid).toBeDefined();
+    const environ = fs.readFileSync(`/proc/${hostPid}/environ`, "utf8").split("\0").filter(Boolean);
     expect(environ.join("\n")).not.toContain(SECRET);
     expect(environ.filter((entry) => entry.startsWith("NODE_"))).toEqual([]);
     expect(environ.map((entry) => entry.slice(0, entry.indexOf("="))).filter((key) => !allowed.has(key))).toEqual([]);
@@ -94,23 +98,23 @@ describe("warm sandbox processes", () => {
     const first = await runtime.call({ tool: "pid", input: {}, runId: "warm-a" });
     const second = await runtime.call({ tool: "pid", input: {}, runId: "warm-a" });
     const other = await runtime.call({ tool: "pid", input: {}, runId: "warm-b" });
-    const pidOf = (result: { output?: unknown }) => (result.output as { pid: number }).pid;
-    expect(pidOf(second)).toBe(pidOf(first));
-    expect(pidOf(other)).not.toBe(pidOf(first));
-    expect(pidOf(first)).not.toBe(process.pid);
+    const instanceOf = (result: { output?: unknown }) => (result.output as { instance: string }).instance;
+    expect(instanceOf(second)).toBe(instanceOf(first));
+    expect(instanceOf(other)).not.toBe(instanceOf(first));
+    expect(sandboxPidsIn(workspaceOf("warm-a"))).toHaveLength(1);
+    expect(sandboxPidsIn(workspaceOf("warm-a"))).not.toContain(process.pid);
   });
 
   it("a sandbox killed mid-call fails that call as execution_error; the next call gets a fresh process", async () => {
     const runId = "kill-run";
     const pending = runtime.call({ tool: "slow", input: { ms: 120_000 }, runId, callId: "victim" });
     const pidFile = path.join(agent.root, ".assemblyline/runs", runId, "workspace/pid.txt");
-    const pid = await waitFor(() => {
-      const text = fs.existsSync(pidFile) ? fs.readFileSync(pidFile, "utf8") : "";
-      // Only a complete, positive pid: kill(0) would signal the whole process group.
-      return /^[1-9]\d*$/.test(text) ? Number(text) : undefined;
-    });
+    // The tool has started once it wrote its (namespace) pid; the host-side pid is found by cwd.
+    await waitFor(() => (fs.existsSync(pidFile) && fs.readFileSync(pidFile, "utf8") !== "" ? true : undefined));
+    const [pid] = sandboxPidsIn(workspaceOf(runId));
+    expect(pid).toBeDefined();
     expect(pid).not.toBe(process.pid);
-    process.kill(pid, "SIGKILL");
+    process.kill(pid!, "SIGKILL");
     const result = await pending;
     expect(result.status).toBe("failed");
     expect(result.failure).toEqual({ kind: "execution_error", runCanContinue: true });
@@ -118,7 +122,7 @@ describe("warm sandbox processes", () => {
     expect(result.events.map((event) => event.type)).toEqual(["tool.execution_started", "tool.execution_failed"]);
     const next = await runtime.call({ tool: "slow", input: { ms: 1 }, runId, callId: "after" });
     expect(next.status).toBe("ok");
-    expect((next.output as { pid: number }).pid).not.toBe(pid);
+    expect(sandboxPidsIn(workspaceOf(runId))).not.toContain(pid);
   });
 
   it("a tool that forges a doorbell line is stopped; the host keeps running", async () => {
@@ -129,7 +133,7 @@ describe("warm sandbox processes", () => {
     expect(forged.error).toContain("The sandbox process broke the bridge protocol (The bridge received a doorbell for '../../etc/passwd 10', which is not an envelope of the other side.) and was stopped");
     const after = await runtime.call({ tool: "pid", input: {}, runId });
     expect(after.status).toBe("ok");
-    expect((after.output as { pid: number }).pid).not.toBe((before.output as { pid: number }).pid);
+    expect((after.output as { instance: string }).instance).not.toBe((before.output as { instance: string }).instance);
   });
 });
 

@@ -1,0 +1,77 @@
+/**
+ * Host policy limits of every call (issue 12 items 2–3; docs/host-policy.md): a default
+ * operation deadline, the sandbox's memory, the size of a result and of an event, and the
+ * network policy of sandboxed tools. Like the execution mode, these are host policy: only
+ * `RuntimeOptions` (and the CLI flags or project config that feed it) set them, never agent
+ * files.
+ */
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { runtimeError } from "./errors.js";
+import { NETWORK_POLICIES, type NetworkPolicy } from "./sandbox/process-isolation.js";
+
+/** The resolved limits a runtime enforces. */
+export interface HostLimits {
+  /** Operation deadline of a call that sets none itself, in ms. */
+  readonly deadlineMs: number;
+  /** V8 heap limit of each sandbox process, in MiB. */
+  readonly memoryMb: number;
+  /** Largest tool result (JSON text, UTF-8 bytes) a call may return. */
+  readonly maxResultBytes: number;
+  /** Largest event (`ctx.emit` data as JSON, UTF-8 bytes) a tool may record. */
+  readonly maxEventBytes: number;
+  /** Network of sandboxed tools. */
+  readonly network: NetworkPolicy;
+}
+
+/** Defaults: what a user would expect from a tool call on a workstation or CI runner. */
+export const DEFAULT_HOST_LIMITS: HostLimits = Object.freeze({
+  deadlineMs: 300_000,
+  memoryMb: 1024,
+  maxResultBytes: 8 * 1024 * 1024,
+  maxEventBytes: 256 * 1024,
+  network: "host",
+});
+
+/** Largest deadline a timer can wait for (2^31 - 1 ms, about 24.8 days). */
+export const MAX_DEADLINE_MS = 2_147_483_647;
+
+/** The limit options of `RuntimeOptions` (same names as the project config's `host` keys). */
+export interface HostLimitOptions {
+  readonly deadlineMs?: number;
+  readonly memoryMb?: number;
+  readonly maxResultBytes?: number;
+  readonly maxEventBytes?: number;
+  readonly network?: NetworkPolicy;
+}
+
+const RANGES: { readonly [K in Exclude<keyof HostLimits, "network">]: readonly [number, number, string] } = {
+  deadlineMs: [1, MAX_DEADLINE_MS, "a whole number of milliseconds from 1 to 2147483647"],
+  memoryMb: [16, 1_048_576, "a whole number of MiB from 16 to 1048576"],
+  maxResultBytes: [1, 2 ** 30, "a whole number of bytes from 1 to 1073741824 (1 GiB)"],
+  maxEventBytes: [1, 2 ** 30, "a whole number of bytes from 1 to 1073741824 (1 GiB)"],
+};
+
+/**
+ * The limits of `options` with defaults filled in. Throws `RuntimeError` AL8062 naming the
+ * first option that is not a whole number in its range (or a network policy other than
+ * `"host"`/`"none"`).
+ */
+export function resolveHostLimits(options: HostLimitOptions): HostLimits {
+  const limits: { -readonly [K in keyof HostLimits]: HostLimits[K] } = { ...DEFAULT_HOST_LIMITS };
+  for (const name of Object.keys(RANGES) as (keyof typeof RANGES)[]) {
+    const value = options[name];
+    if (value === undefined) continue;
+    const [min, max, expected] = RANGES[name];
+    if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+      throw runtimeError(Diagnostics.HostLimitInvalid, "", [name, JSON.stringify(value) ?? String(value), `it must be ${expected}`]);
+    }
+    limits[name] = value;
+  }
+  if (options.network !== undefined) {
+    if (!NETWORK_POLICIES.includes(options.network)) {
+      throw runtimeError(Diagnostics.HostLimitInvalid, "", ["network", JSON.stringify(options.network) ?? String(options.network), `it must be one of: ${NETWORK_POLICIES.join(", ")}`]);
+    }
+    limits.network = options.network;
+  }
+  return limits;
+}

@@ -1,0 +1,136 @@
+/**
+ * How a sandbox child process is launched so that it cannot reach its host (issue 12 items 1–3;
+ * seed "Execution Model": authored code runs in "a separate sandboxed Node process").
+ *
+ * The child is started as
+ *
+ *     setpriv --pdeathsig KILL -- unshare --user --map-root-user --pid --fork --mount-proc
+ *       --kill-child [--net] -- node <flags> --input-type=module - <bridgeDir>
+ *
+ * in its own session and process group (`spawn(..., { detached: true })`):
+ *
+ * - **Own PID namespace** (`--pid --fork --mount-proc`): the child is PID 1 of a namespace that
+ *   holds nothing else, with its own `/proc`. It cannot name — signal, trace, read the
+ *   `/proc/<pid>` of — any host process: `process.ppid` is 0 and `process.kill(<host pid>)`
+ *   fails with ESRCH. The user namespace (`--user --map-root-user`) makes this work without
+ *   privileges and leaves the child's rights on files those of the host user.
+ * - **Own session** (`detached`): a signal to a process group reaches every member whatever
+ *   namespace the sender is in, so `process.kill(0, sig)` would otherwise hit the host's group.
+ * - **Dies with its host, whatever kills the host**: `setpriv --pdeathsig KILL` sets the
+ *   kernel's parent-death signal on the `unshare` process (kept across `execve`), so the end of
+ *   the host — SIGKILL included — kills it, and `--kill-child` sets the same signal on the Node
+ *   child it forks. Node has no `prctl`, and a watchdog inside the child cannot run while a tool
+ *   loops (`for (;;) {}` blocks its event loop); the kernel needs no cooperation from the child.
+ * - **Network policy `"none"`** (`--net`): a new network namespace whose only device, the
+ *   loopback, is down, so every connection fails.
+ *
+ * Whether this works is probed once per process with the real launch. Where it does not (not
+ * Linux, no util-linux, user namespaces disabled) the child still gets its own session and,
+ * with `setpriv`, the parent-death signal; the runtime warns (AL8060) and refuses network
+ * policy `"none"` (AL8061), which it cannot enforce.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** Network policy of sandboxed tools (host-owned, like the execution mode). */
+export type NetworkPolicy = "host" | "none";
+
+/** The policies, for validation and messages. */
+export const NETWORK_POLICIES: readonly NetworkPolicy[] = ["host", "none"];
+
+/** The executables of a launch (absolute paths; `undefined` when unusable here). */
+export interface LaunchTools {
+  /** util-linux `setpriv` (parent-death signal), when present. */
+  readonly setpriv: string | undefined;
+  /** util-linux `unshare`, when the probe showed that the namespaces work. */
+  readonly unshare: string | undefined;
+}
+
+/** What the once-per-process probe found. */
+export interface ProcessIsolationProbe {
+  readonly tools: LaunchTools;
+  /** Why the child cannot get its own PID and network namespaces here; absent when it can. */
+  readonly unavailableReason?: string;
+}
+
+/** A command line that starts a sandbox child. */
+export interface SandboxLaunch {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** True when the child runs in its own PID namespace (and, for `"none"`, network namespace). */
+  readonly isolated: boolean;
+}
+
+/**
+ * The command line of a sandbox child: `node` with `nodeArgs`, wrapped as the module comment
+ * describes in what `tools` offers. Network `"none"` needs `tools.unshare` (callers check).
+ */
+export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], network: NetworkPolicy): SandboxLaunch {
+  let command = process.execPath;
+  let args: string[] = [...nodeArgs];
+  let isolated = false;
+  if (tools.unshare) {
+    args = ["--user", "--map-root-user", "--pid", "--fork", "--mount-proc", "--kill-child", ...(network === "none" ? ["--net"] : []), "--", command, ...args];
+    command = tools.unshare;
+    isolated = true;
+  }
+  if (tools.setpriv) {
+    args = ["--pdeathsig", "KILL", "--", command, ...args];
+    command = tools.setpriv;
+  }
+  return { command, args, isolated };
+}
+
+const PROBE_TIMEOUT_MS = 15_000;
+const SYSTEM_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
+let probe: Promise<ProcessIsolationProbe> | undefined;
+let override: LaunchTools | undefined;
+
+/**
+ * Replaces the probe's findings (tests: `{ setpriv: undefined, unshare: undefined }` launches
+ * children as before this hardening, to reproduce what it prevents). `undefined` restores the
+ * probe. Call it before `openRuntime`.
+ */
+export function setSandboxLaunchTools(tools: LaunchTools | undefined): void {
+  override = tools;
+}
+
+/**
+ * Probes once per process which launch works here: finds `setpriv` and `unshare` and runs the
+ * isolated launch (network namespace included) of `node -e` checking it is PID 1. Never throws.
+ */
+export function probeProcessIsolation(): Promise<ProcessIsolationProbe> {
+  if (override) return Promise.resolve(override.unshare ? { tools: override } : { tools: override, unavailableReason: "the host turned it off (setSandboxLaunchTools)" });
+  probe ??= runProbe();
+  return probe;
+}
+
+async function runProbe(): Promise<ProcessIsolationProbe> {
+  if (process.platform !== "linux") return { tools: { setpriv: undefined, unshare: undefined }, unavailableReason: `namespaces are a Linux feature and this host runs ${process.platform}` };
+  const setpriv = findExecutable("setpriv");
+  const unshare = findExecutable("unshare");
+  if (!unshare) return { tools: { setpriv, unshare: undefined }, unavailableReason: "util-linux `unshare` was not found on PATH" };
+  const launch = sandboxLaunch({ setpriv, unshare }, ["-e", "process.exit(process.pid === 1 && process.ppid === 0 ? 0 : 3)"], "none");
+  const failure = await new Promise<string | undefined>((resolve) => {
+    execFile(launch.command, launch.args, { timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL", encoding: "utf8" }, (error, _stdout, stderr) => {
+      if (!error) return resolve(undefined);
+      resolve(`\`${unshare} --user --map-root-user --pid --net\` failed: ${stderr.trim() || error.message}`);
+    });
+  });
+  return failure === undefined ? { tools: { setpriv, unshare } } : { tools: { setpriv, unshare: undefined }, unavailableReason: failure };
+}
+
+function findExecutable(name: string): string | undefined {
+  const fromPath = (process.env.PATH ?? "").split(path.delimiter).filter((dir) => path.isAbsolute(dir));
+  for (const dir of [...fromPath, ...SYSTEM_DIRS]) {
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
