@@ -1,0 +1,110 @@
+/**
+ * The engine's one host: forwards every call to the overlay host and records what each call
+ * saw into the recordings that are active, so a stage result can be kept with a fingerprint of
+ * exactly the files, directories and links it read, and reused while that fingerprint holds.
+ */
+import type { CompilerHost, DirectoryEntry, ReadResult } from "../../common/host.js";
+
+/** What one stage read: calls and their answers; valid while every call answers the same. */
+export interface Fingerprint {
+  readonly records: readonly (readonly [call: string, state: string])[];
+}
+
+/** A host that records into the active recordings. */
+export interface RecordingHost extends CompilerHost {
+  /**
+   * Runs `compute` while recording every host call it makes (an enclosing recording sees the
+   * calls too); returns its result and the fingerprint.
+   */
+  record<T>(compute: () => T): { readonly result: T; readonly fingerprint: Fingerprint };
+  /** True when every call of `fingerprint` answers the same now (enclosing recordings see the calls). */
+  holds(fingerprint: Fingerprint): boolean;
+}
+
+const READ = "r";
+const BYTES = "b";
+const DIRECTORY = "d";
+const REALPATH = "p";
+
+/** Wraps `base` (usually an overlay host) in a recording host. */
+export function createRecordingHost(base: CompilerHost): RecordingHost {
+  const active: Map<string, string>[] = [];
+  const note = (call: string, state: string): void => {
+    for (const recording of active) if (!recording.has(call)) recording.set(call, state);
+  };
+  const answer = (call: string): string => {
+    const target = call.slice(1);
+    switch (call[0]) {
+      case READ:
+      case BYTES:
+        return readState(base.read(target));
+      case DIRECTORY:
+        return directoryState(base.readDirectory(target));
+      case REALPATH:
+        return base.realpath(target) ?? "";
+      default:
+        return base.kind(target);
+    }
+  };
+  return {
+    read(filePath) {
+      const result = base.read(filePath);
+      if (active.length > 0) note(READ + filePath, readState(result));
+      return result;
+    },
+    readBytes(filePath) {
+      const result = base.readBytes(filePath);
+      // Bytes are fingerprinted by the file's version (mtime+size, or the buffer's version).
+      if (active.length > 0) note(BYTES + filePath, readState(base.read(filePath)));
+      return result;
+    },
+    readDirectory(dirPath) {
+      const result = base.readDirectory(dirPath);
+      if (active.length > 0) note(DIRECTORY + dirPath, directoryState(result));
+      return result;
+    },
+    realpath(filePath) {
+      const result = base.realpath(filePath);
+      if (active.length > 0) note(REALPATH + filePath, result ?? "");
+      return result;
+    },
+    kind(filePath) {
+      const result = base.kind(filePath);
+      if (active.length > 0) note(`k${filePath}`, result);
+      return result;
+    },
+    record(compute) {
+      const recording = new Map<string, string>();
+      active.push(recording);
+      try {
+        const result = compute();
+        return { result, fingerprint: { records: [...recording] } };
+      } finally {
+        active.splice(active.lastIndexOf(recording), 1);
+      }
+    },
+    holds(fingerprint) {
+      for (const [call, state] of fingerprint.records) {
+        const now = answer(call);
+        if (active.length > 0) note(call, now);
+        if (now !== state) return false;
+      }
+      return true;
+    },
+  };
+}
+
+function readState(result: ReadResult): string {
+  switch (result.kind) {
+    case "file":
+      return `file:${result.invalidUtf8 ? "!" : ""}${result.version}`;
+    case "unreadable":
+      return `unreadable:${result.reason}`;
+    default:
+      return result.kind;
+  }
+}
+
+function directoryState(entries: readonly DirectoryEntry[] | undefined): string {
+  return entries === undefined ? "none" : entries.map((e) => `${e.kind}:${e.name}`).join("/");
+}
