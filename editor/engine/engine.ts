@@ -1,6 +1,7 @@
 /**
  * {@link createEditorEngine}: the per-file entry point of the editor engine (see `index.ts`).
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { analyzeAgent } from "../../compiler/analyze-agent.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
@@ -24,7 +25,9 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
   let buffers: BufferSource | undefined;
   // createOverlayHost asks its map only `get`; the current call's buffers answer.
   const overlays = { get: (file: string) => buffers?.get(file) } as unknown as ReadonlyMap<string, OverlayFile>;
-  const host = createRecordingHost(createOverlayHost(options.host ?? createNodeHost(), overlays));
+  const base = createOverlayHost(options.host ?? createNodeHost(), overlays);
+  // On the real file system a fingerprint's reads are checked with a stat, not a read.
+  const host = options.host ? createRecordingHost(base) : createRecordingHost(base, (file) => statReadState(overlays, file), statStamp);
   const locator = new Locator(host);
   let stages = newStages();
   const results = new StageMemo<FileAnalysis>(host);
@@ -103,6 +106,7 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
       const absolute = path.resolve(file);
       if (!engine.isCandidate(absolute)) return nothing(absolute);
       buffers = source;
+      host.startRound();
       try {
         return results.get(absolute, () => analyze(absolute));
       } finally {
@@ -130,6 +134,33 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
     },
   };
   return engine;
+}
+
+/**
+ * What `read` on the overlay host over `createNodeHost()` reports as its state, from a stat:
+ * a buffer's version, or the disk's `mtime:size` version (the node host's version format).
+ */
+function statReadState(overlays: ReadonlyMap<string, OverlayFile>, file: string): string {
+  const overlay = overlays.get(path.resolve(file));
+  if (overlay) return `file:overlay:${overlay.version}`;
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP" ? "missing" : `unreadable:${String(code)}`;
+  }
+  if (stat.isDirectory()) return "directory";
+  return stat.isFile() ? `file:${stat.mtimeMs}:${stat.size}` : "unreadable:not a regular file";
+}
+
+/** A folder's modification time on disk (changes when an entry is added, removed or renamed). */
+function statStamp(dir: string): string {
+  try {
+    return String(fs.statSync(dir).mtimeMs);
+  } catch {
+    return "missing";
+  }
 }
 
 function nothing(file: string): FileAnalysis {

@@ -3,7 +3,7 @@
  * plugin folder: the agent and its capability resolution, the package, its entry, the
  * validation of every capability that selects it, its content hash, its config merge, and the
  * tool-name collisions of every surface that selects it (which need the other plugins of that
- * surface validated too). Each piece is a {@link StageMemo}, so an edit re-runs only what read
+ * surface validated too, but only when one of them declares one of its tool names). Each piece is a {@link StageMemo}, so an edit re-runs only what read
  * the edited file. The diagnostics are the ones `analyzeAgent` produces, by the same rules (a
  * package shared by two capabilities reports its own diagnostics once).
  */
@@ -15,12 +15,14 @@ import { configSchemaKnown, validateCapability } from "../../compiler/analyze-ag
 import { mergeCapabilityConfig } from "../../compiler/config/merge-config.js";
 import type { AgentModel, EntryAnalysis, PluginPackage, ResolvedCapability } from "../../compiler/model.js";
 import { hashPluginDirectory, type PluginDirectoryHash } from "../../compiler/plugin-package/hash-plugin-directory.js";
+import { ENTRY_FILE_NAMES } from "../../compiler/plugin-package/extension-directory.js";
 import { loadPluginPackage } from "../../compiler/plugin-package/load-plugin-package.js";
 import type { StaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { checkSurfaceCollisions } from "../../compiler/validation/collisions.js";
 import type { SchemaCompiler } from "../../compiler/validation/schema-compiler.js";
 import { validatePlugin, type ValidatedPlugin } from "../../compiler/validation/validate-plugin.js";
 import type { CompilerHost } from "../../common/host.js";
+import { isJsonObject } from "../../common/json-value.js";
 import { LOCKFILE_NAME } from "../../contract/lockfile-types.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -61,6 +63,7 @@ export class SliceStages {
   readonly #packages: StageMemo<PackageStage>;
   readonly #validations: StageMemo<ValidatedPlugin>;
   readonly #hashes: StageMemo<PluginDirectoryHash>;
+  readonly #names: StageMemo<ReadonlySet<string>>;
 
   constructor(
     readonly host: RecordingHost,
@@ -71,6 +74,7 @@ export class SliceStages {
     this.#packages = new StageMemo(host);
     this.#validations = new StageMemo(host);
     this.#hashes = new StageMemo(host);
+    this.#names = new StageMemo(host);
   }
 
   /** The pins, `loadAgent` and `resolveCapabilities`, as compile runs them. */
@@ -104,6 +108,40 @@ export class SliceStages {
     return this.#hashes.get(dir, () => hashPluginDirectory(dir, this.host));
   }
 
+  /**
+   * Every tool name an entry of the folder declares (the keys of `tools` of each
+   * `ai.assemblyline/index.*` that exists): a superset of the names its validation can accept,
+   * that costs two stats to re-check (the folder's stamp and the entry; no plugin.json, no
+   * definition modules).
+   */
+  declaredNames(dir: string): ReadonlySet<string> {
+    return this.#names.get(dir, () => {
+      const names = new Set<string>();
+      const folder = path.join(dir, "ai.assemblyline");
+      this.host.stampDirectory(folder);
+      const entries = this.host.quietly(() => ENTRY_FILE_NAMES.map((name) => path.join(folder, name)).filter((file) => this.host.kind(file) === "file"));
+      for (const file of entries) {
+        const tools = this.analyzer.analyzeEntry(file, dir).entry?.value["tools"];
+        if (isJsonObject(tools)) for (const key of Object.keys(tools)) names.add(key);
+      }
+      return names;
+    });
+  }
+
+  /**
+   * `checkSurfaceCollisions` of the surface of `current` as far as it can report into
+   * `current`'s entry: a name collision there needs another capability of the surface that
+   * declares one of its names, so the other plugins are validated only when one does (their
+   * declared names are cheap to keep fresh); otherwise `current` alone gives its core-tool
+   * collisions.
+   */
+  #collisions(resolution: CapabilityResolution, current: ResolvedCapability): Diagnostic[] {
+    const surface = resolution.capabilities.filter((c) => c.surfaceId === current.surfaceId);
+    const own = this.declaredNames(current.source.dir);
+    const shared = surface.some((other) => other !== current && [...this.declaredNames(other.source.dir)].some((name) => own.has(name)));
+    return checkSurfaceCollisions(shared ? surface.map((c) => this.validation(c)) : [this.validation(current)]);
+  }
+
   /** The slice of the agent at `root` that reports into the plugin folder `pluginDir` (absolute). */
   slice(root: string, pluginDir: string): PluginSlice {
     const { agent, resolution } = this.agent(root);
@@ -112,9 +150,7 @@ export class SliceStages {
     if (selecting.length === 0) return { selected: false, diagnostics, package: undefined };
     const dir = selecting[0]!.source.dir;
     const loaded = this.package(dir);
-    const surfaces = new Set<string>();
     selecting.forEach((resolved, index) => {
-      surfaces.add(resolved.surfaceId);
       const plugin = this.validation(resolved);
       if (index === 0) {
         // analyzeCapability: a package's own diagnostics are reported with its first capability.
@@ -124,11 +160,8 @@ export class SliceStages {
       }
       const surface = agent.surfaces.find((s) => s.id === resolved.surfaceId)!;
       if (configSchemaKnown(loaded.pluginPackage, loaded.entry)) diagnostics.push(...mergeCapabilityConfig(surface, resolved.request, plugin).diagnostics);
+      diagnostics.push(...this.#collisions(resolution, resolved));
     });
-    for (const surfaceId of surfaces) {
-      const plugins = resolution.capabilities.filter((c) => c.surfaceId === surfaceId).map((c) => this.validation(c));
-      diagnostics.push(...checkSurfaceCollisions(plugins));
-    }
     return { selected: true, diagnostics, package: loaded };
   }
 

@@ -19,16 +19,43 @@ export interface RecordingHost extends CompilerHost {
   record<T>(compute: () => T): { readonly result: T; readonly fingerprint: Fingerprint };
   /** True when every call of `fingerprint` answers the same now (enclosing recordings see the calls). */
   holds(fingerprint: Fingerprint): boolean;
+  /**
+   * Starts a round: until the next call, an answer checked by {@link holds} is taken as still
+   * true (one editor request sees one state of the disk; buffers do not change within it).
+   */
+  startRound(): void;
+  /**
+   * Records the folder's listing stamp (its modification time on disk: it changes whenever an
+   * entry is added, removed or renamed), so what `quietly` learnt about its entries stays valid.
+   */
+  stampDirectory(dirPath: string): void;
+  /** Runs `compute` without recording its calls (pair it with {@link stampDirectory}). */
+  quietly<T>(compute: () => T): T;
 }
+
+/**
+ * A cheap way to learn what `read(filePath)` would report as its state (`file:<version>`,
+ * `missing`, `directory`, `unreadable:…`) without reading the content (a `stat`).
+ */
+export type ReadStateProbe = (filePath: string) => string;
+
+/** A cheap stamp of a folder's listing (default: the listing itself). */
+export type DirectoryStampProbe = (dirPath: string) => string;
 
 const READ = "r";
 const BYTES = "b";
 const DIRECTORY = "d";
 const REALPATH = "p";
+const STAMP = "s";
 
 /** Wraps `base` (usually an overlay host) in a recording host. */
-export function createRecordingHost(base: CompilerHost): RecordingHost {
-  const active: Map<string, string>[] = [];
+export function createRecordingHost(
+  base: CompilerHost,
+  probe: ReadStateProbe = (filePath) => readState(base.read(filePath)),
+  stamp: DirectoryStampProbe = (dirPath) => directoryState(base.readDirectory(dirPath)),
+): RecordingHost {
+  let active: Map<string, string>[] = [];
+  let checked = new Map<string, string>();
   const note = (call: string, state: string): void => {
     for (const recording of active) if (!recording.has(call)) recording.set(call, state);
   };
@@ -37,11 +64,13 @@ export function createRecordingHost(base: CompilerHost): RecordingHost {
     switch (call[0]) {
       case READ:
       case BYTES:
-        return readState(base.read(target));
+        return probe(target);
       case DIRECTORY:
         return directoryState(base.readDirectory(target));
       case REALPATH:
         return base.realpath(target) ?? "";
+      case STAMP:
+        return stamp(target);
       default:
         return base.kind(target);
     }
@@ -55,7 +84,7 @@ export function createRecordingHost(base: CompilerHost): RecordingHost {
     readBytes(filePath) {
       const result = base.readBytes(filePath);
       // Bytes are fingerprinted by the file's version (mtime+size, or the buffer's version).
-      if (active.length > 0) note(BYTES + filePath, readState(base.read(filePath)));
+      if (active.length > 0) note(BYTES + filePath, probe(filePath));
       return result;
     },
     readDirectory(dirPath) {
@@ -85,19 +114,42 @@ export function createRecordingHost(base: CompilerHost): RecordingHost {
     },
     holds(fingerprint) {
       for (const [call, state] of fingerprint.records) {
-        const now = answer(call);
+        let now = checked.get(call);
+        if (now === undefined) {
+          now = answer(call);
+          checked.set(call, now);
+        }
         if (active.length > 0) note(call, now);
         if (now !== state) return false;
       }
       return true;
     },
+    startRound() {
+      checked = new Map();
+    },
+    stampDirectory(dirPath) {
+      if (active.length > 0) note(STAMP + dirPath, stamp(dirPath));
+    },
+    quietly(compute) {
+      const outer = active;
+      active = [];
+      try {
+        return compute();
+      } finally {
+        active = outer;
+      }
+    },
   };
 }
 
-function readState(result: ReadResult): string {
+/**
+ * The state of a read as fingerprints record it. A file's version stands for its content (and
+ * so for whether it was valid UTF-8).
+ */
+export function readState(result: ReadResult): string {
   switch (result.kind) {
     case "file":
-      return `file:${result.invalidUtf8 ? "!" : ""}${result.version}`;
+      return `file:${result.version}`;
     case "unreadable":
       return `unreadable:${result.reason}`;
     default:
