@@ -44,7 +44,7 @@ import { fileUri, toLspDiagnostic, toRange } from "./to-lsp.js";
 
 /** Options of {@link startLanguageServer}. */
 export interface LanguageServerOptions {
-  /** Delay after a change before the open files are analysed again (default 20 ms). */
+  /** Delay after a change before the open files are analysed again (default 0: the next turn of the event loop, so a burst of changes already received is analysed once). */
   readonly fileDelayMs?: number;
   /** Delay after the last change before the whole agent is analysed again (default 300 ms). */
   readonly agentDelayMs?: number;
@@ -74,7 +74,7 @@ interface AgentState {
  * client sends `exit`.
  */
 export function startLanguageServer(connection: Connection, options: LanguageServerOptions = {}): void {
-  const fileDelay = options.fileDelayMs ?? 20;
+  const fileDelay = options.fileDelayMs ?? 0;
   const agentDelay = options.agentDelayMs ?? 300;
   const base = options.host ?? createNodeHost();
   const documents = new TextDocuments(TextDocument);
