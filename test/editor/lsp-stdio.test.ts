@@ -66,6 +66,43 @@ describe("assembly-line lsp --stdio", () => {
     expect(await cleared).toEqual([]);
   });
 
+  it("gives the same ranges for a CRLF buffer with a byte order mark", async () => {
+    const root = writeLspAgent();
+    const entry = path.join(root, ENTRY);
+    const broken = AGENT_FILES[ENTRY].replace("description:", "descripton:");
+    fs.writeFileSync(entry, broken);
+    const expected = compileDiagnostics(root, ENTRY);
+    const session = await start(root);
+    const uri = uriOf(entry);
+    const opened = session.waitForDiagnostics(uri, (d) => d.length > 0);
+    // What an editor holds for a Windows checkout: CRLF line ends; the BOM stays in the text here.
+    session.open(uri, `\uFEFF${broken.replace(/\n/g, "\r\n")}`);
+    expect(summary(await opened)).toEqual(expected);
+  });
+
+  it("offers the drift fixes of the engine, editing the descriptor or the definition module", async () => {
+    const root = writeLspAgent();
+    const entry = path.join(root, ENTRY);
+    const drifted = AGENT_FILES[ENTRY].replace("Echo a message back to the caller.", "Echo a message back.");
+    fs.writeFileSync(entry, drifted);
+    const expected = compileDiagnostics(root, ENTRY);
+    expect(expected.map((d) => d.code)).toEqual(["AL4026"]);
+    const session = await start(root);
+    const uri = uriOf(entry);
+    const opened = session.waitForDiagnostics(uri, (d) => d.length > 0);
+    session.open(uri, drifted);
+    const [drift] = await opened;
+    const actions = await session.connection.sendRequest<{ title: string; edit?: { changes: Record<string, { newText: string }[]> } }[]>("textDocument/codeAction", {
+      textDocument: { uri },
+      range: drift!.range,
+      context: { diagnostics: [drift] },
+    });
+    const intoDescriptor = actions.find((a) => a.title.startsWith("Copy description from defineTool()"));
+    const intoDefinition = actions.find((a) => a.title.startsWith("Copy the descriptor's description into defineTool()"));
+    expect(intoDescriptor?.edit?.changes[uri]?.[0]?.newText).toBe('"Echo a message back to the caller."');
+    expect(intoDefinition?.edit?.changes[uriOf(path.join(root, "plugins/example/ai.assemblyline/echo.ts"))]?.[0]?.newText).toBe('"Echo a message back."');
+  });
+
   it("reports agent.md capability config errors at their YAML positions, pushed or pulled", async () => {
     const root = writeLspAgent();
     const agentFile = path.join(root, "agent.md");
