@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCliJson } from "../helpers/run-cli.js";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
 import { AGENT_FILES, writeLspAgent } from "./lsp-agent.js";
 import { startLspSession, uriOf, type LspDiagnostic, type LspSession } from "./lsp-client.js";
 
@@ -206,5 +206,12 @@ describe("assembly-line lsp --stdio", () => {
     sessions.splice(sessions.indexOf(session), 1);
     expect(await session.close()).toBe(0);
     expect(session.published.filter((p) => p.uri === outside)).toEqual([]);
+  });
+
+  it("refuses to start without --stdio (usage error AL9001, exit 2)", () => {
+    const run = runCli(["lsp"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("error AL9001: The command line is not valid: lsp needs --stdio (the only transport).");
+    expect(run.stdout).toBe("");
   });
 });
