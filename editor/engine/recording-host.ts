@@ -56,6 +56,18 @@ export function createRecordingHost(
 ): RecordingHost {
   let active: Map<string, string>[] = [];
   let checked = new Map<string, string>();
+  /** Files and bytes read, with the state they were read at (re-read only when it changes). */
+  const texts = new Map<string, { readonly state: string; readonly result: ReadResult }>();
+  const bytes = new Map<string, { readonly state: string; readonly result: Uint8Array | undefined }>();
+  /** The answer to `call` in this round (asked once per round). */
+  const stateInRound = (call: string): string => {
+    let state = checked.get(call);
+    if (state === undefined) {
+      state = answer(call);
+      checked.set(call, state);
+    }
+    return state;
+  };
   const note = (call: string, state: string): void => {
     for (const recording of active) if (!recording.has(call)) recording.set(call, state);
   };
@@ -77,14 +89,22 @@ export function createRecordingHost(
   };
   return {
     read(filePath) {
-      const result = base.read(filePath);
-      if (active.length > 0) note(READ + filePath, readState(result));
+      // A file whose state (version) is unchanged is not read again: one stat per round.
+      const state = stateInRound(READ + filePath);
+      const kept = texts.get(filePath);
+      const result = kept && kept.state === state ? kept.result : base.read(filePath);
+      const now = readState(result);
+      if (!kept || kept.result !== result) texts.set(filePath, { state: now, result });
+      if (active.length > 0) note(READ + filePath, now);
       return result;
     },
     readBytes(filePath) {
-      const result = base.readBytes(filePath);
+      const state = stateInRound(BYTES + filePath);
+      const kept = bytes.get(filePath);
+      const result = kept && kept.state === state ? kept.result : base.readBytes(filePath);
+      if (!kept || kept.result !== result) bytes.set(filePath, { state, result });
       // Bytes are fingerprinted by the file's version (mtime+size, or the buffer's version).
-      if (active.length > 0) note(BYTES + filePath, probe(filePath));
+      if (active.length > 0) note(BYTES + filePath, state);
       return result;
     },
     readDirectory(dirPath) {
@@ -114,11 +134,7 @@ export function createRecordingHost(
     },
     holds(fingerprint) {
       for (const [call, state] of fingerprint.records) {
-        let now = checked.get(call);
-        if (now === undefined) {
-          now = answer(call);
-          checked.set(call, now);
-        }
+        const now = stateInRound(call);
         if (active.length > 0) note(call, now);
         if (now !== state) return false;
       }
