@@ -67,8 +67,12 @@ export async function startLspSession(root: string, options: { readonly pull?: b
     }
   });
   connection.onRequest("workspace/diagnostic/refresh", () => null);
-  connection.onNotification("window/logMessage", (params: { message: string }) => (stderr += `[log] ${params.message}\n`));
-  connection.onNotification("window/showMessage", (params: { message: string }) => (stderr += `[show] ${params.message}\n`));
+  connection.onNotification("window/logMessage", (params: { message: string }) => {
+    stderr += `[log] ${params.message}\n`;
+  });
+  connection.onNotification("window/showMessage", (params: { message: string }) => {
+    stderr += `[show] ${params.message}\n`;
+  });
   connection.listen();
   const versions = new Map<string, number>();
   const init = await connection.sendRequest<{ capabilities: Record<string, unknown> }>("initialize", {
