@@ -14,8 +14,9 @@
  *    `compile --check --no-package` (`agent-diagnostics.ts`), on a worker thread,
  *    {@link LanguageServerOptions.agentDelayMs} after the last change of the agent.
  *
- * Clients that declare pull diagnostics (`textDocument.diagnostic`) pull, and are asked to
- * refresh after each whole-agent analysis; all others get `textDocument/publishDiagnostics`.
+ * Clients that declare pull diagnostics (`textDocument.diagnostic`) pull their open files, are
+ * asked to refresh after each whole-agent analysis, and are pushed to only for files they do not
+ * have open; all others get `textDocument/publishDiagnostics` for everything.
  * Every handler is guarded: an exception is logged to the client and the request answers with
  * nothing, so a bug in an analysis never takes the server down.
  */
@@ -91,6 +92,8 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   const uris = new Map<string, string>();
   /** Files edited since the last per-file pass: their diagnostics are sent even when unchanged. */
   const edited = new Set<string>();
+  /** URIs a pull client was pushed diagnostics for while they were not open. */
+  const pushedToPullClient = new Set<string>();
   let fileTimer: NodeJS.Timeout | undefined;
   let pull = false;
   let refreshSupported = false;
@@ -120,14 +123,22 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     return (root === undefined ? [] : (agentOf(root).byFile.get(file) ?? [])).map(toLspDiagnostic);
   };
 
-  /** Sends `file`'s diagnostics (push clients) unless they are what was sent last, or `always`. */
+  /**
+   * Sends `file`'s diagnostics unless they are what was sent last (or `always`). A pull client
+   * pulls its open files itself; it is pushed to only for files it does not have open (a stale
+   * `plugins.lock`, a broken `mcp.json`), and such a push is cleared when it opens the file, so
+   * nothing shows twice.
+   */
   const publish = (file: string, diagnostics: LspDiagnostic[], always = false): void => {
     const uri = uriOf(file);
     const before = published.get(uri) ?? [];
     if (!always && JSON.stringify(before) === JSON.stringify(diagnostics)) return;
     if (diagnostics.length === 0) published.delete(uri);
     else published.set(uri, diagnostics);
-    if (!pull) void connection.sendDiagnostics({ uri, diagnostics });
+    if (pull && overlays.has(file)) return;
+    void connection.sendDiagnostics({ uri, diagnostics });
+    if (pull && diagnostics.length > 0) pushedToPullClient.add(uri);
+    else pushedToPullClient.delete(uri);
   };
 
   /** The per-file pass: every open file the engine covers (cached, so unaffected files cost little). */
@@ -182,6 +193,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     const file = fileOf(document.uri);
     if (!file) return;
     uris.set(file, document.uri);
+    if (!overlays.has(file) && pushedToPullClient.delete(document.uri)) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
     overlays.set(file, { text: document.getText(), version: String(document.version) });
     edited.add(file);
     if (fileTimer) clearTimeout(fileTimer);

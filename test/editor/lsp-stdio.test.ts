@@ -129,8 +129,8 @@ describe("assembly-line lsp --stdio", () => {
       return pull.connection.sendRequest<{ kind: string; items: LspDiagnostic[] }>("textDocument/diagnostic", { textDocument: { uri } });
     })();
     expect(fixed.items).toEqual([]);
-    // A pull client is never pushed to.
-    expect(pull.published).toEqual([]);
+    // A pull client is not pushed to for the files it has open.
+    expect(pull.published.filter((p) => p.uri === uri)).toEqual([]);
   });
 
   it("reports plugin.json problems on plugin.json (open) and mcp.json problems on mcp.json (not open)", async () => {
@@ -188,6 +188,21 @@ describe("assembly-line lsp --stdio", () => {
     session.change(lockUri, fs.readFileSync(lockFile, "utf8"));
     await fresh;
     expect(runCliJson(["compile", ".", "--no-package", "--check"], { cwd: root }).json.ok).toBe(true);
+  });
+
+  it("pushes a stale plugins.lock to a pull client that has not opened it, and clears that push when it opens it", async () => {
+    const root = writeLspAgent();
+    fs.writeFileSync(path.join(root, ENTRY), AGENT_FILES[ENTRY].replace('description: "Echo', 'tags: ["echo"],\n      description: "Echo'));
+    const session = await start(root, { pull: true });
+    const lockUri = uriOf(path.join(root, "plugins.lock"));
+    const pushed = session.waitForDiagnostics(lockUri, (d) => d.length > 0);
+    session.open(uriOf(path.join(root, "agent.md")), AGENT_FILES["agent.md"]);
+    expect((await pushed).map((d) => d.code)).toEqual(["AL6002"]);
+    const cleared = session.waitForDiagnostics(lockUri, (d) => d.length === 0);
+    session.open(lockUri, fs.readFileSync(path.join(root, "plugins.lock"), "utf8"));
+    await cleared;
+    const report = await session.connection.sendRequest<{ items: LspDiagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: lockUri } });
+    expect(report.items.map((d) => d.code)).toEqual(["AL6002"]);
   });
 
   it("answers nothing for a file outside any agent and exits with 0 after shutdown", async () => {
