@@ -27,7 +27,14 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
   const overlays = { get: (file: string) => buffers?.get(file) } as unknown as ReadonlyMap<string, OverlayFile>;
   const base = createOverlayHost(options.host ?? createNodeHost(), overlays);
   // On the real file system a fingerprint's reads are checked with a stat, not a read.
-  const host = options.host ? createRecordingHost(base) : createRecordingHost(base, (file) => statReadState(overlays, file), statStamp);
+  const host = options.host
+    ? createRecordingHost(base)
+    : createRecordingHost(base, {
+        probe: (file) => statReadState(overlays, file),
+        stamp: statStamp,
+        isBuffer: (file) => overlays.get(path.resolve(file)) !== undefined,
+        diskRecheckMs: options.diskRecheckMs ?? 0,
+      });
   const locator = new Locator(host);
   let stages = newStages();
   const results = new StageMemo<FileAnalysis>(host);

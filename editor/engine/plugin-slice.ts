@@ -60,7 +60,7 @@ export function pinsFor(host: CompilerHost, root: string): PackagePins {
 /** The stage memos of one engine. */
 export class SliceStages {
   readonly #agents: StageMemo<AgentStage>;
-  readonly #packages: StageMemo<PackageStage>;
+  readonly #packages: StageMemo<PluginPackage>;
   readonly #validations: StageMemo<ValidatedPlugin>;
   readonly #hashes: StageMemo<PluginDirectoryHash>;
   readonly #names: StageMemo<ReadonlySet<string>>;
@@ -85,13 +85,15 @@ export class SliceStages {
     });
   }
 
-  /** `loadPackage` of analyze-agent.ts: the package, then its entry unless rejected. */
+  /**
+   * `loadPackage` of analyze-agent.ts: the package, then its entry unless rejected. The package
+   * is kept apart from the entry (the static analyzer keeps the entry), so typing in the entry
+   * does not load plugin.json, skills and mcp.json again.
+   */
   package(dir: string): PackageStage {
-    return this.#packages.get(dir, () => {
-      const pluginPackage = loadPluginPackage(this.host, dir);
-      const entry = pluginPackage.entryFile && !pluginPackage.rejected ? this.analyzer.analyzeEntry(pluginPackage.entryFile, dir) : undefined;
-      return { pluginPackage, entry };
-    });
+    const pluginPackage = this.#packages.get(dir, () => loadPluginPackage(this.host, dir));
+    const entry = pluginPackage.entryFile && !pluginPackage.rejected ? this.analyzer.analyzeEntry(pluginPackage.entryFile, dir) : undefined;
+    return { pluginPackage, entry };
   }
 
   /** `validateCapability` of analyze-agent.ts for one resolved capability. */
@@ -103,9 +105,14 @@ export class SliceStages {
     });
   }
 
-  /** `hashPluginDirectory` of one folder (its diagnostics: unreadable files, escaping links). */
+  /**
+   * `hashPluginDirectory` of one folder, for its diagnostics (unreadable files, broken,
+   * escaping or cyclic links, special files, path collisions), which do not depend on what the
+   * files hold: the result is kept across edits of file contents, so its `integrity` is not
+   * current (the editor never uses it).
+   */
   hash(dir: string): PluginDirectoryHash {
-    return this.#hashes.get(dir, () => hashPluginDirectory(dir, this.host));
+    return this.#hashes.get(dir, () => this.host.blindToContent(() => hashPluginDirectory(dir, this.host)));
   }
 
   /**

@@ -31,6 +31,11 @@ export interface RecordingHost extends CompilerHost {
   stampDirectory(dirPath: string): void;
   /** Runs `compute` without recording its calls (pair it with {@link stampDirectory}). */
   quietly<T>(compute: () => T): T;
+  /**
+   * Runs `compute` recording of each `readBytes` only whether the bytes could be read, not
+   * their version: for a stage whose result (as used) does not depend on file contents.
+   */
+  blindToContent<T>(compute: () => T): T;
 }
 
 /**
@@ -47,25 +52,47 @@ const BYTES = "b";
 const DIRECTORY = "d";
 const REALPATH = "p";
 const STAMP = "s";
+const PRESENT = "e";
+const KIND = "k";
+
+/** How {@link createRecordingHost} checks fingerprints cheaply. */
+export interface RecordingOptions {
+  /** The state of a read without reading (default: a read). */
+  readonly probe?: ReadStateProbe;
+  /** A folder's listing stamp (default: its listing). */
+  readonly stamp?: DirectoryStampProbe;
+  /**
+   * True when `path` is an editor buffer: its answers depend on the buffer, never on the disk,
+   * and are never reused from an earlier round.
+   */
+  readonly isBuffer?: (path: string) => boolean;
+  /**
+   * How long (ms) an answer the disk gave may be reused by later rounds without asking the disk
+   * again (default 0: every round asks once). Buffers are always asked.
+   */
+  readonly diskRecheckMs?: number;
+}
 
 /** Wraps `base` (usually an overlay host) in a recording host. */
-export function createRecordingHost(
-  base: CompilerHost,
-  probe: ReadStateProbe = (filePath) => readState(base.read(filePath)),
-  stamp: DirectoryStampProbe = (dirPath) => directoryState(base.readDirectory(dirPath)),
-): RecordingHost {
+export function createRecordingHost(base: CompilerHost, options: RecordingOptions = {}): RecordingHost {
+  const probe = options.probe ?? ((filePath: string) => readState(base.read(filePath)));
+  const stamp = options.stamp ?? ((dirPath: string) => directoryState(base.readDirectory(dirPath)));
+  const isBuffer = options.isBuffer ?? (() => false);
+  const recheckMs = options.diskRecheckMs ?? 0;
   let active: Map<string, string>[] = [];
-  let checked = new Map<string, string>();
+  /** Answers already asked for: this round's, and the disk's from earlier rounds (with when). */
+  let checked = new Map<string, { readonly state: string; readonly at: number; readonly round: number; readonly buffer: boolean }>();
+  let round = 0;
+  let blind = false;
   /** Files and bytes read, with the state they were read at (re-read only when it changes). */
   const texts = new Map<string, { readonly state: string; readonly result: ReadResult }>();
   const bytes = new Map<string, { readonly state: string; readonly result: Uint8Array | undefined }>();
-  /** The answer to `call` in this round (asked once per round). */
+  /** The answer to `call` now: asked once per round, and disk answers reused for `diskRecheckMs`. */
   const stateInRound = (call: string): string => {
-    let state = checked.get(call);
-    if (state === undefined) {
-      state = answer(call);
-      checked.set(call, state);
-    }
+    const known = checked.get(call);
+    if (known && (known.round === round || (recheckMs > 0 && !known.buffer && !isBuffer(call.slice(1)) && performance.now() - known.at < recheckMs))) return known.state;
+    const state = answer(call);
+    checked.set(call, { state, at: performance.now(), round, buffer: isBuffer(call.slice(1)) });
     return state;
   };
   const note = (call: string, state: string): void => {
@@ -83,6 +110,8 @@ export function createRecordingHost(
         return base.realpath(target) ?? "";
       case STAMP:
         return stamp(target);
+      case PRESENT:
+        return presence(probe(target));
       default:
         return base.kind(target);
     }
@@ -104,7 +133,7 @@ export function createRecordingHost(
       const result = kept && kept.state === state ? kept.result : base.readBytes(filePath);
       if (!kept || kept.result !== result) bytes.set(filePath, { state, result });
       // Bytes are fingerprinted by the file's version (mtime+size, or the buffer's version).
-      if (active.length > 0) note(BYTES + filePath, state);
+      if (active.length > 0) note(blind ? PRESENT + filePath : BYTES + filePath, blind ? presence(state) : state);
       return result;
     },
     readDirectory(dirPath) {
@@ -113,14 +142,14 @@ export function createRecordingHost(
       return result;
     },
     realpath(filePath) {
-      const result = base.realpath(filePath);
-      if (active.length > 0) note(REALPATH + filePath, result ?? "");
-      return result;
+      const state = stateInRound(REALPATH + filePath);
+      if (active.length > 0) note(REALPATH + filePath, state);
+      return state === "" ? undefined : state;
     },
     kind(filePath) {
-      const result = base.kind(filePath);
-      if (active.length > 0) note(`k${filePath}`, result);
-      return result;
+      const state = stateInRound(KIND + filePath);
+      if (active.length > 0) note(KIND + filePath, state);
+      return state as ReturnType<CompilerHost["kind"]>;
     },
     record(compute) {
       const recording = new Map<string, string>();
@@ -141,10 +170,20 @@ export function createRecordingHost(
       return true;
     },
     startRound() {
-      checked = new Map();
+      round++;
+      if (recheckMs === 0) checked = new Map();
     },
     stampDirectory(dirPath) {
       if (active.length > 0) note(STAMP + dirPath, stamp(dirPath));
+    },
+    blindToContent(compute) {
+      const outer = blind;
+      blind = true;
+      try {
+        return compute();
+      } finally {
+        blind = outer;
+      }
     },
     quietly(compute) {
       const outer = active;
@@ -171,6 +210,11 @@ export function readState(result: ReadResult): string {
     default:
       return result.kind;
   }
+}
+
+/** Whether a read state is a readable file (any version), else the state itself. */
+function presence(state: string): string {
+  return state.startsWith("file:") ? "file" : state;
 }
 
 function directoryState(entries: readonly DirectoryEntry[] | undefined): string {

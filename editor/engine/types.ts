@@ -23,6 +23,14 @@ export interface BufferSource {
 export interface EditorEngineOptions {
   /** File access below the buffers (default: the real file system, `createNodeHost()`). */
   readonly host?: CompilerHost;
+  /**
+   * How long (ms) the engine may trust what it last learnt from the disk (a file's mtime and
+   * size, a folder's listing, a link's target) before asking again; buffers are always asked.
+   * Default 0: every call re-checks every file a cached result depends on (a stat each).
+   * An editor, whose requests come in bursts while the user types and which is told about
+   * changes to open files anyway, can set a short interval; the tsserver plugin uses 1000.
+   */
+  readonly diskRecheckMs?: number;
 }
 
 /**

@@ -41,6 +41,9 @@ export const DIAGNOSTIC_SOURCE = "assembly-line";
 /** Environment variable that makes the analysis of matching files throw (test hook; value: a path substring). */
 export const FAULT_ENV = "ASSEMBLY_LINE_TS_PLUGIN_FAULT";
 
+/** How long the plugin trusts what it last learnt from the disk (see `EditorEngineOptions.diskRecheckMs`). */
+export const DISK_RECHECK_MS = 1000;
+
 const DECORATED = Symbol.for("@assemblyline-agents/assembly-line/ts-plugin");
 
 /** The TypeScript code of an `AL…` code (`undefined` for anything else). */
@@ -67,7 +70,9 @@ export function createPluginModule(modules: { typescript: TypeScript }): ts.serv
 function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.LanguageService {
   const service = info.languageService;
   if ((service as unknown as Record<symbol, unknown>)[DECORATED]) return service;
-  const analysis = (engine ??= createEditorEngine());
+  // Open files are always checked (their versions come from tsserver); what is only on disk is
+  // re-checked at most once a second while the user types.
+  const analysis = (engine ??= createEditorEngine({ diskRecheckMs: DISK_RECHECK_MS }));
   const logger = info.project.projectService.logger;
   const report = (where: string, error: unknown): void => {
     logger.info(`[assembly-line] ${where} failed; TypeScript's own result is returned: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

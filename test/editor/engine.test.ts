@@ -171,6 +171,22 @@ describe("editor engine", () => {
     expect(engine.analyzeFile(file).diagnostics).toEqual([]);
   });
 
+  it("with diskRecheckMs, still follows every buffer change at once (open, edit, close)", () => {
+    const root = fixtureAgent();
+    const engine = createEditorEngine({ diskRecheckMs: 60_000 });
+    const file = path.join(root, "plugins/good/ai.assemblyline/index.ts");
+    const definitionFile = path.join(root, "plugins/good/ai.assemblyline/echo.ts");
+    expect(engine.analyzeFile(file).diagnostics).toEqual([]);
+    const buffers = new Map<string, EditorBuffer>([[definitionFile, { text: definition("echoed", "Echoes."), version: "1" }]]);
+    expect(engine.analyzeFile(file, buffers).diagnostics.map((d) => d.code)).toEqual(["AL4009"]);
+    buffers.set(definitionFile, { text: definition("echo", "Echoes."), version: "2" });
+    expect(engine.analyzeFile(file, buffers).diagnostics).toEqual([]);
+    buffers.set(definitionFile, { text: definition("echoed", "Echoes."), version: "3" });
+    expect(engine.analyzeFile(file, buffers).diagnostics.map((d) => d.code)).toEqual(["AL4009"]);
+    // Closed: the file on disk again, although the disk is not asked again for a minute.
+    expect(engine.analyzeFile(file).diagnostics).toEqual([]);
+  });
+
   it("reports a collision that appears when another plugin's entry declares the same name", () => {
     const root = fixtureAgent();
     const engine = createEditorEngine();
