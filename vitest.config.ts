@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Records every diagnostic code the tests produce; a whole-suite run fails on an unproduced one.
+    globalSetup: ["test/setup/diagnostic-coverage.ts"],
   },
 });

@@ -16,7 +16,8 @@
  *
  * Detection code imports `Diagnostics` and calls `createDiagnostic(Diagnostics.X, …)`.
  * `test/diagnostics/catalog.test.ts` fails on a duplicate code, a code outside its stage's
- * range, or a code the README does not document.
+ * range, or a code docs/diagnostics.md does not document; test/setup/diagnostic-coverage.ts fails a
+ * whole-suite run when a code is produced by no test.
  */
 import { AgentMessages } from "./agent.js";
 import { ConfigMessages } from "./config.js";
