@@ -15,6 +15,13 @@ import { Diagnostics, type DiagnosticMessage } from "../diagnostics/catalog/inde
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { toJsonDiagnostic } from "../diagnostics/format-machine.js";
 import { registerRuntimeCommands } from "./commands/runtime-commands.js";
+import { registerLspCommand, type ServeLanguageServer } from "./commands/lsp.js";
+
+/** What the binary supplies from the layers beside `cli/` (the editor's language server). */
+export interface CliServices {
+  /** Starts `assembly-line lsp --stdio` (`editor/lsp/`); without it, `lsp` says it is not available. */
+  readonly serveLanguageServer?: ServeLanguageServer;
+}
 
 /** Output formats of `compile`. */
 const COMPILE_FORMATS = ["pretty", "json", "sarif", "github"] as const;
@@ -23,7 +30,7 @@ const COMPILE_FORMATS = ["pretty", "json", "sarif", "github"] as const;
  * Runs the CLI with `argv` (without `node` and the script path) and resolves to the exit code.
  * Never throws: an internal failure is printed and becomes exit code 2.
  */
-export async function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[], services: CliServices = {}): Promise<number> {
   let exitCode = 0;
   const program = new Command()
     .name("assembly-line")
@@ -92,6 +99,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   };
   registerCatalogCommands(program, { ensureArtifact: ensureCompiled }, write);
   registerRuntimeCommands(program, { ensureArtifact: ensureCompiled }, write);
+  registerLspCommand(program, services.serveLanguageServer, (code) => (exitCode = code));
 
   try {
     await program.parseAsync(argv, { from: "user" });

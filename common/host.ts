@@ -146,16 +146,37 @@ export interface OverlayFile {
 
 /**
  * Wraps a host so that `overlays` (absolute path → unsaved buffer) are read instead of the
- * disk. Used by the editor plugin; everything else passes through.
+ * disk. Used by the editor plugin and the language server; everything else passes through.
+ *
+ * `overlays` is read at each call, so the caller may keep updating the same map. An overlaid
+ * path is a file for `kind` and `read`, and its `readBytes` are the buffer's UTF-8 bytes
+ * (what the lock's content hash and the lock reader see) — unless the buffer holds what the
+ * disk holds apart from a byte order mark (editors drop it from the text they show), in which
+ * case the disk's exact bytes are returned, so an unchanged buffer hashes as the file does.
  */
 export function createOverlayHost(base: CompilerHost, overlays: ReadonlyMap<string, OverlayFile>): CompilerHost {
+  const overlayOf = (filePath: string): OverlayFile | undefined => overlays.get(path.resolve(filePath));
   return {
     ...base,
     read(filePath) {
-      const overlay = overlays.get(path.resolve(filePath));
+      const overlay = overlayOf(filePath);
       return overlay ? { kind: "file", text: overlay.text, version: `overlay:${overlay.version}`, invalidUtf8: false } : base.read(filePath);
     },
+    readBytes(filePath) {
+      const overlay = overlayOf(filePath);
+      if (!overlay) return base.readBytes(filePath);
+      const disk = base.read(filePath);
+      if (disk.kind === "file" && !disk.invalidUtf8 && withoutBom(disk.text) === withoutBom(overlay.text)) return base.readBytes(filePath);
+      return new Uint8Array(Buffer.from(overlay.text, "utf8"));
+    },
+    kind(filePath) {
+      return overlayOf(filePath) ? "file" : base.kind(filePath);
+    },
   };
+}
+
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function isMissing(error: unknown): boolean {

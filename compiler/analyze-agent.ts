@@ -165,7 +165,12 @@ function compileJobsOf(entry: EntryAnalysis | undefined): SchemaCompileJob[] {
   return schemas.map(compileJobOf).filter((job): job is SchemaCompileJob => job !== undefined);
 }
 
-function validateCapability(
+/**
+ * Pass 2's validation of one selected capability: AL1xxx when the package was rejected or has
+ * no entry, else `validatePlugin` with definition modules read through `analyzer`. Exported for
+ * the editor engine, which runs the same steps per plugin (editor/engine/plugin-slice.ts).
+ */
+export function validateCapability(
   host: CompilerHost,
   resolved: ResolvedCapability,
   pluginPackage: PluginPackage,
@@ -193,7 +198,7 @@ function validateCapability(
  * True when the plugin's configSchema (or its absence) is known: the package loaded, its entry
  * evaluated, and nothing under `configSchema` was dropped by the static analysis.
  */
-function configSchemaKnown(pluginPackage: PluginPackage, entry: EntryAnalysis | undefined): boolean {
+export function configSchemaKnown(pluginPackage: PluginPackage, entry: EntryAnalysis | undefined): boolean {
   if (pluginPackage.rejected || !entry?.entry) return false;
   return !entry.diagnostics.some((d) => d.severity === "error" && (d.path === "configSchema" || d.path?.startsWith("configSchema.") || d.path?.startsWith("configSchema[")));
 }

@@ -1,14 +1,13 @@
 /**
  * Parsed modules and JSON files, kept across analyses and re-parsed only when a file's
- * version changes (issue 2: "reuse per-file results"). All TypeScript and JavaScript modules
- * live in ONE reused ts-morph `Project` with an in-memory file system and no dependency
- * resolution: syntax only, no type checker, no `Program`.
+ * version changes (issue 2: "reuse per-file results"). TypeScript and JavaScript modules are
+ * parsed by `ts.createSourceFile` (the compiler API embedded in ts-morph): syntax only, no
+ * type checker, no `Program`, no language service.
  *
- * Positions: ts-morph parses the text without its byte order mark, so every node offset is
+ * Positions: the text is parsed without its byte order mark, so every node offset is
  * shifted by {@link ParsedModule.bomShift} to address the text exactly as it was read.
  */
-import type { Project as MorphProject, SourceFile } from "ts-morph";
-import { loadTypeScript, Project, ts } from "./typescript.js";
+import { loadTypeScript, ts } from "./typescript.js";
 import { createLineMap, type LineMap } from "../../common/positions.js";
 import type { Span } from "./located-tree.js";
 import { parseJsonDocument, type JsonDocument } from "./json-module.js";
@@ -43,12 +42,12 @@ export interface ParsedModule extends TextFile {
 
 const JAVASCRIPT_EXTENSION = /\.(?:[cm]?js|jsx)$/i;
 
-/** Parses files (modules into the one reused ts-morph Project, JSON with jsonc-parser) and caches them by path and version. */
+/**
+ * Parses files (modules with the TypeScript parser embedded in ts-morph, loaded on the first
+ * parse; JSON with jsonc-parser) and caches them by path and version.
+ */
 export class SourceStore {
-  /** Created on the first parse (so a run whose analyses are all cached never loads ts-morph). */
-  #project: MorphProject | undefined;
   readonly #modules = new Map<string, ParsedModule>();
-  readonly #morphFiles = new Map<string, SourceFile>();
   readonly #json = new Map<string, JsonDocument>();
 
   /** The parsed JSON file for `path` at `version` (cached while the version is unchanged). */
@@ -83,12 +82,7 @@ export class SourceStore {
       spanOf: (node: ts.Node): Span => ({ file, start: node.getStart(sourceFile, false) + bomShift, end: node.end + bomShift }),
     };
     let sourceFile: ts.SourceFile | undefined;
-    const project = this.#projectForParsing();
-    const previous = this.#morphFiles.get(path);
-    if (previous) {
-      project.removeSourceFile(previous);
-      this.#morphFiles.delete(path);
-    }
+    loadTypeScript();
     // The parser is recursive, so whether a very deep file overflows the stack depends on how
     // much stack is left; deciding before parsing keeps the result the same on every run.
     if (exceedsBracketDepth(text, PARSE_DEPTH_LIMIT)) {
@@ -97,9 +91,10 @@ export class SourceStore {
       return { ...base, sourceFile: undefined, syntaxErrors: [{ start: at, end: at, message }], tooDeep: true };
     }
     try {
-      const morph = project.createSourceFile(path, bomShift ? text.slice(1) : text);
-      this.#morphFiles.set(path, morph);
-      sourceFile = morph.compilerNode;
+      // The parser alone (no Project, no language service source file): syntax is all the
+      // analysis reads, and an editor re-parses on every keystroke. Parents are set, as the
+      // analysis walks up from nodes; the script kind follows the extension (.js/.mjs: JavaScript).
+      sourceFile = ts.createSourceFile(path, bomShift ? text.slice(1) : text, ts.ScriptTarget.ESNext, true);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       // The parser is recursive: a file nested far beyond any real descriptor exhausts the stack.
@@ -108,19 +103,6 @@ export class SourceStore {
       return { ...base, sourceFile: undefined, syntaxErrors: [{ start: at, end: at, message }], tooDeep: true };
     }
     return { ...base, sourceFile, syntaxErrors: syntaxProblems(sourceFile, bomShift), tooDeep: false };
-  }
-
-  /** The one Project of this store: in-memory file system, no lib files, no dependency resolution. */
-  #projectForParsing(): MorphProject {
-    if (this.#project) return this.#project;
-    loadTypeScript();
-    this.#project = new Project({
-      useInMemoryFileSystem: true,
-      skipLoadingLibFiles: true,
-      skipFileDependencyResolution: true,
-      compilerOptions: { allowJs: true, target: ts.ScriptTarget.ESNext, noLib: true },
-    });
-    return this.#project;
   }
 }
 

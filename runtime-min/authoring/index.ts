@@ -142,10 +142,17 @@ export function defineTool<Input = any, Output = any, ModelOutput = unknown>(
   return definition;
 }
 
+/**
+ * Side effects a descriptor's `needsApproval` may name (seed "Approval Gates": `"external"`,
+ * the default, and `"idempotent"`). Closed, unlike {@link SideEffect}, so that `tsc` catches
+ * a misspelt value in an entry (`"extrenal"`: "Did you mean '"external"'?").
+ */
+export type DescriptorSideEffect = "external" | "idempotent";
+
 /** The approval policy as written in a descriptor (`needsApproval: { reason, sideEffect }`). */
 export interface DescriptorApproval {
   readonly reason: string;
-  readonly sideEffect?: SideEffect;
+  readonly sideEffect?: DescriptorSideEffect;
 }
 
 /** `tools.<name>` of an `ai.assemblyline` entry (DESIGN §3); read statically, never executed. */
@@ -176,9 +183,41 @@ export interface AssemblyLinePlugin {
   readonly tools: { readonly [toolName: string]: ToolDescriptor };
 }
 
+/** `true` when `Given` has no key that `Shape` lacks. */
+type HasOnlyKeysOf<Given, Shape> = [Exclude<keyof Given, keyof Shape>] extends [never] ? true : false;
+
+/**
+ * What a descriptor written as `Descriptor` is checked against: itself (so its literal types
+ * are kept) while it has only known keys, else the closed {@link ToolDescriptor}, so that
+ * TypeScript's excess-property check names the unknown key ("'descripton' does not exist in
+ * type 'ToolDescriptor'. Did you mean to write 'description'?"). Likewise `needsApproval`.
+ */
+type CheckedDescriptor<Descriptor> =
+  HasOnlyKeysOf<Descriptor, ToolDescriptor> extends true
+    ? { [K in keyof Descriptor]: K extends "needsApproval" ? (HasOnlyKeysOf<Descriptor[K], DescriptorApproval> extends true ? Descriptor[K] : DescriptorApproval) : Descriptor[K] }
+    : ToolDescriptor;
+
+/**
+ * The parameter type of {@link defineAssemblyLinePlugin} for an argument of type `Plugin`:
+ * `Plugin` itself with each tool descriptor checked by {@link CheckedDescriptor}, or the closed
+ * {@link AssemblyLinePlugin} when the entry has a key other than `configSchema` and `tools`.
+ * It maps `Plugin`'s own keys, so TypeScript still infers `Plugin` from the argument; and
+ * `Plugin extends AssemblyLinePlugin` keeps enum values (`visibility`, `sideEffect`) checked.
+ */
+export type CheckedAssemblyLinePlugin<Plugin> =
+  HasOnlyKeysOf<Plugin, AssemblyLinePlugin> extends true
+    ? { [K in keyof Plugin]: K extends "tools" ? { [Name in keyof Plugin[K]]: CheckedDescriptor<Plugin[K][Name]> } : Plugin[K] }
+    : AssemblyLinePlugin;
+
 /**
  * Wraps an `ai.assemblyline` entry's default export for type-checking. The compiler reads the
  * argument statically; at run time this returns it unchanged.
+ *
+ * The result keeps the argument's literal types, and `tsc` rejects what the compiler would
+ * reject in the entry's shape: an unknown key in the entry, in a tool descriptor or in its
+ * `needsApproval` (with TypeScript's "Did you mean to write 'description'?"), and a value
+ * outside an enum (`visibility`, `needsApproval.sideEffect`). Issue 9: before, the
+ * `const T extends AssemblyLinePlugin` parameter switched excess-property checks off.
  *
  * @example
  * export default defineAssemblyLinePlugin({
@@ -186,7 +225,7 @@ export interface AssemblyLinePlugin {
  *   tools: { search: { definition: "./search.ts", factory: "createSearchTool", description: "…", inputSchema: { type: "object" } } },
  * });
  */
-export function defineAssemblyLinePlugin<const T extends AssemblyLinePlugin>(plugin: T): T {
+export function defineAssemblyLinePlugin<const T extends AssemblyLinePlugin>(plugin: CheckedAssemblyLinePlugin<T>): T {
   Object.defineProperty(plugin, pluginBrand, { value: true });
-  return plugin;
+  return plugin as T;
 }

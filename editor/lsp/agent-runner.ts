@@ -1,9 +1,9 @@
 /**
  * Runs the whole-agent analysis (`agent-diagnostics.ts`) off the server's thread, in one
- * long-lived worker (`agent-worker.ts`), so that the per-file diagnostics of entries and
- * definitions stay fast while a large agent is analysed. Where the worker cannot run (the
- * TypeScript sources under a test runner, or a worker that failed) the analysis runs in
- * process: slower to answer other requests, same results.
+ * long-lived worker (`agent-worker.ts`), so that the per-file diagnostics of open files stay
+ * fast while a large agent is analysed. Where the worker cannot run (the TypeScript sources
+ * under a test runner, or a worker that failed) the analysis runs in process: the same
+ * results, only other requests wait for it.
  */
 import * as fs from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -14,7 +14,7 @@ import type { AgentJob, AgentJobResult } from "./agent-worker.js";
 
 /** Analyses whole agents with the editor's buffers. */
 export interface AgentAnalysisRunner {
-  /** `compile --check --no-package` diagnostics of the agent at `root`, by absolute file (see `analyzeAgentDiagnostics`). */
+  /** `compile --check --no-package` diagnostics of the agent at `root` by absolute file (see `analyzeAgentDiagnostics`). */
   analyze(root: string, overlays: ReadonlyMap<string, OverlayFile>): Promise<DiagnosticsByFile>;
   /** Stops the worker. */
   close(): void;
@@ -27,21 +27,23 @@ export interface AgentAnalysisRunner {
  * @param onError receives a worker failure (the job is then analysed in process).
  */
 export function createAgentAnalysisRunner(host: CompilerHost = createNodeHost(), onError: (error: unknown) => void = () => {}): AgentAnalysisRunner {
-  const inProcess = (root: string, overlays: ReadonlyMap<string, OverlayFile>) => analyzeAgentDiagnostics(createOverlayHost(host, overlays), root);
+  const inProcess = (root: string, overlays: ReadonlyMap<string, OverlayFile>) => analyzeAgentDiagnostics(createOverlayHost(host, new Map(overlays)), root);
   const script = new URL("./agent-worker.js", import.meta.url);
-  if (!fs.existsSync(fileURLToPath(script))) return { analyze: inProcess, close: () => {} };
+  if (script.protocol !== "file:" || !fs.existsSync(fileURLToPath(script))) return { analyze: inProcess, close: () => {} };
 
   let worker: Worker | undefined;
   let nextId = 1;
-  const pending = new Map<number, { resolve: (byFile: DiagnosticsByFile) => void; fallback: () => void }>();
-  const failAll = (error: unknown) => {
+  const pending = new Map<number, { readonly resolve: (byFile: DiagnosticsByFile) => void; readonly fallback: () => void }>();
+  const failAll = (error: unknown): void => {
     onError(error);
     worker = undefined;
-    for (const job of [...pending.values()]) job.fallback();
+    const jobs = [...pending.values()];
     pending.clear();
+    for (const job of jobs) job.fallback();
   };
   const start = (): Worker => {
     const started = new Worker(script);
+    // The worker must not keep the server alive after the client said `exit`.
     started.unref();
     started.on("message", (result: AgentJobResult) => {
       const job = pending.get(result.id);
@@ -54,7 +56,7 @@ export function createAgentAnalysisRunner(host: CompilerHost = createNodeHost(),
     });
     started.on("error", failAll);
     started.on("exit", (code) => {
-      if (worker === started && code !== 0) failAll(new Error(`the analysis worker exited with code ${code}`));
+      if (worker === started) failAll(new Error(`the analysis worker exited with code ${code}`));
     });
     return started;
   };
@@ -62,7 +64,7 @@ export function createAgentAnalysisRunner(host: CompilerHost = createNodeHost(),
     analyze(root, overlays) {
       return new Promise((resolve, reject) => {
         const id = nextId++;
-        const fallback = () => inProcess(root, overlays).then(resolve, reject);
+        const fallback = () => void inProcess(root, overlays).then(resolve, reject);
         pending.set(id, { resolve, fallback });
         try {
           worker ??= start();
@@ -75,8 +77,9 @@ export function createAgentAnalysisRunner(host: CompilerHost = createNodeHost(),
       });
     },
     close() {
-      void worker?.terminate();
+      const stopping = worker;
       worker = undefined;
+      void stopping?.terminate();
     },
   };
 }

@@ -1,0 +1,127 @@
+/**
+ * `npm run bench` — issue 9: `semanticDiagnosticsSync` latency in a real tsserver (the repo's
+ * TypeScript) with and without the Assembly Line tsserver plugin, on the entry file of a
+ * 50-plugin agent and on an ordinary `.ts` file: median and p95 over 200 edits, warm.
+ *
+ * Two copies of the same generated project are opened by two tsservers, one whose tsconfig
+ * lists the plugin and one without; the plugin is this checkout's build, linked as
+ * `node_modules/@assemblyline-agents/assembly-line`. Each edit inserts or removes one character
+ * in a tool description of the entry (which makes the descriptor drift from its defineTool(),
+ * so the plugin reports and withdraws a diagnostic) or in a string of the ordinary file,
+ * through `updateOpen`; then the `semanticDiagnosticsSync` request is timed as an editor sees it.
+ * The two servers' edits alternate, so a busy machine slows both alike.
+ * Targets: entry ≤ 1.5× TypeScript's own time; ordinary files within noise.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { launchServer } from "@typescript/server-harness";
+import { generateAgent } from "./generate-agent.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.dirname(here);
+const require = createRequire(import.meta.url);
+const EDITS = 200;
+const WARMUP = 20;
+const PLUGIN = "@assemblyline-agents/assembly-line/ts-plugin";
+
+const ORDINARY = `export interface Order { id: string; total: number; lines: { sku: string; qty: number }[] }
+
+export function totalOf(order: Order): number {
+  return order.lines.reduce((sum, line) => sum + line.qty, 0) * 1.0;
+}
+
+export const label = "orders";
+`;
+
+function makeProject(dir, withPlugin) {
+  generateAgent(dir, { plugins: 50, tools: 5 });
+  fs.mkdirSync(path.join(dir, "src"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "src/ordinary.ts"), ORDINARY);
+  const compilerOptions = { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", noEmit: true, skipLibCheck: true, types: [], ...(withPlugin ? { plugins: [{ name: PLUGIN }] } : {}) };
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions }, null, 2));
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "bench-agent", private: true, type: "module" }));
+  const link = path.join(dir, "node_modules/@assemblyline-agents/assembly-line");
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.symlinkSync(repo, link, "dir");
+}
+
+function positionOf(text, offset) {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, offset: before.at(-1).length + 1 };
+}
+
+/** A tsserver on `dir` with `relative` open; `edit(i)` toggles one character after `needle` and times the diagnostics. */
+async function openSession(dir, relative, needle) {
+  const server = launchServer(require.resolve("typescript/lib/tsserver.js"), ["--disableAutomaticTypingAcquisition", "--pluginProbeLocations", dir]);
+  let seq = 0;
+  const request = async (command, args) => {
+    const response = await server.message({ seq: ++seq, type: "request", command, arguments: args });
+    if (!response.success) throw new Error(`${command}: ${response.message}`);
+    return response.body;
+  };
+  const file = path.join(dir, relative);
+  const text = fs.readFileSync(file, "utf8");
+  const at = positionOf(text, text.indexOf(needle) + needle.length);
+  await request("updateOpen", { openFiles: [{ file, projectRootPath: dir }] });
+  return {
+    times: [],
+    ours: 0,
+    async edit(i) {
+      // Alternately insert and remove one character, so the text returns to where it was.
+      const insert = i % 2 === 0;
+      const end = insert ? at : { line: at.line, offset: at.offset + 1 };
+      await request("updateOpen", { changedFiles: [{ fileName: file, textChanges: [{ start: at, end, newText: insert ? "x" : "" }] }] });
+      const started = performance.now();
+      const diagnostics = await request("semanticDiagnosticsSync", { file });
+      const elapsed = performance.now() - started;
+      if (i >= WARMUP) this.times.push(elapsed);
+      this.ours = Math.max(this.ours, diagnostics.filter((d) => d.source === "assembly-line").length);
+    },
+    close: () => server.exitOrKill(5000),
+  };
+}
+
+/**
+ * Median and p95 of both sessions; their edits alternate (and which goes first alternates) so
+ * that the load of a shared machine weighs on both alike.
+ */
+async function measure(withoutDir, withDir, relative, needle) {
+  const without = await openSession(withoutDir, relative, needle);
+  const withPlugin = await openSession(withDir, relative, needle);
+  for (let i = 0; i < WARMUP + EDITS; i++) {
+    // Which server goes first alternates too.
+    const [first, second] = i % 4 < 2 ? [without, withPlugin] : [withPlugin, without];
+    await first.edit(i);
+    await second.edit(i);
+  }
+  await without.close();
+  await withPlugin.close();
+  const summary = (session) => {
+    const times = [...session.times].sort((a, b) => a - b);
+    return { median: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], ours: session.ours };
+  };
+  return { without: summary(without), withPlugin: summary(withPlugin) };
+}
+
+const base = fs.mkdtempSync(path.join(os.tmpdir(), "al-bench-editor-"));
+try {
+  const withDir = path.join(base, "with");
+  const withoutDir = path.join(base, "without");
+  makeProject(withDir, true);
+  makeProject(withoutDir, false);
+  const cases = [
+    ["entry of a 50-plugin agent", "plugins/plugin-0007/ai.assemblyline/index.ts", "Generated tool 0"],
+    ["ordinary .ts file", "src/ordinary.ts", 'label = "orders'],
+  ];
+  const ms = (n) => `${n.toFixed(2)} ms`;
+  console.log(`semanticDiagnosticsSync over ${EDITS} edits after ${WARMUP} warm-up edits, TypeScript ${require("typescript/package.json").version}`);
+  for (const [label, relative, needle] of cases) {
+    const { without, withPlugin } = await measure(withoutDir, withDir, relative, needle);
+    console.log(`  ${label}: without the plugin median ${ms(without.median)}, p95 ${ms(without.p95)}; with it median ${ms(withPlugin.median)}, p95 ${ms(withPlugin.p95)} (×${(withPlugin.median / without.median).toFixed(2)} median, ×${(withPlugin.p95 / without.p95).toFixed(2)} p95; up to ${withPlugin.ours} assembly-line diagnostics)`);
+  }
+} finally {
+  fs.rmSync(base, { recursive: true, force: true });
+}

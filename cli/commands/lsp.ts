@@ -1,0 +1,40 @@
+/**
+ * `assembly-line lsp --stdio` (DESIGN §7, issue 9 part 2): the command-line side of the
+ * language server. The server itself is `editor/lsp/` — beside `cli/` in the layers, so `cli/`
+ * does not import it: the binary (`bin/`, above both) hands {@link main} a function that starts
+ * it, and this module only wires the flag to that function.
+ */
+import type { Command } from "commander";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { formatPretty } from "../../diagnostics/format-pretty.js";
+
+/**
+ * Serves the language server over standard input and output. Resolves with the exit code when
+ * the server stops (the LSP's `exit`: 0 after `shutdown`, else 1).
+ */
+export type ServeLanguageServer = () => Promise<number>;
+
+/**
+ * Adds `lsp --stdio` to `program`. Without `--stdio` (the only transport) it is a usage error
+ * (AL9001, exit 2); without a `serve` function (a CLI embedded without the editor layer) it
+ * says the language server is not available (exit 2).
+ *
+ * @param setExitCode receives the command's exit code.
+ */
+export function registerLspCommand(program: Command, serve: ServeLanguageServer | undefined, setExitCode: (code: number) => void): void {
+  program
+    .command("lsp")
+    .description("Run the language server (diagnostics and quick fixes in any LSP editor) on stdin/stdout.")
+    .option("--stdio", "talk LSP over standard input and output (the only transport)")
+    .action(async (options: { stdio?: boolean }) => {
+      const problem = !options.stdio ? "lsp needs --stdio (the only transport)" : !serve ? "this build of assembly-line has no language server" : undefined;
+      if (problem !== undefined) {
+        const diagnostic = createDiagnostic(Diagnostics.UsageError, { file: "", line: 1, column: 1 }, [problem]);
+        process.stderr.write(formatPretty([diagnostic]));
+        setExitCode(2);
+        return;
+      }
+      setExitCode(await serve!());
+    });
+}

@@ -1,0 +1,182 @@
+/**
+ * {@link createEditorEngine}: the per-file entry point of the editor engine (see `index.ts`).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { analyzeAgent } from "../../compiler/analyze-agent.js";
+import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
+import { createSchemaCompiler } from "../../compiler/validation/schema-compiler.js";
+import { createNodeHost, createOverlayHost, type OverlayFile } from "../../common/host.js";
+import { isJsonObject } from "../../common/json-value.js";
+import { dedupeDiagnostics, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { fixesFor } from "./code-fixes.js";
+import type { BufferSource, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole } from "./types.js";
+import { isAgentFileName, Locator, pluginRootOfEntry } from "./locate.js";
+import { StageMemo } from "./memo.js";
+import { offsetAt } from "./offsets.js";
+import { pinsFor, SliceStages, type PluginSlice } from "./plugin-slice.js";
+import { createRecordingHost } from "./recording-host.js";
+
+/** Modules a plugin folder may hold (entries, definitions, imported consts and JSON). */
+const MODULE = /\.(?:[cm]?[jt]s|[jt]sx|json)$/i;
+
+/** Creates an engine. Keep one per editor process: its caches are what make edits cheap. */
+export function createEditorEngine(options: EditorEngineOptions = {}): EditorEngine {
+  let buffers: BufferSource | undefined;
+  // createOverlayHost asks its map only `get`; the current call's buffers answer.
+  const overlays = { get: (file: string) => buffers?.get(file) } as unknown as ReadonlyMap<string, OverlayFile>;
+  const base = createOverlayHost(options.host ?? createNodeHost(), overlays);
+  // On the real file system a fingerprint's reads are checked with a stat, not a read.
+  const host = options.host
+    ? createRecordingHost(base)
+    : createRecordingHost(base, {
+        probe: (file) => statReadState(overlays, file),
+        stamp: statStamp,
+        isBuffer: (file) => overlays.get(path.resolve(file)) !== undefined,
+        diskRecheckMs: options.diskRecheckMs ?? 0,
+      });
+  const locator = new Locator(host);
+  let stages = newStages();
+  const results = new StageMemo<FileAnalysis>(host);
+  const agentRuns = new StageMemo<readonly Diagnostic[]>(host);
+  /** Definition module → plugin folder, learnt from every entry analysed. */
+  const definitions = new Map<string, string>();
+
+  function newStages(): SliceStages {
+    // Never announced to, so it judges inline (no worker thread inside an editor) and keeps verdicts.
+    return new SliceStages(host, createStaticAnalyzer(host), createSchemaCompiler());
+  }
+
+  /** Remembers (and returns) the definition modules the entry of `pluginDir` points to. */
+  function learnDefinitions(slice: PluginSlice, pluginDir: string): Set<string> {
+    const found = new Set<string>();
+    const tools = slice.package?.entry?.entry?.value["tools"];
+    if (!isJsonObject(tools)) return found;
+    for (const descriptor of Object.values(tools)) {
+      const definition = isJsonObject(descriptor) ? descriptor["definition"] : undefined;
+      if (typeof definition !== "string") continue;
+      const file = path.resolve(pluginDir, definition);
+      definitions.set(file, pluginDir);
+      found.add(file);
+    }
+    return found;
+  }
+
+  function pluginDirOf(file: string): string | undefined {
+    return pluginRootOfEntry(file) ?? definitions.get(file) ?? (MODULE.test(file) ? locator.pluginRootAbove(path.dirname(file)) : undefined);
+  }
+
+  function analyze(file: string): FileAnalysis {
+    const pluginDir = isAgentFileName(file) ? undefined : pluginDirOf(file);
+    if (pluginDir !== undefined) {
+      const root = locator.agentRootOfPlugin(pluginDir);
+      let slice = root !== undefined ? stages.slice(root, pluginDir) : undefined;
+      const selected = slice?.selected === true;
+      if (!selected) slice = stages.standalone(pluginDir);
+      const known = learnDefinitions(slice!, pluginDir);
+      const entryFile = slice!.package?.pluginPackage.entryFile;
+      const role: FileRole = entryFile !== undefined && path.resolve(entryFile) === file ? "entry" : known.has(file) ? "definition" : "plugin-module";
+      return finish(file, role, selected ? root : pluginDir, slice!.diagnostics);
+    }
+    if (isAgentFileName(file)) {
+      const root = locator.agentRootAbove(path.dirname(file));
+      if (root !== undefined) {
+        const diagnostics = agentRuns.get(root, () => analyzeAgent(host, root, { analyzer: stages.analyzer, pins: pinsFor(host, root) }).diagnostics);
+        return finish(file, "agent-file", root, diagnostics);
+      }
+      const plugin = locator.pluginRootAbove(path.dirname(file));
+      if (plugin !== undefined) return finish(file, "agent-file", plugin, stages.standalone(plugin).diagnostics);
+    }
+    return nothing(file);
+  }
+
+  function finish(file: string, role: FileRole, root: string | undefined, all: readonly Diagnostic[]): FileAnalysis {
+    const diagnostics = sortDiagnostics(dedupeDiagnostics(all.filter((d) => d.file === file)));
+    const fixes = fixesFor(diagnostics, {
+      text: (target) => {
+        const read = host.read(target);
+        return read.kind === "file" ? read.text : undefined;
+      },
+      pluginDirOf,
+      analyzer: stages.analyzer,
+    });
+    return { file, role, root, diagnostics, fixes };
+  }
+
+  const engine: EditorEngine = {
+    isCandidate(file) {
+      const absolute = path.resolve(file);
+      if (pluginRootOfEntry(absolute) !== undefined || definitions.has(absolute) || isAgentFileName(absolute)) return true;
+      return MODULE.test(absolute) && locator.pluginRootAbove(path.dirname(absolute)) !== undefined;
+    },
+    analyzeFile(file, source) {
+      const absolute = path.resolve(file);
+      if (!engine.isCandidate(absolute)) return nothing(absolute);
+      buffers = source;
+      host.startRound();
+      try {
+        return results.get(absolute, () => analyze(absolute));
+      } finally {
+        buffers = undefined;
+      }
+    },
+    codeFixesAt(file, start, end, source) {
+      const analysis = engine.analyzeFile(file, source);
+      if (analysis.fixes.length === 0) return [];
+      buffers = source;
+      try {
+        const read = host.read(analysis.file);
+        if (read.kind !== "file") return [];
+        return analysis.fixes.filter((fix) => overlaps(read.text, fix.diagnostic, start, end));
+      } finally {
+        buffers = undefined;
+      }
+    },
+    reset() {
+      stages = newStages();
+      results.clear();
+      agentRuns.clear();
+      definitions.clear();
+      locator.clear();
+    },
+  };
+  return engine;
+}
+
+/**
+ * What `read` on the overlay host over `createNodeHost()` reports as its state, from a stat:
+ * a buffer's version, or the disk's `mtime:size` version (the node host's version format).
+ */
+function statReadState(overlays: ReadonlyMap<string, OverlayFile>, file: string): string {
+  const overlay = overlays.get(path.resolve(file));
+  if (overlay) return `file:overlay:${overlay.version}`;
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP" ? "missing" : `unreadable:${String(code)}`;
+  }
+  if (stat.isDirectory()) return "directory";
+  return stat.isFile() ? `file:${stat.mtimeMs}:${stat.size}` : "unreadable:not a regular file";
+}
+
+/** A folder's modification time on disk (changes when an entry is added, removed or renamed). */
+function statStamp(dir: string): string {
+  try {
+    return String(fs.statSync(dir).mtimeMs);
+  } catch {
+    return "missing";
+  }
+}
+
+function nothing(file: string): FileAnalysis {
+  return { file, role: "none", root: undefined, diagnostics: [], fixes: [] };
+}
+
+/** True when the diagnostic's span (in `text`) meets `[start, end]`. */
+function overlaps(text: string, diagnostic: Diagnostic, start: number, end: number): boolean {
+  const from = offsetAt(text, diagnostic.line, diagnostic.column);
+  const to = diagnostic.endLine !== undefined && diagnostic.endColumn !== undefined ? offsetAt(text, diagnostic.endLine, diagnostic.endColumn) : from;
+  return from <= end && start <= to;
+}

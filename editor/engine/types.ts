@@ -1,0 +1,95 @@
+/**
+ * The types of the editor engine's API (re-exported by `index.ts`, which documents the engine).
+ */
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { CompilerHost } from "../../common/host.js";
+
+/** An unsaved editor buffer: its full text and a version that changes whenever the text does. */
+export interface EditorBuffer {
+  readonly text: string;
+  readonly version: string;
+}
+
+/**
+ * Where the engine finds unsaved buffers: absolute path → buffer. A `Map` works; the tsserver
+ * plugin passes an object that asks the project service on demand. Paths it does not know are
+ * read from disk.
+ */
+export interface BufferSource {
+  get(absolutePath: string): EditorBuffer | undefined;
+}
+
+/** Options of {@link createEditorEngine}. */
+export interface EditorEngineOptions {
+  /** File access below the buffers (default: the real file system, `createNodeHost()`). */
+  readonly host?: CompilerHost;
+  /**
+   * How long (ms) the engine may trust what it last learnt from the disk (a file's mtime and
+   * size, a folder's listing, a link's target) before asking again; buffers are always asked.
+   * Default 0: every call re-checks every file a cached result depends on (a stat each).
+   * An editor, whose requests come in bursts while the user types and which is told about
+   * changes to open files anyway, can set a short interval; the tsserver plugin uses 1000.
+   */
+  readonly diskRecheckMs?: number;
+}
+
+/**
+ * What a file is to the engine: a plugin entry, a definition module an entry points to, another
+ * module of a plugin folder (e.g. an imported const module), `agent.md` / `plugin.json` / …, or
+ * nothing it analyses.
+ */
+export type FileRole = "entry" | "definition" | "plugin-module" | "agent-file" | "none";
+
+/** One text replacement; offsets index the file's text exactly as the engine read it (buffer or disk). */
+export interface TextEdit {
+  /** Absolute path of the file to change (a drift fix may edit the other file). */
+  readonly file: string;
+  /** UTF-16 offset of the first replaced code unit. */
+  readonly start: number;
+  /** UTF-16 offset after the last replaced code unit. */
+  readonly end: number;
+  readonly newText: string;
+  /** The same span as 1-based line/column (SourceLocation conventions: a BOM takes no column). */
+  readonly range: { readonly line: number; readonly column: number; readonly endLine: number; readonly endColumn: number };
+}
+
+/** A quick fix for one diagnostic. */
+export interface CodeFix {
+  /** The kind of fix: a "Did you mean" rename, or syncing a drifted field from/to `defineTool()`. */
+  readonly kind: "did-you-mean" | "drift-from-definition" | "drift-to-definition";
+  /** What the editor shows ("Change 'descripton' to 'description'"). */
+  readonly title: string;
+  /** The diagnostic it fixes (one of {@link FileAnalysis.diagnostics}). */
+  readonly diagnostic: Diagnostic;
+  readonly edits: readonly TextEdit[];
+}
+
+/** The engine's answer about one file. */
+export interface FileAnalysis {
+  /** Absolute path as asked. */
+  readonly file: string;
+  readonly role: FileRole;
+  /** The agent root the file was analysed in, or the plugin folder when no agent selects it. */
+  readonly root: string | undefined;
+  /** Sorted as compile sorts them; `file` (and `related[].file`) absolute. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Fixes for `diagnostics`, in diagnostic order. */
+  readonly fixes: readonly CodeFix[];
+}
+
+/** The engine. Every method is synchronous and never throws for bad input (only for bugs). */
+export interface EditorEngine {
+  /**
+   * Cheap scope test (no I/O for folders already seen): true for entries, for definition
+   * modules the engine knows an entry points to, for modules inside a plugin folder and for
+   * `agent.md`/`plugin.json`/`mcp.json`/`SKILL.md`. `false` means {@link analyzeFile} would
+   * return no diagnostics.
+   */
+  isCandidate(file: string): boolean;
+  /** Diagnostics and fixes of `file` (absolute), reading `buffers` before the disk. */
+  analyzeFile(file: string, buffers?: BufferSource): FileAnalysis;
+  /** Fixes of the diagnostics of `file` whose span meets `[start, end]` (offsets in the file's text). */
+  codeFixesAt(file: string, start: number, end: number, buffers?: BufferSource): readonly CodeFix[];
+  /** Drops every cached result (e.g. when the editor reloads the project). */
+  reset(): void;
+}

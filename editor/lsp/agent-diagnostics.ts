@@ -1,0 +1,48 @@
+/**
+ * The whole-agent half of the language server: what `assembly-line compile --check
+ * --no-package` reports for an agent, read through the editor's overlay host (unsaved buffers
+ * win over the disk), grouped by absolute file. It covers the files the per-file engine does
+ * not: `agent.md` (front matter and capability config, at their YAML positions),
+ * `plugin.json`, `mcp.json`, `SKILL.md` and `plugins.lock` (a missing or stale lock, with the
+ * CLI's code and message). Writes nothing.
+ */
+import * as path from "node:path";
+import { compileAgent } from "../../build/compile.js";
+import type { CompilerHost } from "../../common/host.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+
+/** Diagnostics of one agent by absolute file path (files with none are absent). */
+export type DiagnosticsByFile = ReadonlyMap<string, readonly Diagnostic[]>;
+
+/**
+ * Codes the editor leaves out: "plugins.lock was not checked because the inputs have errors"
+ * is what `--check` says instead of a diff; in the editor the input errors are already shown
+ * where they are, and `compile` itself (which the editor mirrors) never reports it.
+ */
+const NOT_SHOWN: ReadonlySet<string> = new Set([Diagnostics.LockfileNotChecked.code]);
+
+/**
+ * Analyses the agent at `root` (absolute) as `compile --check --no-package` does and returns
+ * its diagnostics by absolute file, with absolute paths in `file` and `related[].file`.
+ * Diagnostics without a file (a root that is not a folder) are attached to `root/agent.md`.
+ * Fix-it commands name the root relative to the working directory, as the CLI's do.
+ * Never throws for bad input.
+ */
+export async function analyzeAgentDiagnostics(host: CompilerHost, root: string): Promise<DiagnosticsByFile> {
+  const result = await compileAgent({ root, host, check: true, package: false });
+  const byFile = new Map<string, Diagnostic[]>();
+  for (const reported of result.diagnostics) {
+    if (NOT_SHOWN.has(reported.code)) continue;
+    const file = reported.file === "" ? path.join(root, "agent.md") : path.resolve(root, reported.file);
+    const diagnostic: Diagnostic = {
+      ...reported,
+      file,
+      ...(reported.related ? { related: reported.related.map((r) => ({ ...r, file: r.file === "" ? "" : path.resolve(root, r.file) })) } : {}),
+    };
+    const list = byFile.get(file) ?? [];
+    list.push(diagnostic);
+    byFile.set(file, list);
+  }
+  return byFile;
+}

@@ -1,0 +1,330 @@
+/**
+ * The language server behind `assembly-line lsp --stdio` (issue 9 part 2): it reports what
+ * `assembly-line compile` reports, on the files it concerns, from the editor's buffers, and
+ * offers the quick fixes those diagnostics know.
+ *
+ * Two analyses feed it, both reading the open buffers before the disk:
+ *  - open files the editor engine covers (entries, definition modules and other plugin
+ *    modules, `agent.md`, `plugin.json`, `mcp.json`, `SKILL.md`): the shared per-file engine
+ *    (`editor/engine/`), synchronous and cached per file version, re-run
+ *    {@link LanguageServerOptions.fileDelayMs} after a change for every open file (an edit of a
+ *    definition module changes its entry's diagnostics);
+ *  - everything else, above all `plugins.lock` (missing, stale or damaged, with a "run
+ *    compile" fix) and the files that are not open: the whole-agent analysis of
+ *    `compile --check --no-package` (`agent-diagnostics.ts`), on a worker thread,
+ *    {@link LanguageServerOptions.agentDelayMs} after the last change of the agent.
+ *
+ * Clients that declare pull diagnostics (`textDocument.diagnostic`) pull their open files, are
+ * asked to refresh after each whole-agent analysis, and are pushed to only for files they do not
+ * have open; all others get `textDocument/publishDiagnostics` for everything.
+ * Every handler is guarded: an exception is logged to the client and the request answers with
+ * nothing, so a bug in an analysis never takes the server down.
+ */
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  CodeActionKind,
+  DocumentDiagnosticReportKind,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type CodeAction,
+  type Connection,
+  type Diagnostic as LspDiagnostic,
+  type FullDocumentDiagnosticReport,
+  type InitializeResult,
+} from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { compileAgent } from "../../build/compile.js";
+import { createNodeHost, createOverlayHost, type CompilerHost, type OverlayFile } from "../../common/host.js";
+import { createEditorEngine, type CodeFix, type EditorEngine } from "../engine/index.js";
+import type { DiagnosticsByFile } from "./agent-diagnostics.js";
+import { findAgentRoot } from "./agent-root.js";
+import { createAgentAnalysisRunner, type AgentAnalysisRunner } from "./agent-runner.js";
+import { COMPILE_COMMAND, codeActionsFor } from "./code-actions.js";
+import { fileUri, toLspDiagnostic, toRange } from "./to-lsp.js";
+
+/** Options of {@link startLanguageServer}. */
+export interface LanguageServerOptions {
+  /** Delay after a change before the open files are analysed again (default 0: the next turn of the event loop, so a burst of changes already received is analysed once). */
+  readonly fileDelayMs?: number;
+  /** Delay after the last change before the whole agent is analysed again (default 300 ms). */
+  readonly agentDelayMs?: number;
+  /** The disk below the buffers (default: the real file system). */
+  readonly host?: CompilerHost;
+  /** The per-file engine (default: a new `createEditorEngine` over `host`). */
+  readonly engine?: EditorEngine;
+  /** The whole-agent analysis (default: on a worker thread when built, else in process). */
+  readonly runner?: AgentAnalysisRunner;
+}
+
+/** What the server knows about one agent root. */
+interface AgentState {
+  /** Diagnostics of the last whole-agent analysis. */
+  byFile: DiagnosticsByFile;
+  /** True once a whole-agent analysis finished. */
+  analysed: boolean;
+  timer: NodeJS.Timeout | undefined;
+  /** The analysis running now. */
+  running: Promise<void> | undefined;
+  /** A change arrived while an analysis was running: run again when it ends. */
+  again: boolean;
+}
+
+/**
+ * Serves the language server on `connection` (stdio for `assembly-line lsp --stdio`) until the
+ * client sends `exit`.
+ */
+export function startLanguageServer(connection: Connection, options: LanguageServerOptions = {}): void {
+  const fileDelay = options.fileDelayMs ?? 0;
+  const agentDelay = options.agentDelayMs ?? 300;
+  const base = options.host ?? createNodeHost();
+  const documents = new TextDocuments(TextDocument);
+  /** Open buffers by absolute path (what the engine and the whole-agent analysis read first). */
+  const overlays = new Map<string, OverlayFile>();
+  const host = createOverlayHost(base, overlays);
+  const engine = options.engine ?? createEditorEngine({ host: base });
+  const log = (error: unknown): void => connection.console.error(`assembly-line: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  const runner = options.runner ?? createAgentAnalysisRunner(base, log);
+  const agents = new Map<string, AgentState>();
+  /** Last diagnostics sent per URI (to clear stale ones and skip repeats). */
+  const published = new Map<string, LspDiagnostic[]>();
+  /** The URI the client uses for each open file (diagnostics must name the same URI). */
+  const uris = new Map<string, string>();
+  /** Files edited since the last per-file pass: their diagnostics are sent even when unchanged. */
+  const edited = new Set<string>();
+  /** URIs a pull client was pushed diagnostics for while they were not open. */
+  const pushedToPullClient = new Set<string>();
+  let fileTimer: NodeJS.Timeout | undefined;
+  let pull = false;
+  let refreshSupported = false;
+
+  const guarded = <A extends unknown[], R>(fallback: R, fn: (...args: A) => R) => (...args: A): R => {
+    try {
+      return fn(...args);
+    } catch (error) {
+      log(error);
+      return fallback;
+    }
+  };
+  const uriOf = (file: string): string => uris.get(file) ?? fileUri(file);
+  const fileOf = (uri: string): string | undefined => (uri.startsWith("file:") ? path.resolve(fileURLToPath(uri)) : undefined);
+  const agentOf = (root: string): AgentState => {
+    let state = agents.get(root);
+    if (!state) agents.set(root, (state = { byFile: new Map(), analysed: false, timer: undefined, running: undefined, again: false }));
+    return state;
+  };
+  /** True for an open file the per-file engine answers for. */
+  const byEngine = (file: string): boolean => overlays.has(file) && engine.isCandidate(file);
+
+  /** Our diagnostics for `file` now: the engine's for open files it covers, else the agent's last analysis. */
+  const diagnosticsOf = (file: string): LspDiagnostic[] => {
+    if (byEngine(file)) return engine.analyzeFile(file, overlays).diagnostics.map(toLspDiagnostic);
+    const root = findAgentRoot(host, file);
+    return (root === undefined ? [] : (agentOf(root).byFile.get(file) ?? [])).map(toLspDiagnostic);
+  };
+
+  /**
+   * Sends `file`'s diagnostics unless they are what was sent last (or `always`). A pull client
+   * pulls its open files itself; it is pushed to only for files it does not have open (a stale
+   * `plugins.lock`, a broken `mcp.json`), and such a push is cleared when it opens the file, so
+   * nothing shows twice.
+   */
+  const publish = (file: string, diagnostics: LspDiagnostic[], always = false): void => {
+    const uri = uriOf(file);
+    const before = published.get(uri) ?? [];
+    if (!always && JSON.stringify(before) === JSON.stringify(diagnostics)) return;
+    if (diagnostics.length === 0) published.delete(uri);
+    else published.set(uri, diagnostics);
+    if (pull && overlays.has(file)) return;
+    void connection.sendDiagnostics({ uri, diagnostics });
+    if (pull && diagnostics.length > 0) pushedToPullClient.add(uri);
+    else pushedToPullClient.delete(uri);
+  };
+
+  /** The per-file pass: every open file the engine covers (cached, so unaffected files cost little). */
+  const analyzeOpenFiles = guarded(undefined, () => {
+    fileTimer = undefined;
+    for (const file of [...overlays.keys()].sort()) {
+      if (!byEngine(file)) continue;
+      try {
+        publish(file, diagnosticsOf(file), edited.has(file));
+      } catch (error) {
+        log(error);
+      }
+    }
+    edited.clear();
+  });
+
+  const runAgent = (root: string): Promise<void> => {
+    const state = agentOf(root);
+    if (state.running) {
+      state.again = true;
+      return state.running;
+    }
+    state.again = false;
+    state.running = (async () => {
+      try {
+        const previous = state.byFile;
+        state.byFile = await runner.analyze(root, new Map([...overlays].filter(([file]) => isInside(root, file))));
+        state.analysed = true;
+        const files = new Set([...previous.keys(), ...state.byFile.keys()]);
+        for (const file of [...files].sort()) if (!byEngine(file)) publish(file, diagnosticsOf(file));
+        if (pull && refreshSupported) void connection.languages.diagnostics.refresh();
+      } catch (error) {
+        log(error);
+      } finally {
+        state.running = undefined;
+      }
+      if (state.again) await runAgent(root);
+    })();
+    return state.running;
+  };
+
+  const scheduleAgent = (root: string): void => {
+    const state = agentOf(root);
+    if (state.timer) clearTimeout(state.timer);
+    state.timer = setTimeout(() => {
+      state.timer = undefined;
+      void runAgent(root);
+    }, agentDelay);
+  };
+
+  const changed = guarded(undefined, (document: TextDocument) => {
+    const file = fileOf(document.uri);
+    if (!file) return;
+    uris.set(file, document.uri);
+    if (!overlays.has(file) && pushedToPullClient.delete(document.uri)) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+    overlays.set(file, { text: document.getText(), version: String(document.version) });
+    edited.add(file);
+    if (fileTimer) clearTimeout(fileTimer);
+    fileTimer = setTimeout(analyzeOpenFiles, fileDelay);
+    const root = findAgentRoot(host, file);
+    if (root !== undefined) scheduleAgent(root);
+  });
+
+  connection.onInitialize((params): InitializeResult => {
+    pull = params.capabilities.textDocument?.diagnostic !== undefined;
+    refreshSupported = params.capabilities.workspace?.diagnostics?.refreshSupport === true;
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        executeCommandProvider: { commands: [COMPILE_COMMAND] },
+        ...(pull ? { diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false } } : {}),
+      },
+      serverInfo: { name: "assembly-line" },
+    };
+  });
+
+  documents.onDidChangeContent((event) => changed(event.document));
+  documents.onDidSave(
+    guarded(undefined, (event: { document: TextDocument }) => {
+      const file = fileOf(event.document.uri);
+      const root = file === undefined ? undefined : findAgentRoot(host, file);
+      if (root !== undefined) scheduleAgent(root);
+    }),
+  );
+  documents.onDidClose(
+    guarded(undefined, (event: { document: TextDocument }) => {
+      const file = fileOf(event.document.uri);
+      if (!file) return;
+      overlays.delete(file);
+      // The disk's content counts again: the file's diagnostics come from the next whole-agent analysis.
+      const root = findAgentRoot(host, file);
+      if (root !== undefined) scheduleAgent(root);
+      else publish(file, []);
+    }),
+  );
+  connection.onDidChangeWatchedFiles(
+    guarded(undefined, (params: { changes: readonly { uri: string }[] }) => {
+      const roots = new Set<string>();
+      for (const change of params.changes) {
+        const file = fileOf(change.uri);
+        const root = file === undefined ? undefined : findAgentRoot(host, file);
+        if (root !== undefined) roots.add(root);
+      }
+      for (const root of roots) scheduleAgent(root);
+      if (fileTimer) clearTimeout(fileTimer);
+      fileTimer = setTimeout(analyzeOpenFiles, fileDelay);
+    }),
+  );
+
+  connection.languages.diagnostics.on(async (params) => {
+    const report = (items: LspDiagnostic[]): FullDocumentDiagnosticReport => ({ kind: DocumentDiagnosticReportKind.Full, items });
+    try {
+      const file = fileOf(params.textDocument.uri);
+      if (!file) return report([]);
+      if (!byEngine(file)) {
+        const root = findAgentRoot(host, file);
+        const state = root === undefined ? undefined : agentOf(root);
+        // A pull asks for the current state: settle a pending whole-agent analysis first.
+        if (root !== undefined && state && (state.timer || state.running || !state.analysed)) {
+          if (state.timer) clearTimeout(state.timer);
+          state.timer = undefined;
+          await runAgent(root);
+        }
+      }
+      return report(diagnosticsOf(file));
+    } catch (error) {
+      log(error);
+      return report([]);
+    }
+  });
+
+  connection.onCodeAction(
+    guarded([] as CodeAction[], (params) => {
+      const document = documents.get(params.textDocument.uri);
+      const file = fileOf(params.textDocument.uri);
+      if (!document || !file) return [];
+      const root = findAgentRoot(host, file);
+      if (!byEngine(file)) return codeActionsFor(document, params.context.diagnostics, root);
+      const fixes = engine.codeFixesAt(file, document.offsetAt(params.range.start), document.offsetAt(params.range.end), overlays);
+      const lockActions = codeActionsFor(document, params.context.diagnostics, root).filter((action) => action.command !== undefined);
+      return [...fixes.map((fix) => toCodeAction(fix, uriOf, params.context.diagnostics)), ...lockActions];
+    }),
+  );
+
+  connection.onExecuteCommand(async (params) => {
+    const root = params.command === COMPILE_COMMAND && typeof params.arguments?.[0] === "string" ? params.arguments[0] : undefined;
+    if (root === undefined) return undefined;
+    try {
+      // The real compile on the files on disk, as the CLI would run it: it writes plugins.lock and the artifact.
+      const result = await compileAgent({ root });
+      if (!result.ok) {
+        const errors = result.diagnostics.filter((d) => d.severity === "error").length;
+        void connection.window.showWarningMessage(`assembly-line compile found ${errors} error${errors === 1 ? "" : "s"}; plugins.lock was not written.`);
+      }
+      await runAgent(root);
+      return { ok: result.ok, lockChanged: result.lockChanged };
+    } catch (error) {
+      log(error);
+      return undefined;
+    }
+  });
+
+  connection.onShutdown(() => runner.close());
+  documents.listen(connection);
+  connection.listen();
+}
+
+/** An engine fix as an LSP code action (its edits may touch another file: drift fixes). */
+function toCodeAction(fix: CodeFix, uriOf: (file: string) => string, sent: readonly LspDiagnostic[]): CodeAction {
+  const changes: Record<string, { range: ReturnType<typeof toRange>; newText: string }[]> = {};
+  for (const edit of fix.edits) {
+    (changes[uriOf(edit.file)] ??= []).push({ range: toRange({ file: edit.file, ...edit.range }), newText: edit.newText });
+  }
+  const target = toLspDiagnostic(fix.diagnostic);
+  const matching = sent.filter((d) => d.code === target.code && d.range.start.line === target.range.start.line && d.range.start.character === target.range.start.character);
+  return {
+    title: fix.title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: matching.length > 0 ? matching : [target],
+    isPreferred: fix.kind === "did-you-mean",
+    edit: { changes },
+  };
+}
+
+function isInside(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+}

@@ -1,0 +1,229 @@
+/**
+ * The tsserver plugin `@assemblyline-agents/assembly-line/ts-plugin` (issue 9, DESIGN §7).
+ *
+ * Listed in `compilerOptions.plugins` of a tsconfig, it adds to `getSemanticDiagnostics` of
+ * every `ai.assemblyline/index.*` entry, every definition module an entry points to and every
+ * other module of a plugin folder exactly the diagnostics `assembly-line compile` reports for
+ * that file, computed from the editor's buffers (see `editor/engine/`), and offers their quick
+ * fixes through `getCodeFixesAtPosition`.
+ *
+ * How our diagnostics look in TypeScript's shape (its `Diagnostic.code` is a number):
+ * - `code` is {@link TS_CODE_BASE} + the number of the AL code (AL4001 → 994001);
+ * - `source` is {@link DIAGNOSTIC_SOURCE} (`"assembly-line"`), so editors show where it is from;
+ * - the message text is `"<AL code>: <the CLI's message>"`, and the CLI's hint is the next
+ *   line of the message chain; related locations become `relatedInformation`;
+ * - severity error / warning / info → category Error / Warning / Message.
+ *
+ * Guarantees: every override forwards all its arguments to TypeScript's own implementation and
+ * starts from its result; our part runs in a `try` whose failure is logged through the project
+ * service logger and returns TypeScript's result untouched; files the engine does not analyse
+ * pay one cheap scope test; a project is decorated once (a second registration returns the
+ * language service it is given).
+ *
+ * Test hook: with the environment variable {@link FAULT_ENV} set to some text, the analysis of
+ * every file whose path contains that text throws (to prove that TypeScript's own results
+ * survive a failure of ours).
+ *
+ * tsserver loads plugins with `require()`, so this module is bundled into one CommonJS file
+ * (`dist/editor/ts-plugin.cjs`, by `scripts/build-ts-plugin.mjs`); `ts-plugin/index.js` at
+ * the package root points tsserver's resolver at it.
+ */
+import type * as ts from "typescript";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createEditorEngine, offsetAt, type BufferSource, type CodeFix, type Diagnostic, type EditorBuffer, type EditorEngine } from "../engine/index.js";
+
+/** TypeScript code of an AL diagnostic = this + its number (AL4001 → 994001). */
+export const TS_CODE_BASE = 990_000;
+
+/** `Diagnostic.source` of our diagnostics. */
+export const DIAGNOSTIC_SOURCE = "assembly-line";
+
+/** Environment variable that makes the analysis of matching files throw (test hook; value: a path substring). */
+export const FAULT_ENV = "ASSEMBLY_LINE_TS_PLUGIN_FAULT";
+
+/** How long the plugin trusts what it last learnt from the disk (see `EditorEngineOptions.diskRecheckMs`). */
+export const DISK_RECHECK_MS = 1000;
+
+const DECORATED = Symbol.for("@assemblyline-agents/assembly-line/ts-plugin");
+
+/** The TypeScript code of an `AL…` code (`undefined` for anything else). */
+export function tsCodeOf(code: string): number | undefined {
+  const match = /^AL(\d{4})$/.exec(code);
+  return match ? TS_CODE_BASE + Number(match[1]) : undefined;
+}
+
+/** One engine per tsserver process: projects share its caches. */
+let engine: EditorEngine | undefined;
+
+type TypeScript = typeof ts;
+
+/**
+ * The plugin module factory tsserver calls with its own `typescript` module.
+ *
+ * @returns `{ create }`, which decorates one project's language service.
+ */
+export function createPluginModule(modules: { typescript: TypeScript }): ts.server.PluginModule {
+  const typescript = modules.typescript;
+  return { create: (info) => decorate(typescript, info) };
+}
+
+function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.LanguageService {
+  const service = info.languageService;
+  if ((service as unknown as Record<symbol, unknown>)[DECORATED]) return service;
+  // Open files are always checked (their versions come from tsserver); what is only on disk is
+  // re-checked at most once a second while the user types.
+  const analysis = (engine ??= createEditorEngine({ diskRecheckMs: DISK_RECHECK_MS }));
+  const logger = info.project.projectService.logger;
+  const report = (where: string, error: unknown): void => {
+    logger.info(`[assembly-line] ${where} failed; TypeScript's own result is returned: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  };
+
+  const proxy = Object.create(null) as ts.LanguageService;
+  for (const key of Object.keys(service) as (keyof ts.LanguageService)[]) {
+    const member = service[key];
+    (proxy as unknown as Record<string, unknown>)[key] = typeof member === "function" ? (...args: unknown[]) => (member as (...a: unknown[]) => unknown).apply(service, args) : member;
+  }
+  Object.defineProperty(proxy, DECORATED, { value: true });
+  const buffers = openBuffers(info);
+
+  proxy.getSemanticDiagnostics = (fileName: string, ...rest: unknown[]) => {
+    const own = (service.getSemanticDiagnostics as (...a: unknown[]) => ts.Diagnostic[])(fileName, ...rest);
+    try {
+      if (!analysis.isCandidate(fileName)) return own;
+      injectFault(fileName);
+      const found = analysis.analyzeFile(fileName, buffers);
+      if (found.diagnostics.length === 0) return own;
+      const program = service.getProgram();
+      const sourceFile = program?.getSourceFile(fileName);
+      if (!program || !sourceFile) return own;
+      return [...own, ...found.diagnostics.map((d) => toTsDiagnostic(typescript, d, sourceFile, program))];
+    } catch (error) {
+      report(`getSemanticDiagnostics(${fileName})`, error);
+      return own;
+    }
+  };
+
+  proxy.getCodeFixesAtPosition = (fileName: string, start: number, end: number, errorCodes: readonly number[], ...rest: unknown[]) => {
+    const own = (service.getCodeFixesAtPosition as (...a: unknown[]) => readonly ts.CodeFixAction[])(fileName, start, end, errorCodes, ...rest);
+    try {
+      const wanted = new Set(errorCodes.filter((code) => code >= TS_CODE_BASE && code < TS_CODE_BASE + 10_000));
+      if (wanted.size === 0 || !analysis.isCandidate(fileName)) return own;
+      injectFault(fileName);
+      const program = service.getProgram();
+      const fixes = analysis.codeFixesAt(fileName, start, end, buffers).filter((fix) => wanted.has(tsCodeOf(fix.diagnostic.code) ?? -1));
+      if (fixes.length === 0) return own;
+      return [...own, ...fixes.map((fix) => toCodeFixAction(fix, program))];
+    } catch (error) {
+      report(`getCodeFixesAtPosition(${fileName})`, error);
+      return own;
+    }
+  };
+
+  proxy.getSupportedCodeFixes = (...args: unknown[]) => {
+    const own = (service.getSupportedCodeFixes as (...a: unknown[]) => readonly string[])(...args);
+    try {
+      return [...own, ...supportedCodes()];
+    } catch (error) {
+      report("getSupportedCodeFixes", error);
+      return own;
+    }
+  };
+
+  logger.info("[assembly-line] tsserver plugin enabled for this project");
+  return proxy;
+}
+
+/**
+ * The project's open files as editor buffers: text and version from tsserver's script infos
+ * (the text is taken once per version). Closed files are read from disk by the engine.
+ */
+function openBuffers(info: ts.server.PluginCreateInfo): BufferSource {
+  const texts = new Map<string, EditorBuffer>();
+  return {
+    get(file) {
+      const script = info.project.projectService.getScriptInfo(file);
+      if (!script || !script.isScriptOpen()) {
+        texts.delete(file);
+        return undefined;
+      }
+      const version = script.getLatestVersion();
+      const known = texts.get(file);
+      if (known && known.version === version) return known;
+      const snapshot = script.getSnapshot();
+      const buffer = { text: snapshot.getText(0, snapshot.getLength()), version };
+      texts.set(file, buffer);
+      return buffer;
+    },
+  };
+}
+
+function categoryOf(typescript: TypeScript, severity: Diagnostic["severity"]): ts.DiagnosticCategory {
+  return severity === "error" ? typescript.DiagnosticCategory.Error : severity === "warning" ? typescript.DiagnosticCategory.Warning : typescript.DiagnosticCategory.Message;
+}
+
+/** Our diagnostic in TypeScript's shape, its span computed in the source file's own text. */
+function toTsDiagnostic(typescript: TypeScript, diagnostic: Diagnostic, sourceFile: ts.SourceFile, program: ts.Program): ts.Diagnostic {
+  const code = tsCodeOf(diagnostic.code) ?? TS_CODE_BASE;
+  const category = categoryOf(typescript, diagnostic.severity);
+  const span = spanIn(sourceFile.text, diagnostic);
+  const head = `${diagnostic.code}: ${diagnostic.message}`;
+  const messageText: string | ts.DiagnosticMessageChain = diagnostic.hint
+    ? { messageText: head, category, code, next: [{ messageText: diagnostic.hint, category: typescript.DiagnosticCategory.Message, code }] }
+    : head;
+  const relatedInformation: ts.DiagnosticRelatedInformation[] = [];
+  for (const related of diagnostic.related ?? []) {
+    const file = program.getSourceFile(related.file);
+    const at = file ? spanIn(file.text, related) : undefined;
+    relatedInformation.push({ category: typescript.DiagnosticCategory.Message, code, file, start: at?.start, length: at?.length, messageText: related.message });
+  }
+  return {
+    file: sourceFile,
+    start: span.start,
+    length: span.length,
+    messageText,
+    category,
+    code,
+    source: DIAGNOSTIC_SOURCE,
+    ...(relatedInformation.length > 0 ? { relatedInformation } : {}),
+  };
+}
+
+function spanIn(text: string, at: { line: number; column: number; endLine?: number; endColumn?: number }): { start: number; length: number } {
+  const start = offsetAt(text, at.line, at.column);
+  const end = at.endLine !== undefined && at.endColumn !== undefined ? offsetAt(text, at.endLine, at.endColumn) : start;
+  return { start, length: Math.max(0, end - start) };
+}
+
+/** A fix in TypeScript's shape; edits are re-addressed in each file's program text (by line and column). */
+function toCodeFixAction(fix: CodeFix, program: ts.Program | undefined): ts.CodeFixAction {
+  const changes = new Map<string, ts.TextChange[]>();
+  for (const edit of fix.edits) {
+    const text = program?.getSourceFile(edit.file)?.text;
+    const start = text !== undefined ? offsetAt(text, edit.range.line, edit.range.column) : edit.start;
+    const end = text !== undefined ? offsetAt(text, edit.range.endLine, edit.range.endColumn) : edit.end;
+    const list = changes.get(edit.file) ?? [];
+    list.push({ span: { start, length: end - start }, newText: edit.newText });
+    changes.set(edit.file, list);
+  }
+  return {
+    fixName: `assembly-line-${fix.kind}`,
+    description: fix.title,
+    changes: [...changes].map(([fileName, textChanges]) => ({ fileName, textChanges })),
+  };
+}
+
+/** The {@link FAULT_ENV} test hook. */
+function injectFault(fileName: string): void {
+  const mark = process.env[FAULT_ENV];
+  if (mark && fileName.includes(mark)) throw new Error(`injected analyzer fault (${FAULT_ENV}=${mark})`);
+}
+
+let supported: readonly string[] | undefined;
+
+/** Every AL code as the TypeScript code string `getSupportedCodeFixes` lists. */
+function supportedCodes(): readonly string[] {
+  return (supported ??= Object.values(Diagnostics)
+    .map((message) => tsCodeOf(message.code))
+    .filter((code): code is number => code !== undefined)
+    .map(String));
+}

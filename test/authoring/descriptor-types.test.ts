@@ -1,0 +1,40 @@
+/**
+ * Issue 9 part 3: the authoring types catch descriptor typos in `tsc` too. The real TypeScript
+ * compiler (the repo's 6.0) checks `test/fixtures/descriptor-types/`: each misspelt key or
+ * wrong enum value fails with TypeScript's own "Did you mean" error at that key, and the
+ * correct entry passes with its literal types kept.
+ */
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../helpers/temp-tree.js";
+
+const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+const fixtures = path.join(repoRoot, "test", "fixtures", "descriptor-types");
+
+/** Runs `tsc --noEmit -p <project>` in the fixture folder; returns its exit status and error lines. */
+function runTsc(project: string) {
+  const run = spawnSync(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", project], { encoding: "utf8", cwd: fixtures });
+  const errors = run.stdout.split(/\r?\n/).filter((line) => / error TS\d+:/.test(line));
+  return { status: run.status, output: run.stdout + run.stderr, errors };
+}
+
+describe("defineAssemblyLinePlugin's types", () => {
+  it("pass on a correct entry and keep its literal types", () => {
+    const run = runTsc("tsconfig.valid.json");
+    expect(run.output).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  it("fail on misspelt keys and wrong enum values, each at its key, with TypeScript's did-you-mean", () => {
+    const run = runTsc("tsconfig.json");
+    expect(run.status).not.toBe(0);
+    expect(run.errors).toEqual([
+      "misspelt-approval-key.ts(9,44): error TS2561: Object literal may only specify known properties, but 'sideEfect' does not exist in type 'DescriptorApproval'. Did you mean to write 'sideEffect'?",
+      "misspelt-key.ts(7,7): error TS2561: Object literal may only specify known properties, but 'descripton' does not exist in type 'ToolDescriptor'. Did you mean to write 'description'?",
+      "misspelt-plugin-key.ts(4,3): error TS2561: Object literal may only specify known properties, but 'configSchma' does not exist in type 'AssemblyLinePlugin'. Did you mean to write 'configSchema'?",
+      `wrong-side-effect.ts(9,44): error TS2820: Type '"extrenal"' is not assignable to type 'DescriptorSideEffect | undefined'. Did you mean '"external"'?`,
+      `wrong-visibility.ts(9,7): error TS2820: Type '"defered"' is not assignable to type '"visible" | "deferred" | "hidden" | undefined'. Did you mean '"deferred"'?`,
+    ]);
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * Issue 9 part 2: `assembly-line lsp --stdio`, driven over stdio as an editor drives it (the
+ * built CLI in a child process, JSON-RPC through vscode-jsonrpc). Each expectation is the code,
+ * message and span that `compile --format json` reports for the same files.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { AGENT_FILES, writeLspAgent } from "./lsp-agent.js";
+import { startLspSession, uriOf, type LspDiagnostic, type LspSession } from "./lsp-client.js";
+
+const ENTRY = "plugins/example/ai.assemblyline/index.ts";
+const sessions: LspSession[] = [];
+afterEach(async () => {
+  for (const session of sessions.splice(0)) await session.close().catch(() => session.process.kill());
+});
+
+async function start(root: string, options: { pull?: boolean } = {}): Promise<LspSession> {
+  const session = await startLspSession(root, options);
+  sessions.push(session);
+  return session;
+}
+
+/** What `compile --check --no-package` (run in the root) reports for `file`, with LSP's 0-based positions. */
+function compileDiagnostics(root: string, file: string) {
+  const { json } = runCliJson(["compile", ".", "--no-package", "--check"], { cwd: root });
+  return (json.diagnostics as { file: string; code: string; message: string; line: number; column: number }[])
+    .filter((d) => d.file === file && d.code !== "AL6013")
+    .map((d) => ({ code: d.code, message: d.message, line: d.line - 1, character: d.column - 1 }));
+}
+
+const summary = (diagnostics: readonly LspDiagnostic[]) =>
+  diagnostics.map((d) => ({ code: d.code, message: d.message, line: d.range.start.line, character: d.range.start.character }));
+
+describe("assembly-line lsp --stdio", () => {
+  it("publishes an entry's diagnostics as compile reports them, offers the did-you-mean fix, and clears them after an unsaved fix", async () => {
+    const root = writeLspAgent();
+    const entry = path.join(root, ENTRY);
+    const broken = AGENT_FILES[ENTRY].replace("description:", "descripton:");
+    fs.writeFileSync(entry, broken);
+    const expected = compileDiagnostics(root, ENTRY);
+    expect(expected.length).toBeGreaterThan(0);
+
+    const session = await start(root);
+    expect(session.capabilities["diagnosticProvider"]).toBeUndefined();
+    const uri = uriOf(entry);
+    const opened = session.waitForDiagnostics(uri, (d) => d.length > 0);
+    session.open(uri, broken);
+    const diagnostics = await opened;
+    expect(summary(diagnostics)).toEqual(expected);
+    expect(diagnostics.every((d) => d.source === "assembly-line")).toBe(true);
+    const unknown = diagnostics.find((d) => d.data?.hint === "Did you mean 'description'?")!;
+    expect(unknown.relatedInformation?.map((r) => r.message)).toContain("Did you mean 'description'?");
+
+    const actions = await session.connection.sendRequest<{ title: string; edit?: { changes: Record<string, unknown[]> } }[]>("textDocument/codeAction", {
+      textDocument: { uri },
+      range: unknown.range,
+      context: { diagnostics: [unknown] },
+    });
+    const rename = actions.find((a) => a.title.includes("'description'"));
+    expect(rename?.edit?.changes[uri]).toEqual([{ range: unknown.range, newText: "description" }]);
+
+    const cleared = session.waitForDiagnostics(uri, (d) => d.length === 0);
+    session.change(uri, AGENT_FILES[ENTRY]);
+    expect(await cleared).toEqual([]);
+  });
+
+  it("gives the same ranges for a CRLF buffer with a byte order mark", async () => {
+    const root = writeLspAgent();
+    const entry = path.join(root, ENTRY);
+    const broken = AGENT_FILES[ENTRY].replace("description:", "descripton:");
+    fs.writeFileSync(entry, broken);
+    const expected = compileDiagnostics(root, ENTRY);
+    const session = await start(root);
+    const uri = uriOf(entry);
+    const opened = session.waitForDiagnostics(uri, (d) => d.length > 0);
+    // What an editor holds for a Windows checkout: CRLF line ends; the BOM stays in the text here.
+    session.open(uri, `\uFEFF${broken.replace(/\n/g, "\r\n")}`);
+    expect(summary(await opened)).toEqual(expected);
+  });
+
+  it("offers the drift fixes of the engine, editing the descriptor or the definition module", async () => {
+    const root = writeLspAgent();
+    const entry = path.join(root, ENTRY);
+    const drifted = AGENT_FILES[ENTRY].replace("Echo a message back to the caller.", "Echo a message back.");
+    fs.writeFileSync(entry, drifted);
+    const expected = compileDiagnostics(root, ENTRY);
+    expect(expected.map((d) => d.code)).toEqual(["AL4026"]);
+    const session = await start(root);
+    const uri = uriOf(entry);
+    const opened = session.waitForDiagnostics(uri, (d) => d.length > 0);
+    session.open(uri, drifted);
+    const [drift] = await opened;
+    const actions = await session.connection.sendRequest<{ title: string; edit?: { changes: Record<string, { newText: string }[]> } }[]>("textDocument/codeAction", {
+      textDocument: { uri },
+      range: drift!.range,
+      context: { diagnostics: [drift] },
+    });
+    const intoDescriptor = actions.find((a) => a.title.startsWith("Copy description from defineTool()"));
+    const intoDefinition = actions.find((a) => a.title.startsWith("Copy the descriptor's description into defineTool()"));
+    expect(intoDescriptor?.edit?.changes[uri]?.[0]?.newText).toBe('"Echo a message back to the caller."');
+    expect(intoDefinition?.edit?.changes[uriOf(path.join(root, "plugins/example/ai.assemblyline/echo.ts"))]?.[0]?.newText).toBe('"Echo a message back."');
+  });
+
+  it("reports agent.md capability config errors at their YAML positions, pushed or pulled", async () => {
+    const root = writeLspAgent();
+    const agentFile = path.join(root, "agent.md");
+    const broken = AGENT_FILES["agent.md"].replace("greeting: hello", "greeting: 42");
+    fs.writeFileSync(agentFile, broken);
+    const expected = compileDiagnostics(root, "agent.md");
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected[0]!.line).toBe(5);
+
+    const push = await start(root);
+    const uri = uriOf(agentFile);
+    const pushed = push.waitForDiagnostics(uri, (d) => d.length > 0);
+    push.open(uri, broken);
+    expect(summary(await pushed)).toEqual(expected);
+
+    const pull = await start(root, { pull: true });
+    expect(pull.capabilities["diagnosticProvider"]).toMatchObject({ interFileDependencies: true });
+    pull.open(uri, broken);
+    const report = await pull.connection.sendRequest<{ kind: string; items: LspDiagnostic[] }>("textDocument/diagnostic", { textDocument: { uri } });
+    expect(report.kind).toBe("full");
+    expect(summary(report.items)).toEqual(expected);
+    const fixed = await (async () => {
+      pull.change(uri, AGENT_FILES["agent.md"]);
+      return pull.connection.sendRequest<{ kind: string; items: LspDiagnostic[] }>("textDocument/diagnostic", { textDocument: { uri } });
+    })();
+    expect(fixed.items).toEqual([]);
+    // A pull client is not pushed to for the files it has open.
+    expect(pull.published.filter((p) => p.uri === uri)).toEqual([]);
+  });
+
+  it("reports plugin.json problems on plugin.json (open) and mcp.json problems on mcp.json (not open)", async () => {
+    // Two agents: a rejected plugin.json stops the package before its mcp.json is read.
+    const first = writeLspAgent();
+    const manifest = path.join(first, "plugins/example/plugin.json");
+    const badManifest = AGENT_FILES["plugins/example/plugin.json"].replace('"version": "1.0.0"', '"version": 1');
+    fs.writeFileSync(manifest, badManifest);
+    const expectedManifest = compileDiagnostics(first, "plugins/example/plugin.json");
+    expect(expectedManifest.length).toBeGreaterThan(0);
+    const second = writeLspAgent();
+    const mcp = path.join(second, "plugins/example/mcp.json");
+    fs.writeFileSync(mcp, AGENT_FILES["plugins/example/mcp.json"].replace('"command": "node"', '"command": 42'));
+    const expectedMcp = compileDiagnostics(second, "plugins/example/mcp.json");
+    expect(expectedMcp.map((d) => d.code)).toEqual(["AL2315"]);
+
+    const session = await start(first);
+    const gotManifest = session.waitForDiagnostics(uriOf(manifest), (d) => d.length > 0);
+    session.open(uriOf(manifest), badManifest);
+    expect(summary(await gotManifest)).toEqual(expectedManifest);
+
+    // mcp.json is not open: its diagnostics come with the whole-agent analysis of the agent of an open file.
+    const gotMcp = session.waitForDiagnostics(uriOf(mcp), (d) => d.length > 0);
+    const agentFile = path.join(second, "agent.md");
+    session.open(uriOf(agentFile), AGENT_FILES["agent.md"]);
+    expect(summary(await gotMcp)).toEqual(expectedMcp);
+  });
+
+  it("shows a stale plugins.lock with a 'run compile' fix that rewrites it", async () => {
+    const root = writeLspAgent();
+    const lockFile = path.join(root, "plugins.lock");
+    // A new tag changes the locked contract (and nothing else is wrong).
+    fs.writeFileSync(path.join(root, ENTRY), AGENT_FILES[ENTRY].replace('description: "Echo', 'tags: ["echo"],\n      description: "Echo'));
+    const expected = compileDiagnostics(root, "plugins.lock");
+    expect(expected.map((d) => d.code)).toEqual(["AL6002"]);
+
+    const session = await start(root);
+    const lockUri = uriOf(lockFile);
+    const stale = session.waitForDiagnostics(lockUri, (d) => d.length > 0);
+    session.open(lockUri, fs.readFileSync(lockFile, "utf8"));
+    const diagnostics = await stale;
+    expect(summary(diagnostics)).toEqual(expected);
+
+    const actions = await session.connection.sendRequest<{ title: string; command?: { command: string; arguments: unknown[] } }[]>("textDocument/codeAction", {
+      textDocument: { uri: lockUri },
+      range: diagnostics[0]!.range,
+      context: { diagnostics },
+    });
+    const compile = actions.find((a) => a.command?.command === "assembly-line.compile");
+    expect(compile?.command?.arguments).toEqual([root]);
+    const result = await session.connection.sendRequest("workspace/executeCommand", compile!.command);
+    expect(result).toEqual({ ok: true, lockChanged: true });
+    // The editor reloads the rewritten file into its (unmodified) buffer; the lock is then current.
+    const fresh = session.waitForDiagnostics(lockUri, (d) => d.length === 0);
+    session.change(lockUri, fs.readFileSync(lockFile, "utf8"));
+    await fresh;
+    expect(runCliJson(["compile", ".", "--no-package", "--check"], { cwd: root }).json.ok).toBe(true);
+  });
+
+  it("pushes a stale plugins.lock to a pull client that has not opened it, and clears that push when it opens it", async () => {
+    const root = writeLspAgent();
+    fs.writeFileSync(path.join(root, ENTRY), AGENT_FILES[ENTRY].replace('description: "Echo', 'tags: ["echo"],\n      description: "Echo'));
+    const session = await start(root, { pull: true });
+    const lockUri = uriOf(path.join(root, "plugins.lock"));
+    const pushed = session.waitForDiagnostics(lockUri, (d) => d.length > 0);
+    session.open(uriOf(path.join(root, "agent.md")), AGENT_FILES["agent.md"]);
+    expect((await pushed).map((d) => d.code)).toEqual(["AL6002"]);
+    const cleared = session.waitForDiagnostics(lockUri, (d) => d.length === 0);
+    session.open(lockUri, fs.readFileSync(path.join(root, "plugins.lock"), "utf8"));
+    await cleared;
+    const report = await session.connection.sendRequest<{ items: LspDiagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: lockUri } });
+    expect(report.items.map((d) => d.code)).toEqual(["AL6002"]);
+  });
+
+  it("answers nothing for a file outside any agent and exits with 0 after shutdown", async () => {
+    const root = writeLspAgent();
+    const session = await start(root);
+    const outside = uriOf(path.join(path.dirname(root), "elsewhere.ts"));
+    session.open(outside, "export const x = 1;\n");
+    const actions = await session.connection.sendRequest("textDocument/codeAction", {
+      textDocument: { uri: outside },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [] },
+    });
+    expect(actions).toEqual([]);
+    const report = await session.connection.sendRequest("textDocument/diagnostic", { textDocument: { uri: outside } });
+    expect(report).toEqual({ kind: "full", items: [] });
+    sessions.splice(sessions.indexOf(session), 1);
+    expect(await session.close()).toBe(0);
+    expect(session.published.filter((p) => p.uri === outside)).toEqual([]);
+  });
+
+  it("refuses to start without --stdio (usage error AL9001, exit 2)", () => {
+    const run = runCli(["lsp"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("error AL9001: The command line is not valid: lsp needs --stdio (the only transport).");
+    expect(run.stdout).toBe("");
+  });
+});

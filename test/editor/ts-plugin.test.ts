@@ -1,0 +1,287 @@
+/**
+ * The tsserver plugin in a REAL tsserver (TypeScript 6.0, the repo's devDependency, and 5.9,
+ * installed as the `typescript-5.9` alias), driven over its stdio protocol through
+ * `@typescript/server-harness`, on a fixture project where this package is installed by npm
+ * from a packed tarball (see `test/helpers/packed-install.ts`). One server per TypeScript
+ * version, shared by every case.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createRequire } from "node:module";
+import { launchServer, type Server } from "@typescript/server-harness";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPackedProject, installedPackageDir } from "../helpers/packed-install.js";
+
+const require = createRequire(import.meta.url);
+const TS_CODE_BASE = 990_000;
+const PLUGIN = "@assemblyline-agents/assembly-line/ts-plugin";
+const FAULT_MARK = "fault-case";
+
+const DEFINITION = `import { defineTool } from "@assemblyline-agents/core";
+
+export const echo = defineTool({
+  description: "Echoes the message.",
+  inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false },
+  async execute(input: { message: string }) {
+    return input.message;
+  },
+});
+`;
+
+/** An entry whose inputSchema says `type: "strng"` (and so also drifts from defineTool). */
+const BAD_SCHEMA_ENTRY = `export default {
+  tools: {
+    echo: {
+      definition: "./ai.assemblyline/echo.ts",
+      factory: "echo",
+      description: "Echoes the message.",
+      inputSchema: { type: "object", properties: { message: { type: "strng" } }, required: ["message"], additionalProperties: false },
+    },
+  },
+};
+`;
+
+const GOOD_SCHEMA_ENTRY = BAD_SCHEMA_ENTRY.replace('"strng"', '"string"');
+const TYPO_ENTRY = GOOD_SCHEMA_ENTRY.replace("      description:", "      descripton:").replace("    echo: {", "    typed: {");
+const FACTORY_ENTRY = GOOD_SCHEMA_ENTRY.replace("    echo: {", "    shout: {");
+/** Our diagnostics plus one of TypeScript's own (a type error), for the fault case. */
+const faultEntry = (tool: string) => `${BAD_SCHEMA_ENTRY.replace("    echo: {", `    ${tool}: {`)}\nconst count: number = "three";\nvoid count;\n`;
+const ORDINARY = `export function greet(name: string): string {\n  return "hello " + name;\n}\nconst n: number = "x";\nvoid n;\ngreet(1);\n`;
+
+function plugin(name: string, entry: string): Record<string, string> {
+  return {
+    [`plugins/${name}/plugin.json`]: `${JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name, version: "1.0.0", description: `Fixture plugin ${name}.` }, null, 2)}\n`,
+    [`plugins/${name}/ai.assemblyline/index.ts`]: entry,
+    [`plugins/${name}/ai.assemblyline/echo.ts`]: DEFINITION,
+  };
+}
+
+function agent(root: string, plugins: Record<string, string>, transform: (text: string) => string = (t) => t): Record<string, string> {
+  const files: Record<string, string> = { "agent.md": `---\nname: ${root}\ncapabilities:\n${Object.keys(plugins).map((k) => `  ${k}: {}`).join("\n")}\n---\n\nFixture agent.\n` };
+  for (const [name, entry] of Object.entries(plugins)) Object.assign(files, plugin(name, entry));
+  return Object.fromEntries(Object.entries(files).map(([file, text]) => [`${root}/${file}`, file.endsWith(".ts") ? transform(text) : text]));
+}
+
+const tsconfig = (plugins: boolean) =>
+  `${JSON.stringify(
+    {
+      compilerOptions: {
+        strict: true,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+        // Listed twice on purpose: a second registration must not duplicate anything.
+        ...(plugins ? { plugins: [{ name: PLUGIN }, { name: PLUGIN }] } : {}),
+      },
+      ...(plugins ? { exclude: ["plain", "node_modules"] } : {}),
+    },
+    null,
+    2,
+  )}\n`;
+
+const FILES: Record<string, string> = {
+  "tsconfig.json": tsconfig(true),
+  "plain/tsconfig.json": tsconfig(false),
+  "plain/ordinary.ts": ORDINARY,
+  "src/ordinary.ts": ORDINARY,
+  ...agent("lf", { demo: BAD_SCHEMA_ENTRY, typo: TYPO_ENTRY, factory: FACTORY_ENTRY, [FAULT_MARK]: faultEntry("faulty"), twin: faultEntry("twin") }),
+  ...agent("crlf", { demo: BAD_SCHEMA_ENTRY }, (t) => t.replace(/\n/g, "\r\n")),
+  ...agent("bom", { demo: BAD_SCHEMA_ENTRY }, (t) => `\uFEFF${t}`),
+};
+
+interface CliDiagnostic {
+  code: string;
+  message: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+  hint?: string;
+}
+
+interface ProtocolDiagnostic {
+  start: { line: number; offset: number };
+  end: { line: number; offset: number };
+  text: string;
+  code: number;
+  source?: string;
+}
+
+interface ProtocolCodeFix {
+  fixName: string;
+  description: string;
+  changes: { fileName: string; textChanges: { start: { line: number; offset: number }; end: { line: number; offset: number }; newText: string }[] }[];
+}
+
+let project: string;
+
+beforeAll(() => {
+  project = createPackedProject(FILES);
+}, 300_000);
+
+/** What `assembly-line compile` (the installed package's own CLI) reports for `file` of the agent at `root`. */
+function cliDiagnostics(root: string, file: string): CliDiagnostic[] {
+  const bin = path.join(installedPackageDir(project), "dist/bin/assembly-line.js");
+  let out: string;
+  try {
+    out = execFileSync(process.execPath, [bin, "compile", path.join(project, root), "--no-package", "--no-cache", "--format", "json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    out = (error as { stdout: string }).stdout;
+  }
+  return (JSON.parse(out) as { diagnostics: CliDiagnostic[] }).diagnostics.filter((d) => d.file === file);
+}
+
+const versions = [
+  { label: "TypeScript 6.0", tsserver: require.resolve("typescript/lib/tsserver.js"), version: (require("typescript/package.json") as { version: string }).version, major: "6.0." },
+  { label: "TypeScript 5.9", tsserver: require.resolve("typescript-5.9/lib/tsserver.js"), version: (require("typescript-5.9/package.json") as { version: string }).version, major: "5.9." },
+];
+
+describe.each(versions)("tsserver plugin in $label", ({ tsserver, version, major }) => {
+  let server: Server;
+  let seq = 0;
+  const request = async <T>(command: string, args: unknown): Promise<T> => {
+    const response = await server.message({ seq: ++seq, type: "request", command, arguments: args });
+    if (!response.success) throw new Error(`${command} failed: ${response.message}`);
+    return response.body as T;
+  };
+  const abs = (relative: string) => path.join(project, relative);
+  const open = (relative: string) => request("updateOpen", { openFiles: [{ file: abs(relative), projectRootPath: project }] });
+  const diagnostics = (relative: string) => request<ProtocolDiagnostic[]>("semanticDiagnosticsSync", { file: abs(relative) });
+  const ours = (list: ProtocolDiagnostic[]) => list.filter((d) => d.source === "assembly-line");
+  const theirs = (list: ProtocolDiagnostic[]) => list.filter((d) => d.source !== "assembly-line");
+  /** Replaces the first `from` in the open buffer (whose text is `text`) by `to`. */
+  const replace = (relative: string, text: string, from: string, to: string) => {
+    const start = text.indexOf(from);
+    expect(start).toBeGreaterThanOrEqual(0);
+    const at = (offset: number) => {
+      const before = text.slice(0, offset).split("\n");
+      return { line: before.length, offset: before.at(-1)!.length + 1 };
+    };
+    return request("updateOpen", { changedFiles: [{ fileName: abs(relative), textChanges: [{ start: at(start), end: at(start + from.length), newText: to }] }] });
+  };
+
+  beforeAll(() => {
+    expect(version.startsWith(major)).toBe(true);
+    server = launchServer(tsserver, ["--disableAutomaticTypingAcquisition", "--pluginProbeLocations", project], [], { ...process.env, ASSEMBLY_LINE_TS_PLUGIN_FAULT: FAULT_MARK });
+  });
+  afterAll(async () => {
+    await server?.exitOrKill(5000);
+  });
+
+  it("reports compile's diagnostics for a bad inputSchema at the exact span, with the CLI's code and message", async () => {
+    const file = "lf/plugins/demo/ai.assemblyline/index.ts";
+    await open(file);
+    const got = ours(await diagnostics(file));
+    const expected = cliDiagnostics("lf", "plugins/demo/ai.assemblyline/index.ts");
+    const schemaLine = BAD_SCHEMA_ENTRY.split("\n").findIndex((l) => l.includes("strng")) + 1;
+    const strng = BAD_SCHEMA_ENTRY.split("\n")[schemaLine - 1]!.indexOf('"strng"') + 1;
+    expect(expected.some((d) => d.line === schemaLine && d.column === strng)).toBe(true);
+    // Same list, same order: code, message (first line of the text), start and end.
+    expect(got.map((d) => ({ code: d.code, text: d.text.split("\n")[0], line: d.start.line, column: d.start.offset, endLine: d.end.line, endColumn: d.end.offset }))).toEqual(
+      expected.map((d) => ({ code: TS_CODE_BASE + Number(d.code.slice(2)), text: `${d.code}: ${d.message}`, line: d.line, column: d.column, endLine: d.endLine ?? d.line, endColumn: d.endColumn ?? d.column })),
+    );
+    // The hint follows the message.
+    for (const [i, d] of expected.entries()) if (d.hint) expect(got[i]!.text).toContain(d.hint);
+  });
+
+  it("clears the diagnostic when updateOpen fixes the schema", async () => {
+    const file = "lf/plugins/demo/ai.assemblyline/index.ts";
+    await replace(file, BAD_SCHEMA_ENTRY, '"strng"', '"string"');
+    expect(ours(await diagnostics(file))).toEqual([]);
+    await replace(file, GOOD_SCHEMA_ENTRY, '"string"', '"strng"');
+    expect(ours(await diagnostics(file)).length).toBeGreaterThan(0);
+  });
+
+  it("shows the entry's diagnostic when the definition module renames its factory export", async () => {
+    const entry = "lf/plugins/factory/ai.assemblyline/index.ts";
+    const definition = "lf/plugins/factory/ai.assemblyline/echo.ts";
+    await open(entry);
+    await open(definition);
+    expect(ours(await diagnostics(entry))).toEqual([]);
+    await replace(definition, DEFINITION, "export const echo", "export const echoed");
+    const after = ours(await diagnostics(entry));
+    expect(after.map((d) => d.code)).toEqual([TS_CODE_BASE + 4009]);
+    expect(after[0]!.text).toContain("factory 'echo' is not a named export");
+    await replace(definition, DEFINITION.replace("export const echo", "export const echoed"), "export const echoed", "export const echo");
+    expect(ours(await diagnostics(entry))).toEqual([]);
+  });
+
+  it("gives CRLF and BOM copies the same spans as the LF file and as the CLI", async () => {
+    const spans: unknown[] = [];
+    for (const root of ["lf", "crlf", "bom"]) {
+      const file = `${root}/plugins/demo/ai.assemblyline/index.ts`;
+      await open(file);
+      const got = ours(await diagnostics(file));
+      expect(got.length).toBeGreaterThan(0);
+      spans.push(got.map((d) => [d.code, d.start, d.end, d.text]));
+      const cli = cliDiagnostics(root, "plugins/demo/ai.assemblyline/index.ts");
+      expect(got.map((d) => [d.start.line, d.start.offset, d.end.line, d.end.offset])).toEqual(cli.map((d) => [d.line, d.column, d.endLine ?? d.line, d.endColumn ?? d.column]));
+    }
+    expect(spans[1]).toEqual(spans[0]);
+    expect(spans[2]).toEqual(spans[0]);
+  });
+
+  it("applies a did-you-mean quick fix through the protocol, and the file comes out clean", async () => {
+    const file = "lf/plugins/typo/ai.assemblyline/index.ts";
+    // The other TypeScript version's run saved the fixed file.
+    fs.writeFileSync(abs(file), TYPO_ENTRY);
+    await open(file);
+    const unknown = ours(await diagnostics(file)).find((d) => d.code === TS_CODE_BASE + 4001);
+    expect(unknown?.text).toContain("descripton");
+    const supported = await request<string[]>("getSupportedCodeFixes", { file: abs(file) });
+    expect(supported).toContain(String(TS_CODE_BASE + 4001));
+    const fixes = await request<ProtocolCodeFix[]>("getCodeFixes", {
+      file: abs(file),
+      startLine: unknown!.start.line,
+      startOffset: unknown!.start.offset,
+      endLine: unknown!.end.line,
+      endOffset: unknown!.end.offset,
+      errorCodes: [unknown!.code],
+    });
+    const fix = fixes.find((f) => f.fixName === "assembly-line-did-you-mean");
+    expect(fix?.description).toBe("Change 'descripton' to 'description'");
+    await request("updateOpen", { changedFiles: fix!.changes.map((c) => ({ fileName: c.fileName, textChanges: [...c.textChanges].reverse() })) });
+    expect(ours(await diagnostics(file))).toEqual([]);
+    await request("updateOpen", { closedFiles: [abs(file)] });
+    // The same edit on disk: compile agrees that the file is clean.
+    const lines = TYPO_ENTRY.split("\n");
+    for (const change of fix!.changes[0]!.textChanges) {
+      const line = lines[change.start.line - 1]!;
+      lines[change.start.line - 1] = line.slice(0, change.start.offset - 1) + change.newText + line.slice(change.end.offset - 1);
+    }
+    fs.writeFileSync(abs(file), lines.join("\n"));
+    expect(cliDiagnostics("lf", "plugins/typo/ai.assemblyline/index.ts")).toEqual([]);
+  });
+
+  it("leaves a file outside our scope exactly as TypeScript reports it (diagnostics and completions)", async () => {
+    await open("src/ordinary.ts");
+    await open("plain/ordinary.ts");
+    const decorated = await diagnostics("src/ordinary.ts");
+    expect(decorated.length).toBeGreaterThan(0);
+    expect(decorated).toEqual(await diagnostics("plain/ordinary.ts"));
+    // At the start of `name` in `return "hello " + name;`.
+    const at = { line: 2, offset: 21 };
+    const withPlugin = await request<{ entries: unknown[] }>("completionInfo", { file: abs("src/ordinary.ts"), ...at });
+    const without = await request<{ entries: unknown[] }>("completionInfo", { file: abs("plain/ordinary.ts"), ...at });
+    expect(withPlugin.entries.length).toBeGreaterThan(0);
+    expect(withPlugin.entries).toEqual(without.entries);
+  });
+
+  it("keeps TypeScript's own diagnostics intact when the analyzer throws (test hook)", async () => {
+    const faulty = `lf/plugins/${FAULT_MARK}/ai.assemblyline/index.ts`;
+    const twin = "lf/plugins/twin/ai.assemblyline/index.ts";
+    await open(faulty);
+    await open(twin);
+    const broken = await diagnostics(faulty);
+    const working = await diagnostics(twin);
+    expect(ours(working).length).toBeGreaterThan(0);
+    expect(theirs(working).length).toBeGreaterThan(0);
+    expect(ours(broken)).toEqual([]);
+    expect(broken).toEqual(theirs(working));
+  });
+});
