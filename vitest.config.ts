@@ -1,8 +1,14 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * `npm test`: the project's own tests, on fixtures it owns; never reads outside the repository.
+ * The conformance suite over the external corpus (`test/conformance/`) has its own config,
+ * `vitest.conformance.config.ts` (`npm run test:conformance`).
+ */
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    exclude: ["test/conformance/**", "**/node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
