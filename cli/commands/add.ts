@@ -9,6 +9,8 @@ import { printDiagnostics } from "../output.js";
 export async function runAdd(spec: string, rootArgument: string, flags: { as?: string }): Promise<number> {
   const root = path.resolve(rootArgument);
   const result = await addPlugin({ spec, root, ...(flags.as !== undefined ? { as: flags.as } : {}) });
+  // The package manager's own words come first, so AL6202's "read the output above" has some.
+  if (result.installOutput) process.stderr.write(result.installOutput.endsWith("\n") ? result.installOutput : `${result.installOutput}\n`);
   printDiagnostics(result.diagnostics, root);
   if (!result.ok) {
     process.stderr.write(
