@@ -10,6 +10,10 @@
  *   lock is rewritten; staging the new lock lets the commit through;
  * - `assembly-line-check` (compile --check): fails on drift and writes nothing.
  *
+ * Installing the hook environment builds this package and compiles better-sqlite3 twice (npm
+ * install in the clone, then the global install of the tarball): minutes on an idle machine,
+ * up to twenty on a loaded one, hence the long setup timeout.
+ *
  * The test fails (never skips) when pre-commit is missing. npm installs the hook repository's
  * dependencies preferring its local cache (`prefer-offline`), so a machine that has run
  * `npm ci` here needs the registry only for what the cache lacks.
@@ -122,7 +126,7 @@ beforeAll(() => {
   ok(run("pre-commit", ["install-hooks"], user), "pre-commit install-hooks (npm install, npm pack, npm install -g)");
   ok(run("git", ["add", "-A"], user), "git add");
   ok(run("git", ["commit", "-qm", "agent"], user), "the first commit (lock up to date)");
-}, 1_200_000);
+}, 2_400_000);
 
 describe("pre-commit hooks (real pre-commit)", () => {
   it("the first commit went through: the lock was up to date, the artifact is ignored", () => {
