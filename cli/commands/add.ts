@@ -4,11 +4,18 @@
 import * as path from "node:path";
 import { addPlugin } from "../add/add-plugin.js";
 import { printDiagnostics } from "../output.js";
+import { formatContractReview } from "../../lockfile/format-review.js";
 
 /** Runs `add`; 0 when the plugin was added and locked, 1 otherwise. */
 export async function runAdd(spec: string, rootArgument: string, flags: { as?: string }): Promise<number> {
   const root = path.resolve(rootArgument);
-  const result = await addPlugin({ spec, root, ...(flags.as !== undefined ? { as: flags.as } : {}) });
+  const result = await addPlugin({
+    spec,
+    root,
+    ...(flags.as !== undefined ? { as: flags.as } : {}),
+    // The review is printed before plugins.lock is written (issue 11 item 3).
+    onReview: (review) => process.stdout.write(formatContractReview(review)),
+  });
   // The package manager's own words come first, so AL6202's "read the output above" has some.
   if (result.installOutput) process.stderr.write(result.installOutput.endsWith("\n") ? result.installOutput : `${result.installOutput}\n`);
   printDiagnostics(result.diagnostics, root);

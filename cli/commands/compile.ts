@@ -1,5 +1,6 @@
 /**
- * `assembly-line compile [root] [--check] [--out DIR] [--no-package] [--fail-on-change] [--format …]` (DESIGN §7).
+ * `assembly-line compile [root] [--check] [--out DIR] [--no-package] [--fail-on-change] [--target ID]…
+ * [--token-budget N] [--format …]` (DESIGN §7; issue 11 for `--target` and `--token-budget`).
  */
 import * as path from "node:path";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
@@ -26,6 +27,10 @@ export interface CompileFlags {
    * default artifact under `.assemblyline/` is ignored by Git, so it never stops a commit).
    */
   readonly failOnChange?: boolean;
+  /** `--target ID` (repeatable): provider profiles to check every tool against. */
+  readonly target?: readonly string[];
+  /** `--token-budget N`: the most tokens each surface's initial snapshot may cost. */
+  readonly tokenBudget?: number;
 }
 
 /** Runs `compile` and prints its result; resolves to the exit code (0 ok, 1 errors or drift). */
@@ -39,6 +44,8 @@ export async function runCompile(rootArgument: string, flags: CompileFlags): Pro
     displayRoot: rootArgument,
     installCommand: installAllCommand(detectPackageManager(root).manager),
     ...(flags.out !== undefined ? { outDir: path.resolve(flags.out) } : {}),
+    ...(flags.target && flags.target.length > 0 ? { targets: flags.target } : {}),
+    ...(flags.tokenBudget !== undefined ? { tokenBudget: flags.tokenBudget } : {}),
   });
   const stopped = flags.failOnChange ? changedFiles(result, flags, root) : undefined;
   const reported = stopped ? { ...result, ok: false, diagnostics: [...result.diagnostics, stopped] } : result;
