@@ -1,9 +1,13 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * `npm test`: the project's own tests, on fixtures it owns; never reads outside the repository.
+ * The conformance suite over the external corpus (`test/conformance/`) has its own config,
+ * `vitest.conformance.config.ts` (`npm run test:conformance`).
+ */
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // The conformance suite reads the shared corpus outside the repository: `npm run test:conformance`.
     exclude: ["test/conformance/**", "**/node_modules/**"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

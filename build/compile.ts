@@ -20,6 +20,7 @@ import { createDiagnostic, hasErrors, relativizeDiagnostic, sortDiagnostics, typ
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { fileStart } from "../common/positions.js";
 import { createNodeHost, type CompilerHost } from "../common/host.js";
+import { ignoreStateDir } from "../common/state-dir.js";
 import { buildLockfile, type BundleIntegrityLookup } from "../lockfile/build-lockfile.js";
 import type { LockfileCheckReport } from "../lockfile/check-lockfile.js";
 import { fixCommandFor } from "../lockfile/fix-command.js";
@@ -49,7 +50,11 @@ export interface CompileOptions {
   /** Absolute agent root. */
   readonly root: string;
   readonly host?: CompilerHost;
-  /** `--check`: write nothing; fail when the lock is missing, stale or hand-edited. */
+  /**
+   * `--check`: write nothing and bundle nothing; fail when the lock is missing, stale or
+   * hand-edited. Bundle integrities are carried over from the lock for plugins whose content is
+   * unchanged (a changed plugin changes its capability's integrity, which the check reports).
+   */
   readonly check?: boolean;
   /** `false` for `--no-package`: no bundles, no artifact. */
   readonly package?: boolean;
@@ -147,7 +152,10 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   clock.lap("analyze");
   diagnostics.push(...(await checkModelFacingRules(analysis, options)));
   clock.lap("providers");
-  const packaged = options.package !== false && !hasErrors(diagnostics) ? await packageTools(analysis, root, diagnostics) : undefined;
+  // `--check` compares the lock only, so it never bundles: a tool's bundle integrity comes from
+  // the lock when its plugin's content integrity is unchanged (as under `--no-package`).
+  const packaging = options.package !== false && options.check !== true;
+  const packaged = packaging && !hasErrors(diagnostics) ? await packageTools(analysis, root, diagnostics) : undefined;
   clock.lap("package");
   const bundleLookup: BundleIntegrityLookup = packaged
     ? (surfaceId, capability, tool) => packaged.toolBundles.get(toolBundleKey(surfaceId, capability, tool))?.integrity
@@ -180,6 +188,7 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
     clock.lap("artifact");
     if (written === undefined) return { ...failed, diagnostics: finish(diagnostics, root) };
     artifactChanged = written;
+    ignoreStateDir(root);
   }
   if (review) options.onLockChange?.(review);
   const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged);
@@ -237,9 +246,10 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   diagnostics.push(...analysis.diagnostics);
   // A folder without agent.md is not an agent root: nothing is created in it, not even the cache
   // (e.g. `search <path>`, which reads the path as the query and the working directory as the root).
-  if (cache && (options.saveCache ?? !options.check) && host.kind(path.join(root, "agent.md")) === "file" && !cache.save() && cache.refusal) {
+  if (cache && (options.saveCache ?? !options.check) && host.kind(path.join(root, "agent.md")) === "file") {
     // Only a warning: the cache saves time, the compile does not need it.
-    diagnostics.push(writeRefusalDiagnostic("The analysis cache", cache.refusal, root, "warning"));
+    if (!cache.save() && cache.refusal) diagnostics.push(writeRefusalDiagnostic("The analysis cache", cache.refusal, root, "warning"));
+    ignoreStateDir(root);
   }
   return { analysis, previous, diagnostics, refused, damaged, fixCommand };
 }

@@ -53,10 +53,11 @@ export async function main(argv: readonly string[], services: CliServices = {}):
     .option("--out <dir>", "artifact directory (default: <root>/.assemblyline/build)")
     .option("--no-package", "skip packaging: check and lock only")
     .option("--no-cache", "do not read or write the analysis cache (.assemblyline/cache/)")
+    .option("--fail-on-change", "exit 1 when plugins.lock (or an --out artifact) changed, so a Git hook stops the commit until it is staged")
     .option("--target <id>", `check every tool against a model API's rules (repeatable): ${TARGET_IDS.join(", ")}`, collectTarget, [])
     .option("--token-budget <n>", "the most tokens a surface's initial snapshot may cost (o200k_base)", parseTokenBudget)
     .addOption(new Option("--format <format>", "output format").choices(COMPILE_FORMATS).default("pretty"))
-    .action(async (root: string, options: { check?: boolean; out?: string; package: boolean; cache: boolean; target: string[]; tokenBudget?: number; format: (typeof COMPILE_FORMATS)[number] }) => {
+    .action(async (root: string, options: { check?: boolean; out?: string; package: boolean; cache: boolean; failOnChange?: boolean; target: string[]; tokenBudget?: number; format: (typeof COMPILE_FORMATS)[number] }) => {
       const { runCompile } = await import("./commands/compile.js");
       exitCode = await runCompile(root, options);
     });

@@ -13,15 +13,27 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Pretty diagnostics (with code frames of files under `base`) to stderr when any. */
+/**
+ * Pretty diagnostics (with code frames) to stderr when any. `diagnostics` name their files
+ * relative to `base` (the agent or plugin root); they are printed relative to the working
+ * directory instead, so `agent/agent.md:3:5` opens from the terminal (editors and terminals
+ * make `file:line:column` clickable relative to where the command ran).
+ */
 export function printDiagnostics(diagnostics: readonly Diagnostic[], base: string): void {
-  const text = formatPretty(diagnostics, { readSource: (file) => readSource(base, file), color: colorFor(process.stderr) });
+  const shown = diagnostics.map((d) => fromWorkingDirectory(d, base));
+  const text = formatPretty(shown, { readSource, color: colorFor(process.stderr) });
   if (text) process.stderr.write(text);
 }
 
-function readSource(base: string, file: string): string | undefined {
+/** `d` with its file (and related files) relative to the working directory rather than `base`. */
+export function fromWorkingDirectory(d: Diagnostic, base: string): Diagnostic {
+  const rebase = (file: string): string => (file === "" ? "" : path.relative(process.cwd(), path.resolve(base, file)) || ".");
+  return { ...d, file: rebase(d.file), ...(d.related ? { related: d.related.map((r) => ({ ...r, file: rebase(r.file) })) } : {}) };
+}
+
+function readSource(file: string): string | undefined {
   try {
-    const absolute = path.resolve(base, file);
+    const absolute = path.resolve(file);
     const stat = fs.statSync(absolute);
     if (!stat.isFile() || stat.size > 2_000_000) return undefined;
     return fs.readFileSync(absolute, "utf8");

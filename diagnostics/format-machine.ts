@@ -2,6 +2,7 @@
  * Machine formats over the same diagnostic data: JSON (DESIGN §7's Diagnostic shape),
  * SARIF 2.1.0 (code scanning) and GitHub Actions workflow commands (annotations in PRs).
  */
+import { pathToFileURL } from "node:url";
 import { allDiagnosticMessages } from "./catalog/index.js";
 import type { Diagnostic, Severity } from "./diagnostic.js";
 
@@ -36,11 +37,19 @@ function underBase(base: string, file: string): string {
   return joined.replace(/\/\.$/, "");
 }
 
+/** The SARIF `uriBaseId` every location is relative to: the folder the tool ran in (the repository root in CI). */
+export const SARIF_SOURCE_ROOT = "%SRCROOT%";
+
 /**
  * A SARIF 2.1.0 log with one run; rules come from the catalog, so every code is described.
+ * Every location is a relative URI with `uriBaseId` {@link SARIF_SOURCE_ROOT} (SARIF 2.1.0
+ * §3.4.4, the form GitHub code scanning resolves against the checkout).
  * @param base the agent root relative to the working directory (file URIs are made relative to it).
+ * @param sourceRoot the working directory as an absolute path: when given, the run's
+ *   `originalUriBaseIds` says where `%SRCROOT%` is, so viewers on this machine resolve the
+ *   files too (left out, the log has no absolute path at all).
  */
-export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: string, base = ""): string {
+export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: string, base = "", sourceRoot?: string): string {
   const used = new Set(diagnostics.map((d) => d.code));
   const rules = allDiagnosticMessages()
     .filter((m) => used.has(m.code))
@@ -64,13 +73,14 @@ export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: str
     runs: [
       {
         tool: { driver: { name: "assembly-line", version: toolVersion, rules } },
+        ...(sourceRoot !== undefined ? { originalUriBaseIds: { [SARIF_SOURCE_ROOT]: { uri: directoryUri(sourceRoot) } } } : {}),
         results: diagnostics.map((d) => ({
           ruleId: d.code,
           level: SARIF_LEVEL[d.severity],
           message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
-          locations: [{ physicalLocation: { artifactLocation: { uri: underBase(base, d.file) }, region: region(d) } }],
+          locations: [{ physicalLocation: { artifactLocation: artifactLocation(base, d.file), region: region(d) } }],
           ...(d.related
-            ? { relatedLocations: d.related.map((r, id) => ({ id, message: { text: r.message }, physicalLocation: { artifactLocation: { uri: underBase(base, r.file) }, region: region(r) } })) }
+            ? { relatedLocations: d.related.map((r, id) => ({ id, message: { text: r.message }, physicalLocation: { artifactLocation: artifactLocation(base, r.file), region: region(r) } })) }
             : {}),
           ...(d.path ? { properties: { path: d.path } } : {}),
         })),
@@ -78,6 +88,17 @@ export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: str
     ],
   };
   return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+/** A SARIF artifactLocation: the file under `base` as a relative URI reference against `%SRCROOT%`. */
+function artifactLocation(base: string, file: string): { uri: string; uriBaseId: string } {
+  return { uri: encodeURI(underBase(base, file)), uriBaseId: SARIF_SOURCE_ROOT };
+}
+
+/** `file:` URI of an absolute directory, with the trailing slash SARIF requires of a base URI (§3.14.14). */
+function directoryUri(directory: string): string {
+  const href = pathToFileURL(directory).href;
+  return href.endsWith("/") ? href : `${href}/`;
 }
 
 const GITHUB_COMMAND: Record<Severity, string> = { error: "error", warning: "warning", info: "notice" };

@@ -14,6 +14,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { ignoreStateDir } from "../common/state-dir.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { canonicalJsonText } from "../common/canonical-json.js";
@@ -96,6 +97,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw runtimeError(Diagnostics.NetworkPolicyUnenforceable, "", [isolation.unavailableReason]);
   }
   const store = StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
+  ignoreStateDir(root);
   return new Runtime(options, root, stateDir, artifact, store, shell, limits, isolation);
 }
 

@@ -6,7 +6,8 @@
  * belong (after the last capability, or as a new `capabilities:` block) and renders them; the
  * lines are spliced into the original text at that offset. The result is parsed again and must
  * equal the intended value. A flow mapping (`capabilities: { a: {} }`) gets the new member
- * inserted before its closing brace, as JSON (which YAML flow style accepts). When a layout is
+ * inserted before its closing brace, in YAML flow style (`b: { package: "…" }`); an empty one
+ * (`capabilities: {}`) becomes a block mapping with the member below it. When a layout is
  * too unusual for a splice (`capabilities: null`), the Document API renders the whole front
  * matter instead, which still keeps comments and order.
  */
@@ -89,13 +90,16 @@ type Plan =
 
 /**
  * Insert `lines` (rendered YAML, LF-separated) at `offset`, each line prefixed with `indent`
- * spaces; or, with `raw`, insert exactly that text (inside a flow mapping).
+ * spaces; or, with `raw`, insert exactly that text (inside a flow mapping). `remove` first
+ * deletes the text in `[from, to)`, which lies before `offset` (an empty `{}` that becomes a
+ * block mapping).
  */
 interface SpliceEdit {
   readonly offset: number;
   readonly indent: number;
   readonly lines: string;
   readonly raw?: string;
+  readonly remove?: { readonly from: number; readonly to: number };
 }
 
 /** The parsed front matter, its source text (file offsets) and its indentation step. */
@@ -136,7 +140,11 @@ function planEdit(ctx: Context, key: string, value: Record<string, unknown>, pkg
   const existing = findPair(caps, key);
   if (!existing) {
     const indent = keyColumn(ctx, caps);
-    const splice = caps.flow ? intoFlowMap(ctx, caps, `${key}: ${JSON.stringify(value)}`) : { offset: skipDeeperComments(ctx, endOfMap(ctx, caps), indent), indent, lines: render({ [key]: value }, ctx.unit) };
+    const splice = caps.flow
+      ? caps.items.length === 0
+        ? emptyFlowToBlock(ctx, capsPair, caps, render({ [key]: value }, ctx.unit))
+        : intoFlowMap(ctx, caps, `${key}: ${renderFlow(value)}`)
+      : { offset: skipDeeperComments(ctx, endOfMap(ctx, caps), indent), indent, lines: render({ [key]: value }, ctx.unit) };
     return { kind: "edit", ...(splice ? { splice } : {}), expected: (b) => withCapabilities(b, { ...capabilitiesOf(b), [key]: value }) };
   }
   return planExistingEntry(ctx, existing, key, value, pkg);
@@ -171,6 +179,27 @@ function planExistingEntry(ctx: Context, existing: Pair, key: string, value: Rec
   };
 }
 
+/** Renders a value as one-line YAML flow style (`{ package: "@scope/name" }`), for a member of a flow mapping. */
+function renderFlow(value: unknown): string {
+  return stringify(value, { lineWidth: 0, collectionStyle: "flow" }).trim();
+}
+
+/**
+ * `capabilities: {}` becomes a block mapping holding the new member (issue 10 item 7: an empty
+ * flow map is how a user writes "no capabilities yet", not a style to keep): the `{}` (and the
+ * spaces before it) is removed and the member goes on the lines below, one indentation step
+ * deeper than `capabilities`. A comment after the braces stays on the `capabilities:` line.
+ * `undefined` when the braces are not where the ranges say.
+ */
+function emptyFlowToBlock(ctx: Context, capsPair: Pair, caps: YAMLMap, lines: string): SpliceEdit | undefined {
+  const [start, end] = caps.range ?? [0, 0];
+  if (ctx.source[start] !== "{" || ctx.source[end - 1] !== "}") return undefined;
+  let from = start;
+  while (from > 0 && (ctx.source[from - 1] === " " || ctx.source[from - 1] === "\t")) from--;
+  const keyStart = (capsPair.key as Node).range![0];
+  return { offset: lineEndAfter(ctx, end), indent: column(ctx, keyStart) + ctx.unit, lines, remove: { from, to: end } };
+}
+
 /** Renders a value as block YAML (LF line ends), one member per line. */
 function render(value: unknown, unit: number): string {
   return stringify(value, { lineWidth: 0, indent: unit });
@@ -196,7 +225,7 @@ function splice(yamlText: string, edit: SpliceEdit, eol: string): string {
   if (edit.raw !== undefined) return yamlText.slice(0, edit.offset) + edit.raw + yamlText.slice(edit.offset);
   const pad = " ".repeat(edit.indent);
   const lines = edit.lines.replace(/\n$/, "").split("\n").map((line) => pad + line).join(eol) + eol;
-  const before = yamlText.slice(0, edit.offset);
+  const before = edit.remove ? yamlText.slice(0, edit.remove.from) + yamlText.slice(edit.remove.to, edit.offset) : yamlText.slice(0, edit.offset);
   const needsBreak = before.length > 0 && !before.endsWith("\n");
   return before + (needsBreak ? eol : "") + lines + yamlText.slice(edit.offset);
 }

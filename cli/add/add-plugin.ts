@@ -57,6 +57,8 @@ export interface AddPluginResult {
   readonly package?: { readonly name: string; readonly version: string };
   /** The package manager command that ran. */
   readonly command?: string;
+  /** What the package manager printed (stdout, then stderr) when it failed (AL6202), for the user to read. */
+  readonly installOutput?: string;
   readonly agentMdChanged: boolean;
   /** The compile that pinned the plugin (absent when an earlier step failed). */
   readonly compile?: CompileResult;
@@ -84,7 +86,7 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   }
   const manager = detectPackageManager(root).manager;
   const installed = installPackage(manager, root, spec.spec, { ...(options.offline ? { offline: true } : {}), ...(options.run ? { run: options.run } : {}) });
-  if (!installed.ok) return fail(installed.diagnostic, installed.command ? { command: installed.command } : {});
+  if (!installed.ok) return fail(installed.diagnostic, { ...(installed.command ? { command: installed.command } : {}), ...(installed.output ? { installOutput: installed.output } : {}) });
   const pkg = { name: installed.name, version: installed.version };
   const base = { package: pkg, command: installed.command };
 

@@ -16,6 +16,8 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
     // The review is printed before plugins.lock is written (issue 11 item 3).
     onReview: (review) => process.stdout.write(formatContractReview(review)),
   });
+  // The package manager's own words come first, so AL6202's "read the output above" has some.
+  if (result.installOutput) process.stderr.write(result.installOutput.endsWith("\n") ? result.installOutput : `${result.installOutput}\n`);
   printDiagnostics(result.diagnostics, root);
   if (!result.ok) {
     process.stderr.write(

@@ -1,14 +1,17 @@
 /**
- * `assembly-line compile [root] [--check] [--out DIR] [--no-package] [--target ID]… [--token-budget N]
- * [--format …]` (DESIGN §7; issue 11 for `--target` and `--token-budget`).
+ * `assembly-line compile [root] [--check] [--out DIR] [--no-package] [--fail-on-change] [--target ID]…
+ * [--token-budget N] [--format …]` (DESIGN §7; issue 11 for `--target` and `--token-budget`).
  */
 import * as path from "node:path";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { formatGithub, formatSarif, toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { detectPackageManager, installAllCommand } from "../add/detect-package-manager.js";
 import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
 import { printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
+import { shellQuote } from "../../common/shell-quote.js";
 
 /** Flags of `compile`. */
 export interface CompileFlags {
@@ -18,6 +21,12 @@ export interface CompileFlags {
   /** `--no-cache` sets false: neither read nor write `.assemblyline/cache/`. */
   readonly cache?: boolean;
   readonly format: "pretty" | "json" | "sarif" | "github";
+  /**
+   * `--fail-on-change` (the pre-commit hook `assembly-line`): exit 1 with AL6014 when this
+   * compile wrote new plugins.lock bytes, or a changed artifact into an `--out` directory (the
+   * default artifact under `.assemblyline/` is ignored by Git, so it never stops a commit).
+   */
+  readonly failOnChange?: boolean;
   /** `--target ID` (repeatable): provider profiles to check every tool against. */
   readonly target?: readonly string[];
   /** `--token-budget N`: the most tokens each surface's initial snapshot may cost. */
@@ -38,11 +47,32 @@ export async function runCompile(rootArgument: string, flags: CompileFlags): Pro
     ...(flags.target && flags.target.length > 0 ? { targets: flags.target } : {}),
     ...(flags.tokenBudget !== undefined ? { tokenBudget: flags.tokenBudget } : {}),
   });
-  if (flags.format === "json") printJson(compileJson(result));
-  else if (flags.format === "sarif") process.stdout.write(formatSarif(result.diagnostics, toolVersion(), path.relative(process.cwd(), root)));
-  else if (flags.format === "github") process.stdout.write(formatGithub(result.diagnostics, path.relative(process.cwd(), root)));
-  else printPretty(result, root, flags);
-  return result.ok ? 0 : 1;
+  const stopped = flags.failOnChange ? changedFiles(result, flags, root) : undefined;
+  const reported = stopped ? { ...result, ok: false, diagnostics: [...result.diagnostics, stopped] } : result;
+  if (flags.format === "json") printJson(compileJson(reported));
+  else if (flags.format === "sarif") process.stdout.write(formatSarif(reported.diagnostics, toolVersion(), path.relative(process.cwd(), root), process.cwd()));
+  else if (flags.format === "github") process.stdout.write(formatGithub(reported.diagnostics, path.relative(process.cwd(), root)));
+  else {
+    printPretty(result, root, flags);
+    if (stopped) printDiagnostics([stopped], root);
+  }
+  return reported.ok ? 0 : 1;
+}
+
+/**
+ * AL6014 when a successful compile changed what the user commits: new plugins.lock bytes, or
+ * (with `--out`) a changed artifact. A fixer that changed a file exits non-zero so the commit
+ * stops and the user stages the change (the pre-commit framework's convention for fixers).
+ */
+function changedFiles(result: CompileResult, flags: CompileFlags, root: string): Diagnostic | undefined {
+  if (!result.ok || flags.check) return undefined;
+  const shown = (relative: string): string => path.relative(process.cwd(), path.resolve(root, relative)) || ".";
+  const changed = [
+    ...(result.lockChanged ? [shown(result.lockfile)] : []),
+    ...(flags.out !== undefined && result.artifact !== null && result.artifactChanged ? [shown(result.artifact)] : []),
+  ];
+  if (changed.length === 0) return undefined;
+  return createDiagnostic(Diagnostics.CompileChangedFiles, { file: result.lockfile, line: 1, column: 1 }, [changed.join(" and "), changed.map(shellQuote).join(" ")]);
 }
 
 /** The JSON document of DESIGN §7: `{ ok, diagnostics, lockfile, lockChanged, artifact }`. */

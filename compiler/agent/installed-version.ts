@@ -40,5 +40,15 @@ export function checkInstalledVersion(check: InstalledVersionCheck): Diagnostic 
     locked.version,
     check.installedVersion,
     check.installCommand,
+    addSpecOf(locked.name, check.installedVersion),
   ]);
+}
+
+/**
+ * The `assembly-line add` argument that names exactly `name@version`: a scoped name as it is,
+ * an unscoped one behind `npm:` (a bare name is a short name of an official plugin, which
+ * `add` would read as `@assemblyline-agents/<name>`).
+ */
+export function addSpecOf(name: string, version: string): string {
+  return name.startsWith("@") ? `${name}@${version}` : `npm:${name}@${version}`;
 }

@@ -60,7 +60,7 @@ export const LockfileMessages = defineMessages({
     code: "AL6008",
     severity: "error",
     message: "Capability '{0}' is locked to {1}@{2}, but {1}@{3} is installed.",
-    hint: "Run `{4}` to install the locked version, or `npx assembly-line add {1}@{3}` to lock the installed one.",
+    hint: "Run `{4}` to install the locked version, or `npx assembly-line add {5}` to lock the installed one.",
     docs: "The lock pins the exact published package a capability was compiled from; compiling another version would change the agent's tools behind the lock's back (issue 3 item 7).",
   },
   LockedPackageNotInstalled: {
@@ -97,6 +97,14 @@ export const LockfileMessages = defineMessages({
     hint: "Fix the errors above, then run `compile --check` again.",
     frame: false,
     docs: "`compile --check` compares the lock with what `compile` would write; while the inputs have errors `compile` writes nothing, so any diff or fix command would be wrong (DESIGN §5).",
+  },
+  CompileChangedFiles: {
+    code: "AL6014",
+    severity: "error",
+    message: "compile changed {0}; stage the change and commit again.",
+    hint: "Run `git add {1}` and commit again: the commit was stopped so the new lock goes in with it.",
+    frame: false,
+    docs: "`compile --fail-on-change` (the pre-commit hook `assembly-line`, husky and lefthook recipes in docs/workflow.md) exits 1 when it wrote new plugins.lock bytes, or a changed artifact into an `--out` directory, like every pre-commit fixer: the commit stops and the user stages what changed instead of committing a stale lock.",
   },
 
   // ───────────── hashing a plugin directory (AL61xx) ─────────────

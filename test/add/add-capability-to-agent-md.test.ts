@@ -101,15 +101,24 @@ describe("addCapabilityToAgentMd", () => {
     // The audit's case: spacing before comments collapsed when the whole front matter was re-rendered.
     const text = "\uFEFF---\r\nname: t    # c2\r\ncapabilities: { other: {} }  # c3\r\n# c4\r\n---\r\n";
     expect(addCapabilityToAgentMd(text, "openui", OPENUI).text).toBe(
-      '\uFEFF---\r\nname: t    # c2\r\ncapabilities: { other: {}, openui: {"package":"@assemblyline-agents/openui"} }  # c3\r\n# c4\r\n---\r\n',
+      '\uFEFF---\r\nname: t    # c2\r\ncapabilities: { other: {}, openui: { package: "@assemblyline-agents/openui" } }  # c3\r\n# c4\r\n---\r\n',
     );
     // An existing flow entry without a package gets it as its first member; an empty one gets it alone.
     expect(addCapabilityToAgentMd("---\ncapabilities:\n  openui: { config: { a: 1 } }   # keep\n---\n", "openui", OPENUI).text).toBe(
       '---\ncapabilities:\n  openui: { package: "@assemblyline-agents/openui", config: { a: 1 } }   # keep\n---\n',
     );
-    expect(addCapabilityToAgentMd("---\ncapabilities: {}  # none yet\n---\n", "openui", OPENUI).text).toBe(
-      '---\ncapabilities: { openui: {"package":"@assemblyline-agents/openui"} }  # none yet\n---\n',
+  });
+
+  it("turns an empty `capabilities: {}` into a block mapping (not JSON inside a flow map)", () => {
+    expect(addCapabilityToAgentMd("---\nname: x\ncapabilities: {}\n---\nBody\n", "openui", OPENUI).text).toBe(
+      '---\nname: x\ncapabilities:\n  openui:\n    package: "@assemblyline-agents/openui"\n---\nBody\n',
     );
+    // A comment after the braces stays on the capabilities line; CRLF and deeper indentation are kept.
+    expect(addCapabilityToAgentMd("---\r\nagent:\r\n    name: x\r\ncapabilities: { }  # none yet\r\n---\r\n", "openui", OPENUI).text).toBe(
+      '---\r\nagent:\r\n    name: x\r\ncapabilities:  # none yet\r\n    openui:\r\n        package: "@assemblyline-agents/openui"\r\n---\r\n',
+    );
+    const withConfig = addCapabilityToAgentMd("---\ncapabilities: {}\n---\n", "openui", { package: "@assemblyline-agents/openui", config: { brand: { name: "Example" } } });
+    expect(withConfig.text).toBe('---\ncapabilities:\n  openui:\n    package: "@assemblyline-agents/openui"\n    config:\n      brand:\n        name: Example\n---\n');
   });
 
   it("falls back to the Document API for explicit null, keeping the rest", () => {

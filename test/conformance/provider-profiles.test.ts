@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkToolDefinition } from "../../compiler/providers/check-tool.js";
 import { PROVIDER_PROFILES } from "../../compiler/providers/index.js";
-import { corpusRoot } from "../helpers/temp-tree.js";
+import { corpusRoot } from "./corpus-root.js";
 
 const corpus = process.env["ASSEMBLYLINE_CORPUS"] ?? corpusRoot;
 const dir = path.join(corpus, "tool-schemas");

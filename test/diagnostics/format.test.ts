@@ -87,7 +87,16 @@ describe("machine formats", () => {
     expect(log.runs[0].results[0]).toMatchObject({
       ruleId: "AL4001",
       level: "error",
-      locations: [{ physicalLocation: { artifactLocation: { uri: "agents/support/plugins/p/ai.assemblyline/index.ts" }, region: { startLine: 3, startColumn: 13 } } }],
+      locations: [{ physicalLocation: { artifactLocation: { uri: "agents/support/plugins/p/ai.assemblyline/index.ts", uriBaseId: "%SRCROOT%" }, region: { startLine: 3, startColumn: 13 } } }],
     });
+    // Without a source root the log holds no absolute path.
+    expect(log.runs[0].originalUriBaseIds).toBeUndefined();
+  });
+
+  it("SARIF locations are relative URIs against %SRCROOT%, which originalUriBaseIds places at the working directory", () => {
+    const spaced = { ...unknownField, file: "plugins/my plugin/ai.assemblyline/index.ts" };
+    const log = JSON.parse(formatSarif([spaced], "1.2.3", "agents/support", "/home/me/repo"));
+    expect(log.runs[0].originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: "file:///home/me/repo/" } });
+    expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: "agents/support/plugins/my%20plugin/ai.assemblyline/index.ts", uriBaseId: "%SRCROOT%" });
   });
 });

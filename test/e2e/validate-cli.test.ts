@@ -1,6 +1,6 @@
 /**
  * `assembly-line validate <pluginDir>` (issue 2 item 6) on real plugin folders: the example's
- * plugins and corpus cases, with the exact JSON document of DESIGN §7.
+ * plugins and the project's own Agent Plugins fixtures, with the exact JSON document of DESIGN §7.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -8,7 +8,10 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
 import { seedPlugins } from "../helpers/support-agent.js";
-import { corpusRoot, repoRoot } from "../helpers/temp-tree.js";
+import { repoRoot } from "../helpers/temp-tree.js";
+
+/** A case of `test/fixtures/agent-plugins/` (its plugin root). */
+const fixturePlugin = (name: string): string => path.join(repoRoot, "test", "fixtures", "agent-plugins", name, "plugin");
 
 describe("assembly-line validate", () => {
   it("prints { ok, diagnostics, plugin: { name, rejected, skills, mcpServers, tools } } for a clean plugin", () => {
@@ -22,7 +25,7 @@ describe("assembly-line validate", () => {
   });
 
   it("says a plugin the spec rejects is rejected, with the reason at its line", () => {
-    const { status, json } = runCliJson(["validate", path.join(corpusRoot, "agent-plugins/apkit__AP-5.5-NAME-CHARSET__uppercase/plugin")]);
+    const { status, json } = runCliJson(["validate", fixturePlugin("manifest-name-uppercase")]);
     expect(status).toBe(1);
     expect(json.ok).toBe(false);
     expect(json.plugin).toMatchObject({ rejected: true, skills: [], mcpServers: [], tools: [] });
@@ -30,9 +33,9 @@ describe("assembly-line validate", () => {
   });
 
   it("lists only the components that load; skipped ones are diagnostics", () => {
-    const { status, json } = runCliJson(["validate", path.join(corpusRoot, "agent-plugins/apkit__AP-11.3-COMPONENT-FAILURE-ISOLATION/plugin")]);
+    const { status, json } = runCliJson(["validate", fixturePlugin("component-failure-isolation")]);
     expect(status).toBe(1);
-    expect(json.plugin).toMatchObject({ rejected: false, skills: ["alpha", "omega"], mcpServers: ["good"] });
+    expect(json.plugin).toMatchObject({ rejected: false, skills: ["first", "last"], mcpServers: ["good"] });
     const codes = json.diagnostics.map((d: { code: string }) => d.code);
     expect(codes).toContain("AL2102"); // unknown top-level field `hooks`: reported, ignored
     expect(codes).toContain("AL2208"); // skills/broken: name differs from the directory

@@ -44,8 +44,5 @@ export function writeFiles(root: string, files: Readonly<Record<string, TreeEntr
   }
 }
 
-/** Absolute path of the repository root (for reading `../shared/corpus` in place). */
+/** Absolute path of the repository root (tests read only below it; the corpus is `test/conformance/`'s). */
 export const repoRoot = path.resolve(import.meta.dirname, "..", "..");
-
-/** Absolute path of the shared corpus, read in place and never copied into the repo. */
-export const corpusRoot = path.resolve(repoRoot, "..", "shared", "corpus");

@@ -5,6 +5,7 @@ import { checkLockfile } from "../../lockfile/check-lockfile.js";
 import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
 import { hashPluginDirectory } from "../../compiler/plugin-package/hash-plugin-directory.js";
 import { checkInstalledVersion } from "../../compiler/agent/installed-version.js";
+import { resolvePluginSpec } from "../../cli/add/resolve-plugin-spec.js";
 import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";
 import type { Lockfile } from "../../contract/lockfile-types.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
@@ -222,5 +223,14 @@ describe("checkInstalledVersion", () => {
       hint: "Run `pnpm install` to install the locked version, or `npx assembly-line add @assemblyline-agents/openui@1.3.0` to lock the installed one.",
     });
     expect(checkInstalledVersion({ capability: "openui", locked, installedVersion: undefined, location, installCommand: "npm install" })?.code).toBe("AL6009");
+  });
+
+  it("names an unscoped package with npm: in the hint (a bare name would mean @assemblyline-agents/<name>)", () => {
+    const unscoped = { type: "npm", name: "community-charts", version: "2.0.0" } as const;
+    const diagnostic = checkInstalledVersion({ capability: "charts", locked: unscoped, installedVersion: "2.1.0", location, installCommand: "npm install" });
+    expect(diagnostic).toMatchObject({ code: "AL6008", hint: "Run `npm install` to install the locked version, or `npx assembly-line add npm:community-charts@2.1.0` to lock the installed one." });
+    // What the hint proposes resolves to that very package, not to the official scope.
+    expect(resolvePluginSpec("npm:community-charts@2.1.0", "/")).toMatchObject({ ok: true, spec: { kind: "registry", name: "community-charts", version: "2.1.0" } });
+    expect(resolvePluginSpec("community-charts@2.1.0", "/")).toMatchObject({ ok: true, spec: { name: "@assemblyline-agents/community-charts" } });
   });
 });

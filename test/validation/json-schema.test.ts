@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { checkJsonSchema, MAX_SCHEMA_DEPTH, selectDialect } from "../../compiler/validation/json-schema.js";
 import type { JsonObject, JsonValue } from "../../common/json-value.js";
 import type { LocatedValue, ValueLocation } from "../../compiler/model.js";
-import { corpusRoot } from "../helpers/temp-tree.js";
+import { repoRoot } from "../helpers/temp-tree.js";
 
 const fallback = { file: "/p/ai.assemblyline/index.ts", line: 1, column: 1 };
 
@@ -20,17 +20,20 @@ function subjectFor(schema: JsonValue) {
     }
   };
   // An iterative build is not needed here: test schemas are shallow except the deep one, which has no locations.
-  if (JSON.stringify(schema).length < 100_000) visit(value, "");
+  if (JSON.stringify(schema).length < 20_000) visit(value, "");
   const located: LocatedValue = { value, locations };
   return { role: "inputSchema" as const, located, pointer: "/tools/t/inputSchema", fallback };
 }
 
 const check = (schema: JsonValue) => checkJsonSchema(schema, subjectFor(schema));
 
-describe("checkJsonSchema: the real-world corpus", () => {
-  const dir = path.join(corpusRoot, "tool-schemas");
+describe("checkJsonSchema: real-world shapes (own fixtures)", () => {
+  // test/fixtures/tool-schemas/: schemas written for this repository in the shapes MCP servers
+  // publish (2020-12, draft-07 and no $schema; enum, default, bounds, anyOf/oneOf, const,
+  // format, pattern, $defs/$ref). The external corpus's 23 schemas are the conformance suite.
+  const dir = path.join(repoRoot, "test", "fixtures", "tool-schemas");
   const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json"));
-  it("has the corpus's 23 schemas", () => expect(files).toHaveLength(23));
+  it("has the fixtures", () => expect(files.length).toBeGreaterThanOrEqual(6));
   for (const file of files) {
     it(`accepts ${file}`, () => {
       const schema = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as JsonValue;

@@ -1,0 +1,128 @@
+/**
+ * Issue 10 items 2 and 7 through the real CLI: `compile --fail-on-change` (what the
+ * `assembly-line` pre-commit hook runs), `.assemblyline/.gitignore`, pretty paths relative to
+ * the working directory, and `add` showing the package manager's output when it fails.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { copyAgent } from "../helpers/copy-agent.js";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { supportAgentRoot } from "../helpers/support-agent.js";
+import { writeTree } from "../helpers/temp-tree.js";
+
+const echoOf = (root: string): string => path.join(root, "plugins", "example", "ai.assemblyline", "echo.ts");
+const git = (cwd: string, ...args: string[]) => spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.org", ...args], { cwd, encoding: "utf8" });
+
+describe("compile --fail-on-change", () => {
+  it("exits 0 when the lock did not change, even when the ignored artifact was written", () => {
+    const root = copyAgent(supportAgentRoot);
+    const run = runCli(["compile", root, "--fail-on-change"]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Packaged");
+  });
+
+  it("exits 1 with AL6014 when it rewrote plugins.lock, naming the file to stage; the next run passes", () => {
+    const root = copyAgent(supportAgentRoot);
+    fs.appendFileSync(echoOf(root), "// changed\n");
+    const lockBefore = fs.readFileSync(path.join(root, "plugins.lock"), "utf8");
+    const parent = path.dirname(root);
+    const run = runCli(["compile", path.basename(root), "--fail-on-change"], { cwd: parent });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(`Wrote ${path.join(path.basename(root), "plugins.lock")}`);
+    expect(run.stderr).toContain("error AL6014: compile changed support-agent/plugins.lock; stage the change and commit again.");
+    expect(run.stderr).toContain("hint: Run `git add support-agent/plugins.lock` and commit again");
+    expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).not.toBe(lockBefore);
+    expect(runCli(["compile", root, "--fail-on-change"]).status).toBe(0);
+  });
+
+  it("--format json says ok: false with AL6014 and lockChanged: true", () => {
+    const root = copyAgent(supportAgentRoot);
+    fs.appendFileSync(echoOf(root), "// changed\n");
+    const { status, json } = runCliJson(["compile", root, "--fail-on-change", "--no-package"]);
+    expect(status).toBe(1);
+    expect(json).toMatchObject({ ok: false, lockChanged: true, diagnostics: [{ code: "AL6014", file: "plugins.lock", severity: "error" }] });
+  });
+
+  it("counts a changed artifact in an --out directory (one the team commits), not the default one", () => {
+    const root = copyAgent(supportAgentRoot);
+    const out = path.join(root, "dist-agent");
+    const first = runCliJson(["compile", root, "--fail-on-change", "--out", out]);
+    expect(first.status).toBe(1);
+    expect(first.json.diagnostics.map((d: { code: string }) => d.code)).toEqual(["AL6014"]);
+    expect(first.json.diagnostics[0].message).toContain("dist-agent");
+    expect(runCli(["compile", root, "--fail-on-change", "--out", out]).status).toBe(0);
+  });
+
+  it("without the flag a changed lock still exits 0 (DESIGN §7)", () => {
+    const root = copyAgent(supportAgentRoot);
+    fs.appendFileSync(echoOf(root), "// changed\n");
+    expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
+  });
+});
+
+describe(".assemblyline/ is ignored by Git", () => {
+  it("compile writes .assemblyline/.gitignore holding *, so git status shows nothing from it", () => {
+    const root = copyAgent(supportAgentRoot);
+    expect(git(root, "init", "-q").status).toBe(0);
+    expect(git(root, "add", "-A").status).toBe(0);
+    expect(git(root, "commit", "-qm", "agent").status).toBe(0);
+    expect(runCli(["compile", root]).status).toBe(0);
+    expect(fs.readFileSync(path.join(root, ".assemblyline", ".gitignore"), "utf8")).toMatch(/^\*$/m);
+    expect(fs.existsSync(path.join(root, ".assemblyline", "build", "manifest.json"))).toBe(true);
+    expect(git(root, "status", "--porcelain", "--untracked-files=all").stdout).toBe("");
+    // The runtime's state (call) lands there too and stays ignored.
+    const call = runCli(["call", "echo", root, "--input", '{"message":"hi"}', "--execution", "direct"]);
+    expect(call.status, call.stderr).toBe(0);
+    expect(git(root, "status", "--porcelain", "--untracked-files=all").stdout).toBe("");
+  });
+
+  it("keeps a .gitignore the user edited", () => {
+    const root = copyAgent(supportAgentRoot);
+    fs.mkdirSync(path.join(root, ".assemblyline"));
+    fs.writeFileSync(path.join(root, ".assemblyline", ".gitignore"), "cache/\n");
+    expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
+    expect(fs.readFileSync(path.join(root, ".assemblyline", ".gitignore"), "utf8")).toBe("cache/\n");
+  });
+
+  it("compile --check creates no .assemblyline/ at all", () => {
+    const root = copyAgent(supportAgentRoot);
+    expect(runCli(["compile", root, "--check"]).status).toBe(0);
+    expect(fs.existsSync(path.join(root, ".assemblyline"))).toBe(false);
+  });
+});
+
+describe("pretty output names files from where the command ran", () => {
+  it("agent/agent.md:3:3, not agent.md:3:3, when run from the agent's parent folder", () => {
+    const parent = writeTree({ "my-agent/agent.md": "---\nname: x\ncapabilities:\n  nowhere: {}\n---\n\nBody.\n" });
+    const run = runCli(["compile", "my-agent"], { cwd: parent });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^my-agent\/agent\.md:4:3 - error AL\d{4}: /m);
+    // The code frame is still read from the file.
+    expect(run.stderr).toContain("> 4 |   nowhere: {}");
+    // JSON keeps root-relative paths (DESIGN §7).
+    expect(runCliJson(["compile", "my-agent"], { cwd: parent }).json.diagnostics[0].file).toBe("agent.md");
+  });
+
+  it("from inside the agent root the paths are root-relative as before", () => {
+    const root = writeTree({ "agent.md": "---\nname: x\ncapabilities:\n  nowhere: {}\n---\n" });
+    expect(runCli(["compile"], { cwd: root }).stderr).toMatch(/^agent\.md:4:3 - error /m);
+  });
+});
+
+describe("add shows the package manager's output when it fails", () => {
+  it("prints npm's own error text before AL6202", () => {
+    const dir = writeTree({
+      "agent/agent.md": "---\nname: a\n---\n",
+      "broken-plugin/package.json": JSON.stringify({ name: "broken-plugin", version: "1.0.0", scripts: { preinstall: "echo broken-plugin-says-why >&2 && exit 3" } }),
+    });
+    const run = runCli(["add", "./broken-plugin", "agent"], { cwd: dir, env: { npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false" } });
+    expect(run.status).toBe(1);
+    const said = run.stderr.indexOf("broken-plugin-says-why");
+    const diagnostic = run.stderr.indexOf("error AL6202");
+    expect(said, run.stderr).toBeGreaterThanOrEqual(0);
+    expect(diagnostic).toBeGreaterThan(said);
+    expect(run.stderr).toMatch(/^agent\/package\.json:1:1 - error AL6202/m);
+  });
+});
