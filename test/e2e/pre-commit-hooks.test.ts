@@ -10,9 +10,12 @@
  *   lock is rewritten; staging the new lock lets the commit through;
  * - `assembly-line-check` (compile --check): fails on drift and writes nothing.
  *
- * Installing the hook environment builds this package and compiles better-sqlite3 twice (npm
- * install in the clone, then the global install of the tarball): minutes on an idle machine,
- * up to twenty on a loaded one, hence the long setup timeout.
+ * Installing the hook environment builds this package and installs better-sqlite3 twice (npm
+ * install in the clone, then the global install of the tarball). better-sqlite3 downloads a
+ * prebuilt binary from GitHub, which this test does not reach; without one it compiles from
+ * source (minutes each time). So the test hands it, through prebuild-install's documented
+ * `local-prebuilds` setting, the binary this checkout's `npm ci` already has, packed under the
+ * name prebuild-install looks for; a version mismatch only falls back to compiling.
  *
  * The test fails (never skips) when pre-commit is missing. npm installs the hook repository's
  * dependencies preferring its local cache (`prefer-offline`), so a machine that has run
@@ -86,7 +89,27 @@ let user: string;
 const echo = () => path.join(user, "agent", "plugins", "example", "ai.assemblyline", "echo.ts");
 const commits = () => ok(run("git", ["rev-list", "--count", "HEAD"], user), "git rev-list").trim();
 
+/**
+ * A prebuild-install "local prebuild" of this checkout's better-sqlite3 binary
+ * (`<name>-v<version>-node-v<abi>-<platform>-<arch>.tar.gz` holding `build/Release/*.node`),
+ * so the hook environment's installs extract it instead of compiling from source.
+ */
+function offerLocalBetterSqlitePrebuild(): void {
+  const packageDir = path.join(repoRoot, "node_modules", "better-sqlite3");
+  const binary = path.join(packageDir, "build", "Release", "better_sqlite3.node");
+  if (!fs.existsSync(binary)) return;
+  const { version } = JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8")) as { version: string };
+  const prebuilds = tempDir("al-prebuilds-");
+  const staging = tempDir("al-prebuild-staging-");
+  fs.mkdirSync(path.join(staging, "build", "Release"), { recursive: true });
+  fs.copyFileSync(binary, path.join(staging, "build", "Release", "better_sqlite3.node"));
+  const tarball = path.join(prebuilds, `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`);
+  ok(run("tar", ["-czf", tarball, "-C", staging, "build"], staging), "tar the local prebuild");
+  env["npm_config_better_sqlite3_local_prebuilds"] = prebuilds;
+}
+
 beforeAll(() => {
+  offerLocalBetterSqlitePrebuild();
   const version = run("pre-commit", ["--version"], repoRoot);
   if (version.error || version.status !== 0) {
     throw new Error("The pre-commit executable is required by this test (Debian/Ubuntu: apt-get install -y pre-commit; or pipx install pre-commit).");
