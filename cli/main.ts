@@ -51,6 +51,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
 
   program
+    .command("init")
+    .description("Start an agent: agent.md, a local plugin with one tool, tsconfig.json and .gitignore.")
+    .argument("[dir]", "the new agent root (created when missing)", ".")
+    .action(async (dir: string) => {
+      const { runInit } = await import("./commands/init.js");
+      exitCode = runInit(dir);
+    });
+
+  program
     .command("validate")
     .description("Check one plugin package on its own (for plugin authors, before publishing).")
     .argument("<pluginDir>", "the plugin root (the folder with plugin.json)")
