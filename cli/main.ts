@@ -6,7 +6,8 @@
  * 2 usage or internal failure.
  */
 import * as path from "node:path";
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import type { CompileFlags } from "./commands/compile.js";
 import { registerCatalogCommands } from "./commands/tools.js";
 import { toolVersion } from "./version.js";
 import { Diagnostics, type DiagnosticMessage } from "../diagnostics/catalog/index.js";
@@ -39,15 +40,32 @@ export async function main(argv: readonly string[]): Promise<number> {
   program
     .command("compile")
     .description("Check the agent, write plugins.lock and package the tools into the artifact.")
-    .argument("[root]", "agent root (the folder with agent.md)", ".")
+    .argument("[root...]", "agent roots (folders with agent.md) or globs such as 'agents/*'", ["."])
     .option("--check", "write nothing; fail when plugins.lock is missing, stale or hand-edited")
-    .option("--out <dir>", "artifact directory (default: <root>/.assemblyline/build)")
+    .option("--watch", "compile again whenever an input changes (Ctrl-C stops)")
+    .option("--out <dir>", "artifact directory (default: outDir of the configuration, else <root>/.assemblyline/build)")
     .option("--no-package", "skip packaging: check and lock only")
     .option("--no-cache", "do not read or write the analysis cache (.assemblyline/cache/)")
-    .addOption(new Option("--format <format>", "output format").choices(COMPILE_FORMATS).default("pretty"))
-    .action(async (root: string, options: { check?: boolean; out?: string; package: boolean; cache: boolean; format: (typeof COMPILE_FORMATS)[number] }) => {
+    .option("--max-warnings <n>", "fail (exit 1, nothing written) with more than n warnings", parseCount)
+    .option("--config <file>", "the project configuration file to use (default: searched from the root upwards)")
+    .option("--no-config", "use no project configuration file")
+    .addOption(new Option("--format <format>", "output format (default: format of the configuration, else pretty)").choices(COMPILE_FORMATS))
+    .action(async (roots: string[], options: CompileFlags, command: Command) => {
+      if (options.watch && options.check) command.error("error: --watch and --check cannot be combined", { exitCode: 2 });
       const { runCompile } = await import("./commands/compile.js");
-      exitCode = await runCompile(root, options);
+      exitCode = await runCompile(roots, options);
+    });
+
+  program
+    .command("inputs")
+    .description("Print every file a compile of the root reads (for build systems with remote caching).")
+    .argument("[root]", "agent root", ".")
+    .option("--config <file>", "the project configuration file to use")
+    .option("--no-config", "use no project configuration file")
+    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
+    .action(async (root: string, options: { format: "pretty" | "json"; config?: string | boolean }) => {
+      const { runInputs } = await import("./commands/inputs.js");
+      exitCode = await runInputs(root, options);
     });
 
   program
@@ -132,4 +150,10 @@ async function ensureCompiled(root: string): Promise<readonly Diagnostic[]> {
   const ensured = await ensureArtifact(root);
   if (ensured.lockChanged) process.stderr.write(`assembly-line: compiled ${root} first: ${path.join(root, "plugins.lock")} was updated.\n`);
   return ensured.diagnostics;
+}
+
+/** A non-negative integer option value (`--max-warnings`). */
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError("expected a whole number (0 or more)");
+  return Number(value);
 }

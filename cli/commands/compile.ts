@@ -1,41 +1,122 @@
 /**
- * `assembly-line compile [root] [--check] [--out DIR] [--no-package] [--format …]` (DESIGN §7).
+ * `assembly-line compile [root...] [--check] [--watch] [--out DIR] [--no-package] [--no-cache]
+ * [--max-warnings N] [--config FILE | --no-config] [--format …]` (DESIGN §7, issue 10).
  */
 import * as path from "node:path";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
 import { formatGithub, formatSarif, toJsonDiagnostic } from "../../diagnostics/format-machine.js";
-import { detectPackageManager, installAllCommand } from "../add/detect-package-manager.js";
+import { emptyAnalysis } from "../../build/check-root.js";
+import type { CompileFormat } from "../../build/project-config/types.js";
+import { LOCKFILE_NAME } from "../../contract/lockfile-types.js";
+import { compileOptionsFor, expandRoots, loadTargets, outputFormat, sharedOutDirs, type CompileTarget, type ConfigFlags } from "../compile-targets.js";
 import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
 import { printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
 
 /** Flags of `compile`. */
-export interface CompileFlags {
+export interface CompileFlags extends ConfigFlags {
   readonly check?: boolean;
   readonly out?: string;
   readonly package: boolean;
   /** `--no-cache` sets false: neither read nor write `.assemblyline/cache/`. */
   readonly cache?: boolean;
-  readonly format: "pretty" | "json" | "sarif" | "github";
+  /** `undefined` when not given: the configuration's `format`, else `pretty`. */
+  readonly format?: CompileFormat;
+  /** `--max-warnings N` (wins over `maxWarnings` in the configuration). */
+  readonly maxWarnings?: number;
+  /** `--watch`: compile again whenever an input changes (`../watch/watch-compile.ts`). */
+  readonly watch?: boolean;
 }
 
-/** Runs `compile` and prints its result; resolves to the exit code (0 ok, 1 errors or drift). */
-export async function runCompile(rootArgument: string, flags: CompileFlags): Promise<number> {
-  const root = path.resolve(rootArgument);
-  const result = await compileAgent({
-    root,
-    check: flags.check === true,
-    package: flags.package,
-    cache: flags.cache !== false,
-    displayRoot: rootArgument,
-    installCommand: installAllCommand(detectPackageManager(root).manager),
-    ...(flags.out !== undefined ? { outDir: path.resolve(flags.out) } : {}),
-  });
-  if (flags.format === "json") printJson(compileJson(result));
-  else if (flags.format === "sarif") process.stdout.write(formatSarif(result.diagnostics, toolVersion(), path.relative(process.cwd(), root)));
-  else if (flags.format === "github") process.stdout.write(formatGithub(result.diagnostics, path.relative(process.cwd(), root)));
+/** One root's outcome. */
+interface RootOutcome {
+  readonly target: CompileTarget;
+  readonly result: CompileResult;
+}
+
+/**
+ * Runs `compile` over one or more roots (paths or globs) and prints the results; resolves to
+ * the exit code (0 ok, 1 errors or drift in any root, 2 usage). One root prints exactly as
+ * before; several print one document (see {@link multiRootJson}) or one report per root.
+ */
+export async function runCompile(rootArguments: readonly string[], flags: CompileFlags): Promise<number> {
+  const expanded = await expandRoots(rootArguments);
+  const targets = await loadTargets(expanded.roots, flags);
+  const format = outputFormat(flags, targets);
+  const options = targets.map((target) => compileOptionsFor(target, flags));
+  const usage = [...expanded.diagnostics, ...sharedOutDirs(targets, options)];
+  if (usage.length > 0) {
+    if (format === "json") printJson({ ok: false, diagnostics: usage.map(toJsonDiagnostic) });
+    else printDiagnostics(usage, process.cwd());
+    return usage.some((d) => d.code === "AL9116") ? 1 : 2;
+  }
+  if (flags.watch) {
+    const { watchCompile } = await import("../watch/watch-compile.js");
+    return watchCompile(targets, options, { json: format === "json" });
+  }
+  const outcomes: RootOutcome[] = [];
+  for (const [i, target] of targets.entries()) {
+    const result = target.configDiagnostics.length > 0 ? configFailure(target) : await compileAgent(options[i]!);
+    outcomes.push({ target, result });
+  }
+  if (outcomes.length === 1) printSingle(outcomes[0]!, format, flags);
+  else printMultiple(outcomes, format, flags);
+  return outcomes.every((o) => o.result.ok) ? 0 : 1;
+}
+
+/** A root whose configuration is invalid is not compiled: its result is the configuration's diagnostics. */
+function configFailure(target: CompileTarget): CompileResult {
+  const diagnostics = target.configDiagnostics;
+  return {
+    ok: false,
+    diagnostics,
+    lockfile: LOCKFILE_NAME,
+    lockChanged: false,
+    artifact: null,
+    artifactChanged: false,
+    lockRecomputed: false,
+    analysis: emptyAnalysis(target.root, diagnostics[0]!),
+    timings: { analyze: 0, package: 0, lock: 0, artifact: 0, total: 0 },
+  };
+}
+
+function printSingle({ target, result }: RootOutcome, format: CompileFormat, flags: CompileFlags): void {
+  const root = target.root;
+  if (format === "json") printJson(compileJson(result));
+  else if (format === "sarif") process.stdout.write(formatSarif(result.diagnostics, toolVersion(), path.relative(process.cwd(), root)));
+  else if (format === "github") process.stdout.write(formatGithub(result.diagnostics, path.relative(process.cwd(), root)));
   else printPretty(result, root, flags);
-  return result.ok ? 0 : 1;
+}
+
+/**
+ * Several roots: JSON is {@link multiRootJson}; SARIF is one run and GitHub one annotation list
+ * whose paths are relative to the working directory; pretty prints each root's report under a
+ * `<root>:` heading.
+ */
+function printMultiple(outcomes: readonly RootOutcome[], format: CompileFormat, flags: CompileFlags): void {
+  if (format === "json") {
+    printJson(multiRootJson(outcomes.map((o) => ({ root: o.target.displayRoot, result: o.result }))));
+    return;
+  }
+  if (format === "sarif" || format === "github") {
+    const all = outcomes.flatMap(({ target, result }) => result.diagnostics.map((d) => (d.file === "" ? d : { ...d, file: toPosix(path.relative(process.cwd(), path.resolve(target.root, d.file))) })));
+    process.stdout.write(format === "sarif" ? formatSarif(all, toolVersion(), "") : formatGithub(all, ""));
+    return;
+  }
+  for (const { target, result } of outcomes) {
+    process.stdout.write(`${target.displayRoot}:\n`);
+    printPretty(result, target.root, flags);
+  }
+}
+
+/**
+ * The JSON document of a compile of several roots: `{ ok, results: [{ root, ok, diagnostics,
+ * lockfile, lockChanged, artifact }] }` — `ok` is true when every root is, `root` is the root as
+ * given (or as a glob matched it, relative to the working directory), and each result is the
+ * single-root document of {@link compileJson}. One root keeps the single-root shape.
+ */
+export function multiRootJson(results: readonly { root: string; result: CompileResult }[]): Record<string, unknown> {
+  return { ok: results.every((r) => r.result.ok), results: results.map(({ root, result }) => ({ root, ...compileJson(result) })) };
 }
 
 /** The JSON document of DESIGN §7: `{ ok, diagnostics, lockfile, lockChanged, artifact }`. */
@@ -72,4 +153,8 @@ function printPretty(result: CompileResult, root: string, flags: CompileFlags): 
     `${result.lockChanged ? "Wrote" : "Up to date:"} ${shown(result.lockfile)} (${surfaces} surface${surfaces === 1 ? "" : "s"}, ${tools} tool${tools === 1 ? "" : "s"}).\n`,
   );
   if (result.artifact) process.stdout.write(`${result.artifactChanged ? "Packaged" : "Up to date:"} ${shown(result.artifact)}\n`);
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join("/");
 }
