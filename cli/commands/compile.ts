@@ -130,7 +130,7 @@ export function compileJson(result: CompileResult): Record<string, unknown> {
   };
 }
 
-function printPretty(result: CompileResult, root: string, flags: CompileFlags): void {
+export function printPretty(result: CompileResult, root: string, flags: CompileFlags): void {
   const report = result.checkReport;
   const listed = report?.diagnostic ? result.diagnostics.filter((d) => d.code !== report.diagnostic!.code) : result.diagnostics;
   printDiagnostics(listed, root);
