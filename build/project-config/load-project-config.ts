@@ -24,7 +24,7 @@ import type { LocatedValue } from "../../compiler/model.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { EMPTY_PROJECT_CONFIG, type ConfigSelection, type ProjectConfig } from "./types.js";
-import { validateProjectConfig } from "./validate-project-config.js";
+import { shownFile, validateProjectConfig } from "./validate-project-config.js";
 
 /** The `package.json` key that may hold the configuration. */
 export const PACKAGE_JSON_KEY = "assemblyLine";
@@ -98,7 +98,7 @@ export async function loadProjectConfig(root: string, selection: ConfigSelection
     if (error instanceof ConfigParseFailure) return failed(error.diagnostic);
     const file = (error as { filepath?: string }).filepath ?? target ?? root;
     const message = (error as NodeJS.ErrnoException).code === "ENOENT" ? "the file does not exist" : error instanceof Error ? error.message : String(error);
-    return failed(createDiagnostic(Diagnostics.ProjectConfigLoadFailed, fileStart(file), [file, message]));
+    return failed(createDiagnostic(Diagnostics.ProjectConfigLoadFailed, fileStart(file), [shownFile(file), message]));
   }
   if (found === null) return { config: EMPTY_PROJECT_CONFIG, diagnostics: [] };
   const file = found.filepath;
@@ -128,7 +128,7 @@ function jsonLoader(located: Map<string, LocatedValue>): Loader {
     const document = parseJsonDocument(filepath, content);
     if (document.syntaxError || !document.located) {
       const problem = document.syntaxError!;
-      throw new ConfigParseFailure(createDiagnostic(Diagnostics.ProjectConfigSyntax, problem.location, [filepath, "JSON", problem.message], problem.hint ? { hint: problem.hint } : {}));
+      throw new ConfigParseFailure(createDiagnostic(Diagnostics.ProjectConfigSyntax, problem.location, [shownFile(filepath), "JSON", problem.message], problem.hint ? { hint: problem.hint } : {}));
     }
     located.set(filepath, document.located);
     return document.located.value;
@@ -142,7 +142,7 @@ function yamlLoader(located: Map<string, LocatedValue>): Loader {
     const error = document.errors[0];
     if (error) {
       const at = locationOf(map, error.pos[0], error.pos[1]);
-      throw new ConfigParseFailure(createDiagnostic(Diagnostics.ProjectConfigSyntax, at, [filepath, "YAML", error.message.split("\n")[0]!.replace(/\.$/, "")]));
+      throw new ConfigParseFailure(createDiagnostic(Diagnostics.ProjectConfigSyntax, at, [shownFile(filepath), "YAML", error.message.split("\n")[0]!.replace(/\.$/, "")]));
     }
     const converted = yamlToLocatedValue(document.contents, map, [], fileStart(filepath));
     const first = converted.diagnostics.find((d) => d.severity === "error");

@@ -46,11 +46,11 @@ export function validateProjectConfig(file: string, value: unknown, source: Conf
     return key && found.key ? found.key : found.value;
   };
   const diagnostics: Diagnostic[] = [];
-  if (!validate(value)) diagnostics.push(...mapSchemaErrors(file, validate.errors ?? [], at));
+  if (!validate(value)) diagnostics.push(...mapSchemaErrors(shownFile(file), validate.errors ?? [], at));
   if (diagnostics.length > 0) return { config: { rules: {}, host: {} }, diagnostics: dedupe(diagnostics) };
   const raw = value as Record<string, unknown>;
   const rules = (raw["rules"] ?? {}) as Record<string, RuleSetting>;
-  diagnostics.push(...checkRules(file, rules, at));
+  diagnostics.push(...checkRules(rules, at));
   if (diagnostics.length > 0) return { config: { rules: {}, host: {} }, diagnostics };
   const dir = path.dirname(file);
   const config: ProjectConfig = {
@@ -95,8 +95,8 @@ function mapSchemaErrors(file: string, errors: readonly ErrorObject[], at: (poin
       );
     } else if (error.keyword === "propertyNames") {
       continue; // reported by the 'pattern' error that names the key
-    } else if (error.keyword === "pattern" && (error.params as { propertyName?: string }).propertyName !== undefined) {
-      const key = (error.params as { propertyName: string }).propertyName;
+    } else if (error.keyword === "pattern" && error.propertyName !== undefined) {
+      const key = error.propertyName;
       const child = childPointer(pointer, key);
       out.push(createDiagnostic(Diagnostics.ProjectConfigInvalid, at(child, true), [file, displayPath(child), "is not a diagnostic code (AL and four digits, e.g. AL1015)"], { path: pointerToSegments(child) }));
     } else {
@@ -107,7 +107,7 @@ function mapSchemaErrors(file: string, errors: readonly ErrorObject[], at: (poin
   return out;
 }
 
-function checkRules(file: string, rules: Readonly<Record<string, RuleSetting>>, at: (pointer: string, key?: boolean) => SourceLocation): Diagnostic[] {
+function checkRules(rules: Readonly<Record<string, RuleSetting>>, at: (pointer: string, key?: boolean) => SourceLocation): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const [code, setting] of Object.entries(rules)) {
     const pointer = childPointer("/rules", code);
@@ -119,11 +119,15 @@ function checkRules(file: string, rules: Readonly<Record<string, RuleSetting>>, 
       out.push(createDiagnostic(Diagnostics.RuleCannotLowerError, at(pointer), [code, setting], { path: ["rules", code] }));
     }
   }
-  void file;
   return out;
 }
 
-/** `rules.AL1015`, or `(root)` for the whole value. */
+/** The file as the user can open it from the working directory. */
+export function shownFile(file: string): string {
+  return path.relative(process.cwd(), file) || file;
+}
+
+/** `rules.AL1015`, or `(the configuration)` for the whole value. */
 function displayPath(pointer: string): string {
   const segments = pointerToSegments(pointer);
   return segments.length === 0 ? "(the configuration)" : segments.join(".");
