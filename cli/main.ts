@@ -145,9 +145,9 @@ function printFailureJson(argv: readonly string[], message: DiagnosticMessage, t
  * (`ensure-artifact.ts`). When that compile changed the lock, a note on stderr says so (the
  * lock is committed; the user should see it moved).
  */
-async function ensureCompiled(root: string): Promise<readonly Diagnostic[]> {
+async function ensureCompiled(root: string, artifactDir?: string): Promise<readonly Diagnostic[]> {
   const { ensureArtifact } = await import("./ensure-artifact.js");
-  const ensured = await ensureArtifact(root);
+  const ensured = await ensureArtifact(root, artifactDir);
   if (ensured.lockChanged) process.stderr.write(`assembly-line: compiled ${root} first: ${path.join(root, "plugins.lock")} was updated.\n`);
   return ensured.diagnostics;
 }

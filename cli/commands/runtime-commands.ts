@@ -9,13 +9,14 @@
  * The commands return their output instead of printing, so the CLI entry, tests and other
  * hosts can use them; {@link registerRuntimeCommands} wires them into a commander program.
  */
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { colorFor, paletteFor } from "../../diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
 import type { Runtime } from "../../runtime-min/runtime.js";
 import type { CallResult, RuntimeOptions } from "../../runtime-min/types.js";
+import { resolveHostPolicy } from "../host-policy.js";
 import { formatCallResult, formatRefusal } from "../format-call-result.js";
 
 /** What a command produced. */
@@ -44,8 +45,9 @@ export interface RuntimeCommandHooks {
   /**
    * Compiles the root when its artifact is missing or stale (DESIGN §7: `call` and `approve`
    * compile first). Returns the compile's error diagnostics; any error stops the command.
+   * `artifactDir` is the project configuration's `outDir` when it sets one.
    */
-  readonly ensureArtifact?: (root: string) => Promise<readonly Diagnostic[]>;
+  readonly ensureArtifact?: (root: string, artifactDir?: string) => Promise<readonly Diagnostic[]>;
   /** Extra runtime options (built-in tools, core-tool policy). */
   readonly runtimeOptions?: Omit<RuntimeOptions, "root" | "hostConfig" | "execution">;
 }
@@ -60,6 +62,10 @@ export interface CallCommandOptions {
   readonly call?: string;
   readonly config?: readonly string[];
   readonly execution?: string;
+  /** `--deadline MS`: the call's deadline (default: `host.deadlineMs` of the project configuration). */
+  readonly deadline?: string;
+  /** `--project-config FILE` or `--no-project-config` (`false`); default: the configuration search. */
+  readonly projectConfig?: string | boolean;
   readonly format?: string;
   /** Colour for pretty output (default: plain). */
   readonly color?: OutputColor;
@@ -75,6 +81,8 @@ export interface ApproveCommandOptions {
   readonly config?: readonly string[];
   /** Host execution policy for the approved call, as for `call` (`sandbox` or `direct`). */
   readonly execution?: string;
+  /** `--project-config FILE` or `--no-project-config` (`false`), as for `call`. */
+  readonly projectConfig?: string | boolean;
   readonly format?: string;
   /** Colour for pretty output (default: plain). */
   readonly color?: OutputColor;
@@ -86,13 +94,17 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
   try {
     const input = parseInput(options.input);
     const hostConfig = parseConfig(options.config ?? []);
-    const execution = parseExecution(options.execution);
+    if (options.deadline !== undefined && !/^[1-9]\d*$/.test(options.deadline)) throw runtimeError(Diagnostics.UsageError, "", [`--deadline '${options.deadline}' is not a positive whole number of milliseconds`]);
+    const policy = await resolveHostPolicy(options.root ?? ".", options);
+    const execution = parseExecution(policy.execution);
     // The printed `approve` command repeats the host settings, since the approved call runs in that process.
     const hostArgs = [...(options.config ?? []).flatMap((pair) => ["--config", pair]), ...(execution === "direct" ? ["--execution", "direct"] : [])];
-    return await withRuntime(options.root, { hostConfig, execution }, hooks, json, options.color, hostArgs, (runtime) =>
+    const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
+    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, (runtime) =>
       runtime.call({
         tool: options.tool,
         input,
+        ...(policy.deadlineMs === undefined ? {} : { deadlineMs: policy.deadlineMs }),
         ...(options.surface === undefined ? {} : { surface: options.surface }),
         ...(options.run === undefined ? {} : { runId: options.run }),
         ...(options.call === undefined ? {} : { callId: options.call }),
@@ -108,8 +120,10 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
   const json = options.format === "json";
   try {
     const hostConfig = parseConfig(options.config ?? []);
-    const execution = parseExecution(options.execution);
-    return await withRuntime(options.root, { hostConfig, execution }, hooks, json, options.color, [], (runtime) =>
+    const policy = await resolveHostPolicy(options.root ?? ".", options);
+    const execution = parseExecution(policy.execution);
+    const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
+    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, [], (runtime) =>
       runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }),
     );
   } catch (error) {
@@ -132,7 +146,13 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--run <id>", "run id; state persists per run (generated when omitted)")
     .option("--call <id>", "tool-call id (generated when omitted)")
     .option("--config <KEY=VALUE>", "a host requiredConfig value (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
-    .option("--execution <policy>", "sandbox (default) or direct", "sandbox")
+    .option("--execution <policy>", "sandbox (default: host.execution of the project configuration, else sandbox) or direct")
+    .option("--deadline <ms>", "deadline of the call in milliseconds (default: host.deadlineMs of the project configuration)", (value: string) => {
+      if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError("expected a positive whole number of milliseconds");
+      return value;
+    })
+    .option("--project-config <file>", "the project configuration file (default: searched from the root upwards)")
+    .option("--no-project-config", "use no project configuration file")
     .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
     .action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
       write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, hooks));
@@ -145,7 +165,9 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .requiredOption("--run <id>", "the run id printed by `call`")
     .option("--deny", "deny instead: the call never executes")
     .option("--config <KEY=VALUE>", "a host requiredConfig value for the approved call (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
-    .option("--execution <policy>", "sandbox (default) or direct, for the approved call", "sandbox")
+    .option("--execution <policy>", "sandbox or direct, for the approved call (default: host.execution of the project configuration, else sandbox)")
+    .option("--project-config <file>", "the project configuration file (default: searched from the root upwards)")
+    .option("--no-project-config", "use no project configuration file")
     .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
     .action(async (callId: string, root: string, flags: Omit<ApproveCommandOptions, "callId" | "root">) => {
       write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
@@ -161,7 +183,7 @@ export function defaultWrite(output: CommandOutput): void {
 
 async function withRuntime(
   root: string | undefined,
-  options: Pick<RuntimeOptions, "hostConfig" | "execution">,
+  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "artifactByteLimit" | "artifactDir">,
   hooks: RuntimeCommandHooks,
   json: boolean,
   color: OutputColor | undefined,
@@ -189,7 +211,7 @@ export async function withHostRuntime(
   color?: OutputColor,
 ): Promise<CommandOutput> {
   const agentRoot = root ?? ".";
-  const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot)).filter((d) => d.severity === "error") : [];
+  const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
   if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
   // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
   const { openRuntime } = await import("../../runtime-min/runtime.js");

@@ -144,3 +144,34 @@ describe("rules and maxWarnings", () => {
     expect(runCli(["compile", "--max-warnings", "many"], { cwd: root }).status).toBe(2);
   });
 });
+
+describe("host policy defaults for call", () => {
+  it("takes execution, deadlineMs and outDir from the configuration; flags win", () => {
+    const root = path.join(tempDir("al-host-"), "agent");
+    expect(runCli(["init", root]).status).toBe(0);
+    const greet = path.join(root, "plugins", "hello", "ai.assemblyline", "greet.ts");
+    // A tool that takes a while, so a short deadline fails it.
+    fs.writeFileSync(greet, fs.readFileSync(greet, "utf8").replace("return {", "await new Promise((resolve) => setTimeout(resolve, 1500));\n    return {"));
+    writeFiles(root, { "assembly-line.config.yaml": "outDir: build-out\nhost:\n  execution: direct\n  deadlineMs: 100\n" });
+    const call = (extra: readonly string[] = []) => runCliJson(["call", "greet", "--input", '{"name":"Ada"}', ...extra], { cwd: root });
+
+    const defaults = call();
+    expect(defaults.json.status, defaults.stderr).toBe("failed");
+    expect(defaults.json.events[0]).toMatchObject({ type: "tool.execution_started", runtimeBoundary: "host" });
+    expect(fs.existsSync(path.join(root, "build-out", "manifest.json"))).toBe(true);
+    expect(fs.existsSync(path.join(root, ".assemblyline", "build"))).toBe(false);
+
+    const flags = call(["--deadline", "60000", "--execution", "sandbox"]);
+    expect(flags.json).toMatchObject({ status: "ok", output: { greeting: "Hello, Ada!" } });
+    expect(flags.json.events[0]).toMatchObject({ runtimeBoundary: "sandbox" });
+
+    const ignored = call(["--no-project-config"]);
+    expect(ignored.json.status).toBe("ok");
+    expect(ignored.json.events[0]).toMatchObject({ runtimeBoundary: "sandbox" });
+
+    writeFiles(root, { "assembly-line.config.yaml": "host:\n  execution: docker\n" });
+    const bad = call();
+    expect(bad.status).toBe(1);
+    expect(bad.json.diagnostics[0]).toMatchObject({ code: "AL9111", file: "assembly-line.config.yaml", line: 2, path: "host.execution" });
+  });
+});
