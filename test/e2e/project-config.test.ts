@@ -173,5 +173,5 @@ describe("host policy defaults for call", () => {
     const bad = call();
     expect(bad.status).toBe(1);
     expect(bad.json.diagnostics[0]).toMatchObject({ code: "AL9111", file: "assembly-line.config.yaml", line: 2, path: "host.execution" });
-  });
+  }, 180_000);
 });

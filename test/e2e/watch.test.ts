@@ -126,7 +126,7 @@ describe("compile --watch", () => {
     watcher.child.kill("SIGINT");
     const code = await new Promise((resolve) => watcher.child.on("exit", resolve));
     expect(code).toBe(0);
-  });
+  }, 180_000);
 
   it("queues edits that land mid-compile; the final lock equals a fresh compile's", async () => {
     const root = starterAgent();
@@ -146,5 +146,5 @@ describe("compile --watch", () => {
     JSON.parse(watched);
     const check = runCli(["compile", "--check"], { cwd: root });
     expect(check.status, check.stderr).toBe(0);
-  });
+  }, 180_000);
 });
