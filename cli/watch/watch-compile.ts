@@ -54,7 +54,7 @@ interface RootWatch {
 
 /**
  * Compiles every target, watches them, and resolves to the exit code when stopped by a signal
- * (0), or 2 when the watcher fails (AL9118).
+ * (0), or 2 when the watcher fails (AL9002).
  */
 export async function watchCompile(targets: readonly CompileTarget[], options: readonly CompileOptions[], output: WatchOutput): Promise<number> {
   const { watch } = await import("chokidar");
@@ -86,7 +86,8 @@ export async function watchCompile(targets: readonly CompileTarget[], options: r
     state.watcher = watcher;
     watcher.on("all", (_event, file) => onChange(state, path.resolve(file), output));
     watcher.on("error", (error) => {
-      printDiagnostics([createDiagnostic(Diagnostics.WatchFailed, fileStart(""), [error instanceof Error ? error.message : String(error)])], process.cwd());
+      // E.g. the system's limit on watched files: an internal failure (exit code 2), not a problem of the agent.
+      printDiagnostics([createDiagnostic(Diagnostics.InternalError, fileStart(""), [`the file watcher failed: ${error instanceof Error ? error.message : String(error)}`])], process.cwd());
       finish(2);
     });
     await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));

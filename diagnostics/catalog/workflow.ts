@@ -1,6 +1,6 @@
 /**
  * Diagnostics of the project workflow (issue 10): `init`, the project configuration file,
- * `--max-warnings`, several roots and `compile --watch`. Part of the AL9xxx table (usage).
+ * `--max-warnings` and several roots. Part of the AL9xxx table (usage).
  */
 import { defineMessages } from "./types.js";
 
@@ -69,11 +69,5 @@ export const WorkflowMessages = defineMessages({
     message: "{0} and {1} would write their artifacts to the same folder {2}.",
     hint: "Give each agent its own outDir (a configuration file per agent), or leave outDir at its default (<root>/.assemblyline/build).",
     docs: "Several roots compiled together may not share one artifact directory: the second would replace the first.",
-  },
-  WatchFailed: {
-    code: "AL9118",
-    severity: "error",
-    message: "compile --watch stopped watching: {0}",
-    docs: "The file watcher failed (for example the system's limit on watched files was reached); `compile --watch` exits with code 2.",
   },
 });
