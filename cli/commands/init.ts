@@ -17,7 +17,7 @@ export function runInit(dirArgument: string): number {
   const shown = path.relative(process.cwd(), dir) || ".";
   const lines = [`Created agent '${result.agentName}' in ${shown}:`, ...result.written.map((file) => `  ${file}`), "", "Next:"];
   const cd = shown === "." ? "" : ` ${shown}`;
-  lines.push(`  assembly-line compile${cd}`, `  assembly-line call greet${cd} --input '{"name":"Ada"}'`, "");
+  lines.push(`  assembly-line compile${cd}`, `  assembly-line call hello${cd} --input '{"name":"Ada"}'`, "");
   process.stdout.write(lines.join("\n"));
   return 0;
 }

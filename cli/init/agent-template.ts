@@ -1,7 +1,7 @@
 /**
  * The files `assembly-line init` writes (issue 10 item 3): an MD-first agent (`agent.md`, DESIGN
  * §2) with one local plugin (`plugins/hello/`, an Agent Plugins v1 package with a working
- * `greet` tool), a `tsconfig.json` wired for the authoring API, its asset declarations and the
+ * `hello` tool), a `tsconfig.json` wired for the authoring API, its asset declarations and the
  * editor plugin, and a `.gitignore` for the toolchain's output.
  *
  * Pure data: {@link agentTemplate} returns the file map; `init-agent.ts` writes it.
@@ -9,7 +9,7 @@
 
 /** The capability key, plugin folder and tool of the starter agent. */
 export const STARTER_PLUGIN = "hello";
-export const STARTER_TOOL = "greet";
+export const STARTER_TOOL = "hello";
 
 /** The name of the tsserver plugin (DESIGN §7) that `tsconfig.json` enables. */
 export const TS_PLUGIN_NAME = "@assemblyline-agents/assembly-line/ts-plugin";

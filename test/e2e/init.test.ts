@@ -17,7 +17,7 @@ describe("assembly-line init", () => {
     expect(init.status, init.stderr).toBe(0);
     const root = path.join(parent, "Support Bot");
     const files = fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join("/"));
-    expect(files.sort()).toEqual([".gitignore", "agent.md", "plugins/hello/ai.assemblyline/greet.ts", "plugins/hello/ai.assemblyline/index.ts", "plugins/hello/plugin.json", "tsconfig.json"]);
+    expect(files.sort()).toEqual([".gitignore", "agent.md", "plugins/hello/ai.assemblyline/hello.ts", "plugins/hello/ai.assemblyline/index.ts", "plugins/hello/plugin.json", "tsconfig.json"]);
     expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toMatch(/^---\nname: support-bot\n/);
     expect(fs.readFileSync(path.join(root, ".gitignore"), "utf8")).toContain(".assemblyline/\n");
     const tsconfig = JSON.parse(fs.readFileSync(path.join(root, "tsconfig.json"), "utf8"));
@@ -26,7 +26,7 @@ describe("assembly-line init", () => {
 
     const compile = runCliJson(["compile"], { cwd: root });
     expect(compile.json, compile.stderr).toMatchObject({ ok: true, diagnostics: [], lockChanged: true, artifact: ".assemblyline/build" });
-    const call = runCliJson(["call", "greet", "--input", '{"name":"Ada"}'], { cwd: root });
+    const call = runCliJson(["call", "hello", "--input", '{"name":"Ada"}'], { cwd: root });
     expect(call.status, call.stderr).toBe(0);
     expect(call.json).toMatchObject({ status: "ok", output: { greeting: "Hello, Ada!" } });
   });
@@ -39,12 +39,12 @@ describe("assembly-line init", () => {
     expect(clean.stdout + clean.stderr, "tsc on the fresh agent").toBe("");
     expect(clean.status).toBe(0);
     // The wiring is real: a wrong field in defineTool is a type error, and so is an asset import the declarations do not cover.
-    const greet = path.join(root, "plugins", "hello", "ai.assemblyline", "greet.ts");
-    fs.writeFileSync(greet, fs.readFileSync(greet, "utf8").replace("async execute(", "async exeucte("));
+    const tool = path.join(root, "plugins", "hello", "ai.assemblyline", "hello.ts");
+    fs.writeFileSync(tool, fs.readFileSync(tool, "utf8").replace("async execute(", "async exeucte("));
     fs.writeFileSync(path.join(root, "plugins", "hello", "ai.assemblyline", "prompt.ts"), 'import prompt from "./prompt.md";\nexport const text: string = prompt;\n');
     const broken = spawnSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { encoding: "utf8" });
     expect(broken.status).not.toBe(0);
-    expect(broken.stdout).toContain("greet.ts");
+    expect(broken.stdout).toContain("hello.ts");
     expect(broken.stdout).not.toContain("prompt.ts");
   });
 

@@ -28,15 +28,15 @@ function outputs(root: string): Map<string, string> {
 function richAgent(parent: string, name: string): string {
   const root = path.join(parent, name);
   expect(runCli(["init", root]).status).toBe(0);
-  const greet = path.join(root, "plugins", "hello", "ai.assemblyline", "greet.ts");
+  const tool = path.join(root, "plugins", "hello", "ai.assemblyline", "hello.ts");
   const text = fs
-    .readFileSync(greet, "utf8")
+    .readFileSync(tool, "utf8")
     .replace('import { defineTool } from "@assemblyline-agents/core";', 'import { defineTool } from "@assemblyline-agents/core";\nimport prompt from "./prompt.md";\nimport { shout } from "../../../shared/util.ts";')
     .replace("return { greeting: `Hello, ${input.name}!` };", "return { greeting: shout(`${prompt.trim()}, ${input.name}!`) };");
   const entry = path.join(root, "plugins", "hello", "ai.assemblyline", "index.ts");
   writeFiles(root, {
     "plugins/hello/ai.assemblyline/index.ts": fs.readFileSync(entry, "utf8").replace("export default {\n", 'export default {\n  configSchema: { type: "object", properties: { style: { type: "string" } } },\n'),
-    "plugins/hello/ai.assemblyline/greet.ts": text,
+    "plugins/hello/ai.assemblyline/hello.ts": text,
     "plugins/hello/ai.assemblyline/prompt.md": "Hello there\n",
     "plugins/hello/skills/tone/SKILL.md": "---\nname: tone\ndescription: How to greet.\n---\nBe warm.\n",
     "shared/util.ts": "export function shout(s: string): string {\n  return s.toUpperCase();\n}\n",
@@ -102,7 +102,7 @@ describe("assembly-line inputs", () => {
     const files = listed.stdout.trim().split("\n");
     expect(files).toEqual([
       "agent.md",
-      "plugins/hello/ai.assemblyline/greet.ts",
+      "plugins/hello/ai.assemblyline/hello.ts",
       "plugins/hello/ai.assemblyline/index.ts",
       "plugins/hello/ai.assemblyline/prompt.md",
       "plugins/hello/plugin.json",
@@ -116,7 +116,7 @@ describe("assembly-line inputs", () => {
     // A change to each listed file that keeps the agent valid; then one to an unlisted file.
     const changes: Record<string, (text: string) => string> = {
       "agent.md": (t) => t.replace("  hello: {}\n", "  hello:\n    config:\n      style: warm\n"),
-      "plugins/hello/ai.assemblyline/greet.ts": (t) => t.replace("${prompt.trim()}, ", "${prompt.trim()}; "),
+      "plugins/hello/ai.assemblyline/hello.ts": (t) => t.replace("${prompt.trim()}, ", "${prompt.trim()}; "),
       "plugins/hello/ai.assemblyline/index.ts": (t) => t.replace("definition:", 'tags: ["greeting"],\n      definition:'),
       "plugins/hello/ai.assemblyline/prompt.md": () => "Good morning\n",
       "plugins/hello/plugin.json": (t) => t.replace('"0.1.0"', '"0.2.0"'),

@@ -149,11 +149,11 @@ describe("host policy defaults for call", () => {
   it("takes execution, deadlineMs and outDir from the configuration; flags win", () => {
     const root = path.join(tempDir("al-host-"), "agent");
     expect(runCli(["init", root]).status).toBe(0);
-    const greet = path.join(root, "plugins", "hello", "ai.assemblyline", "greet.ts");
+    const tool = path.join(root, "plugins", "hello", "ai.assemblyline", "hello.ts");
     // A tool that takes a while, so a short deadline fails it.
-    fs.writeFileSync(greet, fs.readFileSync(greet, "utf8").replace("return {", "await new Promise((resolve) => setTimeout(resolve, 1500));\n    return {"));
+    fs.writeFileSync(tool, fs.readFileSync(tool, "utf8").replace("return {", "await new Promise((resolve) => setTimeout(resolve, 1500));\n    return {"));
     writeFiles(root, { "assembly-line.config.yaml": "outDir: build-out\nhost:\n  execution: direct\n  deadlineMs: 100\n" });
-    const call = (extra: readonly string[] = []) => runCliJson(["call", "greet", "--input", '{"name":"Ada"}', ...extra], { cwd: root });
+    const call = (extra: readonly string[] = []) => runCliJson(["call", "hello", "--input", '{"name":"Ada"}', ...extra], { cwd: root });
 
     const defaults = call();
     expect(defaults.json.status, defaults.stderr).toBe("failed");

@@ -92,14 +92,14 @@ describe("compile --watch", () => {
     const root = starterAgent();
     const watcher = startWatch(root);
     const first = await watcher.next();
-    expect(first).toMatchObject({ ok: true, changed: [], lockChanged: true, bundlesChanged: ["bundles/root/hello/ai.assemblyline/greet.mjs"] });
+    expect(first).toMatchObject({ ok: true, changed: [], lockChanged: true, bundlesChanged: ["bundles/root/hello/ai.assemblyline/hello.mjs"] });
     await watcher.ready;
     const plugin = path.join(root, "plugins", "hello", "ai.assemblyline");
 
-    edit(path.join(plugin, "greet.ts"), "Hello, ", "Hi, ");
+    edit(path.join(plugin, "hello.ts"), "Hello, ", "Hi, ");
     const afterDefinition = await watcher.next();
-    expect(afterDefinition).toMatchObject({ ok: true, changed: ["plugins/hello/ai.assemblyline/greet.ts"], bundlesChanged: ["bundles/root/hello/ai.assemblyline/greet.mjs"] });
-    expect(fs.readFileSync(path.join(root, ".assemblyline", "build", "bundles", "root", "hello", "ai.assemblyline", "greet.mjs"), "utf8")).toContain("Hi, ");
+    expect(afterDefinition).toMatchObject({ ok: true, changed: ["plugins/hello/ai.assemblyline/hello.ts"], bundlesChanged: ["bundles/root/hello/ai.assemblyline/hello.mjs"] });
+    expect(fs.readFileSync(path.join(root, ".assemblyline", "build", "bundles", "root", "hello", "ai.assemblyline", "hello.mjs"), "utf8")).toContain("Hi, ");
 
     edit(path.join(plugin, "index.ts"), "definition:", 'tags: ["greeting"],\n      definition:');
     const afterEntry = await watcher.next();
