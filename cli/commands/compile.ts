@@ -5,11 +5,12 @@
 import * as path from "node:path";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
 import { formatGithub, formatSarif, toJsonDiagnostic } from "../../diagnostics/format-machine.js";
+export { compileJson } from "../compile-report.js";
 import { emptyAnalysis } from "../../build/check-root.js";
 import type { CompileFormat } from "../../build/project-config/types.js";
 import { LOCKFILE_NAME } from "../../contract/lockfile-types.js";
 import { compileOptionsFor, expandRoots, loadTargets, outputFormat, sharedOutDirs, type CompileTarget, type ConfigFlags } from "../compile-targets.js";
-import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
+import { compileJson, printPretty } from "../compile-report.js";
 import { printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
 
@@ -119,41 +120,7 @@ export function multiRootJson(results: readonly { root: string; result: CompileR
   return { ok: results.every((r) => r.result.ok), results: results.map(({ root, result }) => ({ root, ...compileJson(result) })) };
 }
 
-/** The JSON document of DESIGN §7: `{ ok, diagnostics, lockfile, lockChanged, artifact }`. */
-export function compileJson(result: CompileResult): Record<string, unknown> {
-  return {
-    ok: result.ok,
-    diagnostics: result.diagnostics.map(toJsonDiagnostic),
-    lockfile: result.lockfile,
-    lockChanged: result.lockChanged,
-    artifact: result.artifact,
-  };
-}
 
-export function printPretty(result: CompileResult, root: string, flags: CompileFlags): void {
-  const report = result.checkReport;
-  const listed = report?.diagnostic ? result.diagnostics.filter((d) => d.code !== report.diagnostic!.code) : result.diagnostics;
-  printDiagnostics(listed, root);
-  // Paths as the user can open them from where they ran the command.
-  const shown = (relative: string): string => path.relative(process.cwd(), path.resolve(root, relative)) || ".";
-  if (flags.check) {
-    if (report && report.status !== "up-to-date") process.stderr.write(formatLockfileCheckReport(report));
-    else if (result.ok) process.stdout.write(`${shown(result.lockfile)} is up to date.\n`);
-    return;
-  }
-  if (!result.ok) {
-    // A root that does not exist (or is a file) has no lock or artifact to speak of.
-    const rootProblem = result.diagnostics.some((d) => d.code === "AL1024" || d.code === "AL1025");
-    if (!rootProblem) process.stderr.write(`${shown(result.lockfile)} and the artifact were left unchanged.\n`);
-    return;
-  }
-  const tools = result.analysis.capabilities.reduce((sum, c) => sum + c.plugin.tools.length, 0);
-  const surfaces = result.analysis.agent.surfaces.length;
-  process.stdout.write(
-    `${result.lockChanged ? "Wrote" : "Up to date:"} ${shown(result.lockfile)} (${surfaces} surface${surfaces === 1 ? "" : "s"}, ${tools} tool${tools === 1 ? "" : "s"}).\n`,
-  );
-  if (result.artifact) process.stdout.write(`${result.artifactChanged ? "Packaged" : "Up to date:"} ${shown(result.artifact)}\n`);
-}
 
 function toPosix(p: string): string {
   return p.split(path.sep).join("/");

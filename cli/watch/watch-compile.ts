@@ -26,7 +26,7 @@ import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.
 import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { createIncrementalBundler, type IncrementalBundler } from "../../packaging/incremental-bundler.js";
 import { fileStart } from "../../common/positions.js";
-import { compileJson, printPretty } from "../commands/compile.js";
+import { compileJson, printPretty } from "../compile-report.js";
 import type { CompileTarget } from "../compile-targets.js";
 import { printDiagnostics } from "../output.js";
 
@@ -140,7 +140,7 @@ async function compileOnce(state: RootWatch, changed: readonly string[], output:
     const shown = changed.map((file) => toPosix(path.relative(state.target.root, file)));
     process.stdout.write(`${JSON.stringify({ root: state.target.displayRoot, changed: shown, ...compileJson(result), bundlesChanged: bundleChanges })}\n`);
   } else if (state.previous === undefined) {
-    printPretty(result, state.target.root, { package: state.options.package !== false });
+    printPretty(result, state.target.root, {});
   } else {
     printChanges(state, result, changed, bundleChanges);
   }
