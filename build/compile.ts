@@ -34,6 +34,9 @@ import { carriedOverBundles, pinsOf } from "./lock-inputs.js";
 import { snapshotHost } from "./snapshot-host.js";
 import type { RuleSetting } from "./project-config/types.js";
 import { applySeverityRules, checkWarningLimit, type WarningLimit } from "./severity-rules.js";
+import { checkModelFacingRules } from "./model-facing-checks.js";
+import type { TokenBudget } from "../compiler/providers/token-budget.js";
+import { reviewContract, type ContractReview } from "../lockfile/review-contract.js";
 
 export type { CompileTimings };
 
@@ -83,6 +86,21 @@ export interface CompileOptions {
    * reads for a bundle (`assembly-line inputs`). Packaging runs under `check` too when set.
    */
   readonly recordInput?: (filePath: string) => void;
+  /**
+   * `--target ID` (repeatable) and the config's `targets`: provider profile ids every tool is
+   * checked against (issue 11; `compiler/providers/`, docs/providers.md). Default: none.
+   */
+  readonly targets?: readonly string[];
+  /**
+   * `--token-budget N` and the config's `tokenBudget`: the most tokens a surface's initial
+   * snapshot may cost, for every surface or by surface path (`"."`, `"subagents/<name>"`).
+   */
+  readonly tokenBudget?: TokenBudget;
+  /**
+   * Called with the contract review (committed lock → new lock) right before a changed lock is
+   * written, so `add` can print it first (issue 11 item 3). Not called when the lock is unchanged.
+   */
+  readonly onLockChange?: (review: ContractReview) => void;
 }
 
 /** What a compile did (the CLI prints it; `--format json` adds nothing else). */
@@ -102,6 +120,11 @@ export interface CompileResult {
   readonly lockRecomputed: boolean;
   /** `--check` only: what differs, for the pretty report. */
   readonly checkReport?: LockfileCheckReport;
+  /**
+   * The model-visible changes from the committed lock to the new one (`--check`, and a compile
+   * that wrote a new lock); absent when the inputs have errors or the lock is unchanged.
+   */
+  readonly review?: ContractReview;
   /** The front end's analysis (for `tools`, `validate`, the runtime). */
   readonly analysis: AgentAnalysis;
   /** Wall-clock milliseconds per phase (for `npm run bench`; never printed or locked). */
@@ -144,6 +167,8 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
   const analysed = analyse(host, options);
   const { analysis, previous, diagnostics } = analysed;
   clock.lap("analyze");
+  diagnostics.push(...(await checkModelFacingRules(analysis, options)));
+  clock.lap("providers");
   const packaged = options.package !== false && !hasErrors(diagnostics) ? await packageTools(analysis, root, diagnostics, options) : undefined;
   clock.lap("package");
   // The project's rules and warning limit, before anything is written (a raised code stops the compile).
@@ -159,10 +184,12 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
   const bundles = packaged ? new Map([...packaged.toolBundles.values()].map((tool) => [tool.bundle, tool.integrity])) : undefined;
   const base = { lockfile: LOCKFILE_NAME, analysis, lockRecomputed: false, artifactChanged: false, ...(bundles ? { bundles } : {}), get timings() { return clock.timings(); } } as const;
 
+  const committedText = previous.kind === "ok" ? previous.text : undefined;
+  const review = hasErrors(diagnostics) || committedText === lockText ? undefined : reviewContract(previous.kind === "ok" ? previous.lock : undefined, lock);
   if (options.check) {
     const checked = await checkLock(host, options, analysed.fixCommand, lockText, diagnostics);
     clock.lap("lock");
-    return { ...base, ...checked };
+    return { ...base, ...checked, ...(review ? { review } : {}), checkReport: review ? { ...checked.checkReport, review } : checked.checkReport };
   }
   const failed = { ...base, ok: false, lockChanged: false, artifact: null } as const;
   if (hasErrors(diagnostics) || analysed.refused) return { ...failed, diagnostics: finish(diagnostics, root) };
@@ -175,6 +202,7 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
     if (written === undefined) return { ...failed, diagnostics: finish(diagnostics, root) };
     artifactChanged = written;
   }
+  if (review) options.onLockChange?.(review);
   const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged);
   clock.lap("lock");
   if (!lockWrite) return { ...failed, diagnostics: finish(diagnostics, root) };
@@ -183,6 +211,7 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
     ok: true,
     diagnostics: finish(diagnostics, root),
     lockChanged: lockWrite.changed,
+    ...(review && lockWrite.changed ? { review } : {}),
     lockRecomputed: previous.kind === "conflict" || previous.kind === "invalid",
     artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
     artifactChanged,

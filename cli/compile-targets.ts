@@ -82,6 +82,10 @@ export async function loadTargets(roots: readonly { root: string; displayRoot: s
 /** Flags of `compile` that a configuration can also set. */
 export interface SettingFlags {
   readonly out?: string;
+  /** `--target ID`…: wins over `targets` of the configuration. */
+  readonly target?: readonly string[];
+  /** `--token-budget N`: wins over `tokenBudget` of the configuration. */
+  readonly tokenBudget?: number;
   readonly maxWarnings?: number;
   readonly format?: CompileFormat;
 }
@@ -100,6 +104,8 @@ export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & {
       : target.config.maxWarnings !== undefined
         ? { limit: target.config.maxWarnings, source: `maxWarnings in ${shownFile(target.config.file)}` }
         : undefined;
+  const targets = flags.target && flags.target.length > 0 ? flags.target : target.config.targets;
+  const tokenBudget = flags.tokenBudget ?? target.config.tokenBudget;
   return {
     root: target.root,
     check: flags.check === true,
@@ -108,6 +114,8 @@ export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & {
     displayRoot: target.displayRoot,
     installCommand: installAllCommand(detectPackageManager(target.root).manager),
     rules: target.config.rules,
+    ...(targets && targets.length > 0 ? { targets } : {}),
+    ...(tokenBudget !== undefined ? { tokenBudget } : {}),
     ...(outDir !== undefined ? { outDir } : {}),
     ...(maxWarnings ? { maxWarnings } : {}),
   };

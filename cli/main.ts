@@ -8,6 +8,8 @@
 import * as path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { CompileFlags } from "./commands/compile.js";
+import { isTargetId, TARGET_IDS } from "../compiler/providers/index.js";
+import { unknownTargetHint } from "../compiler/providers/check-targets.js";
 import { registerCatalogCommands } from "./commands/tools.js";
 import { toolVersion } from "./version.js";
 import { Diagnostics, type DiagnosticMessage } from "../diagnostics/catalog/index.js";
@@ -49,6 +51,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option("--max-warnings <n>", "fail (exit 1, nothing written) with more than n warnings", parseCount)
     .option("--config <file>", "the project configuration file to use (default: searched from the root upwards)")
     .option("--no-config", "use no project configuration file")
+    .option("--target <id>", `check every tool against a model API's rules (repeatable; default: targets of the configuration): ${TARGET_IDS.join(", ")}`, collectTarget)
+    .option("--token-budget <n>", "the most tokens a surface's initial snapshot may cost (o200k_base; default: tokenBudget of the configuration)", parseTokenBudget)
     .addOption(new Option("--format <format>", "output format (default: format of the configuration, else pretty)").choices(COMPILE_FORMATS))
     .action(async (roots: string[], options: CompileFlags, command: Command) => {
       if (options.watch && options.check) command.error("error: --watch and --check cannot be combined", { exitCode: 2 });
@@ -98,6 +102,16 @@ export async function main(argv: readonly string[]): Promise<number> {
       exitCode = await runAdd(spec, root, options);
     });
 
+  program
+    .command("review")
+    .description("Show what the next plugins.lock changes for the model (tools, descriptions, schemas, approvals) against the committed one.")
+    .argument("[root]", "agent root", ".")
+    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
+    .action(async (root: string, options: { format: "pretty" | "json" }) => {
+      const { runReview } = await import("./commands/review.js");
+      exitCode = await runReview(root, options);
+    });
+
   const write = (output: { stdout: string; stderr: string; exitCode: number }): void => {
     if (output.stdout) process.stdout.write(output.stdout);
     if (output.stderr) process.stderr.write(output.stderr);
@@ -120,6 +134,19 @@ export async function main(argv: readonly string[]): Promise<number> {
     printFailureJson(argv, Diagnostics.InternalError, message);
     return 2;
   }
+}
+
+/** Commander parser of a repeatable `--target`: refuses an unknown id as a usage error (AL9001, exit 2). */
+function collectTarget(value: string, previous: string[] | undefined): string[] {
+  if (!isTargetId(value)) throw new InvalidArgumentError(`Unknown target '${value}'. ${unknownTargetHint(value)}`);
+  return [...(previous ?? []), value];
+}
+
+/** Commander parser of `--token-budget`: a positive whole number of tokens. */
+function parseTokenBudget(value: string): number {
+  const budget = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(budget) || budget <= 0) throw new InvalidArgumentError("Expected a positive whole number of tokens, e.g. --token-budget 8000.");
+  return budget;
 }
 
 /**

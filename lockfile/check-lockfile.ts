@@ -13,6 +13,7 @@ import { diffLocks, type LockChangeGroup } from "./diff-locks.js";
 import { fixCommandFor } from "./fix-command.js";
 import { locateProperty, parseJsonText } from "./json-text.js";
 import { readLockfile } from "./read-lockfile.js";
+import type { ContractReview } from "./review-contract.js";
 
 /** Lines of unified diff kept in a report (headers included); the rest is counted, not shown. */
 export const MAX_DIFF_LINES = 40;
@@ -37,6 +38,8 @@ export interface LockfileCheckReport {
   readonly diffOmittedLines: number;
   /** The diagnostic to report (absent when up to date); `file` is the absolute lock path. */
   readonly diagnostic?: Diagnostic;
+  /** The model-visible meaning of the change (issue 11 item 3); set by `compile --check` when the inputs have no errors. */
+  readonly review?: ContractReview;
 }
 
 /** Options of {@link checkLockfile}. */

@@ -1,6 +1,7 @@
 /**
  * `assembly-line compile [root...] [--check] [--watch] [--out DIR] [--no-package] [--no-cache]
- * [--max-warnings N] [--config FILE | --no-config] [--format …]` (DESIGN §7, issue 10).
+ * [--max-warnings N] [--target ID]… [--token-budget N] [--config FILE | --no-config] [--format …]` (DESIGN §7, issue 10; issue 11 for
+ * `--target` and `--token-budget`).
  */
 import * as path from "node:path";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
@@ -25,6 +26,10 @@ export interface CompileFlags extends ConfigFlags {
   readonly format?: CompileFormat;
   /** `--max-warnings N` (wins over `maxWarnings` in the configuration). */
   readonly maxWarnings?: number;
+  /** `--target ID` (repeatable): provider profiles to check every tool against (wins over `targets` of the configuration). */
+  readonly target?: readonly string[];
+  /** `--token-budget N`: the most tokens each surface's initial snapshot may cost (wins over `tokenBudget`). */
+  readonly tokenBudget?: number;
   /** `--watch`: compile again whenever an input changes (`../watch/watch-compile.ts`). */
   readonly watch?: boolean;
 }
@@ -77,7 +82,7 @@ function configFailure(target: CompileTarget): CompileResult {
     artifactChanged: false,
     lockRecomputed: false,
     analysis: emptyAnalysis(target.root, diagnostics[0]!),
-    timings: { analyze: 0, package: 0, lock: 0, artifact: 0, total: 0 },
+    timings: { analyze: 0, providers: 0, package: 0, lock: 0, artifact: 0, total: 0 },
   };
 }
 
