@@ -19,7 +19,7 @@ import { createStaticAnalyzer } from "../compiler/static-analysis/static-analyze
 import { createDiagnostic, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { fileStart } from "../common/positions.js";
-import { createNodeHost, type CompilerHost } from "../common/host.js";
+import { createNodeHost, createRecordingHost, type CompilerHost } from "../common/host.js";
 import { ignoreStateDir } from "../common/state-dir.js";
 import { buildLockfile, type BundleIntegrityLookup } from "../lockfile/build-lockfile.js";
 import type { LockfileCheckReport } from "../lockfile/check-lockfile.js";
@@ -28,7 +28,7 @@ import { readLockfile, type ReadLockfileResult } from "../lockfile/read-lockfile
 import { serializeLockfile } from "../lockfile/serialize-lockfile.js";
 import { LOCKFILE_NAME } from "../contract/lockfile-types.js";
 import { writeLockfileIfChanged } from "../lockfile/write-lockfile.js";
-import type { PackagingResult } from "../packaging/bundle-tools.js";
+import type { BuildFunction, PackagingResult } from "../packaging/bundle-tools.js";
 import { toolBundleKey } from "../packaging/plan-bundles.js";
 import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { checkRoot, emptyAnalysis } from "./check-root.js";
@@ -36,6 +36,8 @@ import { startClock, type CompileTimings } from "./compile-clock.js";
 import { emitArtifact, packagingTools } from "./emit-artifact.js";
 import { carriedOverBundles, pinsOf } from "./lock-inputs.js";
 import { snapshotHost } from "./snapshot-host.js";
+import type { RuleSetting } from "./project-config/types.js";
+import { applySeverityRules, checkWarningLimit, type WarningLimit } from "./severity-rules.js";
 import { checkModelFacingRules } from "./model-facing-checks.js";
 import type { TokenBudget } from "../compiler/providers/token-budget.js";
 import { reviewContract, type ContractReview } from "../lockfile/review-contract.js";
@@ -79,6 +81,20 @@ export interface CompileOptions {
    */
   readonly saveCache?: boolean;
   /**
+   * Severity per code from the project configuration (`rules`; `./severity-rules.ts`). Applied
+   * before anything is written, so a code raised to `error` stops the compile; errors are never lowered.
+   */
+  readonly rules?: Readonly<Record<string, RuleSetting>>;
+  /** `--max-warnings` / `maxWarnings`: more warnings than this fail the compile before anything is written (AL9115). */
+  readonly maxWarnings?: WarningLimit;
+  /** The esbuild build function (default `esbuild.build`); `compile --watch` passes an incremental one. */
+  readonly bundler?: BuildFunction;
+  /**
+   * Called with the absolute path of every file the compile reads through the host or esbuild
+   * reads for a bundle (`assembly-line inputs`). Packaging runs under `check` too when set.
+   */
+  readonly recordInput?: (filePath: string) => void;
+  /**
    * `--target ID` (repeatable) and the config's `targets`: provider profile ids every tool is
    * checked against (issue 11; `compiler/providers/`, docs/providers.md). Default: none.
    */
@@ -121,11 +137,22 @@ export interface CompileResult {
   readonly analysis: AgentAnalysis;
   /** Wall-clock milliseconds per phase (for `npm run bench`; never printed or locked). */
   readonly timings: CompileTimings;
+  /** Artifact-relative bundle path → SRI of its bytes, when this compile packaged (for `--watch`'s "what changed"). */
+  readonly bundles?: ReadonlyMap<string, string>;
 }
 
 /** Compiles the agent at `options.root`. Never throws for bad input (only for internal failures). */
 export async function compileAgent(options: CompileOptions): Promise<CompileResult> {
-  const host = snapshotHost(options.host ?? createNodeHost());
+  const result = await compileWithoutRules(options);
+  if (!options.rules || Object.keys(options.rules).length === 0) return result;
+  // Diagnostics reported after the writes (a recomputed lock) follow the rules too.
+  const diagnostics = applySeverityRules(result.diagnostics, options.rules);
+  return { ...result, diagnostics, ok: result.ok && !hasErrors(diagnostics) };
+}
+
+async function compileWithoutRules(options: CompileOptions): Promise<CompileResult> {
+  const disk = options.host ?? createNodeHost();
+  const host = snapshotHost(options.recordInput ? createRecordingHost(disk, options.recordInput) : disk);
   const root = options.root;
   const clock = startClock();
   // A root that is not a folder is reported before anything is read or written (no cache, no
@@ -153,17 +180,23 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   diagnostics.push(...(await checkModelFacingRules(analysis, options)));
   clock.lap("providers");
   // `--check` compares the lock only, so it never bundles: a tool's bundle integrity comes from
-  // the lock when its plugin's content integrity is unchanged (as under `--no-package`).
-  const packaging = options.package !== false && options.check !== true;
-  const packaged = packaging && !hasErrors(diagnostics) ? await packageTools(analysis, root, diagnostics) : undefined;
+  // the lock when its plugin's content integrity is unchanged (as under `--no-package`). Recording
+  // the inputs (`assembly-line inputs`) still bundles, since bundles read the files tools import.
+  const packaging = options.package !== false && (options.check !== true || options.recordInput !== undefined);
+  const packaged = packaging && !hasErrors(diagnostics) ? await packageTools(analysis, root, diagnostics, options) : undefined;
   clock.lap("package");
+  // The project's rules and warning limit, before anything is written (a raised code stops the compile).
+  if (options.rules) diagnostics.splice(0, diagnostics.length, ...applySeverityRules(diagnostics, options.rules));
+  const overLimit = checkWarningLimit(diagnostics, options.maxWarnings);
+  if (overLimit) diagnostics.push(overLimit);
   const bundleLookup: BundleIntegrityLookup = packaged
     ? (surfaceId, capability, tool) => packaged.toolBundles.get(toolBundleKey(surfaceId, capability, tool))?.integrity
     : carriedOverBundles(previous, analysis);
   const lock = buildLockfile(analysis, bundleLookup);
   const lockText = serializeLockfile(lock);
   clock.lap("lock");
-  const base = { lockfile: LOCKFILE_NAME, analysis, lockRecomputed: false, artifactChanged: false, get timings() { return clock.timings(); } } as const;
+  const bundles = packaged ? new Map([...packaged.toolBundles.values()].map((tool) => [tool.bundle, tool.integrity])) : undefined;
+  const base = { lockfile: LOCKFILE_NAME, analysis, lockRecomputed: false, artifactChanged: false, ...(bundles ? { bundles } : {}), get timings() { return clock.timings(); } } as const;
 
   const committedText = previous.kind === "ok" ? previous.text : undefined;
   const review = hasErrors(diagnostics) || committedText === lockText ? undefined : reviewContract(previous.kind === "ok" ? previous.lock : undefined, lock);
@@ -255,9 +288,12 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
 }
 
 /** The package step: one esbuild build of every authored tool (loaded only when packaging). */
-async function packageTools(analysis: AgentAnalysis, root: string, diagnostics: Diagnostic[]): Promise<PackagingResult> {
+async function packageTools(analysis: AgentAnalysis, root: string, diagnostics: Diagnostic[], options: CompileOptions): Promise<PackagingResult> {
   const { bundleTools } = await import("../packaging/bundle-tools.js");
-  const packaged = await bundleTools({ root, tools: packagingTools(analysis) });
+  const packaged = await bundleTools({ root, tools: packagingTools(analysis) }, {
+    ...(options.bundler ? { build: options.bundler } : {}),
+    ...(options.recordInput ? { recordInput: options.recordInput } : {}),
+  });
   diagnostics.push(...packaged.diagnostics);
   return packaged;
 }
@@ -296,7 +332,8 @@ function writeLock(root: string, previous: ReadLockfileResult, lockText: string,
     return undefined;
   }
   if (previous.kind === "conflict") diagnostics.push(createDiagnostic(Diagnostics.LockfileConflictRecomputed, fileStart(lockPath)));
-  if (damaged) diagnostics.splice(diagnostics.indexOf(damaged), 1, createDiagnostic(Diagnostics.LockfileInvalidRecomputed, fileStart(lockPath), [damaged.message.replace(/^plugins\.lock /, "").replace(/\.$/, "")]));
+  // (The warning may be gone: the project's rules can turn it off.)
+  if (damaged && diagnostics.includes(damaged)) diagnostics.splice(diagnostics.indexOf(damaged), 1, createDiagnostic(Diagnostics.LockfileInvalidRecomputed, fileStart(lockPath), [damaged.message.replace(/^plugins\.lock /, "").replace(/\.$/, "")]));
   return { changed: written.changed };
 }
 
@@ -312,3 +349,4 @@ function finish(diagnostics: readonly Diagnostic[], root: string): Diagnostic[] 
 function toPosix(p: string): string {
   return p.split(path.sep).join("/");
 }
+

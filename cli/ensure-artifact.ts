@@ -27,17 +27,18 @@ export interface EnsuredArtifact {
  * analysis cache (reused when unchanged) and of the artifact's recorded lock integrity;
  * only when either is stale does it run a full compile, which writes the lock and the artifact.
  * @param root the agent root (absolute or relative to the working directory).
+ * @param artifactDir the artifact directory (absolute), when the project configuration's `outDir` sets one.
  * @returns the diagnostics to report (any error stops the host command). Never throws for bad
  *   input; throws only for internal failures, like `compileAgent`.
  */
-export async function ensureArtifact(root: string): Promise<EnsuredArtifact> {
+export async function ensureArtifact(root: string, artifactDir?: string): Promise<EnsuredArtifact> {
   const { compileAgent } = await import("../build/compile.js");
   const absolute = path.resolve(root);
   // The check saves the analysis cache: a full compile after it (stale artifact) and the next
   // command's check then reuse the analysis instead of parsing everything again.
   const check = await compileAgent({ root: absolute, check: true, package: false, saveCache: true });
-  if (check.ok && (await artifactMatchesLock(absolute))) return { diagnostics: check.diagnostics, compiled: false, lockChanged: false };
-  const compiled = await compileAgent({ root: absolute });
+  if (check.ok && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: check.diagnostics, compiled: false, lockChanged: false };
+  const compiled = await compileAgent({ root: absolute, ...(artifactDir ? { outDir: artifactDir } : {}) });
   return { diagnostics: compiled.diagnostics, compiled: true, lockChanged: compiled.lockChanged };
 }
 
@@ -46,10 +47,10 @@ export async function ensureArtifact(root: string): Promise<EnsuredArtifact> {
  * `plugins.lock` bytes (the artifact was packaged for this lock). Unreadable files count as
  * a mismatch.
  */
-export async function artifactMatchesLock(root: string): Promise<boolean> {
+export async function artifactMatchesLock(root: string, artifactDir = path.join(root, DEFAULT_ARTIFACT_DIR)): Promise<boolean> {
   try {
     const lockBytes = fs.readFileSync(path.join(root, LOCKFILE_NAME));
-    const manifest = JSON.parse(fs.readFileSync(path.join(root, DEFAULT_ARTIFACT_DIR, MANIFEST_FILE), "utf8")) as { lockIntegrity?: unknown };
+    const manifest = JSON.parse(fs.readFileSync(path.join(artifactDir, MANIFEST_FILE), "utf8")) as { lockIntegrity?: unknown };
     const { bundleIntegrity } = await import("../packaging/integrity.js");
     return manifest.lockIntegrity === bundleIntegrity(lockBytes);
   } catch {

@@ -7,6 +7,7 @@
  */
 import * as path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import type { CompileFlags } from "./commands/compile.js";
 import { isTargetId, TARGET_IDS } from "../compiler/providers/index.js";
 import { unknownTargetHint } from "../compiler/providers/check-targets.js";
 import { registerCatalogCommands } from "./commands/tools.js";
@@ -48,18 +49,44 @@ export async function main(argv: readonly string[], services: CliServices = {}):
   program
     .command("compile")
     .description("Check the agent, write plugins.lock and package the tools into the artifact.")
-    .argument("[root]", "agent root (the folder with agent.md)", ".")
+    .argument("[root...]", "agent roots (folders with agent.md) or globs such as 'agents/*'", ["."])
     .option("--check", "write nothing; fail when plugins.lock is missing, stale or hand-edited")
-    .option("--out <dir>", "artifact directory (default: <root>/.assemblyline/build)")
+    .option("--watch", "compile again whenever an input changes (Ctrl-C stops)")
+    .option("--out <dir>", "artifact directory (default: outDir of the configuration, else <root>/.assemblyline/build)")
     .option("--no-package", "skip packaging: check and lock only")
     .option("--no-cache", "do not read or write the analysis cache (.assemblyline/cache/)")
     .option("--fail-on-change", "exit 1 when plugins.lock (or an --out artifact) changed, so a Git hook stops the commit until it is staged")
-    .option("--target <id>", `check every tool against a model API's rules (repeatable): ${TARGET_IDS.join(", ")}`, collectTarget, [])
-    .option("--token-budget <n>", "the most tokens a surface's initial snapshot may cost (o200k_base)", parseTokenBudget)
-    .addOption(new Option("--format <format>", "output format").choices(COMPILE_FORMATS).default("pretty"))
-    .action(async (root: string, options: { check?: boolean; out?: string; package: boolean; cache: boolean; failOnChange?: boolean; target: string[]; tokenBudget?: number; format: (typeof COMPILE_FORMATS)[number] }) => {
+    .option("--max-warnings <n>", "fail (exit 1, nothing written) with more than n warnings", parseCount)
+    .option("--config <file>", "the project configuration file to use (default: searched from the root upwards)")
+    .option("--no-config", "use no project configuration file")
+    .option("--target <id>", `check every tool against a model API's rules (repeatable; default: targets of the configuration): ${TARGET_IDS.join(", ")}`, collectTarget)
+    .option("--token-budget <n>", "the most tokens a surface's initial snapshot may cost (o200k_base; default: tokenBudget of the configuration)", parseTokenBudget)
+    .addOption(new Option("--format <format>", "output format (default: format of the configuration, else pretty)").choices(COMPILE_FORMATS))
+    .action(async (roots: string[], options: CompileFlags, command: Command) => {
+      if (options.watch && options.check) command.error("error: --watch and --check cannot be combined", { exitCode: 2 });
       const { runCompile } = await import("./commands/compile.js");
-      exitCode = await runCompile(root, options);
+      exitCode = await runCompile(roots, options);
+    });
+
+  program
+    .command("inputs")
+    .description("Print every file a compile of the root reads (for build systems with remote caching).")
+    .argument("[root]", "agent root", ".")
+    .option("--config <file>", "the project configuration file to use")
+    .option("--no-config", "use no project configuration file")
+    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
+    .action(async (root: string, options: { format: "pretty" | "json"; config?: string | boolean }) => {
+      const { runInputs } = await import("./commands/inputs.js");
+      exitCode = await runInputs(root, options);
+    });
+
+  program
+    .command("init")
+    .description("Start an agent: agent.md, a local plugin with one tool, tsconfig.json and .gitignore.")
+    .argument("[dir]", "the new agent root (created when missing)", ".")
+    .action(async (dir: string) => {
+      const { runInit } = await import("./commands/init.js");
+      exitCode = runInit(dir);
     });
 
   program
@@ -119,9 +146,9 @@ export async function main(argv: readonly string[], services: CliServices = {}):
 }
 
 /** Commander parser of a repeatable `--target`: refuses an unknown id as a usage error (AL9001, exit 2). */
-function collectTarget(value: string, previous: string[]): string[] {
+function collectTarget(value: string, previous: string[] | undefined): string[] {
   if (!isTargetId(value)) throw new InvalidArgumentError(`Unknown target '${value}'. ${unknownTargetHint(value)}`);
-  return [...previous, value];
+  return [...(previous ?? []), value];
 }
 
 /** Commander parser of `--token-budget`: a positive whole number of tokens. */
@@ -154,9 +181,15 @@ function printFailureJson(argv: readonly string[], message: DiagnosticMessage, t
  * (`ensure-artifact.ts`). When that compile changed the lock, a note on stderr says so (the
  * lock is committed; the user should see it moved).
  */
-async function ensureCompiled(root: string): Promise<readonly Diagnostic[]> {
+async function ensureCompiled(root: string, artifactDir?: string): Promise<readonly Diagnostic[]> {
   const { ensureArtifact } = await import("./ensure-artifact.js");
-  const ensured = await ensureArtifact(root);
+  const ensured = await ensureArtifact(root, artifactDir);
   if (ensured.lockChanged) process.stderr.write(`assembly-line: compiled ${root} first: ${path.join(root, "plugins.lock")} was updated.\n`);
   return ensured.diagnostics;
+}
+
+/** A non-negative integer option value (`--max-warnings`). */
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError("expected a whole number (0 or more)");
+  return Number(value);
 }

@@ -179,6 +179,27 @@ function withoutBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/**
+ * Wraps a host so that every file it reads (text or bytes) is reported to `record` with its
+ * absolute path — `assembly-line inputs` lists what a compile read this way. Directory
+ * listings, `kind` and `realpath` probes are not reads of a file and are not reported.
+ */
+export function createRecordingHost(base: CompilerHost, record: (filePath: string) => void): CompilerHost {
+  return {
+    ...base,
+    read(filePath) {
+      const result = base.read(filePath);
+      if (result.kind === "file") record(path.resolve(filePath));
+      return result;
+    },
+    readBytes(filePath) {
+      const bytes = base.readBytes(filePath);
+      if (bytes !== undefined) record(path.resolve(filePath));
+      return bytes;
+    },
+  };
+}
+
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP";

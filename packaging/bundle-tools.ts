@@ -55,6 +55,11 @@ export type BuildFunction = (options: esbuild.BuildOptions & { write: false }) =
 export interface BundleToolsOptions {
   /** Defaults to `esbuild.build`. */
   readonly build?: BuildFunction;
+  /**
+   * Called with the absolute path of every file esbuild read for the bundles (from its
+   * metafile; `assembly-line inputs`). Modules that are not files (esbuild namespaces) are left out.
+   */
+  readonly recordInput?: (filePath: string) => void;
 }
 
 /**
@@ -90,12 +95,17 @@ export async function bundleTools(input: PackagingInput, options: BundleToolsOpt
   const outdir = path.join(input.root, DEFAULT_ARTIFACT_DIR);
   let result: esbuild.BuildResult<{ write: false }>;
   try {
-    result = await (options.build ?? esbuild.build)(buildOptions(input.root, outdir, plan.bundles, core));
+    const settings = buildOptions(input.root, outdir, plan.bundles, core);
+    result = await (options.build ?? esbuild.build)(options.recordInput ? { ...settings, metafile: true } : settings);
   } catch (error) {
     diagnostics.push(...failureDiagnostics(error, context));
     return finish(new Map(), new Map(), diagnostics);
   }
   diagnostics.push(...result.warnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
+  if (options.recordInput && result.metafile) {
+    // Keys are relative to esbuild's working directory (the root); `namespace:path` keys are not files.
+    for (const file of Object.keys(result.metafile.inputs)) if (!/^[a-z][\w-]*:/i.test(file)) options.recordInput(path.resolve(input.root, file));
+  }
   const stabilize = createCorePathRewriter(input.root, core);
   const outputs = new Map(result.outputFiles.map((file) => [artifactPathOf(outdir, file.path), stabilize(file.contents)]));
   const bundles = new Map<string, Uint8Array>();

@@ -1,62 +1,90 @@
 /**
- * `assembly-line compile [root] [--check] [--out DIR] [--no-package] [--fail-on-change] [--target ID]…
- * [--token-budget N] [--format …]` (DESIGN §7; issue 11 for `--target` and `--token-budget`).
+ * `assembly-line compile [root...] [--check] [--watch] [--out DIR] [--no-package] [--no-cache]
+ * [--fail-on-change] [--max-warnings N] [--target ID]… [--token-budget N] [--config FILE | --no-config] [--format …]` (DESIGN §7, issue 10; issue 11 for
+ * `--target` and `--token-budget`).
  */
 import * as path from "node:path";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
+import { shellQuote } from "../../common/shell-quote.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { formatGithub, formatSarif, toJsonDiagnostic } from "../../diagnostics/format-machine.js";
-import { detectPackageManager, installAllCommand } from "../add/detect-package-manager.js";
-import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
+export { compileJson } from "../compile-report.js";
+import { emptyAnalysis } from "../../build/check-root.js";
+import type { CompileFormat } from "../../build/project-config/types.js";
+import { LOCKFILE_NAME } from "../../contract/lockfile-types.js";
+import { compileOptionsFor, expandRoots, loadTargets, outputFormat, sharedOutDirs, type CompileTarget, type ConfigFlags } from "../compile-targets.js";
+import { compileJson, printPretty } from "../compile-report.js";
 import { printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
-import { shellQuote } from "../../common/shell-quote.js";
 
 /** Flags of `compile`. */
-export interface CompileFlags {
+export interface CompileFlags extends ConfigFlags {
   readonly check?: boolean;
   readonly out?: string;
   readonly package: boolean;
   /** `--no-cache` sets false: neither read nor write `.assemblyline/cache/`. */
   readonly cache?: boolean;
-  readonly format: "pretty" | "json" | "sarif" | "github";
+  /** `undefined` when not given: the configuration's `format`, else `pretty`. */
+  readonly format?: CompileFormat;
   /**
    * `--fail-on-change` (the pre-commit hook `assembly-line`): exit 1 with AL6014 when this
    * compile wrote new plugins.lock bytes, or a changed artifact into an `--out` directory (the
    * default artifact under `.assemblyline/` is ignored by Git, so it never stops a commit).
    */
   readonly failOnChange?: boolean;
-  /** `--target ID` (repeatable): provider profiles to check every tool against. */
+  /** `--max-warnings N` (wins over `maxWarnings` in the configuration). */
+  readonly maxWarnings?: number;
+  /** `--target ID` (repeatable): provider profiles to check every tool against (wins over `targets` of the configuration). */
   readonly target?: readonly string[];
-  /** `--token-budget N`: the most tokens each surface's initial snapshot may cost. */
+  /** `--token-budget N`: the most tokens each surface's initial snapshot may cost (wins over `tokenBudget`). */
   readonly tokenBudget?: number;
+  /** `--watch`: compile again whenever an input changes (`../watch/watch-compile.ts`). */
+  readonly watch?: boolean;
 }
 
-/** Runs `compile` and prints its result; resolves to the exit code (0 ok, 1 errors or drift). */
-export async function runCompile(rootArgument: string, flags: CompileFlags): Promise<number> {
-  const root = path.resolve(rootArgument);
-  const result = await compileAgent({
-    root,
-    check: flags.check === true,
-    package: flags.package,
-    cache: flags.cache !== false,
-    displayRoot: rootArgument,
-    installCommand: installAllCommand(detectPackageManager(root).manager),
-    ...(flags.out !== undefined ? { outDir: path.resolve(flags.out) } : {}),
-    ...(flags.target && flags.target.length > 0 ? { targets: flags.target } : {}),
-    ...(flags.tokenBudget !== undefined ? { tokenBudget: flags.tokenBudget } : {}),
-  });
-  const stopped = flags.failOnChange ? changedFiles(result, flags, root) : undefined;
-  const reported = stopped ? { ...result, ok: false, diagnostics: [...result.diagnostics, stopped] } : result;
-  if (flags.format === "json") printJson(compileJson(reported));
-  else if (flags.format === "sarif") process.stdout.write(formatSarif(reported.diagnostics, toolVersion(), path.relative(process.cwd(), root), process.cwd()));
-  else if (flags.format === "github") process.stdout.write(formatGithub(reported.diagnostics, path.relative(process.cwd(), root)));
-  else {
-    printPretty(result, root, flags);
-    if (stopped) printDiagnostics([stopped], root);
+/** One root's outcome. */
+interface RootOutcome {
+  readonly target: CompileTarget;
+  readonly result: CompileResult;
+  /** `--fail-on-change`: AL6014, when this compile changed what the user commits. */
+  readonly stopped?: Diagnostic;
+}
+
+/** The result as reported: a compile stopped by `--fail-on-change` fails with AL6014 added. */
+function reported({ result, stopped }: RootOutcome): CompileResult {
+  return stopped ? { ...result, ok: false, diagnostics: [...result.diagnostics, stopped] } : result;
+}
+
+/**
+ * Runs `compile` over one or more roots (paths or globs) and prints the results; resolves to
+ * the exit code (0 ok, 1 errors or drift in any root, 2 usage). One root prints exactly as
+ * before; several print one document (see {@link multiRootJson}) or one report per root.
+ */
+export async function runCompile(rootArguments: readonly string[], flags: CompileFlags): Promise<number> {
+  const expanded = await expandRoots(rootArguments);
+  const targets = await loadTargets(expanded.roots, flags);
+  const format = outputFormat(flags, targets);
+  const options = targets.map((target) => compileOptionsFor(target, flags));
+  const usage = [...expanded.diagnostics, ...sharedOutDirs(targets, options)];
+  if (usage.length > 0) {
+    if (format === "json") printJson({ ok: false, diagnostics: usage.map(toJsonDiagnostic) });
+    else printDiagnostics(usage, process.cwd());
+    return usage.some((d) => d.code === "AL9116") ? 1 : 2;
   }
-  return reported.ok ? 0 : 1;
+  if (flags.watch) {
+    const { watchCompile } = await import("../watch/watch-compile.js");
+    return watchCompile(targets, options, { json: format === "json" });
+  }
+  const outcomes: RootOutcome[] = [];
+  for (const [i, target] of targets.entries()) {
+    const result = target.configDiagnostics.length > 0 ? configFailure(target) : await compileAgent(options[i]!);
+    const stopped = flags.failOnChange ? changedFiles(result, flags, target.root) : undefined;
+    outcomes.push({ target, result, ...(stopped ? { stopped } : {}) });
+  }
+  if (outcomes.length === 1) printSingle(outcomes[0]!, format, flags);
+  else printMultiple(outcomes, format, flags);
+  return outcomes.every((o) => reported(o).ok) ? 0 : 1;
 }
 
 /**
@@ -75,38 +103,70 @@ function changedFiles(result: CompileResult, flags: CompileFlags, root: string):
   return createDiagnostic(Diagnostics.CompileChangedFiles, { file: result.lockfile, line: 1, column: 1 }, [changed.join(" and "), changed.map(shellQuote).join(" ")]);
 }
 
-/** The JSON document of DESIGN §7: `{ ok, diagnostics, lockfile, lockChanged, artifact }`. */
-export function compileJson(result: CompileResult): Record<string, unknown> {
+/** A root whose configuration is invalid is not compiled: its result is the configuration's diagnostics. */
+function configFailure(target: CompileTarget): CompileResult {
+  const diagnostics = target.configDiagnostics;
   return {
-    ok: result.ok,
-    diagnostics: result.diagnostics.map(toJsonDiagnostic),
-    lockfile: result.lockfile,
-    lockChanged: result.lockChanged,
-    artifact: result.artifact,
+    ok: false,
+    diagnostics,
+    lockfile: LOCKFILE_NAME,
+    lockChanged: false,
+    artifact: null,
+    artifactChanged: false,
+    lockRecomputed: false,
+    analysis: emptyAnalysis(target.root, diagnostics[0]!),
+    timings: { analyze: 0, providers: 0, package: 0, lock: 0, artifact: 0, total: 0 },
   };
 }
 
-function printPretty(result: CompileResult, root: string, flags: CompileFlags): void {
-  const report = result.checkReport;
-  const listed = report?.diagnostic ? result.diagnostics.filter((d) => d.code !== report.diagnostic!.code) : result.diagnostics;
-  printDiagnostics(listed, root);
-  // Paths as the user can open them from where they ran the command.
-  const shown = (relative: string): string => path.relative(process.cwd(), path.resolve(root, relative)) || ".";
-  if (flags.check) {
-    if (report && report.status !== "up-to-date") process.stderr.write(formatLockfileCheckReport(report));
-    else if (result.ok) process.stdout.write(`${shown(result.lockfile)} is up to date.\n`);
+function printSingle(outcome: RootOutcome, format: CompileFormat, flags: CompileFlags): void {
+  const root = outcome.target.root;
+  const result = reported(outcome);
+  if (format === "json") printJson(compileJson(result));
+  else if (format === "sarif") process.stdout.write(formatSarif(result.diagnostics, toolVersion(), path.relative(process.cwd(), root), process.cwd()));
+  else if (format === "github") process.stdout.write(formatGithub(result.diagnostics, path.relative(process.cwd(), root)));
+  else printPrettyOutcome(outcome, flags);
+}
+
+/** The pretty report of one root: what the compile did, then AL6014 when `--fail-on-change` stops it. */
+function printPrettyOutcome({ target, result, stopped }: RootOutcome, flags: CompileFlags): void {
+  printPretty(result, target.root, flags);
+  if (stopped) printDiagnostics([stopped], target.root);
+}
+
+/**
+ * Several roots: JSON is {@link multiRootJson}; SARIF is one run and GitHub one annotation list
+ * whose paths are relative to the working directory; pretty prints each root's report under a
+ * `<root>:` heading.
+ */
+function printMultiple(outcomes: readonly RootOutcome[], format: CompileFormat, flags: CompileFlags): void {
+  if (format === "json") {
+    printJson(multiRootJson(outcomes.map((o) => ({ root: o.target.displayRoot, result: reported(o) }))));
     return;
   }
-  if (!result.ok) {
-    // A root that does not exist (or is a file) has no lock or artifact to speak of.
-    const rootProblem = result.diagnostics.some((d) => d.code === "AL1024" || d.code === "AL1025");
-    if (!rootProblem) process.stderr.write(`${shown(result.lockfile)} and the artifact were left unchanged.\n`);
+  if (format === "sarif" || format === "github") {
+    const all = outcomes.flatMap((outcome) => reported(outcome).diagnostics.map((d) => (d.file === "" ? d : { ...d, file: toPosix(path.relative(process.cwd(), path.resolve(outcome.target.root, d.file))) })));
+    process.stdout.write(format === "sarif" ? formatSarif(all, toolVersion(), "", process.cwd()) : formatGithub(all, ""));
     return;
   }
-  const tools = result.analysis.capabilities.reduce((sum, c) => sum + c.plugin.tools.length, 0);
-  const surfaces = result.analysis.agent.surfaces.length;
-  process.stdout.write(
-    `${result.lockChanged ? "Wrote" : "Up to date:"} ${shown(result.lockfile)} (${surfaces} surface${surfaces === 1 ? "" : "s"}, ${tools} tool${tools === 1 ? "" : "s"}).\n`,
-  );
-  if (result.artifact) process.stdout.write(`${result.artifactChanged ? "Packaged" : "Up to date:"} ${shown(result.artifact)}\n`);
+  for (const outcome of outcomes) {
+    process.stdout.write(`${outcome.target.displayRoot}:\n`);
+    printPrettyOutcome(outcome, flags);
+  }
+}
+
+/**
+ * The JSON document of a compile of several roots: `{ ok, results: [{ root, ok, diagnostics,
+ * lockfile, lockChanged, artifact }] }` — `ok` is true when every root is, `root` is the root as
+ * given (or as a glob matched it, relative to the working directory), and each result is the
+ * single-root document of {@link compileJson}. One root keeps the single-root shape.
+ */
+export function multiRootJson(results: readonly { root: string; result: CompileResult }[]): Record<string, unknown> {
+  return { ok: results.every((r) => r.result.ok), results: results.map(({ root, result }) => ({ root, ...compileJson(result) })) };
+}
+
+
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join("/");
 }

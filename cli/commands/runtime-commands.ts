@@ -9,13 +9,14 @@
  * The commands return their output instead of printing, so the CLI entry, tests and other
  * hosts can use them; {@link registerRuntimeCommands} wires them into a commander program.
  */
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { colorFor, paletteFor } from "../../diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
 import type { Runtime } from "../../runtime-min/runtime.js";
 import type { CallResult, RuntimeOptions } from "../../runtime-min/types.js";
+import { resolveHostPolicy } from "../host-policy.js";
 import { formatCallResult, formatRefusal } from "../format-call-result.js";
 
 /** What a command produced. */
@@ -44,8 +45,9 @@ export interface RuntimeCommandHooks {
   /**
    * Compiles the root when its artifact is missing or stale (DESIGN §7: `call` and `approve`
    * compile first). Returns the compile's error diagnostics; any error stops the command.
+   * `artifactDir` is the project configuration's `outDir` when it sets one.
    */
-  readonly ensureArtifact?: (root: string) => Promise<readonly Diagnostic[]>;
+  readonly ensureArtifact?: (root: string, artifactDir?: string) => Promise<readonly Diagnostic[]>;
   /** Extra runtime options (built-in tools, core-tool policy). */
   readonly runtimeOptions?: Omit<RuntimeOptions, "root" | "hostConfig" | "execution">;
 }
@@ -60,11 +62,14 @@ export interface CallCommandOptions {
   readonly call?: string;
   readonly config?: readonly string[];
   readonly execution?: string;
+  /** `--deadline MS`: the call's deadline (default: `host.deadlineMs` of the project configuration). */
+  readonly deadline?: string;
+  /** `--project-config FILE` or `--no-project-config` (`false`); default: the configuration search. */
+  readonly projectConfig?: string | boolean;
   readonly format?: string;
   /** Colour for pretty output (default: plain). */
   readonly color?: OutputColor;
-  /** Host limits as given on the command line (`--deadline`, `--memory-mb`, ...; docs/host-policy.md). */
-  readonly deadline?: string;
+  /** Host limits as given on the command line (`--memory-mb`, ...; docs/host-policy.md). */
   readonly memoryMb?: string;
   readonly maxResultBytes?: string;
   readonly maxEventBytes?: string;
@@ -81,6 +86,8 @@ export interface ApproveCommandOptions {
   readonly config?: readonly string[];
   /** Host execution policy for the approved call, as for `call` (`sandbox` or `direct`). */
   readonly execution?: string;
+  /** `--project-config FILE` or `--no-project-config` (`false`), as for `call`. */
+  readonly projectConfig?: string | boolean;
   readonly format?: string;
   /** Colour for pretty output (default: plain). */
   readonly color?: OutputColor;
@@ -98,14 +105,18 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
   try {
     const input = parseInput(options.input);
     const hostConfig = parseConfig(options.config ?? []);
-    const execution = parseExecution(options.execution);
+    if (options.deadline !== undefined && !/^[1-9]\d*$/.test(options.deadline)) throw runtimeError(Diagnostics.UsageError, "", [`--deadline '${options.deadline}' is not a positive whole number of milliseconds`]);
+    const policy = await resolveHostPolicy(options.root ?? ".", options);
+    const execution = parseExecution(policy.execution);
     const limits = parseHostLimitFlags(options);
     // The printed `approve` command repeats the host settings, since the approved call runs in that process.
     const hostArgs = [...(options.config ?? []).flatMap((pair) => ["--config", pair]), ...(execution === "direct" ? ["--execution", "direct"] : []), ...hostLimitArgs(options)];
-    return await withRuntime(options.root, { hostConfig, execution, ...limits }, hooks, json, options.color, hostArgs, (runtime) =>
+    const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
+    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, (runtime) =>
       runtime.call({
         tool: options.tool,
         input,
+        ...(policy.deadlineMs === undefined ? {} : { deadlineMs: policy.deadlineMs }),
         ...(options.surface === undefined ? {} : { surface: options.surface }),
         ...(options.run === undefined ? {} : { runId: options.run }),
         ...(options.call === undefined ? {} : { callId: options.call }),
@@ -121,9 +132,11 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
   const json = options.format === "json";
   try {
     const hostConfig = parseConfig(options.config ?? []);
-    const execution = parseExecution(options.execution);
+    const policy = await resolveHostPolicy(options.root ?? ".", options);
+    const execution = parseExecution(policy.execution);
     const limits = parseHostLimitFlags(options);
-    return await withRuntime(options.root, { hostConfig, execution, ...limits }, hooks, json, options.color, [], (runtime) =>
+    const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
+    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, [], (runtime) =>
       runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }),
     );
   } catch (error) {
@@ -146,12 +159,17 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--run <id>", "run id; state persists per run (generated when omitted)")
     .option("--call <id>", "tool-call id (generated when omitted)")
     .option("--config <KEY=VALUE>", "a host requiredConfig value (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
-    .option("--execution <policy>", "sandbox (default) or direct", "sandbox")
-    .option("--deadline <ms>", "operation deadline of the call in ms (default 300000)")
-    .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default 1024)")
-    .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default 8388608)")
+    .option("--execution <policy>", "sandbox (default: host.execution of the project configuration, else sandbox) or direct")
+    .option("--deadline <ms>", "deadline of the call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)", (value: string) => {
+      if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError("expected a positive whole number of milliseconds");
+      return value;
+    })
+    .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default: host.memoryMb, else 1024)")
+    .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default: host.maxResultBytes, else 8388608)")
     .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default 262144)")
-    .option("--network <policy>", "network of sandboxed tools: host (default) or none")
+    .option("--network <policy>", "network of sandboxed tools: host or none (default: host.network, else host)")
+    .option("--project-config <file>", "the project configuration file (default: searched from the root upwards)")
+    .option("--no-project-config", "use no project configuration file")
     .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
     .action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
       write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, hooks));
@@ -164,12 +182,14 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .requiredOption("--run <id>", "the run id printed by `call`")
     .option("--deny", "deny instead: the call never executes")
     .option("--config <KEY=VALUE>", "a host requiredConfig value for the approved call (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
-    .option("--execution <policy>", "sandbox (default) or direct, for the approved call", "sandbox")
-    .option("--deadline <ms>", "operation deadline of the approved call in ms (default 300000)")
-    .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default 1024)")
-    .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default 8388608)")
+    .option("--execution <policy>", "sandbox or direct, for the approved call (default: host.execution of the project configuration, else sandbox)")
+    .option("--deadline <ms>", "deadline of the approved call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)")
+    .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default: host.memoryMb, else 1024)")
+    .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default: host.maxResultBytes, else 8388608)")
     .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default 262144)")
-    .option("--network <policy>", "network of sandboxed tools: host (default) or none")
+    .option("--network <policy>", "network of sandboxed tools: host or none (default: host.network, else host)")
+    .option("--project-config <file>", "the project configuration file (default: searched from the root upwards)")
+    .option("--no-project-config", "use no project configuration file")
     .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
     .action(async (callId: string, root: string, flags: Omit<ApproveCommandOptions, "callId" | "root">) => {
       write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
@@ -185,7 +205,7 @@ export function defaultWrite(output: CommandOutput): void {
 
 async function withRuntime(
   root: string | undefined,
-  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network">,
+  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "artifactByteLimit" | "artifactDir" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network">,
   hooks: RuntimeCommandHooks,
   json: boolean,
   color: OutputColor | undefined,
@@ -213,7 +233,7 @@ export async function withHostRuntime(
   color?: OutputColor,
 ): Promise<CommandOutput> {
   const agentRoot = root ?? ".";
-  const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot)).filter((d) => d.severity === "error") : [];
+  const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
   if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
   // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
   const { openRuntime } = await import("../../runtime-min/runtime.js");

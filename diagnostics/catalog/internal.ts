@@ -1,5 +1,6 @@
 /** Diagnostics of usage and internal failures. */
 import { defineMessages } from "./types.js";
+import { WorkflowMessages } from "./workflow.js";
 
 export const InternalMessages = defineMessages({
   UsageError: {
@@ -16,4 +17,5 @@ export const InternalMessages = defineMessages({
     hint: "This is a bug in assembly-line, not in your agent; please report it with the command you ran.",
     docs: "Something failed that no input should be able to cause; exit code 2.",
   },
+  ...WorkflowMessages,
 });

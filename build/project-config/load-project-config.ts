@@ -1,0 +1,170 @@
+/**
+ * Finds, loads and validates the project configuration (issue 10 item 5) with cosmiconfig:
+ * `assembly-line.config.{js,mjs,cjs,ts,json,yaml,yml}`, `.assemblylinerc` (JSON or YAML) and
+ * `.assemblylinerc.{json,yaml,yml,js,mjs,cjs,ts}`, or the `assemblyLine` key of `package.json`.
+ *
+ * The search starts at the agent root and goes up to the home folder (cosmiconfig's `global`
+ * strategy, the pre-v9 default), then looks in the user's config folder
+ * (`~/.config/assembly-line/config.*`). The first file found wins; nothing is merged.
+ *
+ * JSON and YAML are parsed by the project's own locating parsers, so a syntax error or a
+ * schema violation is a diagnostic at the file, line, column and property path. JavaScript is
+ * imported; TypeScript is transpiled by esbuild (no TypeScript install needed). Never throws
+ * for a bad configuration.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { cosmiconfig, defaultLoaders, type Loader } from "cosmiconfig";
+import { parseDocument } from "yaml";
+import { fileStart, createLineMap, locationOf } from "../../common/positions.js";
+import { parseJsonDocument } from "../../compiler/plugin-package/json-document.js";
+import { yamlToLocatedValue } from "../../compiler/agent/yaml-values.js";
+import type { LocatedValue } from "../../compiler/model.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { EMPTY_PROJECT_CONFIG, type ConfigSelection, type ProjectConfig } from "./types.js";
+import { shownFile, validateProjectConfig } from "./validate-project-config.js";
+
+/** The `package.json` key that may hold the configuration. */
+export const PACKAGE_JSON_KEY = "assemblyLine";
+
+/** Every place searched in each folder, in order (the first found wins). */
+export const CONFIG_SEARCH_PLACES: readonly string[] = [
+  "package.json",
+  ".assemblylinerc",
+  ".assemblylinerc.json",
+  ".assemblylinerc.yaml",
+  ".assemblylinerc.yml",
+  ".assemblylinerc.js",
+  ".assemblylinerc.mjs",
+  ".assemblylinerc.cjs",
+  ".assemblylinerc.ts",
+  "assembly-line.config.js",
+  "assembly-line.config.mjs",
+  "assembly-line.config.cjs",
+  "assembly-line.config.ts",
+  "assembly-line.config.json",
+  "assembly-line.config.yaml",
+  "assembly-line.config.yml",
+];
+
+/** A loaded configuration, or the diagnostics that stop the command (then `config` is empty). */
+export interface LoadedProjectConfig {
+  readonly config: ProjectConfig;
+  /** Errors with absolute `file` paths; any one means the command must not run. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** A loader's parse failure, carried through cosmiconfig as an exception. */
+class ConfigParseFailure extends Error {
+  constructor(readonly diagnostic: Diagnostic) {
+    super(diagnostic.message);
+  }
+}
+
+/**
+ * Loads the configuration for the agent at `root`.
+ *
+ * @param root absolute agent root (where the search starts).
+ * @param selection `--config FILE` (relative paths against the working directory), `--no-config`, or the search.
+ * @returns the validated configuration, or diagnostics (AL9110 syntax, AL9111 schema, AL9112
+ *   load failure or missing file, AL9113/AL9114 rules).
+ */
+export async function loadProjectConfig(root: string, selection: ConfigSelection = { kind: "search" }): Promise<LoadedProjectConfig> {
+  if (selection.kind === "none") return { config: EMPTY_PROJECT_CONFIG, diagnostics: [] };
+  const located = new Map<string, LocatedValue>();
+  const explorer = cosmiconfig("assembly-line", {
+    searchPlaces: [...CONFIG_SEARCH_PLACES],
+    packageProp: PACKAGE_JSON_KEY,
+    searchStrategy: "global",
+    cache: false,
+    loaders: {
+      ".json": jsonLoader(located),
+      ".yaml": yamlLoader(located),
+      ".yml": yamlLoader(located),
+      noExt: yamlLoader(located),
+      ".js": defaultLoaders[".js"],
+      ".mjs": defaultLoaders[".mjs"],
+      ".cjs": defaultLoaders[".cjs"],
+      ".ts": typescriptLoader,
+    },
+  });
+  let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
+  const target = selection.kind === "file" ? path.resolve(selection.file) : undefined;
+  try {
+    found = target ? await explorer.load(target) : await explorer.search(root);
+  } catch (error) {
+    if (error instanceof ConfigParseFailure) return failed(error.diagnostic);
+    const file = (error as { filepath?: string }).filepath ?? target ?? root;
+    const message = (error as NodeJS.ErrnoException).code === "ENOENT" ? "the file does not exist" : error instanceof Error ? error.message : String(error);
+    return failed(createDiagnostic(Diagnostics.ProjectConfigLoadFailed, fileStart(file), [shownFile(file), message]));
+  }
+  if (found === null) return { config: EMPTY_PROJECT_CONFIG, diagnostics: [] };
+  const file = found.filepath;
+  const value = found.isEmpty ? {} : found.config;
+  const isPackageJson = path.basename(file) === "package.json";
+  const document = located.get(file);
+  return validateProjectConfig(file, interop(value), {
+    ...(document ? { located: document } : {}),
+    pointerPrefix: isPackageJson ? `/${PACKAGE_JSON_KEY}` : "",
+  });
+}
+
+function failed(diagnostic: Diagnostic): LoadedProjectConfig {
+  return { config: EMPTY_PROJECT_CONFIG, diagnostics: [diagnostic] };
+}
+
+/** An ES module's namespace (`{ default: {...} }`) as its default export. */
+function interop(value: unknown): unknown {
+  if (value !== null && typeof value === "object" && Object.prototype.toString.call(value) === "[object Module]") {
+    return (value as { default?: unknown }).default;
+  }
+  return value;
+}
+
+function jsonLoader(located: Map<string, LocatedValue>): Loader {
+  return (filepath, content) => {
+    const document = parseJsonDocument(filepath, content);
+    if (document.syntaxError || !document.located) {
+      const problem = document.syntaxError!;
+      throw new ConfigParseFailure(createDiagnostic(Diagnostics.ProjectConfigSyntax, problem.location, [shownFile(filepath), "JSON", problem.message], problem.hint ? { hint: problem.hint } : {}));
+    }
+    located.set(filepath, document.located);
+    return document.located.value;
+  };
+}
+
+function yamlLoader(located: Map<string, LocatedValue>): Loader {
+  return (filepath, content) => {
+    const map = createLineMap(filepath, content);
+    const document = parseDocument(content, { prettyErrors: false, uniqueKeys: true, strict: true });
+    const error = document.errors[0];
+    if (error) {
+      const at = locationOf(map, error.pos[0], error.pos[1]);
+      throw new ConfigParseFailure(createDiagnostic(Diagnostics.ProjectConfigSyntax, at, [shownFile(filepath), "YAML", error.message.split("\n")[0]!.replace(/\.$/, "")]));
+    }
+    const converted = yamlToLocatedValue(document.contents, map, [], fileStart(filepath));
+    const first = converted.diagnostics.find((d) => d.severity === "error");
+    if (first) throw new ConfigParseFailure(first);
+    if (!converted.located) return null;
+    located.set(filepath, converted.located);
+    return converted.located.value;
+  };
+}
+
+/**
+ * Loads `assembly-line.config.ts` / `.assemblylinerc.ts`: esbuild transpiles it to an ES
+ * module written beside it (so its relative imports resolve), which is imported and removed.
+ */
+const typescriptLoader: Loader = async (filepath, content) => {
+  const { transform } = await import("esbuild");
+  const { code } = await transform(content, { loader: "ts", format: "esm", platform: "node", target: "node20", sourcefile: filepath });
+  const temporary = path.join(path.dirname(filepath), `.${path.basename(filepath)}.${process.pid}.${Date.now()}.mjs`);
+  fs.writeFileSync(temporary, code);
+  try {
+    return (await import(pathToFileURL(temporary).href)) as unknown;
+  } finally {
+    fs.rmSync(temporary, { force: true });
+  }
+};

@@ -1,0 +1,43 @@
+/**
+ * The project configuration as the commands use it (issue 10 item 5; schema:
+ * `schemas/assembly-line.config.schema.json`; docs: `docs/configuration.md`).
+ */
+
+/** A severity setting of `rules`, as in ESLint. */
+export type RuleSetting = "off" | "warn" | "error";
+
+/** Output formats of `compile`. */
+export type CompileFormat = "pretty" | "json" | "sarif" | "github";
+
+/** Host policy defaults of `call` and `approve` (`host` in the configuration). */
+export interface HostPolicyDefaults {
+  readonly execution?: "sandbox" | "direct";
+  readonly deadlineMs?: number;
+  readonly memoryMb?: number;
+  readonly maxResultBytes?: number;
+  readonly network?: "host" | "none";
+  readonly artifactByteLimit?: number;
+}
+
+/** A loaded, validated configuration; paths are absolute (resolved against the file's folder). */
+export interface ProjectConfig {
+  /** Absolute path of the file it came from; `undefined` when none was found or `--no-config`. */
+  readonly file?: string;
+  readonly format?: CompileFormat;
+  /** Absolute artifact directory. */
+  readonly outDir?: string;
+  /** Code → setting; validated: known codes only, errors never lowered. */
+  readonly rules: Readonly<Record<string, RuleSetting>>;
+  readonly maxWarnings?: number;
+  readonly host: HostPolicyDefaults;
+  /** Provider profile ids (consumed by the provider profiles). */
+  readonly targets?: readonly string[];
+  /** Token budget of the model's starting tool snapshot (consumed by the provider profiles). */
+  readonly tokenBudget?: number;
+}
+
+/** The configuration when there is none. */
+export const EMPTY_PROJECT_CONFIG: ProjectConfig = { rules: {}, host: {} };
+
+/** Which configuration to use: the search (default), one named file (`--config`), or none (`--no-config`). */
+export type ConfigSelection = { readonly kind: "search" } | { readonly kind: "file"; readonly file: string } | { readonly kind: "none" };

@@ -1,0 +1,138 @@
+/**
+ * Validates a loaded project configuration against `schemas/assembly-line.config.schema.json`
+ * and the catalog (issue 10 item 5), and turns it into a {@link ProjectConfig} with absolute
+ * paths. ajv's errors are mapped to AL9111 at the offending key or value, with the property
+ * path and a "did you mean" for misspelt keys; `rules` must name catalog codes (AL9113) and may
+ * not lower an error (AL9114, see `docs/configuration.md` for why).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { createAjv } from "../../contract/ajv.js";
+import { didYouMeanHint } from "../../common/did-you-mean.js";
+import { childPointer, pointerToSegments } from "../../common/json-pointer.js";
+import { packagePath } from "../../common/package-root.js";
+import { fileStart, type SourceLocation } from "../../common/positions.js";
+import { locateValue, type LocatedValue } from "../../compiler/model.js";
+import { Diagnostics, allDiagnosticMessages, diagnosticMessageFor } from "../../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { HostPolicyDefaults, ProjectConfig, RuleSetting } from "./types.js";
+
+/** Where the schema ships (also exported as `@assemblyline-agents/assembly-line/schemas/…`). */
+export const PROJECT_CONFIG_SCHEMA_FILE = "assembly-line.config.schema.json";
+
+/** Where the value came from, for locations. */
+export interface ConfigSource {
+  /** The parsed file with locations (JSON, YAML, package.json); absent for JavaScript/TypeScript. */
+  readonly located?: LocatedValue;
+  /** Pointer of the configuration inside `located` (`/assemblyLine` in package.json). */
+  readonly pointerPrefix: string;
+}
+
+let validator: ValidateFunction | undefined;
+let schemaKeys: Map<string, string[]> | undefined;
+
+/**
+ * Checks `value` (the configuration read from `file`).
+ *
+ * @returns the configuration (paths resolved against the folder of `file`), or the empty
+ *   configuration and every problem found.
+ */
+export function validateProjectConfig(file: string, value: unknown, source: ConfigSource): { config: ProjectConfig; diagnostics: Diagnostic[] } {
+  const validate = (validator ??= compileSchema());
+  const at = (pointer: string, key = false): SourceLocation => {
+    if (!source.located) return fileStart(file);
+    const found = locateValue(source.located, source.pointerPrefix + pointer, fileStart(file));
+    return key && found.key ? found.key : found.value;
+  };
+  const diagnostics: Diagnostic[] = [];
+  if (!validate(value)) diagnostics.push(...mapSchemaErrors(shownFile(file), validate.errors ?? [], at));
+  if (diagnostics.length > 0) return { config: { rules: {}, host: {} }, diagnostics: dedupe(diagnostics) };
+  const raw = value as Record<string, unknown>;
+  const rules = (raw["rules"] ?? {}) as Record<string, RuleSetting>;
+  diagnostics.push(...checkRules(rules, at));
+  if (diagnostics.length > 0) return { config: { rules: {}, host: {} }, diagnostics };
+  const dir = path.dirname(file);
+  const config: ProjectConfig = {
+    file,
+    rules,
+    host: (raw["host"] ?? {}) as HostPolicyDefaults,
+    ...(raw["format"] !== undefined ? { format: raw["format"] as ProjectConfig["format"] & string } : {}),
+    ...(typeof raw["outDir"] === "string" ? { outDir: path.resolve(dir, raw["outDir"]) } : {}),
+    ...(typeof raw["maxWarnings"] === "number" ? { maxWarnings: raw["maxWarnings"] } : {}),
+    ...(Array.isArray(raw["targets"]) ? { targets: raw["targets"] as string[] } : {}),
+    ...(typeof raw["tokenBudget"] === "number" ? { tokenBudget: raw["tokenBudget"] } : {}),
+  };
+  return { config, diagnostics: [] };
+}
+
+function compileSchema(): ValidateFunction {
+  const schema = JSON.parse(fs.readFileSync(packagePath("schemas", PROJECT_CONFIG_SCHEMA_FILE), "utf8")) as Record<string, unknown>;
+  schemaKeys = new Map();
+  const collect = (node: Record<string, unknown>, pointer: string): void => {
+    const properties = node["properties"] as Record<string, Record<string, unknown>> | undefined;
+    if (!properties) return;
+    schemaKeys!.set(pointer, Object.keys(properties));
+    for (const [key, child] of Object.entries(properties)) collect(child, childPointer(pointer, key));
+  };
+  collect(schema, "");
+  return createAjv("2020-12", { allErrors: true, strict: false }).compile(schema);
+}
+
+function mapSchemaErrors(file: string, errors: readonly ErrorObject[], at: (pointer: string, key?: boolean) => SourceLocation): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const error of errors) {
+    const pointer = error.instancePath;
+    if (error.keyword === "additionalProperties") {
+      const key = String((error.params as { additionalProperty: string }).additionalProperty);
+      const child = childPointer(pointer, key);
+      const known = schemaKeys?.get(pointer) ?? [];
+      out.push(
+        createDiagnostic(Diagnostics.ProjectConfigInvalid, at(child, true), [file, displayPath(child), "is not a known key"], {
+          path: pointerToSegments(child),
+          hint: didYouMeanHint(key, known) ?? (known.length > 0 ? `Known keys here: ${known.join(", ")}.` : `Remove '${key}'.`),
+        }),
+      );
+    } else if (error.keyword === "propertyNames") {
+      continue; // reported by the 'pattern' error that names the key
+    } else if (error.keyword === "pattern" && error.propertyName !== undefined) {
+      const key = error.propertyName;
+      const child = childPointer(pointer, key);
+      out.push(createDiagnostic(Diagnostics.ProjectConfigInvalid, at(child, true), [file, displayPath(child), "is not a diagnostic code (AL and four digits, e.g. AL1015)"], { path: pointerToSegments(child) }));
+    } else {
+      const words = error.keyword === "enum" ? `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}` : (error.message ?? error.keyword);
+      out.push(createDiagnostic(Diagnostics.ProjectConfigInvalid, at(pointer), [file, displayPath(pointer), words], { path: pointerToSegments(pointer) }));
+    }
+  }
+  return out;
+}
+
+function checkRules(rules: Readonly<Record<string, RuleSetting>>, at: (pointer: string, key?: boolean) => SourceLocation): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const [code, setting] of Object.entries(rules)) {
+    const pointer = childPointer("/rules", code);
+    const entry = diagnosticMessageFor(code);
+    if (!entry) {
+      const hint = didYouMeanHint(code, allDiagnosticMessages().map((m) => m.code));
+      out.push(createDiagnostic(Diagnostics.RuleUnknownCode, at(pointer, true), [code], { path: ["rules", code], ...(hint ? { hint } : {}) }));
+    } else if (entry.severity === "error" && setting !== "error") {
+      out.push(createDiagnostic(Diagnostics.RuleCannotLowerError, at(pointer), [code, setting], { path: ["rules", code] }));
+    }
+  }
+  return out;
+}
+
+/** The file as the user can open it from the working directory. */
+export function shownFile(file: string): string {
+  return path.relative(process.cwd(), file) || file;
+}
+
+/** `rules.AL1015`, or `(the configuration)` for the whole value. */
+function displayPath(pointer: string): string {
+  const segments = pointerToSegments(pointer);
+  return segments.length === 0 ? "(the configuration)" : segments.join(".");
+}
+
+function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...new Map(diagnostics.map((d) => [`${d.code}\0${d.path ?? ""}\0${d.message}`, d])).values()];
+}

@@ -1,0 +1,49 @@
+/**
+ * The report of one compile, shared by `compile` and `compile --watch`: the JSON document of
+ * DESIGN §7 and the pretty summary.
+ */
+import * as path from "node:path";
+import type { CompileResult } from "../build/compile.js";
+import { toJsonDiagnostic } from "../diagnostics/format-machine.js";
+import { formatLockfileCheckReport } from "../lockfile/format-check-report.js";
+import { printDiagnostics } from "./output.js";
+
+/** The JSON document of DESIGN §7: `{ ok, diagnostics, lockfile, lockChanged, artifact }`. */
+export function compileJson(result: CompileResult): Record<string, unknown> {
+  return {
+    ok: result.ok,
+    diagnostics: result.diagnostics.map(toJsonDiagnostic),
+    lockfile: result.lockfile,
+    lockChanged: result.lockChanged,
+    artifact: result.artifact,
+  };
+}
+
+/**
+ * Prints a compile's diagnostics (stderr) and what it wrote (stdout) in words; paths as the user
+ * can open them from the working directory. `flags.check` selects the `--check` report.
+ */
+export function printPretty(result: CompileResult, root: string, flags: { readonly check?: boolean }): void {
+  const report = result.checkReport;
+  const listed = report?.diagnostic ? result.diagnostics.filter((d) => d.code !== report.diagnostic!.code) : result.diagnostics;
+  printDiagnostics(listed, root);
+  // Paths as the user can open them from where they ran the command.
+  const shown = (relative: string): string => path.relative(process.cwd(), path.resolve(root, relative)) || ".";
+  if (flags.check) {
+    if (report && report.status !== "up-to-date") process.stderr.write(formatLockfileCheckReport(report));
+    else if (result.ok) process.stdout.write(`${shown(result.lockfile)} is up to date.\n`);
+    return;
+  }
+  if (!result.ok) {
+    // A root that does not exist (or is a file) has no lock or artifact to speak of.
+    const rootProblem = result.diagnostics.some((d) => d.code === "AL1024" || d.code === "AL1025");
+    if (!rootProblem) process.stderr.write(`${shown(result.lockfile)} and the artifact were left unchanged.\n`);
+    return;
+  }
+  const tools = result.analysis.capabilities.reduce((sum, c) => sum + c.plugin.tools.length, 0);
+  const surfaces = result.analysis.agent.surfaces.length;
+  process.stdout.write(
+    `${result.lockChanged ? "Wrote" : "Up to date:"} ${shown(result.lockfile)} (${surfaces} surface${surfaces === 1 ? "" : "s"}, ${tools} tool${tools === 1 ? "" : "s"}).\n`,
+  );
+  if (result.artifact) process.stdout.write(`${result.artifactChanged ? "Packaged" : "Up to date:"} ${shown(result.artifact)}\n`);
+}

@@ -1,0 +1,139 @@
+/**
+ * What `compile [root...]` works on (issue 10 items 5 and 6): the roots (paths or globs, several
+ * compiled in one process), each root's project configuration, and the settings that follow
+ * from flags over configuration (flags win).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { glob, isDynamicPattern } from "tinyglobby";
+import { fileStart } from "../common/positions.js";
+import type { CompileOptions } from "../build/compile.js";
+import { loadProjectConfig } from "../build/project-config/load-project-config.js";
+import type { CompileFormat, ConfigSelection, ProjectConfig } from "../build/project-config/types.js";
+import type { WarningLimit } from "../build/severity-rules.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { detectPackageManager, installAllCommand } from "./add/detect-package-manager.js";
+
+/** The configuration flags shared by `compile`, `inputs` and the host commands. */
+export interface ConfigFlags {
+  /** `--config FILE` (a string) or `--no-config` (`false`). */
+  readonly config?: string | boolean;
+}
+
+/** One root to compile, with its configuration. */
+export interface CompileTarget {
+  /** Absolute agent root. */
+  readonly root: string;
+  /** The root as the user typed it (or as the glob matched it, relative to the working directory). */
+  readonly displayRoot: string;
+  readonly config: ProjectConfig;
+  /** Configuration errors (files relative to the root); the root is not compiled when any. */
+  readonly configDiagnostics: readonly Diagnostic[];
+}
+
+/** Which configuration the flags select. */
+export function configSelection(flags: ConfigFlags): ConfigSelection {
+  if (flags.config === false) return { kind: "none" };
+  if (typeof flags.config === "string") return { kind: "file", file: flags.config };
+  return { kind: "search" };
+}
+
+/**
+ * Expands the root arguments: an existing path is a root as typed; an argument with glob
+ * characters that is not a path matches folders holding an `agent.md` (sorted); anything else
+ * is passed on (the compile reports a missing root, AL1024).
+ *
+ * @returns the roots (duplicates removed, argument order kept) or an AL9116 diagnostic per glob that matched nothing.
+ */
+export async function expandRoots(argumentsGiven: readonly string[]): Promise<{ roots: { root: string; displayRoot: string }[]; diagnostics: Diagnostic[] }> {
+  const roots: { root: string; displayRoot: string }[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const add = (root: string, displayRoot: string): void => {
+    if (seen.has(root)) return;
+    seen.add(root);
+    roots.push({ root, displayRoot });
+  };
+  for (const argument of argumentsGiven.length > 0 ? argumentsGiven : ["."]) {
+    if (fs.existsSync(argument) || !isDynamicPattern(argument)) {
+      add(path.resolve(argument), argument);
+      continue;
+    }
+    const matches = await glob(argument, { onlyDirectories: true, absolute: true, expandDirectories: false, ignore: ["**/node_modules/**", "**/.assemblyline/**"] });
+    const agents = matches.map((dir) => dir.replace(/[\\/]+$/, "")).filter((dir) => fs.existsSync(path.join(dir, "agent.md"))).sort();
+    if (agents.length === 0) diagnostics.push(createDiagnostic(Diagnostics.RootGlobMatchedNothing, fileStart(""), [argument]));
+    for (const dir of agents) add(dir, path.relative(process.cwd(), dir) || ".");
+  }
+  return { roots, diagnostics };
+}
+
+/** Loads each root's configuration (errors relative to that root). */
+export async function loadTargets(roots: readonly { root: string; displayRoot: string }[], flags: ConfigFlags): Promise<CompileTarget[]> {
+  const selection = configSelection(flags);
+  const targets: CompileTarget[] = [];
+  for (const { root, displayRoot } of roots) {
+    const loaded = await loadProjectConfig(root, selection);
+    targets.push({ root, displayRoot, config: loaded.config, configDiagnostics: loaded.diagnostics.map((d) => relativizeDiagnostic(d, root, path.relative)) });
+  }
+  return targets;
+}
+
+/** Flags of `compile` that a configuration can also set. */
+export interface SettingFlags {
+  readonly out?: string;
+  /** `--target ID`…: wins over `targets` of the configuration. */
+  readonly target?: readonly string[];
+  /** `--token-budget N`: wins over `tokenBudget` of the configuration. */
+  readonly tokenBudget?: number;
+  readonly maxWarnings?: number;
+  readonly format?: CompileFormat;
+}
+
+/** The output format: the flag, else the first root's configuration, else `pretty`. */
+export function outputFormat(flags: SettingFlags, targets: readonly CompileTarget[]): CompileFormat {
+  return flags.format ?? targets.find((t) => t.config.format !== undefined)?.config.format ?? "pretty";
+}
+
+/** The compile options of one target (flags over its configuration). */
+export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & { check?: boolean; package: boolean; cache?: boolean }): CompileOptions {
+  const outDir = flags.out !== undefined ? path.resolve(flags.out) : target.config.outDir;
+  const maxWarnings: WarningLimit | undefined =
+    flags.maxWarnings !== undefined
+      ? { limit: flags.maxWarnings, source: "--max-warnings" }
+      : target.config.maxWarnings !== undefined
+        ? { limit: target.config.maxWarnings, source: `maxWarnings in ${shownFile(target.config.file)}` }
+        : undefined;
+  const targets = flags.target && flags.target.length > 0 ? flags.target : target.config.targets;
+  const tokenBudget = flags.tokenBudget ?? target.config.tokenBudget;
+  return {
+    root: target.root,
+    check: flags.check === true,
+    package: flags.package,
+    cache: flags.cache !== false,
+    displayRoot: target.displayRoot,
+    installCommand: installAllCommand(detectPackageManager(target.root).manager),
+    rules: target.config.rules,
+    ...(targets && targets.length > 0 ? { targets } : {}),
+    ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+    ...(outDir !== undefined ? { outDir } : {}),
+    ...(maxWarnings ? { maxWarnings } : {}),
+  };
+}
+
+/** AL9117 for every pair of targets that would write the same artifact directory. */
+export function sharedOutDirs(targets: readonly CompileTarget[], options: readonly CompileOptions[]): Diagnostic[] {
+  const byDir = new Map<string, string>();
+  const out: Diagnostic[] = [];
+  targets.forEach((target, i) => {
+    const dir = options[i]!.outDir ?? path.join(target.root, ".assemblyline", "build");
+    const other = byDir.get(dir);
+    if (other !== undefined) out.push(createDiagnostic(Diagnostics.SharedOutDir, fileStart(""), [other, target.displayRoot, path.relative(process.cwd(), dir) || "."]));
+    else byDir.set(dir, target.displayRoot);
+  });
+  return out;
+}
+
+function shownFile(file: string | undefined): string {
+  return file === undefined ? "the configuration" : path.relative(process.cwd(), file) || file;
+}

@@ -1,0 +1,74 @@
+/**
+ * `assembly-line init [dir]` as a function (issue 10 item 3): writes the starter agent of
+ * `agent-template.ts` into `dir`, or nothing at all. Every file is checked before the first is
+ * written, so an existing file is never replaced and a refused init leaves the folder as it was.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileStart } from "../../common/positions.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { locateAuthoringCore } from "../../packaging/authoring-core.js";
+import { agentNameFor, agentTemplate, type AuthoringTypes } from "./agent-template.js";
+
+/** What {@link initAgent} did. */
+export interface InitResult {
+  readonly ok: boolean;
+  /** Errors (AL9101 for each file in the way, AL9102); empty when the agent was written. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** POSIX paths, relative to `dir`, of the files written (sorted); empty on failure. */
+  readonly written: readonly string[];
+  /** The agent's name in `agent.md`. */
+  readonly agentName: string;
+}
+
+/**
+ * Creates the starter agent in `dir` (absolute; created with its parents when missing).
+ *
+ * @param dir the new agent root.
+ * @param types where the authoring declarations are (default: next to this toolchain, see
+ *   {@link authoringTypesFor}).
+ * @returns the files written, or diagnostics and nothing written. Throws only when the disk
+ *   write itself fails (permissions), which the CLI reports as an internal failure.
+ */
+export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor(dir)): InitResult {
+  const agentName = agentNameFor(path.basename(dir));
+  const shown = (relative: string): string => path.relative(process.cwd(), path.join(dir, relative)) || ".";
+  if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) {
+    return { ok: false, diagnostics: [createDiagnostic(Diagnostics.InitTargetNotDirectory, fileStart(""), [shown(".")])], written: [], agentName };
+  }
+  const files = agentTemplate(agentName, types);
+  const inTheWay = [...files.keys()].filter((relative) => lstatOrUndefined(path.join(dir, relative)) !== undefined);
+  if (inTheWay.length > 0) {
+    const diagnostics = inTheWay.map((relative) => createDiagnostic(Diagnostics.InitWouldOverwrite, fileStart(relative), [shown(relative)]));
+    return { ok: false, diagnostics, written: [], agentName };
+  }
+  for (const [relative, text] of files) {
+    const target = path.join(dir, relative);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    // "wx": fail rather than replace a file that appeared since the check.
+    fs.writeFileSync(target, text, { flag: "wx" });
+  }
+  return { ok: true, diagnostics: [], written: [...files.keys()], agentName };
+}
+
+/**
+ * The authoring declarations of the toolchain that runs, relative to `dir`: the compiled
+ * `index.d.ts` and `assets.d.ts` next to `dist/runtime-min/authoring/index.js` (or the `.ts`
+ * sources when running from source). When the toolchain is installed in the project
+ * (`npm install -D @assemblyline-agents/assembly-line`), these are paths into `node_modules`.
+ */
+export function authoringTypesFor(dir: string): AuthoringTypes {
+  const core = locateAuthoringCore();
+  const declarations = core.loader === "js" ? core.file.replace(/\.js$/, ".d.ts") : core.file;
+  const relative = (file: string): string => path.relative(dir, file).split(path.sep).join("/");
+  return { core: relative(declarations), assets: relative(path.join(path.dirname(core.file), "assets.d.ts")) };
+}
+
+function lstatOrUndefined(file: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Diagnostics of the project workflow (issue 10): `init`, the project configuration file,
+ * `--max-warnings` and several roots. Part of the AL9xxx table (usage).
+ */
+import { defineMessages } from "./types.js";
+
+export const WorkflowMessages = defineMessages({
+  InitWouldOverwrite: {
+    code: "AL9101",
+    severity: "error",
+    message: "init would overwrite {0}; nothing was written.",
+    hint: "Run 'assembly-line init' in an empty folder (or a new one: 'assembly-line init my-agent'), or move {0} away first.",
+    docs: "`init` never replaces a file: when any file it would create already exists, it writes none of them (exit code 1).",
+  },
+  InitTargetNotDirectory: {
+    code: "AL9102",
+    severity: "error",
+    message: "init cannot create an agent in {0}: it exists and is not a folder.",
+    docs: "`init [dir]` creates `dir` (and its parents) when missing; a file of that name is in the way.",
+  },
+  ProjectConfigSyntax: {
+    code: "AL9110",
+    severity: "error",
+    message: "The project configuration {0} is not valid {1}: {2}.",
+    docs: "The configuration file could not be parsed; fix the syntax at the position shown. Nothing was compiled.",
+  },
+  ProjectConfigInvalid: {
+    code: "AL9111",
+    severity: "error",
+    message: "The project configuration {0} is not valid: '{1}' {2}.",
+    docs: "The configuration does not match `schemas/assembly-line.config.schema.json` (a wrong type, value or unknown key); the path names the property. Nothing was compiled.",
+  },
+  ProjectConfigLoadFailed: {
+    code: "AL9112",
+    severity: "error",
+    message: "The project configuration {0} could not be loaded: {1}",
+    hint: "A JavaScript or TypeScript configuration must default-export a plain object (or export it as module.exports).",
+    docs: "Loading a `.js`/`.mjs`/`.cjs`/`.ts` configuration threw, or the file named by `--config` is missing or unreadable.",
+  },
+  RuleUnknownCode: {
+    code: "AL9113",
+    severity: "error",
+    message: "rules names {0}, which is not a diagnostic code of this toolchain.",
+    docs: "Every key of `rules` must be a code of the catalog (`AL` and four digits); a misspelt code would silently change nothing.",
+  },
+  RuleCannotLowerError: {
+    code: "AL9114",
+    severity: "error",
+    message: "rules cannot set {0} to '{1}': it is an error, and a compile with an error writes no lock or artifact.",
+    hint: "Fix what {0} reports instead. Only warnings and notes can be turned off or down; any code can be raised to 'error'.",
+    docs: "An error means the lock or artifact would be wrong (plugins.lock must stay valid for runtime-min), so `rules` may raise any code to `error` but lower only warnings and notes.",
+  },
+  MaxWarningsExceeded: {
+    code: "AL9115",
+    severity: "error",
+    message: "{0} warnings, more than the {1} allowed ({2}); nothing was written.",
+    hint: "Fix the warnings, turn codes you accept off in the configuration's rules, or raise the limit.",
+    docs: "`--max-warnings N` (or `maxWarnings` in the configuration) fails a compile with more than N warnings, like ESLint's option; the compile then writes nothing.",
+  },
+  RootGlobMatchedNothing: {
+    code: "AL9116",
+    severity: "error",
+    message: "No agent root matches {0} (no folder with an agent.md).",
+    docs: "A root given as a glob (`agents/*`) must match at least one folder that holds an agent.md.",
+  },
+  SharedOutDir: {
+    code: "AL9117",
+    severity: "error",
+    message: "{0} and {1} would write their artifacts to the same folder {2}.",
+    hint: "Give each agent its own outDir (a configuration file per agent), or leave outDir at its default (<root>/.assemblyline/build).",
+    docs: "Several roots compiled together may not share one artifact directory: the second would replace the first.",
+  },
+});

@@ -1,0 +1,69 @@
+/**
+ * `assembly-line init` (issue 10 item 3), end to end with the real CLI: in an empty folder,
+ * init → compile → call works; the tsconfig it writes type-checks the starter plugin against
+ * the authoring API; an existing file stops init before anything is written.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+
+describe("assembly-line init", () => {
+  it("starts an agent that compiles and whose tool runs (init → compile → call)", () => {
+    const parent = tempDir("al-init-");
+    const init = runCli(["init", "Support Bot"], { cwd: parent });
+    expect(init.status, init.stderr).toBe(0);
+    const root = path.join(parent, "Support Bot");
+    const files = fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join("/"));
+    expect(files.sort()).toEqual([".gitignore", "agent.md", "plugins/hello/ai.assemblyline/hello.ts", "plugins/hello/ai.assemblyline/index.ts", "plugins/hello/plugin.json", "tsconfig.json"]);
+    expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toMatch(/^---\nname: support-bot\n/);
+    expect(fs.readFileSync(path.join(root, ".gitignore"), "utf8")).toContain(".assemblyline/\n");
+    const tsconfig = JSON.parse(fs.readFileSync(path.join(root, "tsconfig.json"), "utf8"));
+    expect(tsconfig.compilerOptions.plugins).toEqual([{ name: "@assemblyline-agents/assembly-line/ts-plugin" }]);
+    expect(fs.existsSync(path.resolve(root, tsconfig.compilerOptions.paths["@assemblyline-agents/core"][0]))).toBe(true);
+
+    const compile = runCliJson(["compile"], { cwd: root });
+    expect(compile.json, compile.stderr).toMatchObject({ ok: true, diagnostics: [], lockChanged: true, artifact: ".assemblyline/build" });
+    const call = runCliJson(["call", "hello", "--input", '{"name":"Ada"}'], { cwd: root });
+    expect(call.status, call.stderr).toBe(0);
+    expect(call.json).toMatchObject({ status: "ok", output: { greeting: "Hello, Ada!" } });
+  });
+
+  it("writes a tsconfig.json under which the starter plugin type-checks against the authoring API", () => {
+    const root = path.join(tempDir("al-init-tsc-"), "typed");
+    expect(runCli(["init", root]).status).toBe(0);
+    const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+    const clean = spawnSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { encoding: "utf8" });
+    expect(clean.stdout + clean.stderr, "tsc on the fresh agent").toBe("");
+    expect(clean.status).toBe(0);
+    // The wiring is real: a wrong field in defineTool is a type error, and so is an asset import the declarations do not cover.
+    const tool = path.join(root, "plugins", "hello", "ai.assemblyline", "hello.ts");
+    fs.writeFileSync(tool, fs.readFileSync(tool, "utf8").replace("async execute(", "async exeucte("));
+    fs.writeFileSync(path.join(root, "plugins", "hello", "ai.assemblyline", "prompt.ts"), 'import prompt from "./prompt.md";\nexport const text: string = prompt;\n');
+    const broken = spawnSync(process.execPath, [tsc, "-p", path.join(root, "tsconfig.json")], { encoding: "utf8" });
+    expect(broken.status).not.toBe(0);
+    expect(broken.stdout).toContain("hello.ts");
+    expect(broken.stdout).not.toContain("prompt.ts");
+  });
+
+  it("refuses to overwrite: one existing file and nothing is written (AL9101, exit 1)", () => {
+    const root = tempDir("al-init-refuse-");
+    fs.writeFileSync(path.join(root, "agent.md"), "mine\n");
+    const run = runCli(["init", root]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("error AL9101: init would overwrite");
+    expect(run.stderr).toContain("agent.md");
+    expect(fs.readdirSync(root)).toEqual(["agent.md"]);
+    expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe("mine\n");
+  });
+
+  it("refuses a target that is a file (AL9102)", () => {
+    const file = path.join(tempDir("al-init-file-"), "agent");
+    fs.writeFileSync(file, "");
+    const run = runCli(["init", file]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("error AL9102");
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * The project configuration (issue 10 item 5), with the real CLI: every file kind cosmiconfig
+ * finds is read; the search goes up from the agent root and paths are relative to the file; a
+ * bad configuration is a diagnostic with file, line, column and property path; flags override
+ * the configuration; `rules` and `maxWarnings` act on compile's diagnostics.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+
+/** A starter agent (from `init`) with a `tools/` folder, which compile warns about (AL1015). */
+function agentWithWarning(): string {
+  const root = path.join(tempDir("al-config-"), "agent");
+  expect(runCli(["init", root]).status).toBe(0);
+  writeFiles(root, { "tools/old.ts": "export {};\n" });
+  return root;
+}
+
+/** Compiles without `--format`: the output is JSON only when the configuration said so. */
+function printsJson(root: string, args: readonly string[] = []): boolean {
+  const run = runCli(["compile", "--no-package", ...args], { cwd: root });
+  try {
+    JSON.parse(run.stdout);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("project configuration files", () => {
+  const kinds: Record<string, string> = {
+    "assembly-line.config.json": '{ "format": "json" }\n',
+    "assembly-line.config.yaml": "format: json\n",
+    "assembly-line.config.yml": "format: json\n",
+    "assembly-line.config.js": "module.exports = { format: 'json' };\n",
+    "assembly-line.config.cjs": "module.exports = { format: 'json' };\n",
+    "assembly-line.config.mjs": "export default { format: 'json' };\n",
+    "assembly-line.config.ts": "const format: 'json' = 'json';\nexport default { format } satisfies { format: string };\n",
+    ".assemblylinerc": "format: json\n",
+    ".assemblylinerc.json": '{ "format": "json" }\n',
+    ".assemblylinerc.yaml": "format: json\n",
+    ".assemblylinerc.mjs": "export default { format: 'json' };\n",
+    ".assemblylinerc.ts": "export default { format: 'json' as const };\n",
+    "package.json": '{ "name": "agent", "private": true, "assemblyLine": { "format": "json" } }\n',
+  };
+  for (const [file, text] of Object.entries(kinds)) {
+    it(`reads ${file}`, () => {
+      const root = agentWithWarning();
+      expect(printsJson(root)).toBe(false);
+      writeFiles(root, { [file]: text });
+      expect(printsJson(root)).toBe(true);
+      // --no-config ignores it; --format wins over it.
+      expect(printsJson(root, ["--no-config"])).toBe(false);
+      expect(printsJson(root, ["--format", "pretty"])).toBe(false);
+      // The TypeScript loader leaves no temporary file behind.
+      expect(fs.readdirSync(root).filter((name) => name.endsWith(".mjs") && name !== file)).toEqual([]);
+    });
+  }
+
+  it("is searched from the agent root upwards; paths in it are relative to its folder", () => {
+    const root = agentWithWarning();
+    const repo = path.dirname(root);
+    writeFiles(repo, { "assembly-line.config.json": '{ "outDir": "dist/agent-build" }\n' });
+    const run = runCliJson(["compile", root]);
+    expect(run.json, run.stderr).toMatchObject({ ok: true, artifact: "../dist/agent-build" });
+    expect(fs.existsSync(path.join(repo, "dist", "agent-build", "manifest.json"))).toBe(true);
+    // --out wins over outDir.
+    const flagged = runCliJson(["compile", root, "--out", path.join(repo, "other")]);
+    expect(flagged.json.artifact).toBe("../other");
+  });
+
+  it("takes the file named by --config, relative to the working directory", () => {
+    const root = agentWithWarning();
+    writeFiles(path.dirname(root), { "configs/strict.yaml": "format: json\nrules:\n  AL1015: off\n" });
+    const run = runCli(["compile", ".", "--no-package", "--config", "../configs/strict.yaml"], { cwd: root });
+    expect(JSON.parse(run.stdout).diagnostics.map((d: { code: string }) => d.code)).not.toContain("AL1015");
+    const missing = runCliJson(["compile", ".", "--config", "nope.json"], { cwd: root });
+    expect(missing.status).toBe(1);
+    expect(missing.json.diagnostics[0]).toMatchObject({ code: "AL9112", file: "nope.json" });
+    expect(missing.json.diagnostics[0].message).toContain("does not exist");
+  });
+});
+
+describe("a bad configuration is a diagnostic, and nothing is compiled", () => {
+  const cases: { name: string; file: string; text: string; expected: Record<string, unknown>; hint?: RegExp }[] = [
+    { name: "a wrong type", file: "assembly-line.config.json", text: '{\n  "maxWarnings": "3"\n}\n', expected: { code: "AL9111", file: "assembly-line.config.json", line: 2, column: 18, path: "maxWarnings" } },
+    { name: "a wrong nested value", file: "assembly-line.config.yaml", text: "host:\n  execution: docker\n", expected: { code: "AL9111", file: "assembly-line.config.yaml", line: 2, column: 14, path: "host.execution" } },
+    { name: "an unknown key (did you mean)", file: "assembly-line.config.json", text: '{ "outdir": "x" }\n', expected: { code: "AL9111", line: 1, column: 3, path: "outdir" }, hint: /Did you mean 'outDir'/ },
+    { name: "a package.json key", file: "package.json", text: '{\n  "name": "a",\n  "assemblyLine": {\n    "format": "xml"\n  }\n}\n', expected: { code: "AL9111", file: "package.json", line: 4, path: "format" } },
+    { name: "JSON syntax", file: ".assemblylinerc.json", text: '{ "format": "json", }\n', expected: { code: "AL9110", file: ".assemblylinerc.json", line: 1 } },
+    { name: "YAML syntax", file: "assembly-line.config.yaml", text: "format: json\nrules: [\n", expected: { code: "AL9110", file: "assembly-line.config.yaml" } },
+    { name: "a rule for an unknown code", file: "assembly-line.config.json", text: '{ "rules": { "AL1016x": "off" } }\n', expected: { code: "AL9111", path: "rules.AL1016x" } },
+    { name: "a rule for a code that does not exist", file: "assembly-line.config.json", text: '{ "rules": { "AL1999": "off" } }\n', expected: { code: "AL9113", path: "rules.AL1999", line: 1, column: 14 } },
+    { name: "a rule that lowers an error", file: "assembly-line.config.json", text: '{ "rules": { "AL1001": "warn" } }\n', expected: { code: "AL9114", path: "rules.AL1001" } },
+    { name: "a JavaScript configuration that throws", file: "assembly-line.config.mjs", text: "throw new Error('boom');\n", expected: { code: "AL9112", file: "assembly-line.config.mjs" } },
+  ];
+  for (const { name, file, text, expected, hint } of cases) {
+    it(name, () => {
+      const root = agentWithWarning();
+      writeFiles(root, { [file]: text });
+      const run = runCliJson(["compile"], { cwd: root });
+      expect(run.status).toBe(1);
+      expect(run.json.ok).toBe(false);
+      expect(run.json.diagnostics[0]).toMatchObject(expected);
+      if (hint) expect(run.json.diagnostics[0].hint).toMatch(hint);
+      expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
+      // Pretty output names the file and line too.
+      const pretty = runCli(["compile", "--format", "pretty"], { cwd: root });
+      expect(pretty.stderr).toContain(`${file}:${expected["line"] ?? ""}`);
+      // --no-config ignores the broken file.
+      expect(runCli(["compile", "--no-config"], { cwd: root }).status).toBe(0);
+    });
+  }
+});
+
+describe("rules and maxWarnings", () => {
+  it("turns a warning off, or raises it to an error that stops the compile", () => {
+    const root = agentWithWarning();
+    writeFiles(root, { ".assemblylinerc.json": '{ "rules": { "AL1015": "off" } }' });
+    const off = runCliJson(["compile"], { cwd: root });
+    expect(off.json).toMatchObject({ ok: true, diagnostics: [] });
+    fs.rmSync(path.join(root, "plugins.lock"));
+    writeFiles(root, { ".assemblylinerc.json": '{ "rules": { "AL1015": "error" } }' });
+    const raised = runCliJson(["compile"], { cwd: root });
+    expect(raised.status).toBe(1);
+    expect(raised.json.diagnostics).toEqual([expect.objectContaining({ code: "AL1015", severity: "error" })]);
+    expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
+  });
+
+  it("fails with more warnings than maxWarnings (AL9115); --max-warnings wins", () => {
+    const root = agentWithWarning();
+    writeFiles(root, { "assembly-line.config.json": '{ "maxWarnings": 0 }' });
+    const over = runCliJson(["compile"], { cwd: root });
+    expect(over.status).toBe(1);
+    expect(over.json.diagnostics.map((d: { code: string }) => d.code).sort()).toEqual(["AL1015", "AL9115"]);
+    expect(over.json.diagnostics.find((d: { code: string }) => d.code === "AL9115").message).toContain("maxWarnings in assembly-line.config.json");
+    expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
+    expect(runCliJson(["compile", "--max-warnings", "1"], { cwd: root }).status).toBe(0);
+    const flag = runCliJson(["compile", "--no-config", "--max-warnings", "0"], { cwd: root });
+    expect(flag.status).toBe(1);
+    expect(flag.json.diagnostics.find((d: { code: string }) => d.code === "AL9115").message).toContain("--max-warnings");
+    expect(runCli(["compile", "--max-warnings", "many"], { cwd: root }).status).toBe(2);
+  });
+});
+
+describe("host policy defaults for call", () => {
+  it("takes execution, deadlineMs and outDir from the configuration; flags win", () => {
+    const root = path.join(tempDir("al-host-"), "agent");
+    expect(runCli(["init", root]).status).toBe(0);
+    const tool = path.join(root, "plugins", "hello", "ai.assemblyline", "hello.ts");
+    // A tool that takes a while, so a short deadline fails it.
+    fs.writeFileSync(tool, fs.readFileSync(tool, "utf8").replace("return {", "await new Promise((resolve) => setTimeout(resolve, 1500));\n    return {"));
+    writeFiles(root, { "assembly-line.config.yaml": "outDir: build-out\nhost:\n  execution: direct\n  deadlineMs: 100\n" });
+    const call = (extra: readonly string[] = []) => runCliJson(["call", "hello", "--input", '{"name":"Ada"}', ...extra], { cwd: root });
+
+    const defaults = call();
+    expect(defaults.json.status, defaults.stderr).toBe("failed");
+    expect(defaults.json.events[0]).toMatchObject({ type: "tool.execution_started", runtimeBoundary: "host" });
+    expect(fs.existsSync(path.join(root, "build-out", "manifest.json"))).toBe(true);
+    expect(fs.existsSync(path.join(root, ".assemblyline", "build"))).toBe(false);
+
+    const flags = call(["--deadline", "60000", "--execution", "sandbox"]);
+    expect(flags.json).toMatchObject({ status: "ok", output: { greeting: "Hello, Ada!" } });
+    expect(flags.json.events[0]).toMatchObject({ runtimeBoundary: "sandbox" });
+
+    const ignored = call(["--no-project-config"]);
+    expect(ignored.json.status).toBe("ok");
+    expect(ignored.json.events[0]).toMatchObject({ runtimeBoundary: "sandbox" });
+
+    writeFiles(root, { "assembly-line.config.yaml": "host:\n  execution: docker\n" });
+    const bad = call();
+    expect(bad.status).toBe(1);
+    expect(bad.json.diagnostics[0]).toMatchObject({ code: "AL9111", file: "assembly-line.config.yaml", line: 2, path: "host.execution" });
+  }, 180_000);
+});

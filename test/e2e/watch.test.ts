@@ -1,0 +1,150 @@
+/**
+ * `compile --watch` (issue 10 item 4) with real file events and the real CLI: after the first
+ * compile it picks up an edit to a tool definition (the bundle is repackaged), to a plugin
+ * entry (the lock is rewritten) and to agent.md (a capability added), printing only what
+ * changed; its own lock writes do not trigger compiles; edits that land while a compile runs
+ * are queued, and the lock at the end is what a fresh compile writes.
+ *
+ * No sleeps: the test waits for the lines the watcher prints (one JSON object per compile).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cliPath, runCli } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-tree.js";
+
+interface Watcher {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Resolves with the next JSON line (after those already taken) that satisfies `test`. */
+  next(test?: (line: any) => boolean): Promise<any>;
+  readonly lines: any[];
+  ready: Promise<void>;
+}
+
+const running: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill("SIGKILL");
+});
+
+function startWatch(root: string): Watcher {
+  const child = spawn(process.execPath, [cliPath, "compile", "--watch", "--format", "json"], { cwd: root, env: { ...process.env, NO_COLOR: "1" } });
+  running.push(child);
+  const lines: any[] = [];
+  let buffer = "";
+  let stderr = "";
+  let taken = 0;
+  const waiters: (() => void)[] = [];
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    buffer += chunk;
+    let newline: number;
+    while ((newline = buffer.indexOf("\n")) >= 0) {
+      lines.push(JSON.parse(buffer.slice(0, newline)));
+      buffer = buffer.slice(newline + 1);
+    }
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes("Watching")) resolve();
+    });
+    child.on("exit", (code) => reject(new Error(`watch exited (${code}): ${stderr}`)));
+  });
+  const next = (test: (line: any) => boolean = () => true): Promise<any> =>
+    new Promise((resolve, reject) => {
+      const look = (): void => {
+        while (taken < lines.length) {
+          const line = lines[taken++];
+          if (test(line)) return resolve(line);
+        }
+        if (child.exitCode !== null) return reject(new Error(`watch exited: ${stderr}`));
+        waiters.push(look);
+      };
+      look();
+    });
+  return { child, next, lines, ready };
+}
+
+function starterAgent(): string {
+  const root = path.join(tempDir("al-watch-"), "agent");
+  expect(runCli(["init", root]).status).toBe(0);
+  // A second local plugin, not selected yet (agent.md adds it later).
+  fs.mkdirSync(path.join(root, "plugins", "extra", "ai.assemblyline"), { recursive: true });
+  fs.writeFileSync(path.join(root, "plugins", "extra", "plugin.json"), JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "extra", version: "1.0.0", description: "Extra." }));
+  fs.writeFileSync(
+    path.join(root, "plugins", "extra", "ai.assemblyline", "index.ts"),
+    'export default { tools: { shout: { definition: "./ai.assemblyline/shout.ts", description: "Shout.", inputSchema: { type: "object" } } } };\n',
+  );
+  fs.writeFileSync(path.join(root, "plugins", "extra", "ai.assemblyline", "shout.ts"), 'export default { async execute() { return "HEY"; } };\n');
+  return root;
+}
+
+const edit = (file: string, from: string | RegExp, to: string): void => {
+  const text = fs.readFileSync(file, "utf8");
+  const next = text.replace(from, to);
+  expect(next, `edit of ${file}`).not.toBe(text);
+  fs.writeFileSync(file, next);
+};
+
+describe("compile --watch", () => {
+  it("picks up edits to a definition, an entry and agent.md, and prints only what changed", async () => {
+    const root = starterAgent();
+    const watcher = startWatch(root);
+    const first = await watcher.next();
+    expect(first).toMatchObject({ ok: true, changed: [], lockChanged: true, bundlesChanged: ["bundles/root/hello/ai.assemblyline/hello.mjs"] });
+    await watcher.ready;
+    const plugin = path.join(root, "plugins", "hello", "ai.assemblyline");
+
+    edit(path.join(plugin, "hello.ts"), "Hello, ", "Hi, ");
+    const afterDefinition = await watcher.next();
+    expect(afterDefinition).toMatchObject({ ok: true, changed: ["plugins/hello/ai.assemblyline/hello.ts"], bundlesChanged: ["bundles/root/hello/ai.assemblyline/hello.mjs"] });
+    expect(fs.readFileSync(path.join(root, ".assemblyline", "build", "bundles", "root", "hello", "ai.assemblyline", "hello.mjs"), "utf8")).toContain("Hi, ");
+
+    edit(path.join(plugin, "index.ts"), "definition:", 'tags: ["greeting"],\n      definition:');
+    const afterEntry = await watcher.next();
+    expect(afterEntry).toMatchObject({ ok: true, changed: ["plugins/hello/ai.assemblyline/index.ts"], lockChanged: true, bundlesChanged: [] });
+    expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toContain('"greeting"');
+
+    edit(path.join(root, "agent.md"), "  hello: {}\n", "  hello: {}\n  extra: {}\n");
+    const afterAgent = await watcher.next();
+    expect(afterAgent).toMatchObject({ ok: true, changed: ["agent.md"], lockChanged: true, bundlesChanged: ["bundles/root/extra/ai.assemblyline/shout.mjs"] });
+    expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toContain('"shout"');
+
+    // An error is reported and nothing is written; fixing it compiles again.
+    const lockBefore = fs.readFileSync(path.join(root, "plugins.lock"), "utf8");
+    edit(path.join(plugin, "index.ts"), 'description: "Greet a person by name."', 'description: "Something else."');
+    const broken = await watcher.next();
+    expect(broken.ok).toBe(false);
+    expect(broken.diagnostics.map((d: { code: string }) => d.code)).toContain("AL4026");
+    expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toBe(lockBefore);
+    edit(path.join(plugin, "index.ts"), 'description: "Something else."', 'description: "Greet a person by name."');
+    expect(await watcher.next()).toMatchObject({ ok: true, diagnostics: [], lockChanged: false });
+
+    // Its own lock writes never triggered a compile: one line per edit above, plus the first.
+    expect(watcher.lines).toHaveLength(6);
+    watcher.child.kill("SIGINT");
+    const code = await new Promise((resolve) => watcher.child.on("exit", resolve));
+    expect(code).toBe(0);
+  }, 180_000);
+
+  it("queues edits that land mid-compile; the final lock equals a fresh compile's", async () => {
+    const root = starterAgent();
+    const watcher = startWatch(root);
+    await watcher.next();
+    await watcher.ready;
+    const entry = path.join(root, "plugins", "hello", "ai.assemblyline", "index.ts");
+    // A burst of edits: each lands while the previous compile may still run.
+    for (let i = 1; i <= 5; i++) {
+      edit(entry, /tags: \[[^\]]*\],\n {6}definition:|definition:/, `tags: ["t${i}"],\n      definition:`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await watcher.next((line) => fs.readFileSync(path.join(root, "plugins.lock"), "utf8").includes('"t5"') && line.ok);
+    watcher.child.kill("SIGINT");
+    await new Promise((resolve) => watcher.child.on("exit", resolve));
+    const watched = fs.readFileSync(path.join(root, "plugins.lock"), "utf8");
+    JSON.parse(watched);
+    const check = runCli(["compile", "--check"], { cwd: root });
+    expect(check.status, check.stderr).toBe(0);
+  }, 180_000);
+});
