@@ -22,6 +22,7 @@
 import { createHash } from "node:crypto";
 import type { ErrorObject, Options } from "ajv";
 import { CANONICAL_SCHEMA_URIS, createAjv, DIALECT_URIS, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
+import { withoutVendorKeywords } from "./vendor-keywords.js";
 import { startWorker, type QueuedJob, type WorkerPool } from "./schema-worker.js";
 import type { JsonObject } from "../../common/json-value.js";
 import type { MetaSchemaError, SchemaVerdict } from "./schema-verdict.js";
@@ -96,10 +97,11 @@ export function knownKeywords(dialect: SchemaDialect): Readonly<Record<string, u
  * by a fresh instance: ajv remembers nested `$id`s in the instance, and one plugin's schema
  * must not change how another's compiles. A root `$schema` that names `dialect` in another
  * spelling is read as the canonical one (ajv resolves only that). Never throws: whatever ajv
- * throws becomes `compileError`.
+ * throws becomes `compileError`. Vendor keywords (`x-…`) are removed first: they are annotations,
+ * and strict mode would refuse them (`vendor-keywords.ts`).
  */
 function judgeHere(dialect: SchemaDialect, written: JsonObject, text = JSON.stringify(written)): SchemaVerdict {
-  const schema = withCanonicalSchemaUri(written, dialect);
+  const schema = withCanonicalSchemaUri(withoutVendorKeywords(written, dialect), dialect);
   try {
     const meta = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);
     if (!meta.validateSchema(schema)) return { metaErrors: (meta.errors ?? []).map(toMetaSchemaError), compileError: null };
@@ -172,7 +174,9 @@ export function createSchemaCompiler(store?: VerdictStore): SchemaCompiler & { c
           counts.stored++;
           verdicts.set(key, stored);
         } else {
-          pending.set(key, queue.push({ dialect: job.dialect, text }) - 1);
+          // The worker judges the text ajv should see: without vendor keywords, as judgeHere does.
+          const judged = withoutVendorKeywords(job.schema, job.dialect);
+          pending.set(key, queue.push({ dialect: job.dialect, text: judged === job.schema ? text : JSON.stringify(judged) }) - 1);
         }
       }
       if (!pool && !poolFailed && queue.length >= WORKER_THRESHOLD) {

@@ -131,7 +131,7 @@ export const ValidationMessages = defineMessages({
     code: "AL4020",
     severity: "error",
     message: "The {0} uses the unknown keyword '{1}'.",
-    docs: "Schemas are compiled by ajv in strict mode: unknown keywords are usually typos and would be ignored silently.",
+    docs: "Schemas are compiled by ajv in strict mode: unknown keywords are usually typos and would be ignored silently. Vendor annotations named x-… (OpenAPI, MCP) are accepted at any depth and locked as written.",
   },
   SchemaInvalidPattern: {
     code: "AL4021",
