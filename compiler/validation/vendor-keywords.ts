@@ -14,7 +14,7 @@
  * everything else. The lock and the runtime get the schema as written (the runtime's ajv runs
  * non-strict and ignores annotations).
  */
-import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
+import { isJsonObject, setOwn, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { pointerToSegments } from "../../common/json-pointer.js";
 import type { SchemaDialect } from "../../contract/ajv.js";
 import { walkSubschemas } from "./schema-walk.js";
@@ -44,7 +44,7 @@ export function withoutVendorKeywords<T extends JsonValue>(schema: T, dialect: S
 function stripVendor(value: JsonValue): JsonValue {
   if (!isJsonObject(value)) return value;
   const copy: JsonObject = {};
-  for (const key of Object.keys(value)) if (!isVendorKeyword(key)) copy[key] = value[key]!;
+  for (const key of Object.keys(value)) if (!isVendorKeyword(key)) setOwn(copy, key, value[key]);
   return copy;
 }
 
@@ -58,7 +58,7 @@ function rewriteAt(value: JsonValue, segments: readonly string[], change: (node:
   }
   if (isJsonObject(value) && Object.hasOwn(value, head)) {
     const copy: JsonObject = {};
-    for (const key of Object.keys(value)) copy[key] = key === head ? rewriteAt(value[key]!, rest, change) : value[key]!;
+    for (const key of Object.keys(value)) setOwn(copy, key, key === head ? rewriteAt(value[key]!, rest, change) : value[key]);
     return copy;
   }
   return value;

@@ -58,7 +58,7 @@ describe("bad input gets diagnostics and exit code 1", () => {
     fs.writeFileSync(path.join(root, "agent.md"), "# Instructions only\n");
     const instructions = runCliJson(["compile", root]);
     expect(instructions.status).toBe(0);
-    expect(instructions.json.diagnostics.map((d: any) => d.code)).toEqual(["AL1004", "AL1017"]); // the plugin is not selected: info
+    expect(instructions.json.diagnostics.map((d: any) => d.code)).toEqual(["AL1004", "AL1028"]); // the surface selects nothing while plugins/ has one: a warning naming it
   });
 
   it("a BOM and CRLF line ends: positions as the editor shows them", () => {
