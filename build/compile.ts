@@ -32,6 +32,7 @@ import { startClock, type CompileTimings } from "./compile-clock.js";
 import { emitArtifact, packagingTools } from "./emit-artifact.js";
 import { carriedOverBundles, pinsOf } from "./lock-inputs.js";
 import { snapshotHost } from "./snapshot-host.js";
+import { CREDENTIAL_CODES, maskDiagnostic } from "../compiler/config/credentials.js";
 
 export type { CompileTimings };
 
@@ -133,7 +134,9 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
     return { ...base, ...checked };
   }
   const failed = { ...base, ok: false, lockChanged: false, artifact: null } as const;
-  if (hasErrors(diagnostics) || analysed.refused) return { ...failed, diagnostics: finish(diagnostics, root) };
+  // A credential finding stops the writes whatever severity it is reported with: the lock is
+  // committed by users and must never carry the value (issue 13 item 5).
+  if (hasErrors(diagnostics) || holdsCredential(diagnostics) || analysed.refused) return { ...failed, diagnostics: finish(diagnostics, root) };
 
   let artifactChanged = false;
   if (packaged) {
@@ -224,7 +227,7 @@ async function checkLock(
   const displayPath = shown === "." ? LOCKFILE_NAME : `${toPosix(shown).replace(/\/+$/, "")}/${LOCKFILE_NAME}`;
   // With errors in the inputs, compile would write nothing: a diff against the partial lock
   // built here would claim removals and suggest a command that fails.
-  const inputErrors = diagnostics.filter((d) => d.severity === "error").length;
+  const inputErrors = diagnostics.filter((d) => d.severity === "error" || CREDENTIAL_CODES.has(d.code)).length;
   const { ok, report } = inputErrors > 0 ? { ok: false, report: notCheckedReport(lockPath, inputErrors, displayPath) } : checkLockfile(lockPath, lockText, { host, displayPath, fixCommand });
   if (report.diagnostic) diagnostics.push(report.diagnostic);
   const failed = hasErrors(diagnostics) || !ok;
@@ -252,8 +255,14 @@ function shownRoot(options: CompileOptions): string {
   return options.displayRoot ?? (path.relative(process.cwd(), options.root) || ".");
 }
 
+/** True when a diagnostic says a credential was found (AL4029, AL5001), at any severity. */
+function holdsCredential(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => CREDENTIAL_CODES.has(d.code));
+}
+
+/** The diagnostics as reported: relative paths, any credential-shaped text masked, sorted. */
 function finish(diagnostics: readonly Diagnostic[], root: string): Diagnostic[] {
-  return sortDiagnostics(diagnostics.map((d) => relativizeDiagnostic(d, root, path.relative)));
+  return sortDiagnostics(diagnostics.map((d) => maskDiagnostic(relativizeDiagnostic(d, root, path.relative))));
 }
 
 function toPosix(p: string): string {

@@ -1,12 +1,13 @@
 /**
  * Printing helpers shared by the commands: exactly one JSON object for `--format json`, pretty
- * diagnostics with code frames read from the root.
+ * diagnostics with code frames read from the root (credential-shaped text masked).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatPretty } from "../diagnostics/format-pretty.js";
 import { colorFor } from "../diagnostics/terminal-color.js";
+import { maskSecretsIn } from "../compiler/config/credentials.js";
 
 /** Writes `value` as one JSON document (two-space indent) and a newline to stdout. */
 export function printJson(value: unknown): void {
@@ -24,7 +25,8 @@ function readSource(base: string, file: string): string | undefined {
     const absolute = path.resolve(base, file);
     const stat = fs.statSync(absolute);
     if (!stat.isFile() || stat.size > 2_000_000) return undefined;
-    return fs.readFileSync(absolute, "utf8");
+    // Code frames show lines around each diagnostic: a credential on a nearby line is masked.
+    return maskSecretsIn(fs.readFileSync(absolute, "utf8"));
   } catch {
     return undefined;
   }
