@@ -26,7 +26,7 @@ beforeAll(() => {
   // --ignore-scripts: `prepare` would rebuild; the suite's `pretest` has just built dist/.
   const pack = spawnSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", packDir], { cwd: repoRoot, encoding: "utf8" });
   expect(pack.status, pack.stderr).toBe(0);
-  const [{ filename }] = JSON.parse(pack.stdout) as { filename: string }[];
+  const { filename } = (JSON.parse(pack.stdout) as { filename: string }[])[0]!;
   project = tempDir("al-installed-");
   installed = path.join(project, "node_modules", ...PACKAGE.split("/"));
   fs.mkdirSync(installed, { recursive: true });
