@@ -49,6 +49,11 @@ describe("x- vendor keywords", () => {
     });
   }
 
+  it("are accepted in a plugin's configSchema too", () => {
+    const schema = { type: "object", "x-group": "search", properties: { index: { type: "string", "x-ui": "select" } }, required: ["index"] };
+    expect(checkJsonSchema(schema, { ...subject(schema), role: "configSchema" })).toEqual([]);
+  });
+
   it("are removed only where they are keywords (a property named x-… stays), without changing the schema", () => {
     const schema = annotated("2020-12");
     const before = JSON.stringify(schema);
