@@ -1,0 +1,48 @@
+/**
+ * The README's "authoring API" example is real: its entry and its factory-made tool compile,
+ * the config merges (the agent's capability config wins over the descriptor's), the approval
+ * gate stops the call, and the approved call runs its durable step and event.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { writeTree } from "../helpers/temp-tree.js";
+
+const readme = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../README.md"), "utf8");
+const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+
+describe("the README's authoring example", () => {
+  it("compiles, stops at the approval gate, and runs once approved with the merged config", () => {
+    const entry = blocks.find((block) => block.includes("plugins/notes/ai.assemblyline/index.ts"));
+    const tool = blocks.find((block) => block.includes("export function createSaveNote"));
+    expect(entry).toBeDefined();
+    expect(tool).toBeDefined();
+    const root = writeTree({
+      "agent.md": "---\nname: notes-agent\ncapabilities:\n  notes:\n    config: { folder: team }\n---\nTakes notes.\n",
+      "plugins/notes/plugin.json": JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "notes", version: "1.0.0" }),
+      "plugins/notes/ai.assemblyline/index.ts": entry!,
+      // The README leaves `save` to the reader; here it returns where the note would go.
+      "plugins/notes/ai.assemblyline/save-note.ts": `${tool!}\nasync function save(folder: string, _text: string, key: string): Promise<string> {\n  return \`\${folder}/\${key}\`;\n}\n`,
+    });
+    const compiled = runCli(["compile", root, "--format", "json"]);
+    expect(JSON.parse(compiled.stdout).diagnostics).toEqual([]);
+    expect(compiled.status).toBe(0);
+
+    const gated = runCliJson(["call", "save_note", root, "--input", '{"text":"hi"}', "--run", "r1", "--call", "c1", "--format", "json"]);
+    expect(gated.json.status).toBe("approval_required");
+    expect(gated.json.approval).toEqual({ reason: "Saving a note writes outside the run.", sideEffect: "idempotent", state: "pending" });
+
+    const approved = runCliJson(["approve", "c1", root, "--run", "r1", "--format", "json"]);
+    expect(approved.json.status).toBe("ok");
+    expect(approved.json.output).toMatch(/^Saved note team\/\S+\.$/);
+    expect(approved.json.events.map((event: { type: string }) => event.type)).toEqual([
+      "tool.approval_granted",
+      "tool.execution_started",
+      "durable_step.recorded",
+      "note.saved",
+      "tool.execution_completed",
+    ]);
+  });
+});
