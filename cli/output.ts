@@ -16,7 +16,13 @@ export function printJson(value: unknown): void {
 
 /** Pretty diagnostics (with code frames of files under `base`) to stderr when any. */
 export function printDiagnostics(diagnostics: readonly Diagnostic[], base: string): void {
-  const text = formatPretty(diagnostics, { readSource: (file) => readSource(base, file), color: colorFor(process.stderr) });
+  // Each file is read and masked once, however many diagnostics it has.
+  const sources = new Map<string, string | undefined>();
+  const read = (file: string): string | undefined => {
+    if (!sources.has(file)) sources.set(file, readSource(base, file));
+    return sources.get(file);
+  };
+  const text = formatPretty(diagnostics, { readSource: read, color: colorFor(process.stderr) });
   if (text) process.stderr.write(text);
 }
 

@@ -2,7 +2,7 @@
  * Public types of the runtime-min JS API (DESIGN §6–§7; README "JS API").
  */
 import type { CoreTool, HostToolImplementation } from "./core-tools/types.js";
-import type { ChildDriver } from "./core-tools/delegate.js";
+import type { ChildDriver } from "./core-tools/delegation-types.js";
 import type { RunFailure, ToolFailure } from "./failures.js";
 import type { Json } from "./sandbox/json-copy.js";
 import type { RuntimeEvent } from "./execution/call-session.js";

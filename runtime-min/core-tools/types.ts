@@ -10,7 +10,7 @@ import type { ArtifactManifest } from "../../contract/manifest.js";
 import type { ToolSandbox } from "../authoring/index.js";
 import type { SearchableTool, ToolSearchIndex } from "../search/tool-search-index.js";
 import type { CoreToolPolicy } from "../snapshot/types.js";
-import type { DelegationService } from "./delegate.js";
+import type { DelegationService } from "./delegation-types.js";
 
 /** JSON object input/output of a built-in. */
 export type CoreJson = { readonly [key: string]: unknown };

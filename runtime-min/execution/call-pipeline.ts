@@ -14,7 +14,7 @@
 import { setOwn } from "../../common/json-value.js";
 import type { LoadedArtifact } from "../artifact/load-artifact.js";
 import type { CoreTool, HostToolImplementation } from "../core-tools/types.js";
-import type { DelegationService } from "../core-tools/delegate.js";
+import type { DelegationService } from "../core-tools/delegation-types.js";
 import { ControlPlaneError, type FailureKind } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
 import type { CoreToolPolicy } from "../snapshot/types.js";

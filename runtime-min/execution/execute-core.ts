@@ -6,7 +6,7 @@
  */
 import type { ArtifactManifest } from "../../contract/manifest.js";
 import type { CoreJson, CoreTool, CoreToolContext, HostToolImplementation } from "../core-tools/types.js";
-import type { DelegationService } from "../core-tools/delegate.js";
+import type { DelegationService } from "../core-tools/delegation-types.js";
 import { classifyToolError, ControlPlaneError } from "../failures.js";
 import type { CallOutcome } from "../sandbox/execute-definition.js";
 import { messageOf } from "../sandbox/execute-definition.js";
