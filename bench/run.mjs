@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const benches = ["compile.mjs", "packaging.mjs", "runtime.mjs", "search.mjs"];
+const benches = ["compile.mjs", "packaging.mjs", "runtime.mjs", "search.mjs", "providers.mjs"];
 let failed = 0;
 for (const bench of benches) {
   console.log(`\n=== bench/${bench}`);

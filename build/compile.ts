@@ -33,6 +33,9 @@ import { emitArtifact, packagingTools } from "./emit-artifact.js";
 import { carriedOverBundles, pinsOf } from "./lock-inputs.js";
 import { snapshotHost } from "./snapshot-host.js";
 import { CREDENTIAL_CODES, maskDiagnostic } from "../compiler/config/credentials.js";
+import { checkModelFacingRules } from "./model-facing-checks.js";
+import type { TokenBudget } from "../compiler/providers/token-budget.js";
+import { reviewContract, type ContractReview } from "../lockfile/review-contract.js";
 
 export type { CompileTimings };
 
@@ -68,6 +71,21 @@ export interface CompileOptions {
    * full compile that may follow, and later checks, start warm.
    */
   readonly saveCache?: boolean;
+  /**
+   * `--target ID` (repeatable) and the config's `targets`: provider profile ids every tool is
+   * checked against (issue 11; `compiler/providers/`, docs/providers.md). Default: none.
+   */
+  readonly targets?: readonly string[];
+  /**
+   * `--token-budget N` and the config's `tokenBudget`: the most tokens a surface's initial
+   * snapshot may cost, for every surface or by surface path (`"."`, `"subagents/<name>"`).
+   */
+  readonly tokenBudget?: TokenBudget;
+  /**
+   * Called with the contract review (committed lock → new lock) right before a changed lock is
+   * written, so `add` can print it first (issue 11 item 3). Not called when the lock is unchanged.
+   */
+  readonly onLockChange?: (review: ContractReview) => void;
 }
 
 /** What a compile did (the CLI prints it; `--format json` adds nothing else). */
@@ -87,6 +105,11 @@ export interface CompileResult {
   readonly lockRecomputed: boolean;
   /** `--check` only: what differs, for the pretty report. */
   readonly checkReport?: LockfileCheckReport;
+  /**
+   * The model-visible changes from the committed lock to the new one (`--check`, and a compile
+   * that wrote a new lock); absent when the inputs have errors or the lock is unchanged.
+   */
+  readonly review?: ContractReview;
   /** The front end's analysis (for `tools`, `validate`, the runtime). */
   readonly analysis: AgentAnalysis;
   /** Wall-clock milliseconds per phase (for `npm run bench`; never printed or locked). */
@@ -118,6 +141,8 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   const analysed = analyse(host, options);
   const { analysis, previous, diagnostics } = analysed;
   clock.lap("analyze");
+  diagnostics.push(...(await checkModelFacingRules(analysis, options)));
+  clock.lap("providers");
   const packaged = options.package !== false && !hasErrors(diagnostics) ? await packageTools(analysis, root, diagnostics) : undefined;
   clock.lap("package");
   const bundleLookup: BundleIntegrityLookup = packaged
@@ -128,10 +153,12 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
   clock.lap("lock");
   const base = { lockfile: LOCKFILE_NAME, analysis, lockRecomputed: false, artifactChanged: false, get timings() { return clock.timings(); } } as const;
 
+  const committedText = previous.kind === "ok" ? previous.text : undefined;
+  const review = hasErrors(diagnostics) || committedText === lockText ? undefined : reviewContract(previous.kind === "ok" ? previous.lock : undefined, lock);
   if (options.check) {
     const checked = await checkLock(host, options, analysed.fixCommand, lockText, diagnostics);
     clock.lap("lock");
-    return { ...base, ...checked };
+    return { ...base, ...checked, ...(review ? { review } : {}), checkReport: review ? { ...checked.checkReport, review } : checked.checkReport };
   }
   const failed = { ...base, ok: false, lockChanged: false, artifact: null } as const;
   // A credential finding stops the writes whatever severity it is reported with: the lock is
@@ -146,6 +173,7 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
     if (written === undefined) return { ...failed, diagnostics: finish(diagnostics, root) };
     artifactChanged = written;
   }
+  if (review) options.onLockChange?.(review);
   const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged);
   clock.lap("lock");
   if (!lockWrite) return { ...failed, diagnostics: finish(diagnostics, root) };
@@ -154,6 +182,7 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
     ok: true,
     diagnostics: finish(diagnostics, root),
     lockChanged: lockWrite.changed,
+    ...(review && lockWrite.changed ? { review } : {}),
     lockRecomputed: previous.kind === "conflict" || previous.kind === "invalid",
     artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
     artifactChanged,

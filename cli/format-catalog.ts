@@ -4,13 +4,28 @@
  */
 import { plainPalette, type Palette } from "../diagnostics/terminal-color.js";
 import { hostCommand } from "./format-call-result.js";
+import { countToolTokens, tokenCountLabel, type TokenCounter } from "../compiler/providers/tokens.js";
+import type { JsonObject } from "../common/json-value.js";
 import type { CapabilitySnapshot, CatalogTool, SnapshotTool, SnapshotWarning } from "../runtime-min/snapshot/types.js";
 import type { ToolSearchResult } from "../runtime-min/types.js";
 
-/** `tools --format json`: `{ tools: [{ name, description, inputSchema, source, visibility }] }`. */
-export function toolsJson(snapshot: CapabilitySnapshot): string {
+/**
+ * `tools --format json`: `{ tools: [{ name, description, inputSchema, source, visibility, tokens }], tokens }`
+ * (DESIGN §7); without `count`, the tools without token counts.
+ */
+export function toolsJson(snapshot: CapabilitySnapshot, count?: TokenCounter): string {
   const tools = snapshot.tools.map(({ name, description, inputSchema, source, visibility }): SnapshotTool => ({ name, description, inputSchema, source, visibility }));
-  return `${JSON.stringify({ tools })}\n`;
+  if (!count) return `${JSON.stringify({ tools })}\n`;
+  const counted = countSnapshotTokens(snapshot, count);
+  return `${JSON.stringify({ tools: tools.map((tool, i) => ({ ...tool, tokens: counted.tools[i]!.tokens })), tokens: counted.total })}\n`;
+}
+
+/**
+ * Tokens of each snapshot tool and of the whole snapshot (issue 11 item 2): the tool JSON as
+ * OpenAI receives it, counted with o200k_base (`compiler/providers/tokens.ts`).
+ */
+export function countSnapshotTokens(snapshot: CapabilitySnapshot, count: TokenCounter): ReturnType<typeof countToolTokens> {
+  return countToolTokens(snapshot.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as JsonObject })), count);
 }
 
 /**
@@ -18,14 +33,18 @@ export function toolsJson(snapshot: CapabilitySnapshot): string {
  * line of the description), then what else the surface has: deferred tools to search for and
  * disabled built-ins. Hidden tools are never mentioned. `colors` defaults to plain text.
  */
-export function formatTools(snapshot: CapabilitySnapshot, root = ".", colors: Palette = plainPalette): string {
-  const lines = [`${colors.bold(`${snapshot.tools.length} tools`)} the model starts with on surface '${snapshot.surfaceId}':`];
+export function formatTools(snapshot: CapabilitySnapshot, root = ".", colors: Palette = plainPalette, count?: TokenCounter): string {
+  const counted = count ? countSnapshotTokens(snapshot, count) : undefined;
+  const total = counted ? ` (${counted.total} tokens; ${tokenCountLabel()})` : "";
+  const lines = [`${colors.bold(`${snapshot.tools.length} tools`)}${total} the model starts with on surface '${snapshot.surfaceId}':`];
   const width = Math.max(0, ...snapshot.tools.map((tool) => tool.name.length));
   const sourceWidth = Math.max(0, ...snapshot.tools.map((tool) => tool.source.length));
-  for (const tool of snapshot.tools) {
+  const tokenWidth = counted ? Math.max(...counted.tools.map((tool) => String(tool.tokens).length)) : 0;
+  snapshot.tools.forEach((tool, i) => {
     const tag = tool.visibility === "deferred" ? colors.yellow(" (deferred; promoted or activated)") : "";
-    lines.push(`  ${tool.name.padEnd(width)}  ${colors.dim(tool.source.padEnd(sourceWidth))}  ${firstLine(tool.description)}${tag}`);
-  }
+    const tokens = counted ? `${String(counted.tools[i]!.tokens).padStart(tokenWidth)} tok  ` : "";
+    lines.push(`  ${tool.name.padEnd(width)}  ${tokens}${colors.dim(tool.source.padEnd(sourceWidth))}  ${firstLine(tool.description)}${tag}`);
+  });
   const loaded = new Set(snapshot.tools.map((tool) => tool.name));
   const deferred = snapshot.catalog.filter((tool) => !loaded.has(tool.name));
   if (deferred.length > 0) {

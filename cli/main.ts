@@ -6,7 +6,9 @@
  * 2 usage or internal failure.
  */
 import * as path from "node:path";
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { isTargetId, TARGET_IDS } from "../compiler/providers/index.js";
+import { unknownTargetHint } from "../compiler/providers/check-targets.js";
 import { registerCatalogCommands } from "./commands/tools.js";
 import { toolVersion } from "./version.js";
 import { Diagnostics, type DiagnosticMessage } from "../diagnostics/catalog/index.js";
@@ -44,8 +46,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option("--out <dir>", "artifact directory (default: <root>/.assemblyline/build)")
     .option("--no-package", "skip packaging: check and lock only")
     .option("--no-cache", "do not read or write the analysis cache (.assemblyline/cache/)")
+    .option("--target <id>", `check every tool against a model API's rules (repeatable): ${TARGET_IDS.join(", ")}`, collectTarget, [])
+    .option("--token-budget <n>", "the most tokens a surface's initial snapshot may cost (o200k_base)", parseTokenBudget)
     .addOption(new Option("--format <format>", "output format").choices(COMPILE_FORMATS).default("pretty"))
-    .action(async (root: string, options: { check?: boolean; out?: string; package: boolean; cache: boolean; format: (typeof COMPILE_FORMATS)[number] }) => {
+    .action(async (root: string, options: { check?: boolean; out?: string; package: boolean; cache: boolean; target: string[]; tokenBudget?: number; format: (typeof COMPILE_FORMATS)[number] }) => {
       const { runCompile } = await import("./commands/compile.js");
       exitCode = await runCompile(root, options);
     });
@@ -71,6 +75,16 @@ export async function main(argv: readonly string[]): Promise<number> {
       exitCode = await runAdd(spec, root, options);
     });
 
+  program
+    .command("review")
+    .description("Show what the next plugins.lock changes for the model (tools, descriptions, schemas, approvals) against the committed one.")
+    .argument("[root]", "agent root", ".")
+    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
+    .action(async (root: string, options: { format: "pretty" | "json" }) => {
+      const { runReview } = await import("./commands/review.js");
+      exitCode = await runReview(root, options);
+    });
+
   const write = (output: { stdout: string; stderr: string; exitCode: number }): void => {
     if (output.stdout) process.stdout.write(output.stdout);
     if (output.stderr) process.stderr.write(output.stderr);
@@ -93,6 +107,19 @@ export async function main(argv: readonly string[]): Promise<number> {
     printFailureJson(argv, Diagnostics.InternalError, message);
     return 2;
   }
+}
+
+/** Commander parser of a repeatable `--target`: refuses an unknown id as a usage error (AL9001, exit 2). */
+function collectTarget(value: string, previous: string[]): string[] {
+  if (!isTargetId(value)) throw new InvalidArgumentError(`Unknown target '${value}'. ${unknownTargetHint(value)}`);
+  return [...previous, value];
+}
+
+/** Commander parser of `--token-budget`: a positive whole number of tokens. */
+function parseTokenBudget(value: string): number {
+  const budget = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(budget) || budget <= 0) throw new InvalidArgumentError("Expected a positive whole number of tokens, e.g. --token-budget 8000.");
+  return budget;
 }
 
 /**

@@ -8,8 +8,13 @@
  * is the few lines below. Strings and numbers are still written by `JSON.stringify`, so escaping
  * is exactly the standard one.
  */
+import canonicalizeModule from "canonicalize";
 import { byCodeUnits } from "./compare.js";
 import { formatPropertyPath } from "./property-path.js";
+
+// `canonicalize` is CommonJS (`module.exports = serialize`) but its types declare an ES default
+// export, which NodeNext reads as `module.exports.default`; the import is the function itself.
+const canonicalize = canonicalizeModule as unknown as (value: unknown) => string | undefined;
 
 /** Options of {@link serializeCanonicalJson}. */
 export interface CanonicalJsonOptions {
@@ -41,24 +46,21 @@ export function serializeCanonicalJson(value: unknown, options: CanonicalJsonOpt
 }
 
 /**
- * The compact canonical text of a value, for comparing contents rather than writing files:
- * keys in the same order as {@link serializeCanonicalJson}, no whitespace, and otherwise
- * `JSON.stringify`'s lenient rules (`undefined` members are skipped, `undefined` array items
- * become `null`), because it also sees values a host passes through the JS API. Two values with
- * the same content give the same text whatever their key order (locked contracts, a retried
- * call's input).
+ * The compact canonical text of a value, for comparing contents rather than writing files: the
+ * JSON Canonicalization Scheme (RFC 8785, by the `canonicalize` package: keys in UTF-16
+ * code-unit order at every depth, no whitespace, `JSON.stringify`'s escaping and numbers), after
+ * one pass through `JSON.stringify`'s lenient rules (`undefined` members and functions are
+ * skipped, `undefined` array items and non-finite numbers become `null`, `toJSON` is applied),
+ * because it also sees values a host passes through the JS API. Two values with the same
+ * content give the same text whatever their key order (locked contracts, a retried call's input).
+ * The keys are in the same order as {@link serializeCanonicalJson} writes them (no `firstKeys`).
  *
  * @example canonicalJsonText({ b: [1, undefined], a: { "10": 1, "9": 2 } })
  *   // '{"a":{"10":1,"9":2},"b":[1,null]}'
  */
 export function canonicalJsonText(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? "null" : canonicalJsonText(item))).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const record = value as Record<string, unknown>;
-    const keys = canonicalKeyOrder(Object.keys(record).filter((key) => record[key] !== undefined));
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJsonText(record[key])}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
+  const text = JSON.stringify(value);
+  return text === undefined ? "null" : (canonicalize(JSON.parse(text)) ?? "null");
 }
 
 /** The order in which keys of one object are written (see {@link serializeCanonicalJson}). */

@@ -85,6 +85,10 @@ export interface PluginPackage {
   /** `plugin.json` `name`, when the manifest could be read. */
   readonly name: string | undefined;
   readonly version: string | undefined;
+  /** Agent Plugins 1.1.0 (draft) `displayName`, else `name` (absent when rejected). */
+  readonly displayName?: string;
+  /** Agent Plugins 1.1.0 (draft) `icon`: a checked `./` path inside the plugin, never fetched. */
+  readonly icon?: string;
   readonly rejected: boolean;
   /** The manifest value (only when not rejected). */
   readonly manifest: JsonObject | undefined;

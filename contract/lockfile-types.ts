@@ -86,25 +86,34 @@ export interface LockedApproval {
 }
 
 /**
- * The locked model-visible contract of one tool (DESIGN §3 and §5). Optional members are
- * omitted from the JSON when absent; they are never written as `null`.
+ * The model-visible contract of one tool (DESIGN §3 and §5), declared once: the lock records it
+ * ({@link LockedToolDescriptor}) and the artifact manifest carries it unchanged (`ArtifactTool`
+ * in `./manifest.ts`). `J` is how a JSON object is typed on each side (the lock's `JsonObject`;
+ * the manifest's `ManifestJson`, read back as unknown values).
  */
-export interface LockedToolDescriptor {
-  /** Plugin-relative module path beginning with `./` (as written in the entry). */
-  readonly definition: string;
-  /** Named export of the definition module that returns the ToolDefinition. */
-  readonly factory?: string;
+export interface ToolContract<J = JsonObject> {
   readonly description: string;
-  readonly inputSchema: JsonObject;
+  readonly inputSchema: J;
   readonly visibility: "visible" | "deferred" | "hidden";
   readonly needsApproval?: LockedApproval;
-  /** Names of non-secret values the host supplies at run time. */
+  /** Names of non-secret values the host supplies at run time (`ctx.config`); a missing one is `configuration_error`. */
   readonly requiredConfig: readonly string[];
   /** Effective config: `{ ...descriptor.config, ...capabilityConfig }`. */
-  readonly config: JsonObject;
+  readonly config: J;
   readonly tags: readonly string[];
   readonly aliases: readonly string[];
   readonly namespace?: string;
+  /** Named export of the definition module that returns the ToolDefinition; absent means its default export. */
+  readonly factory?: string;
+}
+
+/**
+ * The locked contract of one tool: the {@link ToolContract} plus where its code is. Optional
+ * members are omitted from the JSON when absent; they are never written as `null`.
+ */
+export interface LockedToolDescriptor extends ToolContract {
+  /** Plugin-relative module path beginning with `./` (as written in the entry). */
+  readonly definition: string;
   /** SRI of the tool's bundle once packaged. */
   readonly bundle?: string;
 }

@@ -5,32 +5,18 @@
  * All paths are artifact-relative POSIX paths; all integrities are SRI strings (`sha512-…`).
  */
 
+import type { LockedApproval, ToolContract } from "./lockfile-types.js";
+
 /** JSON object as stored in the manifest. */
 export type ManifestJson = { readonly [key: string]: unknown };
 
-/** Approval policy of a tool (`needsApproval`, seed "Approval Gates"). */
-export interface ManifestApproval {
-  readonly reason: string;
-  readonly sideEffect: string;
-}
+/** Approval policy of a tool (`needsApproval`, seed "Approval Gates"), as locked. */
+export type ManifestApproval = LockedApproval;
 
 /** One authored tool of a surface, with its locked model-visible contract and its bundle. */
-export interface ArtifactTool {
+export interface ArtifactTool extends ToolContract<ManifestJson> {
   /** Capability key in `agent.md` that contributed the tool. */
   readonly capability: string;
-  readonly description: string;
-  readonly inputSchema: ManifestJson;
-  readonly visibility: "visible" | "deferred" | "hidden";
-  readonly needsApproval?: ManifestApproval;
-  /** Names the host must supply at run time (`ctx.config`); a missing one is `configuration_error`. */
-  readonly requiredConfig: readonly string[];
-  /** Effective config: `{ ...descriptor.config, ...capabilityConfig }`. */
-  readonly config: ManifestJson;
-  readonly tags: readonly string[];
-  readonly aliases: readonly string[];
-  readonly namespace?: string;
-  /** Named export to call with `config`; absent means the module's default export is the tool. */
-  readonly factory?: string;
   /** Artifact-relative path of the self-contained ESM bundle. */
   readonly bundle: string;
   /** SRI of the bundle's bytes; must equal the lock's `tools.<name>.bundle`. */

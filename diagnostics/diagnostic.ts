@@ -7,6 +7,9 @@
  * formatters in `./format-*.ts` turn the resulting plain data into pretty text, JSON, SARIF or
  * GitHub annotations.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { threadId } from "node:worker_threads";
 import { byCodeUnits } from "../common/compare.js";
 import type { SourceLocation } from "../common/positions.js";
 import { formatPropertyPath } from "../common/property-path.js";
@@ -69,10 +72,12 @@ export function createDiagnostic(
         ? details.path
         : formatPropertyPath(details.path);
   const hint = details.hint ?? (message.hint ? fillTemplate(message.hint, args) : undefined);
+  const text = fillTemplate(message.message, args);
+  recordProducedCode(message.code, text);
   return {
     code: message.code,
     severity: details.severity ?? message.severity,
-    message: fillTemplate(message.message, args),
+    message: text,
     file: location.file,
     line: location.line,
     column: location.column,
@@ -82,6 +87,35 @@ export function createDiagnostic(
     ...(hint !== undefined ? { hint } : {}),
     ...(details.related && details.related.length > 0 ? { related: details.related } : {}),
   };
+}
+
+/** Name of the environment variable that turns on {@link recordProducedCode}. */
+export const RECORD_DIAGNOSTICS_ENV = "AL_RECORD_DIAGNOSTICS";
+
+let recordFile: string | null | undefined;
+const recordedCodes = new Set<string>();
+
+/**
+ * Test support: when the environment variable `AL_RECORD_DIAGNOSTICS` names a directory,
+ * appends each code this process (or worker thread) produces to its own file there
+ * (`<pid>-<thread>.codes`, one JSON line `{"code","message"}` per code, the first message of
+ * each code only; the messages become the examples of docs/diagnostics.md). `npm test` sets it in its
+ * global setup, so codes produced by spawned CLI processes count too, and fails the run when a
+ * catalog code was never produced (`test/setup/diagnostic-coverage.ts`). Without the variable
+ * this is one cached check per call. Never throws: a failed write only loses the record.
+ */
+export function recordProducedCode(code: string, message: string): void {
+  if (recordFile === undefined) {
+    const dir = typeof process === "undefined" ? undefined : process.env[RECORD_DIAGNOSTICS_ENV];
+    recordFile = dir ? path.join(dir, `${process.pid}-${threadId}.codes`) : null;
+  }
+  if (recordFile === null || recordedCodes.has(code)) return;
+  recordedCodes.add(code);
+  try {
+    fs.appendFileSync(recordFile, `${JSON.stringify({ code, message })}\n`);
+  } catch {
+    // The directory is gone (the run is over): nothing to record into.
+  }
 }
 
 /** Replaces `{0}`, `{1}`, … in a catalog template; unknown placeholders stay as written. */

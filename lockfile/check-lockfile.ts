@@ -14,6 +14,7 @@ import { fixCommandFor } from "./fix-command.js";
 import { locateProperty, parseJsonText } from "./json-text.js";
 import { readLockfile } from "./read-lockfile.js";
 import { droppedSurfaces, droppedWords, type DroppedSurface } from "./dropped-tools.js";
+import type { ContractReview } from "./review-contract.js";
 
 /** Lines of unified diff kept in a report (headers included); the rest is counted, not shown. */
 export const MAX_DIFF_LINES = 40;
@@ -44,6 +45,8 @@ export interface LockfileCheckReport {
    * that, so the report says so next to it (issue 13 item 4).
    */
   readonly dropsEveryTool?: readonly DroppedSurface[];
+  /** The model-visible meaning of the change (issue 11 item 3); set by `compile --check` when the inputs have no errors. */
+  readonly review?: ContractReview;
 }
 
 export type { DroppedSurface } from "./dropped-tools.js";

@@ -5,6 +5,7 @@ import type { JsonValue } from "../common/json-value.js";
 import type { LockfileCheckReport } from "./check-lockfile.js";
 import { droppedWords } from "./dropped-tools.js";
 import type { LockChange } from "./diff-locks.js";
+import { formatContractReview } from "./format-review.js";
 
 /** Change lines shown before "… and N more changes". */
 export const MAX_CHANGE_LINES = 30;
@@ -32,6 +33,7 @@ export function formatLockfileCheckReport(report: LockfileCheckReport): string {
   const out: string[] = [headline(report)];
   const changeLines = formatChanges(report);
   if (changeLines.length > 0) out.push("", ...changeLines);
+  if (report.review && report.review.changes.length > 0) out.push("", ...formatContractReview(report.review).trimEnd().split("\n").map((line) => `  ${line}`));
   if (report.formattingOnly) out.push("", "  The values are equal; only the formatting or key order differs (a hand edit).");
   for (const note of report.notes) out.push("", `  ${note}`);
   if (report.diff.length > 0) {

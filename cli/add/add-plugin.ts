@@ -7,7 +7,8 @@
  * 1. the project's package manager installs the package with an exact version;
  * 2. `capabilities.<key>` is written into `agent.md` (yaml Document API: comments, order and
  *    formatting kept; written atomically) — unless the package or the edit is refused;
- * 3. `compile` pins name, version and integrity in `plugins.lock`. When the compile has errors
+ * 3. `compile` pins name, version and integrity in `plugins.lock`, handing the contract review
+ *    of the change (`onReview`) over before the lock is written. When the compile has errors
  *    (typically: the plugin's configSchema requires config the agent has not given yet), the
  *    lock and the artifact are left untouched, the errors say what to add, and the next
  *    `compile` pins the plugin.
@@ -18,6 +19,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
+import type { ContractReview } from "../../lockfile/review-contract.js";
 import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
@@ -38,6 +40,12 @@ export interface AddPluginOptions {
   /** Passed to the package manager (tests install tarballs offline). */
   readonly offline?: boolean;
   readonly run?: CommandRunner;
+  /**
+   * Receives the contract review (committed lock → new lock) before the new lock is written
+   * (issue 11 item 3: `add` and a pack upgrade print it first). Not called when the lock does
+   * not change or the compile fails.
+   */
+  readonly onReview?: (review: ContractReview) => void;
 }
 
 /** What `add` did. */
@@ -105,7 +113,12 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     return { ok: false, diagnostics: edited.diagnostics.map((d) => relativizeDiagnostic(d, root, path.relative)), agentMdChanged: false, ...base, key };
   }
   if (edited.changed) await writeFileAtomic(agentFile, edited.text);
-  const compile = await compileAgent({ root, acceptInstalled: new Set([`.\0${key}`]), installCommand: installAllCommand(manager) });
+  const compile = await compileAgent({
+    root,
+    acceptInstalled: new Set([`.\0${key}`]),
+    installCommand: installAllCommand(manager),
+    ...(options.onReview ? { onLockChange: options.onReview } : {}),
+  });
   if (!compile.ok) return { ok: false, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
   return { ok: true, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
 }

@@ -3,7 +3,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import semver from "semver";
+import npa from "npm-package-arg";
+import validateNpmPackageName from "validate-npm-package-name";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 
@@ -34,9 +35,7 @@ export type PluginSpec =
 /** Result of {@link resolvePluginSpec}: a spec, or AL6201 saying why the argument is not one. */
 export type ResolvePluginSpecResult = { readonly ok: true; readonly spec: PluginSpec } | { readonly ok: false; readonly diagnostic: Diagnostic };
 
-const NAME_PART = /^[a-z0-9][a-z0-9._~-]*$/;
 const TARBALL = /\.(?:tgz|tar\.gz|tar)$/i;
-const DIST_TAG = /^[A-Za-z][A-Za-z0-9._-]*$/;
 
 /**
  * Reads a plugin argument. Accepted forms, in the order they are recognised:
@@ -79,13 +78,23 @@ function resolvePath(original: string, rawPath: string, cwd: string): ResolvePlu
   return invalid(original, `'${rawPath}' is neither a package directory nor a .tgz tarball`);
 }
 
+/**
+ * A registry name with an optional version, range or dist-tag, split and classified by
+ * `npm-package-arg` (npm's own reading) and checked by `validate-npm-package-name` (npm's
+ * naming rules). Only the refusals npm would word differently are checked first: a short name
+ * with a `/` (npm would read a GitHub shorthand) and a scope without a name.
+ */
 function resolveName(original: string, input: string, short: boolean): ResolvePluginSpecResult {
-  const at = input.indexOf("@", input.startsWith("@") ? 1 : 0);
+  const at = input.indexOf("@", 1);
   const name = at === -1 ? input : input.slice(0, at);
+  if (short && name.includes("/")) return invalid(original, `'${name}' looks like a path; write it as './${name}'`);
+  if (name.startsWith("@") && !/^@[^/]+\/[^/]+$/.test(name)) return invalid(original, `'${name}' is not a scoped package name (@scope/name)`);
+  const naming = validateNpmPackageName(name);
+  if (!naming.validForNewPackages) {
+    return invalid(original, `'${name}' is not a valid package name (${[...(naming.errors ?? []), ...(naming.warnings ?? [])].join("; ")})`);
+  }
   const version = at === -1 ? undefined : input.slice(at + 1);
-  const problem = nameProblem(name, short);
-  if (problem) return invalid(original, problem);
-  if (version !== undefined && semver.validRange(version) === null && !DIST_TAG.test(version)) {
+  if (version !== undefined && (version === "" || !isRegistrySpec(input))) {
     return invalid(original, `'${version}' is not a version, a version range or a dist-tag`);
   }
   const fullName = short ? `${OFFICIAL_SCOPE}/${name}` : name;
@@ -93,16 +102,13 @@ function resolveName(original: string, input: string, short: boolean): ResolvePl
   return { ok: true, spec: { kind: "registry", name: fullName, short, installSpec, ...(version !== undefined ? { version } : {}) } };
 }
 
-function nameProblem(name: string, short: boolean): string | undefined {
-  if (name.length > 214) return "a package name has at most 214 characters";
-  if (short) {
-    if (name.includes("/")) return `'${name}' looks like a path; write it as './${name}'`;
-    return NAME_PART.test(name) ? undefined : `'${name}' is not a valid package name (lowercase letters, digits, '-', '.', '_' and '~')`;
+/** True when npm reads `spec` as a registry version, range or dist-tag (npm-package-arg throws on a bad tag). */
+function isRegistrySpec(spec: string): boolean {
+  try {
+    return ["version", "range", "tag"].includes(npa(spec).type);
+  } catch {
+    return false;
   }
-  const scoped = /^@([^/]+)\/([^/]+)$/.exec(name);
-  if (name.startsWith("@") && !scoped) return `'${name}' is not a scoped package name (@scope/name)`;
-  const parts = scoped ? [scoped[1]!, scoped[2]!] : [name];
-  return parts.every((part) => NAME_PART.test(part)) ? undefined : `'${name}' is not a valid package name (lowercase letters, digits, '-', '.', '_' and '~')`;
 }
 
 function invalid(spec: string, reason: string): ResolvePluginSpecResult {

@@ -4,11 +4,18 @@
 import * as path from "node:path";
 import { addPlugin } from "../add/add-plugin.js";
 import { printDiagnostics } from "../output.js";
+import { formatContractReview } from "../../lockfile/format-review.js";
 
 /** Runs `add`; 0 when the plugin was added and locked, 1 otherwise. */
 export async function runAdd(spec: string, rootArgument: string, flags: { as?: string }): Promise<number> {
   const root = path.resolve(rootArgument);
-  const result = await addPlugin({ spec, root, ...(flags.as !== undefined ? { as: flags.as } : {}) });
+  const result = await addPlugin({
+    spec,
+    root,
+    ...(flags.as !== undefined ? { as: flags.as } : {}),
+    // The review is printed before plugins.lock is written (issue 11 item 3).
+    onReview: (review) => process.stdout.write(formatContractReview(review)),
+  });
   printDiagnostics(result.diagnostics, root);
   if (!result.ok) {
     process.stderr.write(

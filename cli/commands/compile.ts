@@ -1,5 +1,6 @@
 /**
- * `assembly-line compile [root] [--check] [--out DIR] [--no-package] [--format …]` (DESIGN §7).
+ * `assembly-line compile [root] [--check] [--out DIR] [--no-package] [--target ID]… [--token-budget N]
+ * [--format …]` (DESIGN §7; issue 11 for `--target` and `--token-budget`).
  */
 import * as path from "node:path";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
@@ -17,6 +18,10 @@ export interface CompileFlags {
   /** `--no-cache` sets false: neither read nor write `.assemblyline/cache/`. */
   readonly cache?: boolean;
   readonly format: "pretty" | "json" | "sarif" | "github";
+  /** `--target ID` (repeatable): provider profiles to check every tool against. */
+  readonly target?: readonly string[];
+  /** `--token-budget N`: the most tokens each surface's initial snapshot may cost. */
+  readonly tokenBudget?: number;
 }
 
 /** Runs `compile` and prints its result; resolves to the exit code (0 ok, 1 errors or drift). */
@@ -30,6 +35,8 @@ export async function runCompile(rootArgument: string, flags: CompileFlags): Pro
     displayRoot: rootArgument,
     installCommand: installAllCommand(detectPackageManager(root).manager),
     ...(flags.out !== undefined ? { outDir: path.resolve(flags.out) } : {}),
+    ...(flags.target && flags.target.length > 0 ? { targets: flags.target } : {}),
+    ...(flags.tokenBudget !== undefined ? { tokenBudget: flags.tokenBudget } : {}),
   });
   if (flags.format === "json") printJson(compileJson(result));
   else if (flags.format === "sarif") process.stdout.write(formatSarif(result.diagnostics, toolVersion(), path.relative(process.cwd(), root)));

@@ -1,7 +1,8 @@
 /**
  * `assembly-line tools [root] [--surface PATH] [--run ID] [--format pretty|json]` (DESIGN §7):
  * prints the capability snapshot the model starts with on a surface —
- * `{ tools: [{ name, description, inputSchema, source, visibility }] }` in JSON. It acts as the
+ * `{ tools: [{ name, description, inputSchema, source, visibility, tokens }], tokens }` in JSON, with
+ * each tool's token count (o200k_base, the tool JSON as OpenAI receives it; issue 11). It acts as the
  * host on the root's compiled artifact (the CLI entry's `ensureArtifact` hook compiles first).
  * `--run` (an extension) adds the deferred tools that run activated with `tool_search`.
  *
@@ -15,6 +16,7 @@ import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { formatSnapshotWarnings, formatTools, toolsJson } from "../format-catalog.js";
 import { defaultWrite, refusalOutput, terminalColor, withHostRuntime, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "./runtime-commands.js";
 import { registerSearchCommand } from "./search.js";
+import { loadTokenCounter } from "../../compiler/providers/tokens.js";
 
 /** Options of `assembly-line tools`. */
 export interface ToolsCommandOptions {
@@ -35,7 +37,8 @@ export async function runToolsCommand(options: ToolsCommandOptions, hooks: Runti
   try {
     return await withHostRuntime(options.root, {}, hooks, async (runtime) => {
       const snapshot = runtime.snapshot({ surface: options.surface ?? ".", ...(options.run === undefined ? {} : { runId: options.run }) });
-      const stdout = json ? toolsJson(snapshot) : formatTools(snapshot, options.root ?? ".", paletteFor(options.color?.stdout ?? false));
+      const count = await loadTokenCounter();
+      const stdout = json ? toolsJson(snapshot, count) : formatTools(snapshot, options.root ?? ".", paletteFor(options.color?.stdout ?? false), count);
       return { exitCode: 0, stdout, stderr: formatSnapshotWarnings(snapshot.warnings, paletteFor(options.color?.stderr ?? false)) };
     }, options.color);
   } catch (error) {

@@ -13,6 +13,7 @@ import { createLineMap, fileStart, locationOf, type LineMap } from "../../common
 import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import type { LocatedValue } from "../model.js";
 import { yamlToLocatedValue } from "./yaml-values.js";
+import { describeKind } from "../../diagnostics/json-kinds.js";
 
 /** The parsed front matter of one `agent.md`. */
 export interface FrontMatter {
@@ -73,7 +74,7 @@ export function parseFrontMatter(file: string, text: string): FrontMatter {
   }
   if (!isJsonObject(value)) {
     const at = conversion.located?.locations.get("")?.value ?? fileStart(file);
-    diagnostics.push(createDiagnostic(Diagnostics.AgentFrontMatterNotMapping, at, [describeJsonKind(value)]));
+    diagnostics.push(createDiagnostic(Diagnostics.AgentFrontMatterNotMapping, at, [describeKind(value, "yaml")]));
     return { located: undefined, bodyOffset: end.next, lineMap, diagnostics };
   }
   return { located: { value, locations: conversion.located!.locations }, bodyOffset: end.next, lineMap, diagnostics };
@@ -95,15 +96,4 @@ function findClosing(text: string, from: number): { start: number; next: number 
     lineStart = lineEnd + (text[lineEnd] === "\r" && text[lineEnd + 1] === "\n" ? 2 : 1);
   }
   return undefined;
-}
-
-/** Words for the kind of a JSON value ("a list", "a string", …) used in messages. */
-export function describeJsonKind(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object") return "a mapping";
-  if (typeof value === "string") return "a string";
-  if (typeof value === "number") return "a number";
-  if (typeof value === "boolean") return "a boolean";
-  return `a ${typeof value}`;
 }

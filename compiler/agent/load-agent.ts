@@ -14,7 +14,8 @@ import { fileStart } from "../../common/positions.js";
 import type { CompilerHost } from "../../common/host.js";
 import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import type { AgentModel, CapabilityRequest, LocatedValue, Surface } from "../model.js";
-import { describeJsonKind, parseFrontMatter } from "./front-matter.js";
+import { describeKind } from "../../diagnostics/json-kinds.js";
+import { parseFrontMatter } from "./front-matter.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { escapePointerSegment } from "../../common/json-pointer.js";
 import { discoverSurfaceSkills } from "./surface-skills.js";
@@ -72,7 +73,7 @@ function loadSurface(host: CompilerHost, root: string, id: string, dir: string, 
   reportMisspelledFields(located, at, diagnostics);
   const name = located.value["name"];
   if (name !== undefined && typeof name !== "string") {
-    diagnostics.push(createDiagnostic(Diagnostics.AgentFieldType, at("/name"), ["name", "a string", describeJsonKind(name)], { path: ["name"] }));
+    diagnostics.push(createDiagnostic(Diagnostics.AgentFieldType, at("/name"), ["name", "a string", describeKind(name, "yaml")], { path: ["name"] }));
   }
   const skills = discoverSurfaceSkills(host, root, dir);
   diagnostics.push(...skills.diagnostics);
@@ -115,7 +116,7 @@ function readCapabilities(
   if (capabilities === undefined || capabilities === null) return [];
   if (!isJsonObject(capabilities)) {
     diagnostics.push(
-      createDiagnostic(Diagnostics.AgentFieldType, at("/capabilities"), ["capabilities", "a mapping of capability keys", describeJsonKind(capabilities)], {
+      createDiagnostic(Diagnostics.AgentFieldType, at("/capabilities"), ["capabilities", "a mapping of capability keys", describeKind(capabilities, "yaml")], {
         path: ["capabilities"],
       }),
     );
@@ -131,7 +132,7 @@ function readCapabilities(
     }
     const entry = capabilities[key] ?? null;
     if (entry !== null && !isJsonObject(entry)) {
-      diagnostics.push(createDiagnostic(Diagnostics.CapabilityEntryNotMapping, at(pointer), [key, describeJsonKind(entry)], { path: ["capabilities", key] }));
+      diagnostics.push(createDiagnostic(Diagnostics.CapabilityEntryNotMapping, at(pointer), [key, describeKind(entry, "yaml")], { path: ["capabilities", key] }));
       continue;
     }
     const fields: JsonObject = entry ?? {};
@@ -154,7 +155,7 @@ function readCapabilities(
     if (pkg !== undefined && typeof pkg !== "string") {
       ok = false;
       diagnostics.push(
-        createDiagnostic(Diagnostics.AgentFieldType, at(`${pointer}/package`), [`capabilities.${key}.package`, "a string", describeJsonKind(pkg)], {
+        createDiagnostic(Diagnostics.AgentFieldType, at(`${pointer}/package`), [`capabilities.${key}.package`, "a string", describeKind(pkg, "yaml")], {
           path: ["capabilities", key, "package"],
         }),
       );
@@ -163,7 +164,7 @@ function readCapabilities(
     if (config !== undefined && config !== null && !isJsonObject(config)) {
       ok = false;
       diagnostics.push(
-        createDiagnostic(Diagnostics.AgentFieldType, at(`${pointer}/config`), [`capabilities.${key}.config`, "a mapping", describeJsonKind(config)], {
+        createDiagnostic(Diagnostics.AgentFieldType, at(`${pointer}/config`), [`capabilities.${key}.config`, "a mapping", describeKind(config, "yaml")], {
           path: ["capabilities", key, "config"],
         }),
       );

@@ -17,6 +17,7 @@ import { didYouMean } from "../../common/did-you-mean.js";
 import { byCodeUnits } from "../../common/compare.js";
 import { checkInstalledVersion } from "./installed-version.js";
 import type { AgentModel, CapabilityRequest, CapabilitySource, ResolvedCapability, Surface } from "../model.js";
+import validateNpmPackageName from "validate-npm-package-name";
 
 /** A published package pinned in plugins.lock for one capability. */
 export interface PackagePin {
@@ -45,8 +46,6 @@ export interface CapabilityResolution {
   readonly capabilities: readonly ResolvedCapability[];
   readonly diagnostics: readonly Diagnostic[];
 }
-
-const NPM_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 
 /**
  * Resolves every capability request of every surface of `agent`.
@@ -96,7 +95,8 @@ function resolveOne(
     );
     return undefined;
   }
-  if (!NPM_NAME.test(packageName)) {
+  // npm's naming rules for new packages (lowercase, URL-safe, at most 214 characters, no reserved names).
+  if (!validateNpmPackageName(packageName).validForNewPackages) {
     diagnostics.push(createDiagnostic(Diagnostics.CapabilityPackageInvalid, request.location, [packageName], { path: ["capabilities", request.key, "package"] }));
     return undefined;
   }

@@ -9,7 +9,7 @@ import { createAjv, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect
 import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../../common/json-pointer.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { describeJsonKind } from "../agent/front-matter.js";
+import { describeKind, describeSchemaType } from "../../diagnostics/json-kinds.js";
 import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
 import { didYouMean } from "../../common/did-you-mean.js";
@@ -136,7 +136,7 @@ function explain(error: ErrorObject, value: unknown): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case "type":
-      return `must be ${String(params["type"]).replace(/,/g, " or ")}, but it is ${describeJsonKind(value)}`;
+      return `must be ${describeSchemaType(String(params["type"]))}, but it is ${describeKind(value)}`;
     case "enum":
       return `must be one of ${(params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, but it is ${JSON.stringify(value)}`;
     case "const":

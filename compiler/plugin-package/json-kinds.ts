@@ -1,25 +1,8 @@
-/** Words for the kind of a parsed value, as messages say it ("but it is a number"). */
+/**
+ * Text helpers of the plugin-package rules (lengths, character lists, phrases, values at a path).
+ * The words for JSON kinds are in diagnostics/json-kinds.ts.
+ */
 import { isJsonObject, type JsonValue } from "../../common/json-value.js";
-
-/** `"a string"`, `"a number"`, `"a boolean"`, `"null"`, `"an array"`, `"an object"` (or `"empty"` for undefined). */
-export function describeKind(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "empty";
-  if (Array.isArray(value)) return "an array";
-  switch (typeof value) {
-    case "string":
-      return "a string";
-    case "number":
-    case "bigint":
-      return "a number";
-    case "boolean":
-      return "a boolean";
-    case "object":
-      return "an object";
-    default:
-      return `a ${typeof value}`;
-  }
-}
 
 /** Number of Unicode code points (what "characters" means in both specifications' length limits). */
 export function codePointLength(text: string): number {
@@ -48,20 +31,6 @@ export function joinPhrases(phrases: readonly string[]): string {
   return `${phrases.slice(0, -1).join(", ")} and ${phrases[phrases.length - 1]}`;
 }
 
-/** Words for a JSON Schema `type` name: `"string"` → `"a string"`, `"array"` → `"an array"`. */
-export function describeSchemaType(type: string): string {
-  switch (type) {
-    case "array":
-    case "object":
-    case "integer":
-      return `an ${type}`;
-    case "null":
-      return "null";
-    default:
-      return `a ${type}`;
-  }
-}
-
 /** The value at property-path `segments` inside `value` (own properties only), or `undefined`. */
 export function valueAtSegments(value: JsonValue, segments: readonly PropertyKey[]): JsonValue | undefined {
   let current: JsonValue | undefined = value;
@@ -71,18 +40,4 @@ export function valueAtSegments(value: JsonValue, segments: readonly PropertyKey
     else return undefined;
   }
   return current;
-}
-
-/** How to write a value of JSON Schema `type` (`"string"` → `Write it as a string in double quotes.`). */
-export function typeHint(type: string): string {
-  switch (type) {
-    case "string":
-      return 'Write it as a string in double quotes, e.g. "text".';
-    case "array":
-      return 'Write it as an array, e.g. ["a", "b"].';
-    case "object":
-      return 'Write it as an object, e.g. { "key": "value" }.';
-    default:
-      return `Write it as ${describeSchemaType(type)}.`;
-  }
 }

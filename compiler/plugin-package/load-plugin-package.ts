@@ -49,6 +49,8 @@ export function loadPluginPackage(host: CompilerHost, pluginRoot: string): Plugi
     root,
     name: manifest.name,
     version: manifest.version,
+    ...(manifest.displayName !== undefined ? { displayName: manifest.displayName } : {}),
+    ...(manifest.icon !== undefined ? { icon: manifest.icon } : {}),
     rejected: false,
     manifest: manifest.manifest,
     skills: skills.skills,

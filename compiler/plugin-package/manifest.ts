@@ -24,16 +24,25 @@ import { locateValue, type LocatedValue } from "../model.js";
 import { PLUGIN_REJECTED } from "./consequences.js";
 import { relativeToRoot, resolvePackagePath } from "./containment.js";
 import { didYouMean, didYouMeanHint } from "../../common/did-you-mean.js";
-import { describeKind, describeSchemaType, typeHint, valueAtSegments } from "./json-kinds.js";
+import { describeKind, describeSchemaType, typeHint } from "../../diagnostics/json-kinds.js";
+import { valueAtSegments } from "./json-kinds.js";
 import { parseJsonDocument } from "./json-document.js";
 import { duplicateKeyWarnings, jsonSyntaxDiagnostic } from "./json-diagnostics.js";
 import { validateManifestSchema, type SchemaIssue } from "./official-schemas.js";
 import { readPackageText } from "./package-file.js";
 import { pluginNameProblems, suggestPluginName } from "./plugin-name.js";
-import { CANONICAL_PLUGIN_SCHEMA, isSupportedVersion, parseSchemaIdentifier, SUPPORTED_AGENT_PLUGINS_VERSION } from "./schema-ids.js";
+import { CANONICAL_PLUGIN_SCHEMA, describeSupportedVersions, isSupportedVersion, parseSchemaIdentifier } from "./schema-ids.js";
 
-/** The only top-level fields of `plugin.json` (Agent Plugins v1 §5.2). */
+/** The only top-level fields of a 1.0.0 `plugin.json` (Agent Plugins v1 §5.2). */
 export const MANIFEST_FIELDS: readonly string[] = ["$schema", "name", "version", "description", "author", "homepage", "repository", "license", "keywords", "extensions"];
+
+/** The top-level fields of a 1.1.0 (draft) `plugin.json`: 1.0.0's plus `displayName` and `icon`. */
+export const MANIFEST_FIELDS_1_1: readonly string[] = [...MANIFEST_FIELDS, "displayName", "icon"];
+
+/** The top-level fields of `plugin.json` for an Agent Plugins version. */
+export function manifestFields(version: string | undefined): readonly string[] {
+  return version === "1.1.0" ? MANIFEST_FIELDS_1_1 : MANIFEST_FIELDS;
+}
 
 const AUTHOR_FIELDS: readonly string[] = ["name", "email", "url"];
 const FIELD_ALIASES: Readonly<Record<string, string>> = { repo: "repository", tags: "keywords", authors: "author", website: "homepage", url: "homepage", licence: "license", schema: "$schema" };
@@ -54,6 +63,10 @@ export interface ManifestResult {
   readonly agentPluginsVersion: string | undefined;
   /** Where `$schema` is written (for related locations). */
   readonly schemaLocation: SourceLocation | undefined;
+  /** The name shown to people: 1.1.0 `displayName`, else `name` (only when not rejected). */
+  readonly displayName?: string;
+  /** 1.1.0 `icon` as written (`./…`), when it names a file inside the plugin; never fetched. */
+  readonly icon?: string;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -81,15 +94,20 @@ export function loadManifest(host: CompilerHost, root: string, rootReal: string)
   const selected = selectManifestRules(value, located, file);
   if (selected.diagnostic) return { ...rejected([...diagnostics, selected.diagnostic]), name, version };
 
-  diagnostics.push(...mapManifestSchemaIssues(validateManifestSchema(value), located, file, root));
+  diagnostics.push(...mapManifestSchemaIssues(validateManifestSchema(value, selected.version), located, file, root));
   const isRejected = diagnostics.some((d) => d.severity === "error");
+  const icon = !isRejected && selected.version === "1.1.0" ? checkIcon(host, root, rootReal, located, file) : undefined;
+  if (icon?.diagnostic) diagnostics.push(icon.diagnostic);
+  const displayName = selected.version === "1.1.0" && typeof value.displayName === "string" && Object.hasOwn(value, "displayName") ? value.displayName : name;
   return {
     rejected: isRejected,
-    manifest: isRejected ? undefined : keepPermittedFields(value),
+    manifest: isRejected ? undefined : keepPermittedFields(value, selected.version),
     name,
     version,
     agentPluginsVersion: selected.version,
     schemaLocation,
+    ...(!isRejected && displayName !== undefined ? { displayName } : {}),
+    ...(icon?.icon !== undefined ? { icon: icon.icon } : {}),
     diagnostics,
   };
 }
@@ -140,7 +158,7 @@ function selectManifestRules(value: JsonObject, located: LocatedValue, file: str
   if (!identifier) return unsupported(`'${schema}' is not a recognised Agent Plugins manifest schema identifier (identifiers are compared exactly and never fetched)`);
   if (identifier.document !== "plugin") return unsupported(`'${schema}' identifies the MCP configuration schema, not the plugin manifest schema`);
   if (!isSupportedVersion(identifier.version)) {
-    return unsupported(`'${schema}' targets Agent Plugins ${identifier.version}, which this toolchain does not support (it supports ${SUPPORTED_AGENT_PLUGINS_VERSION})`);
+    return unsupported(`'${schema}' targets Agent Plugins ${identifier.version}, which this toolchain does not support (it supports ${describeSupportedVersions()})`);
   }
   return { version: identifier.version };
 }
@@ -222,11 +240,38 @@ function invalidName(located: LocatedValue, file: string): Diagnostic {
   return createDiagnostic(Diagnostics.PluginNameInvalid, locateValue(located, "/name", fileStart(file)).value, [name, reason], { path: "name", hint });
 }
 
+/**
+ * 1.1.0 `icon` (issue 11 item 4): a `./` path of a regular file inside the plugin, checked like
+ * every other plugin path (symlinks resolved, containment) and never fetched. A bad path is a
+ * warning (AL2111) and the icon is dropped; the plugin still loads.
+ */
+function checkIcon(host: CompilerHost, root: string, rootReal: string, located: LocatedValue, file: string): { icon?: string; diagnostic?: Diagnostic } {
+  const value = (located.value as JsonObject).icon;
+  if (typeof value !== "string") return {};
+  const at = locateValue(located, "/icon", fileStart(file)).value;
+  const bad = (problem: string): { diagnostic: Diagnostic } => ({ diagnostic: createDiagnostic(Diagnostics.ManifestIconInvalid, at, [problem], { path: "icon" }) });
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return bad(`is a URL ('${value}'); icons are files inside the plugin and are never fetched`);
+  if (!value.startsWith("./")) return bad(`'${value}' does not begin with './'`);
+  if (value.split(/[\\/]+/).includes("..")) return bad(`'${value}' leaves the plugin folder ('..')`);
+  const status = resolvePackagePath(host, rootReal, path.join(root, value));
+  switch (status.kind) {
+    case "missing":
+      return bad(`names '${value}', which does not exist`);
+    case "broken":
+      return bad(`names '${value}', a broken symbolic link`);
+    case "outside":
+      return bad(`names '${value}', which resolves outside the plugin (${relativeToRoot(rootReal, status.real)})`);
+    case "inside":
+      return status.type === "file" ? { icon: value } : bad(`names '${value}', which is not a regular file`);
+  }
+}
+
 /** Top-level fields the spec defines, without unknown fields and without a non-object `extensions`. */
-function keepPermittedFields(value: JsonObject): JsonObject {
+function keepPermittedFields(value: JsonObject, version: string | undefined): JsonObject {
   const out: Record<string, JsonValue> = {};
+  const fields = manifestFields(version);
   for (const key of Object.keys(value)) {
-    if (!MANIFEST_FIELDS.includes(key)) continue;
+    if (!fields.includes(key)) continue;
     if (key === "extensions" && !isJsonObject(value[key])) continue;
     setOwn(out, key, value[key]);
   }

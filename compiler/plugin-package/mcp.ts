@@ -22,7 +22,7 @@ import { locateValue, type LocatedValue, type McpServerComponent, type SkippedCo
 import { MCP_INVALID } from "./consequences.js";
 import { relativeToRoot, resolvePackagePath } from "./containment.js";
 import { didYouMeanHint } from "../../common/did-you-mean.js";
-import { describeKind } from "./json-kinds.js";
+import { describeKind } from "../../diagnostics/json-kinds.js";
 import { parseJsonDocument, type JsonDocument } from "./json-document.js";
 import { duplicateKeyWarnings, jsonSyntaxDiagnostic } from "./json-diagnostics.js";
 import { hasError } from "./mcp-context.js";

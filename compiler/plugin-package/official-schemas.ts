@@ -38,10 +38,26 @@ interface Validators {
 
 let compiled: Validators | undefined;
 
-/** Validates a parsed `plugin.json` against `plugin.schema.json` (all errors). */
-export function validateManifestSchema(value: JsonValue): SchemaIssue[] {
-  const validate = validators().manifest;
+/** Where the 1.1.0 draft manifest schema lives (`schemas/agent-plugins/1.1.0/SOURCE.md`). */
+export const DRAFT_1_1_SCHEMA = "schemas/agent-plugins/1.1.0/plugin.schema.json";
+
+let draftManifest: ValidateFunction | undefined;
+
+/**
+ * Validates a parsed `plugin.json` against the `plugin.schema.json` of its Agent Plugins
+ * `version` (all errors): the official 1.0.0 schema, or the 1.1.0 draft schema.
+ */
+export function validateManifestSchema(value: JsonValue, version = "1.0.0"): SchemaIssue[] {
+  const validate = version === "1.1.0" ? draftManifestValidator() : validators().manifest;
   return validate(value) ? [] : toIssues(validate.errors);
+}
+
+function draftManifestValidator(): ValidateFunction {
+  if (draftManifest) return draftManifest;
+  const file = path.join(path.dirname(locateSchemaDirectory()), "1.1.0", "plugin.schema.json");
+  const schema = JSON.parse(fs.readFileSync(file, "utf8")) as object;
+  draftManifest = new Ajv2020({ allErrors: true, strict: true, validateSchema: false }).compile(schema);
+  return draftManifest;
 }
 
 /** Validates one `mcpServers` member against the variant its `type` selects (all errors). */

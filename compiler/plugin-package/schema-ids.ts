@@ -6,8 +6,17 @@
  * fetched or normalized (`http://…` or a trailing slash is not the canonical identifier).
  */
 
-/** The only Agent Plugins version this toolchain implements. */
+/** The Agent Plugins version new plugins are told to use (the published one). */
 export const SUPPORTED_AGENT_PLUGINS_VERSION = "1.0.0";
+
+/**
+ * Every Agent Plugins version this loader implements: 1.0.0, and the 1.1.0 draft (issue 11
+ * item 4: `displayName` and `icon`; `schemas/agent-plugins/1.1.0/SOURCE.md`).
+ */
+export const SUPPORTED_AGENT_PLUGINS_VERSIONS: readonly string[] = ["1.0.0", "1.1.0"];
+
+/** Supported versions that are drafts (said so in messages). */
+export const DRAFT_AGENT_PLUGINS_VERSIONS: readonly string[] = ["1.1.0"];
 
 /** Canonical `plugin.json` `$schema` of Agent Plugins 1.0.0. */
 export const CANONICAL_PLUGIN_SCHEMA = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
@@ -32,7 +41,13 @@ export function parseSchemaIdentifier(id: string): SchemaIdentifier | undefined 
   return match ? { version: match[1]!, document: match[2] as "plugin" | "mcp" } : undefined;
 }
 
-/** True when `version` is one this loader implements (no compatibility mappings exist yet). */
+/** True when `version` is one this loader implements (no compatibility mappings between them). */
 export function isSupportedVersion(version: string): boolean {
-  return version === SUPPORTED_AGENT_PLUGINS_VERSION;
+  return SUPPORTED_AGENT_PLUGINS_VERSIONS.includes(version);
+}
+
+/** "1.0.0 and 1.1.0 (draft)": the supported versions, for messages. */
+export function describeSupportedVersions(): string {
+  const named = SUPPORTED_AGENT_PLUGINS_VERSIONS.map((v) => (DRAFT_AGENT_PLUGINS_VERSIONS.includes(v) ? `${v} (draft)` : v));
+  return named.length === 1 ? named[0]! : `${named.slice(0, -1).join(", ")} and ${named.at(-1)}`;
 }

@@ -12,7 +12,7 @@ import { isMap, isScalar, parseDocument, type Document, type Node as YamlNode } 
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createLineMap, fileStart, locationOf, type LineMap } from "../../common/positions.js";
-import { describeKind } from "./json-kinds.js";
+import { describeKind } from "../../diagnostics/json-kinds.js";
 
 /** One top-level front matter field with where its key and value are written. */
 export interface FrontMatterField {

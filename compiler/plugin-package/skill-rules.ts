@@ -22,7 +22,8 @@
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { didYouMeanHint } from "../../common/did-you-mean.js";
-import { codePointLength, describeKind, joinPhrases, listCharacters } from "./json-kinds.js";
+import { describeKind } from "../../diagnostics/json-kinds.js";
+import { codePointLength, joinPhrases, listCharacters } from "./json-kinds.js";
 import type { FrontMatterField } from "./skill-front-matter.js";
 import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 

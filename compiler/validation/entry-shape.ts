@@ -10,7 +10,7 @@ import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocati
 import { formatPropertyPath } from "../../common/property-path.js";
 import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../../common/json-pointer.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { describeJsonKind } from "../agent/front-matter.js";
+import { describeKind, describeSchemaType } from "../../diagnostics/json-kinds.js";
 import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
 import { packagePath } from "../../common/package-root.js";
@@ -118,10 +118,10 @@ function mapError(error: ErrorObject, entry: LocatedValue<JsonObject>, fallback:
 /** Our words for an ajv error about a value (never ajv's raw message). */
 function explain(error: ErrorObject, value: unknown): string {
   const params = error.params as Record<string, unknown>;
-  const actual = describeJsonKind(value);
+  const actual = describeKind(value);
   switch (error.keyword) {
     case "type":
-      return `must be ${article(String(params["type"]))}, but it is ${actual}`;
+      return `must be ${describeSchemaType(String(params["type"]))}, but it is ${actual}`;
     case "enum":
       return `must be one of ${(params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, but it is ${JSON.stringify(value)}`;
     case "minLength":
@@ -135,12 +135,6 @@ function explain(error: ErrorObject, value: unknown): string {
   }
 }
 
-function article(type: string): string {
-  if (type === "object") return "an object";
-  if (type === "array") return "a list";
-  if (type === "integer") return "an integer";
-  return `a ${type}`;
-}
 
 
 function capitalize(text: string): string {

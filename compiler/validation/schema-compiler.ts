@@ -20,14 +20,17 @@
  * cannot start, throws or stops answering only makes the main thread judge on its own.
  */
 import { createHash } from "node:crypto";
-import type { ErrorObject, Options } from "ajv";
-import { CANONICAL_SCHEMA_URIS, createAjv, DIALECT_URIS, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
-import { withoutVendorKeywords } from "./vendor-keywords.js";
+import type { SchemaDialect } from "../../contract/ajv.js";
+import { judgeSchema } from "./schema-judge.js";
 import { startWorker, type QueuedJob, type WorkerPool } from "./schema-worker.js";
 import type { JsonObject } from "../../common/json-value.js";
 import type { MetaSchemaError, SchemaVerdict } from "./schema-verdict.js";
 
 export type { MetaSchemaError, SchemaVerdict };
+export { COMPILE_TIME_AJV_OPTIONS, knownKeywords } from "./schema-judge.js";
+
+/** Fewer schemas than this are judged inline: starting a worker costs more than it saves. */
+export const WORKER_THRESHOLD = 64;
 
 /** One schema to judge, with the dialect its `$schema` selects. */
 export interface SchemaCompileJob {
@@ -51,93 +54,10 @@ export interface VerdictStore {
   set(key: string, verdict: SchemaVerdict): void;
 }
 
-/**
- * The options of every compile-time ajv instance: strict mode, union types allowed
- * (`type: ["string", "null"]` is plain JSON Schema), all errors, nothing added to the instance
- * by a compile, no code optimisation (we only need to know the schema compiles; the runtime
- * compiles its own optimised validators).
- */
-export const COMPILE_TIME_AJV_OPTIONS: Options = { strict: true, allowUnionTypes: true, allErrors: true, addUsedSchema: false, code: { optimize: false } };
-
-/**
- * Options of the instances that only compile: the schema was validated against its
- * meta-schema (with {@link COMPILE_TIME_AJV_OPTIONS}) first, so the compile does not do it again.
- * `addUsedSchema` is on because ajv resolves a `$ref: "#"` (a recursive schema) only through
- * the schema it registered under `""`; {@link judgeHere} removes it again after each compile.
- */
-const COMPILE_ONLY_OPTIONS: Options = { ...COMPILE_TIME_AJV_OPTIONS, validateSchema: false, addUsedSchema: true };
-
-/** Fewer schemas than this are judged inline: starting a worker costs more than it saves. */
-export const WORKER_THRESHOLD = 64;
-
-const metaInstances = new Map<SchemaDialect, AjvInstance>();
-const compileInstances = new Map<SchemaDialect, AjvInstance>();
-
-/** How `$id` appears in a schema's JSON text (a property named `$id` matches too: harmless). */
-const ID_KEY = '"$id"';
-
-function sharedInstance(instances: Map<SchemaDialect, AjvInstance>, dialect: SchemaDialect, options: Options): AjvInstance {
-  let ajv = instances.get(dialect);
-  if (!ajv) {
-    ajv = createAjv(dialect, options);
-    instances.set(dialect, ajv);
-  }
-  return ajv;
-}
-
-/** The keywords ajv knows for `dialect` (what strict mode accepts), by name. */
-export function knownKeywords(dialect: SchemaDialect): Readonly<Record<string, unknown>> {
-  const ajv = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);
-  return (ajv as unknown as { RULES: { keywords: Record<string, unknown> } }).RULES.keywords;
-}
-
-/**
- * Judges `schema` on this thread: meta-schema check with the shared instance of `dialect`,
- * then (when valid) the strict compile. A schema that declares an `$id` anywhere is compiled
- * by a fresh instance: ajv remembers nested `$id`s in the instance, and one plugin's schema
- * must not change how another's compiles. A root `$schema` that names `dialect` in another
- * spelling is read as the canonical one (ajv resolves only that). Never throws: whatever ajv
- * throws becomes `compileError`. Vendor keywords (`x-…`) are removed first: they are annotations,
- * and strict mode would refuse them (`vendor-keywords.ts`).
- */
-function judgeHere(dialect: SchemaDialect, written: JsonObject, text = JSON.stringify(written)): SchemaVerdict {
-  const schema = withCanonicalSchemaUri(withoutVendorKeywords(written, dialect), dialect);
-  try {
-    const meta = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);
-    if (!meta.validateSchema(schema)) return { metaErrors: (meta.errors ?? []).map(toMetaSchemaError), compileError: null };
-  } catch (error) {
-    return { metaErrors: null, compileError: messageOf(error) };
-  }
-  const fresh = text.includes(ID_KEY);
-  const ajv = fresh ? createAjv(dialect, COMPILE_ONLY_OPTIONS) : sharedInstance(compileInstances, dialect, COMPILE_ONLY_OPTIONS);
-  try {
-    ajv.compile(schema);
-    return { metaErrors: null, compileError: null };
-  } catch (error) {
-    return { metaErrors: null, compileError: messageOf(error) };
-  } finally {
-    // The shared instance would keep every compiled schema; without an `$id` this drops it
-    // from ajv's cache and from the `""` key `addUsedSchema` registered it under.
-    if (!fresh) {
-      ajv.removeSchema(schema);
-      ajv.removeSchema("");
-    }
-  }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function toMetaSchemaError(error: ErrorObject): MetaSchemaError {
-  const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
-  return { instancePath: error.instancePath, keyword: error.keyword, message: error.message, allowedValues: Array.isArray(allowed) ? allowed : undefined };
-}
-
 /** The compiler that judges every schema on the calling thread, as asked. */
 export const inlineSchemaCompiler: SchemaCompiler = {
   announce() {},
-  verdict: (dialect, schema) => judgeHere(dialect, schema),
+  verdict: (dialect, schema) => judgeSchema(dialect, schema),
   close() {},
 };
 
@@ -174,18 +94,12 @@ export function createSchemaCompiler(store?: VerdictStore): SchemaCompiler & { c
           counts.stored++;
           verdicts.set(key, stored);
         } else {
-          // The worker judges the text ajv should see: without vendor keywords, as judgeHere does.
-          const judged = withoutVendorKeywords(job.schema, job.dialect);
-          pending.set(key, queue.push({ dialect: job.dialect, text: judged === job.schema ? text : JSON.stringify(judged) }) - 1);
+          pending.set(key, queue.push({ dialect: job.dialect, text }) - 1);
         }
       }
       if (!pool && !poolFailed && queue.length >= WORKER_THRESHOLD) {
         pool = startWorker({
-          metaOptions: COMPILE_TIME_AJV_OPTIONS,
-          compileOptions: COMPILE_ONLY_OPTIONS,
-          dialectUris: Object.fromEntries(DIALECT_URIS),
-          canonicalUris: CANONICAL_SCHEMA_URIS,
-          judgeHere,
+          judgeHere: judgeSchema,
         });
         poolFailed = pool === undefined;
       }
@@ -206,7 +120,7 @@ export function createSchemaCompiler(store?: VerdictStore): SchemaCompiler & { c
         return stored;
       }
       const id = pending.get(key);
-      const judged = pool && id !== undefined && id < posted ? pool.verdict(id, () => judgeHere(dialect, schema, text)) : { verdict: judgeHere(dialect, schema, text), byWorker: false };
+      const judged = pool && id !== undefined && id < posted ? pool.verdict(id, () => judgeSchema(dialect, schema, text)) : { verdict: judgeSchema(dialect, schema, text), byWorker: false };
       const verdict = judged.verdict;
       if (judged.byWorker) counts.worker++;
       else counts.inline++;

@@ -4,13 +4,13 @@
  * worker (in posting order) or by the main thread (when it needs a verdict the worker has not
  * started, or instead of waiting, from the end of the queue), through shared memory.
  *
- * The worker builds its ajv instances from the options it is given and judges exactly as the
- * main thread's `judgeHere` does, so a verdict never depends on which thread computed it
+ * The worker (`schema-worker-thread.ts`) imports the same `judgeSchema` (`schema-judge.ts`) as
+ * the main thread, so a verdict never depends on which thread computed it
  * (test/perf-cache/schema-compiler.test.ts compares both).
  */
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import type { Options } from "ajv";
 import type { SchemaDialect } from "../../contract/ajv.js";
 import type { SchemaVerdict } from "./schema-verdict.js";
 import type { JsonObject } from "../../common/json-value.js";
@@ -40,17 +40,9 @@ const UNCLAIMED = 0;
 const CLAIMED_BY_WORKER = 1;
 const CLAIMED_BY_MAIN = 2;
 
-/** What the worker needs to judge like the main thread. */
+/** What the main thread's side of the worker needs. */
 export interface WorkerSettings {
-  /** Options of the meta-schema instances. */
-  readonly metaOptions: Options;
-  /** Options of the compile instances. */
-  readonly compileOptions: Options;
-  /** {@link DIALECT_URIS} as a plain object (the worker normalises `$schema` like `withCanonicalSchemaUri`). */
-  readonly dialectUris: Readonly<Record<string, SchemaDialect>>;
-  /** `CANONICAL_SCHEMA_URIS`. */
-  readonly canonicalUris: Readonly<Record<SchemaDialect, string>>;
-  /** The main thread's judge (for the jobs it claims itself). */
+  /** The main thread's judge (for the jobs it claims itself): `judgeSchema`, as in the worker. */
   readonly judgeHere: (dialect: SchemaDialect, schema: JsonObject, text: string) => SchemaVerdict;
 }
 
@@ -67,17 +59,10 @@ export function startWorker(settings: WorkerSettings): WorkerPool | undefined {
   let worker: Worker;
   try {
     channel = new MessageChannel();
-    worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        modules: ajvModulePaths(),
-        metaOptions: settings.metaOptions,
-        compileOptions: settings.compileOptions,
-        dialectUris: settings.dialectUris,
-        canonicalUris: settings.canonicalUris,
-        signal,
-        port: channel.port2,
-      },
+    const { script, evaluate } = workerScript();
+    worker = new Worker(script, {
+      eval: evaluate,
+      workerData: { signal, port: channel.port2 },
       transferList: [channel.port2],
       stdout: true,
       stderr: true,
@@ -147,98 +132,27 @@ export function startWorker(settings: WorkerSettings): WorkerPool | undefined {
   };
 }
 
-/** Absolute paths of the ajv modules, so the worker loads exactly what this process uses. */
-function ajvModulePaths(): Record<string, string> {
-  const require = createRequire(import.meta.url);
-  return {
-    "draft-07": require.resolve("ajv"),
-    "2019-09": require.resolve("ajv/dist/2019.js"),
-    "2020-12": require.resolve("ajv/dist/2020.js"),
-    formats: require.resolve("ajv-formats"),
-  };
-}
+let bundledSource: string | undefined;
 
 /**
- * The worker (CommonJS, evaluated from this string so it also runs from the TypeScript
- * sources under test). It builds the same instances as `createAjv` with the options it is
- * given (a fresh one for a schema with an `$id`, as `judgeHere` does), judges the jobs of each
- * posted batch in order, skips those the main thread claimed, and posts `[id, verdict]` pairs
- * in small batches (at once while the main thread waits), bumping `signal[0]` after each post.
+ * The worker's script: `schema-worker-thread.js` next to this module when running from `dist/`;
+ * under the TypeScript sources (vitest) a worker cannot load `.ts`, so the entry is bundled
+ * once per process with esbuild (a CommonJS script evaluated by the worker).
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { modules, metaOptions, compileOptions, dialectUris, canonicalUris, signal, port } = workerData;
-const classOf = (file) => { const m = require(file); return m.default ?? m; };
-const addFormats = classOf(modules.formats);
-const create = (dialect, options) => {
-  const Ajv = classOf(modules[dialect]);
-  const ajv = new Ajv(options);
-  addFormats(ajv);
-  return ajv;
-};
-const metaInstances = new Map();
-const compileInstances = new Map();
-const shared = (instances, dialect, options) => {
-  if (!instances.has(dialect)) instances.set(dialect, create(dialect, options));
-  return instances.get(dialect);
-};
-const canonical = (schema, dialect) => {
-  const uri = schema.$schema;
-  if (typeof uri !== "string" || uri === canonicalUris[dialect] || !Object.hasOwn(dialectUris, uri.replace(/#$/, "")) || dialectUris[uri.replace(/#$/, "")] !== dialect) return schema;
-  return { ...schema, $schema: canonicalUris[dialect] };
-};
-const messageOf = (error) => (error instanceof Error ? error.message : String(error));
-const judge = (dialect, text) => {
-  const schema = canonical(JSON.parse(text), dialect);
-  try {
-    const meta = shared(metaInstances, dialect, metaOptions);
-    if (!meta.validateSchema(schema)) {
-      const metaErrors = (meta.errors ?? []).map((e) => ({
-        instancePath: e.instancePath,
-        keyword: e.keyword,
-        message: e.message,
-        allowedValues: Array.isArray(e.params && e.params.allowedValues) ? e.params.allowedValues : undefined,
-      }));
-      return { metaErrors, compileError: null };
-    }
-  } catch (error) {
-    return { metaErrors: null, compileError: messageOf(error) };
+function workerScript(): { readonly script: string | URL; readonly evaluate: boolean } {
+  if (import.meta.url.endsWith(".js")) return { script: new URL("./schema-worker-thread.js", import.meta.url), evaluate: false };
+  if (bundledSource === undefined) {
+    const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
+    const built = esbuild.buildSync({
+      entryPoints: [fileURLToPath(new URL("./schema-worker-thread.ts", import.meta.url))],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      write: false,
+      logLevel: "silent",
+    });
+    bundledSource = built.outputFiles[0]!.text;
   }
-  const fresh = text.includes('"$id"');
-  const ajv = fresh ? create(dialect, compileOptions) : shared(compileInstances, dialect, compileOptions);
-  try {
-    ajv.compile(schema);
-    return { metaErrors: null, compileError: null };
-  } catch (error) {
-    return { metaErrors: null, compileError: messageOf(error) };
-  } finally {
-    if (!fresh) {
-      ajv.removeSchema(schema);
-      ajv.removeSchema("");
-    }
-  }
-};
-let batch = [];
-const flush = () => {
-  if (batch.length === 0) return;
-  port.postMessage(batch);
-  batch = [];
-  Atomics.add(signal, 0, 1);
-  Atomics.notify(signal, 0);
-};
-// Warm up while the main thread reads the first packages: the default dialect's instances
-// and its meta-schema's validator.
-try { shared(metaInstances, "2020-12", metaOptions).validateSchema({ type: "object" }); shared(compileInstances, "2020-12", compileOptions); } catch {}
-parentPort.on("message", ({ base, jobs, claims }) => {
-  for (let index = 0; index < jobs.length; index++) {
-    if (Atomics.compareExchange(claims, index, 0, 1) !== 0) continue; // 1: claimed by the worker
-    let verdict = null; // null: the main thread judges it itself
-    try {
-      verdict = judge(jobs[index].dialect, jobs[index].text);
-    } catch {}
-    batch.push([base + index, verdict]);
-    if (batch.length >= 16 || Atomics.load(signal, 1) !== 0) flush();
-  }
-  flush();
-});
-`;
+  return { script: bundledSource, evaluate: true };
+}

@@ -7,6 +7,7 @@
  * | AL2xxx | Agent Plugins v1 package: plugin.json, skills, mcp.json, paths  | `plugin-package.ts`  |
  * | AL3xxx | static analysis of `ai.assemblyline` entries and definitions    | `static-analysis.ts` |
  * | AL4xxx | descriptor validation: schemas, names, definitions, collisions  | `validation.ts`      |
+ * | AL47xx | provider profiles (`--target`) and token budgets                | `providers.ts`       |
  * | AL5xxx | config merge and credentials                                    | `config.ts`          |
  * | AL6xxx | plugins.lock                                                    | `lockfile.ts`        |
  * | AL7xxx | packaging (esbuild bundles, artifact)                           | `packaging.ts`       |
@@ -15,7 +16,8 @@
  *
  * Detection code imports `Diagnostics` and calls `createDiagnostic(Diagnostics.X, …)`.
  * `test/diagnostics/catalog.test.ts` fails on a duplicate code, a code outside its stage's
- * range, or a code the README does not document.
+ * range, or a code docs/diagnostics.md does not document; test/setup/diagnostic-coverage.ts fails a
+ * whole-suite run when a code is produced by no test.
  */
 import { AgentMessages } from "./agent.js";
 import { ConfigMessages } from "./config.js";
@@ -23,6 +25,7 @@ import { InternalMessages } from "./internal.js";
 import { LockfileMessages } from "./lockfile.js";
 import { PackagingMessages } from "./packaging.js";
 import { PluginPackageMessages } from "./plugin-package.js";
+import { ProviderMessages } from "./providers.js";
 import { RuntimeMessages } from "./runtime.js";
 import { StaticAnalysisMessages } from "./static-analysis.js";
 import { ValidationMessages } from "./validation.js";
@@ -36,6 +39,7 @@ export const Diagnostics = {
   ...PluginPackageMessages,
   ...StaticAnalysisMessages,
   ...ValidationMessages,
+  ...ProviderMessages,
   ...ConfigMessages,
   ...LockfileMessages,
   ...PackagingMessages,
@@ -49,6 +53,7 @@ export const CatalogStages: readonly { readonly prefix: string; readonly table: 
   { prefix: "AL2", table: PluginPackageMessages },
   { prefix: "AL3", table: StaticAnalysisMessages },
   { prefix: "AL4", table: ValidationMessages },
+  { prefix: "AL4", table: ProviderMessages },
   { prefix: "AL5", table: ConfigMessages },
   { prefix: "AL6", table: LockfileMessages },
   { prefix: "AL7", table: PackagingMessages },

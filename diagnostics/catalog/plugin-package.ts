@@ -141,6 +141,13 @@ export const PluginPackageMessages = defineMessages({
     message: "plugin.json violates the Agent Plugins 1.0.0 manifest schema at '{0}': {1}; the plugin is rejected (Agent Plugins v1 §5.2).",
     docs: "Any schema violation other than an unknown top-level field or a non-object extensions field is fatal (Agent Plugins v1 §5.2).",
   },
+  ManifestIconInvalid: {
+    code: "AL2111",
+    severity: "warning",
+    message: "plugin.json 'icon' {0}; the icon is ignored (Agent Plugins 1.1.0 draft).",
+    hint: "Write a path inside the plugin that begins with ./, e.g. \"icon\": \"./assets/icon.png\". Icons are never fetched.",
+    docs: "Agent Plugins 1.1.0 (draft) adds `icon`: a `./` path of a file inside the plugin, never a URL and never fetched. A bad path does not reject the plugin; the icon is dropped.",
+  },
 
   // ─────────────── AL22xx: skills ───────────────
   SkillFrontMatterMissing: {

@@ -14,7 +14,7 @@ export interface DiagnosticMessage {
   readonly message: string;
   /** Default fix-it text (template with the same arguments) when the fix is always the same. */
   readonly hint?: string;
-  /** One or two sentences for the README table: why this is a problem and where the rule comes from. */
+  /** One or two sentences for docs/diagnostics.md: why this is a problem and where the rule comes from. */
   readonly docs: string;
   /**
    * True when the reported source may hold a credential: formatters then never print the

@@ -11,6 +11,8 @@ import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.
 import { canonicalJsonText as canonical } from "../../common/canonical-json.js";
 import { JsonLocator } from "./json-locator.js";
 import type { ArtifactTool } from "../../contract/manifest.js";
+import type { ToolContract } from "../../contract/lockfile-types.js";
+import { byCodeUnits } from "../../common/compare.js";
 
 /** File name of the lock in the agent root. */
 export const LOCK_FILE = "plugins.lock";
@@ -62,11 +64,11 @@ export function lockedToolsOf(lock: unknown, surfaceId: string): Map<string, Loc
   const surface = isObject(lock) && isObject(lock.surfaces) ? lock.surfaces[surfaceId] : undefined;
   const capabilities = isObject(surface) ? surface.capabilities : undefined;
   if (!isObject(capabilities)) return found;
-  for (const capability of Object.keys(capabilities).sort(compareCodeUnits)) {
+  for (const capability of Object.keys(capabilities).sort(byCodeUnits)) {
     const entry = capabilities[capability];
     const tools = isObject(entry) ? entry.tools : undefined;
     if (!isObject(tools)) continue;
-    for (const name of Object.keys(tools).sort(compareCodeUnits)) {
+    for (const name of Object.keys(tools).sort(byCodeUnits)) {
       const value = tools[name];
       if (!isObject(value) || found.has(name)) continue;
       found.set(name, { capability, disabled: value.disabled === true, value });
@@ -75,7 +77,10 @@ export function lockedToolsOf(lock: unknown, surfaceId: string): Map<string, Loc
   return found;
 }
 
-/** Contract fields of a tool that must equal the lock (DESIGN §5: "the locked model-visible contract"). */
+/**
+ * Contract fields of a tool that must equal the lock (DESIGN §5: "the locked model-visible
+ * contract"): every key of {@link ToolContract}, checked at compile time in both directions.
+ */
 export const LOCKED_CONTRACT_FIELDS = [
   "description",
   "inputSchema",
@@ -87,7 +92,10 @@ export const LOCKED_CONTRACT_FIELDS = [
   "tags",
   "aliases",
   "namespace",
-] as const;
+] as const satisfies readonly (keyof ToolContract)[];
+// A ToolContract field missing from the list above makes this line a type error.
+const _everyContractField: Record<Exclude<keyof ToolContract, (typeof LOCKED_CONTRACT_FIELDS)[number]>, never> = {};
+void _everyContractField;
 
 /** Names of the contract fields where the manifest's tool differs from the locked one (sorted). */
 export function compareLockedContract(tool: ArtifactTool, locked: { readonly [field: string]: unknown }): string[] {
@@ -97,7 +105,7 @@ export function compareLockedContract(tool: ArtifactTool, locked: { readonly [fi
     const theirs = locked[field];
     if (canonical(ours ?? defaultOf(field)) !== canonical(theirs ?? defaultOf(field))) differing.push(field);
   }
-  return differing.sort(compareCodeUnits);
+  return differing.sort(byCodeUnits);
 }
 
 function defaultOf(field: string): unknown {
@@ -106,8 +114,4 @@ function defaultOf(field: string): unknown {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

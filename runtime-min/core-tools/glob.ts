@@ -1,63 +1,30 @@
 /**
- * A small glob matcher for `grep`'s `include` option.
+ * The glob matcher for `grep`'s `include` option, by `picomatch`.
  *
- * Syntax: `*` any run of characters except `/`; `**` any run including `/` (`**\/` also
- * matches no folder at all); `?` one character except `/`; `{a,b}` alternatives; `[abc]` /
- * `[!abc]` character classes; everything else is literal. A glob without `/` is matched
- * against the file name only (`*.ts` matches `src/a.ts`), otherwise against the path relative
- * to the folder being searched.
+ * Syntax (picomatch with POSIX brackets): `*` any run of characters except `/` (dot files
+ * included); `**` any run including `/` (`**\/` also matches no folder at all); `?` one
+ * character except `/`; `{a,b}` alternatives; `[abc]` / `[!abc]` character classes; extglobs
+ * such as `@(a|b)`. A glob without `/` is matched against the file name only (`*.ts` matches
+ * `src/a.ts`), otherwise against the path relative to the folder being searched.
  */
+import picomatch from "picomatch";
 import { ToolCallError } from "../failures.js";
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
-
-function classToRegExp(glob: string, start: number): { source: string; end: number } | undefined {
-  const close = glob.indexOf("]", start + 1);
-  if (close === -1) return undefined;
-  let body = glob.slice(start + 1, close);
-  const negate = body.startsWith("!");
-  if (negate) body = body.slice(1);
-  const escaped = body.replace(/[\\\]^]/g, "\\$&");
-  return { source: negate ? `[^/${escaped}]` : `[${escaped}]`, end: close };
-}
+/** `dot`: `*` matches dot files as well; `posix`: `[!a]` negates; strict: an unclosed `{` or `[` is an error, not text. */
+const GLOB_OPTIONS: picomatch.PicomatchOptions = { dot: true, posix: true, strictBrackets: true, debug: true };
 
 /**
- * Compiles `glob` to the source of an anchored regular expression over POSIX paths.
- * @throws ToolCallError `invalid_input` for an unbalanced `{`.
+ * Compiles `glob` to the source of an anchored regular expression over POSIX paths (the
+ * grep worker gets it as text).
+ * @throws ToolCallError `invalid_input` for a glob picomatch refuses (an unclosed `{` or `[`,
+ *   a class such as `[z-a]` that is no valid regular expression).
  */
 export function globToRegExpSource(glob: string): string {
-  let source = "";
-  let braces = 0;
-  for (let i = 0; i < glob.length; i += 1) {
-    const char = glob[i] as string;
-    if (char === "*") {
-      if (glob[i + 1] === "*") {
-        const slash = glob[i + 2] === "/";
-        source += slash ? "(?:.*/)?" : ".*";
-        i += slash ? 2 : 1;
-      } else {
-        source += "[^/]*";
-      }
-    } else if (char === "?") source += "[^/]";
-    else if (char === "{") {
-      braces += 1;
-      source += "(?:";
-    } else if (char === "}" && braces > 0) {
-      braces -= 1;
-      source += ")";
-    } else if (char === "," && braces > 0) source += "|";
-    else if (char === "[") {
-      const cls = classToRegExp(glob, i);
-      if (cls) {
-        source += cls.source;
-        i = cls.end;
-      } else source += "\\[";
-    } else source += escapeRegExp(char);
+  try {
+    return picomatch.makeRe(glob, GLOB_OPTIONS).source;
+  } catch (error) {
+    throw new ToolCallError("invalid_input", `include "${glob}" is not a valid glob: ${(error as Error).message}.`);
   }
-  if (braces !== 0) throw new ToolCallError("invalid_input", `The glob "${glob}" has an unclosed "{".`);
-  return `^${source}$`;
 }
 
 /** A predicate over search-relative POSIX paths built from `glob` (see the module comment). */

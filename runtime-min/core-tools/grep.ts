@@ -126,16 +126,6 @@ function compilePattern(input: CoreJson): { pattern: string; flags: string } {
   return { pattern, flags };
 }
 
-function compileInclude(glob: string): string {
-  const source = globToRegExpSource(glob);
-  try {
-    new RegExp(source);
-  } catch {
-    throw new ToolCallError("invalid_input", `include "${glob}" is not a valid glob (check its [...] classes).`);
-  }
-  return source;
-}
-
 /**
  * `grep`: `{ matches: [{ path, line, text }], filesSearched, skippedLarge, skippedBinary, truncated }`.
  * @param timeoutMs test seam; defaults to `GREP_TIMEOUT_MS`.
@@ -153,7 +143,7 @@ export async function grepTool(input: CoreJson, ctx: CoreToolContext, timeoutMs 
     startIsFile: stats.isFile(),
     pattern,
     flags,
-    include: includeGlob === undefined ? null : compileInclude(includeGlob),
+    include: includeGlob === undefined ? null : globToRegExpSource(includeGlob),
     includeByName: includeGlob !== undefined && !includeGlob.includes("/"),
     limit: optionalInteger(input, "limit", GREP_DEFAULT_LIMIT),
     maxFileBytes: GREP_MAX_FILE_BYTES,

@@ -18,6 +18,7 @@ import { dialectOfUri } from "../../contract/ajv.js";
 import { pointerToSegmentsIn } from "../../common/json-pointer.js";
 import { distance } from "fastest-levenshtein";
 import { canonicalJsonText } from "../../common/canonical-json.js";
+import { describeKind, describeSchemaType } from "../../diagnostics/json-kinds.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: unknown) => void;
 
@@ -108,7 +109,7 @@ function describe(error: ErrorObject, input: unknown): string {
     case "unevaluatedProperties":
       return `\`${field([...segments, String(params.unevaluatedProperty)])}\` is not allowed by the schema`;
     case "type":
-      return `\`${field(segments)}\` must be ${article(String(params.type))} (got ${typeName(valueAt(input, segments))})`;
+      return `\`${field(segments)}\` must be ${describeSchemaType(String(params.type))} (got ${describeKind(valueAt(input, segments))})`;
     case "enum":
       return `\`${field(segments)}\` must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
     case "const":
@@ -130,20 +131,8 @@ function listAllowed(error: ErrorObject, unknown: string): string {
   return `; allowed: ${names.join(", ")}${near ? `; did you mean '${near}'?` : ""}`;
 }
 
-function article(type: string): string {
-  if (type.includes(",")) return `one of ${type}`;
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
 function valueAt(input: unknown, segments: readonly PropertyKey[]): unknown {
   let current = input;
   for (const segment of segments) current = (current as Record<PropertyKey, unknown> | undefined)?.[segment];
   return current;
-}
-
-function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number" && Number.isInteger(value)) return "integer";
-  return typeof value;
 }

@@ -56,6 +56,29 @@ describe("loadAgent", () => {
     ]);
   });
 
+  it("refuses YAML a JSON value cannot hold: a non-string key (AL1019) and an alias (AL1020)", () => {
+    const root = writeTree({
+      "agent.md": "---\ncapabilities:\n  search:\n    config:\n      1: one\n      base: &base { limit: 5 }\n      copy: *base\n---\n",
+    });
+    const diagnostics = loadAgent(host, root).diagnostics;
+    expect(diagnostics.map((d) => [d.code, d.line, d.path])).toEqual([
+      ["AL1019", 5, "capabilities.search.config"],
+      ["AL1020", 7, "capabilities.search.config.copy"],
+    ]);
+    expect(diagnostics[0]!.message).toBe("Mapping key 1 is not a string.");
+  });
+
+  it("warns (AL1021) about a file in subagents/ and still loads the real subagent", () => {
+    const root = writeTree({
+      "agent.md": "---\nname: x\n---\n",
+      "subagents/notes.md": "# not a subagent",
+      "subagents/researcher/agent.md": "---\nname: researcher\n---\n",
+    });
+    const agent = loadAgent(host, root);
+    expect(agent.surfaces.map((s) => s.id)).toEqual([".", "subagents/researcher"]);
+    expect(agent.diagnostics).toMatchObject([{ code: "AL1021", severity: "warning", file: `${root}/subagents/notes.md`, message: "subagents/notes.md is not a directory, so it is not a subagent and is ignored." }]);
+  });
+
   it("warns that an MD-first root's tools/ folder is never discovered", () => {
     const root = writeTree({ "agent.md": "---\nname: x\n---\n", "tools/echo.ts": "export {}" });
     expect(loadAgent(host, root).diagnostics).toMatchObject([{ code: "AL1015", severity: "warning", file: `${root}/tools` }]);
@@ -93,6 +116,35 @@ describe("resolveCapabilities", () => {
       ["AL1017", "info"],
     ]);
     expect(result.diagnostics[0]!.hint).toContain("npx assembly-line add missing");
+  });
+
+  it("reports a named package that is not installed (AL1013) with the install command", () => {
+    const root = writeTree({ "agent.md": "---\ncapabilities:\n  search:\n    package: \"@acme/search\"\n---\n" });
+    const result = resolveCapabilities(host, loadAgent(host, root));
+    expect(result.capabilities).toEqual([]);
+    expect(result.diagnostics).toMatchObject([
+      { code: "AL1013", severity: "error", line: 3, column: 3, message: "Package '@acme/search' of capability 'search' is not installed.", hint: "Run 'npm install' (or 'npx assembly-line add @acme/search') in the agent root." },
+    ]);
+  });
+
+  it("refuses a package name npm would refuse (AL1022), by npm's naming rules", () => {
+    for (const name of ["Acme-Search", "@acme", "node_modules", "a b"]) {
+      const root = writeTree({ "agent.md": `---\ncapabilities:\n  search:\n    package: ${JSON.stringify(name)}\n---\n` });
+      const result = resolveCapabilities(host, loadAgent(host, root));
+      expect(result.diagnostics, name).toMatchObject([{ code: "AL1022", message: `'${name}' is not a valid npm package name.` }]);
+    }
+  });
+
+  it("refuses an installed package without a readable version (AL1023)", () => {
+    const root = writeTree({
+      "agent.md": "---\ncapabilities:\n  search:\n    package: \"@acme/search\"\n---\n",
+      "node_modules/@acme/search/package.json": '{"name":"@acme/search"}',
+    });
+    const result = resolveCapabilities(host, loadAgent(host, root));
+    expect(result.capabilities).toEqual([]);
+    expect(result.diagnostics).toMatchObject([
+      { code: "AL1023", file: `${root}/node_modules/@acme/search/package.json`, message: "The installed package '@acme/search' has no readable package.json with a version." },
+    ]);
   });
 
   it("suggests a local plugin folder for a mistyped key", () => {

@@ -170,5 +170,10 @@ describe("grep", () => {
     expect(compileGlob("*.{md,txt}")("a.txt")).toBe(true);
     expect(compileGlob("file?.[!a]s")("file1.ts")).toBe(true);
     expect(compileGlob("a.b")("aXb")).toBe(false);
+    expect(compileGlob("*.ts")("src/.hidden.ts")).toBe(true);
+    expect(compileGlob("[!a]*.md")("docs/b.md")).toBe(true);
+    expect(compileGlob("[!a]*.md")("docs/a.md")).toBe(false);
+    expect(compileGlob("@(x|y).json")("y.json")).toBe(true);
+    expect(() => compileGlob("x[.ts")).toThrow(/not a valid glob/);
   });
 });

@@ -2,7 +2,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CatalogStages, Diagnostics, allDiagnosticMessages } from "../../diagnostics/catalog/index.js";
-import { CODES_END, CODES_START, renderCodesMarkdown } from "../../diagnostics/catalog/docs.js";
+import { DIAGNOSTICS_DOC_PATH, exampleOf, renderDiagnosticsDoc } from "../../diagnostics/catalog/docs.js";
+import { DiagnosticExamples } from "../../diagnostics/catalog/examples.js";
 import { repoRoot } from "../helpers/temp-tree.js";
 
 describe("the diagnostics catalog", () => {
@@ -36,11 +37,20 @@ describe("the diagnostics catalog", () => {
     }
   });
 
-  it("is documented in the README (npm run docs regenerates the table)", () => {
-    const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
-    const start = readme.indexOf(CODES_START);
-    const end = readme.indexOf(CODES_END);
-    expect(start).toBeGreaterThan(0);
-    expect(readme.slice(start + CODES_START.length, end).trim()).toBe(renderCodesMarkdown().trim());
+  it("is documented in docs/diagnostics.md (npm run docs regenerates it)", () => {
+    const doc = fs.readFileSync(path.join(repoRoot, DIAGNOSTICS_DOC_PATH), "utf8");
+    expect(doc).toBe(renderDiagnosticsDoc());
+    for (const entry of allDiagnosticMessages()) expect(doc, entry.code).toContain(`| ${entry.code} | ${entry.severity} |`);
+  });
+
+  it("keeps examples only for catalog codes, each a filled-in message of its code", () => {
+    for (const [code, example] of Object.entries(DiagnosticExamples)) {
+      const entry = allDiagnosticMessages().find((m) => m.code === code);
+      expect(entry, code).toBeDefined();
+      // The template's fixed text before its first placeholder starts the example.
+      const fixed = entry!.message.split(/\{\d+\}/)[0]!;
+      expect(example.startsWith(fixed), `${code}: ${example}`).toBe(true);
+      expect(exampleOf(entry!)).toBe(example);
+    }
   });
 });

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { setOwn } from "../../common/json-value.js";
-import { serializeCanonicalJson } from "../../common/canonical-json.js";
+import { canonicalJsonText, serializeCanonicalJson } from "../../common/canonical-json.js";
 import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";
 import { tempDir } from "../helpers/temp-tree.js";
 import { sampleLock } from "./helpers.js";
@@ -120,5 +120,26 @@ describe("serializeLockfile", () => {
     expect(capabilityKeys).toEqual(CODE_UNIT_ORDER);
     // The test has teeth: a localeCompare sort gives another order in the same child.
     expect(us.locale).not.toEqual(CODE_UNIT_ORDER);
+  });
+});
+
+describe("canonicalJsonText (RFC 8785 via canonicalize)", () => {
+  it("writes keys in code-unit order at every depth, compactly, whatever the insertion order", () => {
+    expect(canonicalJsonText({ b: [1, undefined], a: { "10": 1, "9": 2 } })).toBe('{"a":{"10":1,"9":2},"b":[1,null]}');
+    expect(canonicalJsonText({ z: 1, "😀": 2, "\uffff": 3, é: 4, A: 5 })).toBe('{"A":5,"z":1,"é":4,"😀":2,"\uffff":3}');
+    expect(canonicalJsonText({ a: { y: 1, x: 2 } })).toBe(canonicalJsonText({ a: { x: 2, y: 1 } }));
+  });
+
+  it("matches the key order of serializeCanonicalJson and its string and number spellings", () => {
+    const value = { "10": -0, "9": 1e21, b: 0.1, a: "line\n\"q\"\u2028\ud800", "": [true, null, {}] };
+    // The pretty text without its layout (no string here holds a space or a raw line end).
+    const compacted = serializeCanonicalJson(value).replace(/\n */g, "").replace(/": /g, '":');
+    expect(canonicalJsonText(value)).toBe(compacted);
+  });
+
+  it("keeps JSON.stringify's lenient rules for values a host passes through the JS API", () => {
+    expect(canonicalJsonText({ f: () => 1, u: undefined, n: Number.NaN, i: Number.POSITIVE_INFINITY, d: new Date(0) })).toBe('{"d":"1970-01-01T00:00:00.000Z","i":null,"n":null}');
+    expect(canonicalJsonText(undefined)).toBe("null");
+    expect(canonicalJsonText([undefined, () => 1])).toBe("[null,null]");
   });
 });

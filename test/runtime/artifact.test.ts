@@ -75,6 +75,18 @@ describe("artifact verification", () => {
     expect(missing.message).toBe("There is no compiled artifact at .assemblyline/build.");
   });
 
+  it("refuses a plugins.lock that is not JSON or has no surfaces (AL8005)", async () => {
+    agent = await createAgent(tools);
+    fs.writeFileSync(agent.lockFile, "<<<<<<< HEAD\n{}\n");
+    const notJson = await refusal(agent);
+    expect(notJson.code).toBe("AL8005");
+    expect(notJson.message).toMatch(/^plugins\.lock is not a readable lock: it is not JSON \([^]+\)\.$/);
+    expect(notJson.diagnostics[0]!.hint).toContain("assembly-line compile");
+    fs.writeFileSync(agent.lockFile, '{ "lockfileVersion": 1 }\n');
+    const noSurfaces = await refusal(agent);
+    expect(noSurfaces.diagnostics[0]).toMatchObject({ code: "AL8005", message: "plugins.lock is not a readable lock: it has no `surfaces` object." });
+  });
+
   it("refuses a manifest whose contract differs from the lock (AL8009), pointing at both", async () => {
     agent = await createAgent(tools);
     editArtifact(agent, (manifest) => {

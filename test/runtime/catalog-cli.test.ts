@@ -29,14 +29,15 @@ afterAll(() => agent?.cleanup());
 const toolNames = (stdout: string): string[] => (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
 
 describe("assembly-line tools", () => {
-  it("prints exactly { tools } with name, description, inputSchema, source and visibility", async () => {
+  it("prints exactly { tools, tokens } with name, description, inputSchema, source, visibility and tokens (DESIGN §7)", async () => {
     const output = await runToolsCommand({ root: agent.root, format: "json" });
     expect(output.exitCode).toBe(0);
-    const json = JSON.parse(output.stdout) as { tools: Record<string, unknown>[] };
-    expect(Object.keys(json)).toEqual(["tools"]);
+    const json = JSON.parse(output.stdout) as { tools: Record<string, unknown>[]; tokens: number };
+    expect(Object.keys(json)).toEqual(["tools", "tokens"]);
     expect(json.tools.map((tool) => tool.name)).toEqual([...CORE_VISIBLE, "delegate", "echo"].sort());
-    for (const tool of json.tools) expect(Object.keys(tool)).toEqual(["name", "description", "inputSchema", "source", "visibility"]);
-    expect(json.tools.find((tool) => tool.name === "echo")).toEqual({ name: "echo", description: "Echo a message back to the caller.", inputSchema: ECHO_SCHEMA, source: "plugin:example", visibility: "visible" });
+    for (const tool of json.tools) expect(Object.keys(tool)).toEqual(["name", "description", "inputSchema", "source", "visibility", "tokens"]);
+    expect(json.tools.find((tool) => tool.name === "echo")).toEqual({ name: "echo", description: "Echo a message back to the caller.", inputSchema: ECHO_SCHEMA, source: "plugin:example", visibility: "visible", tokens: 42 });
+    expect(json.tokens).toBe(json.tools.reduce((sum, tool) => sum + (tool.tokens as number), 0));
     expect(output.stdout).not.toContain("audit_log");
   });
 

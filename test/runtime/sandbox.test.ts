@@ -205,3 +205,28 @@ async function waitFor<T>(probeValue: () => T | undefined, timeoutMs = 20_000): 
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe("a Node without the permission model", () => {
+  it("warns AL8030 that sandboxes run without file-system restrictions", async () => {
+    // Node 20.19+ always has the permission model, so the test hides its flags the way an older
+    // Node would not list them (detectPermissionSupport reads allowedNodeEnvironmentFlags).
+    const real = Object.getOwnPropertyDescriptor(process, "allowedNodeEnvironmentFlags")!;
+    const flags = new Set([...process.allowedNodeEnvironmentFlags].filter((flag) => !flag.includes("permission")));
+    Object.defineProperty(process, "allowedNodeEnvironmentFlags", { value: flags, configurable: true });
+    let old: Runtime | undefined;
+    try {
+      old = await openRuntime({ root: agent.root });
+    } finally {
+      Object.defineProperty(process, "allowedNodeEnvironmentFlags", real);
+    }
+    try {
+      expect(old.sandboxPermissionModel).toBe(false);
+      expect(old.warnings.filter((warning) => warning.code === "AL8030")).toMatchObject([
+        { severity: "warning", message: `Node ${process.version} has no permission model, so sandbox processes run without file-system restrictions.` },
+      ]);
+      expect(runtime.warnings.map((warning) => warning.code)).not.toContain("AL8030");
+    } finally {
+      await old.close();
+    }
+  });
+});

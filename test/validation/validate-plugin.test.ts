@@ -75,7 +75,7 @@ describe("descriptor validation", () => {
     const byPath = Object.fromEntries(diagnostics.map((d) => [d.path, d]));
     expect(byPath["tools.echo.visibility"]).toMatchObject({ code: "AL4003", line: 4, column: 19 });
     expect(byPath["tools.echo.visibility"]!.message).toBe(`'tools.echo.visibility' must be one of "visible", "deferred", "hidden", but it is "public".`);
-    expect(byPath["tools.echo.tags"]!.message).toContain("must be a list, but it is a string");
+    expect(byPath["tools.echo.tags"]!.message).toContain("must be an array, but it is a string");
     const line4 = '      visibility: "public", tags: "x", requiredConfig: ["ok", "1bad"] }';
     expect(byPath["tools.echo.requiredConfig[1]"]).toMatchObject({ code: "AL4003", line: 4, column: line4.indexOf('"1bad"') + 1 });
   });
@@ -141,6 +141,20 @@ describe("descriptor validation", () => {
       { code: "AL4011", line: 3, column: 20, path: "tools.b.definition" },
     ]);
     expect(diagnostics[0]!.hint).toBe("It exports: createSearchTool.");
+  });
+
+  it("warns (AL4010) when the factory may come from an 'export *' the compiler does not follow", () => {
+    const { diagnostics } = validate(
+      ["export default { tools: {", '  a: { definition: "./ai.assemblyline/search.ts", factory: "createSearch", description: "S.", inputSchema: { type: "object" } },', "} };"],
+      {
+        "ai.assemblyline/search.ts": 'export * from "./impl.ts";\n',
+        "ai.assemblyline/impl.ts": 'import { defineTool } from "@assemblyline-agents/core";\nexport function createSearch() {\n  return defineTool({ description: "S.", inputSchema: { type: "object" }, async execute() { return {}; } });\n}\n',
+      },
+    );
+    expect(diagnostics.map(pick)).toEqual([
+      { code: "AL4010", line: 2, column: '  a: { definition: "./ai.assemblyline/search.ts", factory: "createSearch"'.indexOf('"createSearch"') + 1, path: "tools.a.factory" },
+    ]);
+    expect(diagnostics[0]).toMatchObject({ severity: "warning", message: "factory 'createSearch' could not be found statically: ./ai.assemblyline/search.ts re-exports with 'export *'." });
   });
 
   it("checks the descriptor against defineTool() and points at both places", () => {

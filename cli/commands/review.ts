@@ -1,0 +1,43 @@
+/**
+ * `assembly-line review [root] [--format pretty|json]` (DESIGN §7; issue 11 item 3): what the
+ * lock `compile` would write changes for the model, against the committed `plugins.lock`, in
+ * model-visible terms (tool added, removed or renamed, description changed with a word diff,
+ * schema widened or narrowed, approval removed or weakened, …). Writes nothing.
+ *
+ * JSON: exactly `{ "changes": [{ "kind", "surface", "tool", "detail" }] }`; when the agent's
+ * inputs have errors (nothing to compare), `{ "changes": [], "diagnostics": [...] }`.
+ * Exit codes: 0 — nothing needs review; 1 — a change needs review (an approval gate removed
+ * or weakened, a published pack's description changed), or the inputs have errors.
+ */
+import * as path from "node:path";
+import { compileAgent } from "../../build/compile.js";
+import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
+import { contractReviewJson, formatContractReview } from "../../lockfile/format-review.js";
+import type { ContractReview } from "../../lockfile/review-contract.js";
+import { printDiagnostics, printJson } from "../output.js";
+
+/** Lock states a review can compare against (a missing lock is "every tool is new"). */
+const COMPARABLE = new Set(["up-to-date", "missing", "out-of-date"]);
+
+/** Runs `review`; resolves to the exit code. */
+export async function runReview(rootArgument: string, flags: { readonly format: "pretty" | "json" }): Promise<number> {
+  const root = path.resolve(rootArgument);
+  const result = await compileAgent({ root, check: true, package: false, displayRoot: rootArgument });
+  const report = result.checkReport;
+  const problems = result.diagnostics.filter((d) => d.severity === "error" && !(report && COMPARABLE.has(report.status) && d.code === report.diagnostic?.code));
+  if (problems.length > 0 || !report || !COMPARABLE.has(report.status)) {
+    if (flags.format === "json") printJson({ changes: [], diagnostics: result.diagnostics.map(toJsonDiagnostic) });
+    else {
+      printDiagnostics(result.diagnostics, root);
+      process.stderr.write("Nothing was reviewed: fix the errors above first.\n");
+    }
+    return 1;
+  }
+  const review: ContractReview = result.review ?? { changes: [], needsReview: false };
+  if (flags.format === "json") process.stdout.write(contractReviewJson(review));
+  else {
+    printDiagnostics(result.diagnostics.filter((d) => d.severity !== "error"), root);
+    process.stdout.write(formatContractReview(review, `Contract review of ${report.lockPath}`));
+  }
+  return review.needsReview ? 1 : 0;
+}

@@ -1,0 +1,48 @@
+/**
+ * The config's `tokenBudget` (issue 11 item 2): a number for every surface, or an object keyed
+ * by surface path (`"."` for the root, `"subagents/<name>"` for a child). A surface whose
+ * initial snapshot costs more tokens than its budget gets AL4720, naming its largest authored
+ * tools (the ones `visibility: "deferred"` can move out of the snapshot) and the core tools'
+ * share. Counts are those of `tokens.ts` (o200k_base over the tool JSON as OpenAI receives it).
+ */
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { fileStart } from "../../common/positions.js";
+import { byCodeUnits } from "../../common/compare.js";
+import { initialSnapshot, type SurfaceTools } from "./surface-tools.js";
+import { countToolTokens, tokenCountLabel, type TokenCounter } from "./tokens.js";
+
+/** `tokenBudget`: one number for every surface, or budgets by surface path. */
+export type TokenBudget = number | { readonly [surfacePath: string]: number };
+
+/** How many of the largest tools an overrun names. */
+export const LARGEST_TOOLS_NAMED = 3;
+
+/**
+ * Diagnostics for the surfaces over their budget (AL4720), and for budget keys that name no
+ * surface (AL4721, at `rootAgentFile`). Never throws.
+ */
+export function checkTokenBudget(surfaces: readonly SurfaceTools[], budget: TokenBudget, count: TokenCounter, rootAgentFile: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const ids = surfaces.map((surface) => surface.surface.id);
+  if (typeof budget !== "number") {
+    for (const key of Object.keys(budget).sort(byCodeUnits)) {
+      if (!ids.includes(key)) diagnostics.push(createDiagnostic(Diagnostics.TokenBudgetUnknownSurface, fileStart(rootAgentFile), [key, ids.map((id) => `"${id}"`).join(", ")]));
+    }
+  }
+  for (const surface of surfaces) {
+    const id = surface.surface.id;
+    const limit = typeof budget === "number" ? budget : Object.hasOwn(budget, id) ? budget[id] : undefined;
+    if (limit === undefined) continue;
+    const snapshot = initialSnapshot(surface);
+    const counted = countToolTokens(snapshot, count);
+    if (counted.total <= limit) continue;
+    // Authored tools are named first: they are the ones `visibility: "deferred"` can move out.
+    const tools = counted.tools.map((tool, i) => ({ ...tool, core: snapshot[i]!.authored === undefined }));
+    const core = tools.filter((tool) => tool.core).reduce((sum, tool) => sum + tool.tokens, 0);
+    const authored = tools.filter((tool) => !tool.core).sort((a, b) => b.tokens - a.tokens || byCodeUnits(a.name, b.name));
+    const largest = authored.length > 0 ? authored.slice(0, LARGEST_TOOLS_NAMED).map((tool) => `${tool.name} (${tool.tokens})`).join(", ") : "none of the surface's own tools";
+    diagnostics.push(createDiagnostic(Diagnostics.TokenBudgetExceeded, fileStart(surface.surface.agentFile), [id, counted.total, tokenCountLabel(), limit, largest, core]));
+  }
+  return diagnostics;
+}
