@@ -38,6 +38,7 @@ import { carriedOverBundles, pinsOf } from "./lock-inputs.js";
 import { snapshotHost } from "./snapshot-host.js";
 import type { RuleSetting } from "./project-config/types.js";
 import { applySeverityRules, checkWarningLimit, type WarningLimit } from "./severity-rules.js";
+import { CREDENTIAL_CODES, maskDiagnostic } from "../compiler/config/credentials.js";
 import { checkModelFacingRules } from "./model-facing-checks.js";
 import type { TokenBudget } from "../compiler/providers/token-budget.js";
 import { reviewContract, type ContractReview } from "../lockfile/review-contract.js";
@@ -206,7 +207,9 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
     return { ...base, ...checked, ...(review ? { review } : {}), checkReport: review ? { ...checked.checkReport, review } : checked.checkReport };
   }
   const failed = { ...base, ok: false, lockChanged: false, artifact: null } as const;
-  if (hasErrors(diagnostics) || analysed.refused) return { ...failed, diagnostics: finish(diagnostics, root) };
+  // A credential finding stops the writes whatever severity it is reported with: the lock is
+  // committed by users and must never carry the value (issue 13 item 5).
+  if (hasErrors(diagnostics) || holdsCredential(diagnostics) || analysed.refused) return { ...failed, diagnostics: finish(diagnostics, root) };
 
   // The lock is checked before the artifact is written, so a refused lock leaves both untouched.
   const lockRefusal = checkWriteTarget(root, path.join(root, LOCKFILE_NAME));
@@ -313,7 +316,7 @@ async function checkLock(
   const displayPath = shown === "." ? LOCKFILE_NAME : `${toPosix(shown).replace(/\/+$/, "")}/${LOCKFILE_NAME}`;
   // With errors in the inputs, compile would write nothing: a diff against the partial lock
   // built here would claim removals and suggest a command that fails.
-  const inputErrors = diagnostics.filter((d) => d.severity === "error").length;
+  const inputErrors = diagnostics.filter((d) => d.severity === "error" || CREDENTIAL_CODES.has(d.code)).length;
   const { ok, report } = inputErrors > 0 ? { ok: false, report: notCheckedReport(lockPath, inputErrors, displayPath) } : checkLockfile(lockPath, lockText, { host, displayPath, fixCommand });
   if (report.diagnostic) diagnostics.push(report.diagnostic);
   const failed = hasErrors(diagnostics) || !ok;
@@ -342,8 +345,14 @@ function shownRoot(options: CompileOptions): string {
   return options.displayRoot ?? (path.relative(process.cwd(), options.root) || ".");
 }
 
+/** True when a diagnostic says a credential was found (AL4029, AL5001), at any severity. */
+function holdsCredential(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => CREDENTIAL_CODES.has(d.code));
+}
+
+/** The diagnostics as reported: relative paths, any credential-shaped text masked, sorted. */
 function finish(diagnostics: readonly Diagnostic[], root: string): Diagnostic[] {
-  return sortDiagnostics(diagnostics.map((d) => relativizeDiagnostic(d, root, path.relative)));
+  return sortDiagnostics(diagnostics.map((d) => maskDiagnostic(relativizeDiagnostic(d, root, path.relative))));
 }
 
 function toPosix(p: string): string {

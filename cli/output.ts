@@ -1,12 +1,13 @@
 /**
  * Printing helpers shared by the commands: exactly one JSON object for `--format json`, pretty
- * diagnostics with code frames read from the root.
+ * diagnostics with code frames read from the root (credential-shaped text masked).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatPretty } from "../diagnostics/format-pretty.js";
 import { colorFor } from "../diagnostics/terminal-color.js";
+import { maskSecretsIn } from "../compiler/config/credentials.js";
 
 /** Writes `value` as one JSON document (two-space indent) and a newline to stdout. */
 export function printJson(value: unknown): void {
@@ -21,7 +22,13 @@ export function printJson(value: unknown): void {
  */
 export function printDiagnostics(diagnostics: readonly Diagnostic[], base: string): void {
   const shown = diagnostics.map((d) => fromWorkingDirectory(d, base));
-  const text = formatPretty(shown, { readSource, color: colorFor(process.stderr) });
+  // Each file is read and masked once, however many diagnostics it has.
+  const sources = new Map<string, string | undefined>();
+  const read = (file: string): string | undefined => {
+    if (!sources.has(file)) sources.set(file, readSource(file));
+    return sources.get(file);
+  };
+  const text = formatPretty(shown, { readSource: read, color: colorFor(process.stderr) });
   if (text) process.stderr.write(text);
 }
 
@@ -36,7 +43,8 @@ function readSource(file: string): string | undefined {
     const absolute = path.resolve(file);
     const stat = fs.statSync(absolute);
     if (!stat.isFile() || stat.size > 2_000_000) return undefined;
-    return fs.readFileSync(absolute, "utf8");
+    // Code frames show lines around each diagnostic: a credential on a nearby line is masked.
+    return maskSecretsIn(fs.readFileSync(absolute, "utf8"));
   } catch {
     return undefined;
   }

@@ -5,6 +5,7 @@
  * descriptor validation, and the plugin's content hash (which must be computable to be locked).
  */
 import * as path from "node:path";
+import { maskDiagnostic } from "./config/credentials.js";
 import { dedupeDiagnostics, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CompilerHost } from "../common/host.js";
 import { loadPluginPackage } from "./plugin-package/load-plugin-package.js";
@@ -56,7 +57,7 @@ export function validatePackage(host: CompilerHost, pluginDir: string): PackageV
       tools = declared !== null && typeof declared === "object" && !Array.isArray(declared) ? Object.keys(declared).sort() : [];
     }
   }
-  const reported = sortDiagnostics(dedupeDiagnostics(diagnostics).map((d) => relativizeDiagnostic(d, pluginDir, path.relative)));
+  const reported = sortDiagnostics(dedupeDiagnostics(diagnostics).map((d) => maskDiagnostic(relativizeDiagnostic(d, pluginDir, path.relative))));
   return {
     ok: !hasErrors(reported) && !pkg.rejected,
     diagnostics: reported,

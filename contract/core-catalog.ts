@@ -335,3 +335,73 @@ export function getCoreToolSpec(name: string): CoreToolSpec | undefined {
 export function isCoreToolName(name: string): boolean {
   return byName.has(name);
 }
+
+/**
+ * The framework's delegation tool (seed "File transfer and user delivery": `delegate` with
+ * `deliverables`; issue 13 item 1). Unlike the core set it exists only on a surface that has
+ * subagents, and its schema names that surface's own children, so it is not in
+ * {@link CORE_TOOL_SPECS}: the snapshot adds {@link delegateToolSpec} per surface.
+ */
+export const DELEGATE_TOOL_NAME = "delegate";
+
+/** Most files or hosted links a `delegate` call may require (a bound for the schema). */
+export const MAX_DELEGATE_DELIVERABLES = 100;
+
+/**
+ * The input schema of `delegate`: `agent` (one of `children` when given, the subagent folder
+ * names), `task`, and `deliverables` (required counts of handed-off files and hosted links).
+ */
+export function delegateInputSchema(children?: readonly string[]): ManifestJson {
+  const count = (what: string) => ({ type: "integer", minimum: 0, maximum: MAX_DELEGATE_DELIVERABLES, description: what });
+  return objectSchema(
+    {
+      agent: children
+        ? { type: "string", enum: [...children], description: "Which of your subagents does the task." }
+        : { type: "string", minLength: 1, description: "Which of your subagents does the task." },
+      task: { type: "string", minLength: 1, description: "What the subagent should do, with everything it needs to know." },
+      deliverables: {
+        ...objectSchema({
+          files: count("Files the subagent must hand back with handoff_artifact (default 0)."),
+          links: count("Hosted https links the subagent must return in its report (default 0)."),
+        }),
+        description: "What the subagent must hand back. Missing required deliverables are asked for once more, then the call fails.",
+      },
+    },
+    ["agent", "task"],
+  );
+}
+
+/**
+ * The `delegate` spec of a surface whose subagents are `children` (folder names, sorted):
+ * always visible, implemented by the runtime with the host's child driver.
+ */
+export function delegateToolSpec(children: readonly string[]): CoreToolSpec {
+  return {
+    name: DELEGATE_TOOL_NAME,
+    description:
+      `Give a task to one of your subagents (${children.join(", ")}) and wait for its report. ` +
+      "Set deliverables to require files it hands back (returned as /files/handoffs/... paths you can read or deliver) " +
+      "or hosted links; a subagent that misses them is asked once more, then the call fails.",
+    inputSchema: delegateInputSchema(children),
+    visibility: "visible",
+    implementer: "runtime",
+    tags: ["subagent", "delegation", "task", "handoff"],
+    aliases: ["delegate task", "subagent", "hand off task"],
+  };
+}
+
+/** True for a framework tool name: a core tool, or `delegate`. */
+export function isFrameworkToolName(name: string): boolean {
+  return isCoreToolName(name) || name === DELEGATE_TOOL_NAME;
+}
+
+/**
+ * The subagents of `surfaceId` in `surfaces` (a manifest's): each child surface's folder name
+ * (its id's last segment) and id, sorted by name.
+ */
+export function childSurfacesOf(surfaces: { readonly [id: string]: { readonly parent: string | null } }, surfaceId: string): { readonly name: string; readonly surfaceId: string }[] {
+  return Object.keys(surfaces)
+    .filter((id) => surfaces[id]!.parent === surfaceId)
+    .map((id) => ({ name: id.slice(id.lastIndexOf("/") + 1), surfaceId: id }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

@@ -13,6 +13,7 @@ import { diffLocks, type LockChangeGroup } from "./diff-locks.js";
 import { fixCommandFor } from "./fix-command.js";
 import { locateProperty, parseJsonText } from "./json-text.js";
 import { readLockfile } from "./read-lockfile.js";
+import { droppedSurfaces, droppedWords, type DroppedSurface } from "./dropped-tools.js";
 import type { ContractReview } from "./review-contract.js";
 
 /** Lines of unified diff kept in a report (headers included); the rest is counted, not shown. */
@@ -38,9 +39,17 @@ export interface LockfileCheckReport {
   readonly diffOmittedLines: number;
   /** The diagnostic to report (absent when up to date); `file` is the absolute lock path. */
   readonly diagnostic?: Diagnostic;
+  /**
+   * Surfaces whose every tool the committed lock has and what compile would write drops (an
+   * `out-of-date` lock only; absent when there are none). Running the fix command accepts
+   * that, so the report says so next to it (issue 13 item 4).
+   */
+  readonly dropsEveryTool?: readonly DroppedSurface[];
   /** The model-visible meaning of the change (issue 11 item 3); set by `compile --check` when the inputs have no errors. */
   readonly review?: ContractReview;
 }
+
+export type { DroppedSurface } from "./dropped-tools.js";
 
 /** Options of {@link checkLockfile}. */
 export interface CheckLockfileOptions {
@@ -91,8 +100,10 @@ export function checkLockfile(lockPath: string, expectedText: string, options: C
   const first = groups[0]?.changes[0];
   const location = first && parsed.ok ? locateProperty(parsed, first.segments, true) : fileStart(lockPath);
   const summary = summarize(groups, shared.formattingOnly);
-  const diagnostic = createDiagnostic(Diagnostics.LockfileOutOfDate, location, [summary, fixCommand], first ? { path: first.segments } : {});
-  return fail({ ...shared, status: "out-of-date", diagnostic });
+  const dropped = parsed.ok ? droppedSurfaces(parsed.value, JSON.parse(expectedText)) : [];
+  const warning = dropped.length > 0 ? { hint: `${droppedWords(dropped)}. Check agent.md's capabilities: first; run \`${fixCommand}\` only if that is what you want, and commit plugins.lock.` } : {};
+  const diagnostic = createDiagnostic(Diagnostics.LockfileOutOfDate, location, [summary, fixCommand], { ...(first ? { path: first.segments } : {}), ...warning });
+  return fail({ ...shared, status: "out-of-date", diagnostic, ...(dropped.length > 0 ? { dropsEveryTool: dropped } : {}) });
 }
 
 /**
@@ -140,3 +151,4 @@ function unifiedDiff(displayPath: string, actual: string, expected: string): { l
   }
   return { lines: all.slice(0, MAX_DIFF_LINES), omitted: Math.max(0, all.length - MAX_DIFF_LINES) };
 }
+

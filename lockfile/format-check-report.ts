@@ -3,6 +3,7 @@
  */
 import type { JsonValue } from "../common/json-value.js";
 import type { LockfileCheckReport } from "./check-lockfile.js";
+import { droppedWords } from "./dropped-tools.js";
 import type { LockChange } from "./diff-locks.js";
 import { formatContractReview } from "./format-review.js";
 
@@ -41,7 +42,11 @@ export function formatLockfileCheckReport(report: LockfileCheckReport): string {
   }
   const hint = report.diagnostic?.hint;
   if ((report.status === "unsupported-version" || report.status === "not-checked") && hint) out.push("", hint);
-  if (report.fixCommand && report.status !== "up-to-date") out.push("", `Fix: ${report.fixCommand}${fixSuffix(report.status)}`);
+  if (report.fixCommand && report.dropsEveryTool && report.dropsEveryTool.length > 0) {
+    // Never propose accepting a lock without its tools as if it were a routine refresh.
+    out.push("", `Warning: ${droppedWords(report.dropsEveryTool)}.`, "If that is not what you meant, check capabilities: in agent.md (a misspelled field or a missing selection) and run the check again.");
+    out.push("", `Only to accept that: ${report.fixCommand}${fixSuffix(report.status)}`);
+  } else if (report.fixCommand && report.status !== "up-to-date") out.push("", `Fix: ${report.fixCommand}${fixSuffix(report.status)}`);
   return `${out.join("\n")}\n`;
 }
 

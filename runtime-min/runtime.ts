@@ -21,6 +21,9 @@ import { canonicalJsonText } from "../common/canonical-json.js";
 import { loadArtifact, type LoadedArtifact } from "./artifact/load-artifact.js";
 import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { CORE_TOOLS } from "./core-tools/index.js";
+import { delegateTool } from "./core-tools/delegate.js";
+import type { ChildCallResult } from "./core-tools/delegation-types.js";
+import { DELEGATE_TOOL_NAME } from "../contract/core-catalog.js";
 import type { CoreTool } from "./core-tools/types.js";
 import { RuntimeError, runtimeError } from "./errors.js";
 import { checkWriteTarget } from "../common/confined-write.js";
@@ -158,7 +161,9 @@ export class Runtime {
       store,
       executor: this.executor,
       validator: new InputValidator(),
-      hostTools: new Map<string, CoreTool>([...CORE_TOOLS, ...(options.hostTools ?? [])]),
+      hostTools: new Map<string, CoreTool>([...CORE_TOOLS, [DELEGATE_TOOL_NAME, delegateTool], ...(options.hostTools ?? [])]),
+      // delegate drives the child with the host's driver; the child's tool calls are ordinary calls.
+      delegation: { driver: options.childDriver, callChild: (request): Promise<ChildCallResult> => this.call(request) },
       catalog: this.catalog,
       policy: options.coreToolPolicy ?? ({} as CoreToolPolicy),
       hostConfig: options.hostConfig ?? {},

@@ -2,6 +2,7 @@
  * Public types of the runtime-min JS API (DESIGN §6–§7; README "JS API").
  */
 import type { CoreTool, HostToolImplementation } from "./core-tools/types.js";
+import type { ChildDriver } from "./core-tools/delegation-types.js";
 import type { RunFailure, ToolFailure } from "./failures.js";
 import type { Json } from "./sandbox/json-copy.js";
 import type { RuntimeEvent } from "./execution/call-session.js";
@@ -52,6 +53,13 @@ export interface RuntimeOptions {
   readonly coreToolPolicy?: CoreToolPolicy;
   /** Host implementations of `pair`, `files_search`, `files_mount`, `history_search` (passed to built-ins). */
   readonly hostImplementations?: { readonly [coreToolName: string]: HostToolImplementation };
+  /**
+   * The host's child model loop, used by the `delegate` tool of surfaces with subagents: called
+   * once per attempt with the child run's ids, the task, the required deliverables and a
+   * `callTool` for the child's tool calls (docs/delegation.md). Without it, `delegate` fails
+   * with `configuration_error`.
+   */
+  readonly childDriver?: ChildDriver;
   /** Byte limit of one `handoff_artifact` / `deliver_artifact` file (passed to built-ins). */
   readonly artifactByteLimit?: number;
   /** Busy timeout of the state database for writes contended by other processes (ms, default 5000). */

@@ -70,6 +70,7 @@ function loadSurface(host: CompilerHost, root: string, id: string, dir: string, 
     return (key ? found?.key : undefined) ?? found?.value ?? fileStart(agentFile);
   };
 
+  reportMisspelledFields(located, at, diagnostics);
   const name = located.value["name"];
   if (name !== undefined && typeof name !== "string") {
     diagnostics.push(createDiagnostic(Diagnostics.AgentFieldType, at("/name"), ["name", "a string", describeKind(name, "yaml")], { path: ["name"] }));
@@ -86,6 +87,24 @@ function loadSurface(host: CompilerHost, root: string, id: string, dir: string, 
     capabilities: readCapabilities(located, at, diagnostics),
     skills: skills.skills,
   };
+}
+
+/** Top-level front matter fields this toolchain reads or documents (DESIGN §2). */
+export const KNOWN_FRONT_MATTER_FIELDS: readonly string[] = ["name", "description", "capabilities"];
+
+/**
+ * AL1027 for each top-level field that is not known but within a small edit distance of a
+ * known one (`capabilites`, `Capabilities`, `nmae`): such a field is never read, and a
+ * misspelled `capabilities:` would drop every plugin of the surface. Fields far from every
+ * known name are left alone (the host may read them).
+ */
+function reportMisspelledFields(located: LocatedValue<JsonObject>, at: (pointer: string, key?: boolean) => SourceLocation, diagnostics: Diagnostic[]): void {
+  for (const field of Object.keys(located.value)) {
+    if (KNOWN_FRONT_MATTER_FIELDS.includes(field)) continue;
+    const suggestion = didYouMean(field, KNOWN_FRONT_MATTER_FIELDS);
+    if (suggestion === undefined) continue;
+    diagnostics.push(createDiagnostic(Diagnostics.AgentFieldMisspelled, at(`/${escapePointerSegment(field)}`, true), [field, suggestion], { path: [field] }));
+  }
 }
 
 function readCapabilities(

@@ -14,6 +14,7 @@ import { fileStart } from "../../common/positions.js";
 import type { CompilerHost } from "../../common/host.js";
 import { isJsonObject } from "../../common/json-value.js";
 import { didYouMean } from "../../common/did-you-mean.js";
+import { byCodeUnits } from "../../common/compare.js";
 import { checkInstalledVersion } from "./installed-version.js";
 import type { AgentModel, CapabilityRequest, CapabilitySource, ResolvedCapability, Surface } from "../model.js";
 import validateNpmPackageName from "validate-npm-package-name";
@@ -150,17 +151,29 @@ export function findInstalledPackage(host: CompilerHost, fromDir: string, name: 
   }
 }
 
+/**
+ * Plugin folders the surface does not select: one AL1017 note each, or, when the surface
+ * selects nothing at all, one AL1028 warning naming them all (a misspelled or missing
+ * `capabilities:` would otherwise drop every tool silently).
+ */
 function reportUnselectedPlugins(host: CompilerHost, surface: Surface, diagnostics: Diagnostic[]): void {
   const entries = host.readDirectory(path.join(surface.dir, "plugins"));
   if (!entries) return;
   const selected = new Set(surface.capabilities.map((c) => c.key));
+  const unselected: string[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith(".") || selected.has(entry.name)) continue;
     const dir = path.join(surface.dir, "plugins", entry.name);
-    if (entry.kind === "directory" || (entry.kind === "symlink" && kindBehindLink(host, dir) === "directory")) {
-      diagnostics.push(createDiagnostic(Diagnostics.PluginFolderNotSelected, fileStart(surface.agentFile), [entry.name]));
-    }
+    if (entry.kind === "directory" || (entry.kind === "symlink" && kindBehindLink(host, dir) === "directory")) unselected.push(entry.name);
   }
+  unselected.sort(byCodeUnits);
+  if (unselected.length > 0 && selected.size === 0) {
+    const named = unselected.map((name) => `plugins/${name}/`);
+    const list = named.length === 1 ? named[0]! : `${named.slice(0, -1).join(", ")} and ${named.at(-1)!}`;
+    diagnostics.push(createDiagnostic(Diagnostics.SurfaceSelectsNothing, fileStart(surface.agentFile), [list, unselected[0]!]));
+    return;
+  }
+  for (const name of unselected) diagnostics.push(createDiagnostic(Diagnostics.PluginFolderNotSelected, fileStart(surface.agentFile), [name]));
 }
 
 function kindBehindLink(host: CompilerHost, link: string): string {

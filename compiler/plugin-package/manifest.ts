@@ -218,7 +218,8 @@ function unknownProperty(issue: SchemaIssue, segments: readonly PropertyKey[], l
   const where = at.key ?? at.value;
   const fieldPath = [...segments, field];
   if (issue.pointer === "") {
-    const hint = COMPONENT_FIELD_HINTS[field] ?? didYouMeanHint(field, MANIFEST_FIELDS, FIELD_ALIASES);
+    // Own properties only: a field named "__proto__" must not read the table's prototype.
+    const hint = (Object.hasOwn(COMPONENT_FIELD_HINTS, field) ? COMPONENT_FIELD_HINTS[field] : undefined) ?? didYouMeanHint(field, MANIFEST_FIELDS, FIELD_ALIASES);
     return createDiagnostic(Diagnostics.ManifestUnknownField, where, [field], { path: fieldPath, ...(hint ? { hint } : {}) });
   }
   if (issue.pointer === "/author") {

@@ -16,7 +16,8 @@ export interface ConstructDescription {
 
 /** Hints shared by several constructs. */
 export const Hints = {
-  runtime: "Descriptors must be static; compute it in the definition module instead.",
+  runtime:
+    "The entry is read without running it, so its values must be static: write a literal, a top-level const, or a relative import of a static const or a JSON file (import schema from \"./schema.json\" with { type: \"json\" }).",
   literal: "Write the value as a literal, or move it into a top-level const.",
   functions: "Descriptors are data: keep functions in the definition module.",
   environment:

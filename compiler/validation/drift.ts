@@ -25,6 +25,11 @@ export interface DriftInput {
   readonly fallback: SourceLocation;
   /** definition as written, for messages. */
   readonly definition: string;
+  /**
+   * Fields not to compare because the descriptor's own value is already reported as wrong
+   * (an `inputSchema` with schema errors): the drift would be a consequence, not a cause.
+   */
+  readonly skip?: readonly ("description" | "inputSchema" | "needsApproval")[];
 }
 
 /**
@@ -49,7 +54,7 @@ export function checkDrift(input: DriftInput): Diagnostic[] {
   if (defined.description && defined.description.value !== input.descriptor["description"]) {
     report("description", defined.description.location, JSON.stringify(defined.description.value));
   }
-  if (defined.inputSchema && !jsonEqual(defined.inputSchema.value, input.descriptor["inputSchema"] ?? null)) {
+  if (defined.inputSchema && !input.skip?.includes("inputSchema") && !jsonEqual(defined.inputSchema.value, input.descriptor["inputSchema"] ?? null)) {
     const difference = firstDifference(input.descriptor["inputSchema"] ?? null, defined.inputSchema.value, []);
     const where = difference.path.length > 0 ? formatPropertyPath(difference.path) : "the root";
     report("inputSchema", defined.inputSchema.location, `a different schema: at ${where} it has ${show(difference.implementation)}, the descriptor ${show(difference.descriptor)}`);

@@ -9,6 +9,8 @@
  *   mode (`allowUnionTypes`, since `type: ["string", "null"]` is plain JSON Schema) by a
  *   {@link SchemaCompiler} (inline, or on a worker thread for large agents). ajv's errors are
  *   mapped to our codes, words and source locations, never echoed raw.
+ * - Vendor keywords (`x-…`) are annotations: accepted at any depth, hidden from ajv, locked as
+ *   written (`vendor-keywords.ts`); any other unknown keyword is an error with a did-you-mean.
  * - Nesting deeper than {@link MAX_SCHEMA_DEPTH} is refused before ajv sees it (a 2,000-deep
  *   schema must be a diagnostic, not a stack overflow).
  */
@@ -21,6 +23,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json
 import { locateValue, type LocatedValue } from "../model.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { walkSubschemas } from "./schema-walk.js";
+import { isVendorKeyword } from "./vendor-keywords.js";
 
 /** Deepest nesting of objects/arrays accepted in a schema (our limit; model APIs allow far less). */
 export const MAX_SCHEMA_DEPTH = 100;
@@ -132,20 +135,37 @@ function withArticle(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
+/**
+ * Short or foreign spellings of JSON Schema keywords that edit distance alone cannot place
+ * (`min` is four edits from `minimum`), lower-cased as `didYouMean` compares them.
+ */
+const KEYWORD_ALIASES: Readonly<Record<string, string>> = {
+  min: "minimum",
+  max: "maximum",
+  exclusivemin: "exclusiveMinimum",
+  exclusivemax: "exclusiveMaximum",
+  minlen: "minLength",
+  maxlen: "maxLength",
+  regex: "pattern",
+  regexp: "pattern",
+  example: "examples",
+};
+
 /** Unknown keywords, invalid regular expressions and unresolvable local `$ref`s, located precisely. */
 function staticKeywordDiagnostics(schema: JsonValue, dialect: SchemaDialect, report: Report, role: string): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const keywords = knownKeywords(dialect);
   walkSubschemas(schema, dialect, (subschema, pointer) => {
     for (const key of Object.keys(subschema)) {
-      if (!Object.hasOwn(keywords, key)) {
-        const suggestion = didYouMean(key, Object.keys(keywords));
+      // `x-…` names are vendor annotations (vendor-keywords.ts); every other unknown name is refused.
+      if (!Object.hasOwn(keywords, key) && !isVendorKeyword(key)) {
+        const suggestion = didYouMean(key, Object.keys(keywords), KEYWORD_ALIASES);
         diagnostics.push(
           report(
             Diagnostics.SchemaUnknownKeyword,
             `${pointer}/${escapePointerSegment(key)}`,
             [role, key],
-            suggestion ? `Did you mean '${suggestion}'?` : `Remove it: strict mode accepts only the keywords of the ${dialect} dialect.`,
+            suggestion ? `Did you mean '${suggestion}'?` : `Remove it, or name it 'x-${key}' if it is a vendor annotation: strict mode accepts only the keywords of the ${dialect} dialect and x- annotations.`,
             true,
           ),
         );

@@ -8,6 +8,7 @@ import type { ErrorObject, Options } from "ajv";
 import { createAjv, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
 import type { JsonObject } from "../../common/json-value.js";
 import type { MetaSchemaError, SchemaVerdict } from "./schema-verdict.js";
+import { withoutVendorKeywords } from "./vendor-keywords.js";
 
 /**
  * The options of every compile-time ajv instance: strict mode, union types allowed
@@ -52,10 +53,11 @@ export function knownKeywords(dialect: SchemaDialect): Readonly<Record<string, u
  * by a fresh instance: ajv remembers nested `$id`s in the instance, and one plugin's schema
  * must not change how another's compiles. A root `$schema` that names `dialect` in another
  * spelling is read as the canonical one (ajv resolves only that). Never throws: whatever ajv
- * throws becomes `compileError`.
+ * throws becomes `compileError`. Vendor keywords (`x-…`) are removed first: they are
+ * annotations, and strict mode would refuse them (`vendor-keywords.ts`).
  */
 export function judgeSchema(dialect: SchemaDialect, written: JsonObject, text = JSON.stringify(written)): SchemaVerdict {
-  const schema = withCanonicalSchemaUri(written, dialect);
+  const schema = withCanonicalSchemaUri(withoutVendorKeywords(written, dialect), dialect);
   try {
     const meta = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);
     if (!meta.validateSchema(schema)) return { metaErrors: (meta.errors ?? []).map(toMetaSchemaError), compileError: null };

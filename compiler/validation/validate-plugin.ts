@@ -145,8 +145,13 @@ function validateTool(
   const before = diagnostics.length;
   const usable = (field: string, ok: boolean) => ok && !(fieldBroken?.(field) ?? false);
   const inputSchema = descriptor["inputSchema"] as JsonObject;
+  // Root causes before consequences: a descriptor schema with errors (AL4017–AL4025) is not
+  // also compared with defineTool()'s, whose "differs" report (AL4026) would only restate them.
+  let schemaBroken = false;
   if (usable("inputSchema", isJsonObject(inputSchema))) {
-    diagnostics.push(...checkJsonSchema(inputSchema, { role: "inputSchema", located: entry, pointer: `${pointer}/inputSchema`, fallback }, input.schemaCompiler));
+    const schemaProblems = checkJsonSchema(inputSchema, { role: "inputSchema", located: entry, pointer: `${pointer}/inputSchema`, fallback }, input.schemaCompiler);
+    schemaBroken = schemaProblems.some((d) => d.severity === "error");
+    diagnostics.push(...schemaProblems);
   }
 
   const definition = descriptor["definition"] as string;
@@ -164,7 +169,10 @@ function validateTool(
     diagnostics.push(...analysis.diagnostics);
     diagnostics.push(...checkExports(analysis, factory, definition, entry, pointer, fallback, name));
     // Drift compares whole fields, so only a descriptor without shape errors is compared.
-    if (!fieldBroken) diagnostics.push(...checkDrift({ name, descriptor, needsApproval, analysis, exportName: factory ?? "default", entry, pointer, fallback, definition }));
+    if (!fieldBroken) {
+      const skip = schemaBroken ? ["inputSchema" as const] : [];
+      diagnostics.push(...checkDrift({ name, descriptor, needsApproval, analysis, exportName: factory ?? "default", entry, pointer, fallback, definition, skip }));
+    }
   }
 
   const requiredConfig = stringArray(descriptor["requiredConfig"]);

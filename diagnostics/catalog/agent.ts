@@ -172,6 +172,20 @@ export const AgentMessages = defineMessages({
     hint: "Write the agent's instructions, and select its capabilities in YAML front matter between two '---' lines.",
     docs: "An empty agent.md is almost always a mistake (a file created but not written, a failed checkout); an agent is its instructions plus the capabilities its front matter selects (DESIGN §2). A file with instructions but no front matter is only a warning (AL1004).",
   },
+  AgentFieldMisspelled: {
+    code: "AL1027",
+    severity: "error",
+    message: "agent.md has the unknown front matter field '{0}', which is close to '{1}'.",
+    hint: "Did you mean '{1}'? Rename '{0}' to '{1}'.",
+    docs: "A misspelled field is not read at all: with 'capabilites:' the surface would select nothing and compile would drop every plugin from plugins.lock. A top-level field within a small edit distance of a known one (name, description, capabilities) is therefore an error (issue 13 item 4); other fields are left to the host.",
+  },
+  SurfaceSelectsNothing: {
+    code: "AL1028",
+    severity: "warning",
+    message: "This surface selects no capabilities, but plugins/ holds {0}: none of them is part of it.",
+    hint: "Select them under 'capabilities:' in agent.md's front matter (e.g. '{1}: {}'), or fix the spelling of 'capabilities:'.",
+    docs: "A surface whose agent.md selects nothing while local plugins sit in its plugins/ folder is almost always a mistake (a misspelled or missing capabilities: field): the lock would drop every tool of the surface (issue 13 item 4). Replaces the per-plugin AL1017 notes for that surface.",
+  },
 
   // ─────────────── AL104x: a surface's own skills (<surface>/skills/<name>/SKILL.md) ───────────────
   // The SKILL.md format itself is checked with the Agent Skills rules plugin skills use (AL22xx).

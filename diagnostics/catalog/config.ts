@@ -6,7 +6,7 @@ export const ConfigMessages = defineMessages({
     code: "AL5001",
     severity: "error",
     message: "This config value looks like {0}.",
-    hint: "Never put credentials in agent.md or plugin config; authenticated operations belong in a reviewed connection.",
+    hint: "Remove it (and rotate it if it was ever committed): credentials never go in agent.md or plugin config. A connection is a reviewed integration owned by the host: it holds the credential and makes the authenticated call in the host process, so agent files, plugin config, plugins.lock and tool code never see the secret. See 'Credentials and connections' in the README (docs/connections.md).",
     docs: "No credential may pass through config: values shaped like API keys or tokens are refused (DESIGN §4).",
     sensitive: true,
   },

@@ -100,7 +100,7 @@ export const StaticAnalysisMessages = defineMessages({
     code: "AL3201",
     severity: "error",
     message: "Cannot read {0}: the compiler never runs plugin code.",
-    hint: "Write the value as a literal, or move it into a top-level const.",
+    hint: "Write the value as a literal, a top-level const, or a relative import of a static const or a JSON file.",
     docs: "The compiler never imports or evaluates plugin code; the entry may only use literals, object and array literals, top-level consts, spreads of static values and relative imports of static values (DESIGN §3).",
   },
   ReferenceCycle: {

@@ -131,7 +131,7 @@ export const ValidationMessages = defineMessages({
     code: "AL4020",
     severity: "error",
     message: "The {0} uses the unknown keyword '{1}'.",
-    docs: "Schemas are compiled by ajv in strict mode: unknown keywords are usually typos and would be ignored silently.",
+    docs: "Schemas are compiled by ajv in strict mode: unknown keywords are usually typos and would be ignored silently. Vendor annotations named x-… (OpenAPI, MCP) are accepted at any depth and locked as written.",
   },
   SchemaInvalidPattern: {
     code: "AL4021",
@@ -198,7 +198,7 @@ export const ValidationMessages = defineMessages({
     code: "AL4029",
     severity: "error",
     message: "{0} '{1}' looks like a credential.",
-    hint: "Authored tools cannot declare or receive credentials; move the authenticated operation into a reviewed connection.",
+    hint: "Authored tools cannot declare or receive credentials: move the authenticated operation into a connection, or rename it if it is not secret. A connection is a reviewed integration owned by the host: it holds the credential and makes the authenticated call in the host process, so agent files, plugin config, plugins.lock and tool code never see the secret. See 'Credentials and connections' in the README (docs/connections.md).",
     docs: "No credential may pass through config (DESIGN §4; seed \"Plugin descriptor\").",
     sensitive: true,
   },

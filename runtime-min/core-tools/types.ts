@@ -10,6 +10,7 @@ import type { ArtifactManifest } from "../../contract/manifest.js";
 import type { ToolSandbox } from "../authoring/index.js";
 import type { SearchableTool, ToolSearchIndex } from "../search/tool-search-index.js";
 import type { CoreToolPolicy } from "../snapshot/types.js";
+import type { DelegationService } from "./delegation-types.js";
 
 /** JSON object input/output of a built-in. */
 export type CoreJson = { readonly [key: string]: unknown };
@@ -77,6 +78,8 @@ export interface CoreToolContext {
    * already been validated against the core tool's `inputSchema`.
    */
   readonly hostImplementations?: { readonly [coreToolName: string]: HostToolImplementation };
+  /** What `delegate` needs: the host's child driver and a way to run the child's tool calls. */
+  readonly delegation?: DelegationService;
 }
 
 /** A host-provided implementation of a built-in (see `CoreToolContext.hostImplementations`). */

@@ -14,6 +14,7 @@
 import { setOwn } from "../../common/json-value.js";
 import type { LoadedArtifact } from "../artifact/load-artifact.js";
 import type { CoreTool, HostToolImplementation } from "../core-tools/types.js";
+import type { DelegationService } from "../core-tools/delegation-types.js";
 import { ControlPlaneError, type FailureKind } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
 import type { CoreToolPolicy } from "../snapshot/types.js";
@@ -42,6 +43,8 @@ export interface PipelineDependencies {
   readonly stateDir: string;
   readonly hostImplementations?: { readonly [coreToolName: string]: HostToolImplementation };
   readonly artifactByteLimit?: number;
+  /** `delegate`'s services (the host's child driver; the runtime's `call` for the child's tools). */
+  readonly delegation?: DelegationService;
 }
 
 /** Per-call facts a built-in may need (from the call request). */
@@ -96,6 +99,7 @@ export class CallPipeline {
             ...(this.deps.artifactByteLimit === undefined ? {} : { artifactByteLimit: this.deps.artifactByteLimit }),
             ...(facts.conversationId === undefined ? {} : { conversationId: facts.conversationId }),
             ...(facts.parentRunId === undefined ? {} : { parentRunId: facts.parentRunId }),
+            ...(this.deps.delegation ? { delegation: this.deps.delegation } : {}),
           });
     if (session.controlPlaneFailure) throw session.controlPlaneFailure;
     if (session.isFinished) throw new ControlPlaneError("cancelled", "The call finished after the run had already ended.");

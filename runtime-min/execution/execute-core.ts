@@ -6,6 +6,7 @@
  */
 import type { ArtifactManifest } from "../../contract/manifest.js";
 import type { CoreJson, CoreTool, CoreToolContext, HostToolImplementation } from "../core-tools/types.js";
+import type { DelegationService } from "../core-tools/delegation-types.js";
 import { classifyToolError, ControlPlaneError } from "../failures.js";
 import type { CallOutcome } from "../sandbox/execute-definition.js";
 import { messageOf } from "../sandbox/execute-definition.js";
@@ -30,6 +31,7 @@ export interface CoreCallEnvironment {
   readonly artifactByteLimit?: number;
   readonly conversationId?: string;
   readonly parentRunId?: string;
+  readonly delegation?: DelegationService;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function executeCoreTool(tool: CoreTool, input: Json, session: Call
     ...(environment.artifactByteLimit === undefined ? {} : { artifactByteLimit: environment.artifactByteLimit }),
     ...(environment.conversationId === undefined ? {} : { conversationId: environment.conversationId }),
     ...(environment.parentRunId === undefined ? {} : { parentRunId: environment.parentRunId }),
+    ...(environment.delegation ? { delegation: environment.delegation } : {}),
   };
   let result: unknown;
   try {

@@ -15,7 +15,7 @@
 import type { ManifestApproval } from "../../contract/manifest.js";
 import type { VerifiedTool } from "../artifact/load-artifact.js";
 import type { CoreTool } from "../core-tools/types.js";
-import { isCoreToolName } from "../../contract/core-catalog.js";
+import { isFrameworkToolName } from "../../contract/core-catalog.js";
 import type { ToolResolution } from "../snapshot/types.js";
 
 /** The resolved target of a call. */
@@ -59,7 +59,8 @@ export function resolveCallTarget(resolution: ToolResolution, sources: TargetSou
             : `The built-in tool '${name}' is disabled by the host's core-tool policy, so it cannot be called.`,
       };
     case "unknown": {
-      const hostOnly = isCoreToolName(name) ? undefined : sources.hostTools.get(name);
+      // A framework tool the surface does not offer (a built-in, or delegate without subagents) is never host-only.
+      const hostOnly = isFrameworkToolName(name) ? undefined : sources.hostTools.get(name);
       if (hostOnly) return { kind: "core", tool: hostOnly, inputSchema: hostOnly.inputSchema };
       const hint =
         resolution.suggestions.length > 0

@@ -12,13 +12,15 @@
  *    An authored tool may take a core tool's name only when a plugin disabled that core
  *    default; otherwise the built-in keeps the name and an `authored_shadows_core` warning
  *    is reported (the compiler should have refused it).
+ * 3b. A surface with subagents also gets the framework's `delegate` tool, always visible, whose
+ *    schema names exactly this surface's own children (issue 13 item 1); other surfaces do not.
  * 4. `promoted` (`useTool(name)`) and `activated` (this run's `tool_search` pages) load known
  *    deferred tools into the snapshot with their full schemas. Anything else named there is
  *    reported as a warning and ignored; a hidden tool can never be promoted.
  */
 import { distance } from "fastest-levenshtein";
 import type { ArtifactManifest, ArtifactSurface, ArtifactTool, ManifestApproval } from "../../contract/manifest.js";
-import { CORE_TOOL_SPECS, isCoreToolName, type CoreToolSpec } from "../../contract/core-catalog.js";
+import { childSurfacesOf, CORE_TOOL_SPECS, DELEGATE_TOOL_NAME, delegateToolSpec, isCoreToolName, type CoreToolSpec } from "../../contract/core-catalog.js";
 import type {
   CapabilitySnapshot,
   CatalogTool,
@@ -124,6 +126,19 @@ function collectEntries(options: SnapshotOptions, surface: ArtifactSurface, disa
       continue;
     }
     entries.set(name, { kind: "authored", tool });
+  }
+  // `delegate` exists only where there is someone to delegate to: this surface's own subagents.
+  const children = childSurfacesOf(options.manifest.surfaces, options.surfaceId).map((child) => child.name);
+  if (children.length > 0) {
+    const shadowed = entries.get(DELEGATE_TOOL_NAME);
+    if (shadowed?.kind === "authored") {
+      warnings.push({
+        code: "authored_shadows_core",
+        name: DELEGATE_TOOL_NAME,
+        message: `Capability "${shadowed.tool.capability}" contributes "delegate", the framework's delegation tool on a surface with subagents; the framework tool keeps the name.`,
+      });
+    }
+    entries.set(DELEGATE_TOOL_NAME, { kind: "core", spec: delegateToolSpec(children) });
   }
   return entries;
 }

@@ -58,7 +58,7 @@ describe("bad input gets diagnostics and exit code 1", () => {
     fs.writeFileSync(path.join(root, "agent.md"), "# Instructions only\n");
     const instructions = runCliJson(["compile", root]);
     expect(instructions.status).toBe(0);
-    expect(instructions.json.diagnostics.map((d: any) => d.code)).toEqual(["AL1004", "AL1017"]); // the plugin is not selected: info
+    expect(instructions.json.diagnostics.map((d: any) => d.code)).toEqual(["AL1004", "AL1028"]); // the surface selects nothing while plugins/ has one: a warning naming it
   });
 
   it("a BOM and CRLF line ends: positions as the editor shows them", () => {
@@ -84,13 +84,15 @@ describe("bad input gets diagnostics and exit code 1", () => {
 
   it("__proto__ and constructor keys anywhere", () => {
     const entry = ENTRY(`${TOOL("echo")}, "__proto__": { polluted: true }, constructor: { definition: "./ai.assemblyline/echo.ts" }`);
-    const { codes } = compileFails(
+    const { codes, diagnostics } = compileFails(
       agentWith(entry, {
         "agent.md": "---\ncapabilities:\n  p:\n    config:\n      __proto__: { polluted: true }\n---\n",
         "plugins/p/plugin.json": `{"$schema":"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json","name":"p","__proto__":{"x":1},"constructor":1}`,
       }),
     );
     expect(codes.length).toBeGreaterThan(0);
+    // A field named __proto__ must not pick up a lookup table's prototype as its hint.
+    expect(diagnostics.filter((d) => d.hint !== undefined && typeof d.hint !== "string")).toEqual([]);
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
 

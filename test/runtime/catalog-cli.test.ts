@@ -34,7 +34,7 @@ describe("assembly-line tools", () => {
     expect(output.exitCode).toBe(0);
     const json = JSON.parse(output.stdout) as { tools: Record<string, unknown>[]; tokens: number };
     expect(Object.keys(json)).toEqual(["tools", "tokens"]);
-    expect(json.tools.map((tool) => tool.name)).toEqual([...CORE_VISIBLE, "echo"].sort());
+    expect(json.tools.map((tool) => tool.name)).toEqual([...CORE_VISIBLE, "delegate", "echo"].sort());
     for (const tool of json.tools) expect(Object.keys(tool)).toEqual(["name", "description", "inputSchema", "source", "visibility", "tokens"]);
     expect(json.tools.find((tool) => tool.name === "echo")).toEqual({ name: "echo", description: "Echo a message back to the caller.", inputSchema: ECHO_SCHEMA, source: "plugin:example", visibility: "visible", tokens: 42 });
     expect(json.tokens).toBe(json.tools.reduce((sum, tool) => sum + (tool.tokens as number), 0));

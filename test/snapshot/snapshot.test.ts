@@ -35,7 +35,8 @@ describe("core tool catalog", () => {
 describe("buildSnapshot", () => {
   test("root surface: core set plus its visible plugin tools; deferred and hidden are not loaded", () => {
     const snapshot = buildSnapshot({ manifest: fixtureManifest(), surfaceId: "." });
-    expect(snapshot.tools.map((tool) => tool.name)).toEqual([...CORE_VISIBLE_SORTED, "echo"].sort());
+    // The root has a subagent, so the framework's delegate tool is visible too (issue 13 item 1).
+    expect(snapshot.tools.map((tool) => tool.name)).toEqual([...CORE_VISIBLE_SORTED, "delegate", "echo"].sort());
     const echo = snapshot.tools.find((tool) => tool.name === "echo");
     expect(echo).toEqual({
       name: "echo",
@@ -46,7 +47,7 @@ describe("buildSnapshot", () => {
     });
     expect(snapshot.tools.find((tool) => tool.name === "read")?.source).toBe("core");
     expect(snapshot.catalog.map((tool) => tool.name)).toEqual(
-      [...CORE_VISIBLE_SORTED, "echo", "history_search", "invoice_lookup", "workspace_info", "workspace_snapshot"].sort(),
+      [...CORE_VISIBLE_SORTED, "delegate", "echo", "history_search", "invoice_lookup", "workspace_info", "workspace_snapshot"].sort(),
     );
     expect(snapshot.hidden).toEqual(["audit_log"]);
     expect(snapshot.disabled).toEqual([]);

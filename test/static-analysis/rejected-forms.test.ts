@@ -54,7 +54,11 @@ describe("code that would have to run", () => {
   it("rejects a function call, saying why and what to do", () => {
     const d = rejectOne("makeSchema()", "AL3201");
     expect(d.message).toBe("Cannot read a function call to 'makeSchema': the compiler never runs plugin code.");
-    expect(d.hint).toBe("Descriptors must be static; compute it in the definition module instead.");
+    // Issue 13 item 6: the hint names what works for any descriptor value, inputSchema included.
+    expect(d.hint).toBe(
+      'The entry is read without running it, so its values must be static: write a literal, a top-level const, or a relative import of a static const or a JSON file (import schema from "./schema.json" with { type: "json" }).',
+    );
+    expect(d.hint).not.toContain("definition module");
     expect(d.severity).toBe("error");
   });
 
