@@ -9,7 +9,7 @@
  * The commands return their output instead of printing, so the CLI entry, tests and other
  * hosts can use them; {@link registerRuntimeCommands} wires them into a commander program.
  */
-import { InvalidArgumentError, Option, type Command } from "commander";
+import { Option, type Command } from "commander";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { colorFor, paletteFor } from "../../diagnostics/terminal-color.js";
@@ -105,10 +105,10 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
   try {
     const input = parseInput(options.input);
     const hostConfig = parseConfig(options.config ?? []);
-    if (options.deadline !== undefined && !/^[1-9]\d*$/.test(options.deadline)) throw runtimeError(Diagnostics.UsageError, "", [`--deadline '${options.deadline}' is not a positive whole number of milliseconds`]);
+    // The limit flags first: a bad `--deadline` is AL8062 before anything is loaded.
+    const limits = parseHostLimitFlags(options);
     const policy = await resolveHostPolicy(options.root ?? ".", options);
     const execution = parseExecution(policy.execution);
-    const limits = parseHostLimitFlags(options);
     // The printed `approve` command repeats the host settings, since the approved call runs in that process.
     const hostArgs = [...(options.config ?? []).flatMap((pair) => ["--config", pair]), ...(execution === "direct" ? ["--execution", "direct"] : []), ...hostLimitArgs(options)];
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
@@ -132,9 +132,9 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
   const json = options.format === "json";
   try {
     const hostConfig = parseConfig(options.config ?? []);
+    const limits = parseHostLimitFlags(options);
     const policy = await resolveHostPolicy(options.root ?? ".", options);
     const execution = parseExecution(policy.execution);
-    const limits = parseHostLimitFlags(options);
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
     return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, [], (runtime) =>
       runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }),
@@ -160,10 +160,7 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--call <id>", "tool-call id (generated when omitted)")
     .option("--config <KEY=VALUE>", "a host requiredConfig value (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
     .option("--execution <policy>", "sandbox (default: host.execution of the project configuration, else sandbox) or direct")
-    .option("--deadline <ms>", "deadline of the call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)", (value: string) => {
-      if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError("expected a positive whole number of milliseconds");
-      return value;
-    })
+    .option("--deadline <ms>", "deadline of the call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)")
     .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default: host.memoryMb, else 1024)")
     .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default: host.maxResultBytes, else 8388608)")
     .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default 262144)")

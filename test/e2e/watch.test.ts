@@ -118,6 +118,10 @@ describe("compile --watch", () => {
     expect(broken.ok).toBe(false);
     expect(broken.diagnostics.map((d: { code: string }) => d.code)).toContain("AL4026");
     expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toBe(lockBefore);
+    // Known gap (issue 10 note): a second write to the same file a few milliseconds after the
+    // compile that read the first one can go unreported by chokidar on Linux; a person saving
+    // again is never that fast, so the fix lands after a short pause.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     edit(path.join(plugin, "index.ts"), 'description: "Something else."', 'description: "Greet a person by name."');
     expect(await watcher.next()).toMatchObject({ ok: true, diagnostics: [], lockChanged: false });
 
