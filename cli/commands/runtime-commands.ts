@@ -149,7 +149,7 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
  * the process exit code is set from it.
  */
 export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandHooks = {}, write = defaultWrite): void {
-  program
+  const call = program
     .command("call")
     .description("Run one tool of the compiled agent as the host would.")
     .argument("<tool>", "model-facing tool name")
@@ -160,18 +160,12 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--call <id>", "tool-call id (generated when omitted)")
     .option("--config <KEY=VALUE>", "a host requiredConfig value (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
     .option("--execution <policy>", "sandbox (default: host.execution of the project configuration, else sandbox) or direct")
-    .option("--deadline <ms>", "deadline of the call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)")
-    .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default: host.memoryMb, else 1024)")
-    .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default: host.maxResultBytes, else 8388608)")
-    .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default 262144)")
-    .option("--network <policy>", "network of sandboxed tools: host or none (default: host.network, else host)")
-    .option("--project-config <file>", "the project configuration file (default: searched from the root upwards)")
-    .option("--no-project-config", "use no project configuration file")
-    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
-    .action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
-      write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, hooks));
-    });
-  program
+    .option("--deadline <ms>", "deadline of the call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
+  withHostPolicyOptions(call);
+  call.action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
+    write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, hooks));
+  });
+  const approve = program
     .command("approve")
     .description("Approve (or deny) a call that stopped at approval_required.")
     .argument("<callId>", "the tool-call id printed by `call`")
@@ -180,17 +174,26 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--deny", "deny instead: the call never executes")
     .option("--config <KEY=VALUE>", "a host requiredConfig value for the approved call (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
     .option("--execution <policy>", "sandbox or direct, for the approved call (default: host.execution of the project configuration, else sandbox)")
-    .option("--deadline <ms>", "deadline of the approved call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)")
+    .option("--deadline <ms>", "deadline of the approved call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
+  withHostPolicyOptions(approve);
+  approve.action(async (callId: string, root: string, flags: Omit<ApproveCommandOptions, "callId" | "root">) => {
+    write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
+  });
+}
+
+/**
+ * The host limits and configuration flags `call` and `approve` share (the approved call runs
+ * under them; docs/host-policy.md, docs/configuration.md), and `--format`.
+ */
+function withHostPolicyOptions(command: Command): void {
+  command
     .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default: host.memoryMb, else 1024)")
     .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default: host.maxResultBytes, else 8388608)")
     .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default 262144)")
     .option("--network <policy>", "network of sandboxed tools: host or none (default: host.network, else host)")
     .option("--project-config <file>", "the project configuration file (default: searched from the root upwards)")
     .option("--no-project-config", "use no project configuration file")
-    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
-    .action(async (callId: string, root: string, flags: Omit<ApproveCommandOptions, "callId" | "root">) => {
-      write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
-    });
+    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"));
 }
 
 /** Writes a command's output to stdout and stderr and sets `process.exitCode` (the default `write`). */

@@ -87,8 +87,11 @@ const INPUT_SCHEMA = `{
 
 function entryTs(): string {
   return `// The plugin's entry: read at compile time, never run. Keys under \`tools\` are the names the
-// model sees; each points at the module that implements the tool.
-export default {
+// model sees; each points at the module that implements the tool. defineAssemblyLinePlugin
+// makes tsc reject a misspelt descriptor key too.
+import { defineAssemblyLinePlugin } from "@assemblyline-agents/core";
+
+export default defineAssemblyLinePlugin({
   tools: {
     ${STARTER_TOOL}: {
       definition: "./ai.assemblyline/${STARTER_TOOL}.ts",
@@ -96,7 +99,7 @@ export default {
       inputSchema: ${INPUT_SCHEMA},
     },
   },
-};
+});
 `;
 }
 

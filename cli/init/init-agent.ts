@@ -61,8 +61,32 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
 export function authoringTypesFor(dir: string): AuthoringTypes {
   const core = locateAuthoringCore();
   const declarations = core.loader === "js" ? core.file.replace(/\.js$/, ".d.ts") : core.file;
-  const relative = (file: string): string => path.relative(dir, file).split(path.sep).join("/");
-  return { core: relative(declarations), assets: relative(path.join(path.dirname(core.file), "assets.d.ts")) };
+  const authoringDir = viaProjectNodeModules(dir, path.dirname(declarations));
+  // `compilerOptions.paths` entries must start with "./" or "../" when no `baseUrl` is set (TS5090).
+  const relative = (file: string): string => {
+    const posix = path.relative(dir, file).split(path.sep).join("/");
+    return posix.startsWith("../") ? posix : `./${posix}`;
+  };
+  return { core: relative(path.join(authoringDir, path.basename(declarations))), assets: relative(path.join(authoringDir, "assets.d.ts")) };
+}
+
+/**
+ * `authoringDir` as seen through `<dir>/node_modules/@assemblyline-agents/assembly-line` when the
+ * project installed this toolchain there (also as a symlink, as `npm install <folder>` makes it),
+ * so the tsconfig holds a path that works in every checkout of the project, not one into the
+ * toolchain's own folder.
+ */
+function viaProjectNodeModules(dir: string, authoringDir: string): string {
+  const toolchainRoot = path.resolve(authoringDir, "..", "..", "..");
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    const installed = path.join(current, "node_modules", "@assemblyline-agents", "assembly-line");
+    try {
+      if (fs.realpathSync(installed) === fs.realpathSync(toolchainRoot)) return path.join(installed, path.relative(toolchainRoot, authoringDir));
+    } catch {
+      // not installed here; look further up
+    }
+    if (path.dirname(current) === current) return authoringDir;
+  }
 }
 
 function lstatOrUndefined(file: string): fs.Stats | undefined {

@@ -48,6 +48,24 @@ describe("assembly-line init", () => {
     expect(broken.stdout).not.toContain("prompt.ts");
   });
 
+  it("in a project that installed the toolchain, maps the types through ./node_modules and catches a misspelt descriptor key", () => {
+    // As `npm install --save-dev <checkout>` leaves it: node_modules/@assemblyline-agents/assembly-line is a link.
+    const project = tempDir("al-init-project-");
+    fs.mkdirSync(path.join(project, "node_modules", "@assemblyline-agents"), { recursive: true });
+    fs.symlinkSync(repoRoot, path.join(project, "node_modules", "@assemblyline-agents", "assembly-line"));
+    expect(runCli(["init"], { cwd: project }).status).toBe(0);
+    const tsconfig = JSON.parse(fs.readFileSync(path.join(project, "tsconfig.json"), "utf8"));
+    // A paths entry without "./" is TS5090 when no baseUrl is set; a path into the toolchain's own folder breaks other checkouts.
+    expect(tsconfig.compilerOptions.paths["@assemblyline-agents/core"]).toEqual(["./node_modules/@assemblyline-agents/assembly-line/dist/runtime-min/authoring/index.d.ts"]);
+    const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+    const clean = spawnSync(process.execPath, [tsc, "-p", path.join(project, "tsconfig.json")], { encoding: "utf8" });
+    expect(clean.stdout + clean.stderr).toBe("");
+    const entry = path.join(project, "plugins", "hello", "ai.assemblyline", "index.ts");
+    fs.writeFileSync(entry, fs.readFileSync(entry, "utf8").replace("description:", "descripton:"));
+    const typo = spawnSync(process.execPath, [tsc, "-p", path.join(project, "tsconfig.json")], { encoding: "utf8" });
+    expect(typo.stdout).toContain("Did you mean to write 'description'?");
+  });
+
   it("refuses to overwrite: one existing file and nothing is written (AL9101, exit 1)", () => {
     const root = tempDir("al-init-refuse-");
     fs.writeFileSync(path.join(root, "agent.md"), "mine\n");
