@@ -35,7 +35,7 @@ function richAgent(parent: string, name: string): string {
     .replace("return { greeting: `Hello, ${input.name}!` };", "return { greeting: shout(`${prompt.trim()}, ${input.name}!`) };");
   const entry = path.join(root, "plugins", "hello", "ai.assemblyline", "index.ts");
   writeFiles(root, {
-    "plugins/hello/ai.assemblyline/index.ts": fs.readFileSync(entry, "utf8").replace("export default {\n", 'export default {\n  configSchema: { type: "object", properties: { style: { type: "string" } } },\n'),
+    "plugins/hello/ai.assemblyline/index.ts": fs.readFileSync(entry, "utf8").replace("  tools: {\n", '  configSchema: { type: "object", properties: { style: { type: "string" } } },\n  tools: {\n'),
     "plugins/hello/ai.assemblyline/hello.ts": text,
     "plugins/hello/ai.assemblyline/prompt.md": "Hello there\n",
     "plugins/hello/skills/tone/SKILL.md": "---\nname: tone\ndescription: How to greet.\n---\nBe warm.\n",
