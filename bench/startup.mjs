@@ -3,7 +3,7 @@
  * Start-up benchmark (issue 14 item 3): whole `assembly-line` processes against `node -e 0`,
  * interleaved in one run so both see the same machine load.
  *
- *     npm run build && node bench/startup.mjs [--runs 15] [--quick] [--dist DIR] [--json]
+ *     npm run build && node bench/startup.mjs [--runs 15] [--quick] [--dist DIR] [--baseline DIR] [--json]
  *
  * Measured, each as a whole process (spawn to exit), on a compiled copy of
  * `examples/support-agent` in a temporary folder whose artifact is current:
@@ -19,6 +19,9 @@
  * and the ratio of the medians to `node -e 0` next to its target. `--quick` runs 3 rounds (a
  * smoke check; no timing assertions anywhere). The machine's load average is printed, since
  * wall-clock figures on a loaded machine are noisy: compare ratios from one run.
+ *
+ * `--baseline DIR` adds the same commands run by another build's `dist/` (e.g. the main
+ * branch's) to the same interleaved rounds, as "before" rows, on its own compiled copy.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     runs: { type: "string" },
     quick: { type: "boolean", default: false },
     dist: { type: "string" },
+    baseline: { type: "string" },
     json: { type: "boolean", default: false },
   },
 });
@@ -73,20 +77,28 @@ try {
   fs.cpSync(path.join(repo, "examples", "support-agent"), agent, { recursive: true, filter: (source) => !source.includes(`${path.sep}.assemblyline`) });
   // The compile writes the artifact; one `tools` run afterwards fills the token-count cache.
   measure([bin, "compile", "."], agent);
-  const commands = [
-    { name: "--version", args: [bin, "--version"], target: 2 },
-    { name: "tools", args: [bin, "tools", "."], target: 3 },
-    { name: "search document", args: [bin, "search", "document", "."], target: 3 },
-    { name: "call echo", args: [bin, "call", "echo", ".", "--input", '{"message":"hi"}'], target: 4 },
+  const commandsOf = (entry, cwd, suffix) => [
+    { name: `--version${suffix}`, args: [entry, "--version"], target: 2, cwd },
+    { name: `tools${suffix}`, args: [entry, "tools", "."], target: 3, cwd },
+    { name: `search document${suffix}`, args: [entry, "search", "document", "."], target: 3, cwd },
+    { name: `call echo${suffix}`, args: [entry, "call", "echo", ".", "--input", '{"message":"hi"}'], target: 4, cwd },
   ];
-  for (const command of commands) measure(command.args, agent);
+  const commands = commandsOf(bin, agent, "");
+  if (values.baseline) {
+    const baselineBin = path.join(path.resolve(values.baseline), "bin", "assembly-line.js");
+    const baselineAgent = path.join(dir, "support-agent-baseline");
+    fs.cpSync(path.join(repo, "examples", "support-agent"), baselineAgent, { recursive: true, filter: (source) => !source.includes(`${path.sep}.assemblyline`) });
+    measure([baselineBin, "compile", "."], baselineAgent);
+    commands.push(...commandsOf(baselineBin, baselineAgent, " (baseline)"));
+  }
+  for (const command of commands) measure(command.args, command.cwd);
   const baseline = { name: "node -e 0", args: ["-e", "0"] };
   const samples = new Map([[baseline.name, []], ...commands.map((c) => [c.name, []])]);
   for (let round = 0; round < runs; round++) {
     samples.get(baseline.name).push(measure(baseline.args, agent));
     for (let i = 0; i < commands.length; i++) {
       const command = commands[(i + round) % commands.length];
-      samples.get(command.name).push(measure(command.args, agent));
+      samples.get(command.name).push(measure(command.args, command.cwd));
     }
   }
   const base = summary(samples.get(baseline.name));
@@ -101,7 +113,7 @@ try {
     console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"} ×${os.cpus().length}; ${runs} interleaved rounds; load average ${load}`);
     const ms = (x) => (x === undefined ? "—" : `${x.toFixed(0)} ms`);
     for (const row of rows) {
-      const head = `${row.name.padEnd(14)} median ${ms(row.median).padStart(7)}  min ${ms(row.min).padStart(7)}  max ${ms(row.max).padStart(7)}  cpu ${ms(row.cpu).padStart(7)}  rss ${row.peakRssKiB === undefined ? "—" : `${(row.peakRssKiB / 1024).toFixed(0)} MiB`}`;
+      const head = `${row.name.padEnd(28)} median ${ms(row.median).padStart(7)}  min ${ms(row.min).padStart(7)}  max ${ms(row.max).padStart(7)}  cpu ${ms(row.cpu).padStart(7)}  rss ${row.peakRssKiB === undefined ? "—" : `${(row.peakRssKiB / 1024).toFixed(0)} MiB`}`;
       const ratio = row.ratio === undefined ? "" : `  ratio ${row.ratio.toFixed(2)}× (target ≤ ${row.target}×${row.ratio <= row.target ? ", met" : ", NOT met"})${row.cpuRatio === undefined ? "" : `, cpu ${row.cpuRatio.toFixed(2)}×`}`;
       console.log(head + ratio);
     }

@@ -35,6 +35,7 @@ import { fileURLToPath } from "node:url";
 import { writeFileConfined } from "../common/confined-write.js";
 import { createNodeHost, type CompilerHost, type DirectoryEntry, type ReadResult } from "../common/host.js";
 import { packageRoot } from "../common/package-root.js";
+import { ignoreStateDir } from "../common/state-dir.js";
 
 /** Where the record lives, relative to the agent root. */
 export const INPUTS_RECORD_FILE = path.join(".assemblyline", "cache", "inputs.json");
@@ -209,7 +210,7 @@ function digest(data: string | Uint8Array): string {
 
 function saveInputsRecord(root: string, record: InputsRecord): void {
   try {
-    writeFileConfined(root, path.join(root, INPUTS_RECORD_FILE), `${JSON.stringify(record)}\n`, { createFolders: true });
+    if (writeFileConfined(root, path.join(root, INPUTS_RECORD_FILE), `${JSON.stringify(record)}\n`, { createFolders: true }) === undefined) ignoreStateDir(root);
   } catch {
     // Only a shortcut: without it the next host command runs the check.
   }

@@ -17,6 +17,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { writeFileConfined } from "../common/confined-write.js";
+import { ignoreStateDir } from "../common/state-dir.js";
 import { loadTokenCounter, TOKEN_ENCODING, type TokenCounter } from "../compiler/providers/tokens.js";
 
 /** Where the counts are kept, relative to the agent root. */
@@ -82,7 +83,7 @@ function readCounts(file: string): Map<string, number> {
 function saveCounts(root: string, file: string, counts: ReadonlyMap<string, number>): void {
   const content: TokenCountFile = { encoding: TOKEN_ENCODING, counts: Object.fromEntries([...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
   try {
-    writeFileConfined(root, file, `${JSON.stringify(content)}\n`, { createFolders: true });
+    if (writeFileConfined(root, file, `${JSON.stringify(content)}\n`, { createFolders: true }) === undefined) ignoreStateDir(root);
   } catch {
     // Only a cache: the next run counts again.
   }
