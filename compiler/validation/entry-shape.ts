@@ -11,7 +11,7 @@ import { formatPropertyPath } from "../../common/property-path.js";
 import { pointerToSegments, valueAtPointer } from "../../common/json-pointer.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { schemaErrorHint, schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
-import { isJsonObject, type JsonObject } from "../../common/json-value.js";
+import type { JsonObject } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
 import { packagePath } from "../../common/package-root.js";
 import { didYouMean } from "../../common/did-you-mean.js";
