@@ -19,6 +19,7 @@ import { inlineSchemaCompiler, knownKeywords, type MetaSchemaError, type SchemaC
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { pointerToSegmentsIn, escapePointerSegment, valueAtPointer } from "../../common/json-pointer.js";
 import { describeSchemaType } from "../../diagnostics/json-kinds.js";
+import { formatPropertyPath } from "../../common/property-path.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
@@ -199,7 +200,7 @@ function refCycleDiagnostics(schema: JsonObject, dialect: SchemaDialect, report:
     if (at !== pointer || reported.has(pointer)) return;
     chain.forEach((member) => reported.add(member));
     const route = [...chain, pointer].map((member) => `#${member}`).join(" → ");
-    const path = pointerToSegmentsIn(pointer, schema).map(String).join(".") || "(root)";
+    const path = formatPropertyPath(pointerToSegmentsIn(pointer, schema)) || "(root)";
     diagnostics.push(report(Diagnostics.SchemaRefCycle, `${pointer}/$ref`, [role, path, route]));
   });
   return diagnostics;
