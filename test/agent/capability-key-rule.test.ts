@@ -9,6 +9,7 @@ import { pluginNameProblems } from "../../compiler/plugin-package/plugin-name.js
 import { validateCapabilityKey } from "../../cli/add/capability-key.js";
 import { createNodeHost } from "../../common/host.js";
 import { writeTree } from "../helpers/temp-tree.js";
+import { DiagnosticExamples } from "../../diagnostics/catalog/examples.js";
 
 describe("the capability key rule is the plugin name rule", () => {
   it.each([["My-Search"], ["a--b"], ["-edge."], ["x".repeat(65)]])("%s", (key) => {
@@ -18,6 +19,12 @@ describe("the capability key rule is the plugin name rule", () => {
     const [loaded] = loadAgent(createNodeHost(), root).diagnostics;
     expect(loaded).toMatchObject({ code: "AL1011", message: `Capability key '${key}' is not a valid name: ${reason}.` });
     expect(validateCapabilityKey(key)?.message).toBe(`'${key}' cannot be a capability key: ${reason}.`);
+  });
+
+  it("the catalog's examples are what the rule says (AL1011, AL6207)", () => {
+    const root = writeTree({ "agent.md": "---\nname: a\ncapabilities:\n  Bad_Key: {}\n---\n" });
+    expect(loadAgent(createNodeHost(), root).diagnostics[0]?.message).toBe(DiagnosticExamples.AL1011);
+    expect(validateCapabilityKey("Brand UI")?.message).toBe(DiagnosticExamples.AL6207);
   });
 
   it("accepts what the plugin name rule accepts", () => {
