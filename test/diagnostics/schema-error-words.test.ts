@@ -11,6 +11,8 @@ import { schemaErrorHint, schemaErrorReason, schemaErrorTarget, type SchemaError
 import { valueAtPointer } from "../../common/json-pointer.js";
 import { InputValidator } from "../../runtime-min/execution/validate-input.js";
 import { findLockShapeError } from "../../lockfile/lockfile-schema.js";
+import { validateProjectConfig } from "../../build/project-config/validate-project-config.js";
+import { validateConfigValue } from "../../compiler/config/validate-config.js";
 
 /** The first ajv error of `value` against `schema` (verbose, so `parentSchema` is set). */
 function firstError(schema: object, value: unknown): SchemaError {
@@ -95,6 +97,21 @@ describe("one error, the same words in every stage", () => {
     const lock = findLockShapeError({ lockfileVersion: 2, surfaces: {} });
     expect(input?.message).toBe("`v` must be 1, but it is 2.");
     expect(lock?.message).toBe("lockfileVersion: must be 1, but it is 2");
+  });
+});
+
+describe("the compiler's stages word it the same way too", () => {
+  it("a wrong type in the project configuration and in a capability config", () => {
+    const project = validateProjectConfig("/nowhere/assembly-line.config.json", { maxWarnings: "3" }, { pointerPrefix: "" });
+    expect(project.diagnostics[0]?.message).toContain(": 'maxWarnings' must be an integer, but it is a string.");
+    const config = { depth: "3", tags: ["a", 1] };
+    const schema = { type: "object", properties: { depth: { type: "integer" }, tags: { type: "array", items: { type: "string" } } } };
+    const fallback = { file: "agent.md", line: 1, column: 1 };
+    const checked = validateConfigValue("search", config, schema, { value: config, locations: new Map() }, "", fallback);
+    expect(checked.diagnostics.map((d) => d.message)).toEqual([
+      "Config of capability 'search': 'depth' must be an integer, but it is a string.",
+      "Config of capability 'search': 'tags[1]' must be a string, but it is a number.",
+    ]);
   });
 });
 
