@@ -9,17 +9,15 @@ import { glob, isDynamicPattern } from "tinyglobby";
 import { fileStart } from "../common/positions.js";
 import type { CompileOptions } from "../build/compile.js";
 import { loadProjectConfig } from "../build/project-config/load-project-config.js";
-import type { CompileFormat, ConfigSelection, ProjectConfig } from "../build/project-config/types.js";
+import type { CompileFormat, ProjectConfig } from "../build/project-config/types.js";
 import type { WarningLimit } from "../build/severity-rules.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { configSelection, type ConfigFlags } from "./config-selection.js";
+export { configSelection, type ConfigFlags } from "./config-selection.js";
 import { detectPackageManager, installAllCommand } from "./add/detect-package-manager.js";
 
 /** The configuration flags shared by `compile`, `inputs` and the host commands. */
-export interface ConfigFlags {
-  /** `--config FILE` (a string) or `--no-config` (`false`). */
-  readonly config?: string | boolean;
-}
 
 /** One root to compile, with its configuration. */
 export interface CompileTarget {
@@ -32,12 +30,6 @@ export interface CompileTarget {
   readonly configDiagnostics: readonly Diagnostic[];
 }
 
-/** Which configuration the flags select. */
-export function configSelection(flags: ConfigFlags): ConfigSelection {
-  if (flags.config === false) return { kind: "none" };
-  if (typeof flags.config === "string") return { kind: "file", file: flags.config };
-  return { kind: "search" };
-}
 
 /**
  * Expands the root arguments: an existing path is a root as typed; an argument with glob

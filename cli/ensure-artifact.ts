@@ -5,12 +5,17 @@
  * would write now, or the artifact was built for other lock bytes. An artifact whose lock is
  * current is never rebuilt here, so a bundle changed after packaging reaches runtime-min's
  * verification and is refused (AL8012) instead of being silently repackaged.
+ *
+ * The common case — nothing changed since the last compile — costs no analysis and loads no
+ * compiler: the inputs record (`./inputs-record.ts`) shows the lock is current, and the
+ * artifact's manifest shows it was packaged for that lock (issue 14 item 3).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { LOCKFILE_NAME } from "../contract/lockfile-types.js";
 import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE } from "../contract/manifest.js";
+import { inputsUnchanged, recordingHost } from "./inputs-record.js";
 
 /** What {@link ensureArtifact} did. */
 export interface EnsuredArtifact {
@@ -18,28 +23,39 @@ export interface EnsuredArtifact {
   readonly diagnostics: readonly Diagnostic[];
   /** True when a full compile ran (the artifact was missing or stale). */
   readonly compiled: boolean;
+  /** True when the inputs record showed the lock current, so no check ran (`./inputs-record.ts`). */
+  readonly recorded: boolean;
   /** True when that compile wrote new `plugins.lock` bytes. */
   readonly lockChanged: boolean;
 }
 
 /**
- * Makes sure the root's artifact is current: a check of the lock that writes nothing but the
- * analysis cache (reused when unchanged) and of the artifact's recorded lock integrity;
- * only when either is stale does it run a full compile, which writes the lock and the artifact.
+ * Makes sure the root's artifact is current. First the inputs record: when every input a
+ * compile read is unchanged and the artifact records the lock's integrity, nothing else runs
+ * (and the diagnostics are empty: that compile had no errors). Otherwise a check of the lock
+ * that writes nothing but the analysis cache (reused when unchanged) and the inputs record,
+ * and of the artifact's recorded lock integrity; only when either is stale does it run a full
+ * compile, which writes the lock and the artifact.
  * @param root the agent root (absolute or relative to the working directory).
  * @param artifactDir the artifact directory (absolute), when the project configuration's `outDir` sets one.
  * @returns the diagnostics to report (any error stops the host command). Never throws for bad
  *   input; throws only for internal failures, like `compileAgent`.
  */
 export async function ensureArtifact(root: string, artifactDir?: string): Promise<EnsuredArtifact> {
-  const { compileAgent } = await import("../build/compile.js");
   const absolute = path.resolve(root);
+  if (inputsUnchanged(absolute) && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: [], compiled: false, recorded: true, lockChanged: false };
+  const { compileAgent } = await import("../build/compile.js");
   // The check saves the analysis cache: a full compile after it (stale artifact) and the next
   // command's check then reuse the analysis instead of parsing everything again.
-  const check = await compileAgent({ root: absolute, check: true, package: false, saveCache: true });
-  if (check.ok && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: check.diagnostics, compiled: false, lockChanged: false };
-  const compiled = await compileAgent({ root: absolute, ...(artifactDir ? { outDir: artifactDir } : {}) });
-  return { diagnostics: compiled.diagnostics, compiled: true, lockChanged: compiled.lockChanged };
+  const checking = recordingHost(absolute);
+  const check = await compileAgent({ root: absolute, host: checking.host, check: true, package: false, saveCache: true });
+  if (check.ok) checking.save();
+  if (check.ok && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: check.diagnostics, compiled: false, recorded: false, lockChanged: false };
+  const compiling = recordingHost(absolute);
+  const compiled = await compileAgent({ root: absolute, host: compiling.host, ...(artifactDir ? { outDir: artifactDir } : {}) });
+  // A compile that changed the lock read the old one: its record would not hold; the next check writes one.
+  if (compiled.ok && !compiled.lockChanged) compiling.save();
+  return { diagnostics: compiled.diagnostics, compiled: true, recorded: false, lockChanged: compiled.lockChanged };
 }
 
 /**

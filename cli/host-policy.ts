@@ -9,7 +9,7 @@ import { loadProjectConfig } from "../build/project-config/load-project-config.j
 import type { ProjectConfig } from "../build/project-config/types.js";
 import { relativizeDiagnostic } from "../diagnostics/diagnostic.js";
 import { RuntimeError } from "../runtime-min/errors.js";
-import { configSelection } from "./compile-targets.js";
+import { configSelection } from "./config-selection.js";
 
 /** The flags a host command takes for its policy. */
 export interface HostPolicyFlags {
@@ -63,5 +63,19 @@ export async function resolveHostPolicy(root: string, flags: HostPolicyFlags): P
       ...(host.network !== undefined ? { network: host.network } : {}),
     },
     config: loaded.config,
+  };
+}
+
+/**
+ * The runtime options `tools` and `search` take from the project configuration: where the
+ * artifact is (`outDir`) and `host.artifactByteLimit` — the same resolution `call` and
+ * `approve` use ({@link resolveHostPolicy}), so every host command reads the same artifact.
+ * @throws RuntimeError with the configuration's diagnostics when it is invalid.
+ */
+export async function catalogRuntimeOptions(root: string, flags: Pick<HostPolicyFlags, "projectConfig">): Promise<{ readonly artifactDir?: string; readonly artifactByteLimit?: number }> {
+  const policy = await resolveHostPolicy(root, flags.projectConfig === undefined ? {} : { projectConfig: flags.projectConfig });
+  return {
+    ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}),
+    ...(policy.runtimeOptions.artifactByteLimit !== undefined ? { artifactByteLimit: policy.runtimeOptions.artifactByteLimit } : {}),
   };
 }

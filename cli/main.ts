@@ -4,18 +4,21 @@
  *
  * Exit codes: 0 success (warnings allowed), 1 the input has errors or `--check` found drift,
  * 2 usage or internal failure.
+ *
+ * Start-up (issue 14 item 3, docs/performance.md): this file and what it imports statically
+ * hold only the command-line definitions (commander, the target ids, the version). Every
+ * command's work — the compiler, the runtime, the project configuration, the diagnostics
+ * catalogue and formatters — is imported by the command's action when it runs, so `--version`
+ * and `--help` load almost nothing and `tools` loads neither TypeScript nor esbuild.
  */
 import * as path from "node:path";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { CompileFlags } from "./commands/compile.js";
-import { isTargetId, TARGET_IDS } from "../compiler/providers/index.js";
-import { unknownTargetHint } from "../compiler/providers/check-targets.js";
-import { registerCatalogCommands } from "./commands/tools.js";
+import { isTargetId, TARGET_IDS, unknownTargetHint } from "../compiler/providers/profile.js";
+import { registerCatalogCommands, registerRuntimeCommands } from "./commands/host-commands.js";
 import { toolVersion } from "./version.js";
-import { Diagnostics, type DiagnosticMessage } from "../diagnostics/catalog/index.js";
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { toJsonDiagnostic } from "../diagnostics/format-machine.js";
-import { registerRuntimeCommands } from "./commands/runtime-commands.js";
+import type { DiagnosticMessage } from "../diagnostics/catalog/index.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { registerLspCommand, type ServeLanguageServer } from "./commands/lsp.js";
 
 /** What the binary supplies from the layers beside `cli/` (the editor's language server). */
@@ -135,12 +138,14 @@ export async function main(argv: readonly string[], services: CliServices = {}):
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
-      printFailureJson(argv, Diagnostics.UsageError, error.message.replace(/^error: /, ""));
+      const { Diagnostics } = await import("../diagnostics/catalog/index.js");
+      await printFailureJson(program, argv, Diagnostics.UsageError, error.message.replace(/^error: /, ""));
       return 2;
     }
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`assembly-line: internal error: ${error instanceof Error ? (error.stack ?? message) : message}\n`);
-    printFailureJson(argv, Diagnostics.InternalError, message);
+    const { Diagnostics } = await import("../diagnostics/catalog/index.js");
+    await printFailureJson(program, argv, Diagnostics.InternalError, message);
     return 2;
   }
 }
@@ -161,12 +166,13 @@ function parseTokenBudget(value: string): number {
 /**
  * With `--format json`, a usage or internal failure still prints exactly one JSON object on
  * stdout (DESIGN §7): `{ ok: false, diagnostics }`, or for `call`/`approve` the call shape
- * `{ status: "failed", error, diagnostics, events: [] }`.
+ * `{ status: "failed", error, diagnostics, events: [] }`. The format is the flag's, else — for
+ * `compile`, whose default format the project configuration sets (docs/configuration.md) — the
+ * configuration's `format` (`failureFormat`).
  */
-function printFailureJson(argv: readonly string[], message: DiagnosticMessage, text: string): void {
-  const formatAt = argv.findIndex((arg) => arg === "--format" || arg.startsWith("--format="));
-  const format = formatAt < 0 ? undefined : argv[formatAt]!.includes("=") ? argv[formatAt]!.split("=")[1] : argv[formatAt + 1];
-  if (format !== "json") return;
+async function printFailureJson(program: Command, argv: readonly string[], message: DiagnosticMessage, text: string): Promise<void> {
+  if ((await failureFormat(program, argv)) !== "json") return;
+  const [{ createDiagnostic }, { toJsonDiagnostic }] = await Promise.all([import("../diagnostics/diagnostic.js"), import("../diagnostics/format-machine.js")]);
   const diagnostic = toJsonDiagnostic(createDiagnostic(message, { file: "", line: 1, column: 1 }, [text]));
   const command = argv.find((arg) => !arg.startsWith("-"));
   const document =
@@ -174,6 +180,60 @@ function printFailureJson(argv: readonly string[], message: DiagnosticMessage, t
       ? { status: "failed", error: diagnostic["message"], diagnostics: [diagnostic], events: [] }
       : { ok: false, diagnostics: [diagnostic] };
   process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+}
+
+/**
+ * The output format of a command whose arguments may not have parsed: `--format` as typed;
+ * else, for `compile`, the `format` of the configuration its first root uses (`--config FILE`,
+ * `--no-config`, or the search from that root; a configuration that cannot be loaded counts
+ * as none); else `undefined` (pretty).
+ */
+async function failureFormat(program: Command, argv: readonly string[]): Promise<string | undefined> {
+  const formatAt = argv.findIndex((arg) => arg === "--format" || arg.startsWith("--format="));
+  if (formatAt >= 0) return argv[formatAt]!.includes("=") ? argv[formatAt]!.slice(argv[formatAt]!.indexOf("=") + 1) : argv[formatAt + 1];
+  const words = commandWords(program, argv);
+  if (words?.command !== "compile") return undefined;
+  try {
+    const [{ loadProjectConfig }, { configSelection }] = await Promise.all([import("../build/project-config/load-project-config.js"), import("./config-selection.js")]);
+    const config = words.options.get("config");
+    const selection = configSelection({ ...(config === undefined ? {} : { config: config === "" ? false : config }) });
+    const loaded = await loadProjectConfig(path.resolve(words.operands[0] ?? "."), selection);
+    return loaded.diagnostics.length === 0 ? loaded.config.format : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The command, its operands and its option values as far as `argv` can be read without
+ * parsing it (a usage error stopped the parse): options that take a value (by the command's
+ * own definitions) consume the next word; `--no-x` is recorded as `x` with value `""`.
+ */
+function commandWords(program: Command, argv: readonly string[]): { command: string; operands: string[]; options: Map<string, string> } | undefined {
+  const name = argv.find((arg) => !arg.startsWith("-"));
+  const command = program.commands.find((c) => c.name() === name);
+  if (!command) return undefined;
+  const operands: string[] = [];
+  const options = new Map<string, string>();
+  for (let i = argv.indexOf(name!) + 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      operands.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      operands.push(arg);
+      continue;
+    }
+    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const option = command.options.find((o) => o.long === flag || o.short === flag);
+    if (!option) continue;
+    const key = option.attributeName();
+    if (option.negate) options.set(key, "");
+    else if (option.required || option.optional) options.set(key, inline ?? argv[++i] ?? "");
+    else options.set(key, "true");
+  }
+  return { command: command.name(), operands, options };
 }
 
 /**

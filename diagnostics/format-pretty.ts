@@ -3,10 +3,23 @@
  * `file:line:column - severity CODE: message` header, the property path, a code frame of the
  * source (rendered by @babel/code-frame), the hint, and related locations.
  */
-import { codeFrameColumns } from "@babel/code-frame";
+import { createRequire } from "node:module";
 import { diagnosticMessageFor } from "./catalog/index.js";
 import type { Diagnostic, Severity } from "./diagnostic.js";
 import { paletteFor, type Palette } from "./terminal-color.js";
+
+type CodeFrameColumns = typeof import("@babel/code-frame").codeFrameColumns;
+let codeFrameColumns: CodeFrameColumns | undefined;
+
+/**
+ * @babel/code-frame's renderer, required on the first code frame (a CommonJS package, so it can
+ * be loaded synchronously): commands that print no frame — `tools`, `search`, a successful
+ * `call` — do not load it (docs/performance.md).
+ */
+function codeFrameRenderer(): CodeFrameColumns {
+  codeFrameColumns ??= (createRequire(import.meta.url)("@babel/code-frame") as typeof import("@babel/code-frame")).codeFrameColumns;
+  return codeFrameColumns;
+}
 
 /** Options of {@link formatPretty}. */
 export interface PrettyOptions {
@@ -55,7 +68,7 @@ function codeFrame(d: Diagnostic, options: PrettyOptions, color: boolean): strin
   const start = { line: d.line, column: d.column };
   const end = d.endLine !== undefined && d.endColumn !== undefined && (d.endLine > d.line || d.endColumn > d.column) ? { line: d.endLine, column: d.endColumn } : undefined;
   try {
-    return codeFrameColumns(text, end ? { start, end } : { start }, { highlightCode: false, forceColor: color, linesAbove: 2, linesBelow: 1 });
+    return codeFrameRenderer()(text, end ? { start, end } : { start }, { highlightCode: false, forceColor: color, linesAbove: 2, linesBelow: 1 });
   } catch {
     return undefined;
   }

@@ -1,11 +1,13 @@
 /**
- * Reading `plugins.lock` (issue 3 items 5 and 6).
+ * Reading `plugins.lock` (issue 3 items 5 and 6) for a compile: the bytes come from the one
+ * lock reader (`contract/read-lock.ts`, shared with the runtime); this module classifies them.
  */
 import * as path from "node:path";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { fileStart } from "../common/positions.js";
-import { createNodeHost, decodeUtf8, type CompilerHost } from "../common/host.js";
+import { createNodeHost, type CompilerHost } from "../common/host.js";
+import { readLockBytes } from "../contract/read-lock.js";
 import { isJsonObject } from "../common/json-value.js";
 import { findConflictMarkers, type ConflictMarker } from "./conflict-markers.js";
 import { fixCommandFor } from "./fix-command.js";
@@ -47,14 +49,10 @@ export interface ReadLockfileOptions {
 export function readLockfile(lockPath: string, options: ReadLockfileOptions = {}): ReadLockfileResult {
   const host = options.host ?? createNodeHost();
   const fix = options.fixCommand ?? fixCommandFor(path.dirname(lockPath));
-  const kind = host.kind(lockPath);
-  if (kind === "missing") return { kind: "missing" };
-  const bytes = kind === "directory" ? undefined : host.readBytes(lockPath);
-  if (bytes === undefined) {
-    const reason = kind === "directory" ? "it is a directory" : kind === "symlink" ? "it is a broken symlink" : "it is not a readable file";
-    return { kind: "unreadable", diagnostic: createDiagnostic(Diagnostics.LockfileUnreadable, fileStart(lockPath), [reason]) };
-  }
-  const text = decodeUtf8(bytes).text;
+  const read = readLockBytes(lockPath, host);
+  if (read.kind === "missing") return { kind: "missing" };
+  if (read.kind === "unreadable") return { kind: "unreadable", diagnostic: createDiagnostic(Diagnostics.LockfileUnreadable, fileStart(lockPath), [read.reason]) };
+  const { bytes, text } = read;
   const markers = findConflictMarkers(text);
   if (markers.length > 0) {
     const first = markers[0]!;

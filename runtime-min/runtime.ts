@@ -12,23 +12,18 @@
  *   await runtime.close();
  * }
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { ignoreStateDir } from "../common/state-dir.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { canonicalJsonText } from "../common/canonical-json.js";
-import { loadArtifact, type LoadedArtifact } from "./artifact/load-artifact.js";
-import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
+import type { LoadedArtifact } from "./artifact/load-artifact.js";
 import { CORE_TOOLS } from "./core-tools/index.js";
 import { delegateTool } from "./core-tools/delegate.js";
 import type { ChildCallResult } from "./core-tools/delegation-types.js";
 import { DELEGATE_TOOL_NAME } from "../contract/core-catalog.js";
 import type { CoreTool } from "./core-tools/types.js";
 import { RuntimeError, runtimeError } from "./errors.js";
-import { checkWriteTarget } from "../common/confined-write.js";
-import { removeStaleTemporaries } from "../common/stale-temporaries.js";
-import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import { CallSession, type RuntimeEvent } from "./execution/call-session.js";
 import { AuthoredExecutor } from "./execution/execute-authored.js";
 import { checkId, newId } from "./execution/ids.js";
@@ -60,8 +55,10 @@ import type {
 import { byCodeUnits } from "../common/compare.js";
 import { deniedResult, pendingResult, recordedResult } from "./execution/approvals.js";
 
-/** File name of the state database inside `<root>/.assemblyline/`. */
-export const STATE_DB_FILE = "state.db";
+import { openArtifact, STATE_DB_FILE } from "./artifact/open-artifact.js";
+import { assertSurface, searchPageOf } from "./catalog-view.js";
+
+export { STATE_DB_FILE } from "./artifact/open-artifact.js";
 
 /**
  * Opens a runtime: loads and verifies the artifact against `plugins.lock` and opens the state
@@ -75,27 +72,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   checkLeaseMs(options.leaseMs);
   const shellPolicy = checkShellIsolationPolicy(options.shellIsolation);
   const limits = resolveHostLimits(options);
-  const root = path.resolve(options.root);
-  // A mistyped root says so, rather than "there is no compiled artifact" inside it.
-  if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
-    throw runtimeError(fs.existsSync(root) ? Diagnostics.AgentRootNotDirectory : Diagnostics.AgentRootMissing, "", [options.root]);
-  }
-  const stateDir = path.join(root, ".assemblyline");
-  // The state directory and state.db are written: never through a link out of the root, never
-  // into a file where a folder is expected (AL6301/AL6302, before anything is read or created).
-  for (const [target, kind] of [[stateDir, "directory"], [path.join(stateDir, STATE_DB_FILE), "file"]] as const) {
-    const refusal = checkWriteTarget(root, target, kind);
-    if (refusal) throw new RuntimeError([writeRefusalDiagnostic("The runtime's state (.assemblyline/)", refusal, root)]);
-  }
-  // What a killed host left: half-created databases, entry scripts of earlier versions.
-  removeStaleTemporaries([
-    { dir: stateDir, patterns: [/^state\.db\.\d+-[0-9a-f]{8}\.tmp(?:-wal|-shm|-journal)?$/] },
-    { dir: path.join(stateDir, "sandbox"), patterns: [/^child-[0-9a-f]{16}\.mjs(?:\.\d+\.tmp)?$/] },
-  ]);
-  const artifactDir = path.resolve(root, options.artifactDir ?? DEFAULT_ARTIFACT_DIR);
-  const artifact = loadArtifact({ root, artifactDir, stateDir });
-  const shell = await WorkspaceShell.open(shellPolicy);
-  const isolation = await probeProcessIsolation();
+  const { root, stateDir, artifact } = openArtifact(options);
+  // Both probes start child processes: run them side by side (each runs once per process).
+  const [shell, isolation] = await Promise.all([WorkspaceShell.open(shellPolicy), probeProcessIsolation()]);
   if ((options.execution ?? "sandbox") === "sandbox" && limits.network === "none" && isolation.unavailableReason !== undefined) {
     throw runtimeError(Diagnostics.NetworkPolicyUnenforceable, "", [isolation.unavailableReason]);
   }
@@ -315,20 +294,10 @@ export class Runtime {
     const surfaceId = request.surface ?? ".";
     this.assertSurface(surfaceId);
     const runId = request.runId === undefined ? undefined : checkId(request.runId, "run");
-    let page;
-    try {
-      page = this.catalog.searchIndex(surfaceId).search(String(query), {
-        ...(request.limit === undefined ? {} : { limit: request.limit }),
-        ...(request.offset === undefined ? {} : { offset: request.offset }),
-      });
-    } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
-      throw runtimeError(Diagnostics.SearchPageInvalid, "", [error.message]);
-    }
-    const result: ToolSearchResult = { tools: page.tools, totalMatches: page.totalMatches, hasMore: page.hasMore, ...(page.nextOffset === undefined ? {} : { nextOffset: page.nextOffset }) };
+    const result = searchPageOf(this.catalog, this.artifact.manifest, query, { ...request, surface: surfaceId });
     if (runId === undefined) return result;
     this.assertRunActive(this.store.ensureRun(runId));
-    const activated = page.tools.filter((tool) => tool.visibility === "deferred").map((tool) => tool.name).sort(byCodeUnits);
+    const activated = result.tools.filter((tool) => tool.visibility === "deferred").map((tool) => tool.name).sort(byCodeUnits);
     if (activated.length > 0) {
       this.store.transaction("record activated tools", () => {
         this.store.activateTools(runId, surfaceId, activated);
@@ -484,10 +453,7 @@ export class Runtime {
   }
 
   private assertSurface(surfaceId: string): void {
-    if (!this.artifact.manifest.surfaces[surfaceId]) {
-      const known = Object.keys(this.artifact.manifest.surfaces).sort().join(", ") || "(none)";
-      throw runtimeError(Diagnostics.UnknownSurface, "", [surfaceId, known]);
-    }
+    assertSurface(this.artifact.manifest, surfaceId);
   }
 }
 

@@ -11,20 +11,20 @@
  * schema violation is a diagnostic at the file, line, column and property path. JavaScript is
  * imported; TypeScript is transpiled by esbuild (no TypeScript install needed). Never throws
  * for a bad configuration.
+ *
+ * Only cosmiconfig's search is loaded up front: the parsers (YAML, JSON with positions) and the
+ * validator (ajv) are imported when a file is found, so a host command in a project without a
+ * configuration file does not pay for them (docs/performance.md).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { cosmiconfig, defaultLoaders, type Loader } from "cosmiconfig";
-import { parseDocument } from "yaml";
 import { fileStart, createLineMap, locationOf } from "../../common/positions.js";
-import { parseJsonDocument } from "../../compiler/plugin-package/json-document.js";
-import { yamlToLocatedValue } from "../../compiler/agent/yaml-values.js";
 import type { LocatedValue } from "../../compiler/model.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { EMPTY_PROJECT_CONFIG, type ConfigSelection, type ProjectConfig } from "./types.js";
-import { shownFile, validateProjectConfig } from "./validate-project-config.js";
+import { EMPTY_PROJECT_CONFIG, shownFile, type ConfigSelection, type ProjectConfig } from "./types.js";
 
 /** The `package.json` key that may hold the configuration. */
 export const PACKAGE_JSON_KEY = "assemblyLine";
@@ -105,6 +105,7 @@ export async function loadProjectConfig(root: string, selection: ConfigSelection
   const value = found.isEmpty ? {} : found.config;
   const isPackageJson = path.basename(file) === "package.json";
   const document = located.get(file);
+  const { validateProjectConfig } = await import("./validate-project-config.js");
   return validateProjectConfig(file, interop(value), {
     ...(document ? { located: document } : {}),
     pointerPrefix: isPackageJson ? `/${PACKAGE_JSON_KEY}` : "",
@@ -124,7 +125,8 @@ function interop(value: unknown): unknown {
 }
 
 function jsonLoader(located: Map<string, LocatedValue>): Loader {
-  return (filepath, content) => {
+  return async (filepath, content) => {
+    const { parseJsonDocument } = await import("../../compiler/plugin-package/json-document.js");
     const document = parseJsonDocument(filepath, content);
     if (document.syntaxError || !document.located) {
       const problem = document.syntaxError!;
@@ -136,7 +138,8 @@ function jsonLoader(located: Map<string, LocatedValue>): Loader {
 }
 
 function yamlLoader(located: Map<string, LocatedValue>): Loader {
-  return (filepath, content) => {
+  return async (filepath, content) => {
+    const [{ parseDocument }, { yamlToLocatedValue }] = await Promise.all([import("yaml"), import("../../compiler/agent/yaml-values.js")]);
     const map = createLineMap(filepath, content);
     const document = parseDocument(content, { prettyErrors: false, uniqueKeys: true, strict: true });
     const error = document.errors[0];

@@ -2,6 +2,7 @@
  * The project configuration as the commands use it (issue 10 item 5; schema:
  * `schemas/assembly-line.config.schema.json`; docs: `docs/configuration.md`).
  */
+import * as path from "node:path";
 
 /** A severity setting of `rules`, as in ESLint. */
 export type RuleSetting = "off" | "warn" | "error";
@@ -41,3 +42,8 @@ export const EMPTY_PROJECT_CONFIG: ProjectConfig = { rules: {}, host: {} };
 
 /** Which configuration to use: the search (default), one named file (`--config`), or none (`--no-config`). */
 export type ConfigSelection = { readonly kind: "search" } | { readonly kind: "file"; readonly file: string } | { readonly kind: "none" };
+
+/** The file as the user can open it from the working directory (relative to it, else absolute). */
+export function shownFile(file: string): string {
+  return path.relative(process.cwd(), file) || file;
+}

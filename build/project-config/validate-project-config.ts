@@ -18,7 +18,7 @@ import { locateValue, type LocatedValue } from "../../compiler/model.js";
 import { Diagnostics, allDiagnosticMessages, diagnosticMessageFor } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
-import type { HostPolicyDefaults, ProjectConfig, RuleSetting } from "./types.js";
+import { shownFile, type HostPolicyDefaults, type ProjectConfig, type RuleSetting } from "./types.js";
 
 /** Where the schema ships (also exported as `@assemblyline-agents/assembly-line/schemas/…`). */
 export const PROJECT_CONFIG_SCHEMA_FILE = "assembly-line.config.schema.json";
@@ -122,10 +122,7 @@ function checkRules(rules: Readonly<Record<string, RuleSetting>>, at: (pointer: 
   return out;
 }
 
-/** The file as the user can open it from the working directory. */
-export function shownFile(file: string): string {
-  return path.relative(process.cwd(), file) || file;
-}
+export { shownFile } from "./types.js";
 
 /** `rules.AL1015`, or `(the configuration)` for the whole value. */
 function displayPath(segments: readonly PropertyKey[]): string {

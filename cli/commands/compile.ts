@@ -17,6 +17,7 @@ import { compileOptionsFor, expandRoots, loadTargets, outputFormat, sharedOutDir
 import { compileJson, printPretty } from "../compile-report.js";
 import { printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
+import { recordingHost } from "../inputs-record.js";
 
 /** Flags of `compile`. */
 export interface CompileFlags extends ConfigFlags {
@@ -78,7 +79,11 @@ export async function runCompile(rootArguments: readonly string[], flags: Compil
   }
   const outcomes: RootOutcome[] = [];
   for (const [i, target] of targets.entries()) {
-    const result = target.configDiagnostics.length > 0 ? configFailure(target) : await compileAgent(options[i]!);
+    // A compile that writes (not --check) and may use .assemblyline/cache/ (not --no-cache)
+    // records its inputs, so the host commands that follow skip their check (`../inputs-record.ts`).
+    const recording = !flags.check && options[i]!.cache !== false && target.configDiagnostics.length === 0 ? recordingHost(target.root) : undefined;
+    const result = target.configDiagnostics.length > 0 ? configFailure(target) : await compileAgent({ ...options[i]!, ...(recording ? { host: recording.host } : {}) });
+    if (recording && result.ok && !result.lockChanged) recording.save();
     const stopped = flags.failOnChange ? changedFiles(result, flags, target.root) : undefined;
     outcomes.push({ target, result, ...(stopped ? { stopped } : {}) });
   }

@@ -5,9 +5,6 @@
  * it, and this module only wires the flag to that function.
  */
 import type { Command } from "commander";
-import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { createDiagnostic } from "../../diagnostics/diagnostic.js";
-import { formatPretty } from "../../diagnostics/format-pretty.js";
 
 /**
  * Serves the language server over standard input and output. Resolves with the exit code when
@@ -30,6 +27,12 @@ export function registerLspCommand(program: Command, serve: ServeLanguageServer 
     .action(async (options: { stdio?: boolean }) => {
       const problem = !options.stdio ? "lsp needs --stdio (the only transport)" : !serve ? "this build of assembly-line has no language server" : undefined;
       if (problem !== undefined) {
+        // Loaded here: `cli/main.ts` registers this command on every start (docs/performance.md).
+        const [{ Diagnostics }, { createDiagnostic }, { formatPretty }] = await Promise.all([
+          import("../../diagnostics/catalog/index.js"),
+          import("../../diagnostics/diagnostic.js"),
+          import("../../diagnostics/format-pretty.js"),
+        ]);
         const diagnostic = createDiagnostic(Diagnostics.UsageError, { file: "", line: 1, column: 1 }, [problem]);
         process.stderr.write(formatPretty([diagnostic]));
         setExitCode(2);

@@ -7,50 +7,20 @@
  * (AL8020–AL8042), control-plane failures and internal failures.
  *
  * The commands return their output instead of printing, so the CLI entry, tests and other
- * hosts can use them; {@link registerRuntimeCommands} wires them into a commander program.
+ * hosts can use them; `registerRuntimeCommands` (`./host-commands.ts`) wires them into a
+ * commander program and loads this module only when one of them runs.
  */
-import { Option, type Command } from "commander";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { colorFor, paletteFor } from "../../diagnostics/terminal-color.js";
+import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
 import type { Runtime } from "../../runtime-min/runtime.js";
-import type { CallResult, RuntimeOptions } from "../../runtime-min/types.js";
+import type { CallResult, RuntimeOptions, ToolSearchResult } from "../../runtime-min/types.js";
+import type { CapabilitySnapshot } from "../../runtime-min/snapshot/types.js";
 import { resolveHostPolicy } from "../host-policy.js";
 import { formatCallResult, formatRefusal } from "../format-call-result.js";
+import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
 
-/** What a command produced. */
-export interface CommandOutput {
-  readonly exitCode: 0 | 1 | 2;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/**
- * Whether each stream's text is coloured. The CLI entry decides with {@link terminalColor};
- * a command run in-process without it prints plain text.
- */
-export interface OutputColor {
-  readonly stdout: boolean;
-  readonly stderr: boolean;
-}
-
-/** The colour of this process's stdout and stderr, by `colorFor` (NO_COLOR, FORCE_COLOR, TTY). */
-export function terminalColor(): OutputColor {
-  return { stdout: colorFor(process.stdout), stderr: colorFor(process.stderr) };
-}
-
-/** Host wiring the CLI entry provides. */
-export interface RuntimeCommandHooks {
-  /**
-   * Compiles the root when its artifact is missing or stale (DESIGN §7: `call` and `approve`
-   * compile first). Returns the compile's error diagnostics; any error stops the command.
-   * `artifactDir` is the project configuration's `outDir` when it sets one.
-   */
-  readonly ensureArtifact?: (root: string, artifactDir?: string) => Promise<readonly Diagnostic[]>;
-  /** Extra runtime options (built-in tools, core-tool policy). */
-  readonly runtimeOptions?: Omit<RuntimeOptions, "root" | "hostConfig" | "execution">;
-}
+export { defaultWrite, terminalColor, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "./command-output.js";
 
 /** Options of `assembly-line call`. */
 export interface CallCommandOptions {
@@ -144,65 +114,6 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
   }
 }
 
-/**
- * Adds `call` and `approve` to a commander program. `write` receives each command's output;
- * the process exit code is set from it.
- */
-export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandHooks = {}, write = defaultWrite): void {
-  const call = program
-    .command("call")
-    .description("Run one tool of the compiled agent as the host would.")
-    .argument("<tool>", "model-facing tool name")
-    .argument("[root]", "agent root", ".")
-    .requiredOption("--input <json>", "the tool's input as JSON")
-    .option("--surface <path>", "surface id: . or subagents/<name>", ".")
-    .option("--run <id>", "run id; state persists per run (generated when omitted)")
-    .option("--call <id>", "tool-call id (generated when omitted)")
-    .option("--config <KEY=VALUE>", "a host requiredConfig value (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
-    .option("--execution <policy>", "sandbox (default: host.execution of the project configuration, else sandbox) or direct")
-    .option("--deadline <ms>", "deadline of the call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
-  withHostPolicyOptions(call);
-  call.action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
-    write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, hooks));
-  });
-  const approve = program
-    .command("approve")
-    .description("Approve (or deny) a call that stopped at approval_required.")
-    .argument("<callId>", "the tool-call id printed by `call`")
-    .argument("[root]", "agent root", ".")
-    .requiredOption("--run <id>", "the run id printed by `call`")
-    .option("--deny", "deny instead: the call never executes")
-    .option("--config <KEY=VALUE>", "a host requiredConfig value for the approved call (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
-    .option("--execution <policy>", "sandbox or direct, for the approved call (default: host.execution of the project configuration, else sandbox)")
-    .option("--deadline <ms>", "deadline of the approved call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
-  withHostPolicyOptions(approve);
-  approve.action(async (callId: string, root: string, flags: Omit<ApproveCommandOptions, "callId" | "root">) => {
-    write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
-  });
-}
-
-/**
- * The host limits and configuration flags `call` and `approve` share (the approved call runs
- * under them; docs/host-policy.md, docs/configuration.md), and `--format`.
- */
-function withHostPolicyOptions(command: Command): void {
-  command
-    .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default: host.memoryMb, else 1024)")
-    .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default: host.maxResultBytes, else 8388608)")
-    .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default 262144)")
-    .option("--network <policy>", "network of sandboxed tools: host or none (default: host.network, else host)")
-    .option("--project-config <file>", "the project configuration file (default: searched from the root upwards)")
-    .option("--no-project-config", "use no project configuration file")
-    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"));
-}
-
-/** Writes a command's output to stdout and stderr and sets `process.exitCode` (the default `write`). */
-export function defaultWrite(output: CommandOutput): void {
-  if (output.stdout) process.stdout.write(output.stdout);
-  if (output.stderr) process.stderr.write(output.stderr);
-  process.exitCode = output.exitCode;
-}
-
 async function withRuntime(
   root: string | undefined,
   options: Pick<RuntimeOptions, "hostConfig" | "execution" | "artifactByteLimit" | "artifactDir" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network">,
@@ -245,6 +156,49 @@ export async function withHostRuntime(
   } finally {
     await runtime.close();
   }
+}
+
+/** The catalogue side of a host: what `tools` and `search` read. */
+export interface HostCatalog {
+  /** Absolute agent root. */
+  readonly root: string;
+  /** The snapshot of a surface (with the run's activations when the catalogue belongs to a run). */
+  snapshot(surface: string): CapabilitySnapshot;
+  /** One search page of a surface (activating its deferred tools in the run, when there is one). */
+  search(query: string, request: { readonly surface: string; readonly limit?: number; readonly offset?: number }): ToolSearchResult;
+}
+
+/**
+ * Runs `tools` or `search` on the root's compiled artifact: `hooks.ensureArtifact` first (its
+ * errors thrown as a `RuntimeError`), then `act` on the catalogue. Without a run id that is the
+ * read-only `CatalogView` (no state database, no sandbox, no probes: docs/performance.md); with
+ * one, a full runtime, since the run's activations live in its state (its setup warnings are
+ * appended to `stderr`, as {@link withHostRuntime} does). Throws what they throw; pair it with
+ * {@link refusalOutput}.
+ */
+export async function withHostCatalog(
+  root: string | undefined,
+  runId: string | undefined,
+  options: { readonly artifactDir?: string; readonly artifactByteLimit?: number },
+  hooks: RuntimeCommandHooks,
+  act: (catalog: HostCatalog) => Promise<CommandOutput>,
+  color?: OutputColor,
+): Promise<CommandOutput> {
+  if (runId !== undefined) {
+    return withHostRuntime(root, options, hooks, (runtime) =>
+      act({
+        root: runtime.root,
+        snapshot: (surface) => runtime.snapshot({ surface, runId }),
+        search: (query, request) => runtime.search(query, { ...request, runId }),
+      }),
+    color);
+  }
+  const agentRoot = root ?? ".";
+  const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
+  if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
+  const { CatalogView } = await import("../../runtime-min/catalog-view.js");
+  const view = CatalogView.open({ root: agentRoot, ...(options.artifactDir ? { artifactDir: options.artifactDir } : {}), ...(hooks.runtimeOptions?.coreToolPolicy ? { coreToolPolicy: hooks.runtimeOptions.coreToolPolicy } : {}) });
+  return act({ root: view.root, snapshot: (surface) => view.snapshot(surface), search: (query, request) => view.search(query, request) });
 }
 
 function exitCodeOf(result: CallResult): 0 | 1 | 2 {

@@ -10,12 +10,17 @@
  * Exit codes: 0 — printed (also when nothing matched); 1 — the artifact was refused or the
  * compile failed; 2 — usage errors (AL8020 surface, AL8021 ended run, AL8022 run id,
  * AL8043 `--limit`/`--offset`) and internal failures.
+ *
+ * The artifact is the one the project configuration's `outDir` names, as for `call`
+ * (`--project-config FILE`, `--no-project-config`; `../host-policy.ts`). Loaded by
+ * `registerSearchCommand` (`./host-commands.ts`) only when `search` runs.
  */
-import { Option, type Command } from "commander";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { formatSearch, searchJson } from "../format-catalog.js";
-import { defaultWrite, refusalOutput, terminalColor, withHostRuntime, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "./runtime-commands.js";
+import { refusalOutput, withHostCatalog } from "./runtime-commands.js";
+import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
+import { catalogRuntimeOptions } from "../host-policy.js";
 import { runtimeError } from "../../runtime-min/errors.js";
 
 /** Options of `assembly-line search`. */
@@ -30,6 +35,8 @@ export interface SearchCommandOptions {
   readonly offset?: string;
   /** Activate the page's deferred tools in this run. */
   readonly run?: string;
+  /** `--project-config FILE` or `--no-project-config` (`false`); default: the configuration search. */
+  readonly projectConfig?: string | boolean;
   readonly format?: string;
   /** Colour for pretty output (default: plain). */
   readonly color?: OutputColor;
@@ -42,35 +49,14 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
     const limit = parseCount("--limit", options.limit, 1);
     const offset = parseCount("--offset", options.offset, 0) ?? 0;
     const query = options.query ?? "";
-    return await withHostRuntime(options.root, {}, hooks, async (runtime) => {
-      const result = runtime.search(query, {
-        surface: options.surface ?? ".",
-        offset,
-        ...(limit === undefined ? {} : { limit }),
-        ...(options.run === undefined ? {} : { runId: options.run }),
-      });
+    const runtimeOptions = await catalogRuntimeOptions(options.root ?? ".", options);
+    return await withHostCatalog(options.root, options.run, runtimeOptions, hooks, async (catalog) => {
+      const result = catalog.search(query, { surface: options.surface ?? ".", offset, ...(limit === undefined ? {} : { limit }) });
       return { exitCode: 0, stdout: json ? searchJson(result) : formatSearch(result, query, offset, paletteFor(options.color?.stdout ?? false)), stderr: "" };
     }, options.color);
   } catch (error) {
     return refusalOutput(error, json, options.color, "diagnostics");
   }
-}
-
-/** Adds `search` to a commander program; `write` receives the output (default: stdout, stderr, exit code). */
-export function registerSearchCommand(program: Command, hooks: RuntimeCommandHooks = {}, write: (output: CommandOutput) => void = defaultWrite): void {
-  program
-    .command("search")
-    .description("Search a surface's tools as tool_search does, one page at a time.")
-    .argument("[query]", 'words describing the tool; "" browses everything', "")
-    .argument("[root]", "agent root", ".")
-    .option("--surface <path>", "surface id: . or subagents/<name>", ".")
-    .option("--limit <n>", "page size (default 8, at most 20)")
-    .option("--offset <n>", "matches to skip: the nextOffset of the previous page", "0")
-    .option("--run <id>", "activate the page's deferred tools in this run, as tool_search does")
-    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
-    .action(async (query: string, root: string, flags: Omit<SearchCommandOptions, "query" | "root">) => {
-      write(await runSearchCommand({ ...flags, query, root, color: terminalColor() }, hooks));
-    });
 }
 
 /** Parses a `--limit`/`--offset` value (digits only, at least `minimum`); `undefined` when absent. */

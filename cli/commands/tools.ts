@@ -9,14 +9,18 @@
  * Exit codes: 0 — printed; 1 — the artifact was refused (AL8001–AL8014) or the compile
  * failed; 2 — usage errors (unknown surface AL8020, bad run id AL8022) and internal failures.
  *
- * {@link registerCatalogCommands} adds both `tools` and `search` to a commander program.
+ * The artifact is the one the project configuration's `outDir` names, as for `call`
+ * (`--project-config FILE`, `--no-project-config`; `../host-policy.ts`).
+ *
+ * `registerCatalogCommands` (`./host-commands.ts`) adds both `tools` and `search` to a
+ * commander program and loads this module only when `tools` runs.
  */
-import { Option, type Command } from "commander";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { formatSnapshotWarnings, formatTools, toolsJson } from "../format-catalog.js";
-import { defaultWrite, refusalOutput, terminalColor, withHostRuntime, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "./runtime-commands.js";
-import { registerSearchCommand } from "./search.js";
-import { loadTokenCounter } from "../../compiler/providers/tokens.js";
+import { refusalOutput, withHostCatalog } from "./runtime-commands.js";
+import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
+import { catalogRuntimeOptions } from "../host-policy.js";
+import { withCachedTokenCounts } from "../token-count-cache.js";
 
 /** Options of `assembly-line tools`. */
 export interface ToolsCommandOptions {
@@ -25,6 +29,8 @@ export interface ToolsCommandOptions {
   readonly surface?: string;
   /** A run whose `tool_search` activations are loaded into the snapshot. */
   readonly run?: string;
+  /** `--project-config FILE` or `--no-project-config` (`false`); default: the configuration search. */
+  readonly projectConfig?: string | boolean;
   /** `pretty` (default) or `json`. */
   readonly format?: string;
   /** Colour for pretty output (default: plain). */
@@ -35,36 +41,16 @@ export interface ToolsCommandOptions {
 export async function runToolsCommand(options: ToolsCommandOptions, hooks: RuntimeCommandHooks = {}): Promise<CommandOutput> {
   const json = options.format === "json";
   try {
-    return await withHostRuntime(options.root, {}, hooks, async (runtime) => {
-      const snapshot = runtime.snapshot({ surface: options.surface ?? ".", ...(options.run === undefined ? {} : { runId: options.run }) });
-      const count = await loadTokenCounter();
-      const stdout = json ? toolsJson(snapshot, count) : formatTools(snapshot, options.root ?? ".", paletteFor(options.color?.stdout ?? false), count);
+    const runtimeOptions = await catalogRuntimeOptions(options.root ?? ".", options);
+    return await withHostCatalog(options.root, options.run, runtimeOptions, hooks, async (catalog) => {
+      const snapshot = catalog.snapshot(options.surface ?? ".");
+      // Token counts come from the cache beside the analysis cache; the encoder loads only for new tool texts.
+      const stdout = await withCachedTokenCounts(catalog.root, (count) =>
+        json ? toolsJson(snapshot, count) : formatTools(snapshot, options.root ?? ".", paletteFor(options.color?.stdout ?? false), count),
+      );
       return { exitCode: 0, stdout, stderr: formatSnapshotWarnings(snapshot.warnings, paletteFor(options.color?.stderr ?? false)) };
     }, options.color);
   } catch (error) {
     return refusalOutput(error, json, options.color, "diagnostics");
   }
-}
-
-/** Adds `tools` to a commander program; `write` receives the output (default: stdout, stderr, exit code). */
-export function registerToolsCommand(program: Command, hooks: RuntimeCommandHooks = {}, write: (output: CommandOutput) => void = defaultWrite): void {
-  program
-    .command("tools")
-    .description("Print the tools the model starts with on a surface: the capability snapshot.")
-    .argument("[root]", "agent root", ".")
-    .option("--surface <path>", "surface id: . or subagents/<name>", ".")
-    .option("--run <id>", "include the deferred tools this run activated with tool_search")
-    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
-    .action(async (root: string, flags: Omit<ToolsCommandOptions, "root">) => {
-      write(await runToolsCommand({ ...flags, root, color: terminalColor() }, hooks));
-    });
-}
-
-/**
- * Adds `tools` and `search` to a commander program. `hooks.ensureArtifact` compiles the root
- * first (DESIGN §7); `write` receives each command's output.
- */
-export function registerCatalogCommands(program: Command, hooks: RuntimeCommandHooks = {}, write: (output: CommandOutput) => void = defaultWrite): void {
-  registerToolsCommand(program, hooks, write);
-  registerSearchCommand(program, hooks, write);
 }

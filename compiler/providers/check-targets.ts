@@ -13,9 +13,10 @@ import { createDiagnostic, dedupeDiagnostics, type Diagnostic } from "../../diag
 import { Diagnostics, type DiagnosticMessage } from "../../diagnostics/catalog/index.js";
 import { fileStart, type SourceLocation } from "../../common/positions.js";
 import { escapePointerSegment } from "../../common/json-pointer.js";
-import { didYouMean } from "../../common/did-you-mean.js";
 import { checkToolDefinition, type ToolFinding } from "./check-tool.js";
-import { isTargetId, profileOf, TARGET_IDS, type ProviderProfile } from "./index.js";
+import { isTargetId, profileOf, type ProviderProfile } from "./index.js";
+import { unknownTargetHint } from "./profile.js";
+export { unknownTargetHint } from "./profile.js";
 import { initialSnapshot, surfaceTools, type SurfaceTool, type SurfaceTools } from "./surface-tools.js";
 
 /**
@@ -47,11 +48,6 @@ export function checkProviderTargets(analysis: AgentAnalysis, targets: readonly 
   return dedupeDiagnostics(diagnostics);
 }
 
-/** "Did you mean 'openai-strict'? Known targets: …" for an id that is not a target. */
-export function unknownTargetHint(id: string): string {
-  const near = didYouMean(id, TARGET_IDS);
-  return `${near ? `Did you mean '${near}'? ` : ""}Known targets: ${TARGET_IDS.join(", ")}.`;
-}
 
 /** The per-request cap and budgets of one surface's initial snapshot. */
 function surfaceDiagnostics(profile: ProviderProfile, surface: SurfaceTools): Diagnostic[] {

@@ -9,17 +9,13 @@ import { geminiJsonSchemaProfile } from "./gemini-json-schema.js";
 import { mcpProfile } from "./mcp-2025-11-25.js";
 import { openaiProfile } from "./openai.js";
 import { openaiStrictProfile } from "./openai-strict.js";
-import { TARGET_IDS, type ProviderProfile, type TargetId } from "./profile.js";
+import type { ProviderProfile, TargetId } from "./profile.js";
 
-export { TARGET_IDS, type ProviderProfile, type TargetId } from "./profile.js";
+export { TARGET_IDS, isTargetId, type ProviderProfile, type TargetId } from "./profile.js";
 
 /** Every profile, in {@link TARGET_IDS} order. */
 export const PROVIDER_PROFILES: readonly ProviderProfile[] = [openaiProfile, openaiStrictProfile, anthropicProfile, anthropicStrictProfile, geminiProfile, geminiJsonSchemaProfile, mcpProfile];
 
-/** True when `id` is a target id. */
-export function isTargetId(id: string): id is TargetId {
-  return (TARGET_IDS as readonly string[]).includes(id);
-}
 
 /** The profile of a target id. */
 export function profileOf(id: TargetId): ProviderProfile {

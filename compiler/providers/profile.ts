@@ -7,12 +7,24 @@
  */
 import type { JsonObject } from "../../common/json-value.js";
 import type { SchemaNode, SchemaPath } from "./schema-walk.js";
+import { didYouMean } from "../../common/did-you-mean.js";
 
 /** The target ids `compile --target` and the config's `targets` accept. */
 export const TARGET_IDS = ["openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "gemini-json-schema", "mcp-2025-11-25"] as const;
 
 /** One target id. */
 export type TargetId = (typeof TARGET_IDS)[number];
+
+/** True when `id` is a target id. */
+export function isTargetId(id: string): id is TargetId {
+  return (TARGET_IDS as readonly string[]).includes(id);
+}
+
+/** "Did you mean 'openai-strict'? Known targets: …" for an id that is not a target. */
+export function unknownTargetHint(id: string): string {
+  const near = didYouMean(id, TARGET_IDS);
+  return `${near ? `Did you mean '${near}'? ` : ""}Known targets: ${TARGET_IDS.join(", ")}.`;
+}
 
 /** A page a rule was read from, and when. */
 export interface ProfileSource {

@@ -1,10 +1,10 @@
 /**
  * Reads `plugins.lock` for artifact verification (DESIGN §5): its exact bytes (whose SRI the
- * manifest records), its JSON value, and a locator for diagnostics. Only the parts the runtime
+ * manifest records; read by the one lock reader, `contract/read-lock.ts`, which the compiler
+ * shares), its JSON value, and a locator for diagnostics. Only the parts the runtime
  * needs are interpreted: `surfaces.<id>.capabilities.<key>.tools.<name>` with the locked
  * contract and `bundle` integrity.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -13,9 +13,11 @@ import { JsonLocator } from "./json-locator.js";
 import type { ArtifactTool } from "../../contract/manifest.js";
 import type { ToolContract } from "../../contract/lockfile-types.js";
 import { byCodeUnits } from "../../common/compare.js";
+import { LOCKFILE_NAME } from "../../contract/lockfile-types.js";
+import { readLockBytes } from "../../contract/read-lock.js";
 
 /** File name of the lock in the agent root. */
-export const LOCK_FILE = "plugins.lock";
+export const LOCK_FILE = LOCKFILE_NAME;
 
 /** The lock as read. `value` is `undefined` when `diagnostics` is not empty. */
 export interface LockReading {
@@ -36,14 +38,13 @@ export interface LockedToolEntry {
 export function readLockfile(root: string, relative: (file: string) => string): LockReading {
   const file = path.join(root, LOCK_FILE);
   const shown = relative(file);
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch {
+  const read = readLockBytes(file);
+  if (read.kind !== "read") {
     const locator = new JsonLocator(shown, "");
     return { bytes: Buffer.alloc(0), value: undefined, locator, diagnostics: [createDiagnostic(Diagnostics.LockMissing, locator.locate([]))] };
   }
-  const text = bytes.toString("utf8");
+  const bytes = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength);
+  const text = read.text;
   const locator = new JsonLocator(shown, text);
   let value: unknown;
   try {

@@ -1,7 +1,6 @@
 // A separate host process for runtime tests: `assembly-line call|approve|tools|search` from the sources.
 import { Command } from "commander";
-import { registerCatalogCommands } from "../../../cli/commands/tools.js";
-import { registerRuntimeCommands } from "../../../cli/commands/runtime-commands.js";
+import { registerCatalogCommands, registerRuntimeCommands } from "../../../cli/commands/host-commands.js";
 
 const program = new Command("assembly-line");
 registerRuntimeCommands(program);

@@ -1,0 +1,49 @@
+/**
+ * What the host commands (`call`, `approve`, `tools`, `search`) share and the CLI entry needs
+ * before any command runs: their output shape, the colour of the terminal, the default writer,
+ * and the hooks the entry supplies. Kept free of heavy imports (only `picocolors` through
+ * `terminal-color.ts`), since `cli/main.ts` loads it on every start (docs/performance.md).
+ */
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { colorFor } from "../../diagnostics/terminal-color.js";
+import type { RuntimeOptions } from "../../runtime-min/types.js";
+
+/** What a command produced. */
+export interface CommandOutput {
+  readonly exitCode: 0 | 1 | 2;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Whether each stream's text is coloured. The CLI entry decides with {@link terminalColor};
+ * a command run in-process without it prints plain text.
+ */
+export interface OutputColor {
+  readonly stdout: boolean;
+  readonly stderr: boolean;
+}
+
+/** The colour of this process's stdout and stderr, by `colorFor` (NO_COLOR, FORCE_COLOR, TTY). */
+export function terminalColor(): OutputColor {
+  return { stdout: colorFor(process.stdout), stderr: colorFor(process.stderr) };
+}
+
+/** Host wiring the CLI entry provides. */
+export interface RuntimeCommandHooks {
+  /**
+   * Compiles the root when its artifact is missing or stale (DESIGN §7: `call` and `approve`
+   * compile first). Returns the compile's error diagnostics; any error stops the command.
+   * `artifactDir` is the project configuration's `outDir` when it sets one.
+   */
+  readonly ensureArtifact?: (root: string, artifactDir?: string) => Promise<readonly Diagnostic[]>;
+  /** Extra runtime options (built-in tools, core-tool policy). */
+  readonly runtimeOptions?: Omit<RuntimeOptions, "root" | "hostConfig" | "execution">;
+}
+
+/** Writes a command's output to stdout and stderr and sets `process.exitCode` (the default `write`). */
+export function defaultWrite(output: CommandOutput): void {
+  if (output.stdout) process.stdout.write(output.stdout);
+  if (output.stderr) process.stderr.write(output.stderr);
+  process.exitCode = output.exitCode;
+}

@@ -1,0 +1,120 @@
+/**
+ * The host commands' command-line definitions (DESIGN §7): `tools`, `search`, `call` and
+ * `approve` — their arguments, flags and help. Each action loads its command module
+ * (`./tools.js`, `./search.js`, `./runtime-commands.js`) only when it runs, so the CLI's start
+ * (`--version`, `--help`, any other command) never pays for the runtime, the project
+ * configuration loader or the token encoder (docs/performance.md).
+ */
+import { Option, type Command } from "commander";
+import { defaultWrite, terminalColor, type CommandOutput, type RuntimeCommandHooks } from "./command-output.js";
+import type { ToolsCommandOptions } from "./tools.js";
+import type { SearchCommandOptions } from "./search.js";
+import type { ApproveCommandOptions, CallCommandOptions } from "./runtime-commands.js";
+
+/** Adds `tools` to a commander program; `write` receives the output (default: stdout, stderr, exit code). */
+export function registerToolsCommand(program: Command, hooks: RuntimeCommandHooks = {}, write: (output: CommandOutput) => void = defaultWrite): void {
+  const tools = program
+    .command("tools")
+    .description("Print the tools the model starts with on a surface: the capability snapshot.")
+    .argument("[root]", "agent root", ".")
+    .option("--surface <path>", "surface id: . or subagents/<name>", ".")
+    .option("--run <id>", "include the deferred tools this run activated with tool_search");
+  withProjectConfigOptions(tools);
+  tools.addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"));
+  tools.action(async (root: string, flags: Omit<ToolsCommandOptions, "root">) => {
+    const { runToolsCommand } = await import("./tools.js");
+    write(await runToolsCommand({ ...flags, root, color: terminalColor() }, hooks));
+  });
+}
+
+/** Adds `search` to a commander program; `write` receives the output (default: stdout, stderr, exit code). */
+export function registerSearchCommand(program: Command, hooks: RuntimeCommandHooks = {}, write: (output: CommandOutput) => void = defaultWrite): void {
+  const search = program
+    .command("search")
+    .description("Search a surface's tools as tool_search does, one page at a time.")
+    .argument("[query]", 'words describing the tool; "" browses everything', "")
+    .argument("[root]", "agent root", ".")
+    .option("--surface <path>", "surface id: . or subagents/<name>", ".")
+    .option("--limit <n>", "page size (default 8, at most 20)")
+    .option("--offset <n>", "matches to skip: the nextOffset of the previous page", "0")
+    .option("--run <id>", "activate the page's deferred tools in this run, as tool_search does");
+  withProjectConfigOptions(search);
+  search.addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"));
+  search.action(async (query: string, root: string, flags: Omit<SearchCommandOptions, "query" | "root">) => {
+    const { runSearchCommand } = await import("./search.js");
+    write(await runSearchCommand({ ...flags, query, root, color: terminalColor() }, hooks));
+  });
+}
+
+/**
+ * Adds `tools` and `search` to a commander program. `hooks.ensureArtifact` compiles the root
+ * first (DESIGN §7); `write` receives each command's output.
+ */
+export function registerCatalogCommands(program: Command, hooks: RuntimeCommandHooks = {}, write: (output: CommandOutput) => void = defaultWrite): void {
+  registerToolsCommand(program, hooks, write);
+  registerSearchCommand(program, hooks, write);
+}
+
+/**
+ * Adds `call` and `approve` to a commander program. `write` receives each command's output;
+ * the process exit code is set from it.
+ */
+export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandHooks = {}, write: (output: CommandOutput) => void = defaultWrite): void {
+  const call = program
+    .command("call")
+    .description("Run one tool of the compiled agent as the host would.")
+    .argument("<tool>", "model-facing tool name")
+    .argument("[root]", "agent root", ".")
+    .requiredOption("--input <json>", "the tool's input as JSON")
+    .option("--surface <path>", "surface id: . or subagents/<name>", ".")
+    .option("--run <id>", "run id; state persists per run (generated when omitted)")
+    .option("--call <id>", "tool-call id (generated when omitted)")
+    .option("--config <KEY=VALUE>", "a host requiredConfig value (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option("--execution <policy>", "sandbox (default: host.execution of the project configuration, else sandbox) or direct")
+    .option("--deadline <ms>", "deadline of the call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
+  withHostPolicyOptions(call);
+  call.action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
+    const { runCallCommand } = await import("./runtime-commands.js");
+    write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, hooks));
+  });
+  const approve = program
+    .command("approve")
+    .description("Approve (or deny) a call that stopped at approval_required.")
+    .argument("<callId>", "the tool-call id printed by `call`")
+    .argument("[root]", "agent root", ".")
+    .requiredOption("--run <id>", "the run id printed by `call`")
+    .option("--deny", "deny instead: the call never executes")
+    .option("--config <KEY=VALUE>", "a host requiredConfig value for the approved call (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option("--execution <policy>", "sandbox or direct, for the approved call (default: host.execution of the project configuration, else sandbox)")
+    .option("--deadline <ms>", "deadline of the approved call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
+  withHostPolicyOptions(approve);
+  approve.action(async (callId: string, root: string, flags: Omit<ApproveCommandOptions, "callId" | "root">) => {
+    const { runApproveCommand } = await import("./runtime-commands.js");
+    write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
+  });
+}
+
+/**
+ * `--project-config FILE` / `--no-project-config`: which project configuration a host command
+ * reads (its `outDir` and `host` policy; docs/configuration.md). `--config` is taken by
+ * `call`'s `KEY=VALUE` host values, so the host commands all use this name.
+ */
+function withProjectConfigOptions(command: Command): void {
+  command
+    .option("--project-config <file>", "the project configuration file (default: searched from the root upwards)")
+    .option("--no-project-config", "use no project configuration file");
+}
+
+/**
+ * The host limits and configuration flags `call` and `approve` share (the approved call runs
+ * under them; docs/host-policy.md, docs/configuration.md), and `--format`.
+ */
+function withHostPolicyOptions(command: Command): void {
+  command
+    .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default: host.memoryMb, else 1024)")
+    .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default: host.maxResultBytes, else 8388608)")
+    .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default 262144)")
+    .option("--network <policy>", "network of sandboxed tools: host or none (default: host.network, else host)");
+  withProjectConfigOptions(command);
+  command.addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"));
+}

@@ -1,0 +1,280 @@
+/**
+ * The inputs record: how a host command (`tools`, `search`, `call`, `approve`) knows that the
+ * root's `plugins.lock` is current without a compile (issue 14 item 3: "checking that an
+ * artifact is current must not cost a full analysis").
+ *
+ * A compile reads everything it depends on through its file-system host (`common/host.ts`):
+ * file contents, directory listings, `kind` and `realpath` probes. When a compile that leaves
+ * the lock as it is succeeds (the host commands' `--check`, or `assembly-line compile` with
+ * nothing to change), {@link recordingHost} has seen every one of those probes and
+ * {@link saveInputsRecord} writes what each one answered to
+ * `<root>/.assemblyline/cache/inputs.json`. The lock is one of those inputs (the compile reads
+ * it through the host). {@link inputsUnchanged} later asks each probe again: when every answer
+ * is the same, a compile would read the same bytes, so it would compute the same lock — the one
+ * on disk — and find no errors; the host command skips it.
+ *
+ * Correctness before speed:
+ * - A file read counts as unchanged when its `stat` (size, mtime, ctime, inode) is the one
+ *   recorded and the file was not changed in the two seconds before the recording started (a
+ *   "racy" file, as Git calls it: coarse file-system clocks could hide a later write). Otherwise
+ *   the file is read again and its SHA-256 compared, so a `touch` alone never forces a compile,
+ *   and an edit that keeps size and mtime (a tool that restores mtimes cannot restore ctime)
+ *   is still seen.
+ * - Directory listings are listed again and compared by name and kind; `kind` and `realpath`
+ *   probes are asked again. A file that was missing must still be missing.
+ * - The record belongs to one toolchain ({@link toolchainIdentity}: Node's version and the size
+ *   and mtime of this package's compiled compile path, schemas and dependencies) and one root
+ *   (absolute path); any other record is ignored, as is an unreadable or malformed file.
+ * - The check of the artifact against the lock (`artifactMatchesLock`) still runs every time,
+ *   and runtime-min still verifies every bundle it loads.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeFileConfined } from "../common/confined-write.js";
+import { createNodeHost, type CompilerHost, type DirectoryEntry, type ReadResult } from "../common/host.js";
+import { packageRoot } from "../common/package-root.js";
+import { ignoreStateDir } from "../common/state-dir.js";
+
+/** Where the record lives, relative to the agent root. */
+export const INPUTS_RECORD_FILE = path.join(".assemblyline", "cache", "inputs.json");
+
+/** First field of a record of this format. */
+const FORMAT = "assembly-line inputs record 1";
+
+/** A file changed this close (ms) before the recording started is compared by content, never by `stat` alone. */
+const RACY_MARGIN_MS = 2000;
+
+/** What `stat` said about a file that was read. */
+interface FileStat {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly ino: number;
+}
+
+/**
+ * One probe and its answer: `read` (text) and `bytes` carry a content digest ("file:<sha256>")
+ * or the kind of non-file they met, plus the file's `stat` when it was a file; `list` carries a
+ * digest of the listing (or `null`: not a directory); `real` the resolved path (or `null`);
+ * `kind` the kind.
+ */
+type Probe =
+  | { readonly op: "read" | "bytes"; readonly path: string; readonly answer: string; readonly stat?: FileStat }
+  | { readonly op: "list" | "real" | "kind"; readonly path: string; readonly answer: string | null };
+
+/** The file's content. */
+interface InputsRecord {
+  readonly format: typeof FORMAT;
+  readonly toolchain: string;
+  readonly root: string;
+  /** `Date.now()` when the recording started (before the first probe). */
+  readonly startedAt: number;
+  readonly probes: readonly Probe[];
+}
+
+/** A host that records every probe a compile makes; see {@link recordingHost}. */
+export interface RecordingHost {
+  readonly host: CompilerHost;
+  /** Writes what the host saw as the root's inputs record; see {@link saveInputsRecord}. */
+  save(): void;
+}
+
+/**
+ * Wraps `base` (default: the Node host) so that every probe through it is recorded; pass
+ * `host` to `compileAgent` and call `save()` only after a compile that succeeded and left
+ * `plugins.lock` unchanged (so the lock read is the lock on disk).
+ * @param root absolute agent root the compile runs on.
+ */
+export function recordingHost(root: string, base: CompilerHost = createNodeHost()): RecordingHost {
+  const startedAt = Date.now();
+  const probes = new Map<string, Probe>();
+  const keep = (probe: Probe): void => {
+    const key = `${probe.op}\0${probe.path}`;
+    if (!probes.has(key)) probes.set(key, probe);
+  };
+  const host: CompilerHost = {
+    read(filePath) {
+      const result = base.read(filePath);
+      const absolute = path.resolve(filePath);
+      keep({ op: "read", path: absolute, answer: readAnswer(result), ...statOf(absolute, result.kind === "file") });
+      return result;
+    },
+    readBytes(filePath) {
+      const bytes = base.readBytes(filePath);
+      const absolute = path.resolve(filePath);
+      keep({ op: "bytes", path: absolute, answer: bytesAnswer(bytes), ...statOf(absolute, bytes !== undefined) });
+      return bytes;
+    },
+    readDirectory(dirPath) {
+      const entries = base.readDirectory(dirPath);
+      keep({ op: "list", path: path.resolve(dirPath), answer: listAnswer(entries) });
+      return entries;
+    },
+    realpath(filePath) {
+      const real = base.realpath(filePath);
+      keep({ op: "real", path: path.resolve(filePath), answer: real ?? null });
+      return real;
+    },
+    kind(filePath) {
+      const kind = base.kind(filePath);
+      keep({ op: "kind", path: path.resolve(filePath), answer: kind });
+      return kind;
+    },
+  };
+  return { host, save: () => saveInputsRecord(root, { format: FORMAT, toolchain: toolchainIdentity(), root, startedAt, probes: [...probes.values()] }) };
+}
+
+/**
+ * True when the root's inputs record exists, belongs to this toolchain and root, and every
+ * probe it holds gets the same answer now (see the module comment). Never throws: anything
+ * unreadable or unexpected is `false` (the caller then runs the compile's check).
+ * @param root absolute agent root.
+ */
+export function inputsUnchanged(root: string): boolean {
+  let record: InputsRecord;
+  try {
+    record = JSON.parse(fs.readFileSync(path.join(root, INPUTS_RECORD_FILE), "utf8")) as InputsRecord;
+  } catch {
+    return false;
+  }
+  try {
+    if (record.format !== FORMAT || record.root !== root || !Array.isArray(record.probes) || typeof record.startedAt !== "number") return false;
+    if (record.toolchain !== toolchainIdentity()) return false;
+    const host = createNodeHost();
+    const trustedBefore = record.startedAt - RACY_MARGIN_MS;
+    return record.probes.every((probe) => probeHolds(host, probe, trustedBefore));
+  } catch {
+    return false;
+  }
+}
+
+/** Deletes the root's inputs record (never throws); the next host command then runs the check. */
+export function forgetInputsRecord(root: string): void {
+  try {
+    fs.rmSync(path.join(root, INPUTS_RECORD_FILE), { force: true });
+  } catch {
+    // Nothing to forget, or not ours to delete: the record is checked before use anyway.
+  }
+}
+
+function probeHolds(host: CompilerHost, probe: Probe, trustedBefore: number): boolean {
+  if (typeof probe.path !== "string" || !path.isAbsolute(probe.path)) return false;
+  switch (probe.op) {
+    case "read":
+    case "bytes": {
+      if (probe.stat && statHolds(probe.path, probe.stat, trustedBefore)) return true;
+      return probe.answer === (probe.op === "read" ? readAnswer(host.read(probe.path)) : bytesAnswer(host.readBytes(probe.path)));
+    }
+    case "list":
+      return probe.answer === listAnswer(host.readDirectory(probe.path));
+    case "real":
+      return probe.answer === (host.realpath(probe.path) ?? null);
+    case "kind":
+      return probe.answer === host.kind(probe.path);
+    default:
+      return false;
+  }
+}
+
+/** True when the file's `stat` is the recorded one and neither its mtime nor its ctime is racy. */
+function statHolds(filePath: string, recorded: FileStat, trustedBefore: number): boolean {
+  if (!(recorded.mtimeMs < trustedBefore && recorded.ctimeMs < trustedBefore)) return false;
+  const now = fs.statSync(filePath, { throwIfNoEntry: false });
+  return now !== undefined && now.isFile() && now.size === recorded.size && now.mtimeMs === recorded.mtimeMs && now.ctimeMs === recorded.ctimeMs && now.ino === recorded.ino;
+}
+
+function statOf(filePath: string, isFile: boolean): { stat?: FileStat } {
+  if (!isFile) return {};
+  const stat = fs.statSync(filePath, { throwIfNoEntry: false });
+  return stat?.isFile() ? { stat: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } } : {};
+}
+
+function readAnswer(result: ReadResult): string {
+  if (result.kind !== "file") return result.kind;
+  return `file:${digest(result.text)}${result.invalidUtf8 ? ":invalid-utf8" : ""}`;
+}
+
+function bytesAnswer(bytes: Uint8Array | undefined): string {
+  return bytes === undefined ? "none" : `file:${digest(bytes)}`;
+}
+
+function listAnswer(entries: readonly DirectoryEntry[] | undefined): string | null {
+  return entries === undefined ? null : digest(entries.map((entry) => `${entry.kind}:${entry.name}`).join("\0"));
+}
+
+function digest(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("base64url");
+}
+
+function saveInputsRecord(root: string, record: InputsRecord): void {
+  try {
+    if (writeFileConfined(root, path.join(root, INPUTS_RECORD_FILE), `${JSON.stringify(record)}\n`, { createFolders: true }) === undefined) ignoreStateDir(root);
+  } catch {
+    // Only a shortcut: without it the next host command runs the check.
+  }
+}
+
+/** The layers a compile runs (their files make up the toolchain's identity). */
+const COMPILE_LAYERS = ["build", "packaging", "lockfile", "compiler", "contract", "diagnostics", "common"];
+
+let identity: string | undefined;
+
+/**
+ * Identifies the code that computes a lock: Node's version, and the size and mtime of every
+ * file of the layers a compile runs (any rebuild or edit changes it), of this package's
+ * package.json and `schemas/`, and of the package.json of each of its dependencies.
+ */
+export function toolchainIdentity(): string {
+  if (identity) return identity;
+  const hash = createHash("sha256").update(process.version);
+  const layersRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+  const pkgRoot = packageRoot();
+  const files = [...COMPILE_LAYERS.map((layer) => path.join(layersRoot, layer)), path.join(pkgRoot, "schemas")].flatMap(listFiles);
+  files.push(path.join(pkgRoot, "package.json"));
+  let dependencies: string[] = [];
+  try {
+    dependencies = Object.keys((JSON.parse(fs.readFileSync(path.join(pkgRoot, "package.json"), "utf8")) as { dependencies?: Record<string, string> }).dependencies ?? {}).sort();
+  } catch {
+    hash.update("\0no package.json");
+  }
+  for (const name of dependencies) files.push(installedManifest(pkgRoot, name) ?? `missing:${name}`);
+  for (const file of files) {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    hash.update(stat ? `\0${file}\0${stat.size}\0${stat.mtimeMs}` : `\0${file}\0missing`);
+  }
+  return (identity = hash.digest("base64url"));
+}
+
+/** The package.json of the dependency `name` as Node would find it from `from` (walking up `node_modules`). */
+function installedManifest(from: string, name: string): string | undefined {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", name, "package.json");
+    if (fs.existsSync(candidate)) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Files whose content runs or is read by a compile (not declarations or source maps). */
+const RUNNING_CODE = /(?<!\.d)\.(?:[cm]?js|[cm]?ts|json)$/;
+
+/** Every code or JSON file under `dir` (recursively), sorted; none when it is not a folder. */
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const visit = (current: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(current, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else if (RUNNING_CODE.test(entry.name)) out.push(full);
+    }
+  };
+  visit(dir);
+  return out.sort();
+}

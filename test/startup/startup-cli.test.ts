@@ -1,0 +1,148 @@
+/**
+ * Start-up of the real CLI (issue 14 item 3; docs/performance.md): which modules a command
+ * loads, and the behaviour that comes with the light paths — `tools` and `search` read the
+ * artifact of the configuration's `outDir` (as `call` does), keep token counts in a cache and
+ * open no state database; a usage error under a configuration with `format: json` prints JSON.
+ * No timing assertions: bench/startup.mjs measures the time.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { TOOL_TOKENS_CACHE_FILE } from "../../cli/token-count-cache.js";
+import { copyAgent } from "../helpers/copy-agent.js";
+import { cliPath, runCli, runCliJson } from "../helpers/run-cli.js";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+
+const recorder = path.join(path.dirname(fileURLToPath(import.meta.url)), "helpers", "record-loads.mjs");
+
+/** Runs the CLI with every module load recorded; returns the packages (and toolchain folders) it loaded. */
+function loadedBy(args: readonly string[], cwd: string): { status: number | null; stdout: string; packages: Set<string> } {
+  const log = path.join(tempDir("al-loads-"), "loads.txt");
+  const result = spawnSync(process.execPath, ["--import", recorder, cliPath, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", AL_RECORD_LOADS: log } });
+  const urls = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+  const packages = new Set<string>();
+  for (const url of urls) {
+    const inModules = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+    if (inModules) packages.add(inModules[1]!);
+    const inDist = /\/dist\/(.+)$/.exec(url);
+    if (inDist && !inModules) packages.add(`dist/${inDist[1]}`);
+  }
+  return { status: result.status, stdout: result.stdout, packages };
+}
+
+const HEAVY = ["typescript", "ts-morph", "@ts-morph/common", "esbuild", "ajv", "better-sqlite3", "gpt-tokenizer", "chokidar", "@secretlint/secretlint-rule-preset-recommend", "yaml", "diff"];
+
+let agent: string;
+beforeAll(() => {
+  agent = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+  expect(runCli(["compile", agent]).status).toBe(0);
+  // The first `tools` fills the token-count cache.
+  expect(runCli(["tools", agent]).status).toBe(0);
+}, 120_000);
+
+describe("what each command loads", () => {
+  it("--version and --help load commander and the command definitions only", () => {
+    for (const args of [["--version"], ["--help"]]) {
+      const run = loadedBy(args, agent);
+      expect(run.status).toBe(0);
+      expect([...run.packages].filter((name) => !name.startsWith("dist/")).sort()).toEqual(["commander", "fastest-levenshtein", "picocolors"]);
+      // Of the layers below cli/, only the target ids of `--target`'s help (compiler/providers/profile.js).
+      const below = [...run.packages].filter((name) => /^dist\/(build|compiler|runtime-min|lockfile|packaging|editor)\//.test(name));
+      expect(below).toEqual(["dist/compiler/providers/profile.js"]);
+    }
+  });
+
+  it("tools and search on a current artifact load no compiler, bundler, validator, database or encoder", () => {
+    for (const args of [["tools", "."], ["search", "echo", "."], ["tools", ".", "--format", "json"]]) {
+      const run = loadedBy(args, agent);
+      expect(run.status, args.join(" ")).toBe(0);
+      expect(HEAVY.filter((name) => run.packages.has(name)), args.join(" ")).toEqual([]);
+      expect(run.packages.has("dist/build/compile.js"), args.join(" ")).toBe(false);
+    }
+  });
+
+  it("a changed input still compiles first (the inputs record no longer holds)", () => {
+    const root = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    expect(runCli(["compile", root]).status).toBe(0);
+    const echo = path.join(root, "plugins/example/ai.assemblyline");
+    for (const file of ["index.ts", "echo.ts"]) fs.writeFileSync(path.join(echo, file), fs.readFileSync(path.join(echo, file), "utf8").replace("Echo a message back to the caller.", "Echo it back."));
+    const run = loadedBy(["tools", ".", "--format", "json"], root);
+    expect(run.status).toBe(0);
+    // The compile driver ran (build/compile.js), and the lock moved on.
+    expect(run.packages.has("dist/build/compile.js")).toBe(true);
+    expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toContain("Echo it back.");
+    expect(JSON.parse(run.stdout).tools.find((tool: { name: string }) => tool.name === "echo").description).toBe("Echo it back.");
+  }, 120_000);
+});
+
+describe("tools and search", () => {
+  it("keep token counts in .assemblyline/cache/tool-tokens.json and count new texts", () => {
+    const cache = path.join(agent, TOOL_TOKENS_CACHE_FILE);
+    const counts = () => (runCliJson(["tools", agent]).json as { tools: { name: string; tokens: number }[]; tokens: number });
+    const before = counts();
+    const stored = JSON.parse(fs.readFileSync(cache, "utf8")) as { encoding: string; counts: Record<string, number> };
+    expect(stored.encoding).toBe("o200k_base");
+    expect(Object.keys(stored.counts)).toHaveLength(before.tools.length);
+    // The cached counts are the ones printed: a planted count shows up...
+    const planted = { ...stored, counts: Object.fromEntries(Object.entries(stored.counts).map(([key, value]) => [key, value + 1000])) };
+    fs.writeFileSync(cache, JSON.stringify(planted));
+    expect(counts().tokens).toBe(before.tokens + 1000 * before.tools.length);
+    // ...and a cache of another encoding, or a damaged one, is ignored and rewritten.
+    fs.writeFileSync(cache, JSON.stringify({ ...planted, encoding: "cl100k_base" }));
+    expect(counts().tokens).toBe(before.tokens);
+    fs.writeFileSync(cache, "{");
+    expect(counts().tokens).toBe(before.tokens);
+    expect(JSON.parse(fs.readFileSync(cache, "utf8")).counts).toEqual(stored.counts);
+  });
+
+  it("without --run open no state database; with --run they use the run's state", () => {
+    const root = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    expect(runCli(["tools", root]).status).toBe(0);
+    expect(runCli(["search", "echo", root]).status).toBe(0);
+    expect(fs.existsSync(path.join(root, ".assemblyline", "state.db"))).toBe(false);
+    expect(runCli(["tools", root, "--run", "run-1"]).status).toBe(0);
+    expect(fs.existsSync(path.join(root, ".assemblyline", "state.db"))).toBe(true);
+  }, 120_000);
+
+  it("read the artifact of the configuration's outDir, like call", () => {
+    const root = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    fs.writeFileSync(path.join(root, "assembly-line.config.json"), '{ "outDir": "build-out" }\n');
+    expect(runCli(["compile", root]).status).toBe(0);
+    expect(fs.existsSync(path.join(root, "build-out", "manifest.json"))).toBe(true);
+    for (const command of [["tools", root], ["search", "echo", root]]) {
+      expect(runCli(command).status, command[0]).toBe(0);
+    }
+    // Nothing was compiled into the default place: they used build-out.
+    expect(fs.existsSync(path.join(root, ".assemblyline", "build"))).toBe(false);
+    // And they verify that artifact: a bundle changed there is refused.
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, "build-out", "manifest.json"), "utf8")) as { surfaces: Record<string, { tools: Record<string, { bundle: string }> }> };
+    const bundle = path.join(root, "build-out", manifest.surfaces["."]!.tools["echo"]!.bundle);
+    fs.appendFileSync(bundle, "\n// changed\n");
+    for (const command of [["tools", root], ["search", "echo", root]]) {
+      const run = runCliJson(command);
+      expect(run.status, command[0]).toBe(1);
+      expect(run.json.diagnostics[0]).toMatchObject({ code: "AL8012" });
+    }
+    // --no-project-config: the default artifact place again (compiled first).
+    expect(runCli(["tools", root, "--no-project-config"]).status).toBe(0);
+    expect(fs.existsSync(path.join(root, ".assemblyline", "build", "manifest.json"))).toBe(true);
+  }, 120_000);
+});
+
+describe("a usage error under a configuration that sets format: json", () => {
+  it("prints the one JSON document compile would print (AL9001, exit 2)", () => {
+    const root = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    fs.writeFileSync(path.join(root, "assembly-line.config.json"), '{ "format": "json" }\n');
+    const inside = runCli(["compile", "--max-warnings", "many"], { cwd: root });
+    expect(inside.status).toBe(2);
+    expect(JSON.parse(inside.stdout)).toMatchObject({ ok: false, diagnostics: [{ code: "AL9001" }] });
+    const byRoot = runCli(["compile", root, "--target", "nope"]);
+    expect(byRoot.status).toBe(2);
+    expect(JSON.parse(byRoot.stdout)).toMatchObject({ ok: false, diagnostics: [{ code: "AL9001" }] });
+    // --format and --no-config still decide.
+    expect(runCli(["compile", root, "--target", "nope", "--format", "pretty"]).stdout).toBe("");
+    expect(runCli(["compile", root, "--no-config", "--target", "nope"]).stdout).toBe("");
+  });
+});
