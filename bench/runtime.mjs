@@ -33,7 +33,7 @@ if (!fs.existsSync(entry)) {
   process.exit(2);
 }
 const { openRuntime } = await import(entry);
-const { compileAgent } = await import(path.join(dist, "compiler", "compile.js"));
+const { compileAgent } = await import(path.join(dist, "build", "compile.js"));
 const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
 const { values } = parseArgs({
