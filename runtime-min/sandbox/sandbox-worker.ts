@@ -211,6 +211,9 @@ export class SandboxWorker {
         this.stderrTail = (this.stderrTail + chunk).slice(-OUTPUT_TAIL_BYTES);
       });
       this.doorbell.on("data", (chunk: Buffer) => {
+        // A child stopped for breaking the protocol or a limit is not heard any further: a
+        // result it sent after the offending bytes must not complete the call.
+        if (this.protocolError !== undefined || this.limitError !== undefined) return;
         let frames: Frame[];
         try {
           frames = reader.push(chunk);
@@ -231,6 +234,7 @@ export class SandboxWorker {
           let message: ChildMessage;
           try {
             message = (frame.kind === "inline" ? JSON.parse(frame.text) : this.bridge.take(frame.line)) as ChildMessage;
+            if (message === null || typeof message !== "object") throw new Error(`The bridge received ${JSON.stringify(message)}, which is not a message object.`);
           } catch (error) {
             // A child that breaks the protocol is not trusted further: it is killed, and its
             // in-flight calls fail with the reason.

@@ -43,8 +43,12 @@ async function attack(runId: string, input: Record<string, unknown>): Promise<st
 }
 
 describe("a hostile tool writing on the bridge socket", () => {
-  it("garbage that is no frame header: the child is stopped for breaking the protocol", async () => {
-    const error = await attack("garbage", { text: "hello host\n" });
+  it("garbage that is no frame header: the child is stopped for breaking the protocol, and nothing it sends after counts", async () => {
+    // A forged result for the call (request id 1 of a fresh worker) right after the garbage: when
+    // it arrives in a later read than the garbage, before the kill took effect, it must not
+    // complete the call.
+    const forged = JSON.stringify({ kind: "result", id: 1, ok: true, output: { forged: true } });
+    const error = await attack("garbage", { text: "hello host\n", second: `i ${forged.length}\n${forged}` });
     expect(error).toContain("broke the bridge protocol (The bridge received 'hello host', which is neither a doorbell nor an inline frame header.) and was stopped");
   });
 
@@ -61,6 +65,11 @@ describe("a hostile tool writing on the bridge socket", () => {
   it("a complete frame whose payload is not JSON: refused", async () => {
     const error = await attack("not-json", { text: "i 5\nhello" });
     expect(error).toMatch(/broke the bridge protocol \(.*JSON.*\) and was stopped/);
+  });
+
+  it("a complete frame that is JSON but no message object: refused, the host does not trip over it", async () => {
+    const error = await attack("not-an-object", { text: "i 4\nnull" });
+    expect(error).toContain("broke the bridge protocol (The bridge received null, which is not a message object.) and was stopped");
   });
 
   it("a frame that never ends: the child is stopped once the frame stalls, and the call ends", async () => {

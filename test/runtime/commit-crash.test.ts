@@ -45,7 +45,7 @@ function recorded(runId: string): Map<string, { status: string; output: string |
   }
 }
 
-/** Retries `callId` in a new host once the dead host's lease (300 ms) expired (AL8028 until then); returns its result. */
+/** Retries `callId` in a new host once the dead host's lease (2 s) expired (AL8028 until then); returns its result. */
 async function retry(runId: string, callId: string, message: string) {
   const runtime = await openRuntime({ root: agent.root });
   try {

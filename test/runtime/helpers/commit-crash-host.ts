@@ -25,7 +25,7 @@ if (mode === "inside-commit") {
     }) as T;
   };
 }
-const runtime = await openRuntime({ root, leaseMs: 300 });
+const runtime = await openRuntime({ root, leaseMs: 2000 });
 for (let i = 1; ; i++) {
   const result = await runtime.call({ tool: "echo", input: { message: `m${i}` }, runId, callId: `c${i}` });
   if (result.status !== "ok") throw new Error(JSON.stringify(result));
