@@ -7,7 +7,7 @@
  *
  * Runs against the compiled toolchain, so build first:
  *
- *     npm run build && node bench/runtime.mjs [--calls 5000] [--warmup 500] [--call-ids] [--dist DIR] [--json]
+ *     npm run build && node bench/runtime.mjs [--calls 5000] [--warmup 500] [--call-ids] [--dist DIR] [--baseline DIR] [--json]
  *
  * Fairness: one host process and one tool process per side (runtime host + sandbox child;
  * MCP client + stdio server), same machine, same Node. Both sides are warmed up (`--warmup`
@@ -16,6 +16,12 @@
  * calls per side. Reported per side: median, p90, mean and p99 of the round trip in ms, and
  * the ratio of the medians (target: runtime ≤ MCP). `--call-ids` passes an explicit tool-call
  * id per call, as a model host does (one extra indexed lookup in state.db).
+ *
+ * `--baseline DIR` (issue 14: compare against the baseline in the same run) adds a third side:
+ * the runtime of another build (the `dist/` of an earlier commit, say), interleaved with the
+ * two others on a copy of the same compiled agent, and prints its figures and the ratio of the
+ * two runtimes' medians. The load average at the end is printed too (wall-clock figures on a
+ * loaded machine are noisy: compare the ratios of one run).
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -33,7 +39,10 @@ if (!fs.existsSync(entry)) {
   process.exit(2);
 }
 const { openRuntime } = await import(entry);
-const { compileAgent } = await import(path.join(dist, "compiler", "compile.js"));
+const baselineArgument = process.argv.indexOf("--baseline");
+const baselineDist = baselineArgument === -1 ? undefined : path.resolve(process.argv[baselineArgument + 1]);
+const openBaseline = baselineDist ? (await import(path.join(baselineDist, "runtime-min", "index.js"))).openRuntime : undefined;
+const { compileAgent } = await import(path.join(dist, "build", "compile.js"));
 const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
 const { values } = parseArgs({
@@ -42,6 +51,7 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "500" },
     "call-ids": { type: "boolean", default: false },
     dist: { type: "string" },
+    baseline: { type: "string" },
     json: { type: "boolean", default: false },
   },
 });
@@ -89,44 +99,62 @@ try {
   const runtime = await openRuntime({ root: dir });
   const client = new Client({ name: "bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(dir, "mcp-server.mjs")], stderr: "inherit" }));
-  const runId = "bench-run";
-  const viaRuntime = async (i) => {
-    const result = await runtime.call({ tool: "echo", input: { message: `hello ${i}` }, runId, ...(values["call-ids"] ? { callId: `call-${i}` } : {}) });
+  // The baseline gets its own copy of the compiled agent, so the two runtimes share no state.db.
+  let baselineRoot;
+  if (openBaseline) {
+    baselineRoot = path.join(dir, "baseline-agent");
+    fs.mkdirSync(baselineRoot);
+    for (const name of ["agent.md", "plugins", "plugins.lock", ".assemblyline"]) {
+      if (fs.existsSync(path.join(dir, name))) fs.cpSync(path.join(dir, name), path.join(baselineRoot, name), { recursive: true, filter: (source) => !/state\.db/.test(source) });
+    }
+  }
+  const baseline = openBaseline ? await openBaseline({ root: baselineRoot }) : undefined;
+  const viaRuntimeOf = (host, runId) => async (i) => {
+    const result = await host.call({ tool: "echo", input: { message: `hello ${i}` }, runId, ...(values["call-ids"] ? { callId: `call-${i}` } : {}) });
     if (result.status !== "ok" || result.output.message !== `hello ${i}`) throw new Error(`runtime echo failed: ${JSON.stringify(result)}`);
   };
+  const viaRuntime = viaRuntimeOf(runtime, "bench-run");
+  const viaBaseline = baseline ? viaRuntimeOf(baseline, "bench-run-baseline") : undefined;
   const viaMcp = async (i) => {
     const result = await client.callTool({ name: "echo", arguments: { message: `hello ${i}` } });
     if (result.structuredContent?.message !== `hello ${i}`) throw new Error(`MCP echo failed: ${JSON.stringify(result)}`);
   };
+  const sides = [
+    { action: viaRuntime, samples: [] },
+    { action: viaMcp, samples: [] },
+    ...(viaBaseline ? [{ action: viaBaseline, samples: [] }] : []),
+  ];
   for (let i = 0; i < warmup; i++) {
-    await viaRuntime(-1 - i);
-    await viaMcp(-1 - i);
+    for (const side of sides) await side.action(-1 - i);
   }
-  const runtimeSamples = [];
-  const mcpSamples = [];
   for (let i = 0; i < calls; i++) {
-    if (i % 2 === 0) {
-      runtimeSamples.push(await time(viaRuntime, i));
-      mcpSamples.push(await time(viaMcp, i));
-    } else {
-      mcpSamples.push(await time(viaMcp, i));
-      runtimeSamples.push(await time(viaRuntime, i));
+    // Rotate the order, so no side always runs on the caches another left.
+    for (let k = 0; k < sides.length; k++) {
+      const side = sides[(i + k) % sides.length];
+      side.samples.push(await time(side.action, i));
     }
   }
+  const [runtimeSamples, mcpSamples, baselineSamples] = sides.map((side) => side.samples);
   await client.close();
   const permissionModel = runtime.sandboxPermissionModel;
   await runtime.close();
+  await baseline?.close();
   const ours = stats(runtimeSamples);
   const theirs = stats(mcpSamples);
+  const before = baselineSamples ? stats(baselineSamples) : undefined;
+  const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
   if (values.json) {
-    console.log(JSON.stringify({ node: process.version, cpus: os.cpus().length, calls, warmup, callIds: values["call-ids"], permissionModel, runtime: ours, mcp: theirs, ratio: ours.median / theirs.median }));
+    console.log(JSON.stringify({ node: process.version, cpus: os.cpus().length, loadavg: os.loadavg(), calls, warmup, callIds: values["call-ids"], permissionModel, runtime: ours, mcp: theirs, ratio: ours.median / theirs.median, target: 1, ...(before ? { baseline: { dist: baselineDist, ...before, ratio: before.median / theirs.median }, speedup: before.median / ours.median } : {}) }));
   } else {
     const fmt = (ms) => `${ms.toFixed(3)} ms`;
     const line = (x) => `median ${fmt(x.median)}  p90 ${fmt(x.p90)}  p99 ${fmt(x.p99)}  mean ${fmt(x.mean)}  (n=${x.n})`;
     console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"} ×${os.cpus().length}; ${warmup} warm-up + ${calls} interleaved calls per side${values["call-ids"] ? ", explicit call ids" : ""}; sandbox permission model: ${permissionModel ? "on" : "off"}`);
-    console.log(`runtime-min echo (warm sandbox, file bridge, state.db): ${line(ours)}`);
+    console.log(`runtime-min echo (warm sandbox, bridge, state.db):      ${line(ours)}`);
     console.log(`MCP SDK echo over stdio (client.callTool):              ${line(theirs)}`);
+    if (before) console.log(`baseline runtime-min (${path.relative(repo, baselineDist) || "."}):${" ".repeat(Math.max(1, 31 - (path.relative(repo, baselineDist) || ".").length))}${line(before)}`);
     console.log(`ratio runtime/MCP (median): ${(ours.median / theirs.median).toFixed(2)}  (target ≤ 1.00)`);
+    if (before) console.log(`ratio baseline/MCP (median): ${(before.median / theirs.median).toFixed(2)}; runtime/baseline: ${(ours.median / before.median).toFixed(2)}`);
+    console.log(`load average at the end: ${load}`);
   }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });

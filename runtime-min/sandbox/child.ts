@@ -5,16 +5,17 @@
  * doorbell socket on fd 3.
  *
  * The child imports verified bundles, runs calls with `./execute-definition.ts`, and sends
- * every `ctx` operation back to the host over the same bridge. It exits when the doorbell
+ * every `ctx` operation back to the host over the same bridge (inline frames for small messages,
+ * file envelopes for large ones and for every `ctx.getSandbox()` file exchange). It exits when the doorbell
  * closes (the host went away or closed the worker).
  */
 import * as net from "node:net";
 import { pathToFileURL } from "node:url";
-import { DoorbellReader, EnvelopeBridge, EnvelopeTooLargeError } from "./bridge.js";
+import { EnvelopeBridge, EnvelopeTooLargeError, FrameReader, INLINE_FRAME_MAX_BYTES } from "./bridge.js";
 import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
 import { resultTooLarge } from "./limit-messages.js";
-import type { CallRequest, ContextOperation, HostMessage } from "./protocol.js";
+import { exchangesFileContents, type CallRequest, type ContextOperation, type HostMessage } from "./protocol.js";
 import type { ContextChannel } from "./tool-context.js";
 
 const DOORBELL_FD = 3;
@@ -33,13 +34,12 @@ function main(): void {
     process.exit(2);
   }
   const doorbell = new net.Socket({ fd: DOORBELL_FD, readable: true, writable: true });
-  doorbell.setEncoding("utf8");
-  const bridge = new EnvelopeBridge(bridgeDir, "c", (line) => doorbell.write(line));
+  const bridge = new EnvelopeBridge(bridgeDir, "c", (data) => doorbell.write(data), { inlineMaxBytes: INLINE_FRAME_MAX_BYTES });
   const modules = new Map<string, Promise<BundleModule>>();
   const definitions = new DefinitionCache();
   const pending = new Map<number, Pending>();
   let nextRequestId = 0;
-  const reader = new DoorbellReader();
+  const reader = new FrameReader(INLINE_FRAME_MAX_BYTES);
 
   const channelFor = (callId: number): ContextChannel => ({
     request(operation: ContextOperation): Promise<Json | undefined> {
@@ -47,7 +47,7 @@ function main(): void {
       const id = nextRequestId;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        bridge.publish({ kind: "ctx", id, callId, operation });
+        bridge.publish({ kind: "ctx", id, callId, operation }, { viaFile: exchangesFileContents(operation) });
       });
     },
   });
@@ -57,9 +57,9 @@ function main(): void {
     try {
       if (outcome.ok && outcome.modelOutput === outcome.output) {
         // No toModelOutput: the model sees the result itself, so it crosses the bridge once.
-        bridge.publish({ kind: "result", id: request.id, ok: true, output: outcome.output }, maxResultBytes);
+        bridge.publish({ kind: "result", id: request.id, ok: true, output: outcome.output }, { maxBytes: maxResultBytes });
       } else {
-        bridge.publish({ kind: "result", id: request.id, ...outcome }, maxResultBytes);
+        bridge.publish({ kind: "result", id: request.id, ...outcome }, { maxBytes: maxResultBytes });
       }
     } catch (error) {
       if (!(error instanceof EnvelopeTooLargeError)) throw error;
@@ -68,9 +68,10 @@ function main(): void {
     }
   };
 
-  doorbell.on("data", (chunk: string) => {
-    for (const line of reader.push(chunk)) {
-      const message = bridge.take(line) as HostMessage;
+  doorbell.on("data", (chunk: Buffer) => {
+    // The host is trusted; a framing error here is a bug, and ends this process.
+    for (const frame of reader.push(chunk)) {
+      const message = (frame.kind === "inline" ? JSON.parse(frame.text) : bridge.take(frame.line)) as HostMessage;
       if (message.kind === "call") {
         void runCall(message);
       } else if (message.kind === "ctx_result") {

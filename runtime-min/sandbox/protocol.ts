@@ -3,8 +3,8 @@
  * Model": "The file-backed bridge publishes live request and response envelopes with atomic
  * replacement").
  *
- * Every message is one JSON envelope file; the doorbell (see `./bridge.ts`) only carries the
- * file's name. Ids are unique per bridge and per direction. This module imports nothing, so the
+ * Every message is one JSON envelope, sent as an inline frame or as a file (see `./bridge.ts`).
+ * Ids are unique per bridge and per direction. This module imports nothing, so the
  * sandbox child can bundle it.
  */
 import type { Json } from "./json-copy.js";
@@ -99,3 +99,12 @@ export type ChildMessage = CallResponse | ContextRequest | ReadyMessage;
 
 /** Answer of `step.lookup`: the persisted value, or `found: false`. */
 export type StepLookup = { readonly found: true; readonly value: Json | undefined } | { readonly found: false };
+
+/**
+ * True for the `ctx.getSandbox()` file exchanges (read or write a workspace file): their
+ * requests and answers always travel as file envelopes published by atomic replacement, never
+ * inline on the socket (seed "Execution Model"; issue 14 item 2; see `./bridge.ts`).
+ */
+export function exchangesFileContents(operation: ContextOperation): boolean {
+  return operation.op === "sandbox.readFile" || operation.op === "sandbox.readFileBytes" || operation.op === "sandbox.writeFile";
+}

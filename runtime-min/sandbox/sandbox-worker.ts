@@ -1,6 +1,6 @@
 /**
  * Host side of one sandbox child process: spawns it with an allowlisted environment and the
- * permission model, publishes call envelopes over the file-backed bridge, answers the child's
+ * permission model, sends call envelopes over the bridge (`./bridge.ts`), answers the child's
  * `ctx` requests, and fails in-flight calls when the process dies (seed "Execution Model";
  * issue 4 item 4).
  */
@@ -9,11 +9,11 @@ import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Socket } from "node:net";
-import { DoorbellReader, EnvelopeBridge } from "./bridge.js";
+import { EnvelopeBridge, FrameReader, INLINE_FRAME_MAX_BYTES, type Frame } from "./bridge.js";
 import type { CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
 import { outOfMemory, resultTooLarge } from "./limit-messages.js";
-import type { CallRequest, ChildMessage, ContextOperation } from "./protocol.js";
+import { exchangesFileContents, type CallRequest, type ChildMessage, type ContextOperation } from "./protocol.js";
 import { sandboxLaunch, type LaunchTools, type NetworkPolicy } from "./process-isolation.js";
 import { sandboxEnvironment, sandboxNodeFlags, type PermissionSupport } from "./sandbox-environment.js";
 
@@ -75,6 +75,19 @@ const OUTPUT_TAIL_BYTES = 4096;
 /** What util-linux `unshare` prints when its child was killed by SIGKILL (see `onExit`). */
 const UNSHARE_SIGKILL_NOTE = /(?:^|\n)unshare: sigprocmask unblock failed: Invalid argument$/;
 
+/** Default of {@link frameStallMs}. */
+const DEFAULT_FRAME_STALL_MS = 5000;
+/** How long a frame the child began may stay incomplete before the child is stopped. */
+let frameStallMs = DEFAULT_FRAME_STALL_MS;
+
+/**
+ * Sets how long a sandbox child may leave a frame incomplete before it is stopped for breaking
+ * the bridge protocol (default 5000 ms; `undefined` restores it). For tests of hostile children.
+ */
+export function setFrameStallMs(ms: number | undefined): void {
+  frameStallMs = ms ?? DEFAULT_FRAME_STALL_MS;
+}
+
 /** One warm sandbox child. Create with {@link SandboxWorker.start}. */
 export class SandboxWorker {
   private readonly inFlight = new Map<number, InFlight>();
@@ -86,6 +99,8 @@ export class SandboxWorker {
   /** Why the host killed the child for exceeding a host limit, if it did. */
   private limitError: string | undefined;
   private readonly exitWaiters: (() => void)[] = [];
+  /** Armed while the child has sent part of a frame (see {@link watchStall}). */
+  private stallTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -115,7 +130,7 @@ export class SandboxWorker {
     child.stdin?.on("error", () => undefined);
     child.stdin?.end(options.childSource);
     const doorbell = child.stdio[3] as Socket;
-    const bridge = new EnvelopeBridge(bridgeDir, "h", (line) => doorbell.write(line));
+    const bridge = new EnvelopeBridge(bridgeDir, "h", (data) => doorbell.write(data), { inlineMaxBytes: INLINE_FRAME_MAX_BYTES });
     const worker = new SandboxWorker(child, doorbell, bridge, bridgeDir, options);
     await worker.waitReady(options.startTimeoutMs);
     worker.setActive(false);
@@ -188,17 +203,27 @@ export class SandboxWorker {
         reject(new SandboxExitError(`The sandbox process did not start within ${timeoutMs} ms.`, null, null));
         this.kill();
       }, timeoutMs);
-      const reader = new DoorbellReader();
+      const reader = new FrameReader(INLINE_FRAME_MAX_BYTES);
       let ready = false;
       this.child.stdout?.on("data", () => undefined);
       this.child.stderr?.setEncoding("utf8");
       this.child.stderr?.on("data", (chunk: string) => {
         this.stderrTail = (this.stderrTail + chunk).slice(-OUTPUT_TAIL_BYTES);
       });
-      this.doorbell.setEncoding("utf8");
-      this.doorbell.on("data", (chunk: string) => {
-        for (const line of reader.push(chunk)) {
-          const announced = Number(/ (\d+)$/.exec(line)?.[1] ?? 0);
+      this.doorbell.on("data", (chunk: Buffer) => {
+        // A child stopped for breaking the protocol or a limit is not heard any further: a
+        // result it sent after the offending bytes must not complete the call.
+        if (this.protocolError !== undefined || this.limitError !== undefined) return;
+        let frames: Frame[];
+        try {
+          frames = reader.push(chunk);
+        } catch (error) {
+          // Garbage, an endless header or an oversized inline frame: never buffered further.
+          this.breakProtocol(error);
+          return;
+        }
+        for (const frame of frames) {
+          const announced = frame.bytes;
           const cap = Math.max(this.options.maxResultBytes, MAX_CONTEXT_ENVELOPE_BYTES) + ENVELOPE_OVERHEAD_BYTES;
           if (announced > cap) {
             // Never read: the cap protects the host's memory and state.db from the child.
@@ -208,12 +233,12 @@ export class SandboxWorker {
           }
           let message: ChildMessage;
           try {
-            message = this.bridge.take(line) as ChildMessage;
+            message = (frame.kind === "inline" ? JSON.parse(frame.text) : this.bridge.take(frame.line)) as ChildMessage;
+            if (message === null || typeof message !== "object") throw new Error(`The bridge received ${JSON.stringify(message)}, which is not a message object.`);
           } catch (error) {
             // A child that breaks the protocol is not trusted further: it is killed, and its
             // in-flight calls fail with the reason.
-            this.protocolError ??= error instanceof Error ? error.message : String(error);
-            this.kill();
+            this.breakProtocol(error);
             return;
           }
           if (message.kind === "result" && announced > this.options.maxResultBytes + ENVELOPE_OVERHEAD_BYTES) {
@@ -225,6 +250,7 @@ export class SandboxWorker {
             resolve();
           } else this.receive(message);
         }
+        this.watchStall(reader);
       });
       this.doorbell.on("error", () => undefined);
       this.child.on("exit", (code, signal) => {
@@ -233,6 +259,33 @@ export class SandboxWorker {
         if (!ready) reject(this.exited!);
       });
     });
+  }
+
+  /** Kills a child that broke the bridge protocol; its in-flight calls fail with the reason. */
+  private breakProtocol(error: unknown): void {
+    this.protocolError ??= error instanceof Error ? error.message : String(error);
+    this.kill();
+  }
+
+  /**
+   * A frame is written whole in one `write`, so a frame that stays incomplete means the child
+   * stopped mid-frame (hostile or broken): after {@link frameStallMs} without completing it,
+   * the child is killed for breaking the protocol, and the call fails (the run continues).
+   * Costs nothing while frames arrive whole (the timer is armed only for a partial frame).
+   */
+  private watchStall(reader: FrameReader): void {
+    const partial = reader.partial;
+    if (!partial) {
+      if (this.stallTimer) clearTimeout(this.stallTimer);
+      this.stallTimer = undefined;
+      return;
+    }
+    if (this.stallTimer) clearTimeout(this.stallTimer);
+    this.stallTimer = setTimeout(() => {
+      const of = partial.announced === undefined ? "of a frame header" : `of the ${partial.announced}-byte frame it announced`;
+      this.breakProtocol(new Error(`it sent ${partial.received} bytes ${of} and nothing more for ${frameStallMs} ms`));
+    }, frameStallMs);
+    this.stallTimer.unref();
   }
 
   private receive(message: ChildMessage): void {
@@ -265,7 +318,7 @@ export class SandboxWorker {
     }
     if (this.alive) {
       try {
-        this.bridge.publish(reply);
+        this.bridge.publish(reply, { viaFile: exchangesFileContents(operation) });
       } catch {
         // The child is going away; its exit handler fails the call.
       }
@@ -307,6 +360,7 @@ export class SandboxWorker {
       this.inFlight.delete(id);
       waiter.reject(this.exited);
     }
+    if (this.stallTimer) clearTimeout(this.stallTimer);
     this.bridge.close();
     fs.rmSync(this.bridgeDir, { recursive: true, force: true });
     for (const resolve of this.exitWaiters.splice(0)) resolve();

@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DoorbellReader, EnvelopeBridge } from "../../runtime-min/sandbox/bridge.js";
+import { EnvelopeBridge, FrameReader } from "../../runtime-min/sandbox/bridge.js";
 import { copyJson } from "../../runtime-min/sandbox/json-copy.js";
 import { sandboxEnvironment, sandboxNodeFlags } from "../../runtime-min/sandbox/sandbox-environment.js";
 import { tempDir } from "../helpers/temp-tree.js";
@@ -60,10 +60,11 @@ describe("EnvelopeBridge", () => {
   });
 
   it("splits doorbell bytes into lines across chunk boundaries", () => {
-    const reader = new DoorbellReader();
-    expect(reader.push("h-1.js")).toEqual([]);
-    expect(reader.push("on 2\nh-2.json 3\nh-")).toEqual(["h-1.json 2", "h-2.json 3"]);
-    expect(reader.push("3.json 4\n")).toEqual(["h-3.json 4"]);
+    const reader = new FrameReader();
+    const lines = (chunk: string) => reader.push(Buffer.from(chunk)).map((frame) => (frame.kind === "file" ? frame.line : frame.text));
+    expect(lines("h-1.js")).toEqual([]);
+    expect(lines("on 2\nh-2.json 3\nh-")).toEqual(["h-1.json 2", "h-2.json 3"]);
+    expect(lines("3.json 4\n")).toEqual(["h-3.json 4"]);
   });
 });
 
