@@ -22,7 +22,15 @@ import { schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-e
 
 const addFormats = addFormatsModule as unknown as (ajv: unknown) => void;
 
-const AJV_OPTIONS = { allErrors: true, verbose: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true } as const;
+/**
+ * `validateSchema: false`: ajv does not check a locked schema against its dialect's meta-schema
+ * before compiling it. The compiler already did (strictly, AL4xxx) for every schema in the lock,
+ * and the artifact is refused unless the manifest's `lockIntegrity` matches the lock's bytes, so
+ * the check would only repeat itself — at ~50 ms of CPU per host process for compiling the
+ * 2020-12 meta-schema (issue 14 item 3, `call` start-up). A schema ajv still cannot compile is
+ * a {@link SchemaCompileError}.
+ */
+const AJV_OPTIONS = { allErrors: true, verbose: true, strict: false, validateSchema: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true } as const;
 
 /** The result of validating one input: `undefined` when valid, else a message naming the fields. */
 export type InputProblem = { readonly message: string } | undefined;

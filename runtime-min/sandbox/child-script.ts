@@ -5,15 +5,20 @@
  * sandbox runs is verified like the bundles, or is not on disk at all"). The bundles the child
  * imports are the verified copies (`../artifact/bundle-cache.ts`).
  *
- * Why build it at run time: the runtime runs both from `dist/` (compiled JavaScript) and from
- * TypeScript sources under vitest, and a plain `node` child on Node 20 cannot import `.ts`.
- * esbuild (already a runtime dependency for packaging) bundles `child.ts` — or `child.js` next
- * to the compiled runtime — once per host process.
+ * Where the text comes from (issue 14 item 3, start-up): `npm run build` bundles `child.ts` once
+ * into `child.bundle.mjs` next to the compiled runtime (scripts/build-sandbox-child.mjs), and a
+ * host running from `dist/` reads that file: no esbuild load and no bundling per process. The
+ * file is the toolchain's own code, as `child.js` beside it is, so reading it is no weaker than
+ * bundling `child.js` was. Running from TypeScript sources (vitest), where no bundle exists,
+ * esbuild (already a runtime dependency for packaging) bundles `child.ts` once per host process,
+ * loaded only then.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import * as esbuild from "esbuild";
+
+/** The prebuilt child entry's file name, next to the compiled `child-script.js` (`npm run build`). */
+export const PREBUILT_CHILD_FILE = "child.bundle.mjs";
 
 let built: Promise<string> | undefined;
 
@@ -31,7 +36,14 @@ export function prepareChildSource(): Promise<string> {
 }
 
 async function buildChildSource(): Promise<string> {
+  const prebuilt = path.join(path.dirname(fileURLToPath(import.meta.url)), PREBUILT_CHILD_FILE);
+  try {
+    return await fs.promises.readFile(prebuilt, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
   const entry = locateChildSource();
+  const esbuild = await import("esbuild");
   const result = await esbuild.build({
     entryPoints: [entry],
     bundle: true,

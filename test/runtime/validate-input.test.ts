@@ -4,7 +4,7 @@
  * (http or https, with or without '#'), and 2020-12 by default. No coercion, no stripping.
  */
 import { describe, expect, it } from "vitest";
-import { InputValidator } from "../../runtime-min/execution/validate-input.js";
+import { InputValidator, SchemaCompileError } from "../../runtime-min/execution/validate-input.js";
 
 const body = { type: "object", properties: { count: { type: "integer" } }, required: ["count"] };
 
@@ -32,5 +32,10 @@ describe("InputValidator", () => {
     const tuple2020 = { type: "array", prefixItems: [{ type: "string" }], items: false };
     expect(validator.validate(tuple2020, ["a"])).toBeUndefined();
     expect(validator.validate(tuple2020, ["a", 1])).not.toBeUndefined();
+  });
+
+  it("still refuses a locked schema ajv cannot compile, without the meta-schema check (validateSchema: false)", () => {
+    const validator = new InputValidator();
+    expect(() => validator.validate({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }, { a: 1 })).toThrow(SchemaCompileError);
   });
 });

@@ -63,6 +63,14 @@ describe("what each command loads", () => {
     }
   });
 
+  it("call on a current artifact loads no compiler, bundler or TypeScript (the sandbox entry is prebuilt)", () => {
+    const run = loadedBy(["call", "echo", "--input", '{"message":"hi"}', "--format", "json", "."], agent);
+    expect(run.status, run.stdout).toBe(0);
+    expect(JSON.parse(run.stdout).output).toEqual({ message: "hi" });
+    expect(["typescript", "ts-morph", "@ts-morph/common", "esbuild", "gpt-tokenizer", "chokidar"].filter((name) => run.packages.has(name))).toEqual([]);
+    expect(run.packages.has("dist/build/compile.js")).toBe(false);
+  }, 120_000);
+
   it("a changed input still compiles first (the inputs record no longer holds)", () => {
     const root = copyAgent(path.join(repoRoot, "examples", "support-agent"));
     expect(runCli(["compile", root]).status).toBe(0);
