@@ -10,7 +10,7 @@ import { createNodeHost, createOverlayHost, type OverlayFile } from "../../commo
 import { isJsonObject } from "../../common/json-value.js";
 import { dedupeDiagnostics, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { fixesFor } from "./code-fixes.js";
-import type { BufferSource, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole } from "./types.js";
+import type { BufferSource, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole, FolderWatch } from "./types.js";
 import { isAgentFileName, Locator, pluginRootOfEntry } from "./locate.js";
 import { StageMemo } from "./memo.js";
 import { offsetAt } from "./offsets.js";
@@ -41,6 +41,14 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
   const agentRuns = new StageMemo<readonly Diagnostic[]>(host);
   /** Definition module → plugin folder, learnt from every entry analysed. */
   const definitions = new Map<string, string>();
+  /** Folders to watch → recursively (agent roots) or not (where an `agent.md` would select a plugin). */
+  const watches = new Map<string, boolean>();
+
+  /** Watches an agent root (everything below it), or the folder where an agent.md would select `pluginDir`. */
+  function watchAround(root: string | undefined, pluginDir: string | undefined): void {
+    if (root !== undefined) watches.set(root, true);
+    else if (pluginDir !== undefined && !watches.has(path.dirname(path.dirname(pluginDir)))) watches.set(path.dirname(path.dirname(pluginDir)), false);
+  }
 
   function newStages(): SliceStages {
     // Never announced to, so it judges inline (no worker thread inside an editor) and keeps verdicts.
@@ -72,6 +80,7 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
       const root = locator.agentRootOfPlugin(pluginDir);
       let slice = root !== undefined ? stages.slice(root, pluginDir) : undefined;
       const selected = slice?.selected === true;
+      watchAround(root, pluginDir);
       if (!selected) slice = stages.standalone(pluginDir);
       const known = learnDefinitions(slice!, pluginDir);
       const entryFile = slice!.package?.pluginPackage.entryFile;
@@ -81,11 +90,15 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
     if (isAgentFileName(file)) {
       const root = locator.agentRootAbove(path.dirname(file));
       if (root !== undefined) {
+        watchAround(root, undefined);
         const diagnostics = agentRuns.get(root, () => analyzeAgent(host, root, { analyzer: stages.analyzer, pins: pinsFor(host, root) }).diagnostics);
         return finish(file, "agent-file", root, diagnostics);
       }
       const plugin = locator.pluginRootAbove(path.dirname(file));
-      if (plugin !== undefined) return finish(file, "agent-file", plugin, stages.standalone(plugin).diagnostics);
+      if (plugin !== undefined) {
+        watchAround(undefined, plugin);
+        return finish(file, "agent-file", plugin, stages.standalone(plugin).diagnostics);
+      }
     }
     return nothing(file);
   }
@@ -132,8 +145,23 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
         buffers = undefined;
       }
     },
+    foldersToWatch() {
+      const recursive = [...watches].filter(([, deep]) => deep).map(([folder]) => folder);
+      const covered = (folder: string) => recursive.some((root) => root !== folder && isInside(root, folder));
+      return [...watches].filter(([folder]) => !covered(folder)).map(([folder, deep]): FolderWatch => ({ folder, recursive: deep }));
+    },
+    filesChanged(paths) {
+      if (paths.length === 0) return;
+      // Where files sit is cheap to work out again (a few stats), and so is a file's answer from
+      // the stage results, which re-check their own inputs and stay while those hold. (A file's
+      // answer is dropped too: its fingerprint lacks what the locator had already cached.)
+      locator.clear();
+      results.clear();
+      host.forgetDiskAnswers();
+    },
     reset() {
       stages = newStages();
+      watches.clear();
       results.clear();
       agentRuns.clear();
       definitions.clear();
@@ -168,6 +196,12 @@ function statStamp(dir: string): string {
   } catch {
     return "missing";
   }
+}
+
+/** True when `file` is `folder` or below it. */
+function isInside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, file);
+  return !relative.startsWith("..") && !path.isAbsolute(relative);
 }
 
 function nothing(file: string): FileAnalysis {

@@ -27,6 +27,6 @@
  * const { diagnostics, fixes } = engine.analyzeFile("/a/plugins/x/ai.assemblyline/index.ts", buffers);
  */
 export type { Diagnostic, RelatedLocation, Severity } from "../../diagnostics/diagnostic.js";
-export type { BufferSource, CodeFix, EditorBuffer, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole, TextEdit } from "./types.js";
+export type { BufferSource, CodeFix, EditorBuffer, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole, FolderWatch, TextEdit } from "./types.js";
 export { createEditorEngine } from "./engine.js";
 export { offsetAt, positionAt } from "./offsets.js";

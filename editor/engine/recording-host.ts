@@ -25,6 +25,11 @@ export interface RecordingHost extends CompilerHost {
    */
   startRound(): void;
   /**
+   * Forgets every answer the disk gave (the next call asks again, whatever `diskRecheckMs`
+   * says): for a change the editor was told of, e.g. by a file watcher.
+   */
+  forgetDiskAnswers(): void;
+  /**
    * Records the folder's listing stamp (its modification time on disk: it changes whenever an
    * entry is added, removed or renamed), so what `quietly` learnt about its entries stays valid.
    */
@@ -172,6 +177,9 @@ export function createRecordingHost(base: CompilerHost, options: RecordingOption
     startRound() {
       round++;
       if (recheckMs === 0) checked = new Map();
+    },
+    forgetDiskAnswers() {
+      checked = new Map();
     },
     stampDirectory(dirPath) {
       if (active.length > 0) note(STAMP + dirPath, stamp(dirPath));

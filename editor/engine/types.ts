@@ -90,6 +90,29 @@ export interface EditorEngine {
   analyzeFile(file: string, buffers?: BufferSource): FileAnalysis;
   /** Fixes of the diagnostics of `file` whose span meets `[start, end]` (offsets in the file's text). */
   codeFixesAt(file: string, start: number, end: number, buffers?: BufferSource): readonly CodeFix[];
+  /**
+   * Folders whose changes can change the engine's answers beyond the files it read: new plugin
+   * folders, a folder that gains an `ai.assemblyline/`, an `agent.md` created above a plugin.
+   * The front end watches them (tsserver's `watchDirectory`, the LSP client's file watchers or
+   * chokidar) and passes every change to {@link filesChanged}. Grows as the engine meets agents
+   * and plugin folders; ask again after each {@link analyzeFile}.
+   */
+  foldersToWatch(): readonly FolderWatch[];
+  /**
+   * Tells the engine that files or folders were created, deleted or renamed at `paths`
+   * (absolute): it works out again where files sit (plugin folders, agent roots) and asks the
+   * disk again at the next request, even within `diskRecheckMs`. Cheap; cached results whose
+   * inputs did not change are kept.
+   */
+  filesChanged(paths: readonly string[]): void;
   /** Drops every cached result (e.g. when the editor reloads the project). */
   reset(): void;
+}
+
+/** A folder to watch for {@link EditorEngine.filesChanged}. */
+export interface FolderWatch {
+  /** Absolute path. */
+  readonly folder: string;
+  /** True to watch everything below it (an agent root), false for its own entries only. */
+  readonly recursive: boolean;
 }
