@@ -10,7 +10,7 @@ import { createNodeHost, createOverlayHost, type OverlayFile } from "../../commo
 import { isJsonObject } from "../../common/json-value.js";
 import { dedupeDiagnostics, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { fixesFor } from "./code-fixes.js";
-import type { BufferSource, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole, FolderWatch } from "./types.js";
+import type { BufferSource, EditorBuffer, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole, FolderWatch } from "./types.js";
 import { isAgentFileName, Locator, pluginRootOfEntry } from "./locate.js";
 import { StageMemo } from "./memo.js";
 import { offsetAt } from "./offsets.js";
@@ -23,18 +23,42 @@ const MODULE = /\.(?:[cm]?[jt]s|[jt]sx|json)$/i;
 /** Creates an engine. Keep one per editor process: its caches are what make edits cheap. */
 export function createEditorEngine(options: EditorEngineOptions = {}): EditorEngine {
   let buffers: BufferSource | undefined;
-  // createOverlayHost asks its map only `get`; the current call's buffers answer.
-  const overlays = { get: (file: string) => buffers?.get(file) } as unknown as ReadonlyMap<string, OverlayFile>;
+  /**
+   * The current call's answers of `buffers`, by absolute path: a request asks about each file
+   * once (a tsserver buffer lookup goes through the project service), however many cached
+   * results depend on it.
+   */
+  let asked = new Map<string, EditorBuffer | undefined>();
+  const bufferOf = (absolute: string): EditorBuffer | undefined => {
+    if (asked.has(absolute)) return asked.get(absolute);
+    const buffer = buffers?.get(absolute);
+    asked.set(absolute, buffer);
+    return buffer;
+  };
+  /** `path.resolve` of the paths the compiler asks about, kept (the same few hundred paths come back on every request). */
+  const resolved = new Map<string, string>();
+  const absoluteOf = (file: string): string => {
+    let absolute = resolved.get(file);
+    if (absolute === undefined) resolved.set(file, (absolute = path.resolve(file)));
+    return absolute;
+  };
+  // createOverlayHost asks its map only `get` (with resolved paths); the current call's buffers answer.
+  const overlays = { get: bufferOf } as unknown as ReadonlyMap<string, OverlayFile>;
   const base = createOverlayHost(options.host ?? createNodeHost(), overlays);
   // On the real file system a fingerprint's reads are checked with a stat, not a read.
   const host = options.host
     ? createRecordingHost(base)
     : createRecordingHost(base, {
-        probe: (file) => statReadState(overlays, file),
+        probe: (file) => statReadState(bufferOf(absoluteOf(file)), file),
         stamp: statStamp,
-        isBuffer: (file) => overlays.get(path.resolve(file)) !== undefined,
+        isBuffer: (file) => bufferOf(absoluteOf(file)) !== undefined,
         diskRecheckMs: options.diskRecheckMs ?? 0,
       });
+  /** Starts one request with `source` as the buffers. */
+  const begin = (source: BufferSource | undefined): void => {
+    buffers = source;
+    asked = new Map();
+  };
   const locator = new Locator(host);
   let stages = newStages();
   const results = new StageMemo<FileAnalysis>(host);
@@ -125,24 +149,24 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
     analyzeFile(file, source) {
       const absolute = path.resolve(file);
       if (!engine.isCandidate(absolute)) return nothing(absolute);
-      buffers = source;
+      begin(source);
       host.startRound();
       try {
         return results.get(absolute, () => analyze(absolute));
       } finally {
-        buffers = undefined;
+        begin(undefined);
       }
     },
     codeFixesAt(file, start, end, source) {
       const analysis = engine.analyzeFile(file, source);
       if (analysis.fixes.length === 0) return [];
-      buffers = source;
+      begin(source);
       try {
         const read = host.read(analysis.file);
         if (read.kind !== "file") return [];
         return analysis.fixes.filter((fix) => overlaps(read.text, fix.diagnostic, start, end));
       } finally {
-        buffers = undefined;
+        begin(undefined);
       }
     },
     foldersToWatch() {
@@ -175,8 +199,7 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
  * What `read` on the overlay host over `createNodeHost()` reports as its state, from a stat:
  * a buffer's version, or the disk's `mtime:size` version (the node host's version format).
  */
-function statReadState(overlays: ReadonlyMap<string, OverlayFile>, file: string): string {
-  const overlay = overlays.get(path.resolve(file));
+function statReadState(overlay: EditorBuffer | undefined, file: string): string {
   if (overlay) return `file:overlay:${overlay.version}`;
   let stat: fs.Stats;
   try {

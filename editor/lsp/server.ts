@@ -45,6 +45,9 @@ import { createAgentAnalysisRunner, type AgentAnalysisRunner } from "./agent-run
 import { COMPILE_COMMAND, codeActionsFor } from "./code-actions.js";
 import { fileUri, toLspDiagnostic, toRange } from "./to-lsp.js";
 
+/** How long the default engine trusts what it last learnt from the disk (see `EditorEngineOptions.diskRecheckMs`). */
+export const DISK_RECHECK_MS = 1000;
+
 /** Options of {@link startLanguageServer}. */
 export interface LanguageServerOptions {
   /** Delay after a change before the open files are analysed again (default 0: the next turn of the event loop, so a burst of changes already received is analysed once). */
@@ -84,7 +87,10 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   /** Open buffers by absolute path (what the engine and the whole-agent analysis read first). */
   const overlays = new Map<string, OverlayFile>();
   const host = createOverlayHost(base, overlays);
-  const engine = options.engine ?? createEditorEngine({ host: base });
+  // On the real file system the engine checks its cached results with a stat per file, and
+  // trusts the disk for DISK_RECHECK_MS: changes behind the editor's back come in through the
+  // file watchers (filesChanged), which make it ask again at once.
+  const engine = options.engine ?? createEditorEngine(options.host ? { host: base } : { diskRecheckMs: DISK_RECHECK_MS });
   const log = (error: unknown): void => connection.console.error(`assembly-line: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const runner = options.runner ?? createAgentAnalysisRunner(base, log);
   const agents = new Map<string, AgentState>();
