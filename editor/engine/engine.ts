@@ -60,7 +60,7 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
     asked = new Map();
   };
   const locator = new Locator(host);
-  let stages = newStages();
+  const stages = newStages();
   const results = new StageMemo<FileAnalysis>(host);
   const agentRuns = new StageMemo<readonly Diagnostic[]>(host);
   /** Definition module → plugin folder, learnt from every entry analysed. */
@@ -182,14 +182,6 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
       locator.clear();
       results.clear();
       host.forgetDiskAnswers();
-    },
-    reset() {
-      stages = newStages();
-      watches.clear();
-      results.clear();
-      agentRuns.clear();
-      definitions.clear();
-      locator.clear();
     },
   };
   return engine;

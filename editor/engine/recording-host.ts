@@ -7,6 +7,7 @@ import type { CompilerHost, DirectoryEntry, ReadResult } from "../../common/host
 
 /** What one stage read: calls and their answers; valid while every call answers the same. */
 export interface Fingerprint {
+  /** Each host call (kind letter + path) with the answer it gave, buffers first. */
   readonly records: readonly (readonly [call: string, state: string])[];
 }
 
@@ -218,7 +219,7 @@ export function createRecordingHost(base: CompilerHost, options: RecordingOption
  * The state of a read as fingerprints record it. A file's version stands for its content (and
  * so for whether it was valid UTF-8).
  */
-export function readState(result: ReadResult): string {
+function readState(result: ReadResult): string {
   switch (result.kind) {
     case "file":
       return `file:${result.version}`;

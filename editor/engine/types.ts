@@ -6,7 +6,9 @@ import type { CompilerHost } from "../../common/host.js";
 
 /** An unsaved editor buffer: its full text and a version that changes whenever the text does. */
 export interface EditorBuffer {
+  /** The whole text, as the editor holds it (a byte order mark, if any, included). */
   readonly text: string;
+  /** Changes whenever `text` does (tsserver's script version, the LSP document version). */
   readonly version: string;
 }
 
@@ -48,6 +50,7 @@ export interface TextEdit {
   readonly start: number;
   /** UTF-16 offset after the last replaced code unit. */
   readonly end: number;
+  /** What replaces `[start, end)`. */
   readonly newText: string;
   /** The same span as 1-based line/column (SourceLocation conventions: a BOM takes no column). */
   readonly range: { readonly line: number; readonly column: number; readonly endLine: number; readonly endColumn: number };
@@ -61,6 +64,7 @@ export interface CodeFix {
   readonly title: string;
   /** The diagnostic it fixes (one of {@link FileAnalysis.diagnostics}). */
   readonly diagnostic: Diagnostic;
+  /** The replacements, in one or two files (a drift fix may edit the definition module). */
   readonly edits: readonly TextEdit[];
 }
 
@@ -68,6 +72,7 @@ export interface CodeFix {
 export interface FileAnalysis {
   /** Absolute path as asked. */
   readonly file: string;
+  /** What the file is to the engine (`"none"`: outside its scope, nothing reported). */
   readonly role: FileRole;
   /** The agent root the file was analysed in, or the plugin folder when no agent selects it. */
   readonly root: string | undefined;
@@ -105,8 +110,6 @@ export interface EditorEngine {
    * inputs did not change are kept.
    */
   filesChanged(paths: readonly string[]): void;
-  /** Drops every cached result (e.g. when the editor reloads the project). */
-  reset(): void;
 }
 
 /** A folder to watch for {@link EditorEngine.filesChanged}. */

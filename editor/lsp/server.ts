@@ -68,6 +68,7 @@ interface AgentState {
   byFile: DiagnosticsByFile;
   /** True once a whole-agent analysis finished. */
   analysed: boolean;
+  /** The pending (debounced) whole-agent analysis. */
   timer: NodeJS.Timeout | undefined;
   /** The analysis running now. */
   running: Promise<void> | undefined;

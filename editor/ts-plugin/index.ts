@@ -20,6 +20,11 @@
  * pay one cheap scope test; a project is decorated once (a second registration returns the
  * language service it is given).
  *
+ * New folders: the plugin watches the folders the engine names ({@link EditorEngine.foldersToWatch}:
+ * agent roots, recursively) through tsserver's own `serverHost.watchDirectory`; a change tells
+ * the engine and refreshes the open files' diagnostics, so a plugin folder created while
+ * tsserver runs is picked up without a restart.
+ *
  * Test hook: with the environment variable {@link FAULT_ENV} set to some text, the analysis of
  * every file whose path contains that text throws (to prove that TypeScript's own results
  * survive a failure of ours).
