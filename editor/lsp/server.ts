@@ -189,14 +189,15 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
 
   /**
    * For a client that does not watch files for us: a chokidar watcher on every folder the
-   * engine asks to watch (agent roots, without `.git/` and `node_modules/`; where an `agent.md`
+   * engine asks to watch (agent roots, without `.git/`, `node_modules/` and `.assemblyline/`; where an `agent.md`
    * would select a plugin), feeding {@link filesChanged}.
    */
   const watchEngineFolders = (): void => {
     if (clientWatches || closed) return;
     for (const { folder, recursive } of engine.foldersToWatch()) {
       if (watchers.has(folder)) continue;
-      const ignoredDirs = [".git", "node_modules"].map((name) => path.join(folder, name));
+      // Not what compile writes (.assemblyline/: the artifact and the analysis cache) nor what it never reads.
+      const ignoredDirs = [".git", "node_modules", ".assemblyline"].map((name) => path.join(folder, name));
       const starting = import("chokidar").then(
         ({ watch }) => {
           const watcher = watch(folder, {
