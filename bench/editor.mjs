@@ -9,8 +9,14 @@
  * in a tool description of the entry (which makes the descriptor drift from its defineTool(),
  * so the plugin reports and withdraws a diagnostic) or in a string of the ordinary file,
  * through `updateOpen`; then the `semanticDiagnosticsSync` request is timed as an editor sees it.
- * The two servers' edits alternate, so a busy machine slows both alike.
- * Targets: entry ≤ 1.5× TypeScript's own time; ordinary files within noise.
+ * The two servers' edits alternate, so a busy machine slows both alike; each server's CPU time
+ * over the timed edits (user + system, from /proc/<pid>/stat on Linux) gives a ratio that the
+ * machine's load does not distort.
+ * Targets: entry ≤ 1.5× TypeScript's own time; ordinary files within noise (reported against 1.1×).
+ *
+ * Usage: node bench/editor.mjs [--quick] [--json]
+ *   --quick  60 timed edits after 10 warm-up edits (instead of 200 after 20)
+ *   --json   one JSON object per line and figure: { name, target, value, unit, ... }
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -23,8 +29,11 @@ import { generateAgent } from "./generate-agent.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.dirname(here);
 const require = createRequire(import.meta.url);
-const EDITS = 200;
-const WARMUP = 20;
+const args = process.argv.slice(2);
+const QUICK = args.includes("--quick");
+const JSON_OUTPUT = args.includes("--json");
+const EDITS = QUICK ? 60 : 200;
+const WARMUP = QUICK ? 10 : 20;
 const PLUGIN = "@assemblyline-agents/assembly-line/ts-plugin";
 
 const ORDINARY = `export interface Order { id: string; total: number; lines: { sku: string; qty: number }[] }
@@ -48,6 +57,17 @@ function makeProject(dir, withPlugin) {
   fs.symlinkSync(repo, link, "dir");
 }
 
+/** User + system CPU time (ms) of process `pid` from /proc/<pid>/stat, or undefined where unavailable. */
+function cpuMsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime are fields 14 and 15 of stat(5); fields[0] here is field 3.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 function positionOf(text, offset) {
   const before = text.slice(0, offset).split("\n");
   return { line: before.length, offset: before.at(-1).length + 1 };
@@ -69,6 +89,8 @@ async function openSession(dir, relative, needle) {
   return {
     times: [],
     ours: 0,
+    /** CPU ms (user + system) of the server process so far, or undefined off Linux. */
+    cpu: () => cpuMsOf(server.pid),
     async edit(i) {
       // Alternately insert and remove one character, so the text returns to where it was.
       const insert = i % 2 === 0;
@@ -91,17 +113,20 @@ async function openSession(dir, relative, needle) {
 async function measure(withoutDir, withDir, relative, needle) {
   const without = await openSession(withoutDir, relative, needle);
   const withPlugin = await openSession(withDir, relative, needle);
+  const cpuStart = new Map();
   for (let i = 0; i < WARMUP + EDITS; i++) {
+    if (i === WARMUP) for (const session of [without, withPlugin]) cpuStart.set(session, session.cpu());
     // Which server goes first alternates too.
     const [first, second] = i % 4 < 2 ? [without, withPlugin] : [withPlugin, without];
     await first.edit(i);
     await second.edit(i);
   }
+  const cpuMs = new Map([without, withPlugin].map((session) => [session, session.cpu() - cpuStart.get(session)]));
   await without.close();
   await withPlugin.close();
   const summary = (session) => {
     const times = [...session.times].sort((a, b) => a - b);
-    return { median: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], ours: session.ours };
+    return { median: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], ours: session.ours, cpuPerEdit: cpuMs.get(session) / EDITS };
   };
   return { without: summary(without), withPlugin: summary(withPlugin) };
 }
@@ -113,15 +138,26 @@ try {
   makeProject(withDir, true);
   makeProject(withoutDir, false);
   const cases = [
-    ["entry of a 50-plugin agent", "plugins/plugin-0007/ai.assemblyline/index.ts", "Generated tool 0"],
-    ["ordinary .ts file", "src/ordinary.ts", 'label = "orders'],
+    ["entry", "entry of a 50-plugin agent", "plugins/plugin-0007/ai.assemblyline/index.ts", "Generated tool 0", 1.5],
+    ["ordinary", "ordinary .ts file", "src/ordinary.ts", 'label = "orders', 1.1],
   ];
   const ms = (n) => `${n.toFixed(2)} ms`;
-  console.log(`semanticDiagnosticsSync over ${EDITS} edits after ${WARMUP} warm-up edits, TypeScript ${require("typescript/package.json").version}`);
-  for (const [label, relative, needle] of cases) {
+  const load = os.loadavg()[0];
+  if (!JSON_OUTPUT) console.log(`semanticDiagnosticsSync over ${EDITS} edits after ${WARMUP} warm-up edits, TypeScript ${require("typescript/package.json").version}`);
+  for (const [key, label, relative, needle, target] of cases) {
     const { without, withPlugin } = await measure(withoutDir, withDir, relative, needle);
+    const cpuRatio = withPlugin.cpuPerEdit / without.cpuPerEdit;
+    if (JSON_OUTPUT) {
+      const common = { unit: "ratio", edits: EDITS, withoutMs: { median: without.median, p95: without.p95 }, withMs: { median: withPlugin.median, p95: withPlugin.p95 }, load };
+      console.log(JSON.stringify({ name: `editor.${key}.p95_ratio`, target, value: withPlugin.p95 / without.p95, ...common }));
+      console.log(JSON.stringify({ name: `editor.${key}.median_ratio`, target, value: withPlugin.median / without.median, ...common }));
+      if (Number.isFinite(cpuRatio)) console.log(JSON.stringify({ name: `editor.${key}.cpu_ratio`, target, value: cpuRatio, unit: "ratio", edits: EDITS, withoutCpuMsPerEdit: without.cpuPerEdit, withCpuMsPerEdit: withPlugin.cpuPerEdit, load }));
+      continue;
+    }
     console.log(`  ${label}: without the plugin median ${ms(without.median)}, p95 ${ms(without.p95)}; with it median ${ms(withPlugin.median)}, p95 ${ms(withPlugin.p95)} (×${(withPlugin.median / without.median).toFixed(2)} median, ×${(withPlugin.p95 / without.p95).toFixed(2)} p95; up to ${withPlugin.ours} assembly-line diagnostics)`);
+    if (Number.isFinite(cpuRatio)) console.log(`    tsserver CPU per edit: without ${ms(without.cpuPerEdit)}, with ${ms(withPlugin.cpuPerEdit)} (×${cpuRatio.toFixed(2)}; target ×${target})`);
   }
+  if (!JSON_OUTPUT) console.log(`  (load average ${load.toFixed(1)} on ${os.cpus().length} CPUs)`);
 } finally {
   fs.rmSync(base, { recursive: true, force: true });
 }

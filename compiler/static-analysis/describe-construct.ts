@@ -3,6 +3,7 @@
  * ("a function call to 'makeSchema'", "a template literal with substitutions"), with the hint
  * that fixes it. Never an AST kind name (issue 2 item 3).
  */
+import { CORE_PACKAGE } from "./core-imports.js";
 import { ts } from "./typescript.js";
 
 /** Words for a rejected construct and what to do instead. */
@@ -111,8 +112,8 @@ function describeCall(node: ts.CallExpression, sourceFile: ts.SourceFile, coreFu
     const name = snippet(callee, sourceFile);
     if (name === "defineAssemblyLinePlugin" && coreFunction === undefined) {
       return {
-        words: "a function call to 'defineAssemblyLinePlugin', which is not imported from '@assemblyline-agents/core'",
-        hint: 'Import it: import { defineAssemblyLinePlugin } from "@assemblyline-agents/core";',
+        words: `a function call to 'defineAssemblyLinePlugin', which is not imported from '${CORE_PACKAGE}'`,
+        hint: `Import it: import { defineAssemblyLinePlugin } from "${CORE_PACKAGE}";`,
       };
     }
     if (name === "require") return { words: "a function call to 'require'", hint: "Use a static relative import of a const or a JSON file." };

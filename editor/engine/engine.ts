@@ -10,7 +10,7 @@ import { createNodeHost, createOverlayHost, type OverlayFile } from "../../commo
 import { isJsonObject } from "../../common/json-value.js";
 import { dedupeDiagnostics, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { fixesFor } from "./code-fixes.js";
-import type { BufferSource, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole } from "./types.js";
+import type { BufferSource, EditorBuffer, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole, FolderWatch } from "./types.js";
 import { isAgentFileName, Locator, pluginRootOfEntry } from "./locate.js";
 import { StageMemo } from "./memo.js";
 import { offsetAt } from "./offsets.js";
@@ -23,24 +23,56 @@ const MODULE = /\.(?:[cm]?[jt]s|[jt]sx|json)$/i;
 /** Creates an engine. Keep one per editor process: its caches are what make edits cheap. */
 export function createEditorEngine(options: EditorEngineOptions = {}): EditorEngine {
   let buffers: BufferSource | undefined;
-  // createOverlayHost asks its map only `get`; the current call's buffers answer.
-  const overlays = { get: (file: string) => buffers?.get(file) } as unknown as ReadonlyMap<string, OverlayFile>;
+  /**
+   * The current call's answers of `buffers`, by absolute path: a request asks about each file
+   * once (a tsserver buffer lookup goes through the project service), however many cached
+   * results depend on it.
+   */
+  let asked = new Map<string, EditorBuffer | undefined>();
+  const bufferOf = (absolute: string): EditorBuffer | undefined => {
+    if (asked.has(absolute)) return asked.get(absolute);
+    const buffer = buffers?.get(absolute);
+    asked.set(absolute, buffer);
+    return buffer;
+  };
+  /** `path.resolve` of the paths the compiler asks about, kept (the same few hundred paths come back on every request). */
+  const resolved = new Map<string, string>();
+  const absoluteOf = (file: string): string => {
+    let absolute = resolved.get(file);
+    if (absolute === undefined) resolved.set(file, (absolute = path.resolve(file)));
+    return absolute;
+  };
+  // createOverlayHost asks its map only `get` (with resolved paths); the current call's buffers answer.
+  const overlays = { get: bufferOf } as unknown as ReadonlyMap<string, OverlayFile>;
   const base = createOverlayHost(options.host ?? createNodeHost(), overlays);
   // On the real file system a fingerprint's reads are checked with a stat, not a read.
   const host = options.host
     ? createRecordingHost(base)
     : createRecordingHost(base, {
-        probe: (file) => statReadState(overlays, file),
+        probe: (file) => statReadState(bufferOf(absoluteOf(file)), file),
         stamp: statStamp,
-        isBuffer: (file) => overlays.get(path.resolve(file)) !== undefined,
+        isBuffer: (file) => bufferOf(absoluteOf(file)) !== undefined,
         diskRecheckMs: options.diskRecheckMs ?? 0,
       });
+  /** Starts one request with `source` as the buffers. */
+  const begin = (source: BufferSource | undefined): void => {
+    buffers = source;
+    asked = new Map();
+  };
   const locator = new Locator(host);
-  let stages = newStages();
+  const stages = newStages();
   const results = new StageMemo<FileAnalysis>(host);
   const agentRuns = new StageMemo<readonly Diagnostic[]>(host);
   /** Definition module → plugin folder, learnt from every entry analysed. */
   const definitions = new Map<string, string>();
+  /** Folders to watch → recursively (agent roots) or not (where an `agent.md` would select a plugin). */
+  const watches = new Map<string, boolean>();
+
+  /** Watches an agent root (everything below it), or the folder where an agent.md would select `pluginDir`. */
+  function watchAround(root: string | undefined, pluginDir: string | undefined): void {
+    if (root !== undefined) watches.set(root, true);
+    else if (pluginDir !== undefined && !watches.has(path.dirname(path.dirname(pluginDir)))) watches.set(path.dirname(path.dirname(pluginDir)), false);
+  }
 
   function newStages(): SliceStages {
     // Never announced to, so it judges inline (no worker thread inside an editor) and keeps verdicts.
@@ -72,6 +104,7 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
       const root = locator.agentRootOfPlugin(pluginDir);
       let slice = root !== undefined ? stages.slice(root, pluginDir) : undefined;
       const selected = slice?.selected === true;
+      watchAround(root, pluginDir);
       if (!selected) slice = stages.standalone(pluginDir);
       const known = learnDefinitions(slice!, pluginDir);
       const entryFile = slice!.package?.pluginPackage.entryFile;
@@ -81,11 +114,15 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
     if (isAgentFileName(file)) {
       const root = locator.agentRootAbove(path.dirname(file));
       if (root !== undefined) {
+        watchAround(root, undefined);
         const diagnostics = agentRuns.get(root, () => analyzeAgent(host, root, { analyzer: stages.analyzer, pins: pinsFor(host, root) }).diagnostics);
         return finish(file, "agent-file", root, diagnostics);
       }
       const plugin = locator.pluginRootAbove(path.dirname(file));
-      if (plugin !== undefined) return finish(file, "agent-file", plugin, stages.standalone(plugin).diagnostics);
+      if (plugin !== undefined) {
+        watchAround(undefined, plugin);
+        return finish(file, "agent-file", plugin, stages.standalone(plugin).diagnostics);
+      }
     }
     return nothing(file);
   }
@@ -112,32 +149,39 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
     analyzeFile(file, source) {
       const absolute = path.resolve(file);
       if (!engine.isCandidate(absolute)) return nothing(absolute);
-      buffers = source;
+      begin(source);
       host.startRound();
       try {
         return results.get(absolute, () => analyze(absolute));
       } finally {
-        buffers = undefined;
+        begin(undefined);
       }
     },
     codeFixesAt(file, start, end, source) {
       const analysis = engine.analyzeFile(file, source);
       if (analysis.fixes.length === 0) return [];
-      buffers = source;
+      begin(source);
       try {
         const read = host.read(analysis.file);
         if (read.kind !== "file") return [];
         return analysis.fixes.filter((fix) => overlaps(read.text, fix.diagnostic, start, end));
       } finally {
-        buffers = undefined;
+        begin(undefined);
       }
     },
-    reset() {
-      stages = newStages();
-      results.clear();
-      agentRuns.clear();
-      definitions.clear();
+    foldersToWatch() {
+      const recursive = [...watches].filter(([, deep]) => deep).map(([folder]) => folder);
+      const covered = (folder: string) => recursive.some((root) => root !== folder && isInside(root, folder));
+      return [...watches].filter(([folder]) => !covered(folder)).map(([folder, deep]): FolderWatch => ({ folder, recursive: deep }));
+    },
+    filesChanged(paths) {
+      if (paths.length === 0) return;
+      // Where files sit is cheap to work out again (a few stats), and so is a file's answer from
+      // the stage results, which re-check their own inputs and stay while those hold. (A file's
+      // answer is dropped too: its fingerprint lacks what the locator had already cached.)
       locator.clear();
+      results.clear();
+      host.forgetDiskAnswers();
     },
   };
   return engine;
@@ -147,8 +191,7 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
  * What `read` on the overlay host over `createNodeHost()` reports as its state, from a stat:
  * a buffer's version, or the disk's `mtime:size` version (the node host's version format).
  */
-function statReadState(overlays: ReadonlyMap<string, OverlayFile>, file: string): string {
-  const overlay = overlays.get(path.resolve(file));
+function statReadState(overlay: EditorBuffer | undefined, file: string): string {
   if (overlay) return `file:overlay:${overlay.version}`;
   let stat: fs.Stats;
   try {
@@ -168,6 +211,12 @@ function statStamp(dir: string): string {
   } catch {
     return "missing";
   }
+}
+
+/** True when `file` is `folder` or below it. */
+function isInside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, file);
+  return !relative.startsWith("..") && !path.isAbsolute(relative);
 }
 
 function nothing(file: string): FileAnalysis {

@@ -19,7 +19,10 @@
  * fingerprint of every file it read (version of a buffer, mtime+size on disk, directory
  * listings, symlink targets) and reused while the fingerprint holds, so a change to the
  * definition module, `plugin.json`, `agent.md` or an imported const/JSON module re-runs exactly
- * what depended on it, and an edit of one entry re-validates only that plugin.
+ * what depended on it, and an edit of one entry re-validates only that plugin. Where files sit
+ * (plugin folders, agent roots) is remembered per folder; the front ends watch the folders the
+ * engine names ({@link EditorEngine.foldersToWatch}) and report changes
+ * ({@link EditorEngine.filesChanged}), so new plugin folders are seen while the editor runs.
  *
  * @example
  * const engine = createEditorEngine();
@@ -27,6 +30,6 @@
  * const { diagnostics, fixes } = engine.analyzeFile("/a/plugins/x/ai.assemblyline/index.ts", buffers);
  */
 export type { Diagnostic, RelatedLocation, Severity } from "../../diagnostics/diagnostic.js";
-export type { BufferSource, CodeFix, EditorBuffer, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole, TextEdit } from "./types.js";
+export type { BufferSource, CodeFix, EditorBuffer, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole, FolderWatch, TextEdit } from "./types.js";
 export { createEditorEngine } from "./engine.js";
 export { offsetAt, positionAt } from "./offsets.js";

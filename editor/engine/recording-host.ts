@@ -7,6 +7,7 @@ import type { CompilerHost, DirectoryEntry, ReadResult } from "../../common/host
 
 /** What one stage read: calls and their answers; valid while every call answers the same. */
 export interface Fingerprint {
+  /** Each host call (kind letter + path) with the answer it gave, buffers first. */
   readonly records: readonly (readonly [call: string, state: string])[];
 }
 
@@ -24,6 +25,11 @@ export interface RecordingHost extends CompilerHost {
    * true (one editor request sees one state of the disk; buffers do not change within it).
    */
   startRound(): void;
+  /**
+   * Forgets every answer the disk gave (the next call asks again, whatever `diskRecheckMs`
+   * says): for a change the editor was told of, e.g. by a file watcher.
+   */
+  forgetDiskAnswers(): void;
   /**
    * Records the folder's listing stamp (its modification time on disk: it changes whenever an
    * entry is added, removed or renamed), so what `quietly` learnt about its entries stays valid.
@@ -46,6 +52,9 @@ export type ReadStateProbe = (filePath: string) => string;
 
 /** A cheap stamp of a folder's listing (default: the listing itself). */
 export type DirectoryStampProbe = (dirPath: string) => string;
+
+/** How the state of a read of an editor buffer starts (the overlay host's versions). */
+const BUFFER_STATE = "file:overlay:";
 
 const READ = "r";
 const BYTES = "b";
@@ -83,6 +92,8 @@ export function createRecordingHost(base: CompilerHost, options: RecordingOption
   /** Answers already asked for: this round's, and the disk's from earlier rounds (with when). */
   let checked = new Map<string, { readonly state: string; readonly at: number; readonly round: number; readonly buffer: boolean }>();
   let round = 0;
+  /** When the current round started (disk answers are as old as the round that asked). */
+  let roundAt = performance.now();
   let blind = false;
   /** Files and bytes read, with the state they were read at (re-read only when it changes). */
   const texts = new Map<string, { readonly state: string; readonly result: ReadResult }>();
@@ -90,9 +101,9 @@ export function createRecordingHost(base: CompilerHost, options: RecordingOption
   /** The answer to `call` now: asked once per round, and disk answers reused for `diskRecheckMs`. */
   const stateInRound = (call: string): string => {
     const known = checked.get(call);
-    if (known && (known.round === round || (recheckMs > 0 && !known.buffer && !isBuffer(call.slice(1)) && performance.now() - known.at < recheckMs))) return known.state;
+    if (known && (known.round === round || (recheckMs > 0 && !known.buffer && roundAt - known.at < recheckMs && !isBuffer(call.slice(1))))) return known.state;
     const state = answer(call);
-    checked.set(call, { state, at: performance.now(), round, buffer: isBuffer(call.slice(1)) });
+    checked.set(call, { state, at: roundAt, round, buffer: isBuffer(call.slice(1)) });
     return state;
   };
   const note = (call: string, state: string): void => {
@@ -156,7 +167,10 @@ export function createRecordingHost(base: CompilerHost, options: RecordingOption
       active.push(recording);
       try {
         const result = compute();
-        return { result, fingerprint: { records: [...recording] } };
+        // Buffers first: they are what changes between two requests while the user types, so
+        // `holds` finds a stale result at its first records.
+        const records = [...recording].sort(([, a], [, b]) => Number(b.startsWith(BUFFER_STATE)) - Number(a.startsWith(BUFFER_STATE)));
+        return { result, fingerprint: { records } };
       } finally {
         active.splice(active.lastIndexOf(recording), 1);
       }
@@ -171,7 +185,11 @@ export function createRecordingHost(base: CompilerHost, options: RecordingOption
     },
     startRound() {
       round++;
+      roundAt = performance.now();
       if (recheckMs === 0) checked = new Map();
+    },
+    forgetDiskAnswers() {
+      checked = new Map();
     },
     stampDirectory(dirPath) {
       if (active.length > 0) note(STAMP + dirPath, stamp(dirPath));
@@ -201,7 +219,7 @@ export function createRecordingHost(base: CompilerHost, options: RecordingOption
  * The state of a read as fingerprints record it. A file's version stands for its content (and
  * so for whether it was valid UTF-8).
  */
-export function readState(result: ReadResult): string {
+function readState(result: ReadResult): string {
   switch (result.kind) {
     case "file":
       return `file:${result.version}`;

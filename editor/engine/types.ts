@@ -6,7 +6,9 @@ import type { CompilerHost } from "../../common/host.js";
 
 /** An unsaved editor buffer: its full text and a version that changes whenever the text does. */
 export interface EditorBuffer {
+  /** The whole text, as the editor holds it (a byte order mark, if any, included). */
   readonly text: string;
+  /** Changes whenever `text` does (tsserver's script version, the LSP document version). */
   readonly version: string;
 }
 
@@ -48,6 +50,7 @@ export interface TextEdit {
   readonly start: number;
   /** UTF-16 offset after the last replaced code unit. */
   readonly end: number;
+  /** What replaces `[start, end)`. */
   readonly newText: string;
   /** The same span as 1-based line/column (SourceLocation conventions: a BOM takes no column). */
   readonly range: { readonly line: number; readonly column: number; readonly endLine: number; readonly endColumn: number };
@@ -61,6 +64,7 @@ export interface CodeFix {
   readonly title: string;
   /** The diagnostic it fixes (one of {@link FileAnalysis.diagnostics}). */
   readonly diagnostic: Diagnostic;
+  /** The replacements, in one or two files (a drift fix may edit the definition module). */
   readonly edits: readonly TextEdit[];
 }
 
@@ -68,6 +72,7 @@ export interface CodeFix {
 export interface FileAnalysis {
   /** Absolute path as asked. */
   readonly file: string;
+  /** What the file is to the engine (`"none"`: outside its scope, nothing reported). */
   readonly role: FileRole;
   /** The agent root the file was analysed in, or the plugin folder when no agent selects it. */
   readonly root: string | undefined;
@@ -90,6 +95,27 @@ export interface EditorEngine {
   analyzeFile(file: string, buffers?: BufferSource): FileAnalysis;
   /** Fixes of the diagnostics of `file` whose span meets `[start, end]` (offsets in the file's text). */
   codeFixesAt(file: string, start: number, end: number, buffers?: BufferSource): readonly CodeFix[];
-  /** Drops every cached result (e.g. when the editor reloads the project). */
-  reset(): void;
+  /**
+   * Folders whose changes can change the engine's answers beyond the files it read: new plugin
+   * folders, a folder that gains an `ai.assemblyline/`, an `agent.md` created above a plugin.
+   * The front end watches them (tsserver's `watchDirectory`, the LSP client's file watchers or
+   * chokidar) and passes every change to {@link filesChanged}. Grows as the engine meets agents
+   * and plugin folders; ask again after each {@link analyzeFile}.
+   */
+  foldersToWatch(): readonly FolderWatch[];
+  /**
+   * Tells the engine that files or folders were created, deleted or renamed at `paths`
+   * (absolute): it works out again where files sit (plugin folders, agent roots) and asks the
+   * disk again at the next request, even within `diskRecheckMs`. Cheap; cached results whose
+   * inputs did not change are kept.
+   */
+  filesChanged(paths: readonly string[]): void;
+}
+
+/** A folder to watch for {@link EditorEngine.filesChanged}. */
+export interface FolderWatch {
+  /** Absolute path. */
+  readonly folder: string;
+  /** True to watch everything below it (an agent root), false for its own entries only. */
+  readonly recursive: boolean;
 }

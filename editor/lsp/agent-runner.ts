@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { createNodeHost, createOverlayHost, type CompilerHost, type OverlayFile } from "../../common/host.js";
+import { createOverlayHost, type CompilerHost, type OverlayFile } from "../../common/host.js";
 import { analyzeAgentDiagnostics, type DiagnosticsByFile } from "./agent-diagnostics.js";
 import type { AgentJob, AgentJobResult } from "./agent-worker.js";
 
@@ -24,9 +24,10 @@ export interface AgentAnalysisRunner {
  * A runner that uses a worker thread when `agent-worker.js` sits beside this module (the built
  * CLI), else analyses in process over `host` (default: the real file system).
  *
- * @param onError receives a worker failure (the job is then analysed in process).
+ * @param host the disk below the buffers for in-process analyses.
+ * @param onError receives a worker failure (the job is then analysed in process), e.g. to log it to the client.
  */
-export function createAgentAnalysisRunner(host: CompilerHost = createNodeHost(), onError: (error: unknown) => void = () => {}): AgentAnalysisRunner {
+export function createAgentAnalysisRunner(host: CompilerHost, onError: (error: unknown) => void): AgentAnalysisRunner {
   const inProcess = (root: string, overlays: ReadonlyMap<string, OverlayFile>) => analyzeAgentDiagnostics(createOverlayHost(host, new Map(overlays)), root);
   const script = new URL("./agent-worker.js", import.meta.url);
   if (script.protocol !== "file:" || !fs.existsSync(fileURLToPath(script))) return { analyze: inProcess, close: () => {} };

@@ -22,8 +22,10 @@
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { FSWatcher } from "chokidar";
 import {
   CodeActionKind,
+  DidChangeWatchedFilesNotification,
   DocumentDiagnosticReportKind,
   TextDocumentSyncKind,
   TextDocuments,
@@ -42,6 +44,9 @@ import { findAgentRoot } from "./agent-root.js";
 import { createAgentAnalysisRunner, type AgentAnalysisRunner } from "./agent-runner.js";
 import { COMPILE_COMMAND, codeActionsFor } from "./code-actions.js";
 import { fileUri, toLspDiagnostic, toRange } from "./to-lsp.js";
+
+/** How long the default engine trusts what it last learnt from the disk (see `EditorEngineOptions.diskRecheckMs`). */
+export const DISK_RECHECK_MS = 1000;
 
 /** Options of {@link startLanguageServer}. */
 export interface LanguageServerOptions {
@@ -63,6 +68,7 @@ interface AgentState {
   byFile: DiagnosticsByFile;
   /** True once a whole-agent analysis finished. */
   analysed: boolean;
+  /** The pending (debounced) whole-agent analysis. */
   timer: NodeJS.Timeout | undefined;
   /** The analysis running now. */
   running: Promise<void> | undefined;
@@ -82,7 +88,10 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   /** Open buffers by absolute path (what the engine and the whole-agent analysis read first). */
   const overlays = new Map<string, OverlayFile>();
   const host = createOverlayHost(base, overlays);
-  const engine = options.engine ?? createEditorEngine({ host: base });
+  // On the real file system the engine checks its cached results with a stat per file, and
+  // trusts the disk for DISK_RECHECK_MS: changes behind the editor's back come in through the
+  // file watchers (filesChanged), which make it ask again at once.
+  const engine = options.engine ?? createEditorEngine(options.host ? { host: base } : { diskRecheckMs: DISK_RECHECK_MS });
   const log = (error: unknown): void => connection.console.error(`assembly-line: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const runner = options.runner ?? createAgentAnalysisRunner(base, log);
   const agents = new Map<string, AgentState>();
@@ -97,6 +106,11 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   let fileTimer: NodeJS.Timeout | undefined;
   let pull = false;
   let refreshSupported = false;
+  /** The client watches files for us (`workspace/didChangeWatchedFiles` dynamic registration). */
+  let clientWatches = false;
+  /** Our own watchers (clients that cannot watch for us), by folder. */
+  const watchers = new Map<string, FSWatcher | Promise<FSWatcher | undefined>>();
+  let closed = false;
 
   const guarded = <A extends unknown[], R>(fallback: R, fn: (...args: A) => R) => (...args: A): R => {
     try {
@@ -153,7 +167,60 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
       }
     }
     edited.clear();
+    watchEngineFolders();
   });
+
+  /**
+   * Files or folders were created, changed or deleted (reported by the client's file watchers
+   * or ours): the engine works out again where files sit, the agents they belong to are
+   * analysed again, and so are the open files.
+   */
+  const filesChanged = (files: readonly string[]): void => {
+    engine.filesChanged(files);
+    const roots = new Set<string>();
+    for (const file of files) {
+      const root = findAgentRoot(host, file);
+      if (root !== undefined) roots.add(root);
+    }
+    for (const root of roots) scheduleAgent(root);
+    if (fileTimer) clearTimeout(fileTimer);
+    fileTimer = setTimeout(analyzeOpenFiles, fileDelay);
+  };
+
+  /**
+   * For a client that does not watch files for us: a chokidar watcher on every folder the
+   * engine asks to watch (agent roots, without `.git/`, `node_modules/` and `.assemblyline/`; where an `agent.md`
+   * would select a plugin), feeding {@link filesChanged}.
+   */
+  const watchEngineFolders = (): void => {
+    if (clientWatches || closed) return;
+    for (const { folder, recursive } of engine.foldersToWatch()) {
+      if (watchers.has(folder)) continue;
+      // Not what compile writes (.assemblyline/: the artifact and the analysis cache) nor what it never reads.
+      const ignoredDirs = [".git", "node_modules", ".assemblyline"].map((name) => path.join(folder, name));
+      const starting = import("chokidar").then(
+        ({ watch }) => {
+          const watcher = watch(folder, {
+            ignoreInitial: true,
+            ...(recursive ? {} : { depth: 0 }),
+            ignored: (file: string) => ignoredDirs.some((dir) => file === dir || file.startsWith(dir + path.sep)),
+          });
+          watcher.on("all", (_event, file) => filesChanged([path.resolve(file)]));
+          // What changed while chokidar was still scanning is not reported (ignoreInitial): look again once it is ready.
+          watcher.on("ready", () => filesChanged([folder]));
+          watcher.on("error", log);
+          if (closed) void watcher.close();
+          else watchers.set(folder, watcher);
+          return watcher;
+        },
+        (error: unknown) => {
+          log(error);
+          return undefined;
+        },
+      );
+      watchers.set(folder, starting);
+    }
+  };
 
   const runAgent = (root: string): Promise<void> => {
     const state = agentOf(root);
@@ -205,6 +272,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   connection.onInitialize((params): InitializeResult => {
     pull = params.capabilities.textDocument?.diagnostic !== undefined;
     refreshSupported = params.capabilities.workspace?.diagnostics?.refreshSupport === true;
+    clientWatches = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -214,6 +282,14 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
       },
       serverInfo: { name: "assembly-line" },
     };
+  });
+
+  connection.onInitialized(() => {
+    if (!clientWatches) return;
+    // What can change the diagnostics behind the editor's back: the files compile reads
+    // besides modules, and anything in a plugin's ai.assemblyline/ (a new plugin folder).
+    const globs = ["**/agent.md", "**/plugin.json", "**/mcp.json", "**/SKILL.md", "**/plugins.lock", "**/ai.assemblyline/**", "**/*.{ts,mts,cts,js,mjs,cjs,json}"];
+    connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: globs.map((globPattern) => ({ globPattern })) }).catch(log);
   });
 
   documents.onDidChangeContent((event) => changed(event.document));
@@ -237,15 +313,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   );
   connection.onDidChangeWatchedFiles(
     guarded(undefined, (params: { changes: readonly { uri: string }[] }) => {
-      const roots = new Set<string>();
-      for (const change of params.changes) {
-        const file = fileOf(change.uri);
-        const root = file === undefined ? undefined : findAgentRoot(host, file);
-        if (root !== undefined) roots.add(root);
-      }
-      for (const root of roots) scheduleAgent(root);
-      if (fileTimer) clearTimeout(fileTimer);
-      fileTimer = setTimeout(analyzeOpenFiles, fileDelay);
+      filesChanged(params.changes.map((change) => fileOf(change.uri)).filter((file): file is string => file !== undefined));
     }),
   );
 
@@ -302,7 +370,13 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     }
   });
 
-  connection.onShutdown(() => runner.close());
+  connection.onShutdown(async () => {
+    closed = true;
+    runner.close();
+    const stopping = [...watchers.values()];
+    watchers.clear();
+    await Promise.all(stopping.map(async (watcher) => (await watcher)?.close()));
+  });
   documents.listen(connection);
   connection.listen();
 }

@@ -20,6 +20,11 @@
  * pay one cheap scope test; a project is decorated once (a second registration returns the
  * language service it is given).
  *
+ * New folders: the plugin watches the folders the engine names ({@link EditorEngine.foldersToWatch}:
+ * agent roots, recursively) through tsserver's own `serverHost.watchDirectory`; a change tells
+ * the engine and refreshes the open files' diagnostics, so a plugin folder created while
+ * tsserver runs is picked up without a restart.
+ *
  * Test hook: with the environment variable {@link FAULT_ENV} set to some text, the analysis of
  * every file whose path contains that text throws (to prove that TypeScript's own results
  * survive a failure of ours).
@@ -55,6 +60,17 @@ export function tsCodeOf(code: string): number | undefined {
 /** One engine per tsserver process: projects share its caches. */
 let engine: EditorEngine | undefined;
 
+/** The projects this process decorated (their diagnostics are refreshed after a watched change). */
+const projects = new Set<ts.server.Project>();
+
+/** The folder watchers this process opened, by folder (see {@link watchFolders}). */
+const watchers = new Map<string, ts.FileWatcher>();
+
+/** How long after a watched change the decorated projects' diagnostics are refreshed (one refresh per burst). */
+export const REFRESH_DELAY_MS = 100;
+
+let refreshTimer: unknown;
+
 type TypeScript = typeof ts;
 
 /**
@@ -85,6 +101,7 @@ function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.
   }
   Object.defineProperty(proxy, DECORATED, { value: true });
   const buffers = openBuffers(info);
+  projects.add(info.project);
 
   proxy.getSemanticDiagnostics = (fileName: string, ...rest: unknown[]) => {
     const own = (service.getSemanticDiagnostics as (...a: unknown[]) => ts.Diagnostic[])(fileName, ...rest);
@@ -92,6 +109,7 @@ function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.
       if (!analysis.isCandidate(fileName)) return own;
       injectFault(fileName);
       const found = analysis.analyzeFile(fileName, buffers);
+      watchFolders(analysis, info.serverHost, report);
       if (found.diagnostics.length === 0) return own;
       const program = service.getProgram();
       const sourceFile = program?.getSourceFile(fileName);
@@ -131,6 +149,39 @@ function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.
 
   logger.info("[assembly-line] tsserver plugin enabled for this project");
   return proxy;
+}
+
+/**
+ * Opens a tsserver directory watcher (`serverHost.watchDirectory`, the one tsserver uses for
+ * its own wildcard includes) on every folder the engine asks to watch and has no watcher yet.
+ * A change under one tells the engine ({@link EditorEngine.filesChanged}) and, after
+ * {@link REFRESH_DELAY_MS}, asks every decorated project to refresh its open files'
+ * diagnostics (`projectsUpdatedInBackground`), so a plugin folder or `agent.md` created after
+ * the engine first looked shows up without restarting TS Server.
+ */
+function watchFolders(analysis: EditorEngine, host: ts.server.ServerHost, report: (where: string, error: unknown) => void): void {
+  for (const { folder, recursive } of analysis.foldersToWatch()) {
+    if (watchers.has(folder)) continue;
+    const onChange = (changed: string): void => {
+      try {
+        analysis.filesChanged([changed]);
+      } catch (error) {
+        report(`filesChanged(${changed})`, error);
+      }
+      if (refreshTimer !== undefined) host.clearTimeout(refreshTimer);
+      refreshTimer = host.setTimeout(refreshProjects, REFRESH_DELAY_MS);
+    };
+    watchers.set(folder, host.watchDirectory(folder, onChange, recursive));
+  }
+}
+
+/** Asks every decorated project to refresh its open files' diagnostics. */
+function refreshProjects(): void {
+  refreshTimer = undefined;
+  for (const project of projects) {
+    if (project.isClosed()) projects.delete(project);
+    else project.refreshDiagnostics();
+  }
 }
 
 /**

@@ -210,6 +210,40 @@ describe("editor engine", () => {
     expect(engine.analyzeFile(file).diagnostics.map((d) => ({ ...d, file: path.relative(pluginDir, d.file) }))).toEqual(expected);
   });
 
+  it("names the folders to watch, and after filesChanged sees a folder that became a plugin and an agent.md written above a plugin", () => {
+    const root = fixtureAgent();
+    const engine = createEditorEngine({ diskRecheckMs: 60_000 });
+    engine.analyzeFile(path.join(root, "plugins/good/ai.assemblyline/index.ts"));
+    expect(engine.foldersToWatch()).toEqual([{ folder: root, recursive: true }]);
+    // A module whose folder is not a plugin yet: nothing, and the engine remembers where it sits.
+    const limits = path.join(root, "plugins/grown/shared/limits.ts");
+    fs.mkdirSync(path.dirname(limits), { recursive: true });
+    fs.writeFileSync(limits, "export const MAX = Math.max(1, 10);\n");
+    expect(engine.analyzeFile(limits).role).toBe("none");
+    const grown = plugin("grown", "grown", GOOD_FIELDS);
+    grown["plugins/grown/ai.assemblyline/index.ts"] = grown["plugins/grown/ai.assemblyline/index.ts"]!.replace('"./limits.js"', '"../shared/limits.js"');
+    for (const [relative, text] of Object.entries(grown)) {
+      fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+      fs.writeFileSync(path.join(root, relative), text);
+    }
+    expect(engine.analyzeFile(limits).role).toBe("none");
+    engine.filesChanged([path.join(root, "plugins/grown")]);
+    const expected = validatePackage(createNodeHost(), path.join(root, "plugins/grown")).diagnostics.filter((d) => d.file === "shared/limits.ts");
+    expect(expected.length).toBeGreaterThan(0);
+    expect(engine.analyzeFile(limits).diagnostics.map((d) => ({ ...d, file: path.relative(path.join(root, "plugins/grown"), d.file) }))).toEqual(expected);
+
+    // A plugin no agent selects: the engine watches where an agent.md would select it.
+    const dir = writeTree(plugin("alone", "solo", GOOD_FIELDS));
+    const entryFile = path.join(dir, "plugins/alone/ai.assemblyline/index.ts");
+    expect(engine.analyzeFile(entryFile).root).toBe(path.join(dir, "plugins/alone"));
+    expect(engine.foldersToWatch()).toContainEqual({ folder: dir, recursive: false });
+    fs.writeFileSync(path.join(dir, "agent.md"), "---\nname: late\ncapabilities:\n  alone: {}\n---\n\nWritten later.\n");
+    expect(engine.analyzeFile(entryFile).root).toBe(path.join(dir, "plugins/alone"));
+    engine.filesChanged([path.join(dir, "agent.md")]);
+    expect(engine.analyzeFile(entryFile).root).toBe(dir);
+    expect(engine.foldersToWatch()).toContainEqual({ folder: dir, recursive: true });
+  });
+
   it("fixes a misspelt key and a misspelt enum value, leaving a clean file", () => {
     const root = fixtureAgent();
     const engine = createEditorEngine();

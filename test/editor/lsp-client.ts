@@ -32,6 +32,8 @@ export interface LspSession {
   readonly capabilities: Record<string, unknown>;
   /** Every publishDiagnostics received so far, in order. */
   readonly published: Published[];
+  /** Every registration the server asked for (`client/registerCapability`), in order. */
+  readonly registrations: { readonly method: string; readonly registerOptions?: unknown }[];
   /** Resolves with the next publishDiagnostics for `uri` that satisfies `test`. */
   waitForDiagnostics(uri: string, test?: (diagnostics: readonly LspDiagnostic[]) => boolean): Promise<readonly LspDiagnostic[]>;
   /** Sends didOpen (languageId from the extension). */
@@ -49,9 +51,11 @@ export const uriOf = (file: string): string => pathToFileURL(file).href;
 
 /**
  * Starts `lsp --stdio` with `root` as working directory and workspace, initializes it (with
- * pull diagnostics declared when `pull`), and sends `initialized`.
+ * pull diagnostics declared when `pull`, and file watching for the server declared when
+ * `watch`: the server then registers its watchers and the test sends the changes), and sends
+ * `initialized`.
  */
-export async function startLspSession(root: string, options: { readonly pull?: boolean } = {}): Promise<LspSession> {
+export async function startLspSession(root: string, options: { readonly pull?: boolean; readonly watch?: boolean } = {}): Promise<LspSession> {
   const child = spawn(process.execPath, [cliPath, "lsp", "--stdio"], { cwd: root });
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
@@ -67,6 +71,11 @@ export async function startLspSession(root: string, options: { readonly pull?: b
     }
   });
   connection.onRequest("workspace/diagnostic/refresh", () => null);
+  const registrations: { method: string; registerOptions?: unknown }[] = [];
+  connection.onRequest("client/registerCapability", (params: { registrations: { method: string; registerOptions?: unknown }[] }) => {
+    registrations.push(...params.registrations);
+    return null;
+  });
   connection.onNotification("window/logMessage", (params: { message: string }) => {
     stderr += `[log] ${params.message}\n`;
   });
@@ -85,7 +94,10 @@ export async function startLspSession(root: string, options: { readonly pull?: b
         codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ["quickfix"] } } },
         ...(options.pull ? { diagnostic: { dynamicRegistration: false } } : {}),
       },
-      workspace: options.pull ? { diagnostics: { refreshSupport: true } } : {},
+      workspace: {
+        ...(options.pull ? { diagnostics: { refreshSupport: true } } : {}),
+        ...(options.watch ? { didChangeWatchedFiles: { dynamicRegistration: true } } : {}),
+      },
     },
   });
   await connection.sendNotification("initialized", {});
@@ -94,6 +106,7 @@ export async function startLspSession(root: string, options: { readonly pull?: b
     process: child,
     capabilities: init.capabilities,
     published,
+    registrations,
     waitForDiagnostics: (uri, test = () => true) => new Promise((resolve) => waiters.push({ uri, test, resolve })),
     open(uri, text) {
       versions.set(uri, 1);

@@ -16,7 +16,7 @@ afterEach(async () => {
   for (const session of sessions.splice(0)) await session.close().catch(() => session.process.kill());
 });
 
-async function start(root: string, options: { pull?: boolean } = {}): Promise<LspSession> {
+async function start(root: string, options: { pull?: boolean; watch?: boolean } = {}): Promise<LspSession> {
   const session = await startLspSession(root, options);
   sessions.push(session);
   return session;
@@ -28,6 +28,39 @@ function compileDiagnostics(root: string, file: string) {
   return (json.diagnostics as { file: string; code: string; message: string; line: number; column: number }[])
     .filter((d) => d.file === file && d.code !== "AL6013")
     .map((d) => ({ code: d.code, message: d.message, line: d.line - 1, character: d.column - 1 }));
+}
+
+/** A module that is not part of a plugin yet: its folder gains an ai.assemblyline/ entry (that imports it) while the server runs. */
+const SHARED_LIMITS = "export const MAX = Math.max(1, 10);\n";
+const GROWN = {
+  "plugins/grown/plugin.json": JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "grown", version: "1.0.0", description: "Grown while the server ran." }),
+  "plugins/grown/ai.assemblyline/index.ts": 'import { MAX } from "../shared/limits.js";\n\nexport default { configSchema: { type: "object", properties: { limit: { type: "integer", maximum: MAX } } }, tools: {} };\n',
+};
+
+/**
+ * Opens `plugins/grown/shared/limits.ts` (no plugin folder yet: nothing to report), waits until
+ * the server has taken it in, then writes the plugin folder around it on disk and returns its
+ * URI and what `validate` reports for it.
+ */
+async function growPlugin(session: LspSession, root: string) {
+  const limits = path.join(root, "plugins/grown/shared/limits.ts");
+  fs.mkdirSync(path.dirname(limits), { recursive: true });
+  fs.writeFileSync(limits, SHARED_LIMITS);
+  const uri = uriOf(limits);
+  session.open(uri, SHARED_LIMITS);
+  // A request after the notification: the server has seen the open (and judged the file) when it answers.
+  const none = await session.connection.sendRequest("textDocument/codeAction", { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [] } });
+  expect(none).toEqual([]);
+  for (const [relative, text] of Object.entries(GROWN)) {
+    fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+    fs.writeFileSync(path.join(root, relative), text);
+  }
+  const { json } = runCliJson(["validate", path.join(root, "plugins/grown")]);
+  const expected = (json.diagnostics as { file: string; code: string; message: string; line: number; column: number }[])
+    .filter((d) => d.file === "shared/limits.ts")
+    .map((d) => ({ code: d.code, message: d.message, line: d.line - 1, character: d.column - 1 }));
+  expect(expected.length).toBeGreaterThan(0);
+  return { uri, files: [limits, ...Object.keys(GROWN).map((relative) => path.join(root, relative))], expected };
 }
 
 const summary = (diagnostics: readonly LspDiagnostic[]) =>
@@ -64,6 +97,11 @@ describe("assembly-line lsp --stdio", () => {
     const cleared = session.waitForDiagnostics(uri, (d) => d.length === 0);
     session.change(uri, AGENT_FILES[ENTRY]);
     expect(await cleared).toEqual([]);
+
+    // A plugin folder created while the server runs: this client does not watch files, so the
+    // server's own watcher (chokidar, on the agent root) tells the engine.
+    const grown = await growPlugin(session, root);
+    expect(summary(await session.waitForDiagnostics(grown.uri, (d) => d.length > 0))).toEqual(grown.expected);
   });
 
   it("gives the same ranges for a CRLF buffer with a byte order mark", async () => {
@@ -193,7 +231,7 @@ describe("assembly-line lsp --stdio", () => {
   it("pushes a stale plugins.lock to a pull client that has not opened it, and clears that push when it opens it", async () => {
     const root = writeLspAgent();
     fs.writeFileSync(path.join(root, ENTRY), AGENT_FILES[ENTRY].replace('description: "Echo', 'tags: ["echo"],\n      description: "Echo'));
-    const session = await start(root, { pull: true });
+    const session = await start(root, { pull: true, watch: true });
     const lockUri = uriOf(path.join(root, "plugins.lock"));
     const pushed = session.waitForDiagnostics(lockUri, (d) => d.length > 0);
     session.open(uriOf(path.join(root, "agent.md")), AGENT_FILES["agent.md"]);
@@ -203,6 +241,17 @@ describe("assembly-line lsp --stdio", () => {
     await cleared;
     const report = await session.connection.sendRequest<{ items: LspDiagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: lockUri } });
     expect(report.items.map((d) => d.code)).toEqual(["AL6002"]);
+
+    // This client watches files for the server: the server registered its globs, and hears of
+    // a plugin folder created while it runs through workspace/didChangeWatchedFiles.
+    const watched = session.registrations.filter((r) => r.method === "workspace/didChangeWatchedFiles");
+    expect(watched).toHaveLength(1);
+    expect((watched[0]!.registerOptions as { watchers: { globPattern: string }[] }).watchers.map((w) => w.globPattern)).toEqual(expect.arrayContaining(["**/agent.md", "**/ai.assemblyline/**"]));
+    const grown = await growPlugin(session, root);
+    const pulled = () => session.connection.sendRequest<{ items: LspDiagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: grown.uri } });
+    expect((await pulled()).items).toEqual([]);
+    await session.connection.sendNotification("workspace/didChangeWatchedFiles", { changes: grown.files.map((file) => ({ uri: uriOf(file), type: 1 })) });
+    expect(summary((await pulled()).items)).toEqual(grown.expected);
   });
 
   it("answers nothing for a file outside any agent and exits with 0 after shutdown", async () => {

@@ -47,6 +47,15 @@ const TYPO_ENTRY = GOOD_SCHEMA_ENTRY.replace("      description:", "      descri
 const FACTORY_ENTRY = GOOD_SCHEMA_ENTRY.replace("    echo: {", "    shout: {");
 /** Our diagnostics plus one of TypeScript's own (a type error), for the fault case. */
 const faultEntry = (tool: string) => `${BAD_SCHEMA_ENTRY.replace("    echo: {", `    ${tool}: {`)}\nconst count: number = "three";\nvoid count;\n`;
+/** A module that is not part of a plugin yet: its folder gains an `ai.assemblyline/` entry (that imports it) while tsserver runs. */
+const SHARED_LIMITS = "export const MAX = Math.max(1, 10);\n";
+const GROWN_ENTRY = `import { MAX } from "../shared/limits.js";
+
+export default {
+  configSchema: { type: "object", properties: { limit: { type: "integer", maximum: MAX } } },
+  tools: {},
+};
+`;
 const ORDINARY = `export function greet(name: string): string {\n  return "hello " + name;\n}\nconst n: number = "x";\nvoid n;\ngreet(1);\n`;
 
 function plugin(name: string, entry: string): Record<string, string> {
@@ -89,6 +98,9 @@ const FILES: Record<string, string> = {
   "plain/ordinary.ts": ORDINARY,
   "src/ordinary.ts": ORDINARY,
   ...agent("lf", { demo: BAD_SCHEMA_ENTRY, typo: TYPO_ENTRY, factory: FACTORY_ENTRY, [FAULT_MARK]: faultEntry("faulty"), twin: faultEntry("twin") }),
+  // One per TypeScript version (both runs share the project): see "picks up a plugin folder created after the server started".
+  "lf/plugins/grown-6/shared/limits.ts": SHARED_LIMITS,
+  "lf/plugins/grown-5/shared/limits.ts": SHARED_LIMITS,
   ...agent("crlf", { demo: BAD_SCHEMA_ENTRY }, (t) => t.replace(/\n/g, "\r\n")),
   ...agent("bom", { demo: BAD_SCHEMA_ENTRY }, (t) => `\uFEFF${t}`),
 };
@@ -136,12 +148,24 @@ function cliDiagnostics(root: string, file: string): CliDiagnostic[] {
   return (JSON.parse(out) as { diagnostics: CliDiagnostic[] }).diagnostics.filter((d) => d.file === file);
 }
 
+/** What `assembly-line validate` (the installed package's own CLI) reports for `file` of the plugin folder `pluginDir`. */
+function validateDiagnostics(pluginDir: string, file: string): CliDiagnostic[] {
+  const bin = path.join(installedPackageDir(project), "dist/bin/assembly-line.js");
+  let out: string;
+  try {
+    out = execFileSync(process.execPath, [bin, "validate", path.join(project, pluginDir), "--format", "json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    out = (error as { stdout: string }).stdout;
+  }
+  return (JSON.parse(out) as { diagnostics: CliDiagnostic[] }).diagnostics.filter((d) => d.file === file);
+}
+
 const versions = [
-  { label: "TypeScript 6.0", tsserver: require.resolve("typescript/lib/tsserver.js"), version: (require("typescript/package.json") as { version: string }).version, major: "6.0." },
-  { label: "TypeScript 5.9", tsserver: require.resolve("typescript-5.9/lib/tsserver.js"), version: (require("typescript-5.9/package.json") as { version: string }).version, major: "5.9." },
+  { label: "TypeScript 6.0", tsserver: require.resolve("typescript/lib/tsserver.js"), version: (require("typescript/package.json") as { version: string }).version, major: "6.0.", grown: "grown-6" },
+  { label: "TypeScript 5.9", tsserver: require.resolve("typescript-5.9/lib/tsserver.js"), version: (require("typescript-5.9/package.json") as { version: string }).version, major: "5.9.", grown: "grown-5" },
 ];
 
-describe.each(versions)("tsserver plugin in $label", ({ tsserver, version, major }) => {
+describe.each(versions)("tsserver plugin in $label", ({ tsserver, version, major, grown }) => {
   let server: Server;
   let seq = 0;
   const request = async <T>(command: string, args: unknown): Promise<T> => {
@@ -284,4 +308,26 @@ describe.each(versions)("tsserver plugin in $label", ({ tsserver, version, major
     expect(ours(broken)).toEqual([]);
     expect(broken).toEqual(theirs(working));
   });
+
+  it("picks up a plugin folder created after the server started, through its directory watcher", async () => {
+    // The engine has met the agent `lf` (and so watches it) through its entry.
+    await open("lf/plugins/demo/ai.assemblyline/index.ts");
+    await diagnostics("lf/plugins/demo/ai.assemblyline/index.ts");
+    const limits = `lf/plugins/${grown}/shared/limits.ts`;
+    await open(limits);
+    // Not in a plugin folder yet: TypeScript's own answer (nothing), and the engine remembers that.
+    expect(ours(await diagnostics(limits))).toEqual([]);
+    fs.mkdirSync(abs(`lf/plugins/${grown}/ai.assemblyline`), { recursive: true });
+    fs.writeFileSync(abs(`lf/plugins/${grown}/plugin.json`), JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: grown, version: "1.0.0", description: "Grown while tsserver ran." }));
+    fs.writeFileSync(abs(`lf/plugins/${grown}/ai.assemblyline/index.ts`), GROWN_ENTRY);
+    const expected = validateDiagnostics(`lf/plugins/${grown}`, "shared/limits.ts");
+    expect(expected.length).toBeGreaterThan(0);
+    // The watcher's event arrives asynchronously: ask until it has (the test's timeout bounds the wait).
+    let got = ours(await diagnostics(limits));
+    while (got.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      got = ours(await diagnostics(limits));
+    }
+    expect(got.map((d) => [d.code, d.text.split("\n")[0], d.start.line, d.start.offset])).toEqual(expected.map((d) => [TS_CODE_BASE + Number(d.code.slice(2)), `${d.code}: ${d.message}`, d.line, d.column]));
+  }, 60_000);
 });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createNodeHost } from "../../common/host.js";
 import { validatePackage } from "../../compiler/validate-package.js";
+import { AUTHORING_CORE_SPECIFIERS } from "../../contract/authoring-core.js";
 import { writeTree, type TreeEntry } from "../helpers/temp-tree.js";
 
 const PLUGIN_JSON = JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "p" });
@@ -185,6 +186,31 @@ describe("descriptor validation", () => {
     expect(diagnostics[1]!.related![0]!.file).toBe("ai.assemblyline/note.ts");
     expect(diagnostics[0]!.related![0]!.message).toContain('"reason":"Durable."');
     expect(diagnostics[2]!.related![0]!.message).toContain('a different schema: at properties.note.type it has "number", the descriptor "string"');
+  });
+
+  it.each(AUTHORING_CORE_SPECIFIERS)("checks drift whichever spelling imports the authoring API (%s), named or as a namespace", (specifier) => {
+    const entry = [
+      `import { defineAssemblyLinePlugin } from "${specifier}";`,
+      "export default defineAssemblyLinePlugin({ tools: {",
+      '  named: { definition: "./ai.assemblyline/named.ts", description: "Descriptor.", inputSchema: { type: "object" } },',
+      '  spaced: { definition: "./ai.assemblyline/spaced.ts", description: "Descriptor.", inputSchema: { type: "object" } },',
+      "} });",
+    ];
+    const { diagnostics } = validate(entry, {
+      "ai.assemblyline/named.ts": `import { defineTool } from "${specifier}";\nexport default defineTool({ description: "Implementation.", inputSchema: { type: "object" }, async execute() { return {}; } });\n`,
+      "ai.assemblyline/spaced.ts": `import * as core from "${specifier}";\nexport default core.defineTool({ description: "Implementation.", inputSchema: { type: "object" }, async execute() { return {}; } });\n`,
+    });
+    expect(diagnostics.map((d) => [d.code, d.path, d.related?.[0]?.file])).toEqual([
+      ["AL4026", "tools.named.description", "ai.assemblyline/named.ts"],
+      ["AL4026", "tools.spaced.description", "ai.assemblyline/spaced.ts"],
+    ]);
+  });
+
+  it("does not take another module of the package for the authoring API", () => {
+    const { diagnostics } = validate(['export default { tools: { echo: { definition: "./ai.assemblyline/echo.ts", description: "Descriptor.", inputSchema: { type: "object" } } } };'], {
+      "ai.assemblyline/echo.ts": 'import { defineTool } from "@assemblyline-agents/assembly-line/runtime-min";\nexport default defineTool({ description: "Implementation.", inputSchema: { type: "object" }, async execute() { return {}; } });\n',
+    });
+    expect(diagnostics.filter((d) => d.code === "AL4026")).toEqual([]);
   });
 
   it("applies disabled: true rules", () => {
