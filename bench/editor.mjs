@@ -11,6 +11,8 @@
  * through `updateOpen`; then the `semanticDiagnosticsSync` request is timed as an editor sees it.
  * The two servers' edits alternate, so a busy machine slows both alike.
  * Targets: entry ≤ 1.5× TypeScript's own time; ordinary files within noise.
+ * Usage: node bench/editor.mjs [--quick] [--json] (bench/lib.mjs: the shared flags and figures
+ * `editor.entry` and `editor.ordinary`; --quick: 10 edits after 3 warm-up edits, 5 plugins).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -19,12 +21,16 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { launchServer } from "@typescript/server-harness";
 import { generateAgent } from "./generate-agent.mjs";
+import { emit, note, parseBenchArgs, quantile, ratioFigure, summarizeMs } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.dirname(here);
 const require = createRequire(import.meta.url);
-const EDITS = 200;
-const WARMUP = 20;
+const { quick, json } = parseBenchArgs();
+const out = { json };
+const EDITS = quick ? 10 : 200;
+const WARMUP = quick ? 3 : 20;
+const PLUGINS = quick ? 5 : 50;
 const PLUGIN = "@assemblyline-agents/assembly-line/ts-plugin";
 
 const ORDINARY = `export interface Order { id: string; total: number; lines: { sku: string; qty: number }[] }
@@ -37,7 +43,7 @@ export const label = "orders";
 `;
 
 function makeProject(dir, withPlugin) {
-  generateAgent(dir, { plugins: 50, tools: 5 });
+  generateAgent(dir, { plugins: PLUGINS, tools: 5 });
   fs.mkdirSync(path.join(dir, "src"), { recursive: true });
   fs.writeFileSync(path.join(dir, "src/ordinary.ts"), ORDINARY);
   const compilerOptions = { strict: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", noEmit: true, skipLibCheck: true, types: [], ...(withPlugin ? { plugins: [{ name: PLUGIN }] } : {}) };
@@ -99,10 +105,7 @@ async function measure(withoutDir, withDir, relative, needle) {
   }
   await without.close();
   await withPlugin.close();
-  const summary = (session) => {
-    const times = [...session.times].sort((a, b) => a - b);
-    return { median: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], ours: session.ours };
-  };
+  const summary = (session) => ({ ...summarizeMs(session.times), p95: quantile(session.times, 0.95), ours: session.ours });
   return { without: summary(without), withPlugin: summary(withPlugin) };
 }
 
@@ -113,14 +116,24 @@ try {
   makeProject(withDir, true);
   makeProject(withoutDir, false);
   const cases = [
-    ["entry of a 50-plugin agent", "plugins/plugin-0007/ai.assemblyline/index.ts", "Generated tool 0"],
-    ["ordinary .ts file", "src/ordinary.ts", 'label = "orders'],
+    ["editor.entry", `entry of a ${PLUGINS}-plugin agent`, `plugins/plugin-000${quick ? 3 : 7}/ai.assemblyline/index.ts`, "Generated tool 0", { op: "<=", value: 1.5 }],
+    ["editor.ordinary", "ordinary .ts file", "src/ordinary.ts", 'label = "orders', undefined],
   ];
-  const ms = (n) => `${n.toFixed(2)} ms`;
-  console.log(`semanticDiagnosticsSync over ${EDITS} edits after ${WARMUP} warm-up edits, TypeScript ${require("typescript/package.json").version}`);
-  for (const [label, relative, needle] of cases) {
+  note(`semanticDiagnosticsSync over ${EDITS} edits after ${WARMUP} warm-up edits, TypeScript ${require("typescript/package.json").version}`, out);
+  for (const [name, label, relative, needle, target] of cases) {
     const { without, withPlugin } = await measure(withoutDir, withDir, relative, needle);
-    console.log(`  ${label}: without the plugin median ${ms(without.median)}, p95 ${ms(without.p95)}; with it median ${ms(withPlugin.median)}, p95 ${ms(withPlugin.p95)} (×${(withPlugin.median / without.median).toFixed(2)} median, ×${(withPlugin.p95 / without.p95).toFixed(2)} p95; up to ${withPlugin.ours} assembly-line diagnostics)`);
+    emit(
+      ratioFigure({
+        name,
+        label: `tsserver semanticDiagnosticsSync with the Assembly Line plugin, ${label} (up to ${withPlugin.ours} assembly-line diagnostics)`,
+        baselineLabel: "the same tsserver request without the plugin",
+        subject: withPlugin,
+        baseline: without,
+        ...(target ? { target } : {}),
+        p95Ratio: Math.round((withPlugin.p95 / without.p95) * 1000) / 1000,
+      }),
+      out,
+    );
   }
 } finally {
   fs.rmSync(base, { recursive: true, force: true });

@@ -11,7 +11,9 @@
  * Warm: the first 10 edits of each round are not counted. On Linux it also reads the server's
  * main thread from /proc/<pid>/schedstat around each edit: the CPU time it spent on the edit
  * and the time it waited for a CPU, which separates the server's own work from a busy machine.
- * Usage: node bench/lsp.mjs [edits=200] [plugins=50]
+ * Usage: node bench/lsp.mjs [edits=200] [plugins=50] [--quick] [--json] (bench/lib.mjs: the shared
+ * flags and figures `lsp.typing` and `lsp.pauses`; --quick: 10 edits of a 5-plugin agent, 3
+ * warm-up edits, 50 ms pauses).
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -21,12 +23,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import { generateAgent } from "./generate-agent.mjs";
+import { emit, parseBenchArgs, quantile, summarizeMs, valueFigure } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, "..", "dist", "bin", "assembly-line.js");
-const edits = Number(process.argv[2] ?? 200);
-const plugins = Number(process.argv[3] ?? 50);
-const warmup = 10;
+const { quick, json, positionals } = parseBenchArgs();
+const out = { json };
+const edits = quick ? 10 : Number(positionals[0] ?? 200);
+const plugins = quick ? 5 : Number(positionals[1] ?? 50);
+const warmup = quick ? 3 : 10;
+const pause = quick ? 50 : 400;
 
 const agent = fs.mkdtempSync(path.join(os.tmpdir(), "al-bench-lsp-"));
 generateAgent(agent, { plugins, tools: 10 });
@@ -92,23 +98,26 @@ async function round(pauseMs) {
   return { times, cpu, waits };
 }
 
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-};
-const report = (label, { times, cpu, waits }) => {
-  console.log(`  ${label}: median ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms over ${times.length} edits`);
-  if (cpu.length > 0) {
-    console.log(`    server main thread per edit: CPU median ${quantile(cpu, 0.5).toFixed(1)} ms, p95 ${quantile(cpu, 0.95).toFixed(1)} ms; waiting for a CPU median ${quantile(waits, 0.5).toFixed(1)} ms, p95 ${quantile(waits, 0.95).toFixed(1)} ms`);
-  }
-  return quantile(times, 0.95);
+const report = (name, label, { times, cpu, waits }) => {
+  const p95 = quantile(times, 0.95);
+  emit(
+    valueFigure({
+      name,
+      label: `language server didChange → publishDiagnostics, entry of a ${plugins}-plugin × 10-tool agent, ${label}: p95`,
+      unit: "ms",
+      value: p95,
+      target: { op: "<", value: 100 },
+      ...summarizeMs(times),
+      ...(cpu.length > 0 ? { serverCpu: { median: quantile(cpu, 0.5), p95: quantile(cpu, 0.95) }, waitingForCpu: { median: quantile(waits, 0.5), p95: quantile(waits, 0.95) } } : {}),
+      loadAverage: os.loadavg()[0],
+    }),
+    out,
+  );
 };
 
-console.log(`lsp: didChange → publishDiagnostics, entry of a ${plugins}-plugin × 10-tool agent (target: p95 < 100 ms)`);
-const typing = report("typing (no pauses)", await round(0));
-const paused = report("with 400 ms pauses", await round(400));
+report("lsp.typing", "typing (no pauses)", await round(0));
+report("lsp.pauses", `with ${pause} ms pauses (whole-agent analysis between edits)`, await round(pause));
 await connection.sendRequest("shutdown");
 await connection.sendNotification("exit");
 connection.dispose();
 fs.rmSync(agent, { recursive: true, force: true });
-console.log(`  p95 ${Math.max(typing, paused) < 100 ? "meets" : "misses"} the 100 ms target (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`);
