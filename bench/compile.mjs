@@ -12,7 +12,7 @@
  *     in-process `compileAgent({ package: false })`, from its phase timings, cold and warm.
  * Runs against dist/ (npm run build first).
  * Usage: node bench/compile.mjs [runs=7] [--quick] [--json] (bench/lib.mjs: the shared flags and
- * figures; --quick: a 20-plugin agent, one run).
+ * figures; --quick: a 5-plugin agent, one run).
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -29,7 +29,7 @@ const floor = path.join(here, "floor-parse.mjs");
 const { quick, json, positionals } = parseBenchArgs();
 const out = { json };
 const runs = quick ? 1 : Number(positionals[0] ?? 7);
-const plugins = quick ? 20 : 200;
+const plugins = quick ? 5 : 200;
 
 /** Runs `node ...args` as a whole process: wall ms, CPU ms (user + sys) and peak RSS (bench/lib.mjs). */
 const time = (args) => timeNode(args);

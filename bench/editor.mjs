@@ -12,7 +12,7 @@
  * The two servers' edits alternate, so a busy machine slows both alike.
  * Targets: entry ≤ 1.5× TypeScript's own time; ordinary files within noise.
  * Usage: node bench/editor.mjs [--quick] [--json] (bench/lib.mjs: the shared flags and figures
- * `editor.entry` and `editor.ordinary`; --quick: 10 edits after 3 warm-up edits, 5 plugins).
+ * `editor.entry` and `editor.ordinary`; --quick: 6 edits after 2 warm-up edits, 5 plugins).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -28,8 +28,8 @@ const repo = path.dirname(here);
 const require = createRequire(import.meta.url);
 const { quick, json } = parseBenchArgs();
 const out = { json };
-const EDITS = quick ? 10 : 200;
-const WARMUP = quick ? 3 : 20;
+const EDITS = quick ? 6 : 200;
+const WARMUP = quick ? 2 : 20;
 const PLUGINS = quick ? 5 : 50;
 const PLUGIN = "@assemblyline-agents/assembly-line/ts-plugin";
 

@@ -1,5 +1,5 @@
 /**
- * The shared convention of the bench scripts (bench/README.md), and the helpers that implement it.
+ * The shared convention of the bench scripts (docs/benchmarks.md), and the helpers that implement it.
  *
  * Every script in bench/ accepts
  *   --quick   a smoke-sized run (small inputs, one or two runs): checks that the measurement

@@ -40,9 +40,16 @@ if (!fs.existsSync(cli)) {
   process.exit(2);
 }
 
+/** Every agent folder this run made; removed at exit, also when a run fails or is interrupted. */
+const made = new Set();
+const removeAgents = () => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true }));
+process.on("exit", removeAgents);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+
 /** Generates a full agent, compiles it once (writes plugins.lock; must be clean) and returns its paths. */
 function prepare(plugins, tools) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `al-bench-scale-${plugins}-`));
+  made.add(dir);
   const files = generateAgent(dir, { plugins, tools, full: true });
   const first = timeNode([cli, "compile", dir, "--no-package", "--format", "json"]);
   const report = JSON.parse(first.stdout);
