@@ -10,7 +10,9 @@
  *   --write  writes RESULTS.md and results.json into --out (default bench/); `npm run bench`
  *            passes it. A --quick run writes only with an explicit --out, so it never replaces
  *            the recorded full run;
- *   --only   runs only the named scripts (`compile,scale` or `compile.mjs,scale.mjs`).
+ *   --only   runs only the named scripts, in the order given (`scale,compile` or `scale.mjs,compile.mjs`).
+ * With --write the files are rewritten after every script, so an interrupted run leaves what
+ * it measured, marked incomplete with the scripts that did not run.
  * Each script runs as `node bench/<script> --json [--quick]` and prints one JSON figure per
  * line on stdout (the convention in bench/lib.mjs); its other output goes to stderr. Scripts
  * that are not in bench/ are skipped, and the targets they own are reported as not measured.
@@ -34,7 +36,12 @@ if (values.write && quick && !values.out) {
   process.exit(2);
 }
 const only = values.only?.split(",").map((s) => (s.endsWith(".mjs") ? s : `${s}.mjs`));
-const selected = SCRIPTS.filter((s) => !only || only.includes(s));
+const unknown = only?.filter((s) => !SCRIPTS.includes(s)) ?? [];
+if (unknown.length > 0) {
+  console.error(`bench/run.mjs: --only names no script ${unknown.join(", ")} (known: ${SCRIPTS.join(", ")}).`);
+  process.exit(2);
+}
+const selected = only ?? SCRIPTS;
 const log = (text) => (json ? process.stderr.write(`${text}\n`) : console.log(text));
 
 /**
@@ -83,6 +90,33 @@ const machine = describeMachine();
 const start = process.hrtime.bigint();
 const scripts = [];
 const figures = [];
+
+/** The results object so far: what results.json holds; `complete` once every script ran. */
+const resultsSoFar = (complete) => ({
+  startedAt,
+  durationMs: Math.round(Number(process.hrtime.bigint() - start) / 1e6),
+  quick,
+  complete,
+  command: `node bench/run.mjs ${process.argv.slice(2).join(" ")}`.trim(),
+  machine,
+  loadAverageAtStart,
+  loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  scripts: scripts.filter((s) => s.status !== "missing"),
+  skipped: scripts.filter((s) => s.status === "missing").map((s) => s.script),
+  notRun: selected.filter((script) => !scripts.some((s) => s.script === script)),
+  figures,
+});
+
+/** Writes RESULTS.md and results.json (with --write). */
+const write = (results) => {
+  if (!values.write) return;
+  const outDir = path.resolve(values.out ?? here);
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(path.join(outDir, "RESULTS.md"), renderResultsMarkdown(results));
+  return path.join(outDir, "RESULTS.md");
+};
+
 for (const script of selected) {
   if (!fs.existsSync(path.join(here, script))) {
     log(`\n=== bench/${script}: not in bench/, skipped`);
@@ -94,29 +128,14 @@ for (const script of selected) {
   scripts.push({ script, status: result.status, durationMs: Math.round(result.durationMs), figures: result.figures.length });
   figures.push(...result.figures);
   if (result.status !== 0) log(`bench/${script} failed (exit status ${result.status})`);
+  write(resultsSoFar(false));
 }
 
-const results = {
-  startedAt,
-  durationMs: Math.round(Number(process.hrtime.bigint() - start) / 1e6),
-  quick,
-  command: `node bench/run.mjs ${process.argv.slice(2).join(" ")}`.trim(),
-  machine,
-  loadAverageAtStart,
-  loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
-  scripts: scripts.filter((s) => s.status !== "missing"),
-  skipped: scripts.filter((s) => s.status === "missing").map((s) => s.script),
-  figures,
-};
+const results = resultsSoFar(true);
 log(`\n${formatIssueTargets(results)}`);
 log(`\n${(results.durationMs / 60000).toFixed(1)} min; load average ${results.loadAverageAtStart.join(", ")} at the start, ${results.loadAverageAtEnd.join(", ")} at the end (${machine.cores} × ${machine.cpu}).`);
-if (values.write) {
-  const outDir = path.resolve(values.out ?? here);
-  fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(path.join(outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-  fs.writeFileSync(path.join(outDir, "RESULTS.md"), renderResultsMarkdown(results));
-  log(`wrote ${path.relative(process.cwd(), path.join(outDir, "RESULTS.md"))} and results.json`);
-}
+const written = write(results);
+if (written) log(`wrote ${path.relative(process.cwd(), written)} and results.json`);
 if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 const failed = results.scripts.filter((s) => s.status !== 0);
 process.exitCode = failed.length === 0 ? 0 : 1;
