@@ -22,6 +22,13 @@ export const ISSUE_14_TARGETS = [
 
 const ratioText = (x) => (typeof x === "number" ? `${x.toFixed(2)}×` : "—");
 
+/** The ratio of the median CPU times (user + sys) of a figure and its baseline, where both were measured. */
+export function cpuRatio(figure) {
+  const a = figure?.cpuMedian;
+  const b = figure?.baseline?.cpuMedian;
+  return typeof a === "number" && typeof b === "number" && b > 0 ? Math.round((a / b) * 1000) / 1000 : null;
+}
+
 /**
  * One row per issue-14 target: `{ what, target, value, verdict }`, where a target no figure
  * of this run carries says which script was expected to measure it.
@@ -85,9 +92,9 @@ export function renderResultsMarkdown(results) {
     "",
     "## Issue 14 targets",
     "",
-    "| figure | measured | target | |",
-    "|---|---:|---:|---|",
-    ...issueTargetRows(results).map((r) => `| ${escape(r.what)} (\`${r.name}\`) | ${ratioText(r.value)} | ${targetText(r.target, "×")} | ${r.verdict} |`),
+    "| figure | measured (wall) | CPU time ratio | target | |",
+    "|---|---:|---:|---:|---|",
+    ...issueTargetRows(results).map((r) => `| ${escape(r.what)} (\`${r.name}\`) | ${ratioText(r.value)} | ${ratioText(cpuRatio(r.figure))} | ${targetText(r.target, "×")} | ${r.verdict} |`),
   ];
   const rows = scaleRows(results);
   if (rows.length > 0) {
@@ -97,13 +104,15 @@ export function renderResultsMarkdown(results) {
       "",
       "Generated agents of the realistic shape (`bench/generate-agent.mjs`, `full: true`: factories with config, approval gates, deferred tools,",
       "helper modules, Markdown prompt assets, skills, every tenth plugin in a subagent), cold (a fresh checkout: plugins.lock present, no",
-      "`.assemblyline/`), whole processes, the three commands interleaved per size. Times in ms (median, min–max over n runs), peak RSS in MiB.",
+      "`.assemblyline/`), whole processes, the three commands interleaved per size. Wall times in ms (median, min–max over n runs), median CPU",
+      "time (user + sys) in ms, peak RSS in MiB; × floor is the ratio of the wall-time medians (of the CPU medians in brackets).",
       "",
-      "| plugins × tools | files | n | floor | compile --no-package | × floor | RSS | compile (with packaging) | × floor | RSS |",
-      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      "| plugins × tools | files | n | floor | CPU | compile --no-package | CPU | × floor | RSS | compile (with packaging) | CPU | × floor | RSS |",
+      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
       ...rows.map((r) => {
         const cell = (x) => `${ms(x?.median)} (${ms(x?.min)}–${ms(x?.max)})`;
-        return `| ${r.plugins} × ${r.tools / r.plugins} | ${r.files} | ${r.floor.n} | ${cell(r.floor)} | ${cell(r.noPackage)} | ${ratioText(r.noPackage?.ratio)} | ${mib(r.noPackage?.rssPeakKb)} | ${cell(r.compile)} | ${ratioText(r.compile?.ratio)} | ${mib(r.compile?.rssPeakKb)} |`;
+        const ratios = (f) => `${ratioText(f?.ratio)} (${ratioText(cpuRatio(f))})`;
+        return `| ${r.plugins} × ${r.tools / r.plugins} | ${r.files} | ${r.floor.n} | ${cell(r.floor)} | ${ms(r.floor.cpuMedian)} | ${cell(r.noPackage)} | ${ms(r.noPackage?.cpuMedian)} | ${ratios(r.noPackage)} | ${mib(r.noPackage?.rssPeakKb)} | ${cell(r.compile)} | ${ms(r.compile?.cpuMedian)} | ${ratios(r.compile)} | ${mib(r.compile?.rssPeakKb)} |`;
       }),
     );
     const fixed = results.figures.find((f) => f.name === "scale.fixed-cost");
@@ -135,14 +144,14 @@ export function renderResultsMarkdown(results) {
     "",
     "Times in ms: median (min–max) over n; ratios are of the medians (`compare` says when of CPU instead). Peak RSS in MiB where measured.",
     "",
-    "| figure | what | value | subject | baseline | peak RSS | target |",
-    "|---|---|---:|---:|---:|---:|---|",
+    "| figure | what | value | CPU ratio | subject | baseline | peak RSS | target |",
+    "|---|---|---:|---:|---:|---:|---:|---|",
     ...results.figures.map((f) => {
       const value = f.unit === "×" ? ratioText(f.value) : f.unit === "exponent" ? `k = ${typeof f.value === "number" ? f.value.toFixed(2) : "—"}` : `${ms(f.value)} ${f.unit}`;
       const subject = typeof f.median === "number" ? `${ms(f.median)} (${ms(f.min)}–${ms(f.max)}), n=${f.n}` : "";
       const baseline = f.baseline ? `${ms(f.baseline.median)} (${ms(f.baseline.min)}–${ms(f.baseline.max)})` : "";
       const target = f.target ? `${targetText(f.target, f.unit)}: ${f.meets ? "meets" : "misses"}` : "";
-      return `| \`${f.name}\` | ${escape(f.label)} | ${value} | ${subject} | ${baseline} | ${mib(f.rssPeakKb)} | ${target} |`;
+      return `| \`${f.name}\` | ${escape(f.label)} | ${value} | ${f.unit === "×" ? ratioText(cpuRatio(f)) : ""} | ${subject} | ${baseline} | ${mib(f.rssPeakKb)} | ${target} |`;
     }),
     "",
     "## Scripts",

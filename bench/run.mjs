@@ -10,7 +10,8 @@
  *   --write  writes RESULTS.md and results.json into --out (default bench/); `npm run bench`
  *            passes it. A --quick run writes only with an explicit --out, so it never replaces
  *            the recorded full run;
- *   --only   runs only the named scripts, in the order given (`scale,compile` or `scale.mjs,compile.mjs`).
+ *   --only   runs only the named scripts, in the order given (`scale,compile` or `scale.mjs,compile.mjs`);
+ *   --render FILE  runs nothing: renders RESULTS.md (into --out, default bench/) from a results.json.
  * With --write the files are rewritten after every script, so an interrupted run leaves what
  * it measured, marked incomplete with the scripts that did not run.
  * Each script runs as `node bench/<script> --json [--quick]` and prints one JSON figure per
@@ -30,7 +31,13 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** In order: the issue-14 figures first, the slow size scan last. */
 const SCRIPTS = ["compile.mjs", "runtime.mjs", "startup.mjs", "incremental.mjs", "packaging.mjs", "search.mjs", "providers.mjs", "lsp.mjs", "editor.mjs", "scale.mjs"];
 
-const { quick, json, values } = parseBenchArgs({ write: { type: "boolean", default: false }, out: { type: "string" }, only: { type: "string" } });
+const { quick, json, values } = parseBenchArgs({ write: { type: "boolean", default: false }, out: { type: "string" }, only: { type: "string" }, render: { type: "string" } });
+if (values.render) {
+  const target = path.join(path.resolve(values.out ?? here), "RESULTS.md");
+  fs.writeFileSync(target, renderResultsMarkdown(JSON.parse(fs.readFileSync(values.render, "utf8"))));
+  console.log(`wrote ${path.relative(process.cwd(), target)} from ${values.render}`);
+  process.exit(0);
+}
 if (values.write && quick && !values.out) {
   console.error("bench/run.mjs: --quick --write needs --out DIR (a quick run never replaces bench/RESULTS.md).");
   process.exit(2);
