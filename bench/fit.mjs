@@ -19,6 +19,7 @@
  * Verdict: "linear" when both exponents lie in [0.85, 1.15], "superlinear" when either exceeds
  * 1.15, "sublinear" when either is below 0.85 (and none above).
  */
+import { valueFigure } from "./lib.mjs";
 
 /** Ordinary least squares of y on x: `{ slope, intercept, r2 }`. */
 export function leastSquares(xs, ys) {
@@ -71,4 +72,67 @@ export function fitGrowth(points, y0) {
   const exponents = [log.slope, localExponent];
   const verdict = exponents.some((k) => k > HIGH) ? "superlinear" : exponents.some((k) => k < LOW) ? "sublinear" : "linear";
   return { exponent: round(log.slope), r2: round(log.r2, 4), localExponent: round(localExponent), verdict, ...result };
+}
+
+/** What bench/scale.mjs fits: [variant, summary key, measure, unit]. */
+const FITS = [
+  ["noPackage", "median", "time", "ms"],
+  ["noPackage", "cpuMedian", "cpu", "ms"],
+  ["noPackage", "rssPeakKb", "memory", "KiB"],
+  ["compile", "median", "time", "ms"],
+  ["compile", "cpuMedian", "cpu", "ms"],
+  ["compile", "rssPeakKb", "memory", "KiB"],
+  ["floor", "median", "time", "ms"],
+];
+const LABELS = { floor: "floor (read + ts.createSourceFile)", noPackage: "compile --no-package, cold", compile: "compile with packaging, cold" };
+
+/**
+ * The fit figures (`scale.fit.<command>.<time|cpu|memory>`) of a size scan: `rows` are
+ * `{ tools, floor, noPackage, compile }` summaries per size (bench/lib.mjs `summarize`),
+ * `fixed` the same three on the one-plugin, one-tool agent. A measure some row lacks (no GNU
+ * time) is left out. `extra` fields are added to every figure.
+ */
+export function scaleFits(rows, fixed, extra = {}) {
+  const figures = [];
+  for (const [variant, key, what, per] of FITS) {
+    if (rows.length === 0 || rows.some((r) => typeof r[variant]?.[key] !== "number") || typeof fixed[variant]?.[key] !== "number") continue;
+    const fit = fitGrowth(
+      rows.map((r) => ({ n: r.tools, y: r[variant][key] })),
+      fixed[variant][key],
+    );
+    const command = variant === "noPackage" ? "compile-no-package" : variant;
+    figures.push(
+      valueFigure({
+        name: `scale.fit.${command}.${what}`,
+        label: `${LABELS[variant]}: ${what === "memory" ? "peak RSS" : what === "cpu" ? "CPU time" : "wall time"} against tools — exponent k of (y − fixed) ∝ tools^k: ${fit.verdict}`,
+        unit: "exponent",
+        value: fit.exponent,
+        per: `${per} per 1000 tools`,
+        ...fit,
+        ...extra,
+      }),
+    );
+  }
+  return figures;
+}
+
+/**
+ * The same fits from the figures a scan emitted (`scale.fixed-cost` and the per-size
+ * `scale.<plugins>x<tools>.compile[-no-package]`), for a scan that stopped before its own fit
+ * (bench/report.mjs uses it; the figures say `fittedFrom: "figures"`). Empty without the
+ * fixed cost or a size.
+ */
+export function scaleFitsFromFigures(figures) {
+  const fixedFigure = figures.find((f) => f.name === "scale.fixed-cost");
+  if (!fixedFigure) return [];
+  const bySize = new Map();
+  for (const f of figures) {
+    const m = /^scale\.(\d+)x(\d+)\.(compile-no-package|compile)$/.exec(f.name);
+    if (!m) continue;
+    const row = bySize.get(f.plugins) ?? { tools: f.tools, floor: f.baseline };
+    row[m[3] === "compile" ? "compile" : "noPackage"] = f;
+    bySize.set(f.plugins, row);
+  }
+  const rows = [...bySize.values()].filter((r) => r.noPackage && r.compile);
+  return scaleFits(rows, { compile: fixedFigure, noPackage: fixedFigure.noPackage, floor: fixedFigure.floor }, { fittedFrom: "figures" });
 }

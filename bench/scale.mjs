@@ -21,7 +21,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { fitGrowth } from "./fit.mjs";
+import { scaleFits } from "./fit.mjs";
 import { generateAgent } from "./generate-agent.mjs";
 import { emit, interleave, note, parseBenchArgs, ratioFigure, summarize, timeNode, valueFigure } from "./lib.mjs";
 
@@ -102,31 +102,4 @@ for (const plugins of sizes) {
 }
 
 // Time (wall and CPU) and memory against the number of tools.
-const FITS = [
-  ["noPackage", "median", "time", "ms"],
-  ["noPackage", "cpuMedian", "cpu", "ms"],
-  ["noPackage", "rssPeakKb", "memory", "KiB"],
-  ["compile", "median", "time", "ms"],
-  ["compile", "cpuMedian", "cpu", "ms"],
-  ["compile", "rssPeakKb", "memory", "KiB"],
-  ["floor", "median", "time", "ms"],
-];
-for (const [variant, key, what, per] of FITS) {
-  if (rows.some((r) => r[variant][key] === null) || fixed[variant][key] === null) continue;
-  const fit = fitGrowth(
-    rows.map((r) => ({ n: r.tools, y: r[variant][key] })),
-    fixed[variant][key],
-  );
-  const command = variant === "noPackage" ? "compile-no-package" : variant;
-  emit(
-    valueFigure({
-      name: `scale.fit.${command}.${what}`,
-      label: `${LABELS[variant]}: ${what === "memory" ? "peak RSS" : what === "cpu" ? "CPU time" : "wall time"} against tools — exponent k of (y − fixed) ∝ tools^k: ${fit.verdict}`,
-      unit: "exponent",
-      value: fit.exponent,
-      per: `${per} per 1000 tools`,
-      ...fit,
-    }),
-    out,
-  );
-}
+for (const figure of scaleFits(rows, fixed)) emit(figure, out);

@@ -14,13 +14,20 @@ interface Fit {
   fixedCost: number;
   linear: { slopePer1000: number; intercept: number; r2: number };
 }
+interface Summary {
+  median: number;
+  cpuMedian: number | null;
+  rssPeakKb: number | null;
+}
 interface FitModule {
+  scaleFits(rows: { tools: number; floor: Summary; noPackage: Summary; compile: Summary }[], fixed: Record<string, Summary>): ({ name: string; value: number | null } & Fit)[];
+  scaleFitsFromFigures(figures: Record<string, unknown>[]): ({ name: string; value: number | null; fittedFrom?: string } & Fit)[];
   fitGrowth(points: { n: number; y: number }[], y0: number): Fit;
   leastSquares(xs: number[], ys: number[]): { slope: number; intercept: number; r2: number };
 }
 
 // bench/ is plain ESM JavaScript without declarations; the test names the types it uses.
-const { fitGrowth, leastSquares } = (await import(pathToFileURL(path.resolve(import.meta.dirname, "../../bench/fit.mjs")).href)) as FitModule;
+const { fitGrowth, leastSquares, scaleFits, scaleFitsFromFigures } = (await import(pathToFileURL(path.resolve(import.meta.dirname, "../../bench/fit.mjs")).href)) as FitModule;
 const SIZES = [100, 1000, 5000, 20000];
 
 describe("bench/fit.mjs", () => {
@@ -68,5 +75,31 @@ describe("bench/fit.mjs", () => {
     const fit = fitGrowth([{ n: 10, y: 90 }, { n: 20, y: 120 }], 100);
     expect(fit.exponent).toBeNull();
     expect(fit.verdict).toBe("undetermined");
+  });
+
+  it("fits a size scan's time, CPU and memory, and refits the same from the figures a stopped scan left", () => {
+    const at = (tools: number, base: number) => ({ median: base + tools, cpuMedian: base / 2 + tools / 2, rssPeakKb: 1000 * base + 10 * tools });
+    const rows = [100, 1000, 5000].map((tools) => ({ tools, floor: at(tools / 4, 100), noPackage: at(tools, 300), compile: at(tools * 2, 400) }));
+    const fixed = { floor: at(0, 100), noPackage: at(0, 300), compile: at(0, 400) };
+    const fits = scaleFits(rows, fixed);
+    expect(fits.map((f) => f.name)).toEqual([
+      "scale.fit.compile-no-package.time",
+      "scale.fit.compile-no-package.cpu",
+      "scale.fit.compile-no-package.memory",
+      "scale.fit.compile.time",
+      "scale.fit.compile.cpu",
+      "scale.fit.compile.memory",
+      "scale.fit.floor.time",
+    ]);
+    for (const fit of fits) expect({ name: fit.name, verdict: fit.verdict, k: fit.value }).toEqual({ name: fit.name, verdict: "linear", k: 1 });
+    const figures: Record<string, unknown>[] = [{ name: "scale.fixed-cost", ...fixed.compile, noPackage: fixed.noPackage, floor: fixed.floor }];
+    for (const r of rows) {
+      const plugins = r.tools / 10;
+      figures.push({ name: `scale.${plugins}x10.compile-no-package`, plugins, tools: r.tools, ...r.noPackage, baseline: r.floor });
+      figures.push({ name: `scale.${plugins}x10.compile`, plugins, tools: r.tools, ...r.compile, baseline: r.floor });
+    }
+    const refitted = scaleFitsFromFigures(figures);
+    expect(refitted.map(({ fittedFrom, ...rest }) => (expect(fittedFrom).toBe("figures"), rest))).toEqual(fits);
+    expect(scaleFitsFromFigures(figures.slice(1))).toEqual([]);
   });
 });
