@@ -107,6 +107,8 @@ export function renderResultsMarkdown(results) {
       "helper modules, Markdown prompt assets, skills, every tenth plugin in a subagent), cold (a fresh checkout: plugins.lock present, no",
       "`.assemblyline/`), whole processes, the three commands interleaved per size. Wall times in ms (median, min–max over n runs), median CPU",
       "time (user + sys) in ms, peak RSS in MiB; × floor is the ratio of the wall-time medians (of the CPU medians in brackets).",
+      "CPU and RSS of `compile` with packaging leave out esbuild's own process: esbuild runs as a service child that Node does not",
+      "wait for, so GNU time never sees its resource usage; its wall time is in.",
       "",
       "| plugins × tools | files | n | floor | CPU | compile --no-package | CPU | × floor | RSS | compile (with packaging) | CPU | × floor | RSS |",
       "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",

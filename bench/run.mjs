@@ -34,6 +34,7 @@ const SCRIPTS = ["compile.mjs", "runtime.mjs", "startup.mjs", "incremental.mjs",
 const { quick, json, values } = parseBenchArgs({ write: { type: "boolean", default: false }, out: { type: "string" }, only: { type: "string" }, render: { type: "string" } });
 if (values.render) {
   const target = path.join(path.resolve(values.out ?? here), "RESULTS.md");
+  fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.writeFileSync(target, renderResultsMarkdown(JSON.parse(fs.readFileSync(values.render, "utf8"))));
   console.log(`wrote ${path.relative(process.cwd(), target)} from ${values.render}`);
   process.exit(0);
