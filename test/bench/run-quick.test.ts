@@ -85,7 +85,7 @@ function runQuick(): Promise<{ status: number | null; stdout: string; stderr: st
 const isSummary = (x: Partial<Summary> | undefined) => typeof x?.median === "number" && typeof x.min === "number" && typeof x.max === "number" && typeof x.n === "number" && x.n > 0 && x.min <= x.median && x.median <= x.max;
 
 describe("npm run bench --quick", () => {
-  it("runs every script, collects figures in the shared shape and writes RESULTS.md and results.json", { timeout: 600_000 }, async () => {
+  it("runs every script, collects figures in the shared shape and writes RESULTS.md and results.json", { timeout: 900_000 }, async () => {
     const run = await runQuick();
     expect(run.stderr.slice(-3000) && run.status).toBe(0);
     const results = JSON.parse(run.stdout) as Results;
