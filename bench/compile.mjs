@@ -10,7 +10,9 @@
  *     With /usr/bin/time available, the median CPU time (user + sys, all threads) too.
  *  2. lock writing (build + serialize + write plugins.lock) as a share of the whole
  *     in-process `compileAgent({ package: false })`, from its phase timings, cold and warm.
- * Runs against dist/ (npm run build first). Usage: node bench/compile.mjs [runs=7]
+ * Runs against dist/ (npm run build first).
+ * Usage: node bench/compile.mjs [runs=7] [--quick] [--json] (bench/lib.mjs: the shared flags and
+ * figures; --quick: a 5-plugin agent, one run).
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -18,34 +20,23 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateAgent } from "./generate-agent.mjs";
+import { emit, median, note, parseBenchArgs, ratioFigure, timeNode, valueFigure } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
 const cli = path.join(repo, "dist/bin/assembly-line.js");
 const floor = path.join(here, "floor-parse.mjs");
-const runs = Number(process.argv[2] ?? 7);
-const gnuTime = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+const { quick, json, positionals } = parseBenchArgs();
+const out = { json };
+const runs = quick ? 1 : Number(positionals[0] ?? 7);
+const plugins = quick ? 5 : 200;
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-/** Runs `node ...args`; returns wall-clock ms and, with GNU time, CPU ms (user + sys). */
-const time = (args) => {
-  const command = gnuTime ? [gnuTime, ["-f", "\n%U %S", process.execPath, ...args]] : [process.execPath, args];
-  const start = process.hrtime.bigint();
-  const result = spawnSync(command[0], command[1], { encoding: "utf8" });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${args.join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
-  const cpu = gnuTime ? result.stderr.trim().split("\n").at(-1).split(" ").reduce((sum, s) => sum + Number(s) * 1000, 0) : NaN;
-  return { ms, cpu };
-};
+/** Runs `node ...args` as a whole process: wall ms, CPU ms (user + sys) and peak RSS (bench/lib.mjs). */
+const time = (args) => timeNode(args);
 
 const agent = fs.mkdtempSync(path.join(os.tmpdir(), "al-bench-agent-"));
-const files = generateAgent(agent, { plugins: 200, tools: 10 });
-console.log(`generated ${files} files in ${agent}`);
+const files = generateAgent(agent, { plugins, tools: 10 });
+note(`generated ${files} files (${plugins} plugins × 10 tools) in ${agent}`, out);
 const cacheDir = path.join(agent, ".assemblyline", "cache");
 const dropCache = () => fs.rmSync(cacheDir, { recursive: true, force: true });
 const hasNoCacheFlag = spawnSync(process.execPath, [cli, "compile", "--help"], { encoding: "utf8" }).stdout.includes("--no-cache");
@@ -68,18 +59,20 @@ for (let i = 0; i < runs; i++) {
     samples[name].push(time(mode.args));
   }
 }
-const floorMs = median(samples.floor.map((s) => s.ms));
-const report = (label, list) => {
-  const ms = median(list.map((s) => s.ms));
-  const cpu = median(list.map((s) => s.cpu));
-  const cpuText = Number.isNaN(cpu) ? "" : `, CPU ${cpu.toFixed(0)} ms`;
-  return { ms, text: `${label}: median ${ms.toFixed(0)} ms${cpuText} over ${runs} runs` };
-};
-console.log(report("floor: read + ts.createSourceFile (whole process)", samples.floor).text);
-if (!hasNoCacheFlag) console.log("(the CLI has no --no-cache flag yet: 'cold' deletes the cache before each run)");
+if (!hasNoCacheFlag) note("(the CLI has no --no-cache flag yet: 'cold' deletes the cache before each run)", out);
+const FIGURES = { cold: "compile.cold", "cold + cache write": "compile.cold-cache-write", warm: "compile.warm" };
 for (const name of Object.keys(modes)) {
-  const { ms, text } = report(`compile --no-package, ${name} (whole process)`, samples[name]);
-  console.log(`${text} — ratio ${(ms / floorMs).toFixed(2)}× (target ≤ 2×)`);
+  emit(
+    ratioFigure({
+      name: FIGURES[name],
+      label: `compile --no-package, ${name}, ${plugins} × 10 (whole process)`,
+      baselineLabel: "floor: read + ts.createSourceFile (whole process)",
+      subject: samples[name],
+      baseline: samples.floor,
+      target: { op: "<=", value: 2 },
+    }),
+    out,
+  );
 }
 
 const { compileAgent } = await import(pathToFileURL(path.join(repo, "dist/build/compile.js")).href);
@@ -94,6 +87,6 @@ for (const cache of [false, true]) {
   const lockMedian = median(shares.map((s) => s.lock));
   const totalMedian = median(shares.map((s) => s.total));
   const label = cache ? "warm cache" : "no cache";
-  console.log(`lock build + serialize + write (${label}): median ${lockMedian.toFixed(1)} ms of ${totalMedian.toFixed(0)} ms in-process compile (${((100 * lockMedian) / totalMedian).toFixed(1)}%)`);
+  emit(valueFigure({ name: `compile.lock-share.${cache ? "warm" : "cold"}`, label: `lock build + serialize + write (${label}), share of the in-process compile (median ${lockMedian.toFixed(1)} ms of ${totalMedian.toFixed(0)} ms)`, unit: "%", value: (100 * lockMedian) / totalMedian, lockMs: lockMedian, totalMs: totalMedian, n: runs }), out);
 }
 fs.rmSync(agent, { recursive: true, force: true });

@@ -11,9 +11,9 @@
  * Warm: the first 10 edits of each round are not counted. On Linux it also reads the server's
  * main thread from /proc/<pid>/schedstat around each edit: the CPU time it spent on the edit
  * and the time it waited for a CPU, which separates the server's own work from a busy machine.
- * Usage: node bench/lsp.mjs [--quick] [--json] [edits=200] [plugins=50]
- *   --quick  60 timed edits per round (instead of 200)
- *   --json   one JSON object per line and figure: { name, target, value, unit, ... }
+ * Usage: node bench/lsp.mjs [edits=200] [plugins=50] [--quick] [--json] (bench/lib.mjs: the shared
+ * flags and figures `lsp.typing` and `lsp.pauses`; --quick: 10 edits of a 5-plugin agent, 3
+ * warm-up edits, 50 ms pauses).
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -23,16 +23,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node";
 import { generateAgent } from "./generate-agent.mjs";
+import { emit, parseBenchArgs, quantile, summarizeMs, valueFigure } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, "..", "dist", "bin", "assembly-line.js");
-const flags = process.argv.slice(2).filter((arg) => arg.startsWith("--"));
-const positional = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
-const QUICK = flags.includes("--quick");
-const JSON_OUTPUT = flags.includes("--json");
-const edits = Number(positional[0] ?? (QUICK ? 60 : 200));
-const plugins = Number(positional[1] ?? 50);
-const warmup = 10;
+const { quick, json, positionals } = parseBenchArgs();
+const out = { json };
+const edits = quick ? 10 : Number(positionals[0] ?? 200);
+const plugins = quick ? 5 : Number(positionals[1] ?? 50);
+const warmup = quick ? 3 : 10;
+const pause = quick ? 50 : 400;
 
 const agent = fs.mkdtempSync(path.join(os.tmpdir(), "al-bench-lsp-"));
 generateAgent(agent, { plugins, tools: 10 });
@@ -98,33 +98,26 @@ async function round(pauseMs) {
   return { times, cpu, waits };
 }
 
-const quantile = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-};
-const TARGET_MS = 100;
-const report = (key, label, { times, cpu, waits }) => {
+const report = (name, label, { times, cpu, waits }) => {
   const p95 = quantile(times, 0.95);
-  if (JSON_OUTPUT) {
-    const load = os.loadavg()[0];
-    console.log(JSON.stringify({ name: `lsp.${key}.p95`, target: TARGET_MS, value: p95, unit: "ms", median: quantile(times, 0.5), max: Math.max(...times), edits: times.length, plugins, load }));
-    if (cpu.length > 0) {
-      console.log(JSON.stringify({ name: `lsp.${key}.cpu_p95`, target: TARGET_MS, value: quantile(cpu, 0.95), unit: "ms", median: quantile(cpu, 0.5), waitMedian: quantile(waits, 0.5), waitP95: quantile(waits, 0.95), edits: cpu.length, plugins, load }));
-    }
-    return p95;
-  }
-  console.log(`  ${label}: median ${quantile(times, 0.5).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms over ${times.length} edits`);
-  if (cpu.length > 0) {
-    console.log(`    server main thread per edit: CPU median ${quantile(cpu, 0.5).toFixed(1)} ms, p95 ${quantile(cpu, 0.95).toFixed(1)} ms; waiting for a CPU median ${quantile(waits, 0.5).toFixed(1)} ms, p95 ${quantile(waits, 0.95).toFixed(1)} ms`);
-  }
-  return p95;
+  emit(
+    valueFigure({
+      name,
+      label: `language server didChange → publishDiagnostics, entry of a ${plugins}-plugin × 10-tool agent, ${label}: p95`,
+      unit: "ms",
+      value: p95,
+      target: { op: "<", value: 100 },
+      ...summarizeMs(times),
+      ...(cpu.length > 0 ? { serverCpu: { median: quantile(cpu, 0.5), p95: quantile(cpu, 0.95) }, waitingForCpu: { median: quantile(waits, 0.5), p95: quantile(waits, 0.95) } } : {}),
+      loadAverage: os.loadavg()[0],
+    }),
+    out,
+  );
 };
 
-if (!JSON_OUTPUT) console.log(`lsp: didChange → publishDiagnostics, entry of a ${plugins}-plugin × 10-tool agent (target: p95 < ${TARGET_MS} ms)`);
-const typing = report("typing", "typing (no pauses)", await round(0));
-const paused = report("paused", "with 400 ms pauses", await round(400));
+report("lsp.typing", "typing (no pauses)", await round(0));
+report("lsp.pauses", `with ${pause} ms pauses (whole-agent analysis between edits)`, await round(pause));
 await connection.sendRequest("shutdown");
 await connection.sendNotification("exit");
 connection.dispose();
 fs.rmSync(agent, { recursive: true, force: true });
-if (!JSON_OUTPUT) console.log(`  p95 ${Math.max(typing, paused) < TARGET_MS ? "meets" : "misses"} the ${TARGET_MS} ms target (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs)`);

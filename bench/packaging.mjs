@@ -15,6 +15,9 @@
  *
  * Wall times are noisy on a shared machine: compare ratios from the same run, and raise
  * `--runs` when the spread is wide.
+ *
+ * `--json` prints the figure `packaging.bundle` as one JSON line (bench/lib.mjs); `--quick`
+ * bundles 100 definitions, one run.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -22,6 +25,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import * as esbuild from "esbuild";
+import { emit, ratioFigure, summarizeMs } from "./lib.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(repo, "dist");
@@ -30,9 +34,11 @@ if (!fs.existsSync(path.join(dist, "packaging", "index.js"))) {
   process.exit(2);
 }
 const { bundleTools, buildOptions, planBundles, locateAuthoringCore } = await import(path.join(dist, "packaging", "index.js"));
-const { values } = parseArgs({ options: { tools: { type: "string", default: "2000" }, runs: { type: "string", default: "9" } } });
-const toolCount = Number(values.tools);
-const runs = Number(values.runs);
+const { values } = parseArgs({
+  options: { tools: { type: "string", default: "2000" }, runs: { type: "string", default: "9" }, quick: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
+});
+const toolCount = values.quick ? 100 : Number(values.tools);
+const runs = values.quick ? 1 : Number(values.runs);
 const PLUGINS = 40;
 
 /** Writes the generated agent and returns its root and tool list. */
@@ -119,12 +125,28 @@ try {
   for (let run = 0; run < runs; run++) {
     for (const [index, [, fn]] of variants.entries()) times[index].push(await time(fn));
   }
-  console.log(`packaging bench: ${toolCount} definitions, ${runs} runs each, esbuild ${esbuild.version}, Node ${process.version}`);
-  for (const [index, [label]] of variants.entries()) {
-    console.log(`  ${label}  median ${median(times[index]).toFixed(0)} ms  min ${Math.min(...times[index]).toFixed(0)} ms`);
+  if (values.json) {
+    emit(
+      ratioFigure({
+        name: "packaging.bundle",
+        label: `bundleTools on ${toolCount} definitions (in process)`,
+        baselineLabel: "one plain esbuild.build of the same entry points",
+        subject: summarizeMs(times[0]),
+        baseline: summarizeMs(times[2]),
+        target: { op: "<=", value: 1.2 },
+        pluginOnly: summarizeMs(times[1]),
+        esbuild: esbuild.version,
+      }),
+      { json: true },
+    );
+  } else {
+    console.log(`packaging bench: ${toolCount} definitions, ${runs} runs each, esbuild ${esbuild.version}, Node ${process.version}`);
+    for (const [index, [label]] of variants.entries()) {
+      console.log(`  ${label}  median ${median(times[index]).toFixed(0)} ms  min ${Math.min(...times[index]).toFixed(0)} ms`);
+    }
+    const ratio = median(times[0]) / median(times[2]);
+    console.log(`  ratio bundleTools / plain: ${ratio.toFixed(2)}x (target <= 1.20x)`);
   }
-  const ratio = median(times[0]) / median(times[2]);
-  console.log(`  ratio bundleTools / plain: ${ratio.toFixed(2)}x (target <= 1.20x)`);
 } finally {
   fs.rmSync(root, { recursive: true, force: true });
 }

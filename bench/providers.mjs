@@ -8,51 +8,56 @@
  *     10,000 diagnostics, which the run also prints;
  *  2. in process (`compileAgent`, warm cache, tokenizer already loaded): the `providers` phase
  *     as a share of the compile.
- * Runs against dist/ (npm run build first). Usage: node bench/providers.mjs [runs=7]
+ * Runs against dist/ (npm run build first). Usage: node bench/providers.mjs [runs=7] [--quick] [--json]
+ * (bench/lib.mjs: the shared flags and figures; --quick: a 5-plugin agent, one run).
  */
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { generateAgent } from "./generate-agent.mjs";
+import { emit, interleave, median, note, parseBenchArgs, summarize, summarizeMs, timeNode, valueFigure } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
 const cli = path.join(repo, "dist/bin/assembly-line.js");
-const runs = Number(process.argv[2] ?? 7);
+const { quick, json, positionals } = parseBenchArgs();
+const out = { json };
+const runs = quick ? 1 : Number(positionals[0] ?? 7);
+const plugins = quick ? 5 : 200;
 const TARGETS = ["openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "gemini-json-schema", "mcp-2025-11-25"];
 /** One profile per provider family whose rules the generated schemas (bounds, optional fields) mostly meet. */
 const FAMILIES = ["openai", "anthropic", "gemini-json-schema", "mcp-2025-11-25"];
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-/** Wall-clock ms of one `node …args` process. The checked compile exits 1 (the targets find problems in 2,000 tools); that is expected. */
-const time = (args) => {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 512 * 1024 * 1024 });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0 && result.status !== 1) throw new Error(`${args.join(" ")} exited ${result.status}:\n${result.stderr.slice(0, 2000)}`);
-  return ms;
-};
+/** One `node …args` process (bench/lib.mjs). The checked compile exits 1 (the targets find problems in 2,000 tools); that is expected. */
+const time = (args) => timeNode(args, { okStatuses: [0, 1] });
 
 const agent = fs.mkdtempSync(path.join(os.tmpdir(), "al-bench-providers-"));
-console.log(`generated ${generateAgent(agent, { plugins: 200, tools: 10 })} files in ${agent}`);
+note(`generated ${generateAgent(agent, { plugins, tools: 10 })} files in ${agent}`, out);
 const plain = [cli, "compile", agent, "--no-package", "--format", "json"];
 const withTargets = (targets) => [...plain, ...targets.flatMap((t) => ["--target", t]), "--token-budget", "100000000"];
 const variants = { plain, families: withTargets(FAMILIES), all: withTargets(TARGETS) };
 time(plain); // writes the lock and the analysis cache: every later run is warm
-const samples = { plain: [], families: [], all: [] };
-for (let i = 0; i < runs; i++) for (const [name, args] of Object.entries(variants)) samples[name].push(time(args));
-const a = median(samples.plain);
-console.log(`warm compile --no-package --format json (whole process): median ${a.toFixed(0)} ms over ${runs} runs`);
+const samples = interleave(
+  Object.entries(variants).map(([name, args]) => ({ name, run: () => time(args) })),
+  { runs, warmup: 0 },
+);
+const base = summarize(samples.plain);
+note(`warm compile --no-package --format json, ${plugins} × 10 (whole process): median ${base.median.toFixed(0)} ms over ${runs} runs`, out);
 for (const [name, label] of [["families", `${FAMILIES.join(", ")}`], ["all", `all ${TARGETS.length} targets (about 10,000 diagnostics printed)`]]) {
-  const b = median(samples[name]);
-  console.log(`… with ${label} and --token-budget: median ${b.toFixed(0)} ms — added ${(b - a).toFixed(0)} ms (${((100 * (b - a)) / a).toFixed(1)}%, target < 10%)`);
+  const s = summarize(samples[name]);
+  emit(
+    valueFigure({
+      name: `providers.${name}`,
+      label: `warm compile --no-package with ${label} and --token-budget: time added to the plain warm compile (median ${s.median.toFixed(0)} ms against ${base.median.toFixed(0)} ms, whole process)`,
+      unit: "%",
+      value: (100 * (s.median - base.median)) / base.median,
+      target: { op: "<", value: 10 },
+      ...s,
+      baseline: { label: "warm compile --no-package --format json", ...base },
+    }),
+    out,
+  );
 }
 
 const { compileAgent } = await import(pathToFileURL(path.join(repo, "dist/build/compile.js")).href);
@@ -64,6 +69,16 @@ for (const [label, targets] of [["4 families", FAMILIES], ["all 7", TARGETS]]) {
   }
   const p = median(shares.map((s) => s.providers));
   const t = median(shares.map((s) => s.total));
-  console.log(`in process, warm, ${label} + tokens: providers phase median ${p.toFixed(0)} ms of ${t.toFixed(0)} ms (${((100 * p) / t).toFixed(1)}%; ${shares[0].diagnostics} diagnostics)`);
+  emit(
+    valueFigure({
+      name: `providers.phase-share.${label === "all 7" ? "all" : "families"}`,
+      label: `in process, warm, ${label} + tokens: providers phase median ${p.toFixed(0)} ms of ${t.toFixed(0)} ms (${shares[0].diagnostics} diagnostics)`,
+      unit: "%",
+      value: (100 * p) / t,
+      providers: summarizeMs(shares.map((s) => s.providers)),
+      total: summarizeMs(shares.map((s) => s.total)),
+    }),
+    out,
+  );
 }
 fs.rmSync(agent, { recursive: true, force: true });

@@ -7,7 +7,10 @@
  *
  * Runs against the compiled toolchain, so build first:
  *
- *     npm run build && node bench/runtime.mjs [--calls 5000] [--warmup 500] [--call-ids] [--dist DIR] [--baseline DIR] [--json]
+ *     npm run build && node bench/runtime.mjs [--calls 5000] [--warmup 500] [--call-ids] [--dist DIR] [--baseline DIR] [--json] [--quick]
+ *
+ * `--json` prints the figure `runtime.echo` as one JSON line (bench/lib.mjs); `--quick` makes
+ * 200 calls after 50 warm-up calls. `--baseline DIR` interleaves another build's runtime.
  *
  * Fairness: one host process and one tool process per side (runtime host + sandbox child;
  * MCP client + stdio server), same machine, same Node. Both sides are warmed up (`--warmup`
@@ -43,6 +46,7 @@ const baselineArgument = process.argv.indexOf("--baseline");
 const baselineDist = baselineArgument === -1 ? undefined : path.resolve(process.argv[baselineArgument + 1]);
 const openBaseline = baselineDist ? (await import(path.join(baselineDist, "runtime-min", "index.js"))).openRuntime : undefined;
 const { compileAgent } = await import(path.join(dist, "build", "compile.js"));
+const { emit, ratioFigure } = await import("./lib.mjs");
 const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
 const { values } = parseArgs({
@@ -53,10 +57,11 @@ const { values } = parseArgs({
     dist: { type: "string" },
     baseline: { type: "string" },
     json: { type: "boolean", default: false },
+    quick: { type: "boolean", default: false },
   },
 });
-const calls = Number(values.calls);
-const warmup = Number(values.warmup);
+const calls = values.quick ? 200 : Number(values.calls);
+const warmup = values.quick ? 50 : Number(values.warmup);
 
 const MCP_SERVER_SOURCE = `
 import { McpServer } from ${JSON.stringify(import.meta.resolve("@modelcontextprotocol/sdk/server/mcp.js"))};
@@ -89,7 +94,7 @@ async function time(action, i) {
 function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { median: at(0.5), p90: at(0.9), p99: at(0.99), mean: sorted.reduce((sum, x) => sum + x, 0) / sorted.length, n: sorted.length };
+  return { median: at(0.5), p90: at(0.9), p99: at(0.99), mean: sorted.reduce((sum, x) => sum + x, 0) / sorted.length, min: sorted[0], max: sorted.at(-1), n: sorted.length };
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-bench-runtime-"));
@@ -144,7 +149,26 @@ try {
   const before = baselineSamples ? stats(baselineSamples) : undefined;
   const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
   if (values.json) {
-    console.log(JSON.stringify({ node: process.version, cpus: os.cpus().length, loadavg: os.loadavg(), calls, warmup, callIds: values["call-ids"], permissionModel, runtime: ours, mcp: theirs, ratio: ours.median / theirs.median, target: 1, ...(before ? { baseline: { dist: baselineDist, ...before, ratio: before.median / theirs.median }, speedup: before.median / ours.median } : {}) }));
+    const summary = (x) => ({ median: x.median, min: x.min, max: x.max, n: x.n, p90: x.p90, p99: x.p99, mean: x.mean });
+    emit(
+      ratioFigure({
+        name: "runtime.echo",
+        label: "runtime-min echo round trip (warm sandbox, file bridge, state.db), per call in one host process",
+        baselineLabel: "MCP SDK echo over stdio (client.callTool)",
+        subject: summary(ours),
+        baseline: summary(theirs),
+        target: { op: "<=", value: 1 },
+        hostRssPeakKb: process.resourceUsage().maxRSS,
+        node: process.version,
+        calls,
+        warmup,
+        callIds: values["call-ids"],
+        permissionModel,
+        loadavg: os.loadavg(),
+        ...(before ? { before: { dist: baselineDist, ...summary(before), ratio: before.median / theirs.median }, speedup: before.median / ours.median } : {}),
+      }),
+      { json: true },
+    );
   } else {
     const fmt = (ms) => `${ms.toFixed(3)} ms`;
     const line = (x) => `median ${fmt(x.median)}  p90 ${fmt(x.p90)}  p99 ${fmt(x.p99)}  mean ${fmt(x.mean)}  (n=${x.n})`;

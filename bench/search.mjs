@@ -2,7 +2,10 @@
 /**
  * tool_search latency over 10,000 generated tools, against a plain linear scan, in one run.
  *
- *   npm run build && node bench/search.mjs [--tools 10000] [--queries 1000] [--seed 42] [--json]
+ *   npm run build && node bench/search.mjs [--tools 10000] [--queries 1000] [--seed 42] [--json] [--quick]
+ *
+ * `--json` prints the figure `search.tool-search` as one JSON line (bench/lib.mjs: tool_search
+ * against the scan, per query, with both summaries); `--quick` uses 1,000 tools and 100 queries.
  *
  * - Catalogue: deterministic (seeded PRNG) tools with snake_case and camelCase names, a
  *   namespace, tags, aliases and a one-sentence description drawn from fixed word lists.
@@ -19,13 +22,15 @@
  */
 import { performance } from "node:perf_hooks";
 import { createToolSearchIndex } from "../dist/runtime-min/search/index.js";
+import { emit, ratioFigure } from "./lib.mjs";
 
 function argument(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
   return at === -1 ? fallback : Number(process.argv[at + 1]);
 }
-const TOOL_COUNT = argument("tools", 10_000);
-const QUERY_COUNT = argument("queries", 1_000);
+const QUICK = process.argv.includes("--quick");
+const TOOL_COUNT = argument("tools", QUICK ? 1_000 : 10_000);
+const QUERY_COUNT = argument("queries", QUICK ? 100 : 1_000);
 const SEED = argument("seed", 42);
 const JSON_OUTPUT = process.argv.includes("--json");
 
@@ -114,7 +119,7 @@ function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   const mean = sorted.reduce((sum, x) => sum + x, 0) / sorted.length;
-  return { medianMs: at(0.5), p95Ms: at(0.95), meanMs: mean, maxMs: sorted[sorted.length - 1] };
+  return { medianMs: at(0.5), p95Ms: at(0.95), meanMs: mean, minMs: sorted[0], maxMs: sorted[sorted.length - 1], n: sorted.length };
 }
 
 /**
@@ -171,7 +176,22 @@ const report = {
 };
 
 if (JSON_OUTPUT) {
-  console.log(JSON.stringify(report, null, 2));
+  const summary = (r) => ({ median: r.medianMs, min: r.minMs, max: r.maxMs, n: r.n, p95: r.p95Ms, mean: r.meanMs, recallAt8: r.recallAt8, nonEmptyShare: r.nonEmptyShare });
+  emit(
+    ratioFigure({
+      name: "search.tool-search",
+      label: `tool_search over ${TOOL_COUNT} tools, per query (in process)`,
+      baselineLabel: "linear scan (lower-case includes)",
+      subject: summary(report.toolSearch),
+      baseline: summary(report.linearScan),
+      node: report.node,
+      tools: TOOL_COUNT,
+      queries: QUERY_COUNT,
+      seed: SEED,
+      indexBuildMs: report.indexBuildMs,
+    }),
+    { json: true },
+  );
 } else {
   console.log(`tool_search vs linear scan — ${TOOL_COUNT} tools, ${QUERY_COUNT} queries, seed ${SEED}, Node ${process.version}`);
   console.log(`index build: ${report.indexBuildMs} ms`);
