@@ -108,7 +108,26 @@ try {
   })];
   const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
   if (values.json) {
-    console.log(JSON.stringify({ node: process.version, cpus: os.cpus().length, runs, load, rows }));
+    // One figure per command in bench/lib.mjs's convention (`npm run bench` collects them).
+    const { emit, ratioFigure } = await import("./lib.mjs");
+    const figureName = { "--version": "startup.version", tools: "startup.tools", "search document": "startup.search", "call echo": "startup.call-echo" };
+    const asSummary = (row) => ({ median: row.median, min: row.min, max: row.max, n: row.n, cpuMedian: row.cpu ?? null, rssPeakKb: row.peakRssKiB ?? null });
+    for (const row of rows.slice(1)) {
+      const baselineRun = row.name.endsWith(" (baseline)");
+      const name = figureName[row.name.replace(" (baseline)", "")];
+      emit(
+        ratioFigure({
+          name: baselineRun ? `${name}.baseline-build` : name,
+          label: `${row.name} on the example agent with a current artifact, whole process`,
+          baselineLabel: "node -e 0",
+          subject: asSummary(row),
+          baseline: asSummary(rows[0]),
+          ...(baselineRun ? {} : { target: { op: "<=", value: row.target } }),
+          load,
+        }),
+        { json: true },
+      );
+    }
   } else {
     console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? "cpu"} ×${os.cpus().length}; ${runs} interleaved rounds; load average ${load}`);
     const ms = (x) => (x === undefined ? "—" : `${x.toFixed(0)} ms`);
