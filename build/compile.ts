@@ -313,7 +313,12 @@ async function packageTools(analysis: AgentAnalysis, root: string, diagnostics: 
   });
   diagnostics.push(...packaged.diagnostics);
   // Only a warning: the cache saves time, the compile does not need it.
-  if (cache && save && !cache.save() && cache.refusal) diagnostics.push(writeRefusalDiagnostic("The bundle cache", cache.refusal, root, "warning"));
+  if (cache && save && !cache.save() && cache.refusal) {
+    const refusal = writeRefusalDiagnostic("The bundle cache", cache.refusal, root, "warning");
+    // Both caches share a folder: one warning about a refused folder is enough.
+    const said = diagnostics.some((d) => d.code === refusal.code && d.file === refusal.file && d.line === refusal.line && d.column === refusal.column);
+    if (!said) diagnostics.push(refusal);
+  }
   return packaged;
 }
 
