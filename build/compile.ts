@@ -12,6 +12,7 @@
 import { checkWriteTarget } from "../common/confined-write.js";
 import { compileTemporaries, removeStaleTemporaries } from "../common/stale-temporaries.js";
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { analyzeAgent, type AgentAnalysis } from "../compiler/analyze-agent.js";
 import { AnalysisCache } from "../compiler/static-analysis/analysis-cache.js";
@@ -70,11 +71,17 @@ export interface CompileOptions {
   /** The project's install command for hints (`npm install`, `pnpm install`, `yarn install`). */
   readonly installCommand?: string;
   /**
-   * `false` for `--no-cache`: neither read nor write the persistent analysis cache
-   * (`<root>/.assemblyline/cache/`, see `static-analysis/analysis-cache.ts`). Default `true`;
-   * `--check` reads it but never writes it. The results are the same either way.
+   * `false` for `--no-cache`: neither read nor write the persistent analysis cache and bundle
+   * cache (`<root>/.assemblyline/cache/`, see `static-analysis/analysis-cache.ts` and
+   * `packaging/bundle-cache.ts`). Default `true`; `--check` reads them but never writes them.
+   * The results are the same either way.
    */
   readonly cache?: boolean;
+  /**
+   * Overrides the toolchain identity the bundle cache is keyed by (default: this package's
+   * version and compiled packaging files, esbuild's version). Tests use it to simulate an upgrade.
+   */
+  readonly bundleCacheToolchain?: string;
   /**
    * Whether to save the analysis cache. Default: not under `check` (the user's `compile
    * --check` writes nothing); the host commands' compile-first check passes `true`, so the
@@ -292,12 +299,26 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
 
 /** The package step: one esbuild build of every authored tool (loaded only when packaging). */
 async function packageTools(analysis: AgentAnalysis, root: string, diagnostics: Diagnostic[], options: CompileOptions): Promise<PackagingResult> {
-  const { bundleTools } = await import("../packaging/bundle-tools.js");
+  const [{ bundleTools }, { BundleCache }] = await Promise.all([import("../packaging/bundle-tools.js"), import("../packaging/bundle-cache.js")]);
+  // Saved as the analysis cache is: not by `--check` (unless asked), only in an agent root.
+  const save = (options.saveCache ?? !options.check) && fs.existsSync(path.join(root, "agent.md"));
+  const cache =
+    options.cache === false
+      ? undefined
+      : BundleCache.load(root, { readOnly: !save, ...(options.bundleCacheToolchain !== undefined ? { toolchain: options.bundleCacheToolchain } : {}) });
   const packaged = await bundleTools({ root, tools: packagingTools(analysis) }, {
     ...(options.bundler ? { build: options.bundler } : {}),
     ...(options.recordInput ? { recordInput: options.recordInput } : {}),
+    ...(cache ? { cache } : {}),
   });
   diagnostics.push(...packaged.diagnostics);
+  // Only a warning: the cache saves time, the compile does not need it.
+  if (cache && save && !cache.save() && cache.refusal) {
+    const refusal = writeRefusalDiagnostic("The bundle cache", cache.refusal, root, "warning");
+    // Both caches share a folder: one warning about a refused folder is enough.
+    const said = diagnostics.some((d) => d.code === refusal.code && d.file === refusal.file && d.line === refusal.line && d.column === refusal.column);
+    if (!said) diagnostics.push(refusal);
+  }
   return packaged;
 }
 

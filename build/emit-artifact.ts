@@ -59,9 +59,10 @@ export async function emitArtifact(
   const manifestBytes = serializeManifest(manifest);
   // The copied SKILL.md files count too: a surface's own skill can change without changing the
   // lock (and so the manifest), and load_skill must then serve the new text.
-  if (artifactIsCurrent(outDir, manifestBytes, new Map([...packaged.bundles, ...extra]))) return false;
+  const compared = compareArtifact(outDir, manifestBytes, new Map([...packaged.bundles, ...extra]));
+  if (compared.current) return false;
   try {
-    await writeArtifact(outDir, packaged.bundles, manifest, extra, root);
+    await writeArtifact(outDir, packaged.bundles, manifest, extra, root, compared.unchanged);
     return true;
   } catch (error) {
     if (error instanceof ArtifactWriteRefusedError) {
@@ -73,14 +74,27 @@ export async function emitArtifact(
   }
 }
 
-/** True when `outDir` already holds exactly this manifest and these files (bundles, skills; artifact-relative path → bytes). */
-function artifactIsCurrent(outDir: string, manifestBytes: Uint8Array, files: ReadonlyMap<string, Uint8Array>): boolean {
+/**
+ * Compares what `outDir` holds with this manifest and these files (bundles, skills;
+ * artifact-relative path → bytes): `current` when it holds exactly them, and the files whose
+ * bytes are already there (the artifact writer links those instead of writing them again).
+ */
+function compareArtifact(outDir: string, manifestBytes: Uint8Array, files: ReadonlyMap<string, Uint8Array>): { current: boolean; unchanged: Set<string> } {
+  const unchanged = new Set<string>();
+  let current = sameBytes(path.join(outDir, MANIFEST_FILE), manifestBytes);
+  if (!current && !fs.existsSync(path.join(outDir, MANIFEST_FILE))) return { current: false, unchanged };
+  for (const [relative, bytes] of files) {
+    if (sameBytes(path.join(outDir, relative), bytes)) unchanged.add(relative);
+    else current = false;
+  }
+  return { current, unchanged };
+}
+
+function sameBytes(file: string, bytes: Uint8Array): boolean {
   try {
-    if (!Buffer.from(fs.readFileSync(path.join(outDir, MANIFEST_FILE))).equals(manifestBytes)) return false;
-    for (const [relative, bytes] of files) {
-      if (!Buffer.from(fs.readFileSync(path.join(outDir, relative))).equals(bytes)) return false;
-    }
-    return true;
+    // lstat first: a link in the old artifact is never reused (nor followed).
+    if (!fs.lstatSync(file).isFile()) return false;
+    return Buffer.from(fs.readFileSync(file)).equals(bytes);
   } catch {
     return false;
   }

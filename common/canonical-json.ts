@@ -65,6 +65,7 @@ export function canonicalJsonText(value: unknown): string {
 
 /** The order in which keys of one object are written (see {@link serializeCanonicalJson}). */
 export function canonicalKeyOrder(keys: readonly string[], firstKeys: readonly string[] = []): string[] {
+  if (firstKeys.length === 0) return [...keys].sort(byCodeUnits);
   const first = firstKeys.filter((key) => keys.includes(key));
   const rest = keys.filter((key) => !firstKeys.includes(key)).sort(byCodeUnits);
   return [...first, ...rest];
@@ -89,9 +90,15 @@ function write(value: unknown, indent: string, path: PropertyKey[], ancestors: S
 function writeArray(items: readonly unknown[], indent: string, path: PropertyKey[], ancestors: Set<object>): string {
   if (items.length === 0) return "[]";
   const inner = `${indent}  `;
+  // `path` is one stack for the whole walk (pushed and popped here), copied only for an error.
   const lines = items.map((item, index) => {
-    if (item === undefined) throw notJson([...path, index], "undefined");
-    return inner + write(item, inner, [...path, index], ancestors, []);
+    path.push(index);
+    try {
+      if (item === undefined) throw notJson(path, "undefined");
+      return inner + write(item, inner, path, ancestors, NO_KEYS);
+    } finally {
+      path.pop();
+    }
   });
   return `[\n${lines.join(",\n")}\n${indent}]`;
 }
@@ -103,9 +110,18 @@ function writeObject(object: object, indent: string, path: PropertyKey[], ancest
   const keys = canonicalKeyOrder(Object.keys(record).filter((key) => record[key] !== undefined), firstKeys);
   if (keys.length === 0) return "{}";
   const inner = `${indent}  `;
-  const members = keys.map((key) => `${inner}${JSON.stringify(key)}: ${write(record[key], inner, [...path, key], ancestors, [])}`);
+  const members = keys.map((key) => {
+    path.push(key);
+    try {
+      return `${inner}${JSON.stringify(key)}: ${write(record[key], inner, path, ancestors, NO_KEYS)}`;
+    } finally {
+      path.pop();
+    }
+  });
   return `{\n${members.join(",\n")}\n${indent}}`;
 }
+
+const NO_KEYS: readonly string[] = [];
 
 function notJson(path: readonly PropertyKey[], what: string): TypeError {
   const where = path.length === 0 ? "the root" : formatPropertyPath(path);

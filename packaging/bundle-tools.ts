@@ -21,6 +21,7 @@ import { AUTHORING_CORE_SPECIFIER, createCorePathRewriter, locateAuthoringCore, 
 import { createAssemblyLinePlugin, toPosixRelative } from "./esbuild-plugin.js";
 import { diagnosticFromEsbuildError, diagnosticFromEsbuildWarning, type MessageContext } from "./esbuild-messages.js";
 import { bundleIntegrity } from "./integrity.js";
+import { bundleBuildKey, buildOptionsKey, locationKey, type BundleCache, type CachedBundle } from "./bundle-cache.js";
 import { BUNDLE_EXTENSION, planBundles, toolBundleKey, type PackagingTool, type PlannedBundle } from "./plan-bundles.js";
 
 /** What to package: the agent root and every non-disabled authored tool of every surface. */
@@ -60,6 +61,12 @@ export interface BundleToolsOptions {
    * metafile; `assembly-line inputs`). Modules that are not files (esbuild namespaces) are left out.
    */
   readonly recordInput?: (filePath: string) => void;
+  /**
+   * The persistent bundle cache (`./bundle-cache.ts`): bundles whose inputs are unchanged are
+   * taken from it and not handed to esbuild; the others are built (one esbuild build of just
+   * those entries) and kept. The bytes and diagnostics are the same with or without it.
+   */
+  readonly cache?: BundleCache;
 }
 
 /**
@@ -93,34 +100,71 @@ export async function bundleTools(input: PackagingInput, options: BundleToolsOpt
   }
   const context: MessageContext = { root: input.root, toolsByDefinition: toolsByDefinition(plan.bundles) };
   const outdir = path.join(input.root, DEFAULT_ARTIFACT_DIR);
-  let result: esbuild.BuildResult<{ write: false }>;
-  try {
-    const settings = buildOptions(input.root, outdir, plan.bundles, core);
-    result = await (options.build ?? esbuild.build)(options.recordInput ? { ...settings, metafile: true } : settings);
-  } catch (error) {
-    diagnostics.push(...failureDiagnostics(error, context));
-    return finish(new Map(), new Map(), diagnostics);
+  const cache = options.cache;
+  // Bundles from the cache, by name; the rest is built.
+  const optionsKey = cache ? buildOptionsKey(cache.toolchain, core.file, buildOptions(input.root, outdir, [], core)) : "";
+  const keyOf = (planned: PlannedBundle): string => bundleBuildKey(optionsKey, planned.name, toPosixRelative(input.root, planned.definitionFile));
+  const reused = new Map<string, CachedBundle>();
+  for (const planned of plan.bundles) {
+    const hit = cache?.find(planned.name, keyOf(planned));
+    if (hit) reused.set(planned.name, hit);
   }
-  diagnostics.push(...result.warnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
-  if (options.recordInput && result.metafile) {
+  const toBuild = plan.bundles.filter((planned) => !reused.has(planned.name));
+  // Warnings of reused bundles are said again, as a cold build would.
+  const reusedWarnings = [...reused.values()].flatMap((hit) => hit.warnings);
+  const record = options.recordInput;
+  const recordKey = (file: string): void => {
     // Keys are relative to esbuild's working directory (the root); `namespace:path` keys are not files.
-    for (const file of Object.keys(result.metafile.inputs)) if (!/^[a-z][\w-]*:/i.test(file)) options.recordInput(path.resolve(input.root, file));
-  }
+    if (record && !/^[a-z][\w-]*:/i.test(file)) record(path.resolve(input.root, file));
+  };
+  for (const hit of reused.values()) for (const file of hit.inputs) recordKey(file);
   const stabilize = createCorePathRewriter(input.root, core);
-  const outputs = new Map(result.outputFiles.map((file) => [artifactPathOf(outdir, file.path), stabilize(file.contents)]));
   const bundles = new Map<string, Uint8Array>();
   const toolBundles = new Map<string, ToolBundle>();
-  for (const planned of plan.bundles) {
-    const bundle = `${planned.name}${BUNDLE_EXTENSION}`;
-    const bytes = outputs.get(bundle);
-    if (bytes === undefined) {
-      diagnostics.push(createDiagnostic(Diagnostics.BundlerFailed, rootLocation(input.root), [`esbuild produced no output file ${bundle}`]));
-      continue;
-    }
+  const add = (planned: PlannedBundle, bundle: string, bytes: Uint8Array, integrity: string): void => {
     bundles.set(bundle, bytes);
-    const integrity = bundleIntegrity(bytes);
     for (const tool of planned.tools) toolBundles.set(toolBundleKey(tool.surfaceId, tool.capability, tool.toolName), { bundle, integrity });
+  };
+  for (const planned of plan.bundles) {
+    const hit = reused.get(planned.name);
+    if (hit) add(planned, `${planned.name}${BUNDLE_EXTENSION}`, hit.bytes, hit.integrity);
   }
+  if (toBuild.length > 0) {
+    const stamp = cache?.stamp();
+    let result: esbuild.BuildResult<{ write: false }>;
+    try {
+      const settings = buildOptions(input.root, outdir, toBuild, core);
+      result = await (options.build ?? esbuild.build)(record || cache ? { ...settings, metafile: true } : settings);
+    } catch (error) {
+      diagnostics.push(...failureDiagnostics(error, context), ...reusedWarnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
+      return finish(new Map(), new Map(), diagnostics);
+    }
+    diagnostics.push(...result.warnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
+    const outputs = new Map(result.outputFiles.map((file) => [artifactPathOf(outdir, file.path), stabilize(file.contents)]));
+    const metafile = result.metafile;
+    if (record && metafile && !cache) for (const file of Object.keys(metafile.inputs)) recordKey(file);
+    // A warning not located in a module of this build cannot be tied to a bundle: keep none.
+    const located = metafile ? new Set(Object.keys(metafile.inputs)) : new Set<string>();
+    const cacheable = result.warnings.every((warning) => warning.location !== null && located.has(locationKey(warning.location)));
+    for (const planned of toBuild) {
+      const bundle = `${planned.name}${BUNDLE_EXTENSION}`;
+      const bytes = outputs.get(bundle);
+      if (bytes === undefined) {
+        diagnostics.push(createDiagnostic(Diagnostics.BundlerFailed, rootLocation(input.root), [`esbuild produced no output file ${bundle}`]));
+        continue;
+      }
+      const integrity = bundleIntegrity(bytes);
+      add(planned, bundle, bytes, integrity);
+      const entryInput = cache && metafile ? metafile.outputs[toPosixRelative(input.root, path.join(outdir, bundle))]?.entryPoint : undefined;
+      if (cache && metafile && entryInput !== undefined) {
+        const inputs = cache.keep(planned.name, keyOf(planned), { bytes, integrity, metafile, entryInput, warnings: result.warnings, exclude: core.file, cacheable, stamp });
+        for (const file of inputs) recordKey(file);
+      } else if (cache && record && metafile) {
+        for (const file of Object.keys(metafile.inputs)) recordKey(file);
+      }
+    }
+  }
+  diagnostics.push(...reusedWarnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
   return finish(bundles, toolBundles, diagnostics);
 }
 

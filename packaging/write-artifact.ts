@@ -63,6 +63,7 @@ export async function writeArtifact(
   manifest: ArtifactManifest,
   extraFiles: ReadonlyMap<string, ArtifactFileContents> = new Map(),
   root?: string,
+  unchanged: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const files = collectFiles(bundles, manifest, extraFiles);
   const target = path.resolve(outDir);
@@ -73,7 +74,7 @@ export async function writeArtifact(
   await assertReplaceable(target);
   const temporary = await fs.mkdtemp(path.join(parent, `.${path.basename(target)}.tmp-`));
   try {
-    await writeFiles(temporary, files);
+    await writeFiles(temporary, files, unchanged.size > 0 ? { from: target, unchanged } : undefined);
   } catch (error) {
     await fs.rm(temporary, { recursive: true, force: true });
     throw error;
@@ -134,7 +135,14 @@ async function assertReplaceable(target: string): Promise<void> {
   }
 }
 
-async function writeFiles(directory: string, files: readonly [string, Uint8Array][]): Promise<void> {
+/**
+ * Writes `files` under `directory`. A file named in `reuse.unchanged` (the caller compared the
+ * artifact being replaced and found these exact bytes there) is hard-linked from `reuse.from`
+ * instead, and written when linking fails (another device, no link support): a one-bundle change
+ * does not rewrite thousands of bundles. The old folder is removed after the swap, so each file
+ * ends with one link.
+ */
+async function writeFiles(directory: string, files: readonly [string, Uint8Array][], reuse?: { from: string; unchanged: ReadonlySet<string> }): Promise<void> {
   const folders = [...new Set(files.map(([file]) => path.posix.dirname(file)).filter((dir) => dir !== "."))].sort();
   for (const folder of folders) await fs.mkdir(path.join(directory, ...folder.split("/")), { recursive: true });
   for (let start = 0; start < files.length; start += WRITE_CONCURRENCY) {
@@ -142,7 +150,18 @@ async function writeFiles(directory: string, files: readonly [string, Uint8Array
     const settled = await Promise.allSettled(
       files
         .slice(start, start + WRITE_CONCURRENCY)
-        .map(([file, bytes]) => fs.writeFile(path.join(directory, ...file.split("/")), bytes, { flag: "wx" })),
+        .map(async ([file, bytes]) => {
+          const to = path.join(directory, ...file.split("/"));
+          if (reuse?.unchanged.has(file)) {
+            try {
+              await fs.link(path.join(reuse.from, ...file.split("/")), to);
+              return;
+            } catch {
+              // Written below instead.
+            }
+          }
+          await fs.writeFile(to, bytes, { flag: "wx" });
+        }),
     );
     const failure = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
     if (failure) throw failure.reason;

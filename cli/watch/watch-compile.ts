@@ -11,6 +11,13 @@
  * - Compiles of a root never overlap: a change that lands while one runs is queued, and the
  *   next compile starts after the current one finished (the lock is written atomically and by
  *   one compile at a time, so it is never half-written or written from a stale analysis).
+ * - No change is lost to the watcher (chokidar can miss a second write to a file a few
+ *   milliseconds after the compile that read the first; issue 10): after each compile, every
+ *   file it read (through the front end or esbuild) whose modification or change time is not
+ *   older than the compile's start is treated as changed and compiled again; and until the next
+ *   compile, those files' stat signatures (size, times, inode) are polled every
+ *   {@link POLL_INTERVAL_MS} ms, a change queuing a compile as an event would. A file is queued
+ *   by the first check once per signature, so a file dated in the future cannot cause a loop.
  * - Only what changed is printed: the files that triggered the compile, new diagnostics (and
  *   how many went away), whether the lock was written, and which bundles changed.
  *   `--format json` prints one JSON object per line and compile instead.
@@ -26,6 +33,7 @@ import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.
 import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { createIncrementalBundler, type IncrementalBundler } from "../../packaging/incremental-bundler.js";
 import { fileStart } from "../../common/positions.js";
+import { writeFileConfined } from "../../common/confined-write.js";
 import { compileJson, printPretty } from "../compile-report.js";
 import type { CompileTarget } from "../compile-targets.js";
 import { printDiagnostics } from "../output.js";
@@ -50,7 +58,18 @@ interface RootWatch {
   /** The lock bytes this process last saw or wrote (its own writes do not trigger a compile). */
   lockText: string | undefined;
   watcher: FSWatcher | undefined;
+  /** Files queued because they changed during a compile, with the stat signature that queued them. */
+  readonly suspects: Map<string, string>;
+  /**
+   * The files the last compile read and that did not change while it ran, with their stat
+   * signatures right after it (polled; a queued file whose signature is still this one was
+   * already compiled in its current state).
+   */
+  inputs: Map<string, string>;
 }
+
+/** How often the files the last compile read are polled for a change the watcher missed. */
+export const POLL_INTERVAL_MS = 500;
 
 /**
  * Compiles every target, watches them, and resolves to the exit code when stopped by a signal
@@ -68,6 +87,8 @@ export async function watchCompile(targets: readonly CompileTarget[], options: r
     bundles: new Map(),
     lockText: undefined,
     watcher: undefined,
+    suspects: new Map(),
+    inputs: new Map(),
   }));
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (finish = resolve));
@@ -91,16 +112,23 @@ export async function watchCompile(targets: readonly CompileTarget[], options: r
       finish(2);
     });
     await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+    // A file written while the first compile ran (before the watcher was ready).
+    if (state.pending.size > 0) schedule(state, output);
   }
   // Under --format json, stdout carries only the JSON lines: the notice goes to stderr.
   (output.json ? process.stderr : process.stdout).write(`Watching ${roots.map((r) => r.target.displayRoot).join(", ")} for changes (Ctrl-C to stop).\n`);
 
+  const poll = setInterval(() => {
+    for (const state of roots) if (!state.running && state.watcher) pollInputs(state, output);
+  }, POLL_INTERVAL_MS);
+  poll.unref();
   const stop = (): void => finish(0);
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   const code = await finished;
   process.off("SIGINT", stop);
   process.off("SIGTERM", stop);
+  clearInterval(poll);
   for (const state of roots) {
     await state.watcher?.close();
     await state.running;
@@ -113,14 +141,21 @@ export async function watchCompile(targets: readonly CompileTarget[], options: r
 function onChange(state: RootWatch, file: string, output: WatchOutput): void {
   if (file === path.join(state.target.root, LOCKFILE_NAME) && readText(file) === state.lockText) return;
   state.pending.add(file);
-  if (state.running) return; // the loop below picks it up after the current compile
+  schedule(state, output);
+}
+
+/** Starts the compile loop of a root unless it runs (the loop then picks up what is pending). */
+function schedule(state: RootWatch, output: WatchOutput): void {
+  if (state.running || !state.watcher) return;
   state.running = (async () => {
     // Let the rest of a burst of events (an editor's save, a git checkout) arrive first.
     await new Promise((resolve) => setTimeout(resolve, 25));
     while (state.pending.size > 0) {
       const changed = [...state.pending].sort();
       state.pending.clear();
-      await compileOnce(state, changed, output);
+      // An event for a write the last compile already read (its check found it first) is not a change.
+      const fresh = changed.filter((file) => state.inputs.get(file) !== currentSignature(file));
+      if (fresh.length > 0) await compileOnce(state, fresh, output);
     }
     state.running = undefined;
   })();
@@ -128,8 +163,10 @@ function onChange(state: RootWatch, file: string, output: WatchOutput): void {
 
 async function compileOnce(state: RootWatch, changed: readonly string[], output: WatchOutput): Promise<void> {
   let result: CompileResult;
+  const read = new Set<string>();
+  const started = startStamp(state.target.root);
   try {
-    result = await compileAgent({ ...state.options, bundler: state.bundler.build });
+    result = await compileAgent({ ...state.options, bundler: state.bundler.build, recordInput: (file) => read.add(file) });
   } catch (error) {
     printDiagnostics([createDiagnostic(Diagnostics.InternalError, fileStart(""), [error instanceof Error ? error.message : String(error)])], process.cwd());
     return;
@@ -146,6 +183,7 @@ async function compileOnce(state: RootWatch, changed: readonly string[], output:
   }
   if (result.bundles) state.bundles = result.bundles;
   state.previous = result;
+  for (const file of changedSince(state, read, started)) state.pending.add(file);
   // Published plugins resolved by this compile (e.g. after an install) are watched from now on.
   const packages = packageDirs(state);
   if (state.watcher && packages.length > 0) state.watcher.add(packages);
@@ -188,6 +226,83 @@ function packageDirs(state: RootWatch): string[] {
   const root = state.target.root + path.sep;
   const dirs = analysis.capabilities.map((c) => c.resolved.source.dir).filter((dir) => !dir.startsWith(root) || dir.includes(`${path.sep}node_modules${path.sep}`));
   return [...new Set(dirs)].sort();
+}
+
+/**
+ * The moment a compile starts, in the file system's clock (ns): the modification time of
+ * `.assemblyline/cache/watch.stamp`, written for the purpose; when it cannot be written, the
+ * system clock a second early (file times can lag it by a clock tick).
+ */
+function startStamp(root: string): bigint {
+  const file = path.join(root, ".assemblyline", "cache", "watch.stamp");
+  try {
+    // Only in an agent root: nothing is created in a folder that is not one.
+    if (fs.existsSync(path.join(root, "agent.md")) && writeFileConfined(root, file, "", { createFolders: true }) === undefined) return fs.statSync(file, { bigint: true }).mtimeNs;
+  } catch {
+    // Fall through to the system clock.
+  }
+  return BigInt(Date.now() - 1000) * 1_000_000n;
+}
+
+/**
+ * The files a compile read that may have changed after it read them: modified or changed (ctime)
+ * at or after `started`. The lock this process wrote is not a change; a file already queued
+ * with the same stat signature is not queued again.
+ */
+function changedSince(state: RootWatch, read: ReadonlySet<string>, started: bigint): string[] {
+  const lock = path.join(state.target.root, LOCKFILE_NAME);
+  const out: string[] = [];
+  state.inputs = new Map();
+  for (const file of [...read].sort()) {
+    let stat: fs.BigIntStats;
+    try {
+      stat = fs.statSync(file, { bigint: true });
+    } catch {
+      state.inputs.set(file, "-");
+      continue; // removed: chokidar reports the unlink (and the poll)
+    }
+    const signature = signatureOf(stat);
+    if (stat.mtimeNs < started && stat.ctimeNs < started) {
+      state.inputs.set(file, signature);
+      continue;
+    }
+    if (file === lock && readText(file) === state.lockText) {
+      state.inputs.set(file, signature);
+      continue;
+    }
+    if (state.suspects.get(file) === signature) continue;
+    state.suspects.set(file, signature);
+    out.push(file);
+  }
+  return out;
+}
+
+/** Queues a compile for every file the last compile read whose stat signature changed since. */
+function pollInputs(state: RootWatch, output: WatchOutput): void {
+  const lock = path.join(state.target.root, LOCKFILE_NAME);
+  let changed = false;
+  for (const [file, before] of state.inputs) {
+    const now = currentSignature(file);
+    if (now === before) continue;
+    state.inputs.set(file, now);
+    if (file === lock && readText(file) === state.lockText) continue;
+    state.pending.add(file);
+    changed = true;
+  }
+  if (changed) schedule(state, output);
+}
+
+/** The stat signature of a file now (`-` when missing). */
+function currentSignature(file: string): string {
+  try {
+    return signatureOf(fs.statSync(file, { bigint: true }));
+  } catch {
+    return "-";
+  }
+}
+
+function signatureOf(stat: fs.BigIntStats): string {
+  return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
 }
 
 function readText(file: string): string | undefined {

@@ -1,0 +1,506 @@
+/**
+ * The persistent bundle cache of `compile` (issue 14 item 4): `<root>/.assemblyline/cache/bundles.bin`
+ * keeps, from one compile to the next, the bytes of every tool bundle with everything that can
+ * change them, so a compile rebuilds only the bundles whose inputs changed (the others are not
+ * handed to esbuild at all).
+ *
+ * A stored bundle is reused only when all of these are unchanged:
+ * - its **build key**: the bundle's name and definition module, the esbuild options packaging
+ *   uses (all but the machine-specific paths), the content of the authoring API module the
+ *   bundle aliases, and the **toolchain** ({@link bundleToolchainKey}: this package's version and
+ *   compiled packaging files, the installed esbuild's version);
+ * - every **module and asset esbuild read** for it (the entry's import graph in esbuild's
+ *   metafile, text/bytes imports included): the SHA-256 of its bytes, never an mtime;
+ * - **how those imports resolved**: for each folder holding one of them, the names in the folder
+ *   (a new `x.tsx` beside `x.ts`, a new `index.ts`), and for each folder from there up to the
+ *   agent root (to the file system root for files outside the agent), its `package.json` bytes
+ *   (`type`, `sideEffects`, `exports`, `imports`) and whether it has a `node_modules` folder
+ *   (a nearer copy of a package).
+ *
+ * Safe by construction: the file starts with a magic line and a SHA-256 of its payload; a
+ * truncated, corrupt or foreign file is ignored (the compile is then cold), and every reused
+ * bundle's bytes are checked against their stored SRI. Saving writes a temporary file and renames
+ * it (`writeFileConfined`: never through a link out of the agent root), holds only the bundles the
+ * last compile used, and never throws. The cache changes no result: a warm compile writes the
+ * same lock, artifact and diagnostics as a cold one (`test/packaging/bundle-cache.test.ts`).
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as v8 from "node:v8";
+import type { Message, Metafile } from "esbuild";
+import { writeFileConfined, type WriteRefusal } from "../common/confined-write.js";
+import { packageRoot } from "../common/package-root.js";
+
+/** Where the cache lives, relative to the agent root. */
+export const BUNDLE_CACHE_FILE = path.join(".assemblyline", "cache", "bundles.bin");
+
+/** First bytes of a cache file of this format; then the SHA-256 of the payload, then the payload (`v8.serialize`). */
+export const BUNDLE_CACHE_MAGIC = Buffer.from("assembly-line bundle cache 1\n", "utf8");
+const DIGEST_LENGTH = 32;
+
+/** One stored bundle. */
+interface StoredBundle {
+  /** SHA-256 of the build key (options, toolchain, core, name, definition). */
+  readonly key: string;
+  readonly bytes: Uint8Array;
+  readonly integrity: string;
+  /**
+   * esbuild's input keys of the entry's import graph (root-relative, maybe `namespace:path`)
+   * with the SHA-256 of each file and its stat signature when hashed (size, mtime, ctime, inode).
+   */
+  readonly inputs: readonly (readonly [string, string, string])[];
+  /** Resolution facts: `kind\0absolute folder` → hash (see the module header). */
+  readonly facts: readonly (readonly [string, string])[];
+  /** esbuild warnings located in this bundle's inputs (replayed on reuse). */
+  readonly warnings: readonly Message[];
+}
+
+interface Payload {
+  readonly toolchain: string;
+  readonly bundles: readonly (readonly [string, StoredBundle])[];
+}
+
+/** A reused bundle: its bytes, SRI, input keys (for `assembly-line inputs`) and warnings. */
+export interface CachedBundle {
+  readonly bytes: Uint8Array;
+  readonly integrity: string;
+  readonly inputs: readonly string[];
+  readonly warnings: readonly Message[];
+}
+
+/** Options of {@link BundleCache.load}. */
+export interface BundleCacheOptions {
+  /** Overrides {@link bundleToolchainKey} (tests simulate another toolchain version with it). */
+  readonly toolchain?: string;
+  /** Consult the cache but never write (`compile --check`, `assembly-line inputs`): nothing new is kept. */
+  readonly readOnly?: boolean;
+}
+
+/** The bundle cache of one agent root for one compile: read once, consulted, saved once. */
+export class BundleCache {
+  readonly #root: string;
+  readonly #file: string;
+  readonly #toolchain: string;
+  readonly #stored: ReadonlyMap<string, StoredBundle>;
+  readonly #used = new Map<string, StoredBundle>();
+  #changed: boolean;
+  readonly #readOnly: boolean;
+  #refusal: WriteRefusal | undefined;
+  /** Per compile: content hash of a file (`-` when missing), and the resolution facts of folders. */
+  readonly #hashes = new Map<string, string>();
+  readonly #facts = new Map<string, string>();
+  readonly #listings = new Map<string, (readonly [string, string])[] | undefined>();
+  /** Bundles reused and built by this compile (for tests and `--watch`). */
+  readonly stats = { reused: 0, built: 0 };
+
+  private constructor(root: string, file: string, toolchain: string, payload: Payload | undefined, readOnly: boolean) {
+    this.#readOnly = readOnly;
+    this.#root = root;
+    this.#file = file;
+    this.#toolchain = toolchain;
+    this.#stored = new Map(payload?.bundles ?? []);
+    this.#changed = payload === undefined;
+  }
+
+  /**
+   * Reads the cache of the agent at `root` (absolute). Never throws: a missing, unreadable,
+   * corrupt or foreign file (another toolchain) gives an empty cache.
+   */
+  static load(root: string, options: BundleCacheOptions = {}): BundleCache {
+    const file = path.join(root, BUNDLE_CACHE_FILE);
+    const toolchain = options.toolchain ?? bundleToolchainKey();
+    return new BundleCache(root, file, toolchain, readPayload(file, toolchain), options.readOnly === true);
+  }
+
+  /** The toolchain identity this cache is keyed by (part of every build key). */
+  get toolchain(): string {
+    return this.#toolchain;
+  }
+
+  /** Number of bundles read from the file. */
+  get size(): number {
+    return this.#stored.size;
+  }
+
+  /**
+   * The stored bundle `name` when its build key is `key` and none of its inputs or resolution
+   * facts changed; `undefined` otherwise. A reused bundle is kept for the next save.
+   */
+  find(name: string, key: string): CachedBundle | undefined {
+    const stored = this.#stored.get(name);
+    if (!stored || stored.key !== key) return undefined;
+    for (const [input, hash, signature] of stored.inputs) if (this.#hashInput(input, signature, hash) !== hash) return undefined;
+    for (const [fact, hash] of stored.facts) if (this.#fact(fact) !== hash) return undefined;
+    this.#used.set(name, stored);
+    this.stats.reused++;
+    return { bytes: stored.bytes, integrity: stored.integrity, inputs: stored.inputs.map(([input]) => input), warnings: stored.warnings };
+  }
+
+  /**
+   * Marks the moment before a build, in the file system's own clock: writes
+   * `.assemblyline/cache/bundles.stamp` and returns its modification time (ns). A file whose
+   * modification or change time is not older than the stamp may have changed while esbuild read
+   * it, so a bundle that read one is not kept ({@link keep}; Git's "racily clean" rule).
+   * `undefined` (nothing will be kept) when read-only or the stamp cannot be written.
+   */
+  stamp(): bigint | undefined {
+    if (this.#readOnly) return undefined;
+    // Hashes taken before the stamp may predate what esbuild reads: {@link keep} hashes afresh.
+    this.#hashes.clear();
+    this.#facts.clear();
+    this.#listings.clear();
+    const file = path.join(path.dirname(this.#file), "bundles.stamp");
+    try {
+      if (writeFileConfined(this.#root, file, "", { createFolders: true }) !== undefined) return undefined;
+      return fs.statSync(file, { bigint: true }).mtimeNs;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Records a bundle esbuild just built. `metafile` is the build's metafile; `entryInput` the
+   * key of its entry module there; `exclude` an absolute file whose identity is already in the
+   * build key (the authoring API); `stamp` what {@link stamp} returned before the build.
+   * Not kept (only counted): under `cacheable: false` (a warning that cannot be attributed),
+   * without a stamp, or when an input or folder it depends on changed since the stamp.
+   * Returns the entry's input keys.
+   */
+  keep(name: string, key: string, built: { bytes: Uint8Array; integrity: string; metafile: Metafile; entryInput: string; warnings: readonly Message[]; exclude: string; cacheable: boolean; stamp: bigint | undefined }): readonly string[] {
+    this.stats.built++;
+    this.#changed = true;
+    const inputs = reachableInputs(built.metafile, built.entryInput);
+    const stamp = built.stamp;
+    if (!built.cacheable || stamp === undefined || this.#readOnly) return inputs;
+    // The stat signature of a file not changed since the stamp; `undefined` when it may have.
+    const settled = (file: string): string | undefined => {
+      let stat: fs.BigIntStats;
+      try {
+        stat = fs.lstatSync(file, { bigint: true });
+      } catch {
+        return "-"; // missing: its hash ("-") or fact records that
+      }
+      return stat.mtimeNs < stamp && stat.ctimeNs < stamp ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : undefined;
+    };
+    const hashed: [string, string, string][] = [];
+    const factNames = new Set<string>();
+    for (const input of inputs) {
+      const file = this.fileOf(input);
+      if (file === undefined) return inputs; // a module that is not a file: not cacheable
+      if (file === built.exclude) continue;
+      // Read, then stat: unchanged since the stamp means esbuild read these bytes.
+      const hash = this.#hashInput(input);
+      const signature = settled(file);
+      if (signature === undefined) return inputs;
+      hashed.push([input, hash, signature]);
+      for (const fact of factsOf(this.#root, file)) factNames.add(fact);
+    }
+    const facts: (readonly [string, string])[] = [];
+    for (const fact of [...factNames].sort()) {
+      const hash = this.#fact(fact);
+      const folder = fact.slice(fact.indexOf("\0") + 1);
+      const watched = fact.startsWith("dir\0") ? [folder] : [path.join(folder, "package.json"), path.join(folder, "node_modules")];
+      if (!watched.every((file) => settled(file) !== undefined)) return inputs;
+      facts.push([fact, hash]);
+    }
+    const warnings = built.warnings.filter((warning) => warning.location && inputs.includes(locationKey(warning.location)));
+    this.#used.set(name, {
+      key,
+      bytes: built.bytes,
+      integrity: built.integrity,
+      inputs: hashed,
+      facts,
+      warnings,
+    });
+    return inputs;
+  }
+
+  /** The absolute file of an esbuild input key, or `undefined` for a module that is not a file. */
+  fileOf(input: string): string | undefined {
+    const namespaced = /^([a-z][\w-]*):(.*)$/i.exec(input);
+    if (!namespaced) return path.resolve(this.#root, input);
+    return namespaced[1] === "assemblyline-text" || namespaced[1] === "assemblyline-bytes" ? path.resolve(this.#root, namespaced[2]!) : undefined;
+  }
+
+  /**
+   * Writes the bundles this compile used, when they differ from what was read (atomically,
+   * confined to the agent root — see {@link refusal}). Never throws; returns whether a file was written.
+   */
+  save(): boolean {
+    if (this.#readOnly) return false;
+    if (!this.#changed && this.#used.size === this.#stored.size) return false;
+    const payload: Payload = { toolchain: this.#toolchain, bundles: [...this.#used].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) };
+    try {
+      const body = v8.serialize(payload);
+      this.#refusal = writeFileConfined(this.#root, this.#file, Buffer.concat([BUNDLE_CACHE_MAGIC, digest(body), body]), { createFolders: true });
+      return this.#refusal === undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Why the last {@link save} wrote nothing (a link out of the root, or a file where a folder is expected). */
+  get refusal(): WriteRefusal | undefined {
+    return this.#refusal;
+  }
+
+  /**
+   * The content hash of an input. With the stat `signature` it had when `known` was computed
+   * (it was then older than the build's stamp), an unchanged signature gives `known` without
+   * reading the file (as Git trusts its index): any write since changes the change time.
+   */
+  #hashInput(input: string, signature?: string, known?: string): string {
+    const file = this.fileOf(input);
+    if (file === undefined) return "?";
+    let hash = this.#hashes.get(file);
+    if (hash === undefined && signature !== undefined && known !== undefined && signatureOf(file) === signature) {
+      hash = known;
+      this.#hashes.set(file, hash);
+    }
+    if (hash === undefined) {
+      try {
+        hash = digest(fs.readFileSync(file)).toString("base64url");
+      } catch {
+        hash = "-";
+      }
+      this.#hashes.set(file, hash);
+    }
+    return hash;
+  }
+
+  #fact(fact: string): string {
+    let hash = this.#facts.get(fact);
+    if (hash === undefined) {
+      hash = computeFact(fact, (folder) => {
+        if (!this.#listings.has(folder)) this.#listings.set(folder, listFolder(folder));
+        return this.#listings.get(folder);
+      });
+      this.#facts.set(fact, hash);
+    }
+    return hash;
+  }
+}
+
+/** The build key of one bundle: SHA-256 over the shared options key, its name and its root-relative definition. */
+export function bundleBuildKey(optionsKey: string, name: string, definition: string): string {
+  return createHash("sha256").update(`${optionsKey}\0${name}\0${definition}`).digest("base64url");
+}
+
+/**
+ * The options key of a build: the toolchain, the authoring API's bytes and the esbuild options
+ * without what is specific to one machine or one set of entries (working directory, output
+ * directory, entry points, the alias's absolute path, the plugin instances, named instead).
+ */
+export function buildOptionsKey(toolchain: string, coreFile: string, options: object): string {
+  const { absWorkingDir: _a, outdir: _o, entryPoints: _e, alias, plugins, metafile: _m, ...rest } = options as Record<string, unknown>;
+  let core: string;
+  try {
+    core = digest(fs.readFileSync(coreFile)).toString("base64url");
+  } catch {
+    core = "-";
+  }
+  const shown = {
+    ...rest,
+    alias: Object.keys((alias as Record<string, string> | undefined) ?? {}),
+    plugins: ((plugins as { name: string }[] | undefined) ?? []).map((plugin) => plugin.name),
+  };
+  return createHash("sha256").update(`${toolchain}\0${core}\0${stableJson(shown)}`).digest("base64url");
+}
+
+/** The metafile keys of every module reachable from `entry` (itself included), sorted. */
+export function reachableInputs(metafile: Metafile, entry: string): string[] {
+  const seen = new Set<string>([entry]);
+  const queue = [entry];
+  while (queue.length > 0) {
+    const current = queue.pop()!;
+    for (const imported of metafile.inputs[current]?.imports ?? []) {
+      if (imported.external || seen.has(imported.path) || !(imported.path in metafile.inputs)) continue;
+      seen.add(imported.path);
+      queue.push(imported.path);
+    }
+  }
+  return [...seen].sort();
+}
+
+/** The metafile key of a message location (`file`, or `namespace:file` outside the file namespace). */
+export function locationKey(location: { file: string; namespace: string }): string {
+  return location.namespace === "" || location.namespace === "file" ? location.file : `${location.namespace}:${location.file}`;
+}
+
+/**
+ * Identifies the code that produces bundles: this package's `package.json` (its version), the
+ * size and mtime of every compiled file of `packaging/` and of the authoring API, and the
+ * installed esbuild's `package.json`. Cached per process.
+ */
+export function bundleToolchainKey(): string {
+  if (cachedToolchain) return cachedToolchain;
+  const hash = createHash("sha256");
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const files = [...listFiles(here), ...listFiles(path.join(path.dirname(here), "runtime-min", "authoring"))];
+  try {
+    files.push(path.join(path.dirname(createRequire(import.meta.url).resolve("esbuild")), "..", "package.json"));
+  } catch {
+    hash.update("\0missing:esbuild");
+  }
+  for (const file of files) {
+    try {
+      const stat = fs.statSync(file);
+      hash.update(`\0${file}\0${stat.size}\0${stat.mtimeMs}`);
+    } catch {
+      hash.update(`\0${file}\0missing`);
+    }
+  }
+  try {
+    hash.update(fs.readFileSync(path.join(packageRoot(), "package.json")));
+  } catch {
+    hash.update("\0missing:package.json");
+  }
+  return (cachedToolchain = hash.digest("base64url"));
+}
+
+let cachedToolchain: string | undefined;
+
+/**
+ * The resolution facts of a file: `dir\0<folder>` (the folder's names) for its own folder, and
+ * `pkg\0<folder>` (`package.json` bytes and whether `node_modules` exists) for it and every
+ * folder above, up to the agent root (to the file system root for a file outside the agent).
+ */
+function factsOf(root: string, file: string): string[] {
+  const folder = path.dirname(file);
+  const facts = [`dir\0${folder}`];
+  const inside = folder === root || folder.startsWith(root + path.sep);
+  for (let current = folder; ; ) {
+    facts.push(`pkg\0${current}`);
+    if (inside && current === root) break;
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return facts;
+}
+
+/** A file's stat signature: size, modification and change time (ns), inode; `-` when missing. */
+function signatureOf(file: string): string {
+  try {
+    const stat = fs.lstatSync(file, { bigint: true });
+    return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** A folder's entries (name and kind), sorted; `undefined` when it cannot be listed. */
+function listFolder(folder: string): (readonly [string, string])[] | undefined {
+  try {
+    return fs
+      .readdirSync(folder, { withFileTypes: true })
+      .map((entry) => [entry.name, entry.isDirectory() ? "d" : entry.isSymbolicLink() ? "l" : "f"] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  } catch {
+    return undefined;
+  }
+}
+
+function computeFact(fact: string, list: (folder: string) => (readonly [string, string])[] | undefined): string {
+  const [kind, folder] = fact.split("\0") as [string, string];
+  const hash = createHash("sha256");
+  const entries = list(folder);
+  if (entries === undefined) return "-";
+  if (kind === "dir") {
+    for (const [name, type] of entries) hash.update(`${name}\0${type}\0`);
+  } else {
+    const names = new Set(entries.map(([name]) => name));
+    if (names.has("package.json")) {
+      try {
+        hash.update(fs.readFileSync(path.join(folder, "package.json")));
+      } catch {
+        hash.update("\0unreadable package.json");
+      }
+    } else hash.update("\0no package.json");
+    hash.update(names.has("node_modules") ? "\0node_modules" : "\0none");
+  }
+  return hash.digest("base64url");
+}
+
+function digest(bytes: Uint8Array): Buffer {
+  return createHash("sha256").update(bytes).digest();
+}
+
+/** The payload of `file` when it is intact and written by this toolchain; else `undefined`. */
+function readPayload(file: string, toolchain: string): Payload | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const bodyStart = BUNDLE_CACHE_MAGIC.length + DIGEST_LENGTH;
+  if (bytes.length < bodyStart || !bytes.subarray(0, BUNDLE_CACHE_MAGIC.length).equals(BUNDLE_CACHE_MAGIC)) return undefined;
+  const body = bytes.subarray(bodyStart);
+  if (!digest(body).equals(bytes.subarray(BUNDLE_CACHE_MAGIC.length, bodyStart))) return undefined;
+  try {
+    const payload = v8.deserialize(body) as unknown;
+    return isPayload(payload) && payload.toolchain === toolchain ? payload : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Shape check of a deserialized payload. */
+function isPayload(value: unknown): value is Payload {
+  if (typeof value !== "object" || value === null) return false;
+  const { toolchain, bundles } = value as Record<string, unknown>;
+  if (typeof toolchain !== "string" || !Array.isArray(bundles)) return false;
+  const tuples = (list: unknown, length: number): boolean =>
+    Array.isArray(list) && list.every((item) => Array.isArray(item) && item.length === length && item.every((part) => typeof part === "string"));
+  return bundles.every((item) => {
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== "string") return false;
+    const stored = item[1] as Record<string, unknown> | null;
+    return (
+      typeof stored === "object" &&
+      stored !== null &&
+      typeof stored["key"] === "string" &&
+      stored["bytes"] instanceof Uint8Array &&
+      typeof stored["integrity"] === "string" &&
+      tuples(stored["inputs"], 3) &&
+      tuples(stored["facts"], 2) &&
+      Array.isArray(stored["warnings"])
+    );
+  });
+}
+
+/** Every file under `dir` (recursively), sorted. */
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const visit = (current: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(current, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else out.push(full);
+    }
+  };
+  visit(dir);
+  return out.sort();
+}
+
+/** JSON with object keys sorted (RegExp and functions as their strings), for hashing options. */
+function stableJson(value: unknown): string {
+  if (value instanceof RegExp || typeof value === "function") return JSON.stringify(String(value));
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
