@@ -12,7 +12,9 @@
  * time when installed; esbuild's service process is not always among them) and the load average.
  *
  * Runs against dist/ (npm run build first):
- *     node bench/incremental.mjs [--runs 5] [--plugins 200] [--tools 10] [--quick]
+ *     node bench/incremental.mjs [--runs 5] [--plugins 200] [--tools 10] [--quick] [--json]
+ * `--json`: the figures `incremental.nothing-changed` and `incremental.one-file` in
+ * bench/lib.mjs's convention, one JSON line each (what `npm run bench` collects).
  * `--quick`: 20 plugins × 10 tools, 2 runs (a smoke check of the script, not a measurement).
  */
 import { spawnSync } from "node:child_process";
@@ -30,7 +32,7 @@ if (!fs.existsSync(cli)) {
   process.exit(2);
 }
 const { values } = parseArgs({
-  options: { runs: { type: "string" }, plugins: { type: "string" }, tools: { type: "string" }, quick: { type: "boolean", default: false } },
+  options: { runs: { type: "string" }, plugins: { type: "string" }, tools: { type: "string" }, quick: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
 });
 const quick = values.quick;
 const runs = Number(values.runs ?? (quick ? 2 : 5));
@@ -79,16 +81,36 @@ try {
       times[mode].cpu.push(cpu);
     }
   }
-  console.log(`incremental packaging bench: ${plugins} plugins × ${tools} tools (${files} files), ${runs} interleaved runs each, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  for (const [mode, { ms, cpu }] of Object.entries(times)) {
-    const cpuText = gnuTime ? `  cpu median ${median(cpu).toFixed(0)} ms` : "";
-    console.log(`  ${mode.padEnd(16)} median ${median(ms).toFixed(0).padStart(6)} ms  min ${Math.min(...ms).toFixed(0).padStart(6)} ms  max ${Math.max(...ms).toFixed(0).padStart(6)} ms${cpuText}`);
+  if (values.json) {
+    const { emit, ratioFigure } = await import("./lib.mjs");
+    const asSummary = ({ ms, cpu }) => ({ median: median(ms), min: Math.min(...ms), max: Math.max(...ms), n: ms.length, cpuMedian: gnuTime ? median(cpu) : null });
+    for (const [name, mode, target] of [["incremental.nothing-changed", "nothing changed", 0.15], ["incremental.one-file", "one-file change", 0.3]]) {
+      emit(
+        ratioFigure({
+          name,
+          label: `compile with packaging, ${mode}, ${plugins} plugins × ${tools} tools, whole process`,
+          baselineLabel: "cold compile with packaging (no .assemblyline/, lock in place)",
+          subject: asSummary(times[mode]),
+          baseline: asSummary(times.cold),
+          target: { op: "<=", value: target },
+          load: os.loadavg(),
+        }),
+        { json: true },
+      );
+    }
+    process.exitCode = 0;
+  } else {
+    console.log(`incremental packaging bench: ${plugins} plugins × ${tools} tools (${files} files), ${runs} interleaved runs each, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+    for (const [mode, { ms, cpu }] of Object.entries(times)) {
+      const cpuText = gnuTime ? `  cpu median ${median(cpu).toFixed(0)} ms` : "";
+      console.log(`  ${mode.padEnd(16)} median ${median(ms).toFixed(0).padStart(6)} ms  min ${Math.min(...ms).toFixed(0).padStart(6)} ms  max ${Math.max(...ms).toFixed(0).padStart(6)} ms${cpuText}`);
   }
   const cold = median(times.cold.ms);
   const ratio = (mode) => median(times[mode].ms) / cold;
   const cpuRatio = (mode) => (gnuTime ? `, cpu ${(median(times[mode].cpu) / median(times.cold.cpu)).toFixed(2)}x` : "");
   console.log(`  nothing changed / cold: ${ratio("nothing changed").toFixed(2)}x (target <= 0.15x)${cpuRatio("nothing changed")}`);
   console.log(`  one-file change / cold: ${ratio("one-file change").toFixed(2)}x (target <= 0.30x)${cpuRatio("one-file change")}`);
+  }
 } finally {
   fs.rmSync(path.dirname(root), { recursive: true, force: true });
 }
