@@ -18,6 +18,7 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isPathInside, relativeInside } from "./path-inside.js";
 
 /** Why a write was refused. */
 export interface WriteRefusal {
@@ -41,8 +42,8 @@ export type WriteTargetKind = "file" | "directory";
 export function checkWriteTarget(root: string, target: string, kind: WriteTargetKind = "file"): WriteRefusal | undefined {
   const base = path.resolve(root);
   const absolute = path.resolve(base, target);
-  const relative = path.relative(base, absolute);
-  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return undefined;
+  const relative = relativeInside(base, absolute);
+  if (relative === undefined || relative === "") return undefined;
   const realRoot = realpathOr(base);
   const parts = relative.split(path.sep);
   let current = base;
@@ -58,7 +59,7 @@ export function checkWriteTarget(root: string, target: string, kind: WriteTarget
     const wantDirectory = !last || kind === "directory";
     if (stat.isSymbolicLink()) {
       const destination = realpathOr(current);
-      const inside = destination !== undefined && isInside(realRoot ?? base, destination);
+      const inside = destination !== undefined && isPathInside(realRoot ?? base, destination);
       if (!wantDirectory) {
         return { kind: "link", path: current, reason: `is a symbolic link${destination ? ` to ${destination}` : ""}; writing through it would change ${inside ? "another file" : "a file outside the agent root"}` };
       }
@@ -119,11 +120,6 @@ function realpathOr(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 function describe(stat: fs.Stats): string {

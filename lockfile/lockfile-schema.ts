@@ -9,7 +9,8 @@
  */
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { formatPropertyPath } from "../common/property-path.js";
-import { pointerToSegmentsIn } from "../common/json-pointer.js";
+import { pointerToSegmentsIn, valueAtPointer } from "../common/json-pointer.js";
+import { schemaErrorProperty, schemaErrorReason, schemaErrorTarget } from "../diagnostics/schema-error-words.js";
 
 const integrity = {
   type: "string",
@@ -153,34 +154,23 @@ export function findLockShapeError(value: unknown): LockShapeError | undefined {
   if (validator(value)) return undefined;
   const error = validator.errors?.[0];
   if (!error) return undefined;
-  const base = pointerToSegmentsIn(error.instancePath, value);
-  const segments = error.keyword === "additionalProperties" ? [...base, String(error.params.additionalProperty)] : base;
+  const target = schemaErrorTarget(error, value);
+  // A missing property is reported at the object that lacks it; any other at the member itself.
+  const segments = error.keyword === "required" || error.propertyName !== undefined ? [...pointerToSegmentsIn(error.instancePath, value)] : [...target.path];
   const where = segments.length === 0 ? "the root" : formatPropertyPath(segments);
-  return { segments, message: `${where}: ${describeError(error)}` };
+  return { segments, message: `${where}: ${describeError(error, value)}` };
 }
 
-function describeError(error: ErrorObject): string {
-  const params = error.params as Record<string, unknown>;
+/** The lock's own sentences for a missing, unknown or misnamed member; the shared words otherwise. */
+function describeError(error: ErrorObject, value: unknown): string {
   const comment = (error.parentSchema as { $comment?: string } | undefined)?.$comment;
   if (error.propertyName !== undefined) return `has the key '${error.propertyName}', which is not ${comment ?? "allowed here"}`;
   switch (error.keyword) {
     case "required":
-      return `the required property '${String(params.missingProperty)}' is missing`;
+      return `the required property '${schemaErrorProperty(error)!}' is missing`;
     case "additionalProperties":
       return "is not a property of lockfileVersion 1";
-    case "type":
-      return `must be ${article(String(params.type))}`;
-    case "const":
-      return `must be ${JSON.stringify(params.allowedValue)}`;
-    case "enum":
-      return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
-    case "pattern":
-      return `must be ${comment ?? `a string matching ${String(params.pattern)}`}`;
     default:
-      return error.message ?? "is not valid";
+      return schemaErrorReason(error, valueAtPointer(value, error.instancePath));
   }
-}
-
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }

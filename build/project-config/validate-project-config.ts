@@ -10,12 +10,14 @@ import * as path from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { createAjv } from "../../contract/ajv.js";
 import { didYouMeanHint } from "../../common/did-you-mean.js";
-import { childPointer, pointerToSegments } from "../../common/json-pointer.js";
+import { childPointer, valueAtPointer } from "../../common/json-pointer.js";
+import { formatPropertyPath } from "../../common/property-path.js";
 import { packagePath } from "../../common/package-root.js";
 import { fileStart, type SourceLocation } from "../../common/positions.js";
 import { locateValue, type LocatedValue } from "../../compiler/model.js";
 import { Diagnostics, allDiagnosticMessages, diagnosticMessageFor } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
 import type { HostPolicyDefaults, ProjectConfig, RuleSetting } from "./types.js";
 
 /** Where the schema ships (also exported as `@assemblyline-agents/assembly-line/schemas/…`). */
@@ -46,7 +48,7 @@ export function validateProjectConfig(file: string, value: unknown, source: Conf
     return key && found.key ? found.key : found.value;
   };
   const diagnostics: Diagnostic[] = [];
-  if (!validate(value)) diagnostics.push(...mapSchemaErrors(shownFile(file), validate.errors ?? [], at));
+  if (!validate(value)) diagnostics.push(...mapSchemaErrors(shownFile(file), value, validate.errors ?? [], at));
   if (diagnostics.length > 0) return { config: { rules: {}, host: {} }, diagnostics: dedupe(diagnostics) };
   const raw = value as Record<string, unknown>;
   const rules = (raw["rules"] ?? {}) as Record<string, RuleSetting>;
@@ -79,29 +81,27 @@ function compileSchema(): ValidateFunction {
   return createAjv("2020-12", { allErrors: true, strict: false }).compile(schema);
 }
 
-function mapSchemaErrors(file: string, errors: readonly ErrorObject[], at: (pointer: string, key?: boolean) => SourceLocation): Diagnostic[] {
+function mapSchemaErrors(file: string, value: unknown, errors: readonly ErrorObject[], at: (pointer: string, key?: boolean) => SourceLocation): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const error of errors) {
-    const pointer = error.instancePath;
+    if (error.keyword === "propertyNames") continue; // reported by the 'pattern' error that names the key
+    const target = schemaErrorTarget(error, value);
+    // A missing property is named in the words, and reported at the object that lacks it.
+    const shown = displayPath(error.keyword === "required" ? [...target.path, target.property!] : target.path);
     if (error.keyword === "additionalProperties") {
-      const key = String((error.params as { additionalProperty: string }).additionalProperty);
-      const child = childPointer(pointer, key);
-      const known = schemaKeys?.get(pointer) ?? [];
+      const key = target.property!;
+      const known = schemaKeys?.get(error.instancePath) ?? [];
       out.push(
-        createDiagnostic(Diagnostics.ProjectConfigInvalid, at(child, true), [file, displayPath(child), "is not a known key"], {
-          path: pointerToSegments(child),
+        createDiagnostic(Diagnostics.ProjectConfigInvalid, at(target.pointer, true), [file, shown, "is not a known key"], {
+          path: target.path,
           hint: didYouMeanHint(key, known) ?? (known.length > 0 ? `Known keys here: ${known.join(", ")}.` : `Remove '${key}'.`),
         }),
       );
-    } else if (error.keyword === "propertyNames") {
-      continue; // reported by the 'pattern' error that names the key
     } else if (error.keyword === "pattern" && error.propertyName !== undefined) {
-      const key = error.propertyName;
-      const child = childPointer(pointer, key);
-      out.push(createDiagnostic(Diagnostics.ProjectConfigInvalid, at(child, true), [file, displayPath(child), "is not a diagnostic code (AL and four digits, e.g. AL1015)"], { path: pointerToSegments(child) }));
+      out.push(createDiagnostic(Diagnostics.ProjectConfigInvalid, at(target.pointer, true), [file, shown, "is not a diagnostic code (AL and four digits, e.g. AL1015)"], { path: target.path }));
     } else {
-      const words = error.keyword === "enum" ? `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(", ")}` : (error.message ?? error.keyword);
-      out.push(createDiagnostic(Diagnostics.ProjectConfigInvalid, at(pointer), [file, displayPath(pointer), words], { path: pointerToSegments(pointer) }));
+      const words = schemaErrorReason(error, valueAtPointer(value, error.instancePath));
+      out.push(createDiagnostic(Diagnostics.ProjectConfigInvalid, at(target.pointer, target.onKey), [file, shown, words], { path: target.path }));
     }
   }
   return out;
@@ -128,9 +128,8 @@ export function shownFile(file: string): string {
 }
 
 /** `rules.AL1015`, or `(the configuration)` for the whole value. */
-function displayPath(pointer: string): string {
-  const segments = pointerToSegments(pointer);
-  return segments.length === 0 ? "(the configuration)" : segments.join(".");
+function displayPath(segments: readonly PropertyKey[]): string {
+  return segments.length === 0 ? "(the configuration)" : formatPropertyPath(segments);
 }
 
 function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {

@@ -7,26 +7,17 @@ import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
 import { createNodeHost, type CompilerHost } from "../../common/host.js";
+import { pluginNameProblems } from "../../compiler/plugin-package/plugin-name.js";
 
 /**
- * Agent Plugins v1 `name` rule (plugin.schema.json): lowercase letters, digits, `-` and `.`,
- * starting and ending with a letter or digit, no `--` or `..`, at most 64 characters. A
- * capability key follows it, since it defaults to the plugin's name and names a `plugins/<key>/`
- * folder.
+ * AL6207 when `key` cannot be a capability key, else `undefined`. A capability key follows the
+ * Agent Plugins v1 §5.5 `name` rule (compiler/plugin-package/plugin-name.ts: lowercase letters,
+ * digits, `-` and `.`, starting and ending with a letter or digit, no `--` or `..`, at most 64
+ * characters), since it defaults to the plugin's name and names a `plugins/<key>/` folder.
  */
-const KEY = /^(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/;
-
-/** AL6207 when `key` cannot be a capability key, else `undefined`. */
 export function validateCapabilityKey(key: string): Diagnostic | undefined {
-  const reason =
-    key.length === 0
-      ? "it is empty"
-      : key.length > 64
-        ? "it is longer than 64 characters"
-        : KEY.test(key)
-          ? undefined
-          : "it must use lowercase letters, digits, '-' and '.', start and end with a letter or digit, and contain no '--' or '..'";
-  return reason === undefined ? undefined : createDiagnostic(Diagnostics.AddInvalidCapabilityKey, fileStart(""), [key, reason]);
+  const problems = pluginNameProblems(key);
+  return problems.length === 0 ? undefined : createDiagnostic(Diagnostics.AddInvalidCapabilityKey, fileStart(""), [key, problems.join("; ")]);
 }
 
 /**

@@ -19,12 +19,10 @@ import { parseFrontMatter } from "./front-matter.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { escapePointerSegment } from "../../common/json-pointer.js";
 import { discoverSurfaceSkills } from "./surface-skills.js";
+import { pluginNameProblems } from "../plugin-package/plugin-name.js";
 
 /** Fields a capability entry may have (DESIGN §2). */
 const CAPABILITY_FIELDS = ["package", "config"] as const;
-
-/** Agent Plugins v1 §5.5 name rule, reused for capability keys (they name plugins/<key>/). */
-const CAPABILITY_KEY = /^(?!.*(?:--|\.\.))[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/;
 
 /**
  * Loads the agent at `root` (absolute): the root surface and every nested subagent surface.
@@ -181,15 +179,13 @@ function readCapabilities(
   return requests;
 }
 
-/** Why `key` cannot be a capability key, or `undefined` when it can. */
+/**
+ * Why `key` cannot be a capability key, or `undefined` when it can: the Agent Plugins v1 §5.5
+ * name rule (compiler/plugin-package/plugin-name.ts), since a key names `plugins/<key>/`.
+ */
 function capabilityKeyProblem(key: string): string | undefined {
-  if (key.length === 0) return "it is empty";
-  if (key.length > 64) return "it is longer than 64 characters";
-  if (CAPABILITY_KEY.test(key)) return undefined;
-  if (/[A-Z]/.test(key)) return "it has uppercase letters";
-  if (/--|\.\./.test(key)) return "it repeats '-' or '.'";
-  if (/^[.-]|[.-]$/.test(key)) return "it starts or ends with '.' or '-'";
-  return "it has characters other than a-z, 0-9, '.' and '-'";
+  const problems = pluginNameProblems(key);
+  return problems.length > 0 ? problems.join("; ") : undefined;
 }
 
 function listSubagents(host: CompilerHost, dir: string, diagnostics: Diagnostic[]): string[] {

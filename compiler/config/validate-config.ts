@@ -7,10 +7,11 @@
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { createAjv, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
 import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
-import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../../common/json-pointer.js";
+import { childPointer, valueAtPointer } from "../../common/json-pointer.js";
+import { formatPropertyPath } from "../../common/property-path.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { describeKind, describeSchemaType } from "../../diagnostics/json-kinds.js";
-import { cloneJson, isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
+import { schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
+import { cloneJson, isJsonObject, type JsonObject } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { selectDialect } from "../validation/json-schema.js";
@@ -105,20 +106,15 @@ function mapConfigError(
   pointer: string,
   fallback: SourceLocation,
 ): Diagnostic {
-  const params = error.params as Record<string, unknown>;
-  const at = (relative: string, preferKey: boolean) => {
-    const found = locateValue(located, pointer + relative, fallback);
-    return { location: (preferKey ? found.key : undefined) ?? found.value, path: ["capabilities", key, "config", ...pointerToSegmentsIn(relative, config)] };
-  };
+  const target = schemaErrorTarget(error, config);
+  const found = locateValue(located, pointer + target.pointer, fallback);
+  const location = (target.onKey ? found.key : undefined) ?? found.value;
+  const path = ["capabilities", key, "config", ...target.path];
   if (error.keyword === "required") {
-    const { location, path } = at(error.instancePath, true);
-    const missing = String(params["missingProperty"]);
-    const field = error.instancePath === "" ? missing : `${pointerToSegmentsIn(error.instancePath, config).join(".")}.${missing}`;
-    return createDiagnostic(Diagnostics.ConfigMissingRequired, location, [key, field], { path });
+    return createDiagnostic(Diagnostics.ConfigMissingRequired, location, [key, formatPropertyPath([...target.path, target.property!])], { path });
   }
   if (error.keyword === "additionalProperties") {
-    const extra = String(params["additionalProperty"]);
-    const { location, path } = at(childPointer(error.instancePath, extra), true);
+    const extra = target.property!;
     const allowed = propertiesAt(schema, error.schemaPath);
     const suggestion = didYouMean(extra, allowed);
     return createDiagnostic(Diagnostics.ConfigUnknownKey, location, [key, extra], {
@@ -126,47 +122,12 @@ function mapConfigError(
       hint: suggestion ? `Did you mean '${suggestion}'?` : allowed.length > 0 ? `Allowed keys: ${allowed.join(", ")}.` : undefined,
     });
   }
-  const { location, path } = at(error.instancePath, false);
-  const value = valueAtPointer(config, error.instancePath);
-  const where = error.instancePath === "" ? "the config" : `'${pointerToSegmentsIn(error.instancePath, config).join(".")}'`;
-  return createDiagnostic(Diagnostics.ConfigInvalid, location, [key, `${where} ${explain(error, value)}`], { path });
-}
-
-function explain(error: ErrorObject, value: unknown): string {
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case "type":
-      return `must be ${describeSchemaType(String(params["type"]))}, but it is ${describeKind(value)}`;
-    case "enum":
-      return `must be one of ${(params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, but it is ${JSON.stringify(value)}`;
-    case "const":
-      return `must be ${JSON.stringify(params["allowedValue"])}, but it is ${JSON.stringify(value)}`;
-    case "pattern":
-      return `must match the pattern ${String(params["pattern"])}`;
-    case "format":
-      return `must be a valid ${String(params["format"])}`;
-    case "minLength":
-    case "maxLength":
-    case "minimum":
-    case "maximum":
-    case "exclusiveMinimum":
-    case "exclusiveMaximum":
-    case "minItems":
-    case "maxItems":
-      return `${error.message ?? "is out of range"}`;
-    default:
-      return error.message ?? "is invalid";
-  }
+  const where = error.instancePath === "" ? "the config" : `'${formatPropertyPath(target.path)}'`;
+  return createDiagnostic(Diagnostics.ConfigInvalid, location, [key, `${where} ${schemaErrorReason(error, valueAtPointer(config, error.instancePath))}`], { path });
 }
 
 /** Property names declared by the schema object that owns `schemaPath`'s keyword. */
 function propertiesAt(schema: JsonObject, schemaPath: string): string[] {
-  const parts = schemaPath.replace(/^#\/?/, "").split("/").filter(Boolean).slice(0, -1);
-  let node: JsonValue = schema;
-  for (const part of parts) {
-    const key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(node)) node = node[Number(key)] ?? null;
-    else if (isJsonObject(node)) node = node[key] ?? null;
-  }
+  const node = valueAtPointer(schema, decodeURIComponent(schemaPath.replace(/^#/, "")).split("/").slice(0, -1).join("/"));
   return isJsonObject(node) && isJsonObject(node["properties"]) ? Object.keys(node["properties"]) : [];
 }

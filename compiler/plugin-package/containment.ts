@@ -8,6 +8,7 @@
  */
 import * as path from "node:path";
 import type { CompilerHost } from "../../common/host.js";
+import { isPathInside } from "../../common/path-inside.js";
 
 /** What a package path resolves to. */
 export type PackagePathStatus =
@@ -17,16 +18,8 @@ export type PackagePathStatus =
   | { readonly kind: "outside"; readonly real: string }
   | { readonly kind: "inside"; readonly real: string; readonly type: "file" | "directory" | "other" };
 
-/**
- * True when `child` is `parent` or lies below it (both absolute and already resolved).
- * Pure string logic on normalized paths: `/a/..b` is inside `/a`, `/ab` is not.
- */
-export function isPathInside(parent: string, child: string): boolean {
-  const relative = path.relative(parent, child);
-  if (relative === "") return true;
-  if (path.isAbsolute(relative)) return false;
-  return relative !== ".." && !relative.startsWith(`..${path.sep}`);
-}
+/** The shared rule (common/path-inside.ts), exported here for the plugin-package API. */
+export { isPathInside };
 
 /**
  * Resolves `filePath` (absolute, lexically inside the plugin) through every symbolic link and

@@ -9,6 +9,7 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
 import { createNodeHost, type CompilerHost } from "../../common/host.js";
 import { contentKindOf, normalizeContent, type ContentKind } from "./file-content.js";
+import { isPathInside } from "../../common/path-inside.js";
 
 /** Entry names left out at every depth (VCS data, installed dependencies, OS litter). */
 export const EXCLUDED_NAMES: ReadonlySet<string> = new Set([".git", "node_modules", ".DS_Store", "Thumbs.db"]);
@@ -109,7 +110,7 @@ function followSymlink(walk: Walk, linkPath: string, relPath: string, stack: rea
     return;
   }
   const fromRoot = path.relative(walk.realRoot, target);
-  if (fromRoot === ".." || fromRoot.startsWith(`..${path.sep}`) || path.isAbsolute(fromRoot)) {
+  if (!isPathInside(walk.realRoot, target)) {
     report(walk, Diagnostics.PluginSymlinkEscapes, linkPath, [relPath, fromRoot.split(path.sep).join("/")]);
     return;
   }

@@ -16,6 +16,7 @@ import { createLineMap, locationOf, type LineMap } from "../../common/positions.
 import { setOwn, type JsonValue } from "../../common/json-value.js";
 import type { LocatedValue, ValueLocation } from "../model.js";
 import { findJsonNestingBeyond } from "../../common/json-nesting.js";
+import { jsonSyntaxWords } from "../../common/json-text.js";
 
 /** Deepest object/array nesting accepted; deeper input is a syntax error, never a stack overflow. */
 export const MAX_JSON_DEPTH = 256;
@@ -46,25 +47,6 @@ export interface JsonDocument {
   /** Keys written more than once (only when `located` is set), in source order. */
   readonly duplicates: readonly DuplicateKey[];
 }
-
-const ERROR_WORDS: Readonly<Record<string, string>> = {
-  InvalidSymbol: "unexpected character",
-  InvalidNumberFormat: "invalid number",
-  PropertyNameExpected: "a property name in double quotes is expected",
-  ValueExpected: "a value is expected",
-  ColonExpected: "':' is expected",
-  CommaExpected: "',' is expected",
-  CloseBraceExpected: "'}' is expected",
-  CloseBracketExpected: "']' is expected",
-  EndOfFileExpected: "nothing may follow the top-level value",
-  InvalidCommentToken: "comments are not allowed in JSON",
-  UnexpectedEndOfComment: "comments are not allowed in JSON",
-  UnexpectedEndOfString: "the string is not closed",
-  UnexpectedEndOfNumber: "the number is incomplete",
-  InvalidUnicode: "invalid \\u escape",
-  InvalidEscapeCharacter: "invalid escape sequence",
-  InvalidCharacter: "control characters must be escaped inside strings",
-};
 
 /**
  * Parses `text` (the content of `file`) as strict JSON.
@@ -139,7 +121,7 @@ function describeSyntaxError(source: string, lineMap: LineMap, error: ParseError
     return { message: "the file is empty", hint: "Write a JSON object, starting with '{'.", location: locationOf(lineMap, 0) };
   }
   const code = jsonc.printParseErrorCode(error.error);
-  let message = ERROR_WORDS[code] ?? code;
+  let message = jsonSyntaxWords(error.error);
   let hint: string | undefined;
   const before = source.slice(0, error.offset).trimEnd();
   if ((code === "PropertyNameExpected" || code === "ValueExpected") && before.endsWith(",")) {

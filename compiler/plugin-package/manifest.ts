@@ -15,7 +15,7 @@
 import * as path from "node:path";
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { formatPropertyPath } from "../../common/property-path.js";
-import { pointerToSegmentsIn, childPointer } from "../../common/json-pointer.js";
+import { pointerToSegmentsIn } from "../../common/json-pointer.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
 import type { CompilerHost } from "../../common/host.js";
@@ -24,7 +24,8 @@ import { locateValue, type LocatedValue } from "../model.js";
 import { PLUGIN_REJECTED } from "./consequences.js";
 import { relativeToRoot, resolvePackagePath } from "./containment.js";
 import { didYouMean, didYouMeanHint } from "../../common/did-you-mean.js";
-import { describeKind, describeSchemaType, typeHint } from "../../diagnostics/json-kinds.js";
+import { describeKind, describeSchemaType } from "../../diagnostics/json-kinds.js";
+import { schemaErrorHint, schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
 import { valueAtSegments } from "./json-kinds.js";
 import { parseJsonDocument } from "./json-document.js";
 import { duplicateKeyWarnings, jsonSyntaxDiagnostic } from "./json-diagnostics.js";
@@ -146,7 +147,7 @@ function selectManifestRules(value: JsonObject, located: LocatedValue, file: str
     const hint = nearMiss
       ? `Did you mean '$schema' instead of '${nearMiss}'? Write "$schema": "${CANONICAL_PLUGIN_SCHEMA}".`
       : `Add "$schema": "${CANONICAL_PLUGIN_SCHEMA}" to plugin.json.`;
-    return { diagnostic: createDiagnostic(Diagnostics.ManifestRequiredFieldMissing, pointLocation(located, "", file), ["$schema"], { hint }) };
+    return { diagnostic: createDiagnostic(Diagnostics.ManifestRequiredFieldMissing, pointLocation(locateValue(located, "", fileStart(file)).value), ["$schema"], { hint }) };
   }
   const schema = value.$schema;
   const at = locateValue(located, "/$schema", fileStart(file)).value;
@@ -168,7 +169,7 @@ export function mapManifestSchemaIssues(issues: readonly SchemaIssue[], located:
   const diagnostics: Diagnostic[] = [];
   let nameReported = false;
   for (const issue of issues) {
-    if (issue.pointer === "/name" && ["minLength", "maxLength", "pattern"].includes(issue.keyword)) {
+    if (issue.instancePath === "/name" && ["minLength", "maxLength", "pattern"].includes(issue.keyword)) {
       if (!nameReported) diagnostics.push(invalidName(located, file));
       nameReported = true;
       continue;
@@ -180,49 +181,44 @@ export function mapManifestSchemaIssues(issues: readonly SchemaIssue[], located:
 }
 
 function mapIssue(issue: SchemaIssue, located: LocatedValue, file: string, root: string): Diagnostic | undefined {
-  const segments = pointerToSegmentsIn(issue.pointer, located.value);
-  const valueAt = locateValue(located, issue.pointer, fileStart(file));
-  const actual = valueAtSegments(located.value, segments);
+  const target = schemaErrorTarget(issue, located.value);
+  const segments = target.path;
+  const found = locateValue(located, target.pointer, fileStart(file));
+  const actual = valueAtSegments(located.value, pointerToSegmentsIn(issue.instancePath, located.value));
   switch (issue.keyword) {
     case "additionalProperties":
-      return unknownProperty(issue, segments, located, file);
+      return unknownProperty(issue, target.property!, segments, found.key ?? found.value);
     case "required": {
-      const field = String(issue.params.missingProperty);
+      const field = target.property!;
       const suggestion = suggestPluginName(path.basename(root)) ?? "my-plugin";
-      return createDiagnostic(Diagnostics.ManifestRequiredFieldMissing, pointLocation(located, issue.pointer, file), [field], {
+      return createDiagnostic(Diagnostics.ManifestRequiredFieldMissing, pointLocation(found.value), [field], {
         ...(field === "name" ? { hint: `Add "name": "${suggestion}" (lowercase letters, digits, '-' and '.').` } : {}),
       });
     }
     case "type": {
-      if (issue.pointer === "/extensions") return createDiagnostic(Diagnostics.ExtensionsNotObject, valueAt.value, [describeKind(actual)], { path: "extensions" });
+      if (issue.instancePath === "/extensions") return createDiagnostic(Diagnostics.ExtensionsNotObject, found.value, [describeKind(actual)], { path: "extensions" });
       if (segments.length === 2 && segments[0] === "extensions") {
         // DISPUTED (corpus apkit__AP-8.1-EXTENSIONS-MEMBER-OBJECTS): we reject. §8.1 says member values
         // MUST be objects and the official schema agrees; §5.2 makes every schema violation fatal except an
         // unknown top-level field and a non-object `extensions` itself. "Without validating the contents
         // of their values" (§8.1, §11.1) is about what is inside a namespace's object, not whether it is one.
-        return createDiagnostic(Diagnostics.ExtensionMemberNotObject, valueAt.value, [String(segments[1]), describeKind(actual)], { path: segments });
+        return createDiagnostic(Diagnostics.ExtensionMemberNotObject, found.value, [String(segments[1]), describeKind(actual)], { path: segments });
       }
-      const expected = describeSchemaType(String(issue.params.type));
-      const hint = typeHint(String(issue.params.type));
-      return createDiagnostic(Diagnostics.ManifestFieldWrongType, valueAt.value, [formatPropertyPath(segments), expected, describeKind(actual)], { path: segments, hint });
+      const expected = describeSchemaType(String(issue.params["type"]));
+      return createDiagnostic(Diagnostics.ManifestFieldWrongType, found.value, [formatPropertyPath(segments), expected, describeKind(actual)], { path: segments, hint: schemaErrorHint(issue, actual) });
     }
     default:
-      return createDiagnostic(Diagnostics.ManifestSchemaViolation, valueAt.value, [formatPropertyPath(segments) || "(top level)", issue.message], { path: segments });
+      return createDiagnostic(Diagnostics.ManifestSchemaViolation, found.value, [formatPropertyPath(segments) || "(top level)", schemaErrorReason(issue, actual)], { path: segments });
   }
 }
 
-function unknownProperty(issue: SchemaIssue, segments: readonly PropertyKey[], located: LocatedValue, file: string): Diagnostic {
-  const field = String(issue.params.additionalProperty);
-  const pointer = childPointer(issue.pointer, field);
-  const at = locateValue(located, pointer, fileStart(file));
-  const where = at.key ?? at.value;
-  const fieldPath = [...segments, field];
-  if (issue.pointer === "") {
+function unknownProperty(issue: SchemaIssue, field: string, fieldPath: readonly PropertyKey[], where: SourceLocation): Diagnostic {
+  if (issue.instancePath === "") {
     // Own properties only: a field named "__proto__" must not read the table's prototype.
     const hint = (Object.hasOwn(COMPONENT_FIELD_HINTS, field) ? COMPONENT_FIELD_HINTS[field] : undefined) ?? didYouMeanHint(field, MANIFEST_FIELDS, FIELD_ALIASES);
     return createDiagnostic(Diagnostics.ManifestUnknownField, where, [field], { path: fieldPath, ...(hint ? { hint } : {}) });
   }
-  if (issue.pointer === "/author") {
+  if (issue.instancePath === "/author") {
     const hint = didYouMeanHint(field, AUTHOR_FIELDS) ?? "Remove the field, or move it under extensions.<namespace>.";
     return createDiagnostic(Diagnostics.ManifestAuthorUnknownField, where, [formatPropertyPath(fieldPath)], { path: fieldPath, hint });
   }
@@ -278,7 +274,7 @@ function keepPermittedFields(value: JsonObject, version: string | undefined): Js
   return out;
 }
 
-function pointLocation(located: LocatedValue, pointer: string, file: string): SourceLocation {
-  const at = locateValue(located, pointer, fileStart(file)).value;
+/** A point (no span) at the start of `at`: a missing field has no text of its own. */
+function pointLocation(at: SourceLocation): SourceLocation {
   return { file: at.file, line: at.line, column: at.column };
 }

@@ -10,7 +10,8 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { cloneJson, isJsonObject, type JsonValue } from "../../common/json-value.js";
 import type { McpServerComponent } from "../model.js";
 import { didYouMeanHint } from "../../common/did-you-mean.js";
-import { describeKind, describeSchemaType, typeHint } from "../../diagnostics/json-kinds.js";
+import { describeKind } from "../../diagnostics/json-kinds.js";
+import { schemaErrorHint, schemaErrorProperty, schemaErrorReason } from "../../diagnostics/schema-error-words.js";
 import { valueAtSegments } from "./json-kinds.js";
 import { hasError, keyOrValue, locateInServer, pathInServer, segmentsInServer, type ServerContext } from "./mcp-context.js";
 import { escapePointerSegment } from "../../common/json-pointer.js";
@@ -72,31 +73,28 @@ function skipped(diagnostics: readonly Diagnostic[]): ServerCheck {
 }
 
 function mapIssue(context: ServerContext, variant: McpServerVariant, server: JsonValue, issue: SchemaIssue): Diagnostic[] {
-  const relativeSegments = segmentsInServer(context, issue.pointer);
+  const relativeSegments = segmentsInServer(context, issue.instancePath);
   const field = formatPropertyPath(relativeSegments);
-  const at = locateInServer(context, issue.pointer);
-  const path = pathInServer(context, issue.pointer);
+  const at = locateInServer(context, issue.instancePath);
+  const path = pathInServer(context, issue.instancePath);
+  const actual = valueAtSegments(server, relativeSegments);
   const invalid = (reason: string, hint?: string): Diagnostic[] => [
     createDiagnostic(Diagnostics.McpServerFieldInvalid, at.value, [context.name, field, reason], { path, ...(hint ? { hint } : {}) }),
   ];
   switch (issue.keyword) {
     case "additionalProperties":
-      return [unknownField(context, variant, String(issue.params.additionalProperty))];
+      return [unknownField(context, variant, schemaErrorProperty(issue)!)];
     case "required": {
-      const missing = String(issue.params.missingProperty);
+      const missing = schemaErrorProperty(issue)!;
       const hint = missing === "command" ? 'Add "command": a bare executable name or a ./ path inside the plugin.' : 'Add "url": "https://…".';
       return [createDiagnostic(Diagnostics.McpServerRequiredFieldMissing, keyOrValue(locateInServer(context, "")), [context.name, variant, missing], { path: pathInServer(context, ""), hint })];
     }
-    case "type":
-      return invalid(`must be ${describeSchemaType(String(issue.params.type))}, but it is ${describeKind(valueAtSegments(server, relativeSegments))}`, typeHint(String(issue.params.type)));
-    case "minLength":
-      return invalid("must not be empty");
     case "pattern": // the cwd forms, reported with their containment by checkStdioServer
     case "propertyNames": // reserved env names, reported by checkStdioServer
     case "not":
       return [];
     default:
-      return invalid(`violates the schema (${issue.message})`);
+      return invalid(schemaErrorReason(issue, actual), schemaErrorHint(issue, actual));
   }
 }
 

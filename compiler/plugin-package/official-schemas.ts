@@ -13,20 +13,16 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import type { JsonValue } from "../../common/json-value.js";
+import type { SchemaError } from "../../diagnostics/schema-error-words.js";
 
 /** Where the schemas live, relative to the package root of the toolchain. */
 export const SCHEMA_DIRECTORY = "schemas/agent-plugins/1.0.0";
 
-/** One schema violation, as plain data (ajv's `ErrorObject` without the ajv types). */
-export interface SchemaIssue {
-  /** The failing keyword (`type`, `required`, `additionalProperties`, `pattern`, …). */
-  readonly keyword: string;
-  /** JSON Pointer of the failing value inside the validated value. */
-  readonly pointer: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  /** ajv's own words, only for the fallback diagnostic of an unexpected keyword. */
-  readonly message: string;
-}
+/**
+ * One schema violation, as plain data (ajv's `ErrorObject` without the ajv types): the shape
+ * that diagnostics/schema-error-words.ts puts into words.
+ */
+export type SchemaIssue = SchemaError;
 
 /** A server variant of `mcp.json` (Agent Plugins v1 §7.2.1). */
 export type McpServerVariant = "stdio" | "streamable-http" | "sse";
@@ -99,7 +95,7 @@ function validators(): Validators {
 function toIssues(errors: readonly ErrorObject[] | null | undefined): SchemaIssue[] {
   return (errors ?? []).map((error) => ({
     keyword: error.keyword,
-    pointer: error.instancePath,
+    instancePath: error.instancePath,
     params: error.params as Record<string, unknown>,
     message: error.message ?? error.keyword,
   }));

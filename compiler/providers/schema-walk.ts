@@ -5,6 +5,7 @@
  * keyword like any other here, followed only by {@link refCycles}).
  */
 import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
+import { pointerToSegments, unescapePointerSegment } from "../../common/json-pointer.js";
 
 /** Path segments from the schema root (object keys and array indices). */
 export type SchemaPath = readonly (string | number)[];
@@ -73,7 +74,7 @@ export function refCycles(root: JsonObject): SchemaPath[] {
     if (!ref.startsWith("#/")) return undefined;
     let current: JsonValue | undefined = root;
     for (const raw of ref.slice(2).split("/")) {
-      const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+      const key = unescapePointerSegment(raw);
       if (isJsonObject(current) && Object.hasOwn(current, key)) current = current[key];
       else if (Array.isArray(current) && /^\d+$/.test(key)) current = current[Number(key)];
       else return undefined;
@@ -112,7 +113,7 @@ export function refCycles(root: JsonObject): SchemaPath[] {
 /** True when the pointer `ref` names an ancestor of (or the same node as) `path`. */
 function isAncestorPath(ref: string, path: SchemaPath): boolean {
   if (ref === "#") return true;
-  const segments = ref.slice(2).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const segments = pointerToSegments(ref.slice(1));
   if (segments.length > path.length) return false;
   return segments.every((segment, i) => String(path[i]) === segment);
 }

@@ -14,6 +14,8 @@ import { readToolFields } from "./defined-tool-fields.js";
 import { reportInvalidUtf8, reportSyntaxProblems, reportUnreadable } from "./file-problems.js";
 import { moduleScopeOf, type ExportTarget, type ModuleScope } from "./module-scope.js";
 import { StaticEvaluator } from "./static-evaluator.js";
+import { byCodeUnits } from "../../common/compare.js";
+import { canonicalJsonText } from "../../common/canonical-json.js";
 
 /** What {@link analyzeDefinitionModule} found (diagnostics went to the session). */
 export interface DefinitionFacts {
@@ -48,7 +50,7 @@ export function analyzeDefinitionModule(session: AnalysisSession, definitionFile
   const module = loaded.module as ParsedSource;
   const scope = moduleScopeOf(module);
   const evaluator = new StaticEvaluator(session, true);
-  const names = [...scope.exports.keys()].sort(compareCodeUnits);
+  const names = [...scope.exports.keys()].sort(byCodeUnits);
   const definedTools: DefinedTool[] = [];
   for (const name of names) {
     const sites = toolSitesOfExport(module, scope, scope.exports.get(name)!);
@@ -69,7 +71,7 @@ function definedTool(evaluator: StaticEvaluator, module: ParsedSource, exportNam
   const agreed = <K extends "description" | "inputSchema" | "needsApproval">(key: K): DefinedTool[K] | undefined => {
     const first = all[0]![key];
     if (first === undefined || all.length === 1) return first;
-    const same = all.every((fields) => fields[key] !== undefined && canonicalJson(fields[key]!.value) === canonicalJson(first.value));
+    const same = all.every((fields) => fields[key] !== undefined && canonicalJsonText(fields[key]!.value) === canonicalJsonText(first.value));
     return same ? first : undefined;
   };
   const description = agreed("description");
@@ -191,18 +193,4 @@ function bodyConsts(body: ts.Block): Map<string, ts.Expression> {
     }
   }
   return out;
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** JSON text with object keys sorted, for comparing values regardless of key order. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const keys = Object.keys(value).sort(compareCodeUnits);
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }

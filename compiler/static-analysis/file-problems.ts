@@ -12,14 +12,15 @@ import type { DiagnosticSink } from "./analysis-session.js";
 import type { JsonDocument } from "./json-module.js";
 import { MAX_NESTING } from "./nesting-limit.js";
 import type { ParsedModule, TextFile } from "./source-store.js";
+import { relativeInside } from "../../common/path-inside.js";
 
 /** Syntax errors reported per file; the rest are summarised (AL3006). */
 export const MAX_SYNTAX_ERRORS = 100;
 
 /** The file's path for messages: relative to the plugin root with `/`, else its base name. */
 export function displayName(filePath: string, pluginRoot: string): string {
-  const relative = path.relative(pluginRoot, filePath);
-  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return path.basename(filePath);
+  const relative = relativeInside(pluginRoot, filePath);
+  if (relative === undefined || relative === "") return path.basename(filePath);
   return relative.split(path.sep).join("/");
 }
 

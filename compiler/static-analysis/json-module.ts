@@ -6,6 +6,7 @@
 import { parseTree, type Node as JsonNode, type ParseError } from "jsonc-parser";
 import type { Located, Member, Span } from "./located-tree.js";
 import { findJsonNestingBeyond } from "../../common/json-nesting.js";
+import { jsonSyntaxWords } from "../../common/json-text.js";
 import { MAX_NESTING } from "./nesting-limit.js";
 import type { TextFile } from "./text-file.js";
 
@@ -25,26 +26,6 @@ export interface JsonDocument {
   readonly problems: readonly JsonProblem[];
 }
 
-/** jsonc-parser's `ParseErrorCode` values (a const enum, so not importable at run time). */
-const ERROR_WORDS: Readonly<Record<number, string>> = {
-  1: "unexpected character",
-  2: "a number is written incorrectly",
-  3: "a property name is expected",
-  4: "a value is expected",
-  5: "a colon is expected",
-  6: "a comma is expected",
-  7: "a closing brace is expected",
-  8: "a closing bracket is expected",
-  9: "the end of the file is expected",
-  10: "comments are not allowed in JSON",
-  11: "a comment is not closed",
-  12: "a string is not closed",
-  13: "a number is incomplete",
-  14: "an invalid unicode escape",
-  15: "an invalid escape character",
-  16: "an invalid character in a string",
-};
-
 /** Parses a JSON file; never throws. */
 export function parseJsonDocument(file: TextFile): JsonDocument {
   const shift = file.text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -62,7 +43,7 @@ export function parseJsonDocument(file: TextFile): JsonDocument {
   }
   // jsonc-parser may report several errors at one offset (a cascade); keep the first.
   const firstAtOffset = errors.filter((e, i) => i === 0 || errors[i - 1]!.offset !== e.offset);
-  const syntax = firstAtOffset.map((e) => ({ kind: "syntax" as const, start: e.offset + shift, end: e.offset + e.length + shift, words: ERROR_WORDS[e.error] ?? "unexpected input" }));
+  const syntax = firstAtOffset.map((e) => ({ kind: "syntax" as const, start: e.offset + shift, end: e.offset + e.length + shift, words: jsonSyntaxWords(e.error) }));
   if (syntax.length > 0 || tree === undefined) {
     return { file, root: undefined, problems: syntax.length > 0 ? syntax : [{ kind: "syntax", start: shift, end: shift, words: "the file is empty" }] };
   }

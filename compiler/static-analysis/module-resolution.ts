@@ -7,6 +7,7 @@
  */
 import * as path from "node:path";
 import type { AnalysisSession } from "./analysis-session.js";
+import { isPathInside as isInside } from "../../common/path-inside.js";
 
 /** Where an import specifier leads. */
 export type Resolution =
@@ -76,11 +77,6 @@ function packageName(specifier: string): string {
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
 }
 
-/** True when `child` is `root` or below it. */
-export function isInside(root: string, child: string): boolean {
-  const relative = path.relative(root, child);
-  return relative === "" || (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative));
-}
 
 function toPosix(p: string): string {
   return p.split(path.sep).join("/");

@@ -8,10 +8,10 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { createAjv } from "../../contract/ajv.js";
 import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { formatPropertyPath } from "../../common/property-path.js";
-import { pointerToSegmentsIn, childPointer, valueAtPointer } from "../../common/json-pointer.js";
+import { pointerToSegments, valueAtPointer } from "../../common/json-pointer.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { describeKind, describeSchemaType } from "../../diagnostics/json-kinds.js";
-import { isJsonObject, type JsonObject } from "../../common/json-value.js";
+import { schemaErrorHint, schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
+import type { JsonObject } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
 import { packagePath } from "../../common/package-root.js";
 import { didYouMean } from "../../common/did-you-mean.js";
@@ -47,7 +47,7 @@ function allowedFields(pointer: string): string[] {
 
 /** Words for the object at `pointer`: "the plugin entry", "tool 'echo'", … */
 export function describeEntryObject(pointer: string): string {
-  const segments = pointer.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const segments = pointerToSegments(pointer);
   if (segments.length === 0) return "the plugin entry";
   if (segments[0] === "tools" && segments.length === 1) return "'tools'";
   if (segments[0] === "tools" && segments.length === 2) return `tool '${segments[1]}'`;
@@ -76,68 +76,44 @@ export function checkEntryShape(entry: LocatedValue<JsonObject>, fallback: Sourc
 
 /** True when the missing property of a `required` error was dropped by the static analysis. */
 function wasUnreadable(error: ErrorObject, value: JsonObject, unreadable: readonly string[]): boolean {
-  const missing = String((error.params as Record<string, unknown>)["missingProperty"]);
-  const field = formatPropertyPath([...pointerToSegmentsIn(error.instancePath, value), missing]);
+  const target = schemaErrorTarget(error, value);
+  const field = formatPropertyPath([...target.path, target.property!]);
   return unreadable.some((p) => p === field || p.startsWith(`${field}.`) || p.startsWith(`${field}[`));
 }
 
 function mapError(error: ErrorObject, entry: LocatedValue<JsonObject>, fallback: SourceLocation): Diagnostic {
-  const located = (pointer: string, key = false) => {
-    const found = locateValue(entry, pointer, fallback);
-    return { location: (key ? found.key : undefined) ?? found.value, path: pointerToSegmentsIn(pointer, entry.value) };
-  };
-  const params = error.params as Record<string, unknown>;
+  const target = schemaErrorTarget(error, entry.value);
+  const found = locateValue(entry, target.pointer, fallback);
+  const location = (target.onKey ? found.key : undefined) ?? found.value;
+  const path = target.path;
   switch (error.keyword) {
     case "additionalProperties": {
-      const field = String(params["additionalProperty"]);
-      const pointer = childPointer(error.instancePath, field);
-      const { location, path } = located(pointer, true);
-      const suggestion = didYouMean(field, allowedFields(error.instancePath));
+      const field = target.property!;
       const allowed = allowedFields(error.instancePath);
+      const suggestion = didYouMean(field, allowed);
       return createDiagnostic(Diagnostics.EntryUnknownField, location, [field, describeEntryObject(error.instancePath)], {
         path,
         hint: suggestion ? `Did you mean '${suggestion}'?` : allowed.length > 0 ? `Known fields: ${allowed.join(", ")}.` : undefined,
       });
     }
-    case "required": {
-      const { location, path } = located(error.instancePath, true);
-      const object = describeEntryObject(error.instancePath);
-      return createDiagnostic(Diagnostics.EntryMissingField, location, [capitalize(object), String(params["missingProperty"])], { path });
-    }
+    case "required":
+      return createDiagnostic(Diagnostics.EntryMissingField, location, [capitalize(describeEntryObject(error.instancePath)), target.property!], { path });
     default: {
-      const { location, path } = located(error.instancePath);
       const value = valueAtPointer(entry.value, error.instancePath);
-      const allowed = error.keyword === "enum" ? (params["allowedValues"] as unknown[]).filter((v): v is string => typeof v === "string") : [];
-      const suggestion = typeof value === "string" ? didYouMean(value, allowed) : undefined;
-      return createDiagnostic(Diagnostics.EntryFieldType, location, [formatPropertyPath(path), explain(error, value)], {
-        path,
-        ...(suggestion ? { hint: `Did you mean '${suggestion}'?` } : {}),
-      });
+      const hint = error.keyword === "enum" ? schemaErrorHint(error, value) : undefined;
+      return createDiagnostic(Diagnostics.EntryFieldType, location, [formatPropertyPath(path), explain(error, value)], { path, ...(hint ? { hint } : {}) });
     }
   }
 }
 
-/** Our words for an ajv error about a value (never ajv's raw message). */
+/**
+ * The shared words ({@link schemaErrorReason}), except for the one pattern of the entry schema:
+ * a tool name, explained in words rather than as a regular expression.
+ */
 function explain(error: ErrorObject, value: unknown): string {
-  const params = error.params as Record<string, unknown>;
-  const actual = describeKind(value);
-  switch (error.keyword) {
-    case "type":
-      return `must be ${describeSchemaType(String(params["type"]))}, but it is ${actual}`;
-    case "enum":
-      return `must be one of ${(params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}, but it is ${JSON.stringify(value)}`;
-    case "minLength":
-      return "must not be empty";
-    case "pattern":
-      return `must be a name of letters, digits and '_' that does not start with a digit, but it is ${JSON.stringify(value)}`;
-    case "uniqueItems":
-      return `lists the same item twice (items ${String(params["j"])} and ${String(params["i"])})`;
-    default:
-      return error.message ?? "is invalid";
-  }
+  if (error.keyword === "pattern") return `must be a name of letters, digits and '_' that does not start with a digit, but it is ${JSON.stringify(value)}`;
+  return schemaErrorReason(error, value);
 }
-
-
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -18,6 +18,8 @@ import { dialectOfUri, type SchemaDialect } from "../../contract/ajv.js";
 import { inlineSchemaCompiler, knownKeywords, type MetaSchemaError, type SchemaCompileJob, type SchemaCompiler } from "./schema-compiler.js";
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { pointerToSegmentsIn, escapePointerSegment, valueAtPointer } from "../../common/json-pointer.js";
+import { describeSchemaType } from "../../diagnostics/json-kinds.js";
+import { formatPropertyPath } from "../../common/property-path.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
@@ -125,15 +127,10 @@ function metaSchemaDiagnostics(errors: readonly MetaSchemaError[], schema: JsonO
 /** ajv's message about a meta-schema violation, in words ("must be object,boolean" → "must be an object or a boolean"). */
 function metaErrorWords(error: MetaSchemaError): string {
   const types = /^must be ([a-z]+(?:,[a-z]+)*)$/.exec(error.message ?? "");
-  if (error.keyword === "type" && types) return `must be ${types[1]!.split(",").map(withArticle).join(" or ")}`;
+  if (error.keyword === "type" && types) return `must be ${describeSchemaType(types[1]!)}`;
   return error.message ?? "is invalid";
 }
 
-function withArticle(type: string): string {
-  if (type === "array") return "a list";
-  if (type === "null") return "null";
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
 
 /**
  * Short or foreign spellings of JSON Schema keywords that edit distance alone cannot place
@@ -203,7 +200,7 @@ function refCycleDiagnostics(schema: JsonObject, dialect: SchemaDialect, report:
     if (at !== pointer || reported.has(pointer)) return;
     chain.forEach((member) => reported.add(member));
     const route = [...chain, pointer].map((member) => `#${member}`).join(" → ");
-    const path = pointerToSegmentsIn(pointer, schema).map(String).join(".") || "(root)";
+    const path = formatPropertyPath(pointerToSegmentsIn(pointer, schema)) || "(root)";
     diagnostics.push(report(Diagnostics.SchemaRefCycle, `${pointer}/$ref`, [role, path, route]));
   });
   return diagnostics;

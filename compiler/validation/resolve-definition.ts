@@ -7,6 +7,7 @@ import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../di
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import type { CompilerHost } from "../../common/host.js";
 import { didYouMean } from "../../common/did-you-mean.js";
+import { isPathInside as isInside } from "../../common/path-inside.js";
 
 const MODULE_EXTENSIONS = new Set([".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"]);
 
@@ -85,8 +86,3 @@ function missingDefinitionHint(host: CompilerHost, pluginRoot: string, definitio
   return "definition is relative to the plugin root (the folder with plugin.json).";
 }
 
-/** True when `child` is `parent` or below it (lexically). */
-export function isInside(parent: string, child: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}

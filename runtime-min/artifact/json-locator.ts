@@ -1,33 +1,23 @@
 /**
  * Locates a property path inside a JSON file's text (for diagnostics about plugins.lock and
- * manifest.json that point at the exact line, as DESIGN §7 asks of every diagnostic).
+ * manifest.json that point at the exact line, as DESIGN §7 asks of every diagnostic). The
+ * parsing and locating is the shared reader's (common/json-text.ts); the artifact's
+ * diagnostics point at the whole member, name and value.
  */
-import { findNodeAtLocation, parseTree, type Node } from "jsonc-parser";
-import { createLineMap, locationOf } from "../../common/positions.js";
+import { JsonPositions } from "../../common/json-text.js";
 import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 
 /** Finds locations in one JSON text. */
 export class JsonLocator {
-  private readonly tree: Node | undefined;
-  private readonly lines;
+  private readonly positions: JsonPositions;
 
   /** @param file the path reported in locations (root-relative, `/` separators). */
   constructor(file: string, text: string) {
-    this.tree = parseTree(text);
-    this.lines = createLineMap(file, text);
+    this.positions = new JsonPositions(file, text);
   }
 
-  /** Location of the value at `segments`, or of its nearest existing parent (line 1 if none). */
+  /** Location of the member at `segments` (name and value), or of its nearest existing parent (line 1 if none). */
   locate(segments: readonly (string | number)[]): SourceLocation {
-    if (this.tree) {
-      for (let length = segments.length; length >= 0; length--) {
-        const node = findNodeAtLocation(this.tree, segments.slice(0, length) as (string | number)[]);
-        if (node) {
-          const target = node.parent?.type === "property" ? node.parent : node;
-          return locationOf(this.lines, target.offset, target.offset + target.length);
-        }
-      }
-    }
-    return { file: this.lines.file, line: 1, column: 1 };
+    return this.positions.locate(segments, "property");
   }
 }

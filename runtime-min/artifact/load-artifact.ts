@@ -19,6 +19,7 @@ import { JsonLocator } from "./json-locator.js";
 import { MANIFEST_FILE, type ArtifactManifest, type ArtifactTool } from "../../contract/manifest.js";
 import { readManifest } from "./read-manifest.js";
 import { compareLockedContract, lockedToolsOf, readLockfile, type LockReading } from "./read-lock.js";
+import { isPathInside } from "../../common/path-inside.js";
 
 /** A verified tool: its manifest entry plus where its verified bundle copy lives. */
 export interface VerifiedTool extends ArtifactTool {
@@ -138,8 +139,7 @@ function verifyTool(check: ToolCheck): { tool?: VerifiedTool; problems: Diagnost
 function verifyBundle(check: ToolCheck, at: readonly string[]): { path?: string; problems: Diagnostic[] } {
   const { tool, name, options, locator } = check;
   const file = path.resolve(options.artifactDir, ...tool.bundle.split("/"));
-  const inside = path.relative(options.artifactDir, file);
-  if (path.isAbsolute(tool.bundle) || inside.startsWith("..") || path.isAbsolute(inside)) {
+  if (path.isAbsolute(tool.bundle) || !isPathInside(options.artifactDir, file)) {
     return { problems: [createDiagnostic(Diagnostics.BundleOutsideArtifact, locator.locate([...at, "bundle"]), [tool.bundle, name], { path: [...at, "bundle"] })] };
   }
   let bytes: Buffer;

@@ -15,6 +15,7 @@ import type { ArtifactSkill } from "../../contract/manifest.js";
 import { ToolCallError } from "../failures.js";
 import { pickSpec, requiredString } from "./spec.js";
 import type { CoreJson, CoreTool, CoreToolContext } from "./types.js";
+import { isPathInside } from "../../common/path-inside.js";
 
 /** The name a model uses to ask for `skill` unambiguously. */
 export function qualifiedSkillName(skill: ArtifactSkill): string {
@@ -63,8 +64,7 @@ export function findSkill(skills: readonly ArtifactSkill[], requested: string): 
 export async function loadSkillTool(input: CoreJson, ctx: CoreToolContext): Promise<CoreJson> {
   const skill = findSkill(surfaceSkills(ctx), requiredString(input, "name"));
   const file = path.resolve(ctx.artifactDir, skill.file);
-  const relative = path.relative(path.resolve(ctx.artifactDir), file);
-  if (relative.startsWith("..") || path.isAbsolute(relative)) {
+  if (!isPathInside(ctx.artifactDir, file)) {
     throw new ToolCallError("configuration_error", `Skill "${qualifiedSkillName(skill)}" points outside the artifact (${skill.file}); recompile the agent.`);
   }
   let bytes: Buffer;

@@ -16,6 +16,7 @@
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { ToolCallError } from "../failures.js";
+import { isPathInside as isInside } from "../../common/path-inside.js";
 
 /** The model-facing workspace root. */
 export const WORKSPACE_ROOT = "/workspace";
@@ -62,10 +63,6 @@ export function toWorkspaceRelative(input: string): string {
 /** The model-facing form of a workspace-relative path. */
 export function toWorkspacePath(relative: string): string {
   return relative === "" ? WORKSPACE_ROOT : `${WORKSPACE_ROOT}/${relative}`;
-}
-
-function isInside(root: string, candidate: string): boolean {
-  return candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -16,9 +16,9 @@ import addFormatsModule from "ajv-formats";
 import { formatPropertyPath } from "../../common/property-path.js";
 import { dialectOfUri } from "../../contract/ajv.js";
 import { pointerToSegmentsIn } from "../../common/json-pointer.js";
-import { distance } from "fastest-levenshtein";
+import { didYouMean } from "../../common/did-you-mean.js";
 import { canonicalJsonText } from "../../common/canonical-json.js";
-import { describeKind, describeSchemaType } from "../../diagnostics/json-kinds.js";
+import { schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: unknown) => void;
 
@@ -49,7 +49,7 @@ export class InputValidator {
 
   /**
    * Validates `input` against `schema`. Returns a problem whose message lists up to five
-   * failing fields, e.g. "`message` must be a string (got number); `extra` is not allowed".
+   * failing fields, e.g. "`message` must be a string, but it is a number; `extra` is not allowed (…)".
    * Throws {@link SchemaCompileError} when `schema` is not a usable JSON Schema.
    */
   validate(schema: { readonly [key: string]: unknown }, input: unknown): InputProblem {
@@ -98,25 +98,17 @@ export class InputValidator {
   }
 }
 
+/**
+ * One failing field in words: the field's path in backquotes, then the shared words of
+ * diagnostics/schema-error-words.ts (`\`message\` must be a string, but it is a number`), with
+ * the allowed names and a near miss for a property the schema does not accept.
+ */
 function describe(error: ErrorObject, input: unknown): string {
-  const segments = pointerToSegmentsIn(error.instancePath, input);
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case "required":
-      return `\`${field([...segments, String(params.missingProperty)])}\` is required`;
-    case "additionalProperties":
-      return `\`${field([...segments, String(params.additionalProperty)])}\` is not allowed (the schema accepts no other properties${listAllowed(error, String(params.additionalProperty))})`;
-    case "unevaluatedProperties":
-      return `\`${field([...segments, String(params.unevaluatedProperty)])}\` is not allowed by the schema`;
-    case "type":
-      return `\`${field(segments)}\` must be ${describeSchemaType(String(params.type))} (got ${describeKind(valueAt(input, segments))})`;
-    case "enum":
-      return `\`${field(segments)}\` must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
-    case "const":
-      return `\`${field(segments)}\` must be ${JSON.stringify(params.allowedValue)}`;
-    default:
-      return `\`${field(segments)}\` ${error.message ?? `fails the schema's '${error.keyword}' rule`}`;
-  }
+  const target = schemaErrorTarget(error, input);
+  const subject = `\`${field(error.keyword === "required" ? [...target.path, target.property!] : target.path)}\``;
+  const reason = schemaErrorReason(error, valueAt(input, pointerToSegmentsIn(error.instancePath, input)));
+  if (error.keyword === "additionalProperties") return `${subject} ${reason} (the schema accepts no other properties${listAllowed(error, target.property!)})`;
+  return `${subject} ${reason}`;
 }
 
 function field(segments: readonly PropertyKey[]): string {
@@ -127,7 +119,7 @@ function listAllowed(error: ErrorObject, unknown: string): string {
   const properties = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
   const names = properties ? Object.keys(properties).sort() : [];
   if (names.length === 0) return "";
-  const near = names.find((name) => distance(name.toLowerCase(), unknown.toLowerCase()) <= Math.max(1, Math.floor(name.length / 3)));
+  const near = didYouMean(unknown, names);
   return `; allowed: ${names.join(", ")}${near ? `; did you mean '${near}'?` : ""}`;
 }
 

@@ -89,7 +89,7 @@ describe("readLockfile", () => {
     const result = readLockfile(file, { fixCommand: "npx assembly-line compile" });
     expect(result.kind).toBe("invalid");
     if (result.kind === "invalid") {
-      expect(result.diagnostic).toMatchObject({ code: "AL6005", line: 4, column: 1, message: "plugins.lock is not valid JSON: a property name was expected." });
+      expect(result.diagnostic).toMatchObject({ code: "AL6005", line: 4, column: 1, message: "plugins.lock is not valid JSON: a property name in double quotes is expected." });
       expect(result.diagnostic.hint).toBe("Run `npx assembly-line compile` to rewrite it from the agent's inputs.");
     }
   });

@@ -144,7 +144,7 @@ describe("plugin.json", () => {
 
   it("AL2110: any other schema violation is fatal (mapping fallback)", () => {
     const document = parseJsonDocument(`${ROOT}/plugin.json`, manifest(`  "name": "demo"`, `  "keywords": []`));
-    const diagnostics = mapManifestSchemaIssues([{ keyword: "minItems", pointer: "/keywords", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }], document.located!, `${ROOT}/plugin.json`, ROOT);
+    const diagnostics = mapManifestSchemaIssues([{ keyword: "minItems", instancePath: "/keywords", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }], document.located!, `${ROOT}/plugin.json`, ROOT);
     expect(diagnostics.map((d) => [d.code, d.line, d.column, d.path, d.severity])).toEqual([["AL2110", 4, 15, "keywords", "error"]]);
   });
 

@@ -54,7 +54,7 @@ describe("invalid_input", () => {
   it("names the field that fails the locked inputSchema", async () => {
     const result = await callAndCheckRunContinues("echo", { message: 42 });
     expect(result.failure?.kind).toBe("invalid_input");
-    expect(result.error).toBe("Input for tool 'echo' does not match its inputSchema: `message` must be a string (got a number).");
+    expect(result.error).toBe("Input for tool 'echo' does not match its inputSchema: `message` must be a string, but it is a number.");
     expect(result.events.map((event) => event.type)).toEqual(["tool.execution_failed"]);
   });
 
@@ -63,9 +63,9 @@ describe("invalid_input", () => {
     expect(missing.error).toContain("`count` is required");
     const coerced = await runtime.call({ tool: "strict_input", input: { count: "3" } });
     expect(coerced.failure?.kind).toBe("invalid_input");
-    expect(coerced.error).toContain("`count` must be an integer (got a string)");
+    expect(coerced.error).toContain("`count` must be an integer, but it is a string");
     const nested = await runtime.call({ tool: "strict_input", input: { count: 1, tags: ["a", 2] } });
-    expect(nested.error).toContain("`tags[1]` must be a string (got a number)");
+    expect(nested.error).toContain("`tags[1]` must be a string, but it is a number");
   });
 
   it("passes unknown keys through instead of silently stripping them", async () => {

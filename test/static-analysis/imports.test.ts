@@ -126,7 +126,7 @@ describe("JSON imports", () => {
   it("reports invalid JSON at its position in the JSON file", () => {
     const result = importShared("./schema.json", { [`${DIR}/schema.json`]: '{\n  "type": "object",\n}' }, "shared");
     expect(result.diagnostics.map(brief)).toEqual([{ code: "AL3008", line: 3, column: 1, file: `${DIR}/schema.json`, path: "v" }]);
-    expect(result.diagnostics[0]!.message).toBe("Invalid JSON: a property name is expected.");
+    expect(result.diagnostics[0]!.message).toBe("Invalid JSON: a property name in double quotes is expected.");
     expect(result.entry?.value).toEqual({});
   });
 
