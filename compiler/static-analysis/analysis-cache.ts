@@ -18,6 +18,7 @@
  *   the old or the new cache. The file holds only what the last compile used, so it does not
  *   grow with history. Saving never throws: a read-only root just has no cache.
  */
+import { typescriptModulePath } from "./typescript.js";
 import { writeFileConfined, type WriteRefusal } from "../../common/confined-write.js";
 import { createHash, randomUUID } from "node:crypto";
 import * as fs from "node:fs";
@@ -308,6 +309,11 @@ export function toolchainKey(): string {
     } catch {
       hash.update(`\0missing:${name}`);
     }
+  }
+  try {
+    files.push(typescriptModulePath()); // the parser the analysis loads (`typescript.ts`)
+  } catch {
+    hash.update("\0missing:typescript");
   }
   files.push(path.join(packageRoot(), "package.json"));
   for (const file of files) {

@@ -5,10 +5,11 @@
  * verdict never depends on which thread computed it.
  */
 import type { ErrorObject, Options } from "ajv";
-import { createAjv, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
+import { CANONICAL_SCHEMA_URIS, createAjv, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
 import type { JsonObject } from "../../common/json-value.js";
 import type { MetaSchemaError, SchemaVerdict } from "./schema-verdict.js";
 import { withoutVendorKeywords } from "./vendor-keywords.js";
+import { certainlyAccepted, type AjvRule, type AjvTables } from "./schema-precheck.js";
 
 /**
  * The options of every compile-time ajv instance: strict mode, union types allowed
@@ -43,21 +44,77 @@ function sharedInstance(instances: Map<SchemaDialect, AjvInstance>, dialect: Sch
 
 /** The keywords ajv knows for `dialect` (what strict mode accepts), by name. */
 export function knownKeywords(dialect: SchemaDialect): Readonly<Record<string, unknown>> {
-  const ajv = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);
-  return (ajv as unknown as { RULES: { keywords: Record<string, unknown> } }).RULES.keywords;
+  return tablesOf(dialect).keywords;
+}
+
+const tables = new Map<SchemaDialect, AjvTables>();
+
+/** What {@link certainlyAccepted} reads from the shared instance of `dialect` (read once). */
+function tablesOf(dialect: SchemaDialect): AjvTables {
+  let found = tables.get(dialect);
+  if (!found) {
+    const ajv = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);
+    const rules = (ajv as unknown as { RULES: { keywords: Record<string, unknown>; all: Record<string, AjvRule | boolean> } }).RULES;
+    const formats = ajv.formats as Record<string, unknown>;
+    const regex = formats["regex"];
+    found = {
+      keywords: rules.keywords,
+      rules: Object.values(rules.all).filter((rule): rule is AjvRule => typeof rule === "object"),
+      formats,
+      isRegex: typeof regex === "function" ? (source) => (regex as (s: string) => boolean)(source) : () => false,
+      canonicalSchemaUri: CANONICAL_SCHEMA_URIS[dialect],
+    };
+    tables.set(dialect, found);
+  }
+  return found;
+}
+
+/** The verdict on a schema ajv accepts. */
+export const ACCEPTED: SchemaVerdict = { metaErrors: null, compileError: null };
+
+/**
+ * True when `written` is certainly accepted by ajv in `dialect` without asking ajv
+ * (`schema-precheck.ts`): then {@link judgeSchema} returns the accepting verdict at once.
+ */
+export function acceptedWithoutAjv(dialect: SchemaDialect, written: JsonObject): boolean {
+  try {
+    return certainlyAccepted(withCanonicalSchemaUri(withoutVendorKeywords(written, dialect), dialect), tablesOf(dialect));
+  } catch {
+    return false;
+  }
 }
 
 /**
  * Judges `schema` on this thread: meta-schema check with the shared instance of `dialect`,
- * then (when valid) the strict compile. A schema that declares an `$id` anywhere is compiled
- * by a fresh instance: ajv remembers nested `$id`s in the instance, and one plugin's schema
- * must not change how another's compiles. A root `$schema` that names `dialect` in another
- * spelling is read as the canonical one (ajv resolves only that). Never throws: whatever ajv
- * throws becomes `compileError`. Vendor keywords (`x-…`) are removed first: they are
- * annotations, and strict mode would refuse them (`vendor-keywords.ts`).
+ * then (when valid) the strict compile. A schema the precheck proves acceptable
+ * (`schema-precheck.ts`) gets the accepting verdict without generating validator code; every
+ * other one goes to ajv ({@link judgeWithAjv}), so each verdict is the one ajv gives. Never
+ * throws. Vendor keywords (`x-…`) are removed first: they are annotations, and strict mode
+ * would refuse them (`vendor-keywords.ts`).
  */
 export function judgeSchema(dialect: SchemaDialect, written: JsonObject, text = JSON.stringify(written)): SchemaVerdict {
   const schema = withCanonicalSchemaUri(withoutVendorKeywords(written, dialect), dialect);
+  try {
+    if (certainlyAccepted(schema, tablesOf(dialect))) return ACCEPTED;
+  } catch {
+    // Not proven: ajv judges it.
+  }
+  return ajvVerdict(dialect, schema, text);
+}
+
+/**
+ * ajv's own verdict, always computed by ajv (what {@link judgeSchema} did before the
+ * precheck; kept for the tests that compare the two). A schema that declares an `$id`
+ * anywhere is compiled by a fresh instance: ajv remembers nested `$id`s in the instance, and
+ * one plugin's schema must not change how another's compiles. A root `$schema` that names
+ * `dialect` in another spelling is read as the canonical one (ajv resolves only that). Never
+ * throws: whatever ajv throws becomes `compileError`.
+ */
+export function judgeWithAjv(dialect: SchemaDialect, written: JsonObject, text = JSON.stringify(written)): SchemaVerdict {
+  return ajvVerdict(dialect, withCanonicalSchemaUri(withoutVendorKeywords(written, dialect), dialect), text);
+}
+
+function ajvVerdict(dialect: SchemaDialect, schema: JsonObject, text: string): SchemaVerdict {
   try {
     const meta = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);
     if (!meta.validateSchema(schema)) return { metaErrors: (meta.errors ?? []).map(toMetaSchemaError), compileError: null };
