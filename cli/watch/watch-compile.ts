@@ -284,8 +284,12 @@ function pollInputs(state: RootWatch, output: WatchOutput): void {
   for (const [file, before] of state.inputs) {
     const now = currentSignature(file);
     if (now === before) continue;
-    state.inputs.set(file, now);
-    if (file === lock && readText(file) === state.lockText) continue;
+    if (file === lock && readText(file) === state.lockText) {
+      state.inputs.set(file, now); // this process's own lock write
+      continue;
+    }
+    // The recorded signature stays as it is: the queue drops a file whose signature equals the
+    // recorded one as already seen, and the compile this queues records the new signatures.
     state.pending.add(file);
     changed = true;
   }
