@@ -36,6 +36,7 @@ import { writeFileConfined } from "../common/confined-write.js";
 import { createNodeHost, type CompilerHost, type DirectoryEntry, type ReadResult } from "../common/host.js";
 import { packageRoot } from "../common/package-root.js";
 import { ignoreStateDir } from "../common/state-dir.js";
+import { listFilesRecursively } from "../common/list-files.js";
 
 /** Where the record lives, relative to the agent root. */
 export const INPUTS_RECORD_FILE = path.join(".assemblyline", "cache", "inputs.json");
@@ -231,7 +232,7 @@ export function toolchainIdentity(): string {
   const hash = createHash("sha256").update(process.version);
   const layersRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
   const pkgRoot = packageRoot();
-  const files = [...COMPILE_LAYERS.map((layer) => path.join(layersRoot, layer)), path.join(pkgRoot, "schemas")].flatMap(listFiles);
+  const files = [...COMPILE_LAYERS.map((layer) => path.join(layersRoot, layer)), path.join(pkgRoot, "schemas")].flatMap((dir) => listFilesRecursively(dir, (name) => RUNNING_CODE.test(name)));
   files.push(path.join(pkgRoot, "package.json"));
   let dependencies: string[] = [];
   try {
@@ -259,22 +260,3 @@ function installedManifest(from: string, name: string): string | undefined {
 /** Files whose content runs or is read by a compile (not declarations or source maps). */
 const RUNNING_CODE = /(?<!\.d)\.(?:[cm]?js|[cm]?ts|json)$/;
 
-/** Every code or JSON file under `dir` (recursively), sorted; none when it is not a folder. */
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const visit = (current: string): void => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(current, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const full = path.join(current, entry.name);
-      if (entry.isDirectory()) visit(full);
-      else if (RUNNING_CODE.test(entry.name)) out.push(full);
-    }
-  };
-  visit(dir);
-  return out.sort();
-}

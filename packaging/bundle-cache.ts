@@ -29,17 +29,17 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import * as v8 from "node:v8";
 import type { Message, Metafile } from "esbuild";
 import { writeFileConfined, type WriteRefusal } from "../common/confined-write.js";
 import { packageRoot } from "../common/package-root.js";
+import { readSealedPayload, sealPayload } from "../common/sealed-file.js";
+import { listFilesRecursively } from "../common/list-files.js";
 
 /** Where the cache lives, relative to the agent root. */
 export const BUNDLE_CACHE_FILE = path.join(".assemblyline", "cache", "bundles.bin");
 
 /** First bytes of a cache file of this format; then the SHA-256 of the payload, then the payload (`v8.serialize`). */
 export const BUNDLE_CACHE_MAGIC = Buffer.from("assembly-line bundle cache 1\n", "utf8");
-const DIGEST_LENGTH = 32;
 
 /** One stored bundle. */
 interface StoredBundle {
@@ -234,8 +234,7 @@ export class BundleCache {
     if (!this.#changed && this.#used.size === this.#stored.size) return false;
     const payload: Payload = { toolchain: this.#toolchain, bundles: [...this.#used].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) };
     try {
-      const body = v8.serialize(payload);
-      this.#refusal = writeFileConfined(this.#root, this.#file, Buffer.concat([BUNDLE_CACHE_MAGIC, digest(body), body]), { createFolders: true });
+      this.#refusal = writeFileConfined(this.#root, this.#file, sealPayload(BUNDLE_CACHE_MAGIC, payload), { createFolders: true });
       return this.#refusal === undefined;
     } catch {
       return false;
@@ -339,7 +338,7 @@ export function bundleToolchainKey(): string {
   if (cachedToolchain) return cachedToolchain;
   const hash = createHash("sha256");
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const files = [...listFiles(here), ...listFiles(path.join(path.dirname(here), "runtime-min", "authoring"))];
+  const files = [...listFilesRecursively(here), ...listFilesRecursively(path.join(path.dirname(here), "runtime-min", "authoring"))];
   try {
     files.push(path.join(path.dirname(createRequire(import.meta.url).resolve("esbuild")), "..", "package.json"));
   } catch {
@@ -431,22 +430,8 @@ function digest(bytes: Uint8Array): Buffer {
 
 /** The payload of `file` when it is intact and written by this toolchain; else `undefined`. */
 function readPayload(file: string, toolchain: string): Payload | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch {
-    return undefined;
-  }
-  const bodyStart = BUNDLE_CACHE_MAGIC.length + DIGEST_LENGTH;
-  if (bytes.length < bodyStart || !bytes.subarray(0, BUNDLE_CACHE_MAGIC.length).equals(BUNDLE_CACHE_MAGIC)) return undefined;
-  const body = bytes.subarray(bodyStart);
-  if (!digest(body).equals(bytes.subarray(BUNDLE_CACHE_MAGIC.length, bodyStart))) return undefined;
-  try {
-    const payload = v8.deserialize(body) as unknown;
-    return isPayload(payload) && payload.toolchain === toolchain ? payload : undefined;
-  } catch {
-    return undefined;
-  }
+  const payload = readSealedPayload(file, BUNDLE_CACHE_MAGIC);
+  return isPayload(payload) && payload.toolchain === toolchain ? payload : undefined;
 }
 
 /** Shape check of a deserialized payload. */
@@ -470,26 +455,6 @@ function isPayload(value: unknown): value is Payload {
       Array.isArray(stored["warnings"])
     );
   });
-}
-
-/** Every file under `dir` (recursively), sorted. */
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const visit = (current: string): void => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(current, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const full = path.join(current, entry.name);
-      if (entry.isDirectory()) visit(full);
-      else out.push(full);
-    }
-  };
-  visit(dir);
-  return out.sort();
 }
 
 /** JSON with object keys sorted (RegExp and functions as their strings), for hashing options. */

@@ -25,13 +25,14 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import * as v8 from "node:v8";
 import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 import type { DefinitionAnalysis, EntryAnalysis, ValueLocation } from "../model.js";
 import { packageRoot } from "../../common/package-root.js";
 import type { SchemaVerdict, VerdictStore } from "../validation/schema-compiler.js";
 import type { ContentFingerprint } from "./analysis-session.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analyzer.js";
+import { readSealedPayload, sealPayload } from "../../common/sealed-file.js";
+import { listFilesRecursively } from "../../common/list-files.js";
 
 /** Where the cache lives, relative to the agent root. */
 export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis.bin");
@@ -42,7 +43,6 @@ export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis
  */
 export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 1\n", "utf8");
 const MAGIC = ANALYSIS_CACHE_MAGIC;
-const DIGEST_LENGTH = 32;
 
 interface AnalysisRecord {
   readonly fingerprint: ContentFingerprint;
@@ -155,8 +155,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
     if (!this.#changed && !dropped) return false;
     const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts] };
     try {
-      const body = v8.serialize(payload);
-      this.#refusal = writeFileConfined(this.#root, this.#file, Buffer.concat([MAGIC, digest(body), body]), { createFolders: true });
+      this.#refusal = writeFileConfined(this.#root, this.#file, sealPayload(MAGIC, payload), { createFolders: true });
       return this.#refusal === undefined;
     } catch {
       return false;
@@ -250,28 +249,10 @@ function recordKey(kind: AnalysisKind, file: string, pluginRoot: string): string
   return `${kind}\0${file}\0${pluginRoot}`;
 }
 
-function digest(bytes: Uint8Array): Buffer {
-  return createHash("sha256").update(bytes).digest();
-}
-
 /** The payload of `file` when it is intact and written by this toolchain; else `undefined`. */
 function readPayload(file: string, toolchain: string): Payload | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch {
-    return undefined;
-  }
-  const bodyStart = MAGIC.length + DIGEST_LENGTH;
-  if (bytes.length < bodyStart || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  const body = bytes.subarray(bodyStart);
-  if (!digest(body).equals(bytes.subarray(MAGIC.length, bodyStart))) return undefined;
-  try {
-    const payload = v8.deserialize(body) as unknown;
-    return isPayload(payload) && payload.toolchain === toolchain ? payload : undefined;
-  } catch {
-    return undefined;
-  }
+  const payload = readSealedPayload(file, MAGIC);
+  return isPayload(payload) && payload.toolchain === toolchain ? payload : undefined;
 }
 
 /** Shape check of a deserialized payload (the digest already proved it is what we wrote). */
@@ -302,7 +283,7 @@ export function toolchainKey(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const layersRoot = path.dirname(path.dirname(here));
   const require = createRequire(import.meta.url);
-  const files = ["compiler", "contract", "diagnostics", "common"].flatMap((layer) => listFiles(path.join(layersRoot, layer)));
+  const files = ["compiler", "contract", "diagnostics", "common"].flatMap((layer) => listFilesRecursively(path.join(layersRoot, layer)));
   for (const name of ["ts-morph", "ajv", "ajv-formats", "jsonc-parser"]) {
     try {
       files.push(require.resolve(name));
@@ -327,22 +308,3 @@ export function toolchainKey(): string {
   return (cachedToolchain = hash.digest("base64url"));
 }
 
-/** Every file under `dir` (recursively), sorted. */
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const visit = (current: string): void => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(current, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const full = path.join(current, entry.name);
-      if (entry.isDirectory()) visit(full);
-      else out.push(full);
-    }
-  };
-  visit(dir);
-  return out.sort();
-}
