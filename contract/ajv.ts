@@ -13,15 +13,19 @@ export type SchemaDialect = "draft-07" | "2019-09" | "2020-12";
 /** The ajv class shared by all dialects (they differ only in vocabularies and meta-schema). */
 export type AjvInstance = InstanceType<typeof Ajv2020Module.default>;
 
-/** A new ajv instance for `dialect` with the standard formats (ajv-formats) added. */
-export function createAjv(dialect: SchemaDialect, options: Options): AjvInstance {
+/**
+ * A new ajv instance for `dialect`, with the standard formats (ajv-formats) added unless
+ * `formats` is false (for the toolchain's own fixed schemas that use none: plugin.json, mcp.json,
+ * plugins.lock). Every ajv of the toolchain and its runtime is made here (issue 8: one ajv setup).
+ */
+export function createAjv(dialect: SchemaDialect, options: Options, { formats = true }: { readonly formats?: boolean } = {}): AjvInstance {
   const instance =
     dialect === "draft-07"
       ? new AjvDraft07Module.default(options)
       : dialect === "2019-09"
         ? new Ajv2019Module.default(options)
         : new Ajv2020Module.default(options);
-  addFormatsModule.default(instance);
+  if (formats) addFormatsModule.default(instance);
   return instance as AjvInstance;
 }
 

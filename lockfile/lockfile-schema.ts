@@ -7,7 +7,8 @@
  * minor format. Paths are relative POSIX paths and versions are exact, so a lock that holds an
  * absolute path or a range is refused.
  */
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { createAjv } from "../contract/ajv.js";
 import { formatPropertyPath } from "../common/property-path.js";
 import { pointerToSegmentsIn, valueAtPointer } from "../common/json-pointer.js";
 import { schemaErrorProperty, schemaErrorReason, schemaErrorTarget } from "../diagnostics/schema-error-words.js";
@@ -141,7 +142,7 @@ export interface LockShapeError {
   readonly message: string;
 }
 
-let validator: ReturnType<Ajv2020["compile"]> | undefined;
+let validator: ValidateFunction | undefined;
 
 /**
  * Checks a parsed lock against {@link LOCKFILE_SCHEMA}.
@@ -150,7 +151,7 @@ let validator: ReturnType<Ajv2020["compile"]> | undefined;
  */
 export function findLockShapeError(value: unknown): LockShapeError | undefined {
   // The schema is ours and fixed (a test checks it against the meta-schema), so it is not re-checked here.
-  validator ??= new Ajv2020({ allErrors: false, verbose: true, strict: true, validateSchema: false, code: { optimize: false } }).compile(LOCKFILE_SCHEMA);
+  validator ??= createAjv("2020-12", { allErrors: false, verbose: true, strict: true, validateSchema: false, code: { optimize: false } }, { formats: false }).compile(LOCKFILE_SCHEMA);
   if (validator(value)) return undefined;
   const error = validator.errors?.[0];
   if (!error) return undefined;

@@ -11,7 +11,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { createAjv } from "../../contract/ajv.js";
 import type { JsonValue } from "../../common/json-value.js";
 import type { SchemaError } from "../../diagnostics/schema-error-words.js";
 
@@ -52,7 +53,7 @@ function draftManifestValidator(): ValidateFunction {
   if (draftManifest) return draftManifest;
   const file = path.join(path.dirname(locateSchemaDirectory()), "1.1.0", "plugin.schema.json");
   const schema = JSON.parse(fs.readFileSync(file, "utf8")) as object;
-  draftManifest = new Ajv2020({ allErrors: true, strict: true, validateSchema: false }).compile(schema);
+  draftManifest = createAjv("2020-12", { allErrors: true, strict: true, validateSchema: false }, { formats: false }).compile(schema);
   return draftManifest;
 }
 
@@ -73,7 +74,7 @@ function validators(): Validators {
   const mcp = readOfficialSchema("mcp.schema.json") as { $id: string };
   // The shipped schemas are fixed (test/perf-cache checks them against the meta-schema):
   // not validating them again here saves compiling the 2020-12 meta-schema on every run.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: false });
+  const ajv = createAjv("2020-12", { allErrors: true, strict: true, validateSchema: false }, { formats: false });
   ajv.addSchema(plugin);
   ajv.addSchema(mcp);
   const get = (ref: string): ValidateFunction => {

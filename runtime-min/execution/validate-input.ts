@@ -9,18 +9,13 @@
  * meta-schema address it uses (`dialectOfUri`, the compiler's table): the engine is chosen here,
  * so the copy handed to ajv carries no `$schema` (nor `$id`). No ajv instance leaves this module.
  */
-import AjvDraft07, { type ErrorObject, type ValidateFunction } from "ajv";
-import Ajv2019 from "ajv/dist/2019.js";
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { formatPropertyPath } from "../../common/property-path.js";
-import { dialectOfUri } from "../../contract/ajv.js";
+import { createAjv, dialectOfUri, type AjvInstance } from "../../contract/ajv.js";
 import { pointerToSegmentsIn } from "../../common/json-pointer.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { canonicalJsonText } from "../../common/canonical-json.js";
 import { schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
-
-const addFormats = addFormatsModule as unknown as (ajv: unknown) => void;
 
 /**
  * `validateSchema: false`: ajv does not check a locked schema against its dialect's meta-schema
@@ -42,18 +37,13 @@ const MAX_REPORTED = 5;
 
 /** Compiles and caches validators per schema (by canonical JSON text). */
 export class InputValidator {
-  private readonly modern = new Ajv2020.default(AJV_OPTIONS);
-  private readonly draft07 = new AjvDraft07.default(AJV_OPTIONS);
+  private readonly modern = createAjv("2020-12", AJV_OPTIONS);
+  private readonly draft07 = createAjv("draft-07", AJV_OPTIONS);
   /** Created on first use: 2019-09 schemas are rare. */
-  private draft2019: InstanceType<typeof Ajv2019.default> | undefined;
+  private draft2019: AjvInstance | undefined;
   private readonly compiled = new Map<string, ValidateFunction>();
   /** Validators by schema object, so a call never re-serialises its tool's schema. */
   private readonly bySchema = new WeakMap<object, ValidateFunction>();
-
-  constructor() {
-    addFormats(this.modern);
-    addFormats(this.draft07);
-  }
 
   /**
    * Validates `input` against `schema`. Returns a problem whose message lists up to five
@@ -77,11 +67,8 @@ export class InputValidator {
     return validate;
   }
 
-  private engine2019(): InstanceType<typeof Ajv2019.default> {
-    if (!this.draft2019) {
-      this.draft2019 = new Ajv2019.default(AJV_OPTIONS);
-      addFormats(this.draft2019);
-    }
+  private engine2019(): AjvInstance {
+    this.draft2019 ??= createAjv("2019-09", AJV_OPTIONS);
     return this.draft2019;
   }
 
