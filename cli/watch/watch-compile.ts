@@ -270,7 +270,12 @@ function changedSince(state: RootWatch, read: ReadonlySet<string>, started: bigi
       state.inputs.set(file, signature);
       continue;
     }
-    if (state.suspects.get(file) === signature) continue;
+    if (state.suspects.get(file) === signature) {
+      // This version was already queued once and compiled again since: seen. (Without this, a
+      // late file event for it found no recorded signature and queued a redundant compile.)
+      state.inputs.set(file, signature);
+      continue;
+    }
     state.suspects.set(file, signature);
     out.push(file);
   }
