@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as v8 from "node:v8";
+import { writeFileConfined, type WriteRefusal } from "./confined-write.js";
 
 const DIGEST_LENGTH = 32;
 
@@ -14,6 +15,20 @@ const DIGEST_LENGTH = 32;
 export function sealPayload(magic: Buffer, payload: unknown): Buffer {
   const body = v8.serialize(payload);
   return Buffer.concat([magic, sha256(body), body]);
+}
+
+/**
+ * Writes `payload` sealed under `magic` to `file`, atomically and confined to `root`
+ * (`writeFileConfined`: never through a link out of the root). Never throws: returns whether
+ * the file was written and, when the write was refused, why (the caches report it as a warning).
+ */
+export function writeSealedFile(root: string, file: string, magic: Buffer, payload: unknown): { readonly written: boolean; readonly refusal?: WriteRefusal } {
+  try {
+    const refusal = writeFileConfined(root, file, sealPayload(magic, payload), { createFolders: true });
+    return refusal === undefined ? { written: true } : { written: false, refusal };
+  } catch {
+    return { written: false };
+  }
 }
 
 /**

@@ -32,7 +32,7 @@ import { fileURLToPath } from "node:url";
 import type { Message, Metafile } from "esbuild";
 import { writeFileConfined, type WriteRefusal } from "../common/confined-write.js";
 import { packageRoot } from "../common/package-root.js";
-import { readSealedPayload, sealPayload } from "../common/sealed-file.js";
+import { readSealedPayload, writeSealedFile } from "../common/sealed-file.js";
 import { listFilesRecursively } from "../common/list-files.js";
 
 /** Where the cache lives, relative to the agent root. */
@@ -233,12 +233,9 @@ export class BundleCache {
     if (this.#readOnly) return false;
     if (!this.#changed && this.#used.size === this.#stored.size) return false;
     const payload: Payload = { toolchain: this.#toolchain, bundles: [...this.#used].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) };
-    try {
-      this.#refusal = writeFileConfined(this.#root, this.#file, sealPayload(BUNDLE_CACHE_MAGIC, payload), { createFolders: true });
-      return this.#refusal === undefined;
-    } catch {
-      return false;
-    }
+    const result = writeSealedFile(this.#root, this.#file, BUNDLE_CACHE_MAGIC, payload);
+    this.#refusal = result.refusal;
+    return result.written;
   }
 
   /** Why the last {@link save} wrote nothing (a link out of the root, or a file where a folder is expected). */

@@ -19,7 +19,7 @@
  *   grow with history. Saving never throws: a read-only root just has no cache.
  */
 import { typescriptModulePath } from "./typescript.js";
-import { writeFileConfined, type WriteRefusal } from "../../common/confined-write.js";
+import type { WriteRefusal } from "../../common/confined-write.js";
 import { createHash, randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
@@ -31,7 +31,7 @@ import { packageRoot } from "../../common/package-root.js";
 import type { SchemaVerdict, VerdictStore } from "../validation/schema-compiler.js";
 import type { ContentFingerprint } from "./analysis-session.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analyzer.js";
-import { readSealedPayload, sealPayload } from "../../common/sealed-file.js";
+import { readSealedPayload, writeSealedFile } from "../../common/sealed-file.js";
 import { listFilesRecursively } from "../../common/list-files.js";
 
 /** Where the cache lives, relative to the agent root. */
@@ -154,12 +154,9 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
     const dropped = this.#used.size !== this.#stored.size || this.#usedVerdicts.size !== this.#storedVerdicts.size;
     if (!this.#changed && !dropped) return false;
     const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts] };
-    try {
-      this.#refusal = writeFileConfined(this.#root, this.#file, sealPayload(MAGIC, payload), { createFolders: true });
-      return this.#refusal === undefined;
-    } catch {
-      return false;
-    }
+    const result = writeSealedFile(this.#root, this.#file, MAGIC, payload);
+    this.#refusal = result.refusal;
+    return result.written;
   }
 
   /** Why the last {@link save} wrote nothing (a link out of the root, or a file where a folder is expected). */
