@@ -147,6 +147,12 @@ export interface CompileResult {
   readonly timings: CompileTimings;
   /** Artifact-relative bundle path → SRI of its bytes, when this compile packaged (for `--watch`'s "what changed"). */
   readonly bundles?: ReadonlyMap<string, string>;
+  /**
+   * Artifact-relative POSIX path → bytes of every file the artifact holds after this compile
+   * (`manifest.json`, bundles, copied skills), when it succeeded with packaging (for the compile
+   * record, `cli/compile-record.ts`, which checks later that the artifact on disk is still this one).
+   */
+  readonly artifactFiles?: ReadonlyMap<string, Uint8Array>;
 }
 
 /** Compiles the agent at `options.root`. Never throws for bad input (only for internal failures). */
@@ -225,12 +231,14 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
     return { ...failed, diagnostics: finish(diagnostics, root) };
   }
   let artifactChanged = false;
+  let artifactFiles: ReadonlyMap<string, Uint8Array> | undefined;
   if (packaged) {
     const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);
-    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root);
+    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root, options.recordInput);
     clock.lap("artifact");
     if (written === undefined) return { ...failed, diagnostics: finish(diagnostics, root) };
-    artifactChanged = written;
+    artifactChanged = written.changed;
+    artifactFiles = written.files;
     ignoreStateDir(root);
   }
   if (review) options.onLockChange?.(review);
@@ -246,6 +254,7 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
     lockRecomputed: previous.kind === "conflict" || previous.kind === "invalid",
     artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
     artifactChanged,
+    ...(artifactFiles ? { artifactFiles } : {}),
   };
 }
 
