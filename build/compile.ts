@@ -213,7 +213,12 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
   const base = { lockfile: LOCKFILE_NAME, analysis, lockRecomputed: false, artifactChanged: false, ...(bundles ? { bundles } : {}), get timings() { return clock.timings(); } } as const;
 
   const committedText = previous.kind === "ok" ? previous.text : undefined;
-  const review = hasErrors(diagnostics) || committedText === lockText ? undefined : reviewContract(previous.kind === "ok" ? previous.lock : undefined, lock);
+  // The review compares every tool of both locks: computed only when something asks for it
+  // (`--check`, `add`'s onLockChange, a reader of `result.review`), not on every compile.
+  const reviewed = !hasErrors(diagnostics) && committedText !== lockText;
+  let reviewMemo: ContractReview | undefined;
+  const reviewOf = (): ContractReview => (reviewMemo ??= reviewContract(previous.kind === "ok" ? previous.lock : undefined, lock));
+  const review = reviewed && options.check ? reviewOf() : undefined;
   if (options.check) {
     const checked = await checkLock(host, options, analysed.fixCommand, lockText, diagnostics);
     clock.lap("lock");
@@ -241,21 +246,23 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
     artifactFiles = written.files;
     ignoreStateDir(root);
   }
-  if (review) options.onLockChange?.(review);
+  if (reviewed && options.onLockChange) options.onLockChange(reviewOf());
   const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged);
   clock.lap("lock");
   if (!lockWrite) return { ...failed, diagnostics: finish(diagnostics, root) };
-  return {
+  const result: CompileResult = {
     ...base,
     ok: true,
     diagnostics: finish(diagnostics, root),
     lockChanged: lockWrite.changed,
-    ...(review && lockWrite.changed ? { review } : {}),
     lockRecomputed: previous.kind === "conflict" || previous.kind === "invalid",
     artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
     artifactChanged,
     ...(artifactFiles ? { artifactFiles } : {}),
   };
+  // `review`, computed when first read (an enumerable property, as before).
+  if (reviewed && lockWrite.changed) Object.defineProperty(result, "review", { get: reviewOf, enumerable: true, configurable: true });
+  return result;
 }
 
 /** What the analyse step hands on. */
