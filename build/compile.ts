@@ -35,7 +35,7 @@ import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { checkRoot, emptyAnalysis } from "./check-root.js";
 import { startClock, type CompileTimings } from "./compile-clock.js";
 import { emitArtifact, packagingTools } from "./emit-artifact.js";
-import { carriedOverBundles, pinsOf } from "./lock-inputs.js";
+import { carriedOverBundles, pinsOf, rereadsAlike } from "./lock-inputs.js";
 import { snapshotHost } from "./snapshot-host.js";
 import type { RuleSetting } from "./project-config/types.js";
 import { applySeverityRules, checkWarningLimit, type WarningLimit } from "./severity-rules.js";
@@ -153,6 +153,12 @@ export interface CompileResult {
    * record, `cli/compile-record.ts`, which checks later that the artifact on disk is still this one).
    */
   readonly artifactFiles?: ReadonlyMap<string, Uint8Array>;
+  /**
+   * When this compile wrote new lock bytes: that text, and whether a compile reading it instead
+   * of the previous lock would decide alike (`rereadsAlike` in `./lock-inputs.ts`), for the
+   * compile record (`cli/compile-record.ts`).
+   */
+  readonly lockWritten?: { readonly text: string; readonly rereadAlike: boolean };
 }
 
 /** Compiles the agent at `options.root`. Never throws for bad input (only for internal failures). */
@@ -259,6 +265,7 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
     artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
     artifactChanged,
     ...(artifactFiles ? { artifactFiles } : {}),
+    ...(lockWrite.changed ? { lockWritten: { text: lockText, rereadAlike: rereadsAlike(previous, lock) } } : {}),
   };
   // `review`, computed when first read (an enumerable property, as before).
   if (reviewed && lockWrite.changed) Object.defineProperty(result, "review", { get: reviewOf, enumerable: true, configurable: true });

@@ -1,6 +1,7 @@
 /**
  * The compile record: `compile`'s up-to-date check (issue 14 item 4), as `tsc -b` or make have
- * one. A compile that succeeds without changing `plugins.lock` writes
+ * one. A compile that succeeds (and either leaves `plugins.lock` as it was, or wrote one that a
+ * compile would read to the same effect: `rereadsAlike` in `build/lock-inputs.ts`) writes
  * `<root>/.assemblyline/cache/compile.bin`: every input it read (the inputs record's probes,
  * `./inputs-record.ts`, plus every module and asset esbuild read and the folders that decided
  * how their imports resolved), every file of the artifact it left (with the SHA-256 of the
@@ -8,7 +9,7 @@
  * The next `compile` with the same options asks every probe again ({@link replayCompile}); when
  * every answer is the same and the artifact on disk is still the one recorded, a compile would
  * read the same bytes, compute the same lock (the one on disk, which it read) and the same
- * artifact (the one on disk), and report the same diagnostics, so the command prints the
+ * artifact (the one on disk), and report the same diagnostics (with `lockChanged: false`), so the command prints the
  * recorded report instead of compiling — the same bytes on stdout and stderr, the same exit code.
  *
  * Anything not provably unchanged runs the compile:
@@ -124,7 +125,7 @@ export interface CompileRecorder {
   readonly recordInput: (filePath: string) => void;
   /**
    * Writes the record of a compile that ran with `key` and `recording.host`, when it succeeded
-   * and left the lock as it was (otherwise deletes any older record). Never throws.
+   * and left the lock as it was or wrote one read alike (otherwise deletes any older record). Never throws.
    */
   save(result: CompileResult, key: string): void;
 }
@@ -136,7 +137,8 @@ export function compileRecorder(root: string, recording: RecordingHost): Compile
     recordInput: (filePath) => inputs.add(filePath),
     save(result, key) {
       try {
-        const record = result.ok && !result.lockChanged ? buildRecord(root, recording, inputs, result, key) : undefined;
+        const recordable = result.ok && (!result.lockChanged || result.lockWritten?.rereadAlike === true);
+        const record = recordable ? buildRecord(root, recording, inputs, result, key) : undefined;
         if (record === undefined || !writeSealedFile(root, path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC, record).written) forgetCompileRecord(root);
       } catch {
         forgetCompileRecord(root);
@@ -149,6 +151,13 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
   const host = createNodeHost();
   const probes = new Map<string, Probe>();
   for (const probe of recording.probes()) probes.set(`${probe.op}\0${probe.path}`, probe);
+  if (result.lockChanged) {
+    // The compile read the old lock and wrote this text: the next compile reads this text (by
+    // content: written just now, its stat proves nothing), and decides alike (`rereadsAlike`).
+    const lockPath = path.join(root, result.lockfile);
+    if (result.lockWritten === undefined || !probes.has(`bytes\0${lockPath}`)) return undefined;
+    probes.set(`bytes\0${lockPath}`, { op: "bytes", path: lockPath, answer: bytesAnswer(Buffer.from(result.lockWritten.text, "utf8")) });
+  }
   const read = (file: string): boolean => probes.has(`read\0${file}`) || probes.has(`bytes\0${file}`);
   const add = (probe: Probe): void => {
     const id = `${probe.op}\0${probe.path}`;

@@ -81,9 +81,19 @@ describe("the compile record", () => {
     expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
   });
 
-  it("is deleted by a compile that changed the lock (its record would not hold)", async () => {
+  it("records the lock a compile wrote when a compile reading it decides alike; the next replays", async () => {
     const definition = path.join(root, "plugins", "example", "ai.assemblyline", "echo.ts");
     fs.writeFileSync(definition, fs.readFileSync(definition, "utf8").replace("return { message: input.message };", "return { message: input.message, echoed: true };"));
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+    await compileRecording();
+    expect(replayCompile(root, compileRecordKey(options))).toBeDefined();
+    // The lock on disk is the one recorded, by content: another byte and it no longer holds.
+    fs.appendFileSync(path.join(root, "plugins.lock"), "\n");
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+  });
+
+  it("records nothing (and deletes the older record) after recomputing a damaged lock: the next compile reports differently", async () => {
+    fs.writeFileSync(path.join(root, "plugins.lock"), "{ not json");
     await compileRecording();
     expect(fs.existsSync(recordFile())).toBe(false);
   });
