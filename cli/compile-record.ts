@@ -28,14 +28,14 @@
  * The record is not used by `--check` (it writes nothing and reports against the lock), `--no-cache`
  * (no cache read or written), `--watch` (it keeps its own state) or a compile with errors.
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { CompileOptions, CompileResult } from "../build/compile.js";
-import { writeFileConfined } from "../common/confined-write.js";
+import { checkWriteTarget, writeFileConfined } from "../common/confined-write.js";
 import { createNodeHost, type CompilerHost } from "../common/host.js";
 import { readSealedPayload, writeSealedFile } from "../common/sealed-file.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { bundleIntegrity } from "../packaging/integrity.js";
 import { summaryCounts } from "./compile-report.js";
 import { bytesAnswer, listAnswer, probeHolds, RACY_MARGIN_MS, toolchainIdentity, type Probe, type RecordingHost } from "./inputs-record.js";
 
@@ -64,7 +64,7 @@ export interface RecordedOutcome {
   readonly tools: number;
 }
 
-/** One artifact file: absolute path, SHA-256 (base64url) of the bytes the compile wrote, stat signature when settled. */
+/** One artifact file: absolute path, SRI (SHA-512) of the bytes the compile wrote, stat signature when settled. */
 type ArtifactEntry = readonly [string, string, string | null];
 
 interface CompileRecord {
@@ -102,7 +102,7 @@ export function replayCompile(root: string, key: string): RecordedOutcome | unde
     if (!record.probes.every((probe) => probeHolds(host, probe, trustedBefore))) return undefined;
     for (const [file, hash, signature] of record.artifact) {
       if (signature !== null && signatureOf(file) === signature) continue;
-      if (fileDigest(file) !== hash) return undefined;
+      if (fileIntegrity(file) !== hash) return undefined;
     }
     return record.outcome;
   } catch {
@@ -113,7 +113,9 @@ export function replayCompile(root: string, key: string): RecordedOutcome | unde
 /** Deletes the root's compile record (never throws). */
 export function forgetCompileRecord(root: string): void {
   try {
-    fs.rmSync(path.join(root, COMPILE_RECORD_FILE), { force: true });
+    const file = path.join(root, COMPILE_RECORD_FILE);
+    // Never through a link out of the root (the record could not have been written there either).
+    if (checkWriteTarget(root, file) === undefined) fs.rmSync(file, { force: true });
   } catch {
     // Not ours to delete, or already gone: the record is checked before use anyway.
   }
@@ -133,12 +135,16 @@ export interface CompileRecorder {
 /** Starts collecting for a compile that reads through `recording.host` (`./inputs-record.ts`). */
 export function compileRecorder(root: string, recording: RecordingHost): CompileRecorder {
   const inputs = new Set<string>();
+  // The compile's start in the file system's clock: an artifact file modified before it was not
+  // written by this compile, but kept (hard-linked) after comparing its bytes (`emitArtifact`).
+  // Only in an agent root: a mistyped root gets no `.assemblyline/` (nothing is recorded there anyway).
+  const started = fs.existsSync(path.join(root, "agent.md")) ? stampAfter(root, -1n) : undefined;
   return {
     recordInput: (filePath) => inputs.add(filePath),
     save(result, key) {
       try {
         const recordable = result.ok && (!result.lockChanged || result.lockWritten?.rereadAlike === true);
-        const record = recordable ? buildRecord(root, recording, inputs, result, key) : undefined;
+        const record = recordable ? buildRecord(root, recording, inputs, result, key, started) : undefined;
         if (record === undefined || !writeSealedFile(root, path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC, record).written) forgetCompileRecord(root);
       } catch {
         forgetCompileRecord(root);
@@ -147,10 +153,11 @@ export function compileRecorder(root: string, recording: RecordingHost): Compile
   };
 }
 
-function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet<string>, result: CompileResult, key: string): CompileRecord | undefined {
+function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet<string>, result: CompileResult, key: string, started: bigint | undefined): CompileRecord | undefined {
   const host = createNodeHost();
   const probes = new Map<string, Probe>();
   for (const probe of recording.probes()) probes.set(`${probe.op}\0${probe.path}`, probe);
+  const has = (op: Probe["op"], file: string): boolean => probes.has(`${op}\0${file}`);
   if (result.lockChanged) {
     // The compile read the old lock and wrote this text: the next compile reads this text (by
     // content: written just now, its stat proves nothing), and decides alike (`rereadsAlike`).
@@ -176,8 +183,12 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
     }
     add({ op: "bytes", path: file, answer: bytesAnswer(host.readBytes(file)), stat: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } });
   };
-  const list = (folder: string): void => add({ op: "list", path: folder, answer: listAnswer(host.readDirectory(folder)) });
+  const list = (folder: string): void => {
+    if (!has("list", folder)) add({ op: "list", path: folder, answer: listAnswer(host.readDirectory(folder)) });
+  };
   const kind = (file: string): string => {
+    const known = probes.get(`kind\0${file}`);
+    if (known) return known.answer ?? "missing";
     const answer = host.kind(file);
     add({ op: "kind", path: file, answer });
     return answer;
@@ -204,32 +215,37 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
       current = parent;
     }
   }
-  const artifact = result.artifact === null ? [] : artifactEntries(root, path.resolve(root, result.artifact), result.artifactFiles);
+  const artifact = result.artifact === null ? [] : artifactEntries(root, path.resolve(root, result.artifact), result.artifactFiles, started);
   if (artifact === undefined) return undefined;
   const outcome: RecordedOutcome = { diagnostics: result.diagnostics, lockfile: result.lockfile, artifact: result.artifact, ...summaryCounts(result.analysis) };
   return { toolchain: toolchainIdentity(true), root, key, startedAt: recording.startedAt, probes: [...probes.values()], artifact, outcome };
 }
 
 /**
- * The artifact's files with the digest of the bytes the compile wrote, checked against the disk
- * now, and their stat signatures when older than a stamp written first (a later write, even in the
- * same clock tick as the stamp, gives a newer change time). `undefined` when the disk does not
- * hold what the compile wrote.
+ * The artifact's files with the integrity (SRI, SHA-512) of the bytes the compile wrote, and
+ * their stat signatures when older than a stamp written after them (a later write, even in the
+ * same clock tick as the stamp, gives a newer change time). Each file the compile wrote (modified
+ * after `started`, the compile's start in the same clock) is compared byte for byte with what it
+ * wrote; a file modified before was not written but kept, its bytes compared by the compile
+ * itself (`emitArtifact` links only files whose bytes it found equal). `undefined` when the disk
+ * does not hold what the compile wrote.
  */
-function artifactEntries(root: string, outDir: string, files: ReadonlyMap<string, Uint8Array> | undefined): ArtifactEntry[] | undefined {
-  if (files === undefined) return undefined;
-  const absolute = [...files].map(([relative, bytes]) => [path.join(outDir, ...relative.split("/")), digestOf(bytes)] as const);
+function artifactEntries(root: string, outDir: string, files: ReadonlyMap<string, Uint8Array> | undefined, started: bigint | undefined): ArtifactEntry[] | undefined {
+  if (files === undefined || started === undefined) return undefined;
+  const absolute = [...files].map(([relative, bytes]) => [path.join(outDir, ...relative.split("/")), bytes] as const);
   const newest = absolute.reduce((max, [file]) => {
     const stat = fs.lstatSync(file, { bigint: true });
     return stat.ctimeNs > max ? stat.ctimeNs : stat.mtimeNs > max ? stat.mtimeNs : max;
   }, 0n);
   const stamp = stampAfter(root, newest);
   const entries: ArtifactEntry[] = [];
-  for (const [file, hash] of absolute) {
+  for (const [file, bytes] of absolute) {
     const stat = fs.lstatSync(file, { bigint: true });
-    if (!stat.isFile() || fileDigest(file) !== hash) return undefined;
+    if (!stat.isFile() || stat.size !== BigInt(bytes.byteLength)) return undefined;
+    if (stat.mtimeNs >= started && !fs.readFileSync(file).equals(bytes)) return undefined;
     const settled = stamp !== undefined && stat.mtimeNs < stamp && stat.ctimeNs < stamp;
-    entries.push([file, hash, settled ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : null]);
+    // (Bundles' integrities are already known: `bundleIntegrity` remembers them.)
+    entries.push([file, bundleIntegrity(bytes), settled ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : null]);
   }
   return entries;
 }
@@ -258,16 +274,12 @@ function signatureOf(file: string): string {
   }
 }
 
-function fileDigest(file: string): string {
+function fileIntegrity(file: string): string {
   try {
-    return fs.lstatSync(file).isFile() ? digestOf(fs.readFileSync(file)) : "-";
+    return fs.lstatSync(file).isFile() ? bundleIntegrity(fs.readFileSync(file)) : "-";
   } catch {
     return "-";
   }
-}
-
-function digestOf(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("base64url");
 }
 
 /** Shape check of a deserialized record. */
