@@ -37,6 +37,7 @@ import { readSealedPayload, writeSealedFile } from "../common/sealed-file.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { bundleIntegrity } from "../packaging/integrity.js";
 import { summaryCounts } from "./compile-report.js";
+import { BUDGET_TOKENS_CACHE_FILE } from "../build/token-count-cache.js";
 import { bytesAnswer, listAnswer, probeHolds, RACY_MARGIN_MS, toolchainIdentity, type Probe, type RecordingHost } from "./inputs-record.js";
 
 /** Where the record lives, relative to the agent root. */
@@ -158,6 +159,11 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
   const probes = new Map<string, Probe>();
   for (const probe of recording.probes()) probes.set(`${probe.op}\0${probe.path}`, probe);
   const has = (op: Probe["op"], file: string): boolean => probes.has(`${op}\0${file}`);
+  // The caches a compile reads are not inputs (the same result with or without them), except that
+  // `--token-budget` uses its stored counts as they are: a count changed by hand there must reach
+  // the budget check, so the record holds only while that file is as this compile left it.
+  const budgetCounts = path.join(root, BUDGET_TOKENS_CACHE_FILE);
+  probes.set(`bytes\0${budgetCounts}`, { op: "bytes", path: budgetCounts, answer: bytesAnswer(host.readBytes(budgetCounts)) });
   if (result.lockChanged) {
     // The compile read the old lock and wrote this text: the next compile reads this text (by
     // content: written just now, its stat proves nothing), and decides alike (`rereadsAlike`).
