@@ -154,6 +154,7 @@ export function compileRecorder(root: string, recording: RecordingHost): Compile
   };
 }
 
+/** The record of a compile that succeeded (see {@link CompileRecorder.save}); `undefined` when it cannot be made sound. */
 function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet<string>, result: CompileResult, key: string, started: bigint | undefined): CompileRecord | undefined {
   const host = createNodeHost();
   const probes = new Map<string, Probe>();
