@@ -38,7 +38,6 @@ import { probeProcessIsolation, type ProcessIsolationProbe } from "./sandbox/pro
 import { copyJson, type Json } from "./sandbox/json-copy.js";
 import type { CapabilitySnapshot, CoreToolPolicy, SnapshotTool } from "./snapshot/types.js";
 import { StateStore, type ApprovalRecord, type CallRecord, type RunRecord } from "./state/state-store.js";
-import { InputValidator } from "./execution/validate-input.js";
 import { CallPipeline } from "./execution/call-pipeline.js";
 import type {
   ApproveRequest,
@@ -139,7 +138,8 @@ export class Runtime {
       artifact,
       store,
       executor: this.executor,
-      validator: new InputValidator(),
+      // Loaded with the first input check (ajv), while that call's sandbox process starts.
+      validator: async () => new (await import("./execution/validate-input.js")).InputValidator(),
       hostTools: new Map<string, CoreTool>([...CORE_TOOLS, [DELEGATE_TOOL_NAME, delegateTool], ...(options.hostTools ?? [])]),
       // delegate drives the child with the host's driver; the child's tool calls are ordinary calls.
       delegation: { driver: options.childDriver, callChild: (request): Promise<ChildCallResult> => this.call(request) },
