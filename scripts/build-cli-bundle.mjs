@@ -17,7 +17,8 @@
  *   commands run on every start ({@link HOST_PATH_MODULES}). Those layers find files next to
  *   themselves (worker scripts, `schemas/`, the authoring API) and make up the toolchain's
  *   identity in the inputs record (cli/inputs-record.ts), so they are not moved.
- * - npm packages are not bundled (Node loads them from `node_modules/`, as before).
+ * - npm packages: the few every host command loads are joined in ({@link BUNDLED_PACKAGES});
+ *   the rest are imported from `node_modules/`, as before.
  * - `import.meta.url` in a bundled module is replaced by the URL of that module's own file in
  *   `dist/` (e.g. `dist/runtime-min/sandbox/child-script.js`), so everything a module finds
  *   relative to itself — the prebuilt sandbox child, the package root, `@babel/code-frame` —
@@ -54,6 +55,14 @@ const HOST_PATH_MODULES = new Set([
   "packaging/integrity.ts",
 ]);
 
+/**
+ * npm packages joined into the bundle, with what they require: the host commands load them on
+ * every start, and together they are about 120 CommonJS files (ajv alone is 95). Every other
+ * package — native (better-sqlite3), large and used on few paths (typescript, esbuild, the token
+ * encoder), or loading optional tools lazily (cosmiconfig) — is imported from `node_modules/`.
+ */
+const BUNDLED_PACKAGES = new Set(["commander", "ajv", "ajv-formats", "ssri", "minisearch", "picomatch", "canonicalize", "picocolors", "fastest-levenshtein"]);
+
 const posix = (file) => file.split(path.sep).join("/");
 
 /** The source file of a relative import: `./x.js` names `./x.ts` in the sources. */
@@ -75,6 +84,11 @@ function emitted(source) {
 const keepLayout = {
   name: "keep-layout",
   setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith("node:") || args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const name = args.path.startsWith("@") ? args.path.split("/").slice(0, 2).join("/") : args.path.split("/")[0];
+      return BUNDLED_PACKAGES.has(name) ? undefined : { path: args.path, external: true };
+    });
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
       if (!args.importer.startsWith(root + path.sep) || args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       const source = sourceOf(args.importer, args.path);
@@ -105,9 +119,11 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  packages: "external",
   sourcemap: "linked",
-  legalComments: "none",
+  // The bundled packages' licence comments, in one file beside the chunks.
+  legalComments: "linked",
+  // CommonJS packages in ES module chunks: their require() of Node's modules needs a require.
+  banner: { js: 'import { createRequire as __alCreateRequire } from "node:module"; const require = __alCreateRequire(import.meta.url);' },
   logLevel: "warning",
   plugins: [keepLayout],
 });
