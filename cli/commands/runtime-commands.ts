@@ -77,7 +77,7 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     const hostConfig = parseConfig(options.config ?? []);
     // The limit flags first: a bad `--deadline` is AL8062 before anything is loaded.
     const limits = parseHostLimitFlags(options);
-    startProbesEarly(hooks);
+    startProbesEarly(options.root, hooks);
     const policy = await resolveHostPolicy(options.root ?? ".", options);
     const execution = parseExecution(policy.execution);
     // The printed `approve` command repeats the host settings, since the approved call runs in that process.
@@ -104,7 +104,7 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
   try {
     const hostConfig = parseConfig(options.config ?? []);
     const limits = parseHostLimitFlags(options);
-    startProbesEarly(hooks);
+    startProbesEarly(options.root, hooks);
     const policy = await resolveHostPolicy(options.root ?? ".", options);
     const execution = parseExecution(policy.execution);
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
@@ -146,7 +146,7 @@ export async function withHostRuntime(
   color?: OutputColor,
 ): Promise<CommandOutput> {
   const agentRoot = root ?? ".";
-  startProbesEarly(hooks, options);
+  startProbesEarly(root, hooks, options);
   const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
   if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
   // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
@@ -210,10 +210,10 @@ export async function withHostCatalog(
  * the runtime; `openRuntime` awaits the same once-per-process probes (issue 14 item 3). The
  * shell policy is the one `openRuntime` will get (only hooks and options carry one).
  */
-function startProbesEarly(hooks: RuntimeCommandHooks, options?: Pick<RuntimeOptions, "shellIsolation">): void {
+function startProbesEarly(root: string | undefined, hooks: RuntimeCommandHooks, options?: Pick<RuntimeOptions, "shellIsolation">): void {
   const shellIsolation = options?.shellIsolation ?? hooks.runtimeOptions?.shellIsolation;
   // Only a head start: when this fails, openRuntime runs the probes itself.
-  import("../../runtime-min/sandbox/start-probes.js").then((probes) => probes.startIsolationProbes(shellIsolation)).catch(() => undefined);
+  import("../../runtime-min/sandbox/start-probes.js").then((probes) => probes.startIsolationProbes(root ?? ".", shellIsolation)).catch(() => undefined);
 }
 
 function exitCodeOf(result: CallResult): 0 | 1 | 2 {
