@@ -79,6 +79,8 @@ describe("what each command loads", () => {
       expect(run.status, args.join(" ")).toBe(0);
       expect(HEAVY.filter((name) => run.packages.has(name)), args.join(" ")).toEqual([]);
       expect(run.packages.has("dist/build/compile.js"), args.join(" ")).toBe(false);
+      // Nor jsonc-parser: a JSON text that parses needs it only to locate a problem.
+      expect(run.packages.has("jsonc-parser"), args.join(" ")).toBe(false);
     }
   });
 
@@ -86,7 +88,7 @@ describe("what each command loads", () => {
     const run = loadedBy(["call", "echo", "--input", '{"message":"hi"}', "--format", "json", "."], agent);
     expect(run.status, run.stdout).toBe(0);
     expect(JSON.parse(run.stdout).output).toEqual({ message: "hi" });
-    expect(["typescript", "ts-morph", "@ts-morph/common", "esbuild", "gpt-tokenizer", "chokidar"].filter((name) => run.packages.has(name))).toEqual([]);
+    expect(["typescript", "ts-morph", "@ts-morph/common", "esbuild", "gpt-tokenizer", "chokidar", "jsonc-parser"].filter((name) => run.packages.has(name))).toEqual([]);
     expect(run.packages.has("dist/build/compile.js")).toBe(false);
   }, 120_000);
 
