@@ -43,13 +43,14 @@ const COMPILE_LAYERS = ["build", "compiler", "packaging", "lockfile", "editor"];
 
 /**
  * Modules of those layers that every host command runs (the project configuration's search,
- * the target ids of `--target`'s help, token counts, bundle integrity): bundled, since loading
+ * the target ids of `--target`'s help, token counts and their cache, bundle integrity): bundled, since loading
  * them from `dist/` would also load a second copy of the diagnostics catalogue they import.
  * Their own `import()`s (the configuration's validator, YAML and JSON parsers) stay in `dist/`.
  */
 const HOST_PATH_MODULES = new Set([
   "build/project-config/load-project-config.ts",
   "build/project-config/types.ts",
+  "build/token-count-cache.ts",
   "compiler/providers/profile.ts",
   "compiler/providers/tokens.ts",
   "packaging/integrity.ts",
