@@ -222,7 +222,7 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
       current = parent;
     }
   }
-  const artifact = result.artifact === null ? [] : artifactEntries(root, path.resolve(root, result.artifact), result.artifactFiles, started);
+  const artifact = result.artifact === null ? [] : artifactEntries(root, path.resolve(root, result.artifact), result.artifactFiles, result.bundles, started);
   if (artifact === undefined) return undefined;
   const outcome: RecordedOutcome = { diagnostics: result.diagnostics, lockfile: result.lockfile, artifact: result.artifact, ...summaryCounts(result.analysis) };
   return { toolchain: toolchainIdentity(true), root, key, startedAt: recording.startedAt, probes: [...probes.values()], artifact, outcome };
@@ -237,22 +237,28 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
  * itself (`emitArtifact` links only files whose bytes it found equal). `undefined` when the disk
  * does not hold what the compile wrote.
  */
-function artifactEntries(root: string, outDir: string, files: ReadonlyMap<string, Uint8Array> | undefined, started: bigint | undefined): ArtifactEntry[] | undefined {
+function artifactEntries(
+  root: string,
+  outDir: string,
+  files: ReadonlyMap<string, Uint8Array> | undefined,
+  integrities: ReadonlyMap<string, string> | undefined,
+  started: bigint | undefined,
+): ArtifactEntry[] | undefined {
   if (files === undefined || started === undefined) return undefined;
-  const absolute = [...files].map(([relative, bytes]) => [path.join(outDir, ...relative.split("/")), bytes] as const);
+  // Bundles' integrities are in the result already; the manifest's and the skills' are computed here.
+  const absolute = [...files].map(([relative, bytes]) => [path.join(outDir, ...relative.split("/")), bytes, integrities?.get(relative)] as const);
   const newest = absolute.reduce((max, [file]) => {
     const stat = fs.lstatSync(file, { bigint: true });
     return stat.ctimeNs > max ? stat.ctimeNs : stat.mtimeNs > max ? stat.mtimeNs : max;
   }, 0n);
   const stamp = stampAfter(root, newest);
   const entries: ArtifactEntry[] = [];
-  for (const [file, bytes] of absolute) {
+  for (const [file, bytes, integrity] of absolute) {
     const stat = fs.lstatSync(file, { bigint: true });
     if (!stat.isFile() || stat.size !== BigInt(bytes.byteLength)) return undefined;
     if (stat.mtimeNs >= started && !fs.readFileSync(file).equals(bytes)) return undefined;
     const settled = stamp !== undefined && stat.mtimeNs < stamp && stat.ctimeNs < stamp;
-    // (Bundles' integrities are already known: `bundleIntegrity` remembers them.)
-    entries.push([file, bundleIntegrity(bytes), settled ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : null]);
+    entries.push([file, integrity ?? bundleIntegrity(bytes), settled ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : null]);
   }
   return entries;
 }

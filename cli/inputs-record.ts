@@ -240,7 +240,7 @@ function saveInputsRecord(root: string, record: InputsRecord): void {
 const COMPILE_LAYERS = ["build", "packaging", "lockfile", "compiler", "contract", "diagnostics", "common"];
 
 /** The other layers a `compile` command runs: its command line, printing, and the authoring API bundled into every tool. */
-const PRINTING_LAYERS = ["cli", "runtime-min", "bin"];
+const PRINTING_LAYERS = ["cli", "cli-bundle", "runtime-min", "bin"];
 
 let identity: string | undefined;
 
