@@ -15,6 +15,7 @@ import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { analyzeAgent, type AgentAnalysis } from "../compiler/analyze-agent.js";
+import { startAnalysisPool } from "../compiler/analysis-pool.js";
 import { AnalysisCache } from "../compiler/static-analysis/analysis-cache.js";
 import { createStaticAnalyzer } from "../compiler/static-analysis/static-analyzer.js";
 import { createDiagnostic, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -280,12 +281,23 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   const damaged = !options.check && previous.kind === "invalid" ? { ...previous.diagnostic, severity: "warning" as const } : undefined;
   if (damaged) diagnostics.push(damaged);
   const cache = options.cache === false ? undefined : AnalysisCache.load(root);
-  const analysis = analyzeAgent(host, root, {
-    pins: pinsOf(previous),
-    ...(cache ? { analyzer: createStaticAnalyzer(host, { persistent: cache }), verdictStore: cache } : {}),
-    ...(options.acceptInstalled ? { acceptInstalled: options.acceptInstalled } : {}),
-    ...(options.installCommand ? { installCommand: options.installCommand } : {}),
-  });
+  // A cold analysis of the disk (no stored analyses) runs on two threads (analysis-pool.ts).
+  const parallel = !options.host && (cache?.size.analyses ?? 0) === 0 && process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] !== "0";
+  const pool = parallel ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
+  const persistent = pool ?? cache;
+  let analysis: AgentAnalysis;
+  try {
+    analysis = analyzeAgent(host, root, {
+      pins: pinsOf(previous),
+      ...(persistent ? { analyzer: createStaticAnalyzer(host, { persistent }) } : {}),
+      ...(cache ? { verdictStore: cache } : {}),
+      ...(pool ? { pool } : {}),
+      ...(options.acceptInstalled ? { acceptInstalled: options.acceptInstalled } : {}),
+      ...(options.installCommand ? { installCommand: options.installCommand } : {}),
+    });
+  } finally {
+    pool?.close();
+  }
   diagnostics.push(...analysis.diagnostics);
   // A folder without agent.md is not an agent root: nothing is created in it, not even the cache
   // (e.g. `search <path>`, which reads the path as the query and the working directory as the root).
