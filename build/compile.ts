@@ -13,6 +13,7 @@ import { checkWriteTarget } from "../common/confined-write.js";
 import { compileTemporaries, removeStaleTemporaries } from "../common/stale-temporaries.js";
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { analyzeAgent, type AgentAnalysis } from "../compiler/analyze-agent.js";
 import { startAnalysisPool } from "../compiler/analysis-pool.js";
@@ -281,9 +282,8 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   const damaged = !options.check && previous.kind === "invalid" ? { ...previous.diagnostic, severity: "warning" as const } : undefined;
   if (damaged) diagnostics.push(damaged);
   const cache = options.cache === false ? undefined : AnalysisCache.load(root);
-  // A cold analysis of the disk (no stored analyses) runs on two threads (analysis-pool.ts).
-  const parallel = !options.host && (cache?.size.analyses ?? 0) === 0 && process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] !== "0";
-  const pool = parallel ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
+  // A cold analysis of the disk (no stored analyses) runs on two threads when a core is free (analysis-pool.ts).
+  const pool = !options.host && (cache?.size.analyses ?? 0) === 0 && analysisWorkerWanted() ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
   const persistent = pool ?? cache;
   let analysis: AgentAnalysis;
   try {
@@ -307,6 +307,20 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
     ignoreStateDir(root);
   }
   return { analysis, previous, diagnostics, refused, damaged, fixCommand };
+}
+
+/**
+ * Whether a cold analysis starts the analysis worker: `ASSEMBLY_LINE_ANALYSIS_WORKER=1` always,
+ * `=0` never; otherwise when the machine has a second core and the load average of the last
+ * minute says one is free (fewer runnable threads than cores, as `make -l` judges it). The
+ * worker costs CPU of its own (a second heap, TypeScript and the analysis code loaded and
+ * optimised again), which pays in wall time only on an idle core (docs/performance.md).
+ */
+function analysisWorkerWanted(): boolean {
+  const setting = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+  if (setting === "1" || setting === "0") return setting === "1";
+  const cores = os.availableParallelism();
+  return cores >= 2 && os.loadavg()[0]! < cores;
 }
 
 /** The package step: one esbuild build of every authored tool (loaded only when packaging). */

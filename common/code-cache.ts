@@ -12,7 +12,7 @@
  *   Anything else, or a file that does not compile as CommonJS, goes to Node's own
  *   `_compile` unchanged. On Node ≥ 22.1 it calls `module.enableCompileCache` instead.
  * - The cache is one sealed file (`common/sealed-file.ts`: format line, SHA-256, payload) per
- *   Node version and architecture, in a folder of the user's own under the OS temporary folder
+ *   Node version, architecture and set of Node/V8 flags, in a folder of the user's own under the OS temporary folder
  *   (`assembly-line-code-cache-<uid>`, mode 0700; not used when it is a link, owned by someone
  *   else, or writable by others: cached data is code). An entry is used only for a file of the
  *   same path, length and CRC-32 of its text, and only when V8 accepts it (V8 checks its own
@@ -26,6 +26,7 @@
  *
  * docs/caches.md describes it for users.
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { createRequire, Module as ModuleNs } from "node:module";
 import * as os from "node:os";
@@ -107,7 +108,10 @@ export function installCodeCache(options: CodeCacheOptions = {}): void {
       stats.file = "unsafe folder";
       return;
     }
-    const file = path.join(dir, `v8-${process.version}-${process.arch}.bin`);
+    // V8 rejects data made under other flags: one file per set of flags, so that runs with
+    // other flags (a profiler, a test runner) do not keep replacing each other's file.
+    const flags = createHash("sha256").update(`${process.execArgv.join("\0")}\0${process.env["NODE_OPTIONS"] ?? ""}`).digest("hex").slice(0, 12);
+    const file = path.join(dir, `v8-${process.version}-${process.arch}-${flags}.bin`);
     stats.file = file;
     hook(Module, file, loadEntries(file), options.save ?? isMainThread);
   } catch {

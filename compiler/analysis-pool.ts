@@ -33,8 +33,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import type { DefinitionAnalysis, EntryAnalysis } from "./model.js";
-import type { ContentFingerprint } from "./static-analysis/analysis-session.js";
+import { unpackRecord, type PackedRecord } from "./static-analysis/analysis-cache.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analysis/static-analyzer.js";
 
 /** Fewer plugin folders than this are analysed on the main thread alone: a worker's start costs more than it saves. */
@@ -47,8 +46,12 @@ export const POOL_THRESHOLD = 16;
  */
 const WAIT_LIMIT_MS = 10_000;
 
-/** One analysis as the worker posts it: kind, file, plugin root (as the analyzer resolved them), fingerprint, result. */
-export type PoolRecord = readonly [kind: AnalysisKind, file: string, pluginRoot: string, fingerprint: ContentFingerprint, result: EntryAnalysis | DefinitionAnalysis];
+/**
+ * One analysis as the worker posts it: kind, file, plugin root (as the analyzer resolved them),
+ * and the fingerprint and result packed as the analysis cache packs them (an entry's location
+ * map as numbers: a fraction of the bytes to copy between threads).
+ */
+export type PoolRecord = readonly [kind: AnalysisKind, file: string, pluginRoot: string, record: PackedRecord];
 
 /** Claim states of a plugin folder in shared memory. */
 const UNCLAIMED = 0;
@@ -191,7 +194,7 @@ export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPo
       const owner = ownerOf(pluginRoot);
       if (owner?.state !== CLAIMED_BY_WORKER) return undefined;
       const record = resultsOf(owner.index)?.get(recordKey(kind, file, pluginRoot));
-      return record && { fingerprint: record[3], result: record[4] };
+      return record && unpackRecord(record[3]);
     },
     keep(kind, file, pluginRoot, fingerprint, result) {
       fallback?.keep(kind, file, pluginRoot, fingerprint, result);

@@ -13,6 +13,7 @@ import { installCodeCache } from "../common/code-cache.js";
 import { createNodeHost } from "../common/host.js";
 import { preanalyzePlugin } from "./preanalyze-plugin.js";
 import type { PoolRecord } from "./analysis-pool.js";
+import { packRecord } from "./static-analysis/analysis-cache.js";
 import { createStaticAnalyzer } from "./static-analysis/static-analyzer.js";
 import { loadTypeScript } from "./static-analysis/typescript.js";
 
@@ -46,7 +47,7 @@ parentPort?.once("message", ({ dirs, claims }: { dirs: string[]; claims: Int32Ar
   const analyzer = createStaticAnalyzer(host, {
     persistent: {
       find: () => undefined,
-      keep: (kind, file, pluginRoot, fingerprint, result) => void records.push([kind, file, pluginRoot, fingerprint, result]),
+      keep: (kind, file, pluginRoot, fingerprint, result) => void records.push([kind, file, pluginRoot, packRecord({ fingerprint, result })]),
     },
   });
   for (let index = 0; index < dirs.length; index++) {
