@@ -11,17 +11,18 @@
  *   `module`, `__filename`, `__dirname`; dynamic `import()` through the default loader).
  *   Anything else, or a file that does not compile as CommonJS, goes to Node's own
  *   `_compile` unchanged. On Node ≥ 22.1 it calls `module.enableCompileCache` instead.
- * - The cache is one sealed file (`common/sealed-file.ts`: format line, SHA-256, payload) per
- *   Node version, architecture and set of Node/V8 flags, in a folder of the user's own under the OS temporary folder
+ * - The cache lives in a folder of the user's own under the OS temporary folder
  *   (`assembly-line-code-cache-<uid>`, mode 0700; not used when it is a link, owned by someone
- *   else, or writable by others: cached data is code). An entry is used only for a file of the
- *   same path, length and CRC-32 of its text, and only when V8 accepts it (V8 checks its own
- *   version, flags and the source); a missing, truncated, corrupt or foreign file is a miss,
- *   never a crash.
- * - On exit, when a file was compiled without an accepted entry, the main thread writes the
- *   file again (atomically) with V8's data for it, taken after the run so that the functions
- *   compiled lazily are in it too. Entries of other commands' files are kept (capped at
- *   {@link MAX_CACHE_BYTES}).
+ *   else, or writable by others: cached data is code), as sealed files (`common/sealed-file.ts`:
+ *   format line, SHA-256, payload) per Node version, architecture and set of Node/V8 flags: one
+ *   shared by the small modules, read on the first lookup, and one per large module (TypeScript),
+ *   read only when it loads. An entry is used only for a file of the same path, length and CRC-32
+ *   of its text, and only when V8 accepts it (V8 checks its own version, flags and the source);
+ *   a missing, truncated, corrupt or foreign file is a miss, never a crash.
+ * - On exit, when a file was compiled without an accepted entry, the main thread writes its
+ *   file again (atomically) with V8's data, taken after the run so that the functions compiled
+ *   lazily are in it too. Entries of other commands' modules are kept (the shared file is
+ *   capped at {@link MAX_CACHE_BYTES}).
  * - `ASSEMBLY_LINE_CODE_CACHE=0` turns it off.
  *
  * docs/caches.md describes it for users.
@@ -111,9 +112,9 @@ export function installCodeCache(options: CodeCacheOptions = {}): void {
     // V8 rejects data made under other flags: one file per set of flags, so that runs with
     // other flags (a profiler, a test runner) do not keep replacing each other's file.
     const flags = createHash("sha256").update(`${process.execArgv.join("\0")}\0${process.env["NODE_OPTIONS"] ?? ""}`).digest("hex").slice(0, 12);
-    const file = path.join(dir, `v8-${process.version}-${process.arch}-${flags}.bin`);
-    stats.file = file;
-    hook(Module, file, loadEntries(file), options.save ?? isMainThread);
+    const base = path.join(dir, `v8-${process.version}-${process.arch}-${flags}`);
+    stats.file = `${base}.bin`;
+    hook(Module, new EntryStore(base), options.save ?? isMainThread);
   } catch {
     // No cache: modules load as they always do.
   }
@@ -132,7 +133,50 @@ function privateFolder(dir: string): boolean {
   }
 }
 
-function loadEntries(file: string): Map<string, Entry> {
+/**
+ * The entries of one cache: the modules' shared file (`<base>.bin`, read on the first lookup)
+ * and, for each module whose source is at least {@link OWN_FILE_BYTES} long, a file of its own
+ * (`<base>-<hash of its path>.bin`, read only when that module loads), so a command that does
+ * not load TypeScript does not read TypeScript's 2.5 MB of cached code.
+ */
+class EntryStore {
+  #shared: Map<string, Entry> | undefined;
+  readonly #base: string;
+  /** Entries this process used (kept when the shared file is over its cap). */
+  readonly used = new Set<string>();
+
+  constructor(base: string) {
+    this.#base = base;
+  }
+
+  /** The stored entry of `filename` for a source of `length` characters. */
+  get(filename: string, length: number): Entry | undefined {
+    if (length >= OWN_FILE_BYTES) return readEntries(this.ownFile(filename)).get(filename);
+    this.#shared ??= readEntries(`${this.#base}.bin`);
+    return this.#shared.get(filename);
+  }
+
+  ownFile(filename: string): string {
+    return `${this.#base}-${createHash("sha256").update(filename).digest("hex").slice(0, 16)}.bin`;
+  }
+
+  /** Writes fresh entries: each large one to its own file, the small ones merged into the shared file. */
+  save(fresh: readonly Entry[]): void {
+    const small = fresh.filter(([, length]) => length < OWN_FILE_BYTES);
+    for (const entry of fresh) if (entry[1] >= OWN_FILE_BYTES) writeEntries(this.ownFile(entry[0]), [entry]);
+    if (small.length === 0) return;
+    const names = new Set(small.map(([name]) => name));
+    let kept = [...(this.#shared ?? readEntries(`${this.#base}.bin`)).values()].filter(([name]) => !names.has(name));
+    const size = (list: readonly Entry[]) => list.reduce((sum, entry) => sum + entry[3].length, 0);
+    if (size(kept) + size(small) > MAX_CACHE_BYTES) kept = kept.filter(([name]) => this.used.has(name));
+    writeEntries(`${this.#base}.bin`, [...kept, ...small]);
+  }
+}
+
+/** Modules at least this long (in characters) get a cache file of their own. */
+const OWN_FILE_BYTES = 512 * 1024;
+
+function readEntries(file: string): Map<string, Entry> {
   const payload = readSealedPayload(file, MAGIC);
   const entries = new Map<string, Entry>();
   if (!Array.isArray(payload)) return entries;
@@ -144,16 +188,27 @@ function loadEntries(file: string): Map<string, Entry> {
   return entries;
 }
 
+/** Writes `entries` sealed to `file`, atomically (temporary file, then rename); never throws. */
+function writeEntries(file: string, entries: readonly Entry[]): void {
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    fs.writeFileSync(temporary, sealPayload(MAGIC, entries), { mode: 0o600 });
+    fs.renameSync(temporary, file);
+  } catch {
+    // Not written: the next run compiles again.
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
 const IN_NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 
-function hook(Module: ModuleStatics, file: string, entries: Map<string, Entry>, save: boolean): void {
+function hook(Module: ModuleStatics, store: EntryStore, save: boolean): void {
   const original = Module.prototype._compile;
-  const used = new Set<string>();
   /** Scripts compiled without accepted data: their data is taken on exit. */
   const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly script: vm.Script }[] = [];
   const compile = (content: string, filename: string): ((...args: unknown[]) => unknown) => {
     const crc = zlib.crc32(content);
-    const known = entries.get(filename);
+    const known = store.get(filename, content.length);
     const cachedData = known && known[1] === content.length && known[2] === crc ? known[3] : undefined;
     const script = new vm.Script(Module.wrap(content), {
       filename,
@@ -162,11 +217,10 @@ function hook(Module: ModuleStatics, file: string, entries: Map<string, Entry>, 
     });
     if (cachedData && !script.cachedDataRejected) {
       stats!.hits++;
-      used.add(filename);
+      store.used.add(filename);
     } else {
       if (cachedData) stats!.rejected++;
       stats!.misses++;
-      entries.delete(filename);
       produced.push({ name: filename, length: content.length, crc, script });
     }
     return script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
@@ -191,23 +245,16 @@ function hook(Module: ModuleStatics, file: string, entries: Map<string, Entry>, 
     });
     return Reflect.apply(wrapper, module.exports, [module.exports, require, module, filename, path.dirname(filename)]);
   };
-  if (save) process.once("exit", () => saveEntries(file, entries, used, produced));
+  if (save) {
+    process.once("exit", () => {
+      if (produced.length === 0) return;
+      try {
+        store.save(produced.map(({ name, length, crc, script }) => [name, length, crc, script.createCachedData()]));
+      } catch {
+        // Not written: the next run compiles again.
+      }
+    });
+  }
 }
 
 const require_ = createRequire(import.meta.url);
-
-function saveEntries(file: string, entries: Map<string, Entry>, used: ReadonlySet<string>, produced: readonly { name: string; length: number; crc: number; script: vm.Script }[]): void {
-  if (produced.length === 0) return;
-  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    const fresh: Entry[] = produced.map(({ name, length, crc, script }) => [name, length, crc, script.createCachedData()]);
-    let kept = [...entries.values()].filter(([name]) => !fresh.some((entry) => entry[0] === name));
-    const size = (list: readonly Entry[]) => list.reduce((sum, entry) => sum + entry[3].length, 0);
-    if (size(kept) + size(fresh) > MAX_CACHE_BYTES) kept = kept.filter(([name]) => used.has(name));
-    fs.writeFileSync(temporary, sealPayload(MAGIC, [...kept, ...fresh]), { mode: 0o600 });
-    fs.renameSync(temporary, file);
-  } catch {
-    // Not written: the next run compiles again.
-    fs.rmSync(temporary, { force: true });
-  }
-}

@@ -74,6 +74,20 @@ describe("the code cache", () => {
     expect(run(root, cacheDir, { ASSEMBLY_LINE_CODE_CACHE: "0" })).toEqual({ stats: { file: "off", hits: 0, misses: 0, rejected: 0 }, value: expected });
   });
 
+  it("keeps a large module in a file of its own, read only when that module loads", () => {
+    const large = `module.exports = { size: ${"[" + "1,".repeat(300_000) + "1]"}.length };\n`;
+    const { root, cacheDir } = setup(`module.exports = require("./large.js");`);
+    fs.writeFileSync(path.join(root, "node_modules", "fixture", "large.js"), large);
+    const first = run(root, cacheDir);
+    expect(first.value).toEqual({ size: 300_001 });
+    expect(first.stats).toMatchObject({ hits: 0, misses: 2 });
+    const files = fs.readdirSync(cacheDir).sort();
+    expect(files).toHaveLength(2); // the shared file and the large module's own
+    const own = files.find((name) => name !== path.basename(first.stats.file))!;
+    expect(fs.statSync(path.join(cacheDir, own)).size).toBeGreaterThan(fs.statSync(first.stats.file).size);
+    expect(run(root, cacheDir).stats).toMatchObject({ hits: 2, misses: 0 });
+  });
+
   it("does not use an entry of a file whose text changed, even at the same length", () => {
     const { root, cacheDir, moduleFile } = setup("module.exports = { answer: 41 };");
     expect(run(root, cacheDir).value).toEqual({ answer: 41 });
