@@ -8,9 +8,9 @@
  * - {@link installCodeCache} (the CLI entry calls it first; the analysis worker too) replaces
  *   `Module.prototype._compile` for those files: the file is compiled with `vm.Script` and the
  *   cached data stored for it, and run as Node runs a CommonJS module (same wrapper, `require`,
- *   `module`, `__filename`, `__dirname`; dynamic `import()` through the default loader).
- *   Anything else, or a file that does not compile as CommonJS, goes to Node's own
- *   `_compile` unchanged. On Node ≥ 22.1 it calls `module.enableCompileCache` instead.
+ *   `module`, `__filename`, `__dirname`). Anything else, a small file that mentions `import(`
+ *   (its dynamic import would make Node print an experimental warning), or a file that does
+ *   not compile as CommonJS, goes to Node's own `_compile` unchanged. On Node ≥ 22.1 it calls `module.enableCompileCache` instead.
  * - The cache lives in a folder of the user's own under the OS temporary folder
  *   (`assembly-line-code-cache-<uid>`, mode 0700; not used when it is a link, owned by someone
  *   else, or writable by others: cached data is code), as sealed files (`common/sealed-file.ts`:
@@ -201,6 +201,7 @@ function writeEntries(file: string, entries: readonly Entry[]): void {
 }
 
 const IN_NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+const DYNAMIC_IMPORT = /\bimport\s*\(/;
 
 function hook(Module: ModuleStatics, store: EntryStore, save: boolean): void {
   const original = Module.prototype._compile;
@@ -213,7 +214,9 @@ function hook(Module: ModuleStatics, store: EntryStore, save: boolean): void {
     const script = new vm.Script(Module.wrap(content), {
       filename,
       ...(cachedData ? { cachedData } : {}),
-      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+      // Only large modules that mention `import(` get here (see below): their dynamic imports
+      // go to Node's default loader (Node warns that this is experimental when one runs).
+      ...(DYNAMIC_IMPORT.test(content) ? { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER } : {}),
     });
     if (cachedData && !script.cachedDataRejected) {
       stats!.hits++;
@@ -227,6 +230,10 @@ function hook(Module: ModuleStatics, store: EntryStore, save: boolean): void {
   };
   Module.prototype._compile = function (this: ModuleInternals, content: string, filename: string, format?: string): unknown {
     if (format === "module" || !filename.includes(IN_NODE_MODULES) || !/\.c?js$/.test(filename)) return original.call(this, content, filename, format);
+    // A small module that may `import()` (cosmiconfig loading an ES-module configuration) is
+    // left to Node: a `vm.Script`'s dynamic import makes Node print an experimental warning.
+    // TypeScript's parser mentions `import(` only in messages; its dynamic imports never run here.
+    if (content.length < OWN_FILE_BYTES && DYNAMIC_IMPORT.test(content)) return original.call(this, content, filename, format);
     let wrapper: (...args: unknown[]) => unknown;
     try {
       wrapper = compile(content, filename);

@@ -88,6 +88,21 @@ describe("the code cache", () => {
     expect(run(root, cacheDir).stats).toMatchObject({ hits: 2, misses: 0 });
   });
 
+  it("leaves a small module that imports dynamically to Node (no experimental warning)", () => {
+    const { root, cacheDir } = setup(`module.exports = import("./esm.mjs").then((m) => m.default);`);
+    fs.writeFileSync(path.join(root, "node_modules", "fixture", "esm.mjs"), "export default 42;\n");
+    const script = [
+      `const { installCodeCache, codeCacheStats } = await import(${JSON.stringify(codeCacheModule)});`,
+      `installCodeCache({ dir: ${JSON.stringify(cacheDir)} });`,
+      `const { createRequire } = await import("node:module");`,
+      `const value = await createRequire(${JSON.stringify(path.join(root, "x.js"))})("fixture");`,
+      `process.stdout.write(JSON.stringify({ stats: codeCacheStats(), value }));`,
+    ].join("\n");
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toMatchObject({ value: 42, stats: { hits: 0, misses: 0 } });
+  });
+
   it("does not use an entry of a file whose text changed, even at the same length", () => {
     const { root, cacheDir, moduleFile } = setup("module.exports = { answer: 41 };");
     expect(run(root, cacheDir).value).toEqual({ answer: 41 });
