@@ -318,16 +318,18 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
 
 /**
  * Whether a cold analysis starts the analysis worker: `ASSEMBLY_LINE_ANALYSIS_WORKER=1` always,
- * `=0` never; otherwise when the machine has a second core and the load average of the last
- * minute says one is free (fewer runnable threads than cores, as `make -l` judges it). The
- * worker costs CPU of its own (a second heap, TypeScript and the analysis code loaded and
- * optimised again), which pays in wall time only on an idle core (docs/performance.md).
+ * `=0` never; otherwise when the machine has a second core and is not oversubscribed (the
+ * load average of the last minute below the number of cores plus one, as `make -l` judges
+ * load; one more than the cores because compiles run one after another, as in a benchmark or
+ * `--watch`, keep about two threads busy themselves). The worker costs CPU of its own (a
+ * second heap, TypeScript and the analysis code loaded and optimised again), which pays in
+ * wall time only on an idle core (docs/performance.md).
  */
 function analysisWorkerWanted(): boolean {
   const setting = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
   if (setting === "1" || setting === "0") return setting === "1";
   const cores = os.availableParallelism();
-  return cores >= 2 && os.loadavg()[0]! < cores;
+  return cores >= 2 && os.loadavg()[0]! < cores + 1;
 }
 
 /** The package step: one esbuild build of every authored tool (loaded only when packaging). */
