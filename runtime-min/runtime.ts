@@ -384,6 +384,8 @@ export class Runtime {
     // A tool still running (the call was interrupted) can no longer commit anything.
     session.controlPlaneFailure ??= failure;
     this.endedRuns.set(runId, { failure, callId });
+    // The lease's copy of the run's row is stale from here on (see run-lease.ts).
+    this.leases.forgetRun(runId);
     await this.executor.killRun(runId);
     const recorded = session.events.length;
     // The end is the runtime's own record: written (below) whether or not the lease is still live.
@@ -433,6 +435,7 @@ export class Runtime {
     const pending = this.endedRuns.get(runId);
     if (!pending) return true;
     const { failure, callId } = pending;
+    this.leases.forgetRun(runId);
     try {
       this.store.transaction("end the run", () => {
         if (this.store.getRun(runId)?.status === "ended") return;

@@ -82,6 +82,13 @@ interface LeaseEntry {
   lost: ControlPlaneError | undefined;
   /** When the last call in flight finished (ms since the epoch); `undefined` while calls run. */
   idleSince: number | undefined;
+  /**
+   * The run's row as last read (when the lease was taken, or by a later call), trusted while
+   * the lease is live: a host ends a run only while it holds the run's lease, so nobody else
+   * changes the row meanwhile. `undefined` after this runtime ended the run ({@link RunLeases.forgetRun}):
+   * the next call reads it again.
+   */
+  run: RunRecord | undefined;
 }
 
 /** The run progress leases one runtime holds. */
@@ -113,9 +120,12 @@ export class RunLeases {
     if (idle && idle.inFlight === 0 && (idle.lost !== undefined || Date.now() >= idle.expiresAt)) this.drop(idle);
     const entry = this.entries.get(runId);
     if (entry) {
-      const run = this.store.ensureRun(runId);
+      // Issue 14 item 2: no read of the run per call while the lease is live (see `LeaseEntry.run`).
+      const now = Date.now();
+      const run = entry.run !== undefined && entry.lost === undefined && now < entry.expiresAt ? entry.run : this.store.ensureRun(runId);
+      entry.run = run;
       if (run.status === "ended") return { run, lease: undefined };
-      if (!entry.lost && Date.now() >= entry.expiresAt) this.lose(entry, this.expiredMessage(entry));
+      if (!entry.lost && now >= entry.expiresAt) this.lose(entry, this.expiredMessage(entry));
       entry.inFlight += 1;
       entry.idleSince = undefined;
       return { run, lease: this.handle(entry) };
@@ -134,10 +144,21 @@ export class RunLeases {
       timer: setInterval(() => this.renew(created), this.idleHoldMs),
       lost: undefined,
       idleSince: undefined,
+      run: take.run,
     };
     created.timer.unref();
     this.entries.set(runId, created);
     return { run: take.run, lease: this.handle(created) };
+  }
+
+  /**
+   * Forgets the run's row held with its lease, so the run's next call reads it again: called
+   * by the runtime whenever it ends the run (the row then says `ended`, with the reason the
+   * refusal quotes).
+   */
+  forgetRun(runId: string): void {
+    const entry = this.entries.get(runId);
+    if (entry) entry.run = undefined;
   }
 
   /** Stops renewing and releases every lease this runtime holds, idle or not (state.db errors are ignored). */

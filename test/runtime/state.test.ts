@@ -4,10 +4,12 @@
  * refused; other runs are unaffected. Also the host-level refusals of `call` and `approve`.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
+import { StateStore } from "../../runtime-min/state/state-store.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 import { alive, sandboxPidsIn } from "./helpers/sandbox-processes.js";
@@ -53,6 +55,39 @@ describe("state database", () => {
       expect(db.prepare("SELECT status FROM calls WHERE run_id = 'db-run' AND call_id = 'n1'").get()).toEqual({ status: "approval_required" });
     } finally {
       db.close();
+    }
+  });
+});
+
+describe("WAL checkpoints", () => {
+  it("run after every 100 write transactions, once the current callback is done, not inside a commit (issue 14 item 2)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-checkpoint-"));
+    const store = StateStore.open(path.join(dir, "state.db"));
+    const pragmas = vi.spyOn(Database.prototype, "pragma");
+    const checkpoints = () => pragmas.mock.calls.filter(([text]) => /^wal_checkpoint/.test(String(text))).length;
+    try {
+      store.ensureRun("r");
+      const commit = (i: number) =>
+        store.transaction("record a call", () => {
+          store.beginCall({ runId: "r", callId: `c${i}`, surface: ".", tool: "echo", inputJson: "{}" }, { status: "ok", output: {}, modelOutput: {} });
+          store.appendEvent("r", `c${i}`, "tool.execution_completed", {});
+        });
+      // ensureRun's insert was the first write: 99 more transactions reach 100, synchronously.
+      for (let i = 1; i < 100; i++) commit(i);
+      expect(checkpoints()).toBe(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(checkpoints()).toBe(1);
+      for (let i = 100; i < 199; i++) commit(i);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(checkpoints()).toBe(1);
+      commit(199);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(checkpoints()).toBe(2);
+      expect(store.listEvents("r")).toHaveLength(199);
+    } finally {
+      pragmas.mockRestore();
+      store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
