@@ -362,7 +362,7 @@ export class Runtime {
       session.checkLease(lease);
       // Every call ends: the host's default deadline applies when the request sets none.
       const supervised = { ...control, deadlineMs: control.deadlineMs ?? this.limits.deadlineMs };
-      return await superviseCall(() => body(grant.run), supervised, () => this.executor.killRun(runId), lease?.signal);
+      return await superviseCall(() => body(grant.run), supervised, () => this.executor.killRun(runId), lease);
     } catch (error) {
       const failure = session.controlPlaneFailure ?? (error instanceof ControlPlaneError ? error : undefined);
       if (!failure) throw error;

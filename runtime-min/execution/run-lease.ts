@@ -41,8 +41,15 @@ export const DEFAULT_LEASE_MS = 30_000;
 
 /** One call's share of its run's lease. */
 export interface LeaseHandle {
-  /** Aborts, with the `lease_expired` {@link ControlPlaneError} as `reason`, when the lease is lost. */
-  readonly signal: AbortSignal;
+  /** The `lease_expired` {@link ControlPlaneError} once the lease is lost; `undefined` while it is held. */
+  readonly lost: ControlPlaneError | undefined;
+  /**
+   * Calls `onLost` with the `lease_expired` {@link ControlPlaneError} when the lease is lost
+   * (once); returns the function that stops watching. A plain set of callbacks rather than an
+   * `AbortSignal` listener: adding and removing one per call costs a fraction of EventTarget's
+   * (issue 14 item 2).
+   */
+  watch(onLost: (failure: ControlPlaneError) => void): () => void;
   /**
    * Throws the `lease_expired` {@link ControlPlaneError} (and fails every call sharing the
    * lease) unless this runtime still holds a live lease on the run. Called inside the
@@ -62,7 +69,7 @@ export interface LeaseHandle {
 export interface LeaseGrant {
   readonly run: RunRecord;
   /**
-   * Absent for an ended run (the caller refuses the call). Its signal is already aborted when
+   * Absent for an ended run (the caller refuses the call). It is already `lost` when
    * this runtime's lease on the run was lost while other calls of it are still finishing.
    */
   readonly lease: LeaseHandle | undefined;
@@ -76,7 +83,8 @@ interface LeaseEntry {
   readonly epoch: number;
   /** When the lease expires, as last written (ms since the epoch). */
   expiresAt: number;
-  readonly controller: AbortController;
+  /** What {@link LeaseHandle.watch} registered: called once when the lease is lost. */
+  readonly watchers: Set<(failure: ControlPlaneError) => void>;
   readonly timer: NodeJS.Timeout;
   /** Set once the lease is lost; later shares fail with it. */
   lost: ControlPlaneError | undefined;
@@ -140,7 +148,7 @@ export class RunLeases {
       inFlight: 1,
       epoch: take.epoch,
       expiresAt: take.expiresAt,
-      controller: new AbortController(),
+      watchers: new Set(),
       timer: setInterval(() => this.renew(created), this.idleHoldMs),
       lost: undefined,
       idleSince: undefined,
@@ -173,7 +181,13 @@ export class RunLeases {
       if (entry.lost) throw entry.lost;
     };
     return {
-      signal: entry.controller.signal,
+      get lost() {
+        return entry.lost;
+      },
+      watch: (onLost) => {
+        entry.watchers.add(onLost);
+        return () => entry.watchers.delete(onLost);
+      },
       assertHeld,
       takenOver: () => {
         const lease = this.store.leaseOf(entry.runId);
@@ -220,7 +234,9 @@ export class RunLeases {
   private lose(entry: LeaseEntry, message: string): void {
     entry.lost = new ControlPlaneError("lease_expired", message);
     clearInterval(entry.timer);
-    entry.controller.abort(entry.lost);
+    const lost = entry.lost;
+    for (const onLost of [...entry.watchers]) onLost(lost);
+    entry.watchers.clear();
   }
 
   /** Forgets the entry and frees the lease if this runtime still holds it (expired or not). */
