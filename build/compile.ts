@@ -71,9 +71,9 @@ export interface CompileOptions {
   /** The project's install command for hints (`npm install`, `pnpm install`, `yarn install`). */
   readonly installCommand?: string;
   /**
-   * `false` for `--no-cache`: neither read nor write the persistent analysis cache and bundle
-   * cache (`<root>/.assemblyline/cache/`, see `static-analysis/analysis-cache.ts` and
-   * `packaging/bundle-cache.ts`). Default `true`; `--check` reads them but never writes them.
+   * `false` for `--no-cache`: neither read nor write the persistent analysis cache, bundle
+   * cache and token-count cache (`<root>/.assemblyline/cache/`, see
+   * `static-analysis/analysis-cache.ts`, `packaging/bundle-cache.ts` and `./token-count-cache.ts`). Default `true`; `--check` reads them but never writes them.
    * The results are the same either way.
    */
   readonly cache?: boolean;
@@ -185,7 +185,14 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
   const analysed = analyse(host, options);
   const { analysis, previous, diagnostics } = analysed;
   clock.lap("analyze");
-  diagnostics.push(...(await checkModelFacingRules(analysis, options)));
+  diagnostics.push(
+    ...(await checkModelFacingRules(analysis, {
+      ...options,
+      readCache: options.cache !== false,
+      // Saved as the analysis cache is: not by `--check` (unless asked), only in an agent root.
+      saveCache: options.cache !== false && (options.saveCache ?? !options.check) && host.kind(path.join(root, "agent.md")) === "file",
+    })),
+  );
   clock.lap("providers");
   // `--check` compares the lock only, so it never bundles: a tool's bundle integrity comes from
   // the lock when its plugin's content integrity is unchanged (as under `--no-package`). Recording

@@ -57,7 +57,7 @@ export async function main(argv: readonly string[], services: CliServices = {}):
     .option("--watch", "compile again whenever an input changes (Ctrl-C stops)")
     .option("--out <dir>", "artifact directory (default: outDir of the configuration, else <root>/.assemblyline/build)")
     .option("--no-package", "skip packaging: check and lock only")
-    .option("--no-cache", "do not read or write the analysis cache (.assemblyline/cache/)")
+    .option("--no-cache", "do not read or write the compile caches (.assemblyline/cache/)")
     .option("--fail-on-change", "exit 1 when plugins.lock (or an --out artifact) changed, so a Git hook stops the commit until it is staged")
     .option("--max-warnings <n>", "fail (exit 1, nothing written) with more than n warnings", parseCount)
     .option("--config <file>", "the project configuration file to use (default: searched from the root upwards)")

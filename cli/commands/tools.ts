@@ -20,7 +20,7 @@ import { formatSnapshotWarnings, formatTools, toolsJson } from "../format-catalo
 import { refusalOutput, withHostCatalog } from "./runtime-commands.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
 import { catalogRuntimeOptions } from "../host-policy.js";
-import { withCachedTokenCounts } from "../token-count-cache.js";
+import { withCachedTokenCounts } from "../../build/token-count-cache.js";
 
 /** Options of `assembly-line tools`. */
 export interface ToolsCommandOptions {

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TOOL_TOKENS_CACHE_FILE } from "../../cli/token-count-cache.js";
+import { TOOL_TOKENS_CACHE_FILE } from "../../build/token-count-cache.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { cliPath, runCli, runCliJson } from "../helpers/run-cli.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
