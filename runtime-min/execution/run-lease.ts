@@ -61,6 +61,8 @@ export interface LeaseHandle {
    * over). Throws a `state_store_failure` {@link ControlPlaneError}.
    */
   takenOver(): boolean;
+  /** The lease epoch this runtime took (see the module comment). */
+  readonly epoch: number;
   /** Gives this call's share back; after the last share the idle hold begins. Idempotent. */
   release(): void;
 }
@@ -92,9 +94,11 @@ interface LeaseEntry {
   idleSince: number | undefined;
   /**
    * The run's row as last read (when the lease was taken, or by a later call), trusted while
-   * the lease is live: a host ends a run only while it holds the run's lease, so nobody else
-   * changes the row meanwhile. `undefined` after this runtime ended the run ({@link RunLeases.forgetRun}):
-   * the next call reads it again.
+   * the lease is live (issue 14 item 2: no read of the run per call): only a host that drives
+   * the run writes its end (`Runtime.endRun` and the deferred end check, in the transaction
+   * that would write it, that no other host has taken the run over: {@link RunLeases.drivenElsewhere}),
+   * so nobody else changes the row while this runtime holds a live lease. `undefined` after this
+   * runtime ended the run ({@link RunLeases.forgetRun}): the next call reads it again.
    */
   run: RunRecord | undefined;
 }
@@ -169,6 +173,20 @@ export class RunLeases {
     if (entry) entry.run = undefined;
   }
 
+  /**
+   * True when another host drives the run now, so this runtime must not write the run's end:
+   * with `epoch` (the lease this runtime held when the run failed), when the lease changed hands
+   * since; without one (the run failed before this runtime could take its lease), when another
+   * owner holds a live lease. Read inside the transaction that would write the end. Throws a
+   * `state_store_failure` {@link ControlPlaneError}.
+   */
+  drivenElsewhere(runId: string, epoch: number | undefined): boolean {
+    const lease = this.store.leaseOf(runId);
+    if (!lease) return false;
+    if (epoch !== undefined) return lease.epoch !== epoch;
+    return lease.owner !== null && lease.owner !== this.owner && (lease.expiresAt ?? 0) > Date.now();
+  }
+
   /** Stops renewing and releases every lease this runtime holds, idle or not (state.db errors are ignored). */
   releaseAll(): void {
     for (const entry of [...this.entries.values()]) this.drop(entry);
@@ -189,6 +207,7 @@ export class RunLeases {
         return () => entry.watchers.delete(onLost);
       },
       assertHeld,
+      epoch: entry.epoch,
       takenOver: () => {
         const lease = this.store.leaseOf(entry.runId);
         return lease !== undefined && lease.epoch !== entry.epoch;

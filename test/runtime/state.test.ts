@@ -185,6 +185,67 @@ describe("control-plane failures end the run", () => {
     }
   });
 
+  it("a run end the store could not take is not written once another host has taken the run over (this host's lease lapsed meanwhile)", async () => {
+    const host = await openRuntime({ root: agent.root, stateBusyTimeoutMs: 50, leaseMs: 300 });
+    let other: Runtime | undefined;
+    const runId = "store-down-taken-over";
+    const read = <T>(sql: string): T => {
+      const db = new Database(stateDb(), { readonly: true });
+      try {
+        return db.prepare(sql).get(runId) as T;
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      const pending = host.call({ tool: "wait_for_go", input: {}, runId, callId: "t1" });
+      await waitForFile(path.join(workspace(runId), "ready.txt"));
+      const blocker = new Database(stateDb());
+      blocker.exec("BEGIN IMMEDIATE");
+      fs.writeFileSync(path.join(workspace(runId), "go.txt"), "go");
+      expect((await pending).failure).toEqual({ kind: "control_plane", reason: "state_store_failure", runCanContinue: false });
+      // The locked store keeps the host from renewing its lease (nor writing the end): wait until the lease lapsed.
+      const { lease_expires_at: expiresAt } = read<{ lease_expires_at: number }>("SELECT lease_expires_at FROM runs WHERE run_id = ?");
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now()) + 50));
+      blocker.exec("COMMIT");
+      blocker.close();
+      other = await openRuntime({ root: agent.root });
+      expect((await other.call({ tool: "echo", input: { message: "mine now" }, runId })).status).toBe("ok");
+      // The first host's pending end would be written here; the run is the other host's now.
+      await host.close();
+      expect(read("SELECT status FROM runs WHERE run_id = ?")).toEqual({ status: "active" });
+      expect(read("SELECT COUNT(*) AS ends FROM events WHERE run_id = ? AND type = 'run.ended'")).toEqual({ ends: 0 });
+      expect((await other.call({ tool: "echo", input: { message: "still mine" }, runId })).status).toBe("ok");
+    } finally {
+      await host.close();
+      await other?.close();
+    }
+  });
+
+  it("a host that could not even take the run's lease (store locked) does not end a run another host drives", async () => {
+    const driver = await openRuntime({ root: agent.root, leaseMs: 60_000 });
+    const late = await openRuntime({ root: agent.root, stateBusyTimeoutMs: 50 });
+    const runId = "driven-elsewhere";
+    try {
+      expect((await driver.call({ tool: "echo", input: { message: "mine" }, runId })).status).toBe("ok");
+      const blocker = new Database(stateDb());
+      blocker.exec("BEGIN IMMEDIATE");
+      const refused = await late.call({ tool: "echo", input: { message: "theirs" }, runId });
+      blocker.exec("COMMIT");
+      blocker.close();
+      expect(refused.failure).toEqual({ kind: "control_plane", reason: "state_store_failure", runCanContinue: false });
+      // Its end was kept pending; writing it now would end the driver's run.
+      await late.close();
+      const db = new Database(stateDb(), { readonly: true });
+      expect(db.prepare("SELECT status FROM runs WHERE run_id = ?").get(runId)).toEqual({ status: "active" });
+      db.close();
+      expect((await driver.call({ tool: "echo", input: { message: "still mine" }, runId })).status).toBe("ok");
+    } finally {
+      await late.close();
+      await driver.close();
+    }
+  });
+
   it("cancellation kills the run's sandbox and ends the run", async () => {
     const runId = "cancelled-run";
     const controller = new AbortController();
