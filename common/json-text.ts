@@ -8,9 +8,22 @@
  * Conventions (common/positions.ts): a leading byte order mark is skipped and takes no column;
  * lines and columns are 1-based, columns in UTF-16 code units.
  */
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError, type ParseErrorCode } from "jsonc-parser";
+import { createRequire } from "node:module";
+import type { Node, ParseError, ParseErrorCode } from "jsonc-parser";
 import { createLineMap, locationOf, type LineMap, type SourceLocation } from "./positions.js";
 import { findJsonNestingBeyond } from "./json-nesting.js";
+
+let jsonc: typeof import("jsonc-parser") | undefined;
+
+/**
+ * jsonc-parser, loaded on first use (issue 14 item 3): a text that parses needs it only for a
+ * diagnostic's position or a syntax error's words, so the host commands reading a current
+ * artifact never load it. Its package entry is CommonJS, so `require` loads it synchronously.
+ */
+function jsoncParser(): typeof import("jsonc-parser") {
+  jsonc ??= createRequire(import.meta.url)("jsonc-parser") as typeof import("jsonc-parser");
+  return jsonc;
+}
 
 /**
  * Deepest object/array nesting read by default. Real files nest a few levels; the limit only
@@ -43,7 +56,7 @@ const SYNTAX_WORDS: Readonly<Record<string, string>> = {
  * code's own name for a code this list does not know.
  */
 export function jsonSyntaxWords(code: ParseErrorCode): string {
-  const name = printParseErrorCode(code);
+  const name = jsoncParser().printParseErrorCode(code);
   return SYNTAX_WORDS[name] ?? name;
 }
 
@@ -86,7 +99,7 @@ export class JsonPositions {
     if (!tree) return locationOf(lineMap, this.start);
     for (let length = segments.length; length >= 0; length--) {
       const path = segments.slice(0, length).map((s) => (typeof s === "number" ? s : String(s)));
-      const node = findNodeAtLocation(tree, path);
+      const node = jsoncParser().findNodeAtLocation(tree, path);
       if (!node) continue;
       const property = node.parent?.type === "property" ? node.parent : undefined;
       const chosen = target === "property" ? (property ?? node) : target === "key" && length === segments.length ? (property?.children?.[0] ?? node) : node;
@@ -99,7 +112,7 @@ export class JsonPositions {
     if (this.tree === null) {
       const body = this.text.slice(this.start);
       // jsonc-parser recurses once per level: no tree for absurd nesting (locations fall back to line 1).
-      this.tree = findJsonNestingBeyond(body, MAX_JSON_TEXT_DEPTH) === undefined ? parseTree(body) : undefined;
+      this.tree = findJsonNestingBeyond(body, MAX_JSON_TEXT_DEPTH) === undefined ? jsoncParser().parseTree(body) : undefined;
     }
     return this.tree;
   }
@@ -132,7 +145,7 @@ export function parseJsonText(file: string, text: string, maxDepth = MAX_JSON_TE
     return { ok: true, value: JSON.parse(body) as unknown, positions };
   } catch (error) {
     const errors: ParseError[] = [];
-    parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    jsoncParser().parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
     if (first) return { ok: false, reason: jsonSyntaxWords(first.error), location: locationOf(positions.lineMap(), start + first.offset, start + first.offset + first.length) };
     return { ok: false, reason: (error as Error).message, location: locationOf(positions.lineMap(), start) };

@@ -35,10 +35,10 @@ import { checkShellIsolationPolicy, WorkspaceShell } from "./execution/workspace
 import { ControlPlaneError } from "./failures.js";
 import { resolveHostLimits, type HostLimits } from "./host-limits.js";
 import { probeProcessIsolation, type ProcessIsolationProbe } from "./sandbox/process-isolation.js";
+import { useIsolationCache } from "./sandbox/probe-cache.js";
 import { copyJson, type Json } from "./sandbox/json-copy.js";
 import type { CapabilitySnapshot, CoreToolPolicy, SnapshotTool } from "./snapshot/types.js";
 import { StateStore, type ApprovalRecord, type CallRecord, type RunRecord } from "./state/state-store.js";
-import { InputValidator } from "./execution/validate-input.js";
 import { CallPipeline } from "./execution/call-pipeline.js";
 import type {
   ApproveRequest,
@@ -73,7 +73,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const shellPolicy = checkShellIsolationPolicy(options.shellIsolation);
   const limits = resolveHostLimits(options);
   const { root, stateDir, artifact } = openArtifact(options);
-  // Both probes start child processes: run them side by side (each runs once per process).
+  // Both probes start child processes: run them side by side (each runs once per process; a
+  // success is remembered in the root's .assemblyline/cache/, ./sandbox/probe-cache.ts).
+  useIsolationCache(root);
   const [shell, isolation] = await Promise.all([WorkspaceShell.open(shellPolicy), probeProcessIsolation()]);
   if ((options.execution ?? "sandbox") === "sandbox" && limits.network === "none" && isolation.unavailableReason !== undefined) {
     throw runtimeError(Diagnostics.NetworkPolicyUnenforceable, "", [isolation.unavailableReason]);
@@ -141,7 +143,8 @@ export class Runtime {
       artifact,
       store,
       executor: this.executor,
-      validator: new InputValidator(),
+      // Loaded with the first input check (ajv), while that call's sandbox process starts.
+      validator: async () => new (await import("./execution/validate-input.js")).InputValidator(),
       hostTools: new Map<string, CoreTool>([...CORE_TOOLS, [DELEGATE_TOOL_NAME, delegateTool], ...(options.hostTools ?? [])]),
       // delegate drives the child with the host's driver; the child's tool calls are ordinary calls.
       delegation: { driver: options.childDriver, callChild: (request): Promise<ChildCallResult> => this.call(request) },

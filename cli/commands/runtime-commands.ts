@@ -77,6 +77,7 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     const hostConfig = parseConfig(options.config ?? []);
     // The limit flags first: a bad `--deadline` is AL8062 before anything is loaded.
     const limits = parseHostLimitFlags(options);
+    startProbesEarly(options.root, hooks);
     const policy = await resolveHostPolicy(options.root ?? ".", options);
     const execution = parseExecution(policy.execution);
     // The printed `approve` command repeats the host settings, since the approved call runs in that process.
@@ -103,6 +104,7 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
   try {
     const hostConfig = parseConfig(options.config ?? []);
     const limits = parseHostLimitFlags(options);
+    startProbesEarly(options.root, hooks);
     const policy = await resolveHostPolicy(options.root ?? ".", options);
     const execution = parseExecution(policy.execution);
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
@@ -144,6 +146,7 @@ export async function withHostRuntime(
   color?: OutputColor,
 ): Promise<CommandOutput> {
   const agentRoot = root ?? ".";
+  startProbesEarly(root, hooks, options);
   const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
   if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
   // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
@@ -199,6 +202,18 @@ export async function withHostCatalog(
   const { CatalogView } = await import("../../runtime-min/catalog-view.js");
   const view = CatalogView.open({ root: agentRoot, ...(options.artifactDir ? { artifactDir: options.artifactDir } : {}), ...(hooks.runtimeOptions?.coreToolPolicy ? { coreToolPolicy: hooks.runtimeOptions.coreToolPolicy } : {}) });
   return act({ root: view.root, snapshot: (surface) => view.snapshot(surface), search: (query, request) => view.search(query, request) });
+}
+
+/**
+ * Starts the runtime's isolation probes now (`runtime-min/sandbox/start-probes.ts`), so their
+ * processes run while this host loads the project configuration, checks the artifact and loads
+ * the runtime; `openRuntime` awaits the same once-per-process probes (issue 14 item 3). The
+ * shell policy is the one `openRuntime` will get (only hooks and options carry one).
+ */
+function startProbesEarly(root: string | undefined, hooks: RuntimeCommandHooks, options?: Pick<RuntimeOptions, "shellIsolation">): void {
+  const shellIsolation = options?.shellIsolation ?? hooks.runtimeOptions?.shellIsolation;
+  // Only a head start: when this fails, openRuntime runs the probes itself.
+  import("../../runtime-min/sandbox/start-probes.js").then((probes) => probes.startIsolationProbes(root ?? ".", shellIsolation)).catch(() => undefined);
 }
 
 function exitCodeOf(result: CallResult): 0 | 1 | 2 {

@@ -26,14 +26,19 @@ import type { AuthoredExecutor } from "./execute-authored.js";
 import { executeCoreTool } from "./execute-core.js";
 import { resolveCallTarget, type CallTarget } from "./resolve-target.js";
 import type { ToolCatalog } from "./tool-catalog.js";
-import { SchemaCompileError, type InputValidator } from "./validate-input.js";
+import { SchemaCompileError } from "./schema-compile-error.js";
+import type { InputValidator } from "./validate-input.js";
 
 /** What the pipeline needs from the runtime. */
 export interface PipelineDependencies {
   readonly artifact: LoadedArtifact;
   readonly store: StateStore;
   readonly executor: AuthoredExecutor;
-  readonly validator: InputValidator;
+  /**
+   * The input validator, created on the first call that checks an input: it loads ajv, which
+   * then happens while that call's sandbox process starts (issue 14 item 3).
+   */
+  readonly validator: () => Promise<InputValidator>;
   /** The runtime's built-in implementations, overridden by the host's, plus host-only tools. */
   readonly hostTools: ReadonlyMap<string, CoreTool>;
   /** Snapshot resolvers and search indexes per surface. */
@@ -59,6 +64,9 @@ export class CallPipeline {
   private readonly configs = new WeakMap<object, { [key: string]: Json } | string>();
   /** Dispatch targets by surface, then tool name. */
   private readonly targets = new Map<string, Map<string, CallTarget>>();
+  /** The validator once loaded (so later calls check their input without waiting). */
+  private validator: InputValidator | undefined;
+  private loadingValidator: Promise<InputValidator> | undefined;
 
   constructor(private readonly deps: PipelineDependencies) {}
 
@@ -70,9 +78,16 @@ export class CallPipeline {
     const { runId, callId, tool: name } = session.identity;
     const target = this.resolve(surfaceId, name);
     if (target.kind === "refused") return this.fail(session, "invalid_input", target.message);
-    const invalid = this.checkInput(target, name, input);
-    if (invalid) return this.fail(session, invalid.kind, invalid.message);
     const ctxConfig = target.kind === "authored" ? this.ctxConfig(target) : {};
+    // A call that will run its tool now starts the tool's sandbox process before the input
+    // check, so the process boots while the host checks (issue 14 item 3). The checks and
+    // their order are unchanged; a call they fail leaves the process warm for the run (the
+    // pool closes it with the runtime).
+    if (target.kind === "authored" && typeof ctxConfig !== "string" && !(target.approval && approval === "ask")) {
+      this.deps.executor.prewarm(target.tool, runId, session.identity.workspace);
+    }
+    const invalid = this.checkInput(target, name, input, this.validator ?? (await this.loadValidator()));
+    if (invalid) return this.fail(session, invalid.kind, invalid.message);
     if (typeof ctxConfig === "string") return this.fail(session, "configuration_error", ctxConfig);
     if (target.approval && approval === "ask") return requestApproval(session, this.deps.store, surfaceId, input, target.approval);
     const runtimeBoundary = target.kind === "authored" ? this.deps.executor.runtimeBoundary : "host";
@@ -159,9 +174,21 @@ export class CallPipeline {
     });
   }
 
-  private checkInput(target: Exclude<CallTarget, { kind: "refused" }>, name: string, input: Json): { kind: FailureKind; message: string } | undefined {
+  /** Loads the input validator once (concurrent first calls share the load). */
+  private async loadValidator(): Promise<InputValidator> {
+    this.loadingValidator ??= this.deps.validator();
     try {
-      const problem = this.deps.validator.validate(target.inputSchema, input);
+      this.validator = await this.loadingValidator;
+    } catch (error) {
+      this.loadingValidator = undefined;
+      throw error;
+    }
+    return this.validator;
+  }
+
+  private checkInput(target: Exclude<CallTarget, { kind: "refused" }>, name: string, input: Json, validator: InputValidator): { kind: FailureKind; message: string } | undefined {
+    try {
+      const problem = validator.validate(target.inputSchema, input);
       return problem && { kind: "invalid_input", message: `Input for tool '${name}' does not match its inputSchema: ${problem.message}` };
     } catch (error) {
       if (!(error instanceof SchemaCompileError)) throw error;

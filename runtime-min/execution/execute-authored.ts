@@ -59,6 +59,8 @@ export class AuthoredExecutor {
   private readonly modules = new Map<string, Promise<BundleModule>>();
   private readonly definitions = new DefinitionCache();
   private bridgeRoot: string | undefined;
+  /** Starts begun by {@link prewarm} and not settled yet, by worker key: a call joins its own. */
+  private readonly prestarts = new Map<string, Promise<StartedWorker>>();
 
   constructor(private readonly options: AuthoredExecutorOptions) {
     this.pool = new WorkerPool(options.maxWorkers);
@@ -96,6 +98,26 @@ export class AuthoredExecutor {
     return this.runSandboxed(tool, request, channel);
   }
 
+  /**
+   * Starts the warm sandbox process of `tool` for run `runId` (workspace `workspace`) without
+   * waiting, so it boots while the host still checks the call (issue 14 item 3). The call's
+   * {@link run} then joins this start — its failure (AL8012 for a tampered bundle copy, or a
+   * child that cannot start) is that call's, reported as before. Does nothing in `direct`
+   * mode or when the run's process for this bundle is already warm or starting.
+   */
+  prewarm(tool: VerifiedTool, runId: string, workspace: string): void {
+    if (this.options.execution === "direct") return;
+    const key = workerKey(runId, tool.verifiedBundle);
+    if (this.prestarts.has(key) || this.pool.warm({ runId, bundlePath: tool.verifiedBundle })) return;
+    const start = this.startWorker(tool, { runId, workspace });
+    this.prestarts.set(key, start);
+    // Settled starts are forgotten: a started worker is in the pool; a failed start is retried by the call.
+    start.then(
+      () => this.prestarts.delete(key),
+      () => this.prestarts.delete(key),
+    );
+  }
+
   /** Kills the sandbox processes of a run (cancellation, deadline, run ended). */
   async killRun(runId: string): Promise<void> {
     for (const worker of await this.pool.workersOf(runId)) worker.kill();
@@ -109,7 +131,7 @@ export class AuthoredExecutor {
   private async runSandboxed(tool: VerifiedTool, request: Omit<CallRequest, "kind" | "id">, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
     let worker = this.pool.warm({ runId: request.runId, bundlePath: tool.verifiedBundle });
     if (!worker) {
-      const started = await this.startWorker(tool, request);
+      const started = await (this.prestarts.get(workerKey(request.runId, tool.verifiedBundle)) ?? this.startWorker(tool, request));
       if (!started.ok) return started.outcome;
       worker = started.worker;
     }
@@ -122,10 +144,7 @@ export class AuthoredExecutor {
   }
 
   /** Starts (or joins the start of) the warm worker of the call's run and bundle. */
-  private async startWorker(
-    tool: VerifiedTool,
-    request: Omit<CallRequest, "kind" | "id">,
-  ): Promise<{ ok: true; worker: SandboxWorker } | { ok: false; outcome: CallOutcome }> {
+  private async startWorker(tool: VerifiedTool, request: Pick<CallRequest, "runId" | "workspace">): Promise<StartedWorker> {
     try {
       const worker = await this.pool.acquire({ runId: request.runId, bundlePath: tool.verifiedBundle }, async () => {
         this.assertIntact(tool);
@@ -191,4 +210,12 @@ export class AuthoredExecutor {
       throw runtimeError(Diagnostics.BundleTampered, shown, [shown, tool.name, tool.integrity, "different bytes"]);
     }
   }
+}
+
+/** A started worker, or the outcome of a call whose sandbox could not start. */
+type StartedWorker = { ok: true; worker: SandboxWorker } | { ok: false; outcome: CallOutcome };
+
+/** Key of {@link AuthoredExecutor}'s pending starts: run id and bundle path (a run id never contains NUL). */
+function workerKey(runId: string, bundlePath: string): string {
+  return `${runId}\u0000${bundlePath}`;
 }

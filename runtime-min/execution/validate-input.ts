@@ -16,6 +16,7 @@ import { pointerToSegmentsIn } from "../../common/json-pointer.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { canonicalJsonText } from "../../common/canonical-json.js";
 import { schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
+import { SchemaCompileError } from "./schema-compile-error.js";
 
 /**
  * `validateSchema: false`: ajv does not check a locked schema against its dialect's meta-schema
@@ -30,8 +31,7 @@ const AJV_OPTIONS = { allErrors: true, verbose: true, strict: false, validateSch
 /** The result of validating one input: `undefined` when valid, else a message naming the fields. */
 export type InputProblem = { readonly message: string } | undefined;
 
-/** Thrown by {@link InputValidator.validate} when the locked schema itself cannot be compiled. */
-export class SchemaCompileError extends Error {}
+export { SchemaCompileError };
 
 const MAX_REPORTED = 5;
 

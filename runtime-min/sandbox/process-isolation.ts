@@ -24,7 +24,8 @@
  * - **Network policy `"none"`** (`--net`): a new network namespace whose only device, the
  *   loopback, is down, so every connection fails.
  *
- * Whether this works is probed once per process with the real launch. Where it does not (not
+ * Whether this works is probed once per process with the real launch (a success is remembered
+ * per agent while the machine stays as it is: `./probe-cache.ts`). Where it does not (not
  * Linux, no util-linux, user namespaces disabled) the child still gets its own session and,
  * with `setpriv`, the parent-death signal; the runtime warns (AL8060) and refuses network
  * policy `"none"` (AL8061), which it cannot enforce.
@@ -32,6 +33,7 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
 
 /** Network policy of sandboxed tools (host-owned, like the execution mode). */
 export type NetworkPolicy = "host" | "none";
@@ -118,6 +120,9 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
   const setpriv = findExecutable("setpriv");
   const unshare = findExecutable("unshare");
   if (!unshare) return { tools: { setpriv, unshare: undefined }, unavailableReason: "util-linux `unshare` was not found on PATH" };
+  // A success on this machine as it is now is remembered per agent (./probe-cache.ts).
+  const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, PROBE_SHELL]);
+  if (cachedSuccess("process", fingerprint) === "isolated") return { tools: { setpriv, unshare } };
   const launch = sandboxLaunch({ setpriv, unshare }, ["-c", 'test $$ -eq 1 && test "$PPID" -eq 0'], "none", PROBE_SHELL);
   const failure = await new Promise<string | undefined>((resolve) => {
     execFile(launch.command, launch.args, { timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL", encoding: "utf8" }, (error, _stdout, stderr) => {
@@ -125,7 +130,9 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
       resolve(`\`${unshare} --user --map-root-user --pid --net\` failed: ${stderr.trim() || error.message}`);
     });
   });
-  return failure === undefined ? { tools: { setpriv, unshare } } : { tools: { setpriv, unshare: undefined }, unavailableReason: failure };
+  if (failure !== undefined) return { tools: { setpriv, unshare: undefined }, unavailableReason: failure };
+  recordSuccess("process", fingerprint, "isolated");
+  return { tools: { setpriv, unshare } };
 }
 
 function findExecutable(name: string): string | undefined {

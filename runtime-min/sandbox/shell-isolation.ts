@@ -47,6 +47,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { sandboxEnvironment } from "./sandbox-environment.js";
+import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
 
 /**
  * Host policy for shell commands (`RuntimeOptions.shellIsolation`; never set by agent files):
@@ -235,7 +236,8 @@ export function setUnshareCommand(command: string | undefined): void {
 }
 
 /**
- * Probes once per process (per `unshare` command) whether isolated shell commands work here:
+ * Probes once per process (per `unshare` command; a success is remembered per agent while the
+ * machine stays as it is: `./probe-cache.ts`) whether isolated shell commands work here:
  * runs the real isolated command on `true` in the workspace of a temporary state directory
  * (`<tmp>/runs/probe/workspace`) and checks it exits 0. Never throws; a failure's `reason`
  * names what is missing (Linux only, util-linux `unshare` and `mount`, `mkdir`, unprivileged
@@ -262,6 +264,10 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   if (!mount) return { available: false, reason: "util-linux `mount` was not found on PATH" };
   const mkdir = findExecutable("mkdir");
   if (!mkdir) return { available: false, reason: "`mkdir` was not found on PATH" };
+  // A success on this machine as it is now is remembered per agent (./probe-cache.ts).
+  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", ...hiddenHostDirs()]);
+  const cached = cachedSuccess("shell", fingerprint);
+  if (cached === "kill-child" || cached === "no-kill-child") return { available: true, tools: { unshare, mount, mkdir, killChild: cached === "kill-child" } };
   let stateDir: string;
   try {
     stateDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-shell-probe-")));
@@ -274,11 +280,16 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
     fs.mkdirSync(workspace, { recursive: true });
     const run = { workspace, stateDir, command: "true" };
     const first = await tryIsolated({ unshare, mount, mkdir, killChild: true }, run);
-    if (first.ok) return { available: true, tools: { unshare, mount, mkdir, killChild: true } };
+    if (first.ok) {
+      recordSuccess("shell", fingerprint, "kill-child");
+      return { available: true, tools: { unshare, mount, mkdir, killChild: true } };
+    }
     if (!/kill-child/.test(first.reason)) return { available: false, reason: first.reason };
     // An older unshare without --kill-child: isolation still works, a timeout kills less.
     const second = await tryIsolated({ unshare, mount, mkdir, killChild: false }, run);
-    return second.ok ? { available: true, tools: { unshare, mount, mkdir, killChild: false } } : { available: false, reason: second.reason };
+    if (!second.ok) return { available: false, reason: second.reason };
+    recordSuccess("shell", fingerprint, "no-kill-child");
+    return { available: true, tools: { unshare, mount, mkdir, killChild: false } };
   } catch (error) {
     return { available: false, reason: `the probe could not prepare its workspace in ${stateDir}: ${(error as Error).message}` };
   } finally {

@@ -18,7 +18,7 @@ import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 const recorder = path.join(path.dirname(fileURLToPath(import.meta.url)), "helpers", "record-loads.mjs");
 
 /** Runs the CLI with every module load recorded; returns the packages (and toolchain folders) it loaded. */
-function loadedBy(args: readonly string[], cwd: string): { status: number | null; stdout: string; packages: Set<string> } {
+function loadedBy(args: readonly string[], cwd: string): { status: number | null; stdout: string; packages: Set<string>; files: string[] } {
   const log = path.join(tempDir("al-loads-"), "loads.txt");
   const result = spawnSync(process.execPath, ["--import", recorder, cliPath, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", AL_RECORD_LOADS: log } });
   const urls = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
@@ -28,8 +28,27 @@ function loadedBy(args: readonly string[], cwd: string): { status: number | null
     if (inModules) packages.add(inModules[1]!);
     const inDist = /\/dist\/(.+)$/.exec(url);
     if (inDist && !inModules) packages.add(`dist/${inDist[1]}`);
+    // A chunk of the CLI bundle (scripts/build-cli-bundle.mjs) counts as the modules it holds,
+    // named as tsc emits them (dist/cli/main.js), from its source map.
+    if (inDist && !inModules && inDist[1]!.startsWith("cli-bundle/")) {
+      for (const source of bundledSources(fileURLToPath(url))) packages.add(source);
+    }
   }
-  return { status: result.status, stdout: result.stdout, packages };
+  const files = urls.flatMap((url) => (/\/node_modules\//.test(url) ? [] : (/\/dist\/(.+)$/.exec(url)?.[1] ?? [])));
+  return { status: result.status, stdout: result.stdout, packages, files };
+}
+
+/**
+ * What a chunk of the CLI bundle holds, from its source map: the toolchain's modules as
+ * `dist/<layer>/<file>.js`, and the names of the npm packages joined into it.
+ */
+function bundledSources(chunk: string): string[] {
+  const map = JSON.parse(fs.readFileSync(`${chunk}.map`, "utf8")) as { sources: string[] };
+  return map.sources.map((source) => {
+    const file = path.relative(repoRoot, path.resolve(path.dirname(chunk), source)).split(path.sep).join("/");
+    const inModules = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
+    return inModules ? inModules[1]! : `dist/${file.replace(/\.ts$/, ".js")}`;
+  });
 }
 
 const HEAVY = ["typescript", "ts-morph", "@ts-morph/common", "esbuild", "ajv", "better-sqlite3", "gpt-tokenizer", "chokidar", "@secretlint/secretlint-rule-preset-recommend", "yaml", "diff"];
@@ -60,6 +79,8 @@ describe("what each command loads", () => {
       expect(run.status, args.join(" ")).toBe(0);
       expect(HEAVY.filter((name) => run.packages.has(name)), args.join(" ")).toEqual([]);
       expect(run.packages.has("dist/build/compile.js"), args.join(" ")).toBe(false);
+      // Nor jsonc-parser: a JSON text that parses needs it only to locate a problem.
+      expect(run.packages.has("jsonc-parser"), args.join(" ")).toBe(false);
     }
   });
 
@@ -67,8 +88,20 @@ describe("what each command loads", () => {
     const run = loadedBy(["call", "echo", "--input", '{"message":"hi"}', "--format", "json", "."], agent);
     expect(run.status, run.stdout).toBe(0);
     expect(JSON.parse(run.stdout).output).toEqual({ message: "hi" });
-    expect(["typescript", "ts-morph", "@ts-morph/common", "esbuild", "gpt-tokenizer", "chokidar"].filter((name) => run.packages.has(name))).toEqual([]);
+    expect(["typescript", "ts-morph", "@ts-morph/common", "esbuild", "gpt-tokenizer", "chokidar", "jsonc-parser"].filter((name) => run.packages.has(name))).toEqual([]);
     expect(run.packages.has("dist/build/compile.js")).toBe(false);
+  }, 120_000);
+
+  it("the host commands load the toolchain's code from the CLI bundle, the compile path from dist/ (scripts/build-cli-bundle.mjs)", () => {
+    for (const args of [["--version"], ["tools", "."], ["search", "echo", "."], ["call", "echo", "--input", '{"message":"hi"}', "."]]) {
+      const run = loadedBy(args, agent);
+      expect(run.status, args.join(" ")).toBe(0);
+      // The bin, then chunks of dist/cli-bundle/ only: not one of the modules tsc emitted.
+      expect(run.files[0], args.join(" ")).toBe("bin/assembly-line.js");
+      expect(run.files.slice(1).filter((file) => !file.startsWith("cli-bundle/")), args.join(" ")).toEqual([]);
+    }
+    // The entry is a chunk of a few modules, not the whole CLI.
+    expect(bundledSources(path.join(repoRoot, "dist", "cli-bundle", "assembly-line.js")).filter((source) => source.startsWith("dist/")).length).toBeLessThan(10);
   }, 120_000);
 
   it("a changed input still compiles first (the inputs record no longer holds)", () => {

@@ -1,0 +1,121 @@
+/**
+ * Remembers, per agent, that an isolation probe succeeded on this machine as it is now (issue 14
+ * item 3, `call` start-up; docs/performance.md). Each host process used to probe anew: the
+ * shell probe alone launches a dozen processes (a `mount` per mount point), which cost a whole
+ * `call echo` more than its sandbox process. Now a success is recorded in
+ * `<root>/.assemblyline/cache/isolation.json` with the fingerprint of everything the outcome
+ * depends on, and a later process whose fingerprint is the same skips the launch:
+ *
+ * - the boot (`/proc/sys/kernel/random/boot_id`) and kernel release, the process's user,
+ *   mount, PID and network namespaces (`/proc/self/ns/*`: another container, or a host that
+ *   entered other namespaces, differs), its uid and gid;
+ * - the kernel settings that allow unprivileged user namespaces (`user.max_user_namespaces`,
+ *   `kernel.unprivileged_userns_clone`, `kernel.apparmor_restrict_unprivileged_userns`, where
+ *   present);
+ * - the probe's own inputs (the executables' paths, sizes and modification times, the
+ *   directories it hides, the temporary directory).
+ *
+ * Only successes are recorded. A probe that fails runs again in every process, so a missing
+ * isolation is still found and warned about each time (AL8031, AL8060), and a cached success
+ * can only claim isolation that an isolated launch then attempts (a launch that fails is
+ * reported as such, never run without isolation). Without `/proc` (not Linux) nothing is
+ * cached. A cache that cannot be read or written changes nothing but the time.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { writeFileConfined } from "../../common/confined-write.js";
+
+/** The cache file, relative to the agent root. */
+export const ISOLATION_CACHE_FILE = ".assemblyline/cache/isolation.json";
+
+/** Which probe a record belongs to. */
+export type ProbeKind = "process" | "shell";
+
+/** The kernel settings read into the fingerprint (absent files are recorded as absent). */
+const KERNEL_SETTINGS = ["/proc/sys/user/max_user_namespaces", "/proc/sys/kernel/unprivileged_userns_clone", "/proc/sys/kernel/apparmor_restrict_unprivileged_userns"];
+const NAMESPACES = ["user", "mnt", "pid", "net"];
+
+let cacheRoot: string | undefined;
+
+/**
+ * Names the agent root whose `.assemblyline/cache/` keeps the probes' successes in this process
+ * (the first root named wins: the probes run once per process). `openRuntime` and
+ * `startIsolationProbes` call it before probing; without it nothing is cached.
+ */
+export function useIsolationCache(root: string): void {
+  cacheRoot ??= path.resolve(root);
+}
+
+/**
+ * The fingerprint of a probe's outcome on this machine now: `kind`, the `inputs` the probe
+ * gives (executable paths, hidden directories) with the size and modification time of each
+ * existing file among them, and the machine facts of the module comment. `undefined` when the
+ * facts cannot be read (then nothing is cached).
+ */
+export function isolationFingerprint(kind: ProbeKind, inputs: readonly string[]): string | undefined {
+  if (process.platform !== "linux") return undefined;
+  const hash = createHash("sha256").update(`${kind}\0${os.release()}\0${os.tmpdir()}\0${process.getuid?.()}\0${process.getgid?.()}`);
+  try {
+    hash.update(`\0${fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim()}`);
+    for (const name of NAMESPACES) hash.update(`\0${fs.readlinkSync(`/proc/self/ns/${name}`)}`);
+  } catch {
+    return undefined;
+  }
+  for (const file of KERNEL_SETTINGS) {
+    let value = "absent";
+    try {
+      value = fs.readFileSync(file, "utf8").trim();
+    } catch {
+      // Not on this kernel.
+    }
+    hash.update(`\0${file}=${value}`);
+  }
+  for (const input of inputs) {
+    const stat = path.isAbsolute(input) ? fs.statSync(input, { throwIfNoEntry: false }) : undefined;
+    hash.update(stat ? `\0${input}\0${stat.size}\0${stat.mtimeMs}` : `\0${input}`);
+  }
+  return hash.digest("base64url");
+}
+
+/**
+ * The value recorded with a success of `kind` under `fingerprint`, or `undefined` when the
+ * cache holds none (no cache root, no file, another fingerprint, an unreadable file).
+ */
+export function cachedSuccess(kind: ProbeKind, fingerprint: string | undefined): string | undefined {
+  if (cacheRoot === undefined || fingerprint === undefined) return undefined;
+  try {
+    const record = JSON.parse(fs.readFileSync(path.join(cacheRoot, ISOLATION_CACHE_FILE), "utf8")) as { [kind: string]: { fingerprint?: unknown; value?: unknown } | undefined };
+    const entry = Object.hasOwn(record, kind) ? record[kind] : undefined;
+    return entry?.fingerprint === fingerprint && typeof entry.value === "string" ? entry.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Records a success of `kind` under `fingerprint` with `value` (what the probe found beyond
+ * "it works", e.g. whether `unshare` knows `--kill-child`), keeping the other kind's record.
+ * Written confined to the root (never through a link out of it), and only when the root's
+ * `.assemblyline/` already exists; never throws.
+ */
+export function recordSuccess(kind: ProbeKind, fingerprint: string | undefined, value: string): void {
+  if (cacheRoot === undefined || fingerprint === undefined) return;
+  const file = path.join(cacheRoot, ISOLATION_CACHE_FILE);
+  try {
+    // Never creates the root or its state directory (a mistyped root stays missing: AL1024).
+    if (!fs.statSync(path.join(cacheRoot, ".assemblyline"), { throwIfNoEntry: false })?.isDirectory()) return;
+    let record: { [kind: string]: unknown } = {};
+    try {
+      const read = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
+      if (read !== null && typeof read === "object" && !Array.isArray(read)) record = read as { [kind: string]: unknown };
+    } catch {
+      // None yet, or unreadable: start afresh.
+    }
+    const kept = Object.fromEntries(Object.entries(record).filter(([name]) => name !== kind && (name === "process" || name === "shell")));
+    writeFileConfined(cacheRoot, file, `${JSON.stringify({ ...kept, [kind]: { fingerprint, value } })}\n`, { createFolders: true });
+  } catch {
+    // Only a shortcut: the next process probes again.
+  }
+}

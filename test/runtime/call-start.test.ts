@@ -1,0 +1,78 @@
+/**
+ * How a call starts (issue 14 item 3; docs/performance.md): the sandbox process of a call that
+ * will run its tool starts before the input check, so it boots while the host checks (and loads
+ * ajv, which the runtime loads with the first check, not when it opens). The checks, their
+ * order and their results are unchanged; a call refused by them leaves the started process
+ * warm for its run, and closing the runtime ends it.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { openRuntime, type Runtime } from "../../runtime-min/index.js";
+import { InputValidator } from "../../runtime-min/execution/validate-input.js";
+import { SandboxWorker } from "../../runtime-min/sandbox/sandbox-worker.js";
+import { WorkerPool } from "../../runtime-min/sandbox/worker-pool.js";
+import { seedTools } from "../helpers/support-agent.js";
+import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+import { alive } from "./helpers/sandbox-processes.js";
+
+let agent: AgentFixture | undefined;
+let runtime: Runtime | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await runtime?.close();
+  runtime = undefined;
+  agent?.cleanup();
+  agent = undefined;
+});
+
+/** Records, in order, each sandbox acquisition and each input check of the runtime. */
+function recordSteps(): { steps: string[]; started: SandboxWorker[] } {
+  const steps: string[] = [];
+  const started: SandboxWorker[] = [];
+  const acquire = WorkerPool.prototype.acquire;
+  vi.spyOn(WorkerPool.prototype, "acquire").mockImplementation(function (this: WorkerPool, ...args: Parameters<WorkerPool["acquire"]>) {
+    steps.push(`acquire ${args[0].runId}`);
+    return acquire.apply(this, args);
+  });
+  const validate = InputValidator.prototype.validate;
+  vi.spyOn(InputValidator.prototype, "validate").mockImplementation(function (this: InputValidator, ...args: Parameters<InputValidator["validate"]>) {
+    steps.push("validate");
+    return validate.apply(this, args);
+  });
+  const start = SandboxWorker.start.bind(SandboxWorker);
+  vi.spyOn(SandboxWorker, "start").mockImplementation(async (options) => {
+    const worker = await start(options);
+    started.push(worker);
+    return worker;
+  });
+  return { steps, started };
+}
+
+describe("a call's start", () => {
+  it("starts the tool's sandbox process before the input check; a refused input keeps its words and the next call of the run uses that process", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const { steps, started } = recordSteps();
+    runtime = await openRuntime({ root: agent.root });
+    const refused = await runtime.call({ tool: "echo", input: { message: 3 }, runId: "run-a" });
+    expect(refused).toMatchObject({ status: "failed", failure: { kind: "invalid_input", runCanContinue: true } });
+    expect(refused.status === "failed" && refused.error).toBe("Input for tool 'echo' does not match its inputSchema: `message` must be a string, but it is a number.");
+    expect(steps).toEqual(["acquire run-a", "validate"]);
+    const ok = await runtime.call({ tool: "echo", input: { message: "hi" }, runId: "run-a" });
+    expect(ok).toMatchObject({ status: "ok", output: { message: "hi" } });
+    // One process for the run: the one the refused call started.
+    expect(started).toHaveLength(1);
+    const pid = started[0]!.pid!;
+    expect(alive(pid)).toBe(true);
+    await runtime.close();
+    runtime = undefined;
+    expect(started[0]!.alive).toBe(false);
+  }, 60_000);
+
+  it("starts no sandbox process for a call that will not run its tool now (unknown tool, a gate asking for approval)", async () => {
+    agent = await createAgent([{ name: "record_note", file: seedTools.recordNote }]);
+    const { steps } = recordSteps();
+    runtime = await openRuntime({ root: agent.root });
+    expect(await runtime.call({ tool: "no_such_tool", input: {}, runId: "run-b" })).toMatchObject({ status: "failed", failure: { kind: "invalid_input" } });
+    expect(await runtime.call({ tool: "record_note", input: { note: "x" }, runId: "run-b" })).toMatchObject({ status: "approval_required" });
+    expect(steps.filter((step) => step.startsWith("acquire"))).toEqual([]);
+  }, 60_000);
+});

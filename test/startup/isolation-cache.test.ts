@@ -1,0 +1,122 @@
+/**
+ * The isolation probes' cache (issue 14 item 3; runtime-min/sandbox/probe-cache.ts): a success
+ * is remembered in `<root>/.assemblyline/cache/isolation.json` under the fingerprint of the
+ * machine as it is, so the next `call` launches no probe; a failure is never remembered, so a
+ * missing isolation is found, and warned about (AL8031), by every process.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { copyAgent } from "../helpers/copy-agent.js";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+
+const linux = process.platform === "linux";
+const CACHE = ".assemblyline/cache/isolation.json";
+
+/** The probe-cache module afresh (its cache root is chosen once per module instance). */
+async function freshCache(): Promise<typeof import("../../runtime-min/sandbox/probe-cache.js")> {
+  vi.resetModules();
+  return import("../../runtime-min/sandbox/probe-cache.js");
+}
+
+describe("the probe cache", () => {
+  let root: string;
+  beforeEach(() => {
+    root = tempDir("al-probe-cache-");
+    fs.mkdirSync(path.join(root, ".assemblyline"));
+  });
+
+  it.runIf(linux)("fingerprints the probe's inputs: the same machine and inputs give the same print; another kind or a changed executable another", async () => {
+    const cache = await freshCache();
+    const tool = path.join(root, "tool");
+    fs.writeFileSync(tool, "#!/bin/sh\n");
+    const first = cache.isolationFingerprint("shell", [tool, "/bin/sh"]);
+    expect(first).toMatch(/^[\w-]{43}$/);
+    expect(cache.isolationFingerprint("shell", [tool, "/bin/sh"])).toBe(first);
+    expect(cache.isolationFingerprint("process", [tool, "/bin/sh"])).not.toBe(first);
+    fs.appendFileSync(tool, "true\n");
+    expect(cache.isolationFingerprint("shell", [tool, "/bin/sh"])).not.toBe(first);
+  });
+
+  it("keeps a success under its fingerprint only, one record per kind, and nothing without a root", async () => {
+    const cache = await freshCache();
+    // No root named yet: nothing recorded, nothing read.
+    cache.recordSuccess("shell", "print-1", "kill-child");
+    expect(cache.cachedSuccess("shell", "print-1")).toBeUndefined();
+    cache.useIsolationCache(root);
+    cache.recordSuccess("shell", "print-1", "kill-child");
+    cache.recordSuccess("process", "print-2", "isolated");
+    expect(cache.cachedSuccess("shell", "print-1")).toBe("kill-child");
+    expect(cache.cachedSuccess("process", "print-2")).toBe("isolated");
+    // Another machine state (another fingerprint), or no fingerprint (no /proc): a miss.
+    expect(cache.cachedSuccess("shell", "print-2")).toBeUndefined();
+    expect(cache.cachedSuccess("shell", undefined)).toBeUndefined();
+    // A damaged file is a miss and is replaced by the next success.
+    fs.writeFileSync(path.join(root, CACHE), "{");
+    expect(cache.cachedSuccess("shell", "print-1")).toBeUndefined();
+    cache.recordSuccess("shell", "print-3", "no-kill-child");
+    expect(cache.cachedSuccess("shell", "print-3")).toBe("no-kill-child");
+  });
+
+  it("never creates the root or its state directory", async () => {
+    const cache = await freshCache();
+    const missing = path.join(root, "no-such-agent");
+    cache.useIsolationCache(missing);
+    cache.recordSuccess("shell", "print-1", "kill-child");
+    expect(fs.existsSync(missing)).toBe(false);
+  });
+});
+
+describe.runIf(linux)("call and the probe cache", () => {
+  let agent: string;
+  let bin: string;
+  let log: string;
+  beforeAll(() => {
+    agent = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    expect(runCli(["compile", agent]).status).toBe(0);
+    // An `unshare` first on PATH that logs its arguments, then runs the real one.
+    const realUnshare = ["/usr/bin/unshare", "/bin/unshare"].find((file) => fs.existsSync(file));
+    bin = tempDir("al-fake-path-");
+    log = path.join(bin, "unshare.log");
+    fs.writeFileSync(path.join(bin, "unshare"), `#!/bin/sh\necho "$*" >> '${log}'\nexec ${realUnshare ?? "/nonexistent/unshare"} "$@"\n`, { mode: 0o755 });
+  }, 120_000);
+
+  const call = () => runCliJson(["call", "echo", agent, "--input", '{"message":"hi"}', "--format", "json"], { env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` } });
+  const probes = () => (fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter((line) => line.includes("sh -c")) : []);
+
+  it("probes once: the next call finds the success in .assemblyline/cache/isolation.json and launches no probe", () => {
+    fs.rmSync(path.join(agent, CACHE), { force: true });
+    fs.rmSync(log, { force: true });
+    const first = call();
+    expect(first.json.output).toEqual({ message: "hi" });
+    const probed = probes().length;
+    // Both probes ran (each launches `unshare ... sh -c`), unless this machine cannot isolate.
+    if (!fs.existsSync(path.join(agent, CACHE))) {
+      expect(first.stderr).toMatch(/AL80(31|60)/);
+      return;
+    }
+    expect(probed).toBeGreaterThanOrEqual(2);
+    const recorded = JSON.parse(fs.readFileSync(path.join(agent, CACHE), "utf8"));
+    expect(Object.keys(recorded).sort()).toEqual(["process", "shell"]);
+    fs.rmSync(log, { force: true });
+    const second = call();
+    expect(second.json.output).toEqual({ message: "hi" });
+    expect(probes()).toEqual([]);
+    // Another machine state (here: a record of another fingerprint) probes again.
+    fs.writeFileSync(path.join(agent, CACHE), JSON.stringify({ shell: { fingerprint: "another", value: "kill-child" }, process: { fingerprint: "another", value: "isolated" } }));
+    expect(call().json.output).toEqual({ message: "hi" });
+    expect(probes().length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+
+  it("never remembers a failure: without a working unshare every call warns (AL8031) and records nothing", () => {
+    fs.rmSync(path.join(agent, CACHE), { force: true });
+    fs.writeFileSync(path.join(bin, "unshare"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+    for (let round = 0; round < 2; round++) {
+      const run = call();
+      expect(run.json.output).toEqual({ message: "hi" });
+      expect(run.stderr).toContain("AL8031");
+      expect(fs.existsSync(path.join(agent, CACHE))).toBe(false);
+    }
+  }, 120_000);
+});
