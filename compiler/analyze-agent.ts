@@ -23,6 +23,8 @@ import { createSchemaCompiler, type SchemaCompileJob, type SchemaCompiler, type 
 import { validatePlugin, type ValidatedPlugin } from "./validation/validate-plugin.js";
 import { isJsonObject } from "../common/json-value.js";
 import { hashPluginDirectory, type PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
+import type { AnalysisPool } from "./analysis-pool.js";
+import { preanalyzePlugin } from "./preanalyze-plugin.js";
 
 /** Everything the front end learned about one selected capability. */
 export interface CapabilityAnalysis {
@@ -61,6 +63,12 @@ export interface AnalyzeOptions {
   readonly schemaCompiler?: SchemaCompiler;
   /** Schema verdicts kept between runs (the persistent analysis cache); only without `schemaCompiler`. */
   readonly verdictStore?: VerdictStore;
+  /**
+   * The analysis worker (`analysis-pool.ts`), which must be `analyzer`'s persistent store: the
+   * plugin folders are assigned to it once resolved, and pass 1 analyses the entry and
+   * definitions of each folder this thread claims at once. The caller closes it.
+   */
+  readonly pool?: AnalysisPool;
 }
 
 /**
@@ -82,19 +90,37 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   // declares to the schema compiler, which may judge them on a worker thread while this
   // thread goes on; pass 2 validates (parsing definition modules), hashes and merges config.
   const schemaCompiler = options.schemaCompiler ?? createSchemaCompiler(options.verdictStore);
+  const pool = options.pool;
+  pool?.assign(resolution.capabilities.map((resolved) => resolved.source.dir));
   try {
     const packages = new Map<string, LoadedPackage>();
-    for (const resolved of resolution.capabilities) {
-      const dir = resolved.source.dir;
-      if (packages.has(dir)) continue;
+    const load = (dir: string): LoadedPackage => {
       const loaded = loadPackage(host, dir, analyzer);
       packages.set(dir, loaded);
       schemaCompiler.announce(compileJobsOf(loaded.entry));
-    }
-    for (const resolved of resolution.capabilities) {
-      const surface = surfacesById.get(resolved.surfaceId)!;
-      const context = { host, analyzer, schemaCompiler };
-      capabilities.push(analyzeCapability(context, surface, resolved, packages.get(resolved.source.dir)!, diagnostics));
+      return loaded;
+    };
+    if (pool) {
+      // With the analysis worker, each package is read and validated in one go, as soon as
+      // its analyses are here (the worker analyses the folders ahead; this thread analyses the
+      // last ones while it would otherwise wait), so both threads work until the end.
+      for (const resolved of resolution.capabilities) {
+        const dir = resolved.source.dir;
+        let loaded = packages.get(dir);
+        if (!loaded) {
+          pool.prepare(dir, (other) => preanalyzePlugin(host, analyzer, other));
+          loaded = load(dir);
+        }
+        const surface = surfacesById.get(resolved.surfaceId)!;
+        capabilities.push(analyzeCapability({ host, analyzer, schemaCompiler }, surface, resolved, loaded, diagnostics));
+      }
+    } else {
+      for (const resolved of resolution.capabilities) if (!packages.has(resolved.source.dir)) load(resolved.source.dir);
+      for (const resolved of resolution.capabilities) {
+        const surface = surfacesById.get(resolved.surfaceId)!;
+        const context = { host, analyzer, schemaCompiler };
+        capabilities.push(analyzeCapability(context, surface, resolved, packages.get(resolved.source.dir)!, diagnostics));
+      }
     }
   } finally {
     if (!options.schemaCompiler) schemaCompiler.close();

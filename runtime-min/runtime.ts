@@ -89,6 +89,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
 interface PendingRunEnd {
   readonly failure: ControlPlaneError;
   readonly callId: string;
+  /** The lease epoch the failed call held; `undefined` when it failed before taking the lease. */
+  readonly epoch: number | undefined;
 }
 
 /** An open runtime. Not safe to use after {@link Runtime.close}. */
@@ -365,7 +367,7 @@ export class Runtime {
       session.checkLease(lease);
       // Every call ends: the host's default deadline applies when the request sets none.
       const supervised = { ...control, deadlineMs: control.deadlineMs ?? this.limits.deadlineMs };
-      return await superviseCall(() => body(grant.run), supervised, () => this.executor.killRun(runId), lease?.signal);
+      return await superviseCall(() => body(grant.run), supervised, () => this.executor.killRun(runId), lease);
     } catch (error) {
       const failure = session.controlPlaneFailure ?? (error instanceof ControlPlaneError ? error : undefined);
       if (!failure) throw error;
@@ -379,21 +381,25 @@ export class Runtime {
   /**
    * Ends the run on a control-plane failure: kills its sandbox processes, then in one
    * transaction marks it ended, records `run.ended` and fails the call — unless another host
-   * has taken the run's lease over since the call's `lease` was taken (see `takenOverResult`):
-   * that host's run is not written.
+   * has taken the run's lease over since the call's `lease` was taken, or (no `lease`: the
+   * failure came while taking it) another host holds a live lease on it (see
+   * `takenOverResult`): that host's run is not written. Only a host that drives the run ends
+   * it, which is what lets a lease keep the run's row (`run-lease.ts`).
    */
   private async endRun(session: CallSession, failure: ControlPlaneError, lease: LeaseHandle | undefined): Promise<CallResult> {
     const { runId, callId, tool } = session.identity;
     // A tool still running (the call was interrupted) can no longer commit anything.
     session.controlPlaneFailure ??= failure;
-    this.endedRuns.set(runId, { failure, callId });
+    this.endedRuns.set(runId, { failure, callId, epoch: lease?.epoch });
+    // The lease's copy of the run's row is stale from here on (see run-lease.ts).
+    this.leases.forgetRun(runId);
     await this.executor.killRun(runId);
     const recorded = session.events.length;
     // The end is the runtime's own record: written (below) whether or not the lease is still live.
     session.checkLease(undefined);
     try {
       const takenOver = this.store.transaction("end the run", () => {
-        if (lease?.takenOver()) return true;
+        if (lease ? lease.takenOver() : this.leases.drivenElsewhere(runId, undefined)) return true;
         this.store.endRun(runId, failure.reason, failure.message);
         session.record("run.ended", { reason: failure.reason, error: failure.message });
         this.store.updateCall(runId, callId, { status: "failed", error: failure.message, failureKind: "control_plane" });
@@ -428,17 +434,22 @@ export class Runtime {
   /**
    * Writes a run end that could not be persisted when it happened (the state store failed):
    * the run `ended` with its reason, the `run.ended` event, and the call failed as
-   * `control_plane` — as `endRun` would have. Returns false (and keeps it pending) while the
+   * `control_plane` — as `endRun` would have, and like it not when another host has taken the
+   * run over meanwhile. Returns false (and keeps it pending) while the
    * store is still unavailable. Called on the run's next access and by `close()`, so a host
    * process that exits still leaves the run ended when the store is back.
    */
   private persistPendingEnd(runId: string): boolean {
     const pending = this.endedRuns.get(runId);
     if (!pending) return true;
-    const { failure, callId } = pending;
+    const { failure, callId, epoch } = pending;
+    this.leases.forgetRun(runId);
     try {
       this.store.transaction("end the run", () => {
         if (this.store.getRun(runId)?.status === "ended") return;
+        // Another host took the run over meanwhile (this host's lease lapsed while the store
+        // was down): the run is that host's now, and its end is not written (as in endRun).
+        if (this.leases.drivenElsewhere(runId, epoch)) return;
         this.store.endRun(runId, failure.reason, failure.message);
         this.store.appendEvent(runId, callId, "run.ended", { reason: failure.reason, error: failure.message });
         this.store.updateCall(runId, callId, { status: "failed", error: failure.message, failureKind: "control_plane" });

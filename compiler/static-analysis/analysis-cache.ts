@@ -165,7 +165,15 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
   }
 }
 
-function packRecord(record: AnalysisRecord): StoredRecord {
+/** A record as {@link packRecord} packs it (for the cache file and for the analysis worker's messages). */
+export type PackedRecord = StoredRecord;
+
+/**
+ * Packs an analysis for storing or posting: an entry's location map (most of its size: a file
+ * name per location) becomes a table of pointers, a table of files and numbers. Undone by
+ * {@link unpackRecord}.
+ */
+export function packRecord(record: AnalysisRecord): StoredRecord {
   const entry = "entry" in record.result ? record.result.entry : undefined;
   const locations = entry && packLocations(entry.locations);
   if (!entry || !locations) return record;
@@ -173,7 +181,8 @@ function packRecord(record: AnalysisRecord): StoredRecord {
   return { fingerprint: record.fingerprint, result, locations };
 }
 
-function unpackRecord(stored: StoredRecord): AnalysisRecord {
+/** The analysis {@link packRecord} packed, equal to the original. */
+export function unpackRecord(stored: StoredRecord): AnalysisRecord {
   const packed = stored.locations;
   if (!packed) return { fingerprint: stored.fingerprint, result: stored.result };
   const result = stored.result as EntryAnalysis;

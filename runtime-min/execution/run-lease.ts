@@ -41,8 +41,15 @@ export const DEFAULT_LEASE_MS = 30_000;
 
 /** One call's share of its run's lease. */
 export interface LeaseHandle {
-  /** Aborts, with the `lease_expired` {@link ControlPlaneError} as `reason`, when the lease is lost. */
-  readonly signal: AbortSignal;
+  /** The `lease_expired` {@link ControlPlaneError} once the lease is lost; `undefined` while it is held. */
+  readonly lost: ControlPlaneError | undefined;
+  /**
+   * Calls `onLost` with the `lease_expired` {@link ControlPlaneError} when the lease is lost
+   * (once); returns the function that stops watching. A plain set of callbacks rather than an
+   * `AbortSignal` listener: adding and removing one per call costs a fraction of EventTarget's
+   * (issue 14 item 2).
+   */
+  watch(onLost: (failure: ControlPlaneError) => void): () => void;
   /**
    * Throws the `lease_expired` {@link ControlPlaneError} (and fails every call sharing the
    * lease) unless this runtime still holds a live lease on the run. Called inside the
@@ -54,6 +61,8 @@ export interface LeaseHandle {
    * over). Throws a `state_store_failure` {@link ControlPlaneError}.
    */
   takenOver(): boolean;
+  /** The lease epoch this runtime took (see the module comment). */
+  readonly epoch: number;
   /** Gives this call's share back; after the last share the idle hold begins. Idempotent. */
   release(): void;
 }
@@ -62,7 +71,7 @@ export interface LeaseHandle {
 export interface LeaseGrant {
   readonly run: RunRecord;
   /**
-   * Absent for an ended run (the caller refuses the call). Its signal is already aborted when
+   * Absent for an ended run (the caller refuses the call). It is already `lost` when
    * this runtime's lease on the run was lost while other calls of it are still finishing.
    */
   readonly lease: LeaseHandle | undefined;
@@ -76,12 +85,22 @@ interface LeaseEntry {
   readonly epoch: number;
   /** When the lease expires, as last written (ms since the epoch). */
   expiresAt: number;
-  readonly controller: AbortController;
+  /** What {@link LeaseHandle.watch} registered: called once when the lease is lost. */
+  readonly watchers: Set<(failure: ControlPlaneError) => void>;
   readonly timer: NodeJS.Timeout;
   /** Set once the lease is lost; later shares fail with it. */
   lost: ControlPlaneError | undefined;
   /** When the last call in flight finished (ms since the epoch); `undefined` while calls run. */
   idleSince: number | undefined;
+  /**
+   * The run's row as last read (when the lease was taken, or by a later call), trusted while
+   * the lease is live (issue 14 item 2: no read of the run per call): only a host that drives
+   * the run writes its end (`Runtime.endRun` and the deferred end check, in the transaction
+   * that would write it, that no other host has taken the run over: {@link RunLeases.drivenElsewhere}),
+   * so nobody else changes the row while this runtime holds a live lease. `undefined` after this
+   * runtime ended the run ({@link RunLeases.forgetRun}): the next call reads it again.
+   */
+  run: RunRecord | undefined;
 }
 
 /** The run progress leases one runtime holds. */
@@ -113,9 +132,12 @@ export class RunLeases {
     if (idle && idle.inFlight === 0 && (idle.lost !== undefined || Date.now() >= idle.expiresAt)) this.drop(idle);
     const entry = this.entries.get(runId);
     if (entry) {
-      const run = this.store.ensureRun(runId);
+      // Issue 14 item 2: no read of the run per call while the lease is live (see `LeaseEntry.run`).
+      const now = Date.now();
+      const run = entry.run !== undefined && entry.lost === undefined && now < entry.expiresAt ? entry.run : this.store.ensureRun(runId);
+      entry.run = run;
       if (run.status === "ended") return { run, lease: undefined };
-      if (!entry.lost && Date.now() >= entry.expiresAt) this.lose(entry, this.expiredMessage(entry));
+      if (!entry.lost && now >= entry.expiresAt) this.lose(entry, this.expiredMessage(entry));
       entry.inFlight += 1;
       entry.idleSince = undefined;
       return { run, lease: this.handle(entry) };
@@ -130,14 +152,39 @@ export class RunLeases {
       inFlight: 1,
       epoch: take.epoch,
       expiresAt: take.expiresAt,
-      controller: new AbortController(),
+      watchers: new Set(),
       timer: setInterval(() => this.renew(created), this.idleHoldMs),
       lost: undefined,
       idleSince: undefined,
+      run: take.run,
     };
     created.timer.unref();
     this.entries.set(runId, created);
     return { run: take.run, lease: this.handle(created) };
+  }
+
+  /**
+   * Forgets the run's row held with its lease, so the run's next call reads it again: called
+   * by the runtime whenever it ends the run (the row then says `ended`, with the reason the
+   * refusal quotes).
+   */
+  forgetRun(runId: string): void {
+    const entry = this.entries.get(runId);
+    if (entry) entry.run = undefined;
+  }
+
+  /**
+   * True when another host drives the run now, so this runtime must not write the run's end:
+   * with `epoch` (the lease this runtime held when the run failed), when the lease changed hands
+   * since; without one (the run failed before this runtime could take its lease), when another
+   * owner holds a live lease. Read inside the transaction that would write the end. Throws a
+   * `state_store_failure` {@link ControlPlaneError}.
+   */
+  drivenElsewhere(runId: string, epoch: number | undefined): boolean {
+    const lease = this.store.leaseOf(runId);
+    if (!lease) return false;
+    if (epoch !== undefined) return lease.epoch !== epoch;
+    return lease.owner !== null && lease.owner !== this.owner && (lease.expiresAt ?? 0) > Date.now();
   }
 
   /** Stops renewing and releases every lease this runtime holds, idle or not (state.db errors are ignored). */
@@ -152,8 +199,15 @@ export class RunLeases {
       if (entry.lost) throw entry.lost;
     };
     return {
-      signal: entry.controller.signal,
+      get lost() {
+        return entry.lost;
+      },
+      watch: (onLost) => {
+        entry.watchers.add(onLost);
+        return () => entry.watchers.delete(onLost);
+      },
       assertHeld,
+      epoch: entry.epoch,
       takenOver: () => {
         const lease = this.store.leaseOf(entry.runId);
         return lease !== undefined && lease.epoch !== entry.epoch;
@@ -199,7 +253,9 @@ export class RunLeases {
   private lose(entry: LeaseEntry, message: string): void {
     entry.lost = new ControlPlaneError("lease_expired", message);
     clearInterval(entry.timer);
-    entry.controller.abort(entry.lost);
+    const lost = entry.lost;
+    for (const onLost of [...entry.watchers]) onLost(lost);
+    entry.watchers.clear();
   }
 
   /** Forgets the entry and frees the lease if this runtime still holds it (expired or not). */

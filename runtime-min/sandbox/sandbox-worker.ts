@@ -101,6 +101,8 @@ export class SandboxWorker {
   private readonly exitWaiters: (() => void)[] = [];
   /** Armed while the child has sent part of a frame (see {@link watchStall}). */
   private stallTimer: NodeJS.Timeout | undefined;
+  /** Whether the child's handles keep the host's event loop alive ({@link setActive}); unset until first set. */
+  private active: boolean | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -366,12 +368,21 @@ export class SandboxWorker {
     for (const resolve of this.exitWaiters.splice(0)) resolve();
   }
 
-  /** Keeps the host's event loop alive only while calls are in flight (an idle pool never blocks exit). */
+  /**
+   * Keeps the host's event loop alive only while calls are in flight (an idle pool never blocks
+   * exit). Changes the handles only when the state changes (not once per call), and skips
+   * streams already closed: `Socket.ref`/`unref` on a socket without a handle (the child's stdin,
+   * ended once the entry script was sent) waits for a `connect` that never comes, adding a
+   * listener per call that is never removed.
+   */
   private setActive(active: boolean): void {
-    const handles = [this.child, this.doorbell, this.child.stdout, this.child.stderr, this.child.stdin] as ({ ref(): void; unref(): void } | null)[];
+    if (this.active === active) return;
+    this.active = active;
+    const handles = [this.child, this.doorbell, this.child.stdout, this.child.stderr, this.child.stdin] as ({ ref(): void; unref(): void; destroyed?: boolean } | null)[];
     for (const handle of handles) {
-      if (active) handle?.ref();
-      else handle?.unref();
+      if (!handle || handle.destroyed === true) continue;
+      if (active) handle.ref();
+      else handle.unref();
     }
   }
 }

@@ -77,6 +77,20 @@ describe("copyJson", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it("copies keys Object.prototype also has as own data, never through an inherited setter (even on a polluted prototype)", () => {
+    let setterRan = false;
+    Object.defineProperty(Object.prototype, "trap", { set: () => (setterRan = true), configurable: true });
+    try {
+      const copied = copyJson({ trap: 1, toString: "s", constructor: { name: "c" }, plain: 2 }, "result") as Record<string, unknown>;
+      expect(setterRan).toBe(false);
+      expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
+      for (const key of ["trap", "toString", "constructor", "plain"]) expect(Object.getOwnPropertyDescriptor(copied, key)).toMatchObject({ enumerable: true, writable: true, configurable: true });
+      expect(JSON.stringify(copied)).toBe('{"trap":1,"toString":"s","constructor":{"name":"c"},"plain":2}');
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).trap;
+    }
+  });
+
   it.each([
     [undefined, "result is undefined"],
     [{ n: 10n }, "result.n is a BigInt"],

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCallCommand } from "../../cli/commands/runtime-commands.js";
 import { openRuntime, type Runtime, type RuntimeOptions } from "../../runtime-min/index.js";
 import { STATE_SCHEMA_VERSION } from "../../runtime-min/state/schema.js";
+import { StateStore } from "../../runtime-min/state/state-store.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 import { alive, sandboxPidsIn } from "./helpers/sandbox-processes.js";
@@ -224,6 +225,26 @@ describe("losing the lease", () => {
     expect(query("SELECT status FROM runs WHERE run_id = ?", runId)).toEqual([{ status: "active" }]);
     // The other host's lease is left alone.
     expect(leaseRow(runId)).toMatchObject({ lease_owner: "other-host" });
+  });
+});
+
+describe("the run's row while the lease is held", () => {
+  it("is read when the lease is taken and not again per call (issue 14 item 2); a run this runtime ended is read again and refused (AL8021)", async () => {
+    const runtime = await open({ execution: "direct" });
+    const runId = "cached-run";
+    expect((await runtime.call({ tool: "echo", input: { message: "first" }, runId })).status).toBe("ok");
+    const reads = vi.spyOn(StateStore.prototype, "getRun");
+    try {
+      for (let i = 0; i < 5; i++) expect((await runtime.call({ tool: "echo", input: { message: `m${i}` }, runId })).status).toBe("ok");
+      expect(reads).not.toHaveBeenCalled();
+      // Ended by this runtime (an exhausted deadline): the lease's copy of the row is dropped.
+      const ended = await runtime.call({ tool: "idle", input: { ms: 5_000 }, runId, deadlineMs: 50 });
+      expect(ended.failure).toMatchObject({ reason: "deadline_exceeded", runCanContinue: false });
+      await expect(runtime.call({ tool: "echo", input: { message: "after" }, runId })).rejects.toMatchObject({ code: "AL8021" });
+      expect(reads).toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
 

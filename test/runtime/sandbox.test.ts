@@ -105,6 +105,20 @@ describe("warm sandbox processes", () => {
     expect(sandboxPidsIn(workspaceOf("warm-a"))).not.toContain(process.pid);
   });
 
+  it("a warm process adds no event listeners per call (issue 14 item 2: ref/unref of its closed stdin leaked one per call)", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      // Node warns once 11 listeners of one event are on one emitter.
+      for (let i = 0; i < 30; i++) expect((await runtime.call({ tool: "echo", input: { message: `m${i}` }, runId: "listeners-run" })).status).toBe("ok");
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning").map((warning) => warning.message)).toEqual([]);
+  });
+
   it("a sandbox killed mid-call fails that call as execution_error; the next call gets a fresh process", async () => {
     const runId = "kill-run";
     const pending = runtime.call({ tool: "slow", input: { ms: 120_000 }, runId, callId: "victim" });

@@ -4,10 +4,12 @@
  * refused; other runs are unaffected. Also the host-level refusals of `call` and `approve`.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
+import { StateStore } from "../../runtime-min/state/state-store.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 import { alive, sandboxPidsIn } from "./helpers/sandbox-processes.js";
@@ -53,6 +55,39 @@ describe("state database", () => {
       expect(db.prepare("SELECT status FROM calls WHERE run_id = 'db-run' AND call_id = 'n1'").get()).toEqual({ status: "approval_required" });
     } finally {
       db.close();
+    }
+  });
+});
+
+describe("WAL checkpoints", () => {
+  it("run after every 100 write transactions, once the current callback is done, not inside a commit (issue 14 item 2)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-checkpoint-"));
+    const store = StateStore.open(path.join(dir, "state.db"));
+    const pragmas = vi.spyOn(Database.prototype, "pragma");
+    const checkpoints = () => pragmas.mock.calls.filter(([text]) => /^wal_checkpoint/.test(String(text))).length;
+    try {
+      store.ensureRun("r");
+      const commit = (i: number) =>
+        store.transaction("record a call", () => {
+          store.beginCall({ runId: "r", callId: `c${i}`, surface: ".", tool: "echo", inputJson: "{}" }, { status: "ok", output: {}, modelOutput: {} });
+          store.appendEvent("r", `c${i}`, "tool.execution_completed", {});
+        });
+      // ensureRun's insert was the first write: 99 more transactions reach 100, synchronously.
+      for (let i = 1; i < 100; i++) commit(i);
+      expect(checkpoints()).toBe(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(checkpoints()).toBe(1);
+      for (let i = 100; i < 199; i++) commit(i);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(checkpoints()).toBe(1);
+      commit(199);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(checkpoints()).toBe(2);
+      expect(store.listEvents("r")).toHaveLength(199);
+    } finally {
+      pragmas.mockRestore();
+      store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
@@ -147,6 +182,67 @@ describe("control-plane failures end the run", () => {
       await expect(next.call({ tool: "echo", input: { message: "x" }, runId })).rejects.toMatchObject({ code: "AL8021" });
     } finally {
       await next.close();
+    }
+  });
+
+  it("a run end the store could not take is not written once another host has taken the run over (this host's lease lapsed meanwhile)", async () => {
+    const host = await openRuntime({ root: agent.root, stateBusyTimeoutMs: 50, leaseMs: 300 });
+    let other: Runtime | undefined;
+    const runId = "store-down-taken-over";
+    const read = <T>(sql: string): T => {
+      const db = new Database(stateDb(), { readonly: true });
+      try {
+        return db.prepare(sql).get(runId) as T;
+      } finally {
+        db.close();
+      }
+    };
+    try {
+      const pending = host.call({ tool: "wait_for_go", input: {}, runId, callId: "t1" });
+      await waitForFile(path.join(workspace(runId), "ready.txt"));
+      const blocker = new Database(stateDb());
+      blocker.exec("BEGIN IMMEDIATE");
+      fs.writeFileSync(path.join(workspace(runId), "go.txt"), "go");
+      expect((await pending).failure).toEqual({ kind: "control_plane", reason: "state_store_failure", runCanContinue: false });
+      // The locked store keeps the host from renewing its lease (nor writing the end): wait until the lease lapsed.
+      const { lease_expires_at: expiresAt } = read<{ lease_expires_at: number }>("SELECT lease_expires_at FROM runs WHERE run_id = ?");
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now()) + 50));
+      blocker.exec("COMMIT");
+      blocker.close();
+      other = await openRuntime({ root: agent.root });
+      expect((await other.call({ tool: "echo", input: { message: "mine now" }, runId })).status).toBe("ok");
+      // The first host's pending end would be written here; the run is the other host's now.
+      await host.close();
+      expect(read("SELECT status FROM runs WHERE run_id = ?")).toEqual({ status: "active" });
+      expect(read("SELECT COUNT(*) AS ends FROM events WHERE run_id = ? AND type = 'run.ended'")).toEqual({ ends: 0 });
+      expect((await other.call({ tool: "echo", input: { message: "still mine" }, runId })).status).toBe("ok");
+    } finally {
+      await host.close();
+      await other?.close();
+    }
+  });
+
+  it("a host that could not even take the run's lease (store locked) does not end a run another host drives", async () => {
+    const driver = await openRuntime({ root: agent.root, leaseMs: 60_000 });
+    const late = await openRuntime({ root: agent.root, stateBusyTimeoutMs: 50 });
+    const runId = "driven-elsewhere";
+    try {
+      expect((await driver.call({ tool: "echo", input: { message: "mine" }, runId })).status).toBe("ok");
+      const blocker = new Database(stateDb());
+      blocker.exec("BEGIN IMMEDIATE");
+      const refused = await late.call({ tool: "echo", input: { message: "theirs" }, runId });
+      blocker.exec("COMMIT");
+      blocker.close();
+      expect(refused.failure).toEqual({ kind: "control_plane", reason: "state_store_failure", runCanContinue: false });
+      // Its end was kept pending; writing it now would end the driver's run.
+      await late.close();
+      const db = new Database(stateDb(), { readonly: true });
+      expect(db.prepare("SELECT status FROM runs WHERE run_id = ?").get(runId)).toEqual({ status: "active" });
+      db.close();
+      expect((await driver.call({ tool: "echo", input: { message: "still mine" }, runId })).status).toBe("ok");
+    } finally {
+      await late.close();
+      await driver.close();
     }
   });
 

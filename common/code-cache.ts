@@ -1,0 +1,267 @@
+/**
+ * A V8 code cache for the CommonJS dependencies the toolchain requires (issue 14 item 1): the
+ * 9 MB TypeScript parser a cold compile loads (about 0.1–0.2 s of CPU to compile each time, on
+ * each thread that parses), ajv and better-sqlite3 for `call`, `tools` and `search`. Node 22
+ * has `module.enableCompileCache()`; Node 20, which the toolchain supports, has not, so this
+ * module does the same for CommonJS files under a `node_modules` folder:
+ *
+ * - {@link installCodeCache} (the CLI entry calls it first; the analysis worker too) replaces
+ *   `Module.prototype._compile` for those files: the file is compiled with `vm.Script` and the
+ *   cached data stored for it, and run as Node runs a CommonJS module (same wrapper, `require`,
+ *   `module`, `__filename`, `__dirname`). Anything else, a small file that mentions `import(`
+ *   (its dynamic import would make Node print an experimental warning), or a file that does
+ *   not compile as CommonJS, goes to Node's own `_compile` unchanged. On Node ≥ 22.1 it calls `module.enableCompileCache` instead.
+ * - The cache lives in a folder of the user's own under the OS temporary folder
+ *   (`assembly-line-code-cache-<uid>`, mode 0700; not used when it is a link, owned by someone
+ *   else, or writable by others: cached data is code), as sealed files (`common/sealed-file.ts`:
+ *   format line, SHA-256, payload) per Node version, architecture and set of Node/V8 flags: one
+ *   shared by the small modules, read on the first lookup, and one per large module (TypeScript),
+ *   read only when it loads. An entry is used only for a file of the same path, length and CRC-32
+ *   of its text, and only when V8 accepts it (V8 checks its own version, flags and the source);
+ *   a missing, truncated, corrupt or foreign file is a miss, never a crash.
+ * - On exit, when a file was compiled without an accepted entry, the main thread writes its
+ *   file again (atomically) with V8's data, taken after the run so that the functions compiled
+ *   lazily are in it too. Entries of other commands' modules are kept (the shared file is
+ *   capped at {@link MAX_CACHE_BYTES}).
+ * - `ASSEMBLY_LINE_CODE_CACHE=0` turns it off.
+ *
+ * docs/caches.md describes it for users.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import { createRequire, Module as ModuleNs } from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as vm from "node:vm";
+import { isMainThread } from "node:worker_threads";
+import * as zlib from "node:zlib";
+import { readSealedPayload, sealPayload } from "./sealed-file.js";
+
+/** First bytes of a code cache file; then the SHA-256 of the payload, then the payload. */
+const MAGIC = Buffer.from("assembly-line code cache 1\n", "utf8");
+
+/** The most bytes of cached data kept; beyond it only the entries this process used are written. */
+export const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** One cached file: its path, the length and CRC-32 of its text, V8's data. */
+type Entry = readonly [file: string, length: number, crc: number, data: Uint8Array];
+
+/** What {@link installCodeCache} did in this thread (for tests and benchmarks). */
+export interface CodeCacheStats {
+  /** The cache file in use, or why none is (`"off"`, `"node-compile-cache"`, `"unsafe folder"`). */
+  readonly file: string;
+  /** Files compiled with accepted cached data. */
+  readonly hits: number;
+  /** Files compiled without cached data (or with data V8 rejected). */
+  readonly misses: number;
+  readonly rejected: number;
+}
+
+/** Options of {@link installCodeCache}. */
+export interface CodeCacheOptions {
+  /** The folder (default: `assembly-line-code-cache-<uid>` under the OS temporary folder). */
+  readonly dir?: string;
+  /** Whether this thread writes the cache on exit (default: on the main thread only). */
+  readonly save?: boolean;
+}
+
+interface ModuleInternals {
+  exports: unknown;
+  require(id: string): unknown;
+  _compile(content: string, filename: string, format?: string): unknown;
+}
+
+interface ModuleStatics {
+  prototype: ModuleInternals;
+  wrap(content: string): string;
+  _resolveFilename(request: string, parent: ModuleInternals, isMain: boolean, options?: unknown): string;
+  _resolveLookupPaths(request: string, parent: ModuleInternals): string[] | null;
+  _extensions: unknown;
+  _cache: unknown;
+  enableCompileCache?: (dir?: string) => unknown;
+}
+
+let stats: { file: string; hits: number; misses: number; rejected: number } | undefined;
+
+/** What the code cache did in this thread; `undefined` when it was not installed. */
+export function codeCacheStats(): CodeCacheStats | undefined {
+  return stats && { ...stats };
+}
+
+/**
+ * Installs the code cache for this thread (once; later calls do nothing). Never throws: when
+ * the cache cannot be used, modules load as they always do.
+ */
+export function installCodeCache(options: CodeCacheOptions = {}): void {
+  if (stats) return;
+  stats = { file: "off", hits: 0, misses: 0, rejected: 0 };
+  if (process.env["ASSEMBLY_LINE_CODE_CACHE"] === "0") return;
+  const Module = ModuleNs as unknown as ModuleStatics;
+  try {
+    const dir = options.dir ?? path.join(os.tmpdir(), `assembly-line-code-cache-${typeof process.getuid === "function" ? process.getuid() : "user"}`);
+    if (typeof Module.enableCompileCache === "function") {
+      // Node ≥ 22.1 caches every module itself (CommonJS and ES modules).
+      stats.file = "node-compile-cache";
+      if (privateFolder(dir)) Module.enableCompileCache(dir);
+      return;
+    }
+    if (!privateFolder(dir)) {
+      stats.file = "unsafe folder";
+      return;
+    }
+    // V8 rejects data made under other flags: one file per set of flags, so that runs with
+    // other flags (a profiler, a test runner) do not keep replacing each other's file.
+    const flags = createHash("sha256").update(`${process.execArgv.join("\0")}\0${process.env["NODE_OPTIONS"] ?? ""}`).digest("hex").slice(0, 12);
+    const base = path.join(dir, `v8-${process.version}-${process.arch}-${flags}`);
+    stats.file = `${base}.bin`;
+    hook(Module, new EntryStore(base), options.save ?? isMainThread);
+  } catch {
+    // No cache: modules load as they always do.
+  }
+}
+
+/** True when `dir` exists (or was created) as a folder of this user that nobody else can write. */
+function privateFolder(dir: string): boolean {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = fs.lstatSync(dir);
+    if (!stat.isDirectory()) return false;
+    if (process.platform === "win32") return true; // the temporary folder is per user
+    return stat.uid === process.getuid!() && (stat.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The entries of one cache: the modules' shared file (`<base>.bin`, read on the first lookup)
+ * and, for each module whose source is at least {@link OWN_FILE_BYTES} long, a file of its own
+ * (`<base>-<hash of its path>.bin`, read only when that module loads), so a command that does
+ * not load TypeScript does not read TypeScript's 2.5 MB of cached code.
+ */
+class EntryStore {
+  #shared: Map<string, Entry> | undefined;
+  readonly #base: string;
+  /** Entries this process used (kept when the shared file is over its cap). */
+  readonly used = new Set<string>();
+
+  constructor(base: string) {
+    this.#base = base;
+  }
+
+  /** The stored entry of `filename` for a source of `length` characters. */
+  get(filename: string, length: number): Entry | undefined {
+    if (length >= OWN_FILE_BYTES) return readEntries(this.ownFile(filename)).get(filename);
+    this.#shared ??= readEntries(`${this.#base}.bin`);
+    return this.#shared.get(filename);
+  }
+
+  ownFile(filename: string): string {
+    return `${this.#base}-${createHash("sha256").update(filename).digest("hex").slice(0, 16)}.bin`;
+  }
+
+  /** Writes fresh entries: each large one to its own file, the small ones merged into the shared file. */
+  save(fresh: readonly Entry[]): void {
+    const small = fresh.filter(([, length]) => length < OWN_FILE_BYTES);
+    for (const entry of fresh) if (entry[1] >= OWN_FILE_BYTES) writeEntries(this.ownFile(entry[0]), [entry]);
+    if (small.length === 0) return;
+    const names = new Set(small.map(([name]) => name));
+    let kept = [...(this.#shared ?? readEntries(`${this.#base}.bin`)).values()].filter(([name]) => !names.has(name));
+    const size = (list: readonly Entry[]) => list.reduce((sum, entry) => sum + entry[3].length, 0);
+    if (size(kept) + size(small) > MAX_CACHE_BYTES) kept = kept.filter(([name]) => this.used.has(name));
+    writeEntries(`${this.#base}.bin`, [...kept, ...small]);
+  }
+}
+
+/** Modules at least this long (in characters) get a cache file of their own. */
+const OWN_FILE_BYTES = 512 * 1024;
+
+function readEntries(file: string): Map<string, Entry> {
+  const payload = readSealedPayload(file, MAGIC);
+  const entries = new Map<string, Entry>();
+  if (!Array.isArray(payload)) return entries;
+  for (const item of payload as unknown[]) {
+    if (!Array.isArray(item) || item.length !== 4) continue;
+    const [name, length, crc, data] = item as unknown[];
+    if (typeof name === "string" && typeof length === "number" && typeof crc === "number" && data instanceof Uint8Array) entries.set(name, [name, length, crc, data]);
+  }
+  return entries;
+}
+
+/** Writes `entries` sealed to `file`, atomically (temporary file, then rename); never throws. */
+function writeEntries(file: string, entries: readonly Entry[]): void {
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    fs.writeFileSync(temporary, sealPayload(MAGIC, entries), { mode: 0o600 });
+    fs.renameSync(temporary, file);
+  } catch {
+    // Not written: the next run compiles again.
+    fs.rmSync(temporary, { force: true });
+  }
+}
+
+const IN_NODE_MODULES = `${path.sep}node_modules${path.sep}`;
+const DYNAMIC_IMPORT = /\bimport\s*\(/;
+
+function hook(Module: ModuleStatics, store: EntryStore, save: boolean): void {
+  const original = Module.prototype._compile;
+  /** Scripts compiled without accepted data: their data is taken on exit. */
+  const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly script: vm.Script }[] = [];
+  const compile = (content: string, filename: string): ((...args: unknown[]) => unknown) => {
+    const crc = zlib.crc32(content);
+    const known = store.get(filename, content.length);
+    const cachedData = known && known[1] === content.length && known[2] === crc ? known[3] : undefined;
+    const script = new vm.Script(Module.wrap(content), {
+      filename,
+      ...(cachedData ? { cachedData } : {}),
+      // Only large modules that mention `import(` get here (see below): their dynamic imports
+      // go to Node's default loader (Node warns that this is experimental when one runs).
+      ...(DYNAMIC_IMPORT.test(content) ? { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER } : {}),
+    });
+    if (cachedData && !script.cachedDataRejected) {
+      stats!.hits++;
+      store.used.add(filename);
+    } else {
+      if (cachedData) stats!.rejected++;
+      stats!.misses++;
+      produced.push({ name: filename, length: content.length, crc, script });
+    }
+    return script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
+  };
+  Module.prototype._compile = function (this: ModuleInternals, content: string, filename: string, format?: string): unknown {
+    if (format === "module" || !filename.includes(IN_NODE_MODULES) || !/\.c?js$/.test(filename)) return original.call(this, content, filename, format);
+    // A small module that may `import()` (cosmiconfig loading an ES-module configuration) is
+    // left to Node: a `vm.Script`'s dynamic import makes Node print an experimental warning.
+    // TypeScript's parser mentions `import(` only in messages; its dynamic imports never run here.
+    if (content.length < OWN_FILE_BYTES && DYNAMIC_IMPORT.test(content)) return original.call(this, content, filename, format);
+    let wrapper: (...args: unknown[]) => unknown;
+    try {
+      wrapper = compile(content, filename);
+    } catch {
+      // Not CommonJS (an ES module Node detects by its syntax) or not valid: Node decides.
+      return original.call(this, content, filename, format);
+    }
+    const module = this;
+    const require = Object.assign((id: string) => module.require(id), {
+      resolve: Object.assign((request: string, options?: unknown) => Module._resolveFilename(request, module, false, options), {
+        paths: (request: string) => Module._resolveLookupPaths(request, module),
+      }),
+      main: require_.main,
+      extensions: Module._extensions,
+      cache: Module._cache,
+    });
+    return Reflect.apply(wrapper, module.exports, [module.exports, require, module, filename, path.dirname(filename)]);
+  };
+  if (save) {
+    process.once("exit", () => {
+      if (produced.length === 0) return;
+      try {
+        store.save(produced.map(({ name, length, crc, script }) => [name, length, crc, script.createCachedData()]));
+      } catch {
+        // Not written: the next run compiles again.
+      }
+    });
+  }
+}
+
+const require_ = createRequire(import.meta.url);

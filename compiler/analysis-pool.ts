@@ -1,0 +1,242 @@
+/**
+ * The static analysis on both cores (issue 14 item 1: "keep both cores busy"). A cold compile
+ * of a large agent spends most of its time parsing and evaluating entries and definition
+ * modules, one plugin folder after the other; the pool hands the folders to one
+ * `worker_threads` worker (`analysis-worker-thread.ts`) as well:
+ *
+ * - {@link AnalysisPool.assign} posts the plugin folders in the order `analyzeAgent` visits
+ *   them; the worker claims them in that order and analyses each folder's entry and the
+ *   definition modules its tools name (`preanalyze-plugin.ts`). Before reading a folder, the
+ *   main thread calls {@link AnalysisPool.prepare}: a folder the worker has not reached yet is
+ *   claimed for the main thread (analysed as it is read); for a folder the worker has, the main
+ *   thread, instead of waiting, takes the last folder nobody claimed and analyses it ahead. A
+ *   claim is one `Atomics.compareExchange` on shared memory, so every folder is analysed by
+ *   exactly one thread and both stay busy until every folder is claimed. The main thread also
+ *   does everything else (reading packages, validation, hashing, config), folder by folder.
+ * - The worker posts, per folder, each analysis with its content fingerprint. The pool is the
+ *   analyzer's {@link PersistentAnalyses}: when the main thread's analyzer asks for an analysis
+ *   of a folder the worker claimed, it waits for that folder's message (blocking, as the
+ *   analysis is synchronous; `receiveMessageOnPort`), and the analyzer then checks the
+ *   fingerprint against its own host exactly as it checks a record of the persistent analysis
+ *   cache (every file the analysis read has the same content hash; every symlink resolves the
+ *   same way). So a result never depends on which thread produced it: the worker runs the same
+ *   analysis code on the same bytes, and a record that does not hold is simply analysed again
+ *   here. The main thread's host still sees (and records, for `inputs.json`) every read.
+ * - A worker that cannot start, throws on a folder, or posts nothing for {@link WAIT_LIMIT_MS}
+ *   while the main thread waits only makes the main thread analyse those folders itself: the
+ *   output is the same, only slower. Nothing is reported about the worker.
+ *
+ * Results cross threads by structured clone (the format `v8.serialize` writes for the analysis
+ * cache), so they are plain data: no AST node, no class instance, no function.
+ */
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { unpackRecord, type PackedRecord } from "./static-analysis/analysis-cache.js";
+import type { AnalysisKind, PersistentAnalyses } from "./static-analysis/static-analyzer.js";
+
+/** Fewer plugin folders than this are analysed on the main thread alone: a worker's start costs more than it saves. */
+export const POOL_THRESHOLD = 16;
+
+/**
+ * How long the main thread waits for the worker's next message before giving the worker up
+ * and analysing the rest itself. It only waits when nothing is left to take; the first message
+ * comes after the worker loaded TypeScript, which takes seconds on a loaded machine.
+ */
+const WAIT_LIMIT_MS = 10_000;
+
+/**
+ * One analysis as the worker posts it: kind, file, plugin root (as the analyzer resolved them),
+ * and the fingerprint and result packed as the analysis cache packs them (an entry's location
+ * map as numbers: a fraction of the bytes to copy between threads).
+ */
+export type PoolRecord = readonly [kind: AnalysisKind, file: string, pluginRoot: string, record: PackedRecord];
+
+/** Claim states of a plugin folder in shared memory. */
+const UNCLAIMED = 0;
+const CLAIMED_BY_WORKER = 1;
+const CLAIMED_BY_MAIN = 2;
+
+/** The main thread's side of the analysis worker; also the analyzer's persistent store. */
+export interface AnalysisPool extends PersistentAnalyses {
+  /**
+   * Hands the plugin folders (absolute, in the order the main thread will visit them) to the
+   * worker. Only the first call counts; with fewer than {@link POOL_THRESHOLD} folders the
+   * worker is stopped and everything is analysed here.
+   */
+  assign(pluginDirs: readonly string[]): void;
+  /**
+   * Called before the main thread reads the folder: claims it for this thread when the worker
+   * has not started it; when the worker has, returns once its analyses arrived, and while
+   * waiting analyses the last unclaimed folder with `analyzeHere` instead (so both threads
+   * stay busy until every folder is claimed).
+   */
+  prepare(pluginDir: string, analyzeHere: (pluginDir: string) => void): void;
+  /** Stops the worker. Analyses asked for afterwards come from `fallback` or are computed here. */
+  close(): void;
+  /** How many folders' analyses the worker posted so far (for tests and benchmarks). */
+  workerFolders(): number;
+}
+
+/** Options of {@link startAnalysisPool}. */
+export interface AnalysisPoolOptions {
+  /** A store consulted first and given every kept analysis (the persistent analysis cache). */
+  readonly fallback?: PersistentAnalyses;
+  /**
+   * False: the main thread leaves every folder to the worker and waits for it (tests use it
+   * to make the worker's share certain). Default true.
+   */
+  readonly mainAnalyses?: boolean;
+}
+
+/**
+ * Starts the worker (it loads TypeScript at once, while the caller reads the agent).
+ * `undefined` when no worker can start (then the caller analyses on its own thread).
+ */
+export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPool | undefined {
+  const { fallback, mainAnalyses = true } = options;
+  // signal[0] counts the worker's posts.
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  let channel: MessageChannel;
+  let worker: Worker;
+  try {
+    channel = new MessageChannel();
+    const { script, evaluate } = workerScript();
+    worker = new Worker(script, { eval: evaluate, workerData: { signal, port: channel.port2 }, transferList: [channel.port2], stdout: true, stderr: true });
+  } catch {
+    return undefined;
+  }
+  worker.unref();
+  // A worker that fails only makes the main thread analyse the rest itself.
+  worker.on("error", () => {});
+  const port: MessagePort = channel.port1;
+  port.unref();
+
+  const indexOf = new Map<string, number>();
+  let dirs: string[] = [];
+  let claims: Int32Array | undefined;
+  /** Per folder the worker finished: its analyses by `kind\0file\0root`. */
+  const received = new Map<number, Map<string, PoolRecord>>();
+  let stopped = false;
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    port.close();
+    void worker.terminate();
+  };
+  const drain = (): void => {
+    for (let message = receiveMessageOnPort(port); message; message = receiveMessageOnPort(port)) {
+      const [index, records] = message.message as [number, PoolRecord[]];
+      received.set(index, new Map(records.map((record) => [recordKey(record[0], record[1], record[2]), record])));
+    }
+  };
+  /** Waits for the worker's next post; false (and the worker is given up) after {@link WAIT_LIMIT_MS} without one. */
+  const waitForPost = (seen: number): boolean => {
+    if (Atomics.wait(signal, 0, seen, WAIT_LIMIT_MS) !== "timed-out") return true;
+    stop();
+    return false;
+  };
+  /** The worker's analyses of folder `index` (waiting for them); `undefined` when it gave up. */
+  const resultsOf = (index: number): Map<string, PoolRecord> | undefined => {
+    for (;;) {
+      const seen = Atomics.load(signal, 0);
+      if (!stopped) drain();
+      const results = received.get(index);
+      if (results || stopped) return results;
+      if (!waitForPost(seen)) return undefined;
+    }
+  };
+  // Instead of waiting, the main thread takes the last folder nobody claimed (the worker goes from the first).
+  let stealFrom = -1;
+  const steal = (): string | undefined => {
+    for (; stealFrom >= 0; stealFrom--) {
+      if (Atomics.compareExchange(claims!, stealFrom, UNCLAIMED, CLAIMED_BY_MAIN) === UNCLAIMED) return dirs[stealFrom--];
+    }
+    return undefined;
+  };
+  const ownerOf = (pluginRoot: string): { index: number; state: number } | undefined => {
+    const index = claims ? indexOf.get(pluginRoot) : undefined;
+    return index === undefined ? undefined : { index, state: Atomics.load(claims!, index) };
+  };
+
+  return {
+    assign(pluginDirs) {
+      if (claims || stopped) return;
+      dirs = [...new Set(pluginDirs.map((dir) => path.resolve(dir)))];
+      if (dirs.length < POOL_THRESHOLD) {
+        stop();
+        return;
+      }
+      dirs.forEach((dir, index) => indexOf.set(dir, index));
+      claims = new Int32Array(new SharedArrayBuffer(4 * dirs.length));
+      stealFrom = dirs.length - 1;
+      worker.postMessage({ dirs, claims });
+    },
+    prepare(pluginDir, analyzeHere) {
+      const owner = ownerOf(path.resolve(pluginDir));
+      if (!owner) return;
+      for (;;) {
+        const seen = Atomics.load(signal, 0);
+        // Unclaimed: the worker is behind, this thread analyses the folder when it reads it.
+        if (mainAnalyses && Atomics.compareExchange(claims!, owner.index, UNCLAIMED, CLAIMED_BY_MAIN) !== CLAIMED_BY_WORKER) return;
+        if (stopped) return;
+        drain();
+        if (received.has(owner.index)) return;
+        const stolen = mainAnalyses ? steal() : undefined;
+        if (stolen !== undefined) analyzeHere(stolen);
+        else if (!waitForPost(seen)) return;
+      }
+    },
+    find(kind, file, pluginRoot) {
+      const stored = fallback?.find(kind, file, pluginRoot);
+      if (stored) return stored;
+      const owner = ownerOf(pluginRoot);
+      if (owner?.state !== CLAIMED_BY_WORKER) return undefined;
+      const record = resultsOf(owner.index)?.get(recordKey(kind, file, pluginRoot));
+      return record && unpackRecord(record[3]);
+    },
+    keep(kind, file, pluginRoot, fingerprint, result) {
+      fallback?.keep(kind, file, pluginRoot, fingerprint, result);
+    },
+    close: stop,
+    workerFolders: () => {
+      if (!stopped) drain();
+      return received.size;
+    },
+  };
+}
+
+function recordKey(kind: AnalysisKind, file: string, pluginRoot: string): string {
+  return `${kind}\0${file}\0${pluginRoot}`;
+}
+
+let bundledSource: string | undefined;
+
+/**
+ * The worker's script: `analysis-worker-thread.js` next to this module when running from
+ * `dist/`; under the TypeScript sources (vitest) a worker cannot load `.ts`, so the entry is
+ * bundled once per process with esbuild (a CommonJS script evaluated by the worker).
+ */
+function workerScript(): { readonly script: string | URL; readonly evaluate: boolean } {
+  if (import.meta.url.endsWith(".js")) return { script: new URL("./analysis-worker-thread.js", import.meta.url), evaluate: false };
+  if (bundledSource === undefined) {
+    const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
+    const entry = fileURLToPath(new URL("./analysis-worker-thread.ts", import.meta.url));
+    const built = esbuild.buildSync({
+      entryPoints: [entry],
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      write: false,
+      logLevel: "silent",
+      // Modules that resolve files from their own URL (TypeScript's, in `typescript.ts`) resolve from the entry's folder.
+      define: { "import.meta.url": JSON.stringify(pathToFileURL(entry).href) },
+      // Dependencies load from node_modules as they do from dist/ (some do not bundle).
+      packages: "external",
+    });
+    bundledSource = built.outputFiles[0]!.text;
+  }
+  return { script: bundledSource, evaluate: true };
+}

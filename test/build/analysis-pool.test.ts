@@ -1,0 +1,152 @@
+/**
+ * The analysis worker (`compiler/analysis-pool.ts`, issue 14 item 1: keep both cores busy):
+ * whichever thread analyses a plugin folder, the analysis, the diagnostics, the lock and the
+ * CLI's `--format json` output are the same as a compile on one thread; a record the worker
+ * made of a file that changed before the main thread read it is not used; a worker that is
+ * stopped or never reached only makes the main thread do the work.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { compileAgent } from "../../build/compile.js";
+import { snapshotHost } from "../../build/snapshot-host.js";
+import { analyzeAgent, type AgentAnalysis } from "../../compiler/analyze-agent.js";
+import { POOL_THRESHOLD, startAnalysisPool, type AnalysisPool } from "../../compiler/analysis-pool.js";
+import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
+import { createNodeHost } from "../../common/host.js";
+import { runCli } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-tree.js";
+
+interface GeneratorModule {
+  generateAgent(dir: string, options: { plugins: number; tools: number; full?: boolean }): number;
+}
+const { generateAgent } = (await import(pathToFileURL(path.resolve(import.meta.dirname, "../../bench/generate-agent.mjs")).href)) as GeneratorModule;
+
+const PLUGINS = POOL_THRESHOLD + 4;
+const key = (p: number) => `plugin-${String(p).padStart(4, "0")}`;
+const pluginDir = (root: string, p: number) => path.join(root, "plugins", key(p));
+
+/** A generated agent of {@link PLUGINS} plugins × 3 tools, some of them broken in different ways. */
+function makeAgent(): string {
+  const root = tempDir("al-pool-");
+  generateAgent(root, { plugins: PLUGINS, tools: 3 });
+  const edit = (p: number, file: string, change: (text: string) => string) => {
+    const target = path.join(pluginDir(root, p), "ai.assemblyline", file);
+    fs.writeFileSync(target, change(fs.readFileSync(target, "utf8")));
+  };
+  edit(2, "tool-1.ts", (text) => `${text}\nexport const = ;\n`); // a syntax error in a definition
+  edit(5, "index.ts", (text) => text.replace('"./ai.assemblyline/tool-2.ts"', '"./ai.assemblyline/tool-7.ts"')); // a missing definition
+  edit(9, "tool-0.ts", (text) => text.replace("Generated tool 0", "Another tool 0")); // drift from the descriptor
+  edit(13, "index.ts", (text) => text.replace("tools: {", "tools: { ...(oops as object),")); // an entry the evaluator cannot read fully
+  edit(PLUGINS - 1, "index.ts", (text) => `${text}\nexport const broken = {;\n`); // a syntax error in an entry, in the worker's last folder
+  return root;
+}
+
+const pools: AnalysisPool[] = [];
+afterEach(() => pools.splice(0).forEach((pool) => pool.close()));
+
+/** The analysis on this thread alone, on a fresh host. */
+function analyseHere(root: string): AgentAnalysis {
+  return analyzeAgent(snapshotHost(createNodeHost()), root);
+}
+
+/** The analysis with a pool; `prepare` may run before (with the pool's folders assigned). */
+function analyseWithPool(root: string, options: { mainAnalyses?: boolean; before?: (pool: AnalysisPool) => void } = {}): { analysis: AgentAnalysis; workerFolders: number } {
+  const pool = startAnalysisPool({ mainAnalyses: options.mainAnalyses ?? true });
+  expect(pool).toBeDefined();
+  pools.push(pool!);
+  options.before?.(pool!);
+  const host = snapshotHost(createNodeHost());
+  const analysis = analyzeAgent(host, root, { pool: pool!, analyzer: createStaticAnalyzer(host, { persistent: pool! }) });
+  return { analysis, workerFolders: pool!.workerFolders() };
+}
+
+const dirs = (root: string) => Array.from({ length: PLUGINS }, (_, p) => pluginDir(root, p));
+
+describe("the analysis worker", () => {
+  it("gives the analysis and diagnostics of one thread when the worker analyses every folder", () => {
+    const root = makeAgent();
+    const alone = analyseHere(root);
+    expect(alone.diagnostics.length).toBeGreaterThan(3);
+    const { analysis, workerFolders } = analyseWithPool(root, { mainAnalyses: false });
+    expect(workerFolders).toBe(PLUGINS);
+    expect(analysis.diagnostics).toEqual(alone.diagnostics);
+    expect(analysis.capabilities).toEqual(alone.capabilities);
+  });
+
+  it("gives the same analysis when both threads share the folders", () => {
+    const root = makeAgent();
+    const alone = analyseHere(root);
+    const { analysis } = analyseWithPool(root);
+    expect(analysis.diagnostics).toEqual(alone.diagnostics);
+    expect(analysis.capabilities).toEqual(alone.capabilities);
+  });
+
+  it("analyses again a file that changed after the worker read it", () => {
+    const root = makeAgent();
+    const changed = path.join(pluginDir(root, 4), "ai.assemblyline", "tool-0.ts");
+    const { analysis, workerFolders } = analyseWithPool(root, {
+      mainAnalyses: false,
+      before: (pool) => {
+        pool.assign(dirs(root));
+        pool.prepare(pluginDir(root, PLUGINS - 1), () => {}); // the worker goes in order: every folder is done
+        expect(pool.workerFolders()).toBe(PLUGINS);
+        fs.writeFileSync(changed, fs.readFileSync(changed, "utf8").replace("Generated tool 0", "Changed tool 0"));
+      },
+    });
+    expect(workerFolders).toBe(PLUGINS);
+    const alone = analyseHere(root);
+    expect(JSON.stringify(alone.diagnostics)).toContain("Changed tool 0"); // the drift (AL4026) the change causes
+    expect(analysis.diagnostics).toEqual(alone.diagnostics);
+    expect(analysis.capabilities).toEqual(alone.capabilities);
+  });
+
+  it("lets the main thread do everything when the worker is stopped, or the agent is small", () => {
+    const root = makeAgent();
+    const alone = analyseHere(root);
+    const stopped = analyseWithPool(root, { before: (pool) => pool.close() });
+    expect(stopped.workerFolders).toBe(0);
+    expect(stopped.analysis.capabilities).toEqual(alone.capabilities);
+    expect(stopped.analysis.diagnostics).toEqual(alone.diagnostics);
+
+    const small = tempDir("al-pool-small-");
+    generateAgent(small, { plugins: POOL_THRESHOLD - 1, tools: 2 });
+    const few = analyseWithPool(small, { mainAnalyses: false });
+    expect(few.workerFolders).toBe(0);
+    expect(few.analysis.capabilities).toEqual(analyseHere(small).capabilities);
+  });
+
+  it("writes the same lock and diagnostics from compileAgent with and without the worker", async () => {
+    const root = tempDir("al-pool-lock-");
+    generateAgent(root, { plugins: PLUGINS, tools: 3, full: true });
+    const lockPath = path.join(root, "plugins.lock");
+    const compile = async (worker: boolean) => {
+      fs.rmSync(lockPath, { force: true });
+      const saved = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+      process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = worker ? "1" : "0";
+      try {
+        const result = await compileAgent({ root, package: false, cache: false, displayRoot: "." });
+        return { ok: result.ok, diagnostics: result.diagnostics, lock: fs.readFileSync(lockPath, "utf8") };
+      } finally {
+        if (saved === undefined) delete process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+        else process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = saved;
+      }
+    };
+    const alone = await compile(false);
+    expect(alone.ok).toBe(true);
+    expect(await compile(true)).toEqual(alone);
+  });
+
+  it("prints the same --format json output and lock from the CLI with and without the worker", () => {
+    const root = makeAgent();
+    const run = (worker: boolean) => {
+      const result = runCli(["compile", root, "--no-package", "--no-cache", "--format", "json"], { env: { ASSEMBLY_LINE_ANALYSIS_WORKER: worker ? "1" : "0" } });
+      return { status: result.status, stdout: result.stdout };
+    };
+    const alone = run(false);
+    expect(alone.status).toBe(1);
+    expect(JSON.parse(alone.stdout).diagnostics.length).toBeGreaterThan(3);
+    expect(run(true)).toEqual(alone);
+  });
+});

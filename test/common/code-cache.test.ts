@@ -1,0 +1,154 @@
+/**
+ * The V8 code cache of CommonJS dependencies (`common/code-cache.ts`, issue 14 item 1): a
+ * module loads the same with and without it; the second process uses the cached data; a
+ * changed file, a corrupt or foreign cache file and an unsafe folder are never used (and never
+ * crash); `ASSEMBLY_LINE_CODE_CACHE=0` turns it off. Each case runs in a fresh Node process
+ * against the built module (`dist/`, built by `pretest`), as the CLI installs it.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+import { cliPath } from "../helpers/run-cli.js";
+
+const codeCacheModule = pathToFileURL(path.join(repoRoot, "dist", "common", "code-cache.js")).href;
+
+interface Run {
+  readonly stats: { file: string; hits: number; misses: number; rejected: number };
+  readonly value: unknown;
+}
+
+/** A folder with a CommonJS package under node_modules (only those are cached) and a cache folder. */
+function setup(source = "module.exports = { answer: 42 };"): { root: string; cacheDir: string; moduleFile: string } {
+  const root = tempDir("al-code-cache-");
+  const moduleFile = path.join(root, "node_modules", "fixture", "index.js");
+  fs.mkdirSync(path.dirname(moduleFile), { recursive: true });
+  fs.writeFileSync(path.join(root, "node_modules", "fixture", "helper.js"), "exports.twice = (n) => n * 2;\n");
+  fs.writeFileSync(moduleFile, source);
+  return { root, cacheDir: path.join(root, "cache"), moduleFile };
+}
+
+/** Installs the cache in a new process, requires the fixture, prints what happened. */
+function run(root: string, cacheDir: string, env: NodeJS.ProcessEnv = {}): Run {
+  const script = [
+    `const { installCodeCache, codeCacheStats } = await import(${JSON.stringify(codeCacheModule)});`,
+    `installCodeCache({ dir: ${JSON.stringify(cacheDir)} });`,
+    `const { createRequire } = await import("node:module");`,
+    `const value = createRequire(${JSON.stringify(path.join(root, "x.js"))})("fixture");`,
+    `process.stdout.write(JSON.stringify({ stats: codeCacheStats(), value }));`,
+  ].join("\n");
+  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", env: { ...process.env, ...env } });
+  expect(result.stderr).toBe("");
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout) as Run;
+}
+
+const FULL_MODULE = [
+  `const path = require("node:path");`,
+  `const { twice } = require("./helper");`,
+  `module.exports = {`,
+  `  answer: twice(21),`,
+  `  dirname: path.basename(__dirname),`,
+  `  filename: path.basename(__filename),`,
+  `  resolved: path.basename(require.resolve("./helper")),`,
+  `  same: module.exports === exports && this === exports,`,
+  `  cached: require.cache[__filename] === module,`,
+  `};`,
+].join("\n");
+
+describe("the code cache", () => {
+  it("loads a module as Node does, and from the cache in the next process", () => {
+    const { root, cacheDir } = setup(FULL_MODULE);
+    const expected = { answer: 42, dirname: "fixture", filename: "index.js", resolved: "helper.js", same: true, cached: true };
+    const first = run(root, cacheDir);
+    expect(first.value).toEqual(expected);
+    expect(first.stats).toMatchObject({ hits: 0, misses: 2 });
+    expect(fs.existsSync(first.stats.file)).toBe(true);
+    expect(path.dirname(first.stats.file)).toBe(cacheDir);
+    const second = run(root, cacheDir);
+    expect(second.value).toEqual(expected);
+    expect(second.stats).toMatchObject({ hits: 2, misses: 0, rejected: 0 });
+    // Without the cache, the same exports.
+    expect(run(root, cacheDir, { ASSEMBLY_LINE_CODE_CACHE: "0" })).toEqual({ stats: { file: "off", hits: 0, misses: 0, rejected: 0 }, value: expected });
+  });
+
+  it("keeps a large module in a file of its own, read only when that module loads", () => {
+    const large = `module.exports = { size: ${"[" + "1,".repeat(300_000) + "1]"}.length };\n`;
+    const { root, cacheDir } = setup(`module.exports = require("./large.js");`);
+    fs.writeFileSync(path.join(root, "node_modules", "fixture", "large.js"), large);
+    const first = run(root, cacheDir);
+    expect(first.value).toEqual({ size: 300_001 });
+    expect(first.stats).toMatchObject({ hits: 0, misses: 2 });
+    const files = fs.readdirSync(cacheDir).sort();
+    expect(files).toHaveLength(2); // the shared file and the large module's own
+    const own = files.find((name) => name !== path.basename(first.stats.file))!;
+    expect(fs.statSync(path.join(cacheDir, own)).size).toBeGreaterThan(fs.statSync(first.stats.file).size);
+    expect(run(root, cacheDir).stats).toMatchObject({ hits: 2, misses: 0 });
+  });
+
+  it("leaves a small module that imports dynamically to Node (no experimental warning)", () => {
+    const { root, cacheDir } = setup(`module.exports = import("./esm.mjs").then((m) => m.default);`);
+    fs.writeFileSync(path.join(root, "node_modules", "fixture", "esm.mjs"), "export default 42;\n");
+    const script = [
+      `const { installCodeCache, codeCacheStats } = await import(${JSON.stringify(codeCacheModule)});`,
+      `installCodeCache({ dir: ${JSON.stringify(cacheDir)} });`,
+      `const { createRequire } = await import("node:module");`,
+      `const value = await createRequire(${JSON.stringify(path.join(root, "x.js"))})("fixture");`,
+      `process.stdout.write(JSON.stringify({ stats: codeCacheStats(), value }));`,
+    ].join("\n");
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toMatchObject({ value: 42, stats: { hits: 0, misses: 0 } });
+  });
+
+  it("does not use an entry of a file whose text changed, even at the same length", () => {
+    const { root, cacheDir, moduleFile } = setup("module.exports = { answer: 41 };");
+    expect(run(root, cacheDir).value).toEqual({ answer: 41 });
+    fs.writeFileSync(moduleFile, "module.exports = { answer: 42 };");
+    const changed = run(root, cacheDir);
+    expect(changed.value).toEqual({ answer: 42 });
+    expect(changed.stats).toMatchObject({ hits: 0, misses: 1 });
+    expect(run(root, cacheDir).stats).toMatchObject({ hits: 1, misses: 0 });
+  });
+
+  it("ignores a corrupt, truncated or foreign cache file, and writes a good one", () => {
+    const { root, cacheDir } = setup();
+    const file = run(root, cacheDir).stats.file;
+    const good = fs.readFileSync(file);
+    const damaged = [Buffer.from("not a cache"), good.subarray(0, good.length - 10), Buffer.concat([good.subarray(0, 60), Buffer.from([good[60]! ^ 0xff]), good.subarray(61)])];
+    for (const bytes of damaged) {
+      fs.writeFileSync(file, bytes);
+      const again = run(root, cacheDir);
+      expect(again.value).toEqual({ answer: 42 });
+      expect(again.stats).toMatchObject({ hits: 0, misses: 1 });
+      expect(run(root, cacheDir).stats).toMatchObject({ hits: 1, misses: 0 });
+    }
+  });
+
+  it.skipIf(process.platform === "win32")("does not use a folder others can write to", () => {
+    const { root, cacheDir } = setup();
+    fs.mkdirSync(cacheDir, { mode: 0o777 });
+    fs.chmodSync(cacheDir, 0o777);
+    const result = run(root, cacheDir);
+    expect(result.value).toEqual({ answer: 42 });
+    expect(result.stats.file).toBe("unsafe folder");
+    expect(fs.readdirSync(cacheDir)).toEqual([]);
+  });
+
+  it("leaves the CLI's output unchanged", () => {
+    const agent = tempDir("al-code-cache-agent-");
+    fs.cpSync(path.join(repoRoot, "examples", "support-agent"), agent, { recursive: true });
+    const compile = (env: NodeJS.ProcessEnv) =>
+      spawnSync(process.execPath, [cliPath, "compile", agent, "--no-package", "--no-cache", "--format", "json"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...env } });
+    const without = compile({ ASSEMBLY_LINE_CODE_CACHE: "0" });
+    expect(without.status).toBe(0);
+    const lock = fs.readFileSync(path.join(agent, "plugins.lock"), "utf8");
+    for (let i = 0; i < 2; i++) {
+      const withCache = compile({});
+      expect({ status: withCache.status, stdout: withCache.stdout }).toEqual({ status: without.status, stdout: without.stdout });
+      expect(fs.readFileSync(path.join(agent, "plugins.lock"), "utf8")).toBe(lock);
+    }
+  });
+});
