@@ -37,7 +37,7 @@ import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { checkRoot, emptyAnalysis } from "./check-root.js";
 import { startClock, type CompileTimings } from "./compile-clock.js";
 import { emitArtifact, packagingTools } from "./emit-artifact.js";
-import { carriedOverBundles, pinsOf } from "./lock-inputs.js";
+import { carriedOverBundles, pinsOf, rereadsAlike } from "./lock-inputs.js";
 import { snapshotHost } from "./snapshot-host.js";
 import type { RuleSetting } from "./project-config/types.js";
 import { applySeverityRules, checkWarningLimit, type WarningLimit } from "./severity-rules.js";
@@ -149,6 +149,18 @@ export interface CompileResult {
   readonly timings: CompileTimings;
   /** Artifact-relative bundle path → SRI of its bytes, when this compile packaged (for `--watch`'s "what changed"). */
   readonly bundles?: ReadonlyMap<string, string>;
+  /**
+   * Artifact-relative POSIX path → bytes of every file the artifact holds after this compile
+   * (`manifest.json`, bundles, copied skills), when it succeeded with packaging (for the compile
+   * record, `cli/compile-record.ts`, which checks later that the artifact on disk is still this one).
+   */
+  readonly artifactFiles?: ReadonlyMap<string, Uint8Array>;
+  /**
+   * When this compile wrote new lock bytes: that text, and whether a compile reading it instead
+   * of the previous lock would decide alike (`rereadsAlike` in `./lock-inputs.ts`), for the
+   * compile record (`cli/compile-record.ts`).
+   */
+  readonly lockWritten?: { readonly text: string; readonly rereadAlike: boolean };
 }
 
 /** Compiles the agent at `options.root`. Never throws for bad input (only for internal failures). */
@@ -216,7 +228,12 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
   const base = { lockfile: LOCKFILE_NAME, analysis, lockRecomputed: false, artifactChanged: false, ...(bundles ? { bundles } : {}), get timings() { return clock.timings(); } } as const;
 
   const committedText = previous.kind === "ok" ? previous.text : undefined;
-  const review = hasErrors(diagnostics) || committedText === lockText ? undefined : reviewContract(previous.kind === "ok" ? previous.lock : undefined, lock);
+  // The review compares every tool of both locks: computed only when something asks for it
+  // (`--check`, `add`'s onLockChange, a reader of `result.review`), not on every compile.
+  const reviewed = !hasErrors(diagnostics) && committedText !== lockText;
+  let reviewMemo: ContractReview | undefined;
+  const reviewOf = (): ContractReview => (reviewMemo ??= reviewContract(previous.kind === "ok" ? previous.lock : undefined, lock));
+  const review = reviewed && options.check ? reviewOf() : undefined;
   if (options.check) {
     const checked = await checkLock(host, options, analysed.fixCommand, lockText, diagnostics);
     clock.lap("lock");
@@ -234,28 +251,34 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
     return { ...failed, diagnostics: finish(diagnostics, root) };
   }
   let artifactChanged = false;
+  let artifactFiles: ReadonlyMap<string, Uint8Array> | undefined;
   if (packaged) {
     const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);
-    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root);
+    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root, options.recordInput);
     clock.lap("artifact");
     if (written === undefined) return { ...failed, diagnostics: finish(diagnostics, root) };
-    artifactChanged = written;
+    artifactChanged = written.changed;
+    artifactFiles = written.files;
     ignoreStateDir(root);
   }
-  if (review) options.onLockChange?.(review);
+  if (reviewed && options.onLockChange) options.onLockChange(reviewOf());
   const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged);
   clock.lap("lock");
   if (!lockWrite) return { ...failed, diagnostics: finish(diagnostics, root) };
-  return {
+  const result: CompileResult = {
     ...base,
     ok: true,
     diagnostics: finish(diagnostics, root),
     lockChanged: lockWrite.changed,
-    ...(review && lockWrite.changed ? { review } : {}),
     lockRecomputed: previous.kind === "conflict" || previous.kind === "invalid",
     artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
     artifactChanged,
+    ...(artifactFiles ? { artifactFiles } : {}),
+    ...(lockWrite.changed ? { lockWritten: { text: lockText, rereadAlike: rereadsAlike(previous, lock) } } : {}),
   };
+  // `review`, computed when first read (an enumerable property, as before).
+  if (reviewed && lockWrite.changed) Object.defineProperty(result, "review", { get: reviewOf, enumerable: true, configurable: true });
+  return result;
 }
 
 /** What the analyse step hands on. */

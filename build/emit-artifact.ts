@@ -26,7 +26,18 @@ export function packagingTools(analysis: AgentAnalysis) {
   );
 }
 
-/** Writes the artifact unless an identical one is already there; `undefined` on failure (reported). */
+/** What {@link emitArtifact} did: whether it wrote, and every file the artifact now holds. */
+export interface EmittedArtifact {
+  /** True when the artifact was written (it differed from what `outDir` held). */
+  readonly changed: boolean;
+  /** Artifact-relative POSIX path → bytes of every file of the artifact (manifest, bundles, copied skills). */
+  readonly files: ReadonlyMap<string, Uint8Array>;
+}
+
+/**
+ * Writes the artifact unless an identical one is already there; `undefined` on failure (reported).
+ * `recordInput` is called with every file read here (the copied SKILL.md files).
+ */
 export async function emitArtifact(
   analysis: AgentAnalysis,
   lock: Lockfile,
@@ -35,7 +46,8 @@ export async function emitArtifact(
   outDir: string,
   diagnostics: Diagnostic[],
   root: string,
-): Promise<boolean | undefined> {
+  recordInput?: (filePath: string) => void,
+): Promise<EmittedArtifact | undefined> {
   const [{ buildManifest }, { bundleIntegrity }, { serializeManifest, writeArtifact, ArtifactWriteRefusedError }] = await Promise.all([
     import("../packaging/build-manifest.js"),
     import("../packaging/integrity.js"),
@@ -44,6 +56,7 @@ export async function emitArtifact(
   const built = buildManifest(analysis, lock, bundleIntegrity(Buffer.from(lockText, "utf8")), packaged.toolBundles);
   const extra = new Map<string, Uint8Array>();
   for (const skill of built.skillFiles) {
+    recordInput?.(skill.from);
     const bytes = fs.existsSync(skill.from) ? fs.readFileSync(skill.from) : undefined;
     if (bytes) extra.set(skill.to, bytes);
   }
@@ -60,10 +73,11 @@ export async function emitArtifact(
   // The copied SKILL.md files count too: a surface's own skill can change without changing the
   // lock (and so the manifest), and load_skill must then serve the new text.
   const compared = compareArtifact(outDir, manifestBytes, new Map([...packaged.bundles, ...extra]));
-  if (compared.current) return false;
+  const files = new Map<string, Uint8Array>([[MANIFEST_FILE, manifestBytes], ...packaged.bundles, ...extra]);
+  if (compared.current) return { changed: false, files };
   try {
     await writeArtifact(outDir, packaged.bundles, manifest, extra, root, compared.unchanged);
-    return true;
+    return { changed: true, files };
   } catch (error) {
     if (error instanceof ArtifactWriteRefusedError) {
       diagnostics.push(writeRefusalDiagnostic("The artifact", error.refusal, root));

@@ -7,6 +7,7 @@ import type { AgentAnalysis } from "../compiler/analyze-agent.js";
 import { isDisabledTool } from "../contract/lockfile-types.js";
 import type { BundleIntegrityLookup } from "../lockfile/build-lockfile.js";
 import type { ReadLockfileResult } from "../lockfile/read-lockfile.js";
+import type { Lockfile } from "../contract/lockfile-types.js";
 
 /** Published-package pins of a readable lock (surface → key → name/version). */
 export function pinsOf(previous: ReadLockfileResult): PackagePins {
@@ -36,4 +37,18 @@ export function carriedOverBundles(previous: ReadLockfileResult, analysis: Agent
     const tool = locked.tools[toolName];
     return tool && !isDisabledTool(tool) ? tool.bundle : undefined;
   };
+}
+
+/**
+ * True when a compile that reads `lock` (the lock this compile wrote) in place of `previous`
+ * would take the same decisions from it: `previous` was a readable lock (no conflict, damage or
+ * newer version to report) and both pin the same published packages (the only thing the
+ * analysis takes from a lock; `--no-package` carries over bundle integrities this compile just
+ * wrote). The compile record (`cli/compile-record.ts`) then records the new lock as the input.
+ */
+export function rereadsAlike(previous: ReadLockfileResult, lock: Lockfile): boolean {
+  if (previous.kind !== "ok") return false;
+  const flat = (pins: PackagePins): string =>
+    JSON.stringify([...pins].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([surface, keys]) => [surface, [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]));
+  return flat(pinsOf(previous)) === flat(pinsOf({ kind: "ok", lock, bytes: new Uint8Array(), text: "" }));
 }

@@ -8,8 +8,16 @@ import { toJsonDiagnostic } from "../diagnostics/format-machine.js";
 import { formatLockfileCheckReport } from "../lockfile/format-check-report.js";
 import { printDiagnostics } from "./output.js";
 
+/**
+ * What the reports need of a compile: a {@link CompileResult}, or a compile's outcome replayed
+ * from the compile record (`./compile-record.ts`), which carries the summary's counts instead
+ * of the analysis.
+ */
+export type ReportedCompile = Pick<CompileResult, "ok" | "diagnostics" | "lockfile" | "lockChanged" | "artifact" | "artifactChanged" | "checkReport"> &
+  ({ readonly analysis: CompileResult["analysis"] } | { readonly counts: { readonly surfaces: number; readonly tools: number } });
+
 /** The JSON document of DESIGN §7: `{ ok, diagnostics, lockfile, lockChanged, artifact }`. */
-export function compileJson(result: CompileResult): Record<string, unknown> {
+export function compileJson(result: ReportedCompile): Record<string, unknown> {
   return {
     ok: result.ok,
     diagnostics: result.diagnostics.map(toJsonDiagnostic),
@@ -23,7 +31,7 @@ export function compileJson(result: CompileResult): Record<string, unknown> {
  * Prints a compile's diagnostics (stderr) and what it wrote (stdout) in words; paths as the user
  * can open them from the working directory. `flags.check` selects the `--check` report.
  */
-export function printPretty(result: CompileResult, root: string, flags: { readonly check?: boolean }): void {
+export function printPretty(result: ReportedCompile, root: string, flags: { readonly check?: boolean }): void {
   const report = result.checkReport;
   const listed = report?.diagnostic ? result.diagnostics.filter((d) => d.code !== report.diagnostic!.code) : result.diagnostics;
   printDiagnostics(listed, root);
@@ -40,10 +48,14 @@ export function printPretty(result: CompileResult, root: string, flags: { readon
     if (!rootProblem) process.stderr.write(`${shown(result.lockfile)} and the artifact were left unchanged.\n`);
     return;
   }
-  const tools = result.analysis.capabilities.reduce((sum, c) => sum + c.plugin.tools.length, 0);
-  const surfaces = result.analysis.agent.surfaces.length;
+  const { tools, surfaces } = "counts" in result ? result.counts : summaryCounts(result.analysis);
   process.stdout.write(
     `${result.lockChanged ? "Wrote" : "Up to date:"} ${shown(result.lockfile)} (${surfaces} surface${surfaces === 1 ? "" : "s"}, ${tools} tool${tools === 1 ? "" : "s"}).\n`,
   );
   if (result.artifact) process.stdout.write(`${result.artifactChanged ? "Packaged" : "Up to date:"} ${shown(result.artifact)}\n`);
+}
+
+/** The surfaces and tools of an analysis, as the pretty summary counts them (and the compile record keeps). */
+export function summaryCounts(analysis: CompileResult["analysis"]): { surfaces: number; tools: number } {
+  return { surfaces: analysis.agent.surfaces.length, tools: analysis.capabilities.reduce((sum, c) => sum + c.plugin.tools.length, 0) };
 }

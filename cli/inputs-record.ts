@@ -45,10 +45,10 @@ export const INPUTS_RECORD_FILE = path.join(".assemblyline", "cache", "inputs.js
 const FORMAT = "assembly-line inputs record 1";
 
 /** A file changed this close (ms) before the recording started is compared by content, never by `stat` alone. */
-const RACY_MARGIN_MS = 2000;
+export const RACY_MARGIN_MS = 2000;
 
 /** What `stat` said about a file that was read. */
-interface FileStat {
+export interface FileStat {
   readonly size: number;
   readonly mtimeMs: number;
   readonly ctimeMs: number;
@@ -61,7 +61,7 @@ interface FileStat {
  * digest of the listing (or `null`: not a directory); `real` the resolved path (or `null`);
  * `kind` the kind.
  */
-type Probe =
+export type Probe =
   | { readonly op: "read" | "bytes"; readonly path: string; readonly answer: string; readonly stat?: FileStat }
   | { readonly op: "list" | "real" | "kind"; readonly path: string; readonly answer: string | null };
 
@@ -80,6 +80,10 @@ export interface RecordingHost {
   readonly host: CompilerHost;
   /** Writes what the host saw as the root's inputs record; see {@link saveInputsRecord}. */
   save(): void;
+  /** `Date.now()` when the recording started (before the first probe). */
+  readonly startedAt: number;
+  /** Every probe made so far, in order, each path once per operation (the compile record, `./compile-record.ts`, keeps them too). */
+  probes(): Probe[];
 }
 
 /**
@@ -124,7 +128,12 @@ export function recordingHost(root: string, base: CompilerHost = createNodeHost(
       return kind;
     },
   };
-  return { host, save: () => saveInputsRecord(root, { format: FORMAT, toolchain: toolchainIdentity(), root, startedAt, probes: [...probes.values()] }) };
+  return {
+    host,
+    startedAt,
+    probes: () => [...probes.values()],
+    save: () => saveInputsRecord(root, { format: FORMAT, toolchain: toolchainIdentity(), root, startedAt, probes: [...probes.values()] }),
+  };
 }
 
 /**
@@ -160,7 +169,12 @@ export function forgetInputsRecord(root: string): void {
   }
 }
 
-function probeHolds(host: CompilerHost, probe: Probe, trustedBefore: number): boolean {
+/**
+ * True when `probe` gets the same answer now: a file read whose `stat` is the recorded one and
+ * was changed before `trustedBefore` (ms) holds without a read; any other file is read and
+ * hashed again; listings, link targets and kinds are asked again. Throws only what `host` throws.
+ */
+export function probeHolds(host: CompilerHost, probe: Probe, trustedBefore: number): boolean {
   if (typeof probe.path !== "string" || !path.isAbsolute(probe.path)) return false;
   switch (probe.op) {
     case "read":
@@ -186,26 +200,31 @@ function statHolds(filePath: string, recorded: FileStat, trustedBefore: number):
   return now !== undefined && now.isFile() && now.size === recorded.size && now.mtimeMs === recorded.mtimeMs && now.ctimeMs === recorded.ctimeMs && now.ino === recorded.ino;
 }
 
-function statOf(filePath: string, isFile: boolean): { stat?: FileStat } {
+/** The `stat` of `filePath` when it is a file (and `isFile` says it was read as one); `{}` otherwise. */
+export function statOf(filePath: string, isFile: boolean): { stat?: FileStat } {
   if (!isFile) return {};
   const stat = fs.statSync(filePath, { throwIfNoEntry: false });
   return stat?.isFile() ? { stat: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } } : {};
 }
 
-function readAnswer(result: ReadResult): string {
+/** The answer of a text read: `file:<sha256>` (and `:invalid-utf8`), or the kind of non-file met. */
+export function readAnswer(result: ReadResult): string {
   if (result.kind !== "file") return result.kind;
   return `file:${digest(result.text)}${result.invalidUtf8 ? ":invalid-utf8" : ""}`;
 }
 
-function bytesAnswer(bytes: Uint8Array | undefined): string {
+/** The answer of a bytes read: `file:<sha256>`, or `none`. */
+export function bytesAnswer(bytes: Uint8Array | undefined): string {
   return bytes === undefined ? "none" : `file:${digest(bytes)}`;
 }
 
-function listAnswer(entries: readonly DirectoryEntry[] | undefined): string | null {
+/** The answer of a listing: a digest of its names and kinds, or `null` when not a directory. */
+export function listAnswer(entries: readonly DirectoryEntry[] | undefined): string | null {
   return entries === undefined ? null : digest(entries.map((entry) => `${entry.kind}:${entry.name}`).join("\0"));
 }
 
-function digest(data: string | Uint8Array): string {
+/** SHA-256 of `data`, base64url. */
+export function digest(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("base64url");
 }
 
@@ -220,19 +239,27 @@ function saveInputsRecord(root: string, record: InputsRecord): void {
 /** The layers a compile runs (their files make up the toolchain's identity). */
 const COMPILE_LAYERS = ["build", "packaging", "lockfile", "compiler", "contract", "diagnostics", "common"];
 
+/** The other layers a `compile` command runs: its command line, printing, and the authoring API bundled into every tool. */
+const PRINTING_LAYERS = ["cli", "cli-bundle", "runtime-min", "bin"];
+
 let identity: string | undefined;
+
+let wholeIdentity: string | undefined;
 
 /**
  * Identifies the code that computes a lock: Node's version, and the size and mtime of every
  * file of the layers a compile runs (any rebuild or edit changes it), of this package's
  * package.json and `schemas/`, and of the package.json of each of its dependencies.
+ * `whole`: every layer of this package (the command line and the authoring API bundled into
+ * every tool too), for the compile record (`./compile-record.ts`), which replays printed output.
  */
-export function toolchainIdentity(): string {
-  if (identity) return identity;
+export function toolchainIdentity(whole = false): string {
+  if (whole ? wholeIdentity : identity) return (whole ? wholeIdentity : identity)!;
   const hash = createHash("sha256").update(process.version);
   const layersRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
   const pkgRoot = packageRoot();
-  const files = [...COMPILE_LAYERS.map((layer) => path.join(layersRoot, layer)), path.join(pkgRoot, "schemas")].flatMap((dir) => listFilesRecursively(dir, (name) => RUNNING_CODE.test(name)));
+  const layers = [...COMPILE_LAYERS, ...(whole ? PRINTING_LAYERS : [])].map((layer) => path.join(layersRoot, layer));
+  const files = [...layers, path.join(pkgRoot, "schemas")].flatMap((dir) => listFilesRecursively(dir, (name) => RUNNING_CODE.test(name)));
   files.push(path.join(pkgRoot, "package.json"));
   let dependencies: string[] = [];
   try {
@@ -245,7 +272,10 @@ export function toolchainIdentity(): string {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     hash.update(stat ? `\0${file}\0${stat.size}\0${stat.mtimeMs}` : `\0${file}\0missing`);
   }
-  return (identity = hash.digest("base64url"));
+  const value = hash.digest("base64url");
+  if (whole) wholeIdentity = value;
+  else identity = value;
+  return value;
 }
 
 /** The package.json of the dependency `name` as Node would find it from `from` (walking up `node_modules`). */

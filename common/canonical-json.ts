@@ -42,7 +42,68 @@ export interface CanonicalJsonOptions {
  *   // '{\n  "10": 2,\n  "a": {\n    "9": {},\n    "z": []\n  },\n  "b": 1\n}\n'
  */
 export function serializeCanonicalJson(value: unknown, options: CanonicalJsonOptions = {}): string {
-  return `${write(value, "", [], new Set(), options.firstKeys ?? [])}\n`;
+  const firstKeys = options.firstKeys ?? [];
+  // The fast writer gives the same text for every value JSON can represent; anything else (and
+  // a cycle, seen as too deep a value) is written again by the checking writer, which throws.
+  const fast = writeFast(value, "", 0, firstKeys);
+  return `${fast === NOT_JSON ? write(value, "", [], new Set(), firstKeys) : fast}\n`;
+}
+
+/** What {@link writeFast} returns for a value it does not write. */
+const NOT_JSON = Symbol("not JSON");
+
+/** Deeper than this, {@link writeFast} gives up (a cycle, or a value no lock or manifest holds). */
+const FAST_DEPTH = 512;
+
+/**
+ * The text {@link write} gives for a JSON value, without its bookkeeping (property path, ancestor
+ * set, a closure per member): the lock and the manifest of a large agent are megabytes, written
+ * on every compile. `NOT_JSON` for anything {@link write} would reject (or write from a sparse array).
+ */
+function writeFast(value: unknown, indent: string, depth: number, firstKeys: readonly string[]): string | typeof NOT_JSON {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "boolean":
+      return value ? "true" : "false";
+    case "number":
+      return Number.isFinite(value) ? JSON.stringify(value) : NOT_JSON;
+    case "object":
+      break;
+    default:
+      return NOT_JSON;
+  }
+  if (value === null) return "null";
+  if (depth > FAST_DEPTH) return NOT_JSON;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    let text = "[\n";
+    for (let index = 0; index < value.length; index++) {
+      if (!(index in value)) return NOT_JSON;
+      const item = value[index] as unknown;
+      if (item === undefined) return NOT_JSON;
+      const written = writeFast(item, inner, depth + 1, NO_KEYS);
+      if (written === NOT_JSON) return NOT_JSON;
+      text += index === 0 ? inner + written : `,\n${inner}${written}`;
+    }
+    return `${text}\n${indent}]`;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return NOT_JSON;
+  const record = value as Record<string, unknown>;
+  const present = Object.keys(record).filter((key) => record[key] !== undefined);
+  // Default `sort()` compares UTF-16 code units, as `byCodeUnits` does.
+  const keys = firstKeys.length === 0 ? present.sort() : canonicalKeyOrder(present, firstKeys);
+  if (keys.length === 0) return "{}";
+  let text = "{\n";
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    const written = writeFast(record[key], inner, depth + 1, NO_KEYS);
+    if (written === NOT_JSON) return NOT_JSON;
+    text += `${index === 0 ? "" : ",\n"}${inner}${JSON.stringify(key)}: ${written}`;
+  }
+  return `${text}\n${indent}}`;
 }
 
 /**

@@ -18,7 +18,7 @@ import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { esbuildLoaders } from "./asset-rules.js";
 import { AUTHORING_CORE_SPECIFIER, createCorePathRewriter, locateAuthoringCore, type AuthoringCoreModule } from "./authoring-core.js";
-import { createAssemblyLinePlugin, toPosixRelative } from "./esbuild-plugin.js";
+import { BYTES_NAMESPACE, TEXT_NAMESPACE, createAssemblyLinePlugin, toPosixRelative } from "./esbuild-plugin.js";
 import { diagnosticFromEsbuildError, diagnosticFromEsbuildWarning, type MessageContext } from "./esbuild-messages.js";
 import { bundleIntegrity } from "./integrity.js";
 import { bundleBuildKey, buildOptionsKey, locationKey, type BundleCache, type CachedBundle } from "./bundle-cache.js";
@@ -69,6 +69,9 @@ export interface BundleToolsOptions {
   readonly cache?: BundleCache;
 }
 
+/** The esbuild namespaces whose modules are files of the agent (assets imported as text or bytes). */
+const ASSET_NAMESPACES: ReadonlySet<string> = new Set([TEXT_NAMESPACE, BYTES_NAMESPACE]);
+
 /**
  * Lets bundled CommonJS packages `require()` Node built-ins: esbuild's ESM output routes
  * `require` through a shim that uses a `require` in scope, and esbuild renames any `require`
@@ -114,8 +117,12 @@ export async function bundleTools(input: PackagingInput, options: BundleToolsOpt
   const reusedWarnings = [...reused.values()].flatMap((hit) => hit.warnings);
   const record = options.recordInput;
   const recordKey = (file: string): void => {
-    // Keys are relative to esbuild's working directory (the root); `namespace:path` keys are not files.
-    if (record && !/^[a-z][\w-]*:/i.test(file)) record(path.resolve(input.root, file));
+    // Keys are relative to esbuild's working directory (the root); `namespace:path` keys are not
+    // files, except the assets imported `with { type: "text" | "bytes" }` (`namespace:root-relative path`).
+    if (!record) return;
+    const namespaced = /^([a-z][\w-]*):(.*)$/i.exec(file);
+    if (!namespaced) record(path.resolve(input.root, file));
+    else if (ASSET_NAMESPACES.has(namespaced[1]!)) record(path.resolve(input.root, namespaced[2]!));
   };
   for (const hit of reused.values()) for (const file of hit.inputs) recordKey(file);
   const stabilize = createCorePathRewriter(input.root, core);

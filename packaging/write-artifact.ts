@@ -31,13 +31,22 @@ export type ArtifactFileContents = Uint8Array | string;
 /** How many files are written at the same time. */
 const WRITE_CONCURRENCY = 32;
 
+/** Manifests already serialized, by object (the compile driver compares the bytes, then writes them). */
+const serialized = new WeakMap<ArtifactManifest, Uint8Array>();
+
 /**
  * The bytes of `manifest.json`: canonical JSON (keys in code-unit order at every depth,
  * `manifestVersion` first, two-space indent, LF, trailing newline), so the same manifest always
- * gives the same bytes.
+ * gives the same bytes. Memoized per manifest object: neither the manifest nor the returned
+ * bytes may be changed afterwards.
  */
 export function serializeManifest(manifest: ArtifactManifest): Uint8Array {
-  return Buffer.from(serializeCanonicalJson(manifest, { firstKeys: ["manifestVersion"] }), "utf8");
+  let bytes = serialized.get(manifest);
+  if (bytes === undefined) {
+    bytes = Buffer.from(serializeCanonicalJson(manifest, { firstKeys: ["manifestVersion"] }), "utf8");
+    serialized.set(manifest, bytes);
+  }
+  return bytes;
 }
 
 /**

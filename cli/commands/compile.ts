@@ -4,7 +4,7 @@
  * `--target` and `--token-budget`).
  */
 import * as path from "node:path";
-import { compileAgent, type CompileResult } from "../../build/compile.js";
+import type { CompileOptions, CompileResult } from "../../build/compile.js";
 import { shellQuote } from "../../common/shell-quote.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -14,7 +14,8 @@ import { emptyAnalysis } from "../../build/check-root.js";
 import type { CompileFormat } from "../../build/project-config/types.js";
 import { LOCKFILE_NAME } from "../../contract/lockfile-types.js";
 import { compileOptionsFor, expandRoots, loadTargets, outputFormat, sharedOutDirs, type CompileTarget, type ConfigFlags } from "../compile-targets.js";
-import { compileJson, printPretty } from "../compile-report.js";
+import { compileJson, printPretty, type ReportedCompile } from "../compile-report.js";
+import { compileRecorder, compileRecordKey, replayCompile } from "../compile-record.js";
 import { printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
 import { recordingHost } from "../inputs-record.js";
@@ -47,13 +48,14 @@ export interface CompileFlags extends ConfigFlags {
 /** One root's outcome. */
 interface RootOutcome {
   readonly target: CompileTarget;
-  readonly result: CompileResult;
+  /** The compile's result, or its outcome replayed from the compile record (`../compile-record.ts`). */
+  readonly result: ReportedCompile;
   /** `--fail-on-change`: AL6014, when this compile changed what the user commits. */
   readonly stopped?: Diagnostic;
 }
 
 /** The result as reported: a compile stopped by `--fail-on-change` fails with AL6014 added. */
-function reported({ result, stopped }: RootOutcome): CompileResult {
+function reported({ result, stopped }: RootOutcome): ReportedCompile {
   return stopped ? { ...result, ok: false, diagnostics: [...result.diagnostics, stopped] } : result;
 }
 
@@ -79,11 +81,7 @@ export async function runCompile(rootArguments: readonly string[], flags: Compil
   }
   const outcomes: RootOutcome[] = [];
   for (const [i, target] of targets.entries()) {
-    // A compile that writes (not --check) and may use .assemblyline/cache/ (not --no-cache)
-    // records its inputs, so the host commands that follow skip their check (`../inputs-record.ts`).
-    const recording = !flags.check && options[i]!.cache !== false && target.configDiagnostics.length === 0 ? recordingHost(target.root) : undefined;
-    const result = target.configDiagnostics.length > 0 ? configFailure(target) : await compileAgent({ ...options[i]!, ...(recording ? { host: recording.host } : {}) });
-    if (recording && result.ok && !result.lockChanged) recording.save();
+    const result = target.configDiagnostics.length > 0 ? configFailure(target) : await compileOrReplay(target, options[i]!, flags);
     const stopped = flags.failOnChange ? changedFiles(result, flags, target.root) : undefined;
     outcomes.push({ target, result, ...(stopped ? { stopped } : {}) });
   }
@@ -93,11 +91,36 @@ export async function runCompile(rootArguments: readonly string[], flags: Compil
 }
 
 /**
+ * Compiles one root, or replays its last compile's report when nothing it read changed (the
+ * compile record, `../compile-record.ts`: a compile that writes and may use
+ * `.assemblyline/cache/`, i.e. not `--check` or `--no-cache`). A compile that writes records its
+ * inputs, so the host commands that follow skip their check (`../inputs-record.ts`) and the next
+ * `compile` may replay.
+ */
+async function compileOrReplay(target: CompileTarget, options: CompileOptions, flags: CompileFlags): Promise<ReportedCompile> {
+  // The compile driver (and the front end under it) loads only when a compile runs.
+  const compileAgent = async (given: CompileOptions): Promise<CompileResult> => (await import("../../build/compile.js")).compileAgent(given);
+  if (flags.check || options.cache === false) return compileAgent(options);
+  const key = compileRecordKey(options);
+  const replayed = replayCompile(target.root, key);
+  if (replayed) {
+    const { diagnostics, lockfile, artifact, surfaces, tools } = replayed;
+    return { ok: true, diagnostics, lockfile, lockChanged: false, artifact, artifactChanged: false, counts: { surfaces, tools } };
+  }
+  const recording = recordingHost(target.root);
+  const recorder = compileRecorder(target.root, recording);
+  const result = await compileAgent({ ...options, host: recording.host, recordInput: recorder.recordInput });
+  if (result.ok && !result.lockChanged) recording.save();
+  recorder.save(result, key);
+  return result;
+}
+
+/**
  * AL6014 when a successful compile changed what the user commits: new plugins.lock bytes, or
  * (with `--out`) a changed artifact. A fixer that changed a file exits non-zero so the commit
  * stops and the user stages the change (the pre-commit framework's convention for fixers).
  */
-function changedFiles(result: CompileResult, flags: CompileFlags, root: string): Diagnostic | undefined {
+function changedFiles(result: ReportedCompile, flags: CompileFlags, root: string): Diagnostic | undefined {
   if (!result.ok || flags.check) return undefined;
   const shown = (relative: string): string => path.relative(process.cwd(), path.resolve(root, relative)) || ".";
   const changed = [
@@ -166,7 +189,7 @@ function printMultiple(outcomes: readonly RootOutcome[], format: CompileFormat, 
  * given (or as a glob matched it, relative to the working directory), and each result is the
  * single-root document of {@link compileJson}. One root keeps the single-root shape.
  */
-export function multiRootJson(results: readonly { root: string; result: CompileResult }[]): Record<string, unknown> {
+export function multiRootJson(results: readonly { root: string; result: ReportedCompile }[]): Record<string, unknown> {
   return { ok: results.every((r) => r.result.ok), results: results.map(({ root, result }) => ({ root, ...compileJson(result) })) };
 }
 

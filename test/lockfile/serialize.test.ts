@@ -69,6 +69,52 @@ describe("serializeCanonicalJson", () => {
   });
 });
 
+describe("serializeCanonicalJson on many values (its fast writer, issue 14 item 4)", () => {
+  /** A reference for values whose keys are not integer-like (so property order is insertion order): sort keys, then JSON.stringify. */
+  const reference = (value: unknown): string => {
+    const sorted = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(sorted);
+      if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined).map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+      return v;
+    };
+    return `${JSON.stringify(sorted(value), null, 2)}\n`;
+  };
+  it("writes what sorting the keys and JSON.stringify write, for 2,000 generated values", () => {
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const keys = ["a", "B", "b", "é", "z_", "z-", "\u2028x", "key with space", "__proto__x", "Zeta", "\ud83d\ude00", ""];
+    const value = (depth: number): unknown => {
+      switch (depth > 3 ? next(4) : next(7)) {
+        case 0: return next(2) === 0;
+        case 1: return [0, -0, 1.5, -1e21, 1e-7, 42][next(6)];
+        case 2: return ["", "plain", 'quote " and \\', "line\nbreak", "\u0000\u001f", "ünïcödé \ud83d\ude00"][next(6)];
+        case 3: return null;
+        case 4: return Array.from({ length: next(4) }, () => value(depth + 1));
+        default: {
+          const object: Record<string, unknown> = {};
+          for (let i = next(5); i > 0; i--) object[keys[next(keys.length)]!] = next(6) === 0 ? undefined : value(depth + 1);
+          return object;
+        }
+      }
+    };
+    for (let i = 0; i < 2000; i++) {
+      const generated = value(0);
+      expect(serializeCanonicalJson(generated)).toBe(reference(generated));
+    }
+  });
+
+  it("writes a sparse array as it always did, and still refuses what JSON cannot hold at any depth", () => {
+    // eslint-disable-next-line no-sparse-arrays
+    expect(serializeCanonicalJson({ a: [1, , 2] })).toBe('{\n  "a": [\n    1,\n,\n    2\n  ]\n}\n');
+    let deep: Record<string, unknown> = { leaf: () => 1 };
+    for (let i = 0; i < 600; i++) deep = { d: deep };
+    expect(() => serializeCanonicalJson(deep)).toThrow(/function at d\.d\./);
+  });
+});
+
 describe("serializeLockfile", () => {
   it("writes lockfileVersion first, then sorted keys, and round-trips", () => {
     const lock = sampleLock();

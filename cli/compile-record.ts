@@ -1,0 +1,331 @@
+/**
+ * The compile record: `compile`'s up-to-date check (issue 14 item 4), as `tsc -b` or make have
+ * one. A compile that succeeds (and either leaves `plugins.lock` as it was, or wrote one that a
+ * compile would read to the same effect: `rereadsAlike` in `build/lock-inputs.ts`) writes
+ * `<root>/.assemblyline/cache/compile.bin`: every input it read (the inputs record's probes,
+ * `./inputs-record.ts`, plus every module and asset esbuild read and the folders that decided
+ * how their imports resolved), every file of the artifact it left (with the SHA-256 of the
+ * bytes the compile wrote and a stat signature), the options it ran with, and what it reported.
+ * The next `compile` with the same options asks every probe again ({@link replayCompile}); when
+ * every answer is the same and the artifact on disk is still the one recorded, a compile would
+ * read the same bytes, compute the same lock (the one on disk, which it read) and the same
+ * artifact (the one on disk), and report the same diagnostics (with `lockChanged: false`), so the command prints the
+ * recorded report instead of compiling — the same bytes on stdout and stderr, the same exit code.
+ *
+ * Anything not provably unchanged runs the compile:
+ * - another toolchain (Node's version, any file of this package's compiled layers, `schemas/`,
+ *   the installed dependencies: `toolchainIdentity(true)`), another root, other compile options
+ *   (flags and project configuration as they resolve: `--out`, `--no-package`, `--target`,
+ *   `--token-budget`, `--max-warnings`, `rules`, the install command hints name) or another
+ *   working directory (hints name the root as typed);
+ * - a file read whose stat signature moved and whose content hash differs, or that was changed
+ *   within two seconds before the recording started and now hashes differently (racy, as Git
+ *   says); a file that was missing and exists; a folder listing that differs (a plugin folder
+ *   added, a new `x.tsx` beside `x.ts`); a `package.json` or `node_modules` appearing on the way
+ *   up from an imported module;
+ * - an artifact file whose signature moved and whose bytes differ from what the compile wrote,
+ *   or that is missing.
+ * The record is not used by `--check` (it writes nothing and reports against the lock), `--no-cache`
+ * (no cache read or written), `--watch` (it keeps its own state) or a compile with errors.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { CompileOptions, CompileResult } from "../build/compile.js";
+import { checkWriteTarget, writeFileConfined } from "../common/confined-write.js";
+import { createNodeHost, type CompilerHost } from "../common/host.js";
+import { readSealedPayload, writeSealedFile } from "../common/sealed-file.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { bundleIntegrity } from "../packaging/integrity.js";
+import { summaryCounts } from "./compile-report.js";
+import { BUDGET_TOKENS_CACHE_FILE } from "../build/token-count-cache.js";
+import { bytesAnswer, listAnswer, probeHolds, RACY_MARGIN_MS, toolchainIdentity, type Probe, type RecordingHost } from "./inputs-record.js";
+
+/** Where the record lives, relative to the agent root. */
+export const COMPILE_RECORD_FILE = path.join(".assemblyline", "cache", "compile.bin");
+
+/** The stamp whose modification time dates the artifact's stat signatures (the file system's own clock). */
+const STAMP_FILE = path.join(".assemblyline", "cache", "compile.stamp");
+
+/** First bytes of a record of this format (then a SHA-256 of the payload, then the payload; `common/sealed-file.ts`). */
+export const COMPILE_RECORD_MAGIC = Buffer.from("assembly-line compile record 1\n", "utf8");
+
+/** An answer no probe ever gives: the file may have changed while the compile read it. */
+const UNSETTLED = "unsettled";
+
+/** What a compile reported, as {@link replayCompile} gives it back. */
+export interface RecordedOutcome {
+  /** The diagnostics as reported (sorted, relative; warnings and infos only: the compile succeeded). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** The lock's path relative to the root. */
+  readonly lockfile: string;
+  /** The artifact directory relative to the root, or `null` without packaging. */
+  readonly artifact: string | null;
+  /** Surfaces and tools, as the pretty summary counts them. */
+  readonly surfaces: number;
+  readonly tools: number;
+}
+
+/** One artifact file: absolute path, SRI (SHA-512) of the bytes the compile wrote, stat signature when settled. */
+type ArtifactEntry = readonly [string, string, string | null];
+
+interface CompileRecord {
+  readonly toolchain: string;
+  readonly root: string;
+  readonly key: string;
+  readonly startedAt: number;
+  readonly probes: readonly Probe[];
+  readonly artifact: readonly ArtifactEntry[];
+  readonly outcome: RecordedOutcome;
+}
+
+/**
+ * The options a record is valid for: every compile option that can change what a compile
+ * writes or reports (functions excluded; the compile path never receives any here), and the
+ * working directory (fix-it hints name the root relative to it).
+ */
+export function compileRecordKey(options: CompileOptions): string {
+  const plain = Object.fromEntries(Object.entries(options).filter(([, value]) => typeof value !== "function" && value !== undefined));
+  return JSON.stringify({ cwd: process.cwd(), options: sortedValue(plain) });
+}
+
+/**
+ * The recorded outcome of the last compile of `root` with `key`, when it still holds (see the
+ * module comment); `undefined` otherwise. Never throws: anything unreadable or unexpected is
+ * `undefined`, and the caller compiles.
+ * @param root absolute agent root.
+ */
+export function replayCompile(root: string, key: string): RecordedOutcome | undefined {
+  try {
+    const record = readSealedPayload(path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC) as CompileRecord | undefined;
+    if (!isRecord(record) || record.root !== root || record.key !== key || record.toolchain !== toolchainIdentity(true)) return undefined;
+    const host = createNodeHost();
+    const trustedBefore = record.startedAt - RACY_MARGIN_MS;
+    if (!record.probes.every((probe) => probeHolds(host, probe, trustedBefore))) return undefined;
+    for (const [file, hash, signature] of record.artifact) {
+      if (signature !== null && signatureOf(file) === signature) continue;
+      if (fileIntegrity(file) !== hash) return undefined;
+    }
+    return record.outcome;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Deletes the root's compile record (never throws). */
+export function forgetCompileRecord(root: string): void {
+  try {
+    const file = path.join(root, COMPILE_RECORD_FILE);
+    // Never through a link out of the root (the record could not have been written there either).
+    if (checkWriteTarget(root, file) === undefined) fs.rmSync(file, { force: true });
+  } catch {
+    // Not ours to delete, or already gone: the record is checked before use anyway.
+  }
+}
+
+/** Collects what one compile read, for {@link CompileRecorder.save}. */
+export interface CompileRecorder {
+  /** Pass as `recordInput` to `compileAgent`: every file read through the host, by esbuild, or copied into the artifact. */
+  readonly recordInput: (filePath: string) => void;
+  /**
+   * Writes the record of a compile that ran with `key` and `recording.host`, when it succeeded
+   * and left the lock as it was or wrote one read alike (otherwise deletes any older record). Never throws.
+   */
+  save(result: CompileResult, key: string): void;
+}
+
+/** Starts collecting for a compile that reads through `recording.host` (`./inputs-record.ts`). */
+export function compileRecorder(root: string, recording: RecordingHost): CompileRecorder {
+  const inputs = new Set<string>();
+  // The compile's start in the file system's clock: an artifact file modified before it was not
+  // written by this compile, but kept (hard-linked) after comparing its bytes (`emitArtifact`).
+  // Only in an agent root: a mistyped root gets no `.assemblyline/` (nothing is recorded there anyway).
+  const started = fs.existsSync(path.join(root, "agent.md")) ? stampAfter(root, -1n) : undefined;
+  return {
+    recordInput: (filePath) => inputs.add(filePath),
+    save(result, key) {
+      try {
+        const recordable = result.ok && (!result.lockChanged || result.lockWritten?.rereadAlike === true);
+        const record = recordable ? buildRecord(root, recording, inputs, result, key, started) : undefined;
+        if (record === undefined || !writeSealedFile(root, path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC, record).written) forgetCompileRecord(root);
+      } catch {
+        forgetCompileRecord(root);
+      }
+    },
+  };
+}
+
+/** The record of a compile that succeeded (see {@link CompileRecorder.save}); `undefined` when it cannot be made sound. */
+function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet<string>, result: CompileResult, key: string, started: bigint | undefined): CompileRecord | undefined {
+  const host = createNodeHost();
+  const probes = new Map<string, Probe>();
+  for (const probe of recording.probes()) probes.set(`${probe.op}\0${probe.path}`, probe);
+  const has = (op: Probe["op"], file: string): boolean => probes.has(`${op}\0${file}`);
+  // The caches a compile reads are not inputs (the same result with or without them), except that
+  // `--token-budget` uses its stored counts as they are: a count changed by hand there must reach
+  // the budget check, so the record holds only while that file is as this compile left it.
+  const budgetCounts = path.join(root, BUDGET_TOKENS_CACHE_FILE);
+  probes.set(`bytes\0${budgetCounts}`, { op: "bytes", path: budgetCounts, answer: bytesAnswer(host.readBytes(budgetCounts)) });
+  if (result.lockChanged) {
+    // The compile read the old lock and wrote this text: the next compile reads this text (by
+    // content: written just now, its stat proves nothing), and decides alike (`rereadsAlike`).
+    const lockPath = path.join(root, result.lockfile);
+    if (result.lockWritten === undefined || !probes.has(`bytes\0${lockPath}`)) return undefined;
+    probes.set(`bytes\0${lockPath}`, { op: "bytes", path: lockPath, answer: bytesAnswer(Buffer.from(result.lockWritten.text, "utf8")) });
+  }
+  const read = (file: string): boolean => probes.has(`read\0${file}`) || probes.has(`bytes\0${file}`);
+  const add = (probe: Probe): void => {
+    const id = `${probe.op}\0${probe.path}`;
+    if (!probes.has(id)) probes.set(id, probe);
+  };
+  const trustedBefore = recording.startedAt - RACY_MARGIN_MS;
+  // A file only esbuild (or the artifact's skill copy) read: hashed now, so one changed since the
+  // recording started may not be the bytes that were read; it never holds (the next compile runs).
+  const readNow = (file: string): void => {
+    if (read(file)) return;
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    const settled = stat?.isFile() === true && stat.mtimeMs < trustedBefore && stat.ctimeMs < trustedBefore;
+    if (!settled) {
+      add({ op: "bytes", path: file, answer: UNSETTLED });
+      return;
+    }
+    add({ op: "bytes", path: file, answer: bytesAnswer(host.readBytes(file)), stat: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } });
+  };
+  const list = (folder: string): void => {
+    if (!has("list", folder)) add({ op: "list", path: folder, answer: listAnswer(host.readDirectory(folder)) });
+  };
+  const kind = (file: string): string => {
+    const known = probes.get(`kind\0${file}`);
+    if (known) return known.answer ?? "missing";
+    const answer = host.kind(file);
+    add({ op: "kind", path: file, answer });
+    return answer;
+  };
+  const folders = new Set<string>();
+  for (const file of inputs) {
+    readNow(file);
+    folders.add(path.dirname(file));
+  }
+  // How imports resolved: each folder holding an input (a new `x.tsx`, `index.ts`), and on the way
+  // up (to the root, or the file system's root outside it) each `package.json` and `node_modules`.
+  const climbed = new Set<string>();
+  for (const folder of folders) {
+    list(folder);
+    const inside = folder === root || folder.startsWith(root + path.sep);
+    for (let current = folder; !climbed.has(current); ) {
+      climbed.add(current);
+      const manifest = path.join(current, "package.json");
+      if (kind(manifest) === "file") readNow(manifest);
+      const modules = path.join(current, "node_modules");
+      if (kind(modules) === "directory") list(modules);
+      const parent = path.dirname(current);
+      if ((inside && current === root) || parent === current) break;
+      current = parent;
+    }
+  }
+  const artifact = result.artifact === null ? [] : artifactEntries(root, path.resolve(root, result.artifact), result.artifactFiles, result.bundles, started);
+  if (artifact === undefined) return undefined;
+  const outcome: RecordedOutcome = { diagnostics: result.diagnostics, lockfile: result.lockfile, artifact: result.artifact, ...summaryCounts(result.analysis) };
+  return { toolchain: toolchainIdentity(true), root, key, startedAt: recording.startedAt, probes: [...probes.values()], artifact, outcome };
+}
+
+/**
+ * The artifact's files with the integrity (SRI, SHA-512) of the bytes the compile wrote, and
+ * their stat signatures when older than a stamp written after them (a later write, even in the
+ * same clock tick as the stamp, gives a newer change time). Each file the compile wrote (modified
+ * after `started`, the compile's start in the same clock) is compared byte for byte with what it
+ * wrote; a file modified before was not written but kept, its bytes compared by the compile
+ * itself (`emitArtifact` links only files whose bytes it found equal). `undefined` when the disk
+ * does not hold what the compile wrote.
+ */
+function artifactEntries(
+  root: string,
+  outDir: string,
+  files: ReadonlyMap<string, Uint8Array> | undefined,
+  integrities: ReadonlyMap<string, string> | undefined,
+  started: bigint | undefined,
+): ArtifactEntry[] | undefined {
+  if (files === undefined || started === undefined) return undefined;
+  // Bundles' integrities are in the result already; the manifest's and the skills' are computed here.
+  const absolute = [...files].map(([relative, bytes]) => [path.join(outDir, ...relative.split("/")), bytes, integrities?.get(relative)] as const);
+  const newest = absolute.reduce((max, [file]) => {
+    const stat = fs.lstatSync(file, { bigint: true });
+    return stat.ctimeNs > max ? stat.ctimeNs : stat.mtimeNs > max ? stat.mtimeNs : max;
+  }, 0n);
+  const stamp = stampAfter(root, newest);
+  const entries: ArtifactEntry[] = [];
+  for (const [file, bytes, integrity] of absolute) {
+    const stat = fs.lstatSync(file, { bigint: true });
+    if (!stat.isFile() || stat.size !== BigInt(bytes.byteLength)) return undefined;
+    if (stat.mtimeNs >= started && !fs.readFileSync(file).equals(bytes)) return undefined;
+    const settled = stamp !== undefined && stat.mtimeNs < stamp && stat.ctimeNs < stamp;
+    entries.push([file, integrity ?? bundleIntegrity(bytes), settled ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : null]);
+  }
+  return entries;
+}
+
+/** Writes the stamp until its time is after `newest` (a few milliseconds at most); its time, or `undefined`. */
+function stampAfter(root: string, newest: bigint): bigint | undefined {
+  const file = path.join(root, STAMP_FILE);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    if (writeFileConfined(root, file, "", { createFolders: true }) !== undefined) return undefined;
+    const time = fs.statSync(file, { bigint: true }).mtimeNs;
+    if (time > newest) return time;
+    const until = Date.now() + 2;
+    while (Date.now() < until) {
+      // The file system's clock ticks in milliseconds at worst; wait one.
+    }
+  }
+  return undefined;
+}
+
+function signatureOf(file: string): string {
+  try {
+    const stat = fs.lstatSync(file, { bigint: true });
+    return stat.isFile() ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : "-";
+  } catch {
+    return "-";
+  }
+}
+
+function fileIntegrity(file: string): string {
+  try {
+    return fs.lstatSync(file).isFile() ? bundleIntegrity(fs.readFileSync(file)) : "-";
+  } catch {
+    return "-";
+  }
+}
+
+/** Shape check of a deserialized record. */
+function isRecord(value: unknown): value is CompileRecord {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const outcome = record["outcome"] as Record<string, unknown> | undefined;
+  return (
+    typeof record["toolchain"] === "string" &&
+    typeof record["root"] === "string" &&
+    typeof record["key"] === "string" &&
+    typeof record["startedAt"] === "number" &&
+    Array.isArray(record["probes"]) &&
+    Array.isArray(record["artifact"]) &&
+    record["artifact"].every((entry) => Array.isArray(entry) && entry.length === 3 && typeof entry[0] === "string" && typeof entry[1] === "string") &&
+    typeof outcome === "object" &&
+    outcome !== null &&
+    Array.isArray(outcome["diagnostics"]) &&
+    typeof outcome["lockfile"] === "string" &&
+    typeof outcome["surfaces"] === "number" &&
+    typeof outcome["tools"] === "number"
+  );
+}
+
+/** `value` with object keys sorted, so the key does not depend on the order options were spread in. */
+function sortedValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedValue);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortedValue((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}

@@ -1,0 +1,100 @@
+/**
+ * The compile record (`cli/compile-record.ts`; issue 14 item 4) in process: what makes a record
+ * stop holding that the end-to-end test (test/e2e/compile-up-to-date.test.ts) cannot change
+ * safely — another toolchain, a damaged or foreign record file, other options — and the
+ * artifact check's hash fallback (a touch holds, other bytes do not).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { compileAgent, type CompileOptions } from "../../build/compile.js";
+import { COMPILE_RECORD_FILE, COMPILE_RECORD_MAGIC, compileRecorder, compileRecordKey, replayCompile } from "../../cli/compile-record.js";
+import { recordingHost } from "../../cli/inputs-record.js";
+import { readSealedPayload, sealPayload } from "../../common/sealed-file.js";
+import { copyAgent } from "../helpers/copy-agent.js";
+import { repoRoot } from "../helpers/temp-tree.js";
+
+let root: string;
+let options: CompileOptions;
+const recordFile = (): string => path.join(root, COMPILE_RECORD_FILE);
+
+/** Compiles as `compile` does when it cannot replay, saving the record. */
+async function compileRecording(): Promise<void> {
+  const recording = recordingHost(root);
+  const recorder = compileRecorder(root, recording);
+  const result = await compileAgent({ ...options, host: recording.host, recordInput: recorder.recordInput });
+  expect(result.ok).toBe(true);
+  recorder.save(result, compileRecordKey(options));
+}
+
+beforeEach(async () => {
+  root = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+  options = { root, package: true, cache: true };
+  await compileRecording();
+  expect(fs.existsSync(recordFile())).toBe(true);
+}, 180_000);
+
+describe("the compile record", () => {
+  it("holds while nothing changed, with the recorded outcome", () => {
+    const outcome = replayCompile(root, compileRecordKey(options));
+    expect(outcome).toMatchObject({ lockfile: "plugins.lock", artifact: ".assemblyline/build" });
+    expect(outcome!.tools).toBeGreaterThan(0);
+  });
+
+  it("does not hold for other options or another working directory", () => {
+    expect(replayCompile(root, compileRecordKey({ ...options, package: false }))).toBeUndefined();
+    expect(replayCompile(root, compileRecordKey({ ...options, targets: ["openai"] }))).toBeUndefined();
+    const cwd = process.cwd();
+    try {
+      process.chdir(root);
+      expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it("does not hold for another toolchain", () => {
+    const payload = readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as Record<string, unknown>;
+    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { ...payload, toolchain: `${String(payload["toolchain"])}-next` }));
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+    // The same payload sealed again holds: only the toolchain differed.
+    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, payload));
+    expect(replayCompile(root, compileRecordKey(options))).toBeDefined();
+  });
+
+  it("a truncated, altered or foreign record file never holds and never throws", () => {
+    const bytes = fs.readFileSync(recordFile());
+    for (const damaged of [bytes.subarray(0, bytes.length - 10), Buffer.concat([bytes, Buffer.from("x")]), Buffer.from("assembly-line bundle cache 1\n"), Buffer.alloc(0)]) {
+      fs.writeFileSync(recordFile(), damaged);
+      expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+    }
+    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { toolchain: 1 }));
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+  });
+
+  it("checks the artifact by content when its stat moved: a touch holds, other bytes do not", () => {
+    const manifest = path.join(root, ".assemblyline", "build", "manifest.json");
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(manifest, later, later);
+    expect(replayCompile(root, compileRecordKey(options))).toBeDefined();
+    fs.appendFileSync(manifest, " ");
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+  });
+
+  it("records the lock a compile wrote when a compile reading it decides alike; the next replays", async () => {
+    const definition = path.join(root, "plugins", "example", "ai.assemblyline", "echo.ts");
+    fs.writeFileSync(definition, fs.readFileSync(definition, "utf8").replace("return { message: input.message };", "return { message: input.message, echoed: true };"));
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+    await compileRecording();
+    expect(replayCompile(root, compileRecordKey(options))).toBeDefined();
+    // The lock on disk is the one recorded, by content: another byte and it no longer holds.
+    fs.appendFileSync(path.join(root, "plugins.lock"), "\n");
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+  });
+
+  it("records nothing (and deletes the older record) after recomputing a damaged lock: the next compile reports differently", async () => {
+    fs.writeFileSync(path.join(root, "plugins.lock"), "{ not json");
+    await compileRecording();
+    expect(fs.existsSync(recordFile())).toBe(false);
+  });
+});
