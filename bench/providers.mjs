@@ -52,7 +52,9 @@ for (const [name, label] of [["families", `${FAMILIES.join(", ")}`], ["all", `al
       label: `warm compile --no-package with ${label} and --token-budget: time added to the plain warm compile (median ${s.median.toFixed(0)} ms against ${base.median.toFixed(0)} ms, whole process)`,
       unit: "%",
       value: (100 * (s.median - base.median)) / base.median,
-      target: { op: "<", value: 10 },
+      // Issue 11's target is for the four families; the seven targets' run prints about 10,000
+      // diagnostics, so it measures printing as much as checking and has no target.
+      ...(name === "families" ? { target: { op: "<", value: 10 } } : {}),
       ...s,
       baseline: { label: "warm compile --no-package --format json", ...base },
     }),
