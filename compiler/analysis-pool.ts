@@ -29,10 +29,9 @@
  * Results cross threads by structured clone (the format `v8.serialize` writes for the analysis
  * cache), so they are plain data: no AST node, no class instance, no function.
  */
-import { createRequire } from "node:module";
 import * as path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { receiveMessageOnPort } from "node:worker_threads";
+import { startHelperWorker } from "./helper-worker.js";
 import { unpackRecord, type PackedRecord } from "./static-analysis/analysis-cache.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analysis/static-analyzer.js";
 
@@ -98,20 +97,9 @@ export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPo
   const { fallback, mainAnalyses = true } = options;
   // signal[0] counts the worker's posts.
   const signal = new Int32Array(new SharedArrayBuffer(4));
-  let channel: MessageChannel;
-  let worker: Worker;
-  try {
-    channel = new MessageChannel();
-    const { script, evaluate } = workerScript();
-    worker = new Worker(script, { eval: evaluate, workerData: { signal, port: channel.port2 }, transferList: [channel.port2], stdout: true, stderr: true });
-  } catch {
-    return undefined;
-  }
-  worker.unref();
-  // A worker that fails only makes the main thread analyse the rest itself.
-  worker.on("error", () => {});
-  const port: MessagePort = channel.port1;
-  port.unref();
+  const started = startHelperWorker(import.meta.url, "analysis-worker-thread", signal);
+  if (!started) return undefined;
+  const { worker, port } = started;
 
   const indexOf = new Map<string, number>();
   let dirs: string[] = [];
@@ -209,34 +197,4 @@ export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPo
 
 function recordKey(kind: AnalysisKind, file: string, pluginRoot: string): string {
   return `${kind}\0${file}\0${pluginRoot}`;
-}
-
-let bundledSource: string | undefined;
-
-/**
- * The worker's script: `analysis-worker-thread.js` next to this module when running from
- * `dist/`; under the TypeScript sources (vitest) a worker cannot load `.ts`, so the entry is
- * bundled once per process with esbuild (a CommonJS script evaluated by the worker).
- */
-function workerScript(): { readonly script: string | URL; readonly evaluate: boolean } {
-  if (import.meta.url.endsWith(".js")) return { script: new URL("./analysis-worker-thread.js", import.meta.url), evaluate: false };
-  if (bundledSource === undefined) {
-    const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
-    const entry = fileURLToPath(new URL("./analysis-worker-thread.ts", import.meta.url));
-    const built = esbuild.buildSync({
-      entryPoints: [entry],
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      write: false,
-      logLevel: "silent",
-      // Modules that resolve files from their own URL (TypeScript's, in `typescript.ts`) resolve from the entry's folder.
-      define: { "import.meta.url": JSON.stringify(pathToFileURL(entry).href) },
-      // Dependencies load from node_modules as they do from dist/ (some do not bundle).
-      packages: "external",
-    });
-    bundledSource = built.outputFiles[0]!.text;
-  }
-  return { script: bundledSource, evaluate: true };
 }

@@ -8,9 +8,8 @@
  * the main thread, so a verdict never depends on which thread computed it
  * (test/perf-cache/schema-compiler.test.ts compares both).
  */
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { receiveMessageOnPort } from "node:worker_threads";
+import { startHelperWorker } from "../helper-worker.js";
 import type { SchemaDialect } from "../../contract/ajv.js";
 import type { SchemaVerdict } from "./schema-verdict.js";
 import type { JsonObject } from "../../common/json-value.js";
@@ -55,26 +54,9 @@ export function startWorker(settings: WorkerSettings): WorkerPool | undefined {
   const jobs: QueuedJob[] = [];
   /** Per posted job: the claims array of its batch and its index there. */
   const slots: { readonly claims: Int32Array; readonly index: number }[] = [];
-  let channel: MessageChannel;
-  let worker: Worker;
-  try {
-    channel = new MessageChannel();
-    const { script, evaluate } = workerScript();
-    worker = new Worker(script, {
-      eval: evaluate,
-      workerData: { signal, port: channel.port2 },
-      transferList: [channel.port2],
-      stdout: true,
-      stderr: true,
-    });
-  } catch {
-    return undefined;
-  }
-  worker.unref();
-  // A worker that fails only makes the main thread judge the rest itself.
-  worker.on("error", () => {});
-  const port: MessagePort = channel.port1;
-  port.unref();
+  const started = startHelperWorker(import.meta.url, "schema-worker-thread", signal);
+  if (!started) return undefined;
+  const { worker, port } = started;
   const claim = (id: number): number => Atomics.compareExchange(slots[id]!.claims, slots[id]!.index, UNCLAIMED, CLAIMED_BY_MAIN);
   const drain = (): void => {
     for (let message = receiveMessageOnPort(port); message; message = receiveMessageOnPort(port)) {
@@ -132,27 +114,3 @@ export function startWorker(settings: WorkerSettings): WorkerPool | undefined {
   };
 }
 
-let bundledSource: string | undefined;
-
-/**
- * The worker's script: `schema-worker-thread.js` next to this module when running from `dist/`;
- * under the TypeScript sources (vitest) a worker cannot load `.ts`, so the entry is bundled
- * once per process with esbuild (a CommonJS script evaluated by the worker).
- */
-function workerScript(): { readonly script: string | URL; readonly evaluate: boolean } {
-  if (import.meta.url.endsWith(".js")) return { script: new URL("./schema-worker-thread.js", import.meta.url), evaluate: false };
-  if (bundledSource === undefined) {
-    const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
-    const built = esbuild.buildSync({
-      entryPoints: [fileURLToPath(new URL("./schema-worker-thread.ts", import.meta.url))],
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      write: false,
-      logLevel: "silent",
-    });
-    bundledSource = built.outputFiles[0]!.text;
-  }
-  return { script: bundledSource, evaluate: true };
-}
