@@ -30,6 +30,7 @@
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
+import { updateWithFileStats } from "../common/file-stats-hash.js";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileConfined } from "../common/confined-write.js";
@@ -268,10 +269,7 @@ export function toolchainIdentity(whole = false): string {
     hash.update("\0no package.json");
   }
   for (const name of dependencies) files.push(installedManifest(pkgRoot, name) ?? `missing:${name}`);
-  for (const file of files) {
-    const stat = fs.statSync(file, { throwIfNoEntry: false });
-    hash.update(stat ? `\0${file}\0${stat.size}\0${stat.mtimeMs}` : `\0${file}\0missing`);
-  }
+  updateWithFileStats(hash, files);
   const value = hash.digest("base64url");
   if (whole) wholeIdentity = value;
   else identity = value;

@@ -26,6 +26,7 @@
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
+import { updateWithFileStats } from "../common/file-stats-hash.js";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -341,14 +342,7 @@ export function bundleToolchainKey(): string {
   } catch {
     hash.update("\0missing:esbuild");
   }
-  for (const file of files) {
-    try {
-      const stat = fs.statSync(file);
-      hash.update(`\0${file}\0${stat.size}\0${stat.mtimeMs}`);
-    } catch {
-      hash.update(`\0${file}\0missing`);
-    }
-  }
+  updateWithFileStats(hash, files);
   try {
     hash.update(fs.readFileSync(path.join(packageRoot(), "package.json")));
   } catch {

@@ -22,6 +22,7 @@ import { typescriptModulePath } from "./typescript.js";
 import type { WriteRefusal } from "../../common/confined-write.js";
 import { createHash, randomUUID } from "node:crypto";
 import * as fs from "node:fs";
+import { updateWithFileStats } from "../../common/file-stats-hash.js";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -303,14 +304,7 @@ export function toolchainKey(): string {
     hash.update("\0missing:typescript");
   }
   files.push(path.join(packageRoot(), "package.json"));
-  for (const file of files) {
-    try {
-      const stat = fs.statSync(file);
-      hash.update(`\0${file}\0${stat.size}\0${stat.mtimeMs}`);
-    } catch {
-      hash.update(`\0${file}\0missing`);
-    }
-  }
+  updateWithFileStats(hash, files);
   return (cachedToolchain = hash.digest("base64url"));
 }
 

@@ -23,6 +23,7 @@
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
+import { updateWithFileStats } from "../../common/file-stats-hash.js";
 import * as os from "node:os";
 import * as path from "node:path";
 import { writeFileConfined } from "../../common/confined-write.js";
@@ -72,10 +73,9 @@ export function isolationFingerprint(kind: ProbeKind, inputs: readonly string[])
     }
     hash.update(`\0${file}=${value}`);
   }
-  for (const input of inputs) {
-    const stat = path.isAbsolute(input) ? fs.statSync(input, { throwIfNoEntry: false }) : undefined;
-    hash.update(stat ? `\0${input}\0${stat.size}\0${stat.mtimeMs}` : `\0${input}`);
-  }
+  // A bare command name (not a path) is fingerprinted by its name alone.
+  for (const input of inputs) if (!path.isAbsolute(input)) hash.update(`\0${input}`);
+  updateWithFileStats(hash, inputs.filter((input) => path.isAbsolute(input)));
   return hash.digest("base64url");
 }
 

@@ -1,0 +1,26 @@
+/**
+ * The stat fingerprint of files that are trusted by size and modification time rather than
+ * read (issue 14: the toolchain's own files, which a key must notice changing without hashing
+ * megabytes on every run): each file adds `\0<path>\0<size>\0<mtimeMs>` to the hash, or
+ * `\0<path>\0missing` when it cannot be stat'ed. Used by the toolchain keys of the analysis
+ * cache, the bundle cache and the inputs/compile record, and by the isolation probe cache's
+ * executables. Content hashes of the user's inputs are not made here: they are read.
+ */
+import type { Hash } from "node:crypto";
+import * as fs from "node:fs";
+
+/**
+ * Adds the stat fingerprint of each of `files` to `hash`, in the order given. Never throws: a
+ * file that is missing or cannot be stat'ed adds its path and `missing`.
+ */
+export function updateWithFileStats(hash: Hash, files: Iterable<string>): void {
+  for (const file of files) {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(file, { throwIfNoEntry: false });
+    } catch {
+      stat = undefined;
+    }
+    hash.update(stat ? `\0${file}\0${stat.size}\0${stat.mtimeMs}` : `\0${file}\0missing`);
+  }
+}
