@@ -15,7 +15,7 @@ import { EnvelopeBridge, EnvelopeTooLargeError, FrameReader, INLINE_FRAME_MAX_BY
 import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
 import { resultTooLarge } from "./limit-messages.js";
-import { exchangesFileContents, type CallRequest, type ContextOperation, type HostMessage } from "./protocol.js";
+import { exchangesFileContents, MAX_CALL_SETUPS, type CallMessage, type CallRequest, type CallSetup, type ContextOperation, type HostMessage } from "./protocol.js";
 import type { ContextChannel } from "./tool-context.js";
 
 const DOORBELL_FD = 3;
@@ -38,6 +38,8 @@ function main(): void {
   const modules = new Map<string, Promise<BundleModule>>();
   const definitions = new DefinitionCache();
   const pending = new Map<number, Pending>();
+  /** The call setups the host sent, oldest first (see `MAX_CALL_SETUPS`). */
+  const setups = new Map<number, CallSetup>();
   let nextRequestId = 0;
   const reader = new FrameReader(INLINE_FRAME_MAX_BYTES);
 
@@ -52,7 +54,18 @@ function main(): void {
     },
   });
 
-  const runCall = async (request: CallRequest): Promise<void> => {
+  const runCall = async (message: CallMessage): Promise<void> => {
+    if (message.setupFields) {
+      setups.set(message.setup, message.setupFields);
+      if (setups.size > MAX_CALL_SETUPS) setups.delete(setups.keys().next().value as number);
+    }
+    const setup = setups.get(message.setup);
+    if (!setup) {
+      // Never happens with this host (it names only setups the child holds); said plainly if it does.
+      bridge.publish({ kind: "result", id: message.id, ok: false, failureKind: "execution_error", error: `The sandbox bridge named call setup ${message.setup}, which this process does not hold.` });
+      return;
+    }
+    const request: CallRequest = { kind: "call", id: message.id, ...setup, toolCallId: message.toolCallId, input: message.input, approval: message.approval };
     const outcome = await runWithModule(request, modules, definitions, channelFor(request.id));
     try {
       if (outcome.ok && outcome.modelOutput === outcome.output) {
