@@ -57,6 +57,15 @@ export interface CompileOptions {
   readonly root: string;
   readonly host?: CompilerHost;
   /**
+   * True when `host` answers every probe as the disk does and only observes it (the inputs
+   * record's recording host over the Node host, `cli/inputs-record.ts`): a cold analysis may then
+   * still run on the analysis worker (`compiler/analysis-pool.ts`), which reads the disk itself;
+   * the main thread checks each of its records by content hash against this host's reads, so
+   * `host` still sees (and records) every file the analysis depends on. Without it, a given
+   * `host` (an editor's buffers, a test's virtual files) keeps the analysis on this thread.
+   */
+  readonly hostReadsDisk?: boolean;
+  /**
    * `--check`: write nothing and bundle nothing; fail when the lock is missing, stale or
    * hand-edited. Bundle integrities are carried over from the lock for plugins whose content is
    * unchanged (a changed plugin changes its capability's integrity, which the check reports).
@@ -313,7 +322,7 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   if (damaged) diagnostics.push(damaged);
   const cache = options.cache === false ? undefined : AnalysisCache.load(root);
   // A cold analysis of the disk (no stored analyses) runs on two threads when a core is free (analysis-pool.ts).
-  const pool = !options.host && (cache?.size.analyses ?? 0) === 0 && analysisWorkerWanted() ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
+  const pool = (!options.host || options.hostReadsDisk === true) && (cache?.size.analyses ?? 0) === 0 && analysisWorkerWanted() ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
   const persistent = pool ?? cache;
   let analysis: AgentAnalysis;
   try {

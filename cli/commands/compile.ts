@@ -109,7 +109,7 @@ async function compileOrReplay(target: CompileTarget, options: CompileOptions, f
   }
   const recording = recordingHost(target.root);
   const recorder = compileRecorder(target.root, recording);
-  const result = await compileAgent({ ...options, host: recording.host, recordInput: recorder.recordInput });
+  const result = await compileAgent({ ...options, host: recording.host, hostReadsDisk: true, recordInput: recorder.recordInput });
   if (result.ok && !result.lockChanged) recording.save();
   recorder.save(result, key);
   return result;
