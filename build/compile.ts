@@ -51,6 +51,9 @@ export type { CompileTimings };
 // Packaging (esbuild) and `--check` (diff) are loaded only by the compiles that use them, so
 // `compile --no-package` does not pay their start-up.
 
+/** Artifact files a previous compile left: absolute path → [SRI of their bytes, stat signature]; see `CompileOptions.knownArtifactFiles`. */
+export type KnownArtifactFiles = ReadonlyMap<string, readonly [integrity: string, signature: string]>;
+
 /** Options of {@link compileAgent} (the CLI flags of DESIGN §7). */
 export interface CompileOptions {
   /** Absolute agent root. */
@@ -65,6 +68,13 @@ export interface CompileOptions {
    * `host` (an editor's buffers, a test's virtual files) keeps the analysis on this thread.
    */
   readonly hostReadsDisk?: boolean;
+  /**
+   * The artifact files the last compile left (`cli/compile-record.ts`): absolute path → the SRI
+   * of the bytes it wrote and their stat signature (`statSignature`), taken when older than a
+   * stamp written after them. A bundle whose new integrity is that SRI and whose file still has
+   * that signature is linked into the new artifact without reading the old file to compare.
+   */
+  readonly knownArtifactFiles?: KnownArtifactFiles;
   /**
    * `--check`: write nothing and bundle nothing; fail when the lock is missing, stale or
    * hand-edited. Bundle integrities are carried over from the lock for plugins whose content is
@@ -263,7 +273,7 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
   let artifactFiles: ReadonlyMap<string, Uint8Array> | undefined;
   if (packaged) {
     const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);
-    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root, options.recordInput);
+    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root, options.recordInput, options.knownArtifactFiles);
     clock.lap("artifact");
     if (written === undefined) return { ...failed, diagnostics: finish(diagnostics, root) };
     artifactChanged = written.changed;
