@@ -36,7 +36,8 @@ import { toolBundleKey } from "../packaging/plan-bundles.js";
 import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { checkRoot, emptyAnalysis } from "./check-root.js";
 import { startClock, type CompileTimings } from "./compile-clock.js";
-import { emitArtifact, packagingTools } from "./emit-artifact.js";
+import { emitArtifact, packagingTools, type KnownArtifactFiles } from "./emit-artifact.js";
+export type { KnownArtifactFiles } from "./emit-artifact.js";
 import { carriedOverBundles, pinsOf, rereadsAlike } from "./lock-inputs.js";
 import { snapshotHost } from "./snapshot-host.js";
 import type { RuleSetting } from "./project-config/types.js";
@@ -50,9 +51,6 @@ export type { CompileTimings };
 
 // Packaging (esbuild) and `--check` (diff) are loaded only by the compiles that use them, so
 // `compile --no-package` does not pay their start-up.
-
-/** Artifact files a previous compile left: absolute path → [SRI of their bytes, stat signature]; see `CompileOptions.knownArtifactFiles`. */
-export type KnownArtifactFiles = ReadonlyMap<string, readonly [integrity: string, signature: string]>;
 
 /** Options of {@link compileAgent} (the CLI flags of DESIGN §7). */
 export interface CompileOptions {

@@ -13,7 +13,9 @@ import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js"
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import type { PackagingResult } from "../packaging/bundle-tools.js";
 import { statSignature } from "../common/file-stats-hash.js";
-import type { KnownArtifactFiles } from "./compile.js";
+
+/** Artifact files a previous compile left: absolute path → [SRI of their bytes, stat signature]; see `CompileOptions.knownArtifactFiles`. */
+export type KnownArtifactFiles = ReadonlyMap<string, readonly [integrity: string, signature: string]>;
 
 /** Every non-disabled authored tool, as packaging wants it. */
 export function packagingTools(analysis: AgentAnalysis) {
