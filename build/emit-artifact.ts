@@ -40,7 +40,10 @@ export interface EmittedArtifact {
 
 /**
  * Writes the artifact unless an identical one is already there; `undefined` on failure (reported).
- * `recordInput` is called with every file read here (the copied SKILL.md files).
+ * `recordInput` is called with every file read here (the copied SKILL.md files). `known`: the
+ * artifact files the last compile left, with the SRI it wrote and their settled stat signature
+ * (`CompileOptions.knownArtifactFiles`); a bundle with that SRI in a file with that signature is
+ * linked without being read to compare.
  */
 export async function emitArtifact(
   analysis: AgentAnalysis,
