@@ -237,11 +237,15 @@ function saveInputsRecord(root: string, record: InputsRecord): void {
   }
 }
 
-/** The layers a compile runs (their files make up the toolchain's identity). */
-const COMPILE_LAYERS = ["build", "packaging", "lockfile", "compiler", "contract", "diagnostics", "common"];
+/**
+ * The layers a compile runs (their files make up the toolchain's identity): the CLI bundle's
+ * chunks, which hold the compile path the main thread runs (scripts/build-cli-bundle.mjs), and
+ * the layers as `tsc` emitted them, which the worker threads run.
+ */
+const COMPILE_LAYERS = ["cli-bundle", "build", "packaging", "lockfile", "compiler", "contract", "diagnostics", "common"];
 
 /** The other layers a `compile` command runs: its command line, printing, and the authoring API bundled into every tool. */
-const PRINTING_LAYERS = ["cli", "cli-bundle", "runtime-min", "bin"];
+const PRINTING_LAYERS = ["cli", "runtime-min", "bin"];
 
 let identity: string | undefined;
 

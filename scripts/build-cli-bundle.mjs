@@ -12,11 +12,11 @@
  *   depends on what an earlier build left in `dist/`) → `dist/cli-bundle/assembly-line.js`,
  *   chunks beside it. `dist/bin/assembly-line.js` (the package's `bin`) is replaced by a
  *   two-line module that imports it.
- * - The compile path stays as `tsc` built it: every module of `build/`, `compiler/`,
- *   `packaging/`, `lockfile/` and `editor/` is imported from `dist/` — except the few the host
- *   commands run on every start ({@link HOST_PATH_MODULES}). Those layers find files next to
- *   themselves (worker scripts, `schemas/`, the authoring API) and make up the toolchain's
- *   identity in the inputs record (cli/inputs-record.ts), so they are not moved.
+ * - The compile path (`build/`, `compiler/`, `packaging/`, `lockfile/`) is bundled too: a compile
+ *   loaded ~160 of its modules from `dist/`, each a resolve, a read and a compile (Node 20 has no
+ *   code cache for ES modules). What stays as `tsc` built it: `editor/` (the language server,
+ *   loaded by `assembly-line lsp` and by the TypeScript plugin) and the worker threads' scripts,
+ *   which are found next to the modules that start them and load their own modules from `dist/`.
  * - npm packages: the few every host command loads are joined in ({@link BUNDLED_PACKAGES});
  *   the rest are imported from `node_modules/`, as before.
  * - `import.meta.url` in a bundled module is replaced by the URL of that module's own file in
@@ -38,23 +38,16 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, "dist");
 const outdir = path.join(dist, "cli-bundle");
 
-/** Layers whose modules stay in `dist/` (the compile path and the language server). */
-const COMPILE_LAYERS = ["build", "compiler", "packaging", "lockfile", "editor"];
+/** Layers whose modules stay in `dist/`: the language server (editor/), loaded on its own paths. */
+const DIST_LAYERS = ["editor"];
 
 /**
- * Modules of those layers that every host command runs (the project configuration's search,
- * the target ids of `--target`'s help, token counts and their cache, bundle integrity): bundled, since loading
- * them from `dist/` would also load a second copy of the diagnostics catalogue they import.
- * Their own `import()`s (the configuration's validator, YAML and JSON parsers) stay in `dist/`.
+ * The compile's worker threads' scripts (compiler/helper-worker.ts starts `<name>.js` beside the
+ * module that asks): bundled as entries of their own, sharing chunks with the CLI, and each
+ * `dist/` script replaced by a module importing its entry, so a worker loads a few chunks instead
+ * of its ~100 modules before it can help.
  */
-const HOST_PATH_MODULES = new Set([
-  "build/project-config/load-project-config.ts",
-  "build/project-config/types.ts",
-  "build/token-count-cache.ts",
-  "compiler/providers/profile.ts",
-  "compiler/providers/tokens.ts",
-  "packaging/integrity.ts",
-]);
+const WORKER_SCRIPTS = ["compiler/analysis-worker-thread.ts", "compiler/validation/schema-worker-thread.ts"];
 
 /**
  * npm packages joined into the bundle, with what they require: the host commands load them on
@@ -95,7 +88,7 @@ const keepLayout = {
       const source = sourceOf(args.importer, args.path);
       const relative = posix(path.relative(root, source));
       const layer = relative.split("/")[0];
-      if (!COMPILE_LAYERS.includes(layer) || HOST_PATH_MODULES.has(relative)) return undefined;
+      if (!DIST_LAYERS.includes(layer)) return undefined;
       let target = posix(path.relative(outdir, emitted(source)));
       if (!target.startsWith(".")) target = `./${target}`;
       return { path: target, external: true };
@@ -105,7 +98,11 @@ const keepLayout = {
       const text = await fs.promises.readFile(args.path, "utf8");
       const own = posix(path.relative(outdir, emitted(args.path)));
       // The module's own file in dist/, resolved against the chunk it ends up in (all chunks sit in outdir).
-      const contents = text.replace(/\bimport\.meta\.url\b/g, `new URL(${JSON.stringify(own)}, import.meta.url).href`);
+      // (Not inside a string literal on its line: an odd number of double quotes before it.)
+      const contents = text.replace(/\bimport\.meta\.url\b/g, (match, offset) => {
+        const before = text.slice(text.lastIndexOf("\n", offset) + 1, offset);
+        return (before.split('"').length - 1) % 2 === 1 ? match : `new URL(${JSON.stringify(own)}, import.meta.url).href`;
+      });
       return { contents, loader: "ts" };
     });
   },
@@ -113,7 +110,10 @@ const keepLayout = {
 
 fs.rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { "assembly-line": path.join(root, "bin/assembly-line.ts") },
+  entryPoints: {
+    "assembly-line": path.join(root, "bin/assembly-line.ts"),
+    ...Object.fromEntries(WORKER_SCRIPTS.map((script) => [path.basename(script, ".ts"), path.join(root, script)])),
+  },
   outdir,
   bundle: true,
   splitting: true,
@@ -140,3 +140,11 @@ import "../cli-bundle/assembly-line.js";
 `,
 );
 fs.rmSync(`${bin}.map`, { force: true });
+
+// Each worker script in dist/: its bundled entry (tsc writes the unbundled one back, as for the bin).
+for (const script of WORKER_SCRIPTS) {
+  const file = emitted(path.join(root, script));
+  const entry = posix(path.relative(path.dirname(file), path.join(outdir, `${path.basename(script, ".ts")}.js`)));
+  fs.writeFileSync(file, `// Written by scripts/build-cli-bundle.mjs: this worker's bundled entry (docs/performance.md).\nimport "${entry}";\n`);
+  fs.rmSync(`${file}.map`, { force: true });
+}

@@ -8,12 +8,18 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TOOL_TOKENS_CACHE_FILE } from "../../build/token-count-cache.js";
+import { POOL_THRESHOLD } from "../../compiler/analysis-pool.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { cliPath, runCli, runCliJson } from "../helpers/run-cli.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+
+interface GeneratorModule {
+  generateAgent(dir: string, options: { plugins: number; tools: number }): number;
+}
+const { generateAgent } = (await import(pathToFileURL(path.join(repoRoot, "bench", "generate-agent.mjs")).href)) as GeneratorModule;
 
 const recorder = path.join(path.dirname(fileURLToPath(import.meta.url)), "helpers", "record-loads.mjs");
 
@@ -92,9 +98,10 @@ describe("what each command loads", () => {
     expect(run.packages.has("dist/build/compile.js")).toBe(false);
   }, 120_000);
 
-  it("the host commands load the toolchain's code from the CLI bundle, the compile path from dist/ (scripts/build-cli-bundle.mjs)", () => {
-    for (const args of [["--version"], ["tools", "."], ["search", "echo", "."], ["call", "echo", "--input", '{"message":"hi"}', "."]]) {
-      const run = loadedBy(args, agent);
+  it("every command but the language server runs the toolchain's code from the CLI bundle, compile included (scripts/build-cli-bundle.mjs)", () => {
+    const compiled = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    for (const [args, cwd] of [[["--version"], agent], [["tools", "."], agent], [["search", "echo", "."], agent], [["call", "echo", "--input", '{"message":"hi"}', "."], agent], [["compile", ".", "--no-cache"], compiled]] as const) {
+      const run = loadedBy(args, cwd);
       expect(run.status, args.join(" ")).toBe(0);
       // The bin, then chunks of dist/cli-bundle/ only: not one of the modules tsc emitted.
       expect(run.files[0], args.join(" ")).toBe("bin/assembly-line.js");
@@ -102,6 +109,23 @@ describe("what each command loads", () => {
     }
     // The entry is a chunk of a few modules, not the whole CLI.
     expect(bundledSources(path.join(repoRoot, "dist", "cli-bundle", "assembly-line.js")).filter((source) => source.startsWith("dist/")).length).toBeLessThan(10);
+  }, 120_000);
+
+  it("the compile's analysis worker runs from the CLI bundle too", () => {
+    const root = tempDir("al-worker-loads-");
+    generateAgent(root, { plugins: POOL_THRESHOLD + 2, tools: 2 });
+    const log = path.join(tempDir("al-loads-"), "loads.txt");
+    const result = spawnSync(process.execPath, ["--import", recorder, cliPath, "compile", ".", "--no-package", "--no-cache"], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1", AL_RECORD_LOADS: log, ASSEMBLY_LINE_ANALYSIS_WORKER: "1" },
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const files = fs.readFileSync(log, "utf8").split("\n").filter((url) => url !== "" && !url.includes("/node_modules/")).flatMap((url) => /\/dist\/(.+)$/.exec(url)?.[1] ?? []);
+    // The worker's script in dist/ (the module the pool starts), which imports its bundled entry.
+    expect(files).toContain("compiler/analysis-worker-thread.js");
+    expect(files).toContain("cli-bundle/analysis-worker-thread.js");
+    expect(files.filter((file) => !file.startsWith("cli-bundle/") && file !== "bin/assembly-line.js" && file !== "compiler/analysis-worker-thread.js")).toEqual([]);
   }, 120_000);
 
   it("a changed input still compiles first (the inputs record no longer holds)", () => {
