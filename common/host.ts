@@ -244,7 +244,15 @@ export function derivedRealpath(
     const parent = path.dirname(filePath);
     let real: string | undefined;
     const derivable =
-      platform === "linux" && path.isAbsolute(filePath) && path.normalize(filePath) === filePath && parent !== filePath && name !== "" && name !== "." && name !== "..";
+      platform === "linux" &&
+      path.isAbsolute(filePath) &&
+      path.normalize(filePath) === filePath &&
+      // `lstat` of `link/` follows the link: a trailing separator is asked of realpath.
+      !filePath.endsWith(path.sep) &&
+      parent !== filePath &&
+      name !== "" &&
+      name !== "." &&
+      name !== "..";
     if (derivable) {
       const found = kind(filePath);
       const realParent = found === "file" || found === "directory" || found === "other" ? resolve(parent) : undefined;

@@ -44,6 +44,7 @@ function allPaths(root: string): string[] {
     }
   };
   walk(root);
+  out.push(`${root}/p-alias/`, `${root}/plugins/p/linked-dir/`, `${root}/plugins/p/linked-file.ts/`);
   for (const via of ["plugins/p/linked-dir/deep/tool.ts", "plugins/p/linked-dir/deep", "p-alias/ai.assemblyline/index.ts", "p-alias/linked-dir/deep/tool.ts", "plugins/p/out/secret.ts", "plugins/p/loop-a/x", "plugins/p/broken.ts/x"]) {
     out.push(path.join(root, via));
   }
@@ -62,8 +63,8 @@ describe("derivedRealpath", () => {
         return host.realpath(file);
       });
       for (const file of order) expect(realpath(file), file).toBe(host.realpath(file));
-      // On Linux only links, missing paths and unnormalized ones are asked (17 of the 40 here).
-      if (process.platform === "linux") expect(asked).toBeLessThan(order.length * 0.6);
+      // On Linux only links, missing paths and unnormalized ones are asked (about half of the paths here).
+      if (process.platform === "linux") expect(asked).toBeLessThan(new Set(order).size * 0.7);
       else expect(asked).toBe(new Set(order).size);
     }
   });
