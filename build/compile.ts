@@ -36,7 +36,8 @@ import { toolBundleKey } from "../packaging/plan-bundles.js";
 import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { checkRoot, emptyAnalysis } from "./check-root.js";
 import { startClock, type CompileTimings } from "./compile-clock.js";
-import { emitArtifact, packagingTools } from "./emit-artifact.js";
+import { emitArtifact, packagingTools, type KnownArtifactFiles } from "./emit-artifact.js";
+export type { KnownArtifactFiles } from "./emit-artifact.js";
 import { carriedOverBundles, pinsOf, rereadsAlike } from "./lock-inputs.js";
 import { snapshotHost } from "./snapshot-host.js";
 import type { RuleSetting } from "./project-config/types.js";
@@ -56,6 +57,22 @@ export interface CompileOptions {
   /** Absolute agent root. */
   readonly root: string;
   readonly host?: CompilerHost;
+  /**
+   * True when `host` answers every probe as the disk does and only observes it (the inputs
+   * record's recording host over the Node host, `cli/inputs-record.ts`): a cold analysis may then
+   * still run on the analysis worker (`compiler/analysis-pool.ts`), which reads the disk itself;
+   * the main thread checks each of its records by content hash against this host's reads, so
+   * `host` still sees (and records) every file the analysis depends on. Without it, a given
+   * `host` (an editor's buffers, a test's virtual files) keeps the analysis on this thread.
+   */
+  readonly hostReadsDisk?: boolean;
+  /**
+   * The artifact files the last compile left (`cli/compile-record.ts`): absolute path → the SRI
+   * of the bytes it wrote and their stat signature (`statSignature`), taken when older than a
+   * stamp written after them. A bundle whose new integrity is that SRI and whose file still has
+   * that signature is linked into the new artifact without reading the old file to compare.
+   */
+  readonly knownArtifactFiles?: KnownArtifactFiles;
   /**
    * `--check`: write nothing and bundle nothing; fail when the lock is missing, stale or
    * hand-edited. Bundle integrities are carried over from the lock for plugins whose content is
@@ -255,7 +272,7 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
   let artifactFiles: ReadonlyMap<string, Uint8Array> | undefined;
   if (packaged) {
     const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);
-    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root, options.recordInput);
+    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root, options.recordInput, options.knownArtifactFiles);
     clock.lap("artifact");
     if (written === undefined) return { ...failed, diagnostics: finish(diagnostics, root) };
     artifactChanged = written.changed;
@@ -314,7 +331,7 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   if (damaged) diagnostics.push(damaged);
   const cache = options.cache === false ? undefined : AnalysisCache.load(root);
   // A cold analysis of the disk (no stored analyses) runs on two threads when a core is free (analysis-pool.ts).
-  const pool = !options.host && (cache?.size.analyses ?? 0) === 0 && analysisWorkerWanted() ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
+  const pool = (!options.host || options.hostReadsDisk === true) && (cache?.size.analyses ?? 0) === 0 && analysisWorkerWanted() ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
   const persistent = pool ?? cache;
   let analysis: AgentAnalysis;
   try {

@@ -12,6 +12,10 @@ import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import type { PackagingResult } from "../packaging/bundle-tools.js";
+import { statSignature } from "../common/file-stats-hash.js";
+
+/** Artifact files a previous compile left: absolute path → [SRI of their bytes, stat signature]; see `CompileOptions.knownArtifactFiles`. */
+export type KnownArtifactFiles = ReadonlyMap<string, readonly [integrity: string, signature: string]>;
 
 /** Every non-disabled authored tool, as packaging wants it. */
 export function packagingTools(analysis: AgentAnalysis) {
@@ -36,7 +40,10 @@ export interface EmittedArtifact {
 
 /**
  * Writes the artifact unless an identical one is already there; `undefined` on failure (reported).
- * `recordInput` is called with every file read here (the copied SKILL.md files).
+ * `recordInput` is called with every file read here (the copied SKILL.md files). `known`: the
+ * artifact files the last compile left, with the SRI it wrote and their settled stat signature
+ * (`CompileOptions.knownArtifactFiles`); a bundle with that SRI in a file with that signature is
+ * linked without being read to compare.
  */
 export async function emitArtifact(
   analysis: AgentAnalysis,
@@ -47,6 +54,7 @@ export async function emitArtifact(
   diagnostics: Diagnostic[],
   root: string,
   recordInput?: (filePath: string) => void,
+  known?: KnownArtifactFiles,
 ): Promise<EmittedArtifact | undefined> {
   const [{ buildManifest }, { bundleIntegrity }, { serializeManifest, writeArtifact, ArtifactWriteRefusedError }] = await Promise.all([
     import("../packaging/build-manifest.js"),
@@ -72,7 +80,8 @@ export async function emitArtifact(
   const manifestBytes = serializeManifest(manifest);
   // The copied SKILL.md files count too: a surface's own skill can change without changing the
   // lock (and so the manifest), and load_skill must then serve the new text.
-  const compared = compareArtifact(outDir, manifestBytes, new Map([...packaged.bundles, ...extra]));
+  const integrities = new Map([...packaged.toolBundles.values()].map((tool) => [tool.bundle, tool.integrity]));
+  const compared = compareArtifact(outDir, manifestBytes, new Map([...packaged.bundles, ...extra]), known && { files: known, integrities });
   const files = new Map<string, Uint8Array>([[MANIFEST_FILE, manifestBytes], ...packaged.bundles, ...extra]);
   if (compared.current) return { changed: false, files };
   try {
@@ -93,15 +102,32 @@ export async function emitArtifact(
  * artifact-relative path → bytes): `current` when it holds exactly them, and the files whose
  * bytes are already there (the artifact writer links those instead of writing them again).
  */
-function compareArtifact(outDir: string, manifestBytes: Uint8Array, files: ReadonlyMap<string, Uint8Array>): { current: boolean; unchanged: Set<string> } {
+function compareArtifact(
+  outDir: string,
+  manifestBytes: Uint8Array,
+  files: ReadonlyMap<string, Uint8Array>,
+  known?: { readonly files: KnownArtifactFiles; readonly integrities: ReadonlyMap<string, string> },
+): { current: boolean; unchanged: Set<string> } {
   const unchanged = new Set<string>();
   let current = sameBytes(path.join(outDir, MANIFEST_FILE), manifestBytes);
   if (!current && !fs.existsSync(path.join(outDir, MANIFEST_FILE))) return { current: false, unchanged };
   for (const [relative, bytes] of files) {
-    if (sameBytes(path.join(outDir, relative), bytes)) unchanged.add(relative);
+    const file = path.join(outDir, relative);
+    if (knownSame(file, known?.integrities.get(relative), known?.files) || sameBytes(file, bytes)) unchanged.add(relative);
     else current = false;
   }
   return { current, unchanged };
+}
+
+/**
+ * True when the last compile wrote bytes of SRI `integrity` to `file` and the file still has the
+ * stat signature recorded then (settled: older than the compile record's stamp, so a later write,
+ * even one restoring size and modification time, has changed the change time): the bytes are
+ * the same without reading them (Git's index rule, as the compile record's check applies it).
+ */
+function knownSame(file: string, integrity: string | undefined, known: KnownArtifactFiles | undefined): boolean {
+  const recorded = integrity === undefined ? undefined : known?.get(file);
+  return recorded !== undefined && recorded[0] === integrity && statSignature(file) === recorded[1];
 }
 
 function sameBytes(file: string, bytes: Uint8Array): boolean {

@@ -34,6 +34,8 @@ import type { CompileOptions, CompileResult } from "../build/compile.js";
 import { checkWriteTarget, writeFileConfined } from "../common/confined-write.js";
 import { createNodeHost, type CompilerHost } from "../common/host.js";
 import { readSealedPayload, writeSealedFile } from "../common/sealed-file.js";
+import { statSignature } from "../common/file-stats-hash.js";
+import type { KnownArtifactFiles } from "../build/compile.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { bundleIntegrity } from "../packaging/integrity.js";
 import { summaryCounts } from "./compile-report.js";
@@ -93,16 +95,23 @@ export function compileRecordKey(options: CompileOptions): string {
  * module comment); `undefined` otherwise. Never throws: anything unreadable or unexpected is
  * `undefined`, and the caller compiles.
  * @param root absolute agent root.
+ * @param known filled, when the record is readable, with each artifact file it holds with a
+ *   settled stat signature (absolute path → its SRI and signature), for the compile that runs
+ *   when the record does not hold (`CompileOptions.knownArtifactFiles`).
  */
-export function replayCompile(root: string, key: string): RecordedOutcome | undefined {
+export function replayCompile(root: string, key: string, known?: Map<string, readonly [integrity: string, signature: string]>): RecordedOutcome | undefined {
   try {
     const record = readSealedPayload(path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC) as CompileRecord | undefined;
-    if (!isRecord(record) || record.root !== root || record.key !== key || record.toolchain !== toolchainIdentity(true)) return undefined;
+    if (!isRecord(record) || record.root !== root) return undefined;
+    // What the last compile left in the artifact holds whatever this compile's options and
+    // toolchain are: the compile may link a file with an unchanged signature without reading it.
+    if (known) for (const [file, integrity, signature] of record.artifact) if (typeof signature === "string") known.set(file, [integrity, signature]);
+    if (record.key !== key || record.toolchain !== toolchainIdentity(true)) return undefined;
     const host = createNodeHost();
     const trustedBefore = record.startedAt - RACY_MARGIN_MS;
     if (!record.probes.every((probe) => probeHolds(host, probe, trustedBefore))) return undefined;
     for (const [file, hash, signature] of record.artifact) {
-      if (signature !== null && signatureOf(file) === signature) continue;
+      if (signature !== null && statSignature(file) === signature) continue;
       if (fileIntegrity(file) !== hash) return undefined;
     }
     return record.outcome;
@@ -258,6 +267,7 @@ function artifactEntries(
     if (!stat.isFile() || stat.size !== BigInt(bytes.byteLength)) return undefined;
     if (stat.mtimeNs >= started && !fs.readFileSync(file).equals(bytes)) return undefined;
     const settled = stamp !== undefined && stat.mtimeNs < stamp && stat.ctimeNs < stamp;
+    // The signature as `statSignature` (common/file-stats-hash.ts) writes it: `emitArtifact` compares the two.
     entries.push([file, integrity ?? bundleIntegrity(bytes), settled ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : null]);
   }
   return entries;
@@ -278,14 +288,6 @@ function stampAfter(root: string, newest: bigint): bigint | undefined {
   return undefined;
 }
 
-function signatureOf(file: string): string {
-  try {
-    const stat = fs.lstatSync(file, { bigint: true });
-    return stat.isFile() ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : "-";
-  } catch {
-    return "-";
-  }
-}
 
 function fileIntegrity(file: string): string {
   try {

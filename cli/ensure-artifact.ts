@@ -48,11 +48,11 @@ export async function ensureArtifact(root: string, artifactDir?: string): Promis
   // The check saves the analysis cache: a full compile after it (stale artifact) and the next
   // command's check then reuse the analysis instead of parsing everything again.
   const checking = recordingHost(absolute);
-  const check = await compileAgent({ root: absolute, host: checking.host, check: true, package: false, saveCache: true });
+  const check = await compileAgent({ root: absolute, host: checking.host, hostReadsDisk: true, check: true, package: false, saveCache: true });
   if (check.ok) checking.save();
   if (check.ok && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: check.diagnostics, compiled: false, recorded: false, lockChanged: false };
   const compiling = recordingHost(absolute);
-  const compiled = await compileAgent({ root: absolute, host: compiling.host, ...(artifactDir ? { outDir: artifactDir } : {}) });
+  const compiled = await compileAgent({ root: absolute, host: compiling.host, hostReadsDisk: true, ...(artifactDir ? { outDir: artifactDir } : {}) });
   // A compile that changed the lock read the old one: its record would not hold; the next check writes one.
   if (compiled.ok && !compiled.lockChanged) compiling.save();
   return { diagnostics: compiled.diagnostics, compiled: true, recorded: false, lockChanged: compiled.lockChanged };

@@ -24,3 +24,18 @@ export function updateWithFileStats(hash: Hash, files: Iterable<string>): void {
     hash.update(stat ? `\0${file}\0${stat.size}\0${stat.mtimeMs}` : `\0${file}\0missing`);
   }
 }
+
+/**
+ * The stat signature of a regular file as the compile record and the bundle cache write it:
+ * `<size>:<mtimeNs>:<ctimeNs>:<ino>` from `lstat` (nanoseconds), or `"-"` when `file` is missing
+ * or not a regular file (a link is never trusted). Any write to the file, even one that restores
+ * its size and modification time, changes its change time. Never throws.
+ */
+export function statSignature(file: string): string {
+  try {
+    const stat = fs.lstatSync(file, { bigint: true });
+    return stat.isFile() ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : "-";
+  } catch {
+    return "-";
+  }
+}

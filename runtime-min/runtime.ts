@@ -366,7 +366,8 @@ export class Runtime {
       lease = grant.lease;
       session.checkLease(lease);
       // Every call ends: the host's default deadline applies when the request sets none.
-      const supervised = { ...control, deadlineMs: control.deadlineMs ?? this.limits.deadlineMs };
+      // (Not a copy of the whole request: only what superviseCall reads.)
+      const supervised = control.signal ? { signal: control.signal, deadlineMs: control.deadlineMs ?? this.limits.deadlineMs } : { deadlineMs: control.deadlineMs ?? this.limits.deadlineMs };
       return await superviseCall(() => body(grant.run), supervised, () => this.executor.killRun(runId), lease);
     } catch (error) {
       const failure = session.controlPlaneFailure ?? (error instanceof ControlPlaneError ? error : undefined);

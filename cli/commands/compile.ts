@@ -102,14 +102,15 @@ async function compileOrReplay(target: CompileTarget, options: CompileOptions, f
   const compileAgent = async (given: CompileOptions): Promise<CompileResult> => (await import("../../build/compile.js")).compileAgent(given);
   if (flags.check || options.cache === false) return compileAgent(options);
   const key = compileRecordKey(options);
-  const replayed = replayCompile(target.root, key);
+  const known = new Map<string, readonly [string, string]>();
+  const replayed = replayCompile(target.root, key, known);
   if (replayed) {
     const { diagnostics, lockfile, artifact, surfaces, tools } = replayed;
     return { ok: true, diagnostics, lockfile, lockChanged: false, artifact, artifactChanged: false, counts: { surfaces, tools } };
   }
   const recording = recordingHost(target.root);
   const recorder = compileRecorder(target.root, recording);
-  const result = await compileAgent({ ...options, host: recording.host, recordInput: recorder.recordInput });
+  const result = await compileAgent({ ...options, host: recording.host, hostReadsDisk: true, recordInput: recorder.recordInput, knownArtifactFiles: known });
   if (result.ok && !result.lockChanged) recording.save();
   recorder.save(result, key);
   return result;

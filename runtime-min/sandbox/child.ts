@@ -15,10 +15,12 @@ import { EnvelopeBridge, EnvelopeTooLargeError, FrameReader, INLINE_FRAME_MAX_BY
 import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
 import { resultTooLarge } from "./limit-messages.js";
-import { exchangesFileContents, type CallRequest, type ContextOperation, type HostMessage } from "./protocol.js";
+import { exchangesFileContents, MAX_CALL_SETUPS, type CallMessage, type CallRequest, type CallSetup, type ContextOperation, type HostMessage } from "./protocol.js";
 import type { ContextChannel } from "./tool-context.js";
 
 const DOORBELL_FD = 3;
+/** Size of the buffer the doorbell socket reads into (an inline frame is at most 64 KiB plus its header). */
+const READ_BUFFER_BYTES = 64 * 1024;
 
 interface Pending {
   resolve(value: Json | undefined): void;
@@ -33,11 +35,30 @@ function main(): void {
     process.stderr.write("assembly-line sandbox: missing bridge directory argument\n");
     process.exit(2);
   }
-  const doorbell = new net.Socket({ fd: DOORBELL_FD, readable: true, writable: true });
+  // Bytes are read into one reused buffer and handed straight to `onBytes`, without the
+  // readable stream's queueing and `data` events per read (issue 14 item 2); the socket still
+  // ends and closes as a stream does.
+  const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  const options: net.SocketConstructorOpts & { readonly onread: net.OnReadOpts } = {
+    fd: DOORBELL_FD,
+    readable: true,
+    writable: true,
+    onread: {
+      buffer: readBuffer,
+      callback: (bytes: number, buffer: Uint8Array): boolean => {
+        // The reader may keep part of a chunk until its frame completes, so it gets its own copy.
+        onBytes(Buffer.from(buffer.subarray(0, bytes)));
+        return true;
+      },
+    },
+  };
+  const doorbell = new net.Socket(options);
   const bridge = new EnvelopeBridge(bridgeDir, "c", (data) => doorbell.write(data), { inlineMaxBytes: INLINE_FRAME_MAX_BYTES });
   const modules = new Map<string, Promise<BundleModule>>();
   const definitions = new DefinitionCache();
   const pending = new Map<number, Pending>();
+  /** The call setups the host sent, oldest first (see `MAX_CALL_SETUPS`). */
+  const setups = new Map<number, CallSetup>();
   let nextRequestId = 0;
   const reader = new FrameReader(INLINE_FRAME_MAX_BYTES);
 
@@ -52,7 +73,18 @@ function main(): void {
     },
   });
 
-  const runCall = async (request: CallRequest): Promise<void> => {
+  const runCall = async (message: CallMessage): Promise<void> => {
+    if (message.setupFields) {
+      setups.set(message.setup, message.setupFields);
+      if (setups.size > MAX_CALL_SETUPS) setups.delete(setups.keys().next().value as number);
+    }
+    const setup = setups.get(message.setup);
+    if (!setup) {
+      // Never happens with this host (it names only setups the child holds); said plainly if it does.
+      bridge.publish({ kind: "result", id: message.id, ok: false, failureKind: "execution_error", error: `The sandbox bridge named call setup ${message.setup}, which this process does not hold.` });
+      return;
+    }
+    const request: CallRequest = { kind: "call", id: message.id, ...setup, toolCallId: message.toolCallId, input: message.input, approval: message.approval };
     const outcome = await runWithModule(request, modules, definitions, channelFor(request.id));
     try {
       if (outcome.ok && outcome.modelOutput === outcome.output) {
@@ -68,7 +100,7 @@ function main(): void {
     }
   };
 
-  doorbell.on("data", (chunk: Buffer) => {
+  function onBytes(chunk: Buffer): void {
     // The host is trusted; a framing error here is a bug, and ends this process.
     for (const frame of reader.push(chunk)) {
       const message = (frame.kind === "inline" ? JSON.parse(frame.text) : bridge.take(frame.line)) as HostMessage;
@@ -82,7 +114,7 @@ function main(): void {
         else waiter.reject(new Error(message.error));
       }
     }
-  });
+  }
   doorbell.on("close", () => process.exit(0));
   doorbell.on("error", () => process.exit(0));
   bridge.publish({ kind: "ready", pid: process.pid });

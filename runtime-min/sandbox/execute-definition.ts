@@ -39,9 +39,32 @@ class ConfigurationFailure extends Error {}
 export class DefinitionCache {
   /** By bundle, tool and factory (a NUL-joined key): the config's JSON and its definition. */
   private readonly resolved = new Map<string, { readonly config: string; readonly definition: ToolDefinition }>();
+  /**
+   * The last request resolved and its definition: a call with the same strings and the same
+   * factory config object (one per tool in the host and the child) skips the key and the JSON
+   * of the config (issue 14 item 2).
+   */
+  private last: (Pick<CallRequest, "bundlePath" | "toolName" | "factory" | "factoryConfig"> & { readonly definition: ToolDefinition }) | undefined;
 
   /** Resolves the definition of `request` from `module`; throws {@link ConfigurationFailure}. */
   async resolve(module: BundleModule, request: CallRequest): Promise<ToolDefinition> {
+    const last = this.last;
+    if (
+      last &&
+      last.factoryConfig === request.factoryConfig &&
+      last.toolName === request.toolName &&
+      last.bundlePath === request.bundlePath &&
+      last.factory === request.factory
+    ) {
+      return last.definition;
+    }
+    const definition = await this.resolveByKey(module, request);
+    const { bundlePath, toolName, factory, factoryConfig } = request;
+    this.last = { bundlePath, toolName, factory, factoryConfig, definition };
+    return definition;
+  }
+
+  private async resolveByKey(module: BundleModule, request: CallRequest): Promise<ToolDefinition> {
     const key = `${request.bundlePath}\u0000${request.toolName}\u0000${request.factory ?? ""}`;
     const config = request.factory === undefined ? "" : JSON.stringify(request.factoryConfig);
     const cached = this.resolved.get(key);

@@ -36,6 +36,35 @@ export interface CallRequest {
   readonly workspace: string;
 }
 
+/**
+ * The fields of a {@link CallRequest} that stay the same from call to call of one tool in one
+ * sandbox process (its run, bundle, configs and workspace). The host sends them once, with the
+ * first call that needs them, under a number later calls name ({@link CallMessage}; issue 14
+ * item 2: about 300 bytes of JSON less to write, read and parse per call).
+ */
+export type CallSetup = Pick<CallRequest, "runId" | "toolName" | "bundlePath" | "factory" | "factoryConfig" | "ctxConfig" | "workspace">;
+
+/**
+ * How many {@link CallSetup}s each side keeps. Both sides add a setup when it is sent and drop
+ * the oldest beyond this many, in the same order (messages arrive in the order sent), so the
+ * host only ever names a setup the child still holds.
+ */
+export const MAX_CALL_SETUPS = 32;
+
+/** A call as it crosses the bridge. Host → child. */
+export interface CallMessage {
+  readonly kind: "call";
+  /** Request id; the child answers with a {@link CallResponse} of the same id. */
+  readonly id: number;
+  /** The number of the call's {@link CallSetup}. */
+  readonly setup: number;
+  /** The setup itself, on the first call that names this number. */
+  readonly setupFields?: CallSetup;
+  readonly toolCallId: string;
+  readonly input: Json;
+  readonly approval: "none" | "granted";
+}
+
 /** The result of one call. Child → host. */
 export type CallResponse =
   | {
@@ -93,7 +122,7 @@ export interface ReadyMessage {
 }
 
 /** Every message the host sends. */
-export type HostMessage = CallRequest | ContextResponse;
+export type HostMessage = CallMessage | ContextResponse;
 /** Every message the child sends. */
 export type ChildMessage = CallResponse | ContextRequest | ReadyMessage;
 

@@ -13,7 +13,7 @@ import { EnvelopeBridge, FrameReader, INLINE_FRAME_MAX_BYTES, type Frame } from 
 import type { CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
 import { outOfMemory, resultTooLarge } from "./limit-messages.js";
-import { exchangesFileContents, type CallRequest, type ChildMessage, type ContextOperation } from "./protocol.js";
+import { exchangesFileContents, MAX_CALL_SETUPS, type CallRequest, type CallSetup, type ChildMessage, type ContextOperation } from "./protocol.js";
 import { sandboxLaunch, type LaunchTools, type NetworkPolicy } from "./process-isolation.js";
 import { sandboxEnvironment, sandboxNodeFlags, type PermissionSupport } from "./sandbox-environment.js";
 
@@ -88,6 +88,36 @@ export function setFrameStallMs(ms: number | undefined): void {
   frameStallMs = ms ?? DEFAULT_FRAME_STALL_MS;
 }
 
+/** The fields of `request` that the child keeps per tool ({@link CallSetup}). */
+function setupOf(request: Omit<CallRequest, "kind" | "id">): CallSetup {
+  return {
+    runId: request.runId,
+    toolName: request.toolName,
+    bundlePath: request.bundlePath,
+    ...(request.factory === undefined ? {} : { factory: request.factory }),
+    factoryConfig: request.factoryConfig,
+    ctxConfig: request.ctxConfig,
+    workspace: request.workspace,
+  };
+}
+
+/**
+ * True when `request` has the setup `sent`: the same strings, and the very same config objects
+ * (the runtime keeps one per tool; a config that is not the same object is sent again, so a
+ * changed config always reaches the child).
+ */
+function sameSetup(sent: CallSetup, request: Omit<CallRequest, "kind" | "id">): boolean {
+  return (
+    sent.toolName === request.toolName &&
+    sent.factoryConfig === request.factoryConfig &&
+    sent.ctxConfig === request.ctxConfig &&
+    sent.runId === request.runId &&
+    sent.bundlePath === request.bundlePath &&
+    sent.factory === request.factory &&
+    sent.workspace === request.workspace
+  );
+}
+
 /** One warm sandbox child. Create with {@link SandboxWorker.start}. */
 export class SandboxWorker {
   private readonly inFlight = new Map<number, InFlight>();
@@ -103,6 +133,9 @@ export class SandboxWorker {
   private stallTimer: NodeJS.Timeout | undefined;
   /** Whether the child's handles keep the host's event loop alive ({@link setActive}); unset until first set. */
   private active: boolean | undefined;
+  /** The call setups the child holds, oldest first (see `MAX_CALL_SETUPS` in `./protocol.ts`). */
+  private readonly setups: { readonly id: number; readonly fields: CallSetup }[] = [];
+  private nextSetupId = 0;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -166,7 +199,16 @@ export class SandboxWorker {
       this.inFlight.set(id, { handler, resolve, reject });
       this.setActive(true);
       try {
-        this.bridge.publish({ kind: "call", id, ...request });
+        const known = this.setups.find((setup) => sameSetup(setup.fields, request));
+        if (known) {
+          this.bridge.publish({ kind: "call", id, setup: known.id, toolCallId: request.toolCallId, input: request.input, approval: request.approval });
+        } else {
+          const setup = { id: ++this.nextSetupId, fields: setupOf(request) };
+          this.bridge.publish({ kind: "call", id, setup: setup.id, setupFields: setup.fields, toolCallId: request.toolCallId, input: request.input, approval: request.approval });
+          // Remembered once sent; the child drops the oldest in the same order.
+          this.setups.push(setup);
+          if (this.setups.length > MAX_CALL_SETUPS) this.setups.shift();
+        }
       } catch (error) {
         this.settle(id);
         reject(error as Error);

@@ -37,9 +37,20 @@ export function deriveIdempotencyKey(runId: string, toolCallId: string, name: st
   return `idem_${digest}`;
 }
 
+/**
+ * The read-only `ctx.config` made from each config object: a deep-frozen copy, made once per
+ * object rather than once per call (issue 14 item 2). The host and the sandbox child keep one
+ * config object per tool, and a frozen copy can be shared by calls, since none can change it.
+ */
+const frozenConfigs = new WeakMap<object, { readonly [key: string]: JsonValue }>();
+
 /** Creates the context of one call. */
 export function createToolContext(identity: ContextIdentity, channel: ContextChannel): ToolExecutionContext {
-  const config = deepFreeze(copyJson(identity.config, "ctx.config")) as { readonly [key: string]: JsonValue };
+  let config = frozenConfigs.get(identity.config);
+  if (!config) {
+    config = deepFreeze(copyJson(identity.config, "ctx.config")) as { readonly [key: string]: JsonValue };
+    frozenConfigs.set(identity.config, config);
+  }
   const context: ToolExecutionContext = {
     runId: identity.runId,
     toolCallId: identity.toolCallId,

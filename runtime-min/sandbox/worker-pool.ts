@@ -20,6 +20,8 @@ export class WorkerPool {
   /** The started worker of each entry of `workers` (for the synchronous {@link warm} lookup). */
   private readonly started = new Map<string, SandboxWorker>();
   private closed = false;
+  /** The key {@link warm} last moved to the end of `workers` (the most recently used), if still there. */
+  private mostRecent: string | undefined;
 
   constructor(private readonly maxWorkers: number) {}
 
@@ -36,10 +38,13 @@ export class WorkerPool {
     const id = workerId(key);
     const worker = this.started.get(id);
     if (!worker?.alive) return undefined;
+    // Already the most recently used (every call of a run in a row): the order stands.
+    if (this.mostRecent === id) return worker;
     const entry = this.workers.get(id);
     if (entry) {
       this.workers.delete(id);
       this.workers.set(id, entry);
+      this.mostRecent = id;
     }
     return worker;
   }
@@ -56,6 +61,7 @@ export class WorkerPool {
         if (this.workers.get(id) === existing) {
           this.workers.delete(id);
           this.workers.set(id, existing);
+          this.mostRecent = id;
         }
         return worker;
       }
@@ -68,6 +74,7 @@ export class WorkerPool {
     }
     const starting = options().then((resolved) => SandboxWorker.start(resolved));
     this.workers.set(id, starting);
+    this.mostRecent = id;
     starting.then(
       (worker) => {
         if (this.workers.get(id) === starting) this.started.set(id, worker);

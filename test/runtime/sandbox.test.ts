@@ -6,8 +6,11 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openRuntime, SANDBOX_ENV_ALLOWLIST, type Runtime } from "../../runtime-min/index.js";
+import { EnvelopeBridge } from "../../runtime-min/sandbox/bridge.js";
+import { MAX_CALL_SETUPS, type CallRequest } from "../../runtime-min/sandbox/protocol.js";
+import { SandboxWorker } from "../../runtime-min/sandbox/sandbox-worker.js";
 import { deriveIdempotencyKey } from "../../runtime-min/index.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
@@ -33,6 +36,7 @@ beforeAll(async () => {
     probe("keys"),
     probe("pid"),
     probe("forge_doorbell", "forgeDoorbell"),
+    probe("config_probe", "configProbe"),
   ]);
   runtime = await openRuntime({ root: agent.root });
 });
@@ -148,6 +152,45 @@ describe("warm sandbox processes", () => {
     const after = await runtime.call({ tool: "pid", input: {}, runId });
     expect(after.status).toBe("ok");
     expect((after.output as { instance: string }).instance).not.toBe((before.output as { instance: string }).instance);
+  });
+});
+
+describe("call setups", () => {
+  it("sends a tool's unchanging call fields once per sandbox process; a new config object is sent again; both sides drop old setups in step (issue 14 item 2)", async () => {
+    const published: { [key: string]: unknown }[] = [];
+    const publish = EnvelopeBridge.prototype.publish;
+    const publishSpy = vi.spyOn(EnvelopeBridge.prototype, "publish").mockImplementation(function (this: EnvelopeBridge, message, options) {
+      if ((message as { kind?: unknown }).kind === "call") published.push(message as { [key: string]: unknown });
+      return publish.call(this, message, options);
+    });
+    const requests = new Map<string, { worker: SandboxWorker; request: Omit<CallRequest, "kind" | "id"> }>();
+    const call = SandboxWorker.prototype.call;
+    const callSpy = vi.spyOn(SandboxWorker.prototype, "call").mockImplementation(function (this: SandboxWorker, request, handler) {
+      requests.set(request.toolName, { worker: this, request });
+      return call.call(this, request, handler);
+    });
+    try {
+      const results = [];
+      for (const [i, tool] of ["config_probe", "pid", "config_probe", "pid"].entries()) results.push(await runtime.call({ tool, input: {}, runId: "setup-run", callId: `s${i}` }));
+      expect(results.map((result) => result.status)).toEqual(["ok", "ok", "ok", "ok"]);
+      // One process serves both tools (one bundle); each tool's setup crossed with its first call only.
+      expect(published.map((message) => [message.setup, "setupFields" in message])).toEqual([[1, true], [2, true], [1, false], [2, false]]);
+      expect(published.every((message) => !("bundlePath" in message) && !("ctxConfig" in message))).toBe(true);
+      expect(results[2]).toMatchObject({ output: { ctxConfig: {}, frozen: true, toolCallId: "s2" } });
+      const { worker, request } = requests.get("config_probe")!;
+      // A config that is not the same object is sent again, so the child always sees the host's.
+      for (let i = 0; i < MAX_CALL_SETUPS + 8; i++) {
+        const outcome = await worker.call({ ...request, toolCallId: `fresh${i}`, ctxConfig: { n: i } }, async () => undefined);
+        expect(outcome).toEqual({ ok: true, output: { ctxConfig: { n: i }, frozen: true, toolCallId: `fresh${i}` }, modelOutput: { ctxConfig: { n: i }, frozen: true, toolCallId: `fresh${i}` } });
+      }
+      // The first setups were dropped on both sides meanwhile: naming them again sends them again.
+      published.length = 0;
+      expect(await runtime.call({ tool: "config_probe", input: {}, runId: "setup-run", callId: "s-again" })).toMatchObject({ status: "ok", output: { ctxConfig: {}, toolCallId: "s-again" } });
+      expect(published.map((message) => "setupFields" in message)).toEqual([true]);
+    } finally {
+      publishSpy.mockRestore();
+      callSpy.mockRestore();
+    }
   });
 });
 
