@@ -191,7 +191,8 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
 
 async function compileWithoutRules(options: CompileOptions): Promise<CompileResult> {
   const disk = options.host ?? createNodeHost();
-  const host = snapshotHost(options.recordInput ? createRecordingHost(disk, options.recordInput) : disk);
+  // Real paths are derived per folder only on the operating system's own file system (not a caller's host).
+  const host = snapshotHost(options.recordInput ? createRecordingHost(disk, options.recordInput) : disk, { deriveRealpaths: options.host === undefined });
   const root = options.root;
   const clock = startClock();
   // A root that is not a folder is reported before anything is read or written (no cache, no

@@ -1,7 +1,17 @@
 /**
  * The file-system view of one compile (DESIGN §5: a compile sees one consistent snapshot).
  */
-import type { CompilerHost } from "../common/host.js";
+import { derivedRealpath, type CompilerHost } from "../common/host.js";
+
+/** Options of {@link snapshotHost}. */
+export interface SnapshotHostOptions {
+  /**
+   * Derive a path's real path from its folder's where certain (`derivedRealpath` in
+   * `common/host.ts`): for a base that is the operating system's file system (`createNodeHost`),
+   * whose `kind` and `realpath` answer alike. Default false: every path is asked of `base`.
+   */
+  readonly deriveRealpaths?: boolean;
+}
 
 /**
  * The host of one compile: asks `base` once per path and answers from memory afterwards, so
@@ -10,18 +20,22 @@ import type { CompilerHost } from "../common/host.js";
  * read: the byte order mark is kept as U+FEFF), so hashing a plugin directory after the
  * analysis read its modules costs no second read.
  */
-export function snapshotHost(base: CompilerHost): CompilerHost {
+export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = {}): CompilerHost {
   const reads = new Map<string, ReturnType<CompilerHost["read"]>>();
   const bytes = new Map<string, Uint8Array | undefined>();
   const directories = new Map<string, ReturnType<CompilerHost["readDirectory"]>>();
-  const realpaths = new Map<string, string | undefined>();
   const kinds = new Map<string, ReturnType<CompilerHost["kind"]>>();
+  const realpaths = new Map<string, string | undefined>();
   const memo = <T>(map: Map<string, T>, key: string, compute: () => T): T => {
     if (map.has(key)) return map.get(key)!;
     const value = compute();
     map.set(key, value);
     return value;
   };
+  const kind: CompilerHost["kind"] = (filePath) => memo(kinds, filePath, () => base.kind(filePath));
+  // One `realpath` per folder: a path whose last component is no link is its folder's real path
+  // joined with its name (`derivedRealpath`, which memoizes; Linux only, else every path is asked).
+  const realpath = options.deriveRealpaths ? derivedRealpath(kind, (filePath) => base.realpath(filePath)) : (filePath: string) => memo(realpaths, filePath, () => base.realpath(filePath));
   return {
     read: (filePath) => memo(reads, filePath, () => base.read(filePath)),
     readBytes: (filePath) =>
@@ -30,7 +44,7 @@ export function snapshotHost(base: CompilerHost): CompilerHost {
         return read?.kind === "file" && !read.invalidUtf8 ? Buffer.from(read.text, "utf8") : base.readBytes(filePath);
       }),
     readDirectory: (dirPath) => memo(directories, dirPath, () => base.readDirectory(dirPath)),
-    realpath: (filePath) => memo(realpaths, filePath, () => base.realpath(filePath)),
-    kind: (filePath) => memo(kinds, filePath, () => base.kind(filePath)),
+    realpath,
+    kind,
   };
 }

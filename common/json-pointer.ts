@@ -7,6 +7,9 @@ import { isJsonObject } from "./json-value.js";
 
 /** Escapes one segment: `a/b~c` → `a~1b~0c`. */
 export function escapePointerSegment(segment: string): string {
+  // Most segments have nothing to escape: returned as they are, without two regex replacements
+  // (a compile escapes every member name of every entry; issue 14 item 1).
+  if (!segment.includes("~") && !segment.includes("/")) return segment;
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 

@@ -10,7 +10,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { MessagePort } from "node:worker_threads";
 import { installCodeCache } from "../common/code-cache.js";
-import { createNodeHost } from "../common/host.js";
+import { createNodeHost, derivedRealpath } from "../common/host.js";
 import { preanalyzePlugin } from "./preanalyze-plugin.js";
 import type { PoolRecord } from "./analysis-pool.js";
 import { packRecord } from "./static-analysis/analysis-cache.js";
@@ -37,13 +37,10 @@ parentPort?.once("message", ({ dirs, claims }: { dirs: string[]; claims: Int32Ar
   // Symlink and kind probes repeat across a folder's modules (every definition resolves the
   // plugin root): asked once each, as the main thread's compile host does.
   const disk = createNodeHost();
-  const realpaths = new Map<string, string | undefined>();
   const kinds = new Map<string, ReturnType<typeof disk.kind>>();
-  const host: typeof disk = {
-    ...disk,
-    realpath: (file) => (realpaths.has(file) ? realpaths.get(file) : realpaths.set(file, disk.realpath(file)).get(file)),
-    kind: (file) => kinds.get(file) ?? kinds.set(file, disk.kind(file)).get(file)!,
-  };
+  const kind: typeof disk.kind = (file) => kinds.get(file) ?? kinds.set(file, disk.kind(file)).get(file)!;
+  // One realpath per folder, as the main thread's snapshot host (common/host.ts derivedRealpath).
+  const host: typeof disk = { ...disk, kind, realpath: derivedRealpath(kind, (file) => disk.realpath(file)) };
   const analyzer = createStaticAnalyzer(host, {
     persistent: {
       find: () => undefined,

@@ -8,7 +8,7 @@
  * absolute path or a range is refused.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { createAjv } from "../contract/ajv.js";
+import { fixedValidators, type FixedSchemaSpec } from "../contract/precompiled-validators.js";
 import { formatPropertyPath } from "../common/property-path.js";
 import { pointerToSegmentsIn, valueAtPointer } from "../common/json-pointer.js";
 import { schemaErrorProperty, schemaErrorReason, schemaErrorTarget } from "../diagnostics/schema-error-words.js";
@@ -142,6 +142,17 @@ export interface LockShapeError {
   readonly message: string;
 }
 
+/** The ajv setup of {@link LOCKFILE_SCHEMA}, precompiled at build time (`contract/precompiled-validators.ts`). */
+export const LOCKFILE_SCHEMA_SPEC: FixedSchemaSpec = {
+  name: "plugins-lock",
+  dialect: "2020-12",
+  // The schema is ours and fixed (a test checks it against the meta-schema), so it is not re-checked here.
+  options: { allErrors: false, verbose: true, strict: true, validateSchema: false, code: { optimize: false } },
+  formats: false,
+  schemas: () => [LOCKFILE_SCHEMA],
+  exports: { lock: "" },
+};
+
 let validator: ValidateFunction | undefined;
 
 /**
@@ -150,8 +161,7 @@ let validator: ValidateFunction | undefined;
  * @returns `undefined` when the shape is right, else the first error found (ajv stops there).
  */
 export function findLockShapeError(value: unknown): LockShapeError | undefined {
-  // The schema is ours and fixed (a test checks it against the meta-schema), so it is not re-checked here.
-  validator ??= createAjv("2020-12", { allErrors: false, verbose: true, strict: true, validateSchema: false, code: { optimize: false } }, { formats: false }).compile(LOCKFILE_SCHEMA);
+  validator ??= fixedValidators(LOCKFILE_SCHEMA_SPEC).get("lock");
   if (validator(value)) return undefined;
   const error = validator.errors?.[0];
   if (!error) return undefined;

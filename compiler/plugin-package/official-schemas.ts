@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { createAjv } from "../../contract/ajv.js";
+import { fixedValidators, type FixedSchemaSpec } from "../../contract/precompiled-validators.js";
 import type { JsonValue } from "../../common/json-value.js";
 import type { SchemaError } from "../../diagnostics/schema-error-words.js";
 
@@ -68,26 +69,47 @@ export function readOfficialSchema(name: "plugin.schema.json" | "mcp.schema.json
   return JSON.parse(fs.readFileSync(path.join(locateSchemaDirectory(), name), "utf8")) as JsonValue;
 }
 
-function validators(): Validators {
-  if (compiled) return compiled;
+/**
+ * The ajv setup of the official 1.0.0 schemas (`plugin.schema.json` and `mcp.schema.json` with
+ * its three server variants), precompiled at build time (`contract/precompiled-validators.ts`).
+ */
+export function officialSchemaSpec(): FixedSchemaSpec {
   const plugin = readOfficialSchema("plugin.schema.json") as { $id: string };
   const mcp = readOfficialSchema("mcp.schema.json") as { $id: string };
-  // The shipped schemas are fixed (test/perf-cache checks them against the meta-schema):
-  // not validating them again here saves compiling the 2020-12 meta-schema on every run.
-  const ajv = createAjv("2020-12", { allErrors: true, strict: true, validateSchema: false }, { formats: false });
-  ajv.addSchema(plugin);
-  ajv.addSchema(mcp);
-  const get = (ref: string): ValidateFunction => {
-    const validate = ajv.getSchema(ref);
-    if (!validate) throw new Error(`The shipped Agent Plugins schema has no '${ref}'.`);
-    return validate;
+  return {
+    name: "agent-plugins-1.0.0",
+    dialect: "2020-12",
+    // The shipped schemas are fixed (test/perf-cache checks them against the meta-schema):
+    // not validating them again here saves compiling the 2020-12 meta-schema on every run.
+    options: { allErrors: true, strict: true, validateSchema: false },
+    formats: false,
+    schemas: () => [plugin, mcp],
+    exports: {
+      manifest: plugin.$id,
+      stdio: `${mcp.$id}#/$defs/stdioServer`,
+      streamableHttp: `${mcp.$id}#/$defs/streamableHttpServer`,
+      sse: `${mcp.$id}#/$defs/sseServer`,
+    },
   };
+}
+
+function validators(): Validators {
+  if (compiled) return compiled;
+  const { get } = fixedValidators(officialSchemaSpec());
   compiled = {
-    manifest: get(plugin.$id),
+    get manifest() {
+      return get("manifest");
+    },
     servers: {
-      stdio: get(`${mcp.$id}#/$defs/stdioServer`),
-      "streamable-http": get(`${mcp.$id}#/$defs/streamableHttpServer`),
-      sse: get(`${mcp.$id}#/$defs/sseServer`),
+      get stdio() {
+        return get("stdio");
+      },
+      get "streamable-http"() {
+        return get("streamableHttp");
+      },
+      get sse() {
+        return get("sse");
+      },
     },
   };
   return compiled;

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { createAjv } from "../../contract/ajv.js";
+import { fixedValidators, type FixedSchemaSpec } from "../../contract/precompiled-validators.js";
 import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { formatPropertyPath } from "../../common/property-path.js";
 import { pointerToSegments, valueAtPointer } from "../../common/json-pointer.js";
@@ -25,11 +25,21 @@ export function entrySchema(): JsonObject {
   return schema;
 }
 
-function validate(value: unknown): readonly ErrorObject[] {
+/** The ajv setup of the entry schema, precompiled at build time (`contract/precompiled-validators.ts`). */
+export const ENTRY_SCHEMA_SPEC: FixedSchemaSpec = {
+  name: "assemblyline-entry",
+  dialect: "2020-12",
   // ownProperties: a field named like an Object.prototype member is present only when written.
   // validateSchema: false: the shipped schema is checked against the 2020-12 meta-schema by
   // test/perf-cache/shipped-schemas.test.ts, not by compiling the meta-schema on every run.
-  validator ??= createAjv("2020-12", { allErrors: true, strict: false, ownProperties: true, validateSchema: false }).compile(entrySchema());
+  options: { allErrors: true, strict: false, ownProperties: true, validateSchema: false },
+  formats: true,
+  schemas: () => [entrySchema()],
+  exports: { entry: "" },
+};
+
+function validate(value: unknown): readonly ErrorObject[] {
+  validator ??= fixedValidators(ENTRY_SCHEMA_SPEC).get("entry");
   return validator(value) ? [] : (validator.errors ?? []);
 }
 

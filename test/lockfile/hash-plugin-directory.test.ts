@@ -4,7 +4,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createNodeHost, type CompilerHost } from "../../common/host.js";
 import { classifyContent, normalizeContent } from "../../compiler/plugin-package/file-content.js";
-import { hashPluginDirectory } from "../../compiler/plugin-package/hash-plugin-directory.js";
+import { hashFileContent, hashPluginDirectory } from "../../compiler/plugin-package/hash-plugin-directory.js";
+import ssri from "ssri";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x0d, 0x0a]);
@@ -46,6 +47,23 @@ describe("classifyContent / normalizeContent", () => {
   it("turns CRLF into LF in text only, and keeps a lone CR", () => {
     expect(Buffer.from(normalizeContent(Buffer.from("a\r\nb\rc\r\n"), "text")).toString()).toBe("a\nb\rc\n");
     expect(normalizeContent(PNG, "binary")).toBe(PNG);
+  });
+});
+
+describe("hashFileContent", () => {
+  it("gives each file the integrity ssri gives its hashed content (node:crypto directly, issue 14 item 1)", () => {
+    const samples: Uint8Array[] = [new Uint8Array(0), PNG, Buffer.from("text\r\nwith CRLF\n", "utf8"), Buffer.from("é ✓ 😀", "utf8")];
+    for (let n = 1; n < 400; n += 37) samples.push(Uint8Array.from({ length: n * 13 }, (_, i) => (i * 7919 + n) & 0xff));
+    // A view into a larger buffer hashes only its own bytes.
+    const larger = Buffer.from("xxabcxx");
+    samples.push(new Uint8Array(larger.buffer, larger.byteOffset + 2, 3));
+    for (const bytes of samples) {
+      for (const name of ["a.txt", "a.png"]) {
+        const hashed = hashFileContent(name, bytes);
+        const content = normalizeContent(bytes, hashed.kind);
+        expect(hashed.integrity).toBe(ssri.fromData(Buffer.from(content.buffer, content.byteOffset, content.byteLength), { algorithms: ["sha512"] }).toString());
+      }
+    }
   });
 });
 
