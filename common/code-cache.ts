@@ -14,7 +14,8 @@
  * - The cache lives in a folder of the user's own under the OS temporary folder
  *   (`assembly-line-code-cache-<uid>`, mode 0700; not used when it is a link, owned by someone
  *   else, or writable by others: cached data is code), as sealed files (`common/sealed-file.ts`:
- *   format line, SHA-256, payload) per Node version, architecture and set of Node/V8 flags: one
+ *   format line, SHA-256, payload) per Node version, architecture, set of Node/V8 flags and
+ *   installation of the toolchain (the path of this module): one
  *   shared by the small modules, read on the first lookup, and one per large module (TypeScript),
  *   read only when it loads. An entry is used only for a file of the same path, length and CRC-32
  *   of its text, and only when V8 accepts it (V8 checks its own version, flags and the source);
@@ -40,8 +41,12 @@ import { readSealedPayload, sealPayload } from "./sealed-file.js";
 /** First bytes of a code cache file; then the SHA-256 of the payload, then the payload. */
 const MAGIC = Buffer.from("assembly-line code cache 1\n", "utf8");
 
-/** The most bytes of cached data kept; beyond it only the entries this process used are written. */
-export const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * The most bytes of cached data the shared file keeps; beyond it only the entries this process
+ * used are written. One installation's small modules take about 1 MB; the file is read whole on
+ * every start, so the cap stays small.
+ */
+export const MAX_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** One cached file: its path, the length and CRC-32 of its text, V8's data. */
 type Entry = readonly [file: string, length: number, crc: number, data: Uint8Array];
@@ -110,8 +115,12 @@ export function installCodeCache(options: CodeCacheOptions = {}): void {
       return;
     }
     // V8 rejects data made under other flags: one file per set of flags, so that runs with
-    // other flags (a profiler, a test runner) do not keep replacing each other's file.
-    const flags = createHash("sha256").update(`${process.execArgv.join("\0")}\0${process.env["NODE_OPTIONS"] ?? ""}`).digest("hex").slice(0, 12);
+    // other flags (a profiler, a test runner) do not keep replacing each other's file. And one
+    // per installation of the toolchain (this module's own path): the shared file is read whole
+    // on every start, so it must hold only the modules this installation can load, not the
+    // entries of every checkout and `npm ci` the user ever ran (30 MB of them made each start
+    // about 0.1 s slower: read, SHA-256, deserialise).
+    const flags = createHash("sha256").update(`${process.execArgv.join("\0")}\0${process.env["NODE_OPTIONS"] ?? ""}\0${import.meta.url}`).digest("hex").slice(0, 12);
     const base = path.join(dir, `v8-${process.version}-${process.arch}-${flags}`);
     stats.file = `${base}.bin`;
     hook(Module, new EntryStore(base), options.save ?? isMainThread);

@@ -59,6 +59,28 @@ const FULL_MODULE = [
 ].join("\n");
 
 describe("the code cache", () => {
+  it("keeps one shared file per installation of the toolchain (this module's path), so another checkout's entries are never read", () => {
+    const { root, cacheDir } = setup();
+    const first = run(root, cacheDir);
+    // The same module in another installation: a copy of dist/common/ elsewhere.
+    const other = path.join(tempDir("al-code-cache-install-"), "common");
+    fs.cpSync(path.join(repoRoot, "dist", "common"), other, { recursive: true });
+    const script = [
+      `const { installCodeCache, codeCacheStats } = await import(${JSON.stringify(pathToFileURL(path.join(other, "code-cache.js")).href)});`,
+      `installCodeCache({ dir: ${JSON.stringify(cacheDir)} });`,
+      `const { createRequire } = await import("node:module");`,
+      `createRequire(${JSON.stringify(path.join(root, "x.js"))})("fixture");`,
+      `process.stdout.write(JSON.stringify(codeCacheStats()));`,
+    ].join("\n");
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(result.status, result.stderr).toBe(0);
+    const stats = JSON.parse(result.stdout) as Run["stats"];
+    expect(stats.file).not.toBe(first.stats.file);
+    // Its own file: a miss there, though the first installation cached the same fixture.
+    expect(stats).toMatchObject({ hits: 0, misses: 1 });
+    expect(run(root, cacheDir).stats).toMatchObject({ hits: 1, misses: 0 });
+  });
+
   it("loads a module as Node does, and from the cache in the next process", () => {
     const { root, cacheDir } = setup(FULL_MODULE);
     const expected = { answer: 42, dirname: "fixture", filename: "index.js", resolved: "helper.js", same: true, cached: true };
