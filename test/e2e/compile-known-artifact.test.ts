@@ -14,15 +14,14 @@ import { statSignature } from "../../common/file-stats-hash.js";
 import { bundleIntegrity } from "../../packaging/integrity.js";
 import { COMPILE_RECORD_FILE } from "../../cli/compile-record.js";
 import { runCli } from "../helpers/run-cli.js";
+import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
-const PLUGIN_JSON = (name: string): string =>
-  JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name, version: "1.0.0", description: `The ${name} plugin.` }, null, 2) + "\n";
 
 function writeAgent(root: string): void {
   writeFiles(root, {
     "agent.md": "---\nname: linked\ncapabilities:\n  alpha: {}\n---\n\nAn agent whose artifact is updated.\n",
-    "plugins/alpha/plugin.json": PLUGIN_JSON("alpha"),
+    "plugins/alpha/plugin.json": pluginJson("alpha"),
     "plugins/alpha/ai.assemblyline/index.ts":
       "export default {\n  tools: {\n" +
       '    greet: { definition: "./ai.assemblyline/greet.ts", description: "Greet someone.", inputSchema: { type: "object" } },\n' +
@@ -35,18 +34,6 @@ function writeAgent(root: string): void {
 
 const COUNT_BUNDLE = ".assemblyline/build/bundles/root/alpha/ai.assemblyline/count.mjs";
 const GREET = "plugins/alpha/ai.assemblyline/greet.ts";
-
-/** Every file of the lock and the artifact (relative path → base64 bytes). */
-function outputsOf(root: string): Record<string, string> {
-  const artifact = path.join(root, ".assemblyline", "build");
-  const out: Record<string, string> = { "plugins.lock": fs.readFileSync(path.join(root, "plugins.lock")).toString("base64") };
-  for (const entry of fs.readdirSync(artifact, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(artifact, file).split(path.sep).join("/")] = fs.readFileSync(file).toString("base64");
-  }
-  return out;
-}
 
 /** The agent compiled until the compile record holds, its files older than the racy window. */
 function compiledAgent(): string {

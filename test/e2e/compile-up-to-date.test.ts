@@ -13,16 +13,15 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMPILE_RECORD_FILE } from "../../cli/compile-record.js";
 import { runCli, type CliRun } from "../helpers/run-cli.js";
+import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
-const PLUGIN_JSON = (name: string, description = `The ${name} plugin.`): string =>
-  JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name, version: "1.0.0", description }, null, 2) + "\n";
 
 /** Two selected plugins (alpha/greet imports a module without extension and a text asset); gamma not selected (an info, AL1017, replayed). */
 function writeAgent(root: string): void {
   writeFiles(root, {
     "agent.md": "---\nname: replayed\ncapabilities:\n  alpha: {}\n  beta: {}\n---\n\nAn agent for the up-to-date check.\n",
-    "plugins/alpha/plugin.json": PLUGIN_JSON("alpha"),
+    "plugins/alpha/plugin.json": pluginJson("alpha"),
     "plugins/alpha/ai.assemblyline/index.ts":
       "export default {\n  tools: {\n" +
       '    greet: { definition: "./ai.assemblyline/greet.ts", description: "Greet someone.", inputSchema: { type: "object" } },\n' +
@@ -34,11 +33,11 @@ function writeAgent(root: string): void {
     "plugins/alpha/ai.assemblyline/util.ts": "export function shout(text: string): string {\n  return text.toUpperCase();\n}\n",
     "plugins/alpha/ai.assemblyline/banner.txt": "hello\n",
     "plugins/alpha/ai.assemblyline/count.ts": "export default { async execute() { return 1; } };\n",
-    "plugins/beta/plugin.json": PLUGIN_JSON("beta"),
+    "plugins/beta/plugin.json": pluginJson("beta"),
     "plugins/beta/ai.assemblyline/index.ts":
       'export default { tools: { ping: { definition: "./ai.assemblyline/ping.ts", description: "Ping.", inputSchema: { type: "object" } } } };\n',
     "plugins/beta/ai.assemblyline/ping.ts": 'export default { async execute() { return "pong"; } };\n',
-    "plugins/gamma/plugin.json": PLUGIN_JSON("gamma"),
+    "plugins/gamma/plugin.json": pluginJson("gamma"),
     "plugins/gamma/ai.assemblyline/index.ts":
       'export default { tools: { wave: { definition: "./ai.assemblyline/wave.ts", description: "Wave.", inputSchema: { type: "object" } } } };\n',
     "plugins/gamma/ai.assemblyline/wave.ts": 'export default { async execute() { return "o/"; } };\n',
@@ -62,17 +61,6 @@ function cacheState(root: string): string {
       return `${name}:${stat.ino}:${stat.mtimeNs}`;
     })
     .join("\n");
-}
-
-/** Every file of the lock and the artifact (relative path → base64 bytes). */
-function outputsOf(root: string, artifact = path.join(root, ".assemblyline", "build")): Record<string, string> {
-  const out: Record<string, string> = { "plugins.lock": fs.readFileSync(path.join(root, "plugins.lock")).toString("base64") };
-  for (const entry of fs.readdirSync(artifact, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(artifact, file).split(path.sep).join("/")] = fs.readFileSync(file).toString("base64");
-  }
-  return out;
 }
 
 /** A fresh copy of the agent as it is now (lock included, no `.assemblyline/`); `compile` compiles it cold and gives its output and files. */
@@ -151,9 +139,9 @@ describe("compile's up-to-date check", () => {
       ["a definition", () => edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace("return 1", "return 2"))],
       ["an imported asset", () => edit(root, "plugins/alpha/ai.assemblyline/banner.txt", () => "hello there\n")],
       ["an imported module", () => edit(root, "plugins/alpha/ai.assemblyline/util.ts", (t) => t.replace("toUpperCase", "toLowerCase"))],
-      ["plugin.json", () => fs.writeFileSync(path.join(root, "plugins/beta/plugin.json"), PLUGIN_JSON("beta", "The beta plugin, described again."))],
+      ["plugin.json", () => fs.writeFileSync(path.join(root, "plugins/beta/plugin.json"), pluginJson("beta", "The beta plugin, described again."))],
       ["agent.md", () => edit(root, "agent.md", (t) => t.replace("  beta: {}\n", "  beta: {}\n  gamma: {}\n"))],
-      ["a new plugin folder", () => writeFiles(root, { "plugins/delta/plugin.json": PLUGIN_JSON("delta") })],
+      ["a new plugin folder", () => writeFiles(root, { "plugins/delta/plugin.json": pluginJson("delta") })],
       // `./util` now resolves to util.tsx (esbuild tries .tsx before .ts).
       ["a file that changes how an import resolves", () => writeFiles(root, { "plugins/alpha/ai.assemblyline/util.tsx": "export function shout(text: string): string {\n  return `${text}!`;\n}\n" })],
       ["the project configuration", () => writeFiles(root, { "assembly-line.config.json": '{ "rules": { "AL1017": "warn" } }\n' })],

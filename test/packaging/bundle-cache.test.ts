@@ -14,16 +14,15 @@ import { describe, expect, it } from "vitest";
 import { compileAgent, type CompileOptions } from "../../build/compile.js";
 import { BUNDLE_CACHE_FILE, BundleCache } from "../../packaging/bundle-cache.js";
 import type { BuildFunction } from "../../packaging/bundle-tools.js";
+import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
-const PLUGIN_JSON = (name: string): string =>
-  JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name, version: "1.0.0", description: `The ${name} plugin.` }, null, 2) + "\n";
 
 /** Two selected plugins, three bundles: alpha/greet (imports a module and a text asset), alpha/count, beta/ping; gamma not selected. */
 function writeAgent(root: string): void {
   writeFiles(root, {
     "agent.md": "---\nname: cached\ncapabilities:\n  alpha: {}\n  beta: {}\n---\n\nAn agent for the bundle cache tests.\n",
-    "plugins/alpha/plugin.json": PLUGIN_JSON("alpha"),
+    "plugins/alpha/plugin.json": pluginJson("alpha"),
     "plugins/alpha/ai.assemblyline/index.ts":
       "export default {\n  tools: {\n" +
       '    greet: { definition: "./ai.assemblyline/greet.ts", description: "Greet someone.", inputSchema: { type: "object" } },\n' +
@@ -35,12 +34,12 @@ function writeAgent(root: string): void {
     "plugins/alpha/ai.assemblyline/util.ts": "export function shout(text: string): string {\n  return text.toUpperCase();\n}\n",
     "plugins/alpha/ai.assemblyline/banner.txt": "hello\n",
     "plugins/alpha/ai.assemblyline/count.ts": 'export default { async execute() { return 1; } };\n',
-    "plugins/beta/plugin.json": PLUGIN_JSON("beta"),
+    "plugins/beta/plugin.json": pluginJson("beta"),
     "plugins/beta/ai.assemblyline/index.ts":
       'export default { tools: { ping: { definition: "./ai.assemblyline/ping.ts", description: "Ping.", inputSchema: { type: "object" } } } };\n',
     "plugins/beta/ai.assemblyline/ping.ts": 'export default { async execute() { return "pong"; } };\n',
     // Not selected until agent.md adds it.
-    "plugins/gamma/plugin.json": PLUGIN_JSON("gamma"),
+    "plugins/gamma/plugin.json": pluginJson("gamma"),
     "plugins/gamma/ai.assemblyline/index.ts":
       'export default { tools: { wave: { definition: "./ai.assemblyline/wave.ts", description: "Wave.", inputSchema: { type: "object" } } } };\n',
     "plugins/gamma/ai.assemblyline/wave.ts": 'export default { async execute() { return "o/"; } };\n',
@@ -57,18 +56,6 @@ function countingBuild(): { build: BuildFunction; built: string[] } {
       return esbuild.build(options);
     },
   };
-}
-
-/** Every file of the lock and the artifact, relative to the root, with its bytes (base64). */
-function outputsOf(root: string): Record<string, string> {
-  const out: Record<string, string> = { "plugins.lock": fs.readFileSync(path.join(root, "plugins.lock")).toString("base64") };
-  const artifact = path.join(root, ".assemblyline", "build");
-  for (const entry of fs.readdirSync(artifact, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out[path.relative(root, file).split(path.sep).join("/")] = fs.readFileSync(file).toString("base64");
-  }
-  return out;
 }
 
 /** Compiles `root` with the cache and a counting build; returns the built entries. */

@@ -1,0 +1,22 @@
+/**
+ * Test helpers for comparing what compiles wrote: a minimal plugin.json, and every file of an
+ * agent's lock and artifact as bytes (the cold/warm/incremental equality checks of issue 14).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** A valid plugin.json for the plugin `name` (Agent Plugins v1 schema), with a trailing newline. */
+export function pluginJson(name: string, description = `The ${name} plugin.`): string {
+  return JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name, version: "1.0.0", description }, null, 2) + "\n";
+}
+
+/** Every file of the lock and the artifact (relative path → base64 bytes); `artifact` defaults to `<root>/.assemblyline/build`. */
+export function outputsOf(root: string, artifact = path.join(root, ".assemblyline", "build")): Record<string, string> {
+  const out: Record<string, string> = { "plugins.lock": fs.readFileSync(path.join(root, "plugins.lock")).toString("base64") };
+  for (const entry of fs.readdirSync(artifact, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out[path.relative(artifact, file).split(path.sep).join("/")] = fs.readFileSync(file).toString("base64");
+  }
+  return out;
+}
