@@ -34,7 +34,7 @@ import type { CompileOptions, CompileResult } from "../build/compile.js";
 import { checkWriteTarget, writeFileConfined } from "../common/confined-write.js";
 import { createNodeHost, type CompilerHost } from "../common/host.js";
 import { readSealedPayload, writeSealedFile } from "../common/sealed-file.js";
-import { statSignature } from "../common/file-stats-hash.js";
+import { signatureOfStats, statSignature } from "../common/file-stats-hash.js";
 import type { KnownArtifactFiles } from "../build/compile.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { bundleIntegrity } from "../packaging/integrity.js";
@@ -267,8 +267,8 @@ function artifactEntries(
     if (!stat.isFile() || stat.size !== BigInt(bytes.byteLength)) return undefined;
     if (stat.mtimeNs >= started && !fs.readFileSync(file).equals(bytes)) return undefined;
     const settled = stamp !== undefined && stat.mtimeNs < stamp && stat.ctimeNs < stamp;
-    // The signature as `statSignature` (common/file-stats-hash.ts) writes it: `emitArtifact` compares the two.
-    entries.push([file, integrity ?? bundleIntegrity(bytes), settled ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : null]);
+    // `emitArtifact` compares it with `statSignature` of the file: one format (common/file-stats-hash.ts).
+    entries.push([file, integrity ?? bundleIntegrity(bytes), settled ? signatureOfStats(stat) : null]);
   }
   return entries;
 }

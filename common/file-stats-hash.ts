@@ -34,8 +34,17 @@ export function updateWithFileStats(hash: Hash, files: Iterable<string>): void {
 export function statSignature(file: string): string {
   try {
     const stat = fs.lstatSync(file, { bigint: true });
-    return stat.isFile() ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : "-";
+    return stat.isFile() ? signatureOfStats(stat) : "-";
   } catch {
     return "-";
   }
+}
+
+/**
+ * The one format of a stat signature, `<size>:<mtimeNs>:<ctimeNs>:<ino>`, from stats taken with
+ * `bigint: true`: what the compile record, the bundle cache, `--watch` and {@link statSignature}
+ * write and compare (a signature written by one is compared by another).
+ */
+export function signatureOfStats(stat: fs.BigIntStats): string {
+  return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
 }

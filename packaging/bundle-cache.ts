@@ -26,7 +26,7 @@
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import { updateWithFileStats } from "../common/file-stats-hash.js";
+import { signatureOfStats, updateWithFileStats } from "../common/file-stats-hash.js";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -196,7 +196,7 @@ export class BundleCache {
       let signature: string | undefined;
       try {
         const stat = fs.lstatSync(file, { bigint: true });
-        signature = stat.mtimeNs < stamp && stat.ctimeNs < stamp ? `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}` : undefined;
+        signature = stat.mtimeNs < stamp && stat.ctimeNs < stamp ? signatureOfStats(stat) : undefined;
       } catch {
         signature = "-"; // missing: its hash ("-") or fact records that
       }
@@ -393,7 +393,7 @@ function factsOf(root: string, file: string): string[] {
 function signatureOf(file: string): string {
   try {
     const stat = fs.lstatSync(file, { bigint: true });
-    return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
+    return signatureOfStats(stat);
   } catch {
     return "-";
   }

@@ -37,6 +37,7 @@ import { writeFileConfined } from "../../common/confined-write.js";
 import { compileJson, printPretty } from "../compile-report.js";
 import type { CompileTarget } from "../compile-targets.js";
 import { printDiagnostics } from "../output.js";
+import { signatureOfStats } from "../../common/file-stats-hash.js";
 
 /** How `--watch` prints. */
 export interface WatchOutput {
@@ -261,7 +262,7 @@ function changedSince(state: RootWatch, read: ReadonlySet<string>, started: bigi
       state.inputs.set(file, "-");
       continue; // removed: chokidar reports the unlink (and the poll)
     }
-    const signature = signatureOf(stat);
+    const signature = signatureOfStats(stat);
     if (stat.mtimeNs < started && stat.ctimeNs < started) {
       state.inputs.set(file, signature);
       continue;
@@ -304,14 +305,10 @@ function pollInputs(state: RootWatch, output: WatchOutput): void {
 /** The stat signature of a file now (`-` when missing). */
 function currentSignature(file: string): string {
   try {
-    return signatureOf(fs.statSync(file, { bigint: true }));
+    return signatureOfStats(fs.statSync(file, { bigint: true }));
   } catch {
     return "-";
   }
-}
-
-function signatureOf(stat: fs.BigIntStats): string {
-  return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
 }
 
 function readText(file: string): string | undefined {
