@@ -152,6 +152,13 @@ export class StateStore {
    * another connection nor this one — can have changed a `runs` row ({@link runsMark}).
    */
   private ownRunWrites = 0;
+  /** `PRAGMA data_version`, prepared (and set to return the bare value) once. */
+  private dataVersionStatement: Database.Statement | undefined;
+  /** Reads this connection's `PRAGMA data_version` (a bound function: no closure per check). */
+  private readonly readDataVersion = (): number => {
+    this.dataVersionStatement ??= this.statement("PRAGMA data_version").pluck();
+    return this.dataVersionStatement.get() as number;
+  };
   /** Write transactions committed since the last checkpoint this store ran ({@link noteCommit}). */
   private commitsSinceCheckpoint = 0;
   /** The checkpoint queued to run after the current callback, if one is. */
@@ -536,7 +543,7 @@ export class StateStore {
 
   /**
    * A mark of the `runs` table as this connection sees it now (issue 14 item 2). While
-   * {@link runsUnchanged} says a mark is current, no `runs` row can differ from what this
+   * {@link runsUnchangedSince} says a mark is current, no `runs` row can differ from what this
    * connection read after taking it: another connection's commit changes `PRAGMA data_version`
    * (SQLite guarantees it, <https://sqlite.org/pragma.html#pragma_data_version>), and every
    * statement of this store that writes `runs` is counted. Meaningful inside a write
@@ -546,7 +553,7 @@ export class StateStore {
    */
   runsMark(): RunsMark {
     return guard("read the state database's data version", () => ({
-      dataVersion: this.statement("PRAGMA data_version").pluck().get() as number,
+      dataVersion: this.readDataVersion(),
       ownRunWrites: this.ownRunWrites,
     }));
   }
@@ -559,7 +566,7 @@ export class StateStore {
   runsUnchangedSince(mark: RunsMark): boolean {
     return (
       mark.ownRunWrites === this.ownRunWrites &&
-      guard("read the state database's data version", () => this.statement("PRAGMA data_version").pluck().get() as number) === mark.dataVersion
+      guard("read the state database's data version", this.readDataVersion) === mark.dataVersion
     );
   }
 
