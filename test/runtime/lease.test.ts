@@ -109,7 +109,9 @@ describe("taking the lease", () => {
   });
 
   it("shares one lease between parallel calls of a run in one runtime, keeps it for the next call, and lets it go after an idle hold", async () => {
-    const runtime = await open({ leaseMs: 500 });
+    // 3 s rather than 500 ms: three sandbox processes start at once here, and on a loaded machine
+    // (load average 14+) a 500 ms lease could expire before its first renewal (a flake, not a bug).
+    const runtime = await open({ leaseMs: 3_000 });
     const runId = "parallel-run";
     const results = await Promise.all([
       runtime.call({ tool: "sleep", input: { ms: 200 }, runId, callId: "a" }),
@@ -123,7 +125,7 @@ describe("taking the lease", () => {
     expect((await runtime.call({ tool: "echo", input: { message: "d" }, runId, callId: "d" })).status).toBe("ok");
     expect(leaseRow(runId)).toMatchObject({ lease_owner: held?.lease_owner, lease_epoch: held?.lease_epoch });
     // leaseMs / 3 without a call: released by the runtime itself.
-    await vi.waitFor(() => expect(leaseRow(runId)).toMatchObject({ lease_owner: null, lease_expires_at: null }), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(leaseRow(runId)).toMatchObject({ lease_owner: null, lease_expires_at: null }), { timeout: 10_000, interval: 20 });
     // The next call takes it afresh (a new epoch).
     expect((await runtime.call({ tool: "echo", input: { message: "e" }, runId, callId: "e" })).status).toBe("ok");
     expect(leaseRow(runId)?.lease_epoch).toBe((held?.lease_epoch ?? 0) + 1);
