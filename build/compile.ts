@@ -321,7 +321,19 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   const root = options.root;
   const diagnostics: Diagnostic[] = [];
   const fixCommand = fixCommandFor(shownRoot(options));
-  const previous = readLockfile(path.join(root, LOCKFILE_NAME), { host, fixCommand });
+  const cache = options.cache === false ? undefined : AnalysisCache.load(root);
+  // A cold analysis of the disk (no stored analyses) runs on two threads when a core is free
+  // (analysis-pool.ts). Started before the lock is read, so that the worker loads TypeScript
+  // meanwhile: every millisecond it is ready earlier is analysis the main thread does not do.
+  const pool = (!options.host || options.hostReadsDisk === true) && (cache?.size.analyses ?? 0) === 0 && analysisWorkerWanted() ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
+  const previous = ((): ReadLockfileResult => {
+    try {
+      return readLockfile(path.join(root, LOCKFILE_NAME), { host, fixCommand });
+    } catch (error) {
+      pool?.close();
+      throw error;
+    }
+  })();
   // Under --check, checkLockfile reports everything about the lock. A compile refuses a lock it
   // cannot understand (newer lockfileVersion, unreadable), and recomputes one that is conflicted
   // (saying so once written) or not valid JSON (said now, as a warning).
@@ -329,9 +341,6 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   if (!options.check && refused) diagnostics.push(previous.diagnostic);
   const damaged = !options.check && previous.kind === "invalid" ? { ...previous.diagnostic, severity: "warning" as const } : undefined;
   if (damaged) diagnostics.push(damaged);
-  const cache = options.cache === false ? undefined : AnalysisCache.load(root);
-  // A cold analysis of the disk (no stored analyses) runs on two threads when a core is free (analysis-pool.ts).
-  const pool = (!options.host || options.hostReadsDisk === true) && (cache?.size.analyses ?? 0) === 0 && analysisWorkerWanted() ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
   const persistent = pool ?? cache;
   let analysis: AgentAnalysis;
   try {
