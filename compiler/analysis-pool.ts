@@ -125,6 +125,11 @@ export function prestartAnalysisWorker(): void {
   if (started) prestarted = { started, signal };
 }
 
+/** Whether a worker {@link prestartAnalysisWorker} started is waiting for a pool (for tests). */
+export function analysisWorkerWaiting(): boolean {
+  return prestarted !== undefined;
+}
+
 /** Stops a worker {@link prestartAnalysisWorker} started that no pool took (a compile that ended early, or warm). */
 export function discardPrestartedAnalysisWorker(): void {
   if (!prestarted) return;
