@@ -8,7 +8,10 @@
  *       - cold: no analysis cache (`--no-cache`; when the CLI does not have the flag yet,
  *         the cache is deleted before each run, so the run also pays for writing it);
  *       - cold + cache write: the cache deleted before each run (a first compile);
- *       - warm: the cache of the previous run in place (an unchanged agent).
+ *       - warm: the cache of the previous run in place (an unchanged agent);
+ *       - cold with the analysis worker forced on and forced off (`ASSEMBLY_LINE_ANALYSIS_WORKER`
+ *         1 and 0; no target: `cold` leaves the choice to the load-average rule, and these two
+ *         say on a quiet machine which choice is faster, docs/performance.md "Fourth round").
  *     The floor loads TypeScript with `require`, as the compiler does; the floor as issue 14
  *     measured it (an ES-module import, which scans the 9 MB file for exports first) is
  *     timed too and printed for comparison.
@@ -47,10 +50,18 @@ const dropCache = () => fs.rmSync(cacheDir, { recursive: true, force: true });
 const hasNoCacheFlag = spawnSync(process.execPath, [cli, "compile", "--help"], { encoding: "utf8" }).stdout.includes("--no-cache");
 
 const compile = ["compile", agent, "--no-package"];
+/** The `cold` mode's command and preparation. */
+function coldRun() {
+  return { args: hasNoCacheFlag ? [cli, ...compile, "--no-cache"] : [cli, ...compile], before: hasNoCacheFlag ? () => {} : dropCache };
+}
 const modes = {
   cold: { args: hasNoCacheFlag ? [cli, ...compile, "--no-cache"] : [cli, ...compile], before: hasNoCacheFlag ? () => {} : dropCache },
   "cold + cache write": { args: [cli, ...compile], before: dropCache },
   warm: { args: [cli, ...compile], before: () => {} },
+  // The analysis worker forced on and off (issue 14 item 1, docs/performance.md "Fourth round"):
+  // `cold` lets its load-average rule decide; on a quiet machine these two say which choice is faster.
+  "cold, analysis worker on": { ...coldRun(), env: { ...process.env, ASSEMBLY_LINE_ANALYSIS_WORKER: "1" } },
+  "cold, analysis worker off": { ...coldRun(), env: { ...process.env, ASSEMBLY_LINE_ANALYSIS_WORKER: "0" } },
 };
 
 const floors = { floor: [floor, agent], "floor (ES-module import, as issue 14 measured it)": [floor, agent, "--esm-import"] };
@@ -63,11 +74,17 @@ for (let i = 0; i < runs; i++) {
   for (const [name, args] of Object.entries(floors)) samples[name].push(time(args));
   for (const [name, mode] of Object.entries(modes)) {
     mode.before();
-    samples[name].push(time(mode.args));
+    samples[name].push(timeNode(mode.args, mode.env ? { env: mode.env } : undefined));
   }
 }
 if (!hasNoCacheFlag) note("(the CLI has no --no-cache flag yet: 'cold' deletes the cache before each run)", out);
-const FIGURES = { cold: "compile.cold", "cold + cache write": "compile.cold-cache-write", warm: "compile.warm" };
+const FIGURES = {
+  cold: "compile.cold",
+  "cold + cache write": "compile.cold-cache-write",
+  warm: "compile.warm",
+  "cold, analysis worker on": "compile.cold.worker-on",
+  "cold, analysis worker off": "compile.cold.worker-off",
+};
 for (const name of Object.keys(modes)) {
   emit(
     ratioFigure({
@@ -76,7 +93,8 @@ for (const name of Object.keys(modes)) {
       baselineLabel: "floor: read + ts.createSourceFile (whole process)",
       subject: samples[name],
       baseline: samples.floor,
-      target: { op: "<=", value: 2 },
+      // The forced worker settings are for comparison with `cold`, which carries the target.
+      ...(modes[name].env ? {} : { target: { op: "<=", value: 2 } }),
     }),
     out,
   );

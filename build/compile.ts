@@ -13,10 +13,9 @@ import { checkWriteTarget } from "../common/confined-write.js";
 import { compileTemporaries, removeStaleTemporaries } from "../common/stale-temporaries.js";
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { analyzeAgent, type AgentAnalysis } from "../compiler/analyze-agent.js";
-import { startAnalysisPool } from "../compiler/analysis-pool.js";
+import { analysisWorkerWanted, discardPrestartedAnalysisWorker, startAnalysisPool } from "../compiler/analysis-pool.js";
 import { AnalysisCache } from "../compiler/static-analysis/analysis-cache.js";
 import { createStaticAnalyzer } from "../compiler/static-analysis/static-analyzer.js";
 import { createDiagnostic, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -321,7 +320,21 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   const root = options.root;
   const diagnostics: Diagnostic[] = [];
   const fixCommand = fixCommandFor(shownRoot(options));
-  const previous = readLockfile(path.join(root, LOCKFILE_NAME), { host, fixCommand });
+  const cache = options.cache === false ? undefined : AnalysisCache.load(root);
+  // A cold analysis of the disk (no stored analyses) runs on two threads when a core is free
+  // (analysis-pool.ts). Started before the lock is read, so that the worker loads TypeScript
+  // meanwhile: every millisecond it is ready earlier is analysis the main thread does not do.
+  const pool = (!options.host || options.hostReadsDisk === true) && (cache?.size.analyses ?? 0) === 0 && analysisWorkerWanted() ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
+  // A worker the CLI started ahead (prestartAnalysisWorker) that this compile does not use.
+  discardPrestartedAnalysisWorker();
+  const previous = ((): ReadLockfileResult => {
+    try {
+      return readLockfile(path.join(root, LOCKFILE_NAME), { host, fixCommand });
+    } catch (error) {
+      pool?.close();
+      throw error;
+    }
+  })();
   // Under --check, checkLockfile reports everything about the lock. A compile refuses a lock it
   // cannot understand (newer lockfileVersion, unreadable), and recomputes one that is conflicted
   // (saying so once written) or not valid JSON (said now, as a warning).
@@ -329,9 +342,6 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   if (!options.check && refused) diagnostics.push(previous.diagnostic);
   const damaged = !options.check && previous.kind === "invalid" ? { ...previous.diagnostic, severity: "warning" as const } : undefined;
   if (damaged) diagnostics.push(damaged);
-  const cache = options.cache === false ? undefined : AnalysisCache.load(root);
-  // A cold analysis of the disk (no stored analyses) runs on two threads when a core is free (analysis-pool.ts).
-  const pool = (!options.host || options.hostReadsDisk === true) && (cache?.size.analyses ?? 0) === 0 && analysisWorkerWanted() ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
   const persistent = pool ?? cache;
   let analysis: AgentAnalysis;
   try {
@@ -355,22 +365,6 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
     ignoreStateDir(root);
   }
   return { analysis, previous, diagnostics, refused, damaged, fixCommand };
-}
-
-/**
- * Whether a cold analysis starts the analysis worker: `ASSEMBLY_LINE_ANALYSIS_WORKER=1` always,
- * `=0` never; otherwise when the machine has a second core and is not oversubscribed (the
- * load average of the last minute below the number of cores plus one, as `make -l` judges
- * load; one more than the cores because compiles run one after another, as in a benchmark or
- * `--watch`, keep about two threads busy themselves). The worker costs CPU of its own (a
- * second heap, TypeScript and the analysis code loaded and optimised again), which pays in
- * wall time only on an idle core (docs/performance.md).
- */
-function analysisWorkerWanted(): boolean {
-  const setting = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
-  if (setting === "1" || setting === "0") return setting === "1";
-  const cores = os.availableParallelism();
-  return cores >= 2 && os.loadavg()[0]! < cores + 1;
 }
 
 /** The package step: one esbuild build of every authored tool (loaded only when packaging). */

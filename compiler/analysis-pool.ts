@@ -29,9 +29,10 @@
  * Results cross threads by structured clone (the format `v8.serialize` writes for the analysis
  * cache), so they are plain data: no AST node, no class instance, no function.
  */
+import * as os from "node:os";
 import * as path from "node:path";
 import { receiveMessageOnPort } from "node:worker_threads";
-import { startHelperWorker } from "./helper-worker.js";
+import { startHelperWorker, type HelperWorker } from "./helper-worker.js";
 import { unpackRecord, type PackedRecord } from "./static-analysis/analysis-cache.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analysis/static-analyzer.js";
 
@@ -90,14 +91,65 @@ export interface AnalysisPoolOptions {
 }
 
 /**
- * Starts the worker (it loads TypeScript at once, while the caller reads the agent).
- * `undefined` when no worker can start (then the caller analyses on its own thread).
+ * Whether a cold analysis starts the analysis worker: `ASSEMBLY_LINE_ANALYSIS_WORKER=1` always,
+ * `=0` never; otherwise when the machine has a second core and is not oversubscribed (the
+ * load average of the last minute below the number of cores plus one, as `make -l` judges
+ * load; one more than the cores because compiles run one after another, as in a benchmark or
+ * `--watch`, keep about two threads busy themselves). The worker costs CPU of its own (a
+ * second heap, TypeScript and the analysis code loaded and optimised again), which pays in
+ * wall time only on an idle core (docs/performance.md).
  */
-export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPool | undefined {
-  const { fallback, mainAnalyses = true } = options;
+export function analysisWorkerWanted(): boolean {
+  const setting = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+  if (setting === "1" || setting === "0") return setting === "1";
+  const cores = os.availableParallelism();
+  return cores >= 2 && os.loadavg()[0]! < cores + 1;
+}
+
+/** A worker started by {@link prestartAnalysisWorker} that no pool has taken yet. */
+let prestarted: { readonly started: HelperWorker; readonly signal: Int32Array } | undefined;
+
+/**
+ * Starts the analysis worker ahead of the compile that will use it (the CLI's `compile`, as
+ * soon as it knows the compile is cold: before it loads the compile driver), so that the
+ * worker loads its modules and TypeScript while the main thread loads the driver and reads the
+ * agent; each millisecond the worker is ready earlier is analysis the main thread does not do.
+ * The next {@link startAnalysisPool} takes it; {@link discardPrestartedAnalysisWorker} stops it
+ * when no pool did. At most one is kept; does nothing when one is waiting already.
+ */
+export function prestartAnalysisWorker(): void {
+  if (prestarted) return;
   // signal[0] counts the worker's posts.
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const started = startHelperWorker(import.meta.url, "analysis-worker-thread", signal);
+  if (started) prestarted = { started, signal };
+}
+
+/** Whether a worker {@link prestartAnalysisWorker} started is waiting for a pool (for tests). */
+export function analysisWorkerWaiting(): boolean {
+  return prestarted !== undefined;
+}
+
+/** Stops a worker {@link prestartAnalysisWorker} started that no pool took (a compile that ended early, or warm). */
+export function discardPrestartedAnalysisWorker(): void {
+  if (!prestarted) return;
+  prestarted.started.port.close();
+  void prestarted.started.worker.terminate();
+  prestarted = undefined;
+}
+
+/**
+ * Starts the worker (it loads TypeScript at once, while the caller reads the agent), or takes
+ * the one {@link prestartAnalysisWorker} started. `undefined` when no worker can start (then
+ * the caller analyses on its own thread).
+ */
+export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPool | undefined {
+  const { fallback, mainAnalyses = true } = options;
+  const taken = prestarted;
+  prestarted = undefined;
+  // signal[0] counts the worker's posts.
+  const signal = taken?.signal ?? new Int32Array(new SharedArrayBuffer(4));
+  const started = taken?.started ?? startHelperWorker(import.meta.url, "analysis-worker-thread", signal);
   if (!started) return undefined;
   const { worker, port } = started;
 

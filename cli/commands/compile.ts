@@ -3,8 +3,11 @@
  * [--fail-on-change] [--max-warnings N] [--target ID]… [--token-budget N] [--config FILE | --no-config] [--format …]` (DESIGN §7, issue 10; issue 11 for
  * `--target` and `--token-budget`).
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { CompileOptions, CompileResult } from "../../build/compile.js";
+import { analysisWorkerWanted, discardPrestartedAnalysisWorker, prestartAnalysisWorker } from "../../compiler/analysis-pool.js";
+import { ANALYSIS_CACHE_FILE } from "../../compiler/static-analysis/analysis-cache.js";
 import { shellQuote } from "../../common/shell-quote.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -80,14 +83,33 @@ export async function runCompile(rootArguments: readonly string[], flags: Compil
     return watchCompile(targets, options, { json: format === "json" });
   }
   const outcomes: RootOutcome[] = [];
-  for (const [i, target] of targets.entries()) {
-    const result = target.configDiagnostics.length > 0 ? configFailure(target) : await compileOrReplay(target, options[i]!, flags);
-    const stopped = flags.failOnChange ? changedFiles(result, flags, target.root) : undefined;
-    outcomes.push({ target, result, ...(stopped ? { stopped } : {}) });
+  if (coldCompile(targets, options)) prestartAnalysisWorker();
+  try {
+    for (const [i, target] of targets.entries()) {
+      const result = target.configDiagnostics.length > 0 ? configFailure(target) : await compileOrReplay(target, options[i]!, flags);
+      const stopped = flags.failOnChange ? changedFiles(result, flags, target.root) : undefined;
+      outcomes.push({ target, result, ...(stopped ? { stopped } : {}) });
+    }
+  } finally {
+    discardPrestartedAnalysisWorker();
   }
   if (outcomes.length === 1) printSingle(outcomes[0]!, format, flags);
   else printMultiple(outcomes, format, flags);
   return outcomes.every((o) => reported(o).ok) ? 0 : 1;
+}
+
+/**
+ * True when this command is one compile that will start the analysis worker
+ * (`compiler/analysis-pool.ts`): one root with a valid configuration, no stored analyses to
+ * use (`--no-cache`, or no analysis cache file yet) and the worker wanted (its load rule,
+ * `analysisWorkerWanted`). The CLI then starts the worker before it loads the compile driver
+ * (`prestartAnalysisWorker`), which takes it. A guess that turns out wrong (the compile is
+ * replayed, or stops early) only costs the worker's start: it is stopped after the compile.
+ */
+function coldCompile(targets: readonly CompileTarget[], options: readonly CompileOptions[]): boolean {
+  if (targets.length !== 1 || targets[0]!.configDiagnostics.length > 0) return false;
+  const cold = options[0]!.cache === false || !fs.existsSync(path.join(targets[0]!.root, ANALYSIS_CACHE_FILE));
+  return cold && analysisWorkerWanted();
 }
 
 /**

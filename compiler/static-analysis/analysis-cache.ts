@@ -203,14 +203,15 @@ function packLocations(locations: ReadonlyMap<string, ValueLocation>): PackedLoc
   const fileIndex = new Map<string, number>();
   const numbers = new Int32Array(locations.size * FIELDS_PER_LOCATION).fill(-1);
   let at = 0;
+  // Checked without building strings, arrays or closures per location: an entry has hundreds
+  // of locations, and the analysis worker packs every entry it posts (issue 14 item 1).
   const put = (location: SourceLocation | undefined, offset: number): boolean => {
     if (location === undefined) return true;
     const keys = Object.keys(location);
     const point = keys.length === 3 && keys[0] === "file" && keys[1] === "line" && keys[2] === "column";
-    const span = keys.join() === "file,line,column,endLine,endColumn";
+    const span = keys.length === 5 && keys[0] === "file" && keys[1] === "line" && keys[2] === "column" && keys[3] === "endLine" && keys[4] === "endColumn";
     if (!point && !span) return false;
-    const values = [location.line, location.column, location.endLine ?? 0, location.endColumn ?? 0];
-    if (!values.every((n) => Number.isInteger(n) && n >= 0 && n <= 0x7fffffff)) return false;
+    if (!fitsPacked(location.line) || !fitsPacked(location.column) || !fitsPacked(location.endLine ?? 0) || !fitsPacked(location.endColumn ?? 0)) return false;
     let index = fileIndex.get(location.file);
     if (index === undefined) {
       index = files.push(location.file) - 1;
@@ -233,6 +234,11 @@ function packLocations(locations: ReadonlyMap<string, ValueLocation>): PackedLoc
     at += FIELDS_PER_LOCATION;
   }
   return { pointers, files, numbers };
+}
+
+/** Whether a location's number can be packed: a non-negative 32-bit integer. */
+function fitsPacked(n: number): boolean {
+  return Number.isInteger(n) && n >= 0 && n <= 0x7fffffff;
 }
 
 function unpackLocations(packed: PackedLocations): Map<string, ValueLocation> {

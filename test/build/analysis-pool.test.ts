@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { compileAgent } from "../../build/compile.js";
 import { snapshotHost } from "../../build/snapshot-host.js";
 import { analyzeAgent, type AgentAnalysis } from "../../compiler/analyze-agent.js";
-import { POOL_THRESHOLD, startAnalysisPool, type AnalysisPool } from "../../compiler/analysis-pool.js";
+import { analysisWorkerWaiting, discardPrestartedAnalysisWorker, POOL_THRESHOLD, prestartAnalysisWorker, startAnalysisPool, type AnalysisPool } from "../../compiler/analysis-pool.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { createNodeHost } from "../../common/host.js";
 import { runCli } from "../helpers/run-cli.js";
@@ -115,6 +115,26 @@ describe("the analysis worker", () => {
     const few = analyseWithPool(small, { mainAnalyses: false });
     expect(few.workerFolders).toBe(0);
     expect(few.analysis.capabilities).toEqual(analyseHere(small).capabilities);
+  });
+
+  it("takes a worker started ahead (the CLI's prestart), and stops one that no pool took", () => {
+    const root = makeAgent();
+    const alone = analyseHere(root);
+    prestartAnalysisWorker();
+    prestartAnalysisWorker(); // one at most
+    expect(analysisWorkerWaiting()).toBe(true);
+    const { analysis, workerFolders } = analyseWithPool(root, { mainAnalyses: false });
+    expect(analysisWorkerWaiting()).toBe(false); // the pool took it
+    expect(workerFolders).toBe(PLUGINS);
+    expect(analysis.diagnostics).toEqual(alone.diagnostics);
+    expect(analysis.capabilities).toEqual(alone.capabilities);
+
+    prestartAnalysisWorker();
+    discardPrestartedAnalysisWorker();
+    expect(analysisWorkerWaiting()).toBe(false);
+    const fresh = analyseWithPool(root, { mainAnalyses: false }); // a pool starts its own
+    expect(fresh.workerFolders).toBe(PLUGINS);
+    expect(fresh.analysis.capabilities).toEqual(alone.capabilities);
   });
 
   it("writes the same lock and diagnostics from compileAgent with and without the worker", async () => {

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import * as v8 from "node:v8";
 import { describe, expect, it } from "vitest";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
-import { ANALYSIS_CACHE_FILE, ANALYSIS_CACHE_MAGIC, AnalysisCache } from "../../compiler/static-analysis/analysis-cache.js";
+import { ANALYSIS_CACHE_FILE, ANALYSIS_CACHE_MAGIC, AnalysisCache, packRecord, unpackRecord } from "../../compiler/static-analysis/analysis-cache.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { supportAgentRoot } from "../helpers/support-agent.js";
 import { writeFiles } from "../helpers/temp-tree.js";
@@ -204,5 +204,41 @@ describe("persistent analysis cache", () => {
     const checked = await compileAgent({ root, package: false, check: true, displayRoot: "." });
     expect(checked.ok).toBe(true);
     expect(fs.existsSync(cacheFile(root))).toBe(false);
+  });
+});
+
+describe("packed location maps (the cache file and the analysis worker's messages)", () => {
+  const file = "/agent/plugins/p/ai.assemblyline/index.ts";
+  type AnalysisRecord = Parameters<typeof packRecord>[0];
+  const recordWith = (locations: Map<string, unknown>): AnalysisRecord =>
+    ({ fingerprint: new Map([["read:" + file, "file:x"]]), result: { file, entry: { value: { tools: {} }, locations }, dependencies: [file], diagnostics: [] } }) as unknown as AnalysisRecord;
+  const bytes = (record: AnalysisRecord) => JSON.stringify(record, (_, value: unknown) => (value instanceof Map ? [...value] : value));
+
+  it("unpacks to the same map, key order of every location included", () => {
+    const locations = new Map<string, unknown>([
+      ["", { value: { file, line: 1, column: 16, endLine: 40, endColumn: 2 } }],
+      ["/tools", { value: { file, line: 2, column: 10 }, key: { file, line: 2, column: 3, endLine: 2, endColumn: 8 } }],
+      ["/tools/a~1b", { value: { file: "/other.ts", line: 0, column: 0, endLine: 0, endColumn: 0 }, key: { file, line: 3, column: 5 } }],
+    ]);
+    const packed = packRecord(recordWith(locations));
+    expect(packed.locations).toBeDefined(); // packed into numbers
+    expect(bytes(unpackRecord(v8.deserialize(v8.serialize(packed)) as typeof packed))).toBe(bytes(recordWith(locations)));
+  });
+
+  it("keeps a map it cannot pack exactly as it is", () => {
+    for (const odd of [
+      { value: { file, line: 1, column: 2, extra: true } },
+      { value: { line: 1, file, column: 2 } },
+      { value: { file, line: -1, column: 2 } },
+      { value: { file, line: 1.5, column: 2 } },
+      { value: { file, line: 1, column: 2, endLine: 3 } },
+      { value: { file, line: 1, column: 2, endLine: 3, endColumn: 2 ** 31 } },
+      { value: { file, line: 1, column: 2 }, other: 1 },
+    ]) {
+      const record = recordWith(new Map([["", odd]]));
+      const packed = packRecord(record);
+      expect(packed.locations, JSON.stringify(odd)).toBeUndefined();
+      expect(bytes(unpackRecord(packed))).toBe(bytes(record));
+    }
   });
 });
