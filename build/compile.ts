@@ -17,6 +17,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { analyzeAgent, type AgentAnalysis } from "../compiler/analyze-agent.js";
 import { startAnalysisPool } from "../compiler/analysis-pool.js";
+import { PluginReuse } from "../compiler/plugin-reuse.js";
 import { AnalysisCache } from "../compiler/static-analysis/analysis-cache.js";
 import { createStaticAnalyzer } from "../compiler/static-analysis/static-analyzer.js";
 import { createDiagnostic, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -333,11 +334,18 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   // A cold analysis of the disk (no stored analyses) runs on two threads when a core is free (analysis-pool.ts).
   const pool = (!options.host || options.hostReadsDisk === true) && (cache?.size.analyses ?? 0) === 0 && analysisWorkerWanted() ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
   const persistent = pool ?? cache;
+  // Untouched plugins' results are reused wholesale (compiler/plugin-reuse.ts) only when the
+  // host reads the disk (a stored `stat` is compared with the disk's) and a host that records
+  // probes can take the reused plugins' probes (`replay`; `recordInput` is told their files too).
+  const diskHost = !options.host || (options.hostReadsDisk === true && typeof options.host.replay === "function");
+  const reuse = cache && diskHost ? new PluginReuse(host, cache) : undefined;
+  const frontHost = reuse?.host ?? host;
   let analysis: AgentAnalysis;
   try {
-    analysis = analyzeAgent(host, root, {
+    analysis = analyzeAgent(frontHost, root, {
       pins: pinsOf(previous),
-      ...(persistent ? { analyzer: createStaticAnalyzer(host, { persistent }) } : {}),
+      ...(persistent ? { analyzer: createStaticAnalyzer(frontHost, { persistent }) } : {}),
+      ...(reuse ? { reuse } : {}),
       ...(cache ? { verdictStore: cache } : {}),
       ...(pool ? { pool } : {}),
       ...(options.acceptInstalled ? { acceptInstalled: options.acceptInstalled } : {}),

@@ -34,6 +34,7 @@ import type { ContentFingerprint } from "./analysis-session.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analyzer.js";
 import { readSealedPayload, writeSealedFile } from "../../common/sealed-file.js";
 import { listFilesRecursively } from "../../common/list-files.js";
+import type { PluginRecord, PluginResultStore } from "../plugin-reuse.js";
 
 /** Where the cache lives, relative to the agent root. */
 export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis.bin");
@@ -71,10 +72,12 @@ interface Payload {
   readonly toolchain: string;
   readonly records: readonly (readonly [string, StoredRecord])[];
   readonly verdicts: readonly (readonly [string, SchemaVerdict])[];
+  /** Each plugin folder's front-end results (`../plugin-reuse.ts`); absent in a file written before them. */
+  readonly plugins?: readonly (readonly [string, PluginRecord])[];
 }
 
 /** The cache of one agent root for one compile: read once, consulted, saved once. */
-export class AnalysisCache implements PersistentAnalyses, VerdictStore {
+export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginResultStore {
   readonly #file: string;
   readonly #root: string;
   #refusal: WriteRefusal | undefined;
@@ -86,6 +89,10 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
   /** What this compile used or produced: the next file's content. */
   readonly #used = new Map<string, StoredRecord>();
   readonly #usedVerdicts = new Map<string, SchemaVerdict>();
+  readonly #storedPlugins: ReadonlyMap<string, PluginRecord>;
+  readonly #usedPlugins = new Map<string, PluginRecord>();
+  /** Where the keys of records and verdicts used are added while a plugin is worked on. */
+  #trace: Set<string> | undefined;
   #changed: boolean;
 
   private constructor(root: string, file: string, toolchain: string, payload: Payload | undefined) {
@@ -94,6 +101,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
     this.#toolchain = toolchain;
     this.#stored = new Map(payload?.records ?? []);
     this.#storedVerdicts = new Map(payload?.verdicts ?? []);
+    this.#storedPlugins = new Map(payload && isPluginList(payload.plugins) ? payload.plugins : []);
     this.#changed = payload === undefined;
   }
 
@@ -108,8 +116,8 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
   }
 
   /** Number of stored analyses and verdicts that were read (for tests and benchmarks). */
-  get size(): { readonly analyses: number; readonly verdicts: number } {
-    return { analyses: this.#stored.size, verdicts: this.#storedVerdicts.size };
+  get size(): { readonly analyses: number; readonly verdicts: number; readonly plugins: number } {
+    return { analyses: this.#stored.size, verdicts: this.#storedVerdicts.size, plugins: this.#storedPlugins.size };
   }
 
   find(kind: AnalysisKind, file: string, pluginRoot: string): AnalysisRecord | undefined {
@@ -125,6 +133,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
 
   keep(kind: AnalysisKind, file: string, pluginRoot: string, fingerprint: ContentFingerprint, result: EntryAnalysis | DefinitionAnalysis): void {
     const key = recordKey(kind, file, pluginRoot);
+    this.#trace?.add(`r:${key}`);
     const stored = this.#stored.get(key);
     if (stored && this.#unpacked.get(key)?.result === result) {
       this.#used.set(key, stored);
@@ -136,13 +145,48 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
 
   get(key: string): SchemaVerdict | undefined {
     const verdict = this.#usedVerdicts.get(key) ?? this.#storedVerdicts.get(key);
-    if (verdict) this.#usedVerdicts.set(key, verdict);
+    if (verdict) {
+      this.#usedVerdicts.set(key, verdict);
+      this.#trace?.add(`v:${key}`);
+    }
     return verdict;
   }
 
   set(key: string, verdict: SchemaVerdict): void {
     this.#usedVerdicts.set(key, verdict);
+    this.#trace?.add(`v:${key}`);
     this.#changed = true;
+  }
+
+  findPlugin(dir: string): { readonly record: PluginRecord; readonly entry: EntryAnalysis | undefined } | undefined {
+    const record = this.#storedPlugins.get(dir);
+    if (!record) return undefined;
+    if (record.entryFile === undefined) return { record, entry: undefined };
+    const entry = this.find("entry", record.entryFile, path.resolve(dir))?.result;
+    return entry && "entry" in entry ? { record, entry } : undefined;
+  }
+
+  keepPlugin(dir: string, record: PluginRecord): void {
+    if (this.#storedPlugins.get(dir) !== record) this.#changed = true;
+    this.#usedPlugins.set(dir, record);
+  }
+
+  traceKeys(keys: Set<string> | undefined): Set<string> | undefined {
+    const previous = this.#trace;
+    this.#trace = keys;
+    return previous;
+  }
+
+  retainKeys(keys: readonly string[]): void {
+    for (const key of keys) {
+      if (key.startsWith("r:")) {
+        const stored = this.#stored.get(key.slice(2));
+        if (stored && !this.#used.has(key.slice(2))) this.#used.set(key.slice(2), stored);
+      } else if (key.startsWith("v:")) {
+        const verdict = this.#storedVerdicts.get(key.slice(2));
+        if (verdict && !this.#usedVerdicts.has(key.slice(2))) this.#usedVerdicts.set(key.slice(2), verdict);
+      }
+    }
   }
 
   /**
@@ -152,9 +196,9 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
    * written.
    */
   save(): boolean {
-    const dropped = this.#used.size !== this.#stored.size || this.#usedVerdicts.size !== this.#storedVerdicts.size;
+    const dropped = this.#used.size !== this.#stored.size || this.#usedVerdicts.size !== this.#storedVerdicts.size || this.#usedPlugins.size !== this.#storedPlugins.size;
     if (!this.#changed && !dropped) return false;
-    const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts] };
+    const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts], plugins: [...this.#usedPlugins] };
     const result = writeSealedFile(this.#root, this.#file, MAGIC, payload);
     this.#refusal = result.refusal;
     return result.written;
@@ -260,6 +304,31 @@ function recordKey(kind: AnalysisKind, file: string, pluginRoot: string): string
 function readPayload(file: string, toolchain: string): Payload | undefined {
   const payload = readSealedPayload(file, MAGIC);
   return isPayload(payload) && payload.toolchain === toolchain ? payload : undefined;
+}
+
+/**
+ * Shape check of the stored plugin records (the digest already proved they are what we wrote;
+ * a list of another shape is ignored, so its plugins are worked on again).
+ */
+function isPluginList(value: unknown): value is readonly (readonly [string, PluginRecord])[] {
+  if (!Array.isArray(value)) return false;
+  return value.every((item) => {
+    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== "string" || typeof item[1] !== "object" || item[1] === null) return false;
+    const record = item[1] as Record<string, unknown>;
+    const object = (field: unknown): boolean => typeof field === "object" && field !== null;
+    return (
+      typeof record["startedAt"] === "number" &&
+      Array.isArray(record["probes"]) &&
+      (record["probes"] as unknown[]).every((probe) => object(probe) && typeof (probe as Record<string, unknown>)["path"] === "string" && typeof (probe as Record<string, unknown>)["op"] === "string") &&
+      object(record["pluginPackage"]) &&
+      object(record["hash"]) &&
+      (record["entryFile"] === undefined || typeof record["entryFile"] === "string") &&
+      Array.isArray(record["validated"]) &&
+      (record["validated"] as unknown[]).every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === "string" && object(pair[1])) &&
+      Array.isArray(record["keys"]) &&
+      (record["keys"] as unknown[]).every((key) => typeof key === "string")
+    );
+  });
 }
 
 /** Shape check of a deserialized payload (the digest already proved it is what we wrote). */
