@@ -101,7 +101,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     this.#toolchain = toolchain;
     this.#stored = new Map(payload?.records ?? []);
     this.#storedVerdicts = new Map(payload?.verdicts ?? []);
-    this.#storedPlugins = new Map(payload && isPluginList(payload.plugins) ? payload.plugins : []);
+    this.#storedPlugins = new Map(Array.isArray(payload?.plugins) ? payload.plugins.filter(isPluginEntry) : []);
     this.#changed = payload === undefined;
   }
 
@@ -307,28 +307,25 @@ function readPayload(file: string, toolchain: string): Payload | undefined {
 }
 
 /**
- * Shape check of the stored plugin records (the digest already proved they are what we wrote;
- * a list of another shape is ignored, so its plugins are worked on again).
+ * Shape check of one stored plugin record (the digest already proved it is what we wrote; a
+ * record of another shape is left out, so its plugin is worked on again).
  */
-function isPluginList(value: unknown): value is readonly (readonly [string, PluginRecord])[] {
-  if (!Array.isArray(value)) return false;
-  return value.every((item) => {
-    if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== "string" || typeof item[1] !== "object" || item[1] === null) return false;
-    const record = item[1] as Record<string, unknown>;
-    const object = (field: unknown): boolean => typeof field === "object" && field !== null;
-    return (
-      typeof record["startedAt"] === "number" &&
-      Array.isArray(record["probes"]) &&
-      (record["probes"] as unknown[]).every((probe) => object(probe) && typeof (probe as Record<string, unknown>)["path"] === "string" && typeof (probe as Record<string, unknown>)["op"] === "string") &&
-      object(record["pluginPackage"]) &&
-      object(record["hash"]) &&
-      (record["entryFile"] === undefined || typeof record["entryFile"] === "string") &&
-      Array.isArray(record["validated"]) &&
-      (record["validated"] as unknown[]).every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === "string" && object(pair[1])) &&
-      Array.isArray(record["keys"]) &&
-      (record["keys"] as unknown[]).every((key) => typeof key === "string")
-    );
-  });
+function isPluginEntry(item: unknown): item is readonly [string, PluginRecord] {
+  if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== "string" || typeof item[1] !== "object" || item[1] === null) return false;
+  const record = item[1] as Record<string, unknown>;
+  const object = (field: unknown): field is Record<string, unknown> => typeof field === "object" && field !== null;
+  return (
+    typeof record["startedAt"] === "number" &&
+    Array.isArray(record["probes"]) &&
+    (record["probes"] as unknown[]).every((probe) => object(probe) && typeof probe["path"] === "string" && typeof probe["op"] === "string") &&
+    object(record["pluginPackage"]) &&
+    object(record["hash"]) &&
+    (record["entryFile"] === undefined || typeof record["entryFile"] === "string") &&
+    Array.isArray(record["validated"]) &&
+    (record["validated"] as unknown[]).every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === "string" && object(pair[1])) &&
+    Array.isArray(record["keys"]) &&
+    (record["keys"] as unknown[]).every((key) => typeof key === "string")
+  );
 }
 
 /** Shape check of a deserialized payload (the digest already proved it is what we wrote). */
