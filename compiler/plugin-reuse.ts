@@ -58,8 +58,8 @@ export interface PluginResultStore {
   keepPlugin(dir: string, record: PluginRecord): void;
   /** Sets where the keys of the records and verdicts used from now on are added; returns the previous set. */
   traceKeys(keys: Set<string> | undefined): Set<string> | undefined;
-  /** Keeps the records and verdicts named by `keys` (a reused plugin's) for the next compile. */
-  retainKeys(keys: readonly string[]): void;
+  /** Keeps the analyses of the plugin folder `dir`'s files and the records and verdicts named by `keys` (a reused plugin's) for the next compile. */
+  retainKeys(dir: string, keys: readonly string[]): void;
 }
 
 /** A reused plugin's results, as {@link PluginReuse.reuse} hands them out. */
@@ -183,7 +183,7 @@ export class PluginReuse {
         if (!holds) return undefined;
       }
       this.#base.replay?.(record.probes);
-      this.#store.retainKeys(record.keys);
+      this.#store.retainKeys(dir, record.keys);
       this.#store.keepPlugin(dir, record);
       this.#reused++;
       return { pluginPackage: record.pluginPackage, entry, hash: record.hash, validated };
@@ -192,10 +192,18 @@ export class PluginReuse {
     }
   }
 
-  /** Keeps the fresh results of the folder `dir`, worked on {@link within} it, for the next compile. */
+  /**
+   * Keeps the fresh results of the folder `dir`, worked on {@link within} it, for the next
+   * compile — unless a file it read changed within the racy margin before this compile started
+   * (the record could never be trusted; the next compile works on the plugin again).
+   */
   record(dir: string, results: { readonly pluginPackage: PluginPackage; readonly entry: EntryAnalysis | undefined; readonly hash: PluginDirectoryHash; readonly validated: ReadonlyMap<string, ValidatedPlugin> }): void {
     const probes = this.#probes.get(dir);
     if (!probes) return;
+    // A file changed within the racy margin before this compile started can never be trusted by
+    // its `stat` against this record: such a record would never be reused, so none is kept.
+    const trustedBefore = this.#startedAt - RACY_MARGIN_MS;
+    for (const probe of probes.values()) if ("stat" in probe && probe.stat && !(probe.stat.mtimeMs < trustedBefore && probe.stat.ctimeMs < trustedBefore)) return;
     this.#store.keepPlugin(dir, {
       startedAt: this.#startedAt,
       probes: [...probes.values()],

@@ -25,6 +25,7 @@ import * as fs from "node:fs";
 import { updateWithFileStats } from "../../common/file-stats-hash.js";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import * as v8 from "node:v8";
 import { fileURLToPath } from "node:url";
 import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 import type { DefinitionAnalysis, EntryAnalysis, ValueLocation } from "../model.js";
@@ -41,9 +42,12 @@ export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis
 
 /**
  * First bytes of a cache file of this format; then the SHA-256 of the payload (32 bytes),
- * then the payload (`v8.serialize` of `{ toolchain, records, verdicts }`).
+ * then the payload (`v8.serialize` of `{ toolchain, records, verdicts, plugins }`), where each
+ * record is itself the bytes of its own `v8.serialize`: a compile deserializes only the records
+ * it asks for (after a one-file change, the changed plugin's), and carries the others over as
+ * bytes (issue 14 item 4).
  */
-export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 1\n", "utf8");
+export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 2\n", "utf8");
 const MAGIC = ANALYSIS_CACHE_MAGIC;
 
 interface AnalysisRecord {
@@ -70,7 +74,8 @@ interface PackedLocations {
 /** What the file holds after its header. */
 interface Payload {
   readonly toolchain: string;
-  readonly records: readonly (readonly [string, StoredRecord])[];
+  /** Each record as the bytes of `v8.serialize(StoredRecord)`. */
+  readonly records: readonly (readonly [string, Uint8Array])[];
   readonly verdicts: readonly (readonly [string, SchemaVerdict])[];
   /** Each plugin folder's front-end results (`../plugin-reuse.ts`); absent in a file written before them. */
   readonly plugins?: readonly (readonly [string, PluginRecord])[];
@@ -82,12 +87,12 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   readonly #root: string;
   #refusal: WriteRefusal | undefined;
   readonly #toolchain: string;
-  readonly #stored: ReadonlyMap<string, StoredRecord>;
+  readonly #stored: ReadonlyMap<string, Uint8Array>;
   readonly #storedVerdicts: ReadonlyMap<string, SchemaVerdict>;
   /** Stored records as handed out by {@link find}, unpacked once. */
   readonly #unpacked = new Map<string, AnalysisRecord>();
   /** What this compile used or produced: the next file's content. */
-  readonly #used = new Map<string, StoredRecord>();
+  readonly #used = new Map<string, Uint8Array>();
   readonly #usedVerdicts = new Map<string, SchemaVerdict>();
   readonly #storedPlugins: ReadonlyMap<string, PluginRecord>;
   readonly #usedPlugins = new Map<string, PluginRecord>();
@@ -116,15 +121,17 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   }
 
   /** Number of stored analyses and verdicts that were read (for tests and benchmarks). */
-  get size(): { readonly analyses: number; readonly verdicts: number; readonly plugins: number } {
-    return { analyses: this.#stored.size, verdicts: this.#storedVerdicts.size, plugins: this.#storedPlugins.size };
+  get size(): { readonly analyses: number; readonly verdicts: number } {
+    return { analyses: this.#stored.size, verdicts: this.#storedVerdicts.size };
   }
 
   find(kind: AnalysisKind, file: string, pluginRoot: string): AnalysisRecord | undefined {
     const key = recordKey(kind, file, pluginRoot);
     const known = this.#unpacked.get(key);
     if (known) return known;
-    const stored = this.#stored.get(key);
+    const bytes = this.#stored.get(key);
+    if (!bytes) return undefined;
+    const stored = deserializeRecord(bytes);
     if (!stored) return undefined;
     const record = unpackRecord(stored);
     this.#unpacked.set(key, record);
@@ -140,7 +147,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
       return;
     }
     this.#changed = true;
-    this.#used.set(key, packRecord({ fingerprint, result }));
+    this.#used.set(key, v8.serialize(packRecord({ fingerprint, result })));
   }
 
   get(key: string): SchemaVerdict | undefined {
@@ -171,13 +178,31 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     this.#usedPlugins.set(dir, record);
   }
 
+  #byRoot: Map<string, string[]> | undefined;
+
+  /** The keys of the stored records of the plugin root `root`. */
+  #recordsOf(root: string): readonly string[] {
+    if (!this.#byRoot) {
+      this.#byRoot = new Map();
+      for (const key of this.#stored.keys()) {
+        const of = key.slice(key.lastIndexOf("\0") + 1);
+        const list = this.#byRoot.get(of);
+        if (list) list.push(key);
+        else this.#byRoot.set(of, [key]);
+      }
+    }
+    return this.#byRoot.get(root) ?? [];
+  }
+
   traceKeys(keys: Set<string> | undefined): Set<string> | undefined {
     const previous = this.#trace;
     this.#trace = keys;
     return previous;
   }
 
-  retainKeys(keys: readonly string[]): void {
+  retainKeys(dir: string, keys: readonly string[]): void {
+    // Every analysis of the plugin's files (keyed by its root), and the records and verdicts traced while it was worked on.
+    for (const key of this.#recordsOf(path.resolve(dir))) if (!this.#used.has(key)) this.#used.set(key, this.#stored.get(key)!);
     for (const key of keys) {
       if (key.startsWith("r:")) {
         const stored = this.#stored.get(key.slice(2));
@@ -334,12 +359,23 @@ function isPayload(value: unknown): value is Payload {
   const { toolchain, records, verdicts } = value as Record<string, unknown>;
   const pairs = (list: unknown): list is [string, Record<string, unknown>][] =>
     Array.isArray(list) && list.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && typeof item[1] === "object" && item[1] !== null);
-  if (typeof toolchain !== "string" || !pairs(records) || !pairs(verdicts)) return false;
-  return records.every(([, record]) => {
-    if (!Array.isArray(record["fingerprint"]) || typeof record["result"] !== "object" || record["result"] === null) return false;
-    const packed = record["locations"] as Record<string, unknown> | undefined;
-    return packed === undefined || (Array.isArray(packed["pointers"]) && Array.isArray(packed["files"]) && packed["numbers"] instanceof Int32Array);
-  });
+  if (typeof toolchain !== "string" || !pairs(verdicts)) return false;
+  return Array.isArray(records) && records.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && item[1] instanceof Uint8Array);
+}
+
+/** A stored record from its bytes, when they deserialize to a record's shape; else `undefined` (a miss). */
+function deserializeRecord(bytes: Uint8Array): StoredRecord | undefined {
+  let record: Record<string, unknown>;
+  try {
+    record = v8.deserialize(bytes) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (typeof record !== "object" || record === null) return undefined;
+  if (!Array.isArray(record["fingerprint"]) || typeof record["result"] !== "object" || record["result"] === null) return undefined;
+  const packed = record["locations"] as Record<string, unknown> | undefined;
+  const fine = packed === undefined || (Array.isArray(packed["pointers"]) && Array.isArray(packed["files"]) && packed["numbers"] instanceof Int32Array);
+  return fine ? (record as unknown as StoredRecord) : undefined;
 }
 
 let cachedToolchain: string | undefined;
