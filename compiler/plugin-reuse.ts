@@ -176,12 +176,12 @@ export class PluginReuse {
       const validated = new Map(record.validated);
       if (!keysOf(record.pluginPackage, entry).every((key) => validated.has(key))) return undefined;
       const trustedBefore = record.startedAt - RACY_MARGIN_MS;
-      for (const probe of record.probes) {
-        const file = probe.op === "read" || probe.op === "bytes";
-        // A file that was read must hold by its `stat`: one that moved is worked on again (and recorded anew).
-        const holds = file && probe.stat ? statHolds(probe.path, probe.stat, trustedBefore) : probeHolds(this.#base, probe, trustedBefore);
-        if (!holds) return undefined;
-      }
+      // A file that was read must hold by its `stat`: one that moved is worked on again (and
+      // recorded anew). Files first (an edit is found by one `stat`), then everything else.
+      const files = record.probes.filter((probe) => (probe.op === "read" || probe.op === "bytes") && probe.stat !== undefined);
+      for (const probe of files) if (!("stat" in probe && probe.stat && statHolds(probe.path, probe.stat, trustedBefore))) return undefined;
+      const checked = new Set<Probe>(files);
+      for (const probe of record.probes) if (!checked.has(probe) && !probeHolds(this.#base, probe, trustedBefore)) return undefined;
       this.#base.replay?.(record.probes);
       this.#store.retainKeys(dir, record.keys);
       this.#store.keepPlugin(dir, record);
