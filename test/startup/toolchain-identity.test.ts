@@ -1,0 +1,72 @@
+/**
+ * The toolchain's identity (`cli/inputs-record.ts` `toolchainIdentity`) as the built CLI computes
+ * it: the compile path runs from the chunks of `dist/cli-bundle/` (scripts/build-cli-bundle.mjs)
+ * and the worker threads from the layers `tsc` emitted, so a change to either must make the
+ * inputs record and the compile record stop holding (issue 14 items 3 and 4). Runs the real CLI
+ * from a copy of `dist/` (built by `pretest`) so that files can be touched without disturbing
+ * other tests.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { COMPILE_RECORD_FILE, COMPILE_RECORD_MAGIC } from "../../cli/compile-record.js";
+import { INPUTS_RECORD_FILE } from "../../cli/inputs-record.js";
+import { readSealedPayload } from "../../common/sealed-file.js";
+import { copyAgent } from "../helpers/copy-agent.js";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+
+let pkg: string;
+let agent: string;
+
+/** The toolchain each record names after one `compile` by the copied CLI. */
+function compileAndReadToolchains(): { compile: unknown; inputs: unknown } {
+  const run = spawnSync(process.execPath, [path.join(pkg, "dist", "bin", "assembly-line.js"), "compile", agent, "--no-package"], {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  expect(run.status, run.stderr).toBe(0);
+  const compile = readSealedPayload(path.join(agent, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC) as { toolchain?: unknown } | undefined;
+  const inputs = JSON.parse(fs.readFileSync(path.join(agent, INPUTS_RECORD_FILE), "utf8")) as { toolchain?: unknown };
+  expect(typeof compile?.toolchain).toBe("string");
+  expect(typeof inputs.toolchain).toBe("string");
+  return { compile: compile!.toolchain, inputs: inputs.toolchain };
+}
+
+/** Moves a file's mtime forward, as a rebuild that writes it does. */
+function touch(file: string): void {
+  const later = new Date(fs.statSync(file).mtimeMs + 5_000);
+  fs.utimesSync(file, later, later);
+}
+
+beforeAll(() => {
+  pkg = tempDir("al-toolchain-");
+  fs.cpSync(path.join(repoRoot, "dist"), path.join(pkg, "dist"), { recursive: true });
+  fs.copyFileSync(path.join(repoRoot, "package.json"), path.join(pkg, "package.json"));
+  for (const name of ["node_modules", "schemas"]) fs.symlinkSync(path.join(repoRoot, name), path.join(pkg, name));
+  agent = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+}, 60_000);
+
+describe("the toolchain identity of the built CLI", () => {
+  it("holds between compiles by the same build", () => {
+    expect(compileAndReadToolchains()).toEqual(compileAndReadToolchains());
+  }, 60_000);
+
+  it("changes when a chunk of the CLI bundle changes (the compile path the main thread runs)", () => {
+    const before = compileAndReadToolchains();
+    const chunk = fs.readdirSync(path.join(pkg, "dist", "cli-bundle")).find((name) => name.endsWith(".js") && name !== "assembly-line.js");
+    expect(chunk).toBeDefined();
+    touch(path.join(pkg, "dist", "cli-bundle", chunk!));
+    const after = compileAndReadToolchains();
+    expect(after.compile).not.toBe(before.compile);
+    expect(after.inputs).not.toBe(before.inputs);
+  }, 60_000);
+
+  it("changes when a module the worker threads run changes (the layers tsc emitted)", () => {
+    const before = compileAndReadToolchains();
+    touch(path.join(pkg, "dist", "compiler", "preanalyze-plugin.js"));
+    const after = compileAndReadToolchains();
+    expect(after.compile).not.toBe(before.compile);
+    expect(after.inputs).not.toBe(before.inputs);
+  }, 60_000);
+});
