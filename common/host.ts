@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Probe } from "./probes.js";
+import type { Probe } from "./probe.js";
 
 /** What {@link CompilerHost.read} found at a path. */
 export type ReadResult =

@@ -14,27 +14,12 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { CompilerHost, DirectoryEntry, ReadResult } from "./host.js";
+import type { FileStat, Probe } from "./probe.js";
 
 /** A file changed this close (ms) before the recording started is compared by content, never by `stat` alone. */
 export const RACY_MARGIN_MS = 2000;
 
-/** What `stat` said about a file that was read. */
-export interface FileStat {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  readonly ino: number;
-}
-
-/**
- * One probe and its answer: `read` (text) and `bytes` carry a content digest ("file:<sha256>")
- * or the kind of non-file they met, plus the file's `stat` when it was a file; `list` carries a
- * digest of the listing (or `null`: not a directory); `real` the resolved path (or `null`);
- * `kind` the kind.
- */
-export type Probe =
-  | { readonly op: "read" | "bytes"; readonly path: string; readonly answer: string; readonly stat?: FileStat }
-  | { readonly op: "list" | "real" | "kind"; readonly path: string; readonly answer: string | null };
+export type { FileStat, Probe } from "./probe.js";
 
 /**
  * True when `probe` gets the same answer now: a file read whose `stat` is the recorded one and
