@@ -192,8 +192,10 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
 
 async function compileWithoutRules(options: CompileOptions): Promise<CompileResult> {
   const disk = options.host ?? createNodeHost();
-  // Real paths are derived per folder only on the operating system's own file system (not a caller's host).
-  const host = snapshotHost(options.recordInput ? createRecordingHost(disk, options.recordInput) : disk, { deriveRealpaths: options.host === undefined });
+  // Real paths are derived per folder only on the operating system's own file system (not a
+  // caller's host, unless it answers as the disk does: `hostReadsDisk`). A recording host then
+  // records the `kind` and folder `realpath` probes each answer was derived from.
+  const host = snapshotHost(options.recordInput ? createRecordingHost(disk, options.recordInput) : disk, { deriveRealpaths: options.host === undefined || options.hostReadsDisk === true });
   const root = options.root;
   const clock = startClock();
   // A root that is not a folder is reported before anything is read or written (no cache, no

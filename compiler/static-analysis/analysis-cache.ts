@@ -77,8 +77,8 @@ interface Payload {
   /** Each record as the bytes of `v8.serialize(StoredRecord)`. */
   readonly records: readonly (readonly [string, Uint8Array])[];
   readonly verdicts: readonly (readonly [string, SchemaVerdict])[];
-  /** Each plugin folder's front-end results (`../plugin-reuse.ts`); absent in a file written before them. */
-  readonly plugins?: readonly (readonly [string, PluginRecord])[];
+  /** Each plugin folder's front-end results (`../plugin-reuse.ts`), as the bytes of `v8.serialize(PluginRecord)`. */
+  readonly plugins?: readonly (readonly [string, Uint8Array])[];
 }
 
 /** The cache of one agent root for one compile: read once, consulted, saved once. */
@@ -94,8 +94,10 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   /** What this compile used or produced: the next file's content. */
   readonly #used = new Map<string, Uint8Array>();
   readonly #usedVerdicts = new Map<string, SchemaVerdict>();
-  readonly #storedPlugins: ReadonlyMap<string, PluginRecord>;
-  readonly #usedPlugins = new Map<string, PluginRecord>();
+  readonly #storedPlugins: ReadonlyMap<string, Uint8Array>;
+  /** Stored plugin records as handed out by {@link findPlugin}, deserialized once. */
+  readonly #foundPlugins = new Map<string, PluginRecord>();
+  readonly #usedPlugins = new Map<string, Uint8Array>();
   /** Where the keys of records and verdicts used are added while a plugin is worked on. */
   #trace: Set<string> | undefined;
   #changed: boolean;
@@ -106,7 +108,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     this.#toolchain = toolchain;
     this.#stored = new Map(payload?.records ?? []);
     this.#storedVerdicts = new Map(payload?.verdicts ?? []);
-    this.#storedPlugins = new Map(Array.isArray(payload?.plugins) ? payload.plugins.filter(isPluginEntry) : []);
+    this.#storedPlugins = new Map(Array.isArray(payload?.plugins) ? payload.plugins.filter((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && item[1] instanceof Uint8Array) : []);
     this.#changed = payload === undefined;
   }
 
@@ -166,7 +168,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   }
 
   findPlugin(dir: string): { readonly record: PluginRecord; readonly entry: EntryAnalysis | undefined } | undefined {
-    const record = this.#storedPlugins.get(dir);
+    const record = this.#foundPlugins.get(dir) ?? this.#deserializePlugin(dir);
     if (!record) return undefined;
     if (record.entryFile === undefined) return { record, entry: undefined };
     const entry = this.find("entry", record.entryFile, path.resolve(dir))?.result;
@@ -174,8 +176,33 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   }
 
   keepPlugin(dir: string, record: PluginRecord): void {
-    if (this.#storedPlugins.get(dir) !== record) this.#changed = true;
-    this.#usedPlugins.set(dir, record);
+    const stored = this.#storedPlugins.get(dir);
+    if (stored && this.#foundPlugins.get(dir) === record) {
+      this.#usedPlugins.set(dir, stored);
+      return;
+    }
+    this.#changed = true;
+    try {
+      this.#usedPlugins.set(dir, v8.serialize(record));
+    } catch {
+      // A result that cannot be stored is worked on again next time.
+      this.#usedPlugins.delete(dir);
+    }
+  }
+
+  /** The stored record of `dir` when its bytes deserialize to a record's shape; else `undefined` (a miss). */
+  #deserializePlugin(dir: string): PluginRecord | undefined {
+    const bytes = this.#storedPlugins.get(dir);
+    if (!bytes) return undefined;
+    let value: unknown;
+    try {
+      value = v8.deserialize(bytes);
+    } catch {
+      return undefined;
+    }
+    if (!isPluginRecord(value)) return undefined;
+    this.#foundPlugins.set(dir, value);
+    return value;
   }
 
   #byRoot: Map<string, string[]> | undefined;
@@ -335,9 +362,9 @@ function readPayload(file: string, toolchain: string): Payload | undefined {
  * Shape check of one stored plugin record (the digest already proved it is what we wrote; a
  * record of another shape is left out, so its plugin is worked on again).
  */
-function isPluginEntry(item: unknown): item is readonly [string, PluginRecord] {
-  if (!Array.isArray(item) || item.length !== 2 || typeof item[0] !== "string" || typeof item[1] !== "object" || item[1] === null) return false;
-  const record = item[1] as Record<string, unknown>;
+function isPluginRecord(value: unknown): value is PluginRecord {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
   const object = (field: unknown): field is Record<string, unknown> => typeof field === "object" && field !== null;
   return (
     typeof record["startedAt"] === "number" &&

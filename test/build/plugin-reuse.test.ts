@@ -12,6 +12,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as v8 from "node:v8";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
 import { recordingHost } from "../../cli/inputs-record.js";
@@ -99,6 +100,9 @@ const edit = (root: string, file: string, change: (text: string) => string): voi
   fs.writeFileSync(target, changed);
 };
 
+/** A damaged record's bytes: given bytes as they are, a record serialized. */
+const serialized = (value: Record<string, unknown> | Uint8Array): Uint8Array => (value instanceof Uint8Array ? value : v8.serialize(value));
+
 /** Waits until every file written so far is older than the racy margin before a compile that starts now. */
 async function settle(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
@@ -172,16 +176,19 @@ describe("reuse of untouched plugins' front-end results", () => {
     await settle();
     edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, "return 5"));
     await incremental(root);
-    const payload = readSealedPayload(file, ANALYSIS_CACHE_MAGIC) as { plugins: [string, Record<string, unknown>][] };
-    const damaged: [string, (record: Record<string, unknown>) => Record<string, unknown>][] = [
+    // Each plugin record is stored as the bytes of its own v8.serialize.
+    const payload = readSealedPayload(file, ANALYSIS_CACHE_MAGIC) as { plugins: [string, Uint8Array][] };
+    const damaged: [string, (record: Record<string, unknown>) => Record<string, unknown> | Uint8Array][] = [
       ["a relative probe path", (record) => ({ ...record, probes: (record["probes"] as Probe[]).map((probe) => ({ ...probe, path: path.basename(probe.path) })) })],
       ["a probe whose stat is another file's", (record) => ({ ...record, probes: (record["probes"] as Probe[]).map((probe) => ("stat" in probe && probe.stat ? { ...probe, stat: { ...probe.stat, ino: probe.stat.ino + 1 } } : probe)) })],
       ["no validation for the capability", (record) => ({ ...record, validated: [] })],
       ["a missing entry analysis", (record) => ({ ...record, entryFile: path.join(root, "nowhere.ts") })],
       ["a record of another shape", () => ({ startedAt: "yesterday" })],
+      ["bytes that are no serialization", () => Buffer.from("not v8 data")],
     ];
     for (const [what, damage] of damaged) {
-      fs.writeFileSync(file, sealPayload(ANALYSIS_CACHE_MAGIC, { ...payload, plugins: payload.plugins.map(([dir, record]) => [dir, dir.endsWith("beta") ? damage(record) : record]) }));
+      const plugins = payload.plugins.map(([dir, bytes]) => [dir, dir.endsWith("beta") ? serialized(damage(v8.deserialize(bytes) as Record<string, unknown>)) : bytes]);
+      fs.writeFileSync(file, sealPayload(ANALYSIS_CACHE_MAGIC, { ...payload, plugins }));
       edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, `return ${what.length}`));
       const cold = await coldOutcome(root);
       const run = await incremental(root);
