@@ -34,7 +34,7 @@ import { randomUUID } from "node:crypto";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { runtimeError } from "../errors.js";
 import { ControlPlaneError } from "../failures.js";
-import type { RunRecord, StateStore } from "../state/state-store.js";
+import type { RunRecord, RunsMark, StateStore } from "../state/state-store.js";
 
 /** Default duration of a run progress lease, in milliseconds. */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -101,6 +101,12 @@ interface LeaseEntry {
    * runtime ended the run ({@link RunLeases.forgetRun}): the next call reads it again.
    */
   run: RunRecord | undefined;
+  /**
+   * The lease's row as {@link LeaseHandle.assertHeld} last read it — held by this runtime in
+   * `epoch`, expiring at `expiresAt` — with the {@link StateStore.runsMark} taken before that
+   * read. While the mark is current, the row is unchanged, so the check needs no read.
+   */
+  verified: { readonly mark: RunsMark; readonly expiresAt: number } | undefined;
 }
 
 /** The run progress leases one runtime holds. */
@@ -157,6 +163,7 @@ export class RunLeases {
       lost: undefined,
       idleSince: undefined,
       run: take.run,
+      verified: undefined,
     };
     created.timer.unref();
     this.entries.set(runId, created);
@@ -194,8 +201,26 @@ export class RunLeases {
 
   private handle(entry: LeaseEntry): LeaseHandle {
     let released = false;
+    // The fencing check of every commit (see the module comment): the same predicate as
+    // `StateStore.holdsLease` — this runtime holds the lease in its epoch and it has not
+    // expired at `now`. Issue 14 item 2: the row is read again only when it may have changed
+    // since the last read (another connection committed, or this one wrote `runs`: a renewal,
+    // a release); otherwise the expiry read then is the row's, and only the clock is compared.
     const assertHeld = (): void => {
-      if (!entry.lost && !this.store.holdsLease(entry.runId, this.owner, entry.epoch, Date.now())) this.lose(entry, this.lostMessage(entry));
+      if (!entry.lost) {
+        const now = Date.now();
+        const verified = entry.verified;
+        if (!(verified && now < verified.expiresAt && this.store.runsUnchangedSince(verified.mark))) {
+          // Marked before the read: a commit in between (outside a transaction) only makes it stale.
+          const mark = this.store.runsMark();
+          const expiresAt = this.store.leaseExpiry(entry.runId, this.owner, entry.epoch);
+          if (expiresAt !== undefined && expiresAt > now) entry.verified = { mark, expiresAt };
+          else {
+            entry.verified = undefined;
+            this.lose(entry, this.lostMessage(entry));
+          }
+        }
+      }
       if (entry.lost) throw entry.lost;
     };
     return {

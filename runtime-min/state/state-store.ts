@@ -128,9 +128,37 @@ function isoNow(): string {
   return isoText;
 }
 
+/**
+ * What {@link StateStore.runsMark} returns: the connection's `PRAGMA data_version` (changes
+ * whenever another connection has committed) and how many statements writing `runs` this
+ * connection has run, both at the time of the mark.
+ */
+export interface RunsMark {
+  readonly dataVersion: number;
+  readonly ownRunWrites: number;
+}
+
+/** True when a statement's SQL writes the `runs` table (counted for {@link StateStore.runsMark}). */
+const WRITES_RUNS = /\b(?:INTO|UPDATE|DELETE\s+FROM)\s+runs\b/i;
+
 /** The state database of one agent root. All methods are synchronous. */
 export class StateStore {
   private readonly statements = new Map<string, Database.Statement>();
+  /** The statements that write `runs` (see {@link ownRunWrites}). */
+  private readonly runsWriters = new Set<Database.Statement>();
+  /**
+   * Statements writing `runs` this connection has run (or was about to run: counted when
+   * fetched, committed or not). Together with `data_version` it tells that nobody — neither
+   * another connection nor this one — can have changed a `runs` row ({@link runsMark}).
+   */
+  private ownRunWrites = 0;
+  /** `PRAGMA data_version`, prepared (and set to return the bare value) once. */
+  private dataVersionStatement: Database.Statement | undefined;
+  /** Reads this connection's `PRAGMA data_version` (a bound function: no closure per check). */
+  private readonly readDataVersion = (): number => {
+    this.dataVersionStatement ??= this.statement("PRAGMA data_version").pluck();
+    return this.dataVersionStatement.get() as number;
+  };
   /** Write transactions committed since the last checkpoint this store ran ({@link noteCommit}). */
   private commitsSinceCheckpoint = 0;
   /** The checkpoint queued to run after the current callback, if one is. */
@@ -171,7 +199,9 @@ export class StateStore {
     if (!prepared) {
       prepared = this.db.prepare(sql);
       this.statements.set(sql, prepared);
+      if (WRITES_RUNS.test(sql)) this.runsWriters.add(prepared);
     }
+    if (this.runsWriters.has(prepared)) this.ownRunWrites += 1;
     if (sql === "COMMIT" || (!prepared.reader && sql !== "BEGIN IMMEDIATE" && !this.db.inTransaction)) {
       this.verifyFile();
       this.noteCommit();
@@ -492,6 +522,51 @@ export class StateStore {
   holdsLease(runId: string, owner: string, epoch: number, now: number): boolean {
     return guard("read the run's progress lease", () =>
       this.statement("SELECT 1 FROM runs WHERE run_id = ? AND lease_owner = ? AND lease_epoch = ? AND lease_expires_at > ?").pluck().get(runId, owner, epoch, now) === 1,
+    );
+  }
+
+  /**
+   * When the lease `owner` holds on the run in `epoch` expires (ms since the epoch; it may
+   * already have), or `undefined` when `owner` does not hold it in `epoch` (released, taken
+   * over, unknown run). The read behind {@link holdsLease}, for a caller that remembers the
+   * expiry together with a {@link runsMark}.
+   */
+  leaseExpiry(runId: string, owner: string, epoch: number): number | undefined {
+    return guard("read the run's progress lease", () => {
+      const expiresAt = this.statement("SELECT lease_expires_at FROM runs WHERE run_id = ? AND lease_owner = ? AND lease_epoch = ?").pluck().get(runId, owner, epoch) as
+        | number
+        | null
+        | undefined;
+      return expiresAt ?? undefined;
+    });
+  }
+
+  /**
+   * A mark of the `runs` table as this connection sees it now (issue 14 item 2). While
+   * {@link runsUnchangedSince} says a mark is current, no `runs` row can differ from what this
+   * connection read after taking it: another connection's commit changes `PRAGMA data_version`
+   * (SQLite guarantees it, <https://sqlite.org/pragma.html#pragma_data_version>), and every
+   * statement of this store that writes `runs` is counted. Meaningful inside a write
+   * transaction (nobody else can commit until it ends); outside one, a commit between the
+   * mark and a read only makes the mark stale sooner. Throws a `state_store_failure`
+   * ControlPlaneError when state.db fails.
+   */
+  runsMark(): RunsMark {
+    return guard("read the state database's data version", () => ({
+      dataVersion: this.readDataVersion(),
+      ownRunWrites: this.ownRunWrites,
+    }));
+  }
+
+  /**
+   * True when `mark` is still current: no other connection has committed and this one has not
+   * written `runs` since it was taken ({@link runsMark}). Throws a `state_store_failure`
+   * ControlPlaneError when state.db fails.
+   */
+  runsUnchangedSince(mark: RunsMark): boolean {
+    return (
+      mark.ownRunWrites === this.ownRunWrites &&
+      guard("read the state database's data version", this.readDataVersion) === mark.dataVersion
     );
   }
 

@@ -109,7 +109,9 @@ describe("taking the lease", () => {
   });
 
   it("shares one lease between parallel calls of a run in one runtime, keeps it for the next call, and lets it go after an idle hold", async () => {
-    const runtime = await open({ leaseMs: 500 });
+    // 3 s rather than 500 ms: three sandbox processes start at once here, and on a loaded machine
+    // (load average 14+) a 500 ms lease could expire before its first renewal (a flake, not a bug).
+    const runtime = await open({ leaseMs: 3_000 });
     const runId = "parallel-run";
     const results = await Promise.all([
       runtime.call({ tool: "sleep", input: { ms: 200 }, runId, callId: "a" }),
@@ -123,7 +125,7 @@ describe("taking the lease", () => {
     expect((await runtime.call({ tool: "echo", input: { message: "d" }, runId, callId: "d" })).status).toBe("ok");
     expect(leaseRow(runId)).toMatchObject({ lease_owner: held?.lease_owner, lease_epoch: held?.lease_epoch });
     // leaseMs / 3 without a call: released by the runtime itself.
-    await vi.waitFor(() => expect(leaseRow(runId)).toMatchObject({ lease_owner: null, lease_expires_at: null }), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(leaseRow(runId)).toMatchObject({ lease_owner: null, lease_expires_at: null }), { timeout: 10_000, interval: 20 });
     // The next call takes it afresh (a new epoch).
     expect((await runtime.call({ tool: "echo", input: { message: "e" }, runId, callId: "e" })).status).toBe("ok");
     expect(leaseRow(runId)?.lease_epoch).toBe((held?.lease_epoch ?? 0) + 1);
@@ -244,6 +246,66 @@ describe("the run's row while the lease is held", () => {
       expect(reads).toHaveBeenCalled();
     } finally {
       reads.mockRestore();
+    }
+  });
+});
+
+describe("the lease check in each commit", () => {
+  it("reads the lease's row only when runs may have changed since its last read (issue 14 item 2): another connection's commit, this runtime's own renewal", async () => {
+    const runtime = await open({ execution: "direct" });
+    const runId = "marked-run";
+    const echo = async (message: string) => expect((await runtime.call({ tool: "echo", input: { message }, runId })).status).toBe("ok");
+    await echo("first");
+    const reads = vi.spyOn(StateStore.prototype, "leaseExpiry");
+    try {
+      for (let i = 0; i < 5; i++) await echo(`m${i}`);
+      expect(reads).not.toHaveBeenCalled();
+      // Another connection commits something unrelated to this run: the row is read again, once.
+      write("INSERT INTO runs (run_id, status, created_at, updated_at) VALUES ('someone-else', 'active', 'x', 'x')");
+      await echo("after another commit");
+      expect(reads).toHaveBeenCalledTimes(1);
+      await echo("and then");
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it("reads the row again after this runtime wrote runs itself (a renewal of the lease)", async () => {
+    const runtime = await open({ execution: "direct", leaseMs: 1500 });
+    const runId = "renewed-run";
+    expect((await runtime.call({ tool: "echo", input: { message: "x" }, runId })).status).toBe("ok");
+    const reads = vi.spyOn(StateStore.prototype, "leaseExpiry");
+    const renewals = vi.spyOn(StateStore.prototype, "renewLease");
+    try {
+      // A call in flight keeps the lease renewed (every leaseMs / 3); nobody else writes state.db.
+      const idle = runtime.call({ tool: "idle", input: { ms: 800 }, runId });
+      await vi.waitFor(() => expect(renewals).toHaveBeenCalled(), { timeout: 10_000, interval: 10 });
+      expect((await idle).status).toBe("ok");
+      expect((await runtime.call({ tool: "echo", input: { message: "y" }, runId })).status).toBe("ok");
+      // The commit after the renewal read the row again.
+      expect(reads).toHaveBeenCalled();
+    } finally {
+      reads.mockRestore();
+      renewals.mockRestore();
+    }
+  });
+
+  it("a store's runs mark goes stale on another connection's commit and on its own writes to runs, not on its own other writes", () => {
+    const store = StateStore.open(stateDb());
+    try {
+      store.ensureRun("mark-run");
+      const mark = store.runsMark();
+      expect(store.runsUnchangedSince(mark)).toBe(true);
+      store.appendEvent("mark-run", null, "own.event", {});
+      expect(store.runsUnchangedSince(mark)).toBe(true);
+      write("INSERT INTO events (run_id, seq, call_id, type, data_json, created_at) VALUES ('mark-run', 1000, NULL, 'other.event', '{}', 'x')");
+      expect(store.runsUnchangedSince(mark)).toBe(false);
+      const next = store.runsMark();
+      store.endRun("mark-run", "test", "ended by the test");
+      expect(store.runsUnchangedSince(next)).toBe(false);
+    } finally {
+      store.close();
     }
   });
 });
