@@ -16,6 +16,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { analyzeAgent, type AgentAnalysis } from "../compiler/analyze-agent.js";
 import { analysisWorkerWanted, discardPrestartedAnalysisWorker, startAnalysisPool } from "../compiler/analysis-pool.js";
+import { PluginReuse } from "../compiler/plugin-reuse.js";
 import { AnalysisCache } from "../compiler/static-analysis/analysis-cache.js";
 import { createStaticAnalyzer } from "../compiler/static-analysis/static-analyzer.js";
 import { createDiagnostic, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -190,8 +191,10 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
 
 async function compileWithoutRules(options: CompileOptions): Promise<CompileResult> {
   const disk = options.host ?? createNodeHost();
-  // Real paths are derived per folder only on the operating system's own file system (not a caller's host).
-  const host = snapshotHost(options.recordInput ? createRecordingHost(disk, options.recordInput) : disk, { deriveRealpaths: options.host === undefined });
+  // Real paths are derived per folder only on the operating system's own file system (not a
+  // caller's host, unless it answers as the disk does: `hostReadsDisk`). A recording host then
+  // records the `kind` and folder `realpath` probes each answer was derived from.
+  const host = snapshotHost(options.recordInput ? createRecordingHost(disk, options.recordInput) : disk, { deriveRealpaths: options.host === undefined || options.hostReadsDisk === true });
   const root = options.root;
   const clock = startClock();
   // A root that is not a folder is reported before anything is read or written (no cache, no
@@ -343,11 +346,18 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   const damaged = !options.check && previous.kind === "invalid" ? { ...previous.diagnostic, severity: "warning" as const } : undefined;
   if (damaged) diagnostics.push(damaged);
   const persistent = pool ?? cache;
+  // Untouched plugins' results are reused wholesale (compiler/plugin-reuse.ts) only when the
+  // host reads the disk (a stored `stat` is compared with the disk's) and a host that records
+  // probes can take the reused plugins' probes (`replay`; `recordInput` is told their files too).
+  const diskHost = !options.host || (options.hostReadsDisk === true && typeof options.host.replay === "function");
+  const reuse = cache && diskHost ? new PluginReuse(host, cache) : undefined;
+  const frontHost = reuse?.host ?? host;
   let analysis: AgentAnalysis;
   try {
-    analysis = analyzeAgent(host, root, {
+    analysis = analyzeAgent(frontHost, root, {
       pins: pinsOf(previous),
-      ...(persistent ? { analyzer: createStaticAnalyzer(host, { persistent }) } : {}),
+      ...(persistent ? { analyzer: createStaticAnalyzer(frontHost, { persistent }) } : {}),
+      ...(reuse ? { reuse } : {}),
       ...(cache ? { verdictStore: cache } : {}),
       ...(pool ? { pool } : {}),
       ...(options.acceptInstalled ? { acceptInstalled: options.acceptInstalled } : {}),

@@ -46,5 +46,7 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
     readDirectory: (dirPath) => memo(directories, dirPath, () => base.readDirectory(dirPath)),
     realpath,
     kind,
+    // Probes of reused results go to the base (a recording host) as they are: nothing is asked.
+    ...(base.replay ? { replay: (probes: Parameters<NonNullable<CompilerHost["replay"]>>[0]) => base.replay!(probes) } : {}),
   };
 }

@@ -109,7 +109,11 @@ export function replayCompile(root: string, key: string, known?: Map<string, rea
     if (record.key !== key || record.toolchain !== toolchainIdentity(true)) return undefined;
     const host = createNodeHost();
     const trustedBefore = record.startedAt - RACY_MARGIN_MS;
-    if (!record.probes.every((probe) => probeHolds(host, probe, trustedBefore))) return undefined;
+    // Files first: an edit is most often found by one `stat` then, before the thousands of
+    // listings, kinds and real paths are asked (the answer is the same in any order).
+    const files = record.probes.filter((probe) => (probe.op === "read" || probe.op === "bytes") && probe.stat !== undefined);
+    const others = record.probes.filter((probe) => !((probe.op === "read" || probe.op === "bytes") && probe.stat !== undefined));
+    if (!files.every((probe) => probeHolds(host, probe, trustedBefore)) || !others.every((probe) => probeHolds(host, probe, trustedBefore))) return undefined;
     for (const [file, hash, signature] of record.artifact) {
       if (signature !== null && statSignature(file) === signature) continue;
       if (fileIntegrity(file) !== hash) return undefined;

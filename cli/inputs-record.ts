@@ -34,7 +34,8 @@ import { updateWithFileStats } from "../common/file-stats-hash.js";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileConfined } from "../common/confined-write.js";
-import { createNodeHost, type CompilerHost, type DirectoryEntry, type ReadResult } from "../common/host.js";
+import { createNodeHost, type CompilerHost } from "../common/host.js";
+import { bytesAnswer, digest, listAnswer, probeHolds, RACY_MARGIN_MS, readAnswer, statOf, type Probe } from "../common/probes.js";
 import { packageRoot } from "../common/package-root.js";
 import { ignoreStateDir } from "../common/state-dir.js";
 import { listFilesRecursively } from "../common/list-files.js";
@@ -45,26 +46,8 @@ export const INPUTS_RECORD_FILE = path.join(".assemblyline", "cache", "inputs.js
 /** First field of a record of this format. */
 const FORMAT = "assembly-line inputs record 1";
 
-/** A file changed this close (ms) before the recording started is compared by content, never by `stat` alone. */
-export const RACY_MARGIN_MS = 2000;
-
-/** What `stat` said about a file that was read. */
-export interface FileStat {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  readonly ino: number;
-}
-
-/**
- * One probe and its answer: `read` (text) and `bytes` carry a content digest ("file:<sha256>")
- * or the kind of non-file they met, plus the file's `stat` when it was a file; `list` carries a
- * digest of the listing (or `null`: not a directory); `real` the resolved path (or `null`);
- * `kind` the kind.
- */
-export type Probe =
-  | { readonly op: "read" | "bytes"; readonly path: string; readonly answer: string; readonly stat?: FileStat }
-  | { readonly op: "list" | "real" | "kind"; readonly path: string; readonly answer: string | null };
+export { RACY_MARGIN_MS, probeHolds, statOf, readAnswer, bytesAnswer, listAnswer, digest } from "../common/probes.js";
+export type { FileStat, Probe } from "../common/probes.js";
 
 /** The file's content. */
 interface InputsRecord {
@@ -128,6 +111,9 @@ export function recordingHost(root: string, base: CompilerHost = createNodeHost(
       keep({ op: "kind", path: path.resolve(filePath), answer: kind });
       return kind;
     },
+    replay(replayed) {
+      for (const probe of replayed) keep(probe);
+    },
   };
   return {
     host,
@@ -168,65 +154,6 @@ export function forgetInputsRecord(root: string): void {
   } catch {
     // Nothing to forget, or not ours to delete: the record is checked before use anyway.
   }
-}
-
-/**
- * True when `probe` gets the same answer now: a file read whose `stat` is the recorded one and
- * was changed before `trustedBefore` (ms) holds without a read; any other file is read and
- * hashed again; listings, link targets and kinds are asked again. Throws only what `host` throws.
- */
-export function probeHolds(host: CompilerHost, probe: Probe, trustedBefore: number): boolean {
-  if (typeof probe.path !== "string" || !path.isAbsolute(probe.path)) return false;
-  switch (probe.op) {
-    case "read":
-    case "bytes": {
-      if (probe.stat && statHolds(probe.path, probe.stat, trustedBefore)) return true;
-      return probe.answer === (probe.op === "read" ? readAnswer(host.read(probe.path)) : bytesAnswer(host.readBytes(probe.path)));
-    }
-    case "list":
-      return probe.answer === listAnswer(host.readDirectory(probe.path));
-    case "real":
-      return probe.answer === (host.realpath(probe.path) ?? null);
-    case "kind":
-      return probe.answer === host.kind(probe.path);
-    default:
-      return false;
-  }
-}
-
-/** True when the file's `stat` is the recorded one and neither its mtime nor its ctime is racy. */
-function statHolds(filePath: string, recorded: FileStat, trustedBefore: number): boolean {
-  if (!(recorded.mtimeMs < trustedBefore && recorded.ctimeMs < trustedBefore)) return false;
-  const now = fs.statSync(filePath, { throwIfNoEntry: false });
-  return now !== undefined && now.isFile() && now.size === recorded.size && now.mtimeMs === recorded.mtimeMs && now.ctimeMs === recorded.ctimeMs && now.ino === recorded.ino;
-}
-
-/** The `stat` of `filePath` when it is a file (and `isFile` says it was read as one); `{}` otherwise. */
-export function statOf(filePath: string, isFile: boolean): { stat?: FileStat } {
-  if (!isFile) return {};
-  const stat = fs.statSync(filePath, { throwIfNoEntry: false });
-  return stat?.isFile() ? { stat: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } } : {};
-}
-
-/** The answer of a text read: `file:<sha256>` (and `:invalid-utf8`), or the kind of non-file met. */
-export function readAnswer(result: ReadResult): string {
-  if (result.kind !== "file") return result.kind;
-  return `file:${digest(result.text)}${result.invalidUtf8 ? ":invalid-utf8" : ""}`;
-}
-
-/** The answer of a bytes read: `file:<sha256>`, or `none`. */
-export function bytesAnswer(bytes: Uint8Array | undefined): string {
-  return bytes === undefined ? "none" : `file:${digest(bytes)}`;
-}
-
-/** The answer of a listing: a digest of its names and kinds, or `null` when not a directory. */
-export function listAnswer(entries: readonly DirectoryEntry[] | undefined): string | null {
-  return entries === undefined ? null : digest(entries.map((entry) => `${entry.kind}:${entry.name}`).join("\0"));
-}
-
-/** SHA-256 of `data`, base64url. */
-export function digest(data: string | Uint8Array): string {
-  return createHash("sha256").update(data).digest("base64url");
 }
 
 function saveInputsRecord(root: string, record: InputsRecord): void {

@@ -8,6 +8,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { Probe } from "./probe.js";
 
 /** What {@link CompilerHost.read} found at a path. */
 export type ReadResult =
@@ -45,6 +46,14 @@ export interface CompilerHost {
   realpath(filePath: string): string | undefined;
   /** What is at the path without following a final symlink; `missing` when nothing is. */
   kind(filePath: string): "file" | "directory" | "symlink" | "other" | "missing";
+  /**
+   * Optional, for hosts that record what a compile read (the CLI's recording host,
+   * `cli/inputs-record.ts`): takes probes the compile did not make through this host because it
+   * reused results that depend on them (an untouched plugin's front-end results,
+   * `compiler/plugin-reuse.ts`), each checked just now to get the recorded answer. A recording
+   * host keeps them as if asked; a host without the method only reads.
+   */
+  replay?(probes: readonly Probe[]): void;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -200,6 +209,11 @@ export function createRecordingHost(base: CompilerHost, record: (filePath: strin
       const bytes = base.readBytes(filePath);
       if (bytes !== undefined) record(path.resolve(filePath));
       return bytes;
+    },
+    // Files behind reused results were read by an earlier compile: they are inputs all the same.
+    replay(probes) {
+      for (const probe of probes) if ((probe.op === "read" || probe.op === "bytes") && probe.answer?.startsWith("file:")) record(probe.path);
+      base.replay?.(probes);
     },
   };
 }

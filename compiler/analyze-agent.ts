@@ -25,6 +25,7 @@ import { isJsonObject } from "../common/json-value.js";
 import { hashPluginDirectory, type PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 import type { AnalysisPool } from "./analysis-pool.js";
 import { preanalyzePlugin } from "./preanalyze-plugin.js";
+import { validatedKey, type PluginReuse } from "./plugin-reuse.js";
 
 /** Everything the front end learned about one selected capability. */
 export interface CapabilityAnalysis {
@@ -69,6 +70,13 @@ export interface AnalyzeOptions {
    * definitions of each folder this thread claims at once. The caller closes it.
    */
   readonly pool?: AnalysisPool;
+  /**
+   * Reuse of untouched plugins' results between compiles (`plugin-reuse.ts`): `host` and
+   * `analyzer` must then read through its `host`. A plugin whose stored results still hold is
+   * neither read, analysed, validated nor hashed again; every other plugin's work is recorded.
+   * Not consulted while `pool` runs (a cold analysis), but recorded.
+   */
+  readonly reuse?: PluginReuse;
 }
 
 /**
@@ -91,13 +99,20 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   // thread goes on; pass 2 validates (parsing definition modules), hashes and merges config.
   const schemaCompiler = options.schemaCompiler ?? createSchemaCompiler(options.verdictStore);
   const pool = options.pool;
+  const reuse = options.reuse;
+  const within = <T>(dir: string, work: () => T): T => (reuse ? reuse.within(dir, work) : work());
   pool?.assign(resolution.capabilities.map((resolved) => resolved.source.dir));
   try {
     const packages = new Map<string, LoadedPackage>();
     const load = (dir: string): LoadedPackage => {
-      const loaded = loadPackage(host, dir, analyzer);
+      const reused = reuse && !pool ? reuseStored(reuse, dir, resolution.capabilities) : undefined;
+      if (reused) {
+        packages.set(dir, reused);
+        return reused;
+      }
+      const loaded = within(dir, () => loadPackage(host, dir, analyzer));
       packages.set(dir, loaded);
-      schemaCompiler.announce(compileJobsOf(loaded.entry));
+      within(dir, () => schemaCompiler.announce(compileJobsOf(loaded.entry)));
       return loaded;
     };
     if (pool) {
@@ -108,20 +123,22 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
         const dir = resolved.source.dir;
         let loaded = packages.get(dir);
         if (!loaded) {
-          pool.prepare(dir, (other) => preanalyzePlugin(host, analyzer, other));
+          pool.prepare(dir, (other) => within(other, () => preanalyzePlugin(host, analyzer, other)));
           loaded = load(dir);
         }
         const surface = surfacesById.get(resolved.surfaceId)!;
-        capabilities.push(analyzeCapability({ host, analyzer, schemaCompiler }, surface, resolved, loaded, diagnostics));
+        capabilities.push(analyzeCapability({ host, analyzer, schemaCompiler, within }, surface, resolved, loaded, diagnostics));
       }
     } else {
       for (const resolved of resolution.capabilities) if (!packages.has(resolved.source.dir)) load(resolved.source.dir);
       for (const resolved of resolution.capabilities) {
         const surface = surfacesById.get(resolved.surfaceId)!;
-        const context = { host, analyzer, schemaCompiler };
+        const context = { host, analyzer, schemaCompiler, within };
         capabilities.push(analyzeCapability(context, surface, resolved, packages.get(resolved.source.dir)!, diagnostics));
       }
     }
+    // What was worked on fresh is kept for the next compile (a reused plugin's record already was).
+    if (reuse) for (const [dir, loaded] of packages) if (!loaded.reused) reuse.record(dir, { ...loaded, hash: loaded.hash!, validated: loaded.validated });
   } finally {
     if (!options.schemaCompiler) schemaCompiler.close();
   }
@@ -138,7 +155,7 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
  * reported once, not once per surface).
  */
 function analyzeCapability(
-  context: { readonly host: CompilerHost; readonly analyzer: StaticAnalyzer; readonly schemaCompiler: SchemaCompiler },
+  context: { readonly host: CompilerHost; readonly analyzer: StaticAnalyzer; readonly schemaCompiler: SchemaCompiler; readonly within: <T>(dir: string, work: () => T) => T },
   surface: Surface,
   resolved: ResolvedCapability,
   loaded: LoadedPackage,
@@ -146,10 +163,16 @@ function analyzeCapability(
 ): CapabilityAnalysis {
   const first = !loaded.reported;
   loaded.reported = true;
-  const plugin = validateCapability(context.host, resolved, loaded.pluginPackage, loaded.entry, context.analyzer, context.schemaCompiler);
+  const dir = resolved.source.dir;
+  const key = validatedKey(resolved.request.key, resolved.request.location, loaded.pluginPackage, loaded.entry);
+  let plugin = loaded.validated.get(key);
+  if (!plugin) {
+    plugin = context.within(dir, () => validateCapability(context.host, resolved, loaded.pluginPackage, loaded.entry, context.analyzer, context.schemaCompiler));
+    loaded.validated.set(key, plugin);
+  }
   // Hashed after validation read the definition modules: a host that keeps what it read
   // (compile's) then hashes the very bytes that were analysed, without reading them again.
-  const hash = (loaded.hash ??= hashPluginDirectory(resolved.source.dir, context.host));
+  const hash = (loaded.hash ??= context.within(dir, () => hashPluginDirectory(dir, context.host)));
   if (first) diagnostics.push(...loaded.pluginPackage.diagnostics, ...hash.diagnostics, ...(loaded.entry?.diagnostics ?? []), ...plugin.diagnostics);
   else diagnostics.push(...plugin.diagnostics.filter((d) => d.code === Diagnostics.PluginRejected.code || d.code === Diagnostics.EntryMissing.code));
   // When the plugin could not be read far enough to know its configSchema, checking the
@@ -168,12 +191,24 @@ interface LoadedPackage {
   readonly entry: EntryAnalysis | undefined;
   /** Whether its diagnostics were reported already (a package may serve several surfaces). */
   reported: boolean;
+  /** Its validation per capability ({@link validatedKey}); a package may serve several capabilities. */
+  readonly validated: Map<string, ValidatedPlugin>;
+  /** True when its results were reused from the last compile (`plugin-reuse.ts`). */
+  readonly reused: boolean;
 }
 
 function loadPackage(host: CompilerHost, dir: string, analyzer: StaticAnalyzer): LoadedPackage {
   const pluginPackage = loadPluginPackage(host, dir);
   const entry = pluginPackage.entryFile && !pluginPackage.rejected ? analyzer.analyzeEntry(pluginPackage.entryFile, dir) : undefined;
-  return { pluginPackage, hash: undefined, entry, reported: false };
+  return { pluginPackage, hash: undefined, entry, reported: false, validated: new Map(), reused: false };
+}
+
+/** The folder `dir`'s stored results when they hold for every capability the agent gives it; else `undefined`. */
+function reuseStored(reuse: PluginReuse, dir: string, resolved: readonly ResolvedCapability[]): LoadedPackage | undefined {
+  const requests = resolved.filter((capability) => capability.source.dir === dir).map((capability) => capability.request);
+  const found = reuse.reuse(dir, (pluginPackage, entry) => requests.map((request) => validatedKey(request.key, request.location, pluginPackage, entry)));
+  if (!found) return undefined;
+  return { pluginPackage: found.pluginPackage, entry: found.entry, hash: found.hash, reported: false, validated: new Map(found.validated), reused: true };
 }
 
 /** The schema compiles validation will ask for: the configSchema and every tool's inputSchema. */

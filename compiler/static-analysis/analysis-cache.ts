@@ -25,6 +25,7 @@ import * as fs from "node:fs";
 import { updateWithFileStats } from "../../common/file-stats-hash.js";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import * as v8 from "node:v8";
 import { fileURLToPath } from "node:url";
 import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 import type { DefinitionAnalysis, EntryAnalysis, ValueLocation } from "../model.js";
@@ -34,15 +35,19 @@ import type { ContentFingerprint } from "./analysis-session.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analyzer.js";
 import { readSealedPayload, writeSealedFile } from "../../common/sealed-file.js";
 import { listFilesRecursively } from "../../common/list-files.js";
+import type { PluginRecord, PluginResultStore } from "../plugin-reuse.js";
 
 /** Where the cache lives, relative to the agent root. */
 export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis.bin");
 
 /**
  * First bytes of a cache file of this format; then the SHA-256 of the payload (32 bytes),
- * then the payload (`v8.serialize` of `{ toolchain, records, verdicts }`).
+ * then the payload (`v8.serialize` of `{ toolchain, records, verdicts, plugins }`), where each
+ * record is itself the bytes of its own `v8.serialize`: a compile deserializes only the records
+ * it asks for (after a one-file change, the changed plugin's), and carries the others over as
+ * bytes (issue 14 item 4).
  */
-export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 1\n", "utf8");
+export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 2\n", "utf8");
 const MAGIC = ANALYSIS_CACHE_MAGIC;
 
 interface AnalysisRecord {
@@ -69,23 +74,32 @@ interface PackedLocations {
 /** What the file holds after its header. */
 interface Payload {
   readonly toolchain: string;
-  readonly records: readonly (readonly [string, StoredRecord])[];
+  /** Each record as the bytes of `v8.serialize(StoredRecord)`. */
+  readonly records: readonly (readonly [string, Uint8Array])[];
   readonly verdicts: readonly (readonly [string, SchemaVerdict])[];
+  /** Each plugin folder's front-end results (`../plugin-reuse.ts`), as the bytes of `v8.serialize(PluginRecord)`. */
+  readonly plugins?: readonly (readonly [string, Uint8Array])[];
 }
 
 /** The cache of one agent root for one compile: read once, consulted, saved once. */
-export class AnalysisCache implements PersistentAnalyses, VerdictStore {
+export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginResultStore {
   readonly #file: string;
   readonly #root: string;
   #refusal: WriteRefusal | undefined;
   readonly #toolchain: string;
-  readonly #stored: ReadonlyMap<string, StoredRecord>;
+  readonly #stored: ReadonlyMap<string, Uint8Array>;
   readonly #storedVerdicts: ReadonlyMap<string, SchemaVerdict>;
   /** Stored records as handed out by {@link find}, unpacked once. */
   readonly #unpacked = new Map<string, AnalysisRecord>();
   /** What this compile used or produced: the next file's content. */
-  readonly #used = new Map<string, StoredRecord>();
+  readonly #used = new Map<string, Uint8Array>();
   readonly #usedVerdicts = new Map<string, SchemaVerdict>();
+  readonly #storedPlugins: ReadonlyMap<string, Uint8Array>;
+  /** Stored plugin records as handed out by {@link findPlugin}, deserialized once. */
+  readonly #foundPlugins = new Map<string, PluginRecord>();
+  readonly #usedPlugins = new Map<string, Uint8Array>();
+  /** Where the keys of records and verdicts used are added while a plugin is worked on. */
+  #trace: Set<string> | undefined;
   #changed: boolean;
 
   private constructor(root: string, file: string, toolchain: string, payload: Payload | undefined) {
@@ -94,6 +108,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
     this.#toolchain = toolchain;
     this.#stored = new Map(payload?.records ?? []);
     this.#storedVerdicts = new Map(payload?.verdicts ?? []);
+    this.#storedPlugins = new Map(Array.isArray(payload?.plugins) ? payload.plugins.filter((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && item[1] instanceof Uint8Array) : []);
     this.#changed = payload === undefined;
   }
 
@@ -116,7 +131,9 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
     const key = recordKey(kind, file, pluginRoot);
     const known = this.#unpacked.get(key);
     if (known) return known;
-    const stored = this.#stored.get(key);
+    const bytes = this.#stored.get(key);
+    if (!bytes) return undefined;
+    const stored = deserializeRecord(bytes);
     if (!stored) return undefined;
     const record = unpackRecord(stored);
     this.#unpacked.set(key, record);
@@ -125,24 +142,103 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
 
   keep(kind: AnalysisKind, file: string, pluginRoot: string, fingerprint: ContentFingerprint, result: EntryAnalysis | DefinitionAnalysis): void {
     const key = recordKey(kind, file, pluginRoot);
+    this.#trace?.add(`r:${key}`);
     const stored = this.#stored.get(key);
     if (stored && this.#unpacked.get(key)?.result === result) {
       this.#used.set(key, stored);
       return;
     }
     this.#changed = true;
-    this.#used.set(key, packRecord({ fingerprint, result }));
+    this.#used.set(key, v8.serialize(packRecord({ fingerprint, result })));
   }
 
   get(key: string): SchemaVerdict | undefined {
     const verdict = this.#usedVerdicts.get(key) ?? this.#storedVerdicts.get(key);
-    if (verdict) this.#usedVerdicts.set(key, verdict);
+    if (verdict) {
+      this.#usedVerdicts.set(key, verdict);
+      this.#trace?.add(`v:${key}`);
+    }
     return verdict;
   }
 
   set(key: string, verdict: SchemaVerdict): void {
     this.#usedVerdicts.set(key, verdict);
+    this.#trace?.add(`v:${key}`);
     this.#changed = true;
+  }
+
+  findPlugin(dir: string): { readonly record: PluginRecord; readonly entry: EntryAnalysis | undefined } | undefined {
+    const record = this.#foundPlugins.get(dir) ?? this.#deserializePlugin(dir);
+    if (!record) return undefined;
+    if (record.entryFile === undefined) return { record, entry: undefined };
+    const entry = this.find("entry", record.entryFile, path.resolve(dir))?.result;
+    return entry && "entry" in entry ? { record, entry } : undefined;
+  }
+
+  keepPlugin(dir: string, record: PluginRecord): void {
+    const stored = this.#storedPlugins.get(dir);
+    if (stored && this.#foundPlugins.get(dir) === record) {
+      this.#usedPlugins.set(dir, stored);
+      return;
+    }
+    this.#changed = true;
+    try {
+      this.#usedPlugins.set(dir, v8.serialize(record));
+    } catch {
+      // A result that cannot be stored is worked on again next time.
+      this.#usedPlugins.delete(dir);
+    }
+  }
+
+  /** The stored record of `dir` when its bytes deserialize to a record's shape; else `undefined` (a miss). */
+  #deserializePlugin(dir: string): PluginRecord | undefined {
+    const bytes = this.#storedPlugins.get(dir);
+    if (!bytes) return undefined;
+    let value: unknown;
+    try {
+      value = v8.deserialize(bytes);
+    } catch {
+      return undefined;
+    }
+    if (!isPluginRecord(value)) return undefined;
+    this.#foundPlugins.set(dir, value);
+    return value;
+  }
+
+  #byRoot: Map<string, string[]> | undefined;
+
+  /** The keys of the stored records of the plugin root `root`. */
+  #recordsOf(root: string): readonly string[] {
+    if (!this.#byRoot) {
+      this.#byRoot = new Map();
+      for (const key of this.#stored.keys()) {
+        const of = key.slice(key.lastIndexOf("\0") + 1);
+        const list = this.#byRoot.get(of);
+        if (list) list.push(key);
+        else this.#byRoot.set(of, [key]);
+      }
+    }
+    return this.#byRoot.get(root) ?? [];
+  }
+
+  traceKeys(keys: Set<string> | undefined): Set<string> | undefined {
+    const previous = this.#trace;
+    this.#trace = keys;
+    return previous;
+  }
+
+  retainKeys(dir: string, keys: readonly string[]): void {
+    // Every analysis of the plugin's files (keyed by its root), and the records and verdicts traced while it was worked on.
+    for (const key of this.#recordsOf(path.resolve(dir))) if (!this.#used.has(key)) this.#used.set(key, this.#stored.get(key)!);
+    for (const key of keys) {
+      if (key.startsWith("r:")) {
+        const stored = this.#stored.get(key.slice(2));
+        if (stored && !this.#used.has(key.slice(2))) this.#used.set(key.slice(2), stored);
+      } else if (key.startsWith("v:")) {
+        const verdict = this.#storedVerdicts.get(key.slice(2));
+        if (verdict && !this.#usedVerdicts.has(key.slice(2))) this.#usedVerdicts.set(key.slice(2), verdict);
+      }
+    }
   }
 
   /**
@@ -152,9 +248,9 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore {
    * written.
    */
   save(): boolean {
-    const dropped = this.#used.size !== this.#stored.size || this.#usedVerdicts.size !== this.#storedVerdicts.size;
+    const dropped = this.#used.size !== this.#stored.size || this.#usedVerdicts.size !== this.#storedVerdicts.size || this.#usedPlugins.size !== this.#storedPlugins.size;
     if (!this.#changed && !dropped) return false;
-    const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts] };
+    const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts], plugins: [...this.#usedPlugins] };
     const result = writeSealedFile(this.#root, this.#file, MAGIC, payload);
     this.#refusal = result.refusal;
     return result.written;
@@ -268,18 +364,51 @@ function readPayload(file: string, toolchain: string): Payload | undefined {
   return isPayload(payload) && payload.toolchain === toolchain ? payload : undefined;
 }
 
+/**
+ * Shape check of one stored plugin record (the digest already proved it is what we wrote; a
+ * record of another shape is left out, so its plugin is worked on again).
+ */
+function isPluginRecord(value: unknown): value is PluginRecord {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const object = (field: unknown): field is Record<string, unknown> => typeof field === "object" && field !== null;
+  return (
+    typeof record["startedAt"] === "number" &&
+    Array.isArray(record["probes"]) &&
+    (record["probes"] as unknown[]).every((probe) => object(probe) && typeof probe["path"] === "string" && typeof probe["op"] === "string") &&
+    object(record["pluginPackage"]) &&
+    object(record["hash"]) &&
+    (record["entryFile"] === undefined || typeof record["entryFile"] === "string") &&
+    Array.isArray(record["validated"]) &&
+    (record["validated"] as unknown[]).every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === "string" && object(pair[1])) &&
+    Array.isArray(record["keys"]) &&
+    (record["keys"] as unknown[]).every((key) => typeof key === "string")
+  );
+}
+
 /** Shape check of a deserialized payload (the digest already proved it is what we wrote). */
 function isPayload(value: unknown): value is Payload {
   if (typeof value !== "object" || value === null) return false;
   const { toolchain, records, verdicts } = value as Record<string, unknown>;
   const pairs = (list: unknown): list is [string, Record<string, unknown>][] =>
     Array.isArray(list) && list.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && typeof item[1] === "object" && item[1] !== null);
-  if (typeof toolchain !== "string" || !pairs(records) || !pairs(verdicts)) return false;
-  return records.every(([, record]) => {
-    if (!Array.isArray(record["fingerprint"]) || typeof record["result"] !== "object" || record["result"] === null) return false;
-    const packed = record["locations"] as Record<string, unknown> | undefined;
-    return packed === undefined || (Array.isArray(packed["pointers"]) && Array.isArray(packed["files"]) && packed["numbers"] instanceof Int32Array);
-  });
+  if (typeof toolchain !== "string" || !pairs(verdicts)) return false;
+  return Array.isArray(records) && records.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && item[1] instanceof Uint8Array);
+}
+
+/** A stored record from its bytes, when they deserialize to a record's shape; else `undefined` (a miss). */
+function deserializeRecord(bytes: Uint8Array): StoredRecord | undefined {
+  let record: Record<string, unknown>;
+  try {
+    record = v8.deserialize(bytes) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (typeof record !== "object" || record === null) return undefined;
+  if (!Array.isArray(record["fingerprint"]) || typeof record["result"] !== "object" || record["result"] === null) return undefined;
+  const packed = record["locations"] as Record<string, unknown> | undefined;
+  const fine = packed === undefined || (Array.isArray(packed["pointers"]) && Array.isArray(packed["files"]) && packed["numbers"] instanceof Int32Array);
+  return fine ? (record as unknown as StoredRecord) : undefined;
 }
 
 let cachedToolchain: string | undefined;

@@ -6,12 +6,15 @@
  * imported asset, an imported module, plugin.json, agent.md, a new plugin folder, a new file that
  * changes how an import resolves, the project configuration, the lock, the artifact, other flags,
  * another working directory — the compile runs in full, and its lock, artifact and output are
- * those of a cold compile of a fresh copy. (A toolchain change: test/startup/compile-record.test.ts.)
+ * those of a cold compile of a fresh copy, while the untouched plugins' front-end results are
+ * reused (test/build/plugin-reuse.test.ts proves they are). (A toolchain change:
+ * test/startup/compile-record.test.ts.)
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMPILE_RECORD_FILE } from "../../cli/compile-record.js";
+import { RACY_MARGIN_MS } from "../../common/probes.js";
 import { runCli, type CliRun } from "../helpers/run-cli.js";
 import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
@@ -119,9 +122,13 @@ const edit = (root: string, file: string, change: (text: string) => string): voi
 };
 
 describe("compile's up-to-date check", () => {
-  it("replays a compile with nothing changed, and compiles after every kind of change with a cold compile's results", () => {
+  it("replays a compile with nothing changed, and compiles after every kind of change with a cold compile's results", async () => {
     const root = path.join(tempDir("al-uptodate-"), "agent");
     writeAgent(root);
+    // Files older than the racy margin when the first compile starts: the compiles after a
+    // change then reuse the untouched plugins' front-end results (compiler/plugin-reuse.ts),
+    // whose probes must reach the record for the next replay to be right.
+    await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
     const first = compile(root, ["--format", "json"]);
     expect(first.status).toBe(0);
     expect(JSON.parse(first.stdout).diagnostics.map((d: { code: string }) => d.code)).toEqual(["AL1017"]);

@@ -68,7 +68,7 @@ function expectSame(actual: { result: CompileResult; lock: string | undefined },
 }
 
 /** Rewrites the cache file's payload (keeping it intact: magic and digest recomputed). */
-function rewriteCache(root: string, edit: (payload: { toolchain: string; records: [string, any][]; verdicts: [string, any][] }) => void): void {
+function rewriteCache(root: string, edit: (payload: { toolchain: string; records: [string, Uint8Array][]; verdicts: [string, any][] }) => void): void {
   const bytes = fs.readFileSync(cacheFile(root));
   const payload = v8.deserialize(bytes.subarray(ANALYSIS_CACHE_MAGIC.length + 32));
   edit(payload);
@@ -77,9 +77,12 @@ function rewriteCache(root: string, edit: (payload: { toolchain: string; records
 }
 
 /** Makes the stored analysis of `tool-0.ts` say a different description (a result no analysis of the file gives). */
-function poisonDescription(payload: { records: [string, any][] }): void {
-  const record = payload.records.find(([key]) => key.startsWith("definition\0") && key.includes("tool-0.ts"))![1];
+function poisonDescription(payload: { records: [string, Uint8Array][] }): void {
+  // Each record is stored as the bytes of its own v8.serialize (read only when asked for).
+  const pair = payload.records.find(([key]) => key.startsWith("definition\0") && key.includes("tool-0.ts"))!;
+  const record = v8.deserialize(pair[1]);
   record.result.definedTools[0].description.value = "Poisoned.";
+  pair[1] = v8.serialize(record);
 }
 
 const DRIFT = "AL4"; // descriptor drift and other validation codes start here

@@ -1,0 +1,95 @@
+/**
+ * Probes of the file system and their answers, in the one format the inputs record, the
+ * compile record (`cli/inputs-record.ts`, `cli/compile-record.ts`) and the front end's reuse
+ * of untouched plugins (`compiler/plugin-reuse.ts`) write and compare (issue 14 items 3 and 4).
+ *
+ * A probe is one question a compile asked its host (`common/host.ts`): a file's text or bytes,
+ * a folder's listing, a path's real path or kind. Its answer is a digest of what came back, so
+ * asking again later says whether the compile would see the same input. A file read also keeps
+ * the file's `stat`: a file whose `stat` is unchanged and that was not changed within
+ * {@link RACY_MARGIN_MS} before the recording started holds without being read (Git's "racily
+ * clean" rule: a coarse clock could hide a later write); otherwise it is read and hashed again.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { CompilerHost, DirectoryEntry, ReadResult } from "./host.js";
+import type { FileStat, Probe } from "./probe.js";
+
+/** A file changed this close (ms) before the recording started is compared by content, never by `stat` alone. */
+export const RACY_MARGIN_MS = 2000;
+
+export type { FileStat, Probe } from "./probe.js";
+
+/**
+ * True when `probe` gets the same answer now: a file read whose `stat` is the recorded one and
+ * was changed before `trustedBefore` (ms) holds without a read; any other file is read and
+ * hashed again; listings, link targets and kinds are asked again. Throws only what `host` throws.
+ */
+export function probeHolds(host: CompilerHost, probe: Probe, trustedBefore: number): boolean {
+  if (typeof probe.path !== "string" || !path.isAbsolute(probe.path)) return false;
+  switch (probe.op) {
+    case "read":
+    case "bytes": {
+      if (probe.stat && statHolds(probe.path, probe.stat, trustedBefore)) return true;
+      return probe.answer === (probe.op === "read" ? readAnswer(host.read(probe.path)) : bytesAnswer(host.readBytes(probe.path)));
+    }
+    case "list":
+      return probe.answer === listAnswer(host.readDirectory(probe.path));
+    case "real":
+      return probe.answer === (host.realpath(probe.path) ?? null);
+    case "kind":
+      return probe.answer === host.kind(probe.path);
+    default:
+      return false;
+  }
+}
+
+/**
+ * True when the file's `stat` is the recorded one and neither its recorded mtime nor its
+ * ctime is at or after `trustedBefore` (ms; the recording's start minus {@link RACY_MARGIN_MS}).
+ * Never throws.
+ */
+export function statHolds(filePath: string, recorded: FileStat, trustedBefore: number): boolean {
+  if (!(recorded.mtimeMs < trustedBefore && recorded.ctimeMs < trustedBefore)) return false;
+  let now: fs.Stats | undefined;
+  try {
+    now = fs.statSync(filePath, { throwIfNoEntry: false });
+  } catch {
+    return false;
+  }
+  return now !== undefined && now.isFile() && now.size === recorded.size && now.mtimeMs === recorded.mtimeMs && now.ctimeMs === recorded.ctimeMs && now.ino === recorded.ino;
+}
+
+/** The `stat` of `filePath` when it is a file (and `isFile` says it was read as one); `{}` otherwise. Never throws. */
+export function statOf(filePath: string, isFile: boolean): { stat?: FileStat } {
+  if (!isFile) return {};
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(filePath, { throwIfNoEntry: false });
+  } catch {
+    return {};
+  }
+  return stat?.isFile() ? { stat: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } } : {};
+}
+
+/** The answer of a text read: `file:<sha256>` (and `:invalid-utf8`), or the kind of non-file met. */
+export function readAnswer(result: ReadResult): string {
+  if (result.kind !== "file") return result.kind;
+  return `file:${digest(result.text)}${result.invalidUtf8 ? ":invalid-utf8" : ""}`;
+}
+
+/** The answer of a bytes read: `file:<sha256>`, or `none`. */
+export function bytesAnswer(bytes: Uint8Array | undefined): string {
+  return bytes === undefined ? "none" : `file:${digest(bytes)}`;
+}
+
+/** The answer of a listing: a digest of its names and kinds, or `null` when not a directory. */
+export function listAnswer(entries: readonly DirectoryEntry[] | undefined): string | null {
+  return entries === undefined ? null : digest(entries.map((entry) => `${entry.kind}:${entry.name}`).join("\0"));
+}
+
+/** SHA-256 of `data`, base64url. */
+export function digest(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("base64url");
+}

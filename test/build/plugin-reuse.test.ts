@@ -1,0 +1,200 @@
+/**
+ * Reuse of untouched plugins' front-end results between compiles (issue 14 item 4,
+ * `compiler/plugin-reuse.ts`): after one plugin changed, the others are neither read, analysed,
+ * validated nor hashed again — their stored probes are checked by `stat` and replayed into the
+ * compile's recording host — and the lock, the artifact and the diagnostics are a cold
+ * compile's, after each kind of change (entry, definition, imported asset, imported module,
+ * plugin.json, agent.md, the toolchain). Damaged plugin records mean more work, never another
+ * result or a crash.
+ *
+ * A file changed less than two seconds before a compile started is never trusted by its `stat`
+ * (the racy rule), so the agent is written once and the first compile waits that long.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as v8 from "node:v8";
+import { beforeAll, describe, expect, it } from "vitest";
+import { compileAgent, type CompileResult } from "../../build/compile.js";
+import { recordingHost } from "../../cli/inputs-record.js";
+import { createNodeHost, type CompilerHost } from "../../common/host.js";
+import type { Probe } from "../../common/probes.js";
+import { readSealedPayload, sealPayload } from "../../common/sealed-file.js";
+import { ANALYSIS_CACHE_FILE, ANALYSIS_CACHE_MAGIC } from "../../compiler/static-analysis/analysis-cache.js";
+import { RACY_MARGIN_MS } from "../../compiler/plugin-reuse.js";
+import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
+import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+
+/** Three selected plugins; alpha's greet imports a module without extension and a text asset. */
+function writeAgent(root: string): void {
+  const plugin = (name: string, tool: string): Record<string, string> => ({
+    [`plugins/${name}/plugin.json`]: pluginJson(name),
+    [`plugins/${name}/ai.assemblyline/index.ts`]:
+      `export default { configSchema: { type: "object", properties: { mode: { type: "string" } } }, tools: { ${tool}: { definition: "./ai.assemblyline/${tool}.ts", description: "The ${tool} tool.", inputSchema: { type: "object", properties: { q: { type: "string" } } } } } };\n`,
+    [`plugins/${name}/ai.assemblyline/${tool}.ts`]: `import { defineTool } from "@assemblyline-agents/core";\n\nexport default defineTool({\n  async execute() {\n    return "${tool}";\n  }\n});\n`,
+  });
+  writeFiles(root, {
+    "agent.md": "---\nname: reused\ncapabilities:\n  alpha: {}\n  beta: {}\n  gamma:\n    config: {}\n---\n\nAn agent whose plugins are reused.\n",
+    "plugins/alpha/plugin.json": pluginJson("alpha"),
+    "plugins/alpha/ai.assemblyline/index.ts":
+      "export default {\n  tools: {\n" +
+      '    greet: { definition: "./ai.assemblyline/greet.ts", description: "Greet someone.", inputSchema: { type: "object" } },\n' +
+      '    count: { definition: "./ai.assemblyline/count.ts", description: "Count things.", inputSchema: { type: "object" } }\n' +
+      "  }\n};\n",
+    "plugins/alpha/ai.assemblyline/greet.ts":
+      'import { defineTool } from "@assemblyline-agents/core";\nimport { shout } from "./util";\nimport banner from "./banner.txt";\n\n' +
+      "export default defineTool({\n  async execute() {\n    return shout(banner);\n  }\n});\n",
+    "plugins/alpha/ai.assemblyline/util.ts": "export function shout(text: string): string {\n  return text.toUpperCase();\n}\n",
+    "plugins/alpha/ai.assemblyline/banner.txt": "hello\n",
+    "plugins/alpha/ai.assemblyline/count.ts": "export default { async execute() { return 1; } };\n",
+    ...plugin("beta", "ping"),
+    ...plugin("gamma", "wave"),
+  });
+}
+
+/** A disk host that counts the files read under each plugin folder and keeps what is replayed into it. */
+function countingHost(root: string): { host: CompilerHost; readsOf(plugin: string): number; replayed: Probe[] } {
+  const disk = createNodeHost();
+  const reads = new Map<string, number>();
+  const replayed: Probe[] = [];
+  const count = (file: string): void => {
+    const match = /plugins[\\/]([^\\/]+)[\\/]/.exec(path.relative(root, path.resolve(file)));
+    if (match) reads.set(match[1]!, (reads.get(match[1]!) ?? 0) + 1);
+  };
+  const host: CompilerHost = {
+    ...disk,
+    read: (file) => (count(file), disk.read(file)),
+    readBytes: (file) => (count(file), disk.readBytes(file)),
+    replay: (probes) => void replayed.push(...probes),
+  };
+  return { host, readsOf: (plugin) => reads.get(plugin) ?? 0, replayed };
+}
+
+/** What a compile reports and writes: its result's outcome and diagnostics, the lock and every artifact file. */
+function outcome(root: string, result: CompileResult): unknown {
+  expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
+  return { diagnostics: result.diagnostics, lockChanged: result.lockChanged, artifact: result.artifact, outputs: outputsOf(root) };
+}
+
+/** Compiles a fresh copy of the agent as it is now (lock included, no `.assemblyline/`) without caches. */
+async function coldOutcome(root: string): Promise<unknown> {
+  const copy = path.join(tempDir("al-reuse-cold-"), "agent");
+  fs.cpSync(root, copy, { recursive: true, filter: (from) => !from.includes(`${path.sep}.assemblyline`) });
+  const result = await compileAgent({ root: copy, cache: false });
+  const got = outcome(copy, result) as { diagnostics: unknown };
+  return { ...got, diagnostics: JSON.parse(JSON.stringify(got.diagnostics)) };
+}
+
+/** Compiles `root` with the counting host (as `assembly-line compile` does with its recording host). */
+async function incremental(root: string): Promise<{ outcome: unknown; readsOf(plugin: string): number; replayed: Probe[] }> {
+  const counting = countingHost(root);
+  const result = await compileAgent({ root, host: counting.host, hostReadsDisk: true });
+  const got = outcome(root, result) as { diagnostics: unknown };
+  return { outcome: { ...got, diagnostics: JSON.parse(JSON.stringify(got.diagnostics)) }, readsOf: counting.readsOf, replayed: counting.replayed };
+}
+
+const edit = (root: string, file: string, change: (text: string) => string): void => {
+  const target = path.join(root, file);
+  const text = fs.readFileSync(target, "utf8");
+  const changed = change(text);
+  expect(changed).not.toBe(text);
+  fs.writeFileSync(target, changed);
+};
+
+/** A damaged record's bytes: given bytes as they are, a record serialized. */
+const serialized = (value: Record<string, unknown> | Uint8Array): Uint8Array => (value instanceof Uint8Array ? value : v8.serialize(value));
+
+/** Waits until every file written so far is older than the racy margin before a compile that starts now. */
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
+}
+
+describe("reuse of untouched plugins' front-end results", () => {
+  let root: string;
+  beforeAll(async () => {
+    root = path.join(tempDir("al-reuse-"), "agent");
+    writeAgent(root);
+    await settle();
+    // The first compile works on every plugin and records each one.
+    const first = await incremental(root);
+    for (const name of ["alpha", "beta", "gamma"]) expect(first.readsOf(name)).toBeGreaterThan(0);
+    expect(first.replayed).toEqual([]);
+  }, 60_000);
+
+  it("reads nothing of an untouched plugin, replays its probes, and writes a cold compile's results after each kind of change", async () => {
+    // The plugins untouched by a change and by the changes just before it: a plugin edited less
+    // than two seconds before a compile started is worked on again (the racy rule), so after
+    // alpha's changes only gamma is sure to be reused.
+    const changes: [string, () => void, readonly string[]][] = [
+      ["an entry", () => edit(root, "plugins/alpha/ai.assemblyline/index.ts", (t) => t.replace("Count things.", "Count things twice.")), ["beta", "gamma"]],
+      ["a definition", () => edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace("return 1", "return 2")), ["beta", "gamma"]],
+      ["an imported asset", () => edit(root, "plugins/alpha/ai.assemblyline/banner.txt", () => "hello there\n"), ["beta", "gamma"]],
+      ["an imported module", () => edit(root, "plugins/alpha/ai.assemblyline/util.ts", (t) => t.replace("toUpperCase", "toLowerCase")), ["beta", "gamma"]],
+      ["plugin.json", () => fs.writeFileSync(path.join(root, "plugins/beta/plugin.json"), pluginJson("beta", "The beta plugin, described again.")), ["gamma"]],
+      // gamma's config is merged again from agent.md; its package is reused (the merge always runs).
+      ["agent.md", () => edit(root, "agent.md", (t) => t.replace("    config: {}\n", '    config: { "mode": "fast" }\n')), ["gamma"]],
+    ];
+    for (const [what, change, untouched] of changes) {
+      change();
+      const cold = await coldOutcome(root);
+      const run = await incremental(root);
+      expect(run.outcome, `after a change of ${what}`).toEqual(cold);
+      for (const name of untouched) {
+        expect(run.readsOf(name), `${name} after a change of ${what}`).toBe(0);
+        expect(run.replayed.some((probe) => probe.path.includes(`${path.sep}${name}${path.sep}`)), `${name}'s probes replayed after a change of ${what}`).toBe(true);
+      }
+    }
+  }, 120_000);
+
+  it("keeps the recording host's record complete: a reused plugin's files are among its probes", async () => {
+    edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, "return 3"));
+    const recording = recordingHost(root);
+    const result = await compileAgent({ root, host: recording.host, hostReadsDisk: true });
+    expect(result.ok).toBe(true);
+    const reads = new Set(recording.probes().filter((probe) => probe.op === "read" || probe.op === "bytes").map((probe) => probe.path));
+    for (const file of ["plugins/beta/plugin.json", "plugins/beta/ai.assemblyline/index.ts", "plugins/beta/ai.assemblyline/ping.ts", "plugins/gamma/ai.assemblyline/wave.ts"]) {
+      expect(reads.has(path.join(root, file)), file).toBe(true);
+    }
+  }, 60_000);
+
+  it("works on every plugin again for another toolchain, with a cold compile's results", async () => {
+    const file = path.join(root, ANALYSIS_CACHE_FILE);
+    const payload = readSealedPayload(file, ANALYSIS_CACHE_MAGIC) as Record<string, unknown>;
+    // (alpha's and beta's files were changed just before the last compile: only gamma's record could be kept.)
+    expect(Array.isArray(payload["plugins"]) && (payload["plugins"] as unknown[]).length).toBeGreaterThan(0);
+    fs.writeFileSync(file, sealPayload(ANALYSIS_CACHE_MAGIC, { ...payload, toolchain: `${String(payload["toolchain"])}-next` }));
+    edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, "return 4"));
+    const cold = await coldOutcome(root);
+    const run = await incremental(root);
+    expect(run.outcome).toEqual(cold);
+    for (const name of ["beta", "gamma"]) expect(run.readsOf(name)).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("treats damaged plugin records as missing: more work, never another result or a crash", async () => {
+    const file = path.join(root, ANALYSIS_CACHE_FILE);
+    // A settled record again (the last test wrote every plugin's record just now).
+    await incremental(root);
+    await settle();
+    edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, "return 5"));
+    await incremental(root);
+    // Each plugin record is stored as the bytes of its own v8.serialize.
+    const payload = readSealedPayload(file, ANALYSIS_CACHE_MAGIC) as { plugins: [string, Uint8Array][] };
+    const damaged: [string, (record: Record<string, unknown>) => Record<string, unknown> | Uint8Array][] = [
+      ["a relative probe path", (record) => ({ ...record, probes: (record["probes"] as Probe[]).map((probe) => ({ ...probe, path: path.basename(probe.path) })) })],
+      ["a probe whose stat is another file's", (record) => ({ ...record, probes: (record["probes"] as Probe[]).map((probe) => ("stat" in probe && probe.stat ? { ...probe, stat: { ...probe.stat, ino: probe.stat.ino + 1 } } : probe)) })],
+      ["no validation for the capability", (record) => ({ ...record, validated: [] })],
+      ["a missing entry analysis", (record) => ({ ...record, entryFile: path.join(root, "nowhere.ts") })],
+      ["a record of another shape", () => ({ startedAt: "yesterday" })],
+      ["bytes that are no serialization", () => Buffer.from("not v8 data")],
+    ];
+    for (const [what, damage] of damaged) {
+      const plugins = payload.plugins.map(([dir, bytes]) => [dir, dir.endsWith("beta") ? serialized(damage(v8.deserialize(bytes) as Record<string, unknown>)) : bytes]);
+      fs.writeFileSync(file, sealPayload(ANALYSIS_CACHE_MAGIC, { ...payload, plugins }));
+      edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, `return ${what.length}`));
+      const cold = await coldOutcome(root);
+      const run = await incremental(root);
+      expect(run.outcome, what).toEqual(cold);
+      expect(run.readsOf("beta"), what).toBeGreaterThan(0);
+      expect(run.readsOf("gamma"), what).toBe(0);
+    }
+  }, 120_000);
+});
