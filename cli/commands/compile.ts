@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { CompileOptions, CompileResult } from "../../build/compile.js";
-import { analysisWorkerWanted, discardPrestartedAnalysisWorker, prestartAnalysisWorker } from "../../compiler/analysis-pool.js";
+import { analysisWorkerWanted, discardPrestartedAnalysisWorker, POOL_THRESHOLD, prestartAnalysisWorker } from "../../compiler/analysis-pool.js";
 import { ANALYSIS_CACHE_FILE } from "../../compiler/static-analysis/analysis-cache.js";
 import { shellQuote } from "../../common/shell-quote.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
@@ -101,15 +101,35 @@ export async function runCompile(rootArguments: readonly string[], flags: Compil
 /**
  * True when this command is one compile that will start the analysis worker
  * (`compiler/analysis-pool.ts`): one root with a valid configuration, no stored analyses to
- * use (`--no-cache`, or no analysis cache file yet) and the worker wanted (its load rule,
+ * use (`--no-cache`, or no analysis cache file yet), an agent large enough for the pool to keep
+ * the worker ({@link likelyPoolSized}) and the worker wanted (its load rule,
  * `analysisWorkerWanted`). The CLI then starts the worker before it loads the compile driver
  * (`prestartAnalysisWorker`), which takes it. A guess that turns out wrong (the compile is
  * replayed, or stops early) only costs the worker's start: it is stopped after the compile.
  */
 function coldCompile(targets: readonly CompileTarget[], options: readonly CompileOptions[]): boolean {
   if (targets.length !== 1 || targets[0]!.configDiagnostics.length > 0) return false;
-  const cold = options[0]!.cache === false || !fs.existsSync(path.join(targets[0]!.root, ANALYSIS_CACHE_FILE));
-  return cold && analysisWorkerWanted();
+  const root = targets[0]!.root;
+  const cold = options[0]!.cache === false || !fs.existsSync(path.join(root, ANALYSIS_CACHE_FILE));
+  return cold && likelyPoolSized(root) && analysisWorkerWanted();
+}
+
+/**
+ * Smallest `plugins.lock` taken to pin {@link POOL_THRESHOLD} plugins: 1 KiB per plugin (a
+ * plugin with one small tool takes about 1.5 KB of lock; a plugin of ten tools about 12 KB).
+ */
+const LOCK_BYTES_PER_POOL_SIZED_AGENT = POOL_THRESHOLD * 1024;
+
+/**
+ * Whether the agent at `root` likely has at least {@link POOL_THRESHOLD} plugin folders (the
+ * pool stops its worker below that), judged by the size of its previous `plugins.lock`: one
+ * `stat`, nothing parsed. Without a lock (a first compile) the worker is not started ahead; the
+ * compile still starts it when it reads the agent. Started ahead for a one-plugin agent it cost
+ * about 40 ms of wall time and 120 ms of CPU (issue 14: the fixed cost of a compile).
+ */
+export function likelyPoolSized(root: string): boolean {
+  const lock = fs.statSync(path.join(root, LOCKFILE_NAME), { throwIfNoEntry: false });
+  return lock !== undefined && lock.isFile() && lock.size >= LOCK_BYTES_PER_POOL_SIZED_AGENT;
 }
 
 /**

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-const started = vi.hoisted(() => ({ count: 0 }));
+const started = vi.hoisted(() => ({ count: 0, ahead: 0 }));
 vi.mock("../../compiler/analysis-pool.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../compiler/analysis-pool.js")>();
   return {
@@ -19,10 +19,14 @@ vi.mock("../../compiler/analysis-pool.js", async (importOriginal) => {
       started.count++;
       return original.startAnalysisPool(...args);
     },
+    prestartAnalysisWorker: () => {
+      started.ahead++;
+      original.prestartAnalysisWorker();
+    },
   };
 });
 
-import { runCompile } from "../../cli/commands/compile.js";
+import { likelyPoolSized, runCompile } from "../../cli/commands/compile.js";
 import { POOL_THRESHOLD } from "../../compiler/analysis-pool.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
@@ -51,6 +55,7 @@ describe("compile with the compile record's recording host", () => {
   beforeEach(() => {
     saved = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
     started.count = 0;
+    started.ahead = 0;
   });
   afterEach(() => {
     if (saved === undefined) delete process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
@@ -71,6 +76,8 @@ describe("compile with the compile record's recording host", () => {
     const withWorker = await compileHere(pooled);
     expect(withWorker.code).toBe(0);
     expect(started.count).toBe(1);
+    // Its lock pins enough plugins: the CLI started the worker ahead of the compile driver.
+    expect(started.ahead).toBe(1);
     // The recording host saw every read: the compile record was written, and the next compile replays.
     expect(fs.existsSync(path.join(pooled, ".assemblyline", "cache", "compile.bin"))).toBe(true);
 
@@ -86,5 +93,20 @@ describe("compile with the compile record's recording host", () => {
     fs.appendFileSync(path.join(pooled, "plugins", "plugin-0000", "ai.assemblyline", "tool-0.ts"), "\n");
     expect((await compileHere(pooled)).code).toBe(0);
     expect(started.count).toBe(1);
+  });
+
+  it("does not start the worker ahead for an agent whose lock pins fewer plugins than the pool keeps (cli/commands/compile.ts likelyPoolSized)", async () => {
+    const small = tempDir("al-pool-record-");
+    generateAgent(small, { plugins: 1, tools: 10 });
+    process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = "0";
+    expect((await compileHere(small, ["--no-cache"])).code).toBe(0);
+    expect(likelyPoolSized(small)).toBe(false); // one plugin of ten tools: about 12 KB of lock
+    process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = "1";
+    expect((await compileHere(small, ["--no-cache"])).code).toBe(0);
+    expect(started.ahead).toBe(0);
+    // No lock at all (a first compile): not ahead either; the compile itself still may start it.
+    fs.rmSync(path.join(small, "plugins.lock"));
+    expect((await compileHere(small, ["--no-cache"])).code).toBe(0);
+    expect(started.ahead).toBe(0);
   });
 });
