@@ -281,7 +281,7 @@ function artifactEntries(
 function stampAfter(root: string, newest: bigint): bigint | undefined {
   const file = path.join(root, STAMP_FILE);
   for (let attempt = 0; attempt < 20; attempt++) {
-    if (writeFileConfined(root, file, "", { createFolders: true }) !== undefined) return undefined;
+    if (writeFileConfined(root, file, "", { createFolders: true, durable: false }) !== undefined) return undefined;
     const time = fs.statSync(file, { bigint: true }).mtimeNs;
     if (time > newest) return time;
     const until = Date.now() + 2;

@@ -19,12 +19,13 @@ export function sealPayload(magic: Buffer, payload: unknown): Buffer {
 
 /**
  * Writes `payload` sealed under `magic` to `file`, atomically and confined to `root`
- * (`writeFileConfined`: never through a link out of the root). Never throws: returns whether
+ * (`writeFileConfined`: never through a link out of the root), without `fsync` (`durable:
+ * false`: a file a power failure damaged reads as nothing, a miss). Never throws: returns whether
  * the file was written and, when the write was refused, why (the caches report it as a warning).
  */
 export function writeSealedFile(root: string, file: string, magic: Buffer, payload: unknown): { readonly written: boolean; readonly refusal?: WriteRefusal } {
   try {
-    const refusal = writeFileConfined(root, file, sealPayload(magic, payload), { createFolders: true });
+    const refusal = writeFileConfined(root, file, sealPayload(magic, payload), { createFolders: true, durable: false });
     return refusal === undefined ? { written: true } : { written: false, refusal };
   } catch {
     return { written: false };

@@ -165,7 +165,7 @@ export class BundleCache {
     this.#signatures.clear();
     const file = path.join(path.dirname(this.#file), "bundles.stamp");
     try {
-      if (writeFileConfined(this.#root, file, "", { createFolders: true }) !== undefined) return undefined;
+      if (writeFileConfined(this.#root, file, "", { createFolders: true, durable: false }) !== undefined) return undefined;
       return fs.statSync(file, { bigint: true }).mtimeNs;
     } catch {
       return undefined;

@@ -238,7 +238,7 @@ function startStamp(root: string): bigint {
   const file = path.join(root, ".assemblyline", "cache", "watch.stamp");
   try {
     // Only in an agent root: nothing is created in a folder that is not one.
-    if (fs.existsSync(path.join(root, "agent.md")) && writeFileConfined(root, file, "", { createFolders: true }) === undefined) return fs.statSync(file, { bigint: true }).mtimeNs;
+    if (fs.existsSync(path.join(root, "agent.md")) && writeFileConfined(root, file, "", { createFolders: true, durable: false }) === undefined) return fs.statSync(file, { bigint: true }).mtimeNs;
   } catch {
     // Fall through to the system clock.
   }
