@@ -48,13 +48,16 @@ export function probeHolds(host: CompilerHost, probe: Probe, trustedBefore: numb
 /**
  * True when the file's `stat` is the recorded one and neither its recorded mtime nor its
  * ctime is at or after `trustedBefore` (ms; the recording's start minus {@link RACY_MARGIN_MS}).
+ * With `noLink`, also that the path is no symbolic link (one `lstat` instead of `stat`).
  * Never throws.
  */
-export function statHolds(filePath: string, recorded: FileStat, trustedBefore: number): boolean {
+export function statHolds(filePath: string, recorded: FileStat, trustedBefore: number, options: { readonly noLink?: boolean } = {}): boolean {
   if (!(recorded.mtimeMs < trustedBefore && recorded.ctimeMs < trustedBefore)) return false;
   let now: fs.Stats | undefined;
   try {
-    now = fs.statSync(filePath, { throwIfNoEntry: false });
+    // `noLink`: the path itself must be the file (`lstat`; a link is never a file here), so
+    // that the same answer also says what `kind` would (`common/host.ts`: "file").
+    now = options.noLink ? fs.lstatSync(filePath, { throwIfNoEntry: false }) : fs.statSync(filePath, { throwIfNoEntry: false });
   } catch {
     return false;
   }

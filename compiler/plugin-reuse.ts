@@ -27,7 +27,7 @@
  */
 import * as path from "node:path";
 import type { CompilerHost } from "../common/host.js";
-import { probeHolds, RACY_MARGIN_MS, readAnswer, bytesAnswer, listAnswer, statHolds, statOf, type Probe } from "../common/probes.js";
+import { probeHolds, RACY_MARGIN_MS, readAnswer, bytesAnswer, listAnswer, statHolds, statOf, type FileStat, type Probe } from "../common/probes.js";
 import type { EntryAnalysis, PluginPackage } from "./model.js";
 import type { PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 import type { ValidatedPlugin } from "./validation/validate-plugin.js";
@@ -178,10 +178,26 @@ export class PluginReuse {
       const trustedBefore = record.startedAt - RACY_MARGIN_MS;
       // A file that was read must hold by its `stat`: one that moved is worked on again (and
       // recorded anew). Files first (an edit is found by one `stat`), then everything else.
-      const files = record.probes.filter((probe) => (probe.op === "read" || probe.op === "bytes") && probe.stat !== undefined);
-      for (const probe of files) if (!("stat" in probe && probe.stat && statHolds(probe.path, probe.stat, trustedBefore))) return undefined;
-      const checked = new Set<Probe>(files);
-      for (const probe of record.probes) if (!checked.has(probe) && !probeHolds(this.#base, probe, trustedBefore)) return undefined;
+      // One `lstat` per path answers all its reads (text and bytes share the recorded `stat`)
+      // and, when the path is no link, its `kind` probe too ("file"); a linked file is asked by
+      // `stat` and its `kind` ("symlink") asked as recorded.
+      const checked = new Set<Probe>();
+      const heldAsFile = new Set<string>();
+      const statOfPath = new Map<string, FileStat>();
+      for (const probe of record.probes) {
+        if ((probe.op !== "read" && probe.op !== "bytes") || probe.stat === undefined) continue;
+        const earlier = statOfPath.get(probe.path);
+        if (earlier === undefined) {
+          if (statHolds(probe.path, probe.stat, trustedBefore, { noLink: true })) heldAsFile.add(probe.path);
+          else if (!statHolds(probe.path, probe.stat, trustedBefore)) return undefined;
+          statOfPath.set(probe.path, probe.stat);
+        } else if (!sameStat(earlier, probe.stat)) return undefined;
+        checked.add(probe);
+      }
+      for (const probe of record.probes) {
+        if (checked.has(probe) || (probe.op === "kind" && probe.answer === "file" && heldAsFile.has(probe.path))) continue;
+        if (!probeHolds(this.#base, probe, trustedBefore)) return undefined;
+      }
       this.#base.replay?.(record.probes);
       this.#store.retainKeys(dir, record.keys);
       this.#store.keepPlugin(dir, record);
@@ -215,4 +231,9 @@ export class PluginReuse {
     });
     this.#recorded++;
   }
+}
+
+/** True when two recorded `stat`s are the same. */
+function sameStat(a: FileStat, b: FileStat): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
 }

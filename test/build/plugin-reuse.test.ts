@@ -78,7 +78,7 @@ function outcome(root: string, result: CompileResult): unknown {
 /** Compiles a fresh copy of the agent as it is now (lock included, no `.assemblyline/`) without caches. */
 async function coldOutcome(root: string): Promise<unknown> {
   const copy = path.join(tempDir("al-reuse-cold-"), "agent");
-  fs.cpSync(root, copy, { recursive: true, filter: (from) => !from.includes(`${path.sep}.assemblyline`) });
+  fs.cpSync(root, copy, { recursive: true, verbatimSymlinks: true, filter: (from) => !from.includes(`${path.sep}.assemblyline`) });
   const result = await compileAgent({ root: copy, cache: false });
   const got = outcome(copy, result) as { diagnostics: unknown };
   return { ...got, diagnostics: JSON.parse(JSON.stringify(got.diagnostics)) };
@@ -197,4 +197,27 @@ describe("reuse of untouched plugins' front-end results", () => {
       expect(run.readsOf("gamma"), what).toBe(0);
     }
   }, 120_000);
+});
+
+describe("reuse of a plugin whose definition is a symbolic link (one lstat answers a plain file's reads and kind; a link is asked by stat)", () => {
+  it("reuses the plugin while the link and its target are untouched, and works on it again after its target changed", async () => {
+    // Real path: the plugin-root rule compares resolved paths (a link under a linked temp folder would leave it).
+    const root = path.join(fs.realpathSync(tempDir("al-reuse-link-")), "agent");
+    writeAgent(root);
+    // beta's definition becomes a link to a file beside it, inside the plugin.
+    const definition = path.join(root, "plugins/beta/ai.assemblyline/ping.ts");
+    fs.renameSync(definition, path.join(root, "plugins/beta/ai.assemblyline/ping-source.ts"));
+    fs.symlinkSync("ping-source.ts", definition);
+    await settle();
+    await incremental(root);
+    const unchanged = await coldOutcome(root);
+    const again = await incremental(root);
+    expect(again.readsOf("beta")).toBe(0);
+    expect(again.outcome).toEqual(unchanged);
+    edit(root, "plugins/beta/ai.assemblyline/ping-source.ts", (t) => t.replace('return "ping"', 'return "pong"'));
+    const cold = await coldOutcome(root);
+    const changed = await incremental(root);
+    expect(changed.readsOf("beta")).toBeGreaterThan(0);
+    expect(changed.outcome).toEqual(cold);
+  }, 60_000);
 });
