@@ -128,8 +128,13 @@ const LOCK_BYTES_PER_POOL_SIZED_AGENT = POOL_THRESHOLD * 1024;
  * about 40 ms of wall time and 120 ms of CPU (issue 14: the fixed cost of a compile).
  */
 export function likelyPoolSized(root: string): boolean {
-  const lock = fs.statSync(path.join(root, LOCKFILE_NAME), { throwIfNoEntry: false });
-  return lock !== undefined && lock.isFile() && lock.size >= LOCK_BYTES_PER_POOL_SIZED_AGENT;
+  try {
+    const lock = fs.statSync(path.join(root, LOCKFILE_NAME), { throwIfNoEntry: false });
+    return lock !== undefined && lock.isFile() && lock.size >= LOCK_BYTES_PER_POOL_SIZED_AGENT;
+  } catch {
+    // A root that is a file (ENOTDIR) or unreadable: the compile reports it; no worker ahead.
+    return false;
+  }
 }
 
 /**

@@ -108,5 +108,7 @@ describe("compile with the compile record's recording host", () => {
     fs.rmSync(path.join(small, "plugins.lock"));
     expect((await compileHere(small, ["--no-cache"])).code).toBe(0);
     expect(started.ahead).toBe(0);
+    // A root that is a file, or inside one: no worker ahead, and no exception (the compile reports the root).
+    expect(likelyPoolSized(path.join(small, "agent.md"))).toBe(false);
   });
 });
