@@ -35,7 +35,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileConfined } from "../common/confined-write.js";
 import { createNodeHost, type CompilerHost } from "../common/host.js";
-import { bytesAnswer, digest, listAnswer, probeHolds, RACY_MARGIN_MS, readAnswer, statOf, type Probe } from "../common/probes.js";
+import { digest, probeHolds, probingHost, RACY_MARGIN_MS, type Probe } from "../common/probes.js";
 import { packageRoot } from "../common/package-root.js";
 import { ignoreStateDir } from "../common/state-dir.js";
 import { listFilesRecursively } from "../common/list-files.js";
@@ -84,33 +84,7 @@ export function recordingHost(root: string, base: CompilerHost = createNodeHost(
     if (!probes.has(key)) probes.set(key, probe);
   };
   const host: CompilerHost = {
-    read(filePath) {
-      const result = base.read(filePath);
-      const absolute = path.resolve(filePath);
-      keep({ op: "read", path: absolute, answer: readAnswer(result), ...statOf(absolute, result.kind === "file") });
-      return result;
-    },
-    readBytes(filePath) {
-      const bytes = base.readBytes(filePath);
-      const absolute = path.resolve(filePath);
-      keep({ op: "bytes", path: absolute, answer: bytesAnswer(bytes), ...statOf(absolute, bytes !== undefined) });
-      return bytes;
-    },
-    readDirectory(dirPath) {
-      const entries = base.readDirectory(dirPath);
-      keep({ op: "list", path: path.resolve(dirPath), answer: listAnswer(entries) });
-      return entries;
-    },
-    realpath(filePath) {
-      const real = base.realpath(filePath);
-      keep({ op: "real", path: path.resolve(filePath), answer: real ?? null });
-      return real;
-    },
-    kind(filePath) {
-      const kind = base.kind(filePath);
-      keep({ op: "kind", path: path.resolve(filePath), answer: kind });
-      return kind;
-    },
+    ...probingHost(base, keep),
     replay(replayed) {
       for (const probe of replayed) keep(probe);
     },

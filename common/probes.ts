@@ -96,3 +96,42 @@ export function listAnswer(entries: readonly DirectoryEntry[] | undefined): stri
 export function digest(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("base64url");
 }
+
+/**
+ * `base` with every question asked through it handed to `keep` as a {@link Probe} with its
+ * answer (a file read with its `stat`), after `base` answered. The one place that turns host
+ * calls into probes: the CLI's recording host (`cli/inputs-record.ts`) and the front end's
+ * per-plugin reuse (`compiler/plugin-reuse.ts`) both record through it. Without `replay`
+ * (each caller decides what replayed probes mean).
+ */
+export function probingHost(base: CompilerHost, keep: (probe: Probe) => void): CompilerHost {
+  return {
+    read(filePath) {
+      const result = base.read(filePath);
+      const absolute = path.resolve(filePath);
+      keep({ op: "read", path: absolute, answer: readAnswer(result), ...statOf(absolute, result.kind === "file") });
+      return result;
+    },
+    readBytes(filePath) {
+      const bytes = base.readBytes(filePath);
+      const absolute = path.resolve(filePath);
+      keep({ op: "bytes", path: absolute, answer: bytesAnswer(bytes), ...statOf(absolute, bytes !== undefined) });
+      return bytes;
+    },
+    readDirectory(dirPath) {
+      const entries = base.readDirectory(dirPath);
+      keep({ op: "list", path: path.resolve(dirPath), answer: listAnswer(entries) });
+      return entries;
+    },
+    realpath(filePath) {
+      const real = base.realpath(filePath);
+      keep({ op: "real", path: path.resolve(filePath), answer: real ?? null });
+      return real;
+    },
+    kind(filePath) {
+      const kind = base.kind(filePath);
+      keep({ op: "kind", path: path.resolve(filePath), answer: kind });
+      return kind;
+    },
+  };
+}

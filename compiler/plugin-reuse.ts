@@ -25,9 +25,8 @@
  *   if asked), so the inputs record and the compile record stay complete.
  * - Anything unexpected while checking a stored plugin is a miss: the plugin is worked on again.
  */
-import * as path from "node:path";
 import type { CompilerHost } from "../common/host.js";
-import { probeHolds, RACY_MARGIN_MS, readAnswer, bytesAnswer, listAnswer, statHolds, statOf, type FileStat, type Probe } from "../common/probes.js";
+import { probeHolds, probingHost, RACY_MARGIN_MS, statHolds, type FileStat, type Probe } from "../common/probes.js";
 import type { EntryAnalysis, PluginPackage } from "./model.js";
 import type { PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 import type { ValidatedPlugin } from "./validation/validate-plugin.js";
@@ -109,33 +108,7 @@ export class PluginReuse {
       if (!current.has(key)) current.set(key, probe);
     };
     this.host = {
-      read(filePath) {
-        const result = base.read(filePath);
-        const absolute = path.resolve(filePath);
-        keep({ op: "read", path: absolute, answer: readAnswer(result), ...statOf(absolute, result.kind === "file") });
-        return result;
-      },
-      readBytes(filePath) {
-        const bytes = base.readBytes(filePath);
-        const absolute = path.resolve(filePath);
-        keep({ op: "bytes", path: absolute, answer: bytesAnswer(bytes), ...statOf(absolute, bytes !== undefined) });
-        return bytes;
-      },
-      readDirectory(dirPath) {
-        const entries = base.readDirectory(dirPath);
-        keep({ op: "list", path: path.resolve(dirPath), answer: listAnswer(entries) });
-        return entries;
-      },
-      realpath(filePath) {
-        const real = base.realpath(filePath);
-        keep({ op: "real", path: path.resolve(filePath), answer: real ?? null });
-        return real;
-      },
-      kind(filePath) {
-        const kind = base.kind(filePath);
-        keep({ op: "kind", path: path.resolve(filePath), answer: kind });
-        return kind;
-      },
+      ...probingHost(base, keep),
       ...(base.replay ? { replay: (probes: readonly Probe[]) => base.replay!(probes) } : {}),
     };
   }
