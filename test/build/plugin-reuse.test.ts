@@ -21,7 +21,7 @@ import type { Probe } from "../../common/probes.js";
 import { readSealedPayload, sealPayload } from "../../common/sealed-file.js";
 import { ANALYSIS_CACHE_FILE, ANALYSIS_CACHE_MAGIC } from "../../compiler/static-analysis/analysis-cache.js";
 import { RACY_MARGIN_MS } from "../../compiler/plugin-reuse.js";
-import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
+import { outputsOf, pluginJson, TWO_TOOL_ENTRY } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
 /** Three selected plugins; alpha's greet imports a module without extension and a text asset. */
@@ -35,11 +35,7 @@ function writeAgent(root: string): void {
   writeFiles(root, {
     "agent.md": "---\nname: reused\ncapabilities:\n  alpha: {}\n  beta: {}\n  gamma:\n    config: {}\n---\n\nAn agent whose plugins are reused.\n",
     "plugins/alpha/plugin.json": pluginJson("alpha"),
-    "plugins/alpha/ai.assemblyline/index.ts":
-      "export default {\n  tools: {\n" +
-      '    greet: { definition: "./ai.assemblyline/greet.ts", description: "Greet someone.", inputSchema: { type: "object" } },\n' +
-      '    count: { definition: "./ai.assemblyline/count.ts", description: "Count things.", inputSchema: { type: "object" } }\n' +
-      "  }\n};\n",
+    "plugins/alpha/ai.assemblyline/index.ts": TWO_TOOL_ENTRY,
     "plugins/alpha/ai.assemblyline/greet.ts":
       'import { defineTool } from "@assemblyline-agents/core";\nimport { shout } from "./util";\nimport banner from "./banner.txt";\n\n' +
       "export default defineTool({\n  async execute() {\n    return shout(banner);\n  }\n});\n",

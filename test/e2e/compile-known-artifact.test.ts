@@ -14,7 +14,7 @@ import { statSignature } from "../../common/file-stats-hash.js";
 import { bundleIntegrity } from "../../packaging/integrity.js";
 import { COMPILE_RECORD_FILE } from "../../cli/compile-record.js";
 import { runCli } from "../helpers/run-cli.js";
-import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
+import { outputsOf, pluginJson, TWO_TOOL_ENTRY } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
 
@@ -22,11 +22,7 @@ function writeAgent(root: string): void {
   writeFiles(root, {
     "agent.md": "---\nname: linked\ncapabilities:\n  alpha: {}\n---\n\nAn agent whose artifact is updated.\n",
     "plugins/alpha/plugin.json": pluginJson("alpha"),
-    "plugins/alpha/ai.assemblyline/index.ts":
-      "export default {\n  tools: {\n" +
-      '    greet: { definition: "./ai.assemblyline/greet.ts", description: "Greet someone.", inputSchema: { type: "object" } },\n' +
-      '    count: { definition: "./ai.assemblyline/count.ts", description: "Count things.", inputSchema: { type: "object" } }\n' +
-      "  }\n};\n",
+    "plugins/alpha/ai.assemblyline/index.ts": TWO_TOOL_ENTRY,
     "plugins/alpha/ai.assemblyline/greet.ts": 'export default { async execute() { return "hello"; } };\n',
     "plugins/alpha/ai.assemblyline/count.ts": "export default { async execute() { return 1; } };\n",
   });

@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { COMPILE_RECORD_FILE } from "../../cli/compile-record.js";
 import { RACY_MARGIN_MS } from "../../common/probes.js";
 import { runCli, type CliRun } from "../helpers/run-cli.js";
-import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
+import { outputsOf, pluginJson, TWO_TOOL_ENTRY } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
 
@@ -25,11 +25,7 @@ function writeAgent(root: string): void {
   writeFiles(root, {
     "agent.md": "---\nname: replayed\ncapabilities:\n  alpha: {}\n  beta: {}\n---\n\nAn agent for the up-to-date check.\n",
     "plugins/alpha/plugin.json": pluginJson("alpha"),
-    "plugins/alpha/ai.assemblyline/index.ts":
-      "export default {\n  tools: {\n" +
-      '    greet: { definition: "./ai.assemblyline/greet.ts", description: "Greet someone.", inputSchema: { type: "object" } },\n' +
-      '    count: { definition: "./ai.assemblyline/count.ts", description: "Count things.", inputSchema: { type: "object" } }\n' +
-      "  }\n};\n",
+    "plugins/alpha/ai.assemblyline/index.ts": TWO_TOOL_ENTRY,
     "plugins/alpha/ai.assemblyline/greet.ts":
       'import { defineTool } from "@assemblyline-agents/core";\nimport { shout } from "./util";\nimport banner from "./banner.txt";\n\n' +
       "export default defineTool({\n  async execute() {\n    return shout(banner);\n  }\n});\n",

@@ -20,3 +20,14 @@ export function outputsOf(root: string, artifact = path.join(root, ".assemblylin
   }
   return out;
 }
+
+/**
+ * The entry of the "alpha" plugin the incremental-compile tests share: two tools, `greet` and
+ * `count`, each in its own definition module under `ai.assemblyline/` (each test writes its own
+ * definitions: what they import is what the test changes).
+ */
+export const TWO_TOOL_ENTRY =
+  "export default {\n  tools: {\n" +
+  '    greet: { definition: "./ai.assemblyline/greet.ts", description: "Greet someone.", inputSchema: { type: "object" } },\n' +
+  '    count: { definition: "./ai.assemblyline/count.ts", description: "Count things.", inputSchema: { type: "object" } }\n' +
+  "  }\n};\n";

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { compileAgent, type CompileOptions } from "../../build/compile.js";
 import { BUNDLE_CACHE_FILE, BundleCache } from "../../packaging/bundle-cache.js";
 import type { BuildFunction } from "../../packaging/bundle-tools.js";
-import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
+import { outputsOf, pluginJson, TWO_TOOL_ENTRY } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
 
@@ -23,11 +23,7 @@ function writeAgent(root: string): void {
   writeFiles(root, {
     "agent.md": "---\nname: cached\ncapabilities:\n  alpha: {}\n  beta: {}\n---\n\nAn agent for the bundle cache tests.\n",
     "plugins/alpha/plugin.json": pluginJson("alpha"),
-    "plugins/alpha/ai.assemblyline/index.ts":
-      "export default {\n  tools: {\n" +
-      '    greet: { definition: "./ai.assemblyline/greet.ts", description: "Greet someone.", inputSchema: { type: "object" } },\n' +
-      '    count: { definition: "./ai.assemblyline/count.ts", description: "Count things.", inputSchema: { type: "object" } }\n' +
-      "  }\n};\n",
+    "plugins/alpha/ai.assemblyline/index.ts": TWO_TOOL_ENTRY,
     "plugins/alpha/ai.assemblyline/greet.ts":
       'import { defineTool } from "@assemblyline-agents/core";\nimport { shout } from "./util.ts";\nimport banner from "./banner.txt";\n\n' +
       'export default defineTool({\n  async execute() {\n    return shout(banner);\n  }\n});\n',
