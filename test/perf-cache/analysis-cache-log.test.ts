@@ -26,7 +26,7 @@ function compileWith(root: string, records: Readonly<Record<string, string>>, si
   const cache = AnalysisCache.load(root);
   for (const [name, text] of Object.entries(records)) {
     const found = cache.find("definition", fileOf(name), pluginRoot);
-    const same = found && (found.result as DefinitionAnalysis).definedTools[0]!.description.value === text.padEnd(size, ".");
+    const same = found && descriptionOf(found.result) === text.padEnd(size, ".");
     // An unchanged record is handed back as found (kept as the bytes it was read as).
     if (same) cache.keep("definition", fileOf(name), pluginRoot, found.fingerprint, found.result);
     else cache.keep("definition", fileOf(name), pluginRoot, fingerprint(name, text), analysis(name, text, size));
@@ -37,7 +37,12 @@ function compileWith(root: string, records: Readonly<Record<string, string>>, si
 /** The descriptions the cache of `root` holds, by name (what a compile reading it finds). */
 function stateOf(root: string, names: readonly string[]): Record<string, string | undefined> {
   const cache = AnalysisCache.load(root);
-  return Object.fromEntries(names.map((name) => [name, (cache.find("definition", fileOf(name), pluginRoot)?.result as DefinitionAnalysis | undefined)?.definedTools[0]!.description.value]));
+  return Object.fromEntries(names.map((name) => [name, descriptionOf(cache.find("definition", fileOf(name), pluginRoot)?.result)]));
+}
+
+/** The description {@link analysis} put in a stored result. */
+function descriptionOf(result: unknown): string | undefined {
+  return (result as { definedTools: { description: { value: string } }[] } | undefined)?.definedTools[0]?.description.value;
 }
 
 const fileIn = (root: string): string => path.join(root, ANALYSIS_CACHE_FILE);
