@@ -13,7 +13,8 @@
  *   `./protocol.ts`).
  * - **Inline frame** (`i <bytes>\n<bytes of JSON>`): a small message (at most
  *   {@link INLINE_FRAME_MAX_BYTES}, when the bridge was created with an inline limit) travels on
- *   the socket itself, length-prefixed, written with one `write`. The {@link FrameReader} parses
+ *   the socket itself, length-prefixed, written with one `write` while the socket has room (what
+ *   it cannot take follows in order: {@link socketSender}). The {@link FrameReader} parses
  *   a frame only once all its announced bytes have arrived, however the stream splits them, so
  *   an inline frame is never seen partially either.
  *

@@ -324,7 +324,8 @@ export class SandboxWorker {
   }
 
   /**
-   * A frame is written whole in one `write`, so a frame that stays incomplete means the child
+   * A frame is written whole in one `write` while the socket has room, and its rest follows as
+   * soon as the host reads (`socketSender`), so a frame that stays incomplete means the child
    * stopped mid-frame (hostile or broken): after {@link frameStallMs} without completing it,
    * the child is killed for breaking the protocol, and the call fails (the run continues).
    * Costs nothing while frames arrive whole (the timer is armed only for a partial frame).
