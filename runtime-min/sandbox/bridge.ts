@@ -229,12 +229,13 @@ export class EnvelopeBridge {
   }
 }
 
-/** Thrown by {@link EnvelopeBridge.publish} for an envelope over its byte limit. */
 /** What {@link socketSender} needs of the socket it writes to (a `net.Socket`). */
 export interface SenderSocket {
   /** Bytes the stream still holds or is writing (Node's `writable.writableLength`). */
   readonly writableLength: number;
+  /** False once the stream has ended or been destroyed (Node's `writable.writable`). */
   readonly writable: boolean;
+  /** Queues `data` on the stream (Node's `writable.write`). */
   write(data: string | Uint8Array): boolean;
 }
 
@@ -273,6 +274,7 @@ export function socketSender(socket: SenderSocket, fd: number | undefined): (dat
   };
 }
 
+/** Thrown by {@link EnvelopeBridge.publish} for an envelope over its byte limit. */
 export class EnvelopeTooLargeError extends Error {
   constructor(
     readonly bytes: number,
