@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirstSequencer from "./test/setup/longest-first-sequencer.js";
 
 /**
  * `npm test`: the project's own tests, on fixtures it owns; never reads outside the repository.
@@ -18,6 +19,8 @@ export default defineConfig({
     // the 2-core machine, same code, back to back: 333 s with two, 297 s with three (724 s with
     // one, measured at an earlier stop).
     maxWorkers: 3,
+    // The slowest files start first, also in a fresh clone with no timings (test/setup/longest-first-sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     // Records every diagnostic code the tests produce; a whole-suite run fails on an unproduced one.
     globalSetup: ["test/setup/diagnostic-coverage.ts"],
   },

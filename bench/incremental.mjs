@@ -15,7 +15,7 @@
  *     node bench/incremental.mjs [--runs 5] [--plugins 200] [--tools 10] [--quick] [--json]
  * `--json`: the figures `incremental.nothing-changed` and `incremental.one-file` in
  * bench/lib.mjs's convention, one JSON line each (what `npm run bench` collects).
- * `--quick`: 20 plugins × 10 tools, 2 runs (a smoke check of the script, not a measurement).
+ * `--quick`: 5 plugins × 10 tools, 1 run (a smoke check of the script, not a measurement).
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -35,8 +35,8 @@ const { values } = parseArgs({
   options: { runs: { type: "string" }, plugins: { type: "string" }, tools: { type: "string" }, quick: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
 });
 const quick = values.quick;
-const runs = Number(values.runs ?? (quick ? 2 : 5));
-const plugins = Number(values.plugins ?? (quick ? 20 : 200));
+const runs = Number(values.runs ?? (quick ? 1 : 5));
+const plugins = Number(values.plugins ?? (quick ? 5 : 200));
 const tools = Number(values.tools ?? 10);
 const gnuTime = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 

@@ -54,6 +54,12 @@ function references(dir: string): { file: string; target: string; shipped: boole
 describe("the packed package's types install", () => {
   it("uses TypeScript 6", () => expect(tscVersion).toMatch(/^6\./));
 
+  it("does not ship the incremental build's info (dist/.tsbuildinfo, tsconfig.build.json)", () => {
+    expect(fs.existsSync(path.join(repoRoot, "dist", ".tsbuildinfo"))).toBe(true);
+    expect(fs.existsSync(path.join(installed, "dist", "bin", "assembly-line.js"))).toBe(true);
+    expect(fs.existsSync(path.join(installed, "dist", ".tsbuildinfo"))).toBe(false);
+  });
+
   it("ships every declaration file its declarations reference", () => {
     const all = references(installed);
     expect(all).toContainEqual({ file: "dist/runtime-min/authoring/index.d.ts", target: "./assets.d.ts", shipped: true });
