@@ -92,9 +92,13 @@ export class SourceStore {
     }
     try {
       // The parser alone (no Project, no language service source file): syntax is all the
-      // analysis reads, and an editor re-parses on every keystroke. Parents are set, as the
-      // analysis walks up from nodes; the script kind follows the extension (.js/.mjs: JavaScript).
-      sourceFile = ts.createSourceFile(path, bomShift ? text.slice(1) : text, ts.ScriptTarget.ESNext, true);
+      // analysis reads, and an editor re-parses on every keystroke. Parent pointers are not set
+      // (an extra walk of every tree, about 15 % of the parse): the analysis only walks down
+      // (`forEachChild`, node fields) and passes the source file wherever TypeScript would
+      // otherwise climb to it (`getStart(sourceFile)`, `getText(sourceFile)`); the one kind
+      // test that reads a parent (`ts.isStatement` of a block) is paired with `ts.isBlock`.
+      // The script kind follows the extension (.js/.mjs: JavaScript).
+      sourceFile = ts.createSourceFile(path, bomShift ? text.slice(1) : text, ts.ScriptTarget.ESNext, false);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       // The parser is recursive: a file nested far beyond any real descriptor exhausts the stack.

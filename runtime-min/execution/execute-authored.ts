@@ -107,8 +107,10 @@ export class AuthoredExecutor {
    */
   prewarm(tool: VerifiedTool, runId: string, workspace: string): void {
     if (this.options.execution === "direct") return;
+    // A warm worker first: then no start can be pending for it, and no key string is built.
+    if (this.pool.warm({ runId, bundlePath: tool.verifiedBundle })) return;
     const key = workerKey(runId, tool.verifiedBundle);
-    if (this.prestarts.has(key) || this.pool.warm({ runId, bundlePath: tool.verifiedBundle })) return;
+    if (this.prestarts.has(key)) return;
     const start = this.startWorker(tool, { runId, workspace });
     this.prestarts.set(key, start);
     // Settled starts are forgotten: a started worker is in the pool; a failed start is retried by the call.

@@ -13,7 +13,8 @@
  *   `./protocol.ts`).
  * - **Inline frame** (`i <bytes>\n<bytes of JSON>`): a small message (at most
  *   {@link INLINE_FRAME_MAX_BYTES}, when the bridge was created with an inline limit) travels on
- *   the socket itself, length-prefixed, written with one `write`. The {@link FrameReader} parses
+ *   the socket itself, length-prefixed, written with one `write` while the socket has room (what
+ *   it cannot take follows in order: {@link socketSender}). The {@link FrameReader} parses
  *   a frame only once all its announced bytes have arrived, however the stream splits them, so
  *   an inline frame is never seen partially either.
  *
@@ -226,6 +227,51 @@ export class EnvelopeBridge {
       }
     }
   }
+}
+
+/** What {@link socketSender} needs of the socket it writes to (a `net.Socket`). */
+export interface SenderSocket {
+  /** Bytes the stream still holds or is writing (Node's `writable.writableLength`). */
+  readonly writableLength: number;
+  /** False once the stream has ended or been destroyed (Node's `writable.writable`). */
+  readonly writable: boolean;
+  /** Queues `data` on the stream (Node's `writable.write`). */
+  write(data: string | Uint8Array): boolean;
+}
+
+/**
+ * The bridge's `send` over a stream socket whose file descriptor is `fd` (issue 14 item 2): each
+ * message is written straight to the descriptor with one `write(2)` (`fs.writeSync`) while the
+ * stream holds nothing, and through the stream otherwise. A direct write skips the stream's
+ * write request, its completion callback and the extra event-loop turn that completion costs
+ * (one `epoll_wait` per message on each side), which a stream write pays even when the kernel
+ * took every byte at once.
+ *
+ * Bytes stay in order, so frames never interleave: a direct write happens only when the stream
+ * holds nothing; whatever a direct write could not place (the socket's buffer is full:
+ * `EAGAIN`, or a short write) goes to the stream, and every later message follows it there
+ * until the stream has drained. A frame split between the two is still one frame in order on
+ * the socket — the reader (`FrameReader`) returns a frame only once all its bytes have arrived,
+ * however they were cut. Any other error (the peer went away) is left to the stream, which
+ * reports it as before. Without a descriptor (`undefined`) every message goes to the stream.
+ */
+export function socketSender(socket: SenderSocket, fd: number | undefined): (data: string) => void {
+  if (fd === undefined) return (data) => void socket.write(data);
+  return (data) => {
+    if (socket.writableLength > 0 || !socket.writable) {
+      socket.write(data);
+      return;
+    }
+    let written: number;
+    try {
+      written = fs.writeSync(fd, data);
+    } catch {
+      // EAGAIN (full) or a broken socket: the stream queues the message or reports the error.
+      socket.write(data);
+      return;
+    }
+    if (written < Buffer.byteLength(data, "utf8")) socket.write(Buffer.from(data, "utf8").subarray(written));
+  };
 }
 
 /** Thrown by {@link EnvelopeBridge.publish} for an envelope over its byte limit. */

@@ -11,7 +11,7 @@
  */
 import * as net from "node:net";
 import { pathToFileURL } from "node:url";
-import { EnvelopeBridge, EnvelopeTooLargeError, FrameReader, INLINE_FRAME_MAX_BYTES } from "./bridge.js";
+import { EnvelopeBridge, EnvelopeTooLargeError, FrameReader, INLINE_FRAME_MAX_BYTES, socketSender } from "./bridge.js";
 import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
 import { resultTooLarge } from "./limit-messages.js";
@@ -53,7 +53,8 @@ function main(): void {
     },
   };
   const doorbell = new net.Socket(options);
-  const bridge = new EnvelopeBridge(bridgeDir, "c", (data) => doorbell.write(data), { inlineMaxBytes: INLINE_FRAME_MAX_BYTES });
+  // Written straight to fd 3 while the stream holds nothing (see `socketSender`).
+  const bridge = new EnvelopeBridge(bridgeDir, "c", socketSender(doorbell, DOORBELL_FD), { inlineMaxBytes: INLINE_FRAME_MAX_BYTES });
   const modules = new Map<string, Promise<BundleModule>>();
   const definitions = new DefinitionCache();
   const pending = new Map<number, Pending>();

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Socket } from "node:net";
-import { EnvelopeBridge, FrameReader, INLINE_FRAME_MAX_BYTES, type Frame } from "./bridge.js";
+import { EnvelopeBridge, FrameReader, INLINE_FRAME_MAX_BYTES, socketSender, type Frame } from "./bridge.js";
 import type { CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
 import { outOfMemory, resultTooLarge } from "./limit-messages.js";
@@ -118,6 +118,17 @@ function sameSetup(sent: CallSetup, request: Omit<CallRequest, "kind" | "id">): 
   );
 }
 
+/**
+ * The file descriptor of the host's end of the doorbell (a Unix stream socket Node made for the
+ * child's fd 3), or `undefined` where Node does not expose one: the libuv handle's `fd`, which
+ * Node's own `net` and `child_process` code reads the same way. Without it the bridge writes
+ * through the stream only (`socketSender`).
+ */
+export function descriptorOf(socket: Socket): number | undefined {
+  const fd = (socket as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  return typeof fd === "number" && Number.isInteger(fd) && fd >= 0 ? fd : undefined;
+}
+
 /** One warm sandbox child. Create with {@link SandboxWorker.start}. */
 export class SandboxWorker {
   private readonly inFlight = new Map<number, InFlight>();
@@ -165,7 +176,8 @@ export class SandboxWorker {
     child.stdin?.on("error", () => undefined);
     child.stdin?.end(options.childSource);
     const doorbell = child.stdio[3] as Socket;
-    const bridge = new EnvelopeBridge(bridgeDir, "h", (data) => doorbell.write(data), { inlineMaxBytes: INLINE_FRAME_MAX_BYTES });
+    // Written straight to the doorbell's descriptor while its stream holds nothing (see `socketSender`).
+    const bridge = new EnvelopeBridge(bridgeDir, "h", socketSender(doorbell, descriptorOf(doorbell)), { inlineMaxBytes: INLINE_FRAME_MAX_BYTES });
     const worker = new SandboxWorker(child, doorbell, bridge, bridgeDir, options);
     await worker.waitReady(options.startTimeoutMs);
     worker.setActive(false);
@@ -312,7 +324,8 @@ export class SandboxWorker {
   }
 
   /**
-   * A frame is written whole in one `write`, so a frame that stays incomplete means the child
+   * A frame is written whole in one `write` while the socket has room, and its rest follows as
+   * soon as the host reads (`socketSender`), so a frame that stays incomplete means the child
    * stopped mid-frame (hostile or broken): after {@link frameStallMs} without completing it,
    * the child is killed for breaking the protocol, and the call fails (the run continues).
    * Costs nothing while frames arrive whole (the timer is armed only for a partial frame).

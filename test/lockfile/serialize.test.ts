@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { setOwn } from "../../common/json-value.js";
-import { canonicalJsonText, serializeCanonicalJson } from "../../common/canonical-json.js";
+import { canonicalCopy, canonicalJsonText, serializeCanonicalJson } from "../../common/canonical-json.js";
 import { serializeLockfile } from "../../lockfile/serialize-lockfile.js";
 import { tempDir } from "../helpers/temp-tree.js";
 import { sampleLock } from "./helpers.js";
@@ -112,6 +112,37 @@ describe("serializeCanonicalJson on many values (its fast writer, issue 14 item 
     let deep: Record<string, unknown> = { leaf: () => 1 };
     for (let i = 0; i < 600; i++) deep = { d: deep };
     expect(() => serializeCanonicalJson(deep)).toThrow(/function at d\.d\./);
+  });
+});
+
+describe("canonicalCopy (the native path of serializeCanonicalJson, issue 14 item 1)", () => {
+  it("copies a value with its keys inserted in canonical order, firstKeys at the root only", () => {
+    const copy = canonicalCopy({ z: 1, lockfileVersion: 1, a: { lockfileVersion: 2, b: [{ y: 1, x: undefined, w: null }] } }, ["lockfileVersion"]);
+    expect(JSON.stringify(copy)).toBe('{"lockfileVersion":1,"a":{"b":[{"w":null,"y":1}],"lockfileVersion":2},"z":1}');
+    const value = { b: "x", a: [true, 1.5, { d: {}, c: [] }] };
+    expect(`${JSON.stringify(canonicalCopy(value), null, 2)}\n`).toBe(serializeCanonicalJson(value));
+  });
+
+  it("declines what JSON.stringify of a copy would not write canonically", () => {
+    // Integer-like keys: property order is not insertion order (the writers handle them).
+    expect(canonicalCopy({ a: { "10": 1, "9": 2 } })).toBeUndefined();
+    expect(canonicalCopy({ "0": 1 })).toBeUndefined();
+    // `__proto__` would set the copy's prototype.
+    expect(canonicalCopy(JSON.parse('{"__proto__": {"x": 1}}'))).toBeUndefined();
+    // eslint-disable-next-line no-sparse-arrays
+    for (const bad of [{ n: Infinity }, { a: [1, undefined] }, [1, , 2], { d: new Date(0) }, { f: () => 1 }, { n: 1n }, { s: Symbol("s") }]) {
+      expect(canonicalCopy(bad)).toBeUndefined();
+    }
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 600; i++) deep = { d: deep };
+    expect(canonicalCopy(deep)).toBeUndefined();
+    // Keys that only look numeric are copied: a leading zero, a sign, a fraction.
+    expect(JSON.stringify(canonicalCopy({ "01": 1, "-1": 2, "1.5": 3, "1e3": 4 }))).toBe('{"-1":2,"01":1,"1.5":3,"1e3":4}');
+  });
+
+  it("gives serializeCanonicalJson the same text on declined values (integer-like keys, __proto__)", () => {
+    const value = JSON.parse('{"b": {"10": 1, "9": [], "a": {}}, "__proto__": {"x": 1}, "a": 1}') as unknown;
+    expect(serializeCanonicalJson(value)).toBe('{\n  "__proto__": {\n    "x": 1\n  },\n  "a": 1,\n  "b": {\n    "10": 1,\n    "9": [],\n    "a": {}\n  }\n}\n');
   });
 });
 

@@ -138,6 +138,36 @@ describe("where defineTool is found", () => {
     ]);
   });
 
+  it("finds returns in nested blocks, try/catch and switch of a factory parsed without parent pointers", () => {
+    // The source store parses without parent pointers (docs/performance.md, "Fifth round");
+    // `ts.isStatement` of a block reads its parent, so every kind of nested block is exercised.
+    const result = analyzeDefinitionSource(
+      lines(
+        IMPORT,
+        "export function f(c: number) {",
+        "  {",
+        '    if (c === 1) return defineTool({ description: "F", inputSchema: { type: "object" }, execute() {} });',
+        "  }",
+        "  try {",
+        '    if (c === 2) return defineTool({ description: "F", inputSchema: { type: "object" }, execute() {} });',
+        "  } catch {",
+        '    return defineTool({ description: "F", inputSchema: { type: "object" }, execute() {} });',
+        "  }",
+        "  switch (c) {",
+        '    case 3: { return defineTool({ description: "F", inputSchema: {}, execute() {} }); }',
+        "  }",
+        "  const g = () => 1;",
+        '  return defineTool({ description: "F", inputSchema: { type: "object" }, execute() { return g(); } });',
+        "}",
+      ),
+    );
+    expect(result.diagnostics).toEqual([]);
+    // The switch's return disagrees on the schema, so the schema is left out: all five were found.
+    expect(result.definedTools.map((t) => ({ form: t.form, description: t.description?.value, schema: t.inputSchema?.value }))).toEqual([
+      { form: "factory", description: "F", schema: undefined },
+    ]);
+  });
+
   it("reads a factory that returns a const holding defineTool(...), and a default-exported factory", () => {
     const result = analyzeDefinitionSource(
       lines(IMPORT, "export default function (config: unknown) {", '  const tool = defineTool({ description: "D", inputSchema: {}, execute() {} });', "  return tool;", "}"),
