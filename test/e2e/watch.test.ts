@@ -80,11 +80,24 @@ function starterAgent(): string {
   return root;
 }
 
-const edit = (file: string, from: string | RegExp, to: string): void => {
+/**
+ * Edits `file`. By default the new text is written beside the agent (outside what is watched)
+ * and renamed over the file, as many editors save: the file never holds a partial text, and its
+ * modification time is set before any event. Written in place (`inPlace`), the truncation and
+ * the write are two moments: on a loaded machine the compile an event starts can stamp its start
+ * between them, and the watcher then rightly compiles again (it cannot know it read the final
+ * text), printing a second line for one edit.
+ */
+const edit = (file: string, from: string | RegExp, to: string, inPlace = false): void => {
   const text = fs.readFileSync(file, "utf8");
   const next = text.replace(from, to);
   expect(next, `edit of ${file}`).not.toBe(text);
-  fs.writeFileSync(file, next);
+  if (inPlace) return fs.writeFileSync(file, next);
+  let root = path.dirname(file);
+  while (!fs.existsSync(path.join(root, "agent.md"))) root = path.dirname(root);
+  const temporary = path.join(path.dirname(root), `.edit-${path.basename(file)}`);
+  fs.writeFileSync(temporary, next);
+  fs.renameSync(temporary, file);
 };
 
 describe("compile --watch", () => {
@@ -122,7 +135,7 @@ describe("compile --watch", () => {
     // can report no event for such a write on Linux (issue 10); the watcher's own checks of the
     // files the compile read (their change times against the compile's start, then a stat poll)
     // must pick it up.
-    edit(path.join(plugin, "index.ts"), 'description: "Something else."', 'description: "Greet a person by name."');
+    edit(path.join(plugin, "index.ts"), 'description: "Something else."', 'description: "Greet a person by name."', true);
     expect(await watcher.next()).toMatchObject({ ok: true, diagnostics: [], lockChanged: false });
 
     // Its own lock writes never triggered a compile: one line per edit above, plus the first.
@@ -140,7 +153,7 @@ describe("compile --watch", () => {
     const entry = path.join(root, "plugins", "hello", "ai.assemblyline", "index.ts");
     // A burst of edits: each lands while the previous compile may still run.
     for (let i = 1; i <= 5; i++) {
-      edit(entry, /tags: \[[^\]]*\],\n {6}definition:|definition:/, `tags: ["t${i}"],\n      definition:`);
+      edit(entry, /tags: \[[^\]]*\],\n {6}definition:|definition:/, `tags: ["t${i}"],\n      definition:`, true);
       await new Promise((resolve) => setImmediate(resolve));
     }
     await watcher.next((line) => fs.readFileSync(path.join(root, "plugins.lock"), "utf8").includes('"t5"') && line.ok);
