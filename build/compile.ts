@@ -190,6 +190,36 @@ export async function compileAgent(options: CompileOptions): Promise<CompileResu
 }
 
 async function compileWithoutRules(options: CompileOptions): Promise<CompileResult> {
+  // The caches' saves (synchronous: serializing and writing analysis.bin and bundles.bin) wait
+  // for the artifact's links, which run on the thread pool meanwhile (issue 14 item 4); every
+  // other way out of the compile runs them where it leaves.
+  const saves = new PendingSaves();
+  try {
+    return await compileSteps(options, saves);
+  } finally {
+    saves.run();
+  }
+}
+
+/**
+ * Synchronous saves a compile defers to overlap them with the artifact's file-system calls:
+ * each runs once, in the order added, at the first {@link run}.
+ */
+class PendingSaves {
+  readonly #saves: (() => void)[] = [];
+
+  /** Adds `save`, run at the next {@link run}. */
+  add(save: () => void): void {
+    this.#saves.push(save);
+  }
+
+  /** Runs the saves added since the last run (each once, in order). */
+  run(): void {
+    for (const save of this.#saves.splice(0)) save();
+  }
+}
+
+async function compileSteps(options: CompileOptions, saves: PendingSaves): Promise<CompileResult> {
   const disk = options.host ?? createNodeHost();
   // Real paths are derived per folder only on the operating system's own file system (not a
   // caller's host, unless it answers as the disk does: `hostReadsDisk`). A recording host then
@@ -216,7 +246,7 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
 
   // What an earlier, killed compile left behind (only our own names, only when old).
   if (!options.check) removeStaleTemporaries(compileTemporaries(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR)));
-  const analysed = analyse(host, options);
+  const analysed = analyse(host, options, saves);
   const { analysis, previous, diagnostics } = analysed;
   clock.lap("analyze");
   diagnostics.push(
@@ -232,7 +262,7 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
   // the lock when its plugin's content integrity is unchanged (as under `--no-package`). Recording
   // the inputs (`assembly-line inputs`) still bundles, since bundles read the files tools import.
   const packaging = options.package !== false && (options.check !== true || options.recordInput !== undefined);
-  const packaged = packaging && !hasErrors(diagnostics) ? await packageTools(analysis, root, diagnostics, options) : undefined;
+  const packaged = packaging && !hasErrors(diagnostics) ? await packageTools(analysis, root, diagnostics, options, saves) : undefined;
   clock.lap("package");
   // The project's rules and warning limit, before anything is written (a raised code stops the compile).
   if (options.rules) diagnostics.splice(0, diagnostics.length, ...applySeverityRules(diagnostics, options.rules));
@@ -255,40 +285,56 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
   const reviewOf = (): ContractReview => (reviewMemo ??= reviewContract(previous.kind === "ok" ? previous.lock : undefined, lock));
   const review = reviewed && options.check ? reviewOf() : undefined;
   if (options.check) {
+    saves.run();
     const checked = await checkLock(host, options, analysed.fixCommand, lockText, diagnostics);
     clock.lap("lock");
     return { ...base, ...checked, ...(review ? { review } : {}), checkReport: review ? { ...checked.checkReport, review } : checked.checkReport };
   }
   const failed = { ...base, ok: false, lockChanged: false, artifact: null } as const;
+  // The diagnostics as reported, after the caches' saves (a refused save is a warning).
+  const end = (): Diagnostic[] => {
+    saves.run();
+    return finish(diagnostics, root);
+  };
   // A credential finding stops the writes whatever severity it is reported with: the lock is
   // committed by users and must never carry the value (issue 13 item 5).
-  if (hasErrors(diagnostics) || holdsCredential(diagnostics) || analysed.refused) return { ...failed, diagnostics: finish(diagnostics, root) };
+  if (hasErrors(diagnostics) || holdsCredential(diagnostics) || analysed.refused) return { ...failed, diagnostics: end() };
 
   // The lock is checked before the artifact is written, so a refused lock leaves both untouched.
   const lockRefusal = checkWriteTarget(root, path.join(root, LOCKFILE_NAME));
   if (lockRefusal) {
     diagnostics.push(writeRefusalDiagnostic("plugins.lock", lockRefusal, root));
-    return { ...failed, diagnostics: finish(diagnostics, root) };
+    return { ...failed, diagnostics: end() };
   }
   let artifactChanged = false;
+  let removal: Promise<void> = Promise.resolve();
   let artifactFiles: ReadonlyMap<string, Uint8Array> | undefined;
   if (packaged) {
     const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);
-    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root, options.recordInput, options.knownArtifactFiles);
+    // The caches are saved while the unchanged bundles are linked, and the lock written while the
+    // old artifact is removed (both on the thread pool); the removal is awaited before returning,
+    // so the caller sees one artifact folder whose files' change times are settled.
+    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root, options.recordInput, options.knownArtifactFiles, {
+      meanwhile: () => saves.run(),
+      deferRemoval: true,
+    });
     clock.lap("artifact");
-    if (written === undefined) return { ...failed, diagnostics: finish(diagnostics, root) };
+    if (written === undefined) return { ...failed, diagnostics: end() };
+    removal = written.removal;
     artifactChanged = written.changed;
     artifactFiles = written.files;
     ignoreStateDir(root);
   }
+  saves.run();
   if (reviewed && options.onLockChange) options.onLockChange(reviewOf());
   const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged);
+  await removal;
   clock.lap("lock");
-  if (!lockWrite) return { ...failed, diagnostics: finish(diagnostics, root) };
+  if (!lockWrite) return { ...failed, diagnostics: end() };
   const result: CompileResult = {
     ...base,
     ok: true,
-    diagnostics: finish(diagnostics, root),
+    diagnostics: end(),
     lockChanged: lockWrite.changed,
     lockRecomputed: previous.kind === "conflict" || previous.kind === "invalid",
     artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
@@ -319,7 +365,7 @@ interface Analysed {
  * The analyse step: reads the previous lock (its pins steer capability resolution), runs the
  * front end (with the persistent analysis cache unless `--no-cache`) and saves the cache.
  */
-function analyse(host: CompilerHost, options: CompileOptions): Analysed {
+function analyse(host: CompilerHost, options: CompileOptions, saves: PendingSaves): Analysed {
   const root = options.root;
   const diagnostics: Diagnostic[] = [];
   const fixCommand = fixCommandFor(shownRoot(options));
@@ -370,15 +416,17 @@ function analyse(host: CompilerHost, options: CompileOptions): Analysed {
   // A folder without agent.md is not an agent root: nothing is created in it, not even the cache
   // (e.g. `search <path>`, which reads the path as the query and the working directory as the root).
   if (cache && (options.saveCache ?? !options.check) && host.kind(path.join(root, "agent.md")) === "file") {
-    // Only a warning: the cache saves time, the compile does not need it.
-    if (!cache.save() && cache.refusal) diagnostics.push(writeRefusalDiagnostic("The analysis cache", cache.refusal, root, "warning"));
-    ignoreStateDir(root);
+    saves.add(() => {
+      // Only a warning: the cache saves time, the compile does not need it.
+      if (!cache.save() && cache.refusal) diagnostics.push(writeRefusalDiagnostic("The analysis cache", cache.refusal, root, "warning"));
+      ignoreStateDir(root);
+    });
   }
   return { analysis, previous, diagnostics, refused, damaged, fixCommand };
 }
 
 /** The package step: one esbuild build of every authored tool (loaded only when packaging). */
-async function packageTools(analysis: AgentAnalysis, root: string, diagnostics: Diagnostic[], options: CompileOptions): Promise<PackagingResult> {
+async function packageTools(analysis: AgentAnalysis, root: string, diagnostics: Diagnostic[], options: CompileOptions, saves: PendingSaves): Promise<PackagingResult> {
   const [{ bundleTools }, { BundleCache }] = await Promise.all([import("../packaging/bundle-tools.js"), import("../packaging/bundle-cache.js")]);
   // Saved as the analysis cache is: not by `--check` (unless asked), only in an agent root.
   const save = (options.saveCache ?? !options.check) && fs.existsSync(path.join(root, "agent.md"));
@@ -392,13 +440,15 @@ async function packageTools(analysis: AgentAnalysis, root: string, diagnostics: 
     ...(cache ? { cache } : {}),
   });
   diagnostics.push(...packaged.diagnostics);
-  // Only a warning: the cache saves time, the compile does not need it.
-  if (cache && save && !cache.save() && cache.refusal) {
-    const refusal = writeRefusalDiagnostic("The bundle cache", cache.refusal, root, "warning");
-    // Both caches share a folder: one warning about a refused folder is enough.
-    const said = diagnostics.some((d) => d.code === refusal.code && d.file === refusal.file && d.line === refusal.line && d.column === refusal.column);
-    if (!said) diagnostics.push(refusal);
-  }
+  saves.add(() => {
+    // Only a warning: the cache saves time, the compile does not need it.
+    if (cache && save && !cache.save() && cache.refusal) {
+      const refusal = writeRefusalDiagnostic("The bundle cache", cache.refusal, root, "warning");
+      // Both caches share a folder: one warning about a refused folder is enough.
+      const said = diagnostics.some((d) => d.code === refusal.code && d.file === refusal.file && d.line === refusal.line && d.column === refusal.column);
+      if (!said) diagnostics.push(refusal);
+    }
+  });
   return packaged;
 }
 

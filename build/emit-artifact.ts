@@ -13,6 +13,7 @@ import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js"
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import type { PackagingResult } from "../packaging/bundle-tools.js";
 import { statSignature } from "../common/file-stats-hash.js";
+import type { ArtifactWriteOverlap } from "../packaging/write-artifact.js";
 
 /** Artifact files a previous compile left: absolute path → [SRI of their bytes, stat signature]; see `CompileOptions.knownArtifactFiles`. */
 export type KnownArtifactFiles = ReadonlyMap<string, readonly [integrity: string, signature: string]>;
@@ -36,6 +37,11 @@ export interface EmittedArtifact {
   readonly changed: boolean;
   /** Artifact-relative POSIX path → bytes of every file of the artifact (manifest, bundles, copied skills). */
   readonly files: ReadonlyMap<string, Uint8Array>;
+  /**
+   * Settles (never rejects) once the old artifact is removed (`WrittenArtifact.removal`): the
+   * caller awaits it before returning, after overlapping other work with it.
+   */
+  readonly removal: Promise<void>;
 }
 
 /**
@@ -43,7 +49,9 @@ export interface EmittedArtifact {
  * `recordInput` is called with every file read here (the copied SKILL.md files). `known`: the
  * artifact files the last compile left, with the SRI it wrote and their settled stat signature
  * (`CompileOptions.knownArtifactFiles`); a bundle with that SRI in a file with that signature is
- * linked without being read to compare.
+ * linked without being read to compare. `overlap`: work run while the artifact's files are linked
+ * and whether to leave the old artifact's removal to the caller (`ArtifactWriteOverlap`); without
+ * it the old artifact is gone when this resolves.
  */
 export async function emitArtifact(
   analysis: AgentAnalysis,
@@ -55,6 +63,7 @@ export async function emitArtifact(
   root: string,
   recordInput?: (filePath: string) => void,
   known?: KnownArtifactFiles,
+  overlap?: ArtifactWriteOverlap,
 ): Promise<EmittedArtifact | undefined> {
   const [{ buildManifest }, { bundleIntegrity }, { serializeManifest, writeArtifact, ArtifactWriteRefusedError }] = await Promise.all([
     import("../packaging/build-manifest.js"),
@@ -83,10 +92,10 @@ export async function emitArtifact(
   const integrities = new Map([...packaged.toolBundles.values()].map((tool) => [tool.bundle, tool.integrity]));
   const compared = compareArtifact(outDir, manifestBytes, new Map([...packaged.bundles, ...extra]), known && { files: known, integrities });
   const files = new Map<string, Uint8Array>([[MANIFEST_FILE, manifestBytes], ...packaged.bundles, ...extra]);
-  if (compared.current) return { changed: false, files };
+  if (compared.current) return { changed: false, files, removal: Promise.resolve() };
   try {
-    await writeArtifact(outDir, packaged.bundles, manifest, extra, root, compared.unchanged);
-    return { changed: true, files };
+    const { removal } = await writeArtifact(outDir, packaged.bundles, manifest, extra, root, compared.unchanged, overlap);
+    return { changed: true, files, removal };
   } catch (error) {
     if (error instanceof ArtifactWriteRefusedError) {
       diagnostics.push(writeRefusalDiagnostic("The artifact", error.refusal, root));

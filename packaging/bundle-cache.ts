@@ -17,11 +17,13 @@
  *   (`type`, `sideEffects`, `exports`, `imports`) and whether it has a `node_modules` folder
  *   (a nearer copy of a package).
  *
- * Safe by construction: the file starts with a magic line and a SHA-256 of its payload; a
- * truncated, corrupt or foreign file is ignored (the compile is then cold), and every reused
- * bundle's bytes are checked against their stored SRI. Saving writes a temporary file and renames
- * it (`writeFileConfined`: never through a link out of the agent root), holds only the bundles the
- * last compile used, and never throws. The cache changes no result: a warm compile writes the
+ * Safe by construction: the file starts with a magic line, then segments each with a SHA-256
+ * of its payload; a truncated (a torn append included), corrupt or foreign file is ignored (the
+ * compile is then cold), and every reused bundle's bytes are checked against their stored SRI.
+ * Saving appends the bundles a compile rebuilt (and the names it dropped) to the file it read,
+ * or writes a temporary file and renames it (`writeFileConfined`) when the appended segments
+ * outgrow half of the whole; never through a link out of the agent root. What a reader gets is
+ * the bundles the last compile used; saving never throws. The cache changes no result: a warm compile writes the
  * same lock, artifact and diagnostics as a cold one (`test/packaging/bundle-cache.test.ts`).
  */
 import { createHash } from "node:crypto";
@@ -33,14 +35,23 @@ import { fileURLToPath } from "node:url";
 import type { Message, Metafile } from "esbuild";
 import { writeFileConfined, type WriteRefusal } from "../common/confined-write.js";
 import { packageRoot } from "../common/package-root.js";
-import { readSealedPayload, writeSealedFile } from "../common/sealed-file.js";
+import { appendSealedSegment, readSealedLog, writeSealedLog, type SealedLogIdentity } from "../common/sealed-file.js";
 import { listFilesRecursively } from "../common/list-files.js";
 
 /** Where the cache lives, relative to the agent root. */
 export const BUNDLE_CACHE_FILE = path.join(".assemblyline", "cache", "bundles.bin");
 
-/** First bytes of a cache file of this format; then the SHA-256 of the payload, then the payload (`v8.serialize`). */
-export const BUNDLE_CACHE_MAGIC = Buffer.from("assembly-line bundle cache 1\n", "utf8");
+/**
+ * First bytes of a cache file of this format; then the segments of a sealed log
+ * (`common/sealed-file.ts`): the first a {@link Payload}, each later one the {@link Changes} of
+ * one compile (the bundles it rebuilt and the names it dropped: after a one-file change, one
+ * bundle instead of the whole 4 MB of the benchmark agent; issue 14 item 4). Written whole again
+ * when the appended segments outgrow half of the full state or number {@link MAX_BUNDLE_SEGMENTS}.
+ */
+export const BUNDLE_CACHE_MAGIC = Buffer.from("assembly-line bundle cache 2\n", "utf8");
+
+/** Appended segments after which the next save writes the whole cache anew. */
+export const MAX_BUNDLE_SEGMENTS = 64;
 
 /** One stored bundle. */
 interface StoredBundle {
@@ -62,6 +73,23 @@ interface StoredBundle {
 interface Payload {
   readonly toolchain: string;
   readonly bundles: readonly (readonly [string, StoredBundle])[];
+}
+
+/** An appended segment: the bundles one compile stored anew, and the names it no longer used. */
+interface Changes {
+  readonly toolchain: string;
+  readonly changes: true;
+  readonly bundles: readonly (readonly [string, StoredBundle])[];
+  readonly removed: readonly string[];
+}
+
+/** The bundles a cache file holds, and where it was read (for appending to it). */
+interface LoadedBundles {
+  readonly bundles: ReadonlyMap<string, StoredBundle>;
+  readonly identity: SealedLogIdentity;
+  /** Length of the file's first segment (magic and full state), and its number of segments. */
+  readonly baseSize: number;
+  readonly segments: number;
 }
 
 /** A reused bundle: its bytes, SRI, input keys (for `assembly-line inputs`) and warnings. */
@@ -106,13 +134,17 @@ export class BundleCache {
   /** Bundles reused and built by this compile (for tests and `--watch`). */
   readonly stats = { reused: 0, built: 0 };
 
-  private constructor(root: string, file: string, toolchain: string, payload: Payload | undefined, readOnly: boolean) {
+  /** The file as read, when it held this toolchain's bundles (what a save may append to). */
+  readonly #loaded: Omit<LoadedBundles, "bundles"> | undefined;
+
+  private constructor(root: string, file: string, toolchain: string, loaded: LoadedBundles | undefined, readOnly: boolean) {
     this.#readOnly = readOnly;
     this.#root = root;
     this.#file = file;
     this.#toolchain = toolchain;
-    this.#stored = new Map(payload?.bundles ?? []);
-    this.#changed = payload === undefined;
+    this.#stored = loaded?.bundles ?? new Map();
+    this.#loaded = loaded && { identity: loaded.identity, baseSize: loaded.baseSize, segments: loaded.segments };
+    this.#changed = loaded === undefined;
   }
 
   /**
@@ -122,7 +154,7 @@ export class BundleCache {
   static load(root: string, options: BundleCacheOptions = {}): BundleCache {
     const file = path.join(root, BUNDLE_CACHE_FILE);
     const toolchain = options.toolchain ?? bundleToolchainKey();
-    return new BundleCache(root, file, toolchain, readPayload(file, toolchain), options.readOnly === true);
+    return new BundleCache(root, file, toolchain, readBundles(file, toolchain), options.readOnly === true);
   }
 
   /** The toolchain identity this cache is keyed by (part of every build key). */
@@ -250,8 +282,26 @@ export class BundleCache {
   save(): boolean {
     if (this.#readOnly) return false;
     if (!this.#changed && this.#used.size === this.#stored.size) return false;
+    const loaded = this.#loaded;
+    if (loaded && loaded.segments < MAX_BUNDLE_SEGMENTS) {
+      const changed = [...this.#used].filter(([name, bundle]) => this.#stored.get(name) !== bundle);
+      const removed = [...this.#stored.keys()].filter((name) => !this.#used.has(name));
+      if (changed.length === 0 && removed.length === 0) {
+        this.#refusal = undefined;
+        return false;
+      }
+      // Appended while the appended segments stay under half of the full state; the whole cache otherwise.
+      const size = changed.reduce((sum, [name, bundle]) => sum + name.length + bundle.bytes.byteLength + 64 * (bundle.inputs.length + bundle.facts.length), 0);
+      if (loaded.identity.size - loaded.baseSize + size <= loaded.baseSize / 2) {
+        const segment: Changes = { toolchain: this.#toolchain, changes: true, bundles: changed, removed };
+        const appended = appendSealedSegment(this.#root, this.#file, loaded.identity, segment);
+        this.#refusal = appended.refusal;
+        if (appended.appended) return true;
+        if (appended.refusal) return false;
+      }
+    }
     const payload: Payload = { toolchain: this.#toolchain, bundles: [...this.#used].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) };
-    const result = writeSealedFile(this.#root, this.#file, BUNDLE_CACHE_MAGIC, payload);
+    const result = writeSealedLog(this.#root, this.#file, BUNDLE_CACHE_MAGIC, payload);
     this.#refusal = result.refusal;
     return result.written;
   }
@@ -436,10 +486,28 @@ function digest(bytes: Uint8Array): Buffer {
   return createHash("sha256").update(bytes).digest();
 }
 
-/** The payload of `file` when it is intact and written by this toolchain; else `undefined`. */
-function readPayload(file: string, toolchain: string): Payload | undefined {
-  const payload = readSealedPayload(file, BUNDLE_CACHE_MAGIC);
-  return isPayload(payload) && payload.toolchain === toolchain ? payload : undefined;
+/**
+ * The bundles `file` holds when it is intact and written by this toolchain (its first segment
+ * with each later segment's changes applied in order); else `undefined`.
+ */
+function readBundles(file: string, toolchain: string): LoadedBundles | undefined {
+  const log = readSealedLog(file, BUNDLE_CACHE_MAGIC);
+  const [first, ...rest] = log?.segments ?? [];
+  if (!log || !isPayload(first) || first.toolchain !== toolchain) return undefined;
+  const bundles = new Map(first.bundles);
+  for (const segment of rest) {
+    if (!isChanges(segment) || segment.toolchain !== toolchain) return undefined;
+    for (const [name, bundle] of segment.bundles) bundles.set(name, bundle);
+    for (const name of segment.removed) bundles.delete(name);
+  }
+  return { bundles, identity: log.identity, baseSize: log.ends[0]!, segments: log.segments.length };
+}
+
+/** Shape check of an appended segment. */
+function isChanges(value: unknown): value is Changes {
+  if (typeof value !== "object" || value === null) return false;
+  const { toolchain, changes, bundles, removed } = value as Record<string, unknown>;
+  return changes === true && isPayload({ toolchain, bundles }) && Array.isArray(removed) && removed.every((name) => typeof name === "string");
 }
 
 /** Shape check of a deserialized payload. */

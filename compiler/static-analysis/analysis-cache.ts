@@ -14,9 +14,14 @@
  *   any other toolchain's cache is ignored.
  * - The file carries a SHA-256 of its payload; a truncated, corrupt or foreign file is
  *   ignored (and replaced on save), never a crash and never a wrong result.
- * - Saving writes a temporary file and renames it over the old one, so a reader sees either
- *   the old or the new cache. The file holds only what the last compile used, so it does not
- *   grow with history. Saving never throws: a read-only root just has no cache.
+ * - The file is a sealed log (`common/sealed-file.ts`): a full state, then the changes of each
+ *   later compile appended as one segment each (after a one-file change, its few records rather
+ *   than the whole 12 MB of the benchmark agent: issue 14 item 4). Each segment carries its own
+ *   SHA-256; a torn append reads as a miss. When the appended segments outgrow half of the full
+ *   state (or number {@link MAX_SEGMENTS}), or the file is not the one read, the whole state is
+ *   written anew (a temporary file renamed over the old one, so a reader sees either). What a
+ *   reader gets is what the last compile used, and the file holds at most about 1.5× that.
+ *   Saving never throws: a read-only root just has no cache.
  */
 import { typescriptModulePath } from "./typescript.js";
 import type { WriteRefusal } from "../../common/confined-write.js";
@@ -33,7 +38,7 @@ import { packageRoot } from "../../common/package-root.js";
 import type { SchemaVerdict, VerdictStore } from "../validation/schema-compiler.js";
 import type { ContentFingerprint } from "./analysis-session.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analyzer.js";
-import { readSealedPayload, writeSealedFile } from "../../common/sealed-file.js";
+import { appendSealedSegment, readSealedLog, sealLog, writeSealedLog, type SealedLogIdentity } from "../../common/sealed-file.js";
 import { listFilesRecursively } from "../../common/list-files.js";
 import type { PluginRecord, PluginResultStore } from "../plugin-reuse.js";
 
@@ -41,13 +46,16 @@ import type { PluginRecord, PluginResultStore } from "../plugin-reuse.js";
 export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis.bin");
 
 /**
- * First bytes of a cache file of this format; then the SHA-256 of the payload (32 bytes),
- * then the payload (`v8.serialize` of `{ toolchain, records, verdicts, plugins }`), where each
- * record is itself the bytes of its own `v8.serialize`: a compile deserializes only the records
- * it asks for (after a one-file change, the changed plugin's), and carries the others over as
- * bytes (issue 14 item 4).
+ * First bytes of a cache file of this format; then the segments of a sealed log
+ * (`common/sealed-file.ts`): the first a {@link Payload} (`{ toolchain, records, verdicts,
+ * plugins }`), each later one a {@link Changes} to apply to it, where each record is itself the
+ * bytes of its own `v8.serialize`: a compile deserializes only the records it asks for (after a
+ * one-file change, the changed plugin's), and carries the others over as bytes (issue 14 item 4).
  */
-export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 2\n", "utf8");
+export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 3\n", "utf8");
+
+/** Appended segments after which the next save writes the whole state anew. */
+export const MAX_SEGMENTS = 64;
 const MAGIC = ANALYSIS_CACHE_MAGIC;
 
 interface AnalysisRecord {
@@ -81,6 +89,25 @@ interface Payload {
   readonly plugins?: readonly (readonly [string, Uint8Array])[];
 }
 
+/** An appended segment: what one compile changed in the state before it (set, then removed keys). */
+interface Changes {
+  readonly toolchain: string;
+  readonly changes: true;
+  readonly records: readonly (readonly [string, Uint8Array])[];
+  readonly verdicts: readonly (readonly [string, SchemaVerdict])[];
+  readonly plugins: readonly (readonly [string, Uint8Array])[];
+  readonly removed: { readonly records: readonly string[]; readonly verdicts: readonly string[]; readonly plugins: readonly string[] };
+}
+
+/** The state a sealed log holds, and where it was read (for appending to it). */
+interface LoadedState {
+  readonly payload: Payload;
+  readonly identity: SealedLogIdentity;
+  /** Length of the first segment's file prefix (magic and full state) and number of segments. */
+  readonly baseSize: number;
+  readonly segments: number;
+}
+
 /** The cache of one agent root for one compile: read once, consulted, saved once. */
 export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginResultStore {
   readonly #file: string;
@@ -101,14 +128,18 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   /** Where the keys of records and verdicts used are added while a plugin is worked on. */
   #trace: Set<string> | undefined;
   #changed: boolean;
+  /** The file as read, when it held this toolchain's state (what a save may append to). */
+  readonly #loaded: Omit<LoadedState, "payload"> | undefined;
 
-  private constructor(root: string, file: string, toolchain: string, payload: Payload | undefined) {
+  private constructor(root: string, file: string, toolchain: string, loaded: LoadedState | undefined) {
+    const payload = loaded?.payload;
     this.#root = root;
     this.#file = file;
     this.#toolchain = toolchain;
+    this.#loaded = loaded && { identity: loaded.identity, baseSize: loaded.baseSize, segments: loaded.segments };
     this.#stored = new Map(payload?.records ?? []);
     this.#storedVerdicts = new Map(payload?.verdicts ?? []);
-    this.#storedPlugins = new Map(Array.isArray(payload?.plugins) ? payload.plugins.filter((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && item[1] instanceof Uint8Array) : []);
+    this.#storedPlugins = new Map(storedPlugins(payload));
     this.#changed = payload === undefined;
   }
 
@@ -119,7 +150,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   static load(root: string): AnalysisCache {
     const file = path.join(root, ANALYSIS_CACHE_FILE);
     const toolchain = toolchainKey();
-    return new AnalysisCache(root, file, toolchain, readPayload(file, toolchain));
+    return new AnalysisCache(root, file, toolchain, readState(file, toolchain));
   }
 
   /** Number of stored analyses and verdicts that were read (for tests and benchmarks). */
@@ -250,10 +281,57 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   save(): boolean {
     const dropped = this.#used.size !== this.#stored.size || this.#usedVerdicts.size !== this.#storedVerdicts.size || this.#usedPlugins.size !== this.#storedPlugins.size;
     if (!this.#changed && !dropped) return false;
+    const loaded = this.#loaded;
+    if (loaded && loaded.segments < MAX_SEGMENTS) {
+      const changes = this.#changes();
+      // What was read is what this compile used (records rebuilt with the same bytes): nothing to write.
+      if (changes.empty) {
+        this.#refusal = undefined;
+        return false;
+      }
+      // Appended while the appended segments stay under half of the full state; the whole state otherwise.
+      const appendedSoFar = loaded.identity.size - loaded.baseSize;
+      if (appendedSoFar + changes.size <= loaded.baseSize / 2) {
+        const appended = appendSealedSegment(this.#root, this.#file, loaded.identity, changes.segment);
+        this.#refusal = appended.refusal;
+        if (appended.appended) return true;
+        if (appended.refusal) return false;
+      }
+    }
     const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts], plugins: [...this.#usedPlugins] };
-    const result = writeSealedFile(this.#root, this.#file, MAGIC, payload);
+    const result = writeSealedLog(this.#root, this.#file, MAGIC, payload);
     this.#refusal = result.refusal;
     return result.written;
+  }
+
+  /**
+   * What this compile changed in the state read, as a segment (a record rebuilt with the bytes it
+   * was read as is no change), its approximate size in bytes, and whether it changes nothing.
+   */
+  #changes(): { readonly segment: Changes; readonly size: number; readonly empty: boolean } {
+    let size = 0;
+    const changed = <T>(used: ReadonlyMap<string, T>, stored: ReadonlyMap<string, T>): [string, T][] => {
+      const list: [string, T][] = [];
+      for (const [key, value] of used) {
+        const before = stored.get(key);
+        if (before === value || (before instanceof Uint8Array && value instanceof Uint8Array && Buffer.from(before.buffer, before.byteOffset, before.byteLength).equals(value))) continue;
+        list.push([key, value]);
+        size += key.length + (value instanceof Uint8Array ? value.byteLength : 256);
+      }
+      return list;
+    };
+    const removed = <T>(used: ReadonlyMap<string, T>, stored: ReadonlyMap<string, T>): string[] => [...stored.keys()].filter((key) => !used.has(key));
+    const segment: Changes = {
+      toolchain: this.#toolchain,
+      changes: true,
+      records: changed(this.#used, this.#stored),
+      verdicts: changed(this.#usedVerdicts, this.#storedVerdicts),
+      plugins: changed(this.#usedPlugins, this.#storedPlugins),
+      removed: { records: removed(this.#used, this.#stored), verdicts: removed(this.#usedVerdicts, this.#storedVerdicts), plugins: removed(this.#usedPlugins, this.#storedPlugins) },
+    };
+    for (const list of Object.values(segment.removed)) for (const key of list) size += key.length;
+    const empty = segment.records.length + segment.verdicts.length + segment.plugins.length + Object.values(segment.removed).reduce((sum, list) => sum + list.length, 0) === 0;
+    return { segment, size, empty };
   }
 
   /** Why the last {@link save} wrote nothing (a link out of the root, or a file where a folder is expected). */
@@ -358,10 +436,64 @@ function recordKey(kind: AnalysisKind, file: string, pluginRoot: string): string
   return `${kind}\0${file}\0${pluginRoot}`;
 }
 
-/** The payload of `file` when it is intact and written by this toolchain; else `undefined`. */
-function readPayload(file: string, toolchain: string): Payload | undefined {
-  const payload = readSealedPayload(file, MAGIC);
-  return isPayload(payload) && payload.toolchain === toolchain ? payload : undefined;
+/**
+ * The state `file` holds when it is intact and written by this toolchain (its first segment
+ * with each later segment's changes applied in order); else `undefined`.
+ */
+function readState(file: string, toolchain: string): LoadedState | undefined {
+  const log = readSealedLog(file, MAGIC);
+  const [first, ...rest] = log?.segments ?? [];
+  if (!log || !isPayload(first) || first.toolchain !== toolchain) return undefined;
+  const baseSize = log.ends[0]!;
+  if (rest.length === 0) return { payload: first, identity: log.identity, baseSize, segments: 1 };
+  const records = new Map(first.records);
+  const verdicts = new Map(first.verdicts);
+  const plugins = new Map(storedPlugins(first));
+  for (const segment of rest) {
+    if (!isChanges(segment) || segment.toolchain !== toolchain) return undefined;
+    for (const [key, bytes] of segment.records) records.set(key, bytes);
+    for (const [key, verdict] of segment.verdicts) verdicts.set(key, verdict);
+    for (const [key, bytes] of segment.plugins) plugins.set(key, bytes);
+    for (const key of segment.removed.records) records.delete(key);
+    for (const key of segment.removed.verdicts) verdicts.delete(key);
+    for (const key of segment.removed.plugins) plugins.delete(key);
+  }
+  const payload: Payload = { toolchain, records: [...records], verdicts: [...verdicts], plugins: [...plugins] };
+  return { payload, identity: log.identity, baseSize, segments: log.segments.length };
+}
+
+/** The plugin records of a payload that have a stored record's shape (a folder and bytes); the others are left out (worked on again). */
+function storedPlugins(payload: Payload | undefined): (readonly [string, Uint8Array])[] {
+  const plugins: unknown = payload?.plugins;
+  return Array.isArray(plugins) ? plugins.filter((item): item is [string, Uint8Array] => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && item[1] instanceof Uint8Array) : [];
+}
+
+/**
+ * The state the analysis cache file `file` holds (every segment applied), for tests that
+ * inspect or damage it; `undefined` when it reads as a miss.
+ */
+export function readAnalysisCacheState(file: string): Payload | undefined {
+  const log = readSealedLog(file, MAGIC);
+  const toolchain = log && isPayload(log.segments[0]) ? log.segments[0].toolchain : undefined;
+  return toolchain === undefined ? undefined : readState(file, toolchain)?.payload;
+}
+
+/** The bytes of an analysis cache file holding `payload` as one full state (for tests that write a damaged one). */
+export function sealAnalysisCache(payload: unknown): Buffer {
+  return sealLog(MAGIC, payload);
+}
+
+/** Shape check of an appended segment (the digest already proved it is what we wrote). */
+function isChanges(value: unknown): value is Changes {
+  if (typeof value !== "object" || value === null) return false;
+  const { toolchain, changes, records, verdicts, plugins, removed } = value as Record<string, unknown>;
+  const bytesPairs = (list: unknown): boolean => Array.isArray(list) && list.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && item[1] instanceof Uint8Array);
+  const objectPairs = (list: unknown): boolean => Array.isArray(list) && list.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && typeof item[1] === "object" && item[1] !== null);
+  const keys = (list: unknown): boolean => Array.isArray(list) && list.every((key) => typeof key === "string");
+  if (typeof toolchain !== "string" || changes !== true || !bytesPairs(records) || !objectPairs(verdicts) || !bytesPairs(plugins)) return false;
+  if (typeof removed !== "object" || removed === null) return false;
+  const gone = removed as Record<string, unknown>;
+  return keys(gone["records"]) && keys(gone["verdicts"]) && keys(gone["plugins"]);
 }
 
 /**

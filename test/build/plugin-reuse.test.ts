@@ -18,8 +18,7 @@ import { compileAgent, type CompileResult } from "../../build/compile.js";
 import { recordingHost } from "../../cli/inputs-record.js";
 import { createNodeHost, type CompilerHost } from "../../common/host.js";
 import type { Probe } from "../../common/probes.js";
-import { readSealedPayload, sealPayload } from "../../common/sealed-file.js";
-import { ANALYSIS_CACHE_FILE, ANALYSIS_CACHE_MAGIC } from "../../compiler/static-analysis/analysis-cache.js";
+import { ANALYSIS_CACHE_FILE, readAnalysisCacheState, sealAnalysisCache } from "../../compiler/static-analysis/analysis-cache.js";
 import { RACY_MARGIN_MS } from "../../compiler/plugin-reuse.js";
 import { outputsOf, pluginJson, TWO_TOOL_ENTRY } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
@@ -154,10 +153,10 @@ describe("reuse of untouched plugins' front-end results", () => {
 
   it("works on every plugin again for another toolchain, with a cold compile's results", async () => {
     const file = path.join(root, ANALYSIS_CACHE_FILE);
-    const payload = readSealedPayload(file, ANALYSIS_CACHE_MAGIC) as Record<string, unknown>;
+    const payload = readAnalysisCacheState(file) as unknown as Record<string, unknown>;
     // (alpha's and beta's files were changed just before the last compile: only gamma's record could be kept.)
     expect(Array.isArray(payload["plugins"]) && (payload["plugins"] as unknown[]).length).toBeGreaterThan(0);
-    fs.writeFileSync(file, sealPayload(ANALYSIS_CACHE_MAGIC, { ...payload, toolchain: `${String(payload["toolchain"])}-next` }));
+    fs.writeFileSync(file, sealAnalysisCache({ ...payload, toolchain: `${String(payload["toolchain"])}-next` }));
     edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, "return 4"));
     const cold = await coldOutcome(root);
     const run = await incremental(root);
@@ -173,7 +172,7 @@ describe("reuse of untouched plugins' front-end results", () => {
     edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, "return 5"));
     await incremental(root);
     // Each plugin record is stored as the bytes of its own v8.serialize.
-    const payload = readSealedPayload(file, ANALYSIS_CACHE_MAGIC) as { plugins: [string, Uint8Array][] };
+    const payload = readAnalysisCacheState(file) as unknown as { plugins: [string, Uint8Array][] };
     const damaged: [string, (record: Record<string, unknown>) => Record<string, unknown> | Uint8Array][] = [
       ["a relative probe path", (record) => ({ ...record, probes: (record["probes"] as Probe[]).map((probe) => ({ ...probe, path: path.basename(probe.path) })) })],
       ["a probe whose stat is another file's", (record) => ({ ...record, probes: (record["probes"] as Probe[]).map((probe) => ("stat" in probe && probe.stat ? { ...probe, stat: { ...probe.stat, ino: probe.stat.ino + 1 } } : probe)) })],
@@ -184,7 +183,7 @@ describe("reuse of untouched plugins' front-end results", () => {
     ];
     for (const [what, damage] of damaged) {
       const plugins = payload.plugins.map(([dir, bytes]) => [dir, dir.endsWith("beta") ? serialized(damage(v8.deserialize(bytes) as Record<string, unknown>)) : bytes]);
-      fs.writeFileSync(file, sealPayload(ANALYSIS_CACHE_MAGIC, { ...payload, plugins }));
+      fs.writeFileSync(file, sealAnalysisCache({ ...payload, plugins }));
       edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, `return ${what.length}`));
       const cold = await coldOutcome(root);
       const run = await incremental(root);

@@ -141,6 +141,49 @@ describe("writeArtifact", () => {
     expect(siblingsOf(out)).toEqual(["src"]);
   });
 
+  test("links unchanged files while `meanwhile` runs, and leaves the old artifact's removal to the caller when asked", async () => {
+    const out = path.join(tempDir(), "build");
+    const bundle = "bundles/root/assets/ai.assemblyline/echo.mjs";
+    await writeArtifact(out, packaged.bundles, manifestFor(packaged), new Map([["skills/a/b/SKILL.md", "# Old\n"], ["stale.txt", "old"]]));
+    const inode = fs.statSync(path.join(out, bundle)).ino;
+    const seen: { manifest: string; siblings: string[] }[] = [];
+    const meanwhile = (): void => void seen.push({ manifest: fs.readFileSync(path.join(out, MANIFEST_FILE), "utf8"), siblings: siblingsOf(out) });
+    const before = fs.readFileSync(path.join(out, MANIFEST_FILE), "utf8");
+    const written = await writeArtifact(out, packaged.bundles, manifestFor(packaged, "lock v2\n"), new Map([["skills/a/b/SKILL.md", "# New\n"]]), undefined, new Set([bundle]), { meanwhile, deferRemoval: true });
+    // Run once, while the old artifact was intact and the new one being written beside it.
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.manifest).toBe(before);
+    expect(seen[0]!.siblings.filter((name) => name.startsWith(".build.tmp-"))).toHaveLength(1);
+    expect(JSON.parse(fs.readFileSync(path.join(out, MANIFEST_FILE), "utf8")).lockIntegrity).toBe(bundleIntegrity(Buffer.from("lock v2\n")));
+    await written.removal;
+    expect(siblingsOf(out)).toEqual(["build"]);
+    expect(Object.keys(readTree(out)).sort()).toEqual([bundle, MANIFEST_FILE, "skills/a/b/SKILL.md"].sort());
+    expect(fs.readFileSync(path.join(out, "skills/a/b/SKILL.md"), "utf8")).toBe("# New\n");
+    const linked = fs.statSync(path.join(out, bundle));
+    expect([linked.ino, linked.nlink]).toEqual([inode, 1]);
+  });
+
+  test("without deferRemoval the old artifact is gone when the write resolves", async () => {
+    const out = path.join(tempDir(), "build");
+    await writeArtifact(out, packaged.bundles, manifestFor(packaged), new Map([["a/b/c/old.txt", "old"]]));
+    const written = await writeArtifact(out, packaged.bundles, manifestFor(packaged, "lock v2\n"));
+    expect(siblingsOf(out)).toEqual(["build"]);
+    await expect(written.removal).resolves.toBeUndefined();
+  });
+
+  test("a `meanwhile` that throws fails the write and leaves the old artifact byte-identical", async () => {
+    const out = path.join(tempDir(), "build");
+    const bundle = "bundles/root/assets/ai.assemblyline/echo.mjs";
+    await writeArtifact(out, packaged.bundles, manifestFor(packaged), new Map([["notes/readme.txt", "first\n"]]));
+    const before = readTree(out);
+    const meanwhile = (): void => {
+      throw new Error("meanwhile failed");
+    };
+    await expect(writeArtifact(out, packaged.bundles, manifestFor(packaged, "lock v2\n"), new Map(), undefined, new Set([bundle]), { meanwhile })).rejects.toThrow(/meanwhile failed/);
+    expect(readTree(out)).toEqual(before);
+    expect(siblingsOf(out)).toEqual(["build"]);
+  });
+
   test("an empty existing directory is replaced", async () => {
     const out = path.join(tempDir(), "build");
     fs.mkdirSync(out);

@@ -4,13 +4,12 @@
  * mtime), corrupt or foreign files are ignored, `--no-cache` neither reads nor writes it and
  * `--check` never writes it.
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as v8 from "node:v8";
 import { describe, expect, it } from "vitest";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
-import { ANALYSIS_CACHE_FILE, ANALYSIS_CACHE_MAGIC, AnalysisCache, packRecord, unpackRecord } from "../../compiler/static-analysis/analysis-cache.js";
+import { ANALYSIS_CACHE_FILE, AnalysisCache, packRecord, readAnalysisCacheState, sealAnalysisCache, unpackRecord } from "../../compiler/static-analysis/analysis-cache.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { supportAgentRoot } from "../helpers/support-agent.js";
 import { writeFiles } from "../helpers/temp-tree.js";
@@ -69,11 +68,10 @@ function expectSame(actual: { result: CompileResult; lock: string | undefined },
 
 /** Rewrites the cache file's payload (keeping it intact: magic and digest recomputed). */
 function rewriteCache(root: string, edit: (payload: { toolchain: string; records: [string, Uint8Array][]; verdicts: [string, any][] }) => void): void {
-  const bytes = fs.readFileSync(cacheFile(root));
-  const payload = v8.deserialize(bytes.subarray(ANALYSIS_CACHE_MAGIC.length + 32));
+  // The state every segment of the file gives, written back as one full state.
+  const payload = readAnalysisCacheState(cacheFile(root)) as unknown as { toolchain: string; records: [string, Uint8Array][]; verdicts: [string, any][] };
   edit(payload);
-  const body = v8.serialize(payload);
-  fs.writeFileSync(cacheFile(root), Buffer.concat([ANALYSIS_CACHE_MAGIC, createHash("sha256").update(body).digest(), body]));
+  fs.writeFileSync(cacheFile(root), sealAnalysisCache(payload));
 }
 
 /** Makes the stored analysis of `tool-0.ts` say a different description (a result no analysis of the file gives). */

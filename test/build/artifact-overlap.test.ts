@@ -1,0 +1,89 @@
+/**
+ * The compile overlaps its caches' saves with the artifact's links, and the lock's write with the
+ * removal of the old artifact (issue 14 item 4, sixth round: `build/compile.ts`'s pending saves,
+ * `packaging/write-artifact.ts`'s `ArtifactWriteOverlap`). What must not change:
+ * - when `compileAgent` returns, the old artifact is gone (one folder beside the caches, no
+ *   `.build.old-*`), the unchanged bundles were linked (same inode, one link left), and the
+ *   lock, artifact and diagnostics are a cold compile's;
+ * - both caches are saved (the next compile reuses them), also by a compile that fails;
+ * - a refused cache save is still reported, on a failing compile as on a succeeding one.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { compileAgent } from "../../build/compile.js";
+import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
+import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+
+const definition = (text: string): string =>
+  `import { defineTool } from "@assemblyline-agents/core";\n\nexport default defineTool({\n  async execute() {\n    return "${text}";\n  }\n});\n`;
+
+function writeAgent(root: string, capabilities = ["alpha", "beta"]): void {
+  const plugin = (name: string): Record<string, string> => ({
+    [`plugins/${name}/plugin.json`]: pluginJson(name),
+    [`plugins/${name}/ai.assemblyline/index.ts`]: `export default { tools: { ${name}: { definition: "./ai.assemblyline/${name}.ts", description: "The ${name} tool.", inputSchema: { type: "object" } } } };\n`,
+    [`plugins/${name}/ai.assemblyline/${name}.ts`]: definition(name),
+  });
+  writeFiles(root, {
+    "agent.md": `---\nname: overlap\ncapabilities:\n${capabilities.map((c) => `  ${c}: {}\n`).join("")}---\n\nAn agent.\n`,
+    ...plugin("alpha"),
+    ...plugin("beta"),
+  });
+}
+
+async function coldOutputs(root: string): Promise<Record<string, string>> {
+  const copy = path.join(tempDir("al-overlap-cold-"), "agent");
+  fs.cpSync(root, copy, { recursive: true, filter: (from) => !from.includes(`${path.sep}.assemblyline`) });
+  const result = await compileAgent({ root: copy, cache: false });
+  expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
+  return outputsOf(copy);
+}
+
+describe("a compile that replaces its artifact", () => {
+  it("has removed the old artifact, linked the unchanged bundle and saved both caches when it returns", async () => {
+    const root = path.join(tempDir("al-overlap-"), "agent");
+    writeAgent(root);
+    expect((await compileAgent({ root })).ok).toBe(true);
+    const state = path.join(root, ".assemblyline");
+    const cache = path.join(state, "cache");
+    const beta = path.join(state, "build", "bundles", "root", "beta", "ai.assemblyline", "beta.mjs");
+    const before = { beta: fs.statSync(beta).ino, analysis: fs.readFileSync(path.join(cache, "analysis.bin")), bundles: fs.readFileSync(path.join(cache, "bundles.bin")) };
+
+    fs.writeFileSync(path.join(root, "plugins", "alpha", "ai.assemblyline", "alpha.ts"), definition("alpha, changed"));
+    const result = await compileAgent({ root });
+    expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
+    expect(result.artifactChanged).toBe(true);
+    expect(fs.readdirSync(state).sort()).toEqual([".gitignore", "build", "cache"]);
+    // Linked from the old artifact, whose link is gone.
+    const after = fs.statSync(beta);
+    expect([after.ino, after.nlink]).toEqual([before.beta, 1]);
+    // Both caches hold the changed definition now.
+    expect(fs.readFileSync(path.join(cache, "analysis.bin")).equals(before.analysis)).toBe(false);
+    expect(fs.readFileSync(path.join(cache, "bundles.bin")).equals(before.bundles)).toBe(false);
+    expect(outputsOf(root)).toEqual(await coldOutputs(root));
+  });
+
+  it("saves the caches when it fails, and reports a refused save when it fails as when it succeeds", async () => {
+    const root = path.join(tempDir("al-overlap-"), "agent");
+    writeAgent(root, ["alpha", "beta", "missing"]);
+    const failed = await compileAgent({ root });
+    expect(failed.ok).toBe(false);
+    expect(fs.existsSync(path.join(root, ".assemblyline", "cache", "analysis.bin"))).toBe(true);
+
+    // A file where the caches' folder should be: each save is refused, with a warning.
+    fs.rmSync(path.join(root, ".assemblyline"), { recursive: true });
+    fs.mkdirSync(path.join(root, ".assemblyline"));
+    fs.writeFileSync(path.join(root, ".assemblyline", "cache"), "not a folder");
+    const refusedCodes = (diagnostics: readonly { code: string; severity: string; file?: string }[]): string[] =>
+      diagnostics.filter((d) => d.severity === "warning" && d.file?.includes(".assemblyline/cache")).map((d) => d.code);
+    const failing = await compileAgent({ root });
+    expect(failing.ok).toBe(false);
+    expect(refusedCodes(failing.diagnostics)).toHaveLength(1);
+
+    writeAgent(root);
+    const succeeding = await compileAgent({ root });
+    expect(succeeding.ok, JSON.stringify(succeeding.diagnostics)).toBe(true);
+    expect(refusedCodes(succeeding.diagnostics)).toEqual(refusedCodes(failing.diagnostics));
+    expect(fs.readdirSync(path.join(root, ".assemblyline")).sort()).toEqual([".gitignore", "build", "cache"]);
+  });
+});
