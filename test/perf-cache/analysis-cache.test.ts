@@ -13,6 +13,7 @@ import { ANALYSIS_CACHE_FILE, AnalysisCache, packRecord, readAnalysisCacheState,
 import { copyAgent } from "../helpers/copy-agent.js";
 import { supportAgentRoot } from "../helpers/support-agent.js";
 import { writeFiles } from "../helpers/temp-tree.js";
+import { RACY_MARGIN_MS } from "../../common/probes.js";
 
 const TOOLS = 70;
 
@@ -89,6 +90,11 @@ const driftOf = (result: CompileResult) => result.diagnostics.filter((d) => d.co
 describe("persistent analysis cache", () => {
   it("gives the same results without a cache, with an empty one and with a full one", async () => {
     const root = makeAgent();
+    // Files older than the racy margin before the first compile: the cold compile then keeps
+    // every plugin's record, so the warm one has nothing to add. (Otherwise, on a loaded machine
+    // the margin can pass between the two, and the warm compile rightly appends the records the
+    // cold one could not keep yet.)
+    await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
     const none = await compile(root, false);
     expect(none.result.ok).toBe(true);
     expect(fs.existsSync(cacheFile(root))).toBe(false);
