@@ -210,18 +210,20 @@ async function writeFiles(directory: string, files: readonly [string, Uint8Array
   );
   let failure: unknown;
   let pending = meanwhile;
+  // Runs `meanwhile` the first time it is called (and never again); what it throws is the write's failure.
+  const runMeanwhile = (): void => {
+    const run = pending;
+    pending = undefined;
+    try {
+      run?.();
+    } catch (error) {
+      failure ??= error;
+    }
+  };
   const write = async (batch: readonly [string, Uint8Array][]): Promise<void> => {
     for (let start = 0; start < batch.length; start += WRITE_CONCURRENCY) {
       const settled = Promise.allSettled(batch.slice(start, start + WRITE_CONCURRENCY).map(([file, bytes]) => fs.writeFile(target(file), bytes, { flag: "wx" })));
-      if (pending) {
-        const run = pending;
-        pending = undefined;
-        try {
-          run();
-        } catch (error) {
-          failure ??= error;
-        }
-      }
+      runMeanwhile();
       const rejected = (await settled).find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
       if (rejected) throw rejected.reason;
     }
@@ -231,15 +233,7 @@ async function writeFiles(directory: string, files: readonly [string, Uint8Array
   } catch (error) {
     failure ??= error;
   }
-  if (pending) {
-    const run = pending;
-    pending = undefined;
-    try {
-      run();
-    } catch (error) {
-      failure ??= error;
-    }
-  }
+  runMeanwhile();
   const outcomes = await linked;
   if (failure !== undefined) throw failure;
   await write(outcomes.flatMap((outcome) => (outcome.status === "fulfilled" && outcome.value ? [outcome.value] : [])));
