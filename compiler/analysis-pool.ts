@@ -92,18 +92,30 @@ export interface AnalysisPoolOptions {
 
 /**
  * Whether a cold analysis starts the analysis worker: `ASSEMBLY_LINE_ANALYSIS_WORKER=1` always,
- * `=0` never; otherwise when the machine has a second core and is not oversubscribed (the
- * load average of the last minute below the number of cores plus one, as `make -l` judges
- * load; one more than the cores because compiles run one after another, as in a benchmark or
- * `--watch`, keep about two threads busy themselves). The worker costs CPU of its own (a
- * second heap, TypeScript and the analysis code loaded and optimised again), which pays in
- * wall time only on an idle core (docs/performance.md).
+ * `=0` never; otherwise {@link analysisWorkerPays} for this machine's cores and one-minute load
+ * average.
  */
 export function analysisWorkerWanted(): boolean {
   const setting = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
   if (setting === "1" || setting === "0") return setting === "1";
-  const cores = os.availableParallelism();
-  return cores >= 2 && os.loadavg()[0]! < cores + 1;
+  return analysisWorkerPays(os.availableParallelism(), os.loadavg()[0]!);
+}
+
+/**
+ * The load rule behind {@link analysisWorkerWanted}: the worker is started on three cores or
+ * more, when the machine is not oversubscribed (the one-minute load average below the number of
+ * cores plus one, as `make -l` judges load; one more than the cores because compiles run one
+ * after another, as in a benchmark or `--watch`, keep about two threads busy themselves).
+ *
+ * Not on two cores: a compile's own process already keeps the second core busy with V8's
+ * background compiler threads (1.2–1.5 s of CPU on the benchmark agent), and the worker adds
+ * about 25 % more CPU (a second heap, TypeScript and the analysis code loaded and optimised
+ * again, results copied between threads). On the quiet two-core machine its wall-time gain went
+ * from 4–5 % (1 December) to none and to a 10 % loss (2 December, after the parse lost its
+ * parent pointers): docs/performance.md, item 1, "Fifth round".
+ */
+export function analysisWorkerPays(cores: number, loadAverage: number): boolean {
+  return cores >= 3 && loadAverage < cores + 1;
 }
 
 /** A worker started by {@link prestartAnalysisWorker} that no pool has taken yet. */

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { compileAgent } from "../../build/compile.js";
 import { snapshotHost } from "../../build/snapshot-host.js";
 import { analyzeAgent, type AgentAnalysis } from "../../compiler/analyze-agent.js";
-import { analysisWorkerWaiting, discardPrestartedAnalysisWorker, POOL_THRESHOLD, prestartAnalysisWorker, startAnalysisPool, type AnalysisPool } from "../../compiler/analysis-pool.js";
+import { analysisWorkerPays, analysisWorkerWaiting, discardPrestartedAnalysisWorker, POOL_THRESHOLD, prestartAnalysisWorker, startAnalysisPool, type AnalysisPool } from "../../compiler/analysis-pool.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { createNodeHost } from "../../common/host.js";
 import { runCli } from "../helpers/run-cli.js";
@@ -168,5 +168,17 @@ describe("the analysis worker", () => {
     expect(alone.status).toBe(1);
     expect(JSON.parse(alone.stdout).diagnostics.length).toBeGreaterThan(3);
     expect(run(true)).toEqual(alone);
+  });
+});
+
+describe("the load rule (analysisWorkerPays)", () => {
+  it("starts the worker on three cores or more when the machine is not oversubscribed, never on one or two", () => {
+    expect(analysisWorkerPays(1, 0)).toBe(false);
+    expect(analysisWorkerPays(2, 0)).toBe(false);
+    expect(analysisWorkerPays(3, 0)).toBe(true);
+    expect(analysisWorkerPays(3, 3.9)).toBe(true);
+    expect(analysisWorkerPays(3, 4)).toBe(false);
+    expect(analysisWorkerPays(16, 12)).toBe(true);
+    expect(analysisWorkerPays(16, 17.5)).toBe(false);
   });
 });
