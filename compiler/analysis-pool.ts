@@ -102,20 +102,20 @@ export function analysisWorkerWanted(): boolean {
 }
 
 /**
- * The load rule behind {@link analysisWorkerWanted}: the worker is started on three cores or
- * more, when the machine is not oversubscribed (the one-minute load average below the number of
+ * The load rule behind {@link analysisWorkerWanted}: the worker is started when the machine has
+ * a second core and is not oversubscribed (the one-minute load average below the number of
  * cores plus one, as `make -l` judges load; one more than the cores because compiles run one
- * after another, as in a benchmark or `--watch`, keep about two threads busy themselves).
+ * after another, as in a benchmark or `--watch`, keep about two threads busy themselves). The
+ * worker costs CPU of its own (a second heap, TypeScript and the analysis code loaded and
+ * optimised again, results copied between threads), which pays in wall time only on an idle core.
  *
- * Not on two cores: a compile's own process already keeps the second core busy with V8's
- * background compiler threads (1.2–1.5 s of CPU on the benchmark agent), and the worker adds
- * about 25 % more CPU (a second heap, TypeScript and the analysis code loaded and optimised
- * again, results copied between threads). On the quiet two-core machine its wall-time gain went
- * from 4–5 % (1 December) to none and to a 10 % loss (2 December, after the parse lost its
- * parent pointers): docs/performance.md, item 1, "Fifth round".
+ * Two cores stay enough: on the quiet two-core machine the worker gained nothing (or lost up to
+ * 10 %) on the 200-plugin benchmark agent, but without it realistic agents compiled 26 %
+ * (100 plugins), 37 % (500) and 53 % (2,000) slower (2 December; docs/performance.md, item 1,
+ * "The lead's quiet runs and the worker rule").
  */
 export function analysisWorkerPays(cores: number, loadAverage: number): boolean {
-  return cores >= 3 && loadAverage < cores + 1;
+  return cores >= 2 && loadAverage < cores + 1;
 }
 
 /** A worker started by {@link prestartAnalysisWorker} that no pool has taken yet. */

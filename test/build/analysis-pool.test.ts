@@ -172,12 +172,11 @@ describe("the analysis worker", () => {
 });
 
 describe("the load rule (analysisWorkerPays)", () => {
-  it("starts the worker on three cores or more when the machine is not oversubscribed, never on one or two", () => {
+  it("starts the worker on two cores or more when the machine is not oversubscribed, never on one", () => {
     expect(analysisWorkerPays(1, 0)).toBe(false);
-    expect(analysisWorkerPays(2, 0)).toBe(false);
-    expect(analysisWorkerPays(3, 0)).toBe(true);
-    expect(analysisWorkerPays(3, 3.9)).toBe(true);
-    expect(analysisWorkerPays(3, 4)).toBe(false);
+    expect(analysisWorkerPays(2, 0)).toBe(true);
+    expect(analysisWorkerPays(2, 2.9)).toBe(true);
+    expect(analysisWorkerPays(2, 3)).toBe(false);
     expect(analysisWorkerPays(16, 12)).toBe(true);
     expect(analysisWorkerPays(16, 17.5)).toBe(false);
   });
