@@ -24,8 +24,17 @@ export function sealPayload(magic: Buffer, payload: unknown): Buffer {
  * the file was written and, when the write was refused, why (the caches report it as a warning).
  */
 export function writeSealedFile(root: string, file: string, magic: Buffer, payload: unknown): { readonly written: boolean; readonly refusal?: WriteRefusal } {
+  return writeCacheBytes(root, file, () => sealPayload(magic, payload));
+}
+
+/**
+ * Writes the bytes `make` returns to `file`, atomically, confined to `root`, without `fsync`;
+ * never throws (a failure to make or write them is `written: false`). The one write path of
+ * {@link writeSealedFile} and {@link writeSealedLog}.
+ */
+function writeCacheBytes(root: string, file: string, make: () => Buffer): { readonly written: boolean; readonly refusal?: WriteRefusal } {
   try {
-    const refusal = writeFileConfined(root, file, sealPayload(magic, payload), { createFolders: true, durable: false });
+    const refusal = writeFileConfined(root, file, make(), { createFolders: true, durable: false });
     return refusal === undefined ? { written: true } : { written: false, refusal };
   } catch {
     return { written: false };
@@ -94,12 +103,7 @@ function sealSegment(payload: unknown): Buffer {
  * sealed file (atomically, confined to `root`, without `fsync`). Never throws.
  */
 export function writeSealedLog(root: string, file: string, magic: Buffer, payload: unknown): { readonly written: boolean; readonly refusal?: WriteRefusal } {
-  try {
-    const refusal = writeFileConfined(root, file, sealLog(magic, payload), { createFolders: true, durable: false });
-    return refusal === undefined ? { written: true } : { written: false, refusal };
-  } catch {
-    return { written: false };
-  }
+  return writeCacheBytes(root, file, () => sealLog(magic, payload));
 }
 
 /**
