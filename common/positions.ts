@@ -59,7 +59,7 @@ export function lineColumnOf(map: LineMap, offset: number): { line: number; colu
  * gives them, into `out[at]` and `out[at + 1]`, without allocating: for tables that record
  * thousands of locations (`compiler/location-table.ts`, issue 14 item 1).
  */
-export function writeLineColumn(map: LineMap, offset: number, out: number[], at: number): void {
+export function writeLineColumn(map: LineMap, offset: number, out: number[] | Int32Array, at: number): void {
   const clamped = clampOffset(map, offset);
   const index = lineIndexOf(map, clamped);
   out[at] = index + 1;

@@ -173,7 +173,8 @@ function sourceLocation(table: LocationTable, at: number): SourceLocation {
  */
 export class LocationTableWriter {
   readonly #names: (string | null)[] = [];
-  readonly #numbers: number[] = [];
+  /** Rows written so far, in a buffer doubled when full. */
+  #numbers = new Int32Array(64 * LOCATION_TABLE_FIELDS);
   readonly #files: string[] = [];
   readonly #fileIndex = new Map<string, number>();
   #lastMap: LineMap | undefined;
@@ -187,11 +188,17 @@ export class LocationTableWriter {
   open(name: string | null, map: LineMap, start: number, end: number, keyMap: LineMap | undefined, keyStart: number, keyEnd: number): number {
     const row = this.#names.length;
     this.#names.push(name);
-    const numbers = this.#numbers;
     const at = row * LOCATION_TABLE_FIELDS;
-    numbers.push(1, 0, 0, 0, 0, 0, -1, 0, 0, -1, 0);
+    if (at + LOCATION_TABLE_FIELDS > this.#numbers.length) {
+      const grown = new Int32Array(this.#numbers.length * 2);
+      grown.set(this.#numbers);
+      this.#numbers = grown;
+    }
+    const numbers = this.#numbers;
+    numbers[at] = 1;
     this.#write(map, start, end, at + VALUE);
     if (keyMap) this.#write(keyMap, keyStart, keyEnd, at + KEY);
+    else numbers[at + KEY] = -1;
     return row;
   }
 
@@ -202,7 +209,7 @@ export class LocationTableWriter {
 
   /** The table written so far. */
   finish(): LocationTable {
-    return { names: this.#names, files: this.#files, numbers: Int32Array.from(this.#numbers) };
+    return { names: this.#names, files: this.#files, numbers: this.#numbers.slice(0, this.#names.length * LOCATION_TABLE_FIELDS) };
   }
 
   #write(map: LineMap, start: number, end: number, at: number): void {
