@@ -20,8 +20,27 @@ export function isPathInside(parent: string, child: string): boolean {
  * itself) when `child` is inside `parent`, else `undefined`.
  */
 export function relativeInside(parent: string, child: string): string | undefined {
+  // Both already absolute and normal (what a compile asks thousands of times: every definition,
+  // import and packaged file): `path.resolve` would return them as they are, and `path.relative`
+  // between them is the rest of `child` after `parent/`, or climbs out (issue 14 item 1).
+  if (path.sep === "/" && isNormalAbsolute(parent) && isNormalAbsolute(child)) {
+    if (child === parent) return "";
+    if (parent === "/") return child.slice(1);
+    return child.startsWith(parent) && child.charCodeAt(parent.length) === 47 /* / */ ? child.slice(parent.length + 1) : undefined;
+  }
   const relative = path.relative(path.resolve(parent), path.resolve(child));
   if (relative === "") return "";
   if (path.isAbsolute(relative) || relative === ".." || relative.startsWith(`..${path.sep}`)) return undefined;
   return relative;
+}
+
+/**
+ * Whether `p` is an absolute POSIX path that `path.resolve` returns unchanged: it starts with
+ * `/`, has no empty, `.` or `..` segment and no trailing `/` (the root `/` itself is normal).
+ */
+function isNormalAbsolute(p: string): boolean {
+  if (p.charCodeAt(0) !== 47 /* / */) return false;
+  if (p.length === 1) return true;
+  if (p.charCodeAt(p.length - 1) === 47 || p.includes("//")) return false;
+  return !(p.includes("/./") || p.includes("/../") || p.endsWith("/.") || p.endsWith("/.."));
 }

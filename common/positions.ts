@@ -49,7 +49,29 @@ export function createLineMap(file: string, text: string): LineMap {
 
 /** Line and column (1-based) of a UTF-16 offset into the map's text; offsets are clamped. */
 export function lineColumnOf(map: LineMap, offset: number): { line: number; column: number } {
-  const clamped = Math.max(0, Math.min(offset, map.text.length));
+  const clamped = clampOffset(map, offset);
+  const index = lineIndexOf(map, clamped);
+  return { line: index + 1, column: columnOf(map, index, clamped) };
+}
+
+/**
+ * Writes the line and column (1-based) of a UTF-16 offset, exactly as {@link lineColumnOf}
+ * gives them, into `out[at]` and `out[at + 1]`, without allocating: for tables that record
+ * thousands of locations (`compiler/location-table.ts`, issue 14 item 1).
+ */
+export function writeLineColumn(map: LineMap, offset: number, out: number[] | Int32Array, at: number): void {
+  const clamped = clampOffset(map, offset);
+  const index = lineIndexOf(map, clamped);
+  out[at] = index + 1;
+  out[at + 1] = columnOf(map, index, clamped);
+}
+
+function clampOffset(map: LineMap, offset: number): number {
+  return Math.max(0, Math.min(offset, map.text.length));
+}
+
+/** The 0-based index of the line holding a clamped offset (binary search of the line starts). */
+function lineIndexOf(map: LineMap, clamped: number): number {
   const starts = map.lineStarts;
   let low = 0;
   let high = starts.length - 1;
@@ -58,9 +80,13 @@ export function lineColumnOf(map: LineMap, offset: number): { line: number; colu
     if (starts[mid]! <= clamped) low = mid;
     else high = mid - 1;
   }
-  let column = clamped - starts[low]! + 1;
-  if (low === 0 && map.text.charCodeAt(0) === 0xfeff && clamped > 0) column -= 1;
-  return { line: low + 1, column };
+  return low;
+}
+
+/** The 1-based column of a clamped offset on the line of index `index` (a byte order mark takes none). */
+function columnOf(map: LineMap, index: number, clamped: number): number {
+  const column = clamped - map.lineStarts[index]! + 1;
+  return index === 0 && map.text.charCodeAt(0) === 0xfeff && clamped > 0 ? column - 1 : column;
 }
 
 /** The location of the span `[start, end)` of the map's text. */

@@ -13,30 +13,29 @@
  */
 import type { Diagnostic, SourceLocation } from "../diagnostics/diagnostic.js";
 import type { JsonObject, JsonValue } from "../common/json-value.js";
+import { findLocation, type LocationTable, type ValueLocation } from "./location-table.js";
 
-/** Where a value, and the key that names it, are written. */
-export interface ValueLocation {
-  /** The value expression (or JSON value / YAML node). */
-  readonly value: SourceLocation;
-  /** The property name that holds the value, when it is an object member. */
-  readonly key?: SourceLocation;
-}
+// Where a value and its key are written, and the compact table of an evaluated value's
+// locations: defined with their reader (`location-table.ts`), part of this model.
+export type { LocationTable, ValueLocation } from "./location-table.js";
 
 /**
  * A JSON value read from a source file, with the location of every nested value keyed by its
  * JSON Pointer (RFC 6901: `""` is the root, `/tools/echo/inputSchema`). Pointers match ajv's
  * `instancePath`, so schema errors map straight back to the line that wrote the value.
+ * `locations` is a map (JSON and YAML documents) or, for evaluated entries, a
+ * {@link LocationTable}; read either with {@link findLocation}.
  */
 export interface LocatedValue<T extends JsonValue = JsonValue> {
   readonly value: T;
-  readonly locations: ReadonlyMap<string, ValueLocation>;
+  readonly locations: ReadonlyMap<string, ValueLocation> | LocationTable;
 }
 
 /** Finds the closest recorded location for a pointer (walking up to its parents). */
 export function locateValue(located: Pick<LocatedValue, "locations">, pointer: string, fallback: SourceLocation): ValueLocation {
   let current = pointer;
   for (;;) {
-    const found = located.locations.get(current);
+    const found = findLocation(located.locations, current);
     if (found) return found;
     if (current === "") return { value: fallback };
     current = current.slice(0, current.lastIndexOf("/"));

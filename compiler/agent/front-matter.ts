@@ -12,6 +12,7 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createLineMap, fileStart, locationOf, type LineMap } from "../../common/positions.js";
 import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import type { LocatedValue } from "../model.js";
+import { findLocation } from "../location-table.js";
 import { yamlToLocatedValue } from "./yaml-values.js";
 import { describeKind } from "../../diagnostics/json-kinds.js";
 
@@ -73,7 +74,7 @@ export function parseFrontMatter(file: string, text: string): FrontMatter {
     return { located: { value: {}, locations: conversion.located?.locations ?? new Map() }, bodyOffset: end.next, lineMap, diagnostics };
   }
   if (!isJsonObject(value)) {
-    const at = conversion.located?.locations.get("")?.value ?? fileStart(file);
+    const at = (conversion.located && findLocation(conversion.located.locations, ""))?.value ?? fileStart(file);
     diagnostics.push(createDiagnostic(Diagnostics.AgentFrontMatterNotMapping, at, [describeKind(value, "yaml")]));
     return { located: undefined, bodyOffset: end.next, lineMap, diagnostics };
   }

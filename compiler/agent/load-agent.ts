@@ -14,6 +14,7 @@ import { fileStart } from "../../common/positions.js";
 import type { CompilerHost } from "../../common/host.js";
 import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import type { AgentModel, CapabilityRequest, LocatedValue, Surface } from "../model.js";
+import { findLocation } from "../location-table.js";
 import { describeKind } from "../../diagnostics/json-kinds.js";
 import { parseFrontMatter } from "./front-matter.js";
 import { didYouMean } from "../../common/did-you-mean.js";
@@ -64,7 +65,7 @@ function loadSurface(host: CompilerHost, root: string, id: string, dir: string, 
   diagnostics.push(...frontMatter.diagnostics);
   const located: LocatedValue<JsonObject> = frontMatter.located ?? { value: {}, locations: new Map() };
   const at = (pointer: string, key = false): SourceLocation => {
-    const found = located.locations.get(pointer);
+    const found = findLocation(located.locations, pointer);
     return (key ? found?.key : undefined) ?? found?.value ?? fileStart(agentFile);
   };
 

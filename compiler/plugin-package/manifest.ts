@@ -21,6 +21,7 @@ import { fileStart } from "../../common/positions.js";
 import type { CompilerHost } from "../../common/host.js";
 import { isJsonObject, setOwn, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
+import { findLocation } from "../location-table.js";
 import { PLUGIN_REJECTED } from "./consequences.js";
 import { relativeToRoot, resolvePackagePath } from "./containment.js";
 import { didYouMean, didYouMeanHint } from "../../common/did-you-mean.js";
@@ -87,11 +88,11 @@ export function loadManifest(host: CompilerHost, root: string, rootReal: string)
   const located = document.located;
   const value = located.value;
   if (!isJsonObject(value)) {
-    return rejected([...diagnostics, createDiagnostic(Diagnostics.ManifestNotObject, located.locations.get("")!.value, [describeKind(value)])]);
+    return rejected([...diagnostics, createDiagnostic(Diagnostics.ManifestNotObject, findLocation(located.locations, "")!.value, [describeKind(value)])]);
   }
   const name = typeof value.name === "string" && Object.hasOwn(value, "name") ? value.name : undefined;
   const version = typeof value.version === "string" && Object.hasOwn(value, "version") ? value.version : undefined;
-  const schemaLocation = Object.hasOwn(value, "$schema") ? located.locations.get("/$schema")?.value : undefined;
+  const schemaLocation = Object.hasOwn(value, "$schema") ? findLocation(located.locations, "/$schema")?.value : undefined;
   const selected = selectManifestRules(value, located, file);
   if (selected.diagnostic) return { ...rejected([...diagnostics, selected.diagnostic]), name, version };
 

@@ -34,6 +34,7 @@ import * as v8 from "node:v8";
 import { fileURLToPath } from "node:url";
 import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 import type { DefinitionAnalysis, EntryAnalysis, ValueLocation } from "../model.js";
+import { isLocationTable } from "../location-table.js";
 import { packageRoot } from "../../common/package-root.js";
 import type { SchemaVerdict, VerdictStore } from "../validation/schema-compiler.js";
 import type { ContentFingerprint } from "./analysis-session.js";
@@ -52,7 +53,8 @@ export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis
  * bytes of its own `v8.serialize`: a compile deserializes only the records it asks for (after a
  * one-file change, the changed plugin's), and carries the others over as bytes (issue 14 item 4).
  */
-export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 3\n", "utf8");
+// 4: an evaluated entry's locations are a LocationTable (`../location-table.ts`) inside the record.
+export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 4\n", "utf8");
 
 /** Appended segments after which the next save writes the whole state anew. */
 export const MAX_SEGMENTS = 64;
@@ -64,8 +66,9 @@ interface AnalysisRecord {
 }
 
 /**
- * A record as stored: an entry's location map (most of its size: a file name per location)
- * is packed into numbers and one table of file names; `result.entry.locations` is then `null`.
+ * A record as stored: an entry's location table (`../location-table.ts`) stays in the result as
+ * it is; an entry whose locations are a map (most of its size: a file name per location) has it
+ * packed into numbers and one table of file names, and `result.entry.locations` is then `null`.
  */
 interface StoredRecord extends AnalysisRecord {
   readonly locations?: PackedLocations;
@@ -345,12 +348,14 @@ export type PackedRecord = StoredRecord;
 
 /**
  * Packs an analysis for storing or posting: an entry's location map (most of its size: a file
- * name per location) becomes a table of pointers, a table of files and numbers. Undone by
+ * name per location) becomes a table of pointers, a table of files and numbers; a location
+ * table (what the static analysis writes) is already that, and is left as it is. Undone by
  * {@link unpackRecord}.
  */
 export function packRecord(record: AnalysisRecord): StoredRecord {
   const entry = "entry" in record.result ? record.result.entry : undefined;
-  const locations = entry && packLocations(entry.locations);
+  // A location table (every evaluated entry's) is already numbers: stored and posted as it is.
+  const locations = entry && !isLocationTable(entry.locations) && packLocations(entry.locations);
   if (!entry || !locations) return record;
   const result = { ...record.result, entry: { ...entry, locations: null } } as unknown as EntryAnalysis;
   return { fingerprint: record.fingerprint, result, locations };

@@ -2,15 +2,15 @@
  * The static evaluator's intermediate result: an immutable tree of values, each with the span
  * that wrote it (and, for object members, the span of the key). Subtrees are shared when a
  * constant is referenced twice; {@link toLocatedValue} flattens the tree into the plain
- * {@link LocatedValue} handed to later stages (values keyed by JSON Pointer).
+ * {@link LocatedValue} handed to later stages (its locations a {@link LocationTable}).
  *
  * Module-internal: the tree holds spans into parsed files, never AST nodes.
  */
 import type { SourceLocation } from "../../diagnostics/diagnostic.js";
 import { locationOf, type LineMap } from "../../common/positions.js";
 import { setOwn, type JsonPrimitive, type JsonValue } from "../../common/json-value.js";
-import type { LocatedValue, ValueLocation } from "../model.js";
-import { escapePointerSegment } from "../../common/json-pointer.js";
+import type { LocatedValue, LocationTable, ValueLocation } from "../model.js";
+import { LocationTableWriter } from "../location-table.js";
 
 /** A file whose text positions can be turned into locations (the line map is built lazily). */
 export interface Locatable {
@@ -52,34 +52,40 @@ export class ValueTooLargeError extends Error {
 }
 
 /**
- * Flattens a tree into a JSON value and the location of every value and key, keyed by JSON
- * Pointer (RFC 6901). Object keys such as `__proto__` stay data ({@link setOwn}).
+ * Flattens a tree into a JSON value and the location of every value and key, as a
+ * {@link LocationTable} (rows in the value's preorder; read with `findLocation`, which gives
+ * for a JSON Pointer (RFC 6901) the location `spanLocation` gives for its spans). Object keys
+ * such as `__proto__` stay data ({@link setOwn}).
  *
  * @param limit the most values the result may hold (shared subtrees count each time they
  *   appear); beyond it a {@link ValueTooLargeError} is thrown.
- * @param withLocations false to skip building the location map (definition modules).
+ * @param withLocations false to skip recording locations (definition modules): `locations` is
+ *   then an empty map.
  */
 export function toLocatedValue(root: Located, limit: number, withLocations = true): LocatedValue {
-  const locations = new Map<string, ValueLocation>();
+  const table = withLocations ? new LocationTableWriter() : undefined;
   let count = 0;
-  const visit = (node: Located, pointer: string, key: Span | undefined): JsonValue => {
+  const visit = (node: Located, name: string | null, key: Span | undefined): JsonValue => {
     if (++count > limit) throw new ValueTooLargeError(limit);
-    if (withLocations) {
-      locations.set(pointer, key ? { value: spanLocation(node.span), key: spanLocation(key) } : { value: spanLocation(node.span) });
+    const row = table?.open(name, node.span.file.lineMap(), node.span.start, node.span.end, key?.file.lineMap(), key?.start ?? 0, key?.end ?? 0);
+    let value: JsonValue;
+    if (node.kind === "leaf") value = node.value;
+    else if (node.kind === "array") value = node.items.map((item) => visit(item, null, undefined));
+    else {
+      const out: Record<string, JsonValue> = {};
+      for (const [memberName, member] of node.members) {
+        const memberValue = visit(member.node, memberName, member.key);
+        // Plain assignment is much faster; only `__proto__` would hit the prototype setter.
+        if (memberName === "__proto__") setOwn(out, memberName, memberValue);
+        else out[memberName] = memberValue;
+      }
+      value = out;
     }
-    if (node.kind === "leaf") return node.value;
-    if (node.kind === "array") return node.items.map((item, index) => visit(item, withLocations ? `${pointer}/${index}` : "", undefined));
-    const out: Record<string, JsonValue> = {};
-    for (const [name, member] of node.members) {
-      const value = visit(member.node, withLocations ? `${pointer}/${escapePointerSegment(name)}` : "", member.key);
-      // Plain assignment is much faster; only `__proto__` would hit the prototype setter.
-      if (name === "__proto__") setOwn(out, name, value);
-      else out[name] = value;
-    }
-    return out;
+    if (row !== undefined) table!.close(row);
+    return value;
   };
-  const value = visit(root, "", undefined);
-  return { value, locations };
+  const value = visit(root, null, undefined);
+  return { value, locations: table ? table.finish() : new Map<string, ValueLocation>() };
 }
 
 /** A short English name of a value's JSON type ("an array", "a string", "null"). */

@@ -190,9 +190,12 @@ function staticKeywordDiagnostics(schema: JsonValue, dialect: SchemaDialect, rep
 function refCycleDiagnostics(schema: JsonObject, dialect: SchemaDialect, report: Report, role: string): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const reported = new Set<string>();
-  walkSubschemas(schema, dialect, (_subschema, pointer) => {
-    const chain: string[] = [];
-    let at: string | undefined = pointer;
+  walkSubschemas(schema, dialect, (subschema, pointer) => {
+    // The walk hands over the subschema at `pointer` itself: only one with a local `$ref` starts a chain.
+    const first = localRefOf(schema, subschema);
+    if (first === undefined) return;
+    const chain: string[] = [pointer];
+    let at: string | undefined = first;
     while (at !== undefined && !chain.includes(at)) {
       chain.push(at);
       at = localRefTarget(schema, at);
@@ -208,7 +211,11 @@ function refCycleDiagnostics(schema: JsonObject, dialect: SchemaDialect, report:
 
 /** The pointer a subschema's `$ref` names inside the same schema (`"#"` or `"#/…"`), when it names one that exists. */
 function localRefTarget(schema: JsonObject, pointer: string): string | undefined {
-  const ref = valueAtPointer(schema, pointer);
+  return localRefOf(schema, valueAtPointer(schema, pointer));
+}
+
+/** The pointer the `$ref` of `ref` (a subschema of `schema`) names inside `schema`, as {@link localRefTarget}. */
+function localRefOf(schema: JsonObject, ref: unknown): string | undefined {
   if (!isJsonObject(ref) || typeof ref["$ref"] !== "string" || !ref["$ref"].startsWith("#")) return undefined;
   let target: string;
   try {

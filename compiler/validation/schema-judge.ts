@@ -49,8 +49,8 @@ export function knownKeywords(dialect: SchemaDialect): Readonly<Record<string, u
 
 const tables = new Map<SchemaDialect, AjvTables>();
 
-/** What {@link certainlyAccepted} reads from the shared instance of `dialect` (read once). */
-function tablesOf(dialect: SchemaDialect): AjvTables {
+/** What {@link certainlyAccepted} reads from the shared instance of `dialect` (read once; exported for tests). */
+export function tablesOf(dialect: SchemaDialect): AjvTables {
   let found = tables.get(dialect);
   if (!found) {
     const ajv = sharedInstance(metaInstances, dialect, COMPILE_TIME_AJV_OPTIONS);

@@ -142,13 +142,13 @@ function subschemaAccepted(schema: JsonValue | undefined, context: readonly stri
     if (!types.every((t) => includesType(context, t))) return false;
     effective = narrowTypes(context, types);
   }
-  for (const rule of tables.rules) {
-    if (!usesRule(schema, rule)) continue;
-    const { type = [], dependencies, validateSchema, schemaType } = rule.definition;
-    // checkKeywordTypes: a typed keyword needs one of its types among the subschema's.
-    if (type.length > 0 && !type.some((t) => effective.includes(t) || (t === "number" && effective.includes("integer")))) return false;
-    if (validateSchema !== undefined || (dependencies ?? []).some((d) => !Object.hasOwn(schema, d))) return false;
-    if (Object.hasOwn(schema, rule.keyword) && schemaType !== undefined && !fitsSchemaType(schema[rule.keyword]!, schemaType)) return false;
+  // The rules the subschema uses (ajv's `shouldUseRule`), found from its own keys rather than by asking every
+  // rule of the dialect; a rule named by two of its keys is checked twice, to the same answer.
+  const byKeyword = rulesByKeyword(tables);
+  for (const key of Object.keys(schema)) {
+    const rules = byKeyword.get(key);
+    if (rules === undefined) continue;
+    for (const rule of rules) if (!ruleAccepted(schema, rule, effective)) return false;
   }
   for (const key of Object.keys(schema)) {
     const value = schema[key]!;
@@ -163,6 +163,39 @@ function subschemaAccepted(schema: JsonValue | undefined, context: readonly stri
     }
   }
   return true;
+}
+
+/** ajv's `checkKeywordTypes`, dependencies and schema-type checks of one rule the subschema uses. */
+function ruleAccepted(schema: JsonObject, rule: AjvRule, effective: readonly string[]): boolean {
+  const { type, dependencies, validateSchema, schemaType } = rule.definition;
+  // checkKeywordTypes: a typed keyword needs one of its types among the subschema's.
+  if (type !== undefined && type.length > 0 && !type.some((t) => effective.includes(t) || (t === "number" && effective.includes("integer")))) return false;
+  if (validateSchema !== undefined || (dependencies !== undefined && dependencies.some((d) => !Object.hasOwn(schema, d)))) return false;
+  if (Object.hasOwn(schema, rule.keyword) && schemaType !== undefined && !fitsSchemaType(schema[rule.keyword]!, schemaType)) return false;
+  return true;
+}
+
+const RULE_INDEXES = new WeakMap<AjvTables, ReadonlyMap<string, readonly AjvRule[]>>();
+
+/**
+ * The rules of `tables` by each keyword that makes one apply (its own and those it
+ * `implements`: ajv's `shouldUseRule` applies a rule when the subschema has one of them), built once per tables
+ * (exported for tests).
+ */
+export function rulesByKeyword(tables: AjvTables): ReadonlyMap<string, readonly AjvRule[]> {
+  let index = RULE_INDEXES.get(tables);
+  if (index === undefined) {
+    const built = new Map<string, AjvRule[]>();
+    for (const rule of tables.rules) {
+      for (const keyword of [rule.keyword, ...(rule.definition.implements ?? [])]) {
+        const list = built.get(keyword);
+        if (list === undefined) built.set(keyword, [rule]);
+        else if (!list.includes(rule)) list.push(rule);
+      }
+    }
+    RULE_INDEXES.set(tables, (index = built));
+  }
+  return index;
 }
 
 /** The meta-schema shape of one keyword's value, and the compile rules that read only it. */
@@ -199,10 +232,6 @@ function keywordValueAccepted(key: string, schema: JsonObject, tables: AjvTables
   }
 }
 
-/** ajv's `shouldUseRule`: the keyword, or one it implements, is present. */
-function usesRule(schema: JsonObject, rule: AjvRule): boolean {
-  return schema[rule.keyword] !== undefined || (rule.definition.implements?.some((keyword) => schema[keyword] !== undefined) ?? false);
-}
 
 /** ajv's `validSchemaType` for a JSON value. */
 function fitsSchemaType(value: JsonValue, schemaType: string | readonly string[]): boolean {

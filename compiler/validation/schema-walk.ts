@@ -13,6 +13,9 @@ const ARRAY = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 /** Keywords whose value maps names to subschemas. */
 const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 
+/** Every keyword whose value may hold subschemas (the three lists and draft-07 `dependencies`). */
+const APPLICATORS: ReadonlySet<string> = new Set([...SINGLE, ...ARRAY, ...MAP, "dependencies"]);
+
 /**
  * Calls `visit` for the root and every nested subschema that is an object (boolean schemas
  * have no keywords to check). Order: depth-first, keys in written order.
@@ -26,6 +29,8 @@ export function walkSubschemas(root: JsonValue, _dialect: SchemaDialect, visit: 
     visit(schema, pointer);
     const children: { schema: JsonValue; pointer: string }[] = [];
     for (const key of Object.keys(schema)) {
+      // Most keys (`type`, `description`, …) hold no subschema: their pointer is not built.
+      if (!APPLICATORS.has(key)) continue;
       const value = schema[key]!;
       const at = `${pointer}/${escapePointerSegment(key)}`;
       if (SINGLE.includes(key) && isJsonObject(value)) children.push({ schema: value, pointer: at });

@@ -13,6 +13,7 @@
  */
 import * as path from "node:path";
 import type { StaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
+import { findLocation } from "../../compiler/location-table.js";
 import { escapePointerSegment } from "../../common/json-pointer.js";
 import { isJsonObject, type JsonValue } from "../../common/json-value.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
@@ -97,7 +98,7 @@ function driftFixes(diagnostic: Diagnostic, context: FixContext): CodeFix[] {
   const descriptorValue = tool[field];
   const entryText = context.text(diagnostic.file);
   const definitionText = context.text(definitionFile);
-  const at = entry.locations.get(`/tools/${escapePointerSegment(toolName)}/${field}`);
+  const at = findLocation(entry.locations, `/tools/${escapePointerSegment(toolName)}/${field}`);
   // Into the descriptor: only where the descriptor writes the field (a missing needsApproval is not inserted).
   if (entryText !== undefined && at?.value.endLine !== undefined && descriptorValue !== undefined && defined.value !== null) {
     const span = spanOf(entryText, at.value);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { analyzeSource, brief, DIR, ENTRY, lines, where } from "./helpers.js";
+import { findLocation } from "../../compiler/location-table.js";
 
 /** Analyses `export default { v: <expression> };` and returns `v` (asserting no diagnostics). */
 function valueOf(expression: string, prelude: string[] = []): unknown {
@@ -212,7 +213,7 @@ describe("relative imports", () => {
     const result = analyzeSource(lines('import { shared } from "./shared.js";', "export default { v: shared };"), shared);
     expect(result.diagnostics).toEqual([]);
     expect(result.entry?.value).toEqual({ v: { type: "string" } });
-    const located = result.entry?.locations.get("/v/type");
+    const located = findLocation(result.entry!.locations, "/v/type");
     expect(located?.value).toMatchObject({ file: `${DIR}/shared.ts`, line: 1, column: 31 });
     expect(located?.key).toMatchObject({ file: `${DIR}/shared.ts`, line: 1, column: 25 });
     expect(result.dependencies).toEqual([ENTRY, `${DIR}/shared.ts`]);
@@ -264,7 +265,7 @@ describe("relative imports", () => {
       expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
       expect(Object.hasOwn(value, "__proto__")).toBe(true);
       expect(JSON.stringify(value)).toBe('{"type":"object","__proto__":{"x":[1,-25,null,true]}}');
-      expect(result.entry?.locations.get("/v/type")?.value).toMatchObject({ file: `${DIR}/schema.json`, line: 2, column: 11 });
+      expect(findLocation(result.entry!.locations, "/v/type")?.value).toMatchObject({ file: `${DIR}/schema.json`, line: 2, column: 11 });
     }
   });
 

@@ -6,6 +6,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { DefinitionAnalysis, EntryAnalysis } from "../../compiler/model.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { createMemoryHost } from "./memory-host.js";
+import { findLocation } from "../../compiler/location-table.js";
 
 export const ROOT = "/plugin";
 export const DIR = "/plugin/ai.assemblyline";
@@ -41,7 +42,7 @@ export function brief(d: Diagnostic): { code: string; line: number; column: numb
 
 /** The value at `pointer`'s location as `line:column` (and the key's, when present). */
 export function where(result: EntryAnalysis, pointer: string): string {
-  const found = result.entry?.locations.get(pointer);
+  const found = findLocation(result.entry!.locations, pointer);
   if (!found) return "none";
   const value = `${found.value.line}:${found.value.column}`;
   return found.key ? `${value} key ${found.key.line}:${found.key.column}` : value;

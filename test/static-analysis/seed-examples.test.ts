@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createNodeHost } from "../../common/host.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { seedPlugins } from "../helpers/support-agent.js";
+import { findLocation } from "../../compiler/location-table.js";
 
 describe("seed plugin entries", () => {
   const analyzer = createStaticAnalyzer(createNodeHost());
@@ -27,7 +28,7 @@ describe("seed plugin entries", () => {
         },
       },
     });
-    expect(result.entry?.locations.get("/tools/echo/inputSchema/properties/message/type")).toEqual({
+    expect(findLocation(result.entry!.locations, "/tools/echo/inputSchema/properties/message/type")).toEqual({
       value: { file: entry, line: 9, column: 40, endLine: 9, endColumn: 48 },
       key: { file: entry, line: 9, column: 34, endLine: 9, endColumn: 38 },
     });

@@ -68,6 +68,14 @@ describe("checkJsonSchema: $ref", () => {
     expect(diagnostics.map((d) => d.code)).toEqual(["AL4031"]);
     expect(diagnostics[0]!.message).toContain("#/properties/a → #/$defs/b → #/properties/a");
   });
+  it("starts a chain at the subschema the walk hands over, escaped names and the root included", () => {
+    const escaped = check({ type: "object", properties: { "a/b~c": { $ref: "#/properties/a~1b~0c" } } });
+    expect(escaped.map((d) => d.code)).toEqual(["AL4031"]);
+    expect(escaped[0]!.message).toContain("#/properties/a~1b~0c → #/properties/a~1b~0c");
+    const items = check({ type: "object", properties: { l: { type: "array", prefixItems: [{ $ref: "#/properties/l/prefixItems/0" }] } } });
+    expect(items.map((d) => d.code)).toEqual(["AL4031"]);
+    expect(check({ type: "object", properties: { a: { $ref: "#/properties/missing" }, b: { $ref: "#anchor" } } }).map((d) => d.code)).not.toContain("AL4031");
+  });
   it("does not call a chain that ends in a schema a cycle", () => {
     expect(check({ type: "object", properties: { a: { $ref: "#/$defs/b" } }, $defs: { b: { $ref: "#/$defs/c" }, c: { type: "string" } } })).toEqual([]);
   });

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { setOwn, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { checkJsonSchema, compileJobOf, selectDialect } from "../../compiler/validation/json-schema.js";
-import { acceptedWithoutAjv, judgeSchema, judgeWithAjv } from "../../compiler/validation/schema-judge.js";
+import { acceptedWithoutAjv, judgeSchema, judgeWithAjv, tablesOf } from "../../compiler/validation/schema-judge.js";
+import { rulesByKeyword, type AjvRule } from "../../compiler/validation/schema-precheck.js";
 import type { SchemaCompiler } from "../../compiler/validation/schema-compiler.js";
 import type { SchemaDialect } from "../../contract/ajv.js";
 
@@ -180,3 +181,44 @@ function generateObject(random: Random, depth: number, context?: string): Draft 
   if (random() < 0.03) schema[pick(random, ["min", "nullable", "x-vendor", "$ref", "if", "contains", "$defs", "definitions", "prefixItems"])] = pick(random, [1, "#", { type: "string" }, true]);
   return schema;
 }
+
+describe("the precheck's index of ajv's rules", () => {
+  /** ajv's `shouldUseRule`, as the precheck asked it of every rule before the index. */
+  const usesRule = (schema: JsonObject, rule: AjvRule): boolean =>
+    schema[rule.keyword] !== undefined || (rule.definition.implements?.some((keyword) => schema[keyword] !== undefined) ?? false);
+
+  it("finds, from a subschema's keys, exactly the rules ajv applies to it, in every dialect", () => {
+    for (const dialect of ["draft-07", "2019-09", "2020-12"] as const) {
+      const tables = tablesOf(dialect);
+      const index = rulesByKeyword(tables);
+      const keywords = Object.keys(tables.keywords);
+      let seed = 17;
+      const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+      for (let i = 0; i < 2000; i++) {
+        const written: Record<string, JsonValue> = {};
+        const count = 1 + Math.floor(next() * 6);
+        for (let k = 0; k < count; k++) written[keywords[Math.floor(next() * keywords.length)]!] = 1;
+        const schema: JsonObject = written;
+        const found = new Set(Object.keys(schema).flatMap((key) => index.get(key) ?? []));
+        const expected = new Set(tables.rules.filter((rule) => usesRule(schema, rule)));
+        expect([...found].map((r) => r.keyword).sort(), `${dialect} ${Object.keys(schema).join(",")}`).toEqual([...expected].map((r) => r.keyword).sort());
+      }
+    }
+  });
+
+  it("files a rule under the keywords it implements too, once each", () => {
+    const a: AjvRule = { keyword: "a", definition: { implements: ["b", "c", "a"] } };
+    const b: AjvRule = { keyword: "b", definition: {} };
+    const tables = { ...tablesOf("2020-12"), rules: [a, b] };
+    const index = rulesByKeyword(tables);
+    expect(index.get("a")).toEqual([a]);
+    expect(index.get("b")).toEqual([a, b]);
+    expect(index.get("c")).toEqual([a]);
+    expect(index.get("d")).toBeUndefined();
+    for (const keys of [["a"], ["b"], ["c"], ["d"], ["c", "d"], ["b", "c"]]) {
+      const schema: JsonObject = Object.fromEntries(keys.map((key) => [key, 1]));
+      const found = new Set(keys.flatMap((key) => index.get(key) ?? []));
+      expect([...found].sort((x, y) => x.keyword.localeCompare(y.keyword)), keys.join(",")).toEqual([a, b].filter((rule) => usesRule(schema, rule)));
+    }
+  });
+});
