@@ -46,6 +46,7 @@ import type {
   ApproveRequest,
   CallResult,
   ExecutionPolicy,
+  FirstCallHint,
   RuntimeOptions,
   SearchRequest,
   ShellIsolationStatus,
@@ -133,36 +134,56 @@ function runtimeParts(options: RuntimeOptions, root: string, stateDir: string, a
  * Starts the sandbox process of `options.firstCall` (issue 14 item 3), when the call would
  * start it itself: an authored tool of an existing surface, without an approval gate, its
  * `requiredConfig` supplied, under `execution: "sandbox"` — the conditions of the pipeline's
- * own early start (`./execution/call-pipeline.ts`). Creates the run's workspace (the process's
- * cwd), which the call's session then uses. Returns the run's folder and whether it was
- * created here, or `undefined` when nothing was started. Never throws: anything that keeps the
- * hint from applying (a bad id, an unknown tool or surface) is the call's to report.
+ * own early start (`./execution/call-pipeline.ts`). A process the host started before the
+ * artifact check (`firstCall.early`) is adopted instead when it was started with the call's
+ * verified bundle, run and workspace, and ended otherwise. Creates the run's workspace (the
+ * process's cwd), which the call's session then uses. Returns the run's folder and whether it
+ * is new (created here or by the early start), or `undefined` when no process was started or
+ * adopted. Never throws: anything that keeps the hint from applying (a bad id, an unknown
+ * tool or surface) is the call's to report.
  */
 function startFirstCall(options: RuntimeOptions, stateDir: string, artifact: LoadedArtifact, parts: RuntimeParts): { readonly runDir: string; readonly created: boolean } | undefined {
   const hint = options.firstCall;
-  if (!hint || parts.executor.runtimeBoundary !== "sandbox") return undefined;
+  const early = hint?.early;
+  let started: { readonly runDir: string; readonly created: boolean } | undefined;
   try {
-    const surfaceId = hint.surface ?? ".";
-    assertSurface(artifact.manifest, surfaceId);
-    const runId = checkId(hint.runId, "run");
-    const target = resolveCallTarget(parts.catalog.resolve(surfaceId, String(hint.tool)), {
-      surfaceId,
-      authored: artifact.tools.get(surfaceId),
-      hostTools: parts.hostTools,
-      toolSearchAvailable: false,
-    });
-    if (target.kind !== "authored" || target.approval) return undefined;
-    const hostConfig = options.hostConfig ?? {};
-    if (target.tool.requiredConfig.some((name) => typeof hostConfig[name] !== "string")) return undefined;
-    const runDir = path.join(stateDir, "runs", runId);
-    const created = !fs.existsSync(runDir);
-    const workspace = ensureWorkspace(stateDir, runId);
-    parts.workspaces.set(runId, workspace);
-    parts.executor.prewarm(target.tool, runId, workspace);
-    return { runDir, created };
+    if (hint && parts.executor.runtimeBoundary === "sandbox") started = startFirst(hint, options, stateDir, artifact, parts);
   } catch {
-    return undefined;
+    started = undefined;
   }
+  // Not adopted: ended. The run folder stays: this runtime's call uses that run.
+  if (early && !early.adopted) void early.dispose(true);
+  return started;
+}
+
+function startFirst(hint: FirstCallHint, options: RuntimeOptions, stateDir: string, artifact: LoadedArtifact, parts: RuntimeParts): { readonly runDir: string; readonly created: boolean } | undefined {
+  const surfaceId = hint.surface ?? ".";
+  assertSurface(artifact.manifest, surfaceId);
+  const runId = checkId(hint.runId, "run");
+  const target = resolveCallTarget(parts.catalog.resolve(surfaceId, String(hint.tool)), {
+    surfaceId,
+    authored: artifact.tools.get(surfaceId),
+    hostTools: parts.hostTools,
+    toolSearchAvailable: false,
+  });
+  if (target.kind !== "authored" || target.approval) return undefined;
+  const hostConfig = options.hostConfig ?? {};
+  if (target.tool.requiredConfig.some((name) => typeof hostConfig[name] !== "string")) return undefined;
+  const runDir = path.join(stateDir, "runs", runId);
+  const early = hint.early;
+  const created = !fs.existsSync(runDir) || (early !== undefined && early.runDir === runDir && early.createdRunDir);
+  const workspace = ensureWorkspace(stateDir, runId);
+  parts.workspaces.set(runId, workspace);
+  // A process started before the artifact check is this call's only when it may read exactly
+  // the bundle the verified artifact runs, in this run's workspace.
+  if (early && !early.adopted && early.runId === runId && early.bundlePath === target.tool.verifiedBundle && early.workspace === workspace) {
+    if (parts.executor.adopt(target.tool, runId, early.worker)) {
+      void early.adopt();
+      return { runDir, created };
+    }
+  }
+  parts.executor.prewarm(target.tool, runId, workspace);
+  return { runDir, created };
 }
 
 /** A run end that could not be written yet: the failure and the call it ended. */

@@ -14,6 +14,7 @@ export type { Json } from "./sandbox/json-copy.js";
 export type { RuntimeEvent } from "./execution/call-session.js";
 export type { ShellIsolationPolicy } from "./sandbox/shell-isolation.js";
 export type { NetworkPolicy } from "./sandbox/process-isolation.js";
+import type { EarlySandbox } from "./execution/first-call-sandbox.js";
 
 /** Where authored tools run: a separate sandboxed Node process (default) or the host process. */
 export type ExecutionPolicy = "sandbox" | "direct";
@@ -130,6 +131,13 @@ export interface FirstCallHint {
   readonly surface?: string;
   /** The run the call will name (`ToolCallRequest.runId`): for a new run, a fresh id the host chose (the CLI draws one as the runtime would). */
   readonly runId: string;
+  /**
+   * A process `startFirstCallSandbox` (`./execution/first-call-sandbox.ts`) started for this
+   * call before the artifact check: `openRuntime` adopts it when the call's verified bundle,
+   * run and workspace are the ones it was started with, and ends it otherwise. The host still
+   * disposes it when done (a no-op once adopted).
+   */
+  readonly early?: EarlySandbox;
 }
 
 /** How a runtime runs shell commands (`runtime.shellIsolation`). */

@@ -153,17 +153,27 @@ export async function withHostRuntime(
 ): Promise<CommandOutput> {
   const agentRoot = root ?? ".";
   startProbesEarly(root, hooks, options);
-  const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
-  if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
-  // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
-  const { openRuntime } = await import("../../runtime-min/runtime.js");
-  const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot });
+  const runtimeOptions = { ...hooks.runtimeOptions, ...options, root: agentRoot };
+  // The first call's sandbox process starts now, before the artifact check, from the artifact
+  // as it is on disk; openRuntime adopts it only if the verified artifact runs that very bundle
+  // (runtime-min/execution/first-call-sandbox.ts; issue 14 item 3).
+  const early = runtimeOptions.firstCall ? await (await import("../../runtime-min/execution/first-call-sandbox.js")).startFirstCallSandbox(runtimeOptions) : undefined;
   try {
-    const output = await act(runtime);
-    const warnings = runtime.warnings.length > 0 ? formatRefusal("", runtime.warnings, paletteFor(color?.stderr ?? false)) : "";
-    return { ...output, stderr: output.stderr + warnings };
+    const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
+    if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
+    // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
+    const { openRuntime } = await import("../../runtime-min/runtime.js");
+    const runtime = await openRuntime(early && runtimeOptions.firstCall ? { ...runtimeOptions, firstCall: { ...runtimeOptions.firstCall, early } } : runtimeOptions);
+    try {
+      const output = await act(runtime);
+      const warnings = runtime.warnings.length > 0 ? formatRefusal("", runtime.warnings, paletteFor(color?.stderr ?? false)) : "";
+      return { ...output, stderr: output.stderr + warnings };
+    } finally {
+      await runtime.close();
+    }
   } finally {
-    await runtime.close();
+    // Ends a process no runtime adopted (and the run folder made for it); a no-op once adopted.
+    await early?.dispose();
   }
 }
 

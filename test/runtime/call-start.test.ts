@@ -13,6 +13,8 @@ import { runCallCommand } from "../../cli/commands/runtime-commands.js";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
 import { ControlPlaneError } from "../../runtime-min/failures.js";
 import { StateStore } from "../../runtime-min/state/state-store.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
 import { InputValidator } from "../../runtime-min/execution/validate-input.js";
 import { SandboxWorker } from "../../runtime-min/sandbox/sandbox-worker.js";
 import { WorkerPool } from "../../runtime-min/sandbox/worker-pool.js";
@@ -171,5 +173,87 @@ describe("the first call's start (RuntimeOptions.firstCall)", () => {
     expect(started).toHaveLength(1);
     expect(started[0]!.alive).toBe(false);
     expect(fs.existsSync(path.join(agent.root, ".assemblyline", "runs", "run-lost"))).toBe(false);
+  }, 60_000);
+});
+
+/** Opens and closes a runtime once, as a first host command does: the verified bundle copies exist afterwards. */
+async function loadOnce(root: string): Promise<void> {
+  await (await openRuntime({ root })).close();
+}
+
+describe("the `call` command's early start (runtime-min/execution/first-call-sandbox.ts)", () => {
+  it("starts the sandbox process before the artifact check, and openRuntime adopts it", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await loadOnce(agent.root);
+    const { steps, started } = recordOpenSteps();
+    const ensureArtifact = async (): Promise<never[]> => {
+      steps.push("artifact check");
+      return [];
+    };
+    const output = await runCallCommand({ tool: "echo", root: agent.root, input: '{"message":"early"}', format: "json" }, { ensureArtifact });
+    expect(output.exitCode, output.stdout + output.stderr).toBe(0);
+    const result = JSON.parse(output.stdout) as { runId: string };
+    expect(result).toMatchObject({ status: "ok", output: { message: "early" } });
+    expect(steps).toEqual([`start ${result.runId}`, "artifact check", "open state.db"]);
+    expect(started).toHaveLength(1);
+    expect(started[0]!.alive).toBe(false);
+  }, 60_000);
+
+  it("a check that changes the tool's bundle: the early process ends unused, and the call runs the new bundle in a process of its own", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const other = await createAgent([{ name: "echo", file: "search.ts", factory: "createSearchTool", config: { limit: 2, index: "other" } }]);
+    await loadOnce(agent.root);
+    try {
+      const { steps, started } = recordOpenSteps();
+      const target = agent;
+      const ensureArtifact = async (): Promise<never[]> => {
+        steps.push("artifact check");
+        // What a recompile that changes the tool leaves: another lock and artifact.
+        fs.rmSync(target.artifactDir, { recursive: true, force: true });
+        fs.cpSync(other.artifactDir, target.artifactDir, { recursive: true });
+        fs.copyFileSync(other.lockFile, target.lockFile);
+        return [];
+      };
+      const output = await runCallCommand({ tool: "echo", root: agent.root, input: '{"query":"q"}', format: "json" }, { ensureArtifact });
+      expect(output.exitCode, output.stdout + output.stderr).toBe(0);
+      const result = JSON.parse(output.stdout) as { runId: string };
+      expect(result).toMatchObject({ status: "ok", output: { factoryConfig: { limit: 2, index: "other" }, query: "q" } });
+      expect(steps).toEqual([`start ${result.runId}`, "artifact check", `start ${result.runId}`, "open state.db"]);
+      expect(started).toHaveLength(2);
+      expect(started.map((worker) => worker.alive)).toEqual([false, false]);
+    } finally {
+      other.cleanup();
+    }
+  }, 60_000);
+
+  it("a failed artifact check: the early process ends and the run folder made for it is removed", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await loadOnce(agent.root);
+    const { steps, started } = recordOpenSteps();
+    const ensureArtifact = async () => {
+      steps.push("artifact check");
+      return [createDiagnostic(Diagnostics.ArtifactMissing, { file: "agent.md", line: 1, column: 1 }, [".assemblyline/build"])];
+    };
+    const output = await runCallCommand({ tool: "echo", root: agent.root, input: '{"message":"x"}', format: "json" }, { ensureArtifact });
+    expect(output.exitCode).toBe(1);
+    expect(steps).toHaveLength(2);
+    expect(steps[1]).toBe("artifact check");
+    expect(steps[0]).toMatch(/^start run_/);
+    expect(started).toHaveLength(1);
+    expect(started[0]!.alive).toBe(false);
+    expect(fs.existsSync(path.join(agent.root, ".assemblyline", "runs")) ? fs.readdirSync(path.join(agent.root, ".assemblyline", "runs")) : []).toEqual([]);
+  }, 60_000);
+
+  it("starts nothing before the artifact check when the bundle has no verified copy yet (the first host process after a compile)", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const { steps } = recordOpenSteps();
+    const ensureArtifact = async (): Promise<never[]> => {
+      steps.push("artifact check");
+      return [];
+    };
+    const output = await runCallCommand({ tool: "echo", root: agent.root, input: '{"message":"late"}', format: "json" }, { ensureArtifact });
+    expect(output.exitCode, output.stdout + output.stderr).toBe(0);
+    const result = JSON.parse(output.stdout) as { runId: string };
+    expect(steps).toEqual(["artifact check", `start ${result.runId}`, "open state.db"]);
   }, 60_000);
 });
