@@ -113,6 +113,7 @@ interface RuntimeParts {
   readonly workspaces: Map<string, string>;
 }
 
+/** The executor (with its pool), the catalogue and the built-in implementations of a runtime about to open. */
 function runtimeParts(options: RuntimeOptions, root: string, stateDir: string, artifact: LoadedArtifact, limits: HostLimits, isolation: ProcessIsolationProbe): RuntimeParts {
   return {
     executor: new AuthoredExecutor({
@@ -156,6 +157,7 @@ function startFirstCall(options: RuntimeOptions, stateDir: string, artifact: Loa
   return started;
 }
 
+/** {@link startFirstCall} for a hint under `execution: "sandbox"`; throws what its checks throw (the caller ignores it). */
 function startFirst(hint: FirstCallHint, options: RuntimeOptions, stateDir: string, artifact: LoadedArtifact, parts: RuntimeParts): { readonly runDir: string; readonly created: boolean } | undefined {
   const surfaceId = hint.surface ?? ".";
   assertSurface(artifact.manifest, surfaceId);
