@@ -7,6 +7,7 @@ export type {
   ApproveRequest,
   CallResult,
   ExecutionPolicy,
+  FirstCallHint,
   Json,
   RuntimeEvent,
   RuntimeOptions,
