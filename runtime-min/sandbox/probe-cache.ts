@@ -51,11 +51,14 @@ export function useIsolationCache(root: string): void {
 
 /**
  * The fingerprint of a probe's outcome on this machine now: `kind`, the `inputs` the probe
- * gives (executable paths, hidden directories) with the size and modification time of each
- * existing file among them, and the machine facts of the module comment. `undefined` when the
- * facts cannot be read (then nothing is cached).
+ * gives (executable paths) with the size and modification time of each existing file among
+ * them, the `directories` it mounts over (the hidden host directories) by identity — device and
+ * inode, not modification time, which changes whenever anything creates a file in them (any
+ * POSIX semaphore in `/dev/shm`) and says nothing about whether a mount over them works — and
+ * the machine facts of the module comment. `undefined` when the facts cannot be read (then
+ * nothing is cached).
  */
-export function isolationFingerprint(kind: ProbeKind, inputs: readonly string[]): string | undefined {
+export function isolationFingerprint(kind: ProbeKind, inputs: readonly string[], directories: readonly string[] = []): string | undefined {
   if (process.platform !== "linux") return undefined;
   const hash = createHash("sha256").update(`${kind}\0${os.release()}\0${os.tmpdir()}\0${process.getuid?.()}\0${process.getgid?.()}`);
   try {
@@ -76,6 +79,10 @@ export function isolationFingerprint(kind: ProbeKind, inputs: readonly string[])
   // A bare command name (not a path) is fingerprinted by its name alone.
   for (const input of inputs) if (!path.isAbsolute(input)) hash.update(`\0${input}`);
   updateWithFileStats(hash, inputs.filter((input) => path.isAbsolute(input)));
+  for (const directory of directories) {
+    const stat = fs.statSync(directory, { throwIfNoEntry: false });
+    hash.update(stat?.isDirectory() ? `\0${directory}\0${stat.dev}:${stat.ino}` : `\0${directory}\0missing`);
+  }
   return hash.digest("base64url");
 }
 

@@ -265,7 +265,7 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   const mkdir = findExecutable("mkdir");
   if (!mkdir) return { available: false, reason: "`mkdir` was not found on PATH" };
   // A success on this machine as it is now is remembered per agent (./probe-cache.ts).
-  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", ...hiddenHostDirs()]);
+  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh"], hiddenHostDirs());
   const cached = cachedSuccess("shell", fingerprint);
   if (cached === "kill-child" || cached === "no-kill-child") return { available: true, tools: { unshare, mount, mkdir, killChild: cached === "kill-child" } };
   let stateDir: string;

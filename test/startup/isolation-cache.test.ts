@@ -39,6 +39,18 @@ describe("the probe cache", () => {
     expect(cache.isolationFingerprint("shell", [tool, "/bin/sh"])).not.toBe(first);
   });
 
+  it.runIf(linux)("fingerprints a hidden directory by identity: a file created in it (a semaphore in /dev/shm) changes nothing; its removal does", async () => {
+    const cache = await freshCache();
+    const hidden = path.join(root, "shm");
+    fs.mkdirSync(hidden);
+    const first = cache.isolationFingerprint("shell", ["/bin/sh"], [hidden]);
+    fs.writeFileSync(path.join(hidden, "sem.test"), "");
+    fs.utimesSync(hidden, new Date(0), new Date(0));
+    expect(cache.isolationFingerprint("shell", ["/bin/sh"], [hidden])).toBe(first);
+    fs.rmSync(hidden, { recursive: true });
+    expect(cache.isolationFingerprint("shell", ["/bin/sh"], [hidden])).not.toBe(first);
+  });
+
   it("keeps a success under its fingerprint only, one record per kind, and nothing without a root", async () => {
     const cache = await freshCache();
     // No root named yet: nothing recorded, nothing read.
