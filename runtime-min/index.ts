@@ -7,7 +7,6 @@ export type {
   ApproveRequest,
   CallResult,
   ExecutionPolicy,
-  FirstCallHint,
   Json,
   RuntimeEvent,
   RuntimeOptions,

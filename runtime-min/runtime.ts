@@ -12,7 +12,6 @@
  *   await runtime.close();
  * }
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { ignoreStateDir } from "../common/state-dir.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
@@ -39,14 +38,12 @@ import { probeProcessIsolation, type ProcessIsolationProbe } from "./sandbox/pro
 import { useIsolationCache } from "./sandbox/probe-cache.js";
 import { copyJson, type Json } from "./sandbox/json-copy.js";
 import type { CapabilitySnapshot, CoreToolPolicy, SnapshotTool } from "./snapshot/types.js";
-import type { StateStore, ApprovalRecord, CallRecord, RunRecord } from "./state/state-store.js";
+import { StateStore, type ApprovalRecord, type CallRecord, type RunRecord } from "./state/state-store.js";
 import { CallPipeline } from "./execution/call-pipeline.js";
-import { resolveCallTarget } from "./execution/resolve-target.js";
 import type {
   ApproveRequest,
   CallResult,
   ExecutionPolicy,
-  FirstCallHint,
   RuntimeOptions,
   SearchRequest,
   ShellIsolationStatus,
@@ -69,19 +66,13 @@ export { STATE_DB_FILE } from "./artifact/open-artifact.js";
  * `shellIsolation` is `"off"`. Throws `RuntimeError` AL1024/AL1025 when the root is missing or
  * not a folder, (AL8001–AL8014) for a missing, stale or
  * tampered artifact, AL8029 for an invalid `leaseMs`, AL8033 for an invalid `shellIsolation`,
- * and `ControlPlaneError` when the state database cannot be opened. With `firstCall`, the
- * sandbox process of that call starts before the state database is opened (see
- * {@link RuntimeOptions.firstCall}).
+ * and `ControlPlaneError` when the state database cannot be opened.
  */
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   checkLeaseMs(options.leaseMs);
   const shellPolicy = checkShellIsolationPolicy(options.shellIsolation);
   const limits = resolveHostLimits(options);
   const { root, stateDir, artifact } = openArtifact(options);
-  // SQLite's modules load while the probes run and the first call's sandbox process starts
-  // (issue 14 item 3); a failed load is thrown below, where the state database is opened.
-  const stateStore = import("./state/state-store.js");
-  stateStore.catch(() => undefined);
   // Both probes start child processes: run them side by side (each runs once per process; a
   // success is remembered in the root's .assemblyline/cache/, ./sandbox/probe-cache.ts).
   useIsolationCache(root);
@@ -89,103 +80,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   if ((options.execution ?? "sandbox") === "sandbox" && limits.network === "none" && isolation.unavailableReason !== undefined) {
     throw runtimeError(Diagnostics.NetworkPolicyUnenforceable, "", [isolation.unavailableReason]);
   }
-  const parts = runtimeParts(options, root, stateDir, artifact, limits, isolation);
-  const firstRun = startFirstCall(options, stateDir, artifact, parts);
-  let store: StateStore;
-  try {
-    store = (await stateStore).StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
-  } catch (error) {
-    // No runtime to close: the started process ends here, and a run folder made for it goes.
-    await parts.executor.close();
-    if (firstRun?.created) fs.rmSync(firstRun.runDir, { recursive: true, force: true });
-    throw error;
-  }
+  const store = StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
   ignoreStateDir(root);
-  return new Runtime(options, root, stateDir, artifact, store, shell, limits, isolation, parts);
-}
-
-/** What a runtime is built from besides its state database (made before it opens; see {@link openRuntime}). */
-interface RuntimeParts {
-  readonly executor: AuthoredExecutor;
-  readonly catalog: ToolCatalog;
-  readonly hostTools: ReadonlyMap<string, CoreTool>;
-  /** Workspace directory per run, created once per runtime. */
-  readonly workspaces: Map<string, string>;
-}
-
-/** The executor (with its pool), the catalogue and the built-in implementations of a runtime about to open. */
-function runtimeParts(options: RuntimeOptions, root: string, stateDir: string, artifact: LoadedArtifact, limits: HostLimits, isolation: ProcessIsolationProbe): RuntimeParts {
-  return {
-    executor: new AuthoredExecutor({
-      execution: options.execution ?? "sandbox",
-      root,
-      stateDir,
-      maxWorkers: options.maxSandboxProcesses ?? 16,
-      startTimeoutMs: options.sandboxStartTimeoutMs ?? 15_000,
-      limits,
-      launch: isolation.tools,
-    }),
-    catalog: new ToolCatalog(artifact.manifest, options.coreToolPolicy),
-    hostTools: new Map<string, CoreTool>([...CORE_TOOLS, [DELEGATE_TOOL_NAME, delegateTool], ...(options.hostTools ?? [])]),
-    workspaces: new Map(),
-  };
-}
-
-/**
- * Starts the sandbox process of `options.firstCall` (issue 14 item 3), when the call would
- * start it itself: an authored tool of an existing surface, without an approval gate, its
- * `requiredConfig` supplied, under `execution: "sandbox"` — the conditions of the pipeline's
- * own early start (`./execution/call-pipeline.ts`). A process the host started before the
- * artifact check (`firstCall.early`) is adopted instead when it was started with the call's
- * verified bundle, run and workspace, and ended otherwise. Creates the run's workspace (the
- * process's cwd), which the call's session then uses. Returns the run's folder and whether it
- * is new (created here or by the early start), or `undefined` when no process was started or
- * adopted. Never throws: anything that keeps the hint from applying (a bad id, an unknown
- * tool or surface) is the call's to report.
- */
-function startFirstCall(options: RuntimeOptions, stateDir: string, artifact: LoadedArtifact, parts: RuntimeParts): { readonly runDir: string; readonly created: boolean } | undefined {
-  const hint = options.firstCall;
-  const early = hint?.early;
-  let started: { readonly runDir: string; readonly created: boolean } | undefined;
-  try {
-    if (hint && parts.executor.runtimeBoundary === "sandbox") started = startFirst(hint, options, stateDir, artifact, parts);
-  } catch {
-    started = undefined;
-  }
-  // Not adopted: ended. The run folder stays: this runtime's call uses that run.
-  if (early && !early.adopted) void early.dispose(true);
-  return started;
-}
-
-/** {@link startFirstCall} for a hint under `execution: "sandbox"`; throws what its checks throw (the caller ignores it). */
-function startFirst(hint: FirstCallHint, options: RuntimeOptions, stateDir: string, artifact: LoadedArtifact, parts: RuntimeParts): { readonly runDir: string; readonly created: boolean } | undefined {
-  const surfaceId = hint.surface ?? ".";
-  assertSurface(artifact.manifest, surfaceId);
-  const runId = checkId(hint.runId, "run");
-  const target = resolveCallTarget(parts.catalog.resolve(surfaceId, String(hint.tool)), {
-    surfaceId,
-    authored: artifact.tools.get(surfaceId),
-    hostTools: parts.hostTools,
-    toolSearchAvailable: false,
-  });
-  if (target.kind !== "authored" || target.approval) return undefined;
-  const hostConfig = options.hostConfig ?? {};
-  if (target.tool.requiredConfig.some((name) => typeof hostConfig[name] !== "string")) return undefined;
-  const runDir = path.join(stateDir, "runs", runId);
-  const early = hint.early;
-  const created = !fs.existsSync(runDir) || (early !== undefined && early.runDir === runDir && early.createdRunDir);
-  const workspace = ensureWorkspace(stateDir, runId);
-  parts.workspaces.set(runId, workspace);
-  // A process started before the artifact check is this call's only when it may read exactly
-  // the bundle the verified artifact runs, in this run's workspace.
-  if (early && !early.adopted && early.runId === runId && early.bundlePath === target.tool.verifiedBundle && early.workspace === workspace) {
-    if (parts.executor.adopt(target.tool, runId, early.worker)) {
-      void early.adopt();
-      return { runDir, created };
-    }
-  }
-  parts.executor.prewarm(target.tool, runId, workspace);
-  return { runDir, created };
+  return new Runtime(options, root, stateDir, artifact, store, shell, limits, isolation);
 }
 
 /** A run end that could not be written yet: the failure and the call it ended. */
@@ -210,7 +107,7 @@ export class Runtime {
   /** Runs ended in this process whose end could not be persisted yet (state store down). */
   private readonly endedRuns = new Map<string, PendingRunEnd>();
   /** Workspace directory per run, created once per runtime. */
-  private readonly workspaces: Map<string, string>;
+  private readonly workspaces = new Map<string, string>();
   /** Runs the calls' shell commands under the host's `shellIsolation` policy. */
   private readonly shell: WorkspaceShell;
   /** The host limits every call runs under (docs/host-policy.md). */
@@ -226,23 +123,29 @@ export class Runtime {
     shell: WorkspaceShell,
     limits: HostLimits,
     private readonly isolation: ProcessIsolationProbe,
-    parts: RuntimeParts,
   ) {
     this.execution = options.execution ?? "sandbox";
     this.store = store;
     this.shell = shell;
     this.limits = limits;
     this.leases = new RunLeases(store, checkLeaseMs(options.leaseMs));
-    this.executor = parts.executor;
-    this.catalog = parts.catalog;
-    this.workspaces = parts.workspaces;
+    this.executor = new AuthoredExecutor({
+      execution: this.execution,
+      root,
+      stateDir,
+      maxWorkers: options.maxSandboxProcesses ?? 16,
+      startTimeoutMs: options.sandboxStartTimeoutMs ?? 15_000,
+      limits,
+      launch: isolation.tools,
+    });
+    this.catalog = new ToolCatalog(artifact.manifest, options.coreToolPolicy);
     this.pipeline = new CallPipeline({
       artifact,
       store,
       executor: this.executor,
       // Loaded with the first input check (ajv), while that call's sandbox process starts.
       validator: async () => new (await import("./execution/validate-input.js")).InputValidator(),
-      hostTools: parts.hostTools,
+      hostTools: new Map<string, CoreTool>([...CORE_TOOLS, [DELEGATE_TOOL_NAME, delegateTool], ...(options.hostTools ?? [])]),
       // delegate drives the child with the host's driver; the child's tool calls are ordinary calls.
       delegation: { driver: options.childDriver, callChild: (request): Promise<ChildCallResult> => this.call(request) },
       catalog: this.catalog,

@@ -14,7 +14,6 @@ export type { Json } from "./sandbox/json-copy.js";
 export type { RuntimeEvent } from "./execution/call-session.js";
 export type { ShellIsolationPolicy } from "./sandbox/shell-isolation.js";
 export type { NetworkPolicy } from "./sandbox/process-isolation.js";
-import type { EarlySandbox } from "./execution/first-call-sandbox.js";
 
 /** Where authored tools run: a separate sandboxed Node process (default) or the host process. */
 export type ExecutionPolicy = "sandbox" | "direct";
@@ -108,36 +107,6 @@ export interface RuntimeOptions {
    * usable device (AL8061 when this host cannot). CLI `--network`; config `host.network`.
    */
   readonly network?: NetworkPolicy;
-  /**
-   * The call the host will make first, when it knows it before opening the runtime (the
-   * `call` command): `openRuntime` then starts that tool's sandbox process as soon as the
-   * artifact is verified and the isolation probes answered, before it opens the state
-   * database, so the process boots while the host opens state.db and takes the run's lease
-   * (issue 14 item 3; docs/performance.md). Only a head start: it is started only when the
-   * call would start it anyway (an authored tool of `surface` without an approval gate, its
-   * `requiredConfig` supplied, `execution: "sandbox"`); the call joins it when it is made with
-   * the same tool, surface and `runId`, and every check of the call runs as before. A process
-   * no call uses stays warm for the run and ends with `runtime.close()` (or at once, when
-   * `openRuntime` fails after starting it).
-   */
-  readonly firstCall?: FirstCallHint;
-}
-
-/** {@link RuntimeOptions.firstCall}: the tool, surface and run of the host's first call. */
-export interface FirstCallHint {
-  /** Model-facing tool name. */
-  readonly tool: string;
-  /** Surface id (default `"."`). */
-  readonly surface?: string;
-  /** The run the call will name (`ToolCallRequest.runId`): for a new run, a fresh id the host chose (the CLI draws one as the runtime would). */
-  readonly runId: string;
-  /**
-   * A process `startFirstCallSandbox` (`./execution/first-call-sandbox.ts`) started for this
-   * call before the artifact check: `openRuntime` adopts it when the call's verified bundle,
-   * run and workspace are the ones it was started with, and ends it otherwise. The host still
-   * disposes it when done (a no-op once adopted).
-   */
-  readonly early?: EarlySandbox;
 }
 
 /** How a runtime runs shell commands (`runtime.shellIsolation`). */

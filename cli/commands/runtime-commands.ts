@@ -13,7 +13,6 @@
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
-import { newId } from "../../runtime-min/execution/ids.js";
 import type { Runtime } from "../../runtime-min/runtime.js";
 import type { CallResult, RuntimeOptions, ToolSearchResult } from "../../runtime-min/types.js";
 import type { CapabilitySnapshot } from "../../runtime-min/snapshot/types.js";
@@ -83,19 +82,14 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     const execution = parseExecution(policy.execution);
     // The printed `approve` command repeats the host settings, since the approved call runs in that process.
     const hostArgs = [...(options.config ?? []).flatMap((pair) => ["--config", pair]), ...(execution === "direct" ? ["--execution", "direct"] : []), ...hostLimitArgs(options)];
-    // The run is named before the runtime opens, so the runtime can start the tool's sandbox
-    // process before it opens state.db (`firstCall`; issue 14 item 3). A new run's id is drawn
-    // as the runtime would draw it.
-    const runId = options.run ?? newId("run");
-    const firstCall = { tool: options.tool, runId, ...(options.surface === undefined ? {} : { surface: options.surface }) };
-    const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}), firstCall };
+    const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
     return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, (runtime) =>
       runtime.call({
         tool: options.tool,
         input,
         ...(policy.deadlineMs === undefined ? {} : { deadlineMs: policy.deadlineMs }),
         ...(options.surface === undefined ? {} : { surface: options.surface }),
-        runId,
+        ...(options.run === undefined ? {} : { runId: options.run }),
         ...(options.call === undefined ? {} : { callId: options.call }),
       }),
     );
@@ -124,7 +118,7 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
 
 async function withRuntime(
   root: string | undefined,
-  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "artifactByteLimit" | "artifactDir" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network" | "firstCall">,
+  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "artifactByteLimit" | "artifactDir" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network">,
   hooks: RuntimeCommandHooks,
   json: boolean,
   color: OutputColor | undefined,
@@ -153,27 +147,17 @@ export async function withHostRuntime(
 ): Promise<CommandOutput> {
   const agentRoot = root ?? ".";
   startProbesEarly(root, hooks, options);
-  const runtimeOptions = { ...hooks.runtimeOptions, ...options, root: agentRoot };
-  // The first call's sandbox process starts now, before the artifact check, from the artifact
-  // as it is on disk; openRuntime adopts it only if the verified artifact runs that very bundle
-  // (runtime-min/execution/first-call-sandbox.ts; issue 14 item 3).
-  const early = runtimeOptions.firstCall ? await (await import("../../runtime-min/execution/first-call-sandbox.js")).startFirstCallSandbox(runtimeOptions) : undefined;
+  const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
+  if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
+  // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
+  const { openRuntime } = await import("../../runtime-min/runtime.js");
+  const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot });
   try {
-    const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
-    if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
-    // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
-    const { openRuntime } = await import("../../runtime-min/runtime.js");
-    const runtime = await openRuntime(early && runtimeOptions.firstCall ? { ...runtimeOptions, firstCall: { ...runtimeOptions.firstCall, early } } : runtimeOptions);
-    try {
-      const output = await act(runtime);
-      const warnings = runtime.warnings.length > 0 ? formatRefusal("", runtime.warnings, paletteFor(color?.stderr ?? false)) : "";
-      return { ...output, stderr: output.stderr + warnings };
-    } finally {
-      await runtime.close();
-    }
+    const output = await act(runtime);
+    const warnings = runtime.warnings.length > 0 ? formatRefusal("", runtime.warnings, paletteFor(color?.stderr ?? false)) : "";
+    return { ...output, stderr: output.stderr + warnings };
   } finally {
-    // Ends a process no runtime adopted (and the run folder made for it); a no-op once adopted.
-    await early?.dispose();
+    await runtime.close();
   }
 }
 

@@ -120,25 +120,6 @@ export class AuthoredExecutor {
     );
   }
 
-  /**
-   * Takes a process started before the runtime opened (`./first-call-sandbox.ts`) as the warm
-   * process of `tool` for run `runId`; the call of that run then joins it as it joins a
-   * {@link prewarm}. Returns false — the caller then ends the process — in `direct` mode or
-   * when the pool already has one.
-   */
-  adopt(tool: VerifiedTool, runId: string, starting: Promise<SandboxWorker>): boolean {
-    if (this.options.execution === "direct") return false;
-    if (!this.pool.adopt({ runId, bundlePath: tool.verifiedBundle }, starting)) return false;
-    const key = workerKey(runId, tool.verifiedBundle);
-    const start = starting.then(
-      (worker): StartedWorker => ({ ok: true, worker }),
-      (error): StartedWorker => ({ ok: false, outcome: { ok: false, failureKind: "execution_error", error: `The sandbox for tool '${tool.name}' could not be started: ${messageOf(error)}` } }),
-    );
-    this.prestarts.set(key, start);
-    void start.then(() => this.prestarts.delete(key));
-    return true;
-  }
-
   /** Kills the sandbox processes of a run (cancellation, deadline, run ended). */
   async killRun(runId: string): Promise<void> {
     for (const worker of await this.pool.workersOf(runId)) worker.kill();

@@ -103,29 +103,6 @@ export class WorkerPool {
     return worker;
   }
 
-  /**
-   * Takes `starting` — a worker started elsewhere for `key` (the `call` command's early start,
-   * `../execution/first-call-sandbox.ts`) — into the pool as the warm worker of `key`, as if
-   * {@link acquire} had started it. Returns false (and leaves it to the caller) when the pool
-   * is closed or already has a worker for `key`.
-   */
-  adopt(key: WorkerKey, starting: Promise<SandboxWorker>): boolean {
-    if (this.closed) return false;
-    const id = this.idOf(key);
-    if (this.workers.has(id)) return false;
-    this.workers.set(id, starting);
-    this.mostRecent = id;
-    starting.then(
-      (worker) => {
-        if (this.workers.get(id) === starting) this.started.set(id, worker);
-      },
-      () => {
-        if (this.workers.get(id) === starting) this.workers.delete(id);
-      },
-    );
-    return true;
-  }
-
   /** The live workers of a run (for cancellation and deadlines, which kill them). */
   async workersOf(runId: string): Promise<SandboxWorker[]> {
     const found: SandboxWorker[] = [];
