@@ -6,6 +6,7 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isPathInside, relativeInside } from "../../common/path-inside.js";
+import { seededRandom } from "../helpers/seeded-random.js";
 
 const root = path.resolve("/tmp/agent");
 
@@ -39,18 +40,10 @@ describe("relativeInside on absolute, normal paths (the fast path)", () => {
     if (path.isAbsolute(relative) || relative === ".." || relative.startsWith(`..${path.sep}`)) return undefined;
     return relative;
   };
-  /** A small deterministic generator (mulberry32). */
-  const random = (seed: number) => () => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
   const SEGMENTS = ["a", "b", "ab", "a.b", ".", "..", "", "...", "..x", "x..", ".hidden", "a b", "é", "\\", "a\\b"];
 
   it("answers as path.relative of the resolved paths, on 20,000 generated pairs", () => {
-    const next = random(14);
+    const next = seededRandom(14);
     const make = (): string => {
       const count = Math.floor(next() * 5);
       const parts = Array.from({ length: count }, () => SEGMENTS[Math.floor(next() * SEGMENTS.length)]!);

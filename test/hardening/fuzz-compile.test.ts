@@ -18,6 +18,7 @@ import { main } from "../../cli/main.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { supportAgentRoot } from "../helpers/support-agent.js";
 import { tempDir } from "../helpers/temp-tree.js";
+import { seededRandom } from "../helpers/seeded-random.js";
 
 const ITERATIONS = Number(process.env.AL_FUZZ_ITERATIONS ?? 40);
 const SEED = Number(process.env.AL_FUZZ_SEED ?? 12);
@@ -41,18 +42,6 @@ const TARGETS = [
 ] as const;
 
 const TOKENS = ["{", "}", "[", "]", '"', ":", ",", "---", "\n", "\r\n", "\0", "\uFEFF", "\\", "${", "../", "null", "-1e999", "🦀", "'", "`", "export default ", "defineTool(", "__proto__", "#", "- ", "  ", "\t"];
-
-/** mulberry32: a small seeded PRNG, so every failure can be replayed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let base: string;
 let outside: string;
@@ -173,7 +162,7 @@ function mutateOnce(root: string, random: () => number): string {
 describe(`compile fuzz (seed ${SEED}, ${ITERATIONS} iterations)`, () => {
   it("never exits 2, never prints a stack trace, always prints one JSON object", async () => {
     fs.writeFileSync(path.join(outside, "victim.txt"), "precious\n");
-    const random = prng(SEED);
+    const random = seededRandom(SEED);
     for (let iteration = 0; iteration < ITERATIONS; iteration++) {
       const root = path.join(tempDir("al-fuzz-"), "agent");
       fs.cpSync(base, root, { recursive: true, verbatimSymlinks: true });

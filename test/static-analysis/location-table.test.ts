@@ -14,6 +14,7 @@ import { locateValue, type ValueLocation } from "../../compiler/model.js";
 import { packRecord, unpackRecord } from "../../compiler/static-analysis/analysis-cache.js";
 import { spanLocation, toLocatedValue, type Located, type Member, type Span } from "../../compiler/static-analysis/located-tree.js";
 import { createTextFile } from "../../compiler/static-analysis/source-store.js";
+import { seededRandom } from "../helpers/seeded-random.js";
 
 /** The eager map `toLocatedValue` built before the table (the reference the table must equal). */
 function eagerLocations(root: Located): Map<string, ValueLocation> {
@@ -25,18 +26,6 @@ function eagerLocations(root: Located): Map<string, ValueLocation> {
   };
   visit(root, "", undefined);
   return locations;
-}
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FILES = [
@@ -93,7 +82,7 @@ const json = (value: unknown) => JSON.stringify(value) ?? "undefined";
 describe("location tables", () => {
   it("give every pointer the location the eager map gave, and miss where it missed (800 generated values)", () => {
     for (let seed = 1; seed <= 800; seed++) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const root = generate(next, 0, []);
       const reference = eagerLocations(root);
       const located = toLocatedValue(root, 1_000_000);
@@ -110,7 +99,7 @@ describe("location tables", () => {
   it("lead locateValue to the same closest location as the map", () => {
     const fallback = { file: "/f", line: 1, column: 1 };
     for (let seed = 2000; seed < 2300; seed++) {
-      const root = generate(random(seed), 0, []);
+      const root = generate(seededRandom(seed), 0, []);
       const reference = eagerLocations(root);
       const located = toLocatedValue(root, 1_000_000);
       for (const pointer of candidates(reference)) {
@@ -120,7 +109,7 @@ describe("location tables", () => {
   });
 
   it("are the same after a structured clone and after the analysis cache's packing", () => {
-    const root = generate(random(7), 0, []);
+    const root = generate(seededRandom(7), 0, []);
     const reference = eagerLocations(root);
     const located = toLocatedValue(root, 1_000_000);
     const file = FILES[0]!.path;
@@ -134,7 +123,7 @@ describe("location tables", () => {
   });
 
   it("are not built for definition modules (withLocations false)", () => {
-    const located = toLocatedValue(generate(random(3), 0, []), 1_000_000, false);
+    const located = toLocatedValue(generate(seededRandom(3), 0, []), 1_000_000, false);
     expect(located.locations).toEqual(new Map());
   });
 });

@@ -11,6 +11,7 @@ import { acceptedWithoutAjv, judgeSchema, judgeWithAjv, tablesOf } from "../../c
 import { rulesByKeyword, type AjvRule } from "../../compiler/validation/schema-precheck.js";
 import type { SchemaCompiler } from "../../compiler/validation/schema-compiler.js";
 import type { SchemaDialect } from "../../contract/ajv.js";
+import { seededRandom } from "../helpers/seeded-random.js";
 
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 const DRAFT_2019 = "https://json-schema.org/draft/2019-09/schema";
@@ -68,7 +69,7 @@ describe("schema precheck: same verdicts and diagnostics as ajv alone", () => {
   }
 
   it("never accepts a generated schema ajv refuses (and accepts many it accepts)", () => {
-    const random = seeded(14);
+    const random = seededRandom(14);
     let proven = 0;
     let refusedByAjv = 0;
     for (let i = 0; i < 3_000; i++) {
@@ -89,18 +90,6 @@ describe("schema precheck: same verdicts and diagnostics as ajv alone", () => {
     expect(refusedByAjv).toBeGreaterThan(600);
   });
 });
-
-/** A small deterministic PRNG (mulberry32), so a failure names a schema that can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Random = () => number;
 /** A schema under construction. */
