@@ -95,7 +95,7 @@ export function locationEntries(table: LocationTable): [string, ValueLocation][]
     }
     entries.push([pointer, rowLocation(table, row)]);
     pointers.push(pointer);
-    ends.push(row + numbers[row * LOCATION_TABLE_FIELDS]!);
+    ends.push(row + subtreeSize(numbers, row));
     counters.push(0);
   }
   return entries;
@@ -112,7 +112,7 @@ function findRow(table: LocationTable, pointer: string): number | undefined {
   for (;;) {
     const slash = pointer.indexOf("/", from);
     const segment = slash === -1 ? pointer.slice(from) : pointer.slice(from, slash);
-    const end = row + numbers[row * LOCATION_TABLE_FIELDS]!;
+    const end = Math.min(row + subtreeSize(numbers, row), names.length);
     // A segment without `~` names a member only as it is (an escaped name with `/` or `~` has a `~`);
     // an array item only by its index written in decimal.
     const plain = segment.indexOf("~") === -1;
@@ -126,7 +126,7 @@ function findRow(table: LocationTable, pointer: string): number | undefined {
         found = child;
         break;
       }
-      child += numbers[child * LOCATION_TABLE_FIELDS]!;
+      child += subtreeSize(numbers, child);
       item++;
     }
     if (found === -1) return undefined;
@@ -134,6 +134,16 @@ function findRow(table: LocationTable, pointer: string): number | undefined {
     row = found;
     from = slash + 1;
   }
+}
+
+/**
+ * The number of rows in the subtree of `row`, at least 1: a table this module wrote always has
+ * one, and a damaged one (a zero or negative size, a row past the numbers) must end a lookup
+ * rather than loop on the same row.
+ */
+function subtreeSize(numbers: Int32Array, row: number): number {
+  const size = numbers[row * LOCATION_TABLE_FIELDS] ?? 1;
+  return size >= 1 ? size : 1;
 }
 
 /** The array index `segment` writes (as `String(index)` would: no sign, no leading zero), else -1. */

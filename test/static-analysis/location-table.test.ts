@@ -122,6 +122,18 @@ describe("location tables", () => {
     for (const pointer of candidates(reference)) expect(json(findLocation(table, pointer))).toBe(json(reference.get(pointer)));
   });
 
+  it("end a lookup in a damaged table (a zero or negative subtree size, rows past the numbers) instead of looping", () => {
+    const row = (size: number): number[] => [size, 0, 1, 1, -1, 0, -1, 0, 0, 0, 0];
+    const zero: LocationTable = { names: [null, "a", "b"], files: ["/x.ts"], numbers: Int32Array.from([...row(3), ...row(0), ...row(1)]) };
+    expect(findLocation(zero, "/b")).toEqual({ value: { file: "/x.ts", line: 1, column: 1 } });
+    expect(findLocation(zero, "/c")).toBeUndefined();
+    const negative: LocationTable = { names: [null, "a"], files: ["/x.ts"], numbers: Int32Array.from([...row(-5), ...row(-1)]) };
+    expect(findLocation(negative, "/a")).toBeUndefined();
+    const short: LocationTable = { names: [null, "a", "b"], files: ["/x.ts"], numbers: Int32Array.from([...row(99), ...row(1)]) };
+    expect(findLocation(short, "/zz")).toBeUndefined();
+    expect(locationEntries(zero).map(([pointer]) => pointer)).toEqual(["", "/a", "/b"]);
+  });
+
   it("are not built for definition modules (withLocations false)", () => {
     const located = toLocatedValue(generate(seededRandom(3), 0, []), 1_000_000, false);
     expect(located.locations).toEqual(new Map());
