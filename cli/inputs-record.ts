@@ -139,9 +139,9 @@ function saveInputsRecord(root: string, record: InputsRecord): void {
 }
 
 /**
- * The layers a compile runs (their files make up the toolchain's identity): the CLI bundle's
- * chunks, which hold the compile path the main thread runs (scripts/build-cli-bundle.mjs), and
- * the layers as `tsc` emitted them, which the worker threads run.
+ * The layers a compile runs (their files make up the toolchain's identity): the CLI bundle, which
+ * holds the compile path both threads run (scripts/build-cli-bundle.mjs), and the layers as `tsc`
+ * emitted them: the worker threads' stubs, and the whole compile path after a `tsc` run alone.
  */
 const COMPILE_LAYERS = ["cli-bundle", "build", "packaging", "lockfile", "compiler", "contract", "diagnostics", "common"];
 

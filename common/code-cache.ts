@@ -6,11 +6,18 @@
  * module does the same for CommonJS files under a `node_modules` folder:
  *
  * - {@link installCodeCache} (the CLI entry calls it first; the analysis worker too) replaces
- *   `Module.prototype._compile` for those files: the file is compiled with `vm.Script` and the
+ *   `Module.prototype._compile` for those files, and for the `.cjs` files of the folders it is
+ *   given (the toolchain's own CLI bundle, `dist/cli-bundle/`, scripts/build-cli-bundle.mjs):
+ *   the file is compiled with `vm.Script` and the
  *   cached data stored for it, and run as Node runs a CommonJS module (same wrapper, `require`,
  *   `module`, `__filename`, `__dirname`). Anything else, a small file that mentions `import(`
  *   (its dynamic import would make Node print an experimental warning), or a file that does
- *   not compile as CommonJS, goes to Node's own `_compile` unchanged. On Node ≥ 22.1 it calls `module.enableCompileCache` instead.
+ *   not compile as CommonJS, goes to Node's own `_compile` unchanged; so does the CLI bundle
+ *   when source maps are on (`--enable-source-maps`: Node reads a module's map in its own
+ *   `_compile`). On Node ≥ 22.1 it calls `module.enableCompileCache` instead.
+ * - Once per thread: the bin installs it before it loads the CLI bundle, which holds its own
+ *   copy of this module (the analysis worker's call from there then does nothing); the state
+ *   lives on `globalThis` under `Symbol.for("assembly-line.code-cache")`, not in the module.
  * - The cache lives in a folder of the user's own under the OS temporary folder
  *   (`assembly-line-code-cache-<uid>`, mode 0700; not used when it is a link, owned by someone
  *   else, or writable by others: cached data is code), as sealed files (`common/sealed-file.ts`:
@@ -68,6 +75,11 @@ export interface CodeCacheOptions {
   readonly dir?: string;
   /** Whether this thread writes the cache on exit (default: on the main thread only). */
   readonly save?: boolean;
+  /**
+   * Folders whose `.cjs` files are cached as well as CommonJS files under `node_modules`: the
+   * toolchain's own CLI bundle (`dist/cli-bundle/`), which the bin passes.
+   */
+  readonly folders?: readonly string[];
 }
 
 interface ModuleInternals {
@@ -86,10 +98,21 @@ interface ModuleStatics {
   enableCompileCache?: (dir?: string) => unknown;
 }
 
-let stats: { file: string; hits: number; misses: number; rejected: number } | undefined;
+type Stats = { file: string; hits: number; misses: number; rejected: number };
+
+/**
+ * Where this thread's state is kept: on `globalThis`, so that every copy of this module in the
+ * thread (the bin's, and the one inside the CLI bundle) sees the same installation.
+ */
+const STATE = Symbol.for("assembly-line.code-cache");
+
+function installed(): Stats | undefined {
+  return (globalThis as { [STATE]?: Stats })[STATE];
+}
 
 /** What the code cache did in this thread; `undefined` when it was not installed. */
 export function codeCacheStats(): CodeCacheStats | undefined {
+  const stats = installed();
   return stats && { ...stats };
 }
 
@@ -98,8 +121,9 @@ export function codeCacheStats(): CodeCacheStats | undefined {
  * the cache cannot be used, modules load as they always do.
  */
 export function installCodeCache(options: CodeCacheOptions = {}): void {
-  if (stats) return;
-  stats = { file: "off", hits: 0, misses: 0, rejected: 0 };
+  if (installed()) return;
+  const stats: Stats = { file: "off", hits: 0, misses: 0, rejected: 0 };
+  (globalThis as { [STATE]?: Stats })[STATE] = stats;
   if (process.env["ASSEMBLY_LINE_CODE_CACHE"] === "0") return;
   const Module = ModuleNs as unknown as ModuleStatics;
   try {
@@ -123,7 +147,7 @@ export function installCodeCache(options: CodeCacheOptions = {}): void {
     const flags = createHash("sha256").update(`${process.execArgv.join("\0")}\0${process.env["NODE_OPTIONS"] ?? ""}\0${import.meta.url}`).digest("hex").slice(0, 12);
     const base = path.join(dir, `v8-${process.version}-${process.arch}-${flags}`);
     stats.file = `${base}.bin`;
-    hook(Module, new EntryStore(base), options.save ?? isMainThread);
+    hook(Module, new EntryStore(base), stats, options.save ?? isMainThread, (options.folders ?? []).map((folder) => path.resolve(folder) + path.sep));
   } catch {
     // No cache: modules load as they always do.
   }
@@ -212,11 +236,15 @@ function writeEntries(file: string, entries: readonly Entry[]): void {
 const IN_NODE_MODULES = `${path.sep}node_modules${path.sep}`;
 const DYNAMIC_IMPORT = /\bimport\s*\(/;
 
-function hook(Module: ModuleStatics, store: EntryStore, save: boolean): void {
+/**
+ * Replaces `Module.prototype._compile` for the files the cache covers: CommonJS files under a
+ * `node_modules` folder, and `.cjs` files directly in one of `folders` (the CLI bundle).
+ */
+function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: boolean, folders: readonly string[]): void {
   const original = Module.prototype._compile;
   /** Scripts compiled without accepted data: their data is taken on exit. */
   const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly script: vm.Script }[] = [];
-  const compile = (content: string, filename: string): ((...args: unknown[]) => unknown) => {
+  const compile = (content: string, filename: string, dynamicImports: boolean): ((...args: unknown[]) => unknown) => {
     const crc = zlib.crc32(content);
     const known = store.get(filename, content.length);
     const cachedData = known && known[1] === content.length && known[2] === crc ? known[3] : undefined;
@@ -225,27 +253,31 @@ function hook(Module: ModuleStatics, store: EntryStore, save: boolean): void {
       ...(cachedData ? { cachedData } : {}),
       // Only large modules that mention `import(` get here (see below): their dynamic imports
       // go to Node's default loader (Node warns that this is experimental when one runs).
-      ...(DYNAMIC_IMPORT.test(content) ? { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER } : {}),
+      ...(dynamicImports && DYNAMIC_IMPORT.test(content) ? { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER } : {}),
     });
     if (cachedData && !script.cachedDataRejected) {
-      stats!.hits++;
+      stats.hits++;
       store.used.add(filename);
     } else {
-      if (cachedData) stats!.rejected++;
-      stats!.misses++;
+      if (cachedData) stats.rejected++;
+      stats.misses++;
       produced.push({ name: filename, length: content.length, crc, script });
     }
     return script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
   };
   Module.prototype._compile = function (this: ModuleInternals, content: string, filename: string, format?: string): unknown {
-    if (format === "module" || !filename.includes(IN_NODE_MODULES) || !/\.c?js$/.test(filename)) return original.call(this, content, filename, format);
+    if (format === "module" || !/\.c?js$/.test(filename)) return original.call(this, content, filename, format);
+    // The CLI bundle runs no `import()` of its own (its build routes them through the bin), and
+    // with source maps on Node must see it to read its map.
+    const bundled = filename.endsWith(".cjs") && folders.some((folder) => filename.startsWith(folder) && !filename.includes(path.sep, folder.length));
+    if (bundled ? process.sourceMapsEnabled : !filename.includes(IN_NODE_MODULES)) return original.call(this, content, filename, format);
     // A small module that may `import()` (cosmiconfig loading an ES-module configuration) is
     // left to Node: a `vm.Script`'s dynamic import makes Node print an experimental warning.
     // TypeScript's parser mentions `import(` only in messages; its dynamic imports never run here.
-    if (content.length < OWN_FILE_BYTES && DYNAMIC_IMPORT.test(content)) return original.call(this, content, filename, format);
+    if (!bundled && content.length < OWN_FILE_BYTES && DYNAMIC_IMPORT.test(content)) return original.call(this, content, filename, format);
     let wrapper: (...args: unknown[]) => unknown;
     try {
-      wrapper = compile(content, filename);
+      wrapper = compile(content, filename, !bundled);
     } catch {
       // Not CommonJS (an ES module Node detects by its syntax) or not valid: Node decides.
       return original.call(this, content, filename, format);

@@ -1,33 +1,38 @@
 /**
- * Bundles the `assembly-line` binary's start-up path into a few ES modules (issue 14 item 3;
- * docs/performance.md "The CLI bundle"). Part of `npm run build`, after `tsc`.
+ * Bundles the `assembly-line` binary's code into one CommonJS file, `dist/cli-bundle/assembly-line.cjs`
+ * (issue 14 items 1 and 3; docs/performance.md "The CLI bundle"). Part of `npm run build`, after `tsc`.
  *
  * Node 20 pays for every ES module it loads: resolving its specifier (stat and realpath calls,
- * a package.json lookup), reading it and compiling it. A host command loads 80–150 of the
- * toolchain's small modules, which costs about a third of `tools` and of a whole `call echo`.
- * esbuild joins them, with code splitting, so each command still loads only what it uses
- * (every `import()` of the sources stays a separate chunk):
+ * a package.json lookup), reading it and compiling it, and it has no code cache for ES modules
+ * (`module.enableCompileCache` is Node ≥ 22.1). A CommonJS file can be compiled from V8's cached
+ * code (`common/code-cache.ts`), so the toolchain's code is one such file:
  *
- * - Entry: `bin/assembly-line.ts` (bundled from the TypeScript sources, so the result never
- *   depends on what an earlier build left in `dist/`) → `dist/cli-bundle/assembly-line.js`,
- *   chunks beside it. `dist/bin/assembly-line.js` (the package's `bin`) is replaced by a
- *   two-line module that imports it.
- * - The compile path (`build/`, `compiler/`, `packaging/`, `lockfile/`) is bundled too: a compile
- *   loaded ~160 of its modules from `dist/`, each a resolve, a read and a compile (Node 20 has no
- *   code cache for ES modules). What stays as `tsc` built it: `editor/` (the language server,
- *   loaded by `assembly-line lsp` and by the TypeScript plugin) and the worker threads' scripts,
- *   which are found next to the modules that start them and load their own modules from `dist/`.
- * - npm packages: the few every host command loads are joined in ({@link BUNDLED_PACKAGES});
- *   the rest are imported from `node_modules/`, as before.
+ * - **One file, initialised on use.** The entry exports three loaders: `run` (the CLI:
+ *   `bin/run.ts`), `analysisWorker` and `schemaWorker` (the compile's worker threads'
+ *   scripts). Each loads its module with `import()`, so esbuild wraps every module in an
+ *   initialiser that runs on first use: a command still runs only the modules it uses (and
+ *   `test/startup/startup-cli.test.ts` checks which, from V8's coverage of those initialisers),
+ *   while the file is read and compiled from the code cache once.
+ * - **The stubs.** `dist/bin/assembly-line.js` (the package's `bin`) and the worker scripts in
+ *   `dist/` (`compiler/analysis-worker-thread.js`, `compiler/validation/schema-worker-thread.js`,
+ *   which `compiler/helper-worker.ts` starts) become small ES modules that install the code
+ *   cache with the bundle's folder, give the bundle an importer ({@link IMPORTER}), and
+ *   `require` the bundle. `tsc` alone writes the unbundled modules back (still correct, only
+ *   slower to start) until this script runs again.
+ * - **`import()`** inside a `vm.Script` compiled with cached data fails on Node 20 (and warns
+ *   that it is experimental), so the bundle's dynamic imports of what stays outside it (npm
+ *   packages loaded on few paths, a tool's bundle, a configuration file, the language server)
+ *   call the stub's importer instead: an `import()` in an ES module, resolving a relative
+ *   specifier against the bundle's own folder. The build fails if one is left.
+ * - **npm packages**: the few every host command loads are joined in ({@link BUNDLED_PACKAGES});
+ *   the rest are `require`d (or imported) from `node_modules/`, as before.
  * - `import.meta.url` in a bundled module is replaced by the URL of that module's own file in
  *   `dist/` (e.g. `dist/runtime-min/sandbox/child-script.js`), so everything a module finds
  *   relative to itself — the prebuilt sandbox child, the package root, `@babel/code-frame` —
- *   is found exactly as before.
- * - Source maps (`*.js.map`) map the chunks to the TypeScript sources: run with
- *   `node --enable-source-maps` to see source positions in stack traces.
- *
- * `test/startup/startup-cli.test.ts` checks what each command loads from the bundle and that
- * the compile path is still loaded from `dist/`.
+ *   is found exactly as before. The language server (`editor/`) stays as `tsc` built it.
+ * - A source map (`assembly-line.cjs.map`) maps the bundle to the TypeScript sources: run with
+ *   `node --enable-source-maps` to see source positions in stack traces (the code cache then
+ *   leaves the bundle to Node, which reads the map).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -43,11 +48,12 @@ const DIST_LAYERS = ["editor"];
 
 /**
  * The compile's worker threads' scripts (compiler/helper-worker.ts starts `<name>.js` beside the
- * module that asks): bundled as entries of their own, sharing chunks with the CLI, and each
- * `dist/` script replaced by a module importing its entry, so a worker loads a few chunks instead
- * of its ~100 modules before it can help.
+ * module that asks), by the name of the bundle's loader that runs each.
  */
-const WORKER_SCRIPTS = ["compiler/analysis-worker-thread.ts", "compiler/validation/schema-worker-thread.ts"];
+const WORKER_SCRIPTS = { analysisWorker: "compiler/analysis-worker-thread.ts", schemaWorker: "compiler/validation/schema-worker-thread.ts" };
+
+/** The global through which the bundle imports what stays outside it (set by every stub). */
+const IMPORTER = 'Symbol.for("assembly-line.import")';
 
 /**
  * npm packages joined into the bundle, with what they require: the host commands load them on
@@ -74,7 +80,7 @@ function emitted(source) {
   return path.join(dist, path.relative(root, source)).replace(/\.ts$/, ".js");
 }
 
-/** Keeps the compile layers in `dist/` and gives each bundled module its own `import.meta.url`. */
+/** Keeps the language server (`editor/`) in `dist/` and gives each bundled module its own `import.meta.url`. */
 const keepLayout = {
   name: "keep-layout",
   setup(build) {
@@ -97,11 +103,11 @@ const keepLayout = {
       if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       const text = await fs.promises.readFile(args.path, "utf8");
       const own = posix(path.relative(outdir, emitted(args.path)));
-      // The module's own file in dist/, resolved against the chunk it ends up in (all chunks sit in outdir).
+      // The module's own file in dist/, relative to the bundle's folder.
       // (Not inside a string literal on its line: an odd number of double quotes before it.)
       const contents = text.replace(/\bimport\.meta\.url\b/g, (match, offset) => {
         const before = text.slice(text.lastIndexOf("\n", offset) + 1, offset);
-        return (before.split('"').length - 1) % 2 === 1 ? match : `new URL(${JSON.stringify(own)}, import.meta.url).href`;
+        return (before.split('"').length - 1) % 2 === 1 ? match : `__alModuleUrl(${JSON.stringify(own)})`;
       });
       return { contents, loader: "ts" };
     });
@@ -109,42 +115,84 @@ const keepLayout = {
 };
 
 fs.rmSync(outdir, { recursive: true, force: true });
+const bundle = path.join(outdir, "assembly-line.cjs");
 await build({
-  entryPoints: {
-    "assembly-line": path.join(root, "bin/assembly-line.ts"),
-    ...Object.fromEntries(WORKER_SCRIPTS.map((script) => [path.basename(script, ".ts"), path.join(root, script)])),
+  stdin: {
+    contents: [
+      'export const run = (argv: readonly string[]) => import("./bin/run.ts").then((cli) => cli.run(argv));',
+      ...Object.entries(WORKER_SCRIPTS).map(([name, script]) => `export const ${name} = () => import("./${script}");`),
+    ].join("\n"),
+    resolveDir: root,
+    sourcefile: "cli-bundle-entry.ts",
+    loader: "ts",
   },
-  outdir,
+  outfile: bundle,
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   sourcemap: "linked",
-  // The bundled packages' licence comments, in one file beside the chunks.
+  // The bundled packages' licence comments, in one file beside the bundle.
   legalComments: "linked",
-  // CommonJS packages in ES module chunks: their require() of Node's modules needs a require.
-  banner: { js: 'import { createRequire as __alCreateRequire } from "node:module"; const require = __alCreateRequire(import.meta.url);' },
+  banner: {
+    js: [
+      "const __alPath = require(\"node:path\"), __alUrl = require(\"node:url\");",
+      // A bundled module's own file in dist/ (its import.meta.url), from the bundle's folder.
+      "const __alModuleUrl = (file) => __alUrl.pathToFileURL(__alPath.join(__dirname, file)).href;",
+      // What the bundle imports from outside it, through the stub's importer (see above).
+      `const __alImport = (specifier) => globalThis[${IMPORTER}](specifier.startsWith(".") ? __alModuleUrl(specifier) : specifier);`,
+    ].join("\n"),
+  },
   logLevel: "warning",
   plugins: [keepLayout],
 });
 
-// The package's bin: the bundle's entry. `tsc` writes the unbundled entry here again on its next
-// run (still correct, only slower to start) until this script runs again.
-const bin = path.join(dist, "bin", "assembly-line.js");
-fs.writeFileSync(
-  bin,
-  `#!/usr/bin/env node
-// Written by scripts/build-cli-bundle.mjs: the CLI's start-up path, bundled (docs/performance.md).
-import "../cli-bundle/assembly-line.js";
-`,
-);
-fs.rmSync(`${bin}.map`, { force: true });
+// Every `import(` left in the code (not in a string: a quote, or a name, before it) goes to the importer.
+const code = fs.readFileSync(bundle, "utf8");
+const routed = code.replace(/(?<![\w$.'"`])import\(/g, "__alImport(");
+const left = routed.match(/(?<![\w$'"`])import\(/g);
+if (left) throw new Error(`scripts/build-cli-bundle.mjs: ${left.length} import() left in ${bundle}`);
+fs.writeFileSync(bundle, routed);
 
-// Each worker script in dist/: its bundled entry (tsc writes the unbundled one back, as for the bin).
-for (const script of WORKER_SCRIPTS) {
-  const file = emitted(path.join(root, script));
-  const entry = posix(path.relative(path.dirname(file), path.join(outdir, `${path.basename(script, ".ts")}.js`)));
-  fs.writeFileSync(file, `// Written by scripts/build-cli-bundle.mjs: this worker's bundled entry (docs/performance.md).\nimport "${entry}";\n`);
+// The code cache the stubs install before they load the bundle: one ES module (common/code-cache.ts and
+// what it imports) instead of four from dist/common/.
+const codeCache = path.join(outdir, "code-cache.js");
+await build({
+  entryPoints: [path.join(root, "common", "code-cache.ts")],
+  outfile: codeCache,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: "linked",
+  logLevel: "warning",
+});
+
+/** A stub in dist/ that installs the code cache, gives the bundle its importer and runs `body`. */
+function writeStub(file, comment, options, body) {
+  const toBundle = posix(path.relative(path.dirname(file), bundle));
+  const toCodeCache = posix(path.relative(path.dirname(file), codeCache));
+  const toOutdir = posix(path.relative(path.dirname(file), outdir));
+  fs.writeFileSync(
+    file,
+    `${file.endsWith(path.join("bin", "assembly-line.js")) ? "#!/usr/bin/env node\n" : ""}// Written by scripts/build-cli-bundle.mjs: ${comment} (docs/performance.md "The CLI bundle").
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { installCodeCache } from "${toCodeCache}";
+
+installCodeCache({ ${options}folders: [fileURLToPath(new URL("${toOutdir}/", import.meta.url))] });
+globalThis[${IMPORTER}] = (specifier) => import(specifier);
+const bundle = createRequire(import.meta.url)("${toBundle.startsWith(".") ? toBundle : `./${toBundle}`}");
+${body}
+`,
+  );
   fs.rmSync(`${file}.map`, { force: true });
+}
+
+// The package's bin: the CLI, from the bundle.
+writeStub(path.join(dist, "bin", "assembly-line.js"), "the CLI, run from the bundle", "", "process.exitCode = await bundle.run(process.argv.slice(2));");
+
+// Each worker script in dist/: its module, from the bundle (the main thread writes the code cache).
+for (const [name, script] of Object.entries(WORKER_SCRIPTS)) {
+  writeStub(emitted(path.join(root, script)), "this worker's script, run from the bundle", "save: false, ", `await bundle.${name}();`);
 }

@@ -173,4 +173,61 @@ describe("the code cache", () => {
       expect(fs.readFileSync(path.join(agent, "plugins.lock"), "utf8")).toBe(lock);
     }
   });
+
+  describe("the CLI bundle's folder (the folders option, scripts/build-cli-bundle.mjs)", () => {
+    /** Installs the cache with `folders: [bundleDir]`, requires `file`, prints what happened; `flags` for node. */
+    function runBundle(bundleDir: string, cacheDir: string, file: string, flags: readonly string[] = []): { stats: Run["stats"]; value: unknown; twice: Run["stats"] } {
+      const script = [
+        `const { installCodeCache, codeCacheStats } = await import(${JSON.stringify(codeCacheModule)});`,
+        `installCodeCache({ dir: ${JSON.stringify(cacheDir)}, folders: [${JSON.stringify(bundleDir)}] });`,
+        // A second copy of the module in the same thread (the bundle holds one): it sees the installation.
+        `const copy = await import(${JSON.stringify(`${codeCacheModule}?copy`)});`,
+        `copy.installCodeCache({ dir: ${JSON.stringify(path.join(cacheDir, "other"))} });`,
+        `const { createRequire } = await import("node:module");`,
+        `const value = createRequire(${JSON.stringify(path.join(bundleDir, "x.js"))})(${JSON.stringify(file)});`,
+        `process.stdout.write(JSON.stringify({ stats: codeCacheStats(), value, twice: copy.codeCacheStats() }));`,
+      ].join("\n");
+      const result = spawnSync(process.execPath, [...flags, "--input-type=module", "-e", script], { encoding: "utf8" });
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      return JSON.parse(result.stdout) as { stats: Run["stats"]; value: unknown; twice: Run["stats"] };
+    }
+
+    function bundleSetup(): { bundleDir: string; cacheDir: string } {
+      const root = tempDir("al-code-cache-bundle-");
+      const bundleDir = path.join(root, "dist", "cli-bundle");
+      fs.mkdirSync(path.join(bundleDir, "nested"), { recursive: true });
+      for (const name of ["bundle.cjs", "other.js", "nested/inner.cjs"]) fs.writeFileSync(path.join(bundleDir, name), `module.exports = { name: ${JSON.stringify(name)}, dir: require("node:path").basename(__dirname) };\n`);
+      return { bundleDir, cacheDir: path.join(root, "cache") };
+    }
+
+    it("caches its .cjs files as node_modules files, and one installation serves every copy of the module in a thread", () => {
+      const { bundleDir, cacheDir } = bundleSetup();
+      const first = runBundle(bundleDir, cacheDir, "./bundle.cjs");
+      expect(first.value).toEqual({ name: "bundle.cjs", dir: "cli-bundle" });
+      expect(first.stats).toMatchObject({ hits: 0, misses: 1 });
+      const second = runBundle(bundleDir, cacheDir, "./bundle.cjs");
+      expect(second.value).toEqual({ name: "bundle.cjs", dir: "cli-bundle" });
+      expect(second.stats).toMatchObject({ hits: 1, misses: 0, rejected: 0 });
+      // The copy's call did nothing (no second hook, no second cache folder): it reports the same.
+      expect(second.twice).toEqual(second.stats);
+      expect(fs.existsSync(path.join(cacheDir, "other"))).toBe(false);
+    });
+
+    it("leaves its other files, and files of its subfolders, to Node", () => {
+      const { bundleDir, cacheDir } = bundleSetup();
+      for (const file of ["./other.js", "./nested/inner.cjs"]) {
+        for (let i = 0; i < 2; i++) expect(runBundle(bundleDir, cacheDir, file).stats, file).toMatchObject({ hits: 0, misses: 0 });
+      }
+    });
+
+    it("leaves the bundle to Node when source maps are on (Node reads a module's map in its own compile)", () => {
+      const { bundleDir, cacheDir } = bundleSetup();
+      for (let i = 0; i < 2; i++) {
+        const run = runBundle(bundleDir, cacheDir, "./bundle.cjs", ["--enable-source-maps"]);
+        expect(run.value).toEqual({ name: "bundle.cjs", dir: "cli-bundle" });
+        expect(run.stats).toMatchObject({ hits: 0, misses: 0 });
+      }
+    });
+  });
 });

@@ -23,10 +23,21 @@ const { generateAgent } = (await import(pathToFileURL(path.join(repoRoot, "bench
 
 const recorder = path.join(path.dirname(fileURLToPath(import.meta.url)), "helpers", "record-loads.mjs");
 
-/** Runs the CLI with every module load recorded; returns the packages (and toolchain folders) it loaded. */
-function loadedBy(args: readonly string[], cwd: string): { status: number | null; stdout: string; packages: Set<string>; files: string[] } {
+const bundle = path.join(repoRoot, "dist", "cli-bundle", "assembly-line.cjs");
+
+/**
+ * Runs the CLI with every module load recorded; returns the packages (and toolchain modules, as
+ * `dist/<layer>/<file>.js`) it loaded, and the files in `dist/` it read as modules.
+ */
+function loadedBy(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string; packages: Set<string>; files: string[] } {
   const log = path.join(tempDir("al-loads-"), "loads.txt");
-  const result = spawnSync(process.execPath, ["--import", recorder, cliPath, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", AL_RECORD_LOADS: log } });
+  const coverage = tempDir("al-coverage-");
+  // Without the code cache: these runs are instrumented, and their compiled code is not the CLI's.
+  const result = spawnSync(process.execPath, ["--import", recorder, cliPath, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", AL_RECORD_LOADS: log, NODE_V8_COVERAGE: coverage, ASSEMBLY_LINE_CODE_CACHE: "0", ...env },
+  });
   const urls = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
   const packages = new Set<string>();
   for (const url of urls) {
@@ -34,27 +45,37 @@ function loadedBy(args: readonly string[], cwd: string): { status: number | null
     if (inModules) packages.add(inModules[1]!);
     const inDist = /\/dist\/(.+)$/.exec(url);
     if (inDist && !inModules) packages.add(`dist/${inDist[1]}`);
-    // A chunk of the CLI bundle (scripts/build-cli-bundle.mjs) counts as the modules it holds,
-    // named as tsc emits them (dist/cli/main.js), from its source map.
-    if (inDist && !inModules && inDist[1]!.startsWith("cli-bundle/")) {
-      for (const source of bundledSources(fileURLToPath(url))) packages.add(source);
-    }
   }
+  for (const module of initialisedInBundle(coverage)) packages.add(module);
   const files = urls.flatMap((url) => (/\/node_modules\//.test(url) ? [] : (/\/dist\/(.+)$/.exec(url)?.[1] ?? [])));
-  return { status: result.status, stdout: result.stdout, packages, files };
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, packages, files };
+}
+
+/** A module's initialiser in the CLI bundle (scripts/build-cli-bundle.mjs) is named by its path: `"cli/main.ts"() {`. */
+const INITIALISER = /^ {2}"([^"]+)"\(/gm;
+
+/** How a module of the bundle is named here: `dist/<layer>/<file>.js` as tsc emits it, or its npm package's name. */
+function moduleName(source: string): string {
+  const inModules = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
+  return inModules ? inModules[1]! : `dist/${source.replace(/\.ts$/, ".js")}`;
 }
 
 /**
- * What a chunk of the CLI bundle holds, from its source map: the toolchain's modules as
- * `dist/<layer>/<file>.js`, and the names of the npm packages joined into it.
+ * The modules of the CLI bundle that a process ran, from V8's coverage (`NODE_V8_COVERAGE`):
+ * every module of the bundle runs inside an initialiser named by its path, called on first use.
  */
-function bundledSources(chunk: string): string[] {
-  const map = JSON.parse(fs.readFileSync(`${chunk}.map`, "utf8")) as { sources: string[] };
-  return map.sources.map((source) => {
-    const file = path.relative(repoRoot, path.resolve(path.dirname(chunk), source)).split(path.sep).join("/");
-    const inModules = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
-    return inModules ? inModules[1]! : `dist/${file.replace(/\.ts$/, ".js")}`;
-  });
+function initialisedInBundle(coverageDir: string): string[] {
+  const modules: string[] = [];
+  for (const name of fs.readdirSync(coverageDir)) {
+    const { result } = JSON.parse(fs.readFileSync(path.join(coverageDir, name), "utf8")) as { result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[] };
+    for (const script of result) {
+      if (!script.url.endsWith("/cli-bundle/assembly-line.cjs")) continue;
+      for (const fn of script.functions) {
+        if (fn.ranges[0]!.count > 0 && /^(?:node_modules\/|[a-z-]+\/).*\.[cm]?[jt]s$/.test(fn.functionName)) modules.push(moduleName(fn.functionName));
+      }
+    }
+  }
+  return modules;
 }
 
 const HEAVY = ["typescript", "ts-morph", "@ts-morph/common", "esbuild", "ajv", "better-sqlite3", "gpt-tokenizer", "chokidar", "@secretlint/secretlint-rule-preset-recommend", "yaml", "diff"];
@@ -98,35 +119,40 @@ describe("what each command loads", () => {
     expect(run.packages.has("dist/build/compile.js")).toBe(false);
   }, 120_000);
 
-  it("every command but the language server runs the toolchain's code from the CLI bundle, compile included (scripts/build-cli-bundle.mjs)", () => {
+  it("every command but the language server runs the toolchain's code from the CLI bundle, compile and its worker included (scripts/build-cli-bundle.mjs)", () => {
     const compiled = copyAgent(path.join(repoRoot, "examples", "support-agent"));
-    for (const [args, cwd] of [[["--version"], agent], [["tools", "."], agent], [["search", "echo", "."], agent], [["call", "echo", "--input", '{"message":"hi"}', "."], agent], [["compile", ".", "--no-cache"], compiled]] as const) {
-      const run = loadedBy(args, cwd);
-      expect(run.status, args.join(" ")).toBe(0);
-      // The bin, then chunks of dist/cli-bundle/ only: not one of the modules tsc emitted.
-      expect(run.files[0], args.join(" ")).toBe("bin/assembly-line.js");
-      expect(run.files.slice(1).filter((file) => !file.startsWith("cli-bundle/")), args.join(" ")).toEqual([]);
+    const generated = tempDir("al-worker-loads-");
+    generateAgent(generated, { plugins: POOL_THRESHOLD + 2, tools: 2 });
+    const worker = { ASSEMBLY_LINE_ANALYSIS_WORKER: "1" };
+    const runs: readonly (readonly [readonly string[], string, NodeJS.ProcessEnv])[] = [
+      [["--version"], agent, {}],
+      [["tools", "."], agent, {}],
+      [["search", "echo", "."], agent, {}],
+      [["call", "echo", "--input", '{"message":"hi"}', "."], agent, {}],
+      [["compile", ".", "--no-cache"], compiled, {}],
+      // The analysis worker: its script in dist/ (the module the pool starts) runs its module from the bundle.
+      [["compile", ".", "--no-package", "--no-cache"], generated, worker],
+    ];
+    for (const [args, cwd, env] of runs) {
+      const run = loadedBy(args, cwd, env);
+      expect(run.status, `${args.join(" ")}: ${run.stderr}`).toBe(0);
+      // The bin (with the code cache it installs first), then the bundle: not one of the other modules tsc emitted.
+      expect(run.files.slice(0, 2), args.join(" ")).toEqual(["bin/assembly-line.js", "cli-bundle/code-cache.js"]);
+      expect(new Set(run.files.slice(2)), args.join(" ")).toEqual(new Set(["cli-bundle/assembly-line.cjs", ...(env === worker ? ["compiler/analysis-worker-thread.js", "cli-bundle/code-cache.js"] : [])]));
+      if (env === worker) expect(run.packages.has("dist/compiler/analysis-worker-thread.js")).toBe(true);
     }
-    // The entry is a chunk of a few modules, not the whole CLI.
-    expect(bundledSources(path.join(repoRoot, "dist", "cli-bundle", "assembly-line.js")).filter((source) => source.startsWith("dist/")).length).toBeLessThan(10);
   }, 120_000);
 
-  it("the compile's analysis worker runs from the CLI bundle too", () => {
-    const root = tempDir("al-worker-loads-");
-    generateAgent(root, { plugins: POOL_THRESHOLD + 2, tools: 2 });
-    const log = path.join(tempDir("al-loads-"), "loads.txt");
-    const result = spawnSync(process.execPath, ["--import", recorder, cliPath, "compile", ".", "--no-package", "--no-cache"], {
-      cwd: root,
-      encoding: "utf8",
-      env: { ...process.env, NO_COLOR: "1", AL_RECORD_LOADS: log, ASSEMBLY_LINE_ANALYSIS_WORKER: "1" },
-    });
-    expect(result.status, result.stderr).toBe(0);
-    const files = fs.readFileSync(log, "utf8").split("\n").filter((url) => url !== "" && !url.includes("/node_modules/")).flatMap((url) => /\/dist\/(.+)$/.exec(url)?.[1] ?? []);
-    // The worker's script in dist/ (the module the pool starts), which imports its bundled entry.
-    expect(files).toContain("compiler/analysis-worker-thread.js");
-    expect(files).toContain("cli-bundle/analysis-worker-thread.js");
-    expect(files.filter((file) => !file.startsWith("cli-bundle/") && file !== "bin/assembly-line.js" && file !== "compiler/analysis-worker-thread.js")).toEqual([]);
-  }, 120_000);
+  it("every toolchain module of the CLI bundle runs inside an initialiser named by its path (what the tests above read)", () => {
+    const code = fs.readFileSync(bundle, "utf8");
+    const initialisers = new Set([...code.matchAll(INITIALISER)].map((match) => match[1]!));
+    const map = JSON.parse(fs.readFileSync(`${bundle}.map`, "utf8")) as { sources: string[] };
+    const own = map.sources.map((source) => path.relative(repoRoot, path.resolve(path.dirname(bundle), source)).split(path.sep).join("/")).filter((source) => !source.includes("node_modules/") && source !== "cli-bundle-entry.ts");
+    expect(own.length).toBeGreaterThan(100);
+    expect(own.filter((source) => !initialisers.has(source))).toEqual([]);
+    // And every dynamic import goes through the bin's importer (the build checks it too).
+    expect(code.match(/(?<![\w$'"`])import\(/g)).toBeNull();
+  });
 
   it("a changed input still compiles first (the inputs record no longer holds)", () => {
     const root = copyAgent(path.join(repoRoot, "examples", "support-agent"));

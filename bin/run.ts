@@ -1,0 +1,12 @@
+/**
+ * Runs the `assembly-line` CLI on `argv` and returns its exit code. The binary sits above
+ * `cli/` and `editor/` (siblings in the layers), so this is what joins them: it gives the CLI
+ * the language server for `assembly-line lsp --stdio`, loaded only by that command. Run by the
+ * binary's entry (`./assembly-line.ts`) and by the CLI bundle's (scripts/build-cli-bundle.mjs).
+ */
+export async function run(argv: readonly string[]): Promise<number> {
+  const { main } = await import("../cli/main.js");
+  return main(argv, {
+    serveLanguageServer: async () => (await import("../editor/lsp/stdio.js")).serveStdio(),
+  });
+}
