@@ -31,6 +31,8 @@
  *   file again (atomically) with V8's data, taken after the run so that the functions compiled
  *   lazily are in it too. Entries of other commands' modules are kept (the shared file is
  *   capped at {@link MAX_CACHE_BYTES}).
+ * - A process that writes the cache also deletes the folder's cache files (any installation's)
+ *   not written for {@link STALE_CACHE_DAYS} days.
  * - `ASSEMBLY_LINE_CODE_CACHE=0` turns it off.
  *
  * docs/caches.md describes it for users.
@@ -182,6 +184,11 @@ class EntryStore {
     this.#base = base;
   }
 
+  /** The cache folder. */
+  get dir(): string {
+    return path.dirname(this.#base);
+  }
+
   /** The stored entry of `filename` for a source of `length` characters. */
   get(filename: string, length: number): Entry | undefined {
     if (length >= OWN_FILE_BYTES) return readEntries(this.ownFile(filename)).get(filename);
@@ -203,6 +210,39 @@ class EntryStore {
     const size = (list: readonly Entry[]) => list.reduce((sum, entry) => sum + entry[3].length, 0);
     if (size(kept) + size(small) > MAX_CACHE_BYTES) kept = kept.filter(([name]) => this.used.has(name));
     writeEntries(`${this.#base}.bin`, [...kept, ...small]);
+  }
+}
+
+/**
+ * A cache file not written for this long is deleted by the next process that writes the cache
+ * (any installation's): the files are per installation and flags, so checkouts, `npm ci` runs and
+ * profiler runs would otherwise leave theirs in the temporary folder for good.
+ */
+export const STALE_CACHE_DAYS = 30;
+
+/** A cache file, or a temporary one a killed process left, in the cache folder (see {@link writeEntries}). */
+const CACHE_FILE = /^v8-.+\.bin(?:\.\d+\.[a-z0-9]+\.tmp)?$/;
+
+/**
+ * Deletes the cache files in `dir` (and temporaries left by killed writers) that were last
+ * written more than {@link STALE_CACHE_DAYS} days ago; anything else in the folder is left alone.
+ * A file in use elsewhere is only a miss for its process, which writes it again. Never throws.
+ */
+function pruneStale(dir: string): void {
+  const before = Date.now() - STALE_CACHE_DAYS * 24 * 60 * 60 * 1000;
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      if (!CACHE_FILE.test(name)) continue;
+      const file = path.join(dir, name);
+      try {
+        const stat = fs.lstatSync(file);
+        if (stat.isFile() && stat.mtimeMs < before) fs.rmSync(file, { force: true });
+      } catch {
+        // Gone already, or not ours to remove: left alone.
+      }
+    }
+  } catch {
+    // An unreadable folder: nothing pruned.
   }
 }
 
@@ -298,6 +338,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
       if (produced.length === 0) return;
       try {
         store.save(produced.map(({ name, length, crc, script }) => [name, length, crc, script.createCachedData()]));
+        pruneStale(store.dir);
       } catch {
         // Not written: the next run compiles again.
       }

@@ -174,6 +174,36 @@ describe("the code cache", () => {
     }
   });
 
+  it("deletes the folder's cache files not written for 30 days when it writes (any installation's), and nothing else", () => {
+    const { root, cacheDir } = setup();
+    fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    const names = {
+      stale: "v8-v20.0.0-x64-aaaaaaaaaaaa.bin",
+      staleOwn: "v8-v20.0.0-x64-aaaaaaaaaaaa-0123456789abcdef.bin",
+      staleTemporary: "v8-v20.0.0-x64-aaaaaaaaaaaa.bin.123.k3j2.tmp",
+      recent: "v8-v20.0.0-x64-bbbbbbbbbbbb.bin",
+      notOurs: "notes.txt",
+    };
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    for (const [key, name] of Object.entries(names)) {
+      fs.writeFileSync(path.join(cacheDir, name), "x");
+      const when = key === "recent" ? daysAgo(29) : daysAgo(31);
+      fs.utimesSync(path.join(cacheDir, name), when, when);
+    }
+    // A first run writes its entries, and prunes.
+    expect(run(root, cacheDir).stats).toMatchObject({ misses: 1 });
+    const left = fs.readdirSync(cacheDir);
+    expect(left).not.toContain(names.stale);
+    expect(left).not.toContain(names.staleOwn);
+    expect(left).not.toContain(names.staleTemporary);
+    expect(left).toContain(names.recent);
+    expect(left).toContain(names.notOurs);
+    // A run that writes nothing (every module cached) prunes nothing.
+    fs.utimesSync(path.join(cacheDir, names.recent), daysAgo(31), daysAgo(31));
+    expect(run(root, cacheDir).stats).toMatchObject({ hits: 1, misses: 0 });
+    expect(fs.readdirSync(cacheDir)).toContain(names.recent);
+  });
+
   describe("the CLI bundle's folder (the folders option, scripts/build-cli-bundle.mjs)", () => {
     /** Installs the cache with `folders: [bundleDir]`, requires `file`, prints what happened; `flags` for node. */
     function runBundle(bundleDir: string, cacheDir: string, file: string, flags: readonly string[] = []): { stats: Run["stats"]; value: unknown; twice: Run["stats"] } {
