@@ -425,7 +425,7 @@ function analyse(host: CompilerHost, options: CompileOptions, saves: PendingSave
   return { analysis, previous, diagnostics, refused, damaged, fixCommand };
 }
 
-/** The package step: one esbuild build of every authored tool (loaded only when packaging). */
+/** The package step: esbuild builds of every authored tool, in batches (loaded only when packaging). */
 async function packageTools(analysis: AgentAnalysis, root: string, diagnostics: Diagnostic[], options: CompileOptions, saves: PendingSaves): Promise<PackagingResult> {
   const [{ bundleTools }, { BundleCache }] = await Promise.all([import("../packaging/bundle-tools.js"), import("../packaging/bundle-cache.js")]);
   // Saved as the analysis cache is: not by `--check` (unless asked), only in an agent root.

@@ -20,6 +20,7 @@ import { esbuildLoaders } from "./asset-rules.js";
 import { AUTHORING_CORE_SPECIFIER, createCorePathRewriter, locateAuthoringCore, type AuthoringCoreModule } from "./authoring-core.js";
 import { BYTES_NAMESPACE, TEXT_NAMESPACE, createAssemblyLinePlugin, toPosixRelative } from "./esbuild-plugin.js";
 import { diagnosticFromEsbuildError, diagnosticFromEsbuildWarning, type MessageContext } from "./esbuild-messages.js";
+import { withServiceMemoryLimit } from "./esbuild-service.js";
 import { bundleIntegrity } from "./integrity.js";
 import { bundleBuildKey, buildOptionsKey, locationKey, type BundleCache, type CachedBundle } from "./bundle-cache.js";
 import { BUNDLE_EXTENSION, planBundles, toolBundleKey, type PackagingTool, type PlannedBundle } from "./plan-bundles.js";
@@ -49,8 +50,13 @@ export interface PackagingResult {
   readonly diagnostics: Diagnostic[];
 }
 
-/** The esbuild `build` function (injectable so tests can count calls or fail on purpose). */
-export type BuildFunction = (options: esbuild.BuildOptions & { write: false }) => Promise<esbuild.BuildResult<{ write: false }>>;
+/**
+ * The esbuild `build` function (injectable so tests can count calls or fail on purpose), with
+ * which of the compile's `count` builds this is (`index` from 0; see {@link BUILD_BATCH}): the
+ * watch bundler (`./incremental-bundler.ts`) keeps a context per batch and frees the others
+ * after the last one.
+ */
+export type BuildFunction = (options: esbuild.BuildOptions & { write: false }, batch?: { readonly index: number; readonly count: number }) => Promise<esbuild.BuildResult<{ write: false }>>;
 
 /** Options of {@link bundleTools}. */
 export interface BundleToolsOptions {
@@ -63,11 +69,24 @@ export interface BundleToolsOptions {
   readonly recordInput?: (filePath: string) => void;
   /**
    * The persistent bundle cache (`./bundle-cache.ts`): bundles whose inputs are unchanged are
-   * taken from it and not handed to esbuild; the others are built (one esbuild build of just
+   * taken from it and not handed to esbuild; the others are built (esbuild builds of just
    * those entries) and kept. The bytes and diagnostics are the same with or without it.
    */
   readonly cache?: BundleCache;
+  /** Entry points per esbuild build (default {@link BUILD_BATCH}; tests set a small one). */
+  readonly batchSize?: number;
 }
+
+/**
+ * The most entry points one esbuild build gets; more are built in batches, one after the other.
+ * One build of the 2,000 × 10 bench agent's 20,000 definitions held about 6.4 GB of esbuild's
+ * own memory, and once 23 GB, until the OOM killer ended it (docs/benchmarks.md); batches, with
+ * the service's memory limit (`./esbuild-service.ts`), keep it under 2 GB. 2,500 keep the
+ * 200 × 10 agents of the other benchmarks in one build. Bundles are self-contained (no code
+ * splitting), so a bundle's bytes do not depend on its batch; warnings of a module several
+ * batches import are said once (`finish` drops repeats).
+ */
+export const BUILD_BATCH = 2500;
 
 /** The esbuild namespaces whose modules are files of the agent (assets imported as text or bytes). */
 const ASSET_NAMESPACES: ReadonlySet<string> = new Set([TEXT_NAMESPACE, BYTES_NAMESPACE]);
@@ -82,7 +101,8 @@ const REQUIRE_BANNER =
   "const require = __assemblylineCreateRequire(import.meta.url);";
 
 /**
- * Bundles every tool definition in one esbuild build.
+ * Bundles every tool definition: in one esbuild build, or in builds of {@link BUILD_BATCH}
+ * definitions one after the other when there are more (the same bytes either way).
  *
  * @param input the agent root and the tools (see {@link PackagingTool}); tools of one surface
  *   and capability that share a definition share a bundle (naming: `./plan-bundles.ts`).
@@ -136,16 +156,38 @@ export async function bundleTools(input: PackagingInput, options: BundleToolsOpt
     const hit = reused.get(planned.name);
     if (hit) add(planned, `${planned.name}${BUNDLE_EXTENSION}`, hit.bytes, hit.integrity);
   }
+  // The cache's stamp of the files' state before esbuild reads them (`BundleCache.stamp`).
+  let cacheStamp: ReturnType<BundleCache["stamp"]> | undefined;
   if (toBuild.length > 0) {
-    const stamp = cache?.stamp();
-    let result: esbuild.BuildResult<{ write: false }>;
-    try {
-      const settings = buildOptions(input.root, outdir, toBuild, core);
-      result = await (options.build ?? esbuild.build)(record || cache ? { ...settings, metafile: true } : settings);
-    } catch (error) {
-      diagnostics.push(...failureDiagnostics(error, context), ...reusedWarnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
+    cacheStamp = cache?.stamp();
+    // Every batch is built, so that a failure reports what one build would: every batch's errors.
+    const size = Math.max(1, options.batchSize ?? BUILD_BATCH);
+    const count = Math.ceil(toBuild.length / size);
+    const built: { readonly batch: readonly PlannedBundle[]; readonly result: esbuild.BuildResult<{ write: false }> }[] = [];
+    const failures: Diagnostic[] = [];
+    for (let index = 0; index < count; index++) {
+      const batch = toBuild.slice(index * size, (index + 1) * size);
+      try {
+        const settings = buildOptions(input.root, outdir, batch, core);
+        const withMetafile = record || cache ? { ...settings, metafile: true } : settings;
+        built.push({ batch, result: await (options.build ? options.build(withMetafile, { index, count }) : withServiceMemoryLimit(() => esbuild.build(withMetafile))) });
+      } catch (error) {
+        failures.push(...failureDiagnostics(error, context));
+      }
+    }
+    if (failures.length > 0) {
+      diagnostics.push(...failures, ...built.flatMap(({ result }) => result.warnings.map((warning) => diagnosticFromEsbuildWarning(warning, context))));
+      diagnostics.push(...reusedWarnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
       return finish(new Map(), new Map(), diagnostics);
     }
+    for (const { batch, result } of built) keepBuilt(batch, result);
+  }
+  diagnostics.push(...reusedWarnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
+  return finish(bundles, toolBundles, diagnostics);
+
+  /** Takes one build's bundles (`batch`, built into `result`): their bytes, the cache, the inputs. */
+  function keepBuilt(batch: readonly PlannedBundle[], result: esbuild.BuildResult<{ write: false }>): void {
+    const stamp = cacheStamp;
     diagnostics.push(...result.warnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
     const outputs = new Map(result.outputFiles.map((file) => [artifactPathOf(outdir, file.path), stabilize(file.contents)]));
     const metafile = result.metafile;
@@ -153,7 +195,7 @@ export async function bundleTools(input: PackagingInput, options: BundleToolsOpt
     // A warning not located in a module of this build cannot be tied to a bundle: keep none.
     const located = metafile ? new Set(Object.keys(metafile.inputs)) : new Set<string>();
     const cacheable = result.warnings.every((warning) => warning.location !== null && located.has(locationKey(warning.location)));
-    for (const planned of toBuild) {
+    for (const planned of batch) {
       const bundle = `${planned.name}${BUNDLE_EXTENSION}`;
       const bytes = outputs.get(bundle);
       if (bytes === undefined) {
@@ -171,12 +213,10 @@ export async function bundleTools(input: PackagingInput, options: BundleToolsOpt
       }
     }
   }
-  diagnostics.push(...reusedWarnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
-  return finish(bundles, toolBundles, diagnostics);
 }
 
 /**
- * The options of the one esbuild build (exported for `bench/packaging.mjs` and tests). The raw
+ * The options of one esbuild build of `bundles` (exported for `bench/packaging.mjs` and tests). The raw
  * output still names the authoring API by its path; `bundleTools` rewrites that with
  * {@link createCorePathRewriter}.
  */

@@ -22,6 +22,7 @@ import { pathToFileURL } from "node:url";
 import { cosmiconfig, defaultLoaders, type Loader } from "cosmiconfig";
 import { fileStart, createLineMap, locationOf } from "../../common/positions.js";
 import type { LocatedValue } from "../../compiler/model.js";
+import { withServiceMemoryLimit } from "../../packaging/esbuild-service.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { EMPTY_PROJECT_CONFIG, shownFile, type ConfigSelection, type ProjectConfig } from "./types.js";
@@ -162,7 +163,8 @@ function yamlLoader(located: Map<string, LocatedValue>): Loader {
  */
 const typescriptLoader: Loader = async (filepath, content) => {
   const { transform } = await import("esbuild");
-  const { code } = await transform(content, { loader: "ts", format: "esm", platform: "node", target: "node20", sourcefile: filepath });
+  // This may be the call that starts esbuild's service, which a later packaging reuses: with its memory limit.
+  const { code } = await withServiceMemoryLimit(() => transform(content, { loader: "ts", format: "esm", platform: "node", target: "node20", sourcefile: filepath }));
   const temporary = path.join(path.dirname(filepath), `.${path.basename(filepath)}.${process.pid}.${Date.now()}.mjs`);
   fs.writeFileSync(temporary, code);
   try {
