@@ -38,6 +38,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import ts from "typescript";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, "dist");
@@ -150,9 +151,30 @@ await build({
 // Every `import(` left in the code (not in a string: a quote, or a name, before it) goes to the importer.
 const code = fs.readFileSync(bundle, "utf8");
 const routed = code.replace(/(?<![\w$.'"`])import\(/g, "__alImport(");
-const left = routed.match(/(?<![\w$'"`])import\(/g);
-if (left) throw new Error(`scripts/build-cli-bundle.mjs: ${left.length} import() left in ${bundle}`);
+checkRouted(routed, code.length === routed.length ? 0 : (routed.length - code.length) / "__al".length);
 fs.writeFileSync(bundle, routed);
+
+/**
+ * Checks the rewrite with TypeScript's parser, since text is not code: no `import(` call is
+ * left, and every rewrite made a call of the importer (none landed in a string, a template or a
+ * comment, where it would have changed the text). Throws, failing the build, otherwise.
+ */
+function checkRouted(text, rewrites) {
+  const sourceFile = ts.createSourceFile(bundle, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  let imports = 0;
+  let calls = 0;
+  const visit = (node) => {
+    if (ts.isCallExpression(node)) {
+      if (node.expression.kind === ts.SyntaxKind.ImportKeyword) imports++;
+      else if (ts.isIdentifier(node.expression) && node.expression.text === "__alImport") calls++;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  if (imports > 0) throw new Error(`scripts/build-cli-bundle.mjs: ${imports} import() left in ${bundle}`);
+  // The banner's own `__alImport` is a definition, not a call.
+  if (calls !== rewrites) throw new Error(`scripts/build-cli-bundle.mjs: ${rewrites} import( rewritten in ${bundle}, but ${calls} calls of the importer: one was not code`);
+}
 
 // The code cache the stubs install before they load the bundle: one ES module (common/code-cache.ts and
 // what it imports) instead of four from dist/common/.
