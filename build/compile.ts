@@ -19,6 +19,7 @@ import { analysisWorkerWanted, discardPrestartedAnalysisWorker, startAnalysisPoo
 import { PluginReuse } from "../compiler/plugin-reuse.js";
 import { AnalysisCache } from "../compiler/static-analysis/analysis-cache.js";
 import { createStaticAnalyzer } from "../compiler/static-analysis/static-analyzer.js";
+import { ONE_SHOT_RETENTION } from "../compiler/static-analysis/source-store.js";
 import { createDiagnostic, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { fileStart } from "../common/positions.js";
@@ -224,7 +225,13 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   // Real paths are derived per folder only on the operating system's own file system (not a
   // caller's host, unless it answers as the disk does: `hostReadsDisk`). A recording host then
   // records the `kind` and folder `realpath` probes each answer was derived from.
-  const host = snapshotHost(options.recordInput ? createRecordingHost(disk, options.recordInput) : disk, { deriveRealpaths: options.host === undefined || options.hostReadsDisk === true });
+  const readsDisk = options.host === undefined || options.hostReadsDisk === true;
+  const host = snapshotHost(options.recordInput ? createRecordingHost(disk, options.recordInput) : disk, {
+    deriveRealpaths: readsDisk,
+    // A plugin's probes (entry, definitions, manifest, skills) read from the folder listings the
+    // plugin's hash needs anyway; not when each probe must be recorded (`--watch`).
+    ...(readsDisk && !options.recordInput ? { kindsFromListingsWithin: options.root } : {}),
+  });
   const root = options.root;
   const clock = startClock();
   // A root that is not a folder is reported before anything is read or written (no cache, no
@@ -402,7 +409,7 @@ function analyse(host: CompilerHost, options: CompileOptions, saves: PendingSave
   try {
     analysis = analyzeAgent(frontHost, root, {
       pins: pinsOf(previous),
-      ...(persistent ? { analyzer: createStaticAnalyzer(frontHost, { persistent }) } : {}),
+      ...(persistent ? { analyzer: createStaticAnalyzer(frontHost, { persistent, retainModules: ONE_SHOT_RETENTION }) } : {}),
       ...(reuse ? { reuse } : {}),
       ...(cache ? { verdictStore: cache } : {}),
       ...(pool ? { pool } : {}),

@@ -1,6 +1,7 @@
 /**
  * The file-system view of one compile (DESIGN §5: a compile sees one consistent snapshot).
  */
+import * as path from "node:path";
 import { derivedRealpath, type CompilerHost } from "../common/host.js";
 
 /** Options of {@link snapshotHost}. */
@@ -11,6 +12,17 @@ export interface SnapshotHostOptions {
    * whose `kind` and `realpath` answer alike. Default false: every path is asked of `base`.
    */
   readonly deriveRealpaths?: boolean;
+  /**
+   * A folder (absolute; the agent root) inside which the kind of a path is read from its
+   * folder's listing (`readDirectory`, asked once per folder; a directory entry's type is what
+   * `lstat` says of it) instead of one `lstat` per path, when the listing names it: the
+   * compile's own walks (the plugin folder hashes) list those folders anyway, so a plugin's
+   * dozen probes cost no system call of their own. A name the listing lacks, or a folder that
+   * cannot be listed, is asked of `base` as before. Only for a base that is the operating
+   * system's file system and records nothing (a recording host must see each probe); not on
+   * Windows. Default: none.
+   */
+  readonly kindsFromListingsWithin?: string;
 }
 
 /**
@@ -32,7 +44,9 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
     map.set(key, value);
     return value;
   };
-  const kind: CompilerHost["kind"] = (filePath) => memo(kinds, filePath, () => base.kind(filePath));
+  const readDirectory: CompilerHost["readDirectory"] = (dirPath) => memo(directories, dirPath, () => base.readDirectory(dirPath));
+  const listed = options.kindsFromListingsWithin !== undefined && process.platform !== "win32" ? listedKinds(path.resolve(options.kindsFromListingsWithin) + path.sep, readDirectory) : undefined;
+  const kind: CompilerHost["kind"] = (filePath) => memo(kinds, filePath, () => listed?.(filePath) ?? base.kind(filePath));
   // One `realpath` per folder: a path whose last component is no link is its folder's real path
   // joined with its name (`derivedRealpath`, which memoizes; Linux only, else every path is asked).
   const realpath = options.deriveRealpaths ? derivedRealpath(kind, (filePath) => base.realpath(filePath)) : (filePath: string) => memo(realpaths, filePath, () => base.realpath(filePath));
@@ -43,10 +57,30 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
         const read = reads.get(filePath);
         return read?.kind === "file" && !read.invalidUtf8 ? Buffer.from(read.text, "utf8") : base.readBytes(filePath);
       }),
-    readDirectory: (dirPath) => memo(directories, dirPath, () => base.readDirectory(dirPath)),
+    readDirectory,
     realpath,
     kind,
     // Probes of reused results go to the base (a recording host) as they are: nothing is asked.
     ...(base.replay ? { replay: (probes: Parameters<NonNullable<CompilerHost["replay"]>>[0]) => base.replay!(probes) } : {}),
+  };
+}
+
+/**
+ * The kind of a path strictly inside `within` (ending in a separator) as its folder's listing
+ * names it; `undefined` when the path is not a plain absolute path there, the folder cannot be
+ * listed or the listing lacks the name (then `lstat` decides, as before).
+ */
+function listedKinds(within: string, readDirectory: CompilerHost["readDirectory"]): (filePath: string) => ReturnType<CompilerHost["kind"]> | undefined {
+  const folders = new Map<string, ReadonlyMap<string, ReturnType<CompilerHost["kind"]>> | undefined>();
+  return (filePath) => {
+    if (!filePath.startsWith(within) || filePath.endsWith(path.sep) || path.normalize(filePath) !== filePath) return undefined;
+    const folder = path.dirname(filePath);
+    let names = folders.get(folder);
+    if (!folders.has(folder)) {
+      const entries = readDirectory(folder);
+      names = entries && new Map(entries.map((entry) => [entry.name, entry.kind]));
+      folders.set(folder, names);
+    }
+    return names?.get(path.basename(filePath));
   };
 }

@@ -102,21 +102,26 @@ export function analysisWorkerWanted(): boolean {
 }
 
 /**
- * The load rule behind {@link analysisWorkerWanted}: the worker is started when the machine has
- * a second core and is not oversubscribed (the one-minute load average below the number of
- * cores plus one, as `make -l` judges load; one more than the cores because compiles run one
- * after another, as in a benchmark or `--watch`, keep about two threads busy themselves). The
- * worker costs CPU of its own (a second heap, TypeScript and the analysis code loaded and
- * optimised again, results copied between threads), which pays in wall time only on an idle core.
+ * The load rule behind {@link analysisWorkerWanted}: the worker is started only when the
+ * machine has room for two JavaScript threads and V8's helper threads besides: at least
+ * {@link WORKER_MIN_CORES} cores, and a one-minute load average below the number of cores less
+ * two (as `make -l` judges load). The worker costs CPU of its own (a second heap, TypeScript and
+ * the analysis code loaded and optimised again, results packed, copied and checked), and on a
+ * machine without spare cores it also takes the cores V8's helper threads optimise and collect
+ * on, so both JavaScript threads run slower.
  *
- * Two cores stay enough: on the quiet two-core machine the worker gained nothing (or lost up to
- * 10 %) on the 200-plugin benchmark agent, but without it realistic agents compiled 26 %
- * (100 plugins), 37 % (500) and 53 % (2,000) slower (2 December; docs/performance.md, item 1,
- * "The lead's quiet runs and the worker rule").
+ * Measured on the quiet two-core machine (2 December, seventh round of docs/performance.md,
+ * after one-shot compiles stopped keeping syntax trees): the worker made every agent slower:
+ * 100 × 10 plugins by about 25 %, the 200 × 10 benchmark agent by about 15 %, 500 × 10 by about
+ * 15 %, 2,000 × 10 as said there. With more cores it is expected to pay (the main thread's own
+ * share then bounds the wall time); that was not measured here.
  */
 export function analysisWorkerPays(cores: number, loadAverage: number): boolean {
-  return cores >= 2 && loadAverage < cores + 1;
+  return cores >= WORKER_MIN_CORES && loadAverage < cores - 2;
 }
+
+/** The fewest cores on which the analysis worker is started (see {@link analysisWorkerPays}). */
+export const WORKER_MIN_CORES = 4;
 
 /** A worker started by {@link prestartAnalysisWorker} that no pool has taken yet. */
 let prestarted: { readonly started: HelperWorker; readonly signal: Int32Array } | undefined;

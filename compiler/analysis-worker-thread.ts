@@ -15,6 +15,7 @@ import { preanalyzePlugin } from "./preanalyze-plugin.js";
 import type { PoolRecord } from "./analysis-pool.js";
 import { packRecord } from "./static-analysis/analysis-cache.js";
 import { createStaticAnalyzer } from "./static-analysis/static-analyzer.js";
+import { ONE_SHOT_RETENTION } from "./static-analysis/source-store.js";
 import { loadTypeScript } from "./static-analysis/typescript.js";
 
 const { signal, port } = workerData as { readonly signal: Int32Array; readonly port: MessagePort };
@@ -42,6 +43,7 @@ parentPort?.once("message", ({ dirs, claims }: { dirs: string[]; claims: Int32Ar
   // One realpath per folder, as the main thread's snapshot host (common/host.ts derivedRealpath).
   const host: typeof disk = { ...disk, kind, realpath: derivedRealpath(kind, (file) => disk.realpath(file)) };
   const analyzer = createStaticAnalyzer(host, {
+    retainModules: ONE_SHOT_RETENTION,
     persistent: {
       find: () => undefined,
       keep: (kind, file, pluginRoot, fingerprint, result) => void records.push([kind, file, pluginRoot, packRecord({ fingerprint, result })]),

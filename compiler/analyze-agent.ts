@@ -16,6 +16,7 @@ import type { CompilerHost } from "../common/host.js";
 import type { AgentModel, EntryAnalysis, PluginPackage, ResolvedCapability, Surface } from "./model.js";
 import { loadPluginPackage } from "./plugin-package/load-plugin-package.js";
 import { createStaticAnalyzer, type StaticAnalyzer } from "./static-analysis/static-analyzer.js";
+import { ONE_SHOT_RETENTION } from "./static-analysis/source-store.js";
 import { mergeCapabilityConfig, type MergedConfig } from "./config/merge-config.js";
 import { checkSurfaceCollisions } from "./validation/collisions.js";
 import { compileJobOf } from "./validation/json-schema.js";
@@ -90,7 +91,7 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   const resolution = resolveCapabilities(host, agent, options);
   diagnostics.push(...resolution.diagnostics);
 
-  const analyzer = options.analyzer ?? createStaticAnalyzer(host);
+  const analyzer = options.analyzer ?? createStaticAnalyzer(host, { retainModules: ONE_SHOT_RETENTION });
   const surfacesById = new Map(agent.surfaces.map((surface) => [surface.id, surface]));
   const capabilities: CapabilityAnalysis[] = [];
 

@@ -10,6 +10,7 @@ import { dedupeDiagnostics, hasErrors, relativizeDiagnostic, sortDiagnostics, ty
 import type { CompilerHost } from "../common/host.js";
 import { loadPluginPackage } from "./plugin-package/load-plugin-package.js";
 import { createStaticAnalyzer } from "./static-analysis/static-analyzer.js";
+import { ONE_SHOT_RETENTION } from "./static-analysis/source-store.js";
 import { checkSurfaceCollisions } from "./validation/collisions.js";
 import { validatePlugin } from "./validation/validate-plugin.js";
 import { hashPluginDirectory } from "./plugin-package/hash-plugin-directory.js";
@@ -42,7 +43,7 @@ export function validatePackage(host: CompilerHost, pluginDir: string): PackageV
   if (!pkg.rejected) {
     diagnostics.push(...hashPluginDirectory(pluginDir, host).diagnostics);
     if (pkg.entryFile) {
-      const analyzer = createStaticAnalyzer(host);
+      const analyzer = createStaticAnalyzer(host, { retainModules: ONE_SHOT_RETENTION });
       const entry = analyzer.analyzeEntry(pkg.entryFile, pluginDir);
       diagnostics.push(...entry.diagnostics);
       const plugin = validatePlugin({

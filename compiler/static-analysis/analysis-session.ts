@@ -40,6 +40,7 @@ export class AnalysisSession implements DiagnosticSink {
   readonly #fingerprint = new Map<string, string>();
   readonly #reads = new Map<string, ReadResult>();
   readonly #realpaths = new Map<string, string | undefined>();
+  readonly #loaded = new Map<string, LoadedFile>();
 
   constructor(
     readonly host: CompilerHost,
@@ -71,12 +72,21 @@ export class AnalysisSession implements DiagnosticSink {
     return this.realpath(this.pluginRoot) ?? path.resolve(this.pluginRoot);
   }
 
-  /** Parses (or reuses) a read file as a module or JSON text; `undefined` when it is not a file. */
+  /**
+   * Parses (or reuses) a read file as a module or JSON text; `undefined` when it is not a file.
+   * What the session loaded stays loaded for the session, whatever the store keeps.
+   */
   load(filePath: string, asJson: boolean): LoadedFile | undefined {
+    const key = (asJson ? "json:" : "module:") + filePath;
+    const known = this.#loaded.get(key);
+    if (known) return known;
     const result = this.read(filePath);
     if (result.kind !== "file") return undefined;
-    if (asJson) return { kind: "json", document: this.store.json(filePath, result.version, result.text), invalidUtf8: result.invalidUtf8 };
-    return { kind: "module", module: this.store.module(filePath, result.version, result.text), invalidUtf8: result.invalidUtf8 };
+    const loaded: LoadedFile = asJson
+      ? { kind: "json", document: this.store.json(filePath, result.version, result.text), invalidUtf8: result.invalidUtf8 }
+      : { kind: "module", module: this.store.module(filePath, result.version, result.text), invalidUtf8: result.invalidUtf8 };
+    this.#loaded.set(key, loaded);
+    return loaded;
   }
 
   /** Adds a diagnostic to the result. */

@@ -42,33 +42,83 @@ export interface ParsedModule extends TextFile {
 
 const JAVASCRIPT_EXTENSION = /\.(?:[cm]?js|jsx)$/i;
 
+/** Options of {@link SourceStore}. */
+export interface SourceStoreOptions {
+  /**
+   * How many parsed modules (and, separately, JSON files) the store keeps between analyses,
+   * the least recently used dropped first; with a bound, a file is kept only from its second
+   * parse on (a file one analysis uses is dropped when that analysis ends). Default: no bound,
+   * every file kept from its first parse, as the editor wants (it re-analyses on every
+   * keystroke). A one-shot compile passes {@link ONE_SHOT_RETENTION}.
+   */
+  readonly retain?: number;
+}
+
+/**
+ * The retention of a compile that analyses each module once (`compile`, `validate`, the
+ * analysis worker): a module that more than one analysis reads (a schema module every tool of
+ * a plugin imports) is parsed twice and then kept; a module only one analysis reads is dropped
+ * as soon as that analysis ends. A syntax tree that lives on, even only until a few more
+ * modules are parsed, is copied by every young-generation collection it survives and then
+ * moved to the old generation; dropped at once, it costs the collector nothing. On the
+ * 200 × 10 benchmark agent this halves the garbage collector's time (issue 14 item 1,
+ * docs/performance.md "Seventh round").
+ */
+export const ONE_SHOT_RETENTION = 32;
+
 /**
  * Parses files (modules with the TypeScript parser embedded in ts-morph, loaded on the first
- * parse; JSON with jsonc-parser) and caches them by path and version.
+ * parse; JSON with jsonc-parser) and caches them by path and version, as
+ * {@link SourceStoreOptions.retain} says.
  */
 export class SourceStore {
   readonly #modules = new Map<string, ParsedModule>();
   readonly #json = new Map<string, JsonDocument>();
+  readonly #retain: number;
+  /** With a bound: the paths parsed once and not kept (a second parse keeps them). */
+  readonly #parsedOnce = new Set<string>();
+
+  constructor(options: SourceStoreOptions = {}) {
+    this.#retain = Math.max(1, options.retain ?? Number.POSITIVE_INFINITY);
+  }
 
   /** The parsed JSON file for `path` at `version` (cached while the version is unchanged). */
   json(path: string, version: string, text: string): JsonDocument {
-    const cached = this.#json.get(path);
+    const cached = this.#recall(this.#json, path);
     if (cached && cached.file.version === version) return cached;
-    const parsed = parseJsonDocument(createTextFile(path, version, text));
-    this.#json.set(path, parsed);
-    return parsed;
+    return this.#remember(this.#json, `json:${path}`, path, parseJsonDocument(createTextFile(path, version, text)));
+  }
+
+  /** The parsed module for `path` at `version` (cached while the version is unchanged). */
+  module(path: string, version: string, text: string): ParsedModule {
+    const cached = this.#recall(this.#modules, path);
+    if (cached && cached.version === version) return cached;
+    return this.#remember(this.#modules, `module:${path}`, path, this.#parse(path, version, text));
+  }
+
+  /** The kept value for `path`, now the most recently used. */
+  #recall<T>(cache: Map<string, T>, path: string): T | undefined {
+    const value = cache.get(path);
+    if (value !== undefined && this.#retain !== Number.POSITIVE_INFINITY) {
+      cache.delete(path);
+      cache.set(path, value);
+    }
+    return value;
   }
 
   /**
-   * The parsed module for `path` at `version`: the cached one when the version is unchanged,
-   * else the file's source in the Project is replaced by `text`.
+   * Keeps `value` for `path` as the most recently used (with a bound: only from the path's
+   * second parse on, and dropping the least recently used beyond it). Returns `value`.
    */
-  module(path: string, version: string, text: string): ParsedModule {
-    const cached = this.#modules.get(path);
-    if (cached && cached.version === version) return cached;
-    const parsed = this.#parse(path, version, text);
-    this.#modules.set(path, parsed);
-    return parsed;
+  #remember<T>(cache: Map<string, T>, seenKey: string, path: string, value: T): T {
+    cache.delete(path);
+    if (this.#retain !== Number.POSITIVE_INFINITY && !this.#parsedOnce.has(seenKey)) {
+      this.#parsedOnce.add(seenKey);
+      return value;
+    }
+    cache.set(path, value);
+    if (cache.size > this.#retain) cache.delete(cache.keys().next().value!);
+    return value;
   }
 
   #parse(path: string, version: string, text: string): ParsedModule {

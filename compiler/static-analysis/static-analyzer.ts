@@ -68,11 +68,16 @@ export interface PersistentAnalyses {
 export interface StaticAnalyzerOptions {
   /** A persistent cache to consult before analysing and to fill after (default: none). */
   readonly persistent?: PersistentAnalyses;
+  /**
+   * How many parsed modules to keep between analyses (`SourceStore`'s `retain`). Default: all
+   * (the editor). A one-shot compile passes `ONE_SHOT_RETENTION`.
+   */
+  readonly retainModules?: number;
 }
 
 /** Creates the analyzer; all reads go through `host`. */
 export function createStaticAnalyzer(host: CompilerHost, options: StaticAnalyzerOptions = {}): StaticAnalyzer {
-  const store = new SourceStore();
+  const store = new SourceStore(options.retainModules === undefined ? {} : { retain: options.retainModules });
   const entries = new Map<string, CachedResult<EntryAnalysis>>();
   const definitions = new Map<string, CachedResult<DefinitionAnalysis>>();
   const persistent = options.persistent;

@@ -172,12 +172,15 @@ describe("the analysis worker", () => {
 });
 
 describe("the load rule (analysisWorkerPays)", () => {
-  it("starts the worker on two cores or more when the machine is not oversubscribed, never on one", () => {
+  it("starts the worker on four cores or more when two of them are idle, never on fewer", () => {
     expect(analysisWorkerPays(1, 0)).toBe(false);
-    expect(analysisWorkerPays(2, 0)).toBe(true);
-    expect(analysisWorkerPays(2, 2.9)).toBe(true);
-    expect(analysisWorkerPays(2, 3)).toBe(false);
-    expect(analysisWorkerPays(16, 12)).toBe(true);
-    expect(analysisWorkerPays(16, 17.5)).toBe(false);
+    // Two cores: never (the worker made every measured agent slower there).
+    expect(analysisWorkerPays(2, 0)).toBe(false);
+    expect(analysisWorkerPays(3, 0)).toBe(false);
+    expect(analysisWorkerPays(4, 0)).toBe(true);
+    expect(analysisWorkerPays(4, 1.9)).toBe(true);
+    expect(analysisWorkerPays(4, 2)).toBe(false);
+    expect(analysisWorkerPays(16, 13.5)).toBe(true);
+    expect(analysisWorkerPays(16, 14)).toBe(false);
   });
 });

@@ -16,7 +16,7 @@ import { cliPath } from "../helpers/run-cli.js";
 const codeCacheModule = pathToFileURL(path.join(repoRoot, "dist", "common", "code-cache.js")).href;
 
 interface Run {
-  readonly stats: { file: string; hits: number; misses: number; rejected: number };
+  readonly stats: { file: string; hits: number; misses: number; rejected: number; unchecked: number };
   readonly value: unknown;
 }
 
@@ -93,7 +93,7 @@ describe("the code cache", () => {
     expect(second.value).toEqual(expected);
     expect(second.stats).toMatchObject({ hits: 2, misses: 0, rejected: 0 });
     // Without the cache, the same exports.
-    expect(run(root, cacheDir, { ASSEMBLY_LINE_CODE_CACHE: "0" })).toEqual({ stats: { file: "off", hits: 0, misses: 0, rejected: 0 }, value: expected });
+    expect(run(root, cacheDir, { ASSEMBLY_LINE_CODE_CACHE: "0" })).toEqual({ stats: { file: "off", hits: 0, misses: 0, rejected: 0, unchecked: 0 }, value: expected });
   });
 
   it("keeps a large module in a file of its own, read only when that module loads", () => {
@@ -133,6 +133,20 @@ describe("the code cache", () => {
     expect(changed.value).toEqual({ answer: 42 });
     expect(changed.stats).toMatchObject({ hits: 0, misses: 1 });
     expect(run(root, cacheDir).stats).toMatchObject({ hits: 1, misses: 0 });
+  });
+
+  it("skips the CRC-32 of a file unchanged since well before the process started, and still sees a change", () => {
+    const { root, cacheDir, moduleFile } = setup("module.exports = { answer: 41, twice: require('./helper').twice(1) };");
+    // Files changed less than 2 s before a process started get no stamp (the racy-clean rule).
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2200);
+    expect(run(root, cacheDir).stats).toMatchObject({ hits: 0, misses: 2, unchecked: 0 });
+    expect(run(root, cacheDir).stats).toMatchObject({ hits: 2, misses: 0, unchecked: 2 });
+    fs.writeFileSync(moduleFile, "module.exports = { answer: 42, twice: require('./helper').twice(1) };");
+    const changed = run(root, cacheDir);
+    expect(changed.value).toEqual({ answer: 42, twice: 2 });
+    expect(changed.stats).toMatchObject({ hits: 1, misses: 1, unchecked: 1 });
+    // The changed file is new: its entry has no stamp yet, so its text is checked.
+    expect(run(root, cacheDir).stats).toMatchObject({ hits: 2, misses: 0, unchecked: 1 });
   });
 
   it("ignores a corrupt, truncated or foreign cache file, and writes a good one", () => {

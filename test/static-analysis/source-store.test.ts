@@ -43,3 +43,45 @@ describe("SourceStore.module", () => {
     expect(module.syntaxErrors.length).toBeGreaterThan(1);
   });
 });
+
+describe("SourceStore retention", () => {
+  const text = "export default { a: 1 };\n";
+
+  it("keeps every parsed module by default (the editor), until its version changes", () => {
+    const store = new SourceStore();
+    const first = store.module("/a/one.ts", "1", text);
+    store.module("/a/two.ts", "1", text);
+    expect(store.module("/a/one.ts", "1", text)).toBe(first);
+    expect(store.module("/a/one.ts", "2", text)).not.toBe(first);
+  });
+
+  it("with a bound, keeps a module only from its second parse on, and at most that many, least recently used out", () => {
+    const store = new SourceStore({ retain: 2 });
+    const once = store.module("/a/one.ts", "1", text);
+    // Parsed once: not kept (a module only one analysis reads dies young).
+    const twice = store.module("/a/one.ts", "1", text);
+    expect(twice).not.toBe(once);
+    expect(store.module("/a/one.ts", "1", text)).toBe(twice);
+    for (const name of ["two", "three"]) {
+      store.module(`/a/${name}.ts`, "1", text);
+      store.module(`/a/${name}.ts`, "1", text);
+    }
+    // one.ts was the least recently used of three kept: dropped, parsed again.
+    expect(store.module("/a/one.ts", "1", text)).not.toBe(twice);
+    const three = store.module("/a/three.ts", "1", text);
+    expect(store.module("/a/three.ts", "1", text)).toBe(three);
+    // Whatever is kept, the tree is the same.
+    expect(once.sourceFile!.statements.length).toBe(twice.sourceFile!.statements.length);
+  });
+
+  it("applies the same bound to JSON files", () => {
+    const store = new SourceStore({ retain: 1 });
+    const first = store.json("/a/data.json", "1", '{"a": 1}');
+    const second = store.json("/a/data.json", "1", '{"a": 1}');
+    expect(second).not.toBe(first);
+    expect(store.json("/a/data.json", "1", '{"a": 1}')).toBe(second);
+    expect(second.root?.kind).toBe("object");
+    expect(second.root?.span).toMatchObject({ start: 0, end: 8 });
+    expect(second.problems).toEqual(first.problems);
+  });
+});

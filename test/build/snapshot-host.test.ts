@@ -1,0 +1,102 @@
+/**
+ * The compile's snapshot host (build/snapshot-host.ts): with `kindsFromListingsWithin`, the kind
+ * of a path inside the agent root is read from its folder's listing instead of one `lstat` per
+ * path (issue 14 item 1). Whatever it answers must be exactly what `lstat` says: compared here
+ * for every path of a tree full of links (to files, to folders, through linked folders, broken
+ * links, a loop, links out of the tree), a FIFO, `.`/`..`, trailing separators, missing names
+ * and paths outside the root, on the real file system, in both orders.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { execFileSync } from "node:child_process";
+import { afterAll, describe, expect, it } from "vitest";
+import { createNodeHost, type CompilerHost } from "../../common/host.js";
+import { snapshotHost } from "../../build/snapshot-host.js";
+
+const base = fs.mkdtempSync(path.join(os.tmpdir(), "al-snapshot-"));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+function tree(): string {
+  const root = path.join(base, "agent");
+  fs.mkdirSync(path.join(root, "plugins/p/ai.assemblyline"), { recursive: true });
+  fs.mkdirSync(path.join(root, "shared/deep"), { recursive: true });
+  fs.mkdirSync(path.join(base, "outside"), { recursive: true });
+  fs.writeFileSync(path.join(root, "plugins/p/ai.assemblyline/index.ts"), "export default {};");
+  fs.writeFileSync(path.join(root, "shared/deep/tool.ts"), "export default 1;");
+  fs.writeFileSync(path.join(base, "outside/secret.ts"), "x");
+  const link = (target: string, at: string) => fs.symlinkSync(target, path.join(root, at));
+  link("../../shared/deep/tool.ts", "plugins/p/linked-file.ts");
+  link("../../shared", "plugins/p/linked-dir");
+  link("nowhere.ts", "plugins/p/broken.ts");
+  link("loop-b", "plugins/p/loop-a");
+  link("loop-a", "plugins/p/loop-b");
+  link(path.join(base, "outside"), "plugins/p/out");
+  if (process.platform !== "win32") execFileSync("mkfifo", [path.join(root, "plugins/p/pipe")]);
+  return root;
+}
+
+function allPaths(root: string): string[] {
+  const out = [root, path.dirname(root), base, `${root}/`, `${root}/plugins/.`, `${root}/plugins/p/..`, `${root}/plugins//p`, `${root}/missing/file.ts`, `${root}/plugins/p/index.mts`];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      out.push(full, `${full}/`);
+      if (entry.isDirectory()) walk(full);
+    }
+  };
+  walk(root);
+  for (const via of ["plugins/p/linked-dir/deep/tool.ts", "plugins/p/linked-dir/deep", "plugins/p/out/secret.ts", "plugins/p/loop-a/x", "plugins/p/broken.ts/x", "plugins/p/ai.assemblyline/index.ts/x"]) {
+    out.push(path.join(root, via));
+  }
+  out.push(path.join(base, "outside/secret.ts"));
+  return out;
+}
+
+/** The names in a folder; none when it cannot be listed. */
+function namesIn(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** A disk host that counts its `lstat` probes. */
+function countingDisk(): { host: CompilerHost; probes: string[] } {
+  const disk = createNodeHost();
+  const probes: string[] = [];
+  return { host: { ...disk, kind: (file) => (probes.push(file), disk.kind(file)) }, probes };
+}
+
+describe("snapshotHost kindsFromListingsWithin", () => {
+  it.skipIf(process.platform === "win32")("answers exactly as lstat for every path, in either order, and lists instead of probing inside the root", () => {
+    const root = tree();
+    const disk = createNodeHost();
+    const paths = allPaths(root);
+    for (const order of [paths, [...paths].reverse()]) {
+      const { host, probes } = countingDisk();
+      const snapshot = snapshotHost(host, { kindsFromListingsWithin: root });
+      for (const file of order) expect(snapshot.kind(file), file).toBe(disk.kind(file));
+      // Listed names inside the root are never probed; missing names, unnormalized paths and
+      // paths outside the root still are.
+      expect(probes).not.toContain(path.join(root, "plugins/p/ai.assemblyline/index.ts"));
+      expect(probes).not.toContain(path.join(root, "plugins/p/linked-dir"));
+      expect(probes).toContain(path.join(root, "plugins/p/index.mts"));
+      expect(probes).toContain(path.join(base, "outside/secret.ts"));
+      expect(probes).toContain(`${root}/plugins/p/..`);
+      const listed = order.filter((file) => file.startsWith(root + path.sep) && path.normalize(file) === file && !file.endsWith(path.sep) && namesIn(path.dirname(file)).includes(path.basename(file)));
+      expect(listed.length).toBeGreaterThan(10);
+      for (const file of listed) expect(probes, file).not.toContain(file);
+    }
+  });
+
+  it("probes every path without the option", () => {
+    const root = path.join(base, "agent");
+    const { host, probes } = countingDisk();
+    const snapshot = snapshotHost(host);
+    snapshot.kind(path.join(root, "plugins/p/ai.assemblyline/index.ts"));
+    snapshot.kind(path.join(root, "plugins/p/ai.assemblyline/index.ts"));
+    expect(probes).toEqual([path.join(root, "plugins/p/ai.assemblyline/index.ts")]);
+  });
+});
