@@ -28,9 +28,10 @@ export interface SnapshotHostOptions {
 /**
  * The host of one compile: asks `base` once per path and answers from memory afterwards, so
  * a compile sees one consistent snapshot of the files and does not read them twice. Raw bytes
- * of a file already read as valid UTF-8 text are its text encoded again (exactly the bytes
- * read: the byte order mark is kept as U+FEFF), so hashing a plugin directory after the
- * analysis read its modules costs no second read.
+ * of a file already read as text are the bytes that read kept (`ReadResult.bytes`, the disk
+ * host's), or else, for valid UTF-8, its text encoded again (exactly the bytes read: the byte
+ * order mark is kept as U+FEFF), so hashing a plugin directory after the analysis read its
+ * modules costs no second read (and, from the disk, no encoding either).
  */
 export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = {}): CompilerHost {
   const reads = new Map<string, ReturnType<CompilerHost["read"]>>();
@@ -39,7 +40,8 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
   const kinds = new Map<string, ReturnType<CompilerHost["kind"]>>();
   const realpaths = new Map<string, string | undefined>();
   const memo = <T>(map: Map<string, T>, key: string, compute: () => T): T => {
-    if (map.has(key)) return map.get(key)!;
+    const known = map.get(key);
+    if (known !== undefined || map.has(key)) return known!;
     const value = compute();
     map.set(key, value);
     return value;
@@ -55,7 +57,9 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
     readBytes: (filePath) =>
       memo(bytes, filePath, () => {
         const read = reads.get(filePath);
-        return read?.kind === "file" && !read.invalidUtf8 ? Buffer.from(read.text, "utf8") : base.readBytes(filePath);
+        if (read?.kind !== "file") return base.readBytes(filePath);
+        // The bytes the text came from (the disk host keeps them), else the text encoded again.
+        return read.bytes ?? (read.invalidUtf8 ? base.readBytes(filePath) : Buffer.from(read.text, "utf8"));
       }),
     readDirectory,
     realpath,

@@ -5,7 +5,6 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { glob, isDynamicPattern } from "tinyglobby";
 import { fileStart } from "../common/positions.js";
 import type { CompileOptions } from "../build/compile.js";
 import { loadProjectConfig } from "../build/project-config/load-project-config.js";
@@ -48,11 +47,13 @@ export async function expandRoots(argumentsGiven: readonly string[]): Promise<{ 
     roots.push({ root, displayRoot });
   };
   for (const argument of argumentsGiven.length > 0 ? argumentsGiven : ["."]) {
-    if (fs.existsSync(argument) || !isDynamicPattern(argument)) {
+    // tinyglobby only for an argument that names no file: most compiles name a folder.
+    const globbing = fs.existsSync(argument) ? undefined : await import("tinyglobby");
+    if (!globbing?.isDynamicPattern(argument)) {
       add(path.resolve(argument), argument);
       continue;
     }
-    const matches = await glob(argument, { onlyDirectories: true, absolute: true, expandDirectories: false, ignore: ["**/node_modules/**", "**/.assemblyline/**"] });
+    const matches = await globbing.glob(argument, { onlyDirectories: true, absolute: true, expandDirectories: false, ignore: ["**/node_modules/**", "**/.assemblyline/**"] });
     const agents = matches.map((dir) => dir.replace(/[\\/]+$/, "")).filter((dir) => fs.existsSync(path.join(dir, "agent.md"))).sort();
     if (agents.length === 0) diagnostics.push(createDiagnostic(Diagnostics.RootGlobMatchedNothing, fileStart(""), [argument]));
     for (const dir of agents) add(dir, path.relative(process.cwd(), dir) || ".");

@@ -101,18 +101,34 @@ export function canonicalCopy(value: unknown, firstKeys: readonly string[] = NO_
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return undefined;
   const record = value as Record<string, unknown>;
-  const present = Object.keys(record).filter((key) => record[key] !== undefined);
-  // Default `sort()` compares UTF-16 code units, as `byCodeUnits` does.
-  const keys = firstKeys.length === 0 ? present.sort() : canonicalKeyOrder(present, firstKeys);
+  const keys = firstKeys.length === 0 ? sortedInPlace(Object.keys(record)) : canonicalKeyOrder(Object.keys(record), firstKeys);
   const out: Record<string, unknown> = {};
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
+    const member = record[key];
+    if (member === undefined) continue;
     if (key === "__proto__" || INDEX_LIKE.test(key)) return undefined;
-    const copied = canonicalCopy(record[key], NO_KEYS, depth + 1);
+    const copied = canonicalCopy(member, NO_KEYS, depth + 1);
     if (copied === undefined) return undefined;
     out[key] = copied;
   }
   return out;
+}
+
+/**
+ * `keys` sorted in place in UTF-16 code-unit order (what the default `sort()` does), by
+ * insertion for the few keys an object of the lock has: the default sort allocates a work
+ * array per call, about a third of what serializing a lock allocated.
+ */
+function sortedInPlace(keys: string[]): string[] {
+  if (keys.length > 16) return keys.sort();
+  for (let index = 1; index < keys.length; index++) {
+    const key = keys[index]!;
+    let at = index - 1;
+    for (; at >= 0 && keys[at]! > key; at--) keys[at + 1] = keys[at]!;
+    keys[at + 1] = key;
+  }
+  return keys;
 }
 
 /** What {@link writeFast} returns for a value it does not write. */

@@ -20,6 +20,11 @@ export type ReadResult =
       readonly version: string;
       /** True when the bytes were not valid UTF-8 (the text holds replacement characters). */
       readonly invalidUtf8: boolean;
+      /**
+       * The bytes the text was decoded from, when the host read bytes (the disk host): what
+       * {@link CompilerHost.readBytes} gives for the file. Never modified by a reader.
+       */
+      readonly bytes?: Uint8Array;
     }
   | { readonly kind: "missing" }
   | { readonly kind: "directory" }
@@ -90,7 +95,7 @@ export function createNodeHost(): CompilerHost {
         const bytes = fs.readFileSync(filePath);
         // TextDecoder drops a leading BOM unless told otherwise; keep it so positions match.
         const decoded = decodeKeepingBom(bytes);
-        return { kind: "file", ...decoded, version: `${stat.mtimeMs}:${stat.size}` };
+        return { kind: "file", ...decoded, version: `${stat.mtimeMs}:${stat.size}`, bytes };
       } catch (error) {
         return { kind: "unreadable", reason: describe(error) };
       }

@@ -3,7 +3,7 @@
  * what the writer would write, and explain the difference. Writes nothing.
  */
 import * as path from "node:path";
-import { structuredPatch } from "diff";
+import { diffPackage } from "./diff-package.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatPropertyPath } from "../common/property-path.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
@@ -144,7 +144,7 @@ function summarize(groups: readonly LockChangeGroup[], formattingOnly: boolean):
 
 /** A unified diff (3 lines of context) capped at {@link MAX_DIFF_LINES} lines. */
 function unifiedDiff(displayPath: string, actual: string, expected: string): { lines: string[]; omitted: number } {
-  const patch = structuredPatch(displayPath, displayPath, actual, expected, "committed", "what compile would write", { context: 3 });
+  const patch = diffPackage().structuredPatch(displayPath, displayPath, actual, expected, "committed", "what compile would write", { context: 3 });
   const all = [`--- ${displayPath} (committed)`, `+++ ${displayPath} (what compile would write)`];
   for (const hunk of patch.hunks) {
     all.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines);

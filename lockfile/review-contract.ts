@@ -14,7 +14,7 @@
  * descriptors, tool config, tags, aliases, namespaces and bundle hashes are not reviewed here
  * (the lock diff of `compile --check` still shows them).
  */
-import { diffWords } from "diff";
+import { diffPackage } from "./diff-package.js";
 import { byCodeUnits } from "../common/compare.js";
 import { canonicalJsonText } from "../common/canonical-json.js";
 import { DEFAULT_SIDE_EFFECT } from "../contract/approval.js";
@@ -203,7 +203,8 @@ function approvalChanges(surface: string, name: string, a: LockedApproval | unde
 
 /** `Echo [-the-]{+a+} message`: removed words in `[-…-]`, added words in `{+…+}` (the `diff` package's word diff). */
 export function wordDiff(before: string, after: string): string {
-  return diffWords(before, after)
+  return diffPackage()
+    .diffWords(before, after)
     .map((part) => (part.added ? `{+${part.value}+}` : part.removed ? `[-${part.value}-]` : part.value))
     .join("");
 }

@@ -142,14 +142,26 @@ await build({
       "const __alModuleUrl = (file) => __alUrl.pathToFileURL(__alPath.join(__dirname, file)).href;",
       // What the bundle imports from outside it, through the stub's importer (see above).
       `const __alImport = (specifier) => globalThis[${IMPORTER}](specifier.startsWith(".") ? __alModuleUrl(specifier) : specifier);`,
+      // A Node built-in module as a namespace of plain values (see BUILTIN_NAMESPACE below).
+      "const __alBuiltin = (mod) => { const ns = { default: mod }; for (const key of Object.getOwnPropertyNames(mod)) if (key !== \"default\") ns[key] = mod[key]; return ns; };",
     ].join("\n"),
   },
   logLevel: "warning",
   plugins: [keepLayout],
 });
 
+/**
+ * esbuild turns `import * as path from "node:path"` into `__toESM(require("node:path"), 1)`: a
+ * new object with a getter per export, so every `path.join` in the compile's hot loops is a
+ * getter call (about 3 % of a cold compile's main-thread samples were property loads, and the
+ * getters showed up in profiles). Node's built-in modules never replace their exports, so the
+ * bundle takes their values once instead, as plain properties (`__alBuiltin` in the banner).
+ */
+const BUILTIN_NAMESPACE = /__toESM\(require\("(node:[\w/]+)"\), 1\)/g;
+
 // Every `import(` left in the code (not in a string: a quote, or a name, before it) goes to the importer.
-const code = fs.readFileSync(bundle, "utf8");
+const code = fs.readFileSync(bundle, "utf8").replace(BUILTIN_NAMESPACE, '__alBuiltin(require("$1"))');
+if (/__toESM\(require\("node:/.test(code)) throw new Error(`scripts/build-cli-bundle.mjs: a built-in module's namespace in ${bundle} was not rewritten`);
 const routed = code.replace(/(?<![\w$.'"`])import\(/g, "__alImport(");
 checkRouted(routed, code.length === routed.length ? 0 : (routed.length - code.length) / "__al".length);
 fs.writeFileSync(bundle, routed);

@@ -20,7 +20,7 @@
  * Nothing here keeps or returns the secret: a finding is the rule that matched and a kind in
  * words, never the matched text (secretlint's own messages embed it; they are not used).
  */
-import { rules as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
+import { createRequire } from "node:module";
 
 /** One secret found in a value: which rule matched and what it found, in words (no secret text). */
 export interface SecretFinding {
@@ -64,12 +64,23 @@ const RULE_KINDS: Readonly<Record<string, string>> = {
   "@secretlint/secretlint-rule-database-connection-string": "a database connection string with a password",
 };
 
-const SCANNERS: readonly ScannerRule[] = (recommendedRules as unknown as readonly ScannerRule[]).filter(
-  (rule) => rule.meta.type === "scanner" && (rule.meta.supportedContentTypes ?? []).some((type) => type === "text" || type === "all"),
-);
+let loadedScanners: readonly ScannerRule[] | undefined;
+
+/**
+ * The preset's text scanners, loaded on first use (issue 14 item 1): the preset is about 10 ms
+ * of a compile's start, and an agent without config values never scans.
+ */
+function scanners(): readonly ScannerRule[] {
+  loadedScanners ??= (
+    (createRequire(import.meta.url)("@secretlint/secretlint-rule-preset-recommend") as typeof import("@secretlint/secretlint-rule-preset-recommend")).rules as unknown as readonly ScannerRule[]
+  ).filter((rule) => rule.meta.type === "scanner" && (rule.meta.supportedContentTypes ?? []).some((type) => type === "text" || type === "all"));
+  return loadedScanners;
+}
 
 /** The rule ids of the scanners {@link scanForSecrets} runs, in preset order. */
-export const SECRET_SCANNER_RULE_IDS: readonly string[] = SCANNERS.map((rule) => rule.meta.id);
+export function secretScannerRuleIds(): readonly string[] {
+  return scanners().map((rule) => rule.meta.id);
+}
 
 /** A source as secretlint's `file` handlers read it: one value, as text, with no file behind it. */
 function sourceOf(value: string) {
@@ -95,7 +106,7 @@ function contextFor(report: (messageId: string, range: readonly [number, number]
 export function secretRanges(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   const source = sourceOf(text);
-  for (const rule of SCANNERS) {
+  for (const rule of scanners()) {
     const context = contextFor((_messageId, range) => {
       if (range && range[0] >= 0 && range[1] > range[0]) ranges.push([range[0], Math.min(range[1], text.length)]);
     });
@@ -118,7 +129,7 @@ export function scanForSecrets(value: string): SecretFinding[] {
   const findings: SecretFinding[] = [];
   const seen = new Set<string>();
   const source = sourceOf(value);
-  for (const rule of SCANNERS) {
+  for (const rule of scanners()) {
     const id = rule.meta.id;
     const context = contextFor((messageId) => {
       if (seen.has(`${id}\0${messageId}`)) return;
@@ -137,7 +148,7 @@ export function scanForSecrets(value: string): SecretFinding[] {
 /** Rule ids whose `file` handler answers `value` with a Promise (a test hook: must stay empty). */
 export function asynchronousScanners(value: string): string[] {
   const source = sourceOf(value);
-  return SCANNERS.filter((rule) => {
+  return scanners().filter((rule) => {
     const answer = rule.create(contextFor(() => undefined), SECRET_RULE_OPTIONS[rule.meta.id] ?? {}).file?.(source);
     return settle(answer);
   }).map((rule) => rule.meta.id);
