@@ -78,6 +78,8 @@ export interface CodeCacheStats {
   readonly rejected: number;
   /** Of the hits, those whose text was not CRC-checked: the file's settled stamp was the entry's. */
   readonly unchecked: number;
+  /** Large all-ASCII modules read as bytes instead of decoded as UTF-8 (see `readLargeAsciiModules`). */
+  readonly asciiReads: number;
 }
 
 /** Options of {@link installCodeCache}. */
@@ -109,7 +111,7 @@ interface ModuleStatics {
   enableCompileCache?: (dir?: string) => unknown;
 }
 
-type Stats = { file: string; hits: number; misses: number; rejected: number; unchecked: number };
+type Stats = { file: string; hits: number; misses: number; rejected: number; unchecked: number; asciiReads: number };
 
 /**
  * Where this thread's state is kept: on `globalThis`, so that every copy of this module in the
@@ -133,7 +135,7 @@ export function codeCacheStats(): CodeCacheStats | undefined {
  */
 export function installCodeCache(options: CodeCacheOptions = {}): void {
   if (installed()) return;
-  const stats: Stats = { file: "off", hits: 0, misses: 0, rejected: 0, unchecked: 0 };
+  const stats: Stats = { file: "off", hits: 0, misses: 0, rejected: 0, unchecked: 0, asciiReads: 0 };
   (globalThis as { [STATE]?: Stats })[STATE] = stats;
   if (process.env["ASSEMBLY_LINE_CODE_CACHE"] === "0") return;
   const Module = ModuleNs as unknown as ModuleStatics;
@@ -351,7 +353,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
     });
     return Reflect.apply(wrapper, module.exports, [module.exports, require, module, filename, path.dirname(filename)]);
   };
-  readLargeAsciiModules(Module);
+  readLargeAsciiModules(Module, stats);
   if (save) {
     process.once("exit", () => {
       if (produced.length === 0) return;
@@ -378,13 +380,15 @@ type JsLoader = (this: unknown, module: ModuleInternals, filename: string) => un
  * non-ASCII byte, one whose package is `"type": "module"`, or one that cannot be read is left
  * to Node's loader.
  */
-function readLargeAsciiModules(Module: ModuleStatics): void {
+function readLargeAsciiModules(Module: ModuleStatics, stats: Stats): void {
   const extensions = Module._extensions as Record<string, JsLoader>;
   const original = extensions[".js"];
   if (typeof original !== "function") return;
   extensions[".js"] = function (this: unknown, module: ModuleInternals, filename: string): unknown {
     const text = filename.includes(IN_NODE_MODULES) ? largeAsciiText(filename) : undefined;
-    return text === undefined ? original.call(this, module, filename) : module._compile(text, filename);
+    if (text === undefined) return original.call(this, module, filename);
+    stats.asciiReads++;
+    return module._compile(text, filename);
   };
 }
 

@@ -100,3 +100,28 @@ describe("snapshotHost kindsFromListingsWithin", () => {
     expect(probes).toEqual([path.join(root, "plugins/p/ai.assemblyline/index.ts")]);
   });
 });
+
+describe("snapshotHost readBytes", () => {
+  it("gives the bytes a read kept (exact, even when they are not valid UTF-8), without asking the base again", () => {
+    const dir = fs.mkdtempSync(path.join(base, "bytes-"));
+    const good = path.join(dir, "good.ts");
+    const bad = path.join(dir, "bad.ts");
+    fs.writeFileSync(good, "\uFEFFexport default 'é';\n");
+    fs.writeFileSync(bad, Buffer.from([0x61, 0xff, 0xfe, 0x62]));
+    const disk = createNodeHost();
+    const asked: string[] = [];
+    const snapshot = snapshotHost({ ...disk, readBytes: (file) => (asked.push(file), disk.readBytes(file)) });
+    for (const file of [good, bad]) {
+      const read = snapshot.read(file);
+      expect(read.kind === "file" && read.bytes).toBeTruthy();
+      const bytes = snapshot.readBytes(file)!;
+      expect(Buffer.from(bytes).equals(fs.readFileSync(file))).toBe(true);
+      expect(bytes).toBe(read.kind === "file" ? read.bytes : undefined);
+    }
+    expect(asked).toEqual([]);
+    // A host whose reads keep no bytes (an editor's buffers): valid UTF-8 text is encoded again.
+    const textOnly = snapshotHost({ ...disk, read: (file) => ({ kind: "file", text: "é", version: "1", invalidUtf8: false }) });
+    textOnly.read(good);
+    expect(Buffer.from(textOnly.readBytes(good)!).toString("utf8")).toBe("é");
+  });
+});

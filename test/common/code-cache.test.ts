@@ -16,7 +16,7 @@ import { cliPath } from "../helpers/run-cli.js";
 const codeCacheModule = pathToFileURL(path.join(repoRoot, "dist", "common", "code-cache.js")).href;
 
 interface Run {
-  readonly stats: { file: string; hits: number; misses: number; rejected: number; unchecked: number };
+  readonly stats: { file: string; hits: number; misses: number; rejected: number; unchecked: number; asciiReads: number };
   readonly value: unknown;
 }
 
@@ -93,7 +93,7 @@ describe("the code cache", () => {
     expect(second.value).toEqual(expected);
     expect(second.stats).toMatchObject({ hits: 2, misses: 0, rejected: 0 });
     // Without the cache, the same exports.
-    expect(run(root, cacheDir, { ASSEMBLY_LINE_CODE_CACHE: "0" })).toEqual({ stats: { file: "off", hits: 0, misses: 0, rejected: 0, unchecked: 0 }, value: expected });
+    expect(run(root, cacheDir, { ASSEMBLY_LINE_CODE_CACHE: "0" })).toEqual({ stats: { file: "off", hits: 0, misses: 0, rejected: 0, unchecked: 0, asciiReads: 0 }, value: expected });
   });
 
   it("keeps a large module in a file of its own, read only when that module loads", () => {
@@ -108,6 +108,26 @@ describe("the code cache", () => {
     const own = files.find((name) => name !== path.basename(first.stats.file))!;
     expect(fs.statSync(path.join(cacheDir, own)).size).toBeGreaterThan(fs.statSync(first.stats.file).size);
     expect(run(root, cacheDir).stats).toMatchObject({ hits: 2, misses: 0 });
+  });
+
+  it("reads a large all-ASCII module as bytes, and leaves one with other characters, or of an ES-module package, to Node", () => {
+    const body = `[${"1,".repeat(300_000)}1]`;
+    const { root, cacheDir } = setup(`module.exports = [require("./ascii.js"), require("./other.js")];`);
+    const fixture = path.join(root, "node_modules", "fixture");
+    fs.writeFileSync(path.join(fixture, "ascii.js"), `module.exports = { size: ${body}.length, text: "plain" };\n`);
+    fs.writeFileSync(path.join(fixture, "other.js"), `module.exports = { size: ${body}.length, text: "café ✓" };\n`);
+    for (const run_ of [run(root, cacheDir), run(root, cacheDir)]) {
+      expect(run_.value).toEqual([{ size: 300_001, text: "plain" }, { size: 300_001, text: "café ✓" }]);
+      expect(run_.stats.asciiReads).toBe(1);
+    }
+    // A .js file of a `"type": "module"` package is Node's to load (or refuse, before Node 20.19).
+    const esm = setup(`let value; try { value = require("./esm/big.js").default; } catch (error) { value = error.code; } module.exports = value;`);
+    fs.mkdirSync(path.join(esm.root, "node_modules", "fixture", "esm"));
+    fs.writeFileSync(path.join(esm.root, "node_modules", "fixture", "esm", "package.json"), '{ "type": "module" }\n');
+    fs.writeFileSync(path.join(esm.root, "node_modules", "fixture", "esm", "big.js"), `export default ${body}.length;\n`);
+    const withCache = run(esm.root, esm.cacheDir);
+    expect(withCache.stats.asciiReads).toBe(0);
+    expect(withCache.value).toEqual(run(esm.root, esm.cacheDir, { ASSEMBLY_LINE_CODE_CACHE: "0" }).value);
   });
 
   it("leaves a small module that imports dynamically to Node (no experimental warning)", () => {
