@@ -69,6 +69,9 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
   };
 }
 
+const DOUBLE_SEPARATOR = path.sep + path.sep;
+const DOT_SEGMENT = `${path.sep}.`;
+
 /**
  * The kind of a path strictly inside `within` (ending in a separator) as its folder's listing
  * names it; `undefined` when the path is not a plain absolute path there, the folder cannot be
@@ -77,7 +80,9 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
 function listedKinds(within: string, readDirectory: CompilerHost["readDirectory"]): (filePath: string) => ReturnType<CompilerHost["kind"]> | undefined {
   const folders = new Map<string, ReadonlyMap<string, ReturnType<CompilerHost["kind"]>> | undefined>();
   return (filePath) => {
-    if (!filePath.startsWith(within) || filePath.endsWith(path.sep) || path.normalize(filePath) !== filePath) return undefined;
+    if (!filePath.startsWith(within) || filePath.endsWith(path.sep)) return undefined;
+    // A plain path needs no normalizing: only one with `//` or a `/.` segment is checked.
+    if ((filePath.includes(DOUBLE_SEPARATOR) || filePath.includes(DOT_SEGMENT)) && path.normalize(filePath) !== filePath) return undefined;
     const folder = path.dirname(filePath);
     let names = folders.get(folder);
     if (!folders.has(folder)) {

@@ -6,6 +6,7 @@
  * unsaved buffers win over the disk. Stages never call `node:fs` directly, so the same analysis
  * serves both, and per-file results can be cached by `version`.
  */
+import { isAscii } from "node:buffer";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Probe } from "./probe.js";
@@ -69,6 +70,9 @@ const utf8Lossy = new TextDecoder("utf-8", { fatal: false });
  * shows) and reporting invalid sequences instead of throwing.
  */
 export function decodeUtf8(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
+  // All ASCII (most modules, manifests and locks): the bytes are the text, taken as Latin-1
+  // without the decoder's work (a tenth of its time on the benchmark agent's 2,400 files).
+  if (isAscii(bytes)) return { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"), invalidUtf8: false };
   try {
     return { text: utf8.decode(bytes, { stream: false }), invalidUtf8: false };
   } catch {

@@ -90,11 +90,20 @@ export function createSchemaCompiler(store?: VerdictStore): SchemaCompiler & { c
   let pool: WorkerPool | undefined;
   let poolFailed = false;
   const keyOf = (dialect: SchemaDialect, text: string): string => (store ? verdictKey(dialect, text) : `${dialect}\0${text}`);
+  /**
+   * The key of each announced schema object, by dialect: validation asks for the verdict on the
+   * very objects pass 1 announced, so their JSON text is not written (nor hashed) again.
+   * Schemas are plain data no stage changes once analysed.
+   */
+  const announcedKeys = new WeakMap<JsonObject, Partial<Record<SchemaDialect, string>>>();
   return {
     announce(jobs) {
       for (const job of jobs) {
         const text = JSON.stringify(job.schema);
         const key = keyOf(job.dialect, text);
+        const keys = announcedKeys.get(job.schema);
+        if (keys) keys[job.dialect] = key;
+        else announcedKeys.set(job.schema, { [job.dialect]: key });
         if (verdicts.has(key) || pending.has(key)) continue;
         const stored = store?.get(key);
         if (stored) {
@@ -120,8 +129,7 @@ export function createSchemaCompiler(store?: VerdictStore): SchemaCompiler & { c
       }
     },
     verdict(dialect, schema) {
-      const text = JSON.stringify(schema);
-      const key = keyOf(dialect, text);
+      const key = announcedKeys.get(schema)?.[dialect] ?? keyOf(dialect, JSON.stringify(schema));
       const known = verdicts.get(key);
       if (known) return known;
       const stored = store?.get(key);
@@ -131,7 +139,7 @@ export function createSchemaCompiler(store?: VerdictStore): SchemaCompiler & { c
         return stored;
       }
       const id = pending.get(key);
-      const judged = pool && id !== undefined && id < posted ? pool.verdict(id, () => judgeSchema(dialect, schema, text)) : { verdict: judgeSchema(dialect, schema, text), byWorker: false };
+      const judged = pool && id !== undefined && id < posted ? pool.verdict(id, () => judgeSchema(dialect, schema)) : { verdict: judgeSchema(dialect, schema), byWorker: false };
       const verdict = judged.verdict;
       if (judged.byWorker) counts.worker++;
       else counts.inline++;
