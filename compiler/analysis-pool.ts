@@ -62,8 +62,9 @@ const CLAIMED_BY_MAIN = 2;
 export interface AnalysisPool extends PersistentAnalyses {
   /**
    * Hands the plugin folders (absolute, in the order the main thread will visit them) to the
-   * worker. Only the first call counts; with fewer than {@link POOL_THRESHOLD} folders the
-   * worker is stopped and everything is analysed here.
+   * worker (starting it now when the pool deferred its start). Only the first call counts;
+   * with fewer folders than the pool's threshold ({@link poolThreshold}) the worker is stopped,
+   * or never started, and everything is analysed here.
    */
   assign(pluginDirs: readonly string[]): void;
   /**
@@ -88,6 +89,8 @@ export interface AnalysisPoolOptions {
    * to make the worker's share certain). Default true.
    */
   readonly mainAnalyses?: boolean;
+  /** The fewest plugin folders for which the worker is used (default {@link poolThreshold} of this machine). */
+  readonly threshold?: number;
 }
 
 /**
@@ -102,26 +105,42 @@ export function analysisWorkerWanted(): boolean {
 }
 
 /**
- * The load rule behind {@link analysisWorkerWanted}: the worker is started only when the
- * machine has room for two JavaScript threads and V8's helper threads besides: at least
- * {@link WORKER_MIN_CORES} cores, and a one-minute load average below the number of cores less
- * two (as `make -l` judges load). The worker costs CPU of its own (a second heap, TypeScript and
- * the analysis code loaded and optimised again, results packed, copied and checked), and on a
- * machine without spare cores it also takes the cores V8's helper threads optimise and collect
- * on, so both JavaScript threads run slower.
- *
- * Measured on the quiet two-core machine (2 December, seventh round of docs/performance.md,
- * after one-shot compiles stopped keeping syntax trees): the worker made every agent slower:
- * 100 × 10 plugins by about 25 %, the 200 × 10 benchmark agent by about 15 %, 500 × 10 by about
- * 15 %, 2,000 × 10 as said there. With more cores it is expected to pay (the main thread's own
- * share then bounds the wall time); that was not measured here.
+ * The load rule behind {@link analysisWorkerWanted}: the worker is started when the machine has
+ * a second core and is not oversubscribed (the one-minute load average below the number of
+ * cores plus one, as `make -l` judges load; one more than the cores because compiles run one
+ * after another, as in a benchmark or `--watch`, keep about two threads busy themselves). The
+ * worker costs CPU of its own (a second heap, TypeScript and the analysis code loaded and
+ * optimised again, results copied between threads), which pays in wall time only on an idle
+ * core, and on fewer than {@link MANY_CORES} cores only for a large agent ({@link poolThreshold}).
  */
 export function analysisWorkerPays(cores: number, loadAverage: number): boolean {
-  return cores >= WORKER_MIN_CORES && loadAverage < cores - 2;
+  return cores >= 2 && loadAverage < cores + 1;
 }
 
-/** The fewest cores on which the analysis worker is started (see {@link analysisWorkerPays}). */
-export const WORKER_MIN_CORES = 4;
+/**
+ * From this many cores on, the worker has a core to itself beside the main thread and V8's
+ * helper threads, and is used from {@link POOL_THRESHOLD} plugin folders on, started ahead.
+ */
+export const MANY_CORES = 4;
+
+/**
+ * On fewer than {@link MANY_CORES} cores, the fewest plugin folders for which the worker is
+ * started (only once the folders are known: never ahead). There the worker shares the second
+ * core with V8's background compiler and garbage collector, and its own start (TypeScript and
+ * the analysis code loaded and optimised a second time) pays only on a large agent. Measured on
+ * the quiet two-core machine (2 December, seventh round of docs/performance.md, cold
+ * `compile --no-package`, worker off against on): 100 realistic plugins × 10 tools 1.92 s
+ * against 2.16 s, the 200 × 10 benchmark agent about 15 % faster without it; 500 realistic
+ * plugins 5.36 s against 4.92 s, 2,000 realistic plugins 18.2 s against 14.3 s.
+ */
+export const FEW_CORES_POOL_THRESHOLD = 300;
+
+/** How many plugin folders an agent needs for the pool to keep its worker, on a machine of `cores` cores. */
+export function poolThreshold(cores: number = os.availableParallelism()): number {
+  // `ASSEMBLY_LINE_ANALYSIS_WORKER=1` uses the worker from the smallest pool on, as it is on many cores.
+  if (process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] === "1") return POOL_THRESHOLD;
+  return cores >= MANY_CORES ? POOL_THRESHOLD : FEW_CORES_POOL_THRESHOLD;
+}
 
 /** A worker started by {@link prestartAnalysisWorker} that no pool has taken yet. */
 let prestarted: { readonly started: HelperWorker; readonly signal: Int32Array } | undefined;
@@ -135,7 +154,8 @@ let prestarted: { readonly started: HelperWorker; readonly signal: Int32Array } 
  * when no pool did. At most one is kept; does nothing when one is waiting already.
  */
 export function prestartAnalysisWorker(): void {
-  if (prestarted) return;
+  // On fewer cores the worker pays only for a large agent: the pool starts it once it knows.
+  if (prestarted || poolThreshold() > POOL_THRESHOLD) return;
   // signal[0] counts the worker's posts.
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const started = startHelperWorker(import.meta.url, "analysis-worker-thread", signal);
@@ -157,18 +177,21 @@ export function discardPrestartedAnalysisWorker(): void {
 
 /**
  * Starts the worker (it loads TypeScript at once, while the caller reads the agent), or takes
- * the one {@link prestartAnalysisWorker} started. `undefined` when no worker can start (then
- * the caller analyses on its own thread).
+ * the one {@link prestartAnalysisWorker} started; where the pool needs more folders than
+ * {@link POOL_THRESHOLD} ({@link poolThreshold}: fewer than {@link MANY_CORES} cores), the
+ * worker is started only by {@link AnalysisPool.assign}, for that many folders. `undefined`
+ * when no worker can start (then the caller analyses on its own thread).
  */
 export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPool | undefined {
   const { fallback, mainAnalyses = true } = options;
+  const threshold = options.threshold ?? poolThreshold();
   const taken = prestarted;
   prestarted = undefined;
   // signal[0] counts the worker's posts.
   const signal = taken?.signal ?? new Int32Array(new SharedArrayBuffer(4));
-  const started = taken?.started ?? startHelperWorker(import.meta.url, "analysis-worker-thread", signal);
-  if (!started) return undefined;
-  const { worker, port } = started;
+  const start = (): HelperWorker | undefined => startHelperWorker(import.meta.url, "analysis-worker-thread", signal);
+  let started = taken?.started ?? (threshold <= POOL_THRESHOLD ? start() : undefined);
+  if (!started && threshold <= POOL_THRESHOLD) return undefined;
 
   const indexOf = new Map<string, number>();
   let dirs: string[] = [];
@@ -179,10 +202,12 @@ export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPo
   const stop = (): void => {
     if (stopped) return;
     stopped = true;
-    port.close();
-    void worker.terminate();
+    started?.port.close();
+    void started?.worker.terminate();
   };
   const drain = (): void => {
+    const port = started?.port;
+    if (!port) return;
     for (let message = receiveMessageOnPort(port); message; message = receiveMessageOnPort(port)) {
       const [index, records] = message.message as [number, PoolRecord[]];
       received.set(index, new Map(records.map((record) => [recordKey(record[0], record[1], record[2]), record])));
@@ -221,14 +246,19 @@ export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPo
     assign(pluginDirs) {
       if (claims || stopped) return;
       dirs = [...new Set(pluginDirs.map((dir) => path.resolve(dir)))];
-      if (dirs.length < POOL_THRESHOLD) {
+      if (dirs.length < threshold) {
+        stop();
+        return;
+      }
+      started ??= start();
+      if (!started) {
         stop();
         return;
       }
       dirs.forEach((dir, index) => indexOf.set(dir, index));
       claims = new Int32Array(new SharedArrayBuffer(4 * dirs.length));
       stealFrom = dirs.length - 1;
-      worker.postMessage({ dirs, claims });
+      started.worker.postMessage({ dirs, claims });
     },
     prepare(pluginDir, analyzeHere) {
       const owner = ownerOf(path.resolve(pluginDir));

@@ -8,11 +8,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { compileAgent } from "../../build/compile.js";
 import { snapshotHost } from "../../build/snapshot-host.js";
 import { analyzeAgent, type AgentAnalysis } from "../../compiler/analyze-agent.js";
-import { analysisWorkerPays, analysisWorkerWaiting, discardPrestartedAnalysisWorker, POOL_THRESHOLD, prestartAnalysisWorker, startAnalysisPool, type AnalysisPool } from "../../compiler/analysis-pool.js";
+import { analysisWorkerPays, analysisWorkerWaiting, discardPrestartedAnalysisWorker, FEW_CORES_POOL_THRESHOLD, POOL_THRESHOLD, poolThreshold, prestartAnalysisWorker, startAnalysisPool, type AnalysisPool } from "../../compiler/analysis-pool.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { createNodeHost } from "../../common/host.js";
 import { runCli } from "../helpers/run-cli.js";
@@ -52,8 +52,9 @@ function analyseHere(root: string): AgentAnalysis {
 }
 
 /** The analysis with a pool; `prepare` may run before (with the pool's folders assigned). */
-function analyseWithPool(root: string, options: { mainAnalyses?: boolean; before?: (pool: AnalysisPool) => void } = {}): { analysis: AgentAnalysis; workerFolders: number } {
-  const pool = startAnalysisPool({ mainAnalyses: options.mainAnalyses ?? true });
+function analyseWithPool(root: string, options: { mainAnalyses?: boolean; threshold?: number; before?: (pool: AnalysisPool) => void } = {}): { analysis: AgentAnalysis; workerFolders: number } {
+  // The smallest pool, as on a machine of many cores (this one may have two).
+  const pool = startAnalysisPool({ mainAnalyses: options.mainAnalyses ?? true, threshold: options.threshold ?? POOL_THRESHOLD });
   expect(pool).toBeDefined();
   pools.push(pool!);
   options.before?.(pool!);
@@ -120,6 +121,13 @@ describe("the analysis worker", () => {
   it("takes a worker started ahead (the CLI's prestart), and stops one that no pool took", () => {
     const root = makeAgent();
     const alone = analyseHere(root);
+    // Forced on: started ahead on any number of cores.
+    const saved = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+    process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = "1";
+    onTestFinished(() => {
+      if (saved === undefined) delete process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+      else process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = saved;
+    });
     prestartAnalysisWorker();
     prestartAnalysisWorker(); // one at most
     expect(analysisWorkerWaiting()).toBe(true);
@@ -172,15 +180,40 @@ describe("the analysis worker", () => {
 });
 
 describe("the load rule (analysisWorkerPays)", () => {
-  it("starts the worker on four cores or more when two of them are idle, never on fewer", () => {
+  it("starts the worker on two cores or more when the machine is not oversubscribed, never on one", () => {
     expect(analysisWorkerPays(1, 0)).toBe(false);
-    // Two cores: never (the worker made every measured agent slower there).
-    expect(analysisWorkerPays(2, 0)).toBe(false);
-    expect(analysisWorkerPays(3, 0)).toBe(false);
-    expect(analysisWorkerPays(4, 0)).toBe(true);
-    expect(analysisWorkerPays(4, 1.9)).toBe(true);
-    expect(analysisWorkerPays(4, 2)).toBe(false);
-    expect(analysisWorkerPays(16, 13.5)).toBe(true);
-    expect(analysisWorkerPays(16, 14)).toBe(false);
+    expect(analysisWorkerPays(2, 0)).toBe(true);
+    expect(analysisWorkerPays(2, 2.9)).toBe(true);
+    expect(analysisWorkerPays(2, 3)).toBe(false);
+    expect(analysisWorkerPays(16, 12)).toBe(true);
+    expect(analysisWorkerPays(16, 17.5)).toBe(false);
+  });
+
+  it("keeps the worker from the smallest pool on with four cores or more, and only for a large agent on fewer", () => {
+    const saved = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+    delete process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+    onTestFinished(() => {
+      if (saved !== undefined) process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = saved;
+    });
+    expect(poolThreshold(2)).toBe(FEW_CORES_POOL_THRESHOLD);
+    expect(poolThreshold(3)).toBe(FEW_CORES_POOL_THRESHOLD);
+    expect(poolThreshold(4)).toBe(POOL_THRESHOLD);
+    expect(FEW_CORES_POOL_THRESHOLD).toBeGreaterThan(200); // the 200-plugin benchmark agent compiles on one thread on two cores
+    process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = "1";
+    expect(poolThreshold(2)).toBe(POOL_THRESHOLD);
+  });
+
+  it("starts a worker only once the folders are known when the pool needs more than the smallest pool", () => {
+    const root = makeAgent();
+    const alone = analyseHere(root);
+    // More folders than this agent has: no worker is ever started, the analysis is the same.
+    const below = analyseWithPool(root, { mainAnalyses: false, threshold: PLUGINS + 1 });
+    expect(below.workerFolders).toBe(0);
+    expect(below.analysis.capabilities).toEqual(alone.capabilities);
+    // Exactly as many: started by assign, and it analyses every folder.
+    const at = analyseWithPool(root, { mainAnalyses: false, threshold: PLUGINS });
+    expect(at.workerFolders).toBe(PLUGINS);
+    expect(at.analysis.diagnostics).toEqual(alone.diagnostics);
+    expect(at.analysis.capabilities).toEqual(alone.capabilities);
   });
 });
