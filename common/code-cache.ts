@@ -62,11 +62,10 @@ const MAGIC = Buffer.from("assembly-line code cache 1\n", "utf8");
 export const MAX_CACHE_BYTES = 8 * 1024 * 1024;
 
 /**
- * One cached file: its path, the length and CRC-32 of its text, V8's data, the file's
- * {@link settledStamp} when it was cached ("" when it had none), and how long the process that
- * took the data had run (ms; 0 when not recorded; see {@link UPGRADE_AFTER_MS}).
+ * One cached file: its path, the length and CRC-32 of its text, V8's data, and the file's
+ * {@link settledStamp} when it was cached ("" when it had none).
  */
-type Entry = readonly [file: string, length: number, crc: number, data: Uint8Array, stamp: string, ranMs: number];
+type Entry = readonly [file: string, length: number, crc: number, data: Uint8Array, stamp: string];
 
 /** What {@link installCodeCache} did in this thread (for tests and benchmarks). */
 export interface CodeCacheStats {
@@ -266,11 +265,9 @@ function readEntries(file: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
   if (!Array.isArray(payload)) return entries;
   for (const item of payload as unknown[]) {
-    if (!Array.isArray(item) || item.length < 4 || item.length > 6) continue;
-    const [name, length, crc, data, stamp = "", ranMs = 0] = item as unknown[];
-    if (typeof name === "string" && typeof length === "number" && typeof crc === "number" && data instanceof Uint8Array && typeof stamp === "string" && typeof ranMs === "number") {
-      entries.set(name, [name, length, crc, data, stamp, ranMs]);
-    }
+    if (!Array.isArray(item) || (item.length !== 4 && item.length !== 5)) continue;
+    const [name, length, crc, data, stamp = ""] = item as unknown[];
+    if (typeof name === "string" && typeof length === "number" && typeof crc === "number" && data instanceof Uint8Array && typeof stamp === "string") entries.set(name, [name, length, crc, data, stamp]);
   }
   return entries;
 }
@@ -300,9 +297,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
    * Entries to write on exit: scripts compiled without accepted data (their data is taken on
    * exit), and accepted entries whose file now has a settled stamp the entry lacks.
    */
-  const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly ranMs?: number; readonly data: () => Uint8Array }[] = [];
-  /** Scripts compiled with accepted data, which a long run may take again ({@link UPGRADE_AFTER_MS}). */
-  const accepted: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly ranMs: number; readonly script: vm.Script }[] = [];
+  const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly data: () => Uint8Array }[] = [];
   const compile = (content: string, filename: string, dynamicImports: boolean): ((...args: unknown[]) => unknown) => {
     const stamp = settledStamp(filename);
     const known = store.get(filename, content.length);
@@ -322,8 +317,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
       stats.hits++;
       if (sameFile) stats.unchecked++;
       store.used.add(filename);
-      if (!sameFile && stamp !== "") produced.push({ name: filename, length: content.length, crc, stamp, ranMs: known![5], data: () => cachedData });
-      accepted.push({ name: filename, length: content.length, crc, stamp: stamp || known![4], ranMs: known![5], script });
+      if (!sameFile && stamp !== "") produced.push({ name: filename, length: content.length, crc, stamp, data: () => cachedData });
     } else {
       if (cachedData) stats.rejected++;
       stats.misses++;
@@ -362,15 +356,9 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
   readLargeAsciiModules(Module, stats);
   if (save) {
     process.once("exit", () => {
-      const ranMs = Math.round(process.uptime() * 1000);
-      for (const entry of accepted) {
-        if (ranMs >= UPGRADE_AFTER_MS && ranMs > 2 * entry.ranMs && !produced.some((fresh) => fresh.name === entry.name)) {
-          produced.push({ ...entry, ranMs, data: () => entry.script.createCachedData() });
-        }
-      }
       if (produced.length === 0) return;
       try {
-        store.save(produced.map(({ name, length, crc, stamp, data, ...rest }) => [name, length, crc, data(), stamp, rest.ranMs ?? ranMs]));
+        store.save(produced.map(({ name, length, crc, stamp, data }) => [name, length, crc, data(), stamp]));
         pruneStale(store.dir);
       } catch {
         // Not written: the next run compiles again.
@@ -380,16 +368,6 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
 }
 
 const require_ = createRequire(import.meta.url);
-
-/**
- * V8's data holds the functions compiled when it was taken, and an accepted entry is not taken
- * again: after a build, when the first command was `--version` or `compile --help`, every later
- * compile compiled most of the CLI bundle's functions lazily, on every run. So a process that ran
- * at least this long, and more than twice as long as the one that took an entry's data, takes it
- * again on exit (with what it compiled: a compile's functions), once; shorter commands never
- * replace a longer one's data.
- */
-const UPGRADE_AFTER_MS = 1000;
 
 type JsLoader = (this: unknown, module: ModuleInternals, filename: string) => unknown;
 
