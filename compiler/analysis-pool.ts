@@ -286,6 +286,8 @@ export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPo
     keep(kind, file, pluginRoot, fingerprint, result) {
       fallback?.keep(kind, file, pluginRoot, fingerprint, result);
     },
+    // Without a cache behind it the pool keeps nothing: no content hashes are made for it.
+    keeps: () => fallback !== undefined && fallback.keeps?.() !== false,
     close: stop,
     workerFolders: () => {
       if (!stopped) drain();

@@ -62,6 +62,11 @@ export interface PersistentAnalyses {
   find(kind: AnalysisKind, file: string, pluginRoot: string): { readonly fingerprint: ContentFingerprint; readonly result: unknown } | undefined;
   /** Records a fresh result (or confirms a stored one) for the next process. */
   keep(kind: AnalysisKind, file: string, pluginRoot: string, fingerprint: ContentFingerprint, result: EntryAnalysis | DefinitionAnalysis): void;
+  /**
+   * False when {@link keep} would drop what it is given (an analysis pool without a cache behind
+   * it): the analyzer then does not hash the files of each analysis for it. Default: it keeps.
+   */
+  keeps?(): boolean;
 }
 
 /** Options of {@link createStaticAnalyzer}. */
@@ -103,7 +108,7 @@ export function createStaticAnalyzer(host: CompilerHost, options: StaticAnalyzer
     const session = new AnalysisSession(host, store, root);
     const result = compute(session);
     cache.set(key, { fingerprint: session.fingerprint(), result });
-    persistent?.keep(kind, file, root, session.contentFingerprint(), result);
+    if (persistent && persistent.keeps?.() !== false) persistent.keep(kind, file, root, session.contentFingerprint(), result);
     return result;
   };
 

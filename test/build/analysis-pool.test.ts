@@ -203,6 +203,33 @@ describe("the load rule (analysisWorkerPays)", () => {
     expect(poolThreshold(2)).toBe(POOL_THRESHOLD);
   });
 
+  it("says it keeps nothing without a cache behind it, so the analyzer makes no content hashes for it", () => {
+    const root = makeAgent();
+    const idle = startAnalysisPool({ threshold: PLUGINS + 1 })!;
+    pools.push(idle);
+    expect(idle.keeps?.()).toBe(false);
+    let kept = 0;
+    const fallback = { find: () => undefined, keep: () => void kept++ };
+    const backed = startAnalysisPool({ threshold: PLUGINS + 1, fallback })!;
+    pools.push(backed);
+    expect(backed.keeps?.()).toBe(true);
+    // An analyzer over the idle pool never calls keep; over the backed one, once per analysis.
+    for (const [pool, expected] of [[idle, 0], [backed, 1 + 3]] as const) {
+      const host = snapshotHost(createNodeHost());
+      const analyzer = createStaticAnalyzer(host, { persistent: pool });
+      kept = 0;
+      const spy = pool.keep.bind(pool);
+      let calls = 0;
+      const counting = Object.assign(Object.create(pool) as AnalysisPool, { keep: (...args: Parameters<AnalysisPool["keep"]>) => (calls++, spy(...args)) });
+      const counted = createStaticAnalyzer(host, { persistent: counting });
+      const entry = path.join(pluginDir(root, 0), "ai.assemblyline", "index.ts");
+      counted.analyzeEntry(entry, pluginDir(root, 0));
+      for (let t = 0; t < 3; t++) counted.analyzeDefinition(path.join(pluginDir(root, 0), "ai.assemblyline", `tool-${t}.ts`), pluginDir(root, 0));
+      expect(calls).toBe(expected);
+      expect(analyzer.analyzeEntry(entry, pluginDir(root, 0)).entry).toBeDefined();
+    }
+  });
+
   it("starts a worker only once the folders are known when the pool needs more than the smallest pool", () => {
     const root = makeAgent();
     const alone = analyseHere(root);
