@@ -2,39 +2,21 @@
  * The compile's snapshot host (build/snapshot-host.ts): with `kindsFromListingsWithin`, the kind
  * of a path inside the agent root is read from its folder's listing instead of one `lstat` per
  * path (issue 14 item 1). Whatever it answers must be exactly what `lstat` says: compared here
- * for every path of a tree full of links (to files, to folders, through linked folders, broken
- * links, a loop, links out of the tree), a FIFO, `.`/`..`, trailing separators, missing names
+ * for every path of the link tree of `test/helpers/link-tree.ts` with a FIFO, `.`/`..`, trailing separators, missing names
  * and paths outside the root, on the real file system, in both orders.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { execFileSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { createNodeHost, type CompilerHost } from "../../common/host.js";
 import { snapshotHost } from "../../build/snapshot-host.js";
+import { buildLinkTree } from "../helpers/link-tree.js";
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), "al-snapshot-"));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
-function tree(): string {
-  const root = path.join(base, "agent");
-  fs.mkdirSync(path.join(root, "plugins/p/ai.assemblyline"), { recursive: true });
-  fs.mkdirSync(path.join(root, "shared/deep"), { recursive: true });
-  fs.mkdirSync(path.join(base, "outside"), { recursive: true });
-  fs.writeFileSync(path.join(root, "plugins/p/ai.assemblyline/index.ts"), "export default {};");
-  fs.writeFileSync(path.join(root, "shared/deep/tool.ts"), "export default 1;");
-  fs.writeFileSync(path.join(base, "outside/secret.ts"), "x");
-  const link = (target: string, at: string) => fs.symlinkSync(target, path.join(root, at));
-  link("../../shared/deep/tool.ts", "plugins/p/linked-file.ts");
-  link("../../shared", "plugins/p/linked-dir");
-  link("nowhere.ts", "plugins/p/broken.ts");
-  link("loop-b", "plugins/p/loop-a");
-  link("loop-a", "plugins/p/loop-b");
-  link(path.join(base, "outside"), "plugins/p/out");
-  if (process.platform !== "win32") execFileSync("mkfifo", [path.join(root, "plugins/p/pipe")]);
-  return root;
-}
+const tree = (): string => buildLinkTree(base, { fifo: true });
 
 function allPaths(root: string): string[] {
   const out = [root, path.dirname(root), base, `${root}/`, `${root}/plugins/.`, `${root}/plugins/p/..`, `${root}/plugins//p`, `${root}/missing/file.ts`, `${root}/plugins/p/index.mts`];

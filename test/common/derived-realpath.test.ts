@@ -10,29 +10,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createNodeHost, derivedRealpath } from "../../common/host.js";
+import { buildLinkTree } from "../helpers/link-tree.js";
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), "al-realpath-"));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
-function tree(): string {
-  const root = path.join(base, "agent");
-  fs.mkdirSync(path.join(root, "plugins/p/ai.assemblyline"), { recursive: true });
-  fs.mkdirSync(path.join(root, "shared/deep"), { recursive: true });
-  fs.mkdirSync(path.join(base, "outside"), { recursive: true });
-  fs.writeFileSync(path.join(root, "plugins/p/ai.assemblyline/index.ts"), "export default {};");
-  fs.writeFileSync(path.join(root, "shared/deep/tool.ts"), "export default 1;");
-  fs.writeFileSync(path.join(base, "outside/secret.ts"), "x");
-  const link = (target: string, at: string) => fs.symlinkSync(target, path.join(root, at));
-  link("../../shared/deep/tool.ts", "plugins/p/linked-file.ts");
-  link("../../shared", "plugins/p/linked-dir");
-  link("linked-file.ts", "plugins/p/chain.ts");
-  link("nowhere.ts", "plugins/p/broken.ts");
-  link("loop-b", "plugins/p/loop-a");
-  link("loop-a", "plugins/p/loop-b");
-  link(path.join(base, "outside"), "plugins/p/out");
-  link("plugins/p", "p-alias");
-  return root;
-}
+const tree = (): string => buildLinkTree(base);
 
 function allPaths(root: string): string[] {
   const out = [root, path.dirname(root), "/", `${root}/`, `${root}/plugins/.`, `${root}/plugins/p/..`, `${root}/plugins//p`, `${root}/missing/file.ts`, `${root}/plugins/p/ai.assemblyline/index.ts/x`];
