@@ -5,8 +5,8 @@
  * that every command's dependencies load through it. `npm run build` replaces this module in
  * `dist/` with one that runs the CLI bundle (scripts/build-cli-bundle.mjs).
  */
-import { installCodeCache } from "../common/code-cache.js";
+import { commandKind, installCodeCache } from "../common/code-cache.js";
 
-installCodeCache();
+installCodeCache({ kind: commandKind(process.argv.slice(2)) });
 const { run } = await import("./run.js");
 process.exitCode = await run(process.argv.slice(2));

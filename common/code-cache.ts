@@ -34,6 +34,13 @@
  *   file again (atomically) with V8's data, taken after the run so that the functions compiled
  *   lazily are in it too. Entries of other commands' modules are kept (the shared file is
  *   capped at {@link MAX_CACHE_BYTES}).
+ * - An accepted entry is not taken again, so the run that made it decides which functions it
+ *   holds. For the CLI bundle, which holds every command, the entry is therefore kept per kind
+ *   of run ({@link commandKind}: `--help`, `compile`, `call`, ...; the bin passes it), in files
+ *   of their own, at most {@link MAX_KINDS} per bundle: otherwise a first `compile --help` made
+ *   every later compile compile most of the bundle lazily (about 0.1 s), and one entry re-taken
+ *   after long runs made `--version` deserialise a compile's functions (docs/performance.md,
+ *   "Seventh round").
  * - A process that writes the cache also deletes the folder's cache files (any installation's)
  *   not written for {@link STALE_CACHE_DAYS} days.
  * - `ASSEMBLY_LINE_CODE_CACHE=0` turns it off.
@@ -93,6 +100,31 @@ export interface CodeCacheOptions {
    * toolchain's own CLI bundle (`dist/cli-bundle/`), which the bin passes.
    */
   readonly folders?: readonly string[];
+  /**
+   * The kind of run this thread makes ({@link commandKind} of the command line; the analysis and
+   * schema workers pass `"compile"`, whose entry holds what they run): the `folders`' files keep
+   * one entry per kind. Default `"other"`.
+   */
+  readonly kind?: string;
+}
+
+/** The most kinds of run whose entries are kept for one file of the `folders` (the oldest written go first). */
+export const MAX_KINDS = 16;
+
+/**
+ * The kind of run `argv` (the CLI's arguments, without `node` and the script) makes, for
+ * {@link CodeCacheOptions.kind}: `"help"` when it asks for help or the version (or has no
+ * command), the command's name when the first argument looks like one (lower-case letters,
+ * digits and dashes), `"other"` otherwise. A name need not be a real command: a typo only
+ * makes a small entry of its own, and at most {@link MAX_KINDS} are kept.
+ */
+export function commandKind(argv: readonly string[]): string {
+  const end = argv.indexOf("--");
+  const flags = end === -1 ? argv : argv.slice(0, end);
+  if (flags.some((arg) => arg === "--help" || arg === "-h" || arg === "--version" || arg === "-v")) return "help";
+  const first = argv[0];
+  if (first === undefined || first === "help") return "help";
+  return /^[a-z][a-z0-9-]{0,31}$/.test(first) ? first : "other";
 }
 
 interface ModuleInternals {
@@ -160,7 +192,8 @@ export function installCodeCache(options: CodeCacheOptions = {}): void {
     const flags = createHash("sha256").update(`${process.execArgv.join("\0")}\0${process.env["NODE_OPTIONS"] ?? ""}\0${import.meta.url}`).digest("hex").slice(0, 12);
     const base = path.join(dir, `v8-${process.version}-${process.arch}-${flags}`);
     stats.file = `${base}.bin`;
-    hook(Module, new EntryStore(base), stats, options.save ?? isMainThread, (options.folders ?? []).map((folder) => path.resolve(folder) + path.sep));
+    const kind = options.kind !== undefined && /^[a-z][a-z0-9-]{0,31}$/.test(options.kind) ? options.kind : "other";
+    hook(Module, new EntryStore(base), stats, options.save ?? isMainThread, (options.folders ?? []).map((folder) => path.resolve(folder) + path.sep), kind);
   } catch {
     // No cache: modules load as they always do.
   }
@@ -200,21 +233,40 @@ class EntryStore {
     return path.dirname(this.#base);
   }
 
-  /** The stored entry of `filename` for a source of `length` characters. */
-  get(filename: string, length: number): Entry | undefined {
-    if (length >= OWN_FILE_BYTES) return readEntries(this.ownFile(filename)).get(filename);
+  /**
+   * The stored entry of `key` (a file's path, or for a kind of run `<path>#<kind>`, see
+   * {@link keyOf}) for a source of `length` characters. A kind's entry is always in its own file.
+   */
+  get(key: string, length: number): Entry | undefined {
+    if (length >= OWN_FILE_BYTES || key.includes(KIND_MARK)) return readEntries(this.ownFile(key)).get(key);
     this.#shared ??= readEntries(`${this.#base}.bin`);
-    return this.#shared.get(filename);
+    return this.#shared.get(key);
   }
 
-  ownFile(filename: string): string {
-    return `${this.#base}-${createHash("sha256").update(filename).digest("hex").slice(0, 16)}.bin`;
+  /** The own file of `key`: `<base>-<hash of the path>.bin`, or `<base>-<hash of the path>-<kind>.bin` for a kind's entry. */
+  ownFile(key: string): string {
+    const mark = key.lastIndexOf(KIND_MARK);
+    return mark === -1 ? `${this.#prefix(key)}.bin` : `${this.#prefix(key.slice(0, mark))}-${key.slice(mark + KIND_MARK.length)}.bin`;
   }
 
-  /** Writes fresh entries: each large one to its own file, the small ones merged into the shared file. */
+  /** `<base>-<hash of filename>`: how the names of `filename`'s own files begin. */
+  #prefix(filename: string): string {
+    return `${this.#base}-${createHash("sha256").update(filename).digest("hex").slice(0, 16)}`;
+  }
+
+  /**
+   * Writes fresh entries: each large one and each kind's to its own file, the small ones merged
+   * into the shared file. A file with more than {@link MAX_KINDS} kinds' files loses the oldest written.
+   */
   save(fresh: readonly Entry[]): void {
-    const small = fresh.filter(([, length]) => length < OWN_FILE_BYTES);
-    for (const entry of fresh) if (entry[1] >= OWN_FILE_BYTES) writeEntries(this.ownFile(entry[0]), [entry]);
+    const own = (entry: Entry) => entry[1] >= OWN_FILE_BYTES || entry[0].includes(KIND_MARK);
+    const small = fresh.filter((entry) => !own(entry));
+    for (const entry of fresh) {
+      if (!own(entry)) continue;
+      writeEntries(this.ownFile(entry[0]), [entry]);
+      const mark = entry[0].lastIndexOf(KIND_MARK);
+      if (mark !== -1) keepNewestKinds(`${this.#prefix(entry[0].slice(0, mark))}-`);
+    }
     if (small.length === 0) return;
     const names = new Set(small.map(([name]) => name));
     let kept = [...(this.#shared ?? readEntries(`${this.#base}.bin`)).values()].filter(([name]) => !names.has(name));
@@ -257,6 +309,33 @@ function pruneStale(dir: string): void {
   }
 }
 
+/** What joins a file's path and a kind of run in an entry's key (no path holds it). */
+const KIND_MARK = "\0kind=";
+
+/** The key of the entry for `filename` in a run of `kind`: the path alone for files not kept per kind. */
+function keyOf(filename: string, kind: string | undefined): string {
+  return kind === undefined ? filename : `${filename}${KIND_MARK}${kind}`;
+}
+
+/**
+ * Deletes the oldest written of the kinds' files whose names start with `prefix`
+ * (`<base>-<hash of the path>-`) beyond {@link MAX_KINDS}; never throws.
+ */
+function keepNewestKinds(prefix: string): void {
+  try {
+    const dir = path.dirname(prefix);
+    const start = path.basename(prefix);
+    const files = fs
+      .readdirSync(dir)
+      .filter((name) => name.startsWith(start) && /^[a-z][a-z0-9-]*\.bin$/.test(name.slice(start.length)))
+      .map((name) => ({ file: path.join(dir, name), written: fs.lstatSync(path.join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.written - a.written);
+    for (const { file } of files.slice(MAX_KINDS)) fs.rmSync(file, { force: true });
+  } catch {
+    // Not pruned: the next write tries again.
+  }
+}
+
 /** Modules at least this long (in characters) get a cache file of their own. */
 const OWN_FILE_BYTES = 512 * 1024;
 
@@ -291,16 +370,17 @@ const DYNAMIC_IMPORT = /\bimport\s*\(/;
  * Replaces `Module.prototype._compile` for the files the cache covers: CommonJS files under a
  * `node_modules` folder, and `.cjs` files directly in one of `folders` (the CLI bundle).
  */
-function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: boolean, folders: readonly string[]): void {
+function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: boolean, folders: readonly string[], kind: string): void {
   const original = Module.prototype._compile;
   /**
    * Entries to write on exit: scripts compiled without accepted data (their data is taken on
    * exit), and accepted entries whose file now has a settled stamp the entry lacks.
    */
   const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly data: () => Uint8Array }[] = [];
-  const compile = (content: string, filename: string, dynamicImports: boolean): ((...args: unknown[]) => unknown) => {
+  const compile = (content: string, filename: string, bundled: boolean): ((...args: unknown[]) => unknown) => {
     const stamp = settledStamp(filename);
-    const known = store.get(filename, content.length);
+    const key = keyOf(filename, bundled ? kind : undefined);
+    const known = store.get(key, content.length);
     // The CRC-32 of TypeScript's 9 MB of text costs about 40 ms: a file whose settled stamp is
     // the one stored with its entry is the file the entry was made from, unread.
     const sameFile = known !== undefined && known[1] === content.length && stamp !== "" && known[4] === stamp;
@@ -311,17 +391,17 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
       ...(cachedData ? { cachedData } : {}),
       // Only large modules that mention `import(` get here (see below): their dynamic imports
       // go to Node's default loader (Node warns that this is experimental when one runs).
-      ...(dynamicImports && DYNAMIC_IMPORT.test(content) ? { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER } : {}),
+      ...(!bundled && DYNAMIC_IMPORT.test(content) ? { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER } : {}),
     });
     if (cachedData && !script.cachedDataRejected) {
       stats.hits++;
       if (sameFile) stats.unchecked++;
-      store.used.add(filename);
-      if (!sameFile && stamp !== "") produced.push({ name: filename, length: content.length, crc, stamp, data: () => cachedData });
+      store.used.add(key);
+      if (!sameFile && stamp !== "") produced.push({ name: key, length: content.length, crc, stamp, data: () => cachedData });
     } else {
       if (cachedData) stats.rejected++;
       stats.misses++;
-      produced.push({ name: filename, length: content.length, crc, stamp, data: () => script.createCachedData() });
+      produced.push({ name: key, length: content.length, crc, stamp, data: () => script.createCachedData() });
     }
     return script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
   };
@@ -337,7 +417,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
     if (!bundled && content.length < OWN_FILE_BYTES && DYNAMIC_IMPORT.test(content)) return original.call(this, content, filename, format);
     let wrapper: (...args: unknown[]) => unknown;
     try {
-      wrapper = compile(content, filename, !bundled);
+      wrapper = compile(content, filename, bundled);
     } catch {
       // Not CommonJS (an ES module Node detects by its syntax) or not valid: Node decides.
       return original.call(this, content, filename, format);

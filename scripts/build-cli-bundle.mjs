@@ -212,7 +212,7 @@ function writeStub(file, comment, options, body) {
     `${file.endsWith(path.join("bin", "assembly-line.js")) ? "#!/usr/bin/env node\n" : ""}// Written by scripts/build-cli-bundle.mjs: ${comment} (docs/performance.md "The CLI bundle").
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { installCodeCache } from "${toCodeCache}";
+import { commandKind, installCodeCache } from "${toCodeCache}";
 
 installCodeCache({ ${options}folders: [fileURLToPath(new URL("${toOutdir}/", import.meta.url))] });
 globalThis[${IMPORTER}] = (specifier) => import(specifier);
@@ -224,9 +224,10 @@ ${body}
 }
 
 // The package's bin: the CLI, from the bundle.
-writeStub(path.join(dist, "bin", "assembly-line.js"), "the CLI, run from the bundle", "", "process.exitCode = await bundle.run(process.argv.slice(2));");
+// The code cache keeps the bundle's entry per kind of run (common/code-cache.ts, commandKind).
+writeStub(path.join(dist, "bin", "assembly-line.js"), "the CLI, run from the bundle", "kind: commandKind(process.argv.slice(2)), ", "process.exitCode = await bundle.run(process.argv.slice(2));");
 
 // Each worker script in dist/: its module, from the bundle (the main thread writes the code cache).
 for (const [name, script] of Object.entries(WORKER_SCRIPTS)) {
-  writeStub(emitted(path.join(root, script)), "this worker's script, run from the bundle", "save: false, ", `await bundle.${name}();`);
+  writeStub(emitted(path.join(root, script)), "this worker's script, run from the bundle", 'save: false, kind: "compile", ', `await bundle.${name}();`);
 }

@@ -208,6 +208,22 @@ describe("the code cache", () => {
     }
   });
 
+  it("gives the CLI bundle an entry per kind of run: a first --help does not decide what a compile gets", () => {
+    const tmp = tempDir("al-code-cache-tmp-");
+    const agent = tempDir("al-code-cache-kinds-");
+    fs.cpSync(path.join(repoRoot, "examples", "support-agent"), agent, { recursive: true });
+    const cli = (...args: string[]) => spawnSync(process.execPath, [cliPath, ...args], { encoding: "utf8", env: { ...process.env, TMPDIR: tmp, TMP: tmp, TEMP: tmp } });
+    const kinds = () => {
+      const dir = fs.readdirSync(tmp).find((name) => name.startsWith("assembly-line-code-cache-"));
+      return dir === undefined ? [] : fs.readdirSync(path.join(tmp, dir)).flatMap((name) => /-[0-9a-f]{16}-([a-z0-9-]+)\.bin$/.exec(name)?.[1] ?? []).sort();
+    };
+    expect(cli("compile", "--help").status).toBe(0);
+    expect(cli("--version").status).toBe(0);
+    expect(kinds()).toEqual(["help"]);
+    expect(cli("compile", agent, "--no-package", "--no-cache").status).toBe(0);
+    expect(kinds()).toEqual(["compile", "help"]);
+  });
+
   it("deletes the folder's cache files not written for 30 days when it writes (any installation's), and nothing else", () => {
     const { root, cacheDir } = setup();
     fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
@@ -240,10 +256,11 @@ describe("the code cache", () => {
 
   describe("the CLI bundle's folder (the folders option, scripts/build-cli-bundle.mjs)", () => {
     /** Installs the cache with `folders: [bundleDir]`, requires `file`, prints what happened; `flags` for node. */
-    function runBundle(bundleDir: string, cacheDir: string, file: string, flags: readonly string[] = []): { stats: Run["stats"]; value: unknown; twice: Run["stats"] } {
+    function runBundle(bundleDir: string, cacheDir: string, file: string, flags: readonly string[] = [], kind?: string): { stats: Run["stats"]; value: unknown; twice: Run["stats"] } {
       const script = [
         `const { installCodeCache, codeCacheStats } = await import(${JSON.stringify(codeCacheModule)});`,
-        `installCodeCache({ dir: ${JSON.stringify(cacheDir)}, folders: [${JSON.stringify(bundleDir)}] });`,
+        // The kind comes as an argument: the script's text is in the flags that name the cache file.
+        `installCodeCache({ dir: ${JSON.stringify(cacheDir)}, folders: [${JSON.stringify(bundleDir)}], kind: process.argv[1] });`,
         // A second copy of the module in the same thread (the bundle holds one): it sees the installation.
         `const copy = await import(${JSON.stringify(`${codeCacheModule}?copy`)});`,
         `copy.installCodeCache({ dir: ${JSON.stringify(path.join(cacheDir, "other"))} });`,
@@ -251,7 +268,7 @@ describe("the code cache", () => {
         `const value = createRequire(${JSON.stringify(path.join(bundleDir, "x.js"))})(${JSON.stringify(file)});`,
         `process.stdout.write(JSON.stringify({ stats: codeCacheStats(), value, twice: copy.codeCacheStats() }));`,
       ].join("\n");
-      const result = spawnSync(process.execPath, [...flags, "--input-type=module", "-e", script], { encoding: "utf8" });
+      const result = spawnSync(process.execPath, [...flags, "--input-type=module", "-e", script, ...(kind === undefined ? [] : [kind])], { encoding: "utf8" });
       expect(result.stderr).toBe("");
       expect(result.status).toBe(0);
       return JSON.parse(result.stdout) as { stats: Run["stats"]; value: unknown; twice: Run["stats"] };
@@ -278,6 +295,30 @@ describe("the code cache", () => {
       expect(fs.existsSync(path.join(cacheDir, "other"))).toBe(false);
     });
 
+    it("keeps one entry per kind of run, each in its own file, at most MAX_KINDS of them", async () => {
+      const { MAX_KINDS } = (await import(codeCacheModule)) as { MAX_KINDS: number };
+      const { bundleDir, cacheDir } = bundleSetup();
+      const bundleRun = (kind: string) => runBundle(bundleDir, cacheDir, "./bundle.cjs", [], kind).stats;
+      // A first `--help` does not decide what a compile gets: each kind misses once, then hits.
+      expect(bundleRun("help")).toMatchObject({ hits: 0, misses: 1 });
+      expect(bundleRun("compile")).toMatchObject({ hits: 0, misses: 1 });
+      expect(bundleRun("compile")).toMatchObject({ hits: 1, misses: 0, rejected: 0 });
+      expect(bundleRun("help")).toMatchObject({ hits: 1, misses: 0, rejected: 0 });
+      const kindFiles = () => fs.readdirSync(cacheDir).filter((name) => /-[0-9a-f]{16}-[a-z0-9-]+\.bin$/.test(name)).sort();
+      expect(kindFiles().map((name) => name.replace(/^.*-[0-9a-f]{16}-/, "")).sort()).toEqual(["compile.bin", "help.bin"]);
+      // An invalid kind is "other", never a path.
+      expect(bundleRun("../x")).toMatchObject({ hits: 0, misses: 1 });
+      expect(kindFiles().some((name) => name.endsWith("-other.bin"))).toBe(true);
+      // Beyond MAX_KINDS, the oldest written go.
+      const old = new Date(Date.now() - 60_000);
+      for (const name of kindFiles()) fs.utimesSync(path.join(cacheDir, name), old, old);
+      for (let i = 0; i < MAX_KINDS; i++) bundleRun(`kind-${i}`);
+      const left = kindFiles();
+      expect(left).toHaveLength(MAX_KINDS);
+      expect(left.some((name) => name.endsWith("-compile.bin") || name.endsWith("-help.bin") || name.endsWith("-other.bin"))).toBe(false);
+      expect(bundleRun(`kind-${MAX_KINDS - 1}`)).toMatchObject({ hits: 1, misses: 0 });
+    });
+
     it("leaves its other files, and files of its subfolders, to Node", () => {
       const { bundleDir, cacheDir } = bundleSetup();
       for (const file of ["./other.js", "./nested/inner.cjs"]) {
@@ -293,5 +334,19 @@ describe("the code cache", () => {
         expect(run.stats).toMatchObject({ hits: 0, misses: 0 });
       }
     });
+  });
+
+  it("names the kind of run of a command line (commandKind)", async () => {
+    const { commandKind } = (await import(codeCacheModule)) as { commandKind: (argv: readonly string[]) => string };
+    expect(commandKind([])).toBe("help");
+    expect(commandKind(["--version"])).toBe("help");
+    expect(commandKind(["-v"])).toBe("help");
+    expect(commandKind(["help", "compile"])).toBe("help");
+    expect(commandKind(["compile", "--help"])).toBe("help");
+    expect(commandKind(["compile", ".", "--no-package"])).toBe("compile");
+    expect(commandKind(["call", "echo", "--", "--help"])).toBe("call");
+    expect(commandKind(["add-plugin"])).toBe("add-plugin");
+    expect(commandKind(["../compile"])).toBe("other");
+    expect(commandKind(["Compile"])).toBe("other");
   });
 });
