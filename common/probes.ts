@@ -79,7 +79,31 @@ export function statOf(filePath: string, isFile: boolean): { stat?: FileStat } {
 /** The answer of a text read: `file:<sha256>` (and `:invalid-utf8`), or the kind of non-file met. */
 export function readAnswer(result: ReadResult): string {
   if (result.kind !== "file") return result.kind;
-  return `file:${digest(result.text)}${result.invalidUtf8 ? ":invalid-utf8" : ""}`;
+  return `file:${textDigest(result)}${result.invalidUtf8 ? ":invalid-utf8" : ""}`;
+}
+
+/** {@link textDigest}'s answers, by the read result (hosts hand one object to every reader of a file). */
+const textDigests = new WeakMap<ReadResult, string>();
+
+/**
+ * The SHA-256 (base64url) of a read file's text, encoded as UTF-8 (for a text decoded from valid
+ * UTF-8, the digest of the bytes read), computed once per result object: the probes of the
+ * compile record and of the plugin reuse, and the analysis cache's content fingerprints
+ * (`compiler/static-analysis/analysis-session.ts`), all ask for it.
+ */
+export function textDigest(result: ReadResult & { readonly kind: "file" }): string {
+  let known = textDigests.get(result);
+  if (known === undefined) textDigests.set(result, (known = wellFormed(result.text) ? digest(result.text) : `u16-${createHash("sha256").update(result.text, "utf16le").digest("base64url")}`));
+  return known;
+}
+
+/**
+ * True when `text` has no lone surrogate, so that its UTF-8 encoding tells it apart from every
+ * other text (an editor's unsaved text may hold one; a decoded file never does). A text with
+ * one is hashed as UTF-16 instead (`u16-`), where UTF-8 would have made it U+FFFD.
+ */
+function wellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
 /** The answer of a bytes read: `file:<sha256>`, or `none`. */
@@ -92,9 +116,48 @@ export function listAnswer(entries: readonly DirectoryEntry[] | undefined): stri
   return entries === undefined ? null : digest(entries.map((entry) => `${entry.kind}:${entry.name}`).join("\0"));
 }
 
+/** {@link listAnswer}'s answers, by the listing object (a snapshot host hands one to every caller). */
+const listingAnswers = new WeakMap<readonly DirectoryEntry[], string>();
+
+/** {@link listAnswer} of a listing, computed once per listing object. */
+function listingAnswer(entries: readonly DirectoryEntry[]): string {
+  let known = listingAnswers.get(entries);
+  if (known === undefined) listingAnswers.set(entries, (known = listAnswer(entries)!));
+  return known;
+}
+
 /** SHA-256 of `data`, base64url. */
 export function digest(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("base64url");
+}
+
+/** A file probe's answer and the file's `stat` taken just after it was read. */
+type FileAnswer = { readonly answer: string; readonly stat?: FileStat };
+
+/**
+ * The answer and `stat` already taken for a read's result or bytes, by the very object a host
+ * returned (`snapshotHost` hands every caller the object it read first), with the path it was
+ * read from. Probing hosts stacked over one read (the compile record's below the snapshot, the
+ * plugin reuse's above it) and repeated reads of one file then hash and `stat` it once: the
+ * default compile of the 200 × 10 agent hashed 15,017 times and called `stat` 10,822 times
+ * (docs/performance.md, "Eighth round").
+ */
+const fileAnswers = new WeakMap<object, FileAnswer & { readonly path: string }>();
+
+/**
+ * The probe fields (answer, `stat`) of the file read as `read` (a text read's result or the bytes
+ * read) from `absolute`: the ones taken for this object before, else `answer()` and
+ * {@link statOf} now. The bytes a valid UTF-8 text was decoded from (`ReadResult.bytes`) get the
+ * same answer and `stat` with it: the text's SHA-256 is that of its UTF-8 encoding, those bytes.
+ */
+function fileProbe(read: ReadResult | Uint8Array, absolute: string, answer: () => string): FileAnswer {
+  const known = fileAnswers.get(read);
+  if (known !== undefined && known.path === absolute) return known.stat ? { answer: known.answer, stat: known.stat } : { answer: known.answer };
+  const fresh = { path: absolute, answer: answer(), ...statOf(absolute, true) };
+  fileAnswers.set(read, fresh);
+  const sameAsBytes = !(read instanceof Uint8Array) && read.kind === "file" && read.bytes !== undefined && !read.invalidUtf8 && !fresh.answer.startsWith("file:u16-");
+  if (sameAsBytes && !fileAnswers.has(read.bytes!)) fileAnswers.set(read.bytes!, fresh);
+  return fresh.stat ? { answer: fresh.answer, stat: fresh.stat } : { answer: fresh.answer };
 }
 
 /**
@@ -109,18 +172,18 @@ export function probingHost(base: CompilerHost, keep: (probe: Probe) => void): C
     read(filePath) {
       const result = base.read(filePath);
       const absolute = path.resolve(filePath);
-      keep({ op: "read", path: absolute, answer: readAnswer(result), ...statOf(absolute, result.kind === "file") });
+      keep({ op: "read", path: absolute, ...(result.kind === "file" ? fileProbe(result, absolute, () => readAnswer(result)) : { answer: result.kind }) });
       return result;
     },
     readBytes(filePath) {
       const bytes = base.readBytes(filePath);
       const absolute = path.resolve(filePath);
-      keep({ op: "bytes", path: absolute, answer: bytesAnswer(bytes), ...statOf(absolute, bytes !== undefined) });
+      keep({ op: "bytes", path: absolute, ...(bytes !== undefined ? fileProbe(bytes, absolute, () => bytesAnswer(bytes)) : { answer: bytesAnswer(bytes) }) });
       return bytes;
     },
     readDirectory(dirPath) {
       const entries = base.readDirectory(dirPath);
-      keep({ op: "list", path: path.resolve(dirPath), answer: listAnswer(entries) });
+      keep({ op: "list", path: path.resolve(dirPath), answer: entries === undefined ? null : listingAnswer(entries) });
       return entries;
     },
     realpath(filePath) {

@@ -4,10 +4,10 @@
  * the result's fingerprint, so a later call can reuse the result when nothing it depended on
  * changed.
  */
-import { createHash } from "node:crypto";
 import * as path from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { CompilerHost, ReadResult } from "../../common/host.js";
+import { textDigest } from "../../common/probes.js";
 import type { JsonDocument } from "./json-module.js";
 import type { ParsedModule, SourceStore } from "./source-store.js";
 
@@ -153,8 +153,7 @@ export function verifyContentFingerprint(fingerprint: ContentFingerprint, host: 
 /** Like {@link readState}, with a file's content hash in place of its version. */
 function contentState(result: ReadResult): string {
   if (result.kind !== "file") return readState(result);
-  const hash = createHash("sha256").update(result.text, "utf16le").digest("base64url");
-  return `file:${result.invalidUtf8 ? "!" : ""}${hash}`;
+  return `file:${result.invalidUtf8 ? "!" : ""}${textDigest(result)}`;
 }
 
 function readState(result: ReadResult): string {

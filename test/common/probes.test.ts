@@ -1,0 +1,101 @@
+/**
+ * Probes (`common/probes.ts`): stacked probing hosts over one snapshot (the compile record's
+ * below it, the plugin reuse's above it, as a default compile stacks them) record exactly the
+ * answers each would record alone, while each file is hashed and `stat`-ed once per read
+ * object (docs/performance.md, "Eighth round"); the bytes a valid UTF-8 text came from share
+ * its answer, other bytes never do; a text with a lone surrogate is told apart from one with
+ * U+FFFD.
+ */
+import { createRequire, syncBuiltinESMExports } from "node:module";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createNodeHost, type ReadResult } from "../../common/host.js";
+import { bytesAnswer, digest, listAnswer, probingHost, readAnswer, textDigest, type Probe } from "../../common/probes.js";
+import { snapshotHost } from "../../build/snapshot-host.js";
+import { tempDir } from "../helpers/temp-tree.js";
+
+function fixture(): { root: string; files: Record<string, string> } {
+  const root = tempDir("al-probes-");
+  const files = {
+    ascii: path.join(root, "a.ts"),
+    unicode: path.join(root, "b.ts"),
+    invalid: path.join(root, "c.ts"),
+    bom: path.join(root, "d.ts"),
+  };
+  fs.writeFileSync(files.ascii, "export default 1;\n");
+  fs.writeFileSync(files.unicode, "export const s = \"é → ✓\";\n");
+  fs.writeFileSync(files.invalid, Buffer.from([0x61, 0xff, 0xfe, 0x62]));
+  fs.writeFileSync(files.bom, "\uFEFFexport {};\n");
+  return { root, files };
+}
+
+/** Every probe a host stack records, and every read and bytes answer computed afresh for the same files. */
+function record(root: string, files: Record<string, string>, hashes?: { count: number }) {
+  const lower: Probe[] = [];
+  const upper: Probe[] = [];
+  const snapshot = snapshotHost(probingHost(createNodeHost(), (probe) => lower.push(probe)));
+  const host = probingHost(snapshot, (probe) => upper.push(probe));
+  // Counts SHA-256 objects made (the ES-module bindings of node:crypto follow its CommonJS object).
+  const crypto = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  const original = crypto.createHash;
+  if (hashes) {
+    crypto.createHash = ((...args: Parameters<typeof original>) => (hashes.count++, original(...args))) as typeof original;
+    syncBuiltinESMExports();
+  }
+  try {
+    for (let i = 0; i < 2; i++) {
+      for (const file of Object.values(files)) {
+        host.read(file);
+        host.readBytes(file);
+      }
+      host.readDirectory(root);
+    }
+  } finally {
+    crypto.createHash = original;
+    syncBuiltinESMExports();
+  }
+  return { lower, upper };
+}
+
+describe("probes", () => {
+  it("record what each probing host would record alone, hashing each file once", () => {
+    const { root, files } = fixture();
+    const hashes = { count: 0 };
+    const { lower, upper } = record(root, files, hashes);
+    const node = createNodeHost();
+    const expected = (op: Probe["op"], file: string): string | null => (op === "read" ? readAnswer(node.read(file)) : op === "bytes" ? bytesAnswer(node.readBytes(file)) : listAnswer(node.readDirectory(file)));
+    for (const probe of [...lower, ...upper]) expect(probe.answer, `${probe.op} ${probe.path}`).toBe(expected(probe.op, probe.path));
+    // The upper host asks twice for each text, bytes and listing; the snapshot reads each file
+    // and listing once, and takes the bytes from the text's read, so the lower host records once each.
+    expect(upper).toHaveLength(2 * (2 * Object.keys(files).length + 1));
+    expect(lower.map((probe) => probe.op).sort()).toEqual([...Object.keys(files).map(() => "read"), "list"].sort());
+    for (const probe of [...lower, ...upper]) {
+      if (probe.op === "list") continue;
+      const stat = fs.statSync(probe.path);
+      expect(probe.stat, probe.path).toEqual({ size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino });
+    }
+    // One digest per text, one more for the invalid UTF-8 file's bytes (its text is not its bytes), one per listing.
+    expect(hashes.count).toBe(Object.keys(files).length + 1 + 1);
+  });
+
+  it("give the bytes of a valid UTF-8 text the text's answer, and the bytes of an invalid one their own", () => {
+    const { files } = fixture();
+    const node = createNodeHost();
+    for (const [name, file] of Object.entries(files)) {
+      const read = node.read(file);
+      const bytes = node.readBytes(file)!;
+      const same = readAnswer(read) === bytesAnswer(bytes);
+      expect(same, name).toBe(name !== "invalid");
+    }
+  });
+
+  it("tell a text with a lone surrogate from the same text with U+FFFD", () => {
+    const file = (text: string): ReadResult & { kind: "file" } => ({ kind: "file", text, version: "1", invalidUtf8: false });
+    const lone = textDigest(file("a\uD800b"));
+    const replaced = textDigest(file("a\uFFFDb"));
+    expect(lone).not.toBe(replaced);
+    expect(lone.startsWith("u16-")).toBe(true);
+    expect(replaced).toBe(digest("a\uFFFDb"));
+  });
+});
