@@ -229,8 +229,10 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   const host = snapshotHost(options.recordInput ? createRecordingHost(disk, options.recordInput) : disk, {
     deriveRealpaths: readsDisk,
     // A plugin's probes (entry, definitions, manifest, skills) read from the folder listings the
-    // plugin's hash needs anyway; not when each probe must be recorded (`--watch`).
-    ...(readsDisk && !options.recordInput ? { kindsFromListingsWithin: options.root } : {}),
+    // plugin's hash needs anyway. A host that records probes (the compile record's) then records
+    // the listing a kind came from, whose answer holds each name's kind; `recordInput` is told
+    // only of files read, which this does not change.
+    ...(readsDisk ? { kindsFromListingsWithin: options.root } : {}),
   });
   const root = options.root;
   const clock = startClock();

@@ -92,6 +92,19 @@ describe("the compile record", () => {
     expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
   });
 
+  it("does not hold when a file it read became a link to the same bytes (the kind its folder's listing gave)", () => {
+    // Kinds inside the agent come from folder listings (build/snapshot-host.ts), so the record
+    // holds the listing, not a kind probe per file: a kind change must still be seen.
+    const definition = path.join(root, "plugins", "example", "ai.assemblyline", "echo.ts");
+    const elsewhere = path.join(fs.mkdtempSync(path.join(path.dirname(root), "al-linked-")), "echo.ts");
+    fs.copyFileSync(definition, elsewhere);
+    expect(replayCompile(root, compileRecordKey(options))).toBeDefined();
+    fs.rmSync(definition);
+    fs.symlinkSync(elsewhere, definition);
+    expect(fs.readFileSync(definition, "utf8")).toBe(fs.readFileSync(elsewhere, "utf8"));
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+  });
+
   it("records nothing (and deletes the older record) after recomputing a damaged lock: the next compile reports differently", async () => {
     fs.writeFileSync(path.join(root, "plugins.lock"), "{ not json");
     await compileRecording();
