@@ -90,7 +90,7 @@ export function checkWriteTarget(root: string, target: string, kind: WriteTarget
  * compile changed before it (the artifact's 2,000 links): 30 ms of a one-file compile's main
  * thread went to the compile record's stamp alone (issue 14 item 4).
  */
-export function writeFileConfined(root: string, target: string, data: string | Uint8Array, options: { readonly createFolders?: boolean; readonly durable?: boolean } = {}): WriteRefusal | undefined {
+export function writeFileConfined(root: string, target: string, data: string | Uint8Array | readonly Uint8Array[], options: { readonly createFolders?: boolean; readonly durable?: boolean } = {}): WriteRefusal | undefined {
   const refusal = checkWriteTarget(root, target, "file");
   if (refusal) return refusal;
   const absolute = path.resolve(root, target);
@@ -99,7 +99,8 @@ export function writeFileConfined(root: string, target: string, data: string | U
   try {
     const fd = fs.openSync(temporary, "wx", 0o644);
     try {
-      fs.writeFileSync(fd, data);
+      if (typeof data === "string" || data instanceof Uint8Array) fs.writeFileSync(fd, data);
+      else writeParts(fd, data);
       if (options.durable !== false) fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -114,6 +115,19 @@ export function writeFileConfined(root: string, target: string, data: string | U
     throw error;
   }
   return undefined;
+}
+
+/** Writes `parts` one after another at `fd`'s position (`writev`, again after a short write), without joining them. */
+function writeParts(fd: number, parts: readonly Uint8Array[]): void {
+  let pending = parts.filter((part) => part.byteLength > 0);
+  while (pending.length > 0) {
+    // At most 1,024 buffers per call (IOV_MAX on Linux and macOS).
+    let written = fs.writevSync(fd, pending.slice(0, 1024));
+    let done = 0;
+    while (done < pending.length && written >= pending[done]!.byteLength) written -= pending[done++]!.byteLength;
+    pending = pending.slice(done);
+    if (written > 0) pending[0] = pending[0]!.subarray(written);
+  }
 }
 
 /** Name pattern of {@link writeFileConfined}'s temporary files for `base` (a file name), for cleanup. */

@@ -32,7 +32,7 @@ export function writeSealedFile(root: string, file: string, magic: Buffer, paylo
  * never throws (a failure to make or write them is `written: false`). The one write path of
  * {@link writeSealedFile} and {@link writeSealedLog}.
  */
-function writeCacheBytes(root: string, file: string, make: () => Buffer): { readonly written: boolean; readonly refusal?: WriteRefusal } {
+function writeCacheBytes(root: string, file: string, make: () => Uint8Array | readonly Uint8Array[]): { readonly written: boolean; readonly refusal?: WriteRefusal } {
   try {
     const refusal = writeFileConfined(root, file, make(), { createFolders: true, durable: false });
     return refusal === undefined ? { written: true } : { written: false, refusal };
@@ -82,20 +82,121 @@ export interface SealedLogIdentity {
 const SEGMENT_HEADER = 4 + DIGEST_LENGTH;
 
 /**
- * The bytes of a sealed log holding one segment, `payload` (a format line `magic`, then
- * segments: each the length of its body as a little-endian u32, the SHA-256 of the body, and the
- * body, `v8.serialize` of the segment). Later segments are appended by {@link appendSealedSegment}.
+ * The typed arrays a segment's structure may hold, by the index its serialization writes
+ * ({@link TailSerializer}); `Buffer` stays a `Buffer`.
  */
-export function sealLog(magic: Buffer, payload: unknown): Buffer {
-  return Buffer.concat([magic, sealSegment(payload)]);
+const VIEW_TYPES = [Uint8Array, Buffer, Int8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array] as const;
+
+interface HostObjectSerializer {
+  _setTreatArrayBufferViewsAsHostObjects(flag: boolean): void;
+  _writeHostObject(object: object): void;
 }
 
-function sealSegment(payload: unknown): Buffer {
-  const body = v8.serialize(payload);
-  const header = Buffer.alloc(SEGMENT_HEADER);
-  header.writeUInt32LE(body.length, 0);
-  sha256(body).copy(header, 4);
-  return Buffer.concat([header, body]);
+/**
+ * `v8.Serializer` that writes each typed array of the payload as its type and length only, and
+ * keeps its bytes for the segment's tail: Node's own serializer copies every one through a
+ * JavaScript callback into its buffer, which cost the analysis cache's 4,400 records about 66 ms
+ * and the 12 MB body two more copies into fresh memory (docs/performance.md, "Eighth round").
+ */
+class TailSerializer extends v8.Serializer {
+  readonly tail: Uint8Array[] = [];
+  tailLength = 0;
+
+  constructor() {
+    super();
+    (this as unknown as HostObjectSerializer)._setTreatArrayBufferViewsAsHostObjects(true);
+  }
+
+  _writeHostObject(object: object): void {
+    const type = VIEW_TYPES.findIndex((constructor) => Object.getPrototypeOf(object) === constructor.prototype);
+    if (type === -1 || !ArrayBuffer.isView(object)) throw new TypeError("a sealed segment holds plain data and typed arrays only");
+    this.writeUint32(type);
+    this.writeUint32(object.byteLength);
+    this.tail.push(new Uint8Array(object.buffer, object.byteOffset, object.byteLength));
+    this.tailLength += object.byteLength;
+  }
+}
+
+/**
+ * `v8.Deserializer` of a {@link TailSerializer}'s structure: each typed array from the segment's
+ * tail, in order (a `Uint8Array` or `Buffer` as a view of the bytes read, other types copied,
+ * since their elements must be aligned). Throws when the tail is shorter than the structure says.
+ */
+class TailDeserializer extends v8.Deserializer {
+  #at: number;
+
+  constructor(
+    structure: Uint8Array,
+    private readonly bytes: Buffer,
+    tailStart: number,
+    private readonly tailEnd: number,
+  ) {
+    super(structure);
+    this.#at = tailStart;
+  }
+
+  /** Where the tail's bytes were used up to. */
+  get at(): number {
+    return this.#at;
+  }
+
+  _readHostObject(): unknown {
+    const type = VIEW_TYPES[this.readUint32()];
+    const length = this.readUint32();
+    if (type === undefined || length > this.tailEnd - this.#at) throw new RangeError("the segment's tail is short");
+    const start = this.#at;
+    this.#at += length;
+    if (type === Uint8Array) return new Uint8Array(this.bytes.buffer, this.bytes.byteOffset + start, length);
+    if (type === Buffer) return this.bytes.subarray(start, start + length);
+    const typed = type as unknown as { new (buffer: ArrayBuffer, byteOffset: number, length: number): unknown; readonly BYTES_PER_ELEMENT: number };
+    if (length % typed.BYTES_PER_ELEMENT !== 0) throw new RangeError("a typed array of a broken length");
+    const copy = new Uint8Array(length);
+    copy.set(this.bytes.subarray(start, start + length));
+    return new typed(copy.buffer, 0, length / typed.BYTES_PER_ELEMENT);
+  }
+}
+
+/**
+ * One segment, `payload`, as the parts of its bytes (header, body: the structure's length as a
+ * u32, the structure, then the tail, the bytes of its typed arrays), after `prefix` when given.
+ * Nothing of the tail is copied: the parts are written as they are (`writev`).
+ */
+function segmentParts(payload: unknown, prefix?: Buffer): Uint8Array[] {
+  const serializer = new TailSerializer();
+  serializer.writeHeader();
+  serializer.writeValue(payload);
+  const structure = serializer.releaseBuffer();
+  const head = Buffer.allocUnsafe(SEGMENT_HEADER + 4);
+  head.writeUInt32LE(4 + structure.length + serializer.tailLength, 0);
+  head.writeUInt32LE(structure.length, SEGMENT_HEADER);
+  const hash = createHash("sha256").update(head.subarray(SEGMENT_HEADER)).update(structure);
+  for (const part of serializer.tail) hash.update(part);
+  hash.digest().copy(head, 4);
+  return [...(prefix ? [prefix] : []), head, structure, ...serializer.tail];
+}
+
+/** The value of a segment body (see {@link segmentParts}) found at `start`–`end` of `bytes`; throws when it is not whole. */
+function readSegmentBody(bytes: Buffer, start: number, end: number): unknown {
+  if (end - start < 4) throw new RangeError("the segment has no structure");
+  const structureLength = bytes.readUInt32LE(start);
+  const tailStart = start + 4 + structureLength;
+  if (tailStart > end) throw new RangeError("the segment's structure is short");
+  const deserializer = new TailDeserializer(bytes.subarray(start + 4, tailStart), bytes, tailStart, end);
+  deserializer.readHeader();
+  const value = deserializer.readValue();
+  if (deserializer.at !== end) throw new RangeError("the segment's tail is not what its structure holds");
+  return value;
+}
+
+/**
+ * The bytes of a sealed log holding one segment, `payload` (a format line `magic`, then
+ * segments: each the length of its body as a little-endian u32, the SHA-256 of the body, and the
+ * body: the length of the segment's structure as a u32, the structure (`v8.Serializer`, typed
+ * arrays as their type and length), and the typed arrays' bytes). Later segments are appended by
+ * {@link appendSealedSegment}.
+ */
+export function sealLog(magic: Buffer, payload: unknown): Buffer {
+  return Buffer.concat(segmentParts(payload, magic));
 }
 
 /**
@@ -103,7 +204,7 @@ function sealSegment(payload: unknown): Buffer {
  * sealed file (atomically, confined to `root`, without `fsync`). Never throws.
  */
 export function writeSealedLog(root: string, file: string, magic: Buffer, payload: unknown): { readonly written: boolean; readonly refusal?: WriteRefusal } {
-  return writeCacheBytes(root, file, () => sealLog(magic, payload));
+  return writeCacheBytes(root, file, () => segmentParts(payload, magic));
 }
 
 /**
@@ -140,7 +241,7 @@ export function readSealedLog(file: string, magic: Buffer): { readonly segments:
     const body = bytes.subarray(start, start + length);
     if (!sha256(body).equals(bytes.subarray(at + 4, start))) return undefined;
     try {
-      segments.push(v8.deserialize(body) as unknown);
+      segments.push(readSegmentBody(bytes, start, start + length));
     } catch {
       return undefined;
     }
@@ -163,7 +264,7 @@ export function appendSealedSegment(root: string, file: string, identity: Sealed
   try {
     const refusal = checkWriteTarget(root, file, "file");
     if (refusal) return { appended: false, refusal };
-    const segment = sealSegment(payload);
+    const segment = Buffer.concat(segmentParts(payload));
     const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW);
     try {
       const stat = fs.fstatSync(fd);

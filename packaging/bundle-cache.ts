@@ -48,7 +48,8 @@ export const BUNDLE_CACHE_FILE = path.join(".assemblyline", "cache", "bundles.bi
  * bundle instead of the whole 4 MB of the benchmark agent; issue 14 item 4). Written whole again
  * when the appended segments outgrow half of the full state or number {@link MAX_BUNDLE_SEGMENTS}.
  */
-export const BUNDLE_CACHE_MAGIC = Buffer.from("assembly-line bundle cache 2\n", "utf8");
+// 3: sealed-log segments keep their typed arrays' bytes after the structure (`common/sealed-file.ts`).
+export const BUNDLE_CACHE_MAGIC = Buffer.from("assembly-line bundle cache 3\n", "utf8");
 
 /** Appended segments after which the next save writes the whole cache anew. */
 export const MAX_BUNDLE_SEGMENTS = 64;

@@ -54,7 +54,8 @@ export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis
  * one-file change, the changed plugin's), and carries the others over as bytes (issue 14 item 4).
  */
 // 4: an evaluated entry's locations are a LocationTable (`../location-table.ts`) inside the record.
-export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 4\n", "utf8");
+// 5: sealed-log segments keep their typed arrays' bytes after the structure (`common/sealed-file.ts`).
+export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 5\n", "utf8");
 
 /** Appended segments after which the next save writes the whole state anew. */
 export const MAX_SEGMENTS = 64;
