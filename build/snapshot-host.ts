@@ -2,7 +2,7 @@
  * The file-system view of one compile (DESIGN §5: a compile sees one consistent snapshot).
  */
 import * as path from "node:path";
-import { derivedRealpath, type CompilerHost } from "../common/host.js";
+import { derivedRealpath, readKnownFile, type CompilerHost } from "../common/host.js";
 
 /** Options of {@link snapshotHost}. */
 export interface SnapshotHostOptions {
@@ -53,7 +53,9 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
   // joined with its name (`derivedRealpath`, which memoizes; Linux only, else every path is asked).
   const realpath = options.deriveRealpaths ? derivedRealpath(kind, (filePath) => base.realpath(filePath)) : (filePath: string) => memo(realpaths, filePath, () => base.realpath(filePath));
   return {
-    read: (filePath) => memo(reads, filePath, () => base.read(filePath)),
+    // A path its listing (or `lstat`) called a regular file is read without a `stat` first
+    // when the base is the disk host (`readKnownFile`); any other read is the base's.
+    read: (filePath) => memo(reads, filePath, () => (kinds.get(filePath) === "file" ? readKnownFile(base, filePath) : undefined) ?? base.read(filePath)),
     readBytes: (filePath) =>
       memo(bytes, filePath, () => {
         const read = reads.get(filePath);

@@ -80,8 +80,56 @@ export function decodeUtf8(bytes: Uint8Array): { text: string; invalidUtf8: bool
   }
 }
 
+/**
+ * Where the disk host keeps {@link readKnownFile}'s reader: a non-enumerable property, so a host
+ * that wraps the disk host by spreading it (an overlay, a recording host) never passes it on and
+ * every read of such a host still goes through its own `read`.
+ */
+const READ_KNOWN_FILE = Symbol("assembly-line.read-known-file");
+
+/**
+ * `host.read(filePath)` for a path that `host.kind` (a folder listing or `lstat`) just called a
+ * regular file, without a `stat` of the path first, when `host` is the disk host itself: the file
+ * is opened without blocking and its own `fstat` says what it is, so a path that changed in the
+ * meantime is answered as `read` would answer it (a folder, not a regular file, missing). One
+ * system call and one path lookup fewer per file (2,400 per compile of the benchmark agent);
+ * `undefined` for any other host (the caller then asks `read`).
+ */
+export function readKnownFile(host: CompilerHost, filePath: string): ReadResult | undefined {
+  const reader = (host as { [READ_KNOWN_FILE]?: (filePath: string) => ReadResult })[READ_KNOWN_FILE];
+  return reader?.(filePath);
+}
+
+/** The disk host's {@link readKnownFile}: open (not blocking on a FIFO), `fstat`, read, close. */
+function readOpenedFile(filePath: string): ReadResult {
+  let fd: number;
+  try {
+    fd = fs.openSync(filePath, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return isMissing(error) ? { kind: "missing" } : (error as NodeJS.ErrnoException).code === "EISDIR" ? { kind: "directory" } : { kind: "unreadable", reason: describe(error) };
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) return { kind: "directory" };
+    if (!stat.isFile()) return { kind: "unreadable", reason: "not a regular file" };
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    for (let read = -1; read !== 0 && filled < bytes.length; filled += read) read = fs.readSync(fd, bytes, filled, bytes.length - filled, null);
+    const kept = filled === bytes.length ? bytes : bytes.subarray(0, filled);
+    return { kind: "file", ...decodeKeepingBom(kept), version: `${stat.mtimeMs}:${stat.size}`, bytes: kept };
+  } catch (error) {
+    return { kind: "unreadable", reason: describe(error) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** The host that reads the real file system (used by the CLI and CI). */
 export function createNodeHost(): CompilerHost {
+  return Object.defineProperty(nodeHost(), READ_KNOWN_FILE, { value: readOpenedFile, enumerable: false });
+}
+
+function nodeHost(): CompilerHost {
   return {
     read(filePath) {
       let stat: fs.Stats | undefined;

@@ -5,11 +5,13 @@
  * for every path of the link tree of `test/helpers/link-tree.ts` with a FIFO, `.`/`..`, trailing separators, missing names
  * and paths outside the root, on the real file system, in both orders.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import { createRequire, syncBuiltinESMExports } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createNodeHost, type CompilerHost } from "../../common/host.js";
+import { createNodeHost, readKnownFile, type CompilerHost } from "../../common/host.js";
 import { snapshotHost } from "../../build/snapshot-host.js";
 import { buildLinkTree } from "../helpers/link-tree.js";
 
@@ -105,5 +107,63 @@ describe("snapshotHost readBytes", () => {
     const textOnly = snapshotHost({ ...disk, read: (file) => ({ kind: "file", text: "é", version: "1", invalidUtf8: false }) });
     textOnly.read(good);
     expect(Buffer.from(textOnly.readBytes(good)!).toString("utf8")).toBe("é");
+  });
+});
+
+describe("snapshotHost read of a path its kind called a file (readKnownFile)", () => {
+  /** A read result without its bytes' identity, to compare two hosts' answers. */
+  const shape = (result: ReturnType<CompilerHost["read"]>) => (result.kind === "file" ? { ...result, bytes: Buffer.from(result.bytes ?? []).toString("hex") } : result);
+
+  it.skipIf(process.platform === "win32")("answers as read does, without a stat of the path, also when the path changed after its kind was asked", () => {
+    const dir = fs.mkdtempSync(path.join(base, "known-"));
+    const files = {
+      plain: "export default 1;\n",
+      bom: "\uFEFFexport default 'é';\n",
+      empty: "",
+    };
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, `${name}.ts`), text);
+    fs.writeFileSync(path.join(dir, "invalid.ts"), Buffer.from([0x61, 0xff, 0xfe, 0x62]));
+    for (const name of ["becomes-dir", "becomes-fifo", "becomes-missing"]) fs.writeFileSync(path.join(dir, `${name}.ts`), "x");
+    const disk = createNodeHost();
+    const stats: string[] = [];
+    // Counts `stat` calls (the ES-module bindings of node:fs follow its CommonJS object).
+    const fsObject = createRequire(import.meta.url)("node:fs") as { statSync: typeof fs.statSync };
+    const original = fsObject.statSync;
+    const snapshot = snapshotHost(disk, { kindsFromListingsWithin: base });
+    const names = fs.readdirSync(dir);
+    for (const name of names) expect(snapshot.kind(path.join(dir, name)), name).toBe("file");
+    // Each path changes after its kind was asked and before it is read.
+    fs.rmSync(path.join(dir, "becomes-dir.ts"));
+    fs.mkdirSync(path.join(dir, "becomes-dir.ts"));
+    fs.rmSync(path.join(dir, "becomes-fifo.ts"));
+    expect(spawnSync("mkfifo", [path.join(dir, "becomes-fifo.ts")]).status).toBe(0);
+    fs.rmSync(path.join(dir, "becomes-missing.ts"));
+    fsObject.statSync = ((file: fs.PathLike, options?: fs.StatSyncOptions) => (stats.push(String(file)), original(file, options))) as typeof fs.statSync;
+    syncBuiltinESMExports();
+    try {
+      for (const name of names) {
+        const file = path.join(dir, name);
+        expect(shape(snapshot.read(file)), name).toEqual(shape(disk.read(file)));
+      }
+    } finally {
+      fsObject.statSync = original;
+      syncBuiltinESMExports();
+    }
+    // Only the disk host's own reads (the comparison) stat the paths.
+    expect(stats).toHaveLength(names.length);
+    expect(snapshot.read(path.join(dir, "becomes-fifo.ts"))).toEqual({ kind: "unreadable", reason: "not a regular file" });
+  });
+
+  it("is the disk host's alone: a host that spreads it reads through its own read", () => {
+    const dir = fs.mkdtempSync(path.join(base, "spread-"));
+    const file = path.join(dir, "a.ts");
+    fs.writeFileSync(file, "on disk");
+    const disk = createNodeHost();
+    expect(readKnownFile(disk, file)).toMatchObject({ kind: "file", text: "on disk" });
+    const overlaid: CompilerHost = { ...disk, read: () => ({ kind: "file", text: "overlay", version: "1", invalidUtf8: false }) };
+    expect(readKnownFile(overlaid, file)).toBeUndefined();
+    const snapshot = snapshotHost(overlaid, { kindsFromListingsWithin: base });
+    expect(snapshot.kind(file)).toBe("file");
+    expect(snapshot.read(file)).toMatchObject({ text: "overlay" });
   });
 });
