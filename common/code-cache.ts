@@ -111,6 +111,9 @@ export interface CodeCacheOptions {
 /** The most kinds of run whose entries are kept for one file of the `folders` (the oldest written go first). */
 export const MAX_KINDS = 16;
 
+/** What a kind of run may be called: it becomes part of a file name. */
+const KIND_NAME = /^[a-z][a-z0-9-]{0,31}$/;
+
 /**
  * The kind of run `argv` (the CLI's arguments, without `node` and the script) makes, for
  * {@link CodeCacheOptions.kind}: `"help"` when it asks for help or the version (or has no
@@ -124,7 +127,7 @@ export function commandKind(argv: readonly string[]): string {
   if (flags.some((arg) => arg === "--help" || arg === "-h" || arg === "--version" || arg === "-v")) return "help";
   const first = argv[0];
   if (first === undefined || first === "help") return "help";
-  return /^[a-z][a-z0-9-]{0,31}$/.test(first) ? first : "other";
+  return KIND_NAME.test(first) ? first : "other";
 }
 
 interface ModuleInternals {
@@ -192,7 +195,7 @@ export function installCodeCache(options: CodeCacheOptions = {}): void {
     const flags = createHash("sha256").update(`${process.execArgv.join("\0")}\0${process.env["NODE_OPTIONS"] ?? ""}\0${import.meta.url}`).digest("hex").slice(0, 12);
     const base = path.join(dir, `v8-${process.version}-${process.arch}-${flags}`);
     stats.file = `${base}.bin`;
-    const kind = options.kind !== undefined && /^[a-z][a-z0-9-]{0,31}$/.test(options.kind) ? options.kind : "other";
+    const kind = options.kind !== undefined && KIND_NAME.test(options.kind) ? options.kind : "other";
     hook(Module, new EntryStore(base), stats, options.save ?? isMainThread, (options.folders ?? []).map((folder) => path.resolve(folder) + path.sep), kind);
   } catch {
     // No cache: modules load as they always do.
@@ -327,7 +330,7 @@ function keepNewestKinds(prefix: string): void {
     const start = path.basename(prefix);
     const files = fs
       .readdirSync(dir)
-      .filter((name) => name.startsWith(start) && /^[a-z][a-z0-9-]*\.bin$/.test(name.slice(start.length)))
+      .filter((name) => name.startsWith(start) && name.endsWith(".bin") && KIND_NAME.test(name.slice(start.length, -".bin".length)))
       .map((name) => ({ file: path.join(dir, name), written: fs.lstatSync(path.join(dir, name)).mtimeMs }))
       .sort((a, b) => b.written - a.written);
     for (const { file } of files.slice(MAX_KINDS)) fs.rmSync(file, { force: true });

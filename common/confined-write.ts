@@ -123,6 +123,7 @@ function writeParts(fd: number, parts: readonly Uint8Array[]): void {
   while (pending.length > 0) {
     // At most 1,024 buffers per call (IOV_MAX on Linux and macOS).
     let written = fs.writevSync(fd, pending.slice(0, 1024));
+    if (written === 0) throw new Error("the file system took none of the bytes");
     let done = 0;
     while (done < pending.length && written >= pending[done]!.byteLength) written -= pending[done++]!.byteLength;
     pending = pending.slice(done);

@@ -90,38 +90,46 @@ const READ_KNOWN_FILE = Symbol("assembly-line.read-known-file");
 /**
  * `host.read(filePath)` for a path that `host.kind` (a folder listing or `lstat`) just called a
  * regular file, without a `stat` of the path first, when `host` is the disk host itself: the file
- * is opened without blocking and its own `fstat` says what it is, so a path that changed in the
- * meantime is answered as `read` would answer it (a folder, not a regular file, missing). One
- * system call and one path lookup fewer per file (2,400 per compile of the benchmark agent);
- * `undefined` for any other host (the caller then asks `read`).
+ * is opened without blocking and its own `fstat` says it is still a regular file. One system
+ * call and one path lookup fewer per file (2,400 per compile of the benchmark agent).
+ * `undefined` for any other host, and when the path is no longer a regular file it can open
+ * (a folder, a FIFO, missing, unreadable): the caller then asks `read`, whose answer is the rule.
  */
 export function readKnownFile(host: CompilerHost, filePath: string): ReadResult | undefined {
-  const reader = (host as { [READ_KNOWN_FILE]?: (filePath: string) => ReadResult })[READ_KNOWN_FILE];
+  const reader = (host as { [READ_KNOWN_FILE]?: (filePath: string) => ReadResult | undefined })[READ_KNOWN_FILE];
   return reader?.(filePath);
 }
 
 /** The disk host's {@link readKnownFile}: open (not blocking on a FIFO), `fstat`, read, close. */
-function readOpenedFile(filePath: string): ReadResult {
+function readOpenedFile(filePath: string): ReadResult | undefined {
   let fd: number;
   try {
     fd = fs.openSync(filePath, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    return isMissing(error) ? { kind: "missing" } : (error as NodeJS.ErrnoException).code === "EISDIR" ? { kind: "directory" } : { kind: "unreadable", reason: describe(error) };
+  } catch {
+    return undefined;
   }
   try {
     const stat = fs.fstatSync(fd);
-    if (stat.isDirectory()) return { kind: "directory" };
-    if (!stat.isFile()) return { kind: "unreadable", reason: "not a regular file" };
+    if (!stat.isFile()) return undefined;
     const bytes = Buffer.allocUnsafe(stat.size);
+    // Up to the size `fstat` gave, or the end of a file that shrank (as `readFileSync` reads).
     let filled = 0;
-    for (let read = -1; read !== 0 && filled < bytes.length; filled += read) read = fs.readSync(fd, bytes, filled, bytes.length - filled, null);
-    const kept = filled === bytes.length ? bytes : bytes.subarray(0, filled);
-    return { kind: "file", ...decodeKeepingBom(kept), version: `${stat.mtimeMs}:${stat.size}`, bytes: kept };
+    while (filled < bytes.length) {
+      const read = fs.readSync(fd, bytes, filled, bytes.length - filled, null);
+      if (read === 0) break;
+      filled += read;
+    }
+    return fileRead(filled === bytes.length ? bytes : bytes.subarray(0, filled), stat);
   } catch (error) {
     return { kind: "unreadable", reason: describe(error) };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** A read of a file's `bytes`: decoded keeping a BOM (so positions match), versioned by its `stat`. */
+function fileRead(bytes: Buffer, stat: fs.Stats): ReadResult {
+  return { kind: "file", ...decodeKeepingBom(bytes), version: `${stat.mtimeMs}:${stat.size}`, bytes };
 }
 
 /** The host that reads the real file system (used by the CLI and CI). */
@@ -144,10 +152,7 @@ function nodeHost(): CompilerHost {
       if (stat.isDirectory()) return { kind: "directory" };
       if (!stat.isFile()) return { kind: "unreadable", reason: "not a regular file" };
       try {
-        const bytes = fs.readFileSync(filePath);
-        // TextDecoder drops a leading BOM unless told otherwise; keep it so positions match.
-        const decoded = decodeKeepingBom(bytes);
-        return { kind: "file", ...decoded, version: `${stat.mtimeMs}:${stat.size}`, bytes };
+        return fileRead(fs.readFileSync(filePath), stat);
       } catch (error) {
         return { kind: "unreadable", reason: describe(error) };
       }
