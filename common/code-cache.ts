@@ -6,8 +6,9 @@
  * module does the same for CommonJS files under a `node_modules` folder:
  *
  * - {@link installCodeCache} (the CLI entry calls it first; the analysis worker too) replaces
- *   `Module.prototype._compile` for those files, and for the `.cjs` files of the folders it is
- *   given (the toolchain's own CLI bundle, `dist/cli-bundle/`, scripts/build-cli-bundle.mjs):
+ *   `Module.prototype._compile` for those files, for the `.cjs` files of the folders it is
+ *   given (the toolchain's own CLI bundle, `dist/cli-bundle/`, scripts/build-cli-bundle.mjs)
+ *   and for the files it is named (the bundle's minified TypeScript beside it):
  *   the file is compiled with `vm.Script` and the
  *   cached data stored for it, and run as Node runs a CommonJS module (same wrapper, `require`,
  *   `module`, `__filename`, `__dirname`). Anything else, a small file that mentions `import(`
@@ -100,6 +101,13 @@ export interface CodeCacheOptions {
    * toolchain's own CLI bundle (`dist/cli-bundle/`), which the bin passes.
    */
   readonly folders?: readonly string[];
+  /**
+   * Further CommonJS files (absolute paths) cached as the files under `node_modules` are, with
+   * one entry for every kind of run: the CLI bundle's minified TypeScript
+   * (`dist/cli-bundle/typescript.cjs`, scripts/build-cli-bundle.mjs), which the stubs pass. Its
+   * functions are the parser's whatever the command, so it needs no entry per kind.
+   */
+  readonly modules?: readonly string[];
   /**
    * The kind of run this thread makes ({@link commandKind} of the command line; the analysis and
    * schema workers pass `"compile"`, whose entry holds what they run): the `folders`' files keep
@@ -196,7 +204,8 @@ export function installCodeCache(options: CodeCacheOptions = {}): void {
     const base = path.join(dir, `v8-${process.version}-${process.arch}-${flags}`);
     stats.file = `${base}.bin`;
     const kind = options.kind !== undefined && KIND_NAME.test(options.kind) ? options.kind : "other";
-    hook(Module, new EntryStore(base), stats, options.save ?? isMainThread, (options.folders ?? []).map((folder) => path.resolve(folder) + path.sep), kind);
+    const covered: Coverage = { folders: (options.folders ?? []).map((folder) => path.resolve(folder) + path.sep), modules: new Set((options.modules ?? []).map((file) => path.resolve(file))) };
+    hook(Module, new EntryStore(base), stats, options.save ?? isMainThread, covered, kind);
   } catch {
     // No cache: modules load as they always do.
   }
@@ -371,9 +380,10 @@ const DYNAMIC_IMPORT = /\bimport\s*\(/;
 
 /**
  * Replaces `Module.prototype._compile` for the files the cache covers: CommonJS files under a
- * `node_modules` folder, and `.cjs` files directly in one of `folders` (the CLI bundle).
+ * `node_modules` folder or named in `modules`, and `.cjs` files directly in one of `folders`
+ * (the CLI bundle; {@link coverageOf}).
  */
-function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: boolean, folders: readonly string[], kind: string): void {
+function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: boolean, covered: Coverage, kind: string): void {
   const original = Module.prototype._compile;
   /**
    * Entries to write on exit: scripts compiled without accepted data (their data is taken on
@@ -412,8 +422,9 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
     if (format === "module" || !/\.c?js$/.test(filename)) return original.call(this, content, filename, format);
     // The CLI bundle runs no `import()` of its own (its build routes them through the bin), and
     // with source maps on Node must see it to read its map.
-    const bundled = filename.endsWith(".cjs") && folders.some((folder) => filename.startsWith(folder) && !filename.includes(path.sep, folder.length));
-    if (bundled ? process.sourceMapsEnabled : !filename.includes(IN_NODE_MODULES)) return original.call(this, content, filename, format);
+    const coverage = coverageOf(filename, covered);
+    const bundled = coverage === "bundle";
+    if (coverage === undefined || (bundled && process.sourceMapsEnabled)) return original.call(this, content, filename, format);
     // A small module that may `import()` (cosmiconfig loading an ES-module configuration) is
     // left to Node: a `vm.Script`'s dynamic import makes Node print an experimental warning.
     // TypeScript's parser mentions `import(` only in messages; its dynamic imports never run here.
@@ -436,7 +447,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
     });
     return Reflect.apply(wrapper, module.exports, [module.exports, require, module, filename, path.dirname(filename)]);
   };
-  readLargeAsciiModules(Module, stats);
+  readLargeAsciiModules(Module, stats, covered);
   if (save) {
     process.once("exit", () => {
       if (produced.length === 0) return;
@@ -450,35 +461,57 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
   }
 }
 
+/** The files the cache covers besides those under `node_modules` ({@link CodeCacheOptions}). */
+interface Coverage {
+  /** The `folders`, resolved, each with a trailing separator. */
+  readonly folders: readonly string[];
+  /** The `modules`, resolved. */
+  readonly modules: ReadonlySet<string>;
+}
+
+/**
+ * How the cache covers `filename`: `"bundle"` for a `.cjs` file directly in one of the folders
+ * (an entry per kind of run), `"module"` for a file under `node_modules` or one of the
+ * `modules` (one entry), `undefined` when it does not.
+ */
+function coverageOf(filename: string, covered: Coverage): "bundle" | "module" | undefined {
+  if (filename.includes(IN_NODE_MODULES) || covered.modules.has(filename)) return "module";
+  return filename.endsWith(".cjs") && covered.folders.some((folder) => filename.startsWith(folder) && !filename.includes(path.sep, folder.length)) ? "bundle" : undefined;
+}
+
 const require_ = createRequire(import.meta.url);
 
 type JsLoader = (this: unknown, module: ModuleInternals, filename: string) => unknown;
 
 /**
- * Replaces Node's loader of `.js` files for large CommonJS files under `node_modules` (at least
- * {@link OWN_FILE_BYTES}: TypeScript's 9 MB parser) whose bytes are all ASCII: Node 20 reads a
- * module as UTF-8 text, and V8's UTF-8 decoder took 60–130 ms for TypeScript's file, where
- * reading its bytes and taking them as Latin-1 (the same string, for ASCII) takes a few. The
- * text then goes to `_compile` as Node's loader would pass it. Any other file, a file with a
- * non-ASCII byte, one whose package is `"type": "module"`, or one that cannot be read is left
- * to Node's loader.
+ * Replaces Node's loader of `.js` files (which Node also uses for `.cjs`) for large CommonJS
+ * files the cache covers ({@link coverageOf}; at least {@link OWN_FILE_BYTES}: TypeScript's
+ * parser, the CLI bundle and its minified TypeScript) whose bytes are all ASCII:
+ * Node 20 reads a module as UTF-8 text, and V8's UTF-8 decoder took 60–130 ms for TypeScript's
+ * 9 MB file, where reading its bytes and taking them as Latin-1 (the same string, for ASCII)
+ * takes a few. The text then goes to `_compile` as Node's loader would pass it. Any other file,
+ * a file with a non-ASCII byte, a `.js` file whose package is `"type": "module"`, or one that
+ * cannot be read is left to Node's loader.
  */
-function readLargeAsciiModules(Module: ModuleStatics, stats: Stats): void {
+function readLargeAsciiModules(Module: ModuleStatics, stats: Stats, covered: Coverage): void {
   const extensions = Module._extensions as Record<string, JsLoader>;
   const original = extensions[".js"];
   if (typeof original !== "function") return;
   extensions[".js"] = function (this: unknown, module: ModuleInternals, filename: string): unknown {
-    const text = filename.includes(IN_NODE_MODULES) ? largeAsciiText(filename) : undefined;
+    const text = coverageOf(filename, covered) !== undefined ? largeAsciiText(filename) : undefined;
     if (text === undefined) return original.call(this, module, filename);
     stats.asciiReads++;
     return module._compile(text, filename);
   };
 }
 
-/** The text of a large all-ASCII CommonJS file (see {@link readLargeAsciiModules}); otherwise `undefined`. */
+/**
+ * The text of a large all-ASCII CommonJS file (see {@link readLargeAsciiModules}); otherwise
+ * `undefined`. A `.cjs` file is CommonJS whatever its package says.
+ */
 function largeAsciiText(filename: string): string | undefined {
   try {
-    if (fs.statSync(filename).size < OWN_FILE_BYTES || packageType(filename) === "module") return undefined;
+    if (fs.statSync(filename).size < OWN_FILE_BYTES || (!filename.endsWith(".cjs") && packageType(filename) === "module")) return undefined;
     const bytes = fs.readFileSync(filename);
     return isAscii(bytes) ? bytes.toString("latin1") : undefined;
   } catch {

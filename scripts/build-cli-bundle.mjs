@@ -25,7 +25,11 @@
  *   call the stub's importer instead: an `import()` in an ES module, resolving a relative
  *   specifier against the bundle's own folder. The build fails if one is left.
  * - **npm packages**: the few every host command loads are joined in ({@link BUNDLED_PACKAGES});
- *   the rest are `require`d (or imported) from `node_modules/`, as before.
+ *   the rest are `require`d (or imported) from `node_modules/`, as before, except TypeScript:
+ *   the parser loads a minified copy of ts-morph's TypeScript written beside the bundle
+ *   (`typescript.cjs`, see below), which the stubs name to the code cache.
+ * - **All ASCII**: the bundle and the copy hold only ASCII characters, so the code cache reads
+ *   them as Latin-1 bytes rather than through Node's UTF-8 decoder (see {@link asciiOnly}).
  * - `import.meta.url` in a bundled module is replaced by the URL of that module's own file in
  *   `dist/` (e.g. `dist/runtime-min/sandbox/child-script.js`), so everything a module finds
  *   relative to itself — the prebuilt sandbox child, the package root, `@babel/code-frame` —
@@ -35,6 +39,7 @@
  *   leaves the bundle to Node, which reads the map).
  */
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -117,6 +122,35 @@ const keepLayout = {
 
 fs.rmSync(outdir, { recursive: true, force: true });
 const bundle = path.join(outdir, "assembly-line.cjs");
+
+/**
+ * The bundle's TypeScript: the copy ts-morph embeds (what compiler/static-analysis/typescript.ts
+ * loads outside the bundle, resolved the same way), minified by esbuild into `typescript.cjs`
+ * beside the bundle: the same code in 3.6 MB instead of 9 MB, so every process that parses
+ * reads, checks and compiles (from the code cache) less (docs/performance.md, "Ninth round").
+ * Its licence comment stays at its head. The bundle learns where the copy is, relative to the
+ * parser module's own file in dist/, and the size of the file it was made from (it loads the
+ * installed file instead when that size changed), through `define`.
+ */
+const requireHere = createRequire(import.meta.url);
+const installedTypeScript = createRequire(createRequire(requireHere.resolve("ts-morph")).resolve("@ts-morph/common")).resolve("./typescript.js");
+const typescriptCopy = path.join(outdir, "typescript.cjs");
+await build({
+  entryPoints: [installedTypeScript],
+  outfile: typescriptCopy,
+  minify: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  charset: "ascii",
+  legalComments: "inline",
+  logLevel: "warning",
+});
+const parserModule = emitted(path.join(root, "compiler", "static-analysis", "typescript.ts"));
+const typescriptDefines = {
+  ASSEMBLY_LINE_TYPESCRIPT_COPY: JSON.stringify(posix(path.relative(path.dirname(parserModule), typescriptCopy))),
+  ASSEMBLY_LINE_TYPESCRIPT_SOURCE_BYTES: String(fs.statSync(installedTypeScript).size),
+};
 await build({
   stdin: {
     contents: [
@@ -132,6 +166,9 @@ await build({
   format: "cjs",
   platform: "node",
   target: "node20",
+  // All ASCII (non-ASCII characters escaped, outside comments), so that the code cache reads the
+  // bundle as Latin-1 without a UTF-8 decode (common/code-cache.ts, readLargeAsciiModules).
+  charset: "ascii",
   sourcemap: "linked",
   // The bundled packages' licence comments, in one file beside the bundle.
   legalComments: "linked",
@@ -146,9 +183,13 @@ await build({
       "const __alBuiltin = (mod) => { const ns = { default: mod }; for (const key of Object.getOwnPropertyNames(mod)) if (key !== \"default\") ns[key] = mod[key]; return ns; };",
     ].join("\n"),
   },
+  define: typescriptDefines,
   logLevel: "warning",
   plugins: [keepLayout],
 });
+
+/** What {@link asciiOnly} writes before a non-ASCII character's code point. */
+const NON_ASCII_MARK = "<non-ascii ";
 
 /**
  * esbuild turns `import * as path from "node:path"` into `__toESM(require("node:path"), 1)`: a
@@ -162,27 +203,45 @@ const BUILTIN_NAMESPACE = /__toESM\(require\("(node:[\w/]+)"\), 1\)/g;
 // Every `import(` left in the code (not in a string: a quote, or a name, before it) goes to the importer.
 const code = fs.readFileSync(bundle, "utf8").replace(BUILTIN_NAMESPACE, '__alBuiltin(require("$1"))');
 if (/__toESM\(require\("node:/.test(code)) throw new Error(`scripts/build-cli-bundle.mjs: a built-in module's namespace in ${bundle} was not rewritten`);
-const routed = code.replace(/(?<![\w$.'"`])import\(/g, "__alImport(");
-checkRouted(routed, code.length === routed.length ? 0 : (routed.length - code.length) / "__al".length);
+const ascii = asciiOnly(code);
+const routed = ascii.replace(/(?<![\w$.'"`])import\(/g, "__alImport(");
+checkRouted(routed, ascii.length === routed.length ? 0 : (routed.length - ascii.length) / "__al".length);
 fs.writeFileSync(bundle, routed);
 
 /**
- * Checks the rewrite with TypeScript's parser, since text is not code: no `import(` call is
+ * The bundle's text with every non-ASCII character left (esbuild's `charset: "ascii"` escapes
+ * them in code, not in the comments it keeps) written as {@link NON_ASCII_MARK}`U+XXXX>`, so
+ * that the file is all ASCII and the code cache reads it as Latin-1 (about 10 ms less per
+ * start than Node's UTF-8 decode into a two-byte string). {@link checkRouted} fails the build
+ * if a mark landed anywhere but in a comment.
+ */
+function asciiOnly(text) {
+  if (text.includes(NON_ASCII_MARK)) throw new Error(`scripts/build-cli-bundle.mjs: ${bundle} already holds '${NON_ASCII_MARK}'`);
+  return text.replace(/[^\x00-\x7f]/gu, (char) => `${NON_ASCII_MARK}U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
+}
+
+/**
+ * Checks the rewrites with TypeScript's parser, since text is not code: no `import(` call is
  * left, and every rewrite made a call of the importer (none landed in a string, a template or a
- * comment, where it would have changed the text). Throws, failing the build, otherwise.
+ * comment, where it would have changed the text); no {@link asciiOnly} mark is in a literal, a
+ * template or a name (only comments may hold one). Throws, failing the build, otherwise.
  */
 function checkRouted(text, rewrites) {
   const sourceFile = ts.createSourceFile(bundle, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   let imports = 0;
   let calls = 0;
+  const marked = [];
   const visit = (node) => {
     if (ts.isCallExpression(node)) {
       if (node.expression.kind === ts.SyntaxKind.ImportKeyword) imports++;
       else if (ts.isIdentifier(node.expression) && node.expression.text === "__alImport") calls++;
     }
+    const token = ts.isLiteralKind(node.kind) || ts.isTemplateLiteralKind(node.kind) || ts.isIdentifier(node) || ts.isPrivateIdentifier(node);
+    if (token && node.getText(sourceFile).includes(NON_ASCII_MARK)) marked.push(sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1);
     ts.forEachChild(node, visit);
   };
   visit(sourceFile);
+  if (marked.length > 0) throw new Error(`scripts/build-cli-bundle.mjs: a non-ASCII character outside a comment in ${bundle} (line ${marked.join(", ")}); write it as a \\u escape`);
   if (imports > 0) throw new Error(`scripts/build-cli-bundle.mjs: ${imports} import() left in ${bundle}`);
   // The banner's own `__alImport` is a definition, not a call.
   if (calls !== rewrites) throw new Error(`scripts/build-cli-bundle.mjs: ${rewrites} import( rewritten in ${bundle}, but ${calls} calls of the importer: one was not code`);
@@ -214,7 +273,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { commandKind, installCodeCache } from "${toCodeCache}";
 
-installCodeCache({ ${options}folders: [fileURLToPath(new URL("${toOutdir}/", import.meta.url))] });
+installCodeCache({ ${options}folders: [fileURLToPath(new URL("${toOutdir}/", import.meta.url))], modules: [fileURLToPath(new URL("${toOutdir}/typescript.cjs", import.meta.url))] });
 globalThis[${IMPORTER}] = (specifier) => import(specifier);
 const bundle = createRequire(import.meta.url)("${toBundle.startsWith(".") ? toBundle : `./${toBundle}`}");
 ${body}

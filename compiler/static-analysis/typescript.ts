@@ -14,7 +14,9 @@
  * `require` (not `import`) loads the CommonJS module: it skips the ES-module loader's scan of
  * its exports.
  */
+import * as fs from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import type * as TsMorph from "ts-morph";
 
 /** The `ts` namespace of ts-morph; assigned by {@link loadTypeScript}. */
@@ -57,12 +59,46 @@ export declare namespace ts {
 }
 
 /**
+ * Set only inside the CLI bundle, by its build (`scripts/build-cli-bundle.mjs`, through esbuild's
+ * `define`): where the bundle's minified copy of the TypeScript below lives, relative to this
+ * module's own file in `dist/` (its `import.meta.url`), and the size in bytes of the file it was
+ * minified from. Outside the bundle (tests, the language server, `tsc`'s `dist/`) it is not defined.
+ */
+declare const ASSEMBLY_LINE_TYPESCRIPT_COPY: string | undefined;
+declare const ASSEMBLY_LINE_TYPESCRIPT_SOURCE_BYTES: number | undefined;
+
+let modulePath: string | undefined;
+
+/**
  * Where the TypeScript that ts-morph embeds lives (`@ts-morph/common/dist/typescript.js`, as
- * ts-morph resolves it). Also part of the analysis cache's toolchain key.
+ * ts-morph resolves it), or, inside the CLI bundle, the bundle's minified copy of that very file
+ * (`dist/cli-bundle/typescript.cjs`: the same code in 3.6 MB instead of 9 MB, read, checked and
+ * compiled from the code cache about 50 ms sooner in every process that parses; docs/performance.md,
+ * "Ninth round"). The copy is used only while the file it was made from still has the size it had
+ * then (an `npm install` that changed ts-morph without a rebuild loads the installed file) and
+ * only when it exists. Also part of the analysis cache's toolchain key.
  */
 export function typescriptModulePath(): string {
+  if (modulePath !== undefined) return modulePath;
   const fromTsMorph = createRequire(createRequire(import.meta.url).resolve("ts-morph"));
-  return createRequire(fromTsMorph.resolve("@ts-morph/common")).resolve("./typescript.js");
+  const installed = createRequire(fromTsMorph.resolve("@ts-morph/common")).resolve("./typescript.js");
+  const bundled = typeof ASSEMBLY_LINE_TYPESCRIPT_COPY === "string" && typeof ASSEMBLY_LINE_TYPESCRIPT_SOURCE_BYTES === "number";
+  const copy = bundled ? minifiedCopyOf(installed, fileURLToPath(new URL(ASSEMBLY_LINE_TYPESCRIPT_COPY, import.meta.url)), ASSEMBLY_LINE_TYPESCRIPT_SOURCE_BYTES) : undefined;
+  return (modulePath = copy ?? installed);
+}
+
+/**
+ * `copy` (the CLI bundle's minified TypeScript) when it is a file and `installed` still has the
+ * size, `sourceBytes`, of the file it was made from; `undefined` otherwise (then `installed` is
+ * loaded). Never throws. Exported for its test.
+ */
+export function minifiedCopyOf(installed: string, copy: string, sourceBytes: number): string | undefined {
+  try {
+    if (fs.statSync(installed).size !== sourceBytes) return undefined;
+    return fs.statSync(copy).isFile() ? copy : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Loads TypeScript once (synchronously) and fills {@link ts}. */

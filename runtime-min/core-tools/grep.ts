@@ -39,7 +39,11 @@ interface GrepJob {
   readonly maxFileBytes: number;
 }
 
-/** Worker body (CommonJS, self-contained: eval'd workers cannot import our modules). */
+/**
+ * Worker body (CommonJS, self-contained: eval'd workers cannot import our modules). ASCII only
+ * (`\u` escapes in its strings): a raw template keeps its characters as written, and the CLI
+ * bundle must be all ASCII (scripts/build-cli-bundle.mjs).
+ */
 const WORKER_SOURCE = String.raw`
 const { parentPort, workerData: job } = require("node:worker_threads");
 const fs = require("node:fs");
@@ -62,7 +66,7 @@ function searchFile(abs, rel, relFromStart) {
     re.lastIndex = 0;
     if (!re.test(line)) continue;
     if (out.matches.length === job.limit) { out.truncated = true; return false; }
-    out.matches.push({ path: rel, line: i + 1, text: line.length > 500 ? line.slice(0, 500) + "…" : line });
+    out.matches.push({ path: rel, line: i + 1, text: line.length > 500 ? line.slice(0, 500) + "\u2026" : line });
   }
   return true;
 }

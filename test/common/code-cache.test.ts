@@ -130,6 +130,34 @@ describe("the code cache", () => {
     expect(withCache.value).toEqual(run(esm.root, esm.cacheDir, { ASSEMBLY_LINE_CODE_CACHE: "0" }).value);
   });
 
+  it("caches a file named in `modules` as a node_modules module: one entry for every kind of run, read as bytes when large and ASCII (a .cjs file whatever its package says)", () => {
+    // The CLI bundle's minified TypeScript is such a file (scripts/build-cli-bundle.mjs).
+    const root = tempDir("al-code-cache-modules-");
+    const cacheDir = path.join(root, "cache");
+    fs.writeFileSync(path.join(root, "package.json"), '{ "type": "module" }\n');
+    const vendored = path.join(root, "vendored.cjs");
+    fs.writeFileSync(vendored, `module.exports = { size: [${"1,".repeat(300_000)}1].length, file: require("node:path").basename(__filename) };\n`);
+    const load = (kind: string): Run => {
+      const script = [
+        `const { installCodeCache, codeCacheStats } = await import(${JSON.stringify(codeCacheModule)});`,
+        // The kind comes as an argument: the script's text is part of the flags that name the cache file.
+        `installCodeCache({ dir: ${JSON.stringify(cacheDir)}, kind: process.argv[1], folders: [${JSON.stringify(root)}], modules: [${JSON.stringify(vendored)}] });`,
+        `const { createRequire } = await import("node:module");`,
+        `const value = createRequire(${JSON.stringify(path.join(root, "x.js"))})(${JSON.stringify(vendored)});`,
+        `process.stdout.write(JSON.stringify({ stats: codeCacheStats(), value }));`,
+      ].join("\n");
+      const result = spawnSync(process.execPath, ["--input-type=module", "-e", script, kind], { encoding: "utf8" });
+      expect(result.status, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as Run;
+    };
+    const first = load("compile");
+    expect(first.value).toEqual({ size: 300_001, file: "vendored.cjs" });
+    expect(first.stats).toMatchObject({ hits: 0, misses: 1, asciiReads: 1 });
+    // Another kind of run takes the same entry (a file of the `folders` would have one per kind).
+    expect(load("tools").stats).toMatchObject({ hits: 1, misses: 0, asciiReads: 1 });
+    expect(fs.readdirSync(cacheDir).filter((name) => /-[0-9a-f]{16}-[a-z-]+\.bin$/.test(name))).toEqual([]);
+  });
+
   it("leaves a small module that imports dynamically to Node (no experimental warning)", () => {
     const { root, cacheDir } = setup(`module.exports = import("./esm.mjs").then((m) => m.default);`);
     fs.writeFileSync(path.join(root, "node_modules", "fixture", "esm.mjs"), "export default 42;\n");

@@ -25,9 +25,13 @@ const recorder = path.join(path.dirname(fileURLToPath(import.meta.url)), "helper
 
 const bundle = path.join(repoRoot, "dist", "cli-bundle", "assembly-line.cjs");
 
+/** The CLI bundle's minified copy of ts-morph's TypeScript (scripts/build-cli-bundle.mjs): counted as the package `typescript` below. */
+const TYPESCRIPT_COPY = "cli-bundle/typescript.cjs";
+
 /**
  * Runs the CLI with every module load recorded; returns the packages (and toolchain modules, as
- * `dist/<layer>/<file>.js`) it loaded, and the files in `dist/` it read as modules.
+ * `dist/<layer>/<file>.js`; the bundle's TypeScript as `typescript`) it loaded, and the files in
+ * `dist/` it read as modules.
  */
 function loadedBy(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string; packages: Set<string>; files: string[] } {
   const log = path.join(tempDir("al-loads-"), "loads.txt");
@@ -44,7 +48,7 @@ function loadedBy(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv =
     const inModules = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
     if (inModules) packages.add(inModules[1]!);
     const inDist = /\/dist\/(.+)$/.exec(url);
-    if (inDist && !inModules) packages.add(`dist/${inDist[1]}`);
+    if (inDist && !inModules) packages.add(inDist[1] === TYPESCRIPT_COPY ? "typescript" : `dist/${inDist[1]}`);
   }
   for (const module of initialisedInBundle(coverage)) packages.add(module);
   const files = urls.flatMap((url) => (/\/node_modules\//.test(url) ? [] : (/\/dist\/(.+)$/.exec(url)?.[1] ?? [])));
@@ -138,7 +142,10 @@ describe("what each command loads", () => {
       expect(run.status, `${args.join(" ")}: ${run.stderr}`).toBe(0);
       // The bin (with the code cache it installs first), then the bundle: not one of the other modules tsc emitted.
       expect(run.files.slice(0, 2), args.join(" ")).toEqual(["bin/assembly-line.js", "cli-bundle/code-cache.js"]);
-      expect(new Set(run.files.slice(2)), args.join(" ")).toEqual(new Set(["cli-bundle/assembly-line.cjs", ...(env === worker ? ["compiler/analysis-worker-thread.js", "cli-bundle/code-cache.js"] : [])]));
+      // A compile parses with the bundle's minified TypeScript, never the installed file.
+      const parses = args[0] === "compile";
+      expect(new Set(run.files.slice(2)), args.join(" ")).toEqual(new Set(["cli-bundle/assembly-line.cjs", ...(parses ? [TYPESCRIPT_COPY] : []), ...(env === worker ? ["compiler/analysis-worker-thread.js", "cli-bundle/code-cache.js"] : [])]));
+      expect(run.packages.has("@ts-morph/common"), args.join(" ")).toBe(false);
       if (env === worker) expect(run.packages.has("dist/compiler/analysis-worker-thread.js")).toBe(true);
     }
   }, 120_000);
