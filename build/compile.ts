@@ -336,7 +336,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   }
   saves.run();
   if (reviewed && options.onLockChange) options.onLockChange(reviewOf());
-  const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged);
+  const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged, committedText === lockText && previous.kind === "ok" && !previous.invalidUtf8 ? previous.bytes : undefined);
   await removal;
   clock.lap("lock");
   if (!lockWrite) return { ...failed, diagnostics: end() };
@@ -487,9 +487,10 @@ async function checkLock(
  * The lock step's write: atomically, only when the bytes change. Says when a conflicted or
  * damaged lock was recomputed. `undefined` when the write failed (reported).
  */
-function writeLock(root: string, previous: ReadLockfileResult, lockText: string, diagnostics: Diagnostic[], damaged: Diagnostic | undefined): { changed: boolean } | undefined {
+function writeLock(root: string, previous: ReadLockfileResult, lockText: string, diagnostics: Diagnostic[], damaged: Diagnostic | undefined, textBytes: Uint8Array | undefined): { changed: boolean } | undefined {
   const lockPath = path.join(root, LOCKFILE_NAME);
-  const written = writeLockfileIfChanged(lockPath, lockText);
+  // `textBytes`: the previous lock's bytes, when they are exactly the new text's (compared with the file as it is now).
+  const written = writeLockfileIfChanged(lockPath, lockText, textBytes ? { textBytes } : {});
   if (written.diagnostic) {
     diagnostics.push(written.diagnostic);
     return undefined;

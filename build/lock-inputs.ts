@@ -50,5 +50,5 @@ export function rereadsAlike(previous: ReadLockfileResult, lock: Lockfile): bool
   if (previous.kind !== "ok") return false;
   const flat = (pins: PackagePins): string =>
     JSON.stringify([...pins].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([surface, keys]) => [surface, [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]));
-  return flat(pinsOf(previous)) === flat(pinsOf({ kind: "ok", lock, bytes: new Uint8Array(), text: "" }));
+  return flat(pinsOf(previous)) === flat(pinsOf({ kind: "ok", lock, bytes: new Uint8Array(), text: "", invalidUtf8: false }));
 }

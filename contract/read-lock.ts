@@ -16,9 +16,10 @@ export type LockBytes =
   | { readonly kind: "unreadable"; readonly reason: string }
   /**
    * The exact `bytes` (whose SRI an artifact records) and their UTF-8 `text` (a byte order mark
-   * dropped, invalid sequences replaced by U+FFFD).
+   * kept as U+FEFF, invalid sequences replaced by U+FFFD, which `invalidUtf8` then says). When
+   * `invalidUtf8` is false, `bytes` are exactly the UTF-8 encoding of `text`.
    */
-  | { readonly kind: "read"; readonly bytes: Uint8Array; readonly text: string };
+  | { readonly kind: "read"; readonly bytes: Uint8Array; readonly text: string; readonly invalidUtf8: boolean };
 
 /**
  * Reads the lock at `lockPath` (absolute) through `host` (default: the disk). Never throws.
@@ -31,5 +32,6 @@ export function readLockBytes(lockPath: string, host: CompilerHost = createNodeH
   if (bytes === undefined) {
     return { kind: "unreadable", reason: kind === "directory" ? "it is a directory" : kind === "symlink" ? "it is a broken symlink" : "it is not a readable file" };
   }
-  return { kind: "read", bytes, text: decodeUtf8(bytes).text };
+  const { text, invalidUtf8 } = decodeUtf8(bytes);
+  return { kind: "read", bytes, text, invalidUtf8 };
 }

@@ -26,7 +26,8 @@ export type ReadLockfileResult =
   | { readonly kind: "invalid"; readonly diagnostic: Diagnostic; readonly bytes: Uint8Array; readonly value?: unknown }
   /** `lockfileVersion` greater than {@link LOCKFILE_VERSION} (AL6007): refuse, never rewrite. */
   | { readonly kind: "unsupported-version"; readonly version: number; readonly diagnostic: Diagnostic; readonly bytes: Uint8Array }
-  | { readonly kind: "ok"; readonly lock: Lockfile; readonly bytes: Uint8Array; readonly text: string };
+  /** `invalidUtf8` as `readLockBytes` says it: when false, `bytes` are exactly the UTF-8 encoding of `text`. */
+  | { readonly kind: "ok"; readonly lock: Lockfile; readonly bytes: Uint8Array; readonly text: string; readonly invalidUtf8: boolean };
 
 /** Options of {@link readLockfile}. */
 export interface ReadLockfileOptions {
@@ -52,7 +53,7 @@ export function readLockfile(lockPath: string, options: ReadLockfileOptions = {}
   const read = readLockBytes(lockPath, host);
   if (read.kind === "missing") return { kind: "missing" };
   if (read.kind === "unreadable") return { kind: "unreadable", diagnostic: createDiagnostic(Diagnostics.LockfileUnreadable, fileStart(lockPath), [read.reason]) };
-  const { bytes, text } = read;
+  const { bytes, text, invalidUtf8 } = read;
   const markers = findConflictMarkers(text);
   if (markers.length > 0) {
     const first = markers[0]!;
@@ -75,5 +76,5 @@ export function readLockfile(lockPath: string, options: ReadLockfileOptions = {}
     const diagnostic = createDiagnostic(Diagnostics.LockfileInvalidShape, location, [shapeError.message, fix], { path: shapeError.segments });
     return { kind: "invalid", bytes, value: parsed.value, diagnostic };
   }
-  return { kind: "ok", lock: parsed.value as Lockfile, bytes, text };
+  return { kind: "ok", lock: parsed.value as Lockfile, bytes, text, invalidUtf8 };
 }

@@ -19,6 +19,13 @@ export interface WriteLockfileOptions {
    * compile (the same rule `checkLockfile` uses). `"exact"`: any byte difference rewrites.
    */
   readonly lineEndings?: "tolerate-crlf" | "exact";
+  /**
+   * Bytes the caller knows to be exactly the UTF-8 encoding of `text` (a compile passes the
+   * previous lock's bytes when their text is the new lock's): the file is compared with them,
+   * a chunk at a time, instead of with `text` encoded again (a 2.5 MB lock on a 2,000-tool
+   * agent, about 10 ms per compile). The comparison still reads the file as it is now.
+   */
+  readonly textBytes?: Uint8Array;
 }
 
 /** Result of {@link writeLockfileIfChanged}. */
@@ -47,6 +54,7 @@ export interface WriteLockfileResult {
  * Callers must not call this when the compile reported errors (issue 3 item 4). Never throws.
  */
 export function writeLockfileIfChanged(lockPath: string, text: string, options: WriteLockfileOptions = {}): WriteLockfileResult {
+  if (options.textBytes !== undefined && fileHolds(lockPath, options.textBytes)) return { changed: false };
   const existing = readExisting(lockPath);
   if (existing !== undefined) {
     if (existing.equals(Buffer.from(text, "utf8"))) return { changed: false };
@@ -66,6 +74,33 @@ export function writeLockfileIfChanged(lockPath: string, text: string, options: 
   } catch (error) {
     const reason = describeWriteError(error as NodeJS.ErrnoException);
     return { changed: false, diagnostic: createDiagnostic(Diagnostics.LockfileWriteFailed, fileStart(lockPath), [reason]) };
+  }
+}
+
+/** Bytes compared per read by {@link fileHolds}. */
+const COMPARE_CHUNK = 256 * 1024;
+
+/**
+ * True when the file at `file` holds exactly `bytes` (its size first, then its contents a
+ * chunk at a time, without reading it whole); false when it differs or cannot be read.
+ */
+function fileHolds(file: string, bytes: Uint8Array): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, "r");
+    if (fs.fstatSync(fd).size !== bytes.byteLength) return false;
+    const chunk = Buffer.allocUnsafe(Math.min(COMPARE_CHUNK, Math.max(bytes.byteLength, 1)));
+    for (let offset = 0; offset < bytes.byteLength; ) {
+      const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, bytes.byteLength - offset), offset);
+      if (read === 0 || !chunk.subarray(0, read).equals(bytes.subarray(offset, offset + read))) return false;
+      offset += read;
+    }
+    // Nothing after the expected end (the file grew since the fstat).
+    return fs.readSync(fd, chunk, 0, 1, bytes.byteLength) === 0;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 

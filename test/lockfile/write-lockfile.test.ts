@@ -49,6 +49,35 @@ describe("writeLockfileIfChanged", () => {
     expect(fs.readFileSync(file, "utf8")).toBe(text);
   });
 
+  it("compares the file with the text's known bytes (textBytes) as it is now: untouched when equal, rewritten when it changed since they were read", () => {
+    const dir = tempDir();
+    const file = path.join(dir, "plugins.lock");
+    // Larger than one comparison chunk, so a difference deep in the file is seen.
+    const lock = JSON.parse(JSON.stringify(sampleLock()));
+    lock.surfaces["."].capabilities.example.tools.echo.description = `Echo ${"é".repeat(200_000)}.`;
+    const text = serializeLockfile(lock);
+    const textBytes = new Uint8Array(Buffer.from(text, "utf8"));
+    expect(textBytes.byteLength).toBeGreaterThan(300_000);
+    fs.writeFileSync(file, textBytes);
+    fs.utimesSync(file, PAST, PAST);
+    expect(writeLockfileIfChanged(file, text, { textBytes })).toEqual({ changed: false });
+    expect(fs.statSync(file).mtimeMs).toBe(PAST.getTime());
+    // The file changed after the caller read it: one byte deep inside, a byte more, a byte less.
+    const changed = Buffer.from(textBytes);
+    changed[300_000] = changed[300_000]! ^ 1;
+    for (const now of [changed, Buffer.concat([textBytes, Buffer.from(" ")]), textBytes.subarray(0, -1)]) {
+      fs.writeFileSync(file, now);
+      expect(writeLockfileIfChanged(file, text, { textBytes })).toEqual({ changed: true });
+      expect(fs.readFileSync(file, "utf8")).toBe(text);
+    }
+    // Gone, or a CRLF checkout of the same text: the rules without textBytes apply.
+    fs.rmSync(file);
+    expect(writeLockfileIfChanged(file, text, { textBytes })).toEqual({ changed: true });
+    fs.writeFileSync(file, text.replace(/\n/g, "\r\n"));
+    expect(writeLockfileIfChanged(file, text, { textBytes })).toEqual({ changed: false });
+    expect(fs.readdirSync(dir)).toEqual(["plugins.lock"]);
+  });
+
   it("rewrites a lock with conflict markers", () => {
     const file = path.join(tempDir(), "plugins.lock");
     fs.writeFileSync(file, "<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> other\n");
