@@ -17,8 +17,10 @@ export interface SnapshotHostOptions {
    * folder's listing (`readDirectory`, asked once per folder; a directory entry's type is what
    * `lstat` says of it) instead of one `lstat` per path, when the listing names it: the
    * compile's own walks (the plugin folder hashes) list those folders anyway, so a plugin's
-   * dozen probes cost no system call of their own. A name the listing lacks, or a folder that
-   * cannot be listed, is asked of `base` as before. Only for a base that is the operating
+   * dozen probes cost no system call of their own. A name the listing lacks is missing when the
+   * name and every listed name are ASCII and none equals it but for case (so that a file system
+   * that ignores case would not find it either); otherwise, and for a folder that cannot be
+   * listed, it is asked of `base` as before. Only for a base that is the operating
    * system's file system and records nothing (a recording host must see each probe); not on
    * Windows. Default: none.
    */
@@ -74,24 +76,48 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
 const DOUBLE_SEPARATOR = path.sep + path.sep;
 const DOT_SEGMENT = `${path.sep}.`;
 
+/** One folder's listing as {@link listedKinds} reads it. */
+interface ListedFolder {
+  readonly kinds: ReadonlyMap<string, ReturnType<CompilerHost["kind"]>>;
+  /**
+   * The listed names in lower case when every one is ASCII, made on the first name the listing
+   * lacks; `null` when one is not ASCII (then a lacking name is asked of `lstat`).
+   */
+  folded?: ReadonlySet<string> | null;
+}
+
+const ASCII_NAME = /^[\x00-\x7f]*$/;
+
 /**
  * The kind of a path strictly inside `within` (ending in a separator) as its folder's listing
- * names it; `undefined` when the path is not a plain absolute path there, the folder cannot be
- * listed or the listing lacks the name (then `lstat` decides, as before).
+ * names it, or `"missing"` when the listing lacks its name and no listed name equals it but for
+ * case, all names being ASCII: a file system that ignores case (or Unicode normalization, for
+ * names that are not ASCII) could find a name a listing spells otherwise, so only such a name
+ * goes to `lstat`. `undefined` when the path is not a plain absolute path there, the folder
+ * cannot be listed, or the name is missing from the listing but not certainly missing (then
+ * `lstat` decides, as before).
  */
 function listedKinds(within: string, readDirectory: CompilerHost["readDirectory"]): (filePath: string) => ReturnType<CompilerHost["kind"]> | undefined {
-  const folders = new Map<string, ReadonlyMap<string, ReturnType<CompilerHost["kind"]>> | undefined>();
+  const folders = new Map<string, ListedFolder | undefined>();
   return (filePath) => {
     if (!filePath.startsWith(within) || filePath.endsWith(path.sep)) return undefined;
     // A plain path needs no normalizing: only one with `//` or a `/.` segment is checked.
     if ((filePath.includes(DOUBLE_SEPARATOR) || filePath.includes(DOT_SEGMENT)) && path.normalize(filePath) !== filePath) return undefined;
     const folder = path.dirname(filePath);
-    let names = folders.get(folder);
+    let listed = folders.get(folder);
     if (!folders.has(folder)) {
       const entries = readDirectory(folder);
-      names = entries && new Map(entries.map((entry) => [entry.name, entry.kind]));
-      folders.set(folder, names);
+      listed = entries && { kinds: new Map(entries.map((entry) => [entry.name, entry.kind])) };
+      folders.set(folder, listed);
     }
-    return names?.get(path.basename(filePath));
+    if (listed === undefined) return undefined;
+    const name = path.basename(filePath);
+    const kind = listed.kinds.get(name);
+    if (kind !== undefined || !ASCII_NAME.test(name)) return kind;
+    if (listed.folded === undefined) {
+      const names = [...listed.kinds.keys()];
+      listed.folded = names.every((listedName) => ASCII_NAME.test(listedName)) ? new Set(names.map((listedName) => listedName.toLowerCase())) : null;
+    }
+    return listed.folded !== null && !listed.folded.has(name.toLowerCase()) ? "missing" : undefined;
   };
 }

@@ -62,16 +62,42 @@ describe("snapshotHost kindsFromListingsWithin", () => {
       const { host, probes } = countingDisk();
       const snapshot = snapshotHost(host, { kindsFromListingsWithin: root });
       for (const file of order) expect(snapshot.kind(file), file).toBe(disk.kind(file));
-      // Listed names inside the root are never probed; missing names, unnormalized paths and
-      // paths outside the root still are.
+      // Listed names inside the root are never probed, nor names their listing lacks (ASCII, no
+      // listed name equal but for case); names in a folder that cannot be listed, unnormalized
+      // paths and paths outside the root still are.
       expect(probes).not.toContain(path.join(root, "plugins/p/ai.assemblyline/index.ts"));
       expect(probes).not.toContain(path.join(root, "plugins/p/linked-dir"));
-      expect(probes).toContain(path.join(root, "plugins/p/index.mts"));
+      expect(probes).not.toContain(path.join(root, "plugins/p/index.mts"));
+      expect(probes).toContain(path.join(root, "missing/file.ts"));
       expect(probes).toContain(path.join(base, "outside/secret.ts"));
       expect(probes).toContain(`${root}/plugins/p/..`);
       const listed = order.filter((file) => file.startsWith(root + path.sep) && path.normalize(file) === file && !file.endsWith(path.sep) && namesIn(path.dirname(file)).includes(path.basename(file)));
       expect(listed.length).toBeGreaterThan(10);
       for (const file of listed) expect(probes, file).not.toContain(file);
+    }
+  });
+
+  it("asks lstat for a name the listing lacks only when a listed name equals it but for case, or a name is not ASCII (a file system may ignore case or normalization)", () => {
+    const root = fs.mkdtempSync(path.join(base, "case-"));
+    fs.mkdirSync(path.join(root, "case"));
+    fs.writeFileSync(path.join(root, "case", "Index.TS"), "");
+    fs.mkdirSync(path.join(root, "accents"));
+    fs.writeFileSync(path.join(root, "accents", "caf\u00e9.ts"), "");
+    const disk = createNodeHost();
+    const { host, probes } = countingDisk();
+    const snapshot = snapshotHost(host, { kindsFromListingsWithin: root });
+    const asked = {
+      "case/index.ts": true, // "Index.TS" is listed: lstat decides (missing here, found where case is ignored)
+      "case/INDEX.TS": true,
+      "case/other.ts": false, // certainly missing
+      "accents/other.ts": true, // a listed name is not ASCII
+      "accents/cafe\u0301.ts": true, // nor is this one (the same name in another normalization)
+      "case/Index.TS": false, // listed
+    };
+    for (const [name, probed] of Object.entries(asked)) {
+      const file = path.join(root, name);
+      expect(snapshot.kind(file), name).toBe(disk.kind(file));
+      expect(probes.includes(file), name).toBe(probed);
     }
   });
 
