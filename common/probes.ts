@@ -146,14 +146,17 @@ const fileAnswers = new WeakMap<object, FileAnswer & { readonly path: string }>(
 
 /**
  * The probe fields (answer, `stat`) of the file read as `read` (a text read's result or the bytes
- * read) from `absolute`: the ones taken for this object before, else `answer()` and
- * {@link statOf} now. The bytes a valid UTF-8 text was decoded from (`ReadResult.bytes`) get the
- * same answer and `stat` with it: the text's SHA-256 is that of its UTF-8 encoding, those bytes.
+ * read) from `absolute`: the ones taken for this object before, else `answer()` and the `stat`
+ * the read carries (the disk host's, taken as it read: `ReadResult.stat`) or {@link statOf} now.
+ * The bytes a valid UTF-8 text was decoded from (`ReadResult.bytes`) get the same answer and
+ * `stat` with it: the text's SHA-256 is that of its UTF-8 encoding, those bytes.
  */
 function fileProbe(read: ReadResult | Uint8Array, absolute: string, answer: () => string): FileAnswer {
   const known = fileAnswers.get(read);
   if (known !== undefined && known.path === absolute) return known.stat ? { answer: known.answer, stat: known.stat } : { answer: known.answer };
-  const fresh = { path: absolute, answer: answer(), ...statOf(absolute, true) };
+  // The read's own `stat` only on its first probe (probed again under another path: that path's).
+  const carried = known === undefined && !(read instanceof Uint8Array) && read.kind === "file" ? read.stat : undefined;
+  const fresh = { path: absolute, answer: answer(), ...(carried ? { stat: carried } : statOf(absolute, true)) };
   fileAnswers.set(read, fresh);
   const sameAsBytes = !(read instanceof Uint8Array) && read.kind === "file" && read.bytes !== undefined && !read.invalidUtf8 && !fresh.answer.startsWith("file:u16-");
   if (sameAsBytes && !fileAnswers.has(read.bytes!)) fileAnswers.set(read.bytes!, fresh);

@@ -2,7 +2,8 @@
  * Probes (`common/probes.ts`): stacked probing hosts over one snapshot (the compile record's
  * below it, the plugin reuse's above it, as a default compile stacks them) record exactly the
  * answers each would record alone, while each file is hashed and `stat`-ed once per read
- * object (docs/performance.md, "Eighth round"); the bytes a valid UTF-8 text came from share
+ * object (docs/performance.md, "Eighth round"), the `stat` being the one the disk read took
+ * ("Ninth round"); the bytes a valid UTF-8 text came from share
  * its answer, other bytes never do; a text with a lone surrogate is told apart from one with
  * U+FFFD.
  */
@@ -77,6 +78,30 @@ describe("probes", () => {
     }
     // One digest per text, one more for the invalid UTF-8 file's bytes (its text is not its bytes), one per listing.
     expect(hashes.count).toBe(Object.keys(files).length + 1 + 1);
+  });
+
+  it("record the stat a disk read carries, with no stat of their own (one per file read, the disk host's)", () => {
+    const { root, files } = fixture();
+    const nodeFs = createRequire(import.meta.url)("node:fs") as typeof import("node:fs");
+    const original = nodeFs.statSync;
+    const stats: string[] = [];
+    nodeFs.statSync = ((file: fs.PathLike, options?: fs.StatSyncOptions) => (stats.push(String(file)), original(file, options))) as typeof original;
+    syncBuiltinESMExports();
+    let probes: Probe[];
+    try {
+      probes = record(root, files).upper;
+    } finally {
+      nodeFs.statSync = original;
+      syncBuiltinESMExports();
+    }
+    // The disk host's read asks `stat` once per file before reading it, and the probes take that
+    // one; the invalid UTF-8 file's bytes are read (and `stat`-ed) once more, its text not being its bytes.
+    expect(stats.sort()).toEqual([...Object.values(files), files.invalid!].sort());
+    for (const probe of probes) {
+      if (probe.op === "list") continue;
+      const stat = fs.statSync(probe.path);
+      expect("stat" in probe ? probe.stat : undefined, probe.path).toEqual({ size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino });
+    }
   });
 
   it("give the bytes of a valid UTF-8 text the text's answer, and the bytes of an invalid one their own", () => {
