@@ -83,12 +83,12 @@ export function recordingHost(root: string, base: CompilerHost = createNodeHost(
     const key = `${probe.op}\0${probe.path}`;
     if (!probes.has(key)) probes.set(key, probe);
   };
-  const host: CompilerHost = {
-    ...probingHost(base, keep),
-    replay(replayed) {
+  // Assigned onto the probing host, not spread: that keeps its reader of known files (`readKnownFile`).
+  const host: CompilerHost = Object.assign(probingHost(base, keep), {
+    replay(replayed: readonly Probe[]) {
       for (const probe of replayed) keep(probe);
     },
-  };
+  });
   return {
     host,
     startedAt,

@@ -88,22 +88,46 @@ export function decodeUtf8(bytes: Uint8Array): { text: string; invalidUtf8: bool
 
 /**
  * Where the disk host keeps {@link readKnownFile}'s reader: a non-enumerable property, so a host
- * that wraps the disk host by spreading it (an overlay, a recording host) never passes it on and
- * every read of such a host still goes through its own `read`.
+ * that wraps the disk host by spreading it (an overlay) never passes it on and every read of
+ * such a host still goes through its own `read`. A host that only watches reads passes it on
+ * explicitly ({@link withKnownFileReads}).
  */
 const READ_KNOWN_FILE = Symbol("assembly-line.read-known-file");
 
+/** A host that may carry {@link readKnownFile}'s reader. */
+type KnownFileReader = { [READ_KNOWN_FILE]?: (filePath: string) => ReadResult | undefined };
+
 /**
  * `host.read(filePath)` for a path that `host.kind` (a folder listing or `lstat`) just called a
- * regular file, without a `stat` of the path first, when `host` is the disk host itself: the file
- * is opened without blocking and its own `fstat` says it is still a regular file. One system
- * call and one path lookup fewer per file (2,400 per compile of the benchmark agent).
+ * regular file, without a `stat` of the path first, when `host` is the disk host or a host that
+ * watches its reads ({@link withKnownFileReads}: the probing and recording hosts): the file is
+ * opened without blocking and its own `fstat` says it is still a regular file. One system call
+ * and one path lookup fewer per file (2,400 per compile of the benchmark agent).
  * `undefined` for any other host, and when the path is no longer a regular file it can open
  * (a folder, a FIFO, missing, unreadable): the caller then asks `read`, whose answer is the rule.
  */
 export function readKnownFile(host: CompilerHost, filePath: string): ReadResult | undefined {
-  const reader = (host as { [READ_KNOWN_FILE]?: (filePath: string) => ReadResult | undefined })[READ_KNOWN_FILE];
-  return reader?.(filePath);
+  return (host as KnownFileReader)[READ_KNOWN_FILE]?.(filePath);
+}
+
+/**
+ * `wrapper`, a host over `base` that sees every file read through it (a probing host,
+ * `common/probes.ts`; a recording host, {@link createRecordingHost}), given `base`'s
+ * {@link readKnownFile} reader when `base` has one: each file it reads is handed to `seen` (with
+ * the path as asked), exactly as `wrapper`'s own `read` would see it, then returned. The reader
+ * stays a non-enumerable property, so a host spread over `wrapper` (an overlay) still does not
+ * take it. Without it, the default compile, whose snapshot host sits on two recording hosts,
+ * asked `stat` before every read (docs/performance.md, "Tenth round"). Returns `wrapper`.
+ */
+export function withKnownFileReads<T extends CompilerHost>(wrapper: T, base: CompilerHost, seen: (filePath: string, result: ReadResult) => void): T {
+  const reader = (base as KnownFileReader)[READ_KNOWN_FILE];
+  if (!reader) return wrapper;
+  const watched = (filePath: string): ReadResult | undefined => {
+    const result = reader(filePath);
+    if (result !== undefined) seen(filePath, result);
+    return result;
+  };
+  return Object.defineProperty(wrapper, READ_KNOWN_FILE, { value: watched, enumerable: false });
 }
 
 /** The disk host's {@link readKnownFile}: open (not blocking on a FIFO), `fstat`, read, close. */
@@ -267,7 +291,7 @@ function withoutBom(text: string): string {
  * listings, `kind` and `realpath` probes are not reads of a file and are not reported.
  */
 export function createRecordingHost(base: CompilerHost, record: (filePath: string) => void): CompilerHost {
-  return {
+  const host: CompilerHost = {
     ...base,
     read(filePath) {
       const result = base.read(filePath);
@@ -285,6 +309,9 @@ export function createRecordingHost(base: CompilerHost, record: (filePath: strin
       base.replay?.(probes);
     },
   };
+  return withKnownFileReads(host, base, (filePath, result) => {
+    if (result.kind === "file") record(path.resolve(filePath));
+  });
 }
 
 function isMissing(error: unknown): boolean {

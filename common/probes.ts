@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { CompilerHost, DirectoryEntry, ReadResult } from "./host.js";
+import { withKnownFileReads, type CompilerHost, type DirectoryEntry, type ReadResult } from "./host.js";
 import type { FileStat, Probe } from "./probe.js";
 
 /** A file changed this close (ms) before the recording started is compared by content, never by `stat` alone. */
@@ -171,11 +171,14 @@ function fileProbe(read: ReadResult | Uint8Array, absolute: string, answer: () =
  * (each caller decides what replayed probes mean).
  */
 export function probingHost(base: CompilerHost, keep: (probe: Probe) => void): CompilerHost {
-  return {
+  const probeRead = (filePath: string, result: ReadResult): void => {
+    const absolute = path.resolve(filePath);
+    keep({ op: "read", path: absolute, ...(result.kind === "file" ? fileProbe(result, absolute, () => readAnswer(result)) : { answer: result.kind }) });
+  };
+  const host: CompilerHost = {
     read(filePath) {
       const result = base.read(filePath);
-      const absolute = path.resolve(filePath);
-      keep({ op: "read", path: absolute, ...(result.kind === "file" ? fileProbe(result, absolute, () => readAnswer(result)) : { answer: result.kind }) });
+      probeRead(filePath, result);
       return result;
     },
     readBytes(filePath) {
@@ -200,4 +203,6 @@ export function probingHost(base: CompilerHost, keep: (probe: Probe) => void): C
       return kind;
     },
   };
+  // A read of a path the listing called a file, without `stat` first, is probed as `read`'s.
+  return withKnownFileReads(host, base, probeRead);
 }

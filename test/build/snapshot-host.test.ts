@@ -11,7 +11,8 @@ import { createRequire, syncBuiltinESMExports } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createNodeHost, readKnownFile, type CompilerHost } from "../../common/host.js";
+import { createNodeHost, createRecordingHost, readKnownFile, type CompilerHost } from "../../common/host.js";
+import { recordingHost } from "../../cli/inputs-record.js";
 import { snapshotHost } from "../../build/snapshot-host.js";
 import { buildLinkTree } from "../helpers/link-tree.js";
 
@@ -193,5 +194,51 @@ describe("snapshotHost read of a path its kind called a file (readKnownFile)", (
     const snapshot = snapshotHost(overlaid, { kindsFromListingsWithin: base });
     expect(snapshot.kind(file)).toBe("file");
     expect(snapshot.read(file)).toMatchObject({ text: "overlay" });
+  });
+
+  it.skipIf(process.platform === "win32")("passes through the hosts that record reads (the default compile's stack), which record exactly what a read through read records, with no stat", () => {
+    const dir = fs.mkdtempSync(path.join(base, "recorded-"));
+    const files = { plain: "export default 1;\n", bom: "\uFEFFexport default 'é';\n", empty: "" };
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, `${name}.ts`), text);
+    fs.writeFileSync(path.join(dir, "invalid.ts"), Buffer.from([0x61, 0xff, 0xfe, 0x62]));
+    fs.writeFileSync(path.join(dir, "becomes-dir.ts"), "x");
+    const names = fs.readdirSync(dir).sort();
+    /** The CLI's stack over `disk`: the compile record's probes, the inputs it reports, the snapshot. */
+    const stack = (disk: CompilerHost) => {
+      const recording = recordingHost(dir, disk);
+      const inputs: string[] = [];
+      const snapshot = snapshotHost(createRecordingHost(recording.host, (file) => inputs.push(file)), { kindsFromListingsWithin: base });
+      return { recording, inputs, snapshot };
+    };
+    const fast = stack(createNodeHost());
+    // The same stack over a disk host without the reader (spread): every read goes through `read`.
+    const slow = stack({ ...createNodeHost() });
+    expect(readKnownFile(fast.recording.host, path.join(dir, "plain.ts"))).toMatchObject({ kind: "file" });
+    expect(readKnownFile(slow.recording.host, path.join(dir, "plain.ts"))).toBeUndefined();
+    for (const { snapshot } of [fast, slow]) for (const name of names) expect(snapshot.kind(path.join(dir, name)), name).toBe("file");
+    fs.rmSync(path.join(dir, "becomes-dir.ts"));
+    fs.mkdirSync(path.join(dir, "becomes-dir.ts"));
+    const fsObject = createRequire(import.meta.url)("node:fs") as { statSync: typeof fs.statSync };
+    const original = fsObject.statSync;
+    const stats: string[] = [];
+    fsObject.statSync = ((file: fs.PathLike, options?: fs.StatSyncOptions) => (stats.push(String(file)), original(file, options))) as typeof fs.statSync;
+    syncBuiltinESMExports();
+    try {
+      for (const name of names) {
+        const file = path.join(dir, name);
+        expect(shape(fast.snapshot.read(file)), name).toEqual(shape(slow.snapshot.read(file)));
+      }
+    } finally {
+      fsObject.statSync = original;
+      syncBuiltinESMExports();
+    }
+    // The slow stack's reads `stat` every path; the fast one's only the path that became a folder.
+    expect(stats.sort()).toEqual([...names.map((name) => path.join(dir, name)), path.join(dir, "becomes-dir.ts")].sort());
+    // By path: the fast stack's first read was the direct one above.
+    const probes = (recording: ReturnType<typeof recordingHost>) => recording.probes().filter((probe) => probe.op === "read").sort((a, b) => (a.path < b.path ? -1 : 1));
+    expect(probes(fast.recording)).toEqual(probes(slow.recording));
+    expect(probes(fast.recording).filter((probe) => "stat" in probe)).toHaveLength(names.length - 1);
+    expect(fast.inputs).toEqual(slow.inputs);
+    expect(fast.inputs).toHaveLength(names.length - 1);
   });
 });

@@ -82,7 +82,7 @@ describe("probes", () => {
 
   it("record the stat a disk read carries, with no stat of their own (one per file read, the disk host's)", () => {
     const { root, files } = fixture();
-    const nodeFs = createRequire(import.meta.url)("node:fs") as typeof import("node:fs");
+    const nodeFs = createRequire(import.meta.url)("node:fs") as { statSync: typeof fs.statSync };
     const original = nodeFs.statSync;
     const stats: string[] = [];
     nodeFs.statSync = ((file: fs.PathLike, options?: fs.StatSyncOptions) => (stats.push(String(file)), original(file, options))) as typeof original;
