@@ -23,6 +23,7 @@
 import { performance } from "node:perf_hooks";
 import { createToolSearchIndex } from "../dist/runtime-min/search/index.js";
 import { emit, ratioFigure } from "./lib.mjs";
+import { seededRandom } from "./seeded-random.mjs";
 
 function argument(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
@@ -34,18 +35,7 @@ const QUERY_COUNT = argument("queries", QUICK ? 100 : 1_000);
 const SEED = argument("seed", 42);
 const JSON_OUTPUT = process.argv.includes("--json");
 
-/** mulberry32: small, fast, deterministic. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(SEED);
+const random = seededRandom(SEED);
 const pick = (list) => list[Math.floor(random() * list.length)];
 
 const VERBS = ["get", "list", "create", "update", "delete", "search", "fetch", "send", "sync", "export", "import", "archive", "restore", "approve", "reject", "assign", "merge", "close", "open", "render", "convert", "validate", "schedule", "cancel", "refund", "charge", "notify", "summarize", "translate", "classify", "upload", "download", "share", "tag", "comment", "review", "publish", "index", "resolve", "escalate"];

@@ -1,15 +1,11 @@
 /**
- * mulberry32: a small, fast, deterministic generator for the tests that generate their inputs,
- * so a failure names a seed that replays it. Takes a 32-bit seed; returns a function giving
- * numbers in [0, 1).
+ * The tests' seeded generator: mulberry32 from `bench/seeded-random.mjs`, the one the benchmarks
+ * use too, so a failure names a seed that replays it. Takes a 32-bit seed; returns a function
+ * giving numbers in [0, 1).
  */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const generator = (await import(pathToFileURL(path.resolve(import.meta.dirname, "../../bench/seeded-random.mjs")).href)) as { seededRandom(seed: number): () => number };
+
+export const seededRandom: (seed: number) => () => number = generator.seededRandom;
