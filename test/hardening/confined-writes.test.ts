@@ -59,6 +59,25 @@ describe("writes never follow a link out of the agent root", () => {
     expect(fs.readFileSync(victim, "utf8")).toBe("precious\n");
   }, 60_000);
 
+  it("an analysis cache with a second hard link outside the root is neither appended to nor replaced (warning AL6301); the compile succeeds", async () => {
+    const { root } = prepare();
+    expect((await compileAgent({ root, package: false })).ok).toBe(true);
+    const cache = path.join(root, ".assemblyline/cache/analysis.bin");
+    const outside = path.join(tempDir("al-outside-"), "analysis.bin");
+    fs.linkSync(cache, outside);
+    const before = fs.readFileSync(outside);
+    // A changed definition changes the cache: the next save would append a segment to the file's bytes.
+    const echo = path.join(root, "plugins/example/ai.assemblyline/echo.ts");
+    fs.appendFileSync(echo, "// changed\n");
+    const result = await compileAgent({ root, package: false });
+    expect(result.ok).toBe(true);
+    const refusal = result.diagnostics.find((d) => d.code === "AL6301");
+    expect(refusal?.severity).toBe("warning");
+    expect(refusal?.message).toContain("has 2 hard links");
+    expect(fs.readFileSync(outside).equals(before)).toBe(true);
+    expect(fs.statSync(cache).ino).toBe(fs.statSync(outside).ino);
+  }, 60_000);
+
   it("a symlinked .assemblyline pointing outside the root gets neither cache nor artifact (AL6301)", async () => {
     const { root } = prepare();
     const outside = tempDir("al-outside-");
