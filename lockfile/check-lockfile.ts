@@ -94,7 +94,11 @@ export function checkLockfile(lockPath: string, expectedText: string, options: C
   const parsed = parseJsonText(lockPath, actualText);
   const groups = parsed.ok ? diffLocks(parsed.value, JSON.parse(expectedText)) : [];
   const { lines, omitted } = unifiedDiff(base.lockPath, actualText, expectedText);
-  const notes = actualText.startsWith("\uFEFF") ? ["The file starts with a byte order mark; the lock is written without one."] : [];
+  const leftOut = parsed.ok ? bundlesLeftOut(parsed.value, JSON.parse(expectedText)) : 0;
+  const notes = [
+    ...(actualText.startsWith("\uFEFF") ? ["The file starts with a byte order mark; the lock is written without one."] : []),
+    ...(leftOut > 0 ? [bundlesLeftOutNote(leftOut)] : []),
+  ];
   const shared = { ...base, fixCommand, groups, formattingOnly: parsed.ok && groups.length === 0, notes, diff: lines, diffOmittedLines: omitted };
   if (read.kind === "invalid") return fail({ ...shared, status: "invalid", diagnostic: read.diagnostic });
   const first = groups[0]?.changes[0];
@@ -104,6 +108,43 @@ export function checkLockfile(lockPath: string, expectedText: string, options: C
   const warning = dropped.length > 0 ? { hint: `${droppedWords(dropped)}. Check agent.md's capabilities: first; run \`${fixCommand}\` only if that is what you want, and commit plugins.lock.` } : {};
   const diagnostic = createDiagnostic(Diagnostics.LockfileOutOfDate, location, [summary, fixCommand], { ...(first ? { path: first.segments } : {}), ...warning });
   return fail({ ...shared, status: "out-of-date", diagnostic, ...(dropped.length > 0 ? { dropsEveryTool: dropped } : {}) });
+}
+
+/**
+ * How many tools the committed lock gives a `bundle` integrity and the expected lock keeps
+ * without one. `compile --check` and `compile --no-package` bundle nothing: a tool keeps its
+ * bundle integrity only while its capability's content integrity is unchanged (`carriedOverBundles`
+ * in `build/lock-inputs.ts`), so for a changed plugin the expected lock has no `bundle` line
+ * where the `compile` that packages writes a new one.
+ */
+function bundlesLeftOut(committed: unknown, expected: unknown): number {
+  const surfacesOf = (lock: unknown): Record<string, unknown> => (isRecord(lock) && isRecord(lock["surfaces"]) ? lock["surfaces"] : {});
+  const expectedSurfaces = surfacesOf(expected);
+  let count = 0;
+  for (const [surfaceId, surface] of Object.entries(surfacesOf(committed))) {
+    const capabilities = isRecord(surface) && isRecord(surface["capabilities"]) ? surface["capabilities"] : {};
+    for (const [key, capability] of Object.entries(capabilities)) {
+      const tools = isRecord(capability) && isRecord(capability["tools"]) ? capability["tools"] : {};
+      const expectedSurface = expectedSurfaces[surfaceId];
+      const expectedCapability = isRecord(expectedSurface) && isRecord(expectedSurface["capabilities"]) ? expectedSurface["capabilities"][key] : undefined;
+      const expectedTools = isRecord(expectedCapability) && isRecord(expectedCapability["tools"]) ? expectedCapability["tools"] : {};
+      for (const [name, tool] of Object.entries(tools)) {
+        const now = expectedTools[name];
+        if (isRecord(tool) && typeof tool["bundle"] === "string" && isRecord(now) && !("bundle" in now)) count++;
+      }
+    }
+  }
+  return count;
+}
+
+/** The note for {@link bundlesLeftOut}: the diff's removed `bundle` lines are not what `compile` writes. */
+export function bundlesLeftOutNote(count: number): string {
+  const tools = count === 1 ? "1 tool" : `${count} tools`;
+  return `The diff drops the bundle integrity of ${tools} whose plugin changed: --check (like --no-package) does not bundle. compile bundles the tool and writes its new integrity.`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkLockfile } from "../../lockfile/check-lockfile.js";
+import { bundlesLeftOutNote, checkLockfile } from "../../lockfile/check-lockfile.js";
 import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
 import { hashPluginDirectory } from "../../compiler/plugin-package/hash-plugin-directory.js";
 import { checkInstalledVersion } from "../../compiler/agent/installed-version.js";
@@ -151,6 +151,27 @@ describe("checkLockfile", () => {
     const { ok, report } = checkLockfile(commit(`\uFEFF${text}`), text, options);
     expect(ok).toBe(false);
     expect(report.notes).toEqual(["The file starts with a byte order mark; the lock is written without one."]);
+  });
+
+  it("says that a bundle integrity left out of what --check computes is one compile writes anew, not one it drops", () => {
+    const file = commit(serializeLockfile(sampleLock()));
+    // A changed plugin: its content integrity moves, and --check cannot carry its tools' bundle integrities over.
+    const expected = mutated((lock) => {
+      const capability = lock.surfaces["."].capabilities.openui;
+      capability.integrity = "sha512-changed";
+      delete capability.tools.render_card.bundle;
+    });
+    const { ok, report } = checkLockfile(file, serializeLockfile(expected), options);
+    expect(ok).toBe(false);
+    expect(report.notes).toEqual([bundlesLeftOutNote(1)]);
+    expect(report.notes[0]).toBe("The diff drops the bundle integrity of 1 tool whose plugin changed: --check (like --no-package) does not bundle. compile bundles the tool and writes its new integrity.");
+    expect(formatLockfileCheckReport(report)).toContain(report.notes[0]);
+    expect(bundlesLeftOutNote(2)).toContain("of 2 tools whose");
+    // A tool removed with its bundle is no bundle left out.
+    const removed = mutated((lock) => {
+      lock.surfaces["."].capabilities.openui.tools = {};
+    });
+    expect(checkLockfile(file, serializeLockfile(removed), options).report.notes).toEqual([]);
   });
 
   it("fails on a missing lock with its own message", () => {
