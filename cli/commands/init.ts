@@ -5,6 +5,7 @@
 import * as path from "node:path";
 import { initAgent } from "../init/init-agent.js";
 import { printDiagnostics } from "../output.js";
+import { shellQuote } from "../../common/shell-quote.js";
 
 /** Runs `init` and prints what it wrote (or why it wrote nothing); resolves to the exit code. */
 export function runInit(dirArgument: string): number {
@@ -16,8 +17,9 @@ export function runInit(dirArgument: string): number {
   }
   const shown = path.relative(process.cwd(), dir) || ".";
   const lines = [`Created agent '${result.agentName}' in ${shown}:`, ...result.written.map((file) => `  ${file}`), "", "Next:"];
-  const cd = shown === "." ? "" : ` ${shown}`;
-  lines.push(`  assembly-line compile${cd}`, `  assembly-line call hello${cd} --input '{"name":"Ada"}'`, "");
+  // As the fix commands are written (`lockfile/fix-command.ts`): through npx, which finds a local install.
+  const cd = shown === "." ? "" : ` ${shellQuote(shown)}`;
+  lines.push(`  npx assembly-line compile${cd}`, `  npx assembly-line call hello${cd} --input '{"name":"Ada"}'`, "");
   process.stdout.write(lines.join("\n"));
   return 0;
 }
