@@ -130,7 +130,8 @@ function bundlesLeftOut(committed: unknown, expected: unknown): number {
       const expectedTools = isRecord(expectedCapability) && isRecord(expectedCapability["tools"]) ? expectedCapability["tools"] : {};
       for (const [name, tool] of Object.entries(tools)) {
         const now = expectedTools[name];
-        if (isRecord(tool) && typeof tool["bundle"] === "string" && isRecord(now) && !("bundle" in now)) count++;
+        // A tool now disabled (`{ "disabled": true }`) has no bundle in any lock.
+        if (isRecord(tool) && typeof tool["bundle"] === "string" && isRecord(now) && !("bundle" in now) && now["disabled"] !== true) count++;
       }
     }
   }

@@ -172,6 +172,11 @@ describe("checkLockfile", () => {
       lock.surfaces["."].capabilities.openui.tools = {};
     });
     expect(checkLockfile(file, serializeLockfile(removed), options).report.notes).toEqual([]);
+    // Nor is a tool now disabled.
+    const disabled = mutated((lock) => {
+      lock.surfaces["."].capabilities.openui.tools.render_card = { disabled: true };
+    });
+    expect(checkLockfile(file, serializeLockfile(disabled), options).report.notes).toEqual([]);
   });
 
   it("fails on a missing lock with its own message", () => {
