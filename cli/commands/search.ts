@@ -9,12 +9,15 @@
  *
  * Exit codes: 0 — printed (also when nothing matched); 1 — the artifact was refused or the
  * compile failed; 2 — usage errors (AL8020 surface, AL8021 ended run, AL8022 run id,
- * AL8043 `--limit`/`--offset`) and internal failures.
+ * AL8043 `--limit`/`--offset`, AL8044 the query is an agent's folder and there is no agent here)
+ * and internal failures.
  *
  * The artifact is the one the project configuration's `outDir` names, as for `call`
  * (`--project-config FILE`, `--no-project-config`; `../host-policy.ts`). Loaded by
  * `registerSearchCommand` (`./host-commands.ts`) only when `search` runs.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { formatSearch, searchJson } from "../format-catalog.js";
@@ -22,6 +25,7 @@ import { refusalOutput, withHostCatalog } from "./runtime-commands.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
 import { catalogRuntimeOptions } from "../host-policy.js";
 import { runtimeError } from "../../runtime-min/errors.js";
+import { shellQuote } from "../../common/shell-quote.js";
 
 /** Options of `assembly-line search`. */
 export interface SearchCommandOptions {
@@ -49,6 +53,8 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
     const limit = parseCount("--limit", options.limit, 1);
     const offset = parseCount("--offset", options.offset, 0) ?? 0;
     const query = options.query ?? "";
+    // The root defaults to "." (commander's default too), so a root naming the current folder counts as none given.
+    if (query !== "" && path.resolve(options.root ?? ".") === path.resolve(".")) refuseSwappedArguments(query);
     const runtimeOptions = await catalogRuntimeOptions(options.root ?? ".", options);
     return await withHostCatalog(options.root, options.run, runtimeOptions, hooks, async (catalog) => {
       const result = catalog.search(query, { surface: options.surface ?? ".", offset, ...(limit === undefined ? {} : { limit }) });
@@ -57,6 +63,17 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
   } catch (error) {
     return refusalOutput(error, json, options.color, "diagnostics");
   }
+}
+
+/**
+ * AL8044 when the current folder has no agent.md and the query (the only argument) names a
+ * folder that has one: `search ../agent` meant `search '' ../agent`. Anything else goes on (a
+ * missing agent is then the compile's AL1001). Reads two paths; throws the refusal.
+ */
+function refuseSwappedArguments(query: string): void {
+  const isFile = (file: string): boolean => fs.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+  if (isFile(path.resolve("agent.md")) || !isFile(path.resolve(query, "agent.md"))) return;
+  throw runtimeError(Diagnostics.SearchQueryIsAgentFolder, "", [query, shellQuote(query)]);
 }
 
 /** Parses a `--limit`/`--offset` value (digits only, at least `minimum`); `undefined` when absent. */

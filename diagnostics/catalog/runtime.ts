@@ -225,6 +225,13 @@ export const RuntimeMessages = defineMessages({
     hint: "Pass --limit N (1–20; larger values are capped at 20) and --offset N (0, or the nextOffset printed by the previous page).",
     docs: "`assembly-line search` pages like tool_search: default limit 8, at most 20, and offset = the previous page's nextOffset (DESIGN §7).",
   },
+  SearchQueryIsAgentFolder: {
+    code: "AL8044",
+    severity: "error",
+    message: "There is no agent here, and the query '{0}' is an agent's folder: search takes the query first, then the root.",
+    hint: "To browse that agent's tools: assembly-line search '' {1}; to search it: assembly-line search <words> {1}.",
+    docs: "`assembly-line search [query] [root]` (DESIGN §7): with one argument it is the query, and the root is the current folder. When that folder has no agent.md but the query names a folder that has one, the arguments were almost surely meant the other way round; the search stops before compiling anything.",
+  },
   SandboxProcessIsolationUnavailable: {
     code: "AL8060",
     severity: "warning",

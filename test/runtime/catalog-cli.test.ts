@@ -14,6 +14,7 @@ import type { CatalogTool } from "../../runtime-min/snapshot/types.js";
 import { ECHO_SCHEMA, LEDGER_TOOLS, createCatalogAgent } from "./catalog-fixture.js";
 import type { AgentFixture } from "./helpers/agent-fixture.js";
 import { runCli } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-tree.js";
 import { runSourceCli, runSourceCliWithEnv } from "./helpers/run-source-cli.js";
 
 const CHILD = "subagents/researcher";
@@ -163,6 +164,28 @@ describe("assembly-line search", () => {
       expect(output.exitCode).toBe(2);
       expect(JSON.parse(output.stdout).diagnostics[0].code).toBe("AL8043");
     }
+  });
+
+  it("exits 2 with AL8044, before compiling anything, when no agent is here and the query is an agent's folder", () => {
+    const elsewhere = tempDir("al-search-swap-");
+    const target = tempDir("al-search-agent-");
+    fs.writeFileSync(path.join(target, "agent.md"), "---\nname: swapped\n---\n");
+    const folder = path.relative(elsewhere, target);
+    const swapped = runCli(["search", folder], { cwd: elsewhere });
+    expect(swapped.status, swapped.stderr).toBe(2);
+    expect(swapped.stderr).toContain("AL8044");
+    expect(swapped.stderr).toContain(`assembly-line search '' ${folder}`);
+    const json = runCli(["search", folder, "--format", "json"], { cwd: elsewhere });
+    expect(json.status).toBe(2);
+    expect(JSON.parse(json.stdout).diagnostics).toMatchObject([{ code: "AL8044", message: `There is no agent here, and the query '${folder}' is an agent's folder: search takes the query first, then the root.` }]);
+    // Nothing was compiled or written, here or there.
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+    expect(fs.readdirSync(target)).toEqual(["agent.md"]);
+    // With an agent here, the same words are a query like any other; with neither, the compile says there is no agent.
+    expect(runCli(["search", path.relative(target, elsewhere)], { cwd: target }).stderr).not.toContain("AL8044");
+    const nothing = runCli(["search", "ledger"], { cwd: elsewhere });
+    expect(nothing.status).toBe(1);
+    expect(nothing.stderr).toContain("AL1001");
   });
 
   it("with --run activates the page for that run's next snapshot", async () => {
