@@ -13,7 +13,7 @@ import { diffLocks, type LockChangeGroup } from "./diff-locks.js";
 import { fixCommandFor } from "./fix-command.js";
 import { locateProperty, parseJsonText } from "./json-text.js";
 import { readLockfile } from "./read-lockfile.js";
-import { droppedSurfaces, droppedWords, type DroppedSurface } from "./dropped-tools.js";
+import { bundlesLeftOut, bundlesLeftOutNote, droppedSurfaces, droppedWords, type DroppedSurface } from "./dropped-tools.js";
 import type { ContractReview } from "./review-contract.js";
 
 /** Lines of unified diff kept in a report (headers included); the rest is counted, not shown. */
@@ -92,9 +92,11 @@ export function checkLockfile(lockPath: string, expectedText: string, options: C
   const actualText = Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.byteLength).toString("utf8").replace(/\r\n/g, "\n");
   if (actualText === expectedText) return { ok: true, report: { ...base, status: "up-to-date" } };
   const parsed = parseJsonText(lockPath, actualText);
-  const groups = parsed.ok ? diffLocks(parsed.value, JSON.parse(expectedText)) : [];
+  // The expected text is the serializer's output, so it parses.
+  const expected: unknown = JSON.parse(expectedText);
+  const groups = parsed.ok ? diffLocks(parsed.value, expected) : [];
   const { lines, omitted } = unifiedDiff(base.lockPath, actualText, expectedText);
-  const leftOut = parsed.ok ? bundlesLeftOut(parsed.value, JSON.parse(expectedText)) : 0;
+  const leftOut = parsed.ok ? bundlesLeftOut(parsed.value, expected) : 0;
   const notes = [
     ...(actualText.startsWith("\uFEFF") ? ["The file starts with a byte order mark; the lock is written without one."] : []),
     ...(leftOut > 0 ? [bundlesLeftOutNote(leftOut)] : []),
@@ -104,48 +106,10 @@ export function checkLockfile(lockPath: string, expectedText: string, options: C
   const first = groups[0]?.changes[0];
   const location = first && parsed.ok ? locateProperty(parsed, first.segments, true) : fileStart(lockPath);
   const summary = summarize(groups, shared.formattingOnly);
-  const dropped = parsed.ok ? droppedSurfaces(parsed.value, JSON.parse(expectedText)) : [];
+  const dropped = parsed.ok ? droppedSurfaces(parsed.value, expected) : [];
   const warning = dropped.length > 0 ? { hint: `${droppedWords(dropped)}. Check agent.md's capabilities: first; run \`${fixCommand}\` only if that is what you want, and commit plugins.lock.` } : {};
   const diagnostic = createDiagnostic(Diagnostics.LockfileOutOfDate, location, [summary, fixCommand], { ...(first ? { path: first.segments } : {}), ...warning });
   return fail({ ...shared, status: "out-of-date", diagnostic, ...(dropped.length > 0 ? { dropsEveryTool: dropped } : {}) });
-}
-
-/**
- * How many tools the committed lock gives a `bundle` integrity and the expected lock keeps
- * without one. `compile --check` and `compile --no-package` bundle nothing: a tool keeps its
- * bundle integrity only while its capability's content integrity is unchanged (`carriedOverBundles`
- * in `build/lock-inputs.ts`), so for a changed plugin the expected lock has no `bundle` line
- * where the `compile` that packages writes a new one.
- */
-function bundlesLeftOut(committed: unknown, expected: unknown): number {
-  const surfacesOf = (lock: unknown): Record<string, unknown> => (isRecord(lock) && isRecord(lock["surfaces"]) ? lock["surfaces"] : {});
-  const expectedSurfaces = surfacesOf(expected);
-  let count = 0;
-  for (const [surfaceId, surface] of Object.entries(surfacesOf(committed))) {
-    const capabilities = isRecord(surface) && isRecord(surface["capabilities"]) ? surface["capabilities"] : {};
-    for (const [key, capability] of Object.entries(capabilities)) {
-      const tools = isRecord(capability) && isRecord(capability["tools"]) ? capability["tools"] : {};
-      const expectedSurface = expectedSurfaces[surfaceId];
-      const expectedCapability = isRecord(expectedSurface) && isRecord(expectedSurface["capabilities"]) ? expectedSurface["capabilities"][key] : undefined;
-      const expectedTools = isRecord(expectedCapability) && isRecord(expectedCapability["tools"]) ? expectedCapability["tools"] : {};
-      for (const [name, tool] of Object.entries(tools)) {
-        const now = expectedTools[name];
-        // A tool now disabled (`{ "disabled": true }`) has no bundle in any lock.
-        if (isRecord(tool) && typeof tool["bundle"] === "string" && isRecord(now) && !("bundle" in now) && now["disabled"] !== true) count++;
-      }
-    }
-  }
-  return count;
-}
-
-/** The note for {@link bundlesLeftOut}: the diff's removed `bundle` lines are not what `compile` writes. */
-export function bundlesLeftOutNote(count: number): string {
-  const tools = count === 1 ? "1 tool" : `${count} tools`;
-  return `The diff drops the bundle integrity of ${tools} whose plugin changed: --check (like --no-package) does not bundle. compile bundles the tool and writes its new integrity.`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

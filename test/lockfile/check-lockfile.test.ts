@@ -1,7 +1,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bundlesLeftOutNote, checkLockfile } from "../../lockfile/check-lockfile.js";
+import { checkLockfile } from "../../lockfile/check-lockfile.js";
+import { bundlesLeftOutNote } from "../../lockfile/dropped-tools.js";
 import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
 import { hashPluginDirectory } from "../../compiler/plugin-package/hash-plugin-directory.js";
 import { checkInstalledVersion } from "../../compiler/agent/installed-version.js";
