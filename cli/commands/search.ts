@@ -68,10 +68,18 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
 /**
  * AL8044 when the current folder has no agent.md and the query (the only argument) names a
  * folder that has one: `search ../agent` meant `search '' ../agent`. Anything else goes on (a
- * missing agent is then the compile's AL1001). Reads two paths; throws the refusal.
+ * missing agent is then the compile's AL1001). Reads two paths, never failing on them; throws
+ * the refusal.
  */
 function refuseSwappedArguments(query: string): void {
-  const isFile = (file: string): boolean => fs.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+  // Any error (a file where a folder would be, a name the file system refuses) means "not an agent.md".
+  const isFile = (file: string): boolean => {
+    try {
+      return fs.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+    } catch {
+      return false;
+    }
+  };
   if (isFile(path.resolve("agent.md")) || !isFile(path.resolve(query, "agent.md"))) return;
   throw runtimeError(Diagnostics.SearchQueryIsAgentFolder, "", [query, shellQuote(query)]);
 }

@@ -186,6 +186,11 @@ describe("assembly-line search", () => {
     const nothing = runCli(["search", "ledger"], { cwd: elsewhere });
     expect(nothing.status).toBe(1);
     expect(nothing.stderr).toContain("AL1001");
+    // A query naming a file (no folder under it) is a query too, not a crash (was ENOTDIR, exit 2).
+    fs.writeFileSync(path.join(elsewhere, "notes.txt"), "not an agent\n");
+    const word = runCli(["search", "notes.txt"], { cwd: elsewhere });
+    expect(word.status, word.stderr).toBe(1);
+    expect(word.stderr).toContain("AL1001");
   });
 
   it("with --run activates the page for that run's next snapshot", async () => {
