@@ -130,11 +130,13 @@ export function withKnownFileReads<T extends CompilerHost>(wrapper: T, base: Com
   return Object.defineProperty(wrapper, READ_KNOWN_FILE, { value: watched, enumerable: false });
 }
 
-/** The disk host's {@link readKnownFile}: open (not blocking on a FIFO), `fstat`, read, close. */
+/** The disk host's {@link readKnownFile}: open (not blocking on a FIFO, not through a final link), `fstat`, read, close. */
 function readOpenedFile(filePath: string): ReadResult | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(filePath, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    // Not through a link: the path was a regular file when its kind was asked, and one that became
+    // a link since (ELOOP) goes to `read`, whose answer is the rule.
+    fd = fs.openSync(filePath, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
   } catch {
     return undefined;
   }

@@ -150,7 +150,9 @@ describe("snapshotHost read of a path its kind called a file (readKnownFile)", (
     };
     for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, `${name}.ts`), text);
     fs.writeFileSync(path.join(dir, "invalid.ts"), Buffer.from([0x61, 0xff, 0xfe, 0x62]));
-    for (const name of ["becomes-dir", "becomes-fifo", "becomes-missing"]) fs.writeFileSync(path.join(dir, `${name}.ts`), "x");
+    for (const name of ["becomes-dir", "becomes-fifo", "becomes-missing", "becomes-link"]) fs.writeFileSync(path.join(dir, `${name}.ts`), "x");
+    const outside = path.join(fs.mkdtempSync(path.join(base, "outside-")), "target.ts");
+    fs.writeFileSync(outside, "outside\n");
     const disk = createNodeHost();
     const stats: string[] = [];
     // Counts `stat` calls (the ES-module bindings of node:fs follow its CommonJS object).
@@ -165,6 +167,9 @@ describe("snapshotHost read of a path its kind called a file (readKnownFile)", (
     fs.rmSync(path.join(dir, "becomes-fifo.ts"));
     expect(spawnSync("mkfifo", [path.join(dir, "becomes-fifo.ts")]).status).toBe(0);
     fs.rmSync(path.join(dir, "becomes-missing.ts"));
+    // A file its listing called a file, now a link: not opened through the link as a known file (O_NOFOLLOW); `read` decides.
+    fs.rmSync(path.join(dir, "becomes-link.ts"));
+    fs.symlinkSync(outside, path.join(dir, "becomes-link.ts"));
     fsObject.statSync = ((file: fs.PathLike, options?: fs.StatSyncOptions) => (stats.push(String(file)), original(file, options))) as typeof fs.statSync;
     syncBuiltinESMExports();
     try {
@@ -178,7 +183,7 @@ describe("snapshotHost read of a path its kind called a file (readKnownFile)", (
     }
     // The disk host's own reads (the comparison) stat every path; the snapshot's reads stat only
     // the three paths that are no longer a regular file it can open (those go to `read`).
-    const changed = ["becomes-dir.ts", "becomes-fifo.ts", "becomes-missing.ts"].map((name) => path.join(dir, name));
+    const changed = ["becomes-dir.ts", "becomes-fifo.ts", "becomes-missing.ts", "becomes-link.ts"].map((name) => path.join(dir, name));
     expect([...stats].sort()).toEqual([...names.map((name) => path.join(dir, name)), ...changed].sort());
     expect(snapshot.read(path.join(dir, "becomes-fifo.ts"))).toEqual({ kind: "unreadable", reason: "not a regular file" });
   });
