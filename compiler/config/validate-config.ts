@@ -24,24 +24,55 @@ import { selectDialect } from "../validation/json-schema.js";
 const CONFIG_AJV_OPTIONS: Options = { strict: false, allErrors: true, addUsedSchema: true, ownProperties: true, coerceTypes: false, useDefaults: true };
 
 const instances = new Map<SchemaDialect, AjvInstance>();
-const validators = new WeakMap<object, ValidateFunction>();
+/** Each schema object's validator (`undefined`: the schema does not compile). */
+const validators = new WeakMap<object, ValidateFunction | undefined>();
 
+/**
+ * Validators by content (the dialect and the schema's JSON text), most recently used last:
+ * plugins that declare the same configSchema (a family of plugins, a generated agent) share one
+ * ajv compile (issue 14 item 1: "share work across identical schemas by content hash"); ajv's
+ * code generation and V8's compile of the code it generates cost about 0.5 ms a schema.
+ * Bounded, because a language server validates every edit of a schema.
+ */
+const validatorsByContent = new Map<string, ValidateFunction | undefined>();
+const MAX_VALIDATORS_BY_CONTENT = 512;
+
+/**
+ * The ajv validator of a configSchema, compiled once per schema object and once per content:
+ * what a validator does depends on nothing but the dialect and the schema's JSON (a statically
+ * evaluated schema holds JSON values only, so its text is exact). `undefined` when the dialect is
+ * unknown or the schema does not compile (`checkJsonSchema` reported it).
+ */
 function validatorFor(schema: JsonObject): ValidateFunction | undefined {
-  const cached = validators.get(schema);
-  if (cached) return cached;
+  if (validators.has(schema)) return validators.get(schema);
   const dialect = selectDialect(schema);
   if (!dialect) return undefined;
+  const text = JSON.stringify(schema);
+  const key = `${dialect}\n${text}`;
+  let validate: ValidateFunction | undefined;
+  if (validatorsByContent.has(key)) {
+    validate = validatorsByContent.get(key);
+    validatorsByContent.delete(key);
+  } else {
+    validate = compileValidator(schema, dialect, text.includes('"$id"'));
+    if (validatorsByContent.size >= MAX_VALIDATORS_BY_CONTENT) validatorsByContent.delete(validatorsByContent.keys().next().value!);
+  }
+  validatorsByContent.set(key, validate);
+  validators.set(schema, validate);
+  return validate;
+}
+
+/** A new ajv compile of `schema`; `undefined` when it does not compile. */
+function compileValidator(schema: JsonObject, dialect: SchemaDialect, hasId: boolean): ValidateFunction | undefined {
   let ajv = instances.get(dialect);
   if (!ajv) {
     ajv = createAjv(dialect, CONFIG_AJV_OPTIONS);
     instances.set(dialect, ajv);
   }
   // A schema with an `$id` gets an instance of its own, so two plugins' `$id`s never collide.
-  const compiler = JSON.stringify(schema).includes('"$id"') ? createAjv(dialect, CONFIG_AJV_OPTIONS) : ajv;
+  const compiler = hasId ? createAjv(dialect, CONFIG_AJV_OPTIONS) : ajv;
   try {
-    const validate = compiler.compile(withCanonicalSchemaUri(schema, dialect));
-    validators.set(schema, validate);
-    return validate;
+    return compiler.compile(withCanonicalSchemaUri(schema, dialect));
   } catch {
     return undefined; // the schema itself was already reported by checkJsonSchema
   } finally {

@@ -1,5 +1,6 @@
 /** Config values against a plugin's configSchema (validateConfigValue), unit level. */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import Ajv2020Module from "ajv/dist/2020.js";
 import { validateConfigValue } from "../../compiler/config/validate-config.js";
 import type { JsonObject } from "../../common/json-value.js";
 
@@ -29,5 +30,24 @@ describe("validateConfigValue", () => {
   it("validates configSchemas that spell the draft-07 meta-schema with https", () => {
     const schema: JsonObject = { $schema: "https://json-schema.org/draft-07/schema#", type: "object", properties: { depth: { type: "integer" } } };
     expect(validate({ depth: "deep" }, schema).diagnostics.map((d) => d.code)).toEqual(["AL5002"]);
+  });
+
+  it("compiles a configSchema once per content: equal schemas of two plugins share one ajv compile", () => {
+    // Every dialect's ajv class inherits `compile` from ajv's core class.
+    const core = Object.getPrototypeOf(Ajv2020Module.default.prototype) as { compile: (...args: unknown[]) => unknown };
+    const compile = vi.spyOn(core, "compile");
+    try {
+      const schemaOf = (maximum: number): JsonObject => ({ type: "object", properties: { pageSize: { type: "integer", minimum: 1, maximum } }, additionalProperties: false });
+      const first = validate({ pageSize: 900 }, schemaOf(613));
+      const second = validate({ pageSize: 900, extra: true }, schemaOf(613));
+      expect(compile).toHaveBeenCalledTimes(1);
+      expect(first.diagnostics.map((d) => d.code)).toEqual(["AL5002"]);
+      expect(second.diagnostics.map((d) => d.code).sort()).toEqual(["AL5002", "AL5005"]);
+      // Other content is another compile, with its own verdict.
+      expect(validate({ pageSize: 900 }, schemaOf(1000)).diagnostics).toEqual([]);
+      expect(compile).toHaveBeenCalledTimes(2);
+    } finally {
+      compile.mockRestore();
+    }
   });
 });
