@@ -73,13 +73,20 @@ function surfaceOf(p) {
   return p % 10 === 9 ? `team-${String(Math.floor(p / 100)).padStart(2, "0")}` : ".";
 }
 
-/** The plugin's configSchema: one required setting the agent gives, one optional. */
-const CONFIG_SCHEMA = {
-  type: "object",
-  properties: { region: { type: "string", minLength: 2 }, pageSize: { type: "integer", minimum: 1, maximum: 500 } },
-  required: ["region"],
-  additionalProperties: false,
-};
+/**
+ * Plugin `p`'s configSchema: one required setting the agent gives, one optional. Each plugin's
+ * differs (its `pageSize` maximum), as the plugins of a real agent do: the compiler shares one
+ * validator between equal configSchemas (`compiler/config/validate-config.ts`), and a scan of
+ * plugins that all declared one schema would measure that sharing, not an agent.
+ */
+function configSchemaFor(p) {
+  return {
+    type: "object",
+    properties: { region: { type: "string", minLength: 2 }, pageSize: { type: "integer", minimum: 1, maximum: 500 + p } },
+    required: ["region"],
+    additionalProperties: false,
+  };
+}
 
 /** The approval policy of tool 1 of every plugin (descriptor and defineTool() say the same). */
 const APPROVAL = { reason: "Writes a durable record.", sideEffect: "idempotent" };
@@ -157,7 +164,7 @@ export function generateFullAgent(dir, { plugins = 200, tools = 10 } = {}) {
     }
     write(
       `${root}/ai.assemblyline/index.ts`,
-      `import { defineAssemblyLinePlugin } from "@assemblyline-agents/core";\nimport { TAGS } from "./tags.js";\n\nexport default defineAssemblyLinePlugin({\n  configSchema: ${literal(CONFIG_SCHEMA, "  ")},\n  tools: {\n${descriptors.join(",\n")}\n  }\n});\n`,
+      `import { defineAssemblyLinePlugin } from "@assemblyline-agents/core";\nimport { TAGS } from "./tags.js";\n\nexport default defineAssemblyLinePlugin({\n  configSchema: ${literal(configSchemaFor(p), "  ")},\n  tools: {\n${descriptors.join(",\n")}\n  }\n});\n`,
     );
     write(`${root}/skills/${key}-guide/SKILL.md`, `---\nname: ${key}-guide\ndescription: When to use the tools of ${key} and in which order.\n---\n\n# ${key}\n\nStart with \`p${p}_tool_0\`; \`p${p}_tool_1\` needs approval.\n`);
   }
