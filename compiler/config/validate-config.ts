@@ -22,7 +22,7 @@ import { selectDialect } from "../validation/json-schema.js";
  * schema registered under `""` (removed again after each compile). No code optimisation, as in
  * the compile-time ajv (`../validation/schema-judge.ts`): a validator here checks one value or a
  * few, and ajv's optimisation passes over the generated code cost more than they save (issue 14:
- * 0.9 ms a configSchema in a compile of 1,000 plugins, docs/performance.md "Twelfth round").
+ * about 0.4 ms a configSchema in a compile of 1,000 plugins, docs/performance.md "Twelfth round").
  */
 const CONFIG_AJV_OPTIONS: Options = { strict: false, allErrors: true, addUsedSchema: true, ownProperties: true, coerceTypes: false, useDefaults: true, code: { optimize: false } };
 

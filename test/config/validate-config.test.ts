@@ -37,14 +37,15 @@ describe("validateConfigValue", () => {
     const core = Object.getPrototypeOf(Ajv2020Module.default.prototype) as { compile: (...args: unknown[]) => unknown };
     const compile = vi.spyOn(core, "compile");
     try {
-      const schemaOf = (maximum: number): JsonObject => ({ type: "object", properties: { pageSize: { type: "integer", minimum: 1, maximum } }, additionalProperties: false });
-      const first = validate({ pageSize: 900 }, schemaOf(613));
-      const second = validate({ pageSize: 900, extra: true }, schemaOf(613));
+      // Content no other test uses: validators by content live as long as the process (tests share one).
+      const schemaOf = (maximum: number): JsonObject => ({ type: "object", properties: { sharedCompilePageSize: { type: "integer", minimum: 1, maximum } }, additionalProperties: false });
+      const first = validate({ sharedCompilePageSize: 900 }, schemaOf(613));
+      const second = validate({ sharedCompilePageSize: 900, extra: true }, schemaOf(613));
       expect(compile).toHaveBeenCalledTimes(1);
       expect(first.diagnostics.map((d) => d.code)).toEqual(["AL5002"]);
       expect(second.diagnostics.map((d) => d.code).sort()).toEqual(["AL5002", "AL5005"]);
       // Other content is another compile, with its own verdict.
-      expect(validate({ pageSize: 900 }, schemaOf(1000)).diagnostics).toEqual([]);
+      expect(validate({ sharedCompilePageSize: 900 }, schemaOf(1000)).diagnostics).toEqual([]);
       expect(compile).toHaveBeenCalledTimes(2);
     } finally {
       compile.mockRestore();
