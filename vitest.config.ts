@@ -23,7 +23,8 @@ export default defineConfig({
     // sandbox, pre-commit's npm install), so more workers than cores keep both cores busy
     // (vitest's default is one worker fewer than the cores: a single worker here). Measured on
     // the 2-core machine, same code, back to back: 333 s with two, 297 s with three (724 s with
-    // one, measured at an earlier stop).
+    // one, measured at an earlier stop). Four is slower again: 348 s against 331 s with three
+    // (4 December; the suite is CPU-bound, about 600 s of CPU).
     maxWorkers: 3,
     // The slowest files start first, also in a fresh clone with no timings (test/setup/longest-first-sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
