@@ -23,7 +23,7 @@ import { formatPropertyPath } from "../../common/property-path.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
-import { didYouMean } from "../../common/did-you-mean.js";
+import { didYouMean, didYouMeanHint } from "../../common/did-you-mean.js";
 import { walkSubschemas } from "./schema-walk.js";
 import { isVendorKeyword } from "./vendor-keywords.js";
 
@@ -119,8 +119,17 @@ function metaSchemaDiagnostics(errors: readonly MetaSchemaError[], schema: JsonO
     const keyword = error.instancePath.slice(error.instancePath.lastIndexOf("/") + 1) || "(root)";
     const allowed = error.keyword === "enum" ? error.allowedValues : undefined;
     const words = allowed ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}` : metaErrorWords(error);
-    const tuple = keyword === "items" && dialect === "2020-12" && Array.isArray(valueAtPointer(schema, error.instancePath));
-    return report(Diagnostics.SchemaInvalidKeywordValue, error.instancePath, [role, keyword, words], tuple ? "Use prefixItems for a tuple (2020-12); 'items' is the schema of the items after them." : undefined);
+    const actual = valueAtPointer(schema, error.instancePath);
+    const tuple = keyword === "items" && dialect === "2020-12" && Array.isArray(actual);
+    // A misspelt name among allowed ones (`type: "strng"`, or one entry of `type: ["strng", "null"]`)
+    // gets the nearest allowed name, as an unknown keyword does.
+    const misspelt = typeof actual === "string" ? actual : Array.isArray(actual) ? actual.find((item) => typeof item === "string" && !allowed?.includes(item)) : undefined;
+    const hint = tuple
+      ? "Use prefixItems for a tuple (2020-12); 'items' is the schema of the items after them."
+      : allowed && typeof misspelt === "string"
+        ? didYouMeanHint(misspelt, allowed.filter((value): value is string => typeof value === "string"))
+        : undefined;
+    return report(Diagnostics.SchemaInvalidKeywordValue, error.instancePath, [role, keyword, words], hint);
   });
 }
 

@@ -78,6 +78,14 @@ describe("checkJsonSchema: problems", () => {
     const [d] = check({ type: "object", properties: { a: { type: "strin" } } });
     expect(d).toMatchObject({ code: "AL4019", path: "tools.t.inputSchema.properties.a.type" });
     expect(d!.message).toContain('must be one of "array", "boolean"');
+    expect(d!.hint).toBe("Did you mean 'string'?");
+  });
+  it("suggests the nearest type name inside a type array too, and none for a name far from all", () => {
+    const [inArray] = check({ type: "object", properties: { a: { type: ["strng", "null"] } } });
+    expect(inArray).toMatchObject({ code: "AL4019", hint: "Did you mean 'string'?" });
+    const [far] = check({ type: "object", properties: { a: { type: "text" } } });
+    expect(far).toMatchObject({ code: "AL4019" });
+    expect(far!.hint).toBeUndefined();
   });
   it("reports invalid patterns, unknown formats, undefined required properties and unresolved refs", () => {
     expect(check({ type: "object", properties: { a: { type: "string", pattern: "((" } } })[0]).toMatchObject({ code: "AL4021", path: "tools.t.inputSchema.properties.a.pattern" });
