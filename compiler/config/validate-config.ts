@@ -15,6 +15,7 @@ import { cloneJson, isJsonObject, type JsonObject } from "../../common/json-valu
 import { locateValue, type LocatedValue } from "../model.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { selectDialect } from "../validation/json-schema.js";
+import { ValidatorsByContent } from "../../contract/validators-by-content.js";
 
 /**
  * ownProperties: a config key named like an Object.prototype member ('valueOf', 'toString') is
@@ -27,42 +28,22 @@ import { selectDialect } from "../validation/json-schema.js";
 const CONFIG_AJV_OPTIONS: Options = { strict: false, allErrors: true, addUsedSchema: true, ownProperties: true, coerceTypes: false, useDefaults: true, code: { optimize: false } };
 
 const instances = new Map<SchemaDialect, AjvInstance>();
-/** Each schema object's validator (`undefined`: the schema does not compile). */
-const validators = new WeakMap<object, ValidateFunction | undefined>();
 
 /**
- * Validators by content (the dialect and the schema's JSON text), most recently used last:
- * plugins that declare the same configSchema (a family of plugins, a generated agent) share one
- * ajv compile (issue 14 item 1: "share work across identical schemas by content hash"); ajv's
- * code generation and V8's compile of the code it generates cost about 0.5 ms a schema.
- * Bounded, because a language server validates every edit of a schema.
+ * Validators by schema content (`contract/validators-by-content.ts`): plugins that declare the
+ * same configSchema share one ajv compile. Bounded, because a language server validates every
+ * edit of a schema; a schema that does not compile is remembered as `undefined`.
  */
-const validatorsByContent = new Map<string, ValidateFunction | undefined>();
-const MAX_VALIDATORS_BY_CONTENT = 512;
+const validators = new ValidatorsByContent<ValidateFunction | undefined>(512);
 
 /**
- * The ajv validator of a configSchema, compiled once per schema object and once per content:
- * what a validator does depends on nothing but the dialect and the schema's JSON (a statically
- * evaluated schema holds JSON values only, so its text is exact). `undefined` when the dialect is
- * unknown or the schema does not compile (`checkJsonSchema` reported it).
+ * The ajv validator of a configSchema, compiled once per content. `undefined` when the dialect
+ * is unknown or the schema does not compile (`checkJsonSchema` reported it).
  */
 function validatorFor(schema: JsonObject): ValidateFunction | undefined {
-  if (validators.has(schema)) return validators.get(schema);
   const dialect = selectDialect(schema);
   if (!dialect) return undefined;
-  const text = JSON.stringify(schema);
-  const key = `${dialect}\n${text}`;
-  let validate: ValidateFunction | undefined;
-  if (validatorsByContent.has(key)) {
-    validate = validatorsByContent.get(key);
-    validatorsByContent.delete(key);
-  } else {
-    validate = compileValidator(schema, dialect, text.includes('"$id"'));
-    if (validatorsByContent.size >= MAX_VALIDATORS_BY_CONTENT) validatorsByContent.delete(validatorsByContent.keys().next().value!);
-  }
-  validatorsByContent.set(key, validate);
-  validators.set(schema, validate);
-  return validate;
+  return validators.get(schema, () => compileValidator(schema, dialect, JSON.stringify(schema).includes('"$id"')));
 }
 
 /** A new ajv compile of `schema`; `undefined` when it does not compile. */

@@ -14,7 +14,7 @@ import { formatPropertyPath } from "../../common/property-path.js";
 import { createAjv, dialectOfUri, type AjvInstance } from "../../contract/ajv.js";
 import { pointerToSegmentsIn } from "../../common/json-pointer.js";
 import { didYouMean } from "../../common/did-you-mean.js";
-import { canonicalJsonText } from "../../common/canonical-json.js";
+import { ValidatorsByContent } from "../../contract/validators-by-content.js";
 import { schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
 import { SchemaCompileError } from "./schema-compile-error.js";
 
@@ -35,15 +35,14 @@ export { SchemaCompileError };
 
 const MAX_REPORTED = 5;
 
-/** Compiles and caches validators per schema (by canonical JSON text). */
+/** Compiles and caches validators per schema content (`contract/validators-by-content.ts`). */
 export class InputValidator {
   private readonly modern = createAjv("2020-12", AJV_OPTIONS);
   private readonly draft07 = createAjv("draft-07", AJV_OPTIONS);
   /** Created on first use: 2019-09 schemas are rare. */
   private draft2019: AjvInstance | undefined;
-  private readonly compiled = new Map<string, ValidateFunction>();
-  /** Validators by schema object, so a call never re-serialises its tool's schema. */
-  private readonly bySchema = new WeakMap<object, ValidateFunction>();
+  /** Validators by schema content and object, so a call never re-serialises its tool's schema. */
+  private readonly validators = new ValidatorsByContent<ValidateFunction>();
 
   /**
    * Validates `input` against `schema`. Returns a problem whose message lists up to five
@@ -60,11 +59,7 @@ export class InputValidator {
   }
 
   private compile(schema: { readonly [key: string]: unknown }): ValidateFunction {
-    const known = this.bySchema.get(schema);
-    if (known) return known;
-    const validate = this.compileByContent(schema);
-    this.bySchema.set(schema, validate);
-    return validate;
+    return this.validators.get(schema, () => this.compileSchema(schema));
   }
 
   private engine2019(): AjvInstance {
@@ -72,24 +67,18 @@ export class InputValidator {
     return this.draft2019;
   }
 
-  /** One compiled validator per distinct schema content (equal schemas share it). */
-  private compileByContent(schema: { readonly [key: string]: unknown }): ValidateFunction {
-    const key = canonicalJsonText(schema);
-    let validate = this.compiled.get(key);
-    if (!validate) {
-      // The compiler's table of `$schema` spellings, so the runtime reads a locked schema in the
-      // dialect the compiler checked it in (2020-12 when absent).
-      const dialect = typeof schema.$schema === "string" ? dialectOfUri(schema.$schema) : undefined;
-      try {
-        const engine = dialect === "draft-07" ? this.draft07 : dialect === "2019-09" ? this.engine2019() : this.modern;
-        const { $id: _ignored, $schema: _dialect, ...bare } = schema;
-        validate = engine.compile(bare);
-      } catch (error) {
-        throw new SchemaCompileError(`the locked inputSchema cannot be compiled: ${(error as Error).message}`);
-      }
-      this.compiled.set(key, validate);
+  /** A new compile of `schema` with the engine of its dialect; throws {@link SchemaCompileError}. */
+  private compileSchema(schema: { readonly [key: string]: unknown }): ValidateFunction {
+    // The compiler's table of `$schema` spellings, so the runtime reads a locked schema in the
+    // dialect the compiler checked it in (2020-12 when absent).
+    const dialect = typeof schema.$schema === "string" ? dialectOfUri(schema.$schema) : undefined;
+    try {
+      const engine = dialect === "draft-07" ? this.draft07 : dialect === "2019-09" ? this.engine2019() : this.modern;
+      const { $id: _ignored, $schema: _dialect, ...bare } = schema;
+      return engine.compile(bare);
+    } catch (error) {
+      throw new SchemaCompileError(`the locked inputSchema cannot be compiled: ${(error as Error).message}`);
     }
-    return validate;
   }
 }
 
