@@ -11,7 +11,9 @@
  *       - warm: the cache of the previous run in place (an unchanged agent);
  *       - cold with the analysis worker forced on and forced off (`ASSEMBLY_LINE_ANALYSIS_WORKER`
  *         1 and 0; no target: `cold` leaves the choice to the load-average rule, and these two
- *         say on a quiet machine which choice is faster, docs/performance.md "Fourth round").
+ *         say on a quiet machine which choice is faster, docs/performance.md "Fourth round");
+ *       - cold without the read-ahead of the plugin folders (`ASSEMBLY_LINE_READ_AHEAD=0`; no
+ *         target: what `common/read-ahead.ts` saves, docs/performance.md "Thirteenth round").
  *     The floor loads TypeScript with `require`, as the compiler does; the floor as issue 14
  *     measured it (an ES-module import, which scans the 9 MB file for exports first) is
  *     timed too and printed for comparison.
@@ -62,6 +64,8 @@ const modes = {
   // `cold` lets its load-average rule decide; on a quiet machine these two say which choice is faster.
   "cold, analysis worker on": { ...coldRun(), env: { ...process.env, ASSEMBLY_LINE_ANALYSIS_WORKER: "1" } },
   "cold, analysis worker off": { ...coldRun(), env: { ...process.env, ASSEMBLY_LINE_ANALYSIS_WORKER: "0" } },
+  // Without the read-ahead of the plugin folders (common/read-ahead.ts, docs/performance.md "Thirteenth round").
+  "cold, read-ahead off": { ...coldRun(), env: { ...process.env, ASSEMBLY_LINE_READ_AHEAD: "0" } },
 };
 
 const floors = { floor: [floor, agent], "floor (ES-module import, as issue 14 measured it)": [floor, agent, "--esm-import"] };
@@ -84,6 +88,7 @@ const FIGURES = {
   warm: "compile.warm",
   "cold, analysis worker on": "compile.cold.worker-on",
   "cold, analysis worker off": "compile.cold.worker-off",
+  "cold, read-ahead off": "compile.cold.read-ahead-off",
 };
 for (const name of Object.keys(modes)) {
   emit(
@@ -93,7 +98,7 @@ for (const name of Object.keys(modes)) {
       baselineLabel: "floor: read + ts.createSourceFile (whole process)",
       subject: samples[name],
       baseline: samples.floor,
-      // The forced worker settings are for comparison with `cold`, which carries the target.
+      // The forced worker and read-ahead settings are for comparison with `cold`, which carries the target.
       ...(modes[name].env ? {} : { target: { op: "<=", value: 2 } }),
     }),
     out,

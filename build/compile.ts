@@ -221,7 +221,8 @@ class PendingSaves {
 }
 
 async function compileSteps(options: CompileOptions, saves: PendingSaves): Promise<CompileResult> {
-  const disk = options.host ?? createNodeHost();
+  // A host of its own reads the plugin folders ahead (`common/read-ahead.ts`): a compile's reads follow.
+  const disk = options.host ?? createNodeHost({ readAhead: true });
   // Real paths are derived per folder only on the operating system's own file system (not a
   // caller's host, unless it answers as the disk does: `hostReadsDisk`). A recording host then
   // records the `kind` and folder `realpath` probes each answer was derived from.

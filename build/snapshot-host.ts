@@ -70,6 +70,8 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
     kind,
     // Probes of reused results go to the base (a recording host) as they are: nothing is asked.
     ...(base.replay ? { replay: (probes: Parameters<NonNullable<CompilerHost["replay"]>>[0]) => base.replay!(probes) } : {}),
+    // A read-ahead fills the base's reads, which this host asks once per path as ever.
+    ...(base.readAhead ? { readAhead: base.readAhead.bind(base) } : {}),
   };
 }
 

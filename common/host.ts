@@ -10,6 +10,7 @@ import { isAscii } from "node:buffer";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FileStat, Probe } from "./probe.js";
+import { startReadAhead, type ReadAhead, type ReadAheadOptions } from "./read-ahead.js";
 
 /** What {@link CompilerHost.read} found at a path. */
 export type ReadResult =
@@ -66,6 +67,15 @@ export interface CompilerHost {
    * host keeps them as if asked; a host without the method only reads.
    */
   replay?(probes: readonly Probe[]): void;
+  /**
+   * Optional, for a host that reads the disk and was asked to (`createNodeHost({ readAhead:
+   * true })`, the CLI's compile): starts reading the regular files under `folders` ahead on
+   * another thread (`common/read-ahead.ts`), so that this host's reads of them find their bytes
+   * waiting. A hint only: every answer is what the host would give without it. Returns what
+   * stops the read-ahead and drops what was not read yet; call it when the folders' reads are
+   * over. A host that wraps another passes it on (a spread does; a host built anew says so).
+   */
+  readAhead?(folders: readonly string[], options?: ReadAheadOptions): Pick<ReadAhead, "close" | "whenDone">;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -130,8 +140,13 @@ export function withKnownFileReads<T extends CompilerHost>(wrapper: T, base: Com
   return Object.defineProperty(wrapper, READ_KNOWN_FILE, { value: watched, enumerable: false });
 }
 
-/** The disk host's {@link readKnownFile}: open (not blocking on a FIFO, not through a final link), `fstat`, read, close. */
-function readOpenedFile(filePath: string): ReadResult | undefined {
+/**
+ * The disk host's {@link readKnownFile}: the file's bytes as read ahead (`ahead`), else open (not
+ * blocking on a FIFO, not through a final link), `fstat`, read, close.
+ */
+function readOpenedFile(filePath: string, ahead: ReadAhead | undefined): ReadResult | undefined {
+  const early = ahead?.take(filePath);
+  if (early !== undefined) return fileRead(early.bytes, early.stat);
   let fd: number;
   try {
     // Not through a link: the path was a regular file when its kind was asked, and one that became
@@ -151,7 +166,7 @@ function readOpenedFile(filePath: string): ReadResult | undefined {
       if (read === 0) break;
       filled += read;
     }
-    return fileRead(filled === bytes.length ? bytes : bytes.subarray(0, filled), stat);
+    return fileRead(filled === bytes.length ? bytes : bytes.subarray(0, filled), fileStatOf(stat));
   } catch (error) {
     return { kind: "unreadable", reason: describe(error) };
   } finally {
@@ -159,20 +174,57 @@ function readOpenedFile(filePath: string): ReadResult | undefined {
   }
 }
 
+/** What a probe records of a `stat`. */
+function fileStatOf(stat: fs.Stats): FileStat {
+  return { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino };
+}
+
 /** A read of a file's `bytes`: decoded keeping a BOM (so positions match), versioned by its `stat`. */
-function fileRead(bytes: Buffer, stat: fs.Stats): ReadResult {
-  const fileStat: FileStat = { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino };
-  return { kind: "file", ...decodeKeepingBom(bytes), version: `${stat.mtimeMs}:${stat.size}`, bytes, stat: fileStat };
+function fileRead(bytes: Buffer, stat: FileStat): ReadResult {
+  return { kind: "file", ...decodeKeepingBom(bytes), version: `${stat.mtimeMs}:${stat.size}`, bytes, stat };
 }
 
-/** The host that reads the real file system (used by the CLI and CI). */
-export function createNodeHost(): CompilerHost {
-  return Object.defineProperty(nodeHost(), READ_KNOWN_FILE, { value: readOpenedFile, enumerable: false });
+/** Options of {@link createNodeHost}. */
+export interface NodeHostOptions {
+  /**
+   * Give the host {@link CompilerHost.readAhead}, which reads folders' files ahead on a worker
+   * thread (`common/read-ahead.ts`): for a one-shot compile, whose reads of those files follow
+   * soon. Default false (an editor's long-lived host reads a few files at a time). Off whatever
+   * the caller asks when `ASSEMBLY_LINE_READ_AHEAD=0` (for measuring).
+   */
+  readonly readAhead?: boolean;
 }
 
-function nodeHost(): CompilerHost {
+/**
+ * The host that reads the real file system (used by the CLI and CI). Every answer is that of
+ * the file system; a file read ahead ({@link NodeHostOptions.readAhead}) is answered with the
+ * bytes and `fstat` of its opening on the read-ahead's thread, handed out once.
+ */
+export function createNodeHost(options: NodeHostOptions = {}): CompilerHost {
+  let ahead: ReadAhead | undefined;
+  const host = nodeHost(() => ahead);
+  if (options.readAhead === true && process.env["ASSEMBLY_LINE_READ_AHEAD"] !== "0") {
+    host.readAhead = (folders, readAheadOptions) => {
+      ahead?.close();
+      const started = startReadAhead(folders, readAheadOptions);
+      ahead = started;
+      return {
+        close: () => {
+          started.close();
+          if (ahead === started) ahead = undefined;
+        },
+        whenDone: () => started.whenDone(),
+      };
+    };
+  }
+  return Object.defineProperty(host, READ_KNOWN_FILE, { value: (filePath: string) => readOpenedFile(filePath, ahead), enumerable: false });
+}
+
+function nodeHost(readAhead: () => ReadAhead | undefined): CompilerHost {
   return {
     read(filePath) {
+      const early = readAhead()?.take(filePath);
+      if (early !== undefined) return fileRead(early.bytes, early.stat);
       let stat: fs.Stats | undefined;
       try {
         // A missing path answers `undefined` rather than throwing: building the error costs more
@@ -185,12 +237,14 @@ function nodeHost(): CompilerHost {
       if (stat.isDirectory()) return { kind: "directory" };
       if (!stat.isFile()) return { kind: "unreadable", reason: "not a regular file" };
       try {
-        return fileRead(fs.readFileSync(filePath), stat);
+        return fileRead(fs.readFileSync(filePath), fileStatOf(stat));
       } catch (error) {
         return { kind: "unreadable", reason: describe(error) };
       }
     },
     readBytes(filePath) {
+      const early = readAhead()?.take(filePath);
+      if (early !== undefined) return early.bytes;
       try {
         const stat = fs.statSync(filePath, { throwIfNoEntry: false });
         return stat?.isFile() ? fs.readFileSync(filePath) : undefined;
@@ -199,6 +253,8 @@ function nodeHost(): CompilerHost {
       }
     },
     readDirectory(dirPath) {
+      const early = readAhead()?.takeListing(dirPath);
+      if (early !== undefined) return [...early].sort(byName);
       let entries: fs.Dirent[];
       try {
         entries = fs.readdirSync(dirPath, { withFileTypes: true });
@@ -216,7 +272,7 @@ function nodeHost(): CompilerHost {
                 ? ("file" as const)
                 : ("other" as const),
         }))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        .sort(byName);
     },
     realpath(filePath) {
       try {
@@ -238,6 +294,11 @@ function nodeHost(): CompilerHost {
       }
     },
   };
+}
+
+/** Directory entries in name order (code units), as {@link CompilerHost.readDirectory} gives them. */
+function byName(a: DirectoryEntry, b: DirectoryEntry): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 function decodeKeepingBom(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {

@@ -202,6 +202,8 @@ export function probingHost(base: CompilerHost, keep: (probe: Probe) => void): C
       keep({ op: "kind", path: path.resolve(filePath), answer: kind });
       return kind;
     },
+    // Reads filled by a read-ahead are probed here as any other read.
+    ...(base.readAhead ? { readAhead: base.readAhead.bind(base) } : {}),
   };
   // A read of a path the listing called a file, without `stat` first, is probed as `read`'s.
   return withKnownFileReads(host, base, probeRead);

@@ -23,7 +23,7 @@ import { compileJobOf } from "./validation/json-schema.js";
 import { createSchemaCompiler, type SchemaCompileJob, type SchemaCompiler, type VerdictStore } from "./validation/schema-compiler.js";
 import { validatePlugin, type ValidatedPlugin } from "./validation/validate-plugin.js";
 import { isJsonObject } from "../common/json-value.js";
-import { hashPluginDirectory, type PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
+import { EXCLUDED_NAMES, hashPluginDirectory, type PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 import type { AnalysisPool } from "./analysis-pool.js";
 import { preanalyzePlugin } from "./preanalyze-plugin.js";
 import { validatedKey, type PluginReuse } from "./plugin-reuse.js";
@@ -103,6 +103,13 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   const reuse = options.reuse;
   const within = <T>(dir: string, work: () => T): T => (reuse ? reuse.within(dir, work) : work());
   pool?.assign(resolution.capabilities.map((resolved) => resolved.source.dir));
+  // The folders this thread will read are read ahead on another thread (a host that reads the
+  // disk, asked to: the CLI's compile), while this one loads TypeScript and works through the
+  // first ones. A folder whose stored results will likely be reused is not.
+  const readAhead = host.readAhead?.(
+    [...new Set(resolution.capabilities.map((resolved) => resolved.source.dir))].filter((dir) => !(reuse && !pool && reuse.hasRecord(dir))),
+    { skip: EXCLUDED_NAMES },
+  );
   try {
     const packages = new Map<string, LoadedPackage>();
     const load = (dir: string): LoadedPackage => {
@@ -141,6 +148,7 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
     // What was worked on fresh is kept for the next compile (a reused plugin's record already was).
     if (reuse) for (const [dir, loaded] of packages) if (!loaded.reused) reuse.record(dir, { ...loaded, hash: loaded.hash!, validated: loaded.validated });
   } finally {
+    readAhead?.close();
     if (!options.schemaCompiler) schemaCompiler.close();
   }
 

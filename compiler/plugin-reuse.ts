@@ -53,6 +53,8 @@ export interface PluginRecord {
 export interface PluginResultStore {
   /** The stored record of the folder `dir` and its entry's analysis; `undefined` when none (or its entry's analysis is gone). */
   findPlugin(dir: string): { readonly record: PluginRecord; readonly entry: EntryAnalysis | undefined } | undefined;
+  /** Whether a record of the folder `dir` is stored (without reading it). */
+  hasPlugin(dir: string): boolean;
   /** Keeps `record` for the next compile (the record as found, when reused). */
   keepPlugin(dir: string, record: PluginRecord): void;
   /** Sets where the keys of the records and verdicts used from now on are added; returns the previous set. */
@@ -133,6 +135,11 @@ export class PluginReuse {
       this.#current = outer;
       this.#store.traceKeys(outerKeys);
     }
+  }
+
+  /** Whether the store holds a record of the folder `dir`: {@link reuse} may then find it (nothing is checked or read). */
+  hasRecord(dir: string): boolean {
+    return this.#store.hasPlugin(dir);
   }
 
   /**

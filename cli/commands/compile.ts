@@ -22,6 +22,7 @@ import { compileRecorder, compileRecordKey, replayCompile } from "../compile-rec
 import { printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
 import { recordingHost } from "../inputs-record.js";
+import { createNodeHost } from "../../common/host.js";
 
 /** Flags of `compile`. */
 export interface CompileFlags extends ConfigFlags {
@@ -155,7 +156,8 @@ async function compileOrReplay(target: CompileTarget, options: CompileOptions, f
     const { diagnostics, lockfile, artifact, surfaces, tools } = replayed;
     return { ok: true, diagnostics, lockfile, lockChanged: false, artifact, artifactChanged: false, counts: { surfaces, tools } };
   }
-  const recording = recordingHost(target.root);
+  // A one-shot compile: its disk host reads the plugin folders ahead (`common/read-ahead.ts`).
+  const recording = recordingHost(target.root, createNodeHost({ readAhead: true }));
   const recorder = compileRecorder(target.root, recording);
   const result = await compileAgent({ ...options, host: recording.host, hostReadsDisk: true, recordInput: recorder.recordInput, knownArtifactFiles: known });
   if (result.ok && !result.lockChanged) recording.save();

@@ -202,6 +202,10 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     this.#changed = true;
   }
 
+  hasPlugin(dir: string): boolean {
+    return this.#foundPlugins.has(dir) || this.#storedPlugins.has(dir);
+  }
+
   findPlugin(dir: string): { readonly record: PluginRecord; readonly entry: EntryAnalysis | undefined } | undefined {
     const record = this.#foundPlugins.get(dir) ?? this.#deserializePlugin(dir);
     if (!record) return undefined;
