@@ -14,8 +14,9 @@
  * FIFOs and devices are never opened, linked folders never entered), each opened as the disk
  * host's own reader opens a file it knows (`O_NOFOLLOW | O_NONBLOCK`) and kept only when the
  * opened file's `fstat` calls it a regular file; entries named in `skip` are left out at every
- * depth (the folders it lists are handed out too, with every entry). A file's bytes and `fstat` are those of one opening, read once up to the size `fstat`
- * gave — what `readOpenedFile` in `common/host.ts` returns — only earlier: a compile already
+ * depth (the listings of the folders it enters are handed out too, with every entry). A file's
+ * bytes and `fstat` are those of one opening, read once up to the size `fstat` gave — what
+ * `readOpenedFile` in `common/host.ts` returns — only earlier: a compile already
  * reads its files at different moments, and one that changed after it was read ahead is found
  * changed by the next compile's `stat`, as a file that changed right after a read of its own.
  * Each path is handed out once ({@link ReadAhead.take}) and nothing is kept after
