@@ -230,24 +230,22 @@ class WorkerReadAhead implements ReadAhead {
   }
 
   take(filePath: string): FileReadAhead | undefined {
-    if (this.#closed) return undefined;
-    let found = this.#ready.get(filePath);
-    if (found === undefined && !this.#done) {
-      this.#receive();
-      found = this.#ready.get(filePath);
-    }
-    if (found !== undefined) this.#ready.delete(filePath);
-    return found;
+    return this.#takeFrom(this.#ready, filePath);
   }
 
   takeListing(dirPath: string): ListingReadAhead | undefined {
+    return this.#takeFrom(this.#listings, dirPath);
+  }
+
+  /** `key`'s value in `map` (a file or a listing), after taking the batches posted so far when it is missing; removed once handed out. */
+  #takeFrom<T>(map: Map<string, T>, key: string): T | undefined {
     if (this.#closed) return undefined;
-    let found = this.#listings.get(dirPath);
+    let found = map.get(key);
     if (found === undefined && !this.#done) {
       this.#receive();
-      found = this.#listings.get(dirPath);
+      found = map.get(key);
     }
-    if (found !== undefined) this.#listings.delete(dirPath);
+    if (found !== undefined) map.delete(key);
     return found;
   }
 
