@@ -63,11 +63,13 @@ const IMPORTER = 'Symbol.for("assembly-line.import")';
 
 /**
  * npm packages joined into the bundle, with what they require: the host commands load them on
- * every start, and together they are about 120 CommonJS files (ajv alone is 95). Every other
+ * every start, and together they are about 120 CommonJS files (ajv alone is 95); and `yaml`,
+ * which every compile loads for agent.md's front matter (74 files: about 20 ms of each compile's
+ * start when loaded from node_modules/, docs/performance.md "Thirteenth round"). Every other
  * package — native (better-sqlite3), large and used on few paths (typescript, esbuild, the token
  * encoder), or loading optional tools lazily (cosmiconfig) — is imported from `node_modules/`.
  */
-const BUNDLED_PACKAGES = new Set(["commander", "ajv", "ajv-formats", "ssri", "minisearch", "picomatch", "canonicalize", "picocolors", "fastest-levenshtein"]);
+const BUNDLED_PACKAGES = new Set(["commander", "ajv", "ajv-formats", "ssri", "minisearch", "picomatch", "canonicalize", "picocolors", "fastest-levenshtein", "yaml"]);
 
 const posix = (file) => file.split(path.sep).join("/");
 
