@@ -20,11 +20,13 @@
  * reads its files at different moments, and one that changed after it was read ahead is found
  * changed by the next compile's `stat`, as a file that changed right after a read of its own.
  * Each path is handed out once ({@link ReadAhead.take}) and nothing is kept after
- * {@link ReadAhead.close}. A file over `maxFileBytes`, or past `maxTotalBytes` in all, is not
- * read ahead (the main thread reads it as before). The worker never throws: a folder it cannot
+ * {@link ReadAhead.close}; a path asked for before its batch arrived is never answered later. A
+ * file over `maxFileBytes`, or past `maxTotalBytes` in all (each file counting 256 bytes more and
+ * each listed entry 64), is not read ahead (the main thread reads it as before). The worker never throws: a folder it cannot
  * list, or a file it cannot open or read, is simply not read ahead.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import type { FileStat } from "./probe.js";
 
@@ -42,7 +44,9 @@ export interface ReadAhead {
   /**
    * The bytes and `fstat` of `filePath` (absolute, as the read-ahead joined it: the folder it
    * was given, then each name) when they have been read ahead, handed out once; `undefined`
-   * when not (yet) read ahead, already taken, or after {@link close}. Never waits.
+   * when not (yet) read ahead, already asked for, or after {@link close}. Never waits. A path
+   * asked for before its batch arrived is never answered later (the caller read it itself, and
+   * an older copy must not follow a newer one).
    */
   take(filePath: string): FileReadAhead | undefined;
   /**
@@ -53,7 +57,10 @@ export interface ReadAhead {
   takeListing(dirPath: string): ListingReadAhead | undefined;
   /** Stops the worker and drops every file not taken. Idempotent. */
   close(): void;
-  /** Settles once the worker has stopped: it read all it would, failed, or was closed (for tests). */
+  /**
+   * Settles once the worker has stopped: it read all it would, failed, or was closed (for tests).
+   * The worker does not keep the process alive, so neither does waiting for this.
+   */
   whenDone(): Promise<void>;
 }
 
@@ -146,6 +153,12 @@ function walk(folder) {
   } catch {
     return;
   }
+  // A listing counts 64 bytes an entry, so that a tree of many empty folders is bounded too.
+  if (total + entries.length * 64 > maxTotalBytes) {
+    total = maxTotalBytes;
+    return;
+  }
+  total += entries.length * 64;
   let kinds = "";
   for (const entry of entries) kinds += entry.isSymbolicLink() ? "l" : entry.isDirectory() ? "d" : entry.isFile() ? "f" : "o";
   batch.listings.push([folder, entries.map((entry) => entry.name), kinds]);
@@ -188,7 +201,8 @@ export function startReadAhead(folders: readonly string[], options: ReadAheadOpt
       eval: true,
       workerData: {
         port: port2,
-        folders: [...folders],
+        // Absolute and normalized, each once: the paths it hands out are joined to these.
+        folders: [...new Set(folders.map((folder) => path.resolve(folder)))],
         skip: [...(options.skip ?? [])],
         maxFileBytes: options.maxFileBytes ?? 1 << 20,
         maxTotalBytes: options.maxTotalBytes ?? 64 << 20,
@@ -215,6 +229,8 @@ class WorkerReadAhead implements ReadAhead {
   readonly #port: MessagePort;
   readonly #ready = new Map<string, FileReadAhead>();
   readonly #listings = new Map<string, ListingReadAhead>();
+  /** Paths (files and folders) asked for before their batch arrived: their copies are dropped. */
+  readonly #missed = new Set<string>();
   readonly #exited: Promise<void>;
   #done = false;
   #closed = false;
@@ -237,7 +253,10 @@ class WorkerReadAhead implements ReadAhead {
     return this.#takeFrom(this.#listings, dirPath);
   }
 
-  /** `key`'s value in `map` (a file or a listing), after taking the batches posted so far when it is missing; removed once handed out. */
+  /**
+   * `key`'s value in `map` (a file or a listing), after taking the batches posted so far when it
+   * is missing; removed once handed out, and never handed out once missed.
+   */
   #takeFrom<T>(map: Map<string, T>, key: string): T | undefined {
     if (this.#closed) return undefined;
     let found = map.get(key);
@@ -246,6 +265,7 @@ class WorkerReadAhead implements ReadAhead {
       found = map.get(key);
     }
     if (found !== undefined) map.delete(key);
+    else if (!this.#done) this.#missed.add(key);
     return found;
   }
 
@@ -254,6 +274,7 @@ class WorkerReadAhead implements ReadAhead {
     this.#closed = true;
     this.#ready.clear();
     this.#listings.clear();
+    this.#missed.clear();
     this.#port.close();
     this.#worker.terminate().catch(() => {});
   }
@@ -269,10 +290,10 @@ class WorkerReadAhead implements ReadAhead {
         return;
       }
       for (const [folder, names, kinds] of batch.listings) {
-        this.#listings.set(folder, names.map((name, i) => ({ name, kind: KINDS[kinds.charCodeAt(i)]! })));
+        if (!this.#missed.has(folder)) this.#listings.set(folder, names.map((name, i) => ({ name, kind: KINDS[kinds.charCodeAt(i)]! })));
       }
       for (let i = 0; i < batch.paths.length; i++) {
-        this.#ready.set(batch.paths[i]!, { bytes: Buffer.from(batch.buffers[i]!), stat: batch.stats[i]! });
+        if (!this.#missed.has(batch.paths[i]!)) this.#ready.set(batch.paths[i]!, { bytes: Buffer.from(batch.buffers[i]!), stat: batch.stats[i]! });
       }
     }
   }

@@ -103,11 +103,43 @@ describe("startReadAhead", () => {
     expect(closed.takeListing(plugin)).toBeUndefined();
   });
 
+  it("never answers a path asked for before its batch arrived: the caller read it itself, and an older copy must not follow", async () => {
+    const { plugin } = tree();
+    const file = path.join(plugin, "plugin.json");
+    const readAhead = startReadAhead([plugin], { skip: ["node_modules"], minFolders: 1 });
+    // Asked at once, before the worker could have started: a miss, and the caller reads the disk.
+    expect(readAhead.take(file)).toBeUndefined();
+    expect(readAhead.takeListing(plugin)).toBeUndefined();
+    await finished(readAhead);
+    expect(readAhead.take(file)).toBeUndefined();
+    expect(readAhead.takeListing(plugin)).toBeUndefined();
+    // What was not asked for is handed out as ever.
+    expect(readAhead.take(path.join(plugin, "ai.assemblyline", "index.ts"))).toBeDefined();
+  });
+
+  it("reads each folder once, however it is spelt", async () => {
+    const { plugin } = tree();
+    const readAhead = await finished(startReadAhead([`${plugin}/`, path.join(plugin, "ai.assemblyline", ".."), plugin], { skip: ["node_modules"], minFolders: 1 }));
+    expect(readAhead.take(path.join(plugin, "plugin.json"))).toBeDefined();
+    expect(readAhead.take(path.join(plugin, "plugin.json"))).toBeUndefined();
+  });
+
+  it("counts listed entries against the total, so that many empty folders are bounded too", async () => {
+    const root = tempDir("al-read-ahead-folders-");
+    const wide = path.join(root, "wide");
+    for (let i = 0; i < 20; i++) fs.mkdirSync(path.join(wide, `empty-${i}`), { recursive: true });
+    // 20 entries at 64 bytes each are over 1,000: not listed ahead; with room for them, listed.
+    const tight = await finished(startReadAhead([wide], { minFolders: 1, maxTotalBytes: 1000 }));
+    expect(tight.takeListing(wide)).toBeUndefined();
+    const roomy = await finished(startReadAhead([wide], { minFolders: 1, maxTotalBytes: 2000 }));
+    expect(roomy.takeListing(wide)).toHaveLength(20);
+  });
+
   it("stops at the total it may hold", async () => {
     const { plugin } = tree();
-    const readAhead = await finished(startReadAhead([plugin], { skip: ["node_modules"], minFolders: 1, maxTotalBytes: 300 }));
+    // The two listings (7 and 2 entries at 64 bytes: 576) and one small file (its size and 256 bytes) fit in 900; two files do not.
+    const readAhead = await finished(startReadAhead([plugin], { skip: ["node_modules"], minFolders: 1, maxTotalBytes: 900 }));
     const taken = ["plugin.json", path.join("ai.assemblyline", "index.ts"), path.join("ai.assemblyline", "é.ts")].filter((file) => readAhead.take(path.join(plugin, file)) !== undefined);
-    // Each file counts its size and 256 bytes: one small file fits in 300, two do not.
     expect(taken).toHaveLength(1);
   });
 });
