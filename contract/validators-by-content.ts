@@ -7,16 +7,19 @@
  * one (issue 14 item 1: "share work across identical schemas by content hash").
  *
  * What a validator does depends only on the schema's content (its dialect is read from its own
- * `$schema`), so the key is the schema's canonical JSON text (`common/canonical-json.ts`: equal
- * content, equal key, whatever the key order). Each schema object also remembers its value, so a
- * schema asked again (every call of a tool) is not serialised again.
+ * `$schema`) and on the order of its keys: ajv fills in defaults and reports errors in the order
+ * the schema names properties and keywords. So the key is the schema's JSON text as written, key
+ * order included: two schemas that differ only in key order get a compile each, and each value's
+ * defaults and errors come in its own schema's order, exactly as without the cache. (A schema
+ * read from plugins.lock has its keys sorted, so equal locked schemas always share.) Each schema
+ * object also remembers its value, so a schema asked again (every call of a tool) is not
+ * serialised again.
  */
-import { canonicalJsonText } from "../common/canonical-json.js";
 
 /** Validators (or whatever a compile gives, `undefined` included) by schema content, optionally bounded. */
 export class ValidatorsByContent<V> {
   readonly #bySchema = new WeakMap<object, V>();
-  /** By canonical text, the most recently used last. */
+  /** By JSON text, the most recently used last. */
   readonly #byContent = new Map<string, V>();
   readonly #maxEntries: number;
 
@@ -34,7 +37,7 @@ export class ValidatorsByContent<V> {
    */
   get(schema: object, compile: () => V): V {
     if (this.#bySchema.has(schema)) return this.#bySchema.get(schema) as V;
-    const key = canonicalJsonText(schema);
+    const key = JSON.stringify(schema);
     let value: V;
     if (this.#byContent.has(key)) {
       value = this.#byContent.get(key) as V;

@@ -32,6 +32,23 @@ describe("validateConfigValue", () => {
     expect(validate({ depth: "deep" }, schema).diagnostics.map((d) => d.code)).toEqual(["AL5002"]);
   });
 
+  it("does not share a validator between schemas that differ only in key order: defaults and errors follow each schema's own order", () => {
+    // ajv fills defaults and reports errors in the order of the schema's keys; a validator
+    // compiled from another plugin's schema with the keys in another order would give this one
+    // that plugin's order. Content no other test uses (the cache lives as long as the process).
+    const ordered = (names: readonly string[]): JsonObject => ({
+      type: "object",
+      properties: Object.fromEntries(names.map((name) => [name, { type: "integer", default: 1 }])),
+    });
+    const first = validate({}, ordered(["keyOrderAlpha", "keyOrderBeta"]));
+    const second = validate({}, ordered(["keyOrderBeta", "keyOrderAlpha"]));
+    expect(Object.keys(first.withDefaults)).toEqual(["keyOrderAlpha", "keyOrderBeta"]);
+    expect(Object.keys(second.withDefaults)).toEqual(["keyOrderBeta", "keyOrderAlpha"]);
+    const wrong = { keyOrderAlpha: "x", keyOrderBeta: "y" };
+    expect(validate(wrong, ordered(["keyOrderAlpha", "keyOrderBeta"])).diagnostics.map((d) => d.path)).toEqual(["capabilities.search.config.keyOrderAlpha", "capabilities.search.config.keyOrderBeta"]);
+    expect(validate(wrong, ordered(["keyOrderBeta", "keyOrderAlpha"])).diagnostics.map((d) => d.path)).toEqual(["capabilities.search.config.keyOrderBeta", "capabilities.search.config.keyOrderAlpha"]);
+  });
+
   it("compiles a configSchema once per content: equal schemas of two plugins share one ajv compile", () => {
     // Every dialect's ajv class inherits `compile` from ajv's core class.
     const core = Object.getPrototypeOf(Ajv2020Module.default.prototype) as { compile: (...args: unknown[]) => unknown };

@@ -3,16 +3,17 @@ import { describe, expect, it } from "vitest";
 import { ValidatorsByContent } from "../../contract/validators-by-content.js";
 
 describe("ValidatorsByContent", () => {
-  it("compiles equal content once, whatever the key order, and each object is remembered", () => {
+  it("compiles equal content once, and each object is remembered; another key order is other content (ajv's defaults and errors follow it)", () => {
     const cache = new ValidatorsByContent<string>();
     let compiles = 0;
     const compile = () => `v${++compiles}`;
     const a = { type: "object", properties: { x: { type: "string" } } };
     expect(cache.get(a, compile)).toBe("v1");
-    expect(cache.get({ properties: { x: { type: "string" } }, type: "object" }, compile)).toBe("v1");
+    expect(cache.get({ type: "object", properties: { x: { type: "string" } } }, compile)).toBe("v1");
     expect(cache.get(a, compile)).toBe("v1");
-    expect(cache.get({ type: "string" }, compile)).toBe("v2");
-    expect(compiles).toBe(2);
+    expect(cache.get({ properties: { x: { type: "string" } }, type: "object" }, compile)).toBe("v2");
+    expect(cache.get({ type: "string" }, compile)).toBe("v3");
+    expect(compiles).toBe(3);
   });
   it("keeps an undefined result, and nothing when the compile throws", () => {
     const cache = new ValidatorsByContent<string | undefined>();
