@@ -101,19 +101,21 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   const schemaCompiler = options.schemaCompiler ?? createSchemaCompiler(options.verdictStore);
   const pool = options.pool;
   const reuse = options.reuse;
+  // Stored results are not consulted while the analysis worker runs (a cold analysis), only recorded.
+  const consulted = pool ? undefined : reuse;
   const within = <T>(dir: string, work: () => T): T => (reuse ? reuse.within(dir, work) : work());
   pool?.assign(resolution.capabilities.map((resolved) => resolved.source.dir));
   // The folders this thread will read are read ahead on another thread (a host that reads the
   // disk, asked to: the CLI's compile), while this one loads TypeScript and works through the
   // first ones. A folder whose stored results will likely be reused is not.
   const readAhead = host.readAhead?.(
-    [...new Set(resolution.capabilities.map((resolved) => resolved.source.dir))].filter((dir) => !(reuse && !pool && reuse.hasRecord(dir))),
+    [...new Set(resolution.capabilities.map((resolved) => resolved.source.dir))].filter((dir) => !consulted?.hasRecord(dir)),
     { skip: EXCLUDED_NAMES },
   );
   try {
     const packages = new Map<string, LoadedPackage>();
     const load = (dir: string): LoadedPackage => {
-      const reused = reuse && !pool ? reuseStored(reuse, dir, resolution.capabilities) : undefined;
+      const reused = consulted ? reuseStored(consulted, dir, resolution.capabilities) : undefined;
       if (reused) {
         packages.set(dir, reused);
         return reused;
