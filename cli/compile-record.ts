@@ -41,6 +41,7 @@ import { bundleIntegrity } from "../packaging/integrity.js";
 import { summaryCounts } from "./compile-report.js";
 import { BUDGET_TOKENS_CACHE_FILE } from "../build/token-count-cache.js";
 import { bytesAnswer, listAnswer, probeHolds, RACY_MARGIN_MS, toolchainIdentity, type Probe, type RecordingHost } from "./inputs-record.js";
+import { packProbes, unpackProbes, type PackedProbes } from "../common/probe.js";
 
 /** Where the record lives, relative to the agent root. */
 export const COMPILE_RECORD_FILE = path.join(".assemblyline", "cache", "compile.bin");
@@ -49,7 +50,8 @@ export const COMPILE_RECORD_FILE = path.join(".assemblyline", "cache", "compile.
 const STAMP_FILE = path.join(".assemblyline", "cache", "compile.stamp");
 
 /** First bytes of a record of this format (then a SHA-256 of the payload, then the payload; `common/sealed-file.ts`). */
-export const COMPILE_RECORD_MAGIC = Buffer.from("assembly-line compile record 1\n", "utf8");
+// 2: the probes are packed (`common/probe.ts`).
+export const COMPILE_RECORD_MAGIC = Buffer.from("assembly-line compile record 2\n", "utf8");
 
 /** An answer no probe ever gives: the file may have changed while the compile read it. */
 const UNSETTLED = "unsettled";
@@ -80,6 +82,9 @@ interface CompileRecord {
   readonly outcome: RecordedOutcome;
 }
 
+/** A {@link CompileRecord} as the file holds it: its probes packed (`common/probe.ts`). */
+type StoredCompileRecord = Omit<CompileRecord, "probes"> & { readonly probes: PackedProbes };
+
 /**
  * The options a record is valid for: every compile option that can change what a compile
  * writes or reports (functions excluded; the compile path never receives any here), and the
@@ -101,7 +106,9 @@ export function compileRecordKey(options: CompileOptions): string {
  */
 export function replayCompile(root: string, key: string, known?: Map<string, readonly [integrity: string, signature: string]>): RecordedOutcome | undefined {
   try {
-    const record = readSealedPayload(path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC) as CompileRecord | undefined;
+    const stored = readSealedPayload(path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC) as StoredCompileRecord | undefined;
+    const probes = typeof stored === "object" && stored !== null ? unpackProbes(stored.probes) : undefined;
+    const record = probes && { ...stored!, probes };
     if (!isRecord(record) || record.root !== root) return undefined;
     // What the last compile left in the artifact holds whatever this compile's options and
     // toolchain are: the compile may link a file with an unchanged signature without reading it.
@@ -159,7 +166,8 @@ export function compileRecorder(root: string, recording: RecordingHost): Compile
       try {
         const recordable = result.ok && (!result.lockChanged || result.lockWritten?.rereadAlike === true);
         const record = recordable ? buildRecord(root, recording, inputs, result, key, started) : undefined;
-        if (record === undefined || !writeSealedFile(root, path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC, record).written) forgetCompileRecord(root);
+        const stored: StoredCompileRecord | undefined = record && { ...record, probes: packProbes(record.probes) };
+        if (stored === undefined || !writeSealedFile(root, path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC, stored).written) forgetCompileRecord(root);
       } catch {
         forgetCompileRecord(root);
       }

@@ -21,3 +21,70 @@ export interface FileStat {
 export type Probe =
   | { readonly op: "read" | "bytes"; readonly path: string; readonly answer: string; readonly stat?: FileStat }
   | { readonly op: "list" | "real" | "kind"; readonly path: string; readonly answer: string | null };
+
+/**
+ * Probes as stored in the binary records (the plugin records of the analysis cache,
+ * `compiler/static-analysis/analysis-cache.ts`, and the compile record, `cli/compile-record.ts`):
+ * one array per field and the `stat`s as numbers, instead of two objects per probe. `v8.serialize`
+ * writes every key of every object, so the objects cost about as much as everything else in a
+ * plugin record (issue 14 item 1; docs/performance.md, "Fourteenth round"). Made by
+ * {@link packProbes}, undone by {@link unpackProbes}.
+ */
+export interface PackedProbes {
+  /** Each probe's operation, as its index in {@link PROBE_OPS}. */
+  readonly ops: Uint8Array;
+  readonly paths: readonly string[];
+  readonly answers: readonly (string | null)[];
+  /** Four numbers per probe (size, mtimeMs, ctimeMs, ino); `NaN` in the first for a probe without a `stat`. */
+  readonly stats: Float64Array;
+}
+
+/** The operations of {@link Probe}, in the order {@link PackedProbes.ops} numbers them. */
+export const PROBE_OPS = ["read", "bytes", "list", "real", "kind"] as const;
+
+/** `probes` as {@link PackedProbes}. */
+export function packProbes(probes: readonly Probe[]): PackedProbes {
+  const ops = new Uint8Array(probes.length);
+  const paths: string[] = new Array(probes.length);
+  const answers: (string | null)[] = new Array(probes.length);
+  const stats = new Float64Array(probes.length * 4);
+  probes.forEach((probe, i) => {
+    ops[i] = PROBE_OPS.indexOf(probe.op);
+    paths[i] = probe.path;
+    answers[i] = probe.answer;
+    const stat = "stat" in probe ? probe.stat : undefined;
+    if (stat === undefined) stats[i * 4] = Number.NaN;
+    else {
+      stats[i * 4] = stat.size;
+      stats[i * 4 + 1] = stat.mtimeMs;
+      stats[i * 4 + 2] = stat.ctimeMs;
+      stats[i * 4 + 3] = stat.ino;
+    }
+  });
+  return { ops, paths, answers, stats };
+}
+
+/**
+ * The probes {@link packProbes} packed, equal to the originals (key order included); `undefined`
+ * when `packed` is not of that shape (a record that reads as a miss, never a crash).
+ */
+export function unpackProbes(packed: unknown): Probe[] | undefined {
+  if (typeof packed !== "object" || packed === null) return undefined;
+  const { ops, paths, answers, stats } = packed as Record<string, unknown>;
+  if (!(ops instanceof Uint8Array) || !Array.isArray(paths) || !Array.isArray(answers) || !(stats instanceof Float64Array)) return undefined;
+  const n = ops.length;
+  if (paths.length !== n || answers.length !== n || stats.length !== n * 4) return undefined;
+  const probes: Probe[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const op = PROBE_OPS[ops[i]!];
+    const path: unknown = paths[i];
+    const answer: unknown = answers[i];
+    if (op === undefined || typeof path !== "string" || (answer !== null && typeof answer !== "string")) return undefined;
+    const at = i * 4;
+    if (op === "read" || op === "bytes") {
+      if (answer === null) return undefined;
+      probes[i] = Number.isNaN(stats[at]) ? { op, path, answer } : { op, path, answer, stat: { size: stats[at]!, mtimeMs: stats[at + 1]!, ctimeMs: stats[at + 2]!, ino: stats[at + 3]! } };
+    } else probes[i] = { op, path, answer };
+  }
+  return probes;
+}

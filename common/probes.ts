@@ -93,8 +93,19 @@ const textDigests = new WeakMap<ReadResult, string>();
  */
 export function textDigest(result: ReadResult & { readonly kind: "file" }): string {
   let known = textDigests.get(result);
-  if (known === undefined) textDigests.set(result, (known = wellFormed(result.text) ? digest(result.text) : `u16-${createHash("sha256").update(result.text, "utf16le").digest("base64url")}`));
+  if (known === undefined) textDigests.set(result, (known = computeTextDigest(result)));
   return known;
+}
+
+/**
+ * {@link textDigest} computed: of the bytes the text was decoded from when they were valid UTF-8
+ * (the same digest: a decoded text keeps its BOM, `common/host.ts`, so its UTF-8 encoding is
+ * those bytes; hashing them skips encoding the text again and checking it for lone surrogates,
+ * about 15 ms of a first compile of the 200 × 10 agent); else of the text.
+ */
+function computeTextDigest(result: ReadResult & { readonly kind: "file" }): string {
+  if (result.bytes !== undefined && !result.invalidUtf8) return digest(result.bytes);
+  return wellFormed(result.text) ? digest(result.text) : `u16-${createHash("sha256").update(result.text, "utf16le").digest("base64url")}`;
 }
 
 /**

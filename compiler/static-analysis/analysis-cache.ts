@@ -1,8 +1,10 @@
 /**
  * The persistent, content-addressed analysis cache of `compile` (like `tsc --incremental` or
  * `eslint --cache`): `<root>/.assemblyline/cache/analysis.bin` keeps, from one compile to the
- * next, the static analysis of every entry and definition module and ajv's verdict on every
- * declared schema, so an unchanged agent is neither parsed nor compiled again.
+ * next, the static analysis of every entry and definition module (a definition's only while its
+ * plugin has no record of its own or is being edited: see {@link AnalysisCache.keep}), ajv's
+ * verdict on every declared schema and each plugin folder's front-end results
+ * (`../plugin-reuse.ts`), so an unchanged agent is neither parsed nor compiled again.
  *
  * Correctness before speed:
  * - A result is reused only while every file its analysis read has the same content (a
@@ -41,6 +43,7 @@ import type { ContentFingerprint } from "./analysis-session.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analyzer.js";
 import { appendSealedSegment, readSealedLog, sealLog, writeSealedLog, type SealedLogIdentity } from "../../common/sealed-file.js";
 import { listFilesRecursively } from "../../common/list-files.js";
+import { packProbes, unpackProbes } from "../../common/probe.js";
 import type { PluginRecord, PluginResultStore } from "../plugin-reuse.js";
 
 /** Where the cache lives, relative to the agent root. */
@@ -55,7 +58,8 @@ export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis
  */
 // 4: an evaluated entry's locations are a LocationTable (`../location-table.ts`) inside the record.
 // 5: sealed-log segments keep their typed arrays' bytes after the structure (`common/sealed-file.ts`).
-export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 5\n", "utf8");
+// 6: a plugin record's probes are packed (`common/probe.ts`); a first compile keeps no definition records of plugins it keeps records of.
+export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 6\n", "utf8");
 
 /** Appended segments after which the next save writes the whole state anew. */
 export const MAX_SEGMENTS = 64;
@@ -129,6 +133,14 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   /** Stored plugin records as handed out by {@link findPlugin}, deserialized once. */
   readonly #foundPlugins = new Map<string, PluginRecord>();
   readonly #usedPlugins = new Map<string, Uint8Array>();
+  /**
+   * Definition records of plugin roots that had no stored plugin record, by root: held as
+   * objects, not yet serialized, until the plugin's own record is kept ({@link keepPlugin}: then
+   * they are dropped) or the cache is saved (then they are stored). See {@link keep}.
+   */
+  readonly #held = new Map<string, Map<string, AnalysisRecord>>();
+  /** The plugin roots (resolved) that had a stored plugin record, made on first use. */
+  #rootsWithRecord: ReadonlySet<string> | undefined;
   /** Where the keys of records and verdicts used are added while a plugin is worked on. */
   #trace: Set<string> | undefined;
   #changed: boolean;
@@ -175,6 +187,17 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     return record;
   }
 
+  /**
+   * Keeps an analysis for the next compile. A definition module's analysis of a plugin root
+   * that had no stored plugin record (every plugin of a first compile) is held instead: when the
+   * plugin's own record is kept ({@link keepPlugin}), which the next compile reuses wholesale
+   * while the plugin is untouched, it is dropped; it is stored only when the plugin gets no
+   * record (a file changed within the racy margin). A plugin whose stored record missed (it is
+   * being edited) keeps its definitions' analyses, so that its next edit parses only the file
+   * edited. A first compile thus neither serializes nor writes 2,000 records of the 200 × 10
+   * agent it would never read (issue 14 item 1; docs/performance.md, "Fourteenth round"); the
+   * cost moves to the first edit of each plugin, which parses its other definition modules again.
+   */
   keep(kind: AnalysisKind, file: string, pluginRoot: string, fingerprint: ContentFingerprint, result: EntryAnalysis | DefinitionAnalysis): void {
     const key = recordKey(kind, file, pluginRoot);
     this.#trace?.add(`r:${key}`);
@@ -184,7 +207,27 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
       return;
     }
     this.#changed = true;
+    if (kind === "definition" && !this.#hadPluginRecord(pluginRoot)) {
+      let held = this.#held.get(pluginRoot);
+      if (!held) this.#held.set(pluginRoot, (held = new Map()));
+      held.set(key, { fingerprint, result });
+      this.#used.delete(key);
+      return;
+    }
     this.#used.set(key, v8.serialize(packRecord({ fingerprint, result })));
+  }
+
+  /** Whether the cache read held a plugin record of the (resolved) plugin root `root`. */
+  #hadPluginRecord(root: string): boolean {
+    if (this.#storedPlugins.size === 0) return false;
+    this.#rootsWithRecord ??= new Set([...this.#storedPlugins.keys()].map((dir) => path.resolve(dir)));
+    return this.#rootsWithRecord.has(root);
+  }
+
+  /** Stores the held definition records ({@link keep}) of the plugins that got no record of their own. */
+  #storeHeld(): void {
+    for (const held of this.#held.values()) for (const [key, record] of held) this.#used.set(key, v8.serialize(packRecord(record)));
+    this.#held.clear();
   }
 
   get(key: string): SchemaVerdict | undefined {
@@ -222,7 +265,9 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     }
     this.#changed = true;
     try {
-      this.#usedPlugins.set(dir, v8.serialize(record));
+      this.#usedPlugins.set(dir, v8.serialize({ ...record, probes: packProbes(record.probes) }));
+      // The plugin's record stands for its definitions' analyses from now on (see keep).
+      this.#held.delete(path.resolve(dir));
     } catch {
       // A result that cannot be stored is worked on again next time.
       this.#usedPlugins.delete(dir);
@@ -239,6 +284,11 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     } catch {
       return undefined;
     }
+    // Stored with its probes packed (`common/probe.ts`).
+    if (typeof value !== "object" || value === null) return undefined;
+    const probes = unpackProbes((value as { probes?: unknown }).probes);
+    if (!probes) return undefined;
+    value = { ...value, probes };
     if (!isPluginRecord(value)) return undefined;
     this.#foundPlugins.set(dir, value);
     return value;
@@ -287,6 +337,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
    * written.
    */
   save(): boolean {
+    this.#storeHeld();
     const dropped = this.#used.size !== this.#stored.size || this.#usedVerdicts.size !== this.#storedVerdicts.size || this.#usedPlugins.size !== this.#storedPlugins.size;
     if (!this.#changed && !dropped) return false;
     const loaded = this.#loaded;

@@ -18,6 +18,7 @@ import { compileAgent, type CompileResult } from "../../build/compile.js";
 import { recordingHost } from "../../cli/inputs-record.js";
 import { createNodeHost, type CompilerHost } from "../../common/host.js";
 import type { Probe } from "../../common/probes.js";
+import { packProbes, unpackProbes, type PackedProbes } from "../../common/probe.js";
 import { ANALYSIS_CACHE_FILE, readAnalysisCacheState, sealAnalysisCache } from "../../compiler/static-analysis/analysis-cache.js";
 import { RACY_MARGIN_MS } from "../../compiler/plugin-reuse.js";
 import { outputsOf, pluginJson, TWO_TOOL_ENTRY } from "../helpers/agent-outputs.js";
@@ -171,11 +172,14 @@ describe("reuse of untouched plugins' front-end results", () => {
     await settle();
     edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, "return 5"));
     await incremental(root);
-    // Each plugin record is stored as the bytes of its own v8.serialize.
+    // Each plugin record is stored as the bytes of its own v8.serialize, its probes packed (common/probe.ts).
     const payload = readAnalysisCacheState(file) as unknown as { plugins: [string, Uint8Array][] };
+    const withProbes = (record: Record<string, unknown>, change: (probes: Probe[]) => Probe[]) => ({ ...record, probes: packProbes(change(unpackProbes(record["probes"])!)) });
     const damaged: [string, (record: Record<string, unknown>) => Record<string, unknown> | Uint8Array][] = [
-      ["a relative probe path", (record) => ({ ...record, probes: (record["probes"] as Probe[]).map((probe) => ({ ...probe, path: path.basename(probe.path) })) })],
-      ["a probe whose stat is another file's", (record) => ({ ...record, probes: (record["probes"] as Probe[]).map((probe) => ("stat" in probe && probe.stat ? { ...probe, stat: { ...probe.stat, ino: probe.stat.ino + 1 } } : probe)) })],
+      ["a relative probe path", (record) => withProbes(record, (probes) => probes.map((probe) => ({ ...probe, path: path.basename(probe.path) })))],
+      ["a probe whose stat is another file's", (record) => withProbes(record, (probes) => probes.map((probe) => ("stat" in probe && probe.stat ? { ...probe, stat: { ...probe.stat, ino: probe.stat.ino + 1 } } : probe)))],
+      ["packed probes whose fields disagree in length", (record) => ({ ...record, probes: { ...(record["probes"] as PackedProbes), paths: [] } })],
+      ["probes stored unpacked", (record) => ({ ...record, probes: unpackProbes(record["probes"]) })],
       ["no validation for the capability", (record) => ({ ...record, validated: [] })],
       ["a missing entry analysis", (record) => ({ ...record, entryFile: path.join(root, "nowhere.ts") })],
       ["a record of another shape", () => ({ startedAt: "yesterday" })],

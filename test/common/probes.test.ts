@@ -10,9 +10,11 @@
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as v8 from "node:v8";
 import { describe, expect, it } from "vitest";
 import { createNodeHost, type ReadResult } from "../../common/host.js";
 import { bytesAnswer, digest, listAnswer, probingHost, readAnswer, textDigest, type Probe } from "../../common/probes.js";
+import { packProbes, unpackProbes } from "../../common/probe.js";
 import { snapshotHost } from "../../build/snapshot-host.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
@@ -122,5 +124,62 @@ describe("probes", () => {
     expect(lone).not.toBe(replaced);
     expect(lone.startsWith("u16-")).toBe(true);
     expect(replaced).toBe(digest("a\uFFFDb"));
+  });
+
+  it("digest a disk read by its bytes as they would digest its text (a BOM, non-ASCII, invalid UTF-8)", () => {
+    const root = tempDir("al-probes-digest-");
+    const host = createNodeHost();
+    for (const [name, bytes] of [
+      ["bom.ts", Buffer.from("\uFEFFexport const a = 1;\n", "utf8")],
+      ["accents.ts", Buffer.from("export const café = \"naïve ☕ 𝄞\";\n", "utf8")],
+      ["ascii.ts", Buffer.from("export {};\n", "utf8")],
+      ["invalid.ts", Buffer.from([0x61, 0xff, 0x62])],
+    ] as const) {
+      fs.writeFileSync(path.join(root, name), bytes);
+      const read = host.read(path.join(root, name)) as ReadResult & { kind: "file" };
+      expect(read.bytes, name).toBeDefined();
+      // The same text from a host that read no bytes (an editor's buffer).
+      const textOnly: ReadResult = { kind: "file", text: read.text, version: "v", invalidUtf8: read.invalidUtf8 };
+      expect(textDigest(read), name).toBe(textDigest(textOnly));
+      expect(textDigest(read), name).toBe(read.invalidUtf8 ? digest(read.text) : digest(bytes));
+    }
+  });
+});
+
+describe("packed probes (common/probe.ts): how the binary records store them", () => {
+  const probes: Probe[] = [
+    { op: "read", path: "/a/plugin.json", answer: "file:abc", stat: { size: 165, mtimeMs: 1796346136549.893, ctimeMs: 1796346136549.893, ino: 2277426 } },
+    { op: "read", path: "/a/missing.ts", answer: "missing" },
+    { op: "bytes", path: "/a/logo.png", answer: "none" },
+    { op: "list", path: "/a", answer: null },
+    { op: "list", path: "/a/tools", answer: "digest" },
+    { op: "real", path: "/a/link", answer: "/b/target" },
+    { op: "real", path: "/a/gone", answer: null },
+    { op: "kind", path: "/a/\u0000odd\u0001", answer: "file" },
+  ];
+
+  it("unpacks to the probes packed, key order and absent stats included", () => {
+    const unpacked = unpackProbes(v8.deserialize(v8.serialize(packProbes(probes))));
+    expect(unpacked).toEqual(probes);
+    expect(unpacked!.map((probe) => Object.keys(probe))).toEqual(probes.map((probe) => Object.keys(probe)));
+    expect(unpackProbes(packProbes([]))).toEqual([]);
+  });
+
+  it("reads anything of another shape as no probes (a miss), never a crash", () => {
+    const packed = packProbes(probes);
+    for (const damaged of [
+      undefined,
+      null,
+      probes,
+      { ...packed, ops: [...packed.ops] },
+      { ...packed, paths: packed.paths.slice(1) },
+      { ...packed, answers: [...packed.answers.slice(1), null] },
+      { ...packed, stats: packed.stats.subarray(4) },
+      { ...packed, ops: Uint8Array.from([...packed.ops.slice(1), 9]) },
+      { ...packed, paths: [1, ...packed.paths.slice(1)] },
+      { ...packed, answers: [null, ...packed.answers.slice(1)] },
+    ]) {
+      expect(unpackProbes(damaged)).toBeUndefined();
+    }
   });
 });

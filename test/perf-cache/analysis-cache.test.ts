@@ -101,13 +101,42 @@ describe("persistent analysis cache", () => {
     const cold = await compile(root);
     expect(fs.existsSync(cacheFile(root))).toBe(true);
     const stored = AnalysisCache.load(root).size;
-    expect(stored.analyses).toBeGreaterThan(TOOLS);
+    // Every plugin got its own record: the entries' analyses are kept, the definitions' are not (see the next test).
+    expect(stored.analyses).toBe(readAnalysisCacheState(cacheFile(root))!.records.filter(([key]) => key.startsWith("entry\0")).length);
+    expect(stored.analyses).toBeGreaterThan(0);
     expect(stored.verdicts).toBeGreaterThanOrEqual(TOOLS);
     const before = fs.readFileSync(cacheFile(root));
     const warm = await compile(root);
     expectSame(cold, none);
     expectSame(warm, none);
     expect(fs.readFileSync(cacheFile(root)).equals(before)).toBe(true); // nothing new to save
+  });
+
+  it("keeps a plugin's definition analyses only while it has no record of its own, or once it is being edited", async () => {
+    const root = makeAgent();
+    const gen = path.join(root, "plugins/gen");
+    const tool = (i: number) => path.join(gen, `ai.assemblyline/tool-${i}.ts`);
+    const definitions = () => readAnalysisCacheState(cacheFile(root))!.records.filter(([key]) => key.startsWith("definition\0") && key.endsWith(`\0${gen}`)).length;
+    // Files changed within the racy margin: no plugin record can be kept, so the definitions' analyses are.
+    await compile(root);
+    expect(definitions()).toBe(TOOLS);
+    // Settled: the plugin's record stands for its definitions, which are not kept.
+    await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
+    fs.rmSync(cacheFile(root));
+    await compile(root);
+    expect(definitions()).toBe(0);
+    expect(readAnalysisCacheState(cacheFile(root))!.plugins!.some(([dir]) => path.resolve(dir) === gen)).toBe(true);
+    // An edit (settled, so that the plugin gets a record again): the plugin's stored record
+    // misses, every definition is analysed again, and now kept beside the plugin's new record.
+    fs.writeFileSync(tool(1), fs.readFileSync(tool(1), "utf8").replace("return 1;", "return -1;"));
+    await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
+    expectSame(await compile(root), await compile(root, false));
+    expect(definitions()).toBe(TOOLS);
+    expect(readAnalysisCacheState(cacheFile(root))!.plugins!.some(([dir]) => path.resolve(dir) === gen)).toBe(true);
+    // The next edit of the plugin reuses them: a poisoned one is what the compile reports.
+    rewriteCache(root, poisonDescription);
+    fs.writeFileSync(tool(2), fs.readFileSync(tool(2), "utf8").replace("return 2;", "return -2;"));
+    expect(driftOf((await compile(root)).result)).toHaveLength(1);
   });
 
   it("uses a valid cache: a stored result is what the compile reports (so --no-cache must skip it)", async () => {
