@@ -15,9 +15,10 @@ export type LockBytes =
   /** A directory, a broken symlink or a file that cannot be read; `reason` says which, in words. */
   | { readonly kind: "unreadable"; readonly reason: string }
   /**
-   * The exact `bytes` (whose SRI an artifact records) and their UTF-8 `text` (a byte order mark
-   * kept as U+FEFF, invalid sequences replaced by U+FFFD, which `invalidUtf8` then says). When
-   * `invalidUtf8` is false, `bytes` are exactly the UTF-8 encoding of `text`.
+   * The exact `bytes` (whose SRI an artifact records) and their UTF-8 `text` (a leading byte
+   * order mark dropped, invalid sequences replaced by U+FFFD, which `invalidUtf8` then says).
+   * When `invalidUtf8` is false, `bytes` are exactly the UTF-8 encoding of `text`, after a
+   * leading byte order mark (which `lockfile/check-lockfile.ts` reports as drift).
    */
   | { readonly kind: "read"; readonly bytes: Uint8Array; readonly text: string; readonly invalidUtf8: boolean };
 

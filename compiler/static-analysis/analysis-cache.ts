@@ -138,7 +138,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
    * objects, not yet serialized, until the plugin's own record is kept ({@link keepPlugin}: then
    * they are dropped) or the cache is saved (then they are stored). See {@link keep}.
    */
-  readonly #held = new Map<string, Map<string, AnalysisRecord>>();
+  readonly #held = new Map<string, Map<string, AnalysisRecord | Uint8Array>>();
   /** The plugin roots (resolved) that had a stored plugin record, made on first use. */
   #rootsWithRecord: ReadonlySet<string> | undefined;
   /** Where the keys of records and verdicts used are added while a plugin is worked on. */
@@ -202,19 +202,18 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     const key = recordKey(kind, file, pluginRoot);
     this.#trace?.add(`r:${key}`);
     const stored = this.#stored.get(key);
-    if (stored && this.#unpacked.get(key)?.result === result) {
-      this.#used.set(key, stored);
-      return;
-    }
-    this.#changed = true;
+    const reused = stored !== undefined && this.#unpacked.get(key)?.result === result;
+    if (!reused) this.#changed = true;
     if (kind === "definition" && !this.#hadPluginRecord(pluginRoot)) {
+      // Held, as the stored bytes when the stored analysis was used (a plugin that had no record
+      // last time, and may get one now: its definitions' records then go).
       let held = this.#held.get(pluginRoot);
       if (!held) this.#held.set(pluginRoot, (held = new Map()));
-      held.set(key, { fingerprint, result });
+      held.set(key, reused ? stored : { fingerprint, result });
       this.#used.delete(key);
       return;
     }
-    this.#used.set(key, v8.serialize(packRecord({ fingerprint, result })));
+    this.#used.set(key, reused ? stored : v8.serialize(packRecord({ fingerprint, result })));
   }
 
   /** Whether the cache read held a plugin record of the (resolved) plugin root `root`. */
@@ -226,7 +225,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
 
   /** Stores the held definition records ({@link keep}) of the plugins that got no record of their own. */
   #storeHeld(): void {
-    for (const held of this.#held.values()) for (const [key, record] of held) this.#used.set(key, v8.serialize(packRecord(record)));
+    for (const held of this.#held.values()) for (const [key, record] of held) this.#used.set(key, record instanceof Uint8Array ? record : v8.serialize(packRecord(record)));
     this.#held.clear();
   }
 

@@ -95,7 +95,5 @@ function toNode(entry: MemoryEntry): Node {
 }
 
 function decodeKeepingBom(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
-  const hasBom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  const decoded = decodeUtf8(hasBom ? bytes.subarray(3) : bytes);
-  return hasBom ? { text: `\uFEFF${decoded.text}`, invalidUtf8: decoded.invalidUtf8 } : decoded;
+  return decodeUtf8(bytes, { keepBom: true });
 }

@@ -11,6 +11,7 @@ import { compileAgent, type CompileOptions } from "../../build/compile.js";
 import { COMPILE_RECORD_FILE, COMPILE_RECORD_MAGIC, compileRecorder, compileRecordKey, replayCompile } from "../../cli/compile-record.js";
 import { recordingHost } from "../../cli/inputs-record.js";
 import { readSealedPayload, sealPayload } from "../../common/sealed-file.js";
+import { unpackProbes, type PackedProbes } from "../../common/probe.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { repoRoot } from "../helpers/temp-tree.js";
 
@@ -70,6 +71,20 @@ describe("the compile record", () => {
     }
     fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { toolchain: 1 }));
     expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+  });
+
+  it("a record whose packed probes are damaged never holds and never throws", () => {
+    const record = () => readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as Record<string, unknown> & { probes: PackedProbes };
+    const payload = record();
+    expect(unpackProbes(payload.probes)?.length).toBeGreaterThan(0);
+    for (const probes of [unpackProbes(payload.probes), { ...payload.probes, paths: payload.probes.paths.slice(1) }, { ...payload.probes, stats: [...payload.probes.stats] }, null]) {
+      fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { ...payload, probes }));
+      expect(() => replayCompile(root, compileRecordKey(options))).not.toThrow();
+      expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+    }
+    // The same payload sealed again holds: only the probes differed.
+    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, payload));
+    expect(replayCompile(root, compileRecordKey(options))).toBeDefined();
   });
 
   it("checks the artifact by content when its stat moved: a touch holds, other bytes do not", () => {
