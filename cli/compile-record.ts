@@ -42,6 +42,7 @@ import { summaryCounts } from "./compile-report.js";
 import { BUDGET_TOKENS_CACHE_FILE } from "../build/token-count-cache.js";
 import { bytesAnswer, listAnswer, probeHolds, RACY_MARGIN_MS, toolchainIdentity, type Probe, type RecordingHost } from "./inputs-record.js";
 import { packProbes, unpackProbes, type PackedProbes } from "../common/probe.js";
+import { ProbeSet } from "../common/probes.js";
 
 /** Where the record lives, relative to the agent root. */
 export const COMPILE_RECORD_FILE = path.join(".assemblyline", "cache", "compile.bin");
@@ -178,25 +179,24 @@ export function compileRecorder(root: string, recording: RecordingHost): Compile
 /** The record of a compile that succeeded (see {@link CompileRecorder.save}); `undefined` when it cannot be made sound. */
 function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet<string>, result: CompileResult, key: string, started: bigint | undefined): CompileRecord | undefined {
   const host = createNodeHost();
-  const probes = new Map<string, Probe>();
-  for (const probe of recording.probes()) probes.set(`${probe.op}\0${probe.path}`, probe);
-  const has = (op: Probe["op"], file: string): boolean => probes.has(`${op}\0${file}`);
+  const probes = new ProbeSet();
+  for (const probe of recording.probes()) probes.add(probe);
+  const has = (op: Probe["op"], file: string): boolean => probes.has(op, file);
   // The caches a compile reads are not inputs (the same result with or without them), except that
   // `--token-budget` uses its stored counts as they are: a count changed by hand there must reach
   // the budget check, so the record holds only while that file is as this compile left it.
   const budgetCounts = path.join(root, BUDGET_TOKENS_CACHE_FILE);
-  probes.set(`bytes\0${budgetCounts}`, { op: "bytes", path: budgetCounts, answer: bytesAnswer(host.readBytes(budgetCounts)) });
+  probes.set({ op: "bytes", path: budgetCounts, answer: bytesAnswer(host.readBytes(budgetCounts)) });
   if (result.lockChanged) {
     // The compile read the old lock and wrote this text: the next compile reads this text (by
     // content: written just now, its stat proves nothing), and decides alike (`rereadsAlike`).
     const lockPath = path.join(root, result.lockfile);
-    if (result.lockWritten === undefined || !probes.has(`bytes\0${lockPath}`)) return undefined;
-    probes.set(`bytes\0${lockPath}`, { op: "bytes", path: lockPath, answer: bytesAnswer(Buffer.from(result.lockWritten.text, "utf8")) });
+    if (result.lockWritten === undefined || !probes.has("bytes", lockPath)) return undefined;
+    probes.set({ op: "bytes", path: lockPath, answer: bytesAnswer(Buffer.from(result.lockWritten.text, "utf8")) });
   }
-  const read = (file: string): boolean => probes.has(`read\0${file}`) || probes.has(`bytes\0${file}`);
+  const read = (file: string): boolean => probes.has("read", file) || probes.has("bytes", file);
   const add = (probe: Probe): void => {
-    const id = `${probe.op}\0${probe.path}`;
-    if (!probes.has(id)) probes.set(id, probe);
+    probes.add(probe);
   };
   const trustedBefore = recording.startedAt - RACY_MARGIN_MS;
   // A file only esbuild (or the artifact's skill copy) read: hashed now, so one changed since the
@@ -215,7 +215,7 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
     if (!has("list", folder)) add({ op: "list", path: folder, answer: listAnswer(host.readDirectory(folder)) });
   };
   const kind = (file: string): string => {
-    const known = probes.get(`kind\0${file}`);
+    const known = probes.get("kind", file);
     if (known) return known.answer ?? "missing";
     const answer = host.kind(file);
     add({ op: "kind", path: file, answer });
@@ -246,7 +246,7 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
   const artifact = result.artifact === null ? [] : artifactEntries(root, path.resolve(root, result.artifact), result.artifactFiles, result.bundles, started);
   if (artifact === undefined) return undefined;
   const outcome: RecordedOutcome = { diagnostics: result.diagnostics, lockfile: result.lockfile, artifact: result.artifact, ...summaryCounts(result.analysis) };
-  return { toolchain: toolchainIdentity(true), root, key, startedAt: recording.startedAt, probes: [...probes.values()], artifact, outcome };
+  return { toolchain: toolchainIdentity(true), root, key, startedAt: recording.startedAt, probes: probes.values(), artifact, outcome };
 }
 
 /**

@@ -35,7 +35,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileConfined } from "../common/confined-write.js";
 import { createNodeHost, type CompilerHost } from "../common/host.js";
-import { digest, probeHolds, probingHost, RACY_MARGIN_MS, type Probe } from "../common/probes.js";
+import { digest, probeHolds, probingHost, ProbeSet, RACY_MARGIN_MS, type Probe } from "../common/probes.js";
 import { packageRoot } from "../common/package-root.js";
 import { ignoreStateDir } from "../common/state-dir.js";
 import { listFilesRecursively } from "../common/list-files.js";
@@ -78,10 +78,9 @@ export interface RecordingHost {
  */
 export function recordingHost(root: string, base: CompilerHost = createNodeHost()): RecordingHost {
   const startedAt = Date.now();
-  const probes = new Map<string, Probe>();
+  const probes = new ProbeSet();
   const keep = (probe: Probe): void => {
-    const key = `${probe.op}\0${probe.path}`;
-    if (!probes.has(key)) probes.set(key, probe);
+    probes.add(probe);
   };
   // Assigned onto the probing host, not spread: that keeps its reader of known files (`readKnownFile`).
   const host: CompilerHost = Object.assign(probingHost(base, keep), {
@@ -92,8 +91,8 @@ export function recordingHost(root: string, base: CompilerHost = createNodeHost(
   return {
     host,
     startedAt,
-    probes: () => [...probes.values()],
-    save: () => saveInputsRecord(root, { format: FORMAT, toolchain: toolchainIdentity(), root, startedAt, probes: [...probes.values()] }),
+    probes: () => probes.values(),
+    save: () => saveInputsRecord(root, { format: FORMAT, toolchain: toolchainIdentity(), root, startedAt, probes: probes.values() }),
   };
 }
 

@@ -219,3 +219,49 @@ export function probingHost(base: CompilerHost, keep: (probe: Probe) => void): C
   // A read of a path the listing called a file, without `stat` first, is probed as `read`'s.
   return withKnownFileReads(host, base, probeRead);
 }
+
+/** Where a {@link ProbeSet} keeps one path's probes: the index of each operation's in its list. */
+type ProbeSlots = { -readonly [Op in Probe["op"]]?: number };
+
+/**
+ * Probes in the order they were first made, each path once per operation: the one rule by which
+ * the recording host (`cli/inputs-record.ts`), the compile record (`cli/compile-record.ts`) and
+ * the plugin reuse (`compiler/plugin-reuse.ts`) collect what a compile asked. Keyed by path, then
+ * operation, without building a key string per question (a compile of the 200 × 10 agent asks
+ * about 17,000; docs/performance.md, "Fourteenth round").
+ */
+export class ProbeSet {
+  readonly #slots = new Map<string, ProbeSlots>();
+  readonly #list: Probe[] = [];
+
+  /** Adds `probe` unless its path was probed by its operation already; returns whether it was added. */
+  add(probe: Probe): boolean {
+    let slots = this.#slots.get(probe.path);
+    if (slots === undefined) this.#slots.set(probe.path, (slots = {}));
+    else if (slots[probe.op] !== undefined) return false;
+    slots[probe.op] = this.#list.push(probe) - 1;
+    return true;
+  }
+
+  /** Puts `probe` in place of its path's probe by its operation (where that one was), or adds it. */
+  set(probe: Probe): void {
+    const at = this.#slots.get(probe.path)?.[probe.op];
+    if (at === undefined) this.add(probe);
+    else this.#list[at] = probe;
+  }
+
+  /** The probe of `filePath` by `op`, if any. */
+  get(op: Probe["op"], filePath: string): Probe | undefined {
+    const at = this.#slots.get(filePath)?.[op];
+    return at === undefined ? undefined : this.#list[at];
+  }
+
+  has(op: Probe["op"], filePath: string): boolean {
+    return this.#slots.get(filePath)?.[op] !== undefined;
+  }
+
+  /** The probes, in order (a copy). */
+  values(): Probe[] {
+    return [...this.#list];
+  }
+}

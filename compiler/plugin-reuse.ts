@@ -26,7 +26,7 @@
  * - Anything unexpected while checking a stored plugin is a miss: the plugin is worked on again.
  */
 import type { CompilerHost } from "../common/host.js";
-import { probeHolds, probingHost, RACY_MARGIN_MS, statHolds, type FileStat, type Probe } from "../common/probes.js";
+import { probeHolds, probingHost, ProbeSet, RACY_MARGIN_MS, statHolds, type FileStat, type Probe } from "../common/probes.js";
 import type { EntryAnalysis, PluginPackage } from "./model.js";
 import type { PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 import type { ValidatedPlugin } from "./validation/validate-plugin.js";
@@ -90,9 +90,9 @@ export class PluginReuse {
   readonly #base: CompilerHost;
   readonly #store: PluginResultStore;
   readonly #startedAt = Date.now();
-  readonly #probes = new Map<string, Map<string, Probe>>();
+  readonly #probes = new Map<string, ProbeSet>();
   readonly #keys = new Map<string, Set<string>>();
-  #current: Map<string, Probe> | undefined;
+  #current: ProbeSet | undefined;
   #reused = 0;
   #recorded = 0;
 
@@ -104,10 +104,7 @@ export class PluginReuse {
     this.#base = base;
     this.#store = store;
     const keep = (probe: Probe): void => {
-      const current = this.#current;
-      if (!current) return;
-      const key = `${probe.op}\0${probe.path}`;
-      if (!current.has(key)) current.set(key, probe);
+      this.#current?.add(probe);
     };
     this.host = {
       ...probingHost(base, keep),
@@ -124,7 +121,7 @@ export class PluginReuse {
   within<T>(dir: string, work: () => T): T {
     const outer = this.#current;
     let probes = this.#probes.get(dir);
-    if (!probes) this.#probes.set(dir, (probes = new Map()));
+    if (!probes) this.#probes.set(dir, (probes = new ProbeSet()));
     let keys = this.#keys.get(dir);
     if (!keys) this.#keys.set(dir, (keys = new Set()));
     this.#current = probes;
@@ -199,10 +196,11 @@ export class PluginReuse {
     // A file changed within the racy margin before this compile started can never be trusted by
     // its `stat` against this record: such a record would never be reused, so none is kept.
     const trustedBefore = this.#startedAt - RACY_MARGIN_MS;
-    for (const probe of probes.values()) if ("stat" in probe && probe.stat && !(probe.stat.mtimeMs < trustedBefore && probe.stat.ctimeMs < trustedBefore)) return;
+    const made = probes.values();
+    for (const probe of made) if ("stat" in probe && probe.stat && !(probe.stat.mtimeMs < trustedBefore && probe.stat.ctimeMs < trustedBefore)) return;
     this.#store.keepPlugin(dir, {
       startedAt: this.#startedAt,
-      probes: [...probes.values()],
+      probes: made,
       pluginPackage: results.pluginPackage,
       entryFile: results.entry?.file,
       hash: results.hash,

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import * as v8 from "node:v8";
 import { describe, expect, it } from "vitest";
 import { createNodeHost, type ReadResult } from "../../common/host.js";
-import { bytesAnswer, digest, listAnswer, probingHost, readAnswer, textDigest, type Probe } from "../../common/probes.js";
+import { bytesAnswer, digest, listAnswer, probingHost, ProbeSet, readAnswer, textDigest, type Probe } from "../../common/probes.js";
 import { packProbes, unpackProbes } from "../../common/probe.js";
 import { snapshotHost } from "../../build/snapshot-host.js";
 import { tempDir } from "../helpers/temp-tree.js";
@@ -185,5 +185,30 @@ describe("packed probes (common/probe.ts): how the binary records store them", (
     ]) {
       expect(unpackProbes(damaged)).toBeUndefined();
     }
+  });
+});
+
+describe("ProbeSet: each path once per operation, in the order first made", () => {
+  it("keeps the first probe of a path by an operation, replaces in place with set, and answers has and get", () => {
+    const set = new ProbeSet();
+    expect(set.add({ op: "kind", path: "/a", answer: "file" })).toBe(true);
+    expect(set.add({ op: "read", path: "/a", answer: "file:x" })).toBe(true);
+    expect(set.add({ op: "kind", path: "/a", answer: "missing" })).toBe(false);
+    expect(set.add({ op: "kind", path: "/b", answer: null as unknown as string })).toBe(true);
+    set.set({ op: "read", path: "/a", answer: "file:y" });
+    set.set({ op: "bytes", path: "/c", answer: "none" });
+    expect(set.values()).toEqual([
+      { op: "kind", path: "/a", answer: "file" },
+      { op: "read", path: "/a", answer: "file:y" },
+      { op: "kind", path: "/b", answer: null },
+      { op: "bytes", path: "/c", answer: "none" },
+    ]);
+    expect(set.has("read", "/a")).toBe(true);
+    expect(set.has("bytes", "/a")).toBe(false);
+    expect(set.get("kind", "/a")?.answer).toBe("file");
+    expect(set.get("list", "/a")).toBeUndefined();
+    // A copy: changing it changes nothing in the set.
+    set.values().pop();
+    expect(set.values()).toHaveLength(4);
   });
 });
