@@ -9,6 +9,8 @@ const shared = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
   pool: "forks" as const,
+  // Before each test file: removes the temporary folders the file made, after it (test/setup/temp-dirs.ts).
+  setupFiles: ["test/setup/temp-dirs.ts"],
 };
 
 /**

@@ -10,5 +10,6 @@ export default defineConfig({
     include: ["test/conformance/**/*.test.ts"],
     testTimeout: 60_000,
     pool: "forks",
+    setupFiles: ["test/setup/temp-dirs.ts"],
   },
 });
