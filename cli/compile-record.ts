@@ -41,7 +41,7 @@ import { bundleIntegrity } from "../packaging/integrity.js";
 import { summaryCounts } from "./compile-report.js";
 import { BUDGET_TOKENS_CACHE_FILE } from "../build/token-count-cache.js";
 import { bytesAnswer, listAnswer, probeHolds, RACY_MARGIN_MS, toolchainIdentity, type Probe, type RecordingHost } from "./inputs-record.js";
-import { packProbes, unpackProbes, type PackedProbes } from "../common/probe.js";
+import { fileStatOf, packProbes, unpackProbes, type PackedProbes } from "../common/probe.js";
 import { ProbeSet } from "../common/probes.js";
 
 /** Where the record lives, relative to the agent root. */
@@ -209,7 +209,7 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
       add({ op: "bytes", path: file, answer: UNSETTLED });
       return;
     }
-    add({ op: "bytes", path: file, answer: bytesAnswer(host.readBytes(file)), stat: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } });
+    add({ op: "bytes", path: file, answer: bytesAnswer(host.readBytes(file)), stat: fileStatOf(stat) });
   };
   const list = (folder: string): void => {
     if (!has("list", folder)) add({ op: "list", path: folder, answer: listAnswer(host.readDirectory(folder)) });

@@ -9,8 +9,8 @@
 import { isAscii } from "node:buffer";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { FileStat, Probe } from "./probe.js";
-import { startReadAhead, type ReadAhead, type ReadAheadOptions } from "./read-ahead.js";
+import { fileStatOf, type FileStat, type Probe } from "./probe.js";
+import { KNOWN_FILE_OPEN_FLAGS, startReadAhead, type ReadAhead, type ReadAheadOptions } from "./read-ahead.js";
 
 /** What {@link CompilerHost.read} found at a path. */
 export type ReadResult =
@@ -156,7 +156,7 @@ function readOpenedFile(filePath: string, ahead: ReadAhead | undefined): ReadRes
   try {
     // Not through a link: the path was a regular file when its kind was asked, and one that became
     // a link since (ELOOP) goes to `read`, whose answer is the rule.
-    fd = fs.openSync(filePath, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0));
+    fd = fs.openSync(filePath, KNOWN_FILE_OPEN_FLAGS);
   } catch {
     return undefined;
   }
@@ -177,11 +177,6 @@ function readOpenedFile(filePath: string, ahead: ReadAhead | undefined): ReadRes
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/** What a probe records of a `stat`. */
-function fileStatOf(stat: fs.Stats): FileStat {
-  return { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino };
 }
 
 /** A read of a file's `bytes`: decoded keeping a BOM (so positions match), versioned by its `stat`. */

@@ -13,6 +13,16 @@ export interface FileStat {
 }
 
 /**
+ * What a probe records of a `stat` (an `fs.Stats`, or anything with its four fields): the one
+ * place that picks them (the disk host's reads, `./host.ts`; `statOf`, `./probes.ts`; the compile
+ * record's own reads, `cli/compile-record.ts`). The read-ahead's worker, evaluated source that
+ * imports nothing of ours, picks the same four (`./read-ahead.ts`).
+ */
+export function fileStatOf(stat: FileStat): FileStat {
+  return { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino };
+}
+
+/**
  * One probe and its answer: `read` (text) and `bytes` carry a content digest ("file:<sha256>")
  * or the kind of non-file they met, plus the file's `stat` when it was a file; `list` carries a
  * digest of the listing (or `null`: not a directory); `real` the resolved path (or `null`);

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { withKnownFileReads, type CompilerHost, type DirectoryEntry, type ReadResult } from "./host.js";
-import type { FileStat, Probe } from "./probe.js";
+import { fileStatOf, type FileStat, type Probe } from "./probe.js";
 
 /** A file changed this close (ms) before the recording started is compared by content, never by `stat` alone. */
 export const RACY_MARGIN_MS = 2000;
@@ -73,7 +73,7 @@ export function statOf(filePath: string, isFile: boolean): { stat?: FileStat } {
   } catch {
     return {};
   }
-  return stat?.isFile() ? { stat: { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } } : {};
+  return stat?.isFile() ? { stat: fileStatOf(stat) } : {};
 }
 
 /** The answer of a text read: `file:<sha256>` (and `:invalid-utf8`), or the kind of non-file met. */

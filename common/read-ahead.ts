@@ -12,7 +12,7 @@
  * What it reads, and why that is safe to use in place of a read of one's own: only regular
  * files it finds by listing the folders (a directory entry's type is what `lstat` says: links,
  * FIFOs and devices are never opened, linked folders never entered), each opened as the disk
- * host's own reader opens a file it knows (`O_NOFOLLOW | O_NONBLOCK`) and kept only when the
+ * host's own reader opens a file it knows ({@link KNOWN_FILE_OPEN_FLAGS}) and kept only when the
  * opened file's `fstat` calls it a regular file; entries named in `skip` are left out at every
  * depth (the listings of the folders it enters are handed out too, with every entry). A file's
  * bytes and `fstat` are those of one opening, read once up to the size `fstat` gave — what
@@ -84,6 +84,15 @@ export interface ReadAheadOptions {
  */
 export const READ_AHEAD_MIN_FOLDERS = 32;
 
+/**
+ * How a file the caller knows to be a regular file is opened: read only, not blocking (a FIFO
+ * that replaced it is not waited on), not through a final link (one that replaced it fails with
+ * `ELOOP`). The disk host's reader of known files (`readOpenedFile`, `./host.ts`) and the
+ * read-ahead's worker (given it as data) both open with it, so a file read ahead is one the
+ * host's own reader would have read.
+ */
+export const KNOWN_FILE_OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOFOLLOW ?? 0);
+
 /** What the worker posts: a batch of files read and folders listed (`null` once it is done). */
 interface Batch {
   readonly paths: readonly string[];
@@ -103,8 +112,7 @@ const WORKER_SOURCE = `"use strict";
 const fs = require("node:fs");
 const path = require("node:path");
 const { workerData } = require("node:worker_threads");
-const { port, folders, skip, maxFileBytes, maxTotalBytes } = workerData;
-const FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK || 0) | (fs.constants.O_NOFOLLOW || 0);
+const { port, folders, skip, maxFileBytes, maxTotalBytes, openFlags } = workerData;
 const skipped = new Set(skip);
 let total = 0;
 let batch = { paths: [], buffers: [], stats: [], listings: [] };
@@ -118,7 +126,7 @@ function flush() {
 function readOne(filePath) {
   let fd;
   try {
-    fd = fs.openSync(filePath, FLAGS);
+    fd = fs.openSync(filePath, openFlags);
   } catch {
     return;
   }
@@ -206,6 +214,7 @@ export function startReadAhead(folders: readonly string[], options: ReadAheadOpt
         skip: [...(options.skip ?? [])],
         maxFileBytes: options.maxFileBytes ?? 1 << 20,
         maxTotalBytes: options.maxTotalBytes ?? 64 << 20,
+        openFlags: KNOWN_FILE_OPEN_FLAGS,
       },
       transferList: [port2],
       stdout: true,

@@ -117,11 +117,17 @@ describe("persistent analysis cache", () => {
     const gen = path.join(root, "plugins/gen");
     const tool = (i: number) => path.join(gen, `ai.assemblyline/tool-${i}.ts`);
     const definitions = () => readAnalysisCacheState(cacheFile(root))!.records.filter(([key]) => key.startsWith("definition\0") && key.endsWith(`\0${gen}`)).length;
-    // Files changed within the racy margin: no plugin record can be kept, so the definitions' analyses are.
+    // A file that cannot be trusted by its stat (modified in the future: never before the racy
+    // margin, however slow the machine): no plugin record can be kept, so the definitions' analyses are.
+    const words = path.join(gen, "ai.assemblyline/words.ts");
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(words, later, later);
     await compile(root);
     expect(definitions()).toBe(TOOLS);
     // Settled: the plugin gets its record, which stands for its definitions: those stored by the
     // compile before (used again, as they still hold) are no longer kept either (found in review).
+    const earlier = new Date(Date.now() - 60_000);
+    fs.utimesSync(words, earlier, earlier);
     await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
     await compile(root);
     expect(definitions()).toBe(0);
