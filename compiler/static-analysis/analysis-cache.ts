@@ -18,7 +18,7 @@
  *   ignored (and replaced on save), never a crash and never a wrong result.
  * - The file is a sealed log (`common/sealed-file.ts`): a full state, then the changes of each
  *   later compile appended as one segment each (after a one-file change, its few records rather
- *   than the whole 12 MB of the benchmark agent: issue 14 item 4). Each segment carries its own
+ *   than the whole 7.6 MB of the benchmark agent: issue 14 item 4). Each segment carries its own
  *   SHA-256; a torn append reads as a miss. When the appended segments outgrow half of the full
  *   state (or number {@link MAX_SEGMENTS}), or the file is not the one read, the whole state is
  *   written anew (a temporary file renamed over the old one, so a reader sees either). What a
