@@ -22,8 +22,8 @@
  * Each path is handed out once ({@link ReadAhead.take}) and nothing is kept after
  * {@link ReadAhead.close}; a path asked for before its batch arrived is never answered later. A
  * file over `maxFileBytes`, or past `maxTotalBytes` in all (each file counting 256 bytes more and
- * each listed entry 64), is not read ahead (the main thread reads it as before). The worker never throws: a folder it cannot
- * list, or a file it cannot open or read, is simply not read ahead.
+ * each listed entry 64), is not read ahead (the main thread reads it as before). The worker never
+ * throws: a folder it cannot list, or a file it cannot open or read, is simply not read ahead.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

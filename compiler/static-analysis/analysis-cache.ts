@@ -58,7 +58,8 @@ export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis
  */
 // 4: an evaluated entry's locations are a LocationTable (`../location-table.ts`) inside the record.
 // 5: sealed-log segments keep their typed arrays' bytes after the structure (`common/sealed-file.ts`).
-// 6: a plugin record's probes are packed (`common/probe.ts`); a first compile keeps no definition records of plugins it keeps records of.
+// 6: a plugin record's probes are packed (`common/probe.ts`); a first compile keeps no definition
+//    records of the plugins it keeps records of.
 export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 6\n", "utf8");
 
 /** Appended segments after which the next save writes the whole state anew. */
