@@ -42,6 +42,19 @@ describe("SourceStore.module", () => {
     );
     expect(module.syntaxErrors.length).toBeGreaterThan(1);
   });
+
+  it("does not parse JSDoc comments, and keeps the spans and syntax errors of the code around them", () => {
+    const text = "/**\n * A tool.\n * @param input {string} the input\n */\nexport default { a: 1,, b: 2 };\n";
+    const module = new SourceStore().module("/a/tool.ts", "1", text);
+    const statement = module.sourceFile!.statements[0] as ts.ExportAssignment & { jsDoc?: unknown };
+    // A parse of JSDoc attaches its nodes to the statement (the default, `JSDocParsingMode.ParseAll`).
+    const documented = ts.createSourceFile("/a/tool.ts", text, ts.ScriptTarget.ESNext, false).statements[0] as ts.Statement & { jsDoc?: unknown };
+    expect(documented.jsDoc).toBeDefined();
+    expect(statement.jsDoc).toBeUndefined();
+    const span = module.spanOf(statement.expression);
+    expect(text.slice(span.start, span.end)).toBe("{ a: 1,, b: 2 }");
+    expect(module.syntaxErrors.map((p) => text.slice(p.start, p.end))).toEqual([","]);
+  });
 });
 
 describe("SourceStore retention", () => {
