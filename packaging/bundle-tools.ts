@@ -79,18 +79,18 @@ export interface BundleToolsOptions {
 
 /**
  * The most entry points one esbuild build gets; more are built in batches, one after the other.
- * esbuild's work per build grows faster than its entry points: its linker keeps, for every file
- * and part of a build, a bit set with one bit per entry point (`EntryBits`), so the whole build
- * costs about entries × files. Measured on the 2-core benchmark machine (4 December, whole
- * `compile` processes, interleaved, docs/performance.md "Sixteenth round"): the 500 × 10 agent of
- * the size scan (5,000 definitions) took 20.9 s in batches of 2,500, 9.3 s in batches of 500 and
- * 8.5 s in batches of 250 (125: 8.6 s, 60: 8.7 s); the 200 × 10 benchmark agent 3.4 s in one
- * build of 2,000 against 2.8 s in batches of 250. Smaller batches also bound esbuild's memory:
- * one build of the 2,000 × 10 agent's 20,000 definitions held about 6.4 GB, and once 23 GB,
+ * esbuild's work per build grows faster than its entry points (its linker keeps, for every file of
+ * a build, a bit set with one bit per entry point: `EntryBits` in esbuild's `internal/graph`,
+ * bookkeeping that grows with entries × files). Measured on the 2-core benchmark machine
+ * (4 December, whole `compile` processes, interleaved, docs/performance.md "Sixteenth round"): the
+ * 500 × 10 agent of the size scan (5,000 definitions) took 20.9 s in batches of 2,500, 9.3 s in
+ * batches of 500 and 8.5 s in batches of 250 (125: 8.6 s, 60: 8.7 s); the 200 × 10 benchmark agent
+ * 3.4 s in one build of 2,000 against 2.8 s in batches of 250. Smaller batches also bound esbuild's
+ * memory: one build of the 2,000 × 10 agent's 20,000 definitions held about 6.4 GB, and once 23 GB,
  * until the OOM killer ended it (docs/benchmarks.md), which the service's memory limit
- * (`./esbuild-service.ts`) also guards against. Bundles are self-contained (no code splitting),
- * so a bundle's bytes do not depend on its batch; warnings of a module several batches import
- * are said once (`finish` drops repeats).
+ * (`./esbuild-service.ts`) also guards against. Bundles are self-contained (no code splitting), so
+ * a bundle's bytes do not depend on its batch; warnings of a module several batches import are said
+ * once (`finish` drops repeats).
  */
 export const BUILD_BATCH = 250;
 
