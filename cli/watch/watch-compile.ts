@@ -6,8 +6,8 @@
  *   `.assemblyline/` and the artifact directory) and the package folder of every published
  *   plugin the last compile resolved.
  * - Each compile reuses the analysis cache (`.assemblyline/cache/`, saved by the previous one)
- *   and one esbuild context per root (`packaging/incremental-bundler.ts`), so only changed
- *   files are parsed again.
+ *   and one esbuild context per batch of at most `BUILD_BATCH` bundles
+ *   (`packaging/incremental-bundler.ts`), so only changed files are parsed again.
  * - Compiles of a root never overlap: a change that lands while one runs is queued, and the
  *   next compile starts after the current one finished (the lock is written atomically and by
  *   one compile at a time, so it is never half-written or written from a stale analysis).
