@@ -5,9 +5,9 @@
  * it to 8 GB even in batches, and once to 23 GB, until the OOM killer ended it. Go's soft memory
  * limit (`GOMEMLIMIT`) makes its collector keep the heap under it when the live data fits,
  * as a batch's does (`BUILD_BATCH` in `./bundle-tools.ts`): about 3.3 GB on that agent instead
- * of 7.1 GB (with batches of 2,500, before they became 250). A lower limit bounds it more but slows ordinary builds: at 1,536 MiB one build of
- * 2,000 definitions took about 28 % longer; at 3 GiB it takes what it takes without a limit
- * (docs/benchmarks.md, measured on 2 December).
+ * of 7.1 GB (with batches of 2,500, before they became 250). A lower limit bounds it more but
+ * slows ordinary builds: at 1,536 MiB one build of 2,000 definitions took about 28 % longer; at
+ * 3 GiB it takes what it takes without a limit (docs/benchmarks.md, measured on 2 December).
  */
 
 /**
