@@ -35,6 +35,12 @@ export interface LineMap {
 /** Builds the line map of `text` (O(n)); `file` is carried into every location it makes. */
 export function createLineMap(file: string, text: string): LineMap {
   const lineStarts = [0];
+  // Most texts end their lines with `\n` alone: found with `indexOf`, several times faster than
+  // the walk below in a cold process (issue 14 item 1). Any `\r`, U+2028 or U+2029 takes the walk.
+  if (text.indexOf("\r") === -1 && text.indexOf("\u2028") === -1 && text.indexOf("\u2029") === -1) {
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lineStarts.push(at + 1);
+    return { file, text, lineStarts };
+  }
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch === 13 /* \r */) {

@@ -3,6 +3,8 @@
  * normalisation (issue 3 item 3; documented in `README-hashing.md`).
  */
 
+import { isUtf8 } from "node:buffer";
+
 /** `text` files are hashed with CRLF normalised to LF; `binary` files as raw bytes. */
 export type ContentKind = "text" | "binary";
 
@@ -26,7 +28,6 @@ export function contentKindOf(filePath: string, bytes: Uint8Array): ContentKind 
   return RAW_BYTES_NAME.test(filePath) ? "binary" : classifyContent(bytes);
 }
 
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Classifies file content, deterministically and from the bytes alone (never the file name):
@@ -40,13 +41,9 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * UTF-8 or mark it `-text` in `.gitattributes`.
  */
 export function classifyContent(bytes: Uint8Array): ContentKind {
-  if (bytes.includes(0)) return "binary";
-  try {
-    strictUtf8.decode(bytes);
-    return "text";
-  } catch {
-    return "binary";
-  }
+  // `isUtf8` validates exactly as a fatal `TextDecoder` decodes (WHATWG UTF-8: no overlong form,
+  // no surrogate, nothing past U+10FFFF), without building the string (issue 14 item 1).
+  return bytes.includes(0) || !isUtf8(bytes) ? "binary" : "text";
 }
 
 /**
@@ -55,7 +52,7 @@ export function classifyContent(bytes: Uint8Array): ContentKind {
  * nothing changes.
  */
 export function normalizeContent(bytes: Uint8Array, kind: ContentKind): Uint8Array {
-  if (kind === "binary") return bytes;
+  if (kind === "binary" || bytes.indexOf(0x0d) === -1) return bytes;
   let pairs = 0;
   for (let i = 0; i + 1 < bytes.length; i++) if (bytes[i] === 0x0d && bytes[i + 1] === 0x0a) pairs++;
   if (pairs === 0) return bytes;

@@ -73,12 +73,13 @@ export function toLocatedValue(root: Located, limit: number, withLocations = tru
     else if (node.kind === "array") value = node.items.map((item) => visit(item, null, undefined));
     else {
       const out: Record<string, JsonValue> = {};
-      for (const [memberName, member] of node.members) {
+      // `forEach` rather than `for…of`: no iterator result and no entry pair per member.
+      node.members.forEach((member, memberName) => {
         const memberValue = visit(member.node, memberName, member.key);
         // Plain assignment is much faster; only `__proto__` would hit the prototype setter.
         if (memberName === "__proto__") setOwn(out, memberName, memberValue);
         else out[memberName] = memberValue;
-      }
+      });
       value = out;
     }
     if (row !== undefined) table!.close(row);

@@ -44,9 +44,37 @@ describe("classifyContent / normalizeContent", () => {
     expect(classifyContent(PNG)).toBe("binary");
   });
 
+  it("calls exactly what a fatal TextDecoder refuses binary (overlong forms, surrogates, past U+10FFFF, cut sequences)", () => {
+    const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    const decodes = (bytes: Uint8Array): boolean => {
+      try {
+        fatal.decode(bytes);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const samples = [
+      [0xc0, 0xaf], // overlong "/"
+      [0xe0, 0x80, 0xaf], // overlong, three bytes
+      [0xed, 0xa0, 0x80], // a surrogate (U+D800)
+      [0xf4, 0x90, 0x80, 0x80], // U+110000
+      [0xe2, 0x82], // cut short
+      [0x80], // a lone continuation byte
+      [0xf0, 0x9f, 0x98, 0x80], // U+1F600
+      [0xef, 0xbb, 0xbf, 0x61], // BOM + "a"
+      [0xee, 0x80, 0x80], // U+E000
+    ].map((bytes) => Uint8Array.from([0x61, ...bytes, 0x62]));
+    for (let n = 0; n < 300; n++) samples.push(Uint8Array.from({ length: 1 + (n % 9) }, (_, i) => (n * 131 + i * 197 + 1) & 0xff || 1));
+    for (const bytes of samples) expect(classifyContent(bytes)).toBe(decodes(bytes) ? "text" : "binary");
+  });
+
   it("turns CRLF into LF in text only, and keeps a lone CR", () => {
     expect(Buffer.from(normalizeContent(Buffer.from("a\r\nb\rc\r\n"), "text")).toString()).toBe("a\nb\rc\n");
     expect(normalizeContent(PNG, "binary")).toBe(PNG);
+    const plain = Buffer.from("a\nb\n");
+    expect(normalizeContent(plain, "text")).toBe(plain);
+    expect(Buffer.from(normalizeContent(Buffer.from("\r\n\r\r\n\r"), "text")).toString()).toBe("\n\r\n\r");
   });
 });
 

@@ -57,6 +57,31 @@ describe("SourceStore.module", () => {
   });
 });
 
+describe("SourceStore.module and deep nesting", () => {
+  it("parses a file with more opening brackets than the depth limit when they do not nest deeply", () => {
+    // 600 sibling arrays: more than the 512 brackets the parse's depth check counts first.
+    const text = `export default [${Array.from({ length: 600 }, () => "[1]").join(", ")}];\n`;
+    const module = new SourceStore().module("/a/tool.ts", "1", text);
+    expect(module.tooDeep).toBe(false);
+    expect(module.sourceFile).toBeDefined();
+    expect(module.syntaxErrors).toEqual([]);
+  });
+
+  it("refuses a file that nests brackets beyond the limit, and one that only seems to (brackets in a string)", () => {
+    const deep = `export default ${"[".repeat(600)}${"]".repeat(600)};\n`;
+    const module = new SourceStore().module("/a/deep.ts", "1", deep);
+    expect(module.tooDeep).toBe(true);
+    expect(module.sourceFile).toBeUndefined();
+    expect(module.syntaxErrors[0]!.message).toBe("the file nests brackets more than 256 levels deep");
+    // The cheap count sees 600 brackets and the cheap walk a depth of 600, but they are in a
+    // string: the exact scan (TypeScript's scanner) finds no nesting, so the file is parsed.
+    const quoted = `export default "${"[".repeat(600)}";\n`;
+    const parsed = new SourceStore().module("/a/quoted.ts", "1", quoted);
+    expect(parsed.tooDeep).toBe(false);
+    expect(parsed.sourceFile).toBeDefined();
+  });
+});
+
 describe("SourceStore retention", () => {
   const text = "export default { a: 1 };\n";
 
