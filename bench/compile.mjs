@@ -24,6 +24,7 @@
  * Usage: node bench/compile.mjs [runs=7] [--quick] [--json] (bench/lib.mjs: the shared flags and
  * figures; --quick: a 5-plugin agent, one run).
  */
+import "./clean-env.mjs";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -14,6 +14,7 @@
  * Usage: node bench/editor.mjs [--quick] [--json] (bench/lib.mjs: the shared flags and figures
  * `editor.entry` and `editor.ordinary`; --quick: 6 edits after 2 warm-up edits, 5 plugins).
  */
+import "./clean-env.mjs";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";

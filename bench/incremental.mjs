@@ -17,6 +17,7 @@
  * bench/lib.mjs's convention, one JSON line each (what `npm run bench` collects).
  * `--quick`: 5 plugins × 10 tools, 1 run (a smoke check of the script, not a measurement).
  */
+import "./clean-env.mjs";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";

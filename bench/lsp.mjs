@@ -15,6 +15,7 @@
  * flags and figures `lsp.typing` and `lsp.pauses`; --quick: 10 edits of a 5-plugin agent, 3
  * warm-up edits, 50 ms pauses).
  */
+import "./clean-env.mjs";
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";

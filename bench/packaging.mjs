@@ -19,6 +19,7 @@
  * `--json` prints the figure `packaging.bundle` as one JSON line (bench/lib.mjs); `--quick`
  * bundles 100 definitions, one run.
  */
+import "./clean-env.mjs";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";

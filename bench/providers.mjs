@@ -11,6 +11,7 @@
  * Runs against dist/ (npm run build first). Usage: node bench/providers.mjs [runs=7] [--quick] [--json]
  * (bench/lib.mjs: the shared flags and figures; --quick: a 5-plugin agent, one run).
  */
+import "./clean-env.mjs";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";

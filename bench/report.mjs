@@ -87,6 +87,9 @@ export function renderResultsMarkdown(results) {
     `- CPU: ${m.cpu}, ${m.cores} cores; memory ${m.memoryGiB} GiB`,
     `- OS: ${m.os}; Node ${m.node}`,
     `- Load average (1, 5, 15 min) at the start: ${results.loadAverageAtStart.join(", ")}; at the end: ${results.loadAverageAtEnd.join(", ")}`,
+    ...(results.removedVariables?.length
+      ? [`- Removed from the environment of every measured process: ${results.removedVariables.map((name) => `\`${name}\``).join(", ")} (bench/clean-env.mjs: it makes every Node process start slower, both sides of every ratio alike)`]
+      : []),
     "",
     "Wall-clock figures on a shared machine are noisy: every figure is measured interleaved with its",
     "baseline in the same run, and the ratios of medians are what to compare.",

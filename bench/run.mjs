@@ -19,6 +19,7 @@
  * that are not in bench/ are skipped, and the targets they own are reported as not measured.
  * Exit status 1 when a script fails; a missed target is a result, not a failure.
  */
+import { removedVariables } from "./clean-env.mjs";
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -107,6 +108,7 @@ const resultsSoFar = (complete) => ({
   complete,
   command: `node bench/run.mjs ${process.argv.slice(2).join(" ")}`.trim(),
   machine,
+  removedVariables,
   loadAverageAtStart,
   loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
   scripts: scripts.filter((s) => s.status !== "missing"),

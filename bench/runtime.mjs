@@ -26,6 +26,7 @@
  * two runtimes' medians. The load average at the end is printed too (wall-clock figures on a
  * loaded machine are noisy: compare the ratios of one run).
  */
+import "./clean-env.mjs";
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -17,6 +17,7 @@
  * (runs default per size: 5, 5, 3, 2; --quick: 2 and 5 plugins, one run each).
  * Runs against dist/ (npm run build first).
  */
+import "./clean-env.mjs";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";

@@ -20,6 +20,7 @@
  *   `performance.now()`, the two methods interleaved query by query (alternating which runs
  *   first) so machine load affects both alike; we report median, p95, mean and max in ms.
  */
+import "./clean-env.mjs";
 import { performance } from "node:perf_hooks";
 import { createToolSearchIndex } from "../dist/runtime-min/search/index.js";
 import { emit, ratioFigure } from "./lib.mjs";

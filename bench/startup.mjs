@@ -23,6 +23,7 @@
  * `--baseline DIR` adds the same commands run by another build's `dist/` (e.g. the main
  * branch's) to the same interleaved rounds, as "before" rows, on its own compiled copy.
  */
+import "./clean-env.mjs";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -93,8 +93,23 @@ beforeAll(() => {
 }, 120_000);
 
 describe("what each command loads", () => {
-  it("--version and --help load commander and the command definitions only", () => {
-    for (const args of [["--version"], ["--help"]]) {
+  it("--version (or -v) alone loads only the version module, not the code cache nor the bundle, and prints what commander printed", () => {
+    const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
+    for (const args of [["--version"], ["-v"]]) {
+      const run = loadedBy(args, agent);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toBe(`${version}\n`);
+      expect(run.files).toEqual(["bin/assembly-line.js", "cli-bundle/version.js"]);
+      expect([...run.packages].filter((name) => !name.startsWith("dist/"))).toEqual([]);
+    }
+    // With anything else on the line, commander answers as before (here: the version first).
+    const mixed = loadedBy(["--version", "--help"], agent);
+    expect(mixed.stdout).toBe(`${version}\n`);
+    expect(mixed.files).toContain("cli-bundle/assembly-line.cjs");
+  });
+
+  it("--help loads commander and the command definitions only", () => {
+    for (const args of [["--help"]]) {
       const run = loadedBy(args, agent);
       expect(run.status).toBe(0);
       expect([...run.packages].filter((name) => !name.startsWith("dist/")).sort()).toEqual(["commander", "fastest-levenshtein", "picocolors"]);
@@ -129,7 +144,7 @@ describe("what each command loads", () => {
     generateAgent(generated, { plugins: POOL_THRESHOLD + 2, tools: 2 });
     const worker = { ASSEMBLY_LINE_ANALYSIS_WORKER: "1" };
     const runs: readonly (readonly [readonly string[], string, NodeJS.ProcessEnv])[] = [
-      [["--version"], agent, {}],
+      [["--help"], agent, {}],
       [["tools", "."], agent, {}],
       [["search", "echo", "."], agent, {}],
       [["call", "echo", "--input", '{"message":"hi"}', "."], agent, {}],
