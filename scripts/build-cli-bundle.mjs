@@ -69,7 +69,16 @@ const IMPORTER = 'Symbol.for("assembly-line.import")';
  * package — native (better-sqlite3), large and used on few paths (typescript, esbuild, the token
  * encoder), or loading optional tools lazily (cosmiconfig) — is imported from `node_modules/`.
  */
-const BUNDLED_PACKAGES = new Set(["commander", "ajv", "ajv-formats", "ssri", "minisearch", "picomatch", "canonicalize", "picocolors", "fastest-levenshtein", "yaml"]);
+const BUNDLED_PACKAGES = new Set(["commander", "ajv", "ajv-formats", "ssri", "minisearch", "picomatch", "canonicalize", "picocolors", "fastest-levenshtein", "yaml", "cosmiconfig"]);
+
+/**
+ * What cosmiconfig (bundled: every command searches the project configuration with it) loads
+ * only inside a loader we do not use or on a fallback path: left in `node_modules/`, `require`d
+ * there when asked, as before. Its `import()` of a JavaScript configuration goes through the
+ * stub's importer like the bundle's own (the rewrite below).
+ */
+const COSMICONFIG_LAZY = new Set(["import-fresh", "parse-json", "js-yaml", "typescript"]);
+
 
 const posix = (file) => file.split(path.sep).join("/");
 
@@ -93,6 +102,7 @@ const keepLayout = {
   name: "keep-layout",
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.importer.includes(`${path.sep}node_modules${path.sep}cosmiconfig${path.sep}`) && COSMICONFIG_LAZY.has(args.path)) return { path: args.path, external: true };
       if (args.path.startsWith("node:") || args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       const name = args.path.startsWith("@") ? args.path.split("/").slice(0, 2).join("/") : args.path.split("/")[0];
       return BUNDLED_PACKAGES.has(name) ? undefined : { path: args.path, external: true };
