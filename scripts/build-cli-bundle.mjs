@@ -17,8 +17,9 @@
  *   `dist/` (`compiler/analysis-worker-thread.js`, `compiler/validation/schema-worker-thread.js`,
  *   which `compiler/helper-worker.ts` starts) become small ES modules that install the code
  *   cache with the bundle's folder, give the bundle an importer ({@link IMPORTER}), and
- *   `require` the bundle. `tsc` alone writes the unbundled modules back (still correct, only
- *   slower to start) until this script runs again.
+ *   `require` the bundle. The bin answers `--version` (or `-v`) alone first, with `version.js`
+ *   (`cli/version.ts` bundled alone), before any of that. `tsc` alone writes the unbundled
+ *   modules back (still correct, only slower to start) until this script runs again.
  * - **`import()`** inside a `vm.Script` compiled with cached data fails on Node 20 (and warns
  *   that it is experimental), so the bundle's dynamic imports of what stays outside it (npm
  *   packages loaded on few paths, a tool's bundle, a configuration file, the language server)
