@@ -144,6 +144,42 @@ function saveInputsRecord(root: string, record: InputsRecord): void {
  */
 const COMPILE_LAYERS = ["cli-bundle", "build", "packaging", "lockfile", "compiler", "contract", "diagnostics", "common"];
 
+/**
+ * Inside the CLI bundle (esbuild's `define`, scripts/build-cli-bundle.mjs): the JSON list of the
+ * stubs in `dist/` that start it (the bin and the worker threads' scripts), relative to `dist/`.
+ * Not defined outside the bundle (tests, `tsc`'s `dist/`).
+ */
+declare const ASSEMBLY_LINE_BUNDLE_STUBS: string | undefined;
+
+/** The first line every stub scripts/build-cli-bundle.mjs writes starts with (after the bin's `#!`). */
+const BUNDLE_STUB_MARK = "// Written by scripts/build-cli-bundle.mjs";
+
+/**
+ * The stubs that start the CLI bundle, as absolute paths, when this code runs from the bundle and
+ * every one of them is still the bundle's stub; `undefined` otherwise: outside the bundle, or when
+ * a `tsc` run alone has written a stub back as the unbundled module (whose layers then run).
+ */
+function bundleStubs(distRoot: string): string[] | undefined {
+  if (typeof ASSEMBLY_LINE_BUNDLE_STUBS !== "string") return undefined;
+  const stubs = (JSON.parse(ASSEMBLY_LINE_BUNDLE_STUBS) as string[]).map((stub) => path.join(distRoot, stub));
+  for (const stub of stubs) {
+    let head: string;
+    try {
+      const fd = fs.openSync(stub, "r");
+      try {
+        const buffer = Buffer.alloc(256);
+        head = buffer.toString("utf8", 0, fs.readSync(fd, buffer, 0, buffer.length, 0));
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      return undefined;
+    }
+    if (!head.replace(/^#![^\n]*\n/, "").startsWith(BUNDLE_STUB_MARK)) return undefined;
+  }
+  return stubs;
+}
+
 /** The other layers a `compile` command runs: its command line, printing, and the authoring API bundled into every tool. */
 const PRINTING_LAYERS = ["cli", "runtime-min", "bin"];
 
@@ -163,8 +199,15 @@ export function toolchainIdentity(whole = false): string {
   const hash = createHash("sha256").update(process.version);
   const layersRoot = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
   const pkgRoot = packageRoot();
-  const layers = [...COMPILE_LAYERS, ...(whole ? PRINTING_LAYERS : [])].map((layer) => path.join(layersRoot, layer));
+  // Run from the CLI bundle through its own stubs, the compile path is the bundle's folder and the
+  // stubs: the other files `tsc` emitted for those layers do not run (about 200 files not listed
+  // and stat'ed by every host command: issue 14 item 3). The authoring API of `whole` is read by
+  // packaging from `runtime-min/` whichever code runs.
+  const stubs = bundleStubs(layersRoot);
+  const layerNames = stubs ? ["cli-bundle", ...(whole ? ["runtime-min"] : [])] : [...COMPILE_LAYERS, ...(whole ? PRINTING_LAYERS : [])];
+  const layers = layerNames.map((layer) => path.join(layersRoot, layer));
   const files = [...layers, path.join(pkgRoot, "schemas")].flatMap((dir) => listFilesRecursively(dir, (name) => RUNNING_CODE.test(name)));
+  if (stubs) files.push(...stubs);
   files.push(path.join(pkgRoot, "package.json"));
   let dependencies: string[] = [];
   try {

@@ -165,6 +165,9 @@ const parserModule = emitted(path.join(root, "compiler", "static-analysis", "typ
 const typescriptDefines = {
   ASSEMBLY_LINE_TYPESCRIPT_COPY: JSON.stringify(posix(path.relative(path.dirname(parserModule), typescriptCopy))),
   ASSEMBLY_LINE_TYPESCRIPT_SOURCE_BYTES: String(fs.statSync(installedTypeScript).size),
+  // The stubs written below, relative to dist/: the toolchain's identity when the bundle runs
+  // (cli/inputs-record.ts, bundleStubs).
+  ASSEMBLY_LINE_BUNDLE_STUBS: JSON.stringify(JSON.stringify(["bin/assembly-line.js", ...Object.values(WORKER_SCRIPTS).map((script) => posix(path.relative(dist, emitted(path.join(root, script)))))])),
 };
 await build({
   stdin: {

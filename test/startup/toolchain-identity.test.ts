@@ -3,7 +3,8 @@
  * it: the compile path runs from the CLI bundle, `dist/cli-bundle/` (scripts/build-cli-bundle.mjs),
  * on both threads, started from stubs among the layers `tsc` emitted (which also run on their own
  * after a `tsc` without the bundle's build), so a change to either must make the inputs record
- * and the compile record stop holding (issue 14 items 3 and 4). Runs the real CLI
+ * and the compile record stop holding (issue 14 items 3 and 4); while every stub is the
+ * bundle's, the other modules `tsc` emitted do not run and are not part of it. Runs the real CLI
  * from a copy of `dist/` (built by `pretest`) so that files can be touched without disturbing
  * other tests.
  */
@@ -61,11 +62,33 @@ describe("the toolchain identity of the built CLI", () => {
     expect(after.inputs).not.toBe(before.inputs);
   }, 60_000);
 
-  it("changes when a module of the layers tsc emitted changes (the worker stubs, and the unbundled build)", () => {
+  it("changes when a stub that starts the bundle changes (a worker thread's script)", () => {
     const before = compileAndReadToolchains();
-    touch(path.join(pkg, "dist", "compiler", "preanalyze-plugin.js"));
+    touch(path.join(pkg, "dist", "compiler", "analysis-worker-thread.js"));
     const after = compileAndReadToolchains();
     expect(after.compile).not.toBe(before.compile);
     expect(after.inputs).not.toBe(before.inputs);
+  }, 60_000);
+
+  it("does not list the modules tsc emitted that the bundle does not run, while every stub is the bundle's", () => {
+    const before = compileAndReadToolchains();
+    touch(path.join(pkg, "dist", "compiler", "preanalyze-plugin.js"));
+    expect(compileAndReadToolchains()).toEqual(before);
+  }, 60_000);
+
+  it("changes with any module of the layers once a tsc run alone wrote a stub back (those modules then run)", () => {
+    const stub = path.join(pkg, "dist", "compiler", "validation", "schema-worker-thread.js");
+    const bundled = fs.readFileSync(stub, "utf8");
+    try {
+      // What `tsc` alone writes: the unbundled module, which imports the layers' own files.
+      fs.writeFileSync(stub, "// The schema worker's script as tsc emits it.\nexport {};\n");
+      const before = compileAndReadToolchains();
+      touch(path.join(pkg, "dist", "compiler", "preanalyze-plugin.js"));
+      const after = compileAndReadToolchains();
+      expect(after.compile).not.toBe(before.compile);
+      expect(after.inputs).not.toBe(before.inputs);
+    } finally {
+      fs.writeFileSync(stub, bundled);
+    }
   }, 60_000);
 });
