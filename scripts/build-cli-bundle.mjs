@@ -265,33 +265,21 @@ function checkRouted(text, rewrites) {
   if (calls !== rewrites) throw new Error(`scripts/build-cli-bundle.mjs: ${rewrites} import( rewritten in ${bundle}, but ${calls} calls of the importer: one was not code`);
 }
 
+/** Bundles the source file `source` (relative to the repository) with what it imports into one ES module, `outfile`. */
+async function buildModule(source, outfile, options = {}) {
+  await build({ entryPoints: [path.join(root, source)], outfile, bundle: true, format: "esm", platform: "node", target: "node20", logLevel: "warning", ...options });
+}
+
 // The code cache the stubs install before they load the bundle: one ES module (common/code-cache.ts and
 // what it imports) instead of four from dist/common/.
 const codeCache = path.join(outdir, "code-cache.js");
-await build({
-  entryPoints: [path.join(root, "common", "code-cache.ts")],
-  outfile: codeCache,
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  sourcemap: "linked",
-  logLevel: "warning",
-});
+await buildModule("common/code-cache.ts", codeCache, { sourcemap: "linked" });
 
 // `cli/version.ts` alone, as a small ES module of its own: the bin prints `--version` with it,
 // without the code cache and the bundle (docs/performance.md, "Start-up": about 20 ms of a 50 ms
 // `--version`). The version is still read from package.json when asked, by the same function.
 const versionModule = path.join(outdir, "version.js");
-await build({
-  entryPoints: [path.join(root, "cli", "version.ts")],
-  outfile: versionModule,
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  logLevel: "warning",
-});
+await buildModule("cli/version.ts", versionModule);
 
 /**
  * A stub in dist/ that installs the code cache, gives the bundle its importer and runs `body`;
