@@ -23,11 +23,12 @@ export function isJsonObject(value: unknown): value is JsonObject {
  * is `__proto__` (which plain assignment would treat as the prototype setter).
  */
 export function setOwn(target: object, key: string, value: unknown): void {
-  // Of `Object.prototype`'s properties only `__proto__` is an accessor (the others are writable
-  // data): any other key a plain, extensible object does not hold yet becomes, by assignment,
-  // the same own data property, many times faster than `defineProperty` in a cold process (the
-  // lock builder sets every tool with it; issue 14 item 1).
-  if (key !== "__proto__" && Object.getPrototypeOf(target) === Object.prototype && Object.isExtensible(target) && !Object.hasOwn(target, key)) {
+  // A key that neither the plain, extensible object nor `Object.prototype` holds becomes, by
+  // assignment, the same own data property, many times faster than `defineProperty` in a cold
+  // process (the lock builder sets every tool with it; issue 14 item 1). Keys `Object.prototype`
+  // holds (`__proto__`, an accessor; `toString`, read-only when a host froze the intrinsics) keep
+  // `defineProperty`.
+  if (Object.getPrototypeOf(target) === Object.prototype && Object.isExtensible(target) && !Object.hasOwn(target, key) && !(key in Object.prototype)) {
     (target as Record<string, unknown>)[key] = value;
     return;
   }

@@ -74,11 +74,17 @@ const BUNDLED_PACKAGES = new Set(["commander", "ajv", "ajv-formats", "ssri", "mi
 
 /**
  * What cosmiconfig (bundled: every command searches the project configuration with it) loads
- * only inside a loader we do not use or on a fallback path: left in `node_modules/`, `require`d
- * there when asked, as before. Its `import()` of a JavaScript configuration goes through the
- * stub's importer like the bundle's own (the rewrite below).
+ * only inside a loader we do not use or on a fallback path (`import-fresh`, when `import()` of a
+ * JavaScript configuration fails): left in `node_modules/` and `require`d when asked, resolved
+ * from cosmiconfig's own folder as before (`__alCosmiconfigRequire` in the banner), since they
+ * are its dependencies, not ours, and may be installed only beside it. Its `import()` of a
+ * JavaScript configuration goes through the stub's importer like the bundle's own (the rewrite
+ * below).
  */
 const COSMICONFIG_LAZY = new Set(["import-fresh", "parse-json", "js-yaml", "typescript"]);
+
+/** cosmiconfig's loaders, whose `require`s of {@link COSMICONFIG_LAZY} are rewritten. */
+const COSMICONFIG_LOADERS = path.join("node_modules", "cosmiconfig", "dist", "loaders.js");
 
 
 const posix = (file) => file.split(path.sep).join("/");
@@ -117,6 +123,16 @@ const keepLayout = {
       let target = posix(path.relative(outdir, emitted(source)));
       if (!target.startsWith(".")) target = `./${target}`;
       return { path: target, external: true };
+    });
+    build.onLoad({ filter: /[\\/]cosmiconfig[\\/]dist[\\/]loaders\.js$/ }, async (args) => {
+      if (!args.path.endsWith(COSMICONFIG_LOADERS)) return undefined;
+      let contents = await fs.promises.readFile(args.path, "utf8");
+      for (const name of COSMICONFIG_LAZY) {
+        const call = `require('${name}')`;
+        if (!contents.includes(call)) throw new Error(`scripts/build-cli-bundle.mjs: cosmiconfig's loaders changed: ${args.path} no longer holds ${call}`);
+        contents = contents.replaceAll(call, `__alCosmiconfigRequire('${name}')`);
+      }
+      return { contents, loader: "js" };
     });
     build.onLoad({ filter: /\.ts$/ }, async (args) => {
       if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
@@ -197,6 +213,8 @@ await build({
       "const __alModuleUrl = (file) => __alUrl.pathToFileURL(__alPath.join(__dirname, file)).href;",
       // What the bundle imports from outside it, through the stub's importer (see above).
       `const __alImport = (specifier) => globalThis[${IMPORTER}](specifier.startsWith(".") ? __alModuleUrl(specifier) : specifier);`,
+      // A dependency of cosmiconfig, resolved from cosmiconfig's own folder (see COSMICONFIG_LAZY).
+      "const __alCosmiconfigRequire = (id) => require(\"node:module\").createRequire(require.resolve(\"cosmiconfig\"))(id);",
       // A Node built-in module as a namespace of plain values (see BUILTIN_NAMESPACE below).
       "const __alBuiltin = (mod) => { const ns = { default: mod }; for (const key of Object.getOwnPropertyNames(mod)) if (key !== \"default\") ns[key] = mod[key]; return ns; };",
     ].join("\n"),

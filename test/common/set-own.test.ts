@@ -3,8 +3,12 @@
  * data property, the prototype never changes, whether it takes the assignment shortcut (a plain
  * object and a key it does not hold yet) or `Object.defineProperty`.
  */
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { setOwn } from "../../common/json-value.js";
+import { repoRoot } from "../helpers/temp-tree.js";
 
 const KEYS = ["a", "__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "0", "10", "", "__defineGetter__", "isPrototypeOf"];
 
@@ -28,6 +32,16 @@ describe("setOwn", () => {
       }
     }
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it("sets a key of Object.prototype as its own even where a host froze Object.prototype", () => {
+    const module = pathToFileURL(path.join(repoRoot, "dist", "common", "json-value.js")).href;
+    // Frozen, `toString` is read-only, so an assignment to a plain object's `toString` throws.
+    const script = `const { setOwn } = await import(${JSON.stringify(module)}); Object.freeze(Object.prototype); const o = {}; setOwn(o, "toString", 1); setOwn(o, "a", 2); process.stdout.write(JSON.stringify(Object.getOwnPropertyDescriptors(o)));`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    const data = { enumerable: true, writable: true, configurable: true };
+    expect(JSON.parse(run.stdout)).toEqual({ toString: { value: 1, ...data }, a: { value: 2, ...data } });
   });
 
   it("overwrites a key the object holds, and refuses a frozen object as defineProperty does", () => {
