@@ -145,14 +145,12 @@ function saveInputsRecord(root: string, record: InputsRecord): void {
 const COMPILE_LAYERS = ["cli-bundle", "build", "packaging", "lockfile", "compiler", "contract", "diagnostics", "common"];
 
 /**
- * Inside the CLI bundle (esbuild's `define`, scripts/build-cli-bundle.mjs): the JSON list of the
- * stubs in `dist/` that start it (the bin and the worker threads' scripts), relative to `dist/`.
- * Not defined outside the bundle (tests, `tsc`'s `dist/`).
+ * Inside the CLI bundle (esbuild's `define`, scripts/build-cli-bundle.mjs): JSON of the stubs in
+ * `dist/` that start it (the bin and the worker threads' scripts, relative to `dist/`) and of
+ * `mark`, how each of them begins (after the bin's `#!` line). Not defined outside the bundle
+ * (tests, `tsc`'s `dist/`).
  */
 declare const ASSEMBLY_LINE_BUNDLE_STUBS: string | undefined;
-
-/** The first line every stub scripts/build-cli-bundle.mjs writes starts with (after the bin's `#!`). */
-const BUNDLE_STUB_MARK = "// Written by scripts/build-cli-bundle.mjs";
 
 /**
  * The stubs that start the CLI bundle, as absolute paths, when this code runs from the bundle and
@@ -161,7 +159,8 @@ const BUNDLE_STUB_MARK = "// Written by scripts/build-cli-bundle.mjs";
  */
 function bundleStubs(distRoot: string): string[] | undefined {
   if (typeof ASSEMBLY_LINE_BUNDLE_STUBS !== "string") return undefined;
-  const stubs = (JSON.parse(ASSEMBLY_LINE_BUNDLE_STUBS) as string[]).map((stub) => path.join(distRoot, stub));
+  const defined = JSON.parse(ASSEMBLY_LINE_BUNDLE_STUBS) as { readonly mark: string; readonly stubs: readonly string[] };
+  const stubs = defined.stubs.map((stub) => path.join(distRoot, stub));
   for (const stub of stubs) {
     let head: string;
     try {
@@ -175,7 +174,7 @@ function bundleStubs(distRoot: string): string[] | undefined {
     } catch {
       return undefined;
     }
-    if (!head.replace(/^#![^\n]*\n/, "").startsWith(BUNDLE_STUB_MARK)) return undefined;
+    if (!head.replace(/^#![^\n]*\n/, "").startsWith(defined.mark)) return undefined;
   }
   return stubs;
 }

@@ -62,6 +62,9 @@ const WORKER_SCRIPTS = { analysisWorker: "compiler/analysis-worker-thread.ts", s
 /** The global through which the bundle imports what stays outside it (set by every stub). */
 const IMPORTER = 'Symbol.for("assembly-line.import")';
 
+/** How every stub this script writes begins (after the bin's `#!` line). */
+const STUB_MARK = "// Written by scripts/build-cli-bundle.mjs";
+
 /**
  * npm packages joined into the bundle, with what they require: the host commands load them on
  * every start, and together they are about 120 CommonJS files (ajv alone is 95); and `yaml`,
@@ -181,9 +184,9 @@ const parserModule = emitted(path.join(root, "compiler", "static-analysis", "typ
 const typescriptDefines = {
   ASSEMBLY_LINE_TYPESCRIPT_COPY: JSON.stringify(posix(path.relative(path.dirname(parserModule), typescriptCopy))),
   ASSEMBLY_LINE_TYPESCRIPT_SOURCE_BYTES: String(fs.statSync(installedTypeScript).size),
-  // The stubs written below, relative to dist/: the toolchain's identity when the bundle runs
-  // (cli/inputs-record.ts, bundleStubs).
-  ASSEMBLY_LINE_BUNDLE_STUBS: JSON.stringify(JSON.stringify(["bin/assembly-line.js", ...Object.values(WORKER_SCRIPTS).map((script) => posix(path.relative(dist, emitted(path.join(root, script)))))])),
+  // The stubs written below, relative to dist/, and how each begins: the toolchain's identity
+  // when the bundle runs (cli/inputs-record.ts, bundleStubs).
+  ASSEMBLY_LINE_BUNDLE_STUBS: JSON.stringify(JSON.stringify({ mark: STUB_MARK, stubs: ["bin/assembly-line.js", ...Object.values(WORKER_SCRIPTS).map((script) => posix(path.relative(dist, emitted(path.join(root, script)))))] })),
 };
 await build({
   stdin: {
@@ -313,7 +316,7 @@ const bundle = createRequire(import.meta.url)("${toBundle.startsWith(".") ? toBu
 ${body}`;
   fs.writeFileSync(
     file,
-    `${file.endsWith(path.join("bin", "assembly-line.js")) ? "#!/usr/bin/env node\n" : ""}// Written by scripts/build-cli-bundle.mjs: ${comment} (docs/performance.md "The CLI bundle").
+    `${file.endsWith(path.join("bin", "assembly-line.js")) ? "#!/usr/bin/env node\n" : ""}${STUB_MARK}: ${comment} (docs/performance.md "The CLI bundle").
 ${
   before
     ? `${before}
