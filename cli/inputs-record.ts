@@ -189,9 +189,12 @@ let wholeIdentity: string | undefined;
 /**
  * Identifies the code that computes a lock: Node's version, and the size and mtime of every
  * file of the layers a compile runs (any rebuild or edit changes it), of this package's
- * package.json and `schemas/`, and of the package.json of each of its dependencies.
+ * package.json and `schemas/`, and of the package.json of each of its dependencies. Run from
+ * the CLI bundle through its own stubs ({@link bundleStubs}), the files that run are the
+ * bundle's folder and the stubs, so those stand for the layers.
  * `whole`: every layer of this package (the command line and the authoring API bundled into
- * every tool too), for the compile record (`./compile-record.ts`), which replays printed output.
+ * every tool too; from the bundle: its folder, the stubs and `runtime-min/`, which packaging
+ * reads), for the compile record (`./compile-record.ts`), which replays printed output.
  */
 export function toolchainIdentity(whole = false): string {
   if (whole ? wholeIdentity : identity) return (whole ? wholeIdentity : identity)!;
