@@ -40,6 +40,8 @@ function writeAgent(root: string): void {
       'export default { tools: { wave: { definition: "./ai.assemblyline/wave.ts", description: "Wave.", inputSchema: { type: "object" } } } };\n',
     "plugins/gamma/ai.assemblyline/wave.ts": 'export default { async execute() { return "o/"; } };\n',
   });
+  // The first compile keeps its bundles only when every file is older than its stamp (see edit).
+  afterClockTick(root, path.join(root, "plugins/gamma/ai.assemblyline/wave.ts"));
 }
 
 /** A build function that records the entry names of every build. */
@@ -78,13 +80,31 @@ const COUNT = "bundles/root/alpha/ai.assemblyline/count";
 const PING = "bundles/root/beta/ai.assemblyline/ping";
 const WAVE = "bundles/root/gamma/ai.assemblyline/wave";
 
-/** Rewrites a file of the agent. */
+/**
+ * Rewrites a file of the agent, then waits for the file system's clock to move past the write.
+ * File times come from a coarse clock (one tick is several milliseconds on Linux), and the cache
+ * rightly keeps no bundle whose input is not older than the stamp written before the build (the
+ * racily-clean rule, tested on its own below): a compile that reached its stamp within the
+ * edit's tick would rebuild that bundle once more, and the "then nothing" step would fail.
+ */
 function edit(root: string, file: string, change: (text: string) => string): void {
   const target = path.join(root, file);
   const text = fs.readFileSync(target, "utf8");
   const next = change(text);
   expect(next, `edit of ${file}`).not.toBe(text);
   fs.writeFileSync(target, next);
+  afterClockTick(root, target);
+}
+
+/** Returns once a file written in the agent's parent folder gets a later time than `file`'s change time. */
+function afterClockTick(root: string, file: string): void {
+  const written = fs.statSync(file, { bigint: true }).ctimeNs;
+  const probe = path.join(path.dirname(root), "clock-probe");
+  for (let tries = 0; tries < 10_000; tries++) {
+    fs.writeFileSync(probe, "");
+    if (fs.statSync(probe, { bigint: true }).mtimeNs > written) return;
+  }
+  throw new Error("the file system's clock did not move");
 }
 
 describe("the bundle cache", () => {
