@@ -24,7 +24,7 @@ import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type 
 import type { Json } from "../sandbox/json-copy.js";
 import type { CallRequest } from "../sandbox/protocol.js";
 import { detectPermissionSupport, type PermissionSupport } from "../sandbox/sandbox-environment.js";
-import { SandboxExitError, type SandboxWorker } from "../sandbox/sandbox-worker.js";
+import { SandboxExitError, type SandboxWorker, type WorkerOptions } from "../sandbox/sandbox-worker.js";
 import { WorkerPool } from "../sandbox/worker-pool.js";
 import type { ExecutionPolicy } from "../types.js";
 import type { CallSession } from "./call-session.js";
@@ -148,26 +148,33 @@ export class AuthoredExecutor {
   /** Starts (or joins the start of) the warm worker of the call's run and bundle. */
   private async startWorker(tool: VerifiedTool, request: Pick<CallRequest, "runId" | "workspace">): Promise<StartedWorker> {
     try {
-      const worker = await this.pool.acquire({ runId: request.runId, bundlePath: tool.verifiedBundle }, async () => {
+      const worker = await this.pool.acquire({ runId: request.runId, bundlePath: tool.verifiedBundle }, () => {
         this.assertIntact(tool);
-        return {
-          childSource: await prepareChildSource(),
-          bundlePath: tool.verifiedBundle,
-          workspace: request.workspace,
-          bridgeRoot: this.chosenBridgeRoot(),
-          permission: this.permission,
-          startTimeoutMs: this.options.startTimeoutMs,
-          launch: this.options.launch,
-          network: this.options.limits.network,
-          memoryMb: this.options.limits.memoryMb,
-          maxResultBytes: this.options.limits.maxResultBytes,
-        };
+        // With the prebuilt entry its text is known now: so are the options, and the pool spawns the child in this turn.
+        const childSource = prepareChildSource();
+        return typeof childSource === "string" ? this.workerOptions(tool, request, childSource) : childSource.then((text) => this.workerOptions(tool, request, text));
       });
       return { ok: true, worker };
     } catch (error) {
       if (error instanceof Error && error.name === "RuntimeError") throw error;
       return { ok: false, outcome: { ok: false, failureKind: "execution_error", error: `The sandbox for tool '${tool.name}' could not be started: ${messageOf(error)}` } };
     }
+  }
+
+  /** The options of the sandbox process that runs `tool` for the run of `request`, with the entry's text `childSource`. */
+  private workerOptions(tool: VerifiedTool, request: Pick<CallRequest, "runId" | "workspace">, childSource: string): WorkerOptions {
+    return {
+      childSource,
+      bundlePath: tool.verifiedBundle,
+      workspace: request.workspace,
+      bridgeRoot: this.chosenBridgeRoot(),
+      permission: this.permission,
+      startTimeoutMs: this.options.startTimeoutMs,
+      launch: this.options.launch,
+      network: this.options.limits.network,
+      memoryMb: this.options.limits.memoryMb,
+      maxResultBytes: this.options.limits.maxResultBytes,
+    };
   }
 
   private async runDirect(tool: VerifiedTool, request: Omit<CallRequest, "kind" | "id">, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {

@@ -20,28 +20,43 @@ import { fileURLToPath } from "node:url";
 /** The prebuilt child entry's file name, next to the compiled `child-script.js` (`npm run build`). */
 export const PREBUILT_CHILD_FILE = "child.bundle.mjs";
 
-let built: Promise<string> | undefined;
+/** The entry's text once known in this process (read from the prebuilt file, or bundled). */
+let known: string | undefined;
+/** The bundling of `child.ts` under way, where no prebuilt file exists. */
+let building: Promise<string> | undefined;
 
 /**
- * Returns the text of the child entry script, building it on first use in this process.
- * Rejects when neither `child.ts` nor `child.js` sits next to this module or when esbuild
+ * Returns the text of the child entry script: synchronously once it is known in this process,
+ * and on first use when the prebuilt file is there (read synchronously, so a caller can start
+ * the child in its own turn — issue 14 item 3: the process then boots while the host checks the
+ * input); otherwise a promise of the text bundled from `child.ts` by esbuild, once per process.
+ * Throws (or rejects) when the prebuilt file cannot be read for another reason than its
+ * absence, when neither `child.ts` nor `child.js` sits next to this module, or when esbuild
  * fails (the caller reports that as a failure to start the sandbox).
  */
-export function prepareChildSource(): Promise<string> {
-  if (!built) {
-    built = buildChildSource();
-    built.catch(() => (built = undefined));
+export function prepareChildSource(): string | Promise<string> {
+  if (known !== undefined) return known;
+  const prebuilt = readPrebuilt();
+  if (prebuilt !== undefined) return (known = prebuilt);
+  if (!building) {
+    building = bundleChildSource().then((text) => (known = text));
+    building.catch(() => (building = undefined));
   }
-  return built;
+  return building;
 }
 
-async function buildChildSource(): Promise<string> {
+/** The prebuilt entry's text, or `undefined` where `npm run build` wrote none (running from sources). */
+function readPrebuilt(): string | undefined {
   const prebuilt = path.join(path.dirname(fileURLToPath(import.meta.url)), PREBUILT_CHILD_FILE);
   try {
-    return await fs.promises.readFile(prebuilt, "utf8");
+    return fs.readFileSync(prebuilt, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return undefined;
   }
+}
+
+async function bundleChildSource(): Promise<string> {
   const entry = locateChildSource();
   const esbuild = await import("esbuild");
   const result = await esbuild.build({

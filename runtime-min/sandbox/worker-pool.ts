@@ -62,9 +62,11 @@ export class WorkerPool {
 
   /**
    * Returns the warm worker of `key`, starting one with `options()` when there is none or the
-   * previous one died. Rejects when the child cannot start.
+   * previous one died. Options given at once (not a promise) spawn the child before this returns
+   * its promise, in the caller's turn, so the child boots while the caller goes on (issue 14
+   * item 3). Rejects when the child cannot start or `options` throws.
    */
-  async acquire(key: WorkerKey, options: () => Promise<WorkerOptions>): Promise<SandboxWorker> {
+  async acquire(key: WorkerKey, options: () => WorkerOptions | Promise<WorkerOptions>): Promise<SandboxWorker> {
     if (this.closed) throw new Error("The runtime is closed.");
     const id = this.idOf(key);
     for (;;) {
@@ -87,7 +89,8 @@ export class WorkerPool {
         break;
       }
     }
-    const starting = options().then((resolved) => SandboxWorker.start(resolved));
+    const resolved = options();
+    const starting = resolved instanceof Promise ? resolved.then((known) => SandboxWorker.start(known)) : SandboxWorker.start(resolved);
     this.workers.set(id, starting);
     this.mostRecent = id;
     starting.then(

@@ -5,14 +5,23 @@
  * order and their results are unchanged; a call refused by them leaves the started process
  * warm for its run, and closing the runtime ends it.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
+import { AuthoredExecutor } from "../../runtime-min/execution/execute-authored.js";
 import { InputValidator } from "../../runtime-min/execution/validate-input.js";
+import { prepareChildSource } from "../../runtime-min/sandbox/child-script.js";
 import { SandboxWorker } from "../../runtime-min/sandbox/sandbox-worker.js";
 import { WorkerPool } from "../../runtime-min/sandbox/worker-pool.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 import { alive } from "./helpers/sandbox-processes.js";
+
+// Run from sources, the entry's text is bundled on first use, which a start then awaits; from
+// dist/ it is read at once (test/runtime/child-script.test.ts). Bundled here first, every start
+// below finds it known, as a built host does.
+beforeAll(async () => {
+  await prepareChildSource();
+}, 60_000);
 
 let agent: AgentFixture | undefined;
 let runtime: Runtime | undefined;
@@ -24,7 +33,7 @@ afterEach(async () => {
   agent = undefined;
 });
 
-/** Records, in order, each sandbox acquisition and each input check of the runtime. */
+/** Records, in order, each sandbox acquisition, each sandbox process's spawn, each return from a prewarm and each input check of the runtime. */
 function recordSteps(): { steps: string[]; started: SandboxWorker[] } {
   const steps: string[] = [];
   const started: SandboxWorker[] = [];
@@ -38,8 +47,14 @@ function recordSteps(): { steps: string[]; started: SandboxWorker[] } {
     steps.push("validate");
     return validate.apply(this, args);
   });
+  const prewarm = AuthoredExecutor.prototype.prewarm;
+  vi.spyOn(AuthoredExecutor.prototype, "prewarm").mockImplementation(function (this: AuthoredExecutor, ...args: Parameters<AuthoredExecutor["prewarm"]>) {
+    prewarm.apply(this, args);
+    steps.push("prewarm returned");
+  });
   const start = SandboxWorker.start.bind(SandboxWorker);
   vi.spyOn(SandboxWorker, "start").mockImplementation(async (options) => {
+    steps.push("spawn");
     const worker = await start(options);
     started.push(worker);
     return worker;
@@ -55,7 +70,9 @@ describe("a call's start", () => {
     const refused = await runtime.call({ tool: "echo", input: { message: 3 }, runId: "run-a" });
     expect(refused).toMatchObject({ status: "failed", failure: { kind: "invalid_input", runCanContinue: true } });
     expect(refused.status === "failed" && refused.error).toBe("Input for tool 'echo' does not match its inputSchema: `message` must be a string, but it is a number.");
-    expect(steps).toEqual(["acquire run-a", "validate"]);
+    // The spawn itself comes before the check, in the caller's turn: the entry's text is known
+    // (read once per process), so the spawn does not wait for the host to finish loading ajv.
+    expect(steps).toEqual(["acquire run-a", "spawn", "prewarm returned", "validate"]);
     const ok = await runtime.call({ tool: "echo", input: { message: "hi" }, runId: "run-a" });
     expect(ok).toMatchObject({ status: "ok", output: { message: "hi" } });
     // One process for the run: the one the refused call started.

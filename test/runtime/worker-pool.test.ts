@@ -1,5 +1,6 @@
 /**
- * The warm pool's least-recently-used order (issue 4 item 4: idle workers beyond `maxWorkers`
+ * When the warm pool spawns a child (issue 14 item 3: options given at once spawn it in the
+ * caller's turn, so it boots while the caller checks the input), and its least-recently-used order (issue 4 item 4: idle workers beyond `maxWorkers`
  * are closed, least recently used first), kept while `warm` skips re-ordering a worker that is
  * already the most recently used (issue 14 item 2: every call of a run in a row).
  */
@@ -44,6 +45,22 @@ describe("the warm pool", () => {
     // A worker started again after it was closed is the most recent one.
     await pool.acquire(key("b"), options("b"));
     expect(closed).toEqual(["b", "c", "d"]);
+    await pool.close();
+  });
+
+  it("spawns in the caller's turn when the options are given at once, and only after they resolve when they are a promise", async () => {
+    const spawned: string[] = [];
+    vi.spyOn(SandboxWorker, "start").mockImplementation(async (options: WorkerOptions) => {
+      spawned.push(options.bundlePath);
+      return { alive: true, busy: 0, close: async () => undefined } as unknown as SandboxWorker;
+    });
+    const pool = new WorkerPool(4);
+    const now = pool.acquire(key("now"), () => ({ bundlePath: "now" }) as WorkerOptions);
+    expect(spawned).toEqual(["now"]);
+    const later = pool.acquire(key("later"), options("later"));
+    expect(spawned).toEqual(["now"]);
+    await Promise.all([now, later]);
+    expect(spawned).toEqual(["now", "later"]);
     await pool.close();
   });
 });
