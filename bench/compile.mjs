@@ -35,7 +35,7 @@ import { emit, median, note, parseBenchArgs, ratioFigure, timeNode, valueFigure 
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
-const cli = path.join(repo, "dist/bin/assembly-line.js");
+const cli = path.join(repo, "dist/bin/assembly-line.cjs");
 const floor = path.join(here, "floor-parse.mjs");
 const { quick, json, positionals } = parseBenchArgs();
 const out = { json };

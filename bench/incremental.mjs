@@ -27,9 +27,9 @@ import { parseArgs } from "node:util";
 import { generateAgent } from "./generate-agent.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.join(here, "..", "dist", "bin", "assembly-line.js");
+const cli = path.join(here, "..", "dist", "bin", "assembly-line.cjs");
 if (!fs.existsSync(cli)) {
-  console.error("bench/incremental.mjs: dist/bin/assembly-line.js is missing; run `npm run build` first.");
+  console.error("bench/incremental.mjs: dist/bin/assembly-line.cjs is missing; run `npm run build` first.");
   process.exit(2);
 }
 const { values } = parseArgs({

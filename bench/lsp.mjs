@@ -2,7 +2,7 @@
  * Issue 9 measurement: the language server's time from `textDocument/didChange` to the
  * `textDocument/publishDiagnostics` that answers it, for edits of one entry file of a generated
  * 50-plugin × 10-tool agent (target: p95 under 100 ms). The server is the built CLI
- * (`node dist/bin/assembly-line.js lsp --stdio`) in a child process, spoken to over stdio as an
+ * (`node dist/bin/assembly-line.cjs lsp --stdio`) in a child process, spoken to over stdio as an
  * editor does. Edits alternate a misspelt descriptor key (one diagnostic) and its fix (none),
  * so every edit changes what is published. Two rounds:
  *  - typing: the next edit follows the answer at once (the whole-agent analysis never starts);
@@ -27,7 +27,7 @@ import { generateAgent } from "./generate-agent.mjs";
 import { emit, parseBenchArgs, quantile, summarizeMs, valueFigure } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.join(here, "..", "dist", "bin", "assembly-line.js");
+const cli = path.join(here, "..", "dist", "bin", "assembly-line.cjs");
 const { quick, json, positionals } = parseBenchArgs();
 const out = { json };
 const edits = quick ? 10 : Number(positionals[0] ?? 200);

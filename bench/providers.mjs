@@ -21,7 +21,7 @@ import { emit, interleave, median, note, parseBenchArgs, summarize, summarizeMs,
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "..");
-const cli = path.join(repo, "dist/bin/assembly-line.js");
+const cli = path.join(repo, "dist/bin/assembly-line.cjs");
 const { quick, json, positionals } = parseBenchArgs();
 const out = { json };
 const runs = quick ? 1 : Number(positionals[0] ?? 7);

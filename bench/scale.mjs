@@ -27,7 +27,7 @@ import { generateAgent } from "./generate-agent.mjs";
 import { emit, interleave, note, parseBenchArgs, ratioFigure, summarize, timeNode, valueFigure } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.join(here, "..", "dist", "bin", "assembly-line.js");
+const cli = path.join(here, "..", "dist", "bin", "assembly-line.cjs");
 const floor = path.join(here, "floor-parse.mjs");
 const TOOLS = 10;
 const { quick, json, values } = parseBenchArgs({ sizes: { type: "string" }, runs: { type: "string" } });
@@ -37,7 +37,7 @@ const runsFor = (plugins) => (values.runs ? Number(values.runs) : quick ? 1 : pl
 const out = { json };
 
 if (!fs.existsSync(cli)) {
-  console.error("bench/scale.mjs: dist/bin/assembly-line.js is missing; run `npm run build` first.");
+  console.error("bench/scale.mjs: dist/bin/assembly-line.cjs is missing; run `npm run build` first.");
   process.exit(2);
 }
 

@@ -43,7 +43,7 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs ?? (values.quick ? 3 : 15));
 const dist = values.dist ? path.resolve(values.dist) : path.join(repo, "dist");
-const bin = path.join(dist, "bin", "assembly-line.js");
+const bin = path.join(dist, "bin", "assembly-line.cjs");
 if (!fs.existsSync(bin)) {
   console.error(`bench/startup.mjs: ${path.relative(process.cwd(), bin)} is missing; run \`npm run build\` first.`);
   process.exit(2);
@@ -86,7 +86,8 @@ try {
   ];
   const commands = commandsOf(bin, agent, "");
   if (values.baseline) {
-    const baselineBin = path.join(path.resolve(values.baseline), "bin", "assembly-line.js");
+    // The bin of a build before 4 December's was `bin/assembly-line.js`, an ES module.
+    const baselineBin = ["assembly-line.cjs", "assembly-line.js"].map((name) => path.join(path.resolve(values.baseline), "bin", name)).find((file) => fs.existsSync(file));
     const baselineAgent = path.join(dir, "support-agent-baseline");
     fs.cpSync(path.join(repo, "examples", "support-agent"), baselineAgent, { recursive: true, filter: (source) => !source.includes(`${path.sep}.assemblyline`) });
     measure([baselineBin, "compile", "."], baselineAgent);

@@ -2,8 +2,9 @@
 /**
  * Entry point of the `assembly-line` binary: runs the CLI (`./run.ts`) and exits with its code.
  * The V8 code cache of CommonJS dependencies (`common/code-cache.ts`) is installed first, so
- * that every command's dependencies load through it. `npm run build` replaces this module in
- * `dist/` with one that runs the CLI bundle (scripts/build-cli-bundle.mjs).
+ * that every command's dependencies load through it. This is the unbundled entry: the package's
+ * `bin` is `dist/bin/assembly-line.cjs`, which `npm run build` writes beside this module's output
+ * to run the CLI bundle (scripts/build-cli-bundle.mjs).
  */
 import { commandKind, installCodeCache } from "../common/code-cache.js";
 

@@ -13,13 +13,14 @@
  *   initialiser that runs on first use: a command still runs only the modules it uses (and
  *   `test/startup/startup-cli.test.ts` checks which, from V8's coverage of those initialisers),
  *   while the file is read and compiled from the code cache once.
- * - **The stubs.** `dist/bin/assembly-line.js` (the package's `bin`) and the worker scripts in
- *   `dist/` (`compiler/analysis-worker-thread.js`, `compiler/validation/schema-worker-thread.js`,
- *   which `compiler/helper-worker.ts` starts) become small ES modules that install the code
- *   cache with the bundle's folder, give the bundle an importer ({@link IMPORTER}), and
- *   `require` the bundle. The bin answers `--version` (or `-v`) alone first, with `version.js`
- *   (`cli/version.ts` bundled alone), before any of that. `tsc` alone writes the unbundled
- *   modules back (still correct, only slower to start) until this script runs again.
+ * - **The stubs.** The package's `bin`, `dist/bin/assembly-line.cjs` (a CommonJS file, beside
+ *   the unbundled entry `tsc` emits), and the worker scripts in `dist/`
+ *   (`compiler/analysis-worker-thread.js`, `compiler/validation/schema-worker-thread.js`, which
+ *   `compiler/helper-worker.ts` starts; they become small ES modules) install the code cache
+ *   (`code-cache.cjs`) with the bundle's folder, give the bundle an importer ({@link IMPORTER}),
+ *   and `require` the bundle. The bin answers `--version` (or `-v`) alone first, with
+ *   `version.cjs` (`cli/version.ts` bundled alone), before any of that. `tsc` alone writes the
+ *   unbundled worker scripts back (still correct, only slower to start) until this script runs again.
  * - **`import()`** inside a `vm.Script` compiled with cached data fails on Node 20 (and warns
  *   that it is experimental), so the bundle's dynamic imports of what stays outside it (npm
  *   packages loaded on few paths, a tool's bundle, a configuration file, the language server)
@@ -61,6 +62,9 @@ const WORKER_SCRIPTS = { analysisWorker: "compiler/analysis-worker-thread.ts", s
 
 /** The global through which the bundle imports what stays outside it (set by every stub). */
 const IMPORTER = 'Symbol.for("assembly-line.import")';
+
+/** The package's bin (package.json `bin`), written into `dist/bin/` by {@link writeBin}. */
+const BIN_STUB = "assembly-line.cjs";
 
 /** How every stub this script writes begins (after the bin's `#!` line). */
 const STUB_MARK = "// Written by scripts/build-cli-bundle.mjs";
@@ -186,7 +190,7 @@ const typescriptDefines = {
   ASSEMBLY_LINE_TYPESCRIPT_SOURCE_BYTES: String(fs.statSync(installedTypeScript).size),
   // The stubs written below, relative to dist/, and how each begins: the toolchain's identity
   // when the bundle runs (cli/inputs-record.ts, bundleStubs).
-  ASSEMBLY_LINE_BUNDLE_STUBS: JSON.stringify(JSON.stringify({ mark: STUB_MARK, stubs: ["bin/assembly-line.js", ...Object.values(WORKER_SCRIPTS).map((script) => posix(path.relative(dist, emitted(path.join(root, script)))))] })),
+  ASSEMBLY_LINE_BUNDLE_STUBS: JSON.stringify(JSON.stringify({ mark: STUB_MARK, stubs: [`bin/${BIN_STUB}`, ...Object.values(WORKER_SCRIPTS).map((script) => posix(path.relative(dist, emitted(path.join(root, script)))))] })),
 };
 await build({
   stdin: {
@@ -286,71 +290,113 @@ function checkRouted(text, rewrites) {
   if (calls !== rewrites) throw new Error(`scripts/build-cli-bundle.mjs: ${rewrites} import( rewritten in ${bundle}, but ${calls} calls of the importer: one was not code`);
 }
 
-/** Bundles the source file `source` (relative to the repository) with what it imports into one ES module, `outfile`. */
-async function buildModule(source, outfile, options = {}) {
-  await build({ entryPoints: [path.join(root, source)], outfile, bundle: true, format: "esm", platform: "node", target: "node20", logLevel: "warning", ...options });
+/**
+ * Bundles the source file `source` (relative to the repository) with what it imports into one
+ * CommonJS file, `outfile`; its `import.meta.url` is the URL of `outfile` itself.
+ */
+async function buildCommonJs(source, outfile, options = {}) {
+  await build({
+    entryPoints: [path.join(root, source)],
+    outfile,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    logLevel: "warning",
+    banner: { js: 'const __alOwnUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { "import.meta.url": "__alOwnUrl" },
+    ...options,
+  });
 }
 
-// The code cache the stubs install before they load the bundle: one ES module (common/code-cache.ts and
-// what it imports) instead of four from dist/common/.
-const codeCache = path.join(outdir, "code-cache.js");
-await buildModule("common/code-cache.ts", codeCache, { sourcemap: "linked" });
+// Before this script wrote CommonJS files for the stubs, they were ES modules of these names.
+for (const old of ["code-cache.js", "code-cache.js.map", "version.js"]) fs.rmSync(path.join(outdir, old), { force: true });
 
-// `cli/version.ts` alone, as a small ES module of its own: the bin prints `--version` with it,
+// The code cache the stubs install before they load the bundle: one CommonJS file
+// (common/code-cache.ts and what it imports) instead of four ES modules from dist/common/. The bin
+// `require`s it; the worker stubs load it with `createRequire`.
+const codeCache = path.join(outdir, "code-cache.cjs");
+await buildCommonJs("common/code-cache.ts", codeCache, { sourcemap: "linked" });
+
+// `cli/version.ts` alone, as a small file of its own: the bin prints `--version` with it,
 // without the code cache and the bundle (docs/performance.md, "Start-up": about 20 ms of a 50 ms
 // `--version`). The version is still read from package.json when asked, by the same function.
-const versionModule = path.join(outdir, "version.js");
-await buildModule("cli/version.ts", versionModule);
+const versionModule = path.join(outdir, "version.cjs");
+await buildCommonJs("cli/version.ts", versionModule);
+
+/** `target` relative to the folder of `file`, as a specifier (`./x`, `../x`). */
+function specifierFrom(file, target) {
+  const relative = posix(path.relative(path.dirname(file), target));
+  return relative.startsWith(".") ? relative : `./${relative}`;
+}
 
 /**
- * A stub in dist/ that installs the code cache, gives the bundle its importer and runs `body`;
- * `before`, when given, runs first, and the rest only when it leaves `handled` false.
+ * The package's bin, `dist/bin/assembly-line.cjs`: a CommonJS file, since an ES module as the
+ * entry costs Node's ES module loader and the built-in modules' ES facades (about 4 ms of every
+ * start, docs/performance.md "Eighteenth round"). `--version` (or `-v`) alone prints the version
+ * first, without the code cache and the bundle (what commander prints for it: the version and a
+ * line end, exit code 0); anything else installs the code cache, which keeps the bundle's entry
+ * per kind of run (common/code-cache.ts, commandKind), gives the bundle its importer and runs the
+ * CLI. The module `tsc` emits beside it, `dist/bin/assembly-line.js`, stays the unbundled entry.
  */
-function writeStub(file, comment, options, body, before) {
-  const toBundle = posix(path.relative(path.dirname(file), bundle));
-  const toCodeCache = posix(path.relative(path.dirname(file), codeCache));
-  const toOutdir = posix(path.relative(path.dirname(file), outdir));
-  const load = `installCodeCache({ ${options}folders: [fileURLToPath(new URL("${toOutdir}/", import.meta.url))], modules: [fileURLToPath(new URL("${toOutdir}/typescript.cjs", import.meta.url))] });
-globalThis[${IMPORTER}] = (specifier) => import(specifier);
-const bundle = createRequire(import.meta.url)("${toBundle.startsWith(".") ? toBundle : `./${toBundle}`}");
-${body}`;
+function writeBin(file) {
   fs.writeFileSync(
     file,
-    `${file.endsWith(path.join("bin", "assembly-line.js")) ? "#!/usr/bin/env node\n" : ""}${STUB_MARK}: ${comment} (docs/performance.md "The CLI bundle").
-${
-  before
-    ? `${before}
-if (!handled) {
-  const [{ createRequire }, { fileURLToPath }, { commandKind, installCodeCache }] = await Promise.all([import("node:module"), import("node:url"), import("${toCodeCache}")]);
-${load.replace(/^/gm, "  ")}
-}`
-    : `import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
-import { commandKind, installCodeCache } from "${toCodeCache}";
-
-${load}`
+    `#!/usr/bin/env node
+${STUB_MARK}: the CLI, run from the bundle (docs/performance.md "The CLI bundle").
+"use strict";
+const args = process.argv.slice(2);
+let version;
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  try {
+    version = require(${JSON.stringify(specifierFrom(file, versionModule))}).toolVersion();
+  } catch {
+    // Commander answers instead, as it would without this shortcut.
+  }
 }
+if (version !== undefined) process.stdout.write(\`\${version}\\n\`);
+else {
+  const path = require("node:path");
+  const { commandKind, installCodeCache } = require(${JSON.stringify(specifierFrom(file, codeCache))});
+  installCodeCache({ kind: commandKind(args), folders: [path.join(__dirname, ${JSON.stringify(posix(path.relative(path.dirname(file), outdir)))})], modules: [path.join(__dirname, ${JSON.stringify(posix(path.relative(path.dirname(file), typescriptCopy)))})] });
+  globalThis[${IMPORTER}] = (specifier) => import(specifier);
+  require(${JSON.stringify(specifierFrom(file, bundle))})
+    .run(args)
+    .then((code) => {
+      process.exitCode = code;
+    });
+}
+`,
+  );
+  fs.chmodSync(file, 0o755);
+}
+
+/**
+ * A worker's script in dist/ (the module `compiler/helper-worker.ts` starts, an ES module):
+ * installs the code cache (the main thread writes it), gives the bundle its importer and runs
+ * the worker's module from the bundle with `body`.
+ */
+function writeWorkerStub(file, body) {
+  fs.writeFileSync(
+    file,
+    `${STUB_MARK}: this worker's script, run from the bundle (docs/performance.md "The CLI bundle").
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
+const { installCodeCache } = require(${JSON.stringify(specifierFrom(file, codeCache))});
+installCodeCache({ save: false, kind: "compile", folders: [fileURLToPath(new URL(${JSON.stringify(`${posix(path.relative(path.dirname(file), outdir))}/`)}, import.meta.url))], modules: [fileURLToPath(new URL(${JSON.stringify(posix(path.relative(path.dirname(file), typescriptCopy)))}, import.meta.url))] });
+globalThis[${IMPORTER}] = (specifier) => import(specifier);
+const bundle = require(${JSON.stringify(specifierFrom(file, bundle))});
+${body}
 `,
   );
   fs.rmSync(`${file}.map`, { force: true });
 }
 
-// The package's bin: the CLI, from the bundle; `--version` (or `-v`) alone prints the version
-// first, without them (what commander prints for it: the version and a line end, exit code 0).
-// The code cache keeps the bundle's entry per kind of run (common/code-cache.ts, commandKind).
-const toVersion = posix(path.relative(path.join(dist, "bin"), versionModule));
-writeStub(
-  path.join(dist, "bin", "assembly-line.js"),
-  "the CLI, run from the bundle",
-  "kind: commandKind(process.argv.slice(2)), ",
-  "process.exitCode = await bundle.run(process.argv.slice(2));",
-  `const args = process.argv.slice(2);
-const version = args.length === 1 && (args[0] === "--version" || args[0] === "-v") ? await import("${toVersion}").then((module) => module.toolVersion(), () => undefined) : undefined;
-if (version !== undefined) process.stdout.write(\`\${version}\\n\`);
-const handled = version !== undefined;`,
-);
-
-// Each worker script in dist/: its module, from the bundle (the main thread writes the code cache).
-for (const [name, script] of Object.entries(WORKER_SCRIPTS)) {
-  writeStub(emitted(path.join(root, script)), "this worker's script, run from the bundle", 'save: false, kind: "compile", ', `await bundle.${name}();`);
-}
+writeBin(path.join(dist, "bin", BIN_STUB));
+// An earlier build wrote the bin as an ES module over `tsc`'s unbundled entry: that stub would load
+// files this build no longer writes, so it goes (the next `tsc` that emits the entry writes it back).
+const oldBin = path.join(dist, "bin", "assembly-line.js");
+if (readIfFile(oldBin)?.replace(/^#![^\n]*\n/, "").startsWith(STUB_MARK)) fs.rmSync(oldBin);
+for (const [name, script] of Object.entries(WORKER_SCRIPTS)) writeWorkerStub(emitted(path.join(root, script)), `await bundle.${name}();`);

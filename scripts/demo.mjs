@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const cli = path.join(repo, "dist", "bin", "assembly-line.js");
+const cli = path.join(repo, "dist", "bin", "assembly-line.cjs");
 const agent = path.join("examples", "support-agent");
 
 /** Quotes an argument for a POSIX shell, so the printed command can be pasted as is. */

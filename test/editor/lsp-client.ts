@@ -1,5 +1,5 @@
 /**
- * Test helper: spawns the built CLI's language server (`node dist/bin/assembly-line.js lsp
+ * Test helper: spawns the built CLI's language server (`node dist/bin/assembly-line.cjs lsp
  * --stdio`) and speaks JSON-RPC to it with `vscode-jsonrpc`, as an editor does.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";

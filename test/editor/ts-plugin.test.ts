@@ -138,7 +138,7 @@ beforeAll(() => {
 
 /** What `assembly-line compile` (the installed package's own CLI) reports for `file` of the agent at `root`. */
 function cliDiagnostics(root: string, file: string): CliDiagnostic[] {
-  const bin = path.join(installedPackageDir(project), "dist/bin/assembly-line.js");
+  const bin = path.join(installedPackageDir(project), "dist/bin/assembly-line.cjs");
   let out: string;
   try {
     out = execFileSync(process.execPath, [bin, "compile", path.join(project, root), "--no-package", "--no-cache", "--format", "json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -150,7 +150,7 @@ function cliDiagnostics(root: string, file: string): CliDiagnostic[] {
 
 /** What `assembly-line validate` (the installed package's own CLI) reports for `file` of the plugin folder `pluginDir`. */
 function validateDiagnostics(pluginDir: string, file: string): CliDiagnostic[] {
-  const bin = path.join(installedPackageDir(project), "dist/bin/assembly-line.js");
+  const bin = path.join(installedPackageDir(project), "dist/bin/assembly-line.cjs");
   let out: string;
   try {
     out = execFileSync(process.execPath, [bin, "validate", path.join(project, pluginDir), "--format", "json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });

@@ -1,5 +1,5 @@
 /**
- * Test helper: runs the real, built CLI (`dist/bin/assembly-line.js`, built by `pretest`) as a
+ * Test helper: runs the real, built CLI (`dist/bin/assembly-line.cjs`, built by `pretest`) as a
  * separate process, the way users and CI run it.
  */
 import { spawnSync } from "node:child_process";
@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { repoRoot } from "./temp-tree.js";
 
 /** Absolute path of the built CLI entry. */
-export const cliPath = path.join(repoRoot, "dist", "bin", "assembly-line.js");
+export const cliPath = path.join(repoRoot, "dist", "bin", "assembly-line.cjs");
 
 /** What one CLI run printed and returned. */
 export interface CliRun {

@@ -56,7 +56,7 @@ describe("the packed package's types install", () => {
 
   it("does not ship the incremental build's info (dist/.tsbuildinfo, tsconfig.build.json)", () => {
     expect(fs.existsSync(path.join(repoRoot, "dist", ".tsbuildinfo"))).toBe(true);
-    expect(fs.existsSync(path.join(installed, "dist", "bin", "assembly-line.js"))).toBe(true);
+    expect(fs.existsSync(path.join(installed, "dist", "bin", "assembly-line.cjs"))).toBe(true);
     expect(fs.existsSync(path.join(installed, "dist", ".tsbuildinfo"))).toBe(false);
   });
 

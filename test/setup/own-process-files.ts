@@ -18,6 +18,7 @@ export const OWN_PROCESS_FILES: readonly string[] = [
   "test/cli/internal-error.test.ts", // vi.mock
   "test/common/confined-write-durable.test.ts", // vi.mock("node:fs")
   "test/diagnostics/terminal-color.test.ts", // vi.stubEnv
+  "test/runtime/child-script.test.ts", // vi.resetModules
   "test/runtime/sandbox.test.ts", // secrets and NODE_OPTIONS in process.env
   "test/runtime/shell-isolation.test.ts", // a secret and XDG_RUNTIME_DIR in process.env
   "test/startup/compile-record.test.ts", // process.chdir

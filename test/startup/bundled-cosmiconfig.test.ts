@@ -36,11 +36,11 @@ beforeAll(() => {
 describe("cosmiconfig in the CLI bundle", () => {
   it("finds its own dependencies where it is installed: a throwing JavaScript configuration reports its own error", () => {
     const root = path.join(tempDir("al-nested-agent-"), "agent");
-    const init = spawnSync(process.execPath, [path.join(pkg, "dist", "bin", "assembly-line.js"), "init", root], { encoding: "utf8" });
+    const init = spawnSync(process.execPath, [path.join(pkg, "dist", "bin", "assembly-line.cjs"), "init", root], { encoding: "utf8" });
     expect(init.status, init.stderr).toBe(0);
     // A CommonJS file: `import()` fails on the name, and so does the fallback through import-fresh.
     fs.writeFileSync(path.join(root, "assembly-line.config.cjs"), "module.exports = { outDir: notDefinedAnywhere };\n");
-    const run = spawnSync(process.execPath, [path.join(pkg, "dist", "bin", "assembly-line.js"), "compile", "--no-package"], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const run = spawnSync(process.execPath, [path.join(pkg, "dist", "bin", "assembly-line.cjs"), "compile", "--no-package"], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
     const output = run.stdout + run.stderr;
     expect(run.status).not.toBe(0);
     expect(output).toContain("AL9112");

@@ -23,7 +23,7 @@ let agent: string;
 
 /** The toolchain each record names after one `compile` by the copied CLI. */
 function compileAndReadToolchains(): { compile: unknown; inputs: unknown } {
-  const run = spawnSync(process.execPath, [path.join(pkg, "dist", "bin", "assembly-line.js"), "compile", agent, "--no-package"], {
+  const run = spawnSync(process.execPath, [path.join(pkg, "dist", "bin", "assembly-line.cjs"), "compile", agent, "--no-package"], {
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
   });
