@@ -12,6 +12,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { noteCompilingRun } from "../common/code-cache.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { LOCKFILE_NAME } from "../contract/lockfile-types.js";
 import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE } from "../contract/manifest.js";
@@ -44,6 +45,9 @@ export interface EnsuredArtifact {
 export async function ensureArtifact(root: string, artifactDir?: string): Promise<EnsuredArtifact> {
   const absolute = path.resolve(root);
   if (inputsUnchanged(absolute) && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: [], compiled: false, recorded: true, lockChanged: false };
+  // This run now loads the compiler, which its kind of run does not: the code cache then keeps
+  // the bundle's entry for the kind only until a run of it does not compile.
+  noteCompilingRun();
   const { compileAgent } = await import("../build/compile.js");
   // The check saves the analysis cache: a full compile after it (stale artifact) and the next
   // command's check then reuse the analysis instead of parsing everything again.

@@ -70,10 +70,11 @@ const MAGIC = Buffer.from("assembly-line code cache 1\n", "utf8");
 export const MAX_CACHE_BYTES = 8 * 1024 * 1024;
 
 /**
- * One cached file: its path, the length and CRC-32 of its text, V8's data, and the file's
- * {@link settledStamp} when it was cached ("" when it had none).
+ * One cached file: its path, the length and CRC-32 of its text, V8's data, the file's
+ * {@link settledStamp} when it was cached ("" when it had none), and for a kind's entry whether
+ * the run that made it compiled the agent too ({@link noteCompilingRun}; `false` when absent).
  */
-type Entry = readonly [file: string, length: number, crc: number, data: Uint8Array, stamp: string];
+type Entry = readonly [file: string, length: number, crc: number, data: Uint8Array, stamp: string, compiling?: boolean];
 
 /** What {@link installCodeCache} did in this thread (for tests and benchmarks). */
 export interface CodeCacheStats {
@@ -170,6 +171,27 @@ function installed(): Stats | undefined {
 export function codeCacheStats(): CodeCacheStats | undefined {
   const stats = installed();
   return stats && { ...stats };
+}
+
+/** Set on `globalThis` by {@link noteCompilingRun}, for the copy of this module that installed the hook. */
+const COMPILING = Symbol.for("assembly-line.code-cache.compiling");
+
+/**
+ * Notes that this run compiles the agent although its kind of run does not (a host command —
+ * `tools`, `search`, `call`, … — whose artifact is not current: after an upgrade of the
+ * toolchain, the first one to run). The CLI bundle's entry a run writes for its kind holds the
+ * functions it ran: with the compiler's, about twice the size (1.4 against 0.65 MB for `tools`),
+ * and every later run of that kind would deserialise them (about 5 ms, issue 14 item 3). So the
+ * entry is marked, and the first later run of the kind that does not compile deletes it; the
+ * run after that writes one of its own. A dev loop that compiles every time keeps the marked
+ * entry. Does nothing where the code cache is not installed.
+ */
+export function noteCompilingRun(): void {
+  (globalThis as { [COMPILING]?: boolean })[COMPILING] = true;
+}
+
+function compilingRun(): boolean {
+  return (globalThis as { [COMPILING]?: boolean })[COMPILING] === true;
 }
 
 /**
@@ -356,9 +378,11 @@ function readEntries(file: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
   if (!Array.isArray(payload)) return entries;
   for (const item of payload as unknown[]) {
-    if (!Array.isArray(item) || (item.length !== 4 && item.length !== 5)) continue;
-    const [name, length, crc, data, stamp = ""] = item as unknown[];
-    if (typeof name === "string" && typeof length === "number" && typeof crc === "number" && data instanceof Uint8Array && typeof stamp === "string") entries.set(name, [name, length, crc, data, stamp]);
+    if (!Array.isArray(item) || item.length < 4 || item.length > 6) continue;
+    const [name, length, crc, data, stamp = "", compiling = false] = item as unknown[];
+    if (typeof name === "string" && typeof length === "number" && typeof crc === "number" && data instanceof Uint8Array && typeof stamp === "string" && typeof compiling === "boolean") {
+      entries.set(name, compiling ? [name, length, crc, data, stamp, true] : [name, length, crc, data, stamp]);
+    }
   }
   return entries;
 }
@@ -389,7 +413,9 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
    * Entries to write on exit: scripts compiled without accepted data (their data is taken on
    * exit), and accepted entries whose file now has a settled stamp the entry lacks.
    */
-  const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly data: () => Uint8Array }[] = [];
+  const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly data: () => Uint8Array; readonly compiling: () => boolean }[] = [];
+  /** The kinds' entries accepted in this run that a compiling run made ({@link noteCompilingRun}). */
+  const acceptedFromCompiling: string[] = [];
   const compile = (content: string, filename: string, bundled: boolean): ((...args: unknown[]) => unknown) => {
     const stamp = settledStamp(filename);
     const key = keyOf(filename, bundled ? kind : undefined);
@@ -410,11 +436,14 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
       stats.hits++;
       if (sameFile) stats.unchecked++;
       store.used.add(key);
-      if (!sameFile && stamp !== "") produced.push({ name: key, length: content.length, crc, stamp, data: () => cachedData });
+      const fromCompiling = bundled && known?.[5] === true;
+      if (fromCompiling) acceptedFromCompiling.push(key);
+      // Stamped again, the same data keeps its mark.
+      if (!sameFile && stamp !== "") produced.push({ name: key, length: content.length, crc, stamp, data: () => cachedData, compiling: () => fromCompiling });
     } else {
       if (cachedData) stats.rejected++;
       stats.misses++;
-      produced.push({ name: key, length: content.length, crc, stamp, data: () => script.createCachedData() });
+      produced.push({ name: key, length: content.length, crc, stamp, data: () => script.createCachedData(), compiling: () => bundled && compilingRun() });
     }
     return script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
   };
@@ -450,9 +479,13 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
   readLargeAsciiModules(Module, stats, covered);
   if (save) {
     process.once("exit", () => {
-      if (produced.length === 0) return;
+      // A run that did not compile drops the entries of its kind a compiling run made (see noteCompilingRun).
+      const dropped = compilingRun() ? [] : acceptedFromCompiling;
+      const fresh = produced.filter(({ name }) => !dropped.includes(name));
       try {
-        store.save(produced.map(({ name, length, crc, stamp, data }) => [name, length, crc, data(), stamp]));
+        for (const key of dropped) fs.rmSync(store.ownFile(key), { force: true });
+        if (fresh.length === 0) return;
+        store.save(fresh.map(({ name, length, crc, stamp, data, compiling }) => (compiling() ? [name, length, crc, data(), stamp, true] : [name, length, crc, data(), stamp])));
         pruneStale(store.dir);
       } catch {
         // Not written: the next run compiles again.

@@ -284,7 +284,7 @@ describe("the code cache", () => {
 
   describe("the CLI bundle's folder (the folders option, scripts/build-cli-bundle.mjs)", () => {
     /** Installs the cache with `folders: [bundleDir]`, requires `file`, prints what happened; `flags` for node. */
-    function runBundle(bundleDir: string, cacheDir: string, file: string, flags: readonly string[] = [], kind?: string): { stats: Run["stats"]; value: unknown; twice: Run["stats"] } {
+    function runBundle(bundleDir: string, cacheDir: string, file: string, flags: readonly string[] = [], kind?: string, compiling = false): { stats: Run["stats"]; value: unknown; twice: Run["stats"] } {
       const script = [
         `const { installCodeCache, codeCacheStats } = await import(${JSON.stringify(codeCacheModule)});`,
         // The kind comes as an argument: the script's text is in the flags that name the cache file.
@@ -294,9 +294,11 @@ describe("the code cache", () => {
         `copy.installCodeCache({ dir: ${JSON.stringify(path.join(cacheDir, "other"))} });`,
         `const { createRequire } = await import("node:module");`,
         `const value = createRequire(${JSON.stringify(path.join(bundleDir, "x.js"))})(${JSON.stringify(file)});`,
+        // Noted by the copy, as the bundle's own copy notes it (cli/ensure-artifact.ts).
+        `if (process.argv[2] === "compiling") copy.noteCompilingRun();`,
         `process.stdout.write(JSON.stringify({ stats: codeCacheStats(), value, twice: copy.codeCacheStats() }));`,
       ].join("\n");
-      const result = spawnSync(process.execPath, [...flags, "--input-type=module", "-e", script, ...(kind === undefined ? [] : [kind])], { encoding: "utf8" });
+      const result = spawnSync(process.execPath, [...flags, "--input-type=module", "-e", script, ...(kind === undefined ? [] : [kind]), ...(compiling ? ["compiling"] : [])], { encoding: "utf8" });
       expect(result.stderr).toBe("");
       expect(result.status).toBe(0);
       return JSON.parse(result.stdout) as { stats: Run["stats"]; value: unknown; twice: Run["stats"] };
@@ -345,6 +347,27 @@ describe("the code cache", () => {
       expect(left).toHaveLength(MAX_KINDS);
       expect(left.some((name) => name.endsWith("-compile.bin") || name.endsWith("-help.bin") || name.endsWith("-other.bin"))).toBe(false);
       expect(bundleRun(`kind-${MAX_KINDS - 1}`)).toMatchObject({ hits: 1, misses: 0 });
+    });
+
+    it("drops a kind's entry that a run which compiled the agent made, at the first run of the kind that does not compile; a run that compiles keeps it", () => {
+      const { bundleDir, cacheDir } = bundleSetup();
+      const bundleRun = (compiling: boolean) => runBundle(bundleDir, cacheDir, "./bundle.cjs", [], "tools", compiling).stats;
+      const entryFile = () => fs.readdirSync(cacheDir).filter((name) => name.endsWith("-tools.bin"));
+      // The first `tools` after an upgrade compiles: its entry is marked.
+      expect(bundleRun(true)).toMatchObject({ hits: 0, misses: 1 });
+      expect(entryFile()).toHaveLength(1);
+      // A dev loop that compiles every time keeps using it.
+      expect(bundleRun(true)).toMatchObject({ hits: 1, misses: 0 });
+      expect(entryFile()).toHaveLength(1);
+      // The first run that does not compile uses it once and drops it.
+      expect(bundleRun(false)).toMatchObject({ hits: 1, misses: 0 });
+      expect(entryFile()).toEqual([]);
+      // The next writes its own, which later runs keep, compiling or not.
+      expect(bundleRun(false)).toMatchObject({ hits: 0, misses: 1 });
+      expect(bundleRun(false)).toMatchObject({ hits: 1, misses: 0 });
+      expect(bundleRun(true)).toMatchObject({ hits: 1, misses: 0 });
+      expect(bundleRun(false)).toMatchObject({ hits: 1, misses: 0 });
+      expect(entryFile()).toHaveLength(1);
     });
 
     it("leaves its other files, and files of its subfolders, to Node", () => {
