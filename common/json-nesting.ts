@@ -4,6 +4,9 @@
  * every JSON reader of the compiler and the lockfile (issue 2: bad input never crashes).
  */
 
+/** Deepest object/array nesting a JSON document of the toolchain's may have; deeper input is a syntax error, never a stack overflow. */
+export const MAX_JSON_DEPTH = 256;
+
 /**
  * Offset of the first `{` or `[` that opens a level deeper than `limit`, skipping the
  * contents of strings (escapes included); `undefined` when nothing nests that deep.

@@ -19,7 +19,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { cosmiconfig, defaultLoaders, type Loader } from "cosmiconfig";
+import { cosmiconfig, cosmiconfigSync, defaultLoaders, type CosmiconfigResult, type Loader, type Loaders, type LoaderSync, type Options, type OptionsSync, type PublicExplorer } from "cosmiconfig";
+import { findJsonNestingBeyond, MAX_JSON_DEPTH } from "../../common/json-nesting.js";
 import { fileStart, createLineMap, locationOf } from "../../common/positions.js";
 import type { LocatedValue } from "../../compiler/model.js";
 import { withServiceMemoryLimit } from "../../packaging/esbuild-service.js";
@@ -75,26 +76,21 @@ class ConfigParseFailure extends Error {
 export async function loadProjectConfig(root: string, selection: ConfigSelection = { kind: "search" }): Promise<LoadedProjectConfig> {
   if (selection.kind === "none") return { config: EMPTY_PROJECT_CONFIG, diagnostics: [] };
   const located = new Map<string, LocatedValue>();
-  const explorer = cosmiconfig("assembly-line", {
-    searchPlaces: [...CONFIG_SEARCH_PLACES],
-    packageProp: PACKAGE_JSON_KEY,
-    searchStrategy: "global",
-    cache: false,
-    loaders: {
-      ".json": jsonLoader(located),
-      ".yaml": yamlLoader(located),
-      ".yml": yamlLoader(located),
-      noExt: yamlLoader(located),
-      ".js": defaultLoaders[".js"],
-      ".mjs": defaultLoaders[".mjs"],
-      ".cjs": defaultLoaders[".cjs"],
-      ".ts": typescriptLoader,
-    },
-  });
+  const loaders = {
+    ".json": jsonLoader(located),
+    ".yaml": yamlLoader(located),
+    ".yml": yamlLoader(located),
+    noExt: yamlLoader(located),
+    ".js": defaultLoaders[".js"],
+    ".mjs": defaultLoaders[".mjs"],
+    ".cjs": defaultLoaders[".cjs"],
+    ".ts": typescriptLoader,
+  };
+  const explorer = cosmiconfig("assembly-line", { ...SEARCH_OPTIONS, loaders });
   let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
   const target = selection.kind === "file" ? path.resolve(selection.file) : undefined;
   try {
-    found = target ? await explorer.load(target) : await explorer.search(root);
+    found = target ? await explorer.load(target) : await search(root, explorer, loaders);
   } catch (error) {
     if (error instanceof ConfigParseFailure) return failed(error.diagnostic);
     const file = (error as { filepath?: string }).filepath ?? target ?? root;
@@ -111,6 +107,66 @@ export async function loadProjectConfig(root: string, selection: ConfigSelection
     ...(document ? { located: document } : {}),
     pointerPrefix: isPackageJson ? `/${PACKAGE_JSON_KEY}` : "",
   });
+}
+
+/** How the configuration is searched for (the loaders aside): the same for every explorer below. */
+const SEARCH_OPTIONS = {
+  searchPlaces: [...CONFIG_SEARCH_PLACES],
+  packageProp: PACKAGE_JSON_KEY,
+  searchStrategy: "global",
+  cache: false,
+} as const satisfies Partial<Options> & Partial<OptionsSync>;
+
+/** What {@link locatingLoader} says of a file that may hold a configuration: "load it". */
+const HOLDS_SOMETHING = Object.freeze({ holdsSomething: true });
+
+/** The same of a `package.json`, where cosmiconfig then looks up {@link PACKAGE_JSON_KEY}. */
+const PACKAGE_HOLDS_SOMETHING = Object.freeze({ [PACKAGE_JSON_KEY]: HOLDS_SOMETHING });
+
+/**
+ * The loader of cosmiconfig's synchronous explorer in {@link search}: it loads nothing. A
+ * `package.json` is parsed, so that cosmiconfig looks up {@link PACKAGE_JSON_KEY} in it as the
+ * search does, unless it is one the loading would refuse (JSON.parse refuses it, or it nests
+ * too deep): then it is named, and the loading reports it. Any other file is named.
+ */
+const locatingLoader: LoaderSync = (filepath: string, content: string) => {
+  if (path.basename(filepath) !== "package.json") return HOLDS_SOMETHING;
+  if (findJsonNestingBeyond(content, MAX_JSON_DEPTH) !== undefined) return PACKAGE_HOLDS_SOMETHING;
+  try {
+    return JSON.parse(content) as unknown;
+  } catch {
+    return PACKAGE_HOLDS_SOMETHING;
+  }
+};
+
+/**
+ * cosmiconfig's search from `root` with `explorer`, with its file located first by
+ * cosmiconfig's synchronous explorer (same search places, strategy and meta configuration;
+ * {@link locatingLoader}s): the asynchronous search waits for a thread-pool round trip at each
+ * of its places, 16 per folder from the root up to the home folder (or `/`) and 8 in the
+ * user's config folder, about 5 ms of every command's start for an agent three folders deep
+ * (docs/performance.md, "Eighteenth round"). The located file is then loaded by `explorer`.
+ * Where the two could disagree, `explorer`'s own search decides, as before: a located file
+ * that loads as nothing (a YAML file of comments, a module exporting `null`), or a locating
+ * that throws. Found nowhere up the folders, only the user's config folder is searched
+ * asynchronously, since the synchronous explorer does not search all its places (`config.mjs`).
+ */
+async function search(root: string, explorer: PublicExplorer, loaders: Loaders): Promise<CosmiconfigResult> {
+  let file: string | undefined;
+  try {
+    const locator = cosmiconfigSync("assembly-line", { ...SEARCH_OPTIONS, loaders: { ".json": locatingLoader, ".yaml": locatingLoader, ".yml": locatingLoader, noExt: locatingLoader, ".js": locatingLoader, ".mjs": locatingLoader, ".cjs": locatingLoader, ".ts": locatingLoader } });
+    file = locator.search(root)?.filepath;
+  } catch {
+    return explorer.search(root);
+  }
+  if (file !== undefined) {
+    const loaded = await explorer.load(file);
+    return loaded !== null && !loaded.isEmpty ? loaded : explorer.search(root);
+  }
+  // Up the folders, nothing: the user's config folder, which cosmiconfig searches after the
+  // folder it stops at (here the root itself, with no places of its own).
+  const userFolder = cosmiconfig("assembly-line", { ...SEARCH_OPTIONS, searchPlaces: [], stopDir: root, loaders });
+  return userFolder.search(root);
 }
 
 function failed(diagnostic: Diagnostic): LoadedProjectConfig {

@@ -15,11 +15,10 @@ import { segmentsToPointer } from "../../common/json-pointer.js";
 import { createLineMap, locationOf, type LineMap } from "../../common/positions.js";
 import { setOwn, type JsonValue } from "../../common/json-value.js";
 import type { LocatedValue, ValueLocation } from "../model.js";
-import { findJsonNestingBeyond } from "../../common/json-nesting.js";
+import { findJsonNestingBeyond, MAX_JSON_DEPTH } from "../../common/json-nesting.js";
 import { jsonSyntaxWords } from "../../common/json-text.js";
 
-/** Deepest object/array nesting accepted; deeper input is a syntax error, never a stack overflow. */
-export const MAX_JSON_DEPTH = 256;
+export { MAX_JSON_DEPTH };
 
 /** A key written twice in one object. */
 export interface DuplicateKey {

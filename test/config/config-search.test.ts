@@ -1,0 +1,102 @@
+/**
+ * Which file the project configuration's search finds (build/project-config/load-project-config.ts):
+ * cosmiconfig's synchronous explorer locates it and the asynchronous one loads it (issue 14
+ * item 3: the asynchronous search waited for a thread-pool round trip at each of about 70
+ * places). Each layout is searched twice: by `loadProjectConfig`, and by cosmiconfig's own
+ * asynchronous search with the same places and strategy; both must find the same file. The
+ * user's config folder comes from `XDG_CONFIG_HOME`, set for this file's process.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { cosmiconfig, defaultLoaders } from "cosmiconfig";
+import { parse as parseYaml } from "yaml";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CONFIG_SEARCH_PLACES, loadProjectConfig, PACKAGE_JSON_KEY } from "../../build/project-config/load-project-config.js";
+import { MAX_JSON_DEPTH } from "../../common/json-nesting.js";
+import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+
+let userConfig: string;
+beforeEach(() => {
+  userConfig = tempDir("al-config-user-");
+  vi.stubEnv("XDG_CONFIG_HOME", userConfig);
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+/** The file cosmiconfig's own asynchronous search finds from `root` (or `null`), with plain loaders. */
+async function cosmiconfigFinds(root: string): Promise<string | null> {
+  const yaml = (_file: string, content: string) => parseYaml(content) as unknown;
+  const explorer = cosmiconfig("assembly-line", {
+    searchPlaces: [...CONFIG_SEARCH_PLACES],
+    packageProp: PACKAGE_JSON_KEY,
+    searchStrategy: "global",
+    cache: false,
+    loaders: { ".json": (_file, content) => JSON.parse(content.replace(/^\uFEFF/, "")) as unknown, ".yaml": yaml, ".yml": yaml, noExt: yaml, ".js": defaultLoaders[".js"], ".mjs": defaultLoaders[".mjs"], ".cjs": defaultLoaders[".cjs"] },
+  });
+  return (await explorer.search(root))?.filepath ?? null;
+}
+
+/** A tree of folders `outer/inner/agent` under a fresh temporary folder; returns the three paths. */
+function folders(files: Record<string, string>): { outer: string; inner: string; agent: string } {
+  const outer = tempDir("al-config-search-");
+  writeFiles(outer, { "inner/agent/agent.md": "---\nname: a\n---\n", ...files });
+  return { outer, inner: path.join(outer, "inner"), agent: path.join(outer, "inner", "agent") };
+}
+
+/** What `loadProjectConfig` finds from `agent`: the file of its configuration, or of its first diagnostic. */
+async function weFind(agent: string): Promise<string | null> {
+  const loaded = await loadProjectConfig(agent);
+  return loaded.diagnostics[0]?.file ?? loaded.config.file ?? null;
+}
+
+const json = (value: unknown) => `${JSON.stringify(value)}\n`;
+
+describe("the project configuration's search", () => {
+  const layouts: Record<string, Record<string, string>> = {
+    "nothing anywhere": {},
+    "a YAML rc file in the agent's folder": { "inner/agent/.assemblylinerc.yaml": "format: json\n" },
+    "a file two folders up": { "assembly-line.config.json": json({ format: "json" }) },
+    "a package.json without the key, and a file above it": { "inner/agent/package.json": json({ name: "x" }), "inner/.assemblylinerc": "format: json\n" },
+    "a package.json with the key": { "inner/package.json": json({ name: "x", [PACKAGE_JSON_KEY]: { format: "json" } }), "assembly-line.config.json": json({ format: "pretty" }) },
+    "a package.json with a byte-order mark and without the key, and a file above it": { "inner/agent/package.json": `\uFEFF${json({ name: "x" })}`, "inner/.assemblylinerc.json": json({ format: "json" }) },
+    "a package.json whose key is null, and a file above it": { "inner/package.json": json({ [PACKAGE_JSON_KEY]: null }), "assembly-line.config.yml": "format: json\n" },
+    "a YAML file of comments (it loads as nothing), and a file above it": { "inner/agent/.assemblylinerc.yml": "# nothing yet\n", "inner/assembly-line.config.json": json({ format: "json" }) },
+    "an empty file, and a file above it": { "inner/agent/assembly-line.config.json": "  \n", "inner/.assemblylinerc.json": json({ format: "json" }) },
+    "a module that exports null, and a file above it": { "inner/agent/assembly-line.config.cjs": "module.exports = null;\n", "assembly-line.config.json": json({ format: "json" }) },
+    "an ES module configuration": { "inner/assembly-line.config.mjs": "export default { format: 'json' };\n" },
+    "two files in one folder (the first place wins)": { "inner/agent/assembly-line.config.yaml": "format: json\n", "inner/agent/.assemblylinerc.json": json({ format: "pretty" }) },
+  };
+  for (const [name, files] of Object.entries(layouts)) {
+    it(`finds what cosmiconfig's search finds: ${name}`, async () => {
+      const { agent } = folders(files);
+      const expected = await cosmiconfigFinds(agent);
+      expect(await weFind(agent)).toBe(expected);
+      if (Object.keys(files).length > 0) expect(expected).not.toBeNull();
+    });
+  }
+
+  it("reports a package.json the loading refuses where the search meets it, as before: bad JSON, and nesting too deep", async () => {
+    for (const text of ['{ "name": "x", }\n', `{ "deep": ${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)} }\n`]) {
+      const { inner, agent } = folders({ "inner/package.json": text, "assembly-line.config.json": json({ format: "json" }) });
+      const loaded = await loadProjectConfig(agent);
+      expect(loaded.diagnostics.map((d) => [d.code, d.file])).toEqual([["AL9110", path.join(inner, "package.json")]]);
+    }
+  });
+
+  it("finds the user's config folder after the folders up from the agent, config.mjs included", async () => {
+    for (const [file, text] of [
+      ["config.json", json({ format: "json" })],
+      ["config.mjs", "export default { format: 'json' };\n"],
+    ] as const) {
+      const folder = path.join(userConfig, "assembly-line");
+      fs.rmSync(folder, { recursive: true, force: true });
+      writeFiles(folder, { [file]: text });
+      const { agent } = folders({});
+      const loaded = await loadProjectConfig(agent);
+      expect(loaded.config.file).toBe(path.join(folder, file));
+      expect(loaded.config.format).toBe("json");
+      expect(await cosmiconfigFinds(agent)).toBe(path.join(folder, file));
+    }
+  });
+});
