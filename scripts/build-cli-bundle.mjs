@@ -222,8 +222,9 @@ await build({
       `const __alImport = (specifier) => globalThis[${IMPORTER}](specifier.startsWith(".") ? __alModuleUrl(specifier) : specifier);`,
       // A dependency of cosmiconfig, resolved from cosmiconfig's own folder (see COSMICONFIG_LAZY).
       "const __alCosmiconfigRequire = (id) => require(\"node:module\").createRequire(require.resolve(\"cosmiconfig\"))(id);",
-      // A Node built-in module as a namespace of plain values (see BUILTIN_NAMESPACE below).
-      "const __alBuiltin = (mod) => { const ns = { default: mod }; for (const key of Object.getOwnPropertyNames(mod)) if (key !== \"default\") ns[key] = mod[key]; return ns; };",
+      // A Node built-in module as a namespace of plain values, one per module (see BUILTIN_NAMESPACE below).
+      "const __alBuiltins = new Map();",
+      "const __alBuiltin = (mod) => { let ns = __alBuiltins.get(mod); if (ns) return ns; ns = { default: mod }; for (const key of Object.getOwnPropertyNames(mod)) { if (key === \"default\") continue; const own = Object.getOwnPropertyDescriptor(mod, key); if (\"value\" in own) ns[key] = own.value; else Object.defineProperty(ns, key, { enumerable: true, get: () => mod[key] }); } __alBuiltins.set(mod, ns); return ns; };",
     ].join("\n"),
   },
   define: typescriptDefines,
@@ -239,7 +240,11 @@ const NON_ASCII_MARK = "<non-ascii ";
  * new object with a getter per export, so every `path.join` in the compile's hot loops is a
  * getter call (about 3 % of a cold compile's main-thread samples were property loads, and the
  * getters showed up in profiles). Node's built-in modules never replace their exports, so the
- * bundle takes their values once instead, as plain properties (`__alBuiltin` in the banner).
+ * bundle takes their values once instead, as plain properties (`__alBuiltin` in the banner): one
+ * namespace per module, shared by every module that imports it (`node:fs` was copied 50 times),
+ * and an export Node defines with a getter (`fs.promises`, `fs.ReadStream`, …, which load more of
+ * Node when first read) stays a getter, read when used (copying `node:fs` read them all: about
+ * 1 ms of every start, loading Node's streams and `fs/promises`).
  */
 const BUILTIN_NAMESPACE = /__toESM\(require\("(node:[\w/]+)"\), 1\)/g;
 
