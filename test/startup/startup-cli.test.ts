@@ -121,6 +121,21 @@ describe("what each command loads", () => {
     }
   });
 
+  it("tools and search load none of Node's own modules they do not use: the ES module loader's module jobs, fs streams, Web Crypto", () => {
+    // The bin is a CommonJS file, and a built-in module's getters (fs.ReadStream, crypto.webcrypto, ...)
+    // are read only when used (scripts/build-cli-bundle.mjs, __alBuiltin).
+    const recorder = path.join(tempDir("al-node-modules-"), "record.cjs");
+    fs.writeFileSync(recorder, 'process.on("exit", () => require("node:fs").writeFileSync(process.env.AL_NODE_MODULES, process.moduleLoadList.join("\\n")));\n');
+    for (const args of [["tools", "."], ["search", "echo", "."]]) {
+      const out = path.join(tempDir("al-node-modules-"), "list.txt");
+      const run = spawnSync(process.execPath, ["-r", recorder, cliPath, ...args], { cwd: agent, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", AL_NODE_MODULES: out } });
+      expect(run.status, run.stderr).toBe(0);
+      const loaded = fs.readFileSync(out, "utf8").split("\n");
+      expect(loaded.length, args.join(" ")).toBeGreaterThan(50);
+      expect(["NativeModule internal/modules/esm/module_job", "NativeModule internal/fs/streams", "NativeModule internal/crypto/webcrypto"].filter((name) => loaded.includes(name)), args.join(" ")).toEqual([]);
+    }
+  });
+
   it("tools and search on a current artifact load no compiler, bundler, validator, database or encoder", () => {
     for (const args of [["tools", "."], ["search", "echo", "."], ["tools", ".", "--format", "json"]]) {
       const run = loadedBy(args, agent);
