@@ -105,15 +105,17 @@ function listedKinds(within: string, readDirectory: CompilerHost["readDirectory"
     if (!filePath.startsWith(within) || filePath.endsWith(path.sep)) return undefined;
     // A plain path needs no normalizing: only one with `//` or a `/.` segment is checked.
     if ((filePath.includes(DOUBLE_SEPARATOR) || filePath.includes(DOT_SEGMENT)) && path.normalize(filePath) !== filePath) return undefined;
-    const folder = path.dirname(filePath);
+    // `path.dirname` and `path.basename`, for a path known plain and strictly inside `within`.
+    const cut = filePath.lastIndexOf(path.sep);
+    const folder = cut === 0 ? path.sep : filePath.slice(0, cut);
     let listed = folders.get(folder);
-    if (!folders.has(folder)) {
+    if (listed === undefined && !folders.has(folder)) {
       const entries = readDirectory(folder);
       listed = entries && { kinds: new Map(entries.map((entry) => [entry.name, entry.kind])) };
       folders.set(folder, listed);
     }
     if (listed === undefined) return undefined;
-    const name = path.basename(filePath);
+    const name = filePath.slice(cut + 1);
     const kind = listed.kinds.get(name);
     if (kind !== undefined || !ASCII_NAME.test(name)) return kind;
     if (listed.folded === undefined) {

