@@ -3,7 +3,9 @@
  * will run its tool starts before the input check, so it boots while the host checks (and loads
  * ajv, which the runtime loads with the first check, not when it opens). The checks, their
  * order and their results are unchanged; a call refused by them leaves the started process
- * warm for its run, and closing the runtime ends it.
+ * warm for its run, and closing the runtime ends it. And how it ends: an idle process is killed
+ * at once when its worker closes, without waiting for it to see the doorbell close, so a
+ * one-shot `call` does not wait for the child's own exit.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
@@ -92,4 +94,21 @@ describe("a call's start", () => {
     expect(await runtime.call({ tool: "record_note", input: { note: "x" }, runId: "run-b" })).toMatchObject({ status: "approval_required" });
     expect(steps.filter((step) => step.startsWith("acquire"))).toEqual([]);
   }, 60_000);
+});
+
+describe("closing a sandbox worker", () => {
+  it("kills an idle child at once, even one that could not see the doorbell close (stopped), and resolves once it exited", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const { started } = recordSteps();
+    runtime = await openRuntime({ root: agent.root });
+    expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: "run-a" })).toMatchObject({ status: "ok" });
+    const [worker] = started;
+    const pid = worker!.pid!;
+    // The launcher's group, the Node child with it: none of them runs until a signal ends them.
+    process.kill(-pid, "SIGSTOP");
+    // A grace period longer than the test's timeout: only a kill at once lets this resolve.
+    await worker!.close(120_000);
+    expect(worker!.alive).toBe(false);
+    expect(alive(pid)).toBe(false);
+  }, 20_000);
 });
