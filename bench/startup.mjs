@@ -88,6 +88,10 @@ try {
   if (values.baseline) {
     // The bin of a build before 4 December's was `bin/assembly-line.js`, an ES module.
     const baselineBin = ["assembly-line.cjs", "assembly-line.js"].map((name) => path.join(path.resolve(values.baseline), "bin", name)).find((file) => fs.existsSync(file));
+    if (baselineBin === undefined) {
+      console.error(`bench/startup.mjs: ${values.baseline} has no bin/assembly-line.cjs or bin/assembly-line.js; give the dist/ folder of a built checkout.`);
+      process.exit(2);
+    }
     const baselineAgent = path.join(dir, "support-agent-baseline");
     fs.cpSync(path.join(repo, "examples", "support-agent"), baselineAgent, { recursive: true, filter: (source) => !source.includes(`${path.sep}.assemblyline`) });
     measure([baselineBin, "compile", "."], baselineAgent);

@@ -20,7 +20,8 @@
  *   (`code-cache.cjs`) with the bundle's folder, give the bundle an importer ({@link IMPORTER}),
  *   and `require` the bundle. The bin answers `--version` (or `-v`) alone first, with
  *   `version.cjs` (`cli/version.ts` bundled alone), before any of that. `tsc` alone writes the
- *   unbundled worker scripts back (still correct, only slower to start) until this script runs again.
+ *   unbundled worker scripts back (still correct, only slower to start) until this script runs
+ *   again; the bin keeps running the last bundle this script wrote.
  * - **`import()`** inside a `vm.Script` compiled with cached data fails on Node 20 (and warns
  *   that it is experimental), so the bundle's dynamic imports of what stays outside it (npm
  *   packages loaded on few paths, a tool's bundle, a configuration file, the language server)
@@ -365,11 +366,26 @@ else {
   const { commandKind, installCodeCache } = require(${JSON.stringify(specifierFrom(file, codeCache))});
   installCodeCache({ kind: commandKind(args), folders: [path.join(__dirname, ${JSON.stringify(posix(path.relative(path.dirname(file), outdir)))})], modules: [path.join(__dirname, ${JSON.stringify(posix(path.relative(path.dirname(file), typescriptCopy)))})] });
   globalThis[${IMPORTER}] = (specifier) => import(specifier);
+  let settled = false;
   require(${JSON.stringify(specifierFrom(file, bundle))})
     .run(args)
-    .then((code) => {
-      process.exitCode = code;
-    });
+    .then(
+      (code) => {
+        settled = true;
+        process.exitCode = code;
+      },
+      (error) => {
+        settled = true;
+        throw error;
+      },
+    );
+  // A command whose work never settled must not pass for a success (as an ES module's unsettled
+  // top-level await exits with 13, which this bin was before).
+  process.on("exit", (code) => {
+    if (settled || code !== 0) return;
+    process.stderr.write("assembly-line: the command stopped before it finished.\\n");
+    process.exitCode = 13;
+  });
 }
 `,
   );

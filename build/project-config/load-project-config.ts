@@ -141,17 +141,23 @@ const locatingLoader: LoaderSync = (filepath: string, content: string) => {
 
 /**
  * cosmiconfig's search from `root` with `explorer`, with its file located first by
- * cosmiconfig's synchronous explorer (same search places, strategy and meta configuration;
- * {@link locatingLoader}s): the asynchronous search waits for a thread-pool round trip at each
- * of its places, 16 per folder from the root up to the home folder (or `/`) and 8 in the
- * user's config folder, about 5 ms of every command's start for an agent three folders deep
- * (docs/performance.md, "Eighteenth round"). The located file is then loaded by `explorer`.
- * Where the two could disagree, `explorer`'s own search decides, as before: a located file
- * that loads as nothing (a YAML file of comments, a module exporting `null`), or a locating
- * that throws. Found nowhere up the folders, only the user's config folder is searched
- * asynchronously, since the synchronous explorer does not search all its places (`config.mjs`).
+ * cosmiconfig's synchronous explorer (same search places and strategy; {@link locatingLoader}s):
+ * the asynchronous search waits for a thread-pool round trip at each of its places, 16 per
+ * folder from the root up to the home folder (or `/`) and 8 in the user's config folder, about
+ * 5 ms of every command's start for an agent four folders deep (docs/performance.md,
+ * "Eighteenth round"). The located file is then loaded by `explorer`. Where the two could
+ * disagree, `explorer`'s own search decides, as before:
+ * - a meta configuration may be in the working directory ({@link mayHaveMetaConfig}), which
+ *   cosmiconfig loads before any folder and whose options may change the search;
+ * - a located file that loads as nothing (a YAML file of comments, a module exporting `null`);
+ * - a located file whose loading fails in a way the search passes over (a missing, unreadable
+ *   or non-file place, also one a `$import` or a module's own code reads: {@link PASSED_OVER});
+ * - a locating that throws.
+ * Found nowhere up the folders, only the user's config folder is searched asynchronously,
+ * since the synchronous explorer does not search all its places (`config.mjs`).
  */
 async function search(root: string, explorer: PublicExplorer, loaders: Loaders): Promise<CosmiconfigResult> {
+  if (mayHaveMetaConfig(process.cwd())) return explorer.search(root);
   let file: string | undefined;
   try {
     const locator = cosmiconfigSync("assembly-line", { ...SEARCH_OPTIONS, loaders: { ".json": locatingLoader, ".yaml": locatingLoader, ".yml": locatingLoader, noExt: locatingLoader, ".js": locatingLoader, ".mjs": locatingLoader, ".cjs": locatingLoader, ".ts": locatingLoader } });
@@ -160,13 +166,40 @@ async function search(root: string, explorer: PublicExplorer, loaders: Loaders):
     return explorer.search(root);
   }
   if (file !== undefined) {
-    const loaded = await explorer.load(file);
+    let loaded: CosmiconfigResult;
+    try {
+      loaded = await explorer.load(file);
+    } catch (error) {
+      if (PASSED_OVER.has((error as NodeJS.ErrnoException).code ?? "")) return explorer.search(root);
+      throw error;
+    }
     return loaded !== null && !loaded.isEmpty ? loaded : explorer.search(root);
   }
   // Up the folders, nothing: the user's config folder, which cosmiconfig searches after the
   // folder it stops at (here the root itself, with no places of its own).
   const userFolder = cosmiconfig("assembly-line", { ...SEARCH_OPTIONS, searchPlaces: [], stopDir: root, loaders });
   return userFolder.search(root);
+}
+
+/** The errors cosmiconfig's search takes as "no configuration here" and goes on past (cosmiconfig 9, `Explorer.search`). */
+const PASSED_OVER: ReadonlySet<string> = new Set(["ENOENT", "EISDIR", "ENOTDIR", "EACCES"]);
+
+/**
+ * Whether `cwd` may hold cosmiconfig's meta configuration (a `.config/config.*` file, or a
+ * `cosmiconfig` key in `package.json` or `package.yaml`), which cosmiconfig reads from the
+ * working directory and loads before searching: conservatively, a `.config` entry, or a package
+ * file that mentions `cosmiconfig`.
+ */
+function mayHaveMetaConfig(cwd: string): boolean {
+  if (fs.existsSync(path.join(cwd, ".config"))) return true;
+  for (const name of ["package.json", "package.yaml"]) {
+    try {
+      if (fs.readFileSync(path.join(cwd, name), "utf8").includes("cosmiconfig")) return true;
+    } catch {
+      // Not there (or not readable: cosmiconfig's meta search passes over it too).
+    }
+  }
+  return false;
 }
 
 function failed(diagnostic: Diagnostic): LoadedProjectConfig {

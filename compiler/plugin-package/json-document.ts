@@ -18,8 +18,6 @@ import type { LocatedValue, ValueLocation } from "../model.js";
 import { findJsonNestingBeyond, MAX_JSON_DEPTH } from "../../common/json-nesting.js";
 import { jsonSyntaxWords } from "../../common/json-text.js";
 
-export { MAX_JSON_DEPTH };
-
 /** A key written twice in one object. */
 export interface DuplicateKey {
   /** JSON Pointer of the object that holds the key. */

@@ -242,8 +242,9 @@ export class SandboxWorker {
 
   /**
    * Ends the child and resolves once its exit is seen. An idle child is killed at once: it has
-   * no call to finish, and closing the doorbell would end it the same way (the child exits as
-   * soon as it sees the close), only later — about 5 ms of every one-shot `call` (issue 14
+   * no call to finish, and closing the doorbell would end it almost the same way (the child
+   * calls `process.exit` as soon as it sees the close; only a tool's own synchronous `exit`
+   * handlers would still run), only later — about 5 ms of every one-shot `call` (issue 14
    * item 3). A child with calls in flight is asked to leave by closing the doorbell, so those
    * calls fail as they always did; it is killed if it has not exited after `graceMs`.
    */

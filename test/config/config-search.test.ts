@@ -4,7 +4,8 @@
  * item 3: the asynchronous search waited for a thread-pool round trip at each of about 70
  * places). Each layout is searched twice: by `loadProjectConfig`, and by cosmiconfig's own
  * asynchronous search with the same places and strategy; both must find the same file. The
- * user's config folder comes from `XDG_CONFIG_HOME`, set for this file's process.
+ * user's config folder comes from `XDG_CONFIG_HOME`, set for this file's process, which also
+ * changes its working directory for the meta configuration's cases.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -65,6 +66,8 @@ describe("the project configuration's search", () => {
     "an empty file, and a file above it": { "inner/agent/assembly-line.config.json": "  \n", "inner/.assemblylinerc.json": json({ format: "json" }) },
     "a module that exports null, and a file above it": { "inner/agent/assembly-line.config.cjs": "module.exports = null;\n", "assembly-line.config.json": json({ format: "json" }) },
     "an ES module configuration": { "inner/assembly-line.config.mjs": "export default { format: 'json' };\n" },
+    "a file whose $import is missing (the search passes over it), and a file above it": { "inner/agent/.assemblylinerc.json": json({ $import: "./missing.json", format: "json" }), "assembly-line.config.json": json({ format: "pretty" }) },
+    "a module that reads a missing file as it loads (passed over too), and a file above it": { "inner/agent/assembly-line.config.cjs": 'module.exports = JSON.parse(require("node:fs").readFileSync(__dirname + "/missing.json", "utf8"));\n', "inner/.assemblylinerc.json": json({ format: "json" }) },
     "two files in one folder (the first place wins)": { "inner/agent/assembly-line.config.yaml": "format: json\n", "inner/agent/.assemblylinerc.json": json({ format: "pretty" }) },
   };
   for (const [name, files] of Object.entries(layouts)) {
@@ -76,6 +79,24 @@ describe("the project configuration's search", () => {
     });
   }
 
+  it("finds what cosmiconfig's search finds when the working directory holds a meta configuration (.config/config.*), which cosmiconfig loads first", async () => {
+    const before = process.cwd();
+    try {
+      for (const [meta, text] of [
+        [".config/config.yaml", `${PACKAGE_JSON_KEY}:\n  format: json\n`],
+        [".config/config.json", json({ [PACKAGE_JSON_KEY]: { format: "json" } })],
+      ] as const) {
+        const { outer, agent } = folders({ [meta]: text, "inner/agent/assembly-line.config.json": json({ format: "pretty" }) });
+        process.chdir(outer);
+        const expected = await cosmiconfigFinds(agent);
+        expect(expected).toBe(path.join(outer, meta));
+        expect(await weFind(agent)).toBe(expected);
+      }
+    } finally {
+      process.chdir(before);
+    }
+  });
+
   it("reports a package.json the loading refuses where the search meets it, as before: bad JSON, and nesting too deep", async () => {
     for (const text of ['{ "name": "x", }\n', `{ "deep": ${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)} }\n`]) {
       const { inner, agent } = folders({ "inner/package.json": text, "assembly-line.config.json": json({ format: "json" }) });
@@ -84,7 +105,8 @@ describe("the project configuration's search", () => {
     }
   });
 
-  it("finds the user's config folder after the folders up from the agent, config.mjs included", async () => {
+  // XDG_CONFIG_HOME names the user's config folder on Linux only (cosmiconfig's env-paths).
+  it.runIf(process.platform === "linux")("finds the user's config folder after the folders up from the agent, config.mjs included", async () => {
     for (const [file, text] of [
       ["config.json", json({ format: "json" })],
       ["config.mjs", "export default { format: 'json' };\n"],

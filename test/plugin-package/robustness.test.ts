@@ -3,7 +3,8 @@
  * huge and deeply nested files, prototype-named keys, unreadable files.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, parseJsonDocument } from "../../compiler/plugin-package/json-document.js";
+import { parseJsonDocument } from "../../compiler/plugin-package/json-document.js";
+import { MAX_JSON_DEPTH } from "../../common/json-nesting.js";
 import { manifestOutcome } from "../../compiler/plugin-package/index.js";
 import { expectDiagnostic, load, MANIFEST, mcpJson, PLUGIN_SCHEMA, skill } from "./helpers.js";
 
