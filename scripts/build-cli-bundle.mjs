@@ -379,10 +379,11 @@ else {
         throw error;
       },
     );
-  // A command whose work never settled must not pass for a success (as an ES module's unsettled
-  // top-level await exits with 13, which this bin was before).
-  process.on("exit", (code) => {
-    if (settled || code !== 0) return;
+  // A command whose work never settled when nothing was left to run must not pass for a success
+  // (as an ES module's unsettled top-level await exits with 13, which this bin was before). Only
+  // when the event loop drains: an explicit \`process.exit\` (the language server's) decides itself.
+  process.once("beforeExit", () => {
+    if (settled) return;
     process.stderr.write("assembly-line: the command stopped before it finished.\\n");
     process.exitCode = 13;
   });
