@@ -160,7 +160,8 @@ async function search(root: string, explorer: PublicExplorer, loaders: Loaders):
   if (mayHaveMetaConfig(process.cwd())) return explorer.search(root);
   let file: string | undefined;
   try {
-    const locator = cosmiconfigSync("assembly-line", { ...SEARCH_OPTIONS, loaders: { ".json": locatingLoader, ".yaml": locatingLoader, ".yml": locatingLoader, noExt: locatingLoader, ".js": locatingLoader, ".mjs": locatingLoader, ".cjs": locatingLoader, ".ts": locatingLoader } });
+    // A locating loader for every kind of file `explorer` loads, so the two search the same files.
+    const locator = cosmiconfigSync("assembly-line", { ...SEARCH_OPTIONS, loaders: Object.fromEntries(Object.keys(loaders).map((extension) => [extension, locatingLoader])) });
     file = locator.search(root)?.filepath;
   } catch {
     return explorer.search(root);
