@@ -324,11 +324,14 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   if (packaged) {
     const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);
     // The caches are saved while the unchanged bundles are linked, and the lock written while the
-    // old artifact is removed (both on the thread pool); the removal is awaited before returning,
-    // so the caller sees one artifact folder whose files' change times are settled.
+    // old artifact is removed (both on the thread pool; in the default folder it is kept as the
+    // next compile's spare instead, packaging/artifact-spare.ts); the removal is awaited before
+    // returning, so the caller sees one artifact folder whose files' change times are settled.
     const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root, options.recordInput, options.knownArtifactFiles, {
       meanwhile: () => saves.run(),
       deferRemoval: true,
+      // Only in the toolchain's own state folder does the replaced artifact stay as a spare.
+      spare: path.resolve(outDir) === path.resolve(root, DEFAULT_ARTIFACT_DIR),
     });
     clock.lap("artifact");
     if (written === undefined) return { ...failed, diagnostics: end() };

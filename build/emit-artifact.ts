@@ -12,8 +12,8 @@ import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import type { PackagingResult } from "../packaging/bundle-tools.js";
-import { statSignature } from "../common/file-stats-hash.js";
-import type { ArtifactWriteOverlap } from "../packaging/write-artifact.js";
+import { signatureOfStats } from "../common/file-stats-hash.js";
+import type { ArtifactWriteOptions, FileIdentity } from "../packaging/write-artifact.js";
 
 /** Artifact files a previous compile left: absolute path → [SRI of their bytes, stat signature]; see `CompileOptions.knownArtifactFiles`. */
 export type KnownArtifactFiles = ReadonlyMap<string, readonly [integrity: string, signature: string]>;
@@ -49,9 +49,9 @@ export interface EmittedArtifact {
  * `recordInput` is called with every file read here (the copied SKILL.md files). `known`: the
  * artifact files the last compile left, with the SRI it wrote and their settled stat signature
  * (`CompileOptions.knownArtifactFiles`); a bundle with that SRI in a file with that signature is
- * linked without being read to compare. `overlap`: work run while the artifact's files are linked
- * and whether to leave the old artifact's removal to the caller (`ArtifactWriteOverlap`); without
- * it the old artifact is gone when this resolves.
+ * linked without being read to compare. `overlap`: work run while the artifact's files are linked,
+ * whether to leave the old artifact's removal to the caller, and whether to keep it as the next
+ * write's spare instead (`ArtifactWriteOptions`); without it the old artifact is gone when this resolves.
  */
 export async function emitArtifact(
   analysis: AgentAnalysis,
@@ -63,7 +63,7 @@ export async function emitArtifact(
   root: string,
   recordInput?: (filePath: string) => void,
   known?: KnownArtifactFiles,
-  overlap?: ArtifactWriteOverlap,
+  overlap?: ArtifactWriteOptions,
 ): Promise<EmittedArtifact | undefined> {
   const [{ buildManifest }, { bundleIntegrity }, { serializeManifest, writeArtifact, ArtifactWriteRefusedError }] = await Promise.all([
     import("../packaging/build-manifest.js"),
@@ -109,43 +109,56 @@ export async function emitArtifact(
 /**
  * Compares what `outDir` holds with this manifest and these files (bundles, skills;
  * artifact-relative path → bytes): `current` when it holds exactly them, and the files whose
- * bytes are already there (the artifact writer links those instead of writing them again).
+ * bytes are already there, each with the identity of the file holding them (the artifact writer
+ * links those instead of writing them again, or keeps them in its spare when they are the same file).
  */
 function compareArtifact(
   outDir: string,
   manifestBytes: Uint8Array,
   files: ReadonlyMap<string, Uint8Array>,
   known?: { readonly files: KnownArtifactFiles; readonly integrities: ReadonlyMap<string, string> },
-): { current: boolean; unchanged: Set<string> } {
-  const unchanged = new Set<string>();
-  let current = sameBytes(path.join(outDir, MANIFEST_FILE), manifestBytes);
+): { current: boolean; unchanged: Map<string, FileIdentity> } {
+  const unchanged = new Map<string, FileIdentity>();
+  const manifest = sameBytes(path.join(outDir, MANIFEST_FILE), manifestBytes);
+  let current = manifest !== undefined;
   if (!current && !fs.existsSync(path.join(outDir, MANIFEST_FILE))) return { current: false, unchanged };
   for (const [relative, bytes] of files) {
     const file = path.join(outDir, relative);
-    if (knownSame(file, known?.integrities.get(relative), known?.files) || sameBytes(file, bytes)) unchanged.add(relative);
+    const identity = knownSame(file, known?.integrities.get(relative), known?.files) ?? sameBytes(file, bytes);
+    if (identity !== undefined) unchanged.set(relative, identity);
     else current = false;
   }
+  if (manifest !== undefined) unchanged.set(MANIFEST_FILE, manifest);
   return { current, unchanged };
 }
 
 /**
- * True when the last compile wrote bytes of SRI `integrity` to `file` and the file still has the
- * stat signature recorded then (settled: older than the compile record's stamp, so a later write,
- * even one restoring size and modification time, has changed the change time): the bytes are
- * the same without reading them (Git's index rule, as the compile record's check applies it).
+ * The file's identity when the last compile wrote bytes of SRI `integrity` to `file` and the
+ * file still has the stat signature recorded then (settled: older than the compile record's
+ * stamp, so a later write, even one restoring size and modification time, has changed the
+ * change time): the bytes are the same without reading them (Git's index rule, as the compile
+ * record's check applies it). `undefined` otherwise.
  */
-function knownSame(file: string, integrity: string | undefined, known: KnownArtifactFiles | undefined): boolean {
+function knownSame(file: string, integrity: string | undefined, known: KnownArtifactFiles | undefined): FileIdentity | undefined {
   const recorded = integrity === undefined ? undefined : known?.get(file);
-  return recorded !== undefined && recorded[0] === integrity && statSignature(file) === recorded[1];
+  if (recorded === undefined || recorded[0] !== integrity) return undefined;
+  try {
+    const stat = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
+    return stat?.isFile() && signatureOfStats(stat) === recorded[1] ? { dev: stat.dev, ino: stat.ino } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-function sameBytes(file: string, bytes: Uint8Array): boolean {
+/** The file's identity when `file` is a regular file (never a link) holding exactly `bytes`; `undefined` otherwise. */
+function sameBytes(file: string, bytes: Uint8Array): FileIdentity | undefined {
   try {
     // lstat first: a link in the old artifact is never reused (nor followed).
-    if (!fs.lstatSync(file).isFile()) return false;
-    return Buffer.from(fs.readFileSync(file)).equals(bytes);
+    const stat = fs.lstatSync(file, { bigint: true });
+    if (!stat.isFile() || stat.size !== BigInt(bytes.length)) return undefined;
+    return Buffer.from(fs.readFileSync(file)).equals(bytes) ? { dev: stat.dev, ino: stat.ino } : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

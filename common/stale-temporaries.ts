@@ -52,7 +52,8 @@ export function removeStaleTemporaries(places: readonly TemporaryPatterns[], max
  * The temporaries `compile` leaves when killed, for an agent `root` and its artifact folder
  * `outDir`: write-file-atomic's `plugins.lock.<n>` and `writeFileConfined`'s
  * `plugins.lock.<pid>-<hex>.tmp` in the root; the artifact swap's `.<out>.old-<uuid>` and
- * `.<out>.tmp-<random>` beside `outDir`; the analysis and bundle caches' `analysis.bin.*.tmp`, `bundles.bin.*.tmp`, `bundles.stamp.*.tmp`, and `--watch`'s `watch.stamp.*.tmp`.
+ * `.<out>.tmp-<random>` (with the spare a compile claimed into it, `packaging/artifact-spare.ts`)
+ * beside `outDir`; the analysis and bundle caches' `analysis.bin.*.tmp`, `bundles.bin.*.tmp`, `bundles.stamp.*.tmp`, and `--watch`'s `watch.stamp.*.tmp`.
  */
 export function compileTemporaries(root: string, outDir: string): TemporaryPatterns[] {
   const out = escape(path.basename(outDir));

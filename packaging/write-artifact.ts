@@ -2,12 +2,13 @@
  * Writes the artifact directory (DESIGN §6: `<root>/.assemblyline/build/` unless `--out`):
  * `manifest.json`, the bundles, and any extra files (e.g. copied `SKILL.md`s), all at once.
  *
- * Atomic replacement: everything is written into a fresh temporary directory beside `outDir`,
- * then the old artifact is renamed aside, the new one renamed into place, and the old one
- * removed (awaited, or left to the caller to await: `ArtifactWriteOverlap.deferRemoval`; a
- * removal that fails leaves a `.<out>.old-<uuid>` folder a later compile removes, never an
- * error once the new artifact is in place). If writing fails, the temporary directory is removed and the old artifact was never
- * touched; if the final rename fails, the old artifact is renamed back. (POSIX has no atomic
+ * Atomic replacement: everything is written into a fresh temporary directory beside `outDir`
+ * (or into the artifact's spare, claimed into it: `ArtifactWriteOptions.spare`,
+ * `./artifact-spare.ts`), then the old artifact is renamed aside, the new one renamed into
+ * place, and the old one kept as the next spare or removed (awaited, or left to the caller to
+ * await: `ArtifactWriteOverlap.deferRemoval`; a removal that fails leaves a `.<out>.old-<uuid>`
+ * folder a later compile removes, never an error once the new artifact is in place). If writing
+ * fails, the temporary directory is removed and the old artifact was never touched; if the final rename fails, the old artifact is renamed back. (POSIX has no atomic
  * exchange of two directories, so another process may see no `outDir` for the instant between
  * the two renames, but never a half-written one.)
  */
@@ -18,6 +19,9 @@ import { serializeCanonicalJson } from "../common/canonical-json.js";
 import { MANIFEST_FILE, type ArtifactManifest } from "../contract/manifest.js";
 import { bundleIntegrity } from "./integrity.js";
 import { checkWriteTarget, type WriteRefusal } from "../common/confined-write.js";
+import { claimSpare, fitSpare, keepAsSpare, type FileIdentity, type FittedSpare } from "./artifact-spare.js";
+
+export type { FileIdentity } from "./artifact-spare.js";
 
 /** Thrown by {@link writeArtifact}, before touching the disk, when the way to `outDir` is refused. */
 export class ArtifactWriteRefusedError extends Error {
@@ -62,6 +66,10 @@ export function serializeManifest(manifest: ArtifactManifest): Uint8Array {
  * @param root the agent root: when `outDir` is inside it, no component of the way there may be
  *   a symbolic link out of the root or a file (`common/confined-write.ts`); throws
  *   {@link ArtifactWriteRefusedError} otherwise.
+ * @param unchanged the files (artifact-relative POSIX paths) whose new bytes the artifact being
+ *   replaced holds already, each with the identity of that file when known: they are linked
+ *   from it, or kept in the spare when its file there is that very file.
+ * @param options work to overlap with the writes, and whether to keep a spare ({@link ArtifactWriteOptions}).
  * @throws Error, before touching the disk, when a path is not a plain relative path, two paths
  *   name the same file (letter case ignored), or the manifest disagrees with `bundles`; when
  *   `outDir` exists but is not an artifact (a file, or a non-empty directory without
@@ -74,8 +82,8 @@ export async function writeArtifact(
   manifest: ArtifactManifest,
   extraFiles: ReadonlyMap<string, ArtifactFileContents> = new Map(),
   root?: string,
-  unchanged: ReadonlySet<string> = new Set(),
-  overlap: ArtifactWriteOverlap = {},
+  unchanged: ReadonlyMap<string, FileIdentity | undefined> = new Map(),
+  options: ArtifactWriteOptions = {},
 ): Promise<WrittenArtifact> {
   const files = collectFiles(bundles, manifest, extraFiles);
   const target = path.resolve(outDir);
@@ -85,16 +93,39 @@ export async function writeArtifact(
   await fs.mkdir(parent, { recursive: true });
   await assertReplaceable(target);
   const temporary = await fs.mkdtemp(path.join(parent, `.${path.basename(target)}.tmp-`));
+  // The new artifact is made in `temporary` itself, or in the claimed spare moved inside it.
+  let staging = temporary;
+  let fitted: FittedSpare | undefined;
   try {
-    await writeFiles(temporary, files, unchanged.size > 0 ? { from: target, unchanged } : undefined, overlap.meanwhile);
+    const claimed = options.spare === true ? await claimSpare(target, path.join(temporary, "spare")) : undefined;
+    if (claimed !== undefined) {
+      fitted = await fitSpare(claimed, files, identitiesOf(unchanged));
+      staging = claimed;
+    }
+  } catch {
+    // A spare that cannot be fitted is dropped: the artifact is written into a fresh folder.
+    await fs.rm(path.join(temporary, "spare"), { recursive: true, force: true });
+  }
+  let backup: string | undefined;
+  try {
+    await writeFiles(staging, files, unchanged.size > 0 ? { from: target, unchanged } : undefined, options.meanwhile, fitted);
+    backup = await swapInto(staging, target);
   } catch (error) {
     await fs.rm(temporary, { recursive: true, force: true });
     throw error;
   }
-  const backup = await swapInto(temporary, target);
-  const removal = backup === undefined ? Promise.resolve() : removeTree(backup);
-  if (overlap.deferRemoval !== true) await removal;
+  if (staging !== temporary) await fs.rm(temporary, { recursive: true, force: true });
+  const kept = backup !== undefined && options.spare === true && (await keepAsSpare(backup, target));
+  const removal = backup === undefined || kept ? Promise.resolve() : removeTree(backup);
+  if (options.deferRemoval !== true) await removal;
   return { removal };
+}
+
+/** The identities among `unchanged`'s (the files {@link fitSpare} may keep). */
+function identitiesOf(unchanged: ReadonlyMap<string, FileIdentity | undefined>): Map<string, FileIdentity> {
+  const identities = new Map<string, FileIdentity>();
+  for (const [file, identity] of unchanged) if (identity !== undefined) identities.set(file, identity);
+  return identities;
 }
 
 /**
@@ -118,6 +149,16 @@ export interface ArtifactWriteOverlap {
    * the change time of the new artifact's linked file). Otherwise `writeArtifact` awaits it.
    */
   readonly deferRemoval?: boolean;
+}
+
+/** How {@link writeArtifact} writes: the work it overlaps, and whether it keeps a spare. */
+export interface ArtifactWriteOptions extends ArtifactWriteOverlap {
+  /**
+   * When true, the replaced artifact is kept beside `outDir` as its spare (`.<out>.spare`,
+   * `./artifact-spare.ts`) instead of being removed, and the next write starts from the spare.
+   * The compile asks for it for the default artifact folder only (`<root>/.assemblyline/build`).
+   */
+  readonly spare?: boolean;
 }
 
 /** What {@link writeArtifact} did. */
@@ -187,16 +228,23 @@ async function assertReplaceable(target: string): Promise<void> {
  * Writes `files` under `directory`. A file named in `reuse.unchanged` (the caller compared the
  * artifact being replaced and found these exact bytes there) is hard-linked from `reuse.from`
  * instead, and written when linking fails (another device, no link support): a one-bundle change
- * does not rewrite thousands of bundles. The old folder is removed after the swap, so each file
- * ends with one link. The links are issued all at once (a link holds no file descriptor), so the
- * thread pool works through them while `meanwhile` runs; writes go {@link WRITE_CONCURRENCY} at a time.
+ * does not rewrite thousands of bundles. A file or folder in `fitted` is there already
+ * (`directory` is a fitted spare, `./artifact-spare.ts`) and is left as it is. The links are
+ * issued all at once (a link holds no file descriptor), so the thread pool works through them
+ * while `meanwhile` runs; writes go {@link WRITE_CONCURRENCY} at a time.
  */
-async function writeFiles(directory: string, files: readonly [string, Uint8Array][], reuse?: { from: string; unchanged: ReadonlySet<string> }, meanwhile?: () => void): Promise<void> {
-  const folders = [...new Set(files.map(([file]) => path.posix.dirname(file)).filter((dir) => dir !== "."))].sort();
-  for (const folder of folders) await fs.mkdir(path.join(directory, ...folder.split("/")), { recursive: true });
+async function writeFiles(
+  directory: string,
+  files: readonly [string, Uint8Array][],
+  reuse?: { from: string; unchanged: ReadonlyMap<string, unknown> },
+  meanwhile?: () => void,
+  fitted?: FittedSpare,
+): Promise<void> {
+  await makeFolders(directory, files, fitted?.folders);
   const target = (file: string): string => path.join(directory, ...file.split("/"));
-  const toLink = reuse ? files.filter(([file]) => reuse.unchanged.has(file)) : [];
-  const toWrite = reuse ? files.filter(([file]) => !reuse.unchanged.has(file)) : files;
+  const missing = fitted ? files.filter(([file]) => !fitted.kept.has(file)) : files;
+  const toLink = reuse ? missing.filter(([file]) => reuse.unchanged.has(file)) : [];
+  const toWrite = reuse ? missing.filter(([file]) => !reuse.unchanged.has(file)) : missing;
   // allSettled, not all: the caller removes `directory` on failure, which must not race a call still in flight.
   const linked = Promise.allSettled(
     toLink.map(async (entry): Promise<[string, Uint8Array] | undefined> => {
@@ -237,6 +285,31 @@ async function writeFiles(directory: string, files: readonly [string, Uint8Array
   const outcomes = await linked;
   if (failure !== undefined) throw failure;
   await write(outcomes.flatMap((outcome) => (outcome.status === "fulfilled" && outcome.value ? [outcome.value] : [])));
+}
+
+/**
+ * Creates under `directory` every folder the artifact-relative `files` lie in, but those in
+ * `existing` (a fitted spare's), one depth at a time with each depth's folders created at once:
+ * a `mkdir` costs about 0.1–0.2 ms of file-system work, and the 402 folders of the benchmark
+ * agent's artifact took 60–100 ms created one after another, 10–30 ms this way (issue 14 item 4,
+ * docs/performance.md, "Nineteenth round").
+ */
+async function makeFolders(directory: string, files: readonly [string, Uint8Array][], existing: ReadonlySet<string> = new Set()): Promise<void> {
+  const byDepth: string[][] = [];
+  const seen = new Set<string>();
+  const add = (folder: string): void => {
+    if (folder === "." || seen.has(folder)) return;
+    seen.add(folder);
+    add(path.posix.dirname(folder));
+    if (!existing.has(folder)) (byDepth[folder.split("/").length] ??= []).push(folder);
+  };
+  for (const [file] of files) add(path.posix.dirname(file));
+  for (const folders of byDepth) {
+    if (folders === undefined) continue;
+    // allSettled: a failure is thrown only once no `mkdir` of this depth is in flight (the caller removes `directory`).
+    const rejected = (await Promise.allSettled(folders.map((folder) => fs.mkdir(path.join(directory, ...folder.split("/")))))).find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+    if (rejected) throw rejected.reason;
+  }
 }
 
 /**

@@ -2,9 +2,10 @@
  * The compile overlaps its caches' saves with the artifact's links, and the lock's write with the
  * removal of the old artifact (issue 14 item 4, sixth round: `build/compile.ts`'s pending saves,
  * `packaging/write-artifact.ts`'s `ArtifactWriteOverlap`). What must not change:
- * - when `compileAgent` returns, the old artifact is gone (one folder beside the caches, no
- *   `.build.old-*`), the unchanged bundles were linked (same inode, one link left), and the
- *   lock, artifact and diagnostics are a cold compile's;
+ * - when `compileAgent` returns, the old artifact is the spare (`.build.spare`, no `.build.old-*`
+ *   or `.build.tmp-*`), the unchanged bundles were linked (same inode, the spare holding the other
+ *   link), the next replacement keeps them in the spare it fits, and the lock and artifact are a
+ *   cold compile's each time;
  * - both caches are saved (the next compile reuses them), also by a compile that fails;
  * - a refused cache save is still reported, on a failing compile as on a succeeding one.
  */
@@ -31,8 +32,20 @@ function writeAgent(root: string, capabilities = ["alpha", "beta"]): void {
   });
 }
 
+/** The folder of the last {@link coldOutputs} copy. */
+let tempCold = "";
+
+/** Every entry under `dir` (folders end in `/`), sorted: the shape of an artifact, empty folders included. */
+function treeOf(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/") + (entry.isDirectory() ? "/" : ""))
+    .sort();
+}
+
 async function coldOutputs(root: string): Promise<Record<string, string>> {
-  const copy = path.join(tempDir("al-overlap-cold-"), "agent");
+  tempCold = tempDir("al-overlap-cold-");
+  const copy = path.join(tempCold, "agent");
   fs.cpSync(root, copy, { recursive: true, filter: (from) => !from.includes(`${path.sep}.assemblyline`) });
   const result = await compileAgent({ root: copy, cache: false });
   expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
@@ -40,27 +53,51 @@ async function coldOutputs(root: string): Promise<Record<string, string>> {
 }
 
 describe("a compile that replaces its artifact", () => {
-  it("has removed the old artifact, linked the unchanged bundle and saved both caches when it returns", async () => {
+  it("keeps the old artifact as the spare, linked the unchanged bundle and saved both caches when it returns", async () => {
     const root = path.join(tempDir("al-overlap-"), "agent");
     writeAgent(root);
     expect((await compileAgent({ root })).ok).toBe(true);
     const state = path.join(root, ".assemblyline");
     const cache = path.join(state, "cache");
-    const beta = path.join(state, "build", "bundles", "root", "beta", "ai.assemblyline", "beta.mjs");
+    const bundle = (name: string): string => path.join("bundles", "root", name, "ai.assemblyline", `${name}.mjs`);
+    const beta = path.join(state, "build", bundle("beta"));
     const before = { beta: fs.statSync(beta).ino, analysis: fs.readFileSync(path.join(cache, "analysis.bin")), bundles: fs.readFileSync(path.join(cache, "bundles.bin")) };
 
     fs.writeFileSync(path.join(root, "plugins", "alpha", "ai.assemblyline", "alpha.ts"), definition("alpha, changed"));
     const result = await compileAgent({ root });
     expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
     expect(result.artifactChanged).toBe(true);
-    expect(fs.readdirSync(state).sort()).toEqual([".gitignore", "build", "cache"]);
-    // Linked from the old artifact, whose link is gone.
+    expect(fs.readdirSync(state).sort()).toEqual([".build.spare", ".gitignore", "build", "cache"]);
+    // Linked from the old artifact, which is now the spare.
     const after = fs.statSync(beta);
-    expect([after.ino, after.nlink]).toEqual([before.beta, 1]);
+    expect([after.ino, after.nlink]).toEqual([before.beta, 2]);
+    expect(fs.statSync(path.join(state, ".build.spare", bundle("beta"))).ino).toBe(before.beta);
     // Both caches hold the changed definition now.
     expect(fs.readFileSync(path.join(cache, "analysis.bin")).equals(before.analysis)).toBe(false);
     expect(fs.readFileSync(path.join(cache, "bundles.bin")).equals(before.bundles)).toBe(false);
     expect(outputsOf(root)).toEqual(await coldOutputs(root));
+
+    // The next change fits the spare: the unchanged bundle stays the same file, the changed one is new.
+    const alphaBefore = fs.statSync(path.join(state, "build", bundle("alpha"))).ino;
+    fs.writeFileSync(path.join(root, "plugins", "alpha", "ai.assemblyline", "alpha.ts"), definition("alpha, changed again"));
+    expect((await compileAgent({ root })).ok).toBe(true);
+    expect(fs.readdirSync(state).sort()).toEqual([".build.spare", ".gitignore", "build", "cache"]);
+    expect(fs.statSync(beta).ino).toBe(before.beta);
+    expect(fs.statSync(path.join(state, "build", bundle("alpha"))).ino).not.toBe(alphaBefore);
+    expect(fs.statSync(path.join(state, ".build.spare", bundle("alpha"))).ino).toBe(alphaBefore);
+    expect(outputsOf(root)).toEqual(await coldOutputs(root));
+    expect(treeOf(path.join(state, "build"))).toEqual(treeOf(path.join(tempCold, "agent", ".assemblyline", "build")));
+  });
+
+  it("removes the old artifact when it is not in the state folder (--out)", async () => {
+    const root = path.join(tempDir("al-overlap-"), "agent");
+    writeAgent(root);
+    const outDir = path.join(root, "dist", "artifact");
+    expect((await compileAgent({ root, outDir })).ok).toBe(true);
+    fs.writeFileSync(path.join(root, "plugins", "alpha", "ai.assemblyline", "alpha.ts"), definition("alpha, changed"));
+    expect((await compileAgent({ root, outDir })).ok).toBe(true);
+    expect(fs.readdirSync(path.join(root, "dist"))).toEqual(["artifact"]);
+    expect(fs.readdirSync(path.join(root, ".assemblyline")).sort()).toEqual([".gitignore", "cache"]);
   });
 
   it("saves the caches when it fails, and reports a refused save when it fails as when it succeeds", async () => {

@@ -149,7 +149,7 @@ describe("writeArtifact", () => {
     const seen: { manifest: string; siblings: string[] }[] = [];
     const meanwhile = (): void => void seen.push({ manifest: fs.readFileSync(path.join(out, MANIFEST_FILE), "utf8"), siblings: siblingsOf(out) });
     const before = fs.readFileSync(path.join(out, MANIFEST_FILE), "utf8");
-    const written = await writeArtifact(out, packaged.bundles, manifestFor(packaged, "lock v2\n"), new Map([["skills/a/b/SKILL.md", "# New\n"]]), undefined, new Set([bundle]), { meanwhile, deferRemoval: true });
+    const written = await writeArtifact(out, packaged.bundles, manifestFor(packaged, "lock v2\n"), new Map([["skills/a/b/SKILL.md", "# New\n"]]), undefined, new Map([[bundle, undefined]]), { meanwhile, deferRemoval: true });
     // Run once, while the old artifact was intact and the new one being written beside it.
     expect(seen).toHaveLength(1);
     expect(seen[0]!.manifest).toBe(before);
@@ -179,7 +179,7 @@ describe("writeArtifact", () => {
     const meanwhile = (): void => {
       throw new Error("meanwhile failed");
     };
-    await expect(writeArtifact(out, packaged.bundles, manifestFor(packaged, "lock v2\n"), new Map(), undefined, new Set([bundle]), { meanwhile })).rejects.toThrow(/meanwhile failed/);
+    await expect(writeArtifact(out, packaged.bundles, manifestFor(packaged, "lock v2\n"), new Map(), undefined, new Map([[bundle, undefined]]), { meanwhile })).rejects.toThrow(/meanwhile failed/);
     expect(readTree(out)).toEqual(before);
     expect(siblingsOf(out)).toEqual(["build"]);
   });

@@ -1,0 +1,211 @@
+/**
+ * The artifact's spare (`packaging/artifact-spare.ts`, issue 14 item 4): `writeArtifact` with
+ * `spare` keeps the replaced artifact beside the new one, and the next write starts from it —
+ * keeping only the files that are the very files the replaced artifact holds with the new bytes,
+ * removing everything else (links as links, never followed), and leaving the live artifact as
+ * it was when anything fails.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { MANIFEST_FILE, type ArtifactManifest } from "../../contract/manifest.js";
+import { fileIdentity, keepAsSpare, spareOf } from "../../packaging/artifact-spare.js";
+import { bundleIntegrity, bundleTools, toolBundleKey, writeArtifact, type PackagingResult } from "../../packaging/index.js";
+import { tempDir } from "../helpers/temp-tree.js";
+import { copyFixture, tool } from "./helpers.js";
+
+const BUNDLE = "bundles/root/assets/ai.assemblyline/echo.mjs";
+let packaged: PackagingResult;
+
+beforeAll(async () => {
+  const root = copyFixture("assets-agent");
+  packaged = await bundleTools({ root, tools: [tool(root, "assets", "echo", "ai.assemblyline/echo.ts")] });
+  expect(packaged.diagnostics).toEqual([]);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function manifestFor(lockText: string): ArtifactManifest {
+  const echo = packaged.toolBundles.get(toolBundleKey(".", "assets", "echo"))!;
+  return {
+    manifestVersion: 1,
+    lockIntegrity: bundleIntegrity(Buffer.from(lockText)),
+    surfaces: {
+      ".": {
+        parent: null,
+        disabledCoreTools: [],
+        skills: [],
+        tools: {
+          echo: {
+            capability: "assets",
+            description: "Echo a message back to the caller.",
+            inputSchema: { type: "object" },
+            visibility: "visible",
+            requiredConfig: [],
+            config: {},
+            tags: [],
+            aliases: [],
+            bundle: echo.bundle,
+            integrity: echo.integrity,
+          },
+        },
+      },
+    },
+  };
+}
+
+/** Every entry under `dir` (folders end in `/`, links in ` ->`), sorted; files with their text. */
+function treeOf(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((entry) => {
+      const file = path.join(entry.parentPath, entry.name);
+      const name = path.relative(dir, file).split(path.sep).join("/");
+      if (entry.isDirectory()) return `${name}/`;
+      if (entry.isSymbolicLink()) return `${name} ->`;
+      return `${name}: ${fs.readFileSync(file, "utf8").length}`;
+    })
+    .sort();
+}
+
+/** The unchanged map the compile passes: `BUNDLE` with the identity of its file in `out`. */
+function bundleUnchanged(out: string): Map<string, ReturnType<typeof fileIdentity>> {
+  return new Map([[BUNDLE, fileIdentity(path.join(out, ...BUNDLE.split("/")))]]);
+}
+
+/** Writes the first two artifacts, so that `out` has a spare (the first). */
+async function withSpare(out: string): Promise<void> {
+  await writeArtifact(out, packaged.bundles, manifestFor("lock v1\n"), new Map([["skills/a/SKILL.md", "# One\n"], ["notes/deep/old.txt", "old\n"]]), undefined, new Map(), { spare: true });
+  await writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), new Map([["skills/a/SKILL.md", "# Two\n"]]), undefined, bundleUnchanged(out), { spare: true });
+}
+
+describe("writeArtifact with a spare", () => {
+  test("keeps the replaced artifact as the spare, with the unchanged file linked into both", async () => {
+    const out = path.join(tempDir(), "build");
+    await writeArtifact(out, packaged.bundles, manifestFor("lock v1\n"), new Map([["notes/deep/old.txt", "old\n"]]), undefined, new Map(), { spare: true });
+    // A first write has nothing to keep.
+    expect(fs.readdirSync(path.dirname(out))).toEqual(["build"]);
+    const inode = fs.statSync(path.join(out, BUNDLE)).ino;
+    await writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
+    expect(fs.readdirSync(path.dirname(out)).sort()).toEqual([".build.spare", "build"]);
+    expect(treeOf(spareOf(out))).toContain("notes/deep/old.txt: 4");
+    expect(treeOf(out)).not.toContain("notes/");
+    const bundle = fs.statSync(path.join(out, BUNDLE));
+    expect([bundle.ino, bundle.nlink]).toEqual([inode, 2]);
+  });
+
+  test("starts from the spare: keeps the very same files, removes everything else without following links, writes the rest", async () => {
+    const base = tempDir();
+    const out = path.join(base, "build");
+    await withSpare(out);
+    const spare = spareOf(out);
+    const bundleInode = fs.statSync(path.join(out, BUNDLE)).ino;
+    // Someone's files outside, which links in the spare point to.
+    const outside = path.join(base, "outside");
+    fs.mkdirSync(path.join(outside, "a"), { recursive: true });
+    fs.writeFileSync(path.join(outside, "a", "SKILL.md"), "outside\n");
+    fs.writeFileSync(path.join(outside, "secret.txt"), "outside\n");
+    fs.rmSync(path.join(spare, "skills"), { recursive: true });
+    fs.symlinkSync(outside, path.join(spare, "skills"));
+    fs.symlinkSync(path.join(outside, "secret.txt"), path.join(spare, "link.txt"));
+    fs.mkdirSync(path.join(spare, "extra", "folder"), { recursive: true });
+    fs.writeFileSync(path.join(spare, "extra", "folder", "f.txt"), "extra\n");
+
+    const extra = new Map([["skills/a/SKILL.md", "# Three!\n"]]);
+    await writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), extra, undefined, bundleUnchanged(out), { spare: true });
+
+    const fresh = path.join(tempDir(), "build");
+    await writeArtifact(fresh, packaged.bundles, manifestFor("lock v3\n"), extra);
+    expect(treeOf(out)).toEqual(treeOf(fresh));
+    expect(fs.readFileSync(path.join(out, "skills", "a", "SKILL.md"), "utf8")).toBe("# Three!\n");
+    expect(fs.readFileSync(path.join(out, MANIFEST_FILE)).equals(fs.readFileSync(path.join(fresh, MANIFEST_FILE)))).toBe(true);
+    // Kept from the spare: the same file as before, in the new artifact and the new spare.
+    expect(fs.statSync(path.join(out, BUNDLE)).ino).toBe(bundleInode);
+    expect(fs.statSync(path.join(spareOf(out), BUNDLE)).ino).toBe(bundleInode);
+    // Nothing outside was followed or removed.
+    expect(treeOf(outside)).toEqual(["a/", "a/SKILL.md: 8", "secret.txt: 8"]);
+    expect(fs.readdirSync(base).sort()).toEqual([".build.spare", "build", "outside"]);
+  });
+
+  test("a file of the spare with the right bytes that is not the replaced artifact's file is not kept", async () => {
+    const out = path.join(tempDir(), "build");
+    await withSpare(out);
+    const copy = path.join(spareOf(out), ...BUNDLE.split("/"));
+    const bytes = fs.readFileSync(copy);
+    fs.rmSync(copy);
+    fs.writeFileSync(copy, bytes);
+    const copyInode = fs.statSync(copy).ino;
+    const liveInode = fs.statSync(path.join(out, BUNDLE)).ino;
+    await writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
+    // Linked from the replaced artifact instead; the copy was removed.
+    expect(fs.statSync(path.join(out, BUNDLE)).ino).toBe(liveInode);
+    expect(fs.statSync(path.join(out, BUNDLE)).ino).not.toBe(copyInode);
+  });
+
+  test("a spare that is a link is removed as a link, never followed", async () => {
+    const base = tempDir();
+    const out = path.join(base, "build");
+    await writeArtifact(out, packaged.bundles, manifestFor("lock v1\n"), new Map(), undefined, new Map(), { spare: true });
+    const outside = path.join(base, "outside");
+    fs.mkdirSync(path.join(outside, "bundles"), { recursive: true });
+    fs.writeFileSync(path.join(outside, "keep.txt"), "mine\n");
+    fs.symlinkSync(outside, spareOf(out));
+    await writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
+    expect(treeOf(outside)).toEqual(["bundles/", "keep.txt: 5"]);
+    // The replaced artifact is the spare now, a folder of its own.
+    expect(fs.lstatSync(spareOf(out)).isDirectory()).toBe(true);
+    expect(JSON.parse(fs.readFileSync(path.join(out, MANIFEST_FILE), "utf8")).lockIntegrity).toBe(bundleIntegrity(Buffer.from("lock v2\n")));
+  });
+
+  test("a spare that cannot be fitted is dropped, and the artifact written into a fresh folder", async () => {
+    const base = tempDir();
+    const out = path.join(base, "build");
+    await withSpare(out);
+    fs.writeFileSync(path.join(spareOf(out), "stray.txt"), "stray\n");
+    const unlink = fs.promises.unlink;
+    vi.spyOn(fs.promises, "unlink").mockImplementation(async (file) => {
+      if (String(file).endsWith("stray.txt")) throw Object.assign(new Error("EPERM: operation not permitted"), { code: "EPERM" });
+      return unlink(file);
+    });
+    await writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
+    const fresh = path.join(tempDir(), "build");
+    await writeArtifact(fresh, packaged.bundles, manifestFor("lock v3\n"));
+    expect(treeOf(out)).toEqual(treeOf(fresh));
+    // No temporary left; the replaced artifact is the new spare.
+    expect(fs.readdirSync(base).sort()).toEqual([".build.spare", "build"]);
+    expect(treeOf(spareOf(out))).not.toContain("stray.txt: 6");
+  });
+
+  test("a write that fails leaves the live artifact byte-identical and no temporary", async () => {
+    const base = tempDir();
+    const out = path.join(base, "build");
+    await withSpare(out);
+    const before = treeOf(out);
+    const manifest = fs.readFileSync(path.join(out, MANIFEST_FILE));
+    const meanwhile = (): void => {
+      throw new Error("meanwhile failed");
+    };
+    await expect(writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), new Map(), undefined, bundleUnchanged(out), { spare: true, meanwhile })).rejects.toThrow(/meanwhile failed/);
+    expect(treeOf(out)).toEqual(before);
+    expect(fs.readFileSync(path.join(out, MANIFEST_FILE)).equals(manifest)).toBe(true);
+    // The claimed spare went with the temporary folder: the next write starts fresh.
+    expect(fs.readdirSync(base)).toEqual(["build"]);
+  });
+});
+
+describe("keepAsSpare", () => {
+  test("leaves a spare another write kept meanwhile, and says so", async () => {
+    const base = tempDir();
+    const target = path.join(base, "build");
+    fs.mkdirSync(path.join(spareOf(target), "theirs"), { recursive: true });
+    const backup = path.join(base, ".build.old-x");
+    fs.mkdirSync(path.join(backup, "mine"), { recursive: true });
+    expect(await keepAsSpare(backup, target)).toBe(false);
+    expect(fs.readdirSync(spareOf(target))).toEqual(["theirs"]);
+    fs.rmSync(spareOf(target), { recursive: true });
+    expect(await keepAsSpare(backup, target)).toBe(true);
+    expect(fs.readdirSync(spareOf(target))).toEqual(["mine"]);
+  });
+});
