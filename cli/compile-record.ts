@@ -118,8 +118,9 @@ export function replayCompile(root: string, key: string, known?: Map<string, rea
     const host = createNodeHost();
     const trustedBefore = record.startedAt - RACY_MARGIN_MS;
     // Files first: an edit is most often found by one `stat` then, before the thousands of
-    // listings, kinds and real paths are asked (the answer is the same in any order).
-    const files = record.probes.filter((probe) => (probe.op === "read" || probe.op === "bytes") && probe.stat !== undefined);
+    // listings, kinds and real paths are asked (the answer is the same in any order). The most
+    // recently modified first: the file being worked on is most often the one edited again.
+    const files = record.probes.filter((probe) => (probe.op === "read" || probe.op === "bytes") && probe.stat !== undefined).sort(byRecentModification);
     const others = record.probes.filter((probe) => !((probe.op === "read" || probe.op === "bytes") && probe.stat !== undefined));
     if (!files.every((probe) => probeHolds(host, probe, trustedBefore)) || !others.every((probe) => probeHolds(host, probe, trustedBefore))) return undefined;
     for (const [file, hash, signature] of record.artifact) {
@@ -130,6 +131,15 @@ export function replayCompile(root: string, key: string, known?: Map<string, rea
   } catch {
     return undefined;
   }
+}
+
+/** Orders file probes by their recorded modification time, the most recent first. */
+function byRecentModification(a: Probe, b: Probe): number {
+  return modifiedAt(b) - modifiedAt(a);
+}
+
+function modifiedAt(probe: Probe): number {
+  return "stat" in probe ? (probe.stat?.mtimeMs ?? 0) : 0;
 }
 
 /** Deletes the root's compile record (never throws). */
