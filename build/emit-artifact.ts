@@ -49,7 +49,7 @@ export interface EmittedArtifact {
  * `recordInput` is called with every file read here (the copied SKILL.md files). `known`: the
  * artifact files the last compile left, with the SRI it wrote and their settled stat signature
  * (`CompileOptions.knownArtifactFiles`); a bundle with that SRI in a file with that signature is
- * linked without being read to compare. `overlap`: work run while the artifact's files are linked,
+ * linked without being read to compare. `writeOptions`: work run while the artifact's files are linked,
  * whether to leave the old artifact's removal to the caller, and whether to keep it as the next
  * write's spare instead (`ArtifactWriteOptions`); without it the old artifact is gone when this resolves.
  */
@@ -63,7 +63,7 @@ export async function emitArtifact(
   root: string,
   recordInput?: (filePath: string) => void,
   known?: KnownArtifactFiles,
-  overlap?: ArtifactWriteOptions,
+  writeOptions?: ArtifactWriteOptions,
 ): Promise<EmittedArtifact | undefined> {
   const [{ buildManifest }, { bundleIntegrity }, { serializeManifest, writeArtifact, ArtifactWriteRefusedError }] = await Promise.all([
     import("../packaging/build-manifest.js"),
@@ -94,7 +94,7 @@ export async function emitArtifact(
   const files = new Map<string, Uint8Array>([[MANIFEST_FILE, manifestBytes], ...packaged.bundles, ...extra]);
   if (compared.current) return { changed: false, files, removal: Promise.resolve() };
   try {
-    const { removal } = await writeArtifact(outDir, packaged.bundles, manifest, extra, root, compared.unchanged, overlap);
+    const { removal } = await writeArtifact(outDir, packaged.bundles, manifest, extra, root, compared.unchanged, writeOptions);
     return { changed: true, files, removal };
   } catch (error) {
     if (error instanceof ArtifactWriteRefusedError) {

@@ -22,8 +22,10 @@
  *   (`common/stale-temporaries.ts`, which judges the temporary folder's own, fresh, time).
  * - The artifact being replaced is never touched: a failed compile leaves it as it was.
  * - Only the default artifact folder (`<root>/.assemblyline/build`, the toolchain's own state
- *   folder) keeps a spare; `--out` elsewhere removes the old artifact as before, so no hidden
- *   folder appears beside a folder the user chose.
+ *   folder) keeps a spare (the compile driver, `build/compile.ts`, decides); `--out` elsewhere
+ *   removes the old artifact as before, so no hidden folder appears beside a folder the user chose.
+ * - Where files cannot be hard-linked (another device, no link support) the spare holds copies,
+ *   as the replaced artifact did.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -55,8 +57,8 @@ export function fileIdentity(file: string): FileIdentity | undefined {
 /**
  * Claims the spare of `target` by renaming it to `into` (a path inside the caller's own fresh
  * temporary folder). Returns `into` when the spare was there and is a folder; `undefined` when
- * there was none, another compile claimed it first, or it was not a folder (then what was
- * renamed is removed, as a link when it is one). Never throws.
+ * there was none, another compile claimed it first, or it was not a folder whose mode could be
+ * set to a fresh folder's (then what was renamed is removed, a link as a link). Never throws.
  */
 export async function claimSpare(target: string, into: string): Promise<string | undefined> {
   try {
@@ -65,9 +67,22 @@ export async function claimSpare(target: string, into: string): Promise<string |
     return undefined;
   }
   const stat = await fs.promises.lstat(into).catch(() => undefined);
-  if (stat?.isDirectory()) return into;
-  await fs.promises.rm(into, { recursive: false, force: true }).catch(() => undefined);
+  // The mode a fresh temporary folder has (`mkdtemp`), whatever the replaced artifact's was.
+  if (stat?.isDirectory() && (await fs.promises.chmod(into, 0o700).then(() => true, () => false))) return into;
+  await fs.promises.rm(into, { recursive: stat?.isDirectory() === true, force: true }).catch(() => undefined);
   return undefined;
+}
+
+/**
+ * Removes a claimed spare that could not be fitted (`claimed`, inside the caller's temporary
+ * folder). Returns false when it cannot be removed: the caller then leaves that temporary folder
+ * to a later compile (`common/stale-temporaries.ts`) and writes into a fresh one. Never throws.
+ */
+export async function dropSpare(claimed: string): Promise<boolean> {
+  return fs.promises.rm(claimed, { recursive: true, force: true }).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** What {@link fitSpare} left in a claimed spare. */
@@ -111,8 +126,14 @@ export async function fitSpare(staging: string, files: readonly (readonly [strin
       }
     }
   };
-  visit("");
-  const rejected = (await Promise.allSettled(removals)).find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+  let settled: PromiseSettledResult<void>[];
+  try {
+    visit("");
+  } finally {
+    // Every removal issued is settled before this returns or throws: the caller may remove `staging` next.
+    settled = await Promise.allSettled(removals);
+  }
+  const rejected = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
   if (rejected) throw rejected.reason;
   return { kept, folders };
 }

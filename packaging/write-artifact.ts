@@ -8,9 +8,10 @@
  * place, and the old one kept as the next spare or removed (awaited, or left to the caller to
  * await: `ArtifactWriteOverlap.deferRemoval`; a removal that fails leaves a `.<out>.old-<uuid>`
  * folder a later compile removes, never an error once the new artifact is in place). If writing
- * fails, the temporary directory is removed and the old artifact was never touched; if the final rename fails, the old artifact is renamed back. (POSIX has no atomic
- * exchange of two directories, so another process may see no `outDir` for the instant between
- * the two renames, but never a half-written one.)
+ * fails, the temporary directory is removed and the old artifact was never touched; if the
+ * final rename fails, the old artifact is renamed back. (POSIX has no atomic exchange of two
+ * directories, so another process may see no `outDir` for the instant between the two renames,
+ * but never a half-written one.)
  */
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs/promises";
@@ -19,7 +20,7 @@ import { serializeCanonicalJson } from "../common/canonical-json.js";
 import { MANIFEST_FILE, type ArtifactManifest } from "../contract/manifest.js";
 import { bundleIntegrity } from "./integrity.js";
 import { checkWriteTarget, type WriteRefusal } from "../common/confined-write.js";
-import { claimSpare, fitSpare, keepAsSpare, type FileIdentity, type FittedSpare } from "./artifact-spare.js";
+import { claimSpare, dropSpare, fitSpare, keepAsSpare, type FileIdentity, type FittedSpare } from "./artifact-spare.js";
 
 export type { FileIdentity } from "./artifact-spare.js";
 
@@ -92,19 +93,27 @@ export async function writeArtifact(
   const parent = path.dirname(target);
   await fs.mkdir(parent, { recursive: true });
   await assertReplaceable(target);
-  const temporary = await fs.mkdtemp(path.join(parent, `.${path.basename(target)}.tmp-`));
+  const freshTemporary = (): Promise<string> => fs.mkdtemp(path.join(parent, `.${path.basename(target)}.tmp-`));
+  let temporary = await freshTemporary();
   // The new artifact is made in `temporary` itself, or in the claimed spare moved inside it.
   let staging = temporary;
   let fitted: FittedSpare | undefined;
-  try {
-    const claimed = options.spare === true ? await claimSpare(target, path.join(temporary, "spare")) : undefined;
-    if (claimed !== undefined) {
-      fitted = await fitSpare(claimed, files, identitiesOf(unchanged));
-      staging = claimed;
+  if (options.spare === true) {
+    const claimedAt = path.join(temporary, "spare");
+    try {
+      const claimed = await claimSpare(target, claimedAt);
+      if (claimed !== undefined) {
+        fitted = await fitSpare(claimed, files, identitiesOf(unchanged));
+        staging = claimed;
+      }
+    } catch {
+      // A spare that cannot be fitted is dropped: the artifact is written into a fresh folder. One
+      // that cannot even be removed stays in its temporary folder, which a later compile removes
+      // (`common/stale-temporaries.ts`), and the artifact is written into another.
+      fitted = undefined;
+      staging = temporary;
+      if (!(await dropSpare(claimedAt))) staging = temporary = await freshTemporary();
     }
-  } catch {
-    // A spare that cannot be fitted is dropped: the artifact is written into a fresh folder.
-    await fs.rm(path.join(temporary, "spare"), { recursive: true, force: true });
   }
   let backup: string | undefined;
   try {
@@ -114,7 +123,8 @@ export async function writeArtifact(
     await fs.rm(temporary, { recursive: true, force: true });
     throw error;
   }
-  if (staging !== temporary) await fs.rm(temporary, { recursive: true, force: true });
+  // Empty now; one left behind is removed by a later compile, the new artifact is in place either way.
+  if (staging !== temporary) await fs.rm(temporary, { recursive: true, force: true }).catch(() => undefined);
   const kept = backup !== undefined && options.spare === true && (await keepAsSpare(backup, target));
   const removal = backup === undefined || kept ? Promise.resolve() : removeTree(backup);
   if (options.deferRemoval !== true) await removal;
@@ -291,8 +301,8 @@ async function writeFiles(
  * Creates under `directory` every folder the artifact-relative `files` lie in, but those in
  * `existing` (a fitted spare's), one depth at a time with each depth's folders created at once:
  * a `mkdir` costs about 0.1–0.2 ms of file-system work, and the 402 folders of the benchmark
- * agent's artifact took 60–100 ms created one after another, 10–30 ms this way (issue 14 item 4,
- * docs/performance.md, "Nineteenth round").
+ * agent's artifact took 60–150 ms created one after another, 10–30 ms this way (issue 14 item 4,
+ * docs/performance.md, "Seventh round: the artifact's folders, and the replaced artifact kept as a spare").
  */
 async function makeFolders(directory: string, files: readonly [string, Uint8Array][], existing: ReadonlySet<string> = new Set()): Promise<void> {
   const byDepth: string[][] = [];

@@ -5,6 +5,7 @@
  * removing everything else (links as links, never followed), and leaving the live artifact as
  * it was when anything fails.
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
@@ -56,7 +57,7 @@ function manifestFor(lockText: string): ArtifactManifest {
   };
 }
 
-/** Every entry under `dir` (folders end in `/`, links in ` ->`), sorted; files with their text. */
+/** Every entry under `dir` (folders end in `/`, links in ` ->`), sorted; files with the SHA-256 of their bytes. */
 function treeOf(dir: string): string[] {
   return fs
     .readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -65,9 +66,13 @@ function treeOf(dir: string): string[] {
       const name = path.relative(dir, file).split(path.sep).join("/");
       if (entry.isDirectory()) return `${name}/`;
       if (entry.isSymbolicLink()) return `${name} ->`;
-      return `${name}: ${fs.readFileSync(file, "utf8").length}`;
+      return `${name}: ${createHash("sha256").update(fs.readFileSync(file)).digest("hex")}`;
     })
     .sort();
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 /** The unchanged map the compile passes: `BUNDLE` with the identity of its file in `out`. */
@@ -90,7 +95,7 @@ describe("writeArtifact with a spare", () => {
     const inode = fs.statSync(path.join(out, BUNDLE)).ino;
     await writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
     expect(fs.readdirSync(path.dirname(out)).sort()).toEqual([".build.spare", "build"]);
-    expect(treeOf(spareOf(out))).toContain("notes/deep/old.txt: 4");
+    expect(treeOf(spareOf(out))).toContain(`notes/deep/old.txt: ${sha256("old\n")}`);
     expect(treeOf(out)).not.toContain("notes/");
     const bundle = fs.statSync(path.join(out, BUNDLE));
     expect([bundle.ino, bundle.nlink]).toEqual([inode, 2]);
@@ -125,7 +130,7 @@ describe("writeArtifact with a spare", () => {
     expect(fs.statSync(path.join(out, BUNDLE)).ino).toBe(bundleInode);
     expect(fs.statSync(path.join(spareOf(out), BUNDLE)).ino).toBe(bundleInode);
     // Nothing outside was followed or removed.
-    expect(treeOf(outside)).toEqual(["a/", "a/SKILL.md: 8", "secret.txt: 8"]);
+    expect(treeOf(outside)).toEqual(["a/", `a/SKILL.md: ${sha256("outside\n")}`, `secret.txt: ${sha256("outside\n")}`]);
     expect(fs.readdirSync(base).sort()).toEqual([".build.spare", "build", "outside"]);
   });
 
@@ -153,7 +158,7 @@ describe("writeArtifact with a spare", () => {
     fs.writeFileSync(path.join(outside, "keep.txt"), "mine\n");
     fs.symlinkSync(outside, spareOf(out));
     await writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
-    expect(treeOf(outside)).toEqual(["bundles/", "keep.txt: 5"]);
+    expect(treeOf(outside)).toEqual(["bundles/", `keep.txt: ${sha256("mine\n")}`]);
     // The replaced artifact is the spare now, a folder of its own.
     expect(fs.lstatSync(spareOf(out)).isDirectory()).toBe(true);
     expect(JSON.parse(fs.readFileSync(path.join(out, MANIFEST_FILE), "utf8")).lockIntegrity).toBe(bundleIntegrity(Buffer.from("lock v2\n")));
@@ -175,7 +180,56 @@ describe("writeArtifact with a spare", () => {
     expect(treeOf(out)).toEqual(treeOf(fresh));
     // No temporary left; the replaced artifact is the new spare.
     expect(fs.readdirSync(base).sort()).toEqual([".build.spare", "build"]);
-    expect(treeOf(spareOf(out))).not.toContain("stray.txt: 6");
+    expect(treeOf(spareOf(out))).not.toContain(`stray.txt: ${sha256("stray\n")}`);
+  });
+
+  test("a file of the spare that is the live file is rewritten when its bytes change", async () => {
+    const out = path.join(tempDir(), "build");
+    await withSpare(out);
+    // The spare's bundle is the live bundle (linked at the last write); the new artifact has other bytes there.
+    expect(fs.statSync(path.join(spareOf(out), ...BUNDLE.split("/"))).ino).toBe(fs.statSync(path.join(out, ...BUNDLE.split("/"))).ino);
+    const bytes = Buffer.from("export default { changed: true };\n");
+    const manifest = manifestFor("lock v3\n");
+    const echo = manifest.surfaces["."]!.tools["echo"]!;
+    const changed: ArtifactManifest = { ...manifest, surfaces: { ".": { ...manifest.surfaces["."]!, tools: { echo: { ...echo, integrity: bundleIntegrity(bytes) } } } } };
+    await writeArtifact(out, new Map([[BUNDLE, bytes]]), changed, new Map(), undefined, new Map(), { spare: true });
+    expect(fs.readFileSync(path.join(out, ...BUNDLE.split("/"))).equals(bytes)).toBe(true);
+    // The spare (the artifact just replaced) still holds the old bytes: nothing was written through the shared file.
+    expect(fs.readFileSync(path.join(spareOf(out), ...BUNDLE.split("/"))).equals(packaged.bundles.get(BUNDLE)!)).toBe(true);
+  });
+
+  test("a spare that can be neither fitted nor removed stays in its temporary folder; the artifact is written into another", async () => {
+    const base = tempDir();
+    const out = path.join(base, "build");
+    await withSpare(out);
+    fs.writeFileSync(path.join(spareOf(out), "stray.txt"), "stray\n");
+    const unlink = fs.promises.unlink;
+    vi.spyOn(fs.promises, "unlink").mockImplementation(async (file) => {
+      if (String(file).endsWith("stray.txt")) throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+      return unlink(file);
+    });
+    const rm = fs.promises.rm;
+    vi.spyOn(fs.promises, "rm").mockImplementation(async (file, options) => {
+      if (String(file).endsWith(`${path.sep}spare`)) throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+      return rm(file, options);
+    });
+    await writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
+    const fresh = path.join(tempDir(), "build");
+    await writeArtifact(fresh, packaged.bundles, manifestFor("lock v3\n"));
+    expect(treeOf(out)).toEqual(treeOf(fresh));
+    const left = fs.readdirSync(base).filter((name) => name.startsWith(".build.tmp-"));
+    expect(left).toHaveLength(1);
+    expect(fs.existsSync(path.join(base, left[0]!, "spare", "stray.txt"))).toBe(true);
+  });
+
+  test("the artifact folder has a fresh folder's mode, whatever the spare's was", async () => {
+    const out = path.join(tempDir(), "build");
+    await withSpare(out);
+    fs.chmodSync(spareOf(out), 0o755);
+    await writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
+    const fresh = path.join(tempDir(), "build");
+    await writeArtifact(fresh, packaged.bundles, manifestFor("lock v3\n"));
+    expect(fs.statSync(out).mode & 0o777).toBe(fs.statSync(fresh).mode & 0o777);
   });
 
   test("a write that fails leaves the live artifact byte-identical and no temporary", async () => {
