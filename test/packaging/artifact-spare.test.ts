@@ -11,9 +11,9 @@ import * as path from "node:path";
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { MANIFEST_FILE, type ArtifactManifest } from "../../contract/manifest.js";
 import { fileIdentity, keepAsSpare, spareOf } from "../../packaging/artifact-spare.js";
-import { bundleIntegrity, bundleTools, toolBundleKey, writeArtifact, type PackagingResult } from "../../packaging/index.js";
+import { bundleIntegrity, bundleTools, writeArtifact, type PackagingResult } from "../../packaging/index.js";
 import { tempDir } from "../helpers/temp-tree.js";
-import { copyFixture, tool } from "./helpers.js";
+import { copyFixture, echoManifest, tool } from "./helpers.js";
 
 const BUNDLE = "bundles/root/assets/ai.assemblyline/echo.mjs";
 let packaged: PackagingResult;
@@ -29,32 +29,7 @@ afterEach(() => {
 });
 
 function manifestFor(lockText: string): ArtifactManifest {
-  const echo = packaged.toolBundles.get(toolBundleKey(".", "assets", "echo"))!;
-  return {
-    manifestVersion: 1,
-    lockIntegrity: bundleIntegrity(Buffer.from(lockText)),
-    surfaces: {
-      ".": {
-        parent: null,
-        disabledCoreTools: [],
-        skills: [],
-        tools: {
-          echo: {
-            capability: "assets",
-            description: "Echo a message back to the caller.",
-            inputSchema: { type: "object" },
-            visibility: "visible",
-            requiredConfig: [],
-            config: {},
-            tags: [],
-            aliases: [],
-            bundle: echo.bundle,
-            integrity: echo.integrity,
-          },
-        },
-      },
-    },
-  };
+  return echoManifest(packaged, lockText);
 }
 
 /** Every entry under `dir` (folders end in `/`, links in ` ->`), sorted; files with the SHA-256 of their bytes. */
@@ -78,6 +53,16 @@ function sha256(text: string): string {
 /** The unchanged map the compile passes: `BUNDLE` with the identity of its file in `out`. */
 function bundleUnchanged(out: string): Map<string, ReturnType<typeof fileIdentity>> {
   return new Map([[BUNDLE, fileIdentity(path.join(out, ...BUNDLE.split("/")))]]);
+}
+
+/** Puts `stray.txt` into the spare of `out` and makes its unlink fail (EPERM), so the spare cannot be fitted. */
+function strayThatCannotBeUnlinked(out: string): void {
+  fs.writeFileSync(path.join(spareOf(out), "stray.txt"), "stray\n");
+  const unlink = fs.promises.unlink;
+  vi.spyOn(fs.promises, "unlink").mockImplementation(async (file) => {
+    if (String(file).endsWith("stray.txt")) throw Object.assign(new Error("EPERM: operation not permitted"), { code: "EPERM" });
+    return unlink(file);
+  });
 }
 
 /** Writes the first two artifacts, so that `out` has a spare (the first). */
@@ -168,12 +153,7 @@ describe("writeArtifact with a spare", () => {
     const base = tempDir();
     const out = path.join(base, "build");
     await withSpare(out);
-    fs.writeFileSync(path.join(spareOf(out), "stray.txt"), "stray\n");
-    const unlink = fs.promises.unlink;
-    vi.spyOn(fs.promises, "unlink").mockImplementation(async (file) => {
-      if (String(file).endsWith("stray.txt")) throw Object.assign(new Error("EPERM: operation not permitted"), { code: "EPERM" });
-      return unlink(file);
-    });
+    strayThatCannotBeUnlinked(out);
     await writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
     const fresh = path.join(tempDir(), "build");
     await writeArtifact(fresh, packaged.bundles, manifestFor("lock v3\n"));
@@ -202,12 +182,7 @@ describe("writeArtifact with a spare", () => {
     const base = tempDir();
     const out = path.join(base, "build");
     await withSpare(out);
-    fs.writeFileSync(path.join(spareOf(out), "stray.txt"), "stray\n");
-    const unlink = fs.promises.unlink;
-    vi.spyOn(fs.promises, "unlink").mockImplementation(async (file) => {
-      if (String(file).endsWith("stray.txt")) throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
-      return unlink(file);
-    });
+    strayThatCannotBeUnlinked(out);
     const rm = fs.promises.rm;
     vi.spyOn(fs.promises, "rm").mockImplementation(async (file, options) => {
       if (String(file).endsWith(`${path.sep}spare`)) throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });

@@ -7,7 +7,8 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { PackagingTool } from "../../packaging/index.js";
+import type { ArtifactManifest } from "../../contract/manifest.js";
+import { bundleIntegrity, toolBundleKey, type PackagingResult, type PackagingTool } from "../../packaging/index.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
@@ -57,4 +58,37 @@ export function runInNode(bundleFile: string, script: string): unknown {
   const program = `const mod = await import(${JSON.stringify(pathToFileURL(bundleFile).href)});\n${script}`;
   const output = execFileSync(process.execPath, ["--input-type=module", "-e", program], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
   return JSON.parse(output);
+}
+
+/**
+ * The manifest of an artifact holding the assets fixture's `echo` bundle from `result`
+ * (`bundleTools` of `copyFixture("assets-agent")`), for a lock whose text is `lockText`.
+ */
+export function echoManifest(result: PackagingResult, lockText = "lock v1\n"): ArtifactManifest {
+  const echo = result.toolBundles.get(toolBundleKey(".", "assets", "echo"))!;
+  return {
+    manifestVersion: 1,
+    lockIntegrity: bundleIntegrity(Buffer.from(lockText)),
+    surfaces: {
+      ".": {
+        parent: null,
+        disabledCoreTools: [],
+        skills: [],
+        tools: {
+          echo: {
+            capability: "assets",
+            description: "Echo a message back to the caller.",
+            inputSchema: { type: "object", required: ["message"], properties: { message: { type: "string" } } },
+            visibility: "visible",
+            requiredConfig: [],
+            config: {},
+            tags: [],
+            aliases: [],
+            bundle: echo.bundle,
+            integrity: echo.integrity,
+          },
+        },
+      },
+    },
+  };
 }

@@ -6,9 +6,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { MANIFEST_FILE, type ArtifactManifest } from "../../contract/manifest.js";
-import { bundleIntegrity, bundleTools, serializeManifest, toolBundleKey, writeArtifact, type PackagingResult } from "../../packaging/index.js";
+import { bundleIntegrity, bundleTools, serializeManifest, writeArtifact, type PackagingResult } from "../../packaging/index.js";
 import { tempDir } from "../helpers/temp-tree.js";
-import { copyFixture, tool } from "./helpers.js";
+import { copyFixture, echoManifest, tool } from "./helpers.js";
 
 let packaged: PackagingResult;
 
@@ -18,32 +18,7 @@ beforeAll(async () => {
   expect(packaged.diagnostics).toEqual([]);
 });
 function manifestFor(result: PackagingResult, lockText = "lock v1\n"): ArtifactManifest {
-  const echo = result.toolBundles.get(toolBundleKey(".", "assets", "echo"))!;
-  return {
-    manifestVersion: 1,
-    lockIntegrity: bundleIntegrity(Buffer.from(lockText)),
-    surfaces: {
-      ".": {
-        parent: null,
-        disabledCoreTools: [],
-        skills: [],
-        tools: {
-          echo: {
-            capability: "assets",
-            description: "Echo a message back to the caller.",
-            inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
-            visibility: "visible",
-            requiredConfig: [],
-            config: {},
-            tags: [],
-            aliases: [],
-            bundle: echo.bundle,
-            integrity: echo.integrity,
-          },
-        },
-      },
-    },
-  };
+  return echoManifest(result, lockText);
 }
 
 /** Every file under `dir` as path → base64 (a byte-exact picture of a directory). */
