@@ -13,7 +13,8 @@ import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js"
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import type { PackagingResult } from "../packaging/bundle-tools.js";
 import { signatureOfStats } from "../common/file-stats-hash.js";
-import type { ArtifactWriteOptions, FileIdentity } from "../packaging/write-artifact.js";
+import { identityOfStats, type FileIdentity } from "../packaging/artifact-spare.js";
+import type { ArtifactWriteOptions } from "../packaging/write-artifact.js";
 
 /** Artifact files a previous compile left: absolute path → [SRI of their bytes, stat signature]; see `CompileOptions.knownArtifactFiles`. */
 export type KnownArtifactFiles = ReadonlyMap<string, readonly [integrity: string, signature: string]>;
@@ -144,7 +145,7 @@ function knownSame(file: string, integrity: string | undefined, known: KnownArti
   if (recorded === undefined || recorded[0] !== integrity) return undefined;
   try {
     const stat = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
-    return stat?.isFile() && signatureOfStats(stat) === recorded[1] ? { dev: stat.dev, ino: stat.ino } : undefined;
+    return stat?.isFile() && signatureOfStats(stat) === recorded[1] ? identityOfStats(stat) : undefined;
   } catch {
     return undefined;
   }
@@ -156,7 +157,7 @@ function sameBytes(file: string, bytes: Uint8Array): FileIdentity | undefined {
     // lstat first: a link in the old artifact is never reused (nor followed).
     const stat = fs.lstatSync(file, { bigint: true });
     if (!stat.isFile() || stat.size !== BigInt(bytes.length)) return undefined;
-    return Buffer.from(fs.readFileSync(file)).equals(bytes) ? { dev: stat.dev, ino: stat.ino } : undefined;
+    return Buffer.from(fs.readFileSync(file)).equals(bytes) ? identityOfStats(stat) : undefined;
   } catch {
     return undefined;
   }

@@ -44,11 +44,16 @@ export interface FileIdentity {
   readonly ino: bigint;
 }
 
+/** The identity of the file `stat` describes (taken with `bigint: true`, so no inode number is rounded). */
+export function identityOfStats(stat: fs.BigIntStats): FileIdentity {
+  return { dev: stat.dev, ino: stat.ino };
+}
+
 /** The identity of `file` when it is a regular file (`lstat`: a link is never one); `undefined` otherwise. Never throws. */
 export function fileIdentity(file: string): FileIdentity | undefined {
   try {
     const stat = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
-    return stat?.isFile() ? { dev: stat.dev, ino: stat.ino } : undefined;
+    return stat?.isFile() ? identityOfStats(stat) : undefined;
   } catch {
     return undefined;
   }
