@@ -40,6 +40,7 @@ import { copyJson, type Json } from "./sandbox/json-copy.js";
 import type { CapabilitySnapshot, CoreToolPolicy, SnapshotTool } from "./snapshot/types.js";
 import { StateStore, type ApprovalRecord, type CallRecord, type RunRecord } from "./state/state-store.js";
 import { CallPipeline } from "./execution/call-pipeline.js";
+import { CallTargets } from "./execution/call-targets.js";
 import type {
   ApproveRequest,
   CallResult,
@@ -61,8 +62,8 @@ import { assertSurface, searchPageOf } from "./catalog-view.js";
 export { STATE_DB_FILE } from "./artifact/open-artifact.js";
 
 /**
- * Opens a runtime: loads and verifies the artifact against `plugins.lock` and opens the state
- * database, and probes (once per process) whether shell commands can run isolated, unless
+ * Opens a runtime: loads and verifies the artifact against `plugins.lock`, starts the sandbox
+ * process of the announced first call (`firstCall`) and opens the state database, and probes (once per process) whether shell commands can run isolated, unless
  * `shellIsolation` is `"off"`. Throws `RuntimeError` AL1024/AL1025 when the root is missing or
  * not a folder, (AL8001–AL8014) for a missing, stale or
  * tampered artifact, AL8029 for an invalid `leaseMs`, AL8033 for an invalid `shellIsolation`,
@@ -80,9 +81,66 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   if ((options.execution ?? "sandbox") === "sandbox" && limits.network === "none" && isolation.unavailableReason !== undefined) {
     throw runtimeError(Diagnostics.NetworkPolicyUnenforceable, "", [isolation.unavailableReason]);
   }
-  const store = StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
+  const parts = runtimeParts(options, root, stateDir, artifact, limits, isolation);
+  // The call the host announced starts its sandbox process now, so the process boots while
+  // SQLite loads and the state database opens (issue 14 item 3).
+  const workspaces = startFirstCall(options.firstCall, parts, artifact, stateDir);
+  let store: StateStore;
+  try {
+    store = StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
+  } catch (error) {
+    await parts.executor.close();
+    throw error;
+  }
   ignoreStateDir(root);
-  return new Runtime(options, root, stateDir, artifact, store, shell, limits, isolation);
+  return new Runtime(options, root, stateDir, artifact, store, shell, limits, isolation, parts, workspaces);
+}
+
+/** What a runtime builds before its state store opens: none of it touches the store. */
+interface RuntimeParts {
+  readonly executor: AuthoredExecutor;
+  readonly catalog: ToolCatalog;
+  readonly targets: CallTargets;
+}
+
+function runtimeParts(options: RuntimeOptions, root: string, stateDir: string, artifact: LoadedArtifact, limits: HostLimits, isolation: ProcessIsolationProbe): RuntimeParts {
+  const executor = new AuthoredExecutor({
+    execution: options.execution ?? "sandbox",
+    root,
+    stateDir,
+    maxWorkers: options.maxSandboxProcesses ?? 16,
+    startTimeoutMs: options.sandboxStartTimeoutMs ?? 15_000,
+    limits,
+    launch: isolation.tools,
+  });
+  const catalog = new ToolCatalog(artifact.manifest, options.coreToolPolicy);
+  const hostTools = new Map<string, CoreTool>([...CORE_TOOLS, [DELEGATE_TOOL_NAME, delegateTool], ...(options.hostTools ?? [])]);
+  return { executor, catalog, targets: new CallTargets({ artifact, catalog, hostTools, hostConfig: options.hostConfig ?? {} }) };
+}
+
+/**
+ * Starts the sandbox process of the announced call (`RuntimeOptions.firstCall`) when that call
+ * will run its authored tool at once (`CallTargets.toolStartingNow`, the rule the call itself
+ * applies). Returns the workspaces it created, by run id, for the runtime to reuse. A hint the
+ * call would refuse (unknown surface, invalid run id) starts nothing: the call reports it.
+ */
+function startFirstCall(firstCall: RuntimeOptions["firstCall"], parts: RuntimeParts, artifact: LoadedArtifact, stateDir: string): Map<string, string> {
+  const workspaces = new Map<string, string>();
+  if (firstCall === undefined || parts.executor.runtimeBoundary !== "sandbox") return workspaces;
+  const surfaceId = firstCall.surface ?? ".";
+  let runId: string;
+  try {
+    runId = checkId(firstCall.runId, "run");
+    assertSurface(artifact.manifest, surfaceId);
+  } catch {
+    return workspaces;
+  }
+  const tool = parts.targets.toolStartingNow(surfaceId, String(firstCall.tool), "ask");
+  if (tool === undefined) return workspaces;
+  const workspace = ensureWorkspace(stateDir, runId);
+  workspaces.set(runId, workspace);
+  parts.executor.prewarm(tool, runId, workspace);
+  return workspaces;
 }
 
 /** A run end that could not be written yet: the failure and the call it ended. */
@@ -107,7 +165,7 @@ export class Runtime {
   /** Runs ended in this process whose end could not be persisted yet (state store down). */
   private readonly endedRuns = new Map<string, PendingRunEnd>();
   /** Workspace directory per run, created once per runtime. */
-  private readonly workspaces = new Map<string, string>();
+  private readonly workspaces: Map<string, string>;
   /** Runs the calls' shell commands under the host's `shellIsolation` policy. */
   private readonly shell: WorkspaceShell;
   /** The host limits every call runs under (docs/host-policy.md). */
@@ -123,34 +181,28 @@ export class Runtime {
     shell: WorkspaceShell,
     limits: HostLimits,
     private readonly isolation: ProcessIsolationProbe,
+    parts: RuntimeParts,
+    workspaces: Map<string, string>,
   ) {
     this.execution = options.execution ?? "sandbox";
     this.store = store;
     this.shell = shell;
     this.limits = limits;
+    this.workspaces = workspaces;
     this.leases = new RunLeases(store, checkLeaseMs(options.leaseMs));
-    this.executor = new AuthoredExecutor({
-      execution: this.execution,
-      root,
-      stateDir,
-      maxWorkers: options.maxSandboxProcesses ?? 16,
-      startTimeoutMs: options.sandboxStartTimeoutMs ?? 15_000,
-      limits,
-      launch: isolation.tools,
-    });
-    this.catalog = new ToolCatalog(artifact.manifest, options.coreToolPolicy);
+    this.executor = parts.executor;
+    this.catalog = parts.catalog;
     this.pipeline = new CallPipeline({
       artifact,
       store,
       executor: this.executor,
       // Loaded with the first input check (ajv), while that call's sandbox process starts.
       validator: async () => new (await import("./execution/validate-input.js")).InputValidator(),
-      hostTools: new Map<string, CoreTool>([...CORE_TOOLS, [DELEGATE_TOOL_NAME, delegateTool], ...(options.hostTools ?? [])]),
+      targets: parts.targets,
       // delegate drives the child with the host's driver; the child's tool calls are ordinary calls.
       delegation: { driver: options.childDriver, callChild: (request): Promise<ChildCallResult> => this.call(request) },
       catalog: this.catalog,
       policy: options.coreToolPolicy ?? ({} as CoreToolPolicy),
-      hostConfig: options.hostConfig ?? {},
       stateDir,
       ...(options.hostImplementations ? { hostImplementations: options.hostImplementations } : {}),
       ...(options.artifactByteLimit === undefined ? {} : { artifactByteLimit: options.artifactByteLimit }),

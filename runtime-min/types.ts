@@ -77,6 +77,18 @@ export interface RuntimeOptions {
   /** How long a sandbox process may take to start (ms, default 15000). */
   readonly sandboxStartTimeoutMs?: number;
   /**
+   * The call the host makes first, announced so that its sandbox process boots while the
+   * runtime loads SQLite and opens the state database (issue 14 item 3; the CLI's `call`
+   * passes it). When a {@link ToolCallRequest} of `tool` on `surface` (default `"."`) in run
+   * `runId` would run its authored tool at once — the rule the call itself applies: an authored
+   * tool, its `requiredConfig` supplied, no approval gate asking — `openRuntime` starts that
+   * run's process for it before it opens `state.db`, and the call joins it. Only a hint: nothing
+   * is recorded and the call's checks, order and results are unchanged. A hint the call would
+   * refuse (unknown surface or tool, invalid run id) starts nothing; a process no call uses is
+   * ended by `Runtime.close`, or at once when opening fails.
+   */
+  readonly firstCall?: { readonly tool: string; readonly runId: string; readonly surface?: string };
+  /**
    * Operation deadline of every call that sets none itself (`ToolCallRequest.deadlineMs`), in
    * ms (default 300000, 5 minutes). Passing it is the control-plane failure
    * `deadline_exceeded`: the call's sandbox process is killed and the run ends. CLI:

@@ -13,6 +13,7 @@
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
+import { newId } from "../../runtime-min/execution/ids.js";
 import type { Runtime } from "../../runtime-min/runtime.js";
 import type { CallResult, RuntimeOptions, ToolSearchResult } from "../../runtime-min/types.js";
 import type { CapabilitySnapshot } from "../../runtime-min/snapshot/types.js";
@@ -82,14 +83,19 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     const execution = parseExecution(policy.execution);
     // The printed `approve` command repeats the host settings, since the approved call runs in that process.
     const hostArgs = [...(options.config ?? []).flatMap((pair) => ["--config", pair]), ...(execution === "direct" ? ["--execution", "direct"] : []), ...hostLimitArgs(options)];
-    const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
+    // The run id is generated here when omitted, so the runtime can start the call's sandbox
+    // process while it opens the state database (`firstCall`, docs/performance.md).
+    const runId = options.run ?? newId("run");
+    const surface = options.surface === undefined ? {} : { surface: options.surface };
+    const firstCall = { tool: options.tool, runId, ...surface };
+    const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}), firstCall };
     return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, (runtime) =>
       runtime.call({
         tool: options.tool,
         input,
         ...(policy.deadlineMs === undefined ? {} : { deadlineMs: policy.deadlineMs }),
-        ...(options.surface === undefined ? {} : { surface: options.surface }),
-        ...(options.run === undefined ? {} : { runId: options.run }),
+        ...surface,
+        runId,
         ...(options.call === undefined ? {} : { callId: options.call }),
       }),
     );
@@ -118,7 +124,7 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
 
 async function withRuntime(
   root: string | undefined,
-  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "artifactByteLimit" | "artifactDir" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network">,
+  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "artifactByteLimit" | "artifactDir" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network" | "firstCall">,
   hooks: RuntimeCommandHooks,
   json: boolean,
   color: OutputColor | undefined,

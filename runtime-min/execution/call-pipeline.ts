@@ -11,9 +11,8 @@
  * or `tool.execution_failed`. A call that fails before it runs (unknown tool, invalid input,
  * missing config) records only `tool.execution_failed`.
  */
-import { setOwn } from "../../common/json-value.js";
 import type { LoadedArtifact } from "../artifact/load-artifact.js";
-import type { CoreTool, HostToolImplementation } from "../core-tools/types.js";
+import type { HostToolImplementation } from "../core-tools/types.js";
 import type { DelegationService } from "../core-tools/delegation-types.js";
 import { ControlPlaneError, type FailureKind } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
@@ -24,7 +23,8 @@ import type { CallResult } from "../types.js";
 import type { CallSession } from "./call-session.js";
 import type { AuthoredExecutor } from "./execute-authored.js";
 import { executeCoreTool } from "./execute-core.js";
-import { resolveCallTarget, type CallTarget } from "./resolve-target.js";
+import type { CallTarget } from "./resolve-target.js";
+import type { CallTargets } from "./call-targets.js";
 import type { ToolCatalog } from "./tool-catalog.js";
 import { SchemaCompileError } from "./schema-compile-error.js";
 import type { InputValidator } from "./validate-input.js";
@@ -39,12 +39,11 @@ export interface PipelineDependencies {
    * then happens while that call's sandbox process starts (issue 14 item 3).
    */
   readonly validator: () => Promise<InputValidator>;
-  /** The runtime's built-in implementations, overridden by the host's, plus host-only tools. */
-  readonly hostTools: ReadonlyMap<string, CoreTool>;
+  /** Dispatch targets and `ctx.config` (shared with `openRuntime`'s start of an announced call). */
+  readonly targets: CallTargets;
   /** Snapshot resolvers and search indexes per surface. */
   readonly catalog: ToolCatalog;
   readonly policy: CoreToolPolicy;
-  readonly hostConfig: { readonly [name: string]: string };
   readonly stateDir: string;
   readonly hostImplementations?: { readonly [coreToolName: string]: HostToolImplementation };
   readonly artifactByteLimit?: number;
@@ -60,10 +59,6 @@ export interface CallContextFacts {
 
 /** Runs accepted calls and builds their results. */
 export class CallPipeline {
-  /** `ctx.config` (or the missing-config message) per authored tool. */
-  private readonly configs = new WeakMap<object, { [key: string]: Json } | string>();
-  /** Dispatch targets by surface, then tool name. */
-  private readonly targets = new Map<string, Map<string, CallTarget>>();
   /** The validator once loaded (so later calls check their input without waiting). */
   private validator: InputValidator | undefined;
   private loadingValidator: Promise<InputValidator> | undefined;
@@ -76,16 +71,16 @@ export class CallPipeline {
    */
   async run(session: CallSession, surfaceId: string, input: Json, approval: "ask" | "granted", facts: CallContextFacts): Promise<CallResult> {
     const { runId, callId, tool: name } = session.identity;
-    const target = this.resolve(surfaceId, name);
+    const { targets } = this.deps;
+    const target = targets.resolve(surfaceId, name);
     if (target.kind === "refused") return this.fail(session, "invalid_input", target.message);
-    const ctxConfig = target.kind === "authored" ? this.ctxConfig(target) : {};
+    const ctxConfig = target.kind === "authored" ? targets.ctxConfig(target) : {};
     // A call that will run its tool now starts the tool's sandbox process before the input
     // check, so the process boots while the host checks (issue 14 item 3). The checks and
     // their order are unchanged; a call they fail leaves the process warm for the run (the
     // pool closes it with the runtime).
-    if (target.kind === "authored" && typeof ctxConfig !== "string" && !(target.approval && approval === "ask")) {
-      this.deps.executor.prewarm(target.tool, runId, session.identity.workspace);
-    }
+    const starting = targets.toolStartingNow(surfaceId, name, approval);
+    if (starting) this.deps.executor.prewarm(starting, runId, session.identity.workspace);
     const invalid = this.checkInput(target, name, input, this.validator ?? (await this.loadValidator()));
     if (invalid) return this.fail(session, invalid.kind, invalid.message);
     if (typeof ctxConfig === "string") return this.fail(session, "configuration_error", ctxConfig);
@@ -146,34 +141,6 @@ export class CallPipeline {
     return { status: "failed", error: message, failure: { kind, runCanContinue: true }, events: session.events, runId, callId, tool };
   }
 
-  /**
-   * The dispatch target of `name` on `surfaceId`, from the surface snapshot's resolver;
-   * cached, since what a name means for dispatch never changes while the runtime is open
-   * (promotions only change what the model starts with).
-   */
-  private resolve(surfaceId: string, name: string): CallTarget {
-    let perSurface = this.targets.get(surfaceId);
-    if (!perSurface) this.targets.set(surfaceId, (perSurface = new Map()));
-    let target = perSurface.get(name);
-    if (!target) {
-      target = this.resolveUncached(surfaceId, name);
-      // Unknown names are not cached, so a flood of made-up names cannot grow the map.
-      if (target.kind !== "refused") perSurface.set(name, target);
-    }
-    return target;
-  }
-
-  private resolveUncached(surfaceId: string, name: string): CallTarget {
-    const { catalog } = this.deps;
-    const resolution = catalog.resolve(surfaceId, name);
-    return resolveCallTarget(resolution, {
-      surfaceId,
-      authored: this.deps.artifact.tools.get(surfaceId),
-      hostTools: this.deps.hostTools,
-      toolSearchAvailable: resolution.kind === "unknown" && catalog.resolve(surfaceId, "tool_search").kind === "core",
-    });
-  }
-
   /** Loads the input validator once (concurrent first calls share the load). */
   private async loadValidator(): Promise<InputValidator> {
     this.loadingValidator ??= this.deps.validator();
@@ -194,31 +161,5 @@ export class CallPipeline {
       if (!(error instanceof SchemaCompileError)) throw error;
       return { kind: "configuration_error", message: `Tool '${name}' cannot validate its input: ${error.message}` };
     }
-  }
-
-  /**
-   * `ctx.config` of an authored tool, or the configuration error naming the missing host
-   * values. Computed once per tool: the tool's config and the host's values never change
-   * while the runtime is open (the bridge copies it for each call).
-   */
-  private ctxConfig(target: Extract<CallTarget, { kind: "authored" }>): { [key: string]: Json } | string {
-    let config = this.configs.get(target.tool);
-    if (config === undefined) {
-      config = this.buildCtxConfig(target);
-      this.configs.set(target.tool, config);
-    }
-    return config;
-  }
-
-  private buildCtxConfig(target: Extract<CallTarget, { kind: "authored" }>): { [key: string]: Json } | string {
-    const { tool } = target;
-    const missing = tool.requiredConfig.filter((name) => typeof this.deps.hostConfig[name] !== "string");
-    if (missing.length > 0) {
-      const flags = missing.map((name) => `--config ${name}=<value>`).join(" ");
-      return `Tool '${tool.name}' needs the host value${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (requiredConfig), which the host did not supply. Pass ${flags} (or hostConfig in openRuntime).`;
-    }
-    const config: { [key: string]: Json } = { ...(tool.config as { [key: string]: Json }) };
-    for (const name of tool.requiredConfig) setOwn(config, name, this.deps.hostConfig[name]!);
-    return config;
   }
 }

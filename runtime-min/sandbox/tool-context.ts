@@ -4,7 +4,7 @@
  * only the {@link ContextChannel} differs (bridge requests vs. direct host calls), so a tool
  * behaves the same under either boundary.
  */
-import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import type { JsonValue, StepOptions, ToolExecutionContext, ToolSandbox } from "../authoring/index.js";
 import { copyJson, type Json } from "./json-copy.js";
 import type { ContextOperation, StepLookup } from "./protocol.js";
@@ -27,12 +27,25 @@ export interface ContextIdentity {
   readonly workspace: string;
 }
 
+let loadedCrypto: typeof import("node:crypto") | undefined;
+
+/**
+ * `node:crypto`, loaded on the first idempotency key: the sandbox child runs under a V8 flag
+ * (its heap limit) that makes V8 refuse Node's embedded code cache, so every built-in module it
+ * loads is compiled from source, and `node:crypto` costs about 4 ms of each sandbox process's
+ * start (issue 14 item 3, docs/performance.md).
+ */
+function nodeCrypto(): typeof import("node:crypto") {
+  return (loadedCrypto ??= createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto"));
+}
+
 /**
  * The idempotency key of `name` within a tool call: a SHA-256 over the run id, the tool-call
  * id and the name (base64url, prefixed `idem_`). Stable across retries of the same call,
  * distinct across calls, runs and names (seed "Approval Gates": "derived from the tool-call id").
  */
 export function deriveIdempotencyKey(runId: string, toolCallId: string, name: string): string {
+  const { createHash } = nodeCrypto();
   const digest = createHash("sha256").update(JSON.stringify(["assemblyline.idempotency.v1", runId, toolCallId, name])).digest("base64url");
   return `idem_${digest}`;
 }

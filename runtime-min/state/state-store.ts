@@ -10,8 +10,9 @@
  */
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { ControlPlaneError } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
 import { migrateStateSchema, schemaVersion, STATE_SCHEMA_SQL, STATE_SCHEMA_VERSION } from "./schema.js";
@@ -253,7 +254,7 @@ export class StateStore {
         );
       }
       if (!existing) createDatabase(file);
-      const db = new Database(file, { fileMustExist: true });
+      const db = new (sqlite())(file, { fileMustExist: true });
       try {
         db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
         db.pragma("journal_mode = WAL");
@@ -679,7 +680,7 @@ function identityOf(file: string): FileIdentity | undefined {
 function createDatabase(file: string): void {
   const temporary = `${file}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
   try {
-    const db = new Database(temporary);
+    const db = new (sqlite())(temporary);
     try {
       db.pragma("journal_mode = WAL");
       migrateStateSchema(db, temporary);
@@ -696,8 +697,19 @@ function createDatabase(file: string): void {
   }
 }
 
+let loadedSqlite: typeof Database | undefined;
+
+/**
+ * better-sqlite3, loaded when the first state store opens (its native addon and JavaScript cost
+ * a few milliseconds): importing the runtime does not load it, so `openRuntime` starts an
+ * announced call's sandbox process first (issue 14 item 3, `RuntimeOptions.firstCall`).
+ */
+function sqlite(): typeof Database {
+  return (loadedSqlite ??= createRequire(import.meta.url)("better-sqlite3") as typeof Database);
+}
+
 function toControlPlane(what: string, error: unknown): unknown {
-  if (error instanceof Database.SqliteError) {
+  if (loadedSqlite !== undefined && error instanceof loadedSqlite.SqliteError) {
     return new ControlPlaneError("state_store_failure", `The runtime could not ${what} in the state database: ${error.message}`, { cause: error });
   }
   return error;

@@ -5,15 +5,21 @@
  * order and their results are unchanged; a call refused by them leaves the started process
  * warm for its run, and closing the runtime ends it. And how it ends: an idle process is killed
  * at once when its worker closes, without waiting for it to see the doorbell close, so a
- * one-shot `call` does not wait for the child's own exit.
+ * one-shot `call` does not wait for the child's own exit. And the call a host announces
+ * (`RuntimeOptions.firstCall`, which the CLI's `call` passes): `openRuntime` starts its process
+ * before it loads SQLite and opens the state database, under the rule the call itself applies.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { runCallCommand } from "../../cli/commands/runtime-commands.js";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
 import { AuthoredExecutor } from "../../runtime-min/execution/execute-authored.js";
 import { InputValidator } from "../../runtime-min/execution/validate-input.js";
 import { prepareChildSource } from "../../runtime-min/sandbox/child-script.js";
 import { SandboxWorker } from "../../runtime-min/sandbox/sandbox-worker.js";
 import { WorkerPool } from "../../runtime-min/sandbox/worker-pool.js";
+import { StateStore } from "../../runtime-min/state/state-store.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 import { alive } from "./helpers/sandbox-processes.js";
@@ -35,7 +41,7 @@ afterEach(async () => {
   agent = undefined;
 });
 
-/** Records, in order, each sandbox acquisition, each sandbox process's spawn, each return from a prewarm and each input check of the runtime. */
+/** Records, in order, each sandbox acquisition, each sandbox process's spawn, each return from a prewarm, each opening of a state store and each input check of the runtime. */
 function recordSteps(): { steps: string[]; started: SandboxWorker[] } {
   const steps: string[] = [];
   const started: SandboxWorker[] = [];
@@ -53,6 +59,11 @@ function recordSteps(): { steps: string[]; started: SandboxWorker[] } {
   vi.spyOn(AuthoredExecutor.prototype, "prewarm").mockImplementation(function (this: AuthoredExecutor, ...args: Parameters<AuthoredExecutor["prewarm"]>) {
     prewarm.apply(this, args);
     steps.push("prewarm returned");
+  });
+  const open = StateStore.open.bind(StateStore);
+  vi.spyOn(StateStore, "open").mockImplementation((...args: Parameters<typeof StateStore.open>) => {
+    steps.push("open state store");
+    return open(...args);
   });
   const start = SandboxWorker.start.bind(SandboxWorker);
   vi.spyOn(SandboxWorker, "start").mockImplementation(async (options) => {
@@ -74,7 +85,7 @@ describe("a call's start", () => {
     expect(refused.status === "failed" && refused.error).toBe("Input for tool 'echo' does not match its inputSchema: `message` must be a string, but it is a number.");
     // The spawn itself comes before the check, in the caller's turn: the entry's text is known
     // (read once per process), so the spawn does not wait for the host to finish loading ajv.
-    expect(steps).toEqual(["acquire run-a", "spawn", "prewarm returned", "validate"]);
+    expect(steps).toEqual(["open state store", "acquire run-a", "spawn", "prewarm returned", "validate"]);
     const ok = await runtime.call({ tool: "echo", input: { message: "hi" }, runId: "run-a" });
     expect(ok).toMatchObject({ status: "ok", output: { message: "hi" } });
     // One process for the run: the one the refused call started.
@@ -93,6 +104,80 @@ describe("a call's start", () => {
     expect(await runtime.call({ tool: "no_such_tool", input: {}, runId: "run-b" })).toMatchObject({ status: "failed", failure: { kind: "invalid_input" } });
     expect(await runtime.call({ tool: "record_note", input: { note: "x" }, runId: "run-b" })).toMatchObject({ status: "approval_required" });
     expect(steps.filter((step) => step.startsWith("acquire"))).toEqual([]);
+  }, 60_000);
+});
+
+describe("the call a host announces (firstCall)", () => {
+  it("starts its sandbox process before the state store opens, and the call joins that process", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const { steps, started } = recordSteps();
+    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: "run-a" } });
+    expect(steps).toEqual(["acquire run-a", "spawn", "prewarm returned", "open state store"]);
+    const result = await runtime.call({ tool: "echo", input: { message: "hi" }, runId: "run-a" });
+    expect(result).toMatchObject({ status: "ok", output: { message: "hi" }, runId: "run-a" });
+    // No second start: the call found the announced one, warm or still starting.
+    expect(steps.filter((step) => step.startsWith("acquire") || step === "spawn")).toEqual(["acquire run-a", "spawn"]);
+    expect(started).toHaveLength(1);
+  }, 60_000);
+
+  it("starts nothing for a call that would not run its tool now, and the call answers as it would unannounced", async () => {
+    agent = await createAgent([
+      { name: "echo", file: seedTools.echo },
+      { name: "record_note", file: seedTools.recordNote },
+      { name: "search", file: "search.ts", factory: "createSearchTool", config: { limit: 20, index: "products" }, requiredConfig: ["SEARCH_API_URL"] },
+    ]);
+    const { steps } = recordSteps();
+    const announced: { tool: string; runId: string; surface?: string }[] = [
+      { tool: "no_such_tool", runId: "run-b" },
+      { tool: "record_note", runId: "run-b" },
+      { tool: "search", runId: "run-b" },
+      { tool: "echo", runId: "run-b", surface: "subagents/nobody" },
+      { tool: "echo", runId: "../run-b" },
+    ];
+    for (const firstCall of announced) {
+      const plain = await openRuntime({ root: agent.root });
+      const expected = await plain.call({ tool: firstCall.tool, input: { message: "hi" }, runId: firstCall.runId, ...(firstCall.surface ? { surface: firstCall.surface } : {}) }).catch((error: Error) => error.message);
+      await plain.close();
+      steps.length = 0;
+      runtime = await openRuntime({ root: agent.root, firstCall });
+      expect(steps, JSON.stringify(firstCall)).toEqual(["open state store"]);
+      const actual = await runtime.call({ tool: firstCall.tool, input: { message: "hi" }, runId: firstCall.runId, ...(firstCall.surface ? { surface: firstCall.surface } : {}) }).catch((error: Error) => error.message);
+      // Same outcome; generated call ids and events' times aside.
+      expect(typeof actual === "string" ? actual : actual.status, JSON.stringify(firstCall)).toEqual(typeof expected === "string" ? expected : expected.status);
+      expect(steps.filter((step) => step.startsWith("acquire")), JSON.stringify(firstCall)).toEqual([]);
+      await runtime.close();
+      runtime = undefined;
+    }
+  }, 120_000);
+
+  it("is what the CLI's call passes: with a generated run id or --run, the process starts before the state store opens", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const { steps, started } = recordSteps();
+    for (const run of [undefined, "run-cli"]) {
+      steps.length = 0;
+      const output = await runCallCommand({ tool: "echo", root: agent.root, input: '{"message":"cli"}', ...(run === undefined ? {} : { run }), format: "json" });
+      expect(output.exitCode).toBe(0);
+      const result = JSON.parse(output.stdout) as { status: string; runId: string; output: unknown };
+      expect(result).toMatchObject({ status: "ok", output: { message: "cli" } });
+      if (run !== undefined) expect(result.runId).toBe(run);
+      // The call's own prewarm then finds that process: no second acquisition.
+      expect(steps.filter((step) => step !== "validate")).toEqual([`acquire ${result.runId}`, "spawn", "prewarm returned", "open state store", "prewarm returned"]);
+    }
+    expect(started).toHaveLength(2);
+    expect(started.every((worker) => !worker.alive)).toBe(true);
+  }, 60_000);
+
+  it("ends the started process when the state database cannot be opened, and reports the database's failure", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const stateDb = path.join(agent.root, ".assemblyline", "state.db");
+    fs.mkdirSync(path.dirname(stateDb), { recursive: true });
+    fs.writeFileSync(stateDb, "");
+    const { steps, started } = recordSteps();
+    await expect(openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: "run-a" } })).rejects.toThrow(/is empty \(0 bytes\)/);
+    expect(steps).toEqual(["acquire run-a", "spawn", "prewarm returned", "open state store"]);
+    expect(started).toHaveLength(1);
+    expect(started[0]!.alive).toBe(false);
+    expect(alive(started[0]!.pid!)).toBe(false);
   }, 60_000);
 });
 
