@@ -62,8 +62,8 @@ import { assertSurface, searchPageOf } from "./catalog-view.js";
 export { STATE_DB_FILE } from "./artifact/open-artifact.js";
 
 /**
- * Opens a runtime: loads and verifies the artifact against `plugins.lock`, starts the sandbox
- * process of the announced first call (`firstCall`) and opens the state database, and probes (once per process) whether shell commands can run isolated, unless
+ * Opens a runtime: loads and verifies the artifact against `plugins.lock`, starts the
+ * sandbox process of the announced first call (`firstCall`), opens the state database, and probes (once per process) whether shell commands can run isolated, unless
  * `shellIsolation` is `"off"`. Throws `RuntimeError` AL1024/AL1025 when the root is missing or
  * not a folder, (AL8001–AL8014) for a missing, stale or
  * tampered artifact, AL8029 for an invalid `leaseMs`, AL8033 for an invalid `shellIsolation`,
@@ -122,7 +122,11 @@ function runtimeParts(options: RuntimeOptions, root: string, stateDir: string, a
  * Starts the sandbox process of the announced call (`RuntimeOptions.firstCall`) when that call
  * will run its authored tool at once (`CallTargets.toolStartingNow`, the rule the call itself
  * applies). Returns the workspaces it created, by run id, for the runtime to reuse. A hint the
- * call would refuse (unknown surface, invalid run id) starts nothing: the call reports it.
+ * call would refuse on what the artifact and the host say (unknown surface, invalid run id) or
+ * whose workspace cannot be made starts nothing: the call reports it. What only the state store
+ * knows (an ended run, a lease another host holds, a reused call id) is not checked here: such a
+ * call is refused as before, and the process it started, which never loaded a tool, ends with
+ * the runtime.
  */
 function startFirstCall(firstCall: RuntimeOptions["firstCall"], parts: RuntimeParts, artifact: LoadedArtifact, stateDir: string): Map<string, string> {
   const workspaces = new Map<string, string>();
@@ -137,7 +141,13 @@ function startFirstCall(firstCall: RuntimeOptions["firstCall"], parts: RuntimePa
   }
   const tool = parts.targets.toolStartingNow(surfaceId, String(firstCall.tool), "ask");
   if (tool === undefined) return workspaces;
-  const workspace = ensureWorkspace(stateDir, runId);
+  let workspace: string;
+  try {
+    workspace = ensureWorkspace(stateDir, runId);
+  } catch {
+    // A workspace that cannot be made is the call's failure, reported when it makes it.
+    return workspaces;
+  }
   workspaces.set(runId, workspace);
   parts.executor.prewarm(tool, runId, workspace);
   return workspaces;

@@ -84,8 +84,10 @@ export interface RuntimeOptions {
    * tool, its `requiredConfig` supplied, no approval gate asking — `openRuntime` starts that
    * run's process for it before it opens `state.db`, and the call joins it. Only a hint: nothing
    * is recorded and the call's checks, order and results are unchanged. A hint the call would
-   * refuse (unknown surface or tool, invalid run id) starts nothing; a process no call uses is
-   * ended by `Runtime.close`, or at once when opening fails.
+   * refuse on what the artifact and the host say (unknown surface or tool, invalid run id)
+   * starts nothing; one it refuses on what only the state store knows (an ended run, a lease
+   * another host holds, a reused call id) starts a process that loads no tool. A process no
+   * call uses is ended by `Runtime.close`, or at once when opening fails.
    */
   readonly firstCall?: { readonly tool: string; readonly runId: string; readonly surface?: string };
   /**

@@ -13,7 +13,7 @@
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
-import { newId } from "../../runtime-min/execution/ids.js";
+import { checkId, newId } from "../../runtime-min/execution/ids.js";
 import type { Runtime } from "../../runtime-min/runtime.js";
 import type { CallResult, RuntimeOptions, ToolSearchResult } from "../../runtime-min/types.js";
 import type { CapabilitySnapshot } from "../../runtime-min/snapshot/types.js";
@@ -84,7 +84,10 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     // The printed `approve` command repeats the host settings, since the approved call runs in that process.
     const hostArgs = [...(options.config ?? []).flatMap((pair) => ["--config", pair]), ...(execution === "direct" ? ["--execution", "direct"] : []), ...hostLimitArgs(options)];
     // The run id is generated here when omitted, so the runtime can start the call's sandbox
-    // process while it opens the state database (`firstCall`, docs/performance.md).
+    // process while it opens the state database (`firstCall`, docs/performance.md). A bad
+    // `--call` is refused first (AL8022, as the runtime refuses it), so no workspace is made for
+    // a run the call never reaches.
+    if (options.call !== undefined) checkId(options.call, "call");
     const runId = options.run ?? newId("run");
     const surface = options.surface === undefined ? {} : { surface: options.surface };
     const firstCall = { tool: options.tool, runId, ...surface };

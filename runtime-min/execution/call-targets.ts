@@ -74,6 +74,8 @@ export class CallTargets {
    * gate stops the call (`approval` is `"ask"` for a new call, `"granted"` once approved). Such
    * a call may start its sandbox process before its input is checked; the checks, their order
    * and their words do not change (a call they refuse leaves the process warm for its run).
+   * These are the pipeline's own refusals that come before the tool runs and need no state
+   * (`./call-pipeline.ts`, `CallPipeline.run`): a new one there that needs none belongs here too.
    */
   toolStartingNow(surfaceId: string, name: string, approval: "ask" | "granted"): VerifiedTool | undefined {
     const target = this.resolve(surfaceId, name);

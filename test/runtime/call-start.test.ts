@@ -9,8 +9,10 @@
  * (`RuntimeOptions.firstCall`, which the CLI's `call` passes): `openRuntime` starts its process
  * before it loads SQLite and opens the state database, under the rule the call itself applies.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCallCommand } from "../../cli/commands/runtime-commands.js";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
@@ -21,6 +23,8 @@ import { SandboxWorker } from "../../runtime-min/sandbox/sandbox-worker.js";
 import { WorkerPool } from "../../runtime-min/sandbox/worker-pool.js";
 import { StateStore } from "../../runtime-min/state/state-store.js";
 import { seedTools } from "../helpers/support-agent.js";
+import { repoRoot } from "../helpers/temp-tree.js";
+import { deriveIdempotencyKey } from "../../runtime-min/sandbox/tool-context.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 import { alive } from "./helpers/sandbox-processes.js";
 
@@ -167,6 +171,26 @@ describe("the call a host announces (firstCall)", () => {
     expect(started.every((worker) => !worker.alive)).toBe(true);
   }, 60_000);
 
+  it("starts nothing when the announced run's workspace cannot be made: openRuntime opens, and the call reports its own failure", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    // A file where the run's folder goes.
+    fs.mkdirSync(path.join(agent.root, ".assemblyline", "runs"), { recursive: true });
+    fs.writeFileSync(path.join(agent.root, ".assemblyline", "runs", "run-f"), "");
+    const { steps } = recordSteps();
+    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: "run-f" } });
+    expect(steps).toEqual(["open state store"]);
+    await expect(runtime.call({ tool: "echo", input: { message: "hi" }, runId: "run-f" })).rejects.toThrow();
+    expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: "run-g" })).toMatchObject({ status: "ok" });
+  }, 60_000);
+
+  it("a bad --call is refused before the runtime opens: no workspace for the generated run", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const output = await runCallCommand({ tool: "echo", root: agent.root, input: '{"message":"cli"}', call: "../bad", format: "json" });
+    expect(output.exitCode).toBe(2);
+    expect(JSON.parse(output.stdout)).toMatchObject({ status: "failed", diagnostics: [{ code: "AL8022" }] });
+    expect(fs.existsSync(path.join(agent.root, ".assemblyline", "runs"))).toBe(false);
+  }, 60_000);
+
   it("ends the started process when the state database cannot be opened, and reports the database's failure", async () => {
     agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
     const stateDb = path.join(agent.root, ".assemblyline", "state.db");
@@ -178,6 +202,34 @@ describe("the call a host announces (firstCall)", () => {
     expect(started).toHaveLength(1);
     expect(started[0]!.alive).toBe(false);
     expect(alive(started[0]!.pid!)).toBe(false);
+  }, 60_000);
+});
+
+describe("what a start loads", () => {
+  it("importing the runtime does not load SQLite; opening its state store does (so a firstCall's process starts first)", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const runtimeModule = pathToFileURL(path.join(repoRoot, "dist", "runtime-min", "index.js")).href;
+    const script = `
+      import { createRequire } from "node:module";
+      const cache = createRequire(import.meta.url).cache;
+      const sqlite = () => Object.keys(cache).some((file) => file.includes("/node_modules/better-sqlite3/"));
+      const { openRuntime } = await import(${JSON.stringify(runtimeModule)});
+      const afterImport = sqlite();
+      const runtime = await openRuntime({ root: process.argv[1], shellIsolation: "off" });
+      const afterOpen = sqlite();
+      await runtime.close();
+      console.log(JSON.stringify({ afterImport, afterOpen }));`;
+    // The built runtime (npm test builds first), in a process of its own: this one has loaded SQLite already.
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script, agent.root], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual({ afterImport: false, afterOpen: true });
+  }, 60_000);
+
+  it("the sandbox process loads node:crypto only for the tool's first idempotency key", async () => {
+    agent = await createAgent([{ name: "module_list", file: "module-list.ts" }]);
+    runtime = await openRuntime({ root: agent.root });
+    const result = await runtime.call({ tool: "module_list", input: {}, runId: "run-m", callId: "call-m" });
+    expect(result).toMatchObject({ status: "ok", output: { before: false, after: true, key: deriveIdempotencyKey("run-m", "call-m", "once") } });
   }, 60_000);
 });
 
