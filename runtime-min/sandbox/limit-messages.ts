@@ -9,9 +9,12 @@ export function resultTooLarge(bytes: number, limit: number): string {
   return `The tool's result is ${bytes} bytes of JSON, over the host's limit of ${limit} bytes (maxResultBytes), so it was refused and not recorded. Return less (a summary, a page, or a file in the workspace handed off with handoff_artifact), or raise the limit with --max-result-bytes N (or host.maxResultBytes / RuntimeOptions.maxResultBytes).`;
 }
 
-/** The `execution_error` message of a sandbox process stopped at the host's `memoryMb` limit. */
-export function outOfMemory(memoryMb: number): string {
-  return `The tool ran out of memory: its sandbox process reached the host's limit of ${memoryMb} MiB of JavaScript heap (memoryMb) and was stopped; no result was recorded. If the tool really needs more, raise the limit with --memory-mb MB (or host.memoryMb / RuntimeOptions.memoryMb).`;
+/**
+ * The `execution_error` message of a sandbox process stopped at the host's `memoryMb` limit
+ * (its heap) or at its data size `dataLimitMb` (`../host-limits.ts`, `processDataLimitMb`).
+ */
+export function outOfMemory(memoryMb: number, dataLimitMb: number): string {
+  return `The tool ran out of memory: its sandbox process reached the host's limit of ${memoryMb} MiB of JavaScript heap (memoryMb; ${dataLimitMb} MiB of memory in all) and was stopped; no result was recorded. If the tool really needs more, raise the limit with --memory-mb MB (or host.memoryMb / RuntimeOptions.memoryMb).`;
 }
 
 /** The error a tool's `ctx.emit` rejects with for an event over the host's `maxEventBytes` limit. */

@@ -5,7 +5,7 @@
  * The child is started as
  *
  *     setpriv --pdeathsig KILL -- unshare --user --map-root-user --pid --fork --mount-proc
- *       --kill-child [--net] -- node <flags> --input-type=module - <bridgeDir>
+ *       --kill-child [--net] -- prlimit --data=<bytes> -- node <flags> --input-type=module - <bridgeDir>
  *
  * in its own session and process group (`spawn(..., { detached: true })`):
  *
@@ -23,6 +23,11 @@
  *   loops (`for (;;) {}` blocks its event loop); the kernel needs no cooperation from the child.
  * - **Network policy `"none"`** (`--net`): a new network namespace whose only device, the
  *   loopback, is down, so every connection fails.
+ * - **A bounded data size** (`prlimit --data`, `RLIMIT_DATA`): the heap limit (`memoryMb`,
+ *   `--max-old-space-size`) does not count `Buffer`s and `ArrayBuffer`s, so the child's data as
+ *   a whole is capped at `memoryMb` plus a headroom (`../host-limits.ts`); an allocation past
+ *   it fails (`RangeError: Array buffer allocation failed`, or the process stops). Without
+ *   `prlimit` (not Linux, no util-linux) only the heap is limited.
  *
  * Whether this works is probed once per process with the real launch (a success is remembered
  * per agent while the machine stays as it is: `./probe-cache.ts`). Where it does not (not
@@ -47,6 +52,8 @@ export interface LaunchTools {
   readonly setpriv: string | undefined;
   /** util-linux `unshare`, when the probe showed that the namespaces work. */
   readonly unshare: string | undefined;
+  /** util-linux `prlimit` (the process's data size, the backstop of `memoryMb`), when present. */
+  readonly prlimit?: string | undefined;
 }
 
 /** What the once-per-process probe found. */
@@ -67,12 +74,18 @@ export interface SandboxLaunch {
 /**
  * The command line of a sandbox child: `program` (this Node unless given: the probe passes
  * `/bin/sh`) with `nodeArgs`, wrapped as the module comment describes in what `tools` offers.
+ * With `dataLimitMb` and `tools.prlimit`, `program` runs under that data size (`RLIMIT_DATA`,
+ * soft and hard: `prlimit --data=<bytes> --`, innermost, so only the child is limited).
  * Network `"none"` needs `tools.unshare` (callers check).
  */
-export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], network: NetworkPolicy, program: string = process.execPath): SandboxLaunch {
+export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], network: NetworkPolicy, program: string = process.execPath, dataLimitMb?: number): SandboxLaunch {
   let command = program;
   let args: string[] = [...nodeArgs];
   let isolated = false;
+  if (tools.prlimit && dataLimitMb !== undefined) {
+    args = [`--data=${dataLimitMb * 1024 * 1024}`, "--", command, ...args];
+    command = tools.prlimit;
+  }
   if (tools.unshare) {
     args = ["--user", "--map-root-user", "--pid", "--fork", "--mount-proc", "--kill-child", ...(network === "none" ? ["--net"] : []), "--", command, ...args];
     command = tools.unshare;
@@ -119,10 +132,12 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
   if (process.platform !== "linux") return { tools: { setpriv: undefined, unshare: undefined }, unavailableReason: `namespaces are a Linux feature and this host runs ${process.platform}` };
   const setpriv = findExecutable("setpriv");
   const unshare = findExecutable("unshare");
-  if (!unshare) return { tools: { setpriv, unshare: undefined }, unavailableReason: "util-linux `unshare` was not found on PATH" };
+  // Not probed: a `prlimit` that fails makes the child's start fail, which that call reports.
+  const prlimit = findExecutable("prlimit");
+  if (!unshare) return { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: "util-linux `unshare` was not found on PATH" };
   // A success on this machine as it is now is remembered per agent (./probe-cache.ts).
   const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, PROBE_SHELL]);
-  if (cachedSuccess("process", fingerprint) === "isolated") return { tools: { setpriv, unshare } };
+  if (cachedSuccess("process", fingerprint) === "isolated") return { tools: { setpriv, unshare, prlimit } };
   const launch = sandboxLaunch({ setpriv, unshare }, ["-c", 'test $$ -eq 1 && test "$PPID" -eq 0'], "none", PROBE_SHELL);
   const failure = await new Promise<string | undefined>((resolve) => {
     execFile(launch.command, launch.args, { timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL", encoding: "utf8" }, (error, _stdout, stderr) => {
@@ -130,9 +145,9 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
       resolve(`\`${unshare} --user --map-root-user --pid --net\` failed: ${stderr.trim() || error.message}`);
     });
   });
-  if (failure !== undefined) return { tools: { setpriv, unshare: undefined }, unavailableReason: failure };
+  if (failure !== undefined) return { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: failure };
   recordSuccess("process", fingerprint, "isolated");
-  return { tools: { setpriv, unshare } };
+  return { tools: { setpriv, unshare, prlimit } };
 }
 
 function findExecutable(name: string): string | undefined {

@@ -12,6 +12,7 @@ import type { Socket } from "node:net";
 import { EnvelopeBridge, FrameReader, INLINE_FRAME_MAX_BYTES, socketSender, type Frame } from "./bridge.js";
 import type { CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
+import { processDataLimitMb } from "../host-limits.js";
 import { outOfMemory, resultTooLarge } from "./limit-messages.js";
 import { exchangesFileContents, MAX_CALL_SETUPS, type CallRequest, type CallSetup, type ChildMessage, type ContextOperation } from "./protocol.js";
 import { sandboxLaunch, type LaunchTools, type NetworkPolicy } from "./process-isolation.js";
@@ -164,7 +165,7 @@ export class SandboxWorker {
     fs.mkdirSync(path.join(options.workspace, ".tmp"), { recursive: true });
     const flags = sandboxNodeFlags({ read: [options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] }, options.permission);
     const nodeArgs = [...flags, `--max-old-space-size=${options.memoryMb}`, "--input-type=module", "-", bridgeDir, String(options.maxResultBytes)];
-    const launch = sandboxLaunch(options.launch, nodeArgs, options.network);
+    const launch = sandboxLaunch(options.launch, nodeArgs, options.network, undefined, processDataLimitMb(options.memoryMb));
     // Own session and process group: see `./process-isolation.ts`.
     const child = spawn(launch.command, launch.args, {
       cwd: options.workspace,
@@ -408,8 +409,9 @@ export class SandboxWorker {
       code = null;
       signal = "SIGKILL";
     }
-    if (this.limitError === undefined && /heap out of memory|Reached heap limit/i.test(stderr)) {
-      this.limitError = outOfMemory(this.options.memoryMb);
+    // V8's stop at the heap limit, or an allocation refused at the data size (`processDataLimitMb`).
+    if (this.limitError === undefined && /heap out of memory|Reached heap limit|process out of memory|std::bad_alloc/i.test(stderr)) {
+      this.limitError = outOfMemory(this.options.memoryMb, processDataLimitMb(this.options.memoryMb));
     }
     const how = this.protocolError
       ? `broke the bridge protocol (${this.protocolError}) and was stopped`

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRuntime, type Runtime, type RuntimeOptions } from "../../runtime-min/index.js";
 import { DEFAULT_HOST_LIMITS } from "../../runtime-min/host-limits.js";
-import { setSandboxLaunchTools } from "../../runtime-min/sandbox/process-isolation.js";
+import { probeProcessIsolation, sandboxLaunch, setSandboxLaunchTools } from "../../runtime-min/sandbox/process-isolation.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 import { runSourceCli } from "./helpers/run-source-cli.js";
@@ -29,6 +29,7 @@ beforeAll(async () => {
     hostile("spin", "spin"),
     hostile("hang", "hang"),
     hostile("hog", "hog"),
+    hostile("buffer_hog", "bufferHog"),
     hostile("big_result", "bigResult"),
     hostile("big_event", "bigEvent"),
     hostile("connect", "connect"),
@@ -172,6 +173,29 @@ describe("resource limits", () => {
     expect(result.failure).toEqual({ kind: "execution_error", runCanContinue: true });
     expect(result.error).toContain("limit of 64 MiB");
     expect(result.error).toContain("--memory-mb");
+  });
+
+  it.runIf(process.platform === "linux")("memory outside the heap (Buffers) is bounded too: the process's data size is memoryMb + 256 MiB (prlimit), and the run goes on", async () => {
+    // util-linux, like setpriv and unshare: the launch has it here.
+    expect((await probeProcessIsolation()).tools.prlimit).toMatch(/\/prlimit$/);
+    const runtime = await open({ memoryMb: 64 });
+    const result = await runtime.call({ tool: "buffer_hog", input: {}, runId: "buffers" });
+    expect(result.failure).toEqual({ kind: "execution_error", runCanContinue: true });
+    // The allocation past the limit fails in the tool, or the process stops: either way the call ends.
+    expect(result.error).toMatch(/Array buffer allocation failed|limit of 64 MiB of JavaScript heap \(memoryMb; 320 MiB of memory in all\)/);
+    expect(await runtime.call({ tool: "echo", input: { message: "after" }, runId: "buffers" })).toMatchObject({ status: "ok" });
+  }, 60_000);
+
+  it("the launch puts prlimit innermost, right before the program, and only with a limit", () => {
+    const tools = { setpriv: "/usr/bin/setpriv", unshare: "/usr/bin/unshare", prlimit: "/usr/bin/prlimit" };
+    const launch = sandboxLaunch(tools, ["--flag", "-"], "host", "/usr/bin/node", 320);
+    expect([launch.command, ...launch.args]).toEqual([
+      "/usr/bin/setpriv", "--pdeathsig", "KILL", "--",
+      "/usr/bin/unshare", "--user", "--map-root-user", "--pid", "--fork", "--mount-proc", "--kill-child", "--",
+      "/usr/bin/prlimit", `--data=${320 * 1024 * 1024}`, "--", "/usr/bin/node", "--flag", "-",
+    ]);
+    expect(sandboxLaunch(tools, ["-"], "host", "/usr/bin/node").args).not.toContain("/usr/bin/prlimit");
+    expect(sandboxLaunch({ ...tools, prlimit: undefined }, ["-"], "host", "/usr/bin/node", 320).args).not.toContain("--data=335544320");
   });
 
   it("an oversized result is refused as execution_error naming maxResultBytes, in the sandbox and in direct mode", async () => {
