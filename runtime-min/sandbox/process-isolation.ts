@@ -5,7 +5,7 @@
  * The child is started as
  *
  *     setpriv --pdeathsig KILL -- unshare --user --map-root-user --pid --fork --mount-proc
- *       --kill-child [--net] -- prlimit --data=<bytes> -- node <flags> --input-type=module - <bridgeDir>
+ *       --kill-child [--net] -- [prlimit --data=<bytes> --] node <flags> --input-type=module - <bridgeDir>
  *
  * in its own session and process group (`spawn(..., { detached: true })`):
  *
@@ -25,9 +25,9 @@
  *   loopback, is down, so every connection fails.
  * - **A bounded data size** (`prlimit --data`, `RLIMIT_DATA`): the heap limit (`memoryMb`,
  *   `--max-old-space-size`) does not count `Buffer`s and `ArrayBuffer`s, so the child's data as
- *   a whole is capped at `memoryMb` plus a headroom (`../host-limits.ts`); an allocation past
- *   it fails (`RangeError: Array buffer allocation failed`, or the process stops). Without
- *   `prlimit` (not Linux, no util-linux) only the heap is limited.
+ *   a whole is capped at twice `memoryMb` plus a headroom (`../host-limits.ts`); an allocation
+ *   past it fails in the tool (`RangeError: Array buffer allocation failed`) or stops the
+ *   process. Without `prlimit` (not Linux, no util-linux) only the heap is limited.
  *
  * Whether this works is probed once per process with the real launch (a success is remembered
  * per agent while the machine stays as it is: `./probe-cache.ts`). Where it does not (not
@@ -53,7 +53,7 @@ export interface LaunchTools {
   /** util-linux `unshare`, when the probe showed that the namespaces work. */
   readonly unshare: string | undefined;
   /** util-linux `prlimit` (the process's data size, the backstop of `memoryMb`), when present. */
-  readonly prlimit?: string | undefined;
+  readonly prlimit: string | undefined;
 }
 
 /** What the once-per-process probe found. */
@@ -106,9 +106,10 @@ let probe: Promise<ProcessIsolationProbe> | undefined;
 let override: LaunchTools | undefined;
 
 /**
- * Replaces the probe's findings (tests: `{ setpriv: undefined, unshare: undefined }` launches
- * children as before this hardening, to reproduce what it prevents). `undefined` restores the
- * probe. Call it before `openRuntime`.
+ * Replaces the probe's findings (tests: `{ setpriv: undefined, unshare: undefined, prlimit:
+ * undefined }` launches children as before this hardening, to reproduce what it prevents; a
+ * `prlimit` left out drops the data-size backstop). `undefined` restores the probe. Call it
+ * before `openRuntime`.
  */
 export function setSandboxLaunchTools(tools: LaunchTools | undefined): void {
   override = tools;
@@ -129,7 +130,7 @@ export function probeProcessIsolation(): Promise<ProcessIsolationProbe> {
 }
 
 async function runProbe(): Promise<ProcessIsolationProbe> {
-  if (process.platform !== "linux") return { tools: { setpriv: undefined, unshare: undefined }, unavailableReason: `namespaces are a Linux feature and this host runs ${process.platform}` };
+  if (process.platform !== "linux") return { tools: { setpriv: undefined, unshare: undefined, prlimit: undefined }, unavailableReason: `namespaces are a Linux feature and this host runs ${process.platform}` };
   const setpriv = findExecutable("setpriv");
   const unshare = findExecutable("unshare");
   // Not probed: a `prlimit` that fails makes the child's start fail, which that call reports.
@@ -138,7 +139,7 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
   // A success on this machine as it is now is remembered per agent (./probe-cache.ts).
   const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, PROBE_SHELL]);
   if (cachedSuccess("process", fingerprint) === "isolated") return { tools: { setpriv, unshare, prlimit } };
-  const launch = sandboxLaunch({ setpriv, unshare }, ["-c", 'test $$ -eq 1 && test "$PPID" -eq 0'], "none", PROBE_SHELL);
+  const launch = sandboxLaunch({ setpriv, unshare, prlimit: undefined }, ["-c", 'test $$ -eq 1 && test "$PPID" -eq 0'], "none", PROBE_SHELL);
   const failure = await new Promise<string | undefined>((resolve) => {
     execFile(launch.command, launch.args, { timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL", encoding: "utf8" }, (error, _stdout, stderr) => {
       if (!error) return resolve(undefined);

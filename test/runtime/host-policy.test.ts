@@ -53,7 +53,7 @@ const workspaceOf = (runId: string) => path.join(agent.root, ".assemblyline/runs
 
 describe("a sandboxed tool cannot reach its host's processes", () => {
   it("reproduction: launched as before this hardening, a tool can signal the host process", async () => {
-    setSandboxLaunchTools({ setpriv: undefined, unshare: undefined });
+    setSandboxLaunchTools({ setpriv: undefined, unshare: undefined, prlimit: undefined });
     try {
       const runtime = await open();
       // Signal 0 only checks that the host could be signalled (SIGKILL would end this test run).
@@ -175,15 +175,22 @@ describe("resource limits", () => {
     expect(result.error).toContain("--memory-mb");
   });
 
-  it.runIf(process.platform === "linux")("memory outside the heap (Buffers) is bounded too: the process's data size is memoryMb + 256 MiB (prlimit), and the run goes on", async () => {
+  it.runIf(process.platform === "linux")("memory outside the heap (Buffers) is bounded too: the process's data size is 2 × memoryMb + 256 MiB (prlimit), and the run goes on", async () => {
     // util-linux, like setpriv and unshare: the launch has it here.
     expect((await probeProcessIsolation()).tools.prlimit).toMatch(/\/prlimit$/);
     const runtime = await open({ memoryMb: 64 });
     const result = await runtime.call({ tool: "buffer_hog", input: {}, runId: "buffers" });
     expect(result.failure).toEqual({ kind: "execution_error", runCanContinue: true });
     // The allocation past the limit fails in the tool, or the process stops: either way the call ends.
-    expect(result.error).toMatch(/Array buffer allocation failed|limit of 64 MiB of JavaScript heap \(memoryMb; 320 MiB of memory in all\)/);
+    expect(result.error).toMatch(/Array buffer allocation failed|limit of 64 MiB of JavaScript heap \(memoryMb; 384 MiB of memory in all\)/);
     expect(await runtime.call({ tool: "echo", input: { message: "after" }, runId: "buffers" })).toMatchObject({ status: "ok" });
+  }, 60_000);
+
+  it("a heap hog at 512 MiB still meets the heap limit first, not the data size (which at 512 + 256 MiB it sometimes met: SIGSEGV)", async () => {
+    const runtime = await open({ memoryMb: 512 });
+    const result = await runtime.call({ tool: "hog", input: {} });
+    expect(result.failure).toEqual({ kind: "execution_error", runCanContinue: true });
+    expect(result.error).toContain("limit of 512 MiB of JavaScript heap (memoryMb; 1280 MiB of memory in all)");
   }, 60_000);
 
   it("the launch puts prlimit innermost, right before the program, and only with a limit", () => {
@@ -235,7 +242,7 @@ describe("resource limits", () => {
   });
 
   it("network \"none\" on a host that cannot enforce it refuses to open (AL8061)", async () => {
-    setSandboxLaunchTools({ setpriv: undefined, unshare: undefined });
+    setSandboxLaunchTools({ setpriv: undefined, unshare: undefined, prlimit: undefined });
     try {
       await expect(open({ network: "none" })).rejects.toMatchObject({ code: "AL8061" });
     } finally {
