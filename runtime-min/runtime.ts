@@ -63,7 +63,8 @@ export { STATE_DB_FILE } from "./artifact/open-artifact.js";
 
 /**
  * Opens a runtime: loads and verifies the artifact against `plugins.lock`, starts the
- * sandbox process of the announced first call (`firstCall`), opens the state database, and probes (once per process) whether shell commands can run isolated, unless
+ * sandbox process of the announced first call (`firstCall`), opens the state database, and
+ * probes (once per process) whether shell commands can run isolated, unless
  * `shellIsolation` is `"off"`. Throws `RuntimeError` AL1024/AL1025 when the root is missing or
  * not a folder, (AL8001–AL8014) for a missing, stale or
  * tampered artifact, AL8029 for an invalid `leaseMs`, AL8033 for an invalid `shellIsolation`,
