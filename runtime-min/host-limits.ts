@@ -64,7 +64,13 @@ export interface HostLimitOptions {
   readonly network?: NetworkPolicy;
 }
 
-const RANGES: { readonly [K in Exclude<keyof HostLimits, "network">]: readonly [number, number, string] } = {
+/**
+ * Each numeric limit's range: smallest, largest, and how a refusal (AL8062) words it. The
+ * project configuration's schema (`schemas/assembly-line.config.schema.json`, `host`) states the
+ * same minimums and maximums, so that a compile or the editor reports a value the runtime would
+ * refuse; `test/runtime/host-limits-schema.test.ts` keeps the two equal.
+ */
+export const HOST_LIMIT_RANGES: { readonly [K in Exclude<keyof HostLimits, "network">]: readonly [number, number, string] } = {
   deadlineMs: [1, MAX_DEADLINE_MS, "a whole number of milliseconds from 1 to 2147483647"],
   memoryMb: [16, 1_048_576, "a whole number of MiB from 16 to 1048576"],
   maxResultBytes: [1, 2 ** 30, "a whole number of bytes from 1 to 1073741824 (1 GiB)"],
@@ -78,10 +84,10 @@ const RANGES: { readonly [K in Exclude<keyof HostLimits, "network">]: readonly [
  */
 export function resolveHostLimits(options: HostLimitOptions): HostLimits {
   const limits: { -readonly [K in keyof HostLimits]: HostLimits[K] } = { ...DEFAULT_HOST_LIMITS };
-  for (const name of Object.keys(RANGES) as (keyof typeof RANGES)[]) {
+  for (const name of Object.keys(HOST_LIMIT_RANGES) as (keyof typeof HOST_LIMIT_RANGES)[]) {
     const value = options[name];
     if (value === undefined) continue;
-    const [min, max, expected] = RANGES[name];
+    const [min, max, expected] = HOST_LIMIT_RANGES[name];
     if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
       throw runtimeError(Diagnostics.HostLimitInvalid, "", [name, JSON.stringify(value) ?? String(value), `it must be ${expected}`]);
     }

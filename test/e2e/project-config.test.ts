@@ -99,6 +99,7 @@ describe("a bad configuration is a diagnostic, and nothing is compiled", () => {
   const cases: { name: string; file: string; text: string; expected: Record<string, unknown>; hint?: RegExp }[] = [
     { name: "a wrong type", file: "assembly-line.config.json", text: '{\n  "maxWarnings": "3"\n}\n', expected: { code: "AL9111", file: "assembly-line.config.json", line: 2, column: 18, path: "maxWarnings" } },
     { name: "a wrong nested value", file: "assembly-line.config.yaml", text: "host:\n  execution: docker\n", expected: { code: "AL9111", file: "assembly-line.config.yaml", line: 2, column: 14, path: "host.execution" } },
+    { name: "a memoryMb the runtime would refuse (under 16)", file: "assembly-line.config.yaml", text: "host:\n  memoryMb: 8\n", expected: { code: "AL9111", file: "assembly-line.config.yaml", line: 2, column: 13, path: "host.memoryMb" } },
     { name: "an unknown key (did you mean)", file: "assembly-line.config.json", text: '{ "outdir": "x" }\n', expected: { code: "AL9111", line: 1, column: 3, path: "outdir" }, hint: /Did you mean 'outDir'/ },
     { name: "a package.json key", file: "package.json", text: '{\n  "name": "a",\n  "assemblyLine": {\n    "format": "xml"\n  }\n}\n', expected: { code: "AL9111", file: "package.json", line: 4, path: "format" } },
     { name: "JSON syntax", file: ".assemblylinerc.json", text: '{ "format": "json", }\n', expected: { code: "AL9110", file: ".assemblylinerc.json", line: 1 } },
