@@ -79,7 +79,7 @@ export class CallPipeline {
     // check, so the process boots while the host checks (issue 14 item 3). The checks and
     // their order are unchanged; a call they fail leaves the process warm for the run (the
     // pool closes it with the runtime).
-    const starting = targets.toolStartingNow(surfaceId, name, approval);
+    const starting = targets.startingNow(target, approval);
     if (starting) this.deps.executor.prewarm(starting, runId, session.identity.workspace);
     const invalid = this.checkInput(target, name, input, this.validator ?? (await this.loadValidator()));
     if (invalid) return this.fail(session, invalid.kind, invalid.message);

@@ -78,7 +78,11 @@ export class CallTargets {
    * (`./call-pipeline.ts`, `CallPipeline.run`): a new one there that needs none belongs here too.
    */
   toolStartingNow(surfaceId: string, name: string, approval: "ask" | "granted"): VerifiedTool | undefined {
-    const target = this.resolve(surfaceId, name);
+    return this.startingNow(this.resolve(surfaceId, name), approval);
+  }
+
+  /** {@link toolStartingNow} of a target already resolved (the pipeline's, which holds it). */
+  startingNow(target: CallTarget, approval: "ask" | "granted"): VerifiedTool | undefined {
     if (target.kind !== "authored" || typeof this.ctxConfig(target) === "string") return undefined;
     return target.approval && approval === "ask" ? undefined : target.tool;
   }
