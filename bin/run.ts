@@ -2,11 +2,15 @@
  * Runs the `assembly-line` CLI on `argv` and returns its exit code. The binary sits above
  * `cli/` and `editor/` (siblings in the layers), so this is what joins them: it gives the CLI
  * the language server for `assembly-line lsp --stdio`, loaded only by that command. Run by the
- * binary's entry (`./assembly-line.ts`) and by the CLI bundle's (scripts/build-cli-bundle.mjs).
+ * binary's entry (`./assembly-line.ts`) and by the CLI bundle's (scripts/build-cli-bundle.mjs),
+ * which passes the sandbox process it started early for a `call` (`cli/early-call.ts`).
  */
-export async function run(argv: readonly string[]): Promise<number> {
+import type { EarlySandboxStart } from "../runtime-min/execution/early-start.js";
+
+export async function run(argv: readonly string[], earlyStart?: EarlySandboxStart): Promise<number> {
   const { main } = await import("../cli/main.js");
   return main(argv, {
     serveLanguageServer: async () => (await import("../editor/lsp/stdio.js")).serveStdio(),
+    ...(earlyStart === undefined ? {} : { earlyStart }),
   });
 }

@@ -20,11 +20,14 @@ import { toolVersion } from "./version.js";
 import type { DiagnosticMessage } from "../diagnostics/catalog/index.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { registerLspCommand, type ServeLanguageServer } from "./commands/lsp.js";
+import type { EarlySandboxStart } from "../runtime-min/execution/early-start.js";
 
-/** What the binary supplies from the layers beside `cli/` (the editor's language server). */
+/** What the binary supplies from the layers beside `cli/` (the editor's language server), and what it started. */
 export interface CliServices {
   /** Starts `assembly-line lsp --stdio` (`editor/lsp/`); without it, `lsp` says it is not available. */
   readonly serveLanguageServer?: ServeLanguageServer;
+  /** The sandbox process the binary started for this `call` (`./early-call.ts`): its run id is the call's, and its runtime may adopt it. */
+  readonly earlyStart?: EarlySandboxStart;
 }
 
 /** Output formats of `compile`. */
@@ -129,7 +132,7 @@ export async function main(argv: readonly string[], services: CliServices = {}):
     exitCode = output.exitCode;
   };
   registerCatalogCommands(program, { ensureArtifact: ensureCompiled }, write);
-  registerRuntimeCommands(program, { ensureArtifact: ensureCompiled }, write);
+  registerRuntimeCommands(program, { ensureArtifact: ensureCompiled, ...(services.earlyStart === undefined ? {} : { earlyStart: services.earlyStart }) }, write);
   registerLspCommand(program, services.serveLanguageServer, (code) => (exitCode = code));
 
   try {

@@ -20,6 +20,7 @@ export type {
 } from "./types.js";
 export type { CapabilitySnapshot, CatalogTool, CoreToolPolicy, SnapshotTool, SnapshotWarning } from "./snapshot/types.js";
 export { RuntimeError } from "./errors.js";
+export { startSandboxEarly, EarlySandboxStart, SANDBOX_START_FILE, type EarlyCall, type SandboxStartEntry } from "./execution/early-start.js";
 export { childRunIdOf, type ChildCallResult, type ChildDriver, type ChildRunReport, type ChildRunRequest, type DelegationDeliverables, type DeliveredFile } from "./core-tools/delegate.js";
 export { ControlPlaneError, ToolCallError, type ControlPlaneReason, type FailureKind, type RunFailure, type ToolFailure } from "./failures.js";
 export { loadArtifact, type LoadedArtifact, type LoadArtifactOptions, type VerifiedTool } from "./artifact/load-artifact.js";

@@ -17,7 +17,7 @@ import { ignoreStateDir } from "../common/state-dir.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { canonicalJsonText } from "../common/canonical-json.js";
-import type { LoadedArtifact } from "./artifact/load-artifact.js";
+import type { LoadedArtifact, VerifiedTool } from "./artifact/load-artifact.js";
 import { CORE_TOOLS } from "./core-tools/index.js";
 import { delegateTool } from "./core-tools/delegate.js";
 import type { ChildCallResult } from "./core-tools/delegation-types.js";
@@ -26,6 +26,7 @@ import type { CoreTool } from "./core-tools/types.js";
 import { RuntimeError, runtimeError } from "./errors.js";
 import { CallSession, type RuntimeEvent } from "./execution/call-session.js";
 import { AuthoredExecutor } from "./execution/execute-authored.js";
+import { rememberSandboxStart, type EarlySandboxStart } from "./execution/early-start.js";
 import { checkId, newId } from "./execution/ids.js";
 import { checkLeaseMs, RunLeases, type LeaseHandle } from "./execution/run-lease.js";
 import { superviseCall } from "./execution/supervise-call.js";
@@ -85,12 +86,13 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const parts = runtimeParts(options, root, stateDir, artifact, limits, isolation);
   // The call the host announced starts its sandbox process now, so the process boots while
   // SQLite loads and the state database opens (issue 14 item 3).
-  const workspaces = startFirstCall(options.firstCall, parts, artifact, stateDir);
+  const workspaces = startFirstCall(options, parts, artifact, root, stateDir, limits);
   let store: StateStore;
   try {
     store = StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
   } catch (error) {
     await parts.executor.close();
+    options.earlyStart?.discard();
     throw error;
   }
   ignoreStateDir(root);
@@ -113,6 +115,7 @@ function runtimeParts(options: RuntimeOptions, root: string, stateDir: string, a
     startTimeoutMs: options.sandboxStartTimeoutMs ?? 15_000,
     limits,
     launch: isolation.tools,
+    ...(options.earlyStart === undefined ? {} : { early: options.earlyStart }),
   });
   const catalog = new ToolCatalog(artifact.manifest, options.coreToolPolicy);
   const hostTools = new Map<string, CoreTool>([...CORE_TOOLS, [DELEGATE_TOOL_NAME, delegateTool], ...(options.hostTools ?? [])]);
@@ -127,31 +130,46 @@ function runtimeParts(options: RuntimeOptions, root: string, stateDir: string, a
  * whose workspace cannot be made starts nothing: the call reports it. What only the state store
  * knows (an ended run, a lease another host holds, a reused call id) is not checked here: such a
  * call is refused as before, and the process it started, which never loaded a tool, ends with
- * the runtime.
+ * the runtime. What was started is remembered for the next host's early start of the same call
+ * (`./execution/early-start.ts`; forgotten when the call started nothing), and the host's own
+ * early start (`RuntimeOptions.earlyStart`) is claimed: its process is adopted by the worker
+ * when launched the same way.
  */
-function startFirstCall(firstCall: RuntimeOptions["firstCall"], parts: RuntimeParts, artifact: LoadedArtifact, stateDir: string): Map<string, string> {
+function startFirstCall(options: RuntimeOptions, parts: RuntimeParts, artifact: LoadedArtifact, root: string, stateDir: string, limits: HostLimits): Map<string, string> {
   const workspaces = new Map<string, string>();
-  if (firstCall === undefined || parts.executor.runtimeBoundary !== "sandbox") return workspaces;
+  const { firstCall, earlyStart } = options;
+  earlyStart?.claim();
+  if (firstCall === undefined) return workspaces;
   const surfaceId = firstCall.surface ?? ".";
+  const toolName = String(firstCall.tool);
+  const known = earlyStart !== undefined && earlyStart.surface === surfaceId && earlyStart.tool === toolName ? earlyStart.entry : undefined;
+  const started = prestart(firstCall, surfaceId, toolName, parts, artifact, stateDir, workspaces);
+  rememberSandboxStart(root, surfaceId, toolName, started && { bundlePath: started.verifiedBundle, memoryMb: limits.memoryMb, maxResultBytes: limits.maxResultBytes, network: limits.network }, known);
+  return workspaces;
+}
+
+/** Starts the announced call's process as {@link startFirstCall} says; returns the tool it started, if any. */
+function prestart(firstCall: NonNullable<RuntimeOptions["firstCall"]>, surfaceId: string, toolName: string, parts: RuntimeParts, artifact: LoadedArtifact, stateDir: string, workspaces: Map<string, string>): VerifiedTool | undefined {
+  if (parts.executor.runtimeBoundary !== "sandbox") return undefined;
   let runId: string;
   try {
     runId = checkId(firstCall.runId, "run");
     assertSurface(artifact.manifest, surfaceId);
   } catch {
-    return workspaces;
+    return undefined;
   }
-  const tool = parts.targets.toolStartingNow(surfaceId, String(firstCall.tool), "ask");
-  if (tool === undefined) return workspaces;
+  const tool = parts.targets.toolStartingNow(surfaceId, toolName, "ask");
+  if (tool === undefined) return undefined;
   let workspace: string;
   try {
     workspace = ensureWorkspace(stateDir, runId);
   } catch {
     // A workspace that cannot be made is the call's failure, reported when it makes it.
-    return workspaces;
+    return undefined;
   }
   workspaces.set(runId, workspace);
   parts.executor.prewarm(tool, runId, workspace);
-  return workspaces;
+  return tool;
 }
 
 /** A run end that could not be written yet: the failure and the call it ended. */
@@ -181,6 +199,8 @@ export class Runtime {
   private readonly shell: WorkspaceShell;
   /** The host limits every call runs under (docs/host-policy.md). */
   readonly limits: HostLimits;
+  /** The host's early start of its announced call, ended (unless adopted) when the runtime closes. */
+  private readonly earlyStart: EarlySandboxStart | undefined;
 
   /** @internal use {@link openRuntime}. */
   constructor(
@@ -196,6 +216,7 @@ export class Runtime {
     workspaces: Map<string, string>,
   ) {
     this.execution = options.execution ?? "sandbox";
+    this.earlyStart = options.earlyStart;
     this.store = store;
     this.shell = shell;
     this.limits = limits;
@@ -398,6 +419,7 @@ export class Runtime {
     if (this.closed) return;
     this.closed = true;
     await this.executor.close();
+    this.earlyStart?.discard();
     for (const runId of [...this.endedRuns.keys()]) this.persistPendingEnd(runId);
     this.leases.releaseAll();
     this.store.close();

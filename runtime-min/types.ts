@@ -6,6 +6,7 @@ import type { ChildDriver } from "./core-tools/delegation-types.js";
 import type { RunFailure, ToolFailure } from "./failures.js";
 import type { Json } from "./sandbox/json-copy.js";
 import type { RuntimeEvent } from "./execution/call-session.js";
+import type { EarlySandboxStart } from "./execution/early-start.js";
 import type { ShellIsolationPolicy } from "./sandbox/shell-isolation.js";
 import type { NetworkPolicy } from "./sandbox/process-isolation.js";
 import type { CatalogTool, CoreToolPolicy } from "./snapshot/types.js";
@@ -90,6 +91,15 @@ export interface RuntimeOptions {
    * call uses is ended by `Runtime.close`, or at once when opening fails.
    */
   readonly firstCall?: { readonly tool: string; readonly runId: string; readonly surface?: string };
+  /**
+   * The sandbox process the host started for `firstCall` before it opened the runtime
+   * (`startSandboxEarly`, `./execution/early-start.ts`; the CLI's `call` does): the call's
+   * worker adopts it when it would launch exactly that process, and it is ended otherwise, at
+   * the latest when the runtime closes. `firstCall.runId` must be its `runId`. What the
+   * announced call started is remembered in `.assemblyline/cache/sandbox-start.json` for the
+   * next host's early start either way.
+   */
+  readonly earlyStart?: EarlySandboxStart;
   /**
    * Operation deadline of every call that sets none itself (`ToolCallRequest.deadlineMs`), in
    * ms (default 300000, 5 minutes). Passing it is the control-plane failure

@@ -142,20 +142,26 @@ const keepLayout = {
       }
       return { contents, loader: "js" };
     });
-    build.onLoad({ filter: /\.ts$/ }, async (args) => {
-      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-      const text = await fs.promises.readFile(args.path, "utf8");
-      const own = posix(path.relative(outdir, emitted(args.path)));
-      // The module's own file in dist/, relative to the bundle's folder.
-      // (Not inside a string literal on its line: an odd number of double quotes before it.)
-      const contents = text.replace(/\bimport\.meta\.url\b/g, (match, offset) => {
-        const before = text.slice(text.lastIndexOf("\n", offset) + 1, offset);
-        return (before.split('"').length - 1) % 2 === 1 ? match : `__alModuleUrl(${JSON.stringify(own)})`;
-      });
-      return { contents, loader: "ts" };
-    });
+    build.onLoad({ filter: /\.ts$/ }, withOwnModuleUrl);
   },
 };
+
+/**
+ * esbuild `onLoad` of a TypeScript source of the repository: its text with `import.meta.url`
+ * replaced by `__alModuleUrl("<the module's own file in dist/, relative to the bundle's folder>")`
+ * (the banner defines `__alModuleUrl`), so a bundled module finds the files beside its own.
+ */
+async function withOwnModuleUrl(args) {
+  if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+  const text = await fs.promises.readFile(args.path, "utf8");
+  const own = posix(path.relative(outdir, emitted(args.path)));
+  // (Not inside a string literal on its line: an odd number of double quotes before it.)
+  const contents = text.replace(/\bimport\.meta\.url\b/g, (match, offset) => {
+    const before = text.slice(text.lastIndexOf("\n", offset) + 1, offset);
+    return (before.split('"').length - 1) % 2 === 1 ? match : `__alModuleUrl(${JSON.stringify(own)})`;
+  });
+  return { contents, loader: "ts" };
+}
 
 // Everything but the TypeScript copy and its key (made again only when its source changed, below).
 for (const name of fs.existsSync(outdir) ? fs.readdirSync(outdir) : []) if (name !== "typescript.cjs" && name !== "typescript.cjs.key") fs.rmSync(path.join(outdir, name), { recursive: true, force: true });
@@ -196,7 +202,7 @@ const typescriptDefines = {
 await build({
   stdin: {
     contents: [
-      'export const run = (argv: readonly string[]) => import("./bin/run.ts").then((cli) => cli.run(argv));',
+      'export const run = (argv: readonly string[], earlyStart?: import("./runtime-min/execution/early-start.ts").EarlySandboxStart) => import("./bin/run.ts").then((cli) => cli.run(argv, earlyStart));',
       ...Object.entries(WORKER_SCRIPTS).map(([name, script]) => `export const ${name} = () => import("./${script}");`),
     ].join("\n"),
     resolveDir: root,
@@ -330,6 +336,37 @@ await buildCommonJs("common/code-cache.ts", codeCache, { sourcemap: "linked" });
 const versionModule = path.join(outdir, "version.cjs");
 await buildCommonJs("cli/version.ts", versionModule);
 
+// The early start of `call` (cli/early-call.ts and what it imports), a small file of its own:
+// the bin starts the call's sandbox process with it before it loads the bundle (docs/performance.md,
+// "`call`: what runs side by side"). Its modules find the prebuilt child entry beside their own
+// files in dist/, as in the bundle.
+const earlyCallModule = path.join(outdir, "early-call.cjs");
+await build({
+  entryPoints: [path.join(root, "cli", "early-call.ts")],
+  outfile: earlyCallModule,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  logLevel: "warning",
+  banner: { js: 'const __alModuleUrl = (file) => require("node:url").pathToFileURL(require("node:path").join(__dirname, file)).href;' },
+  plugins: [
+    {
+      name: "own-module-url",
+      setup(early) {
+        early.onLoad({ filter: /\.ts$/ }, withOwnModuleUrl);
+        // What these modules import for what the early start does not call (the diagnostics
+        // catalogue, for the runtime's errors) has no effect on import: left out of this file.
+        early.onResolve({ filter: /^\.\.?\// }, async (args) => {
+          if (args.pluginData?.resolving) return undefined;
+          const resolved = await early.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { resolving: true } });
+          return resolved.errors.length > 0 ? undefined : { path: resolved.path, sideEffects: false };
+        });
+      },
+    },
+  ],
+});
+
 /** `target` relative to the folder of `file`, as a specifier (`./x`, `../x`). */
 function specifierFrom(file, target) {
   const relative = posix(path.relative(path.dirname(file), target));
@@ -342,8 +379,10 @@ function specifierFrom(file, target) {
  * start, docs/performance.md "Eighteenth round"). `--version` (or `-v`) alone prints the version
  * first, without the code cache and the bundle (what commander prints for it: the version and a
  * line end, exit code 0); anything else installs the code cache, which keeps the bundle's entry
- * per kind of run (common/code-cache.ts, commandKind), gives the bundle its importer and runs the
- * CLI. The module `tsc` emits beside it, `dist/bin/assembly-line.js`, stays the unbundled entry.
+ * per kind of run (common/code-cache.ts, commandKind), gives the bundle its importer, starts a
+ * \`call\`'s sandbox process early (`early-call.cjs`, handed to the CLI and discarded when it is done)
+ * and runs the CLI. The module `tsc` emits beside it, `dist/bin/assembly-line.js`, stays the
+ * unbundled entry (which starts nothing early).
  */
 function writeBin(file) {
   fs.writeFileSync(
@@ -362,20 +401,24 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
 }
 if (version !== undefined) process.stdout.write(\`\${version}\\n\`);
 else {
+  // A \`call\` starts its tool's sandbox process first, so it boots while the CLI loads (cli/early-call.ts).
+  const early = args[0] === "call" ? require(${JSON.stringify(specifierFrom(file, earlyCallModule))}).startCallEarly(args) : undefined;
   const path = require("node:path");
   const { commandKind, installCodeCache } = require(${JSON.stringify(specifierFrom(file, codeCache))});
   installCodeCache({ kind: commandKind(args), folders: [path.join(__dirname, ${JSON.stringify(posix(path.relative(path.dirname(file), outdir)))})], modules: [path.join(__dirname, ${JSON.stringify(posix(path.relative(path.dirname(file), typescriptCopy)))})] });
   globalThis[${IMPORTER}] = (specifier) => import(specifier);
   let settled = false;
   require(${JSON.stringify(specifierFrom(file, bundle))})
-    .run(args)
+    .run(args, early)
     .then(
       (code) => {
         settled = true;
+        early?.discard();
         process.exitCode = code;
       },
       (error) => {
         settled = true;
+        early?.discard();
         throw error;
       },
     );

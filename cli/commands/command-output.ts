@@ -6,6 +6,7 @@
  */
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { colorFor } from "../../diagnostics/terminal-color.js";
+import type { EarlySandboxStart } from "../../runtime-min/execution/early-start.js";
 import type { RuntimeOptions } from "../../runtime-min/types.js";
 
 /** What a command produced. */
@@ -39,6 +40,8 @@ export interface RuntimeCommandHooks {
   readonly ensureArtifact?: (root: string, artifactDir?: string) => Promise<readonly Diagnostic[]>;
   /** Extra runtime options (built-in tools, core-tool policy). */
   readonly runtimeOptions?: Omit<RuntimeOptions, "root" | "hostConfig" | "execution">;
+  /** The sandbox process started for this `call` before the CLI loaded (`../early-call.ts`): `call` takes its run id when `--run` is omitted, and gives it to the runtime. */
+  readonly earlyStart?: EarlySandboxStart;
 }
 
 /** Writes a command's output to stdout and stderr and sets `process.exitCode` (the default `write`). */

@@ -88,10 +88,13 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     // `--call` is refused first (AL8022, as the runtime refuses it), so no workspace is made for
     // a run the call never reaches.
     if (options.call !== undefined) checkId(options.call, "call");
-    const runId = options.run ?? newId("run");
+    // The binary's early start picked the run when `--run` was omitted (`../early-call.ts`).
+    const early = hooks.earlyStart;
+    const runId = options.run ?? early?.runId ?? newId("run");
     const surface = options.surface === undefined ? {} : { surface: options.surface };
     const firstCall = { tool: options.tool, runId, ...surface };
-    const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}), firstCall };
+    const earlyStart = early !== undefined && early.runId === runId ? { earlyStart: early } : {};
+    const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}), firstCall, ...earlyStart };
     return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, (runtime) =>
       runtime.call({
         tool: options.tool,
@@ -127,7 +130,7 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
 
 async function withRuntime(
   root: string | undefined,
-  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "artifactByteLimit" | "artifactDir" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network" | "firstCall">,
+  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "artifactByteLimit" | "artifactDir" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network" | "firstCall" | "earlyStart">,
   hooks: RuntimeCommandHooks,
   json: boolean,
   color: OutputColor | undefined,

@@ -24,7 +24,7 @@ import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type 
 import type { Json } from "../sandbox/json-copy.js";
 import type { CallRequest } from "../sandbox/protocol.js";
 import { detectPermissionSupport, type PermissionSupport } from "../sandbox/sandbox-environment.js";
-import { SandboxExitError, type SandboxWorker, type WorkerOptions } from "../sandbox/sandbox-worker.js";
+import { SandboxExitError, type EarlySandboxProcess, type SandboxWorker, type WorkerOptions } from "../sandbox/sandbox-worker.js";
 import { WorkerPool } from "../sandbox/worker-pool.js";
 import type { ExecutionPolicy } from "../types.js";
 import type { CallSession } from "./call-session.js";
@@ -50,6 +50,8 @@ export interface AuthoredExecutorOptions {
   readonly limits: HostLimits;
   /** How sandbox children are launched (from the process-isolation probe). */
   readonly launch: LaunchTools;
+  /** A sandbox process the host started before the runtime opened (`./early-start.ts`), adopted by the worker it was started for. */
+  readonly early?: EarlySandboxProcess;
 }
 
 /** Executes authored tools; owns the warm sandbox pool (or the direct-mode module cache). */
@@ -174,6 +176,7 @@ export class AuthoredExecutor {
       network: this.options.limits.network,
       memoryMb: this.options.limits.memoryMb,
       maxResultBytes: this.options.limits.maxResultBytes,
+      ...(this.options.early === undefined ? {} : { early: this.options.early }),
     };
   }
 

@@ -30,9 +30,14 @@ export function newId(kind: "run" | "call"): string {
   return `${kind}_${PROCESS_PART}${generated.toString(16).padStart(12, "0")}`;
 }
 
+/** True when `id` is 1–128 of `[A-Za-z0-9._-]`, starting alphanumeric, without `..` (what {@link checkId} accepts). */
+export function isValidId(id: unknown): id is string {
+  return typeof id === "string" && ID.test(id) && !id.includes("..");
+}
+
 /** Throws `RuntimeError` AL8022 unless `id` is 1–128 of `[A-Za-z0-9._-]`, starting alphanumeric. */
 export function checkId(id: unknown, kind: "run" | "call"): string {
-  if (typeof id !== "string" || !ID.test(id) || id.includes("..")) {
+  if (!isValidId(id)) {
     throw runtimeError(Diagnostics.InvalidRunId, "", [String(id), kind]);
   }
   return id;

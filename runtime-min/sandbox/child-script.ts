@@ -45,6 +45,23 @@ export function prepareChildSource(): string | Promise<string> {
   return building;
 }
 
+/**
+ * The entry's text when it is known without bundling: already known in this process, or read
+ * from the prebuilt file (then known from here on); `undefined` running from sources before
+ * {@link prepareChildSource} bundled it, or when the prebuilt file cannot be read. Never throws
+ * (what a `call`'s early start reads, `../execution/early-start.ts`).
+ */
+export function knownChildSource(): string | undefined {
+  if (known !== undefined) return known;
+  try {
+    const prebuilt = readPrebuilt();
+    if (prebuilt !== undefined) known = prebuilt;
+    return prebuilt;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The prebuilt entry's text, or `undefined` where `npm run build` wrote none (running from sources). */
 function readPrebuilt(): string | undefined {
   const prebuilt = path.join(path.dirname(fileURLToPath(import.meta.url)), PREBUILT_CHILD_FILE);

@@ -129,16 +129,47 @@ export function probeProcessIsolation(): Promise<ProcessIsolationProbe> {
   return probe;
 }
 
-async function runProbe(): Promise<ProcessIsolationProbe> {
-  if (process.platform !== "linux") return { tools: { setpriv: undefined, unshare: undefined, prlimit: undefined }, unavailableReason: `namespaces are a Linux feature and this host runs ${process.platform}` };
+/**
+ * The launchers a sandbox process gets now, when they are known without launching anything:
+ * those {@link setSandboxLaunchTools} set, or those of an isolated launch this machine, as it is
+ * now, is remembered to allow (`./probe-cache.ts`, the root named by `useIsolationCache`), found
+ * as the probe finds them. `undefined` when only the probe can tell. Synchronous: what a `call`
+ * reads before it may start its sandbox process early (`../execution/early-start.ts`). Never
+ * throws.
+ */
+export function knownLaunchTools(): LaunchTools | undefined {
+  if (override) return override;
+  try {
+    const found = findLaunchers();
+    return found.kind === "remembered" ? found.tools : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The launchers on this machine, and whether an isolated launch of them is remembered to work. */
+function findLaunchers():
+  | { readonly kind: "unavailable"; readonly probe: ProcessIsolationProbe }
+  | { readonly kind: "remembered"; readonly tools: LaunchTools }
+  | { readonly kind: "unknown"; readonly tools: LaunchTools & { readonly unshare: string }; readonly fingerprint: string | undefined } {
+  if (process.platform !== "linux") return { kind: "unavailable", probe: { tools: { setpriv: undefined, unshare: undefined, prlimit: undefined }, unavailableReason: `namespaces are a Linux feature and this host runs ${process.platform}` } };
   const setpriv = findExecutable("setpriv");
   const unshare = findExecutable("unshare");
   // Not probed: a `prlimit` that fails makes the child's start fail, which that call reports.
   const prlimit = findExecutable("prlimit");
-  if (!unshare) return { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: "util-linux `unshare` was not found on PATH" };
+  if (!unshare) return { kind: "unavailable", probe: { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: "util-linux `unshare` was not found on PATH" } };
   // A success on this machine as it is now is remembered per agent (./probe-cache.ts).
   const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, PROBE_SHELL]);
-  if (cachedSuccess("process", fingerprint) === "isolated") return { tools: { setpriv, unshare, prlimit } };
+  if (cachedSuccess("process", fingerprint) === "isolated") return { kind: "remembered", tools: { setpriv, unshare, prlimit } };
+  return { kind: "unknown", tools: { setpriv, unshare, prlimit }, fingerprint };
+}
+
+async function runProbe(): Promise<ProcessIsolationProbe> {
+  const found = findLaunchers();
+  if (found.kind === "unavailable") return found.probe;
+  if (found.kind === "remembered") return { tools: found.tools };
+  const { tools, fingerprint } = found;
+  const { setpriv, unshare, prlimit } = tools;
   const launch = sandboxLaunch({ setpriv, unshare, prlimit: undefined }, ["-c", 'test $$ -eq 1 && test "$PPID" -eq 0'], "none", PROBE_SHELL);
   const failure = await new Promise<string | undefined>((resolve) => {
     execFile(launch.command, launch.args, { timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL", encoding: "utf8" }, (error, _stdout, stderr) => {

@@ -4,10 +4,8 @@
  * `ctx` requests, and fails in-flight calls when the process dies (seed "Execution Model";
  * issue 4 item 4).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import type { ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
-import * as path from "node:path";
 import type { Socket } from "node:net";
 import { EnvelopeBridge, FrameReader, INLINE_FRAME_MAX_BYTES, socketSender, type Frame } from "./bridge.js";
 import type { CallOutcome } from "./execute-definition.js";
@@ -15,8 +13,7 @@ import type { Json } from "./json-copy.js";
 import { processDataLimitMb } from "../host-limits.js";
 import { outOfMemory, resultTooLarge } from "./limit-messages.js";
 import { exchangesFileContents, MAX_CALL_SETUPS, type CallRequest, type CallSetup, type ChildMessage, type ContextOperation } from "./protocol.js";
-import { sandboxLaunch, type LaunchTools, type NetworkPolicy } from "./process-isolation.js";
-import { sandboxEnvironment, sandboxNodeFlags, type PermissionSupport } from "./sandbox-environment.js";
+import { spawnSandboxProcess, type SandboxSpawnOptions, type SpawnedSandbox } from "./sandbox-spawn.js";
 
 /** Answers the `ctx` operations of one call (emit, steps, sandbox file/shell work). */
 export type ContextHandler = (operation: ContextOperation) => Promise<Json | undefined>;
@@ -33,27 +30,25 @@ export class SandboxExitError extends Error {
   }
 }
 
-/** How to start a worker. */
-export interface WorkerOptions {
-  /** Text of the child entry script, fed to the child on stdin (see `./child-script.ts`). */
-  readonly childSource: string;
-  /** Absolute path of the verified bundle this worker serves. */
-  readonly bundlePath: string;
-  /** The run's workspace: the child's cwd, HOME and only writable place besides its bridge. */
-  readonly workspace: string;
-  /** Directory under which this worker's bridge directory is created. */
-  readonly bridgeRoot: string;
-  readonly permission: PermissionSupport;
+/** How to start a worker: how its process is launched (`./sandbox-spawn.ts`), and how long it may take. */
+export interface WorkerOptions extends SandboxSpawnOptions {
   /** How long to wait for the child's `ready` message, in milliseconds. */
   readonly startTimeoutMs: number;
-  /** How the child is launched (`./process-isolation.ts`). */
-  readonly launch: LaunchTools;
-  /** Network policy; `"none"` needs `launch.unshare`. */
-  readonly network: NetworkPolicy;
-  /** V8 heap limit of the child in MiB (`--max-old-space-size`; host limit `memoryMb`). */
-  readonly memoryMb: number;
-  /** Largest result the child may return, in bytes of JSON (host limit `maxResultBytes`). */
-  readonly maxResultBytes: number;
+  /**
+   * A process started before the runtime opened (`../execution/early-start.ts`): the worker
+   * uses it instead of spawning when it was launched with options equal to these, and ends it
+   * otherwise.
+   */
+  readonly early?: EarlySandboxProcess;
+}
+
+/** A sandbox process started ahead of its worker, which a worker may adopt. */
+export interface EarlySandboxProcess {
+  /**
+   * The process when it was launched with options equal to `options` and is still running,
+   * else `undefined` (and it is ended): asked once, by the worker about to spawn.
+   */
+  adopt(options: SandboxSpawnOptions): SpawnedSandbox | undefined;
 }
 
 /**
@@ -157,25 +152,12 @@ export class SandboxWorker {
     private readonly options: WorkerOptions,
   ) {}
 
-  /** Spawns a child and resolves once it reported ready; rejects with {@link SandboxExitError}. */
+  /**
+   * Spawns a child (or adopts `options.early`'s process, when it was launched the same way) and
+   * resolves once it reported ready; rejects with {@link SandboxExitError}.
+   */
   static async start(options: WorkerOptions): Promise<SandboxWorker> {
-    // The host's pid leads the name, so a later host can tell a dead host's leftovers (`./bridge-root.ts`).
-    const bridgeDir = path.join(options.bridgeRoot, `${process.pid}-${randomUUID()}`);
-    fs.mkdirSync(bridgeDir, { recursive: true, mode: 0o700 });
-    fs.mkdirSync(path.join(options.workspace, ".tmp"), { recursive: true });
-    const flags = sandboxNodeFlags({ read: [options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] }, options.permission);
-    const nodeArgs = [...flags, `--max-old-space-size=${options.memoryMb}`, "--input-type=module", "-", bridgeDir, String(options.maxResultBytes)];
-    const launch = sandboxLaunch(options.launch, nodeArgs, options.network, undefined, processDataLimitMb(options.memoryMb));
-    // Own session and process group: see `./process-isolation.ts`.
-    const child = spawn(launch.command, launch.args, {
-      cwd: options.workspace,
-      env: sandboxEnvironment(options.workspace),
-      stdio: ["pipe", "pipe", "pipe", "pipe"],
-      detached: true,
-    });
-    // The entry script never touches the disk: the child reads it from stdin.
-    child.stdin?.on("error", () => undefined);
-    child.stdin?.end(options.childSource);
+    const { child, bridgeDir } = options.early?.adopt(options) ?? spawnSandboxProcess(options);
     const doorbell = child.stdio[3] as Socket;
     // Written straight to the doorbell's descriptor while its stream holds nothing (see `socketSender`).
     const bridge = new EnvelopeBridge(bridgeDir, "h", socketSender(doorbell, descriptorOf(doorbell)), { inlineMaxBytes: INLINE_FRAME_MAX_BYTES });

@@ -174,9 +174,12 @@ describe("what each command loads", () => {
       expect(run.status, `${args.join(" ")}: ${run.stderr}`).toBe(0);
       // The bin, the code cache it installs, then the bundle: not one of the other modules tsc emitted.
       expect(run.files[0], args.join(" ")).toBe("bin/assembly-line.cjs");
-      // A compile parses with the bundle's minified TypeScript, never the installed file.
+      // A compile parses with the bundle's minified TypeScript, never the installed file; a call
+      // first starts its sandbox process with the early start's own small file (cli/early-call.ts).
       const parses = args[0] === "compile";
-      expect(new Set(run.files.slice(1)), args.join(" ")).toEqual(new Set(["cli-bundle/code-cache.cjs", "cli-bundle/assembly-line.cjs", ...(parses ? [TYPESCRIPT_COPY] : []), ...(env === worker ? ["compiler/analysis-worker-thread.js"] : [])]));
+      const calls = args[0] === "call";
+      expect(new Set(run.files.slice(1)), args.join(" ")).toEqual(new Set([...(calls ? ["cli-bundle/early-call.cjs"] : []), "cli-bundle/code-cache.cjs", "cli-bundle/assembly-line.cjs", ...(parses ? [TYPESCRIPT_COPY] : []), ...(env === worker ? ["compiler/analysis-worker-thread.js"] : [])]));
+      if (calls) expect(run.files[1], args.join(" ")).toBe("cli-bundle/early-call.cjs");
       expect(run.files.indexOf("cli-bundle/code-cache.cjs"), args.join(" ")).toBeLessThan(run.files.indexOf("cli-bundle/assembly-line.cjs"));
       expect(run.packages.has("@ts-morph/common"), args.join(" ")).toBe(false);
       if (env === worker) expect(run.packages.has("dist/compiler/analysis-worker-thread.js")).toBe(true);

@@ -1,0 +1,89 @@
+/**
+ * Spawns one sandbox child process (seed "Execution Model"; issue 12: isolation and limits):
+ * its own bridge folder, the permission model's allowlist, the heap flag, the launchers of
+ * `./process-isolation.ts` and the allowlisted environment, with the entry script written to its
+ * standard input. The one place a sandbox process is launched: `SandboxWorker.start` spawns
+ * through it, and so does the early start of a `call` (`../execution/early-start.ts`), whose
+ * process a worker adopts only when these options are equal to its own.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { processDataLimitMb } from "../host-limits.js";
+import { sandboxLaunch, type LaunchTools, type NetworkPolicy } from "./process-isolation.js";
+import { sandboxEnvironment, sandboxNodeFlags, type PermissionSupport } from "./sandbox-environment.js";
+
+/** Everything that decides how a sandbox process is launched (and nothing else). */
+export interface SandboxSpawnOptions {
+  /** Text of the child entry script, fed to the child on stdin (see `./child-script.ts`). */
+  readonly childSource: string;
+  /** Absolute path of the verified bundle this process serves. */
+  readonly bundlePath: string;
+  /** The run's workspace: the child's cwd, HOME and only writable place besides its bridge. */
+  readonly workspace: string;
+  /** Directory under which this process's bridge directory is created. */
+  readonly bridgeRoot: string;
+  readonly permission: PermissionSupport;
+  /** How the child is launched (`./process-isolation.ts`). */
+  readonly launch: LaunchTools;
+  /** Network policy; `"none"` needs `launch.unshare`. */
+  readonly network: NetworkPolicy;
+  /** V8 heap limit of the child in MiB (`--max-old-space-size`; host limit `memoryMb`). */
+  readonly memoryMb: number;
+  /** Largest result the child may return, in bytes of JSON (host limit `maxResultBytes`). */
+  readonly maxResultBytes: number;
+}
+
+/** A spawned sandbox process and its bridge folder. */
+export interface SpawnedSandbox {
+  readonly child: ChildProcess;
+  readonly bridgeDir: string;
+}
+
+/**
+ * Creates the process's bridge folder (`<bridgeRoot>/<host pid>-<uuid>`, mode 0700: the host's
+ * pid leads the name, so a later host can tell a dead host's leftovers, `./bridge-root.ts`) and
+ * the workspace's `.tmp`, then spawns the child in its own session and process group (see
+ * `./process-isolation.ts`) with four pipes (stdin, stdout, stderr and the doorbell on fd 3)
+ * and ends its stdin with the entry script. Throws what `mkdir` throws; a failed `spawn` is
+ * reported by the child's `error` and `exit` events.
+ */
+export function spawnSandboxProcess(options: SandboxSpawnOptions): SpawnedSandbox {
+  const bridgeDir = path.join(options.bridgeRoot, `${process.pid}-${randomUUID()}`);
+  fs.mkdirSync(bridgeDir, { recursive: true, mode: 0o700 });
+  fs.mkdirSync(path.join(options.workspace, ".tmp"), { recursive: true });
+  const flags = sandboxNodeFlags({ read: [options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] }, options.permission);
+  const nodeArgs = [...flags, `--max-old-space-size=${options.memoryMb}`, "--input-type=module", "-", bridgeDir, String(options.maxResultBytes)];
+  const launch = sandboxLaunch(options.launch, nodeArgs, options.network, undefined, processDataLimitMb(options.memoryMb));
+  const child = spawn(launch.command, launch.args, {
+    cwd: options.workspace,
+    env: sandboxEnvironment(options.workspace),
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    detached: true,
+  });
+  // The entry script never touches the disk: the child reads it from stdin.
+  child.stdin?.on("error", () => undefined);
+  child.stdin?.end(options.childSource);
+  return { child, bridgeDir };
+}
+
+/**
+ * True when `a` and `b` launch the same process: every field of {@link SandboxSpawnOptions}
+ * equal (the launchers' paths each). What an adopted early process is checked against.
+ */
+export function sameSpawnOptions(a: SandboxSpawnOptions, b: SandboxSpawnOptions): boolean {
+  return (
+    a.childSource === b.childSource &&
+    a.bundlePath === b.bundlePath &&
+    a.workspace === b.workspace &&
+    a.bridgeRoot === b.bridgeRoot &&
+    a.permission === b.permission &&
+    a.launch.setpriv === b.launch.setpriv &&
+    a.launch.unshare === b.launch.unshare &&
+    a.launch.prlimit === b.launch.prlimit &&
+    a.network === b.network &&
+    a.memoryMb === b.memoryMb &&
+    a.maxResultBytes === b.maxResultBytes
+  );
+}

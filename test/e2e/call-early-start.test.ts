@@ -1,0 +1,72 @@
+/**
+ * The early start of `assembly-line call` through the real binary (`cli/early-call.ts`; issue 14
+ * item 3): after a call of a tool, the next call of it spawns its sandbox process before the
+ * CLI bundle loads, and answers exactly as a call without it; a call the CLI refuses before the
+ * runtime opens leaves no run folder behind.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { copyAgent } from "../helpers/copy-agent.js";
+import { runCli } from "../helpers/run-cli.js";
+import { supportAgentRoot } from "../helpers/support-agent.js";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+
+const probe = path.join(repoRoot, "test/fixtures/early-start/spawn-probe.cjs");
+const START_FILE = ".assemblyline/cache/sandbox-start.json";
+
+/** Runs `call` with the spawn probe preloaded; returns the run and, per sandbox spawn, whether the CLI bundle was loaded by then. */
+function probedCall(root: string, args: readonly string[]): { status: number | null; stdout: string; stderr: string; spawns: { bundleLoaded: boolean }[] } {
+  const file = path.join(tempDir("al-probe-"), "spawns.json");
+  const run = runCli(["call", ...args], { cwd: root, env: { NODE_OPTIONS: `--require ${probe}`, AL_SPAWN_PROBE_FILE: file } });
+  return { ...run, spawns: JSON.parse(fs.readFileSync(file, "utf8")) as { bundleLoaded: boolean }[] };
+}
+
+/** A call's JSON output with its generated ids masked. */
+function masked(stdout: string): string {
+  return stdout.replace(/\b(run|call)_[0-9a-f]{36}\b/g, "$1_<id>");
+}
+
+function runsOf(root: string): string[] {
+  const runs = path.join(root, ".assemblyline/runs");
+  return fs.existsSync(runs) ? fs.readdirSync(runs).sort() : [];
+}
+
+describe("assembly-line call: the early start", () => {
+  it("spawns the sandbox process before the CLI loads once the tool was called, and answers the same", () => {
+    const root = copyAgent(supportAgentRoot);
+    const input = ["echo", "--input", '{"message":"hi"}', "--format", "json"];
+    // The first call compiles, and its isolation probe finishes before .assemblyline/ exists,
+    // so only the second remembers it (runtime-min/sandbox/probe-cache.ts): two calls to warm up.
+    for (let call = 0; call < 2; call += 1) expect(runCli(["call", ...input], { cwd: root }).status).toBe(0);
+    expect(fs.existsSync(path.join(root, START_FILE))).toBe(true);
+    // Nothing remembered: the process starts after the artifact was verified.
+    fs.rmSync(path.join(root, START_FILE));
+    const late = probedCall(root, input);
+    expect(late.status, late.stderr).toBe(0);
+    expect(late.spawns).toEqual([{ bundleLoaded: true }]);
+    const early = probedCall(root, input);
+    expect(early.status, early.stderr).toBe(0);
+    expect(early.spawns).toEqual([{ bundleLoaded: false }]);
+    expect(masked(early.stdout)).toBe(masked(late.stdout));
+    expect(JSON.parse(early.stdout)).toMatchObject({ status: "ok", output: { message: "hi" } });
+    // With --run, the early start takes that run.
+    const named = probedCall(root, [...input, "--run", "run-named"]);
+    expect(named.spawns).toEqual([{ bundleLoaded: false }]);
+    expect(JSON.parse(named.stdout)).toMatchObject({ status: "ok", runId: "run-named" });
+  }, 120_000);
+
+  it("leaves no run folder when the CLI refuses the call before the runtime opens", () => {
+    const root = copyAgent(supportAgentRoot);
+    for (let call = 0; call < 2; call += 1) expect(runCli(["call", "echo", "--input", '{"message":"hi"}'], { cwd: root }).status).toBe(0);
+    const before = runsOf(root);
+    const badCall = probedCall(root, ["echo", "--input", '{"message":"hi"}', "--call", "../x"]);
+    expect(badCall.status).toBe(2);
+    expect(badCall.stdout + badCall.stderr).toContain("AL8022");
+    expect(badCall.spawns).toEqual([{ bundleLoaded: false }]);
+    const badInput = probedCall(root, ["echo", "--input", "{not json"]);
+    expect(badInput.status).not.toBe(0);
+    expect(badInput.spawns).toEqual([{ bundleLoaded: false }]);
+    expect(runsOf(root)).toEqual(before);
+  }, 120_000);
+});

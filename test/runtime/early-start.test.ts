@@ -1,0 +1,236 @@
+/**
+ * The early start of a call's sandbox process (`runtime-min/execution/early-start.ts`; issue 14
+ * item 3): what the runtime remembers of an announced call's process, when a host may start
+ * that process before it opens the runtime, when the runtime adopts it (only when it would launch
+ * exactly that process), and what happens to a process or a run folder nobody adopts.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { Socket } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openRuntime, type Runtime } from "../../runtime-min/index.js";
+import { rememberSandboxStart, SANDBOX_START_FILE, startSandboxEarly, type EarlySandboxStart, type SandboxStartEntry } from "../../runtime-min/execution/early-start.js";
+import { prepareChildSource } from "../../runtime-min/sandbox/child-script.js";
+import { probeProcessIsolation, setSandboxLaunchTools } from "../../runtime-min/sandbox/process-isolation.js";
+import { seedTools } from "../helpers/support-agent.js";
+import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+import { alive, pollFor } from "./helpers/sandbox-processes.js";
+
+// The launchers this machine gives a sandbox process, fixed for the file: the runtime and the
+// early start then agree on them whichever agent root the probe's cache was first read from.
+beforeAll(async () => {
+  await prepareChildSource();
+  setSandboxLaunchTools((await probeProcessIsolation()).tools);
+}, 60_000);
+afterAll(() => setSandboxLaunchTools(undefined));
+
+let agent: AgentFixture | undefined;
+let runtime: Runtime | undefined;
+let early: EarlySandboxStart | undefined;
+afterEach(async () => {
+  await runtime?.close();
+  runtime = undefined;
+  early?.discard();
+  early = undefined;
+  agent?.cleanup();
+  agent = undefined;
+});
+
+function startsFile(root: string): string {
+  return path.join(root, SANDBOX_START_FILE);
+}
+
+function remembered(root: string): Record<string, SandboxStartEntry> {
+  return (JSON.parse(fs.readFileSync(startsFile(root), "utf8")) as { starts: Record<string, SandboxStartEntry> }).starts;
+}
+
+/** Resolves once process `pid` is gone (a killed process takes a moment to end). */
+async function ended(pid: number): Promise<boolean> {
+  return pollFor(() => (alive(pid) ? undefined : true), 10_000);
+}
+
+/** Opens a runtime whose announced call is `echo` in `runId`, runs that call and closes the runtime. */
+async function callEcho(root: string, runId: string, options: { earlyStart?: EarlySandboxStart; memoryMb?: number } = {}): Promise<unknown> {
+  const opened = await openRuntime({ root, firstCall: { tool: "echo", runId }, ...options });
+  try {
+    return await opened.call({ tool: "echo", input: { message: "hi" }, runId });
+  } finally {
+    await opened.close();
+  }
+}
+
+/** Resolves once the early process reported ready on its doorbell (it then waits for a call). */
+function readyOf(start: EarlySandboxStart): Promise<void> {
+  const doorbell = (start as unknown as { spawned: { child: { stdio: Socket[] } } }).spawned.child.stdio[3]!;
+  return new Promise((resolve) => doorbell.once("readable", () => resolve()));
+}
+
+describe("what the runtime remembers", () => {
+  it("keeps, per surface and tool, what an announced call started, and rewrites nothing when a call starts the same again", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    expect(fs.existsSync(startsFile(agent.root))).toBe(false);
+    expect(await callEcho(agent.root, "run-a")).toMatchObject({ status: "ok" });
+    const starts = remembered(agent.root);
+    expect(Object.keys(starts)).toEqual([".\u0000echo"]);
+    expect(starts[".\u0000echo"]).toEqual({ bundlePath: expect.stringMatching(/\/\.assemblyline\/bundles\/[0-9a-f]{64}\.mjs$/), memoryMb: 1024, maxResultBytes: 8388608, network: "host" });
+    const before = fs.statSync(startsFile(agent.root));
+    early = startSandboxEarly({ root: agent.root, tool: "echo" });
+    expect(early).toBeDefined();
+    expect(await callEcho(agent.root, early!.runId, { earlyStart: early! })).toMatchObject({ status: "ok" });
+    const after = fs.statSync(startsFile(agent.root));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+  }, 60_000);
+
+  it("forgets the start of a call that started no process (direct execution)", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(agent.root, "run-a");
+    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
+    const pid = early.pid!;
+    const opened = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: early.runId }, earlyStart: early, execution: "direct" });
+    expect(await opened.call({ tool: "echo", input: { message: "hi" }, runId: early.runId })).toMatchObject({ status: "ok" });
+    await opened.close();
+    expect(await ended(pid)).toBe(true);
+    expect(remembered(agent.root)).toEqual({});
+  }, 60_000);
+
+  it("writes nothing where .assemblyline/ does not exist, and never throws", () => {
+    const root = fs.mkdtempSync(path.join(fs.realpathSync("/tmp"), "al-early-"));
+    try {
+      const entry = { bundlePath: path.join(root, ".assemblyline/bundles", `${"a".repeat(64)}.mjs`), memoryMb: 64, maxResultBytes: 1024, network: "host" } as const;
+      rememberSandboxStart(root, ".", "echo", entry, undefined);
+      expect(fs.existsSync(path.join(root, ".assemblyline"))).toBe(false);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the runtime adopts an early process only when it would launch exactly that process", () => {
+  it("adopts it: the call runs in the process started before the runtime opened", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(agent.root, "run-a");
+    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
+    const pid = early.pid!;
+    expect(alive(pid)).toBe(true);
+    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: early.runId }, earlyStart: early });
+    expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early.runId })).toMatchObject({ status: "ok", output: { message: "hi" }, runId: early.runId });
+    // A process that is not adopted is killed when the worker asks: this one still runs, warm.
+    expect(alive(pid)).toBe(true);
+    await runtime.close();
+    runtime = undefined;
+    expect(alive(pid)).toBe(false);
+  }, 60_000);
+
+  it("ends a process launched otherwise (another memoryMb) and starts its own; the new start is remembered", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(agent.root, "run-a", { memoryMb: 512 });
+    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
+    const pid = early.pid!;
+    const bridges = bridgeDirsOf(early);
+    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: early.runId }, earlyStart: early });
+    expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early.runId })).toMatchObject({ status: "ok", output: { message: "hi" } });
+    // Ended when the worker asked, not when the runtime closes.
+    expect(await ended(pid)).toBe(true);
+    expect(bridges.filter((dir) => fs.existsSync(dir))).toEqual([]);
+    expect(remembered(agent.root)[".\u0000echo"]).toMatchObject({ memoryMb: 1024 });
+  }, 60_000);
+
+  it("ends a process that was started for another run than the announced call's", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(agent.root, "run-a");
+    early = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-b" })!;
+    const pid = early.pid!;
+    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: "run-c" }, earlyStart: early });
+    expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: "run-c" })).toMatchObject({ status: "ok" });
+    expect(await ended(pid)).toBe(true);
+  }, 60_000);
+
+  it("does not adopt a process that exited before the worker asked", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(agent.root, "run-a");
+    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
+    const pid = early.pid!;
+    process.kill(-pid, "SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await callEcho(agent.root, early.runId, { earlyStart: early })).toMatchObject({ status: "ok", output: { message: "hi" } });
+  }, 60_000);
+});
+
+describe("what an early start refuses", () => {
+  it("starts nothing without a remembered start for the surface and tool, or with one it cannot trust", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const root = agent.root;
+    expect(startSandboxEarly({ root, tool: "echo" })).toBeUndefined();
+    await callEcho(root, "run-a");
+    const good = remembered(root)[".\u0000echo"]!;
+    expect(startSandboxEarly({ root, tool: "other" })).toBeUndefined();
+    expect(startSandboxEarly({ root, tool: "echo", surface: "subagents/x" })).toBeUndefined();
+    expect(startSandboxEarly({ root, tool: "echo", runId: "../escape" })).toBeUndefined();
+    const outside = path.join(root, "elsewhere", path.basename(good.bundlePath));
+    fs.mkdirSync(path.dirname(outside));
+    fs.copyFileSync(good.bundlePath, outside);
+    const linked = path.join(path.dirname(good.bundlePath), `${"b".repeat(64)}.mjs`);
+    fs.symlinkSync(outside, linked);
+    const refused: SandboxStartEntry[] = [
+      { ...good, bundlePath: outside },
+      { ...good, bundlePath: path.join(path.dirname(good.bundlePath), "not-a-digest.mjs") },
+      { ...good, bundlePath: path.join(path.dirname(good.bundlePath), `${"c".repeat(64)}.mjs`) },
+      { ...good, bundlePath: linked },
+      { ...good, memoryMb: 8 },
+      { ...good, maxResultBytes: 0 },
+      { ...good, network: "wide" as never },
+    ];
+    for (const entry of refused) {
+      fs.writeFileSync(startsFile(root), JSON.stringify({ version: 1, starts: { ".\u0000echo": entry } }));
+      expect(startSandboxEarly({ root, tool: "echo" }), JSON.stringify(entry)).toBeUndefined();
+    }
+    for (const text of ["{", JSON.stringify({ version: 2, starts: { ".\u0000echo": good } }), JSON.stringify({ version: 1, starts: [] })]) {
+      fs.writeFileSync(startsFile(root), text);
+      expect(startSandboxEarly({ root, tool: "echo" }), text).toBeUndefined();
+    }
+    fs.writeFileSync(startsFile(root), JSON.stringify({ version: 1, starts: { ".\u0000echo": good } }));
+    early = startSandboxEarly({ root, tool: "echo" });
+    expect(early?.pid).toBeDefined();
+  }, 60_000);
+});
+
+describe("a process nobody adopts", () => {
+  it("loads no tool while it waits, and discarding it ends it and removes the empty run folder it made", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(agent.root, "run-a");
+    // A bundle that leaves a mark in the workspace when imported, remembered as the tool's.
+    const marking = path.join(agent.root, ".assemblyline/bundles", `${"d".repeat(64)}.mjs`);
+    fs.writeFileSync(marking, 'import * as fs from "node:fs"; fs.writeFileSync("imported", "yes"); export default {};\n');
+    fs.writeFileSync(startsFile(agent.root), JSON.stringify({ version: 1, starts: { ".\u0000echo": { ...remembered(agent.root)[".\u0000echo"], bundlePath: marking } } }));
+    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
+    const runDir = path.join(agent.root, ".assemblyline/runs", early.runId);
+    const bridges = bridgeDirsOf(early);
+    await readyOf(early);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fs.existsSync(path.join(runDir, "workspace", "imported"))).toBe(false);
+    const pid = early.pid!;
+    early.discard();
+    expect(await ended(pid)).toBe(true);
+    expect(fs.existsSync(runDir)).toBe(false);
+    expect(bridges.filter((dir) => fs.existsSync(dir))).toEqual([]);
+  }, 60_000);
+
+  it("keeps a run folder it did not make, or one a runtime opened with it", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(agent.root, "run-a");
+    early = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-a" })!;
+    early.discard();
+    expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs/run-a/workspace"))).toBe(true);
+    const claimed = startSandboxEarly({ root: agent.root, tool: "echo" })!;
+    early = claimed;
+    const opened = await openRuntime({ root: agent.root, firstCall: { tool: "no_such_tool", runId: claimed.runId }, earlyStart: claimed });
+    await opened.close();
+    expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs", claimed.runId, "workspace"))).toBe(true);
+  }, 60_000);
+});
+
+/** The bridge folders the host has for the early process (the one the start made). */
+function bridgeDirsOf(start: EarlySandboxStart): string[] {
+  const spawned = (start as unknown as { spawned?: { bridgeDir: string } }).spawned;
+  return spawned ? [spawned.bridgeDir] : [];
+}
