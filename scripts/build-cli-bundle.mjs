@@ -401,8 +401,16 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
 }
 if (version !== undefined) process.stdout.write(\`\${version}\\n\`);
 else {
-  // A \`call\` starts its tool's sandbox process first, so it boots while the CLI loads (cli/early-call.ts).
-  const early = args[0] === "call" ? require(${JSON.stringify(specifierFrom(file, earlyCallModule))}).startCallEarly(args) : undefined;
+  // A \`call\` starts its tool's sandbox process first, so it boots while the CLI loads
+  // (cli/early-call.ts). Only a head start: without it the call starts its process as before.
+  let early;
+  if (args[0] === "call") {
+    try {
+      early = require(${JSON.stringify(specifierFrom(file, earlyCallModule))}).startCallEarly(args);
+    } catch {
+      early = undefined;
+    }
+  }
   const path = require("node:path");
   const { commandKind, installCodeCache } = require(${JSON.stringify(specifierFrom(file, codeCache))});
   installCodeCache({ kind: commandKind(args), folders: [path.join(__dirname, ${JSON.stringify(posix(path.relative(path.dirname(file), outdir)))})], modules: [path.join(__dirname, ${JSON.stringify(posix(path.relative(path.dirname(file), typescriptCopy)))})] });

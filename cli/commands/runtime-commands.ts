@@ -224,8 +224,10 @@ export async function withHostCatalog(
  */
 function startProbesEarly(root: string | undefined, hooks: RuntimeCommandHooks, options?: Pick<RuntimeOptions, "shellIsolation">): void {
   const shellIsolation = options?.shellIsolation ?? hooks.runtimeOptions?.shellIsolation;
+  // The launchers the binary's early start found remembered are the process probe's answer.
+  const known = hooks.earlyStart?.launch;
   // Only a head start: when this fails, openRuntime runs the probes itself.
-  import("../../runtime-min/sandbox/start-probes.js").then((probes) => probes.startIsolationProbes(root ?? ".", shellIsolation)).catch(() => undefined);
+  import("../../runtime-min/sandbox/start-probes.js").then((probes) => probes.startIsolationProbes(root ?? ".", shellIsolation, known)).catch(() => undefined);
 }
 
 function exitCodeOf(result: CallResult): 0 | 1 | 2 {

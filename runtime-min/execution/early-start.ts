@@ -32,7 +32,7 @@ import { HOST_LIMIT_RANGES } from "../host-limits.js";
 import { chooseBridgeRoot } from "../sandbox/bridge-root.js";
 import { knownChildSource } from "../sandbox/child-script.js";
 import { useIsolationCache } from "../sandbox/probe-cache.js";
-import { knownLaunchTools, type NetworkPolicy } from "../sandbox/process-isolation.js";
+import { knownLaunchTools, type LaunchTools, type NetworkPolicy } from "../sandbox/process-isolation.js";
 import { detectPermissionSupport } from "../sandbox/sandbox-environment.js";
 import { sameSpawnOptions, spawnSandboxProcess, type SandboxSpawnOptions, type SpawnedSandbox } from "../sandbox/sandbox-spawn.js";
 import type { EarlySandboxProcess } from "../sandbox/sandbox-worker.js";
@@ -147,6 +147,15 @@ export class EarlySandboxStart implements EarlySandboxProcess {
   started(options: SandboxSpawnOptions, spawned: SpawnedSandbox): void {
     this.options = options;
     this.spawned = spawned;
+  }
+
+  /**
+   * The launchers it started its process with: the process isolation this machine is
+   * remembered to allow (`knownLaunchTools`), which the host then takes as its probe's result
+   * (`startIsolationProbes`).
+   */
+  get launch(): LaunchTools | undefined {
+    return this.options?.launch;
   }
 
   /** The process id of the started process, while it is neither adopted nor discarded (tests). */

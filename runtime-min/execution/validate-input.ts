@@ -11,7 +11,7 @@
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { formatPropertyPath } from "../../common/property-path.js";
-import { createAjv, dialectOfUri, type AjvInstance } from "../../contract/ajv.js";
+import { createAjv, dialectOfUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
 import { pointerToSegmentsIn } from "../../common/json-pointer.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { ValidatorsByContent } from "../../contract/validators-by-content.js";
@@ -37,10 +37,11 @@ const MAX_REPORTED = 5;
 
 /** Compiles and caches validators per schema content (`contract/validators-by-content.ts`). */
 export class InputValidator {
-  private readonly modern = createAjv("2020-12", AJV_OPTIONS);
-  private readonly draft07 = createAjv("draft-07", AJV_OPTIONS);
-  /** Created on first use: 2019-09 schemas are rare. */
-  private draft2019: AjvInstance | undefined;
+  /**
+   * One engine per dialect, each created on its first schema: a host whose tools use one dialect
+   * (most: 2020-12, the default) sets up one ajv instance, not three (issue 14 item 3, `call`).
+   */
+  private readonly engines = new Map<SchemaDialect, AjvInstance>();
   /** Validators by schema content and object, so a call never re-serialises its tool's schema. */
   private readonly validators = new ValidatorsByContent<ValidateFunction>();
 
@@ -62,9 +63,13 @@ export class InputValidator {
     return this.validators.get(schema, () => this.compileSchema(schema));
   }
 
-  private engine2019(): AjvInstance {
-    this.draft2019 ??= createAjv("2019-09", AJV_OPTIONS);
-    return this.draft2019;
+  private engine(dialect: SchemaDialect): AjvInstance {
+    let engine = this.engines.get(dialect);
+    if (engine === undefined) {
+      engine = createAjv(dialect, AJV_OPTIONS);
+      this.engines.set(dialect, engine);
+    }
+    return engine;
   }
 
   /** A new compile of `schema` with the engine of its dialect; throws {@link SchemaCompileError}. */
@@ -73,7 +78,7 @@ export class InputValidator {
     // dialect the compiler checked it in (2020-12 when absent).
     const dialect = typeof schema.$schema === "string" ? dialectOfUri(schema.$schema) : undefined;
     try {
-      const engine = dialect === "draft-07" ? this.draft07 : dialect === "2019-09" ? this.engine2019() : this.modern;
+      const engine = this.engine(dialect ?? "2020-12");
       const { $id: _ignored, $schema: _dialect, ...bare } = schema;
       return engine.compile(bare);
     } catch (error) {

@@ -147,6 +147,16 @@ export function knownLaunchTools(): LaunchTools | undefined {
   }
 }
 
+/**
+ * Takes `tools` as this process's probe result, unless a probe already started: the launchers
+ * a `call`'s early start found with {@link knownLaunchTools} in the binary's own copy of this
+ * module (`../execution/early-start.ts`), which is what the probe would find from the same
+ * remembered success, so it is not looked for twice (issue 14 item 3). Never throws.
+ */
+export function takeKnownLaunchTools(tools: LaunchTools): void {
+  probe ??= Promise.resolve({ tools });
+}
+
 /** The launchers on this machine, and whether an isolated launch of them is remembered to work. */
 function findLaunchers():
   | { readonly kind: "unavailable"; readonly probe: ProcessIsolationProbe }

@@ -10,18 +10,20 @@
  * [openRuntime]: ../runtime.ts
  */
 import { useIsolationCache } from "./probe-cache.js";
-import { probeProcessIsolation } from "./process-isolation.js";
+import { probeProcessIsolation, takeKnownLaunchTools, type LaunchTools } from "./process-isolation.js";
 import { probeShellIsolation } from "./shell-isolation.js";
 
 /**
  * Starts both probes unless they already ran in this process, with the successes remembered
  * in `root`'s `.assemblyline/cache/` (`./probe-cache.ts`), as `openRuntime` of `root` does.
  * `shellIsolation` is the runtime option as the host will pass it (unchecked: `openRuntime`
- * validates it, AL8033); `"off"` skips the shell probe, as `openRuntime` does. Returns at
- * once; never throws.
+ * validates it, AL8033); `"off"` skips the shell probe, as `openRuntime` does. `knownLaunch`
+ * is the launchers a `call`'s early start found remembered (`EarlySandboxStart.launch`): the
+ * process probe's result then, not looked for again. Returns at once; never throws.
  */
-export function startIsolationProbes(root: string, shellIsolation: unknown): void {
+export function startIsolationProbes(root: string, shellIsolation: unknown, knownLaunch?: LaunchTools): void {
   useIsolationCache(root);
+  if (knownLaunch !== undefined) takeKnownLaunchTools(knownLaunch);
   void probeProcessIsolation();
   if (shellIsolation !== "off") void probeShellIsolation();
 }

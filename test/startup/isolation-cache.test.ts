@@ -132,3 +132,42 @@ describe.runIf(linux)("call and the probe cache", () => {
     }
   }, 120_000);
 });
+
+describe("the launchers known without a probe (a call's early start)", () => {
+  /** The isolation modules afresh: no probe ran, no cache root is named. */
+  async function fresh(): Promise<{ isolation: typeof import("../../runtime-min/sandbox/process-isolation.js"); probes: typeof import("../../runtime-min/sandbox/start-probes.js") }> {
+    vi.resetModules();
+    return { isolation: await import("../../runtime-min/sandbox/process-isolation.js"), probes: await import("../../runtime-min/sandbox/start-probes.js") };
+  }
+
+  it.runIf(linux)("are the probe's own answer once it is remembered for the root, and nothing before", async () => {
+    const root = tempDir("al-known-launch-");
+    fs.mkdirSync(path.join(root, ".assemblyline"));
+    const first = await fresh();
+    (await import("../../runtime-min/sandbox/probe-cache.js")).useIsolationCache(root);
+    expect(first.isolation.knownLaunchTools()).toBeUndefined();
+    const probed = await first.isolation.probeProcessIsolation();
+    // Without isolation here nothing is remembered, and nothing becomes known.
+    const next = await fresh();
+    (await import("../../runtime-min/sandbox/probe-cache.js")).useIsolationCache(root);
+    expect(next.isolation.knownLaunchTools()).toEqual(probed.unavailableReason === undefined ? probed.tools : undefined);
+  });
+
+  it("are the override while one is set", async () => {
+    const { isolation } = await fresh();
+    const tools = { setpriv: undefined, unshare: undefined, prlimit: undefined };
+    isolation.setSandboxLaunchTools(tools);
+    expect(isolation.knownLaunchTools()).toBe(tools);
+    isolation.setSandboxLaunchTools(undefined);
+  });
+
+  it("taken from the early start, are the process probe's result, and no probe is looked for", async () => {
+    const { isolation, probes } = await fresh();
+    const tools = { setpriv: "/early/setpriv", unshare: "/early/unshare", prlimit: "/early/prlimit" };
+    probes.startIsolationProbes(tempDir("al-known-launch-"), "off", tools);
+    expect(await isolation.probeProcessIsolation()).toEqual({ tools });
+    // A probe already under way is not replaced.
+    isolation.takeKnownLaunchTools({ setpriv: undefined, unshare: undefined, prlimit: undefined });
+    expect(await isolation.probeProcessIsolation()).toEqual({ tools });
+  });
+});
