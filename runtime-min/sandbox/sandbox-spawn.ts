@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { Writable } from "node:stream";
 import { processDataLimitMb } from "../host-limits.js";
 import { sandboxLaunch, type LaunchTools, type NetworkPolicy } from "./process-isolation.js";
 import { sandboxEnvironment, sandboxNodeFlags, type PermissionSupport } from "./sandbox-environment.js";
@@ -46,7 +47,7 @@ export interface SpawnedSandbox {
  * pid leads the name, so a later host can tell a dead host's leftovers, `./bridge-root.ts`) and
  * the workspace's `.tmp`, then spawns the child in its own session and process group (see
  * `./process-isolation.ts`) with four pipes (stdin, stdout, stderr and the doorbell on fd 3)
- * and ends its stdin with the entry script. Throws what `mkdir` throws; a failed `spawn` is
+ * and ends its stdin with the entry script ({@link sendEntryScript}). Throws what `mkdir` throws; a failed `spawn` is
  * reported by the child's `error` and `exit` events.
  */
 export function spawnSandboxProcess(options: SandboxSpawnOptions): SpawnedSandbox {
@@ -63,9 +64,45 @@ export function spawnSandboxProcess(options: SandboxSpawnOptions): SpawnedSandbo
     detached: true,
   });
   // The entry script never touches the disk: the child reads it from stdin.
-  child.stdin?.on("error", () => undefined);
-  child.stdin?.end(options.childSource);
+  if (child.stdin) sendEntryScript(child.stdin, options.childSource);
   return { child, bridgeDir };
+}
+
+/**
+ * Writes `source` to the child's stdin and ends it. The child reads its entry script to the end
+ * of its stdin before it runs anything, so both are done at once where they can be: written
+ * straight to the pipe's descriptor and the pipe closed, not on this process's next turn of its
+ * event loop. A host busy right after the spawn (the CLI loading its bundle after a call's early
+ * start, the runtime opening SQLite after a prestart) held the child for that long, about 10 ms
+ * of a whole `call` (issue 14 item 3). What the pipe cannot take at once (a script beyond its
+ * capacity, 64 KiB on Linux; the child's is about 30 KiB), and everything where Node exposes no
+ * descriptor, goes through the stream as before.
+ */
+function sendEntryScript(stdin: Writable, source: string): void {
+  stdin.on("error", () => undefined);
+  const fd = descriptorOf(stdin);
+  const bytes = Buffer.from(source, "utf8");
+  let written = 0;
+  if (fd !== undefined && stdin.writableLength === 0) {
+    try {
+      while (written < bytes.length) written += fs.writeSync(fd, bytes, written);
+    } catch {
+      // EAGAIN (the pipe is full) or a child already gone: the stream takes the rest.
+    }
+  }
+  if (written === bytes.length) stdin.destroy();
+  else stdin.end(bytes.subarray(written));
+}
+
+/**
+ * The file descriptor of a stream Node made for a child's stdio (a pipe, or the Unix stream
+ * socket of the doorbell on fd 3), or `undefined` where Node does not expose one: the libuv
+ * handle's `fd`, which Node's own `net` and `child_process` code reads the same way. Without it
+ * the host writes through the stream only (`./bridge.ts`'s `socketSender`, {@link sendEntryScript}).
+ */
+export function descriptorOf(stream: Writable): number | undefined {
+  const fd = (stream as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  return typeof fd === "number" && Number.isInteger(fd) && fd >= 0 ? fd : undefined;
 }
 
 /**

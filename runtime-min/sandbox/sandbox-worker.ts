@@ -13,7 +13,7 @@ import type { Json } from "./json-copy.js";
 import { processDataLimitMb } from "../host-limits.js";
 import { outOfMemory, resultTooLarge } from "./limit-messages.js";
 import { exchangesFileContents, MAX_CALL_SETUPS, type CallRequest, type CallSetup, type ChildMessage, type ContextOperation } from "./protocol.js";
-import { spawnSandboxProcess, type SandboxSpawnOptions, type SpawnedSandbox } from "./sandbox-spawn.js";
+import { descriptorOf, spawnSandboxProcess, type SandboxSpawnOptions, type SpawnedSandbox } from "./sandbox-spawn.js";
 
 /** Answers the `ctx` operations of one call (emit, steps, sandbox file/shell work). */
 export type ContextHandler = (operation: ContextOperation) => Promise<Json | undefined>;
@@ -112,17 +112,6 @@ function sameSetup(sent: CallSetup, request: Omit<CallRequest, "kind" | "id">): 
     sent.factory === request.factory &&
     sent.workspace === request.workspace
   );
-}
-
-/**
- * The file descriptor of the host's end of the doorbell (a Unix stream socket Node made for the
- * child's fd 3), or `undefined` where Node does not expose one: the libuv handle's `fd`, which
- * Node's own `net` and `child_process` code reads the same way. Without it the bridge writes
- * through the stream only (`socketSender`).
- */
-export function descriptorOf(socket: Socket): number | undefined {
-  const fd = (socket as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
-  return typeof fd === "number" && Number.isInteger(fd) && fd >= 0 ? fd : undefined;
 }
 
 /** One warm sandbox child. Create with {@link SandboxWorker.start}. */

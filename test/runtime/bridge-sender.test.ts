@@ -10,7 +10,7 @@ import * as net from "node:net";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { EnvelopeBridge, FrameReader, socketSender, type Frame } from "../../runtime-min/sandbox/bridge.js";
-import { descriptorOf } from "../../runtime-min/sandbox/sandbox-worker.js";
+import { descriptorOf } from "../../runtime-min/sandbox/sandbox-spawn.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
 const open: net.Socket[] = [];
