@@ -43,7 +43,7 @@
  *   after long runs made `--version` deserialise a compile's functions (docs/performance.md,
  *   "Seventh round").
  * - A process that writes the cache also deletes the folder's cache files (any installation's)
- *   not written for {@link STALE_CACHE_DAYS} days.
+ *   not written for `STALE_CACHE_DAYS` days (`./private-cache-folder.ts`, whose rules the folder follows).
  * - `ASSEMBLY_LINE_CODE_CACHE=0` turns it off.
  *
  * docs/caches.md describes it for users.
@@ -51,13 +51,13 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { createRequire, Module as ModuleNs } from "node:module";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as vm from "node:vm";
 import { isMainThread } from "node:worker_threads";
 import { isAscii } from "node:buffer";
 import * as zlib from "node:zlib";
 import { readSealedPayload, sealPayload } from "./sealed-file.js";
+import { codeCachesOff, defaultCodeCacheFolder, isPrivateFolder, pruneStaleCacheFiles } from "./private-cache-folder.js";
 
 /** First bytes of a code cache file; then the SHA-256 of the payload, then the payload. */
 const MAGIC = Buffer.from("assembly-line code cache 1\n", "utf8");
@@ -202,17 +202,17 @@ export function installCodeCache(options: CodeCacheOptions = {}): void {
   if (installed()) return;
   const stats: Stats = { file: "off", hits: 0, misses: 0, rejected: 0, unchecked: 0, asciiReads: 0 };
   (globalThis as { [STATE]?: Stats })[STATE] = stats;
-  if (process.env["ASSEMBLY_LINE_CODE_CACHE"] === "0") return;
+  if (codeCachesOff()) return;
   const Module = ModuleNs as unknown as ModuleStatics;
   try {
-    const dir = options.dir ?? path.join(os.tmpdir(), `assembly-line-code-cache-${typeof process.getuid === "function" ? process.getuid() : "user"}`);
+    const dir = options.dir ?? defaultCodeCacheFolder();
     if (typeof Module.enableCompileCache === "function") {
       // Node ≥ 22.1 caches every module itself (CommonJS and ES modules).
       stats.file = "node-compile-cache";
-      if (privateFolder(dir)) Module.enableCompileCache(dir);
+      if (isPrivateFolder(dir)) Module.enableCompileCache(dir);
       return;
     }
-    if (!privateFolder(dir)) {
+    if (!isPrivateFolder(dir)) {
       stats.file = "unsafe folder";
       return;
     }
@@ -230,19 +230,6 @@ export function installCodeCache(options: CodeCacheOptions = {}): void {
     hook(Module, new EntryStore(base), stats, options.save ?? isMainThread, covered, kind);
   } catch {
     // No cache: modules load as they always do.
-  }
-}
-
-/** True when `dir` exists (or was created) as a folder of this user that nobody else can write. */
-function privateFolder(dir: string): boolean {
-  try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = fs.lstatSync(dir);
-    if (!stat.isDirectory()) return false;
-    if (process.platform === "win32") return true; // the temporary folder is per user
-    return stat.uid === process.getuid!() && (stat.mode & 0o022) === 0;
-  } catch {
-    return false;
   }
 }
 
@@ -310,38 +297,8 @@ class EntryStore {
   }
 }
 
-/**
- * A cache file not written for this long is deleted by the next process that writes the cache
- * (any installation's): the files are per installation and flags, so checkouts, `npm ci` runs and
- * profiler runs would otherwise leave theirs in the temporary folder for good.
- */
-export const STALE_CACHE_DAYS = 30;
-
 /** A cache file, or a temporary one a killed process left, in the cache folder (see {@link writeEntries}). */
 const CACHE_FILE = /^v8-.+\.bin(?:\.\d+\.[a-z0-9]+\.tmp)?$/;
-
-/**
- * Deletes the cache files in `dir` (and temporaries left by killed writers) that were last
- * written more than {@link STALE_CACHE_DAYS} days ago; anything else in the folder is left alone.
- * A file in use elsewhere is only a miss for its process, which writes it again. Never throws.
- */
-function pruneStale(dir: string): void {
-  const before = Date.now() - STALE_CACHE_DAYS * 24 * 60 * 60 * 1000;
-  try {
-    for (const name of fs.readdirSync(dir)) {
-      if (!CACHE_FILE.test(name)) continue;
-      const file = path.join(dir, name);
-      try {
-        const stat = fs.lstatSync(file);
-        if (stat.isFile() && stat.mtimeMs < before) fs.rmSync(file, { force: true });
-      } catch {
-        // Gone already, or not ours to remove: left alone.
-      }
-    }
-  } catch {
-    // An unreadable folder: nothing pruned.
-  }
-}
 
 /** What joins a file's path and a kind of run in an entry's key (no path holds it). */
 const KIND_MARK = "\0kind=";
@@ -486,7 +443,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
         for (const key of dropped) fs.rmSync(store.ownFile(key), { force: true });
         if (fresh.length === 0) return;
         store.save(fresh.map(({ name, length, crc, stamp, data, compiling }) => (compiling() ? [name, length, crc, data(), stamp, true] : [name, length, crc, data(), stamp])));
-        pruneStale(store.dir);
+        pruneStaleCacheFiles(store.dir, CACHE_FILE);
       } catch {
         // Not written: the next run compiles again.
       }

@@ -4,11 +4,13 @@
  */
 import Ajv2019Module from "ajv/dist/2019.js";
 import Ajv2020Module from "ajv/dist/2020.js";
-import AjvDraft07Module, { type Options } from "ajv";
+import AjvDraft07Module, { type Options, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
+import type { SchemaDialect } from "./dialects.js";
 
-/** A JSON Schema dialect the toolchain understands. */
-export type SchemaDialect = "draft-07" | "2019-09" | "2020-12";
+// The dialects' `$schema` addresses live in ./dialects.ts (no ajv there: the runtime reads them
+// without loading ajv); re-exported for the compiler's modules that set up ajv anyway.
+export { CANONICAL_SCHEMA_URIS, DIALECT_URIS, dialectOfUri, withCanonicalSchemaUri, type SchemaDialect } from "./dialects.js";
 
 /** The ajv class shared by all dialects (they differ only in vocabularies and meta-schema). */
 export type AjvInstance = InstanceType<typeof Ajv2020Module.default>;
@@ -29,37 +31,16 @@ export function createAjv(dialect: SchemaDialect, options: Options, { formats = 
   return instance as AjvInstance;
 }
 
-/**
- * Every `$schema` spelling that selects a dialect, without a trailing `#` (JSON Schema Core
- * §8.1.1; the draft-07 meta-schema is published at both http and https addresses).
- */
-export const DIALECT_URIS: ReadonlyMap<string, SchemaDialect> = new Map([
-  ["http://json-schema.org/draft-07/schema", "draft-07"],
-  ["https://json-schema.org/draft-07/schema", "draft-07"],
-  ["https://json-schema.org/draft/2019-09/schema", "2019-09"],
-  ["https://json-schema.org/draft/2020-12/schema", "2020-12"],
-]);
-
-/** The `$schema` under which ajv registers each dialect's meta-schema (the one it resolves). */
-export const CANONICAL_SCHEMA_URIS: Readonly<Record<SchemaDialect, string>> = {
-  "draft-07": "http://json-schema.org/draft-07/schema#",
-  "2019-09": "https://json-schema.org/draft/2019-09/schema",
-  "2020-12": "https://json-schema.org/draft/2020-12/schema",
-};
-
-/** The dialect a `$schema` URI names (a trailing `#` is ignored); `undefined` when unknown. */
-export function dialectOfUri(uri: string): SchemaDialect | undefined {
-  return DIALECT_URIS.get(uri.replace(/#$/, ""));
-}
+/** ajv's standalone code generator: one function, or a map of export name → reference. */
+export type StandaloneCode = (ajv: AjvInstance, refsOrFunc: Record<string, string> | ValidateFunction) => string;
 
 /**
- * `schema` ready for ajv: when its root `$schema` names `dialect` in another spelling
- * (`https://json-schema.org/draft-07/schema`), a shallow copy whose `$schema` is the
- * {@link CANONICAL_SCHEMA_URIS canonical} one, since ajv only resolves that; otherwise
- * `schema` itself. Never changes `schema`.
+ * ajv's standalone code generator (`ajv/dist/standalone`), loaded when first asked: it writes a
+ * compiled validator out as a CommonJS module, the very function `ajv.compile` built (the ajv
+ * instance needs `code: { source: true }`). Used for the toolchain's fixed schemas at build time
+ * (`./precompiled-validators.ts`) and for the agent's input schemas at run time
+ * (`./validator-code-cache.ts`).
  */
-export function withCanonicalSchemaUri<T extends Readonly<Record<string, unknown>>>(schema: T, dialect: SchemaDialect): T {
-  const uri = schema["$schema"];
-  if (typeof uri !== "string" || uri === CANONICAL_SCHEMA_URIS[dialect] || dialectOfUri(uri) !== dialect) return schema;
-  return { ...schema, $schema: CANONICAL_SCHEMA_URIS[dialect] };
+export async function loadStandaloneCode(): Promise<StandaloneCode> {
+  return ((await import("ajv/dist/standalone/index.js")) as unknown as { default: { default: StandaloneCode } }).default.default;
 }

@@ -21,7 +21,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import type { Options, ValidateFunction } from "ajv";
-import { createAjv, type AjvInstance, type SchemaDialect } from "./ajv.js";
+import { createAjv, loadStandaloneCode, type AjvInstance, type SchemaDialect } from "./ajv.js";
 
 /** How to build the ajv instance of a set of fixed schemas, and which validators it exports. */
 export interface FixedSchemaSpec {
@@ -130,16 +130,13 @@ function compileValidators(spec: FixedSchemaSpec, extra: { readonly code?: Optio
   return { ajv, validators };
 }
 
-/** ajv's standalone code generator: one function, or a map of export name → reference. */
-type StandaloneCode = (ajv: AjvInstance, refsOrFunc: Record<string, string> | ValidateFunction) => string;
-
 /**
  * The source of `spec`'s precompiled module (CommonJS): ajv's standalone code of every export
  * (generated from the validators compiled as {@link fixedValidators} compiles them), then its
  * fingerprint. Used by `scripts/build-precompiled-validators.mjs` and by tests.
  */
 export async function precompiledSource(spec: FixedSchemaSpec): Promise<string> {
-  const standalone = ((await import("ajv/dist/standalone/index.js")) as unknown as { default: { default: StandaloneCode } }).default.default;
+  const standalone = await loadStandaloneCode();
   const { ajv, validators } = compileValidators(spec, { code: { source: true } });
   const names = Object.keys(validators);
   const fingerprint = JSON.stringify(fixedSchemaFingerprint(spec));

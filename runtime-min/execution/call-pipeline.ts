@@ -81,7 +81,7 @@ export class CallPipeline {
     // pool closes it with the runtime).
     const starting = targets.startingNow(target, approval);
     if (starting) this.deps.executor.prewarm(starting, runId, session.identity.workspace);
-    const invalid = this.checkInput(target, name, input, this.validator ?? (await this.loadValidator()));
+    const invalid = await this.checkInput(target, name, input, this.validator ?? (await this.loadValidator()));
     if (invalid) return this.fail(session, invalid.kind, invalid.message);
     if (typeof ctxConfig === "string") return this.fail(session, "configuration_error", ctxConfig);
     if (target.approval && approval === "ask") return requestApproval(session, this.deps.store, surfaceId, input, target.approval);
@@ -153,9 +153,9 @@ export class CallPipeline {
     return this.validator;
   }
 
-  private checkInput(target: Exclude<CallTarget, { kind: "refused" }>, name: string, input: Json, validator: InputValidator): { kind: FailureKind; message: string } | undefined {
+  private async checkInput(target: Exclude<CallTarget, { kind: "refused" }>, name: string, input: Json, validator: InputValidator): Promise<{ kind: FailureKind; message: string } | undefined> {
     try {
-      const problem = validator.validate(target.inputSchema, input);
+      const problem = await validator.validate(target.inputSchema, input);
       return problem && { kind: "invalid_input", message: `Input for tool '${name}' does not match its inputSchema: ${problem.message}` };
     } catch (error) {
       if (!(error instanceof SchemaCompileError)) throw error;

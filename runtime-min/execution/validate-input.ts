@@ -8,10 +8,16 @@
  * ajv's draft-07 engine and 2019-09 with ajv's 2019-09 engine, whichever spelling of the
  * meta-schema address it uses (`dialectOfUri`, the compiler's table): the engine is chosen here,
  * so the copy handed to ajv carries no `$schema` (nor `$id`). No ajv instance leaves this module.
+ *
+ * A validator some process compiled before is evaluated from the user's private code cache
+ * (`contract/validator-code-cache.ts`) instead: ajv itself is loaded only for a schema compiled
+ * here for the first time (issue 14 item 3, a whole `call`).
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { formatPropertyPath } from "../../common/property-path.js";
-import { createAjv, dialectOfUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
+import type { AjvInstance, SchemaDialect } from "../../contract/ajv.js";
+import { dialectOfUri } from "../../contract/dialects.js";
+import { ValidatorCodeCache, type ValidatorCodeCacheStats } from "../../contract/validator-code-cache.js";
 import { pointerToSegmentsIn } from "../../common/json-pointer.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { ValidatorsByContent } from "../../contract/validators-by-content.js";
@@ -24,9 +30,20 @@ import { SchemaCompileError } from "./schema-compile-error.js";
  * and the artifact is refused unless the manifest's `lockIntegrity` matches the lock's bytes, so
  * the check would only repeat itself — at ~50 ms of CPU per host process for compiling the
  * 2020-12 meta-schema (issue 14 item 3, `call` start-up). A schema ajv still cannot compile is
- * a {@link SchemaCompileError}.
+ * a {@link SchemaCompileError}. `code.source`: ajv keeps the generated code, so it can be
+ * written to the code cache (ajv's standalone code needs it; the validator is the same).
  */
-const AJV_OPTIONS = { allErrors: true, verbose: true, strict: false, validateSchema: false, coerceTypes: false, useDefaults: false, removeAdditional: false, validateFormats: true } as const;
+const AJV_OPTIONS = {
+  allErrors: true,
+  verbose: true,
+  strict: false,
+  validateSchema: false,
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+  validateFormats: true,
+  code: { source: true },
+} as const;
 
 /** The result of validating one input: `undefined` when valid, else a message naming the fields. */
 export type InputProblem = { readonly message: string } | undefined;
@@ -35,23 +52,44 @@ export { SchemaCompileError };
 
 const MAX_REPORTED = 5;
 
+/** Options of an {@link InputValidator}. */
+export interface InputValidatorOptions {
+  /**
+   * The folder of the validator code cache (`contract/validator-code-cache.ts`): default the
+   * user's private code-cache folder; `null` for none (every schema is compiled with ajv).
+   */
+  readonly codeCacheDir?: string | null;
+}
+
 /** Compiles and caches validators per schema content (`contract/validators-by-content.ts`). */
 export class InputValidator {
   /**
-   * One engine per dialect, each created on its first schema: a host whose tools use one dialect
-   * (most: 2020-12, the default) sets up one ajv instance, not three (issue 14 item 3, `call`).
+   * One engine per dialect, each created on its first schema compiled here: a host whose tools
+   * use one dialect (most: 2020-12, the default) sets up one ajv instance, not three, and a host
+   * whose validators all come from the code cache sets up none (issue 14 item 3, `call`).
    */
   private readonly engines = new Map<SchemaDialect, AjvInstance>();
   /** Validators by schema content and object, so a call never re-serialises its tool's schema. */
-  private readonly validators = new ValidatorsByContent<ValidateFunction>();
+  private readonly validators = new ValidatorsByContent<Promise<ValidateFunction>>();
+  private readonly codeCache: ValidatorCodeCache;
+
+  constructor(options: InputValidatorOptions = {}) {
+    this.codeCache = new ValidatorCodeCache(options.codeCacheDir);
+  }
+
+  /** What the validator code cache did in this validator (for tests and benchmarks). */
+  codeCacheStats(): ValidatorCodeCacheStats {
+    return this.codeCache.stats();
+  }
 
   /**
-   * Validates `input` against `schema`. Returns a problem whose message lists up to five
-   * failing fields, e.g. "`message` must be a string, but it is a number; `extra` is not allowed (…)".
-   * Throws {@link SchemaCompileError} when `schema` is not a usable JSON Schema.
+   * Validates `input` against `schema`. Resolves to a problem whose message lists up to five
+   * failing fields, e.g. "`message` must be a string, but it is a number; `extra` is not allowed (…)",
+   * or to `undefined` when the input is valid. Rejects with {@link SchemaCompileError} when
+   * `schema` is not a usable JSON Schema.
    */
-  validate(schema: { readonly [key: string]: unknown }, input: unknown): InputProblem {
-    const validate = this.compile(schema);
+  async validate(schema: { readonly [key: string]: unknown }, input: unknown): Promise<InputProblem> {
+    const validate = await this.compile(schema);
     if (validate(input)) return undefined;
     const reasons = [...new Set((validate.errors ?? []).map((error) => describe(error, input)))];
     const shown = reasons.slice(0, MAX_REPORTED).join("; ");
@@ -59,31 +97,43 @@ export class InputValidator {
     return { message: `${shown}${more}.` };
   }
 
-  private compile(schema: { readonly [key: string]: unknown }): ValidateFunction {
+  private compile(schema: { readonly [key: string]: unknown }): Promise<ValidateFunction> {
     return this.validators.get(schema, () => this.compileSchema(schema));
   }
 
-  private engine(dialect: SchemaDialect): AjvInstance {
-    let engine = this.engines.get(dialect);
-    if (engine === undefined) {
-      engine = createAjv(dialect, AJV_OPTIONS);
-      this.engines.set(dialect, engine);
-    }
-    return engine;
-  }
-
-  /** A new compile of `schema` with the engine of its dialect; throws {@link SchemaCompileError}. */
-  private compileSchema(schema: { readonly [key: string]: unknown }): ValidateFunction {
+  /**
+   * The validator of `schema`: from the code cache when some process compiled it before, else a
+   * new compile with the engine of its dialect (then written to the cache). Rejects with
+   * {@link SchemaCompileError}.
+   */
+  private async compileSchema(schema: { readonly [key: string]: unknown }): Promise<ValidateFunction> {
     // The compiler's table of `$schema` spellings, so the runtime reads a locked schema in the
     // dialect the compiler checked it in (2020-12 when absent).
-    const dialect = typeof schema.$schema === "string" ? dialectOfUri(schema.$schema) : undefined;
+    const dialect = (typeof schema.$schema === "string" ? dialectOfUri(schema.$schema) : undefined) ?? "2020-12";
+    const { $id: _ignored, $schema: _dialect, ...bare } = schema;
+    const key = this.codeCache.enabled ? this.codeCache.keyOf(dialect, AJV_OPTIONS, JSON.stringify(bare)) : undefined;
+    const cached = key === undefined ? undefined : this.codeCache.load(key);
+    if (cached) return cached;
+    const ajv = await import("../../contract/ajv.js");
+    let engine = this.engines.get(dialect);
+    let validate: ValidateFunction;
     try {
-      const engine = this.engine(dialect ?? "2020-12");
-      const { $id: _ignored, $schema: _dialect, ...bare } = schema;
-      return engine.compile(bare);
+      if (engine === undefined) {
+        engine = ajv.createAjv(dialect, AJV_OPTIONS);
+        this.engines.set(dialect, engine);
+      }
+      validate = engine.compile(bare);
     } catch (error) {
       throw new SchemaCompileError(`the locked inputSchema cannot be compiled: ${(error as Error).message}`);
     }
+    if (key !== undefined) {
+      try {
+        this.codeCache.store(key, (await ajv.loadStandaloneCode())(engine, validate));
+      } catch {
+        // A validator ajv cannot write out is compiled again next time.
+      }
+    }
+    return validate;
   }
 }
 

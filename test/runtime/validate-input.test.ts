@@ -16,26 +16,26 @@ describe("InputValidator", () => {
     ["2019-09", "https://json-schema.org/draft/2019-09/schema"],
     ["2020-12", "https://json-schema.org/draft/2020-12/schema"],
     ["no $schema (2020-12)", undefined],
-  ])("compiles %s and validates without coercion", (_label, dialect) => {
+  ])("compiles %s and validates without coercion", async (_label, dialect) => {
     const validator = new InputValidator();
     const schema = dialect === undefined ? body : { $schema: dialect, ...body };
-    expect(validator.validate(schema, { count: 3 })).toBeUndefined();
-    expect(validator.validate(schema, { count: "3" })?.message).toContain("`count` must be an integer");
-    expect(validator.validate(schema, {})?.message).toContain("`count` is required");
+    expect(await validator.validate(schema, { count: 3 })).toBeUndefined();
+    expect((await validator.validate(schema, { count: "3" }))?.message).toContain("`count` must be an integer");
+    expect((await validator.validate(schema, {}))?.message).toContain("`count` is required");
   });
 
-  it("applies the dialect's own rules: draft-07 tuple items, 2020-12 prefixItems", () => {
+  it("applies the dialect's own rules: draft-07 tuple items, 2020-12 prefixItems", async () => {
     const validator = new InputValidator();
     const tuple07 = { $schema: "https://json-schema.org/draft-07/schema#", type: "array", items: [{ type: "string" }], additionalItems: false };
-    expect(validator.validate(tuple07, ["a"])).toBeUndefined();
-    expect(validator.validate(tuple07, ["a", "b"])).not.toBeUndefined();
+    expect(await validator.validate(tuple07, ["a"])).toBeUndefined();
+    expect(await validator.validate(tuple07, ["a", "b"])).not.toBeUndefined();
     const tuple2020 = { type: "array", prefixItems: [{ type: "string" }], items: false };
-    expect(validator.validate(tuple2020, ["a"])).toBeUndefined();
-    expect(validator.validate(tuple2020, ["a", 1])).not.toBeUndefined();
+    expect(await validator.validate(tuple2020, ["a"])).toBeUndefined();
+    expect(await validator.validate(tuple2020, ["a", 1])).not.toBeUndefined();
   });
 
-  it("still refuses a locked schema ajv cannot compile, without the meta-schema check (validateSchema: false)", () => {
+  it("still refuses a locked schema ajv cannot compile, without the meta-schema check (validateSchema: false)", async () => {
     const validator = new InputValidator();
-    expect(() => validator.validate({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }, { a: 1 })).toThrow(SchemaCompileError);
+    await expect(validator.validate({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }, { a: 1 })).rejects.toThrow(SchemaCompileError);
   });
 });

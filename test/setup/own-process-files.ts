@@ -18,6 +18,7 @@ export const OWN_PROCESS_FILES: readonly string[] = [
   "test/cli/internal-error.test.ts", // vi.mock
   "test/common/confined-write-durable.test.ts", // vi.mock("node:fs")
   "test/config/config-search.test.ts", // vi.stubEnv (XDG_CONFIG_HOME), process.chdir
+  "test/contract/validator-code-cache.test.ts", // vi.stubEnv (ASSEMBLY_LINE_CODE_CACHE)
   "test/diagnostics/terminal-color.test.ts", // vi.stubEnv
   "test/runtime/child-script.test.ts", // vi.resetModules
   "test/runtime/sandbox.test.ts", // secrets and NODE_OPTIONS in process.env

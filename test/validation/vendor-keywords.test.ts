@@ -108,7 +108,7 @@ describe("x- vendor keywords", () => {
     const locked = lock.surfaces["."].capabilities.links.tools.open_link.inputSchema;
     expect(locked).toEqual(schema);
     const validator = new InputValidator();
-    expect(validator.validate(locked, { url: "https://example.com" })).toBeUndefined();
-    expect(validator.validate(locked, { url: 3 })?.message).toContain("`url` must be a string");
+    expect(await validator.validate(locked, { url: "https://example.com" })).toBeUndefined();
+    expect((await validator.validate(locked, { url: 3 }))?.message).toContain("`url` must be a string");
   });
 });

@@ -1,0 +1,85 @@
+/**
+ * The user's own folder for the caches that hold code the host runs: V8's compiled code of the
+ * CLI and its dependencies (`./code-cache.ts`) and ajv's generated validators of the agent's
+ * input schemas (`contract/validator-code-cache.ts`). What is read from it runs in the host
+ * process, so it is used only when nobody else can have written it (docs/caches.md):
+ *
+ * - under the OS temporary folder, `assembly-line-code-cache-<uid>`, made with mode 0700;
+ * - not used when it is a link, owned by another user, or writable by group or others;
+ * - not used at all when `ASSEMBLY_LINE_CODE_CACHE=0`.
+ *
+ * Each cache names its own files and deletes its own files not written for
+ * {@link STALE_CACHE_DAYS} days ({@link pruneStaleCacheFiles}); anything else in the folder is
+ * left alone. One place for these rules (issue 8: a rule lives in one place).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+/** The environment variable that turns the code caches off when `"0"`. */
+export const CODE_CACHE_ENV = "ASSEMBLY_LINE_CODE_CACHE";
+
+/**
+ * A cache file not written for this long is deleted by the next process that writes that cache
+ * (any installation's): the files are per installation, flags and content, so checkouts,
+ * `npm ci` runs, profiler runs and edited schemas would otherwise leave theirs for good.
+ */
+export const STALE_CACHE_DAYS = 30;
+
+/** Whether the user turned the code caches off (`ASSEMBLY_LINE_CODE_CACHE=0`). */
+export function codeCachesOff(): boolean {
+  return process.env[CODE_CACHE_ENV] === "0";
+}
+
+/** Where the code caches live unless told otherwise: `assembly-line-code-cache-<uid>` under the OS temporary folder. */
+export function defaultCodeCacheFolder(): string {
+  return path.join(os.tmpdir(), `assembly-line-code-cache-${typeof process.getuid === "function" ? process.getuid() : "user"}`);
+}
+
+/**
+ * True when `dir` exists (or was just created, mode 0700) as a folder of this user that nobody
+ * else can write: not a link, owned by this user, no group or other write bit. Never throws.
+ */
+export function isPrivateFolder(dir: string): boolean {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stat = fs.lstatSync(dir);
+    if (!stat.isDirectory()) return false;
+    if (process.platform === "win32") return true; // the temporary folder is per user
+    return stat.uid === process.getuid!() && (stat.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The folder the code caches use: `dir` (default {@link defaultCodeCacheFolder}) when the caches
+ * are on and it {@link isPrivateFolder is private}; otherwise `undefined` (no code is cached).
+ */
+export function codeCacheFolder(dir: string = defaultCodeCacheFolder()): string | undefined {
+  if (codeCachesOff()) return undefined;
+  return isPrivateFolder(dir) ? dir : undefined;
+}
+
+/**
+ * Deletes the files of `dir` whose names match `pattern` (one cache's files, and the temporaries
+ * its killed writers left) and that were last written more than {@link STALE_CACHE_DAYS} days
+ * ago. A file in use elsewhere is only a miss for its process, which writes it again. Never throws.
+ */
+export function pruneStaleCacheFiles(dir: string, pattern: RegExp): void {
+  const before = Date.now() - STALE_CACHE_DAYS * 24 * 60 * 60 * 1000;
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      if (!pattern.test(name)) continue;
+      const file = path.join(dir, name);
+      try {
+        const stat = fs.lstatSync(file);
+        if (stat.isFile() && stat.mtimeMs < before) fs.rmSync(file, { force: true });
+      } catch {
+        // Gone already, or not ours to remove: left alone.
+      }
+    }
+  } catch {
+    // An unreadable folder: nothing pruned.
+  }
+}
