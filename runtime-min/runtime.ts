@@ -39,7 +39,7 @@ import { probeProcessIsolation, type ProcessIsolationProbe } from "./sandbox/pro
 import { useIsolationCache } from "./sandbox/probe-cache.js";
 import { copyJson, type Json } from "./sandbox/json-copy.js";
 import type { CapabilitySnapshot, CoreToolPolicy, SnapshotTool } from "./snapshot/types.js";
-import { StateStore, type ApprovalRecord, type CallRecord, type RunRecord } from "./state/state-store.js";
+import { loadStateStoreDriver, StateStore, type ApprovalRecord, type CallRecord, type RunRecord } from "./state/state-store.js";
 import { CallPipeline } from "./execution/call-pipeline.js";
 import { CallTargets } from "./execution/call-targets.js";
 import type {
@@ -89,6 +89,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const workspaces = startFirstCall(options, parts, artifact, root, stateDir, limits);
   let store: StateStore;
   try {
+    // SQLite by `import()` (bundled in the CLI); a failure to load it is the open's to report.
+    await loadStateStoreDriver().catch(() => undefined);
     store = StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
   } catch (error) {
     await parts.executor.close();

@@ -74,11 +74,13 @@ const STUB_MARK = "// Written by scripts/build-cli-bundle.mjs";
  * npm packages joined into the bundle, with what they require: the host commands load them on
  * every start, and together they are about 120 CommonJS files (ajv alone is 95); and `yaml`,
  * which every compile loads for agent.md's front matter (74 files: about 20 ms of each compile's
- * start when loaded from node_modules/, docs/performance.md "Thirteenth round"). Every other
- * package — native (better-sqlite3), large and used on few paths (typescript, esbuild, the token
- * encoder), or loading optional tools lazily (cosmiconfig) — is imported from `node_modules/`.
+ * start when loaded from node_modules/, docs/performance.md "Thirteenth round"); and
+ * better-sqlite3's JavaScript, which every `call` loads (its native addon stays in its package
+ * folder: the state store names it, `runtime-min/state/state-store.ts`). cosmiconfig is joined
+ * but what it loads lazily stays out ({@link COSMICONFIG_LAZY}). Every other package — large and
+ * used on few paths (typescript, esbuild, the token encoder) — is imported from `node_modules/`.
  */
-const BUNDLED_PACKAGES = new Set(["commander", "ajv", "ajv-formats", "ssri", "minisearch", "picomatch", "canonicalize", "picocolors", "fastest-levenshtein", "yaml", "cosmiconfig"]);
+const BUNDLED_PACKAGES = new Set(["commander", "ajv", "ajv-formats", "ssri", "minisearch", "picomatch", "canonicalize", "picocolors", "fastest-levenshtein", "yaml", "cosmiconfig", "better-sqlite3"]);
 
 /**
  * What cosmiconfig (bundled: every command searches the project configuration with it) loads

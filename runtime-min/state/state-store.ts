@@ -700,30 +700,46 @@ function createDatabase(file: string): void {
 let loadedSqlite: typeof Database | undefined;
 
 /**
- * better-sqlite3, loaded when the first state store opens (its native addon and JavaScript cost
- * a few milliseconds): importing the runtime does not load it, so `openRuntime` starts an
- * announced call's sandbox process first (issue 14 item 3, `RuntimeOptions.firstCall`).
+ * Loads better-sqlite3 ahead of the first {@link StateStore.open}, by `import()`: the CLI bundle
+ * holds better-sqlite3's JavaScript (scripts/build-cli-bundle.mjs), and this is how the bundle
+ * gets it without loading it when the runtime is imported (its files resolved and read from
+ * `node_modules/` cost about 2 ms of every `call`, issue 14 item 3). `openRuntime` awaits it
+ * after starting an announced call's sandbox process. Rejects as `import()` does.
+ */
+export async function loadStateStoreDriver(): Promise<void> {
+  loadedSqlite ??= (await import("better-sqlite3")).default;
+}
+
+/**
+ * better-sqlite3: the one {@link loadStateStoreDriver} loaded, else required now (a store opened
+ * without it: tests, hosts that open a store themselves). Importing the runtime does not load it,
+ * so `openRuntime` starts an announced call's sandbox process first (issue 14 item 3,
+ * `RuntimeOptions.firstCall`).
  */
 function sqlite(): typeof Database {
   return (loadedSqlite ??= createRequire(import.meta.url)("better-sqlite3") as typeof Database);
 }
 
-let knownBinding: { readonly nativeBinding?: string } | undefined;
+let knownBinding: { readonly nativeBinding: string } | undefined;
 
 /**
- * better-sqlite3's `nativeBinding` option naming its addon where its install puts it
+ * better-sqlite3's `nativeBinding` option: its addon where its install puts it
  * (`build/Release/better_sqlite3.node` in its package folder), so opening a database skips the
  * `bindings` package's search for it (a stack trace and a failed `require` per candidate
- * folder: about 1.5 ms of every `call`, issue 14 item 3); no option where the file is not
- * there, and better-sqlite3 searches as it always did.
+ * folder: about 1.5 ms of every `call`, issue 14 item 3). Where the file is not there, the addon
+ * path `bindings` finds in better-sqlite3's folder (its own search, told the folder: from inside
+ * the CLI bundle it could not find it from the caller's file). Throws what that search throws
+ * (inside the open's guard: a state-store failure).
  */
-function nativeBinding(): { readonly nativeBinding?: string } {
+function nativeBinding(): { readonly nativeBinding: string } {
   if (knownBinding === undefined) {
-    try {
-      const file = path.join(path.dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json")), "build", "Release", "better_sqlite3.node");
-      knownBinding = fs.statSync(file, { throwIfNoEntry: false })?.isFile() ? { nativeBinding: file } : {};
-    } catch {
-      knownBinding = {};
+    const packageFolder = path.dirname(createRequire(import.meta.url).resolve("better-sqlite3/package.json"));
+    const file = path.join(packageFolder, "build", "Release", "better_sqlite3.node");
+    if (fs.statSync(file, { throwIfNoEntry: false })?.isFile()) knownBinding = { nativeBinding: file };
+    else {
+      // `path: true`: bindings says where the addon is rather than loading it.
+      const bindings = createRequire(path.join(packageFolder, "package.json"))("bindings") as (options: { bindings: string; module_root: string; path: true }) => string;
+      knownBinding = { nativeBinding: bindings({ bindings: "better_sqlite3.node", module_root: packageFolder, path: true }) };
     }
   }
   return knownBinding;
