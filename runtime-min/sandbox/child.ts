@@ -9,7 +9,9 @@
  * file envelopes for large ones and for every `ctx.getSandbox()` file exchange). It exits when the doorbell
  * closes (the host went away or closed the worker).
  */
+import * as fs from "node:fs";
 import * as net from "node:net";
+import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { EnvelopeBridge, EnvelopeTooLargeError, FrameReader, INLINE_FRAME_MAX_BYTES, socketSender } from "./bridge.js";
 import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
@@ -19,6 +21,8 @@ import { exchangesFileContents, MAX_CALL_SETUPS, type CallMessage, type CallRequ
 import type { ContextChannel } from "./tool-context.js";
 
 const DOORBELL_FD = 3;
+/** The empty module {@link warmModuleLoader} imports (no envelope is named like it: `./bridge.ts`). */
+const WARM_MODULE_FILE = "warm.mjs";
 /** Size of the buffer the doorbell socket reads into (an inline frame is at most 64 KiB plus its header). */
 const READ_BUFFER_BYTES = 64 * 1024;
 
@@ -119,6 +123,26 @@ function main(): void {
   doorbell.on("close", () => process.exit(0));
   doorbell.on("error", () => process.exit(0));
   bridge.publish({ kind: "ready", pid: process.pid });
+  warmModuleLoader(bridgeDir);
+}
+
+/**
+ * Imports an empty ES module, which the child writes into its own bridge folder, right after it
+ * said `ready`: the first import of a file costs the module loader about a millisecond more than
+ * later ones (its file resolution and reading, the permission checks on that path), and without
+ * this the bundle's import, when the call arrives, would pay it (issue 14 item 3, a whole
+ * `call`). The module holds nothing and runs nothing; nothing else reads it, and the bridge
+ * folder is removed with the process. A failure is ignored: the bundle's import then pays the
+ * cost, as before.
+ */
+function warmModuleLoader(bridgeDir: string): void {
+  try {
+    const file = path.join(bridgeDir, WARM_MODULE_FILE);
+    fs.writeFileSync(file, "export {};\n");
+    import(pathToFileURL(file).href).catch(() => undefined);
+  } catch {
+    // Not written: nothing warmed.
+  }
 }
 
 async function runWithModule(
