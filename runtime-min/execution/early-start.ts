@@ -28,6 +28,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkWriteTarget, writeFileConfined } from "../../common/confined-write.js";
+import { readSmallRegularFile } from "../../common/small-file.js";
 import { HOST_LIMIT_RANGES } from "../host-limits.js";
 import { chooseBridgeRoot } from "../sandbox/bridge-root.js";
 import { knownChildSource } from "../sandbox/child-script.js";
@@ -45,6 +46,12 @@ export const SANDBOX_START_FILE = ".assemblyline/cache/sandbox-start.json";
 const BUNDLE_FILE = /^[0-9a-f]{64}\.mjs$/;
 /** The most starts the file keeps (the most recently changed). */
 const MAX_ENTRIES = 64;
+/**
+ * The most bytes of `sandbox-start.json` read: {@link MAX_ENTRIES} entries of a few hundred bytes
+ * each fit many times over. A larger file, a link, a FIFO or a device is not read at all (the
+ * agent folder may be a cloned repository's: `common/small-file.ts`).
+ */
+const MAX_SANDBOX_START_BYTES = 256 * 1024;
 
 /** What the runtime remembers of an announced call's sandbox process, per surface and tool. */
 export interface SandboxStartEntry {
@@ -257,7 +264,9 @@ function readEntries(root: string): Map<string, SandboxStartEntry> {
   const entries = new Map<string, SandboxStartEntry>();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(path.join(root, SANDBOX_START_FILE), "utf8"));
+    const text = readSmallRegularFile(path.join(root, SANDBOX_START_FILE), MAX_SANDBOX_START_BYTES);
+    if (text === undefined) return entries;
+    parsed = JSON.parse(text);
   } catch {
     return entries;
   }

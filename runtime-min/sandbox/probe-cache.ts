@@ -27,9 +27,16 @@ import { updateWithFileStats } from "../../common/file-stats-hash.js";
 import * as os from "node:os";
 import * as path from "node:path";
 import { writeFileConfined } from "../../common/confined-write.js";
+import { readSmallRegularFile } from "../../common/small-file.js";
 
 /** The cache file, relative to the agent root. */
 export const ISOLATION_CACHE_FILE = ".assemblyline/cache/isolation.json";
+
+/**
+ * The most bytes of `isolation.json` read (two records of a fingerprint and a short value). A
+ * larger file, a link, a FIFO or a device is not read (`common/small-file.ts`): a miss.
+ */
+const MAX_ISOLATION_CACHE_BYTES = 16 * 1024;
 
 /** Which probe a record belongs to. */
 export type ProbeKind = "process" | "shell";
@@ -93,7 +100,8 @@ export function isolationFingerprint(kind: ProbeKind, inputs: readonly string[],
 export function cachedSuccess(kind: ProbeKind, fingerprint: string | undefined): string | undefined {
   if (cacheRoot === undefined || fingerprint === undefined) return undefined;
   try {
-    const record = JSON.parse(fs.readFileSync(path.join(cacheRoot, ISOLATION_CACHE_FILE), "utf8")) as { [kind: string]: { fingerprint?: unknown; value?: unknown } | undefined };
+    const record = JSON.parse(readSmallRegularFile(path.join(cacheRoot, ISOLATION_CACHE_FILE), MAX_ISOLATION_CACHE_BYTES) ?? "null") as { [kind: string]: { fingerprint?: unknown; value?: unknown } | undefined } | null;
+    if (record === null || typeof record !== "object") return undefined;
     const entry = Object.hasOwn(record, kind) ? record[kind] : undefined;
     return entry?.fingerprint === fingerprint && typeof entry.value === "string" ? entry.value : undefined;
   } catch {
@@ -115,7 +123,7 @@ export function recordSuccess(kind: ProbeKind, fingerprint: string | undefined, 
     if (!fs.statSync(path.join(cacheRoot, ".assemblyline"), { throwIfNoEntry: false })?.isDirectory()) return;
     let record: { [kind: string]: unknown } = {};
     try {
-      const read = JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
+      const read = JSON.parse(readSmallRegularFile(file, MAX_ISOLATION_CACHE_BYTES) ?? "null") as unknown;
       if (read !== null && typeof read === "object" && !Array.isArray(read)) record = read as { [kind: string]: unknown };
     } catch {
       // None yet, or unreadable: start afresh.

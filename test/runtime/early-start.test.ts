@@ -4,6 +4,7 @@
  * that process before it opens the runtime, when the runtime adopts it (only when it would launch
  * exactly that process), and what happens to a process or a run folder nobody adopts.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Socket } from "node:net";
@@ -188,7 +189,26 @@ describe("what an early start refuses", () => {
       fs.writeFileSync(startsFile(root), text);
       expect(startSandboxEarly({ root, tool: "echo" }), text).toBeUndefined();
     }
-    fs.writeFileSync(startsFile(root), JSON.stringify({ version: 1, starts: { ".\u0000echo": good } }));
+    // The file itself as a cloned repository could hold it: a link (to /dev/zero, or even to a
+    // good copy), a FIFO without a writer, a file over the size bound. Nothing is read or started.
+    const goodText = JSON.stringify({ version: 1, starts: { ".\u0000echo": good } });
+    const goodCopy = path.join(root, "elsewhere", "starts.json");
+    fs.writeFileSync(goodCopy, goodText);
+    const plants: [string, () => void][] = [
+      ["a link to /dev/zero", () => fs.symlinkSync("/dev/zero", startsFile(root))],
+      ["a link to a good file", () => fs.symlinkSync(goodCopy, startsFile(root))],
+      ["a FIFO", () => expect(spawnSync("mkfifo", [startsFile(root)]).status).toBe(0)],
+      ["over the size bound", () => fs.writeFileSync(startsFile(root), goodText.replace("{", `{"pad":"${"x".repeat(300 * 1024)}",`))],
+    ];
+    for (const [what, plant] of plants) {
+      fs.rmSync(startsFile(root), { force: true });
+      plant();
+      const started = Date.now();
+      expect(startSandboxEarly({ root, tool: "echo" }), what).toBeUndefined();
+      expect(Date.now() - started, what).toBeLessThan(5_000);
+    }
+    fs.rmSync(startsFile(root), { force: true });
+    fs.writeFileSync(startsFile(root), goodText);
     early = startSandboxEarly({ root, tool: "echo" });
     expect(early?.pid).toBeDefined();
   }, 60_000);

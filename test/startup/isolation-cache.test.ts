@@ -4,6 +4,7 @@
  * machine as it is, so the next `call` launches no probe; a failure is never remembered, so a
  * missing isolation is found, and warned about (AL8031), by every process.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -69,6 +70,28 @@ describe("the probe cache", () => {
     expect(cache.cachedSuccess("shell", "print-1")).toBeUndefined();
     cache.recordSuccess("shell", "print-3", "no-kill-child");
     expect(cache.cachedSuccess("shell", "print-3")).toBe("no-kill-child");
+  });
+
+  it.runIf(linux)("reads no link, FIFO or oversized file as the record (a cloned agent folder may hold any), and does not wait on a FIFO", async () => {
+    const cache = await freshCache();
+    cache.useIsolationCache(root);
+    cache.recordSuccess("shell", "print-1", "kill-child");
+    const good = fs.readFileSync(path.join(root, CACHE), "utf8");
+    const copy = path.join(root, "good-copy.json");
+    fs.writeFileSync(copy, good);
+    const plants: [string, () => void][] = [
+      ["a link to a good record", () => fs.symlinkSync(copy, path.join(root, CACHE))],
+      ["a link to /dev/zero", () => fs.symlinkSync("/dev/zero", path.join(root, CACHE))],
+      ["a FIFO", () => expect(spawnSync("mkfifo", [path.join(root, CACHE)]).status).toBe(0)],
+      ["over the size bound", () => fs.writeFileSync(path.join(root, CACHE), good.replace("{", `{"pad":"${"x".repeat(64 * 1024)}",`))],
+    ];
+    for (const [what, plant] of plants) {
+      fs.rmSync(path.join(root, CACHE), { force: true });
+      plant();
+      const started = Date.now();
+      expect(cache.cachedSuccess("shell", "print-1"), what).toBeUndefined();
+      expect(Date.now() - started, what).toBeLessThan(5_000);
+    }
   });
 
   it("never creates the root or its state directory", async () => {
