@@ -48,12 +48,24 @@ const NAMESPACES = ["user", "mnt", "pid", "net"];
 let cacheRoot: string | undefined;
 
 /**
+ * Successes found while the root's `.assemblyline/` did not exist yet: a fresh agent's first
+ * `call` starts its probes before it compiles, and they finish before the compile makes the
+ * folder. Written when the root is named again and the folder exists ({@link useIsolationCache},
+ * which `openRuntime` calls after the compile), so the agent's second call already knows them.
+ */
+const pending = new Map<ProbeKind, { readonly fingerprint: string; readonly value: string }>();
+
+/**
  * Names the agent root whose `.assemblyline/cache/` keeps the probes' successes in this process
  * (the first root named wins: the probes run once per process). `openRuntime` and
- * `startIsolationProbes` call it before probing; without it nothing is cached.
+ * `startIsolationProbes` call it before probing; without it nothing is cached. Naming the root
+ * again writes the successes kept while its `.assemblyline/` did not exist, once it does.
  */
 export function useIsolationCache(root: string): void {
   cacheRoot ??= path.resolve(root);
+  if (pending.size > 0 && cacheRoot === path.resolve(root)) {
+    for (const [kind, { fingerprint, value }] of [...pending]) recordSuccess(kind, fingerprint, value);
+  }
 }
 
 /**
@@ -113,14 +125,20 @@ export function cachedSuccess(kind: ProbeKind, fingerprint: string | undefined):
  * Records a success of `kind` under `fingerprint` with `value` (what the probe found beyond
  * "it works", e.g. whether `unshare` knows `--kill-child`), keeping the other kind's record.
  * Written confined to the root (never through a link out of it), and only when the root's
- * `.assemblyline/` already exists; never throws.
+ * `.assemblyline/` already exists; until then kept in this process, and written when
+ * {@link useIsolationCache} names the root again. Never throws.
  */
 export function recordSuccess(kind: ProbeKind, fingerprint: string | undefined, value: string): void {
   if (cacheRoot === undefined || fingerprint === undefined) return;
   const file = path.join(cacheRoot, ISOLATION_CACHE_FILE);
   try {
-    // Never creates the root or its state directory (a mistyped root stays missing: AL1024).
-    if (!fs.statSync(path.join(cacheRoot, ".assemblyline"), { throwIfNoEntry: false })?.isDirectory()) return;
+    // Never creates the root or its state directory (a mistyped root stays missing: AL1024); a
+    // success is kept until the folder exists (see `pending`).
+    if (!fs.statSync(path.join(cacheRoot, ".assemblyline"), { throwIfNoEntry: false })?.isDirectory()) {
+      pending.set(kind, { fingerprint, value });
+      return;
+    }
+    pending.delete(kind);
     let record: { [kind: string]: unknown } = {};
     try {
       const read = JSON.parse(readSmallRegularFile(file, MAX_ISOLATION_CACHE_BYTES) ?? "null") as unknown;

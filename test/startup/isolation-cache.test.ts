@@ -94,6 +94,25 @@ describe("the probe cache", () => {
     }
   });
 
+  it("keeps a success found before .assemblyline/ exists, and writes it when the root is named again once it does", async () => {
+    const cache = await freshCache();
+    const fresh = path.join(root, "fresh-agent");
+    fs.mkdirSync(fresh);
+    cache.useIsolationCache(fresh);
+    cache.recordSuccess("process", "print-1", "isolated");
+    expect(fs.existsSync(path.join(fresh, ".assemblyline"))).toBe(false);
+    cache.useIsolationCache(fresh);
+    expect(fs.existsSync(path.join(fresh, ".assemblyline"))).toBe(false);
+    // The compile made the state directory; openRuntime names the root again.
+    fs.mkdirSync(path.join(fresh, ".assemblyline"));
+    cache.useIsolationCache(fresh);
+    expect(cache.cachedSuccess("process", "print-1")).toBe("isolated");
+    // Written once: a later success of the same kind is not overwritten by the old one.
+    cache.recordSuccess("process", "print-2", "isolated");
+    cache.useIsolationCache(fresh);
+    expect(cache.cachedSuccess("process", "print-2")).toBe("isolated");
+  });
+
   it("never creates the root or its state directory", async () => {
     const cache = await freshCache();
     const missing = path.join(root, "no-such-agent");
