@@ -97,15 +97,25 @@ function show(value: JsonValue | undefined): string {
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
-/** Structural JSON equality; object key order does not matter. */
+/**
+ * Structural JSON equality; object key order does not matter. Plain loops, no callback per item
+ * or key: it runs once per tool of a compile, mostly in V8's interpreter (issue 14 item 1).
+ */
 export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]!));
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  const arrayA = Array.isArray(a);
+  if (arrayA !== Array.isArray(b)) return false;
+  if (arrayA) {
+    const items = b as readonly JsonValue[];
+    if (a.length !== items.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i]!, items[i]!)) return false;
+    return true;
   }
-  if (isJsonObject(a) && isJsonObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key]!, b[key]!));
-  }
-  return false;
+  const objectA = a as { readonly [key: string]: JsonValue };
+  const objectB = b as { readonly [key: string]: JsonValue };
+  const keys = Object.keys(objectA);
+  if (keys.length !== Object.keys(objectB).length) return false;
+  for (const key of keys) if (!Object.hasOwn(objectB, key) || !jsonEqual(objectA[key]!, objectB[key]!)) return false;
+  return true;
 }
