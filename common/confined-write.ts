@@ -89,15 +89,18 @@ export function checkWriteTarget(root: string, target: string, kind: WriteTarget
  * On ext4 the `fsync` of even an empty file waits for the journal to commit everything the
  * compile changed before it (the artifact's 2,000 links): 30 ms of a one-file compile's main
  * thread went to the compile record's stamp alone (issue 14 item 4).
+ *
+ * `mode` is the new file's permission bits before the umask (default 0644; 0600 for a file of
+ * the user's private code caches, `private-cache-folder.ts`).
  */
-export function writeFileConfined(root: string, target: string, data: string | Uint8Array | readonly Uint8Array[], options: { readonly createFolders?: boolean; readonly durable?: boolean } = {}): WriteRefusal | undefined {
+export function writeFileConfined(root: string, target: string, data: string | Uint8Array | readonly Uint8Array[], options: { readonly createFolders?: boolean; readonly durable?: boolean; readonly mode?: number } = {}): WriteRefusal | undefined {
   const refusal = checkWriteTarget(root, target, "file");
   if (refusal) return refusal;
   const absolute = path.resolve(root, target);
   if (options.createFolders) fs.mkdirSync(path.dirname(absolute), { recursive: true });
   const temporary = `${absolute}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
   try {
-    const fd = fs.openSync(temporary, "wx", 0o644);
+    const fd = fs.openSync(temporary, "wx", options.mode ?? 0o644);
     try {
       if (typeof data === "string" || data instanceof Uint8Array) fs.writeFileSync(fd, data);
       else writeParts(fd, data);

@@ -24,9 +24,10 @@ export function sealPayload(magic: Buffer, payload: unknown): Buffer {
  * (`writeFileConfined`: never through a link out of the root), without `fsync` (`durable:
  * false`: a file a power failure damaged reads as nothing, a miss). Never throws: returns whether
  * the file was written and, when the write was refused, why (the caches report it as a warning).
+ * `mode`: the file's permission bits (`writeFileConfined`'s, default 0644).
  */
-export function writeSealedFile(root: string, file: string, magic: Buffer, payload: unknown): { readonly written: boolean; readonly refusal?: WriteRefusal } {
-  return writeCacheBytes(root, file, () => sealPayload(magic, payload));
+export function writeSealedFile(root: string, file: string, magic: Buffer, payload: unknown, options: { readonly mode?: number } = {}): { readonly written: boolean; readonly refusal?: WriteRefusal } {
+  return writeCacheBytes(root, file, () => sealPayload(magic, payload), options.mode);
 }
 
 /**
@@ -34,9 +35,9 @@ export function writeSealedFile(root: string, file: string, magic: Buffer, paylo
  * never throws (a failure to make or write them is `written: false`). The one write path of
  * {@link writeSealedFile} and {@link writeSealedLog}.
  */
-function writeCacheBytes(root: string, file: string, make: () => Uint8Array | readonly Uint8Array[]): { readonly written: boolean; readonly refusal?: WriteRefusal } {
+function writeCacheBytes(root: string, file: string, make: () => Uint8Array | readonly Uint8Array[], mode?: number): { readonly written: boolean; readonly refusal?: WriteRefusal } {
   try {
-    const refusal = writeFileConfined(root, file, make(), { createFolders: true, durable: false });
+    const refusal = writeFileConfined(root, file, make(), { createFolders: true, durable: false, ...(mode === undefined ? {} : { mode }) });
     return refusal === undefined ? { written: true } : { written: false, refusal };
   } catch {
     return { written: false };

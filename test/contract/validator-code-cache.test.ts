@@ -96,6 +96,41 @@ describe("the validator code cache", () => {
     expect(healed.codeCacheStats().hits).toBe(1);
   });
 
+  it("keeps validators of one schema text in two dialects apart", async () => {
+    const dir = path.join(tempDir("al-validator-cache-"), "cache");
+    // The same bare schema: in 2020-12 `prefixItems` checks the first item and `items: false`
+    // refuses the rest; draft-07 knows no `prefixItems`, so `items: false` refuses every item.
+    const body = { type: "array", prefixItems: [{ type: "string" }], items: false };
+    const draft07 = { $schema: "http://json-schema.org/draft-07/schema#", ...body };
+    for (let round = 0; round < 2; round++) {
+      const validator = new InputValidator({ codeCacheDir: dir });
+      expect(await validator.validate(body, ["a"]), `round ${round}`).toBeUndefined();
+      expect(await validator.validate(draft07, ["a"]), `round ${round}`).not.toBeUndefined();
+      expect(validator.codeCacheStats(), `round ${round}`).toEqual(round === 0 ? { hits: 0, misses: 2, writes: 2 } : { hits: 2, misses: 0, writes: 0 });
+    }
+  });
+
+  it("never caches a schema with a __proto__ key, whose standalone code would decide otherwise", async () => {
+    const dir = path.join(tempDir("al-validator-cache-"), "cache");
+    // As the compiler keeps it from a JSON schema: an own `__proto__` key, data like any other.
+    const schema = JSON.parse('{"type":"object","properties":{"v":{"const":{"__proto__":{"a":1}}}},"additionalProperties":false}') as Record<string, unknown>;
+    const same = JSON.parse('{"v":{"__proto__":{"a":1}}}') as unknown;
+    for (let round = 0; round < 2; round++) {
+      const validator = new InputValidator({ codeCacheDir: dir });
+      expect(await validator.validate(schema, same), `round ${round}`).toBeUndefined();
+      expect((await validator.validate(schema, { v: {} }))?.message, `round ${round}`).toContain("`v` must be");
+      expect(validator.codeCacheStats(), `round ${round}`).toEqual({ hits: 0, misses: 0, writes: 0 });
+    }
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.startsWith("ajv-")) : []).toEqual([]);
+  });
+
+  it("writes its files readable by this user only", async () => {
+    const dir = path.join(tempDir("al-validator-cache-"), "cache");
+    await new InputValidator({ codeCacheDir: dir }).validate(CASES[0]!.schema, {});
+    const [name] = fs.readdirSync(dir).filter((entry) => entry.startsWith("ajv-"));
+    if (process.platform !== "win32") expect(fs.statSync(path.join(dir, name!)).mode & 0o077).toBe(0);
+  });
+
   it("keys a validator by dialect, options and schema text", () => {
     const cache = new ValidatorCodeCache(null);
     const key = cache.keyOf("2020-12", { allErrors: true }, '{"type":"string"}');

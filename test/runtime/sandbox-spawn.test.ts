@@ -52,7 +52,9 @@ describe("spawnSandboxProcess", () => {
     const started = path.join(workspace, ".tmp", "started");
     const spawned = spawnSandboxProcess({
       ...base,
-      childSource: `// ${"x".repeat(size)}\nimport * as fs from "node:fs";\nfs.writeFileSync(${JSON.stringify(started)}, "yes");\n`,
+      // A string of `size` characters whose length the script checks: a script cut short, or
+      // with any part sent twice, fails to parse or throws, and writes no mark.
+      childSource: `const pad = "${"x".repeat(size)}";\nif (pad.length !== ${size}) throw new Error("cut");\nimport * as fs from "node:fs";\nfs.writeFileSync(${JSON.stringify(started)}, "yes");\n`,
       bundlePath: path.join(root, "bundle.mjs"),
       workspace,
       bridgeRoot: path.join(root, "bridges"),
