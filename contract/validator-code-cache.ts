@@ -45,6 +45,18 @@ function packageVersions(): readonly string[] {
   return versions;
 }
 
+/**
+ * Whether the validator of a schema with this JSON text may be kept as code. Not when the text
+ * holds `"__proto__"`: ajv's standalone code writes schema values (a `const`, an `enum`, the
+ * names an `additionalProperties` error lists) as object literals, where a `"__proto__"` key sets
+ * the object's prototype instead of making a key, so the cached validator would decide otherwise
+ * than the compiled one (a `const` of `{"__proto__": {"a": 1}}` would accept `{}`). The compiler
+ * keeps such a key as data (`setOwn`), so such a schema is compiled every time.
+ */
+export function cacheableSchemaText(schemaText: string): boolean {
+  return !schemaText.includes('"__proto__"');
+}
+
 /** What a {@link ValidatorCodeCache} did (for tests and benchmarks). */
 export interface ValidatorCodeCacheStats {
   /** Validators evaluated from a cached file. */
@@ -84,9 +96,11 @@ export class ValidatorCodeCache {
   /**
    * The key of the validator of `schemaText` (the schema's JSON text, `$schema` and `$id`
    * removed) compiled in `dialect` with the ajv `options`: SHA-256 hex of this cache's format,
-   * ajv's and ajv-formats' versions, the dialect, the options and the text.
+   * ajv's and ajv-formats' versions, the dialect, the options and the text. `undefined` when the
+   * cache is off, or when the validator must not be kept as code ({@link cacheableSchemaText}).
    */
-  keyOf(dialect: string, options: object, schemaText: string): string {
+  keyOf(dialect: string, options: object, schemaText: string): string | undefined {
+    if (!this.enabled || !cacheableSchemaText(schemaText)) return undefined;
     return createHash("sha256")
       .update(JSON.stringify([MAGIC.toString("utf8"), ...packageVersions(), dialect, options]))
       .update("\0")

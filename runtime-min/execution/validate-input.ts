@@ -112,7 +112,7 @@ export class InputValidator {
     const dialect = (typeof schema.$schema === "string" ? dialectOfUri(schema.$schema) : undefined) ?? "2020-12";
     const { $id: _ignored, $schema: _dialect, ...bare } = schema;
     const text = JSON.stringify(bare);
-    const key = this.codeCache.enabled && cacheable(text) ? this.codeCache.keyOf(dialect, AJV_OPTIONS, text) : undefined;
+    const key = this.codeCache.keyOf(dialect, AJV_OPTIONS, text);
     const cached = key === undefined ? undefined : this.codeCache.load(key);
     if (cached) return cached;
     const ajv = await import("../../contract/ajv.js");
@@ -136,18 +136,6 @@ export class InputValidator {
     }
     return validate;
   }
-}
-
-/**
- * Whether the validator of a schema with this JSON text may be kept as code. Not when the text
- * holds `"__proto__"`: ajv's standalone code writes schema values (a `const`, an `enum`, the
- * names an `additionalProperties` error lists) as object literals, where a `"__proto__"` key sets
- * the object's prototype instead of making a key, so the cached validator would decide otherwise
- * than the compiled one (a `const` of `{"__proto__": {"a": 1}}` would accept `{}`). The compiler
- * keeps such a key as data (`setOwn`), so the runtime compiles such a schema every time.
- */
-function cacheable(schemaText: string): boolean {
-  return !schemaText.includes('"__proto__"');
 }
 
 /**

@@ -131,8 +131,10 @@ describe("the validator code cache", () => {
     if (process.platform !== "win32") expect(fs.statSync(path.join(dir, name!)).mode & 0o077).toBe(0);
   });
 
-  it("keys a validator by dialect, options and schema text", () => {
-    const cache = new ValidatorCodeCache(null);
+  it("keys a validator by dialect, options and schema text, and gives no key when off or for a __proto__ text", () => {
+    expect(new ValidatorCodeCache(null).keyOf("2020-12", {}, "{}")).toBeUndefined();
+    const cache = new ValidatorCodeCache(path.join(tempDir("al-validator-cache-"), "cache"));
+    expect(cache.keyOf("2020-12", {}, '{"const":{"__proto__":1}}')).toBeUndefined();
     const key = cache.keyOf("2020-12", { allErrors: true }, '{"type":"string"}');
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     expect(cache.keyOf("2020-12", { allErrors: true }, '{"type":"string"}')).toBe(key);
