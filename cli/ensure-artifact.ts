@@ -18,6 +18,13 @@ import { LOCKFILE_NAME } from "../contract/lockfile-types.js";
 import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE } from "../contract/manifest.js";
 import { inputsUnchanged, recordingHost } from "./inputs-record.js";
 
+/**
+ * Loads the compiler (`build/compile.ts`) for a compile this step runs: the CLI's full entry
+ * imports the module beside it; the host bundle, which leaves the compiler out, takes it from
+ * the CLI bundle (scripts/build-cli-bundle.mjs; docs/performance.md, "The host bundle").
+ */
+export type CompilerLoader = () => Promise<Pick<typeof import("../build/compile.js"), "compileAgent">>;
+
 /** What {@link ensureArtifact} did. */
 export interface EnsuredArtifact {
   /** Diagnostics of the compile (the check, or the full compile when one ran). */
@@ -38,17 +45,18 @@ export interface EnsuredArtifact {
  * and of the artifact's recorded lock integrity; only when either is stale does it run a full
  * compile, which writes the lock and the artifact.
  * @param root the agent root (absolute or relative to the working directory).
+ * @param loadCompiler loads the compiler, when the check or a compile runs.
  * @param artifactDir the artifact directory (absolute), when the project configuration's `outDir` sets one.
  * @returns the diagnostics to report (any error stops the host command). Never throws for bad
  *   input; throws only for internal failures, like `compileAgent`.
  */
-export async function ensureArtifact(root: string, artifactDir?: string): Promise<EnsuredArtifact> {
+export async function ensureArtifact(root: string, loadCompiler: CompilerLoader, artifactDir?: string): Promise<EnsuredArtifact> {
   const absolute = path.resolve(root);
   if (inputsUnchanged(absolute) && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: [], compiled: false, recorded: true, lockChanged: false };
   // This run now loads the compiler, which its kind of run does not: the code cache then keeps
   // the bundle's entry for the kind only until a run of it does not compile.
   noteCompilingRun();
-  const { compileAgent } = await import("../build/compile.js");
+  const { compileAgent } = await loadCompiler();
   // The check saves the analysis cache: a full compile after it (stale artifact) and the next
   // command's check then reuse the analysis instead of parsing everything again.
   const checking = recordingHost(absolute);

@@ -9,16 +9,17 @@
  * hold only the command-line definitions (commander, the target ids, the version). Every
  * command's work — the compiler, the runtime, the project configuration, the diagnostics
  * catalogue and formatters — is imported by the command's action when it runs, so `--version`
- * and `--help` load almost nothing and `tools` loads neither TypeScript nor esbuild.
+ * and `--help` load almost nothing and `tools` loads neither TypeScript nor esbuild. The program
+ * itself (name, version, usage errors, failures) is `./program.ts`, shared with the host
+ * commands' own entry (`./host-main.ts`), which the package's bin runs for them.
  */
-import * as path from "node:path";
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import type { CompileFlags } from "./commands/compile.js";
 import { isTargetId, TARGET_IDS, unknownTargetHint } from "../compiler/providers/profile.js";
-import { registerCatalogCommands, registerRuntimeCommands } from "./commands/host-commands.js";
-import { toolVersion } from "./version.js";
-import type { DiagnosticMessage } from "../diagnostics/catalog/index.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { compileFirst, registerHostCommands } from "./commands/host-commands.js";
+import { createProgram, runProgram } from "./program.js";
+import type { CompilerLoader } from "./ensure-artifact.js";
+import { printCommandOutput, type CommandOutput } from "./commands/command-output.js";
 import { registerLspCommand, type ServeLanguageServer } from "./commands/lsp.js";
 import type { EarlySandboxStart } from "../runtime-min/execution/early-start.js";
 
@@ -39,18 +40,7 @@ const COMPILE_FORMATS = ["pretty", "json", "sarif", "github"] as const;
  */
 export async function main(argv: readonly string[], services: CliServices = {}): Promise<number> {
   let exitCode = 0;
-  const program = new Command()
-    .name("assembly-line")
-    .description("Compile, lock, package and run agents built from Agent Plugins v1 packages.")
-    .version(toolVersion(), "-v, --version")
-    .exitOverride()
-    .showHelpAfterError("(run 'assembly-line --help' for usage)")
-    .configureOutput({
-      writeOut: (text) => process.stdout.write(text),
-      writeErr: (text) => process.stderr.write(text),
-      // Command-line mistakes carry their code like every other diagnostic (AL9001).
-      outputError: (text, write) => write(text.replace(/^error: /, "error AL9001: ")),
-    });
+  const program = createProgram();
 
   program
     .command("compile")
@@ -126,32 +116,17 @@ export async function main(argv: readonly string[], services: CliServices = {}):
       exitCode = await runReview(root, options);
     });
 
-  const write = (output: { stdout: string; stderr: string; exitCode: number }): void => {
-    if (output.stdout) process.stdout.write(output.stdout);
-    if (output.stderr) process.stderr.write(output.stderr);
+  const write = (output: CommandOutput): void => {
+    printCommandOutput(output);
     exitCode = output.exitCode;
   };
-  registerCatalogCommands(program, { ensureArtifact: ensureCompiled }, write);
-  registerRuntimeCommands(program, { ensureArtifact: ensureCompiled, ...(services.earlyStart === undefined ? {} : { earlyStart: services.earlyStart }) }, write);
+  registerHostCommands(program, { ensureArtifact: compileFirst(loadCompiler), ...(services.earlyStart === undefined ? {} : { earlyStart: services.earlyStart }) }, write);
   registerLspCommand(program, services.serveLanguageServer, (code) => (exitCode = code));
-
-  try {
-    await program.parseAsync(argv, { from: "user" });
-    return exitCode;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
-      const { Diagnostics } = await import("../diagnostics/catalog/index.js");
-      await printFailureJson(program, argv, Diagnostics.UsageError, error.message.replace(/^error: /, ""));
-      return 2;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`assembly-line: internal error: ${error instanceof Error ? (error.stack ?? message) : message}\n`);
-    const { Diagnostics } = await import("../diagnostics/catalog/index.js");
-    await printFailureJson(program, argv, Diagnostics.InternalError, message);
-    return 2;
-  }
+  return runProgram(program, argv, () => exitCode);
 }
+
+/** The compiler, for the host commands' compile-first step: in this entry, the modules beside it. */
+const loadCompiler: CompilerLoader = () => import("../build/compile.js");
 
 /** Commander parser of a repeatable `--target`: refuses an unknown id as a usage error (AL9001, exit 2). */
 function collectTarget(value: string, previous: string[] | undefined): string[] {
@@ -164,91 +139,6 @@ function parseTokenBudget(value: string): number {
   const budget = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(budget) || budget <= 0) throw new InvalidArgumentError("Expected a positive whole number of tokens, e.g. --token-budget 8000.");
   return budget;
-}
-
-/**
- * With `--format json`, a usage or internal failure still prints exactly one JSON object on
- * stdout (DESIGN §7): `{ ok: false, diagnostics }`, or for `call`/`approve` the call shape
- * `{ status: "failed", error, diagnostics, events: [] }`. The format is the flag's, else — for
- * `compile`, whose default format the project configuration sets (docs/configuration.md) — the
- * configuration's `format` (`failureFormat`).
- */
-async function printFailureJson(program: Command, argv: readonly string[], message: DiagnosticMessage, text: string): Promise<void> {
-  if ((await failureFormat(program, argv)) !== "json") return;
-  const [{ createDiagnostic }, { toJsonDiagnostic }] = await Promise.all([import("../diagnostics/diagnostic.js"), import("../diagnostics/format-machine.js")]);
-  const diagnostic = toJsonDiagnostic(createDiagnostic(message, { file: "", line: 1, column: 1 }, [text]));
-  const command = argv.find((arg) => !arg.startsWith("-"));
-  const document =
-    command === "call" || command === "approve"
-      ? { status: "failed", error: diagnostic["message"], diagnostics: [diagnostic], events: [] }
-      : { ok: false, diagnostics: [diagnostic] };
-  process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
-}
-
-/**
- * The output format of a command whose arguments may not have parsed: `--format` as typed;
- * else, for `compile`, the `format` of the configuration its first root uses (`--config FILE`,
- * `--no-config`, or the search from that root; a configuration that cannot be loaded counts
- * as none); else `undefined` (pretty).
- */
-async function failureFormat(program: Command, argv: readonly string[]): Promise<string | undefined> {
-  const formatAt = argv.findIndex((arg) => arg === "--format" || arg.startsWith("--format="));
-  if (formatAt >= 0) return argv[formatAt]!.includes("=") ? argv[formatAt]!.slice(argv[formatAt]!.indexOf("=") + 1) : argv[formatAt + 1];
-  const words = commandWords(program, argv);
-  if (words?.command !== "compile") return undefined;
-  try {
-    const [{ loadProjectConfig }, { configSelection }] = await Promise.all([import("../build/project-config/load-project-config.js"), import("./config-selection.js")]);
-    const config = words.options.get("config");
-    const selection = configSelection({ ...(config === undefined ? {} : { config: config === "" ? false : config }) });
-    const loaded = await loadProjectConfig(path.resolve(words.operands[0] ?? "."), selection);
-    return loaded.diagnostics.length === 0 ? loaded.config.format : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The command, its operands and its option values as far as `argv` can be read without
- * parsing it (a usage error stopped the parse): options that take a value (by the command's
- * own definitions) consume the next word; `--no-x` is recorded as `x` with value `""`.
- */
-function commandWords(program: Command, argv: readonly string[]): { command: string; operands: string[]; options: Map<string, string> } | undefined {
-  const name = argv.find((arg) => !arg.startsWith("-"));
-  const command = program.commands.find((c) => c.name() === name);
-  if (!command) return undefined;
-  const operands: string[] = [];
-  const options = new Map<string, string>();
-  for (let i = argv.indexOf(name!) + 1; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") {
-      operands.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      operands.push(arg);
-      continue;
-    }
-    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    const option = command.options.find((o) => o.long === flag || o.short === flag);
-    if (!option) continue;
-    const key = option.attributeName();
-    if (option.negate) options.set(key, "");
-    else if (option.required || option.optional) options.set(key, inline ?? argv[++i] ?? "");
-    else options.set(key, "true");
-  }
-  return { command: command.name(), operands, options };
-}
-
-/**
- * The host commands run the compiled artifact, compiling first when it is missing or stale
- * (`ensure-artifact.ts`). When that compile changed the lock, a note on stderr says so (the
- * lock is committed; the user should see it moved).
- */
-async function ensureCompiled(root: string, artifactDir?: string): Promise<readonly Diagnostic[]> {
-  const { ensureArtifact } = await import("./ensure-artifact.js");
-  const ensured = await ensureArtifact(root, artifactDir);
-  if (ensured.lockChanged) process.stderr.write(`assembly-line: compiled ${root} first: ${path.join(root, "plugins.lock")} was updated.\n`);
-  return ensured.diagnostics;
 }
 
 /** A non-negative integer option value (`--max-warnings`). */

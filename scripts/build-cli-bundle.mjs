@@ -12,7 +12,14 @@
  *   scripts). Each loads its module with `import()`, so esbuild wraps every module in an
  *   initialiser that runs on first use: a command still runs only the modules it uses (and
  *   `test/startup/startup-cli.test.ts` checks which, from V8's coverage of those initialisers),
- *   while the file is read and compiled from the code cache once.
+ *   while the file is read and compiled from the code cache once. The entry also exports
+ *   `compiler` (`build/compile.ts`), for the host bundle.
+ * - **The host bundle**, `host.cjs`: the host commands (`tools`, `search`, `call`, `approve`)
+ *   from their own entry (`bin/run-host.ts`, `cli/host-main.ts`), without the compile's code,
+ *   whose functions every start of the CLI bundle creates (esbuild hoists them to its top level)
+ *   and the code cache holds; it takes the compiler from the CLI bundle when a host command must
+ *   compile first (docs/performance.md "The host bundle"). The build fails if it holds a module
+ *   of {@link NOT_IN_HOST_BUNDLE}.
  * - **The stubs.** The package's `bin`, `dist/bin/assembly-line.cjs` (a CommonJS file, beside
  *   the unbundled entry `tsc` emits), and the worker scripts in `dist/`
  *   (`compiler/analysis-worker-thread.js`, `compiler/validation/schema-worker-thread.js`, which
@@ -44,7 +51,7 @@
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, version as esbuildVersion } from "esbuild";
 import ts from "typescript";
 
@@ -63,6 +70,13 @@ const WORKER_SCRIPTS = { analysisWorker: "compiler/analysis-worker-thread.ts", s
 
 /** The global through which the bundle imports what stays outside it (set by every stub). */
 const IMPORTER = 'Symbol.for("assembly-line.import")';
+
+/**
+ * The host commands, which the bin runs from the host bundle: read from the module `tsc`
+ * emitted (cli/commands/host-commands.ts, where they are registered), which `npm run build`
+ * writes before this script runs.
+ */
+const { HOST_COMMANDS } = await import(pathToFileURL(path.join(dist, "cli", "commands", "host-commands.js")).href);
 
 /** The package's bin (package.json `bin`), written into `dist/bin/` by {@link writeBin}. */
 const BIN_STUB = "assembly-line.cjs";
@@ -201,46 +215,6 @@ const typescriptDefines = {
   // when the bundle runs (cli/inputs-record.ts, bundleStubs).
   ASSEMBLY_LINE_BUNDLE_STUBS: JSON.stringify(JSON.stringify({ mark: STUB_MARK, stubs: [`bin/${BIN_STUB}`, ...Object.values(WORKER_SCRIPTS).map((script) => posix(path.relative(dist, emitted(path.join(root, script)))))] })),
 };
-await build({
-  stdin: {
-    contents: [
-      'export const run = (argv: readonly string[], earlyStart?: import("./runtime-min/execution/early-start.ts").EarlySandboxStart) => import("./bin/run.ts").then((cli) => cli.run(argv, earlyStart));',
-      ...Object.entries(WORKER_SCRIPTS).map(([name, script]) => `export const ${name} = () => import("./${script}");`),
-    ].join("\n"),
-    resolveDir: root,
-    sourcefile: "cli-bundle-entry.ts",
-    loader: "ts",
-  },
-  outfile: bundle,
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  // All ASCII (non-ASCII characters escaped, outside comments), so that the code cache reads the
-  // bundle as Latin-1 without a UTF-8 decode (common/code-cache.ts, readLargeAsciiModules).
-  charset: "ascii",
-  sourcemap: "linked",
-  // The bundled packages' licence comments, in one file beside the bundle.
-  legalComments: "linked",
-  banner: {
-    js: [
-      "const __alPath = require(\"node:path\"), __alUrl = require(\"node:url\");",
-      // A bundled module's own file in dist/ (its import.meta.url), from the bundle's folder.
-      "const __alModuleUrl = (file) => __alUrl.pathToFileURL(__alPath.join(__dirname, file)).href;",
-      // What the bundle imports from outside it, through the stub's importer (see above).
-      `const __alImport = (specifier) => globalThis[${IMPORTER}](specifier.startsWith(".") ? __alModuleUrl(specifier) : specifier);`,
-      // A dependency of cosmiconfig, resolved from cosmiconfig's own folder (see COSMICONFIG_LAZY).
-      "const __alCosmiconfigRequire = (id) => require(\"node:module\").createRequire(require.resolve(\"cosmiconfig\"))(id);",
-      // A Node built-in module as a namespace of plain values, one per module (see BUILTIN_NAMESPACE below).
-      "const __alBuiltins = new Map();",
-      "const __alBuiltin = (mod) => { let ns = __alBuiltins.get(mod); if (ns) return ns; ns = { default: mod }; for (const key of Object.getOwnPropertyNames(mod)) { if (key === \"default\") continue; const own = Object.getOwnPropertyDescriptor(mod, key); if (\"value\" in own) ns[key] = own.value; else Object.defineProperty(ns, key, { enumerable: true, get: () => mod[key] }); } __alBuiltins.set(mod, ns); return ns; };",
-    ].join("\n"),
-  },
-  define: typescriptDefines,
-  logLevel: "warning",
-  plugins: [keepLayout],
-});
-
 /** What {@link asciiOnly} writes before a non-ASCII character's code point. */
 const NON_ASCII_MARK = "<non-ascii ";
 
@@ -257,13 +231,89 @@ const NON_ASCII_MARK = "<non-ascii ";
  */
 const BUILTIN_NAMESPACE = /__toESM\(require\("(node:[\w/]+)"\), 1\)/g;
 
-// Every `import(` left in the code (not in a string: a quote, or a name, before it) goes to the importer.
-const code = fs.readFileSync(bundle, "utf8").replace(BUILTIN_NAMESPACE, '__alBuiltin(require("$1"))');
-if (/__toESM\(require\("node:/.test(code)) throw new Error(`scripts/build-cli-bundle.mjs: a built-in module's namespace in ${bundle} was not rewritten`);
-const ascii = asciiOnly(code);
-const routed = ascii.replace(/(?<![\w$.'"`])import\(/g, "__alImport(");
-checkRouted(routed, ascii.length === routed.length ? 0 : (routed.length - ascii.length) / "__al".length);
-fs.writeFileSync(bundle, routed);
+/** The host bundle (see {@link buildBundle}): what the bin runs for these commands. */
+const hostBundle = path.join(outdir, "host.cjs");
+
+/**
+ * What the host bundle must not hold: the compile itself (its orchestration, the analysis, the
+ * schema checks, the lockfile and the packaging of tools) and the editor. It takes the compiler
+ * from the CLI bundle when a host command must compile first; the small modules the host
+ * commands share with the compile (the project configuration, the token counts, the SRI of a
+ * lock) stay in. {@link buildBundle} fails the build if one of these got in.
+ */
+const NOT_IN_HOST_BUNDLE = ["build/compile.ts", "build/emit-artifact.ts", "compiler/analyze-agent.ts", "compiler/static-analysis/", "compiler/validation/", "lockfile/", "packaging/bundle-tools.ts", "packaging/incremental-bundler.ts", "editor/"];
+
+/**
+ * Bundles `entry` (TypeScript, resolved from the repository's root) with what it imports into
+ * one CommonJS file, `outfile`: built-in module namespaces taken once ({@link BUILTIN_NAMESPACE}),
+ * all ASCII ({@link asciiOnly}), every dynamic import routed to the bin's importer
+ * ({@link checkRouted}). Throws, failing the build, when a check fails or the bundle holds a
+ * module whose path starts with one of `forbidden`.
+ */
+async function buildBundle(entry, outfile, forbidden = []) {
+  await build({
+    stdin: { contents: entry, resolveDir: root, sourcefile: "cli-bundle-entry.ts", loader: "ts" },
+    outfile,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    // All ASCII (non-ASCII characters escaped, outside comments), so that the code cache reads the
+    // bundle as Latin-1 without a UTF-8 decode (common/code-cache.ts, readLargeAsciiModules).
+    charset: "ascii",
+    sourcemap: "linked",
+    // The bundled packages' licence comments, in one file beside the bundle.
+    legalComments: "linked",
+    banner: {
+      js: [
+        "const __alPath = require(\"node:path\"), __alUrl = require(\"node:url\");",
+        // A bundled module's own file in dist/ (its import.meta.url), from the bundle's folder.
+        "const __alModuleUrl = (file) => __alUrl.pathToFileURL(__alPath.join(__dirname, file)).href;",
+        // What the bundle imports from outside it, through the stub's importer (see above).
+        `const __alImport = (specifier) => globalThis[${IMPORTER}](specifier.startsWith(".") ? __alModuleUrl(specifier) : specifier);`,
+        // A dependency of cosmiconfig, resolved from cosmiconfig's own folder (see COSMICONFIG_LAZY).
+        "const __alCosmiconfigRequire = (id) => require(\"node:module\").createRequire(require.resolve(\"cosmiconfig\"))(id);",
+        // A Node built-in module as a namespace of plain values, one per module (see BUILTIN_NAMESPACE below).
+        "const __alBuiltins = new Map();",
+        "const __alBuiltin = (mod) => { let ns = __alBuiltins.get(mod); if (ns) return ns; ns = { default: mod }; for (const key of Object.getOwnPropertyNames(mod)) { if (key === \"default\") continue; const own = Object.getOwnPropertyDescriptor(mod, key); if (\"value\" in own) ns[key] = own.value; else Object.defineProperty(ns, key, { enumerable: true, get: () => mod[key] }); } __alBuiltins.set(mod, ns); return ns; };",
+      ].join("\n"),
+    },
+    define: typescriptDefines,
+    logLevel: "warning",
+    plugins: [keepLayout],
+  });
+  // Every `import(` left in the code (not in a string: a quote, or a name, before it) goes to the importer.
+  const code = fs.readFileSync(outfile, "utf8").replace(BUILTIN_NAMESPACE, '__alBuiltin(require("$1"))');
+  if (/__toESM\(require\("node:/.test(code)) throw new Error(`scripts/build-cli-bundle.mjs: a built-in module's namespace in ${outfile} was not rewritten`);
+  const ascii = asciiOnly(code, outfile);
+  const routed = ascii.replace(/(?<![\w$.'"`])import\(/g, "__alImport(");
+  checkRouted(routed, ascii.length === routed.length ? 0 : (routed.length - ascii.length) / "__al".length, outfile);
+  const { sources } = JSON.parse(fs.readFileSync(`${outfile}.map`, "utf8"));
+  const held = sources.map((source) => posix(path.relative(root, path.resolve(path.dirname(outfile), source)))).filter((source) => forbidden.some((prefix) => source.startsWith(prefix)));
+  if (held.length > 0) throw new Error(`scripts/build-cli-bundle.mjs: ${outfile} holds ${held.join(", ")}`);
+  fs.writeFileSync(outfile, routed);
+}
+
+// The CLI bundle: every command (bin/run.ts), the workers' modules, and the compiler the host
+// bundle takes from it.
+await buildBundle(
+  [
+    'export const run = (argv: readonly string[], earlyStart?: import("./runtime-min/execution/early-start.ts").EarlySandboxStart) => import("./bin/run.ts").then((cli) => cli.run(argv, earlyStart));',
+    'export const compiler = () => import("./build/compile.ts");',
+    ...Object.entries(WORKER_SCRIPTS).map(([name, script]) => `export const ${name} = () => import("./${script}");`),
+  ].join("\n"),
+  bundle,
+);
+// The host bundle: the host commands alone (bin/run-host.ts), given the CLI bundle's compiler.
+await buildBundle(
+  [
+    'type EarlySandboxStart = import("./runtime-min/execution/early-start.ts").EarlySandboxStart;',
+    'export const run = (argv: readonly string[], earlyStart: EarlySandboxStart | undefined, cliBundle: () => { compiler: () => Promise<typeof import("./build/compile.ts")> }) =>',
+    '  import("./bin/run-host.ts").then((host) => host.runHost(argv, earlyStart, () => cliBundle().compiler()));',
+  ].join("\n"),
+  hostBundle,
+  NOT_IN_HOST_BUNDLE,
+);
 
 /**
  * The bundle's text with every non-ASCII character left (esbuild's `charset: "ascii"` escapes
@@ -272,8 +322,8 @@ fs.writeFileSync(bundle, routed);
  * start than Node's UTF-8 decode into a two-byte string). {@link checkRouted} fails the build
  * if a mark landed anywhere but in a comment.
  */
-function asciiOnly(text) {
-  if (text.includes(NON_ASCII_MARK)) throw new Error(`scripts/build-cli-bundle.mjs: ${bundle} already holds '${NON_ASCII_MARK}'`);
+function asciiOnly(text, file) {
+  if (text.includes(NON_ASCII_MARK)) throw new Error(`scripts/build-cli-bundle.mjs: ${file} already holds '${NON_ASCII_MARK}'`);
   return text.replace(/[^\x00-\x7f]/gu, (char) => `${NON_ASCII_MARK}U+${char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
 }
 
@@ -283,8 +333,8 @@ function asciiOnly(text) {
  * comment, where it would have changed the text); no {@link asciiOnly} mark is in a literal, a
  * template or a name (only comments may hold one). Throws, failing the build, otherwise.
  */
-function checkRouted(text, rewrites) {
-  const sourceFile = ts.createSourceFile(bundle, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+function checkRouted(text, rewrites, file) {
+  const sourceFile = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   let imports = 0;
   let calls = 0;
   const marked = [];
@@ -298,10 +348,10 @@ function checkRouted(text, rewrites) {
     ts.forEachChild(node, visit);
   };
   visit(sourceFile);
-  if (marked.length > 0) throw new Error(`scripts/build-cli-bundle.mjs: a non-ASCII character outside a comment in ${bundle} (line ${marked.join(", ")}); write it as a \\u escape`);
-  if (imports > 0) throw new Error(`scripts/build-cli-bundle.mjs: ${imports} import() left in ${bundle}`);
+  if (marked.length > 0) throw new Error(`scripts/build-cli-bundle.mjs: a non-ASCII character outside a comment in ${file} (line ${marked.join(", ")}); write it as a \\u escape`);
+  if (imports > 0) throw new Error(`scripts/build-cli-bundle.mjs: ${imports} import() left in ${file}`);
   // The banner's own `__alImport` is a definition, not a call.
-  if (calls !== rewrites) throw new Error(`scripts/build-cli-bundle.mjs: ${rewrites} import( rewritten in ${bundle}, but ${calls} calls of the importer: one was not code`);
+  if (calls !== rewrites) throw new Error(`scripts/build-cli-bundle.mjs: ${rewrites} import( rewritten in ${file}, but ${calls} calls of the importer: one was not code`);
 }
 
 /**
@@ -383,7 +433,8 @@ function specifierFrom(file, target) {
  * line end, exit code 0); anything else installs the code cache, which keeps the bundle's entry
  * per kind of run (common/code-cache.ts, commandKind), gives the bundle its importer, starts a
  * \`call\`'s sandbox process early (`early-call.cjs`, handed to the CLI and discarded when it is done)
- * and runs the CLI. The module `tsc` emits beside it, `dist/bin/assembly-line.js`, stays the
+ * and runs the CLI: a host command ({@link HOST_COMMANDS}) from the host bundle, with a loader of
+ * the CLI bundle, anything else from the CLI bundle. The module `tsc` emits beside it, `dist/bin/assembly-line.js`, stays the
  * unbundled entry (which starts nothing early).
  */
 function writeBin(file) {
@@ -417,9 +468,12 @@ else {
   const { commandKind, installCodeCache } = require(${JSON.stringify(specifierFrom(file, codeCache))});
   installCodeCache({ kind: commandKind(args), folders: [path.join(__dirname, ${JSON.stringify(posix(path.relative(path.dirname(file), outdir)))})], modules: [path.join(__dirname, ${JSON.stringify(posix(path.relative(path.dirname(file), typescriptCopy)))})] });
   globalThis[${IMPORTER}] = (specifier) => import(specifier);
+  // The host commands run from the host bundle, which takes the compiler from the CLI bundle
+  // only when one of them must compile first (docs/performance.md, "The host bundle").
+  const cliBundle = () => require(${JSON.stringify(specifierFrom(file, bundle))});
+  const hostCommand = ${JSON.stringify(HOST_COMMANDS)}.includes(args[0]);
   let settled = false;
-  require(${JSON.stringify(specifierFrom(file, bundle))})
-    .run(args, early)
+  (hostCommand ? require(${JSON.stringify(specifierFrom(file, hostBundle))}).run(args, early, cliBundle) : cliBundle().run(args, early))
     .then(
       (code) => {
         settled = true;
@@ -456,7 +510,7 @@ function writeWorkerStub(file, body) {
     file,
     `${STUB_MARK}: this worker's script, run from the bundle (docs/performance.md "The CLI bundle").
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const require = createRequire(import.meta.url);
 const { installCodeCache } = require(${JSON.stringify(specifierFrom(file, codeCache))});

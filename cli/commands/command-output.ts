@@ -44,9 +44,14 @@ export interface RuntimeCommandHooks {
   readonly earlyStart?: EarlySandboxStart;
 }
 
-/** Writes a command's output to stdout and stderr and sets `process.exitCode` (the default `write`). */
-export function defaultWrite(output: CommandOutput): void {
+/** Writes a command's output to stdout, then stderr. */
+export function printCommandOutput(output: CommandOutput): void {
   if (output.stdout) process.stdout.write(output.stdout);
   if (output.stderr) process.stderr.write(output.stderr);
+}
+
+/** Writes a command's output to stdout and stderr and sets `process.exitCode` (the default `write`). */
+export function defaultWrite(output: CommandOutput): void {
+  printCommandOutput(output);
   process.exitCode = output.exitCode;
 }

@@ -5,8 +5,10 @@
  * (`--version`, `--help`, any other command) never pays for the runtime, the project
  * configuration loader or the token encoder (docs/performance.md).
  */
+import * as path from "node:path";
 import { Option, type Command } from "commander";
 import { defaultWrite, terminalColor, type CommandOutput, type RuntimeCommandHooks } from "./command-output.js";
+import type { CompilerLoader } from "../ensure-artifact.js";
 import type { ToolsCommandOptions } from "./tools.js";
 import type { SearchCommandOptions } from "./search.js";
 import type { ApproveCommandOptions, CallCommandOptions } from "./runtime-commands.js";
@@ -92,6 +94,34 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     const { runApproveCommand } = await import("./runtime-commands.js");
     write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
   });
+}
+
+/**
+ * The host commands, by name: what {@link registerHostCommands} adds, and the commands the
+ * package's bin runs from the CLI's host bundle (scripts/build-cli-bundle.mjs; docs/performance.md,
+ * "The host bundle").
+ */
+export const HOST_COMMANDS = ["tools", "search", "call", "approve"] as const;
+
+/** Adds the {@link HOST_COMMANDS} to a commander program: `tools` and `search`, then `call` and `approve`. */
+export function registerHostCommands(program: Command, hooks: RuntimeCommandHooks = {}, write: (output: CommandOutput) => void = defaultWrite): void {
+  registerCatalogCommands(program, hooks, write);
+  registerRuntimeCommands(program, hooks, write);
+}
+
+/**
+ * The host commands' compile-first step (DESIGN §7: they run the compiled artifact, "compiling
+ * first when it is missing or stale"; `../ensure-artifact.ts`), with the compiler `loadCompiler`
+ * loads, only when a compile runs. When that compile changed the lock, a note on stderr says so
+ * (the lock is committed; the user should see it moved). Resolves to the diagnostics to report.
+ */
+export function compileFirst(loadCompiler: CompilerLoader): NonNullable<RuntimeCommandHooks["ensureArtifact"]> {
+  return async (root, artifactDir) => {
+    const { ensureArtifact } = await import("../ensure-artifact.js");
+    const ensured = await ensureArtifact(root, loadCompiler, artifactDir);
+    if (ensured.lockChanged) process.stderr.write(`assembly-line: compiled ${root} first: ${path.join(root, "plugins.lock")} was updated.\n`);
+    return ensured.diagnostics;
+  };
 }
 
 /**

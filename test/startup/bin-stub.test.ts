@@ -2,7 +2,9 @@
  * The package's bin, `dist/bin/assembly-line.cjs` (scripts/build-cli-bundle.mjs, written by
  * `pretest`'s build): its exit code is the command's, a command that throws fails, and one whose
  * work never settles exits with 13 and says so (as the ES module bin's unsettled top-level await
- * did), never 0, unless it ends the process itself. Run against stand-in bundles beside a copy of the bin.
+ * did), never 0, unless it ends the process itself. The host commands run from the host bundle,
+ * which gets the CLI bundle on demand; every other command runs from the CLI bundle. Run against
+ * stand-in bundles beside a copy of the bin.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -10,15 +12,20 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 
-/** A copy of the bin in `<dir>/bin/`, with a stand-in code cache and a bundle whose `run` is `run`. */
-function binWith(run: string): string {
+/**
+ * A copy of the bin in `<dir>/bin/`, with a stand-in code cache, and stand-in bundles whose
+ * `run` is `run`: the CLI bundle's, and the host bundle's (called with the CLI bundle's loader as
+ * its third argument) unless `hostRun` is given.
+ */
+function binWith(run: string, hostRun = run): string {
   const dir = tempDir("al-bin-stub-");
   fs.mkdirSync(path.join(dir, "bin"));
   fs.mkdirSync(path.join(dir, "cli-bundle"));
   const bin = path.join(dir, "bin", "assembly-line.cjs");
   fs.copyFileSync(path.join(repoRoot, "dist", "bin", "assembly-line.cjs"), bin);
   fs.writeFileSync(path.join(dir, "cli-bundle", "code-cache.cjs"), "exports.commandKind = () => 'other';\nexports.installCodeCache = () => {};\n");
-  fs.writeFileSync(path.join(dir, "cli-bundle", "assembly-line.cjs"), `exports.run = ${run};\n`);
+  fs.writeFileSync(path.join(dir, "cli-bundle", "assembly-line.cjs"), `exports.run = ${run};\nexports.answer = 42;\n`);
+  fs.writeFileSync(path.join(dir, "cli-bundle", "host.cjs"), `exports.run = ${hostRun};\n`);
   return bin;
 }
 
@@ -36,5 +43,16 @@ describe("the bin", () => {
     // A command that ends the process itself (the language server after its exit notification) decides the code.
     const ended = run("() => new Promise(() => { setTimeout(() => process.exit(0), 10); })");
     expect([ended.status, ended.stderr]).toEqual([0, ""]);
+  });
+
+  it("runs the host commands from the host bundle, which loads the CLI bundle only when it asks, and everything else from the CLI bundle", () => {
+    const which = (command: string) => {
+      // The host bundle exits 7, or the CLI bundle's `answer` when it loads it for a command named "call".
+      const bin = binWith("async () => 1", "async (argv, early, cliBundle) => (argv[0] === 'call' ? cliBundle().answer : 7)");
+      return spawnSync(process.execPath, [bin, command], { encoding: "utf8" }).status;
+    };
+    expect(["tools", "search", "approve"].map(which)).toEqual([7, 7, 7]);
+    expect(which("call")).toBe(42);
+    expect(["compile", "inputs", "init", "validate", "add", "review", "lsp", "--help", "tool"].map(which)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1]);
   });
 });

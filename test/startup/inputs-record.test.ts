@@ -7,12 +7,13 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ensureArtifact } from "../../cli/ensure-artifact.js";
+import { ensureArtifact, type CompilerLoader } from "../../cli/ensure-artifact.js";
 import { INPUTS_RECORD_FILE, inputsUnchanged } from "../../cli/inputs-record.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { repoRoot } from "../helpers/temp-tree.js";
 
 let root: string;
+const loadCompiler: CompilerLoader = () => import("../../build/compile.js");
 const entry = (): string => path.join(root, "plugins/example/ai.assemblyline/echo.ts");
 const record = (): string => path.join(root, INPUTS_RECORD_FILE);
 
@@ -24,7 +25,7 @@ function trustStats(): void {
 
 beforeEach(async () => {
   root = copyAgent(path.join(repoRoot, "examples", "support-agent"));
-  const first = await ensureArtifact(root);
+  const first = await ensureArtifact(root, loadCompiler);
   expect(first.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   expect(first.recorded).toBe(false);
 }, 120_000);
@@ -33,7 +34,7 @@ describe("the inputs record", () => {
   it("lets the next host command skip the check while nothing changed", async () => {
     expect(fs.existsSync(record())).toBe(true);
     expect(inputsUnchanged(root)).toBe(true);
-    const second = await ensureArtifact(root);
+    const second = await ensureArtifact(root, loadCompiler);
     expect(second).toMatchObject({ recorded: true, compiled: false, lockChanged: false, diagnostics: [] });
   });
 
@@ -49,7 +50,7 @@ describe("the inputs record", () => {
     const mtime = new Date("2025-01-01T00:00:00Z");
     fs.utimesSync(entry(), mtime, mtime);
     fs.rmSync(record());
-    expect(await ensureArtifact(root)).toMatchObject({ recorded: false, compiled: false });
+    expect(await ensureArtifact(root, loadCompiler)).toMatchObject({ recorded: false, compiled: false });
     trustStats();
     expect(inputsUnchanged(root)).toBe(true);
     const text = fs.readFileSync(entry(), "utf8");
@@ -106,18 +107,18 @@ describe("the inputs record", () => {
       const at = path.join(root, "plugins/example/ai.assemblyline", file);
       fs.writeFileSync(at, fs.readFileSync(at, "utf8").replace("Echo a message back to the caller.", "Echo a message back, unchanged."));
     }
-    const changed = await ensureArtifact(root);
+    const changed = await ensureArtifact(root, loadCompiler);
     expect(changed).toMatchObject({ recorded: false, compiled: true, lockChanged: true });
     expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toContain("Echo a message back, unchanged.");
     // That compile changed the lock it had read, so it left no record; the next command checks and records.
-    expect(await ensureArtifact(root)).toMatchObject({ recorded: false, compiled: false });
-    expect(await ensureArtifact(root)).toMatchObject({ recorded: true, compiled: false });
+    expect(await ensureArtifact(root, loadCompiler)).toMatchObject({ recorded: false, compiled: false });
+    expect(await ensureArtifact(root, loadCompiler)).toMatchObject({ recorded: true, compiled: false });
   }, 120_000);
 
   it("a stale artifact is rebuilt even when the record holds", async () => {
     fs.rmSync(path.join(root, ".assemblyline/build"), { recursive: true });
     expect(inputsUnchanged(root)).toBe(true);
-    expect(await ensureArtifact(root)).toMatchObject({ recorded: false, compiled: true, lockChanged: false });
+    expect(await ensureArtifact(root, loadCompiler)).toMatchObject({ recorded: false, compiled: true, lockChanged: false });
     expect(fs.existsSync(path.join(root, ".assemblyline/build/manifest.json"))).toBe(true);
   }, 120_000);
 });

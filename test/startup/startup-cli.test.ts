@@ -25,6 +25,9 @@ const recorder = path.join(path.dirname(fileURLToPath(import.meta.url)), "helper
 
 const bundle = path.join(repoRoot, "dist", "cli-bundle", "assembly-line.cjs");
 
+/** The host bundle: what the bin runs for the host commands (scripts/build-cli-bundle.mjs; docs/performance.md, "The host bundle"). */
+const hostBundle = path.join(repoRoot, "dist", "cli-bundle", "host.cjs");
+
 /** The CLI bundle's minified copy of ts-morph's TypeScript (scripts/build-cli-bundle.mjs): counted as the package `typescript` below. */
 const TYPESCRIPT_COPY = "cli-bundle/typescript.cjs";
 
@@ -57,6 +60,12 @@ function loadedBy(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv =
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, packages, files };
 }
 
+/** The repository's own modules (not npm packages) a bundle holds, by its source map: paths relative to the repository. */
+function ownModules(file: string): string[] {
+  const map = JSON.parse(fs.readFileSync(`${file}.map`, "utf8")) as { sources: string[] };
+  return map.sources.map((source) => path.relative(repoRoot, path.resolve(path.dirname(file), source)).split(path.sep).join("/")).filter((source) => !source.includes("node_modules/") && source !== "cli-bundle-entry.ts");
+}
+
 /** A module's initialiser in the CLI bundle (scripts/build-cli-bundle.mjs) is named by its path: `"cli/main.ts"() {`. */
 const INITIALISER = /^ {2}"([^"]+)"\(/gm;
 
@@ -67,15 +76,16 @@ function moduleName(source: string): string {
 }
 
 /**
- * The modules of the CLI bundle that a process ran, from V8's coverage (`NODE_V8_COVERAGE`):
- * every module of the bundle runs inside an initialiser named by its path, called on first use.
+ * The modules of the CLI bundle and the host bundle that a process ran, from V8's coverage
+ * (`NODE_V8_COVERAGE`): every module of a bundle runs inside an initialiser named by its path,
+ * called on first use.
  */
 function initialisedInBundle(coverageDir: string): string[] {
   const modules: string[] = [];
   for (const name of fs.readdirSync(coverageDir)) {
     const { result } = JSON.parse(fs.readFileSync(path.join(coverageDir, name), "utf8")) as { result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[] };
     for (const script of result) {
-      if (!script.url.endsWith("/cli-bundle/assembly-line.cjs")) continue;
+      if (!script.url.endsWith("/cli-bundle/assembly-line.cjs") && !script.url.endsWith("/cli-bundle/host.cjs")) continue;
       for (const fn of script.functions) {
         if (fn.ranges[0]!.count > 0 && /^(?:node_modules\/|[a-z-]+\/).*\.[cm]?[jt]s$/.test(fn.functionName)) modules.push(moduleName(fn.functionName));
       }
@@ -176,25 +186,40 @@ describe("what each command loads", () => {
       expect(run.files[0], args.join(" ")).toBe("bin/assembly-line.cjs");
       // A compile parses with the bundle's minified TypeScript, never the installed file; a call
       // first starts its sandbox process with the early start's own small file (cli/early-call.ts).
+      // A host command on a current artifact runs from the host bundle alone.
       const parses = args[0] === "compile";
       const calls = args[0] === "call";
-      expect(new Set(run.files.slice(1)), args.join(" ")).toEqual(new Set([...(calls ? ["cli-bundle/early-call.cjs"] : []), "cli-bundle/code-cache.cjs", "cli-bundle/assembly-line.cjs", ...(parses ? [TYPESCRIPT_COPY] : []), ...(env === worker ? ["compiler/analysis-worker-thread.js"] : [])]));
+      const host = ["tools", "search", "call"].includes(args[0]!);
+      const runs = host ? "cli-bundle/host.cjs" : "cli-bundle/assembly-line.cjs";
+      expect(new Set(run.files.slice(1)), args.join(" ")).toEqual(new Set([...(calls ? ["cli-bundle/early-call.cjs"] : []), "cli-bundle/code-cache.cjs", runs, ...(parses ? [TYPESCRIPT_COPY] : []), ...(env === worker ? ["compiler/analysis-worker-thread.js"] : [])]));
       if (calls) expect(run.files[1], args.join(" ")).toBe("cli-bundle/early-call.cjs");
-      expect(run.files.indexOf("cli-bundle/code-cache.cjs"), args.join(" ")).toBeLessThan(run.files.indexOf("cli-bundle/assembly-line.cjs"));
+      expect(run.files.indexOf("cli-bundle/code-cache.cjs"), args.join(" ")).toBeLessThan(run.files.indexOf(runs));
       expect(run.packages.has("@ts-morph/common"), args.join(" ")).toBe(false);
       if (env === worker) expect(run.packages.has("dist/compiler/analysis-worker-thread.js")).toBe(true);
     }
   }, 120_000);
 
-  it("every toolchain module of the CLI bundle runs inside an initialiser named by its path (what the tests above read)", () => {
-    const code = fs.readFileSync(bundle, "utf8");
-    const initialisers = new Set([...code.matchAll(INITIALISER)].map((match) => match[1]!));
-    const map = JSON.parse(fs.readFileSync(`${bundle}.map`, "utf8")) as { sources: string[] };
-    const own = map.sources.map((source) => path.relative(repoRoot, path.resolve(path.dirname(bundle), source)).split(path.sep).join("/")).filter((source) => !source.includes("node_modules/") && source !== "cli-bundle-entry.ts");
-    expect(own.length).toBeGreaterThan(100);
-    expect(own.filter((source) => !initialisers.has(source))).toEqual([]);
-    // And every dynamic import goes through the bin's importer (the build checks it too).
-    expect(code.match(/(?<![\w$'"`])import\(/g)).toBeNull();
+  it("every toolchain module of the CLI bundle and the host bundle runs inside an initialiser named by its path (what the tests above read)", () => {
+    for (const file of [bundle, hostBundle]) {
+      const code = fs.readFileSync(file, "utf8");
+      const initialisers = new Set([...code.matchAll(INITIALISER)].map((match) => match[1]!));
+      const own = ownModules(file);
+      expect(own.length, file).toBeGreaterThan(100);
+      expect(own.filter((source) => !initialisers.has(source)), file).toEqual([]);
+      // And every dynamic import goes through the bin's importer (the build checks it too).
+      expect(code.match(/(?<![\w$'"`])import\(/g), file).toBeNull();
+    }
+  });
+
+  it("the host bundle holds no compile: no analysis, schema checks, lockfile, packaging of tools nor editor (the build checks it too)", () => {
+    const own = ownModules(hostBundle);
+    const compile = own.filter((source) => /^(?:build\/(?:compile|emit-artifact)\.ts|compiler\/(?:analyze-agent\.ts|static-analysis\/|validation\/)|lockfile\/|packaging\/(?:bundle-tools|incremental-bundler)\.ts|editor\/)/.test(source));
+    expect(compile).toEqual([]);
+    // What it does hold: the host commands' entry and the runtime.
+    expect(own).toEqual(expect.arrayContaining(["cli/host-main.ts", "runtime-min/runtime.ts", "runtime-min/catalog-view.ts"]));
+    expect(own).not.toContain("cli/main.ts");
+    // The CLI bundle holds everything, the host commands' entry aside.
+    expect(ownModules(bundle)).toEqual(expect.arrayContaining(["cli/main.ts", "build/compile.ts", "runtime-min/runtime.ts"]));
   });
 
   it("a changed input still compiles first (the inputs record no longer holds)", () => {
@@ -204,8 +229,10 @@ describe("what each command loads", () => {
     for (const file of ["index.ts", "echo.ts"]) fs.writeFileSync(path.join(echo, file), fs.readFileSync(path.join(echo, file), "utf8").replace("Echo a message back to the caller.", "Echo it back."));
     const run = loadedBy(["tools", ".", "--format", "json"], root);
     expect(run.status).toBe(0);
-    // The compile driver ran (build/compile.js), and the lock moved on.
+    // The compile driver ran (build/compile.js), from the CLI bundle the host bundle loaded for it, and the lock moved on.
     expect(run.packages.has("dist/build/compile.js")).toBe(true);
+    expect(run.files).toEqual(expect.arrayContaining(["cli-bundle/host.cjs", "cli-bundle/assembly-line.cjs"]));
+    expect(run.files.indexOf("cli-bundle/host.cjs")).toBeLessThan(run.files.indexOf("cli-bundle/assembly-line.cjs"));
     expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toContain("Echo it back.");
     expect(JSON.parse(run.stdout).tools.find((tool: { name: string }) => tool.name === "echo").description).toBe("Echo it back.");
   }, 120_000);

@@ -1,0 +1,130 @@
+/**
+ * The command-line program both entries of the CLI build (DESIGN §7): `./main.ts` with every
+ * command, and `./host-main.ts` with the host commands alone (`tools`, `search`, `call`,
+ * `approve`), which the CLI bundle's host bundle runs (docs/performance.md, "The host bundle").
+ * What the two must print alike lives here once: the program's name, description and version,
+ * the usage-error code (AL9001), exit codes, and the one JSON object a failure prints with
+ * `--format json`.
+ */
+import * as path from "node:path";
+import { Command, CommanderError } from "commander";
+import { toolVersion } from "./version.js";
+import type { DiagnosticMessage } from "../diagnostics/catalog/index.js";
+
+/**
+ * A new commander program with the CLI's name, description and `-v, --version`, which throws
+ * instead of exiting (`runProgram` turns that into an exit code) and writes commander's own
+ * errors with their code (AL9001). The caller adds its commands.
+ */
+export function createProgram(): Command {
+  return new Command()
+    .name("assembly-line")
+    .description("Compile, lock, package and run agents built from Agent Plugins v1 packages.")
+    .version(toolVersion(), "-v, --version")
+    .exitOverride()
+    .showHelpAfterError("(run 'assembly-line --help' for usage)")
+    .configureOutput({
+      writeOut: (text) => process.stdout.write(text),
+      writeErr: (text) => process.stderr.write(text),
+      // Command-line mistakes carry their code like every other diagnostic (AL9001).
+      outputError: (text, write) => write(text.replace(/^error: /, "error AL9001: ")),
+    });
+}
+
+/**
+ * Parses `argv` (without `node` and the script path) with `program` and runs the command;
+ * resolves to `exitCode()` as the command left it. Never throws: help and the version exit 0;
+ * a usage error exits 2 (AL9001), an internal failure is printed and exits 2 (AL9002), each
+ * also as one JSON object on stdout with `--format json`.
+ */
+export async function runProgram(program: Command, argv: readonly string[], exitCode: () => number): Promise<number> {
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return exitCode();
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
+      const { Diagnostics } = await import("../diagnostics/catalog/index.js");
+      await printFailureJson(program, argv, Diagnostics.UsageError, error.message.replace(/^error: /, ""));
+      return 2;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`assembly-line: internal error: ${error instanceof Error ? (error.stack ?? message) : message}\n`);
+    const { Diagnostics } = await import("../diagnostics/catalog/index.js");
+    await printFailureJson(program, argv, Diagnostics.InternalError, message);
+    return 2;
+  }
+}
+
+/**
+ * With `--format json`, a usage or internal failure still prints exactly one JSON object on
+ * stdout (DESIGN §7): `{ ok: false, diagnostics }`, or for `call`/`approve` the call shape
+ * `{ status: "failed", error, diagnostics, events: [] }`. The format is the flag's, else — for
+ * `compile`, whose default format the project configuration sets (docs/configuration.md) — the
+ * configuration's `format` (`failureFormat`).
+ */
+async function printFailureJson(program: Command, argv: readonly string[], message: DiagnosticMessage, text: string): Promise<void> {
+  if ((await failureFormat(program, argv)) !== "json") return;
+  const [{ createDiagnostic }, { toJsonDiagnostic }] = await Promise.all([import("../diagnostics/diagnostic.js"), import("../diagnostics/format-machine.js")]);
+  const diagnostic = toJsonDiagnostic(createDiagnostic(message, { file: "", line: 1, column: 1 }, [text]));
+  const command = argv.find((arg) => !arg.startsWith("-"));
+  const document =
+    command === "call" || command === "approve"
+      ? { status: "failed", error: diagnostic["message"], diagnostics: [diagnostic], events: [] }
+      : { ok: false, diagnostics: [diagnostic] };
+  process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+}
+
+/**
+ * The output format of a command whose arguments may not have parsed: `--format` as typed;
+ * else, for `compile`, the `format` of the configuration its first root uses (`--config FILE`,
+ * `--no-config`, or the search from that root; a configuration that cannot be loaded counts
+ * as none); else `undefined` (pretty).
+ */
+async function failureFormat(program: Command, argv: readonly string[]): Promise<string | undefined> {
+  const formatAt = argv.findIndex((arg) => arg === "--format" || arg.startsWith("--format="));
+  if (formatAt >= 0) return argv[formatAt]!.includes("=") ? argv[formatAt]!.slice(argv[formatAt]!.indexOf("=") + 1) : argv[formatAt + 1];
+  const words = commandWords(program, argv);
+  if (words?.command !== "compile") return undefined;
+  try {
+    const [{ loadProjectConfig }, { configSelection }] = await Promise.all([import("../build/project-config/load-project-config.js"), import("./config-selection.js")]);
+    const config = words.options.get("config");
+    const selection = configSelection({ ...(config === undefined ? {} : { config: config === "" ? false : config }) });
+    const loaded = await loadProjectConfig(path.resolve(words.operands[0] ?? "."), selection);
+    return loaded.diagnostics.length === 0 ? loaded.config.format : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The command, its operands and its option values as far as `argv` can be read without
+ * parsing it (a usage error stopped the parse): options that take a value (by the command's
+ * own definitions) consume the next word; `--no-x` is recorded as `x` with value `""`.
+ */
+function commandWords(program: Command, argv: readonly string[]): { command: string; operands: string[]; options: Map<string, string> } | undefined {
+  const name = argv.find((arg) => !arg.startsWith("-"));
+  const command = program.commands.find((c) => c.name() === name);
+  if (!command) return undefined;
+  const operands: string[] = [];
+  const options = new Map<string, string>();
+  for (let i = argv.indexOf(name!) + 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      operands.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      operands.push(arg);
+      continue;
+    }
+    const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const option = command.options.find((o) => o.long === flag || o.short === flag);
+    if (!option) continue;
+    const key = option.attributeName();
+    if (option.negate) options.set(key, "");
+    else if (option.required || option.optional) options.set(key, inline ?? argv[++i] ?? "");
+    else options.set(key, "true");
+  }
+  return { command: command.name(), operands, options };
+}
