@@ -53,9 +53,7 @@ import * as fs from "node:fs";
 import { createRequire, Module as ModuleNs } from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
-import { isMainThread } from "node:worker_threads";
 import { isAscii } from "node:buffer";
-import * as zlib from "node:zlib";
 import { readSealedPayload, sealPayload } from "./sealed-file.js";
 import { codeCachesOff, defaultCodeCacheFolder, isPrivateFolder, pruneStaleCacheFiles } from "./private-cache-folder.js";
 
@@ -227,7 +225,7 @@ export function installCodeCache(options: CodeCacheOptions = {}): void {
     stats.file = `${base}.bin`;
     const kind = options.kind !== undefined && KIND_NAME.test(options.kind) ? options.kind : "other";
     const covered: Coverage = { folders: (options.folders ?? []).map((folder) => path.resolve(folder) + path.sep), modules: new Set((options.modules ?? []).map((file) => path.resolve(file))) };
-    hook(Module, new EntryStore(base), stats, options.save ?? isMainThread, covered, kind);
+    hook(Module, new EntryStore(base), stats, options.save ?? (require_("node:worker_threads") as typeof import("node:worker_threads")).isMainThread, covered, kind);
   } catch {
     // No cache: modules load as they always do.
   }
@@ -380,7 +378,8 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
     // The CRC-32 of TypeScript's 9 MB of text costs about 40 ms: a file whose settled stamp is
     // the one stored with its entry is the file the entry was made from, unread.
     const sameFile = known !== undefined && known[1] === content.length && stamp !== "" && known[4] === stamp;
-    const crc = sameFile ? known[2] : zlib.crc32(content);
+    // zlib only here: a settled file is not read again (every start of a host command).
+    const crc = sameFile ? known[2] : (require_("node:zlib") as typeof import("node:zlib")).crc32(content);
     const cachedData = known && known[1] === content.length && known[2] === crc ? known[3] : undefined;
     const script = new vm.Script(Module.wrap(content), {
       filename,

@@ -27,7 +27,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { createRequire } from "node:module";
+import type { MessagePort, Worker } from "node:worker_threads";
 import type { FileStat } from "./probe.js";
 
 /** A file as it was read ahead: its bytes and the opened file's `fstat`. */
@@ -194,6 +195,17 @@ const NOTHING: ReadAhead = { take: () => undefined, takeListing: () => undefined
 const KINDS: Record<number, ListingReadAhead[number]["kind"]> = { 0x66: "file", 0x64: "directory", 0x6c: "symlink", 0x6f: "other" };
 
 /**
+ * Node's `worker_threads`, loaded on the first read ahead: every host command imports this
+ * module (through the disk host), and none of them reads ahead (docs/performance.md, "The host
+ * bundle").
+ */
+function workerThreads(): typeof import("node:worker_threads") {
+  return (loadedWorkerThreads ??= createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads"));
+}
+
+let loadedWorkerThreads: typeof import("node:worker_threads") | undefined;
+
+/**
  * Starts reading the regular files under `folders` (absolute, in the order the compile will
  * need them) on a worker thread, and returns what hands them out. The worker does not keep the
  * process alive, and its failures are never the caller's: a worker that cannot start reads
@@ -202,6 +214,7 @@ const KINDS: Record<number, ListingReadAhead[number]["kind"]> = { 0x66: "file", 
 export function startReadAhead(folders: readonly string[], options: ReadAheadOptions = {}): ReadAhead {
   // Without `O_NOFOLLOW` (Windows) a file could not be opened as the disk host's reader opens it.
   if (folders.length === 0 || folders.length < (options.minFolders ?? READ_AHEAD_MIN_FOLDERS) || fs.constants.O_NOFOLLOW === undefined) return NOTHING;
+  const { MessageChannel, Worker } = workerThreads();
   const { port1, port2 } = new MessageChannel();
   let worker: Worker;
   try {
@@ -291,7 +304,7 @@ class WorkerReadAhead implements ReadAhead {
   /** Takes every batch the worker has posted so far. */
   #receive(): void {
     for (;;) {
-      const received = receiveMessageOnPort(this.#port);
+      const received = workerThreads().receiveMessageOnPort(this.#port);
       if (received === undefined) return;
       const batch = received.message as Batch | null;
       if (batch === null) {

@@ -8,8 +8,8 @@
  * GitHub annotations.
  */
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
-import { threadId } from "node:worker_threads";
 import { byCodeUnits } from "../common/compare.js";
 import type { SourceLocation } from "../common/positions.js";
 import { formatPropertyPath } from "../common/property-path.js";
@@ -107,7 +107,8 @@ const recordedCodes = new Set<string>();
 export function recordProducedCode(code: string, message: string): void {
   if (recordFile === undefined) {
     const dir = typeof process === "undefined" ? undefined : process.env[RECORD_DIAGNOSTICS_ENV];
-    recordFile = dir ? path.join(dir, `${process.pid}-${threadId}.codes`) : null;
+    // worker_threads only here: every host command imports this module, and only `npm test` records.
+    recordFile = dir ? path.join(dir, `${process.pid}-${(createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads")).threadId}.codes`) : null;
   }
   if (recordFile === null || recordedCodes.has(code)) return;
   recordedCodes.add(code);

@@ -131,18 +131,24 @@ describe("what each command loads", () => {
     }
   });
 
-  it("tools and search load none of Node's own modules they do not use: the ES module loader's module jobs, fs streams, Web Crypto", () => {
+  it("tools and search load none of Node's own modules they do not use: the ES module loader's module jobs, fs streams, Web Crypto, zlib, worker threads", () => {
     // The bin is a CommonJS file, and a built-in module's getters (fs.ReadStream, crypto.webcrypto, ...)
     // are read only when used (scripts/build-cli-bundle.mjs, __alBuiltin).
     const recorder = path.join(tempDir("al-node-modules-"), "record.cjs");
     fs.writeFileSync(recorder, 'process.on("exit", () => require("node:fs").writeFileSync(process.env.AL_NODE_MODULES, process.moduleLoadList.join("\\n")));\n');
     for (const args of [["tools", "."], ["search", "echo", "."]]) {
-      const out = path.join(tempDir("al-node-modules-"), "list.txt");
-      const run = spawnSync(process.execPath, ["-r", recorder, cliPath, ...args], { cwd: agent, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", AL_NODE_MODULES: out } });
-      expect(run.status, run.stderr).toBe(0);
-      const loaded = fs.readFileSync(out, "utf8").split("\n");
+      // Twice: the code cache's entries for this command line (its flags name them) are written by the first run.
+      let loaded: string[] = [];
+      for (let run = 0; run < 2; run++) {
+        const out = path.join(tempDir("al-node-modules-"), "list.txt");
+        const result = spawnSync(process.execPath, ["-r", recorder, cliPath, ...args], { cwd: agent, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", AL_NODE_MODULES: out } });
+        expect(result.status, result.stderr).toBe(0);
+        loaded = fs.readFileSync(out, "utf8").split("\n");
+      }
       expect(loaded.length, args.join(" ")).toBeGreaterThan(50);
-      expect(["NativeModule internal/modules/esm/module_job", "NativeModule internal/fs/streams", "NativeModule internal/crypto/webcrypto"].filter((name) => loaded.includes(name)), args.join(" ")).toEqual([]);
+      // Nor zlib (the code cache's CRC, only for a file changed since its entry) or worker_threads (the bin says it is the main thread).
+      const unused = ["NativeModule internal/modules/esm/module_job", "NativeModule internal/fs/streams", "NativeModule internal/crypto/webcrypto", "NativeModule zlib", "NativeModule worker_threads"];
+      expect(unused.filter((name) => loaded.includes(name)), args.join(" ")).toEqual([]);
     }
   });
 
