@@ -368,7 +368,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
    * Entries to write on exit: scripts compiled without accepted data (their data is taken on
    * exit), and accepted entries whose file now has a settled stamp the entry lacks.
    */
-  const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly data: () => Uint8Array; readonly compiling: () => boolean }[] = [];
+  const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly data: () => Uint8Array; readonly compiling: () => boolean; readonly madeHere?: "bundle" }[] = [];
   /** The kinds' entries accepted in this run that a compiling run made ({@link noteCompilingRun}). */
   const acceptedFromCompiling: string[] = [];
   const compile = (content: string, filename: string, bundled: boolean): ((...args: unknown[]) => unknown) => {
@@ -399,7 +399,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
     } else {
       if (cachedData) stats.rejected++;
       stats.misses++;
-      produced.push({ name: key, length: content.length, crc, stamp, data: () => script.createCachedData(), compiling: () => bundled && compilingRun() });
+      produced.push({ name: key, length: content.length, crc, stamp, data: () => script.createCachedData(), compiling: () => bundled && compilingRun(), ...(bundled ? { madeHere: "bundle" as const } : {}) });
     }
     return script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
   };
@@ -434,10 +434,13 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
   };
   readLargeAsciiModules(Module, stats, covered);
   if (save) {
-    process.once("exit", () => {
+    process.once("exit", (code) => {
       // A run that did not compile drops the entries of its kind a compiling run made (see noteCompilingRun).
       const dropped = compilingRun() ? [] : acceptedFromCompiling;
-      const fresh = produced.filter(({ name }) => !dropped.includes(name));
+      // A run that ends in a usage or internal error (exit code 2: `search --limit 0`, a typo) ran
+      // a short path: an entry of its kind made from it would hold few of the functions every
+      // later run of the kind then compiles lazily, until the next build. The next run makes it.
+      const fresh = produced.filter(({ name, madeHere }) => !dropped.includes(name) && !(madeHere === "bundle" && code === FAILED_RUN_EXIT_CODE));
       try {
         for (const key of dropped) fs.rmSync(store.ownFile(key), { force: true });
         if (fresh.length === 0) return;
@@ -449,6 +452,9 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
     });
   }
 }
+
+/** The exit code of a run that writes no new entry of the CLI bundle for its kind (the CLI's usage and internal errors, DESIGN §7). */
+const FAILED_RUN_EXIT_CODE = 2;
 
 /** The files the cache covers besides those under `node_modules` ({@link CodeCacheOptions}). */
 interface Coverage {

@@ -283,8 +283,8 @@ describe("the code cache", () => {
   });
 
   describe("the CLI bundle's folder (the folders option, scripts/build-cli-bundle.mjs)", () => {
-    /** Installs the cache with `folders: [bundleDir]`, requires `file`, prints what happened; `flags` for node. */
-    function runBundle(bundleDir: string, cacheDir: string, file: string, flags: readonly string[] = [], kind?: string, compiling = false): { stats: Run["stats"]; value: unknown; twice: Run["stats"] } {
+    /** Installs the cache with `folders: [bundleDir]`, requires `file`, prints what happened and exits with `exitCode`; `flags` for node. */
+    function runBundle(bundleDir: string, cacheDir: string, file: string, flags: readonly string[] = [], kind?: string, compiling = false, exitCode = 0): { stats: Run["stats"]; value: unknown; twice: Run["stats"] } {
       const script = [
         `const { installCodeCache, codeCacheStats } = await import(${JSON.stringify(codeCacheModule)});`,
         // The kind comes as an argument: the script's text is in the flags that name the cache file.
@@ -297,10 +297,12 @@ describe("the code cache", () => {
         // Noted by the copy, as the bundle's own copy notes it (cli/ensure-artifact.ts).
         `if (process.argv[2] === "compiling") copy.noteCompilingRun();`,
         `process.stdout.write(JSON.stringify({ stats: codeCacheStats(), value, twice: copy.codeCacheStats() }));`,
+        // From the environment: the script's text is in the flags that name the cache file.
+        `process.exitCode = Number(process.env.AL_TEST_EXIT_CODE);`,
       ].join("\n");
-      const result = spawnSync(process.execPath, [...flags, "--input-type=module", "-e", script, ...(kind === undefined ? [] : [kind]), ...(compiling ? ["compiling"] : [])], { encoding: "utf8" });
+      const result = spawnSync(process.execPath, [...flags, "--input-type=module", "-e", script, ...(kind === undefined ? [] : [kind]), ...(compiling ? ["compiling"] : [])], { encoding: "utf8", env: { ...process.env, AL_TEST_EXIT_CODE: String(exitCode) } });
       expect(result.stderr).toBe("");
-      expect(result.status).toBe(0);
+      expect(result.status).toBe(exitCode);
       return JSON.parse(result.stdout) as { stats: Run["stats"]; value: unknown; twice: Run["stats"] };
     }
 
@@ -368,6 +370,21 @@ describe("the code cache", () => {
       expect(bundleRun(true)).toMatchObject({ hits: 1, misses: 0 });
       expect(bundleRun(false)).toMatchObject({ hits: 1, misses: 0 });
       expect(entryFile()).toHaveLength(1);
+    });
+
+    it("writes no new entry of a kind from a run that ends in a usage or internal error (exit code 2): the next run makes it", () => {
+      const { bundleDir, cacheDir } = bundleSetup();
+      const bundleRun = (exitCode: number) => runBundle(bundleDir, cacheDir, "./bundle.cjs", [], "search", false, exitCode).stats;
+      const entryFile = () => fs.readdirSync(cacheDir).filter((name) => name.endsWith("-search.bin"));
+      expect(bundleRun(2)).toMatchObject({ hits: 0, misses: 1 });
+      expect(entryFile()).toEqual([]);
+      expect(bundleRun(2)).toMatchObject({ hits: 0, misses: 1 });
+      // A run that ends otherwise (exit code 1 too: a refusal runs most of the path) writes it.
+      expect(bundleRun(1)).toMatchObject({ hits: 0, misses: 1 });
+      expect(entryFile()).toHaveLength(1);
+      // And an entry made is kept by a later failed run.
+      expect(bundleRun(2)).toMatchObject({ hits: 1, misses: 0 });
+      expect(bundleRun(0)).toMatchObject({ hits: 1, misses: 0 });
     });
 
     it("leaves its other files, and files of its subfolders, to Node", () => {
