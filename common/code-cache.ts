@@ -72,7 +72,7 @@ export const MAX_CACHE_BYTES = 8 * 1024 * 1024;
  * {@link settledStamp} when it was cached ("" when it had none), and for a kind's entry whether
  * the run that made it compiled the agent too ({@link noteCompilingRun}; `false` when absent).
  */
-type Entry = readonly [file: string, length: number, crc: number, data: Uint8Array, stamp: string, compiling?: boolean];
+type Entry = readonly [file: string, length: number, crc: number, data: Uint8Array, stamp: string, compiling?: boolean, provisional?: boolean];
 
 /** What {@link installCodeCache} did in this thread (for tests and benchmarks). */
 export interface CodeCacheStats {
@@ -333,13 +333,19 @@ function readEntries(file: string): Map<string, Entry> {
   const entries = new Map<string, Entry>();
   if (!Array.isArray(payload)) return entries;
   for (const item of payload as unknown[]) {
-    if (!Array.isArray(item) || item.length < 4 || item.length > 6) continue;
-    const [name, length, crc, data, stamp = "", compiling = false] = item as unknown[];
-    if (typeof name === "string" && typeof length === "number" && typeof crc === "number" && data instanceof Uint8Array && typeof stamp === "string" && typeof compiling === "boolean") {
-      entries.set(name, compiling ? [name, length, crc, data, stamp, true] : [name, length, crc, data, stamp]);
+    if (!Array.isArray(item) || item.length < 4 || item.length > 7) continue;
+    const [name, length, crc, data, stamp = "", compiling = false, provisional = false] = item as unknown[];
+    if (typeof name === "string" && typeof length === "number" && typeof crc === "number" && data instanceof Uint8Array && typeof stamp === "string" && typeof compiling === "boolean" && typeof provisional === "boolean") {
+      entries.set(name, entryOf(name, length, crc, data, stamp, compiling, provisional));
     }
   }
   return entries;
+}
+
+/** An entry, with its marks only when set (the form {@link readEntries} gives and `save` writes). */
+function entryOf(name: string, length: number, crc: number, data: Uint8Array, stamp: string, compiling: boolean, provisional: boolean): Entry {
+  if (provisional) return [name, length, crc, data, stamp, compiling, true];
+  return compiling ? [name, length, crc, data, stamp, true] : [name, length, crc, data, stamp];
 }
 
 /** Writes `entries` sealed to `file`, atomically (temporary file, then rename); never throws. */
@@ -366,9 +372,11 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
   const original = Module.prototype._compile;
   /**
    * Entries to write on exit: scripts compiled without accepted data (their data is taken on
-   * exit), and accepted entries whose file now has a settled stamp the entry lacks.
+   * exit), accepted entries whose file now has a settled stamp the entry lacks, and accepted
+   * provisional entries of the CLI bundle (see {@link hook}'s exit below). `provisional` says,
+   * from the run's exit code, whether the entry written is provisional.
    */
-  const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly data: () => Uint8Array; readonly compiling: () => boolean; readonly madeHere?: "bundle" }[] = [];
+  const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly data: (failed: boolean) => Uint8Array | undefined; readonly compiling: () => boolean; readonly provisional: (failed: boolean) => boolean }[] = [];
   /** The kinds' entries accepted in this run that a compiling run made ({@link noteCompilingRun}). */
   const acceptedFromCompiling: string[] = [];
   const compile = (content: string, filename: string, bundled: boolean): ((...args: unknown[]) => unknown) => {
@@ -394,12 +402,17 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
       store.used.add(key);
       const fromCompiling = bundled && known?.[5] === true;
       if (fromCompiling) acceptedFromCompiling.push(key);
-      // Stamped again, the same data keeps its mark.
-      if (!sameFile && stamp !== "") produced.push({ name: key, length: content.length, crc, stamp, data: () => cachedData, compiling: () => fromCompiling });
+      const provisional = bundled && known?.[6] === true;
+      // Stamped again, the same data keeps its marks; a provisional entry is made again by a run that ends well.
+      const restamp = !sameFile && stamp !== "";
+      if (provisional || restamp) {
+        const data = (failed: boolean): Uint8Array | undefined => (provisional && !failed ? script.createCachedData() : restamp ? cachedData : undefined);
+        produced.push({ name: key, length: content.length, crc, stamp, data, compiling: () => fromCompiling, provisional: (failed) => provisional && failed });
+      }
     } else {
       if (cachedData) stats.rejected++;
       stats.misses++;
-      produced.push({ name: key, length: content.length, crc, stamp, data: () => script.createCachedData(), compiling: () => bundled && compilingRun(), ...(bundled ? { madeHere: "bundle" as const } : {}) });
+      produced.push({ name: key, length: content.length, crc, stamp, data: () => script.createCachedData(), compiling: () => bundled && compilingRun(), provisional: (failed) => bundled && failed });
     }
     return script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
   };
@@ -437,14 +450,21 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
     process.once("exit", (code) => {
       // A run that did not compile drops the entries of its kind a compiling run made (see noteCompilingRun).
       const dropped = compilingRun() ? [] : acceptedFromCompiling;
-      // A run that ends in a usage or internal error (exit code 2: `search --limit 0`, a typo) ran
-      // a short path: an entry of its kind made from it would hold few of the functions every
-      // later run of the kind then compiles lazily, until the next build. The next run makes it.
-      const fresh = produced.filter(({ name, madeHere }) => !dropped.includes(name) && !(madeHere === "bundle" && code === FAILED_RUN_EXIT_CODE));
+      // A run that fails (a usage error, a refusal: `search --limit 0`, a typo, a bundle changed
+      // after packaging) may have run a short path: the entry of its kind it makes holds few of
+      // the functions every later run of the kind would then compile lazily, until the next
+      // build. So it is provisional: the first later run of the kind that ends well (exit code
+      // 0) makes it again, from what it loaded from it and compiled itself, a superset.
+      const failed = code !== 0;
       try {
         for (const key of dropped) fs.rmSync(store.ownFile(key), { force: true });
+        const fresh: Entry[] = [];
+        for (const { name, length, crc, stamp, data, compiling, provisional } of produced) {
+          const bytes = dropped.includes(name) ? undefined : data(failed);
+          if (bytes !== undefined) fresh.push(entryOf(name, length, crc, bytes, stamp, compiling(), provisional(failed)));
+        }
         if (fresh.length === 0) return;
-        store.save(fresh.map(({ name, length, crc, stamp, data, compiling }) => (compiling() ? [name, length, crc, data(), stamp, true] : [name, length, crc, data(), stamp])));
+        store.save(fresh);
         pruneStaleCacheFiles(store.dir, CACHE_FILE);
       } catch {
         // Not written: the next run compiles again.
@@ -452,9 +472,6 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
     });
   }
 }
-
-/** The exit code of a run that writes no new entry of the CLI bundle for its kind (the CLI's usage and internal errors, DESIGN §7). */
-const FAILED_RUN_EXIT_CODE = 2;
 
 /** The files the cache covers besides those under `node_modules` ({@link CodeCacheOptions}). */
 interface Coverage {

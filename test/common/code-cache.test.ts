@@ -372,19 +372,37 @@ describe("the code cache", () => {
       expect(entryFile()).toHaveLength(1);
     });
 
-    it("writes no new entry of a kind from a run that ends in a usage or internal error (exit code 2): the next run makes it", () => {
+    it("makes a kind's entry from a run that failed provisional: the first later run of the kind that ends well makes it again, with what it ran", () => {
       const { bundleDir, cacheDir } = bundleSetup();
-      const bundleRun = (exitCode: number) => runBundle(bundleDir, cacheDir, "./bundle.cjs", [], "search", false, exitCode).stats;
-      const entryFile = () => fs.readdirSync(cacheDir).filter((name) => name.endsWith("-search.bin"));
-      expect(bundleRun(2)).toMatchObject({ hits: 0, misses: 1 });
-      expect(entryFile()).toEqual([]);
-      expect(bundleRun(2)).toMatchObject({ hits: 0, misses: 1 });
-      // A run that ends otherwise (exit code 1 too: a refusal runs most of the path) writes it.
-      expect(bundleRun(1)).toMatchObject({ hits: 0, misses: 1 });
-      expect(entryFile()).toHaveLength(1);
-      // And an entry made is kept by a later failed run.
-      expect(bundleRun(2)).toMatchObject({ hits: 1, misses: 0 });
-      expect(bundleRun(0)).toMatchObject({ hits: 1, misses: 0 });
+      // A bundle with a long path that only a run given AL_TEST_DEEP takes (a failed run's short path does not).
+      const deep = Array.from({ length: 200 }, (_, i) => `function f${i}(x) { return x.map((y) => y * ${i} + 1).filter((y) => y % 3 !== ${i % 3}).length; }`).join("\n");
+      fs.writeFileSync(path.join(bundleDir, "deep.cjs"), `${deep}\nmodule.exports = process.env.AL_TEST_DEEP ? [${Array.from({ length: 200 }, (_, i) => `f${i}([1, 2, 3])`).join(", ")}].length : 0;\n`);
+      const bundleRun = (exitCode: number, deepPath: boolean) => {
+        process.env["AL_TEST_DEEP"] = deepPath ? "1" : "";
+        try {
+          return runBundle(bundleDir, cacheDir, "./deep.cjs", [], "search", false, exitCode).stats;
+        } finally {
+          delete process.env["AL_TEST_DEEP"];
+        }
+      };
+      const entry = () => {
+        const files = fs.readdirSync(cacheDir).filter((name) => name.endsWith("-search.bin"));
+        return files.length === 1 ? fs.readFileSync(path.join(cacheDir, files[0]!)) : undefined;
+      };
+      // `search --limit 0`: exit code 2, a short path. Its entry is written, provisional.
+      expect(bundleRun(2, false)).toMatchObject({ hits: 0, misses: 1 });
+      const provisional = entry()!;
+      // Another failed run uses it and leaves it as it is.
+      expect(bundleRun(1, false)).toMatchObject({ hits: 1, misses: 0 });
+      expect(entry()).toEqual(provisional);
+      // The first run that ends well uses it and makes it again, with the functions it ran too.
+      expect(bundleRun(0, true)).toMatchObject({ hits: 1, misses: 0 });
+      const made = entry()!;
+      expect(made.length).toBeGreaterThan(provisional.length + 5_000);
+      // Which is kept from then on, by runs that end well or not.
+      expect(bundleRun(0, true)).toMatchObject({ hits: 1, misses: 0 });
+      expect(bundleRun(2, false)).toMatchObject({ hits: 1, misses: 0 });
+      expect(entry()).toEqual(made);
     });
 
     it("leaves its other files, and files of its subfolders, to Node", () => {
