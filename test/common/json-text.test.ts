@@ -43,6 +43,19 @@ describe("parseJsonText", () => {
     expect(parsed.ok && parsed.positions.locate(["surfaces"], "key")).toMatchObject({ line: 2, column: 3 });
   });
 
+  it("refuses nesting deeper than its limit at the first bracket beyond it, valid JSON or not (too deep is reported first)", () => {
+    const valid = `{"a": [\n  ${"[".repeat(5)}1${"]".repeat(5)}]}`;
+    // Seven levels: the object, its array, five more arrays on line 2 (columns 3 to 7).
+    expect(parseJsonText("x.json", valid, 7)).toMatchObject({ ok: true });
+    expect(parseJsonText("x.json", valid, 6)).toMatchObject({ ok: false, reason: "nesting deeper than 6 levels is not supported", location: { line: 2, column: 7 } });
+    expect(parseJsonText("x.json", valid, 5)).toMatchObject({ ok: false, location: { line: 2, column: 6 } });
+    expect(parseJsonText("x.json", `\uFEFF${valid}`, 6)).toMatchObject({ ok: false, location: { line: 2, column: 7 } });
+    expect(parseJsonText("x.json", `${valid},`, 6)).toMatchObject({ ok: false, reason: "nesting deeper than 6 levels is not supported" });
+    expect(parseJsonText("x.json", `${valid},`, 7)).toMatchObject({ ok: false, reason: "nothing may follow the top-level value" });
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    expect(parseJsonText("d.json", deep)).toMatchObject({ ok: false, location: { line: 1 } });
+  });
+
   it("reports the first syntax error in our words, at its place", () => {
     expect(parseJsonText("x.json", '{\n  "a": 1,\n}')).toMatchObject({ ok: false, reason: "a property name in double quotes is expected", location: { line: 3, column: 1 } });
     expect(parseJsonText("x.json", "[1] [2]")).toMatchObject({ ok: false, reason: "nothing may follow the top-level value", location: { line: 1, column: 5 } });
