@@ -9,7 +9,7 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
 import { createNodeHost, type CompilerHost } from "../../common/host.js";
 import { contentKindOf, normalizeContent, type ContentKind } from "./file-content.js";
-import { isPathInside } from "../../common/path-inside.js";
+import { isPathInside, joinListedName } from "../../common/path-inside.js";
 
 /** Entry names left out at every depth (VCS data, installed dependencies, OS litter). */
 export const EXCLUDED_NAMES: ReadonlySet<string> = new Set([".git", "node_modules", ".DS_Store", "Thumbs.db"]);
@@ -94,7 +94,7 @@ export function compareUtf8(a: string, b: string): number {
 function walkDirectory(walk: Walk, dirPath: string, relDir: string, stack: readonly string[]): void {
   for (const entry of walk.host.readDirectory(dirPath) ?? []) {
     if (EXCLUDED_NAMES.has(entry.name)) continue;
-    const entryPath = path.join(dirPath, entry.name);
+    const entryPath = joinListedName(dirPath, entry.name);
     const relPath = (relDir === "" ? entry.name : `${relDir}/${entry.name}`).normalize("NFC");
     if (entry.kind === "file") addFile(walk, entryPath, entryPath, relPath);
     else if (entry.kind === "directory") walkDirectory(walk, entryPath, relPath, [...stack, walk.host.realpath(entryPath) ?? entryPath]);

@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isPathInside, relativeInside } from "../../common/path-inside.js";
+import { isPathInside, relativeInside, joinListedName } from "../../common/path-inside.js";
 import { seededRandom } from "../helpers/seeded-random.js";
 
 const root = path.resolve("/tmp/agent");
@@ -72,5 +72,13 @@ describe("relativeInside on absolute, normal paths (the fast path)", () => {
   ])("%s contains %s as %s", (parent, child, expected) => {
     expect(relativeInside(parent, child)).toBe(expected);
     expect(relativeInside(parent, child)).toBe(reference(parent, child));
+  });
+});
+
+describe("joinListedName", () => {
+  it("is path.join of a folder and a name a listing gives, for every kind of folder path", () => {
+    const dirs = ["/", "/a", "/a/b", "/a/b/", "//a", "/a//b", "/a/./b", "/a/../b", "/a/.", "/a/..", "/..", "a/b", "", ".", "/tmp/al agent/plugins/ü", "/a/.b", "/a/b."];
+    const names = ["x", ".x", "...", "x y", "ü", "x.ts", "-"];
+    for (const dir of dirs) for (const name of names) expect(joinListedName(dir, name), JSON.stringify([dir, name])).toBe(path.join(dir, name));
   });
 });
