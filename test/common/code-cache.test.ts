@@ -283,8 +283,8 @@ describe("the code cache", () => {
   });
 
   describe("the CLI bundle's folder (the folders option, scripts/build-cli-bundle.mjs)", () => {
-    /** Installs the cache with `folders: [bundleDir]`, requires `file`, prints what happened and exits with `exitCode`; `flags` for node. */
-    function runBundle(bundleDir: string, cacheDir: string, file: string, flags: readonly string[] = [], kind?: string, compiling = false, exitCode = 0): { stats: Run["stats"]; value: unknown; twice: Run["stats"] } {
+    /** Installs the cache with `folders: [bundleDir]`, requires `file`, prints what happened and exits with `exitCode`; `flags` for node, `env` added to its environment. */
+    function runBundle(bundleDir: string, cacheDir: string, file: string, flags: readonly string[] = [], kind?: string, compiling = false, exitCode = 0, env: Readonly<Record<string, string>> = {}): { stats: Run["stats"]; value: unknown; twice: Run["stats"] } {
       const script = [
         `const { installCodeCache, codeCacheStats } = await import(${JSON.stringify(codeCacheModule)});`,
         // The kind comes as an argument: the script's text is in the flags that name the cache file.
@@ -300,7 +300,7 @@ describe("the code cache", () => {
         // From the environment: the script's text is in the flags that name the cache file.
         `process.exitCode = Number(process.env.AL_TEST_EXIT_CODE);`,
       ].join("\n");
-      const result = spawnSync(process.execPath, [...flags, "--input-type=module", "-e", script, ...(kind === undefined ? [] : [kind]), ...(compiling ? ["compiling"] : [])], { encoding: "utf8", env: { ...process.env, AL_TEST_EXIT_CODE: String(exitCode) } });
+      const result = spawnSync(process.execPath, [...flags, "--input-type=module", "-e", script, ...(kind === undefined ? [] : [kind]), ...(compiling ? ["compiling"] : [])], { encoding: "utf8", env: { ...process.env, ...env, AL_TEST_EXIT_CODE: String(exitCode) } });
       expect(result.stderr).toBe("");
       expect(result.status).toBe(exitCode);
       return JSON.parse(result.stdout) as { stats: Run["stats"]; value: unknown; twice: Run["stats"] };
@@ -377,14 +377,7 @@ describe("the code cache", () => {
       // A bundle with a long path that only a run given AL_TEST_DEEP takes (a failed run's short path does not).
       const deep = Array.from({ length: 200 }, (_, i) => `function f${i}(x) { return x.map((y) => y * ${i} + 1).filter((y) => y % 3 !== ${i % 3}).length; }`).join("\n");
       fs.writeFileSync(path.join(bundleDir, "deep.cjs"), `${deep}\nmodule.exports = process.env.AL_TEST_DEEP ? [${Array.from({ length: 200 }, (_, i) => `f${i}([1, 2, 3])`).join(", ")}].length : 0;\n`);
-      const bundleRun = (exitCode: number, deepPath: boolean) => {
-        process.env["AL_TEST_DEEP"] = deepPath ? "1" : "";
-        try {
-          return runBundle(bundleDir, cacheDir, "./deep.cjs", [], "search", false, exitCode).stats;
-        } finally {
-          delete process.env["AL_TEST_DEEP"];
-        }
-      };
+      const bundleRun = (exitCode: number, deepPath: boolean) => runBundle(bundleDir, cacheDir, "./deep.cjs", [], "search", false, exitCode, { AL_TEST_DEEP: deepPath ? "1" : "" }).stats;
       const entry = () => {
         const files = fs.readdirSync(cacheDir).filter((name) => name.endsWith("-search.bin"));
         return files.length === 1 ? fs.readFileSync(path.join(cacheDir, files[0]!)) : undefined;
