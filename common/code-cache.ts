@@ -376,7 +376,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
    * provisional entries of the CLI bundle (see {@link hook}'s exit below). `provisional` says,
    * from the run's exit code, whether the entry written is provisional.
    */
-  const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly data: (failed: boolean) => Uint8Array | undefined; readonly compiling: () => boolean; readonly provisional: (failed: boolean) => boolean }[] = [];
+  const produced: { readonly name: string; readonly length: number; readonly crc: number; readonly stamp: string; readonly data: (failed: boolean) => Uint8Array | undefined; readonly compiling: (failed: boolean) => boolean; readonly provisional: (failed: boolean) => boolean }[] = [];
   /** The kinds' entries accepted in this run that a compiling run made ({@link noteCompilingRun}). */
   const acceptedFromCompiling: string[] = [];
   const compile = (content: string, filename: string, bundled: boolean): ((...args: unknown[]) => unknown) => {
@@ -407,7 +407,9 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
       const restamp = !sameFile && stamp !== "";
       if (provisional || restamp) {
         const data = (failed: boolean): Uint8Array | undefined => (provisional && !failed ? script.createCachedData() : restamp ? cachedData : undefined);
-        produced.push({ name: key, length: content.length, crc, stamp, data, compiling: () => fromCompiling, provisional: (failed) => provisional && failed });
+        // Made again, the entry holds what this run compiled too: the compiler's, when it compiled the agent.
+        const compiling = (failed: boolean): boolean => fromCompiling || (provisional && !failed && compilingRun());
+        produced.push({ name: key, length: content.length, crc, stamp, data, compiling, provisional: (failed) => provisional && failed });
       }
     } else {
       if (cachedData) stats.rejected++;
@@ -461,7 +463,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
         const fresh: Entry[] = [];
         for (const { name, length, crc, stamp, data, compiling, provisional } of produced) {
           const bytes = dropped.includes(name) ? undefined : data(failed);
-          if (bytes !== undefined) fresh.push(entryOf(name, length, crc, bytes, stamp, compiling(), provisional(failed)));
+          if (bytes !== undefined) fresh.push(entryOf(name, length, crc, bytes, stamp, compiling(failed), provisional(failed)));
         }
         if (fresh.length === 0) return;
         store.save(fresh);

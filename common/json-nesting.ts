@@ -42,30 +42,3 @@ function closingQuote(text: string, open: number): number {
     from = quote + 1;
   }
 }
-
-/**
- * Whether the parsed JSON `value` nests containers (objects, arrays) more than `limit` levels
- * deep: for a value `JSON.parse` returned, exactly when {@link findJsonNestingBeyond} finds a
- * bracket beyond `limit` in its text. A walk with its own stack (never a stack overflow) over
- * the containers only, about half the time of the text's scan for a large lock (most of a
- * pretty-printed text is indentation and strings; issue 14 item 1).
- */
-export function jsonValueNestsBeyond(value: unknown, limit: number): boolean {
-  if (value === null || typeof value !== "object") return false;
-  const containers: object[] = [value];
-  const depths: number[] = [1];
-  while (containers.length > 0) {
-    const container = containers.pop()!;
-    const depth = depths.pop()!;
-    if (depth > limit) return true;
-    const items: readonly unknown[] = Array.isArray(container) ? container : Object.values(container);
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i];
-      if (item !== null && typeof item === "object") {
-        containers.push(item);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return false;
-}

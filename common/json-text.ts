@@ -11,7 +11,7 @@
 import { createRequire } from "node:module";
 import type { Node, ParseError, ParseErrorCode } from "jsonc-parser";
 import { createLineMap, locationOf, type LineMap, type SourceLocation } from "./positions.js";
-import { findJsonNestingBeyond, jsonValueNestsBeyond } from "./json-nesting.js";
+import { findJsonNestingBeyond } from "./json-nesting.js";
 
 let jsonc: typeof import("jsonc-parser") | undefined;
 
@@ -136,23 +136,18 @@ export function parseJsonText(file: string, text: string, maxDepth = MAX_JSON_TE
   const positions = new JsonPositions(file, text);
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const body = text.slice(start);
-  const tooDeep = (at: number): ParsedJson => ({ ok: false, reason: `nesting deeper than ${maxDepth} levels is not supported`, location: locationOf(positions.lineMap(), start + at, start + at + 1) });
-  let value: unknown;
+  const tooDeep = findJsonNestingBeyond(body, maxDepth);
+  if (tooDeep !== undefined) {
+    return { ok: false, reason: `nesting deeper than ${maxDepth} levels is not supported`, location: locationOf(positions.lineMap(), start + tooDeep, start + tooDeep + 1) };
+  }
   try {
-    // The fast path: valid JSON needs no tree; it is built only to locate a problem. V8's
-    // `JSON.parse` does not recurse, so the nesting is checked on its value (the text's scan,
-    // which locates it, runs only when it is too deep).
-    value = JSON.parse(body) as unknown;
+    // The fast path: valid JSON needs no tree; it is built only to locate a problem.
+    return { ok: true, value: JSON.parse(body) as unknown, positions };
   } catch (error) {
-    // Too deep is the problem reported first, as for valid JSON.
-    const at = findJsonNestingBeyond(body, maxDepth);
-    if (at !== undefined) return tooDeep(at);
     const errors: ParseError[] = [];
     jsoncParser().parseTree(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
     if (first) return { ok: false, reason: jsonSyntaxWords(first.error), location: locationOf(positions.lineMap(), start + first.offset, start + first.offset + first.length) };
     return { ok: false, reason: (error as Error).message, location: locationOf(positions.lineMap(), start) };
   }
-  if (jsonValueNestsBeyond(value, maxDepth)) return tooDeep(findJsonNestingBeyond(body, maxDepth) ?? 0);
-  return { ok: true, value, positions };
 }

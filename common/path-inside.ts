@@ -35,10 +35,6 @@ export function relativeInside(parent: string, child: string): string | undefine
 }
 
 /**
- * Whether `p` is an absolute POSIX path that `path.resolve` returns unchanged: it starts with
- * `/`, has no empty, `.` or `..` segment and no trailing `/` (the root `/` itself is normal).
- */
-/**
  * `path.join(dir, name)` for a `name` a folder listing gave (it holds no separator and is never
  * `.` or `..`): for a `dir` that is absolute and normal (what `path.resolve` and `realpath`
  * return) the two joined with `/`, without `path.join`'s normalizing, which is the same string
@@ -49,7 +45,10 @@ export function joinListedName(dir: string, name: string): string {
   return path.join(dir, name);
 }
 
-/** Whether `p` is an absolute POSIX path that `path.normalize` leaves as it is (no trailing `/`, no `//`, `.` or `..` segment). */
+/**
+ * Whether `p` is an absolute POSIX path that `path.resolve` returns unchanged: it starts with
+ * `/`, has no empty, `.` or `..` segment and no trailing `/` (the root `/` itself is normal).
+ */
 function isNormalAbsolute(p: string): boolean {
   if (p.charCodeAt(0) !== 47 /* / */) return false;
   if (p.length === 1) return true;

@@ -398,6 +398,23 @@ describe("the code cache", () => {
       expect(entry()).toEqual(made);
     });
 
+    it("marks a provisional entry that a compiling run makes again as a compiling run's: the first later run that does not compile drops it (review of 9bd46a7)", () => {
+      const { bundleDir, cacheDir } = bundleSetup();
+      const bundleRun = (exitCode: number, compiling: boolean) => runBundle(bundleDir, cacheDir, "./bundle.cjs", [], "tools", compiling, exitCode).stats;
+      const entryFile = () => fs.readdirSync(cacheDir).filter((name) => name.endsWith("-tools.bin"));
+      expect(bundleRun(1, false)).toMatchObject({ hits: 0, misses: 1 });
+      expect(entryFile()).toHaveLength(1);
+      // The first run that ends well compiles the agent first (a stale artifact): it makes the entry again, marked.
+      expect(bundleRun(0, true)).toMatchObject({ hits: 1, misses: 0 });
+      expect(entryFile()).toHaveLength(1);
+      // The first run that does not compile uses it once and drops it; the next writes its own.
+      expect(bundleRun(0, false)).toMatchObject({ hits: 1, misses: 0 });
+      expect(entryFile()).toEqual([]);
+      expect(bundleRun(0, false)).toMatchObject({ hits: 0, misses: 1 });
+      expect(bundleRun(0, false)).toMatchObject({ hits: 1, misses: 0 });
+      expect(entryFile()).toHaveLength(1);
+    });
+
     it("leaves its other files, and files of its subfolders, to Node", () => {
       const { bundleDir, cacheDir } = bundleSetup();
       for (const file of ["./other.js", "./nested/inner.cjs"]) {

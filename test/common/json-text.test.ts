@@ -54,6 +54,9 @@ describe("parseJsonText", () => {
     expect(parseJsonText("x.json", `${valid},`, 7)).toMatchObject({ ok: false, reason: "nothing may follow the top-level value" });
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
     expect(parseJsonText("d.json", deep)).toMatchObject({ ok: false, location: { line: 1 } });
+    // A repeated key: JSON.parse keeps the last copy, so the value alone would hide the deep first one (review of 794a048).
+    const hidden = `{"a": ${"[".repeat(300)}${"]".repeat(300)}, "a": 1}`;
+    expect(parseJsonText("h.json", hidden)).toMatchObject({ ok: false, reason: "nesting deeper than 256 levels is not supported", location: { line: 1, column: 262 } });
   });
 
   it("reports the first syntax error in our words, at its place", () => {
