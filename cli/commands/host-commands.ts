@@ -67,7 +67,7 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .description("Run one tool of the compiled agent as the host would.")
     .argument("<tool>", "model-facing tool name")
     .argument("[root]", "agent root", ".")
-    .requiredOption("--input <json>", "the tool's input as JSON")
+    .option("--input <json>", "the tool's input as JSON")
     .option("--surface <path>", "surface id: . or subagents/<name>", ".")
     .option("--run <id>", "run id; state persists per run (generated when omitted)")
     .option("--call <id>", "tool-call id (generated when omitted)")
@@ -76,6 +76,7 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--deadline <ms>", "deadline of the call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
   withHostPolicyOptions(call);
   call.action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
+    requireOption(call, flags.input, "--input <json>");
     const { runCallCommand } = await import("./runtime-commands.js");
     write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, hooks));
   });
@@ -84,13 +85,14 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .description("Approve (or deny) a call that stopped at approval_required.")
     .argument("<callId>", "the tool-call id printed by `call`")
     .argument("[root]", "agent root", ".")
-    .requiredOption("--run <id>", "the run id printed by `call`")
+    .option("--run <id>", "the run id printed by `call`")
     .option("--deny", "deny instead: the call never executes")
     .option("--config <KEY=VALUE>", "a host requiredConfig value for the approved call (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
     .option("--execution <policy>", "sandbox or direct, for the approved call (default: host.execution of the project configuration, else sandbox)")
     .option("--deadline <ms>", "deadline of the approved call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
   withHostPolicyOptions(approve);
   approve.action(async (callId: string, root: string, flags: Omit<ApproveCommandOptions, "callId" | "root">) => {
+    requireOption(approve, flags.run, "--run <id>");
     const { runApproveCommand } = await import("./runtime-commands.js");
     write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
   });
@@ -122,6 +124,16 @@ export function compileFirst(loadCompiler: CompilerLoader): NonNullable<RuntimeC
     if (ensured.lockChanged) process.stderr.write(`assembly-line: compiled ${root} first: ${path.join(root, "plugins.lock")} was updated.\n`);
     return ensured.diagnostics;
   };
+}
+
+/**
+ * Fails the command (AL9001, exit 2, commander's own words) when the option `flags` names was not
+ * given. Checked in the action rather than declared required: commander checks required options
+ * before unknown ones, so `call echo --inptu '{}'` said "required option '--input <json>' not
+ * specified" and never named the misspelt flag; unknown options are refused before an action runs.
+ */
+function requireOption(command: Command, value: unknown, flags: string): void {
+  if (value === undefined) command.error(`error: required option '${flags}' not specified`, { exitCode: 2, code: "commander.missingMandatoryOptionValue" });
 }
 
 /**

@@ -70,6 +70,20 @@ describe("--format json on failures of the command line itself", () => {
     expect(run.stderr).toMatch(/^error AL9001: required option '--input <json>' not specified$/m);
   });
 
+  it("a misspelt required option is named as unknown, not as missing (call --input, approve --run)", () => {
+    const call = runCli(["call", "echo", "x", "--inptu", "{}"]);
+    expect(call.status).toBe(2);
+    expect(call.stderr).toMatch(/^error AL9001: unknown option '--inptu'$/m);
+    expect(call.stderr).toContain("Did you mean --input?");
+    const approve = runCli(["approve", "call_1", "x", "--rnu", "run_1"]);
+    expect(approve.status).toBe(2);
+    expect(approve.stderr).toMatch(/^error AL9001: unknown option '--rnu'$/m);
+    // Missing, each is still reported in commander's words, with --format json too.
+    expect(runCli(["approve", "call_1", "x"]).stderr).toMatch(/^error AL9001: required option '--run <id>' not specified$/m);
+    const json = runCli(["call", "echo", "x", "--format", "json"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: "failed", diagnostics: [{ code: "AL9001", message: "The command line is not valid: required option '--input <json>' not specified." }] });
+  });
+
   it("a file or a missing folder as the root is a diagnostic, and nothing is created", () => {
     const file = path.join(repoRoot, "examples/support-agent/agent.md");
     const { status, json } = runCliJson(["compile", file]);
