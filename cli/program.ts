@@ -22,7 +22,7 @@ export function createProgram(): Command {
     .description("Compile, lock, package and run agents built from Agent Plugins v1 packages.")
     .version(toolVersion(), "-v, --version")
     .exitOverride()
-    .showHelpAfterError("(run 'assembly-line --help' for usage)")
+    .showHelpAfterError(`(run '${helpCommand()}' for usage)`)
     .configureOutput({
       writeOut: (text) => process.stdout.write(text),
       writeErr: (text) => process.stderr.write(text),
@@ -38,6 +38,7 @@ export function createProgram(): Command {
  * also as one JSON object on stdout with `--format json`.
  */
 export async function runProgram(program: Command, argv: readonly string[], exitCode: () => number): Promise<number> {
+  for (const command of program.commands) command.showHelpAfterError(`(run '${helpCommand(command.name())}' for usage)`);
   try {
     await program.parseAsync(argv, { from: "user" });
     return exitCode();
@@ -45,7 +46,12 @@ export async function runProgram(program: Command, argv: readonly string[], exit
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
       const { Diagnostics } = await import("../diagnostics/catalog/index.js");
-      await printFailureJson(program, argv, Diagnostics.UsageError, error.message.replace(/^error: /, ""));
+      // Commander's suggestion ("\n(Did you mean --input?)") goes into the hint, beside the command's own help.
+      const [what, ...rest] = error.message.replace(/^error: /, "").split("\n");
+      const suggestion = rest.join(" ").trim().replace(/^\((.*)\)$/, "$1");
+      const command = commandWords(program, argv)?.command;
+      const hint = [suggestion, `Run '${helpCommand(command)}' for usage.`].filter((part) => part !== "").join(" ");
+      await printFailureJson(program, argv, Diagnostics.UsageError, what!, hint);
       return 2;
     }
     const message = error instanceof Error ? error.message : String(error);
@@ -63,16 +69,25 @@ export async function runProgram(program: Command, argv: readonly string[], exit
  * `compile`, whose default format the project configuration sets (docs/configuration.md) — the
  * configuration's `format` (`failureFormat`).
  */
-async function printFailureJson(program: Command, argv: readonly string[], message: DiagnosticMessage, text: string): Promise<void> {
+async function printFailureJson(program: Command, argv: readonly string[], message: DiagnosticMessage, text: string, hint?: string): Promise<void> {
   if ((await failureFormat(program, argv)) !== "json") return;
   const [{ createDiagnostic }, { toJsonDiagnostic }] = await Promise.all([import("../diagnostics/diagnostic.js"), import("../diagnostics/format-machine.js")]);
-  const diagnostic = toJsonDiagnostic(createDiagnostic(message, { file: "", line: 1, column: 1 }, [text]));
+  const diagnostic = toJsonDiagnostic(createDiagnostic(message, { file: "", line: 1, column: 1 }, [text], hint === undefined ? {} : { hint }));
   const command = argv.find((arg) => !arg.startsWith("-"));
   const document =
     command === "call" || command === "approve"
       ? { status: "failed", error: diagnostic["message"], diagnostics: [diagnostic], events: [] }
       : { ok: false, diagnostics: [diagnostic] };
   process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+}
+
+/**
+ * The command line that prints a command's usage: its own `--help` when the command is known
+ * (`search`, `call`, …), else the program's. Both the line commander prints after a usage error
+ * and the hint of the AL9001 diagnostic a `--format json` failure prints name it, so they agree.
+ */
+function helpCommand(command?: string): string {
+  return `npx assembly-line ${command === undefined ? "" : `${command} `}--help`;
 }
 
 /**

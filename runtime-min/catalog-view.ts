@@ -65,7 +65,8 @@ export class CatalogView {
 /** Throws `RuntimeError` AL8020 (with the known surfaces) when the manifest has no such surface. */
 export function assertSurface(manifest: ArtifactManifest, surfaceId: string): void {
   if (!manifest.surfaces[surfaceId]) {
-    const known = Object.keys(manifest.surfaces).sort().join(", ") || "(none)";
+    // Each id quoted, so that the root's '.' reads as a name, not as the sentence's end.
+    const known = Object.keys(manifest.surfaces).sort().map((id) => `'${id}'`).join(", ") || "(none)";
     throw runtimeError(Diagnostics.UnknownSurface, "", [surfaceId, known]);
   }
 }

@@ -317,7 +317,8 @@ export class Runtime {
   /**
    * Decides a pending approval. Approving executes the call exactly once; denying means it
    * never executes. A second `approve` of a decided call does nothing: it returns the recorded
-   * outcome with `alreadyDecided: true` and no events. Throws `RuntimeError` AL8023 when the
+   * outcome with `alreadyDecided: true` and no events; a `deny` of a call approved earlier
+   * returns `failed` (the approval stands) with `alreadyDecided: true`. Throws `RuntimeError` AL8023 when the
    * run has no such pending call, AL8021 when the run has ended, AL8028 when another host
    * holds the run's live progress lease.
    */
@@ -332,7 +333,7 @@ export class Runtime {
       this.assertRunActive(run);
       const decision = request.deny ? "denied" : "approved";
       if (!this.store.decideApproval(runId, callId, decision)) {
-        return recordedResult(session, this.store, this.store.getApproval(runId, callId)!, this.store.getCall(runId, callId));
+        return recordedResult(session, this.store, this.store.getApproval(runId, callId)!, this.store.getCall(runId, callId), decision === "denied");
       }
       if (decision === "denied") {
         session.recordRuntime("tool.approval_denied");

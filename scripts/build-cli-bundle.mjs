@@ -420,6 +420,10 @@ await build({
   format: "cjs",
   platform: "node",
   target: "node20",
+  // The sandbox's child entry bundles itself with esbuild only under the TypeScript sources
+  // (runtime-min/sandbox/child-script.ts); from dist/ it is prebuilt, so esbuild is never reached
+  // here (and bundling it would only warn about its own `require.resolve`).
+  external: ["esbuild"],
   logLevel: "warning",
   banner: { js: ['const __alModuleUrl = (file) => require("node:url").pathToFileURL(require("node:path").join(__dirname, file)).href;', ...BUILTIN_BANNER].join("\n") },
   plugins: [

@@ -6,7 +6,7 @@ export const AgentMessages = defineMessages({
     code: "AL1001",
     severity: "error",
     message: "There is no agent.md in '{0}'.",
-    hint: "An agent root (and every subagents/<name>/ folder) needs an agent.md whose YAML front matter selects its capabilities.",
+    hint: "An agent root (and every subagents/<name>/ folder) needs an agent.md whose YAML front matter selects its capabilities; `npx assembly-line init <dir>` writes a starting agent.",
     docs: "Every surface of an MD-first agent is described by its agent.md (DESIGN §2).",
   },
   AgentFileUnreadable: {

@@ -236,7 +236,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL8012: "The bundle .assemblyline/build/bundles/echo.mjs of tool 'echo' does not match its locked integrity (expected sha512-93GACP/KjEtVxseRTJmF5Fu7XWG9ZmuhyIj2z8dgdXkR3lzLmgaIPfCMmT4wYjD0IY4s1vxl0zn40Q8GKmALkA==, the file hashes to sha512-CogUZd3+iLWUIe3T9m8mPta5L2L0esIilwKX8ziNIMu7k60V0ag7rqttW1BoJO5Al34d5spBQ+9/biDqskmTDw==).",
   AL8013: "The bundle path '../../plugins.lock' of tool 'echo' points outside the artifact directory.",
   AL8014: "plugins.lock records no bundle integrity for tool 'echo' of surface '.' (capability 'example').",
-  AL8020: "The artifact has no surface 'subagents/nope'. Surfaces: ..",
+  AL8020: "The artifact has no surface 'subagents/nope'. Surfaces: '.'.",
   AL8021: "Run 'store-fails' has ended after a control-plane failure (state_store_failure): The runtime could not record the event 'probe.after_go' in the state database: database is locked",
   AL8022: "'../escape' is not a valid run id: use 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit.",
   AL8023: "Run 'db-run' has no call 'nope' waiting for approval.",

@@ -50,11 +50,20 @@ export function deniedResult(session: CallSession, store: StateStore, approval: 
   return { status: "failed", error, events, runId, callId, tool: approval.tool, approval: { reason: approval.reason, sideEffect: approval.sideEffect, state: "denied" } };
 }
 
-/** What a repeated `approve` returns: the recorded outcome, no events, `alreadyDecided: true`. */
-export function recordedResult(session: CallSession, store: StateStore, approval: ApprovalRecord, call: CallRecord | undefined): CallResult {
+/**
+ * What an `approve` of a call decided earlier returns (no events, `alreadyDecided: true`; nothing
+ * runs and nothing is recorded): the recorded outcome; or, when `deny` asks to deny a call that
+ * was approved, a failure saying the approval stands, since a decision is final and the approved
+ * call ran or is running (the seed's "Approval Gates": approving executes the call exactly once).
+ */
+export function recordedResult(session: CallSession, store: StateStore, approval: ApprovalRecord, call: CallRecord | undefined, deny = false): CallResult {
   const { runId, callId } = session.identity;
   if (approval.state === "denied") return { ...deniedResult(session, store, approval, []), alreadyDecided: true };
   const base = { events: [], runId, callId, tool: approval.tool, approval: { reason: approval.reason, sideEffect: approval.sideEffect, state: approval.state }, alreadyDecided: true } as const;
+  if (deny) {
+    const ran = call?.status === "ok" || call?.status === "failed" ? "ran" : "has been started";
+    return { ...base, status: "failed", error: `The call of '${approval.tool}' was approved earlier and ${ran}, so it cannot be denied: a decision is final. Nothing changed.` };
+  }
   if (call?.status === "ok") return { ...base, status: "ok", ...(call.modelOutput === undefined ? {} : { output: call.modelOutput }) };
   if (call?.status === "failed" && call.failureKind === "control_plane") {
     const reason = (store.getRun(runId)?.endReason ?? "state_store_failure") as ControlPlaneError["reason"];

@@ -84,6 +84,20 @@ describe("--format json on failures of the command line itself", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ status: "failed", diagnostics: [{ code: "AL9001", message: "The command line is not valid: required option '--input <json>' not specified." }] });
   });
 
+  it("a usage error points at the command's own help; commander's suggestion is the JSON hint, not part of the message", () => {
+    const call = runCli(["call", "echo", "x", "--inptu", "{}"]);
+    expect(call.stderr).toMatch(/^\(run 'npx assembly-line call --help' for usage\)$/m);
+    const json = runCli(["call", "echo", "x", "--inptu", "{}", "--format", "json"]);
+    expect(JSON.parse(json.stdout).diagnostics).toEqual([
+      expect.objectContaining({ code: "AL9001", message: "The command line is not valid: unknown option '--inptu'.", hint: "Did you mean --input? Run 'npx assembly-line call --help' for usage." }),
+    ]);
+    const search = runCli(["search", "--frobnicate", "--format", "json"]);
+    expect(JSON.parse(search.stdout).diagnostics[0].hint).toBe("Run 'npx assembly-line search --help' for usage.");
+    // No command: the program's own help.
+    const none = runCli(["--bogus"]);
+    expect(none.stderr).toMatch(/^\(run 'npx assembly-line --help' for usage\)$/m);
+  });
+
   it("a file or a missing folder as the root is a diagnostic, and nothing is created", () => {
     const file = path.join(repoRoot, "examples/support-agent/agent.md");
     const { status, json } = runCliJson(["compile", file]);

@@ -58,6 +58,8 @@ describe("runtime.snapshot", () => {
 
   it("refuses an unknown surface with AL8020", () => {
     expect(() => runtime.snapshot({ surface: "subagents/nobody" })).toThrow(expect.objectContaining({ code: "AL8020" }));
+    // The known surfaces are quoted, so the root's '.' reads as a name.
+    expect(() => runtime.snapshot({ surface: "subagents/nobody" })).toThrow(/Surfaces: '\.'(, '[^']+')*\.$/);
   });
 });
 

@@ -55,6 +55,14 @@ describe("assembly-line call / approve across processes", () => {
     const again = cli("approve", "c1", agent.root, "--run", "cli-run", "--format", "json");
     expect(again.code).toBe(0);
     expect(again.json).toMatchObject({ status: "ok", alreadyDecided: true, events: [] });
+    // A deny after the approval changes nothing, and says so with exit code 1 (new-user review).
+    const denyAfter = cli("approve", "c1", agent.root, "--run", "cli-run", "--deny", "--format", "json");
+    expect(denyAfter.code).toBe(1);
+    expect(denyAfter.json).toMatchObject({ status: "failed", alreadyDecided: true, events: [], approval: { state: "approved" } });
+    expect(denyAfter.json.error).toMatch(/was approved earlier and ran, so it cannot be denied/);
+    const denyPretty = cli("approve", "c1", agent.root, "--run", "cli-run", "--deny");
+    expect(denyPretty.code).toBe(1);
+    expect(denyPretty.stdout).toMatch(/^failed record_note \(run cli-run, call c1\)\n {2}The call of 'record_note' was approved earlier and ran/);
     const db = new Database(path.join(agent.root, ".assemblyline/state.db"), { readonly: true });
     const notes = db.prepare("SELECT COUNT(*) AS n FROM events WHERE run_id = 'cli-run' AND type = 'note.recorded'").get() as { n: number };
     db.close();

@@ -99,8 +99,14 @@ describe("seed examples in the sandbox", () => {
 
     const again = await runtime.approve({ runId: "note-run", callId: "note-1" });
     expect(again).toMatchObject({ status: "ok", output: { recorded: true }, events: [], alreadyDecided: true });
+    // Denying it now is refused: the approval stands, nothing runs or is recorded.
+    const denyAfter = await runtime.approve({ runId: "note-run", callId: "note-1", deny: true });
+    expect(denyAfter).toMatchObject({ status: "failed", events: [], alreadyDecided: true, approval: { state: "approved" } });
+    expect(denyAfter.error).toContain("was approved earlier and ran, so it cannot be denied");
+    expect(denyAfter.output).toBeUndefined();
     const recorded = runtime.events("note-run").filter((event) => event.type === "note.recorded");
     expect(recorded).toHaveLength(1);
+    expect(runtime.events("note-run").map((event) => event.type)).not.toContain("tool.approval_denied");
   });
 
   it("Approval Gates: a denied call never executes", async () => {
