@@ -50,7 +50,8 @@ export async function runProgram(program: Command, argv: readonly string[], exit
       const [what, ...rest] = error.message.replace(/^error: /, "").split("\n");
       const suggestion = rest.join(" ").trim().replace(/^\((.*)\)$/, "$1");
       const command = commandWords(program, argv)?.command;
-      const hint = [suggestion, `Run '${helpCommand(command)}' for usage.`].filter((part) => part !== "").join(" ");
+      const sentence = suggestion === "" || /[.?!]$/.test(suggestion) ? suggestion : `${suggestion}.`;
+      const hint = [sentence, `Run '${helpCommand(command)}' for usage.`].filter((part) => part !== "").join(" ");
       await printFailureJson(program, argv, Diagnostics.UsageError, what!, hint);
       return 2;
     }

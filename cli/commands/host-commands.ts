@@ -22,6 +22,7 @@ export function registerToolsCommand(program: Command, hooks: RuntimeCommandHook
     .option("--surface <path>", "surface id: . or subagents/<name>", ".")
     .option("--run <id>", "include the deferred tools this run activated with tool_search");
   withProjectConfigOptions(tools);
+  refuseConfigFlag(tools);
   tools.addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"));
   tools.action(async (root: string, flags: Omit<ToolsCommandOptions, "root">) => {
     const { runToolsCommand } = await import("./tools.js");
@@ -41,6 +42,7 @@ export function registerSearchCommand(program: Command, hooks: RuntimeCommandHoo
     .option("--offset <n>", "matches to skip: the nextOffset of the previous page", "0")
     .option("--run <id>", "activate the page's deferred tools in this run, as tool_search does");
   withProjectConfigOptions(search);
+  refuseConfigFlag(search);
   search.addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"));
   search.action(async (query: string, root: string, flags: Omit<SearchCommandOptions, "query" | "root">) => {
     const { runSearchCommand } = await import("./search.js");
@@ -145,6 +147,22 @@ function withProjectConfigOptions(command: Command): void {
   command
     .option("--project-config <file>", "the project configuration file (default: searched from the root upwards)")
     .option("--no-project-config", "use no project configuration file");
+}
+
+/**
+ * `tools --config x.json` (as `compile --config FILE` is written) is an unknown option whose
+ * suggestion names `--project-config`, which commander's own suggestion (by spelling) never
+ * reaches; a hidden option, refused before the action runs, in commander's words (AL9001).
+ */
+function refuseConfigFlag(command: Command): void {
+  command.addOption(new Option("--config <file>").hideHelp());
+  command.hook("preAction", (_program, action) => {
+    if (action.opts()["config"] === undefined) return;
+    action.error(`error: unknown option '--config'\n(Did you mean --project-config? ${action.name()} takes the project configuration file as --project-config <file>; --config is compile's name for it)`, {
+      exitCode: 2,
+      code: "commander.unknownOption",
+    });
+  });
 }
 
 /**

@@ -10,6 +10,7 @@
  * hosts can use them; `registerRuntimeCommands` (`./host-commands.ts`) wires them into a
  * commander program and loads this module only when one of them runs.
  */
+import * as fs from "node:fs";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
@@ -265,11 +266,23 @@ function parseInput(text: string | undefined): unknown {
   }
 }
 
+/**
+ * The hint of a `--config` value with no `=` that names a file (`compile --config FILE` chooses
+ * the project configuration; the host commands call that `--project-config`).
+ */
+const PROJECT_CONFIG_HINT =
+  "--config passes a host requiredConfig value as NAME=value here; to choose the project configuration file (as `compile --config FILE` does), pass --project-config FILE.";
+
+/** Whether a `--config` value without `=` names a file: one of the configuration's extensions, or an existing file. */
+function looksLikeConfigFile(value: string): boolean {
+  return /\.(json|jsonc|json5|ya?ml|[cm]?[jt]s)$/i.test(value) || fs.existsSync(value);
+}
+
 function parseConfig(pairs: readonly string[]): Record<string, string> {
   const config: Record<string, string> = {};
   for (const pair of pairs) {
     const equals = pair.indexOf("=");
-    if (equals <= 0) throw runtimeError(Diagnostics.ConfigFlagInvalid, "", [pair]);
+    if (equals <= 0) throw runtimeError(Diagnostics.ConfigFlagInvalid, "", [pair], looksLikeConfigFile(pair) ? PROJECT_CONFIG_HINT : undefined);
     Object.defineProperty(config, pair.slice(0, equals), { value: pair.slice(equals + 1), enumerable: true, writable: true, configurable: true });
   }
   return config;

@@ -93,6 +93,15 @@ describe("--format json on failures of the command line itself", () => {
     ]);
     const search = runCli(["search", "--frobnicate", "--format", "json"]);
     expect(JSON.parse(search.stdout).diagnostics[0].hint).toBe("Run 'npx assembly-line search --help' for usage.");
+    // `--config` is compile's name for the project configuration file; the host commands say theirs.
+    const tools = runCli(["tools", "x", "--config", "x.json"]);
+    expect(tools.status).toBe(2);
+    expect(tools.stderr).toMatch(/^error AL9001: unknown option '--config'\n\(Did you mean --project-config\? tools takes/m);
+    const searchConfig = JSON.parse(runCli(["search", "q", "x", "--config=x.json", "--format", "json"]).stdout).diagnostics[0];
+    expect(searchConfig.hint).toMatch(/^Did you mean --project-config\? .*--config is compile's name for it\. Run 'npx assembly-line search --help' for usage\.$/);
+    const callConfig = runCli(["call", "echo", "x", "--input", "{}", "--config", "x.json"]);
+    expect(callConfig.stderr).toContain("AL8041");
+    expect(callConfig.stderr).toContain("pass --project-config FILE");
     // No command: the program's own help.
     const none = runCli(["--bogus"]);
     expect(none.stderr).toMatch(/^\(run 'npx assembly-line --help' for usage\)$/m);
