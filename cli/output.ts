@@ -21,6 +21,17 @@ export function printJson(value: unknown): void {
  * make `file:line:column` clickable relative to where the command ran).
  */
 export function printDiagnostics(diagnostics: readonly Diagnostic[], base: string): void {
+  const text = formatDiagnosticsFrom(diagnostics, base, colorFor(process.stderr));
+  if (text) process.stderr.write(text);
+}
+
+/**
+ * The text {@link printDiagnostics} prints: `diagnostics` (files relative to `base`) with their
+ * files relative to the working directory, code frames (credential-shaped text masked) and the
+ * summary line; the empty string when there are none. The host commands print a compile-first
+ * step's diagnostics with it, as `compile` prints them.
+ */
+export function formatDiagnosticsFrom(diagnostics: readonly Diagnostic[], base: string, color: boolean): string {
   const shown = diagnostics.map((d) => fromWorkingDirectory(d, base));
   // Each file is read and masked once, however many diagnostics it has.
   const sources = new Map<string, string | undefined>();
@@ -28,8 +39,7 @@ export function printDiagnostics(diagnostics: readonly Diagnostic[], base: strin
     if (!sources.has(file)) sources.set(file, readSource(file));
     return sources.get(file);
   };
-  const text = formatPretty(shown, { readSource: read, color: colorFor(process.stderr) });
-  if (text) process.stderr.write(text);
+  return formatPretty(shown, { readSource: read, color });
 }
 
 /** `d` with its file (and related files) relative to the working directory rather than `base`. */

@@ -20,6 +20,7 @@ import type { CallResult, RuntimeOptions, ToolSearchResult } from "../../runtime
 import type { CapabilitySnapshot } from "../../runtime-min/snapshot/types.js";
 import { resolveHostPolicy } from "../host-policy.js";
 import { formatCallResult, formatRefusal } from "../format-call-result.js";
+import { formatDiagnosticsFrom } from "../output.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
 
 export { defaultWrite, terminalColor, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "./command-output.js";
@@ -107,7 +108,7 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
       }),
     );
   } catch (error) {
-    return refusalOutput(error, json, options.color);
+    return refusalOutput(error, json, options.color, "call", options.root ?? ".");
   }
 }
 
@@ -125,7 +126,7 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
       runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }),
     );
   } catch (error) {
-    return refusalOutput(error, json, options.color);
+    return refusalOutput(error, json, options.color, "call", options.root ?? ".");
   }
 }
 
@@ -242,9 +243,11 @@ function exitCodeOf(result: CallResult): 0 | 1 | 2 {
  * object on stdout — for `call` and `approve` (`shape: "call"`) the call shape
  * `{ status: "failed", error, diagnostics, events: [] }`, for `tools` and `search`
  * (`shape: "diagnostics"`) `{ ok: false, diagnostics }` as `compile` and `validate` print —
- * else the diagnostics on stderr (coloured when `color.stderr`).
+ * else the diagnostics on stderr (coloured when `color.stderr`): with `root` (the agent root as
+ * typed), diagnostics that name a file print as `compile` prints them (relative to the working
+ * directory, with code frames: `../output.ts`), others as a plain refusal.
  */
-export function refusalOutput(error: unknown, json: boolean, color?: OutputColor, shape: "call" | "diagnostics" = "call"): CommandOutput {
+export function refusalOutput(error: unknown, json: boolean, color?: OutputColor, shape: "call" | "diagnostics" = "call", root?: string): CommandOutput {
   const refusal = error instanceof RuntimeError ? error : undefined;
   const diagnostics = refusal?.diagnostics ?? [];
   const message = error instanceof Error ? error.message : String(error);
@@ -254,6 +257,8 @@ export function refusalOutput(error: unknown, json: boolean, color?: OutputColor
     const document = shape === "call" ? { status: "failed", error: message, diagnostics, events: [] } : { ok: false, diagnostics };
     return { exitCode, stdout: `${JSON.stringify(document)}\n`, stderr: "" };
   }
+  // Diagnostics that name files (a compile-first step's, the artifact's) read as `compile` prints them.
+  if (root !== undefined && diagnostics.some((d) => d.file !== "")) return { exitCode, stdout: "", stderr: formatDiagnosticsFrom(diagnostics, root, color?.stderr ?? false) };
   return { exitCode, stdout: "", stderr: formatRefusal(message, diagnostics, paletteFor(color?.stderr ?? false)) };
 }
 

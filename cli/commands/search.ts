@@ -61,7 +61,7 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
       return { exitCode: 0, stdout: json ? searchJson(result) : formatSearch(result, query, offset, paletteFor(options.color?.stdout ?? false)), stderr: "" };
     }, options.color);
   } catch (error) {
-    return refusalOutput(error, json, options.color, "diagnostics");
+    return refusalOutput(error, json, options.color, "diagnostics", options.root ?? ".");
   }
 }
 

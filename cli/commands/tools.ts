@@ -51,6 +51,6 @@ export async function runToolsCommand(options: ToolsCommandOptions, hooks: Runti
       return { exitCode: 0, stdout, stderr: formatSnapshotWarnings(snapshot.warnings, paletteFor(options.color?.stderr ?? false)) };
     }, options.color);
   } catch (error) {
-    return refusalOutput(error, json, options.color, "diagnostics");
+    return refusalOutput(error, json, options.color, "diagnostics", options.root ?? ".");
   }
 }

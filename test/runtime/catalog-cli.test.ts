@@ -14,7 +14,7 @@ import type { CatalogTool } from "../../runtime-min/snapshot/types.js";
 import { ECHO_SCHEMA, LEDGER_TOOLS, createCatalogAgent } from "./catalog-fixture.js";
 import type { AgentFixture } from "./helpers/agent-fixture.js";
 import { runCli } from "../helpers/run-cli.js";
-import { tempDir } from "../helpers/temp-tree.js";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 import { runSourceCli, runSourceCliWithEnv } from "./helpers/run-source-cli.js";
 
 const CHILD = "subagents/researcher";
@@ -191,6 +191,23 @@ describe("assembly-line search", () => {
     const word = runCli(["search", "notes.txt"], { cwd: elsewhere });
     expect(word.status, word.stderr).toBe(1);
     expect(word.stderr).toContain("AL1001");
+  });
+
+  it("prints a compile-first step's errors as compile does: relative to the working directory, with a code frame", () => {
+    const parent = tempDir("al-compile-first-");
+    const root = path.join(parent, "agent");
+    fs.cpSync(path.join(repoRoot, "examples/support-agent"), root, { recursive: true, filter: (source) => !source.includes(`${path.sep}.assemblyline`) });
+    const index = path.join(root, "plugins/example/ai.assemblyline/index.ts");
+    fs.writeFileSync(index, fs.readFileSync(index, "utf8").replace('description: "Echo a message back to the caller."', "description: 42"));
+    for (const args of [["tools", "agent"], ["search", "echo", "agent"], ["call", "echo", "agent", "--input", '{"message":"hi"}']]) {
+      const run = runCli(args, { cwd: parent });
+      expect(run.status, run.stderr).toBe(1);
+      expect(run.stderr).toMatch(/^agent\/plugins\/example\/ai\.assemblyline\/index\.ts:\d+:\d+ - error AL4003: /m);
+      expect(run.stderr).toMatch(/^ {2}> {1,2}\d+ \| +description: 42,$/m);
+      // --format json keeps the contract: files relative to the root.
+      const json = JSON.parse(runCli([...args, "--format", "json"], { cwd: parent }).stdout);
+      expect(json.diagnostics[0]).toMatchObject({ code: "AL4003", file: "plugins/example/ai.assemblyline/index.ts" });
+    }
   });
 
   it("with --run activates the page for that run's next snapshot", async () => {
