@@ -48,7 +48,9 @@ export function formatTools(snapshot: CapabilitySnapshot, root = ".", colors: Pa
   const loaded = new Set(snapshot.tools.map((tool) => tool.name));
   const deferred = snapshot.catalog.filter((tool) => !loaded.has(tool.name));
   if (deferred.length > 0) {
-    lines.push(colors.dim(`${deferred.length} deferred tool${deferred.length === 1 ? "" : "s"} to find with tool_search (\`${hostCommand("search", root, ["", ...(snapshot.surfaceId === "." ? [] : ["--surface", snapshot.surfaceId])])}\` lists them): ${deferred.map((tool) => tool.name).join(", ")}`));
+    // The example searches for the first one by name: `search ''` would open on visible tools.
+    const example = hostCommand("search", root, [deferred[0]!.name, ...(snapshot.surfaceId === "." ? [] : ["--surface", snapshot.surfaceId])]);
+    lines.push(colors.dim(`${deferred.length} deferred tool${deferred.length === 1 ? "" : "s"} to find with tool_search (\`${example}\` finds the first, as tool_search would): ${deferred.map((tool) => tool.name).join(", ")}`));
   }
   if (snapshot.disabled.length > 0) {
     lines.push(colors.dim(`disabled built-ins: ${snapshot.disabled.map((tool) => `${tool.name} (by ${tool.by === "plugin" ? "a plugin" : "host policy"})`).join(", ")}`));

@@ -54,8 +54,11 @@ describe("assembly-line tools", () => {
     expect(output.stdout).toContain("web_fetch");
     expect(output.stdout).toContain("plugin:research");
     expect(output.stdout).toMatch(/deferred tools? to find with tool_search.*summarize/);
-    // The printed search command names the same surface.
-    expect(output.stdout).toContain(`search '' ${agent.root} --surface ${CHILD}\``);
+    // The printed search command finds the first deferred tool by name, on the same surface
+    // (`search ''` would open on a page of visible tools).
+    const [, first] = /tool_search \(`npx assembly-line search (\S+) /.exec(output.stdout)!;
+    expect(output.stdout).toContain(`search ${first} ${agent.root} --surface ${CHILD}\` finds the first`);
+    expect(output.stdout).toMatch(new RegExp(`tool_search would\\): ${first},`));
     expect(output.stdout).toContain("disabled built-ins: bash (by a plugin)");
     const root = await runToolsCommand({ root: agent.root });
     expect(root.stdout).not.toContain("audit_log");
