@@ -38,7 +38,7 @@ export function registerSearchCommand(program: Command, hooks: RuntimeCommandHoo
     .argument("[query]", 'words describing the tool; "" browses everything', "")
     .argument("[root]", "agent root", ".")
     .option("--surface <path>", "surface id: . or subagents/<name>", ".")
-    .option("--limit <n>", "page size (default 8, at most 20)")
+    .option("--limit <n>", "page size (default: 8; at most 20)")
     .option("--offset <n>", "matches to skip: the nextOffset of the previous page", "0")
     .option("--run <id>", "activate the page's deferred tools in this run, as tool_search does");
   withProjectConfigOptions(search);
@@ -73,8 +73,8 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--surface <path>", "surface id: . or subagents/<name>", ".")
     .option("--run <id>", "run id; state persists per run (generated when omitted)")
     .option("--call <id>", "tool-call id (generated when omitted)")
-    .option("--config <KEY=VALUE>", "a host requiredConfig value (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
-    .option("--execution <policy>", "sandbox (default: host.execution of the project configuration, else sandbox) or direct")
+    .option("--config <KEY=VALUE>", "a host requiredConfig value (repeatable)", (value: string, all: string[] = []) => [...all, value])
+    .option("--execution <policy>", "sandbox or direct (default: host.execution of the project configuration, else sandbox)")
     .option("--deadline <ms>", "deadline of the call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
   withHostPolicyOptions(call);
   call.action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
@@ -89,7 +89,7 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .argument("[root]", "agent root", ".")
     .option("--run <id>", "the run id printed by `call`")
     .option("--deny", "deny instead: the call never executes")
-    .option("--config <KEY=VALUE>", "a host requiredConfig value for the approved call (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option("--config <KEY=VALUE>", "a host requiredConfig value for the approved call (repeatable)", (value: string, all: string[] = []) => [...all, value])
     .option("--execution <policy>", "sandbox or direct, for the approved call (default: host.execution of the project configuration, else sandbox)")
     .option("--deadline <ms>", "deadline of the approved call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
   withHostPolicyOptions(approve);
@@ -171,10 +171,10 @@ function refuseConfigFlag(command: Command): void {
  */
 function withHostPolicyOptions(command: Command): void {
   command
-    .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default: host.memoryMb, else 1024)")
-    .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default: host.maxResultBytes, else 8388608)")
-    .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default 262144)")
-    .option("--network <policy>", "network of sandboxed tools: host or none (default: host.network, else host)");
+    .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default: host.memoryMb of the project configuration, else 1024)")
+    .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default: host.maxResultBytes of the project configuration, else 8388608)")
+    .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default: 262144)")
+    .option("--network <policy>", "network of sandboxed tools: host or none (default: host.network of the project configuration, else host)");
   withProjectConfigOptions(command);
   command.addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"));
 }
