@@ -35,7 +35,9 @@ export function createProgram(): Command {
  * Parses `argv` (without `node` and the script path) with `program` and runs the command;
  * resolves to `exitCode()` as the command left it. Never throws: help and the version exit 0;
  * a usage error exits 2 (AL9001), an internal failure is printed and exits 2 (AL9002), each
- * also as one JSON object on stdout with `--format json`.
+ * also as one JSON object on stdout with `--format json`. A usage error names the failing
+ * command's own `--help` (commander's line after the error, and the JSON diagnostic's hint, which
+ * also takes commander's "Did you mean" suggestion so that the message stays one line).
  */
 export async function runProgram(program: Command, argv: readonly string[], exitCode: () => number): Promise<number> {
   for (const command of program.commands) command.showHelpAfterError(`(run '${helpCommand(command.name())}' for usage)`);
