@@ -22,8 +22,9 @@
  *   own launch options (`../sandbox/sandbox-spawn.ts`): every option equal, or no adoption.
  * - **The run.** The early start picks the run id (the CLI's `--run`, else a fresh one that the
  *   CLI then uses) and makes the run's workspace; when no runtime opens with it (the call was
- *   refused before), {@link EarlySandboxStart.discard} removes the run folder it made, if it is
- *   still empty.
+ *   refused before), {@link EarlySandboxStart.discard} removes the run folder it made for a run
+ *   id it generated, if it is still empty. A run the user named keeps its folder: another host
+ *   may be calling in the same run at the same moment, in that folder.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -35,7 +36,7 @@ import { knownChildSource } from "../sandbox/child-script.js";
 import { useIsolationCache } from "../sandbox/probe-cache.js";
 import { knownLaunchTools, type LaunchTools, type NetworkPolicy } from "../sandbox/process-isolation.js";
 import { detectPermissionSupport } from "../sandbox/sandbox-environment.js";
-import { sameSpawnOptions, spawnSandboxProcess, type SandboxSpawnOptions, type SpawnedSandbox } from "../sandbox/sandbox-spawn.js";
+import { sameInheritedState, sameSpawnOptions, spawnSandboxProcess, type SandboxSpawnOptions, type SpawnedSandbox } from "../sandbox/sandbox-spawn.js";
 import type { EarlySandboxProcess } from "../sandbox/sandbox-worker.js";
 import { isValidId, newId } from "./ids.js";
 import { ensureWorkspace } from "./workspace.js";
@@ -99,7 +100,10 @@ export function startSandboxEarly(call: EarlyCall): EarlySandboxStart | undefine
     if (call.runId !== undefined && !isValidId(call.runId)) return undefined;
     const runId = call.runId ?? newId("run");
     const runDir = path.join(stateDir, "runs", runId);
-    const madeRun = !fs.existsSync(runDir);
+    // Only a run id generated here is this host's alone: a run the user named may be another
+    // host's at the same moment (its early start may have found this folder and run in it), so
+    // its folder is never removed by a discard.
+    const madeRun = call.runId === undefined && !fs.existsSync(runDir);
     const workspace = ensureWorkspace(stateDir, runId);
     const start = new EarlySandboxStart(runId, surface, call.tool, entry, madeRun ? runDir : undefined);
     const options: SandboxSpawnOptions = {
@@ -179,16 +183,18 @@ export class EarlySandboxStart implements EarlySandboxProcess {
   }
 
   /**
-   * The process, when it was launched with options equal to `options` (`sameSpawnOptions`) and
-   * has not exited; else `undefined`, and the process is ended. Asked at most once with an
-   * answer: a second call returns `undefined`.
+   * The process, when it was launched with options equal to `options` (`sameSpawnOptions`),
+   * took from the host what a process spawned now would (`sameInheritedState`: environment,
+   * file-creation mask, user, groups, priority, which a JavaScript project configuration may
+   * have changed since) and has not exited; else `undefined`, and the process is ended. Asked at
+   * most once with an answer: a second call returns `undefined`.
    */
   adopt(options: SandboxSpawnOptions): SpawnedSandbox | undefined {
     const spawned = this.spawned;
     const launched = this.options;
     this.spawned = undefined;
     if (spawned === undefined || launched === undefined) return undefined;
-    if (spawned.child.exitCode === null && spawned.child.signalCode === null && sameSpawnOptions(launched, options)) return spawned;
+    if (spawned.child.exitCode === null && spawned.child.signalCode === null && sameSpawnOptions(launched, options) && sameInheritedState(spawned, options.workspace)) return spawned;
     endProcess(spawned);
     return undefined;
   }
@@ -214,9 +220,17 @@ function ignore(): void {
   // See startSandboxEarly.
 }
 
-/** Kills a process that was never adopted (its whole group) and removes its bridge folder. */
+/**
+ * Kills a process that was never adopted (its whole group, while its leader has not been
+ * reaped: once it has, the group's number may be another process's, as `SandboxWorker.kill`
+ * guards too) and removes its bridge folder.
+ */
 function endProcess(spawned: SpawnedSandbox): void {
   const { child } = spawned;
+  if (child.exitCode !== null || child.signalCode !== null) {
+    fs.rmSync(spawned.bridgeDir, { recursive: true, force: true });
+    return;
+  }
   try {
     if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
   } catch {

@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import type { Writable } from "node:stream";
 import { processDataLimitMb } from "../host-limits.js";
@@ -40,6 +41,63 @@ export interface SandboxSpawnOptions {
 export interface SpawnedSandbox {
   readonly child: ChildProcess;
   readonly bridgeDir: string;
+  /** What the process took from the host at its spawn besides its options ({@link inheritedState}). */
+  readonly inherited: InheritedState;
+}
+
+/**
+ * What a sandbox process takes from the host process when it is spawned, besides its
+ * {@link SandboxSpawnOptions}: its environment (the allowlist of `./sandbox-environment.ts`, read
+ * from the host's `process.env` at that moment), and the file-creation mask, user, group,
+ * supplementary groups and scheduling priority, which a child inherits. A project configuration
+ * written in JavaScript runs in the host and may change any of them after a `call`'s early start
+ * spawned its process (`../execution/early-start.ts`), so adopting that process compares them
+ * too ({@link sameInheritedState}).
+ */
+export interface InheritedState {
+  readonly env: Readonly<Record<string, string>>;
+  readonly umask: number;
+  readonly uid: number | undefined;
+  readonly gid: number | undefined;
+  readonly groups: string;
+  readonly priority: number | undefined;
+}
+
+/** The {@link InheritedState} a process spawned now, with `workspace`, would take from this host. */
+export function inheritedState(workspace: string): InheritedState {
+  return {
+    env: sandboxEnvironment(workspace),
+    // Reading the mask sets it and sets it back (Node offers no other way); on the main thread only.
+    umask: process.umask(),
+    uid: process.getuid?.(),
+    gid: process.getgid?.(),
+    groups: (process.getgroups?.() ?? []).join(","),
+    priority: priorityOfThisProcess(),
+  };
+}
+
+/** True when a process spawned now with `workspace` would inherit what `spawned` did. */
+export function sameInheritedState(spawned: SpawnedSandbox, workspace: string): boolean {
+  const now = inheritedState(workspace);
+  const before = spawned.inherited;
+  const names = Object.keys(now.env);
+  return (
+    now.umask === before.umask &&
+    now.uid === before.uid &&
+    now.gid === before.gid &&
+    now.groups === before.groups &&
+    now.priority === before.priority &&
+    names.length === Object.keys(before.env).length &&
+    names.every((name) => before.env[name] === now.env[name])
+  );
+}
+
+function priorityOfThisProcess(): number | undefined {
+  try {
+    return os.getPriority();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -57,15 +115,16 @@ export function spawnSandboxProcess(options: SandboxSpawnOptions): SpawnedSandbo
   const flags = sandboxNodeFlags({ read: [options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] }, options.permission);
   const nodeArgs = [...flags, `--max-old-space-size=${options.memoryMb}`, "--input-type=module", "-", bridgeDir, String(options.maxResultBytes)];
   const launch = sandboxLaunch(options.launch, nodeArgs, options.network, undefined, processDataLimitMb(options.memoryMb));
+  const inherited = inheritedState(options.workspace);
   const child = spawn(launch.command, launch.args, {
     cwd: options.workspace,
-    env: sandboxEnvironment(options.workspace),
+    env: inherited.env,
     stdio: ["pipe", "pipe", "pipe", "pipe"],
     detached: true,
   });
   // The entry script never touches the disk: the child reads it from stdin.
   if (child.stdin) sendEntryScript(child.stdin, options.childSource);
-  return { child, bridgeDir };
+  return { child, bridgeDir, inherited };
 }
 
 /**

@@ -146,6 +146,40 @@ describe("the runtime adopts an early process only when it would launch exactly 
     expect(await ended(pid)).toBe(true);
   }, 60_000);
 
+  it("does not adopt a process whose environment or file-creation mask the host changed since its spawn (a JavaScript project configuration may)", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(agent.root, "run-a");
+    const lang = process.env["LANG"];
+    const mask = process.umask();
+    const restore = (): void => {
+      if (lang === undefined) delete process.env["LANG"];
+      else process.env["LANG"] = lang;
+      process.umask(mask);
+    };
+    /** Starts early, applies `change`, calls echo with the runtime open: whether the early process served it. */
+    const adoptedAfter = async (change: () => void): Promise<boolean> => {
+      early = startSandboxEarly({ root: agent!.root, tool: "echo" })!;
+      const pid = early.pid!;
+      change();
+      runtime = await openRuntime({ root: agent!.root, firstCall: { tool: "echo", runId: early.runId }, earlyStart: early });
+      expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early.runId })).toMatchObject({ status: "ok", output: { message: "hi" } });
+      // Not adopted: ended when the worker asked, while the runtime is still open. Adopted: still serving.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const served = alive(pid);
+      await runtime.close();
+      runtime = undefined;
+      restore();
+      return served;
+    };
+    try {
+      expect(await adoptedAfter(() => undefined)).toBe(true);
+      expect(await adoptedAfter(() => void (process.env["LANG"] = "de_DE.UTF-8"))).toBe(false);
+      expect(await adoptedAfter(() => void process.umask(mask ^ 0o070))).toBe(false);
+    } finally {
+      restore();
+    }
+  }, 60_000);
+
   it("does not adopt a process that exited before the worker asked", async () => {
     agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
     await callEcho(agent.root, "run-a");
@@ -241,11 +275,45 @@ describe("a process nobody adopts", () => {
     early = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-a" })!;
     early.discard();
     expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs/run-a/workspace"))).toBe(true);
+    // A run the user named keeps the folder its start made: a second host's start for the same
+    // run found it and runs in it, and the first host's call being refused must not remove it.
+    const first = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-named" })!;
+    const second = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-named" })!;
+    first.discard();
+    expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs/run-named/workspace/.tmp"))).toBe(true);
+    expect(await callEcho(agent.root, "run-named", { earlyStart: second })).toMatchObject({ status: "ok", output: { message: "hi" } });
     const claimed = startSandboxEarly({ root: agent.root, tool: "echo" })!;
     early = claimed;
     const opened = await openRuntime({ root: agent.root, firstCall: { tool: "no_such_tool", runId: claimed.runId }, earlyStart: claimed });
     await opened.close();
     expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs", claimed.runId, "workspace"))).toBe(true);
+  }, 60_000);
+});
+
+describe("ending a process nobody adopts", () => {
+  it("never signals the process group of a process that has already exited (its number may be another group's by then)", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(agent.root, "run-a");
+    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
+    const pid = early.pid!;
+    const bridges = bridgeDirsOf(early);
+    const child = (early as unknown as { spawned: { child: import("node:child_process").ChildProcess } }).spawned.child;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    process.kill(-pid, "SIGKILL");
+    await exited;
+    const signalled: (number | string)[] = [];
+    const kill = process.kill;
+    process.kill = ((target: number, signal?: string | number) => {
+      signalled.push(target);
+      return kill.call(process, target, signal);
+    }) as typeof process.kill;
+    try {
+      early.discard();
+    } finally {
+      process.kill = kill;
+    }
+    expect(signalled).toEqual([]);
+    expect(bridges.filter((dir) => fs.existsSync(dir))).toEqual([]);
   }, 60_000);
 });
 
