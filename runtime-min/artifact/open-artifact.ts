@@ -11,8 +11,7 @@ import { checkWriteTarget } from "../../common/confined-write.js";
 import { removeStaleTemporaries } from "../../common/stale-temporaries.js";
 import { DEFAULT_ARTIFACT_DIR } from "../../contract/manifest.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { writeRefusalDiagnostic } from "../../diagnostics/write-refusal.js";
-import { RuntimeError, runtimeError } from "../errors.js";
+import { runtimeError, writeRefusalError } from "../errors.js";
 import { loadArtifact, type LoadedArtifact } from "./load-artifact.js";
 
 /** File name of the state database inside `<root>/.assemblyline/`. */
@@ -46,7 +45,7 @@ export function openArtifact(options: { readonly root: string; readonly artifact
   // into a file where a folder is expected (AL6301/AL6302, before anything is read or created).
   for (const [target, kind] of [[stateDir, "directory"], [path.join(stateDir, STATE_DB_FILE), "file"]] as const) {
     const refusal = checkWriteTarget(root, target, kind);
-    if (refusal) throw new RuntimeError([writeRefusalDiagnostic("The runtime's state (.assemblyline/)", refusal, root)]);
+    if (refusal) throw writeRefusalError("The runtime's state (.assemblyline/)", refusal, root);
   }
   // What a killed host left: half-created databases, entry scripts of earlier versions.
   removeStaleTemporaries([

@@ -13,12 +13,23 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { checkWriteTarget } from "../../common/confined-write.js";
+import { writeRefusalError } from "../errors.js";
 import { sandboxEnvironment } from "../sandbox/sandbox-environment.js";
 import { isolatedShellArgs, isolationFailureOf, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
 
-/** Absolute workspace directory of a run, created when missing. */
+/**
+ * Absolute workspace directory of a run, created when missing. `stateDir` is the agent root's
+ * `.assemblyline/`, which `openArtifact` has checked; the folders below it are checked here
+ * before anything is made: a `runs/`, run or workspace folder that is a link out of the agent
+ * root (a planted `.assemblyline/runs` in a cloned repository) is refused, never written through.
+ * Throws `RuntimeError` AL6301/AL6302 for such a path, or what `mkdir` throws.
+ */
 export function ensureWorkspace(stateDir: string, runId: string): string {
   const dir = path.join(stateDir, "runs", runId, "workspace");
+  const root = path.dirname(stateDir);
+  const refusal = checkWriteTarget(root, path.join(dir, ".tmp"), "directory");
+  if (refusal) throw writeRefusalError("A run's workspace (.assemblyline/runs/)", refusal, root);
   fs.mkdirSync(path.join(dir, ".tmp"), { recursive: true });
   return fs.realpathSync(dir);
 }

@@ -90,6 +90,28 @@ describe("writes never follow a link out of the agent root", () => {
     expect(fs.readdirSync(outside)).toEqual([]);
   }, 60_000);
 
+  it("a symlinked .assemblyline/runs pointing outside the root gets no run workspace (AL6301, located relative to the root); nothing is written there", async () => {
+    const { root } = prepare();
+    expect((await compileAgent({ root })).ok).toBe(true);
+    const outside = tempDir("al-outside-runs-");
+    fs.rmSync(path.join(root, ".assemblyline/runs"), { recursive: true, force: true });
+    fs.symlinkSync(outside, path.join(root, ".assemblyline/runs"));
+    const runtime = await openRuntime({ root });
+    try {
+      await expect(runtime.call({ tool: "echo", input: { message: "hi" }, runId: "r1" })).rejects.toMatchObject({
+        code: "AL6301",
+        diagnostics: [expect.objectContaining({ file: ".assemblyline/runs", message: expect.stringContaining("is a symbolic link to") })],
+      });
+    } finally {
+      await runtime.close();
+    }
+    expect(fs.readdirSync(outside)).toEqual([]);
+    // The runtime's own state refusals are located relative to the root too.
+    fs.rmSync(path.join(root, ".assemblyline/state.db"), { force: true });
+    fs.mkdirSync(path.join(root, ".assemblyline/state.db"));
+    await expect(openRuntime({ root })).rejects.toMatchObject({ code: "AL6302", diagnostics: [expect.objectContaining({ file: ".assemblyline/state.db" })] });
+  }, 60_000);
+
   it("a link that stays inside the root is followed as before", () => {
     const root = tempDir();
     fs.mkdirSync(path.join(root, "real-state"));
