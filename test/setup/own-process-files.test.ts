@@ -16,6 +16,8 @@ const NEEDS_OWN_PROCESS: readonly RegExp[] = [
   new RegExp(String.raw`\bprocess\.chdir\(`),
   new RegExp(String.raw`\bprocess\.env(?:\.[A-Za-z_$][\w$]*|\[[^\]]+\])\s*=(?!=)`),
   new RegExp(String.raw`\bdelete\s+process\.env\b`),
+  new RegExp(String.raw`\bprocess\.umask\(\s*[^)\s]`),
+  new RegExp(String.raw`\bprocess\.(?:kill|exit|emit|umask|chdir|cwd|hrtime|nextTick)\s*=(?!=)`),
 ];
 
 /** Every `*.test.ts` under `test/` that `npm test` runs (the conformance suite has its own config), `/`-separated, relative to the root. */
@@ -41,6 +43,11 @@ describe("test files that need a process of their own", () => {
     expect(needsOwnProcess("process.env.SECRET = value;")).toBe(true);
     expect(needsOwnProcess('process.env["A_B"] = "1";')).toBe(true);
     expect(needsOwnProcess("delete process.env.SECRET;")).toBe(true);
+    expect(needsOwnProcess("process.umask(0o077);")).toBe(true);
+    expect(needsOwnProcess("process.kill = fake;")).toBe(true);
+    expect(needsOwnProcess("const mask = process.umask();")).toBe(false);
+    expect(needsOwnProcess("if (process.exitCode === 1) {}")).toBe(false);
+    expect(needsOwnProcess("`process.exitCode = 1;`")).toBe(false);
     // Reading the environment, comparing it, or passing a copy to a child is fine.
     expect(needsOwnProcess('const env = { ...process.env, NO_COLOR: "1" };')).toBe(false);
     expect(needsOwnProcess('if (process.env.CI === "true") {}')).toBe(false);

@@ -6,7 +6,8 @@
 /**
  * Test files that need a process of their own: they mock modules (`vi.mock`, `vi.resetModules`),
  * which only works on a fresh module graph, or they change process-wide state other files could
- * see while they run (environment variables, the working directory). Every other file shares its
+ * see while they run (environment variables, the working directory, the file-creation mask, a
+ * replaced member of `process`). Every other file shares its
  * worker process with the files before it (below). A new file that does any of this goes here;
  * `test/setup/own-process-files.test.ts` fails when one is missing.
  */
@@ -21,6 +22,7 @@ export const OWN_PROCESS_FILES: readonly string[] = [
   "test/contract/validator-code-cache.test.ts", // vi.stubEnv (ASSEMBLY_LINE_CODE_CACHE)
   "test/diagnostics/terminal-color.test.ts", // vi.stubEnv
   "test/runtime/child-script.test.ts", // vi.resetModules
+  "test/runtime/early-start.test.ts", // LANG in process.env, process.umask, process.kill replaced
   "test/runtime/sandbox.test.ts", // secrets and NODE_OPTIONS in process.env
   "test/runtime/shell-isolation.test.ts", // a secret and XDG_RUNTIME_DIR in process.env
   "test/startup/compile-record.test.ts", // process.chdir
