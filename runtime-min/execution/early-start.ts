@@ -39,7 +39,7 @@ import { detectPermissionSupport } from "../sandbox/sandbox-environment.js";
 import { sameInheritedState, sameSpawnOptions, spawnSandboxProcess, type SandboxSpawnOptions, type SpawnedSandbox } from "../sandbox/sandbox-spawn.js";
 import type { EarlySandboxProcess } from "../sandbox/sandbox-worker.js";
 import { isValidId, newId } from "./ids.js";
-import { ensureWorkspace } from "./workspace.js";
+import { makeWorkspace } from "./workspace.js";
 
 /** The file of remembered starts, relative to the agent root. */
 export const SANDBOX_START_FILE = ".assemblyline/cache/sandbox-start.json";
@@ -104,7 +104,9 @@ export function startSandboxEarly(call: EarlyCall): EarlySandboxStart | undefine
     // host's at the same moment (its early start may have found this folder and run in it), so
     // its folder is never removed by a discard.
     const madeRun = call.runId === undefined && !fs.existsSync(runDir);
-    const workspace = ensureWorkspace(stateDir, runId);
+    const workspace = makeWorkspace(stateDir, runId);
+    // A run folder that would be made through a link out of the root: no early start (the call reports it).
+    if (typeof workspace !== "string") return undefined;
     const start = new EarlySandboxStart(runId, surface, call.tool, entry, madeRun ? runDir : undefined);
     const options: SandboxSpawnOptions = {
       childSource,

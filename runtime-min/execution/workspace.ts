@@ -13,7 +13,7 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { checkWriteTarget } from "../../common/confined-write.js";
+import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write.js";
 import { writeRefusalError } from "../errors.js";
 import { sandboxEnvironment } from "../sandbox/sandbox-environment.js";
 import { isolatedShellArgs, isolationFailureOf, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
@@ -26,10 +26,20 @@ import { isolatedShellArgs, isolationFailureOf, type ShellIsolationTools } from 
  * Throws `RuntimeError` AL6301/AL6302 for such a path, or what `mkdir` throws.
  */
 export function ensureWorkspace(stateDir: string, runId: string): string {
+  const made = makeWorkspace(stateDir, runId);
+  if (typeof made !== "string") throw writeRefusalError("A run's workspace (.assemblyline/runs/)", made, path.dirname(stateDir));
+  return made;
+}
+
+/**
+ * {@link ensureWorkspace} answering a refused path with the refusal instead of throwing: for the
+ * early start of a `call` (`./early-start.ts`), which then starts nothing, and whose small file
+ * (`cli/early-call.ts`) leaves the diagnostics catalogue out. Throws what `mkdir` throws.
+ */
+export function makeWorkspace(stateDir: string, runId: string): string | WriteRefusal {
   const dir = path.join(stateDir, "runs", runId, "workspace");
-  const root = path.dirname(stateDir);
-  const refusal = checkWriteTarget(root, path.join(dir, ".tmp"), "directory");
-  if (refusal) throw writeRefusalError("A run's workspace (.assemblyline/runs/)", refusal, root);
+  const refusal = checkWriteTarget(path.dirname(stateDir), path.join(dir, ".tmp"), "directory");
+  if (refusal) return refusal;
   fs.mkdirSync(path.join(dir, ".tmp"), { recursive: true });
   return fs.realpathSync(dir);
 }

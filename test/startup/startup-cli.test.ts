@@ -228,6 +228,13 @@ describe("what each command loads", () => {
     expect(ownModules(bundle)).toEqual(expect.arrayContaining(["cli/main.ts", "build/compile.ts", "runtime-min/runtime.ts"]));
   });
 
+  it("the early start of a call (early-call.cjs, loaded before the sandbox process is spawned) holds no diagnostics catalogue and nothing of the compiler", () => {
+    // esbuild names each module it joins in a `// path` line (the file has no source map).
+    const modules = [...fs.readFileSync(path.join(repoRoot, "dist", "cli-bundle", "early-call.cjs"), "utf8").matchAll(/^\/\/ ((?:cli|common|compiler|diagnostics|runtime-min|build|lockfile|contract)\/[\w./-]+\.ts)$/gm)].map((match) => match[1]);
+    expect(modules).toEqual(expect.arrayContaining(["cli/early-call.ts", "runtime-min/execution/early-start.ts", "runtime-min/sandbox/sandbox-spawn.ts", "runtime-min/execution/workspace.ts"]));
+    expect(modules.filter((module) => /^(?:diagnostics|compiler|build|lockfile)\//.test(module!))).toEqual([]);
+  });
+
   it("a changed input still compiles first (the inputs record no longer holds)", () => {
     const root = copyAgent(path.join(repoRoot, "examples", "support-agent"));
     expect(runCli(["compile", root]).status).toBe(0);
