@@ -90,7 +90,10 @@ export function startSandboxEarly(call: EarlyCall): EarlySandboxStart | undefine
     const entry = readEntries(root).get(entryKey(surface, call.tool));
     if (entry === undefined) return undefined;
     const stateDir = path.join(root, ".assemblyline");
-    if (path.dirname(entry.bundlePath) !== path.join(stateDir, "bundles") || !BUNDLE_FILE.test(path.basename(entry.bundlePath)) || checkWriteTarget(root, stateDir, "directory") !== undefined) return undefined;
+    if (checkWriteTarget(root, stateDir, "directory") !== undefined) return undefined;
+    // The runtime remembers the verified copy by its real path (`materializeBundle`), also for a
+    // root reached through a link.
+    if (path.dirname(entry.bundlePath) !== path.join(fs.realpathSync(stateDir), "bundles") || !BUNDLE_FILE.test(path.basename(entry.bundlePath))) return undefined;
     if (!fs.lstatSync(entry.bundlePath, { throwIfNoEntry: false })?.isFile()) return undefined;
     const childSource = knownChildSource();
     if (childSource === undefined) return undefined;

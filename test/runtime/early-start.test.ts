@@ -191,6 +191,27 @@ describe("the runtime adopts an early process only when it would launch exactly 
   }, 60_000);
 });
 
+describe("an agent root reached through a link", () => {
+  it("runs its sandboxed tools (the bundle is imported by its real path), and the early start is adopted", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const link = path.join(fs.mkdtempSync(path.join(path.dirname(agent.root), "al-link-")), "agent");
+    fs.symlinkSync(agent.root, link);
+    try {
+      expect(await callEcho(link, "run-a")).toMatchObject({ status: "ok", output: { message: "hi" } });
+      early = startSandboxEarly({ root: link, tool: "echo" });
+      expect(early).toBeDefined();
+      const pid = early!.pid!;
+      runtime = await openRuntime({ root: link, firstCall: { tool: "echo", runId: early!.runId }, earlyStart: early! });
+      expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early!.runId })).toMatchObject({ status: "ok", output: { message: "hi" } });
+      expect(alive(pid)).toBe(true);
+    } finally {
+      await runtime?.close();
+      runtime = undefined;
+      fs.rmSync(path.dirname(link), { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe("what an early start refuses", () => {
   it("starts nothing without a remembered start for the surface and tool, or with one it cannot trust", async () => {
     agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
