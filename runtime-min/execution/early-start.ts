@@ -128,6 +128,9 @@ export function startSandboxEarly(call: EarlyCall): EarlySandboxStart | undefine
       // become an uncaught error of the host (a process that exited is not adopted).
       spawned.child.on("error", ignore);
       for (const stream of spawned.child.stdio) stream?.on("error", ignore);
+      // Nor may it keep the host alive: a host whose command never settles must still reach its
+      // `beforeExit` (the bin's "stopped before it finished", exit 13). Held again when adopted.
+      holdEventLoop(spawned, false);
       start.started(options, spawned);
     } catch {
       start.discard();
@@ -199,7 +202,12 @@ export class EarlySandboxStart implements EarlySandboxProcess {
     const launched = this.options;
     this.spawned = undefined;
     if (spawned === undefined || launched === undefined) return undefined;
-    if (spawned.child.exitCode === null && spawned.child.signalCode === null && sameSpawnOptions(launched, options) && sameInheritedState(spawned, options.workspace)) return spawned;
+    if (spawned.child.exitCode === null && spawned.child.signalCode === null && sameSpawnOptions(launched, options) && sameInheritedState(spawned, options.workspace)) {
+      // As a process the worker spawned itself: its handles hold the event loop (the worker
+      // decides from here, `SandboxWorker.setActive`).
+      holdEventLoop(spawned, true);
+      return spawned;
+    }
     endProcess(spawned);
     return undefined;
   }
@@ -223,6 +231,17 @@ export class EarlySandboxStart implements EarlySandboxProcess {
 
 function ignore(): void {
   // See startSandboxEarly.
+}
+
+/** Refs (`hold`) or unrefs the process and its open pipes, as `SandboxWorker` does by activity. */
+function holdEventLoop(spawned: SpawnedSandbox, hold: boolean): void {
+  const handles = [spawned.child, ...spawned.child.stdio] as ({ ref(): void; unref(): void; destroyed?: boolean } | null)[];
+  for (const handle of handles) {
+    // A closed stream (stdin, ended once the entry script was sent) is left alone (see `SandboxWorker.setActive`).
+    if (!handle || handle.destroyed === true) continue;
+    if (hold) handle.ref();
+    else handle.unref();
+  }
 }
 
 /**

@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
@@ -16,6 +17,8 @@ import { probeProcessIsolation, setSandboxLaunchTools } from "../../runtime-min/
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 import { alive, pollFor } from "./helpers/sandbox-processes.js";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+import { runCli } from "../helpers/run-cli.js";
 
 // The launchers this machine gives a sandbox process, fixed for the file: the runtime and the
 // early start then agree on them whichever agent root the probe's cache was first read from.
@@ -335,6 +338,28 @@ describe("ending a process nobody adopts", () => {
     }
     expect(signalled).toEqual([]);
     expect(bridges.filter((dir) => fs.existsSync(dir))).toEqual([]);
+  }, 60_000);
+});
+
+describe("a host that never adopts nor discards its early process", () => {
+  it("still ends on its own: the early process does not hold the host's event loop (and dies with it)", async () => {
+    // The example agent, called once through the built CLI: that leaves what a later process's
+    // early start reads (the remembered start and the isolation probe's success on this machine).
+    const root = tempDir("al-early-host-");
+    fs.cpSync(path.join(repoRoot, "examples/support-agent"), root, { recursive: true, filter: (source) => !source.includes(`${path.sep}.assemblyline`) });
+    const call = runCli(["call", "echo", root, "--input", '{"message":"hi"}']);
+    expect(call.status, call.stderr).toBe(0);
+    // A separate host process from the built toolchain, whose work ends without a discard.
+    const module = path.join(repoRoot, "dist", "runtime-min", "execution", "early-start.js");
+    const script = `import { startSandboxEarly } from ${JSON.stringify(pathToFileURL(module).href)}; const start = startSandboxEarly({ root: ${JSON.stringify(root)}, tool: "echo" }); console.log(start ? start.pid : "none");`;
+    const host = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    expect(host.error).toBeUndefined();
+    expect(host.status, host.stderr).toBe(0);
+    expect(host.stdout.trim(), host.stderr).toMatch(/^\d+$/);
+    const pid = Number(host.stdout.trim());
+    expect(pid).toBeGreaterThan(0);
+    // Its sandbox process was ended with it (the launcher's parent-death signal).
+    expect(await ended(pid)).toBe(true);
   }, 60_000);
 });
 
