@@ -255,7 +255,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL8042: "--execution 'vm' is not one of: sandbox, direct.",
   AL8043: "--limit '0' must be a positive integer.",
   AL8044: "There is no agent here, and the query '../support-agent' is an agent's folder: search takes the query first, then the root.",
-  AL8060: "Sandbox processes run without their own PID namespace on this host (the host turned it off (setSandboxLaunchTools)), so an authored tool can see and signal the host user's other processes.",
+  AL8060: "Sandbox processes run without their own PID and mount namespaces on this host (the host turned it off (setSandboxLaunchTools)), so an authored tool can see and signal the host user's other processes, and follow a symbolic link that a shell command left in its workspace.",
   AL8061: "network \"none\" was asked for, but this host cannot give sandbox processes their own network namespace: the host turned it off (setSandboxLaunchTools).",
   AL8062: "deadlineMs 0 is not valid: it must be a whole number of milliseconds from 1 to 2147483647.",
   AL9001: "The command line is not valid: unknown option '--bogus'.",

@@ -235,9 +235,9 @@ export const RuntimeMessages = defineMessages({
   SandboxProcessIsolationUnavailable: {
     code: "AL8060",
     severity: "warning",
-    message: "Sandbox processes run without their own PID namespace on this host ({0}), so an authored tool can see and signal the host user's other processes.",
-    hint: "Provide util-linux unshare and setpriv and allow unprivileged user namespaces (user.max_user_namespaces > 0; kernel.unprivileged_userns_clone=1 or kernel.apparmor_restrict_unprivileged_userns=0 where they exist).",
-    docs: "A sandboxed tool must not be able to touch its host (seed \"Execution Model\"; issue 12): each sandbox child runs as PID 1 of its own PID namespace, in its own session, and dies with its host. When the once-per-process probe shows this host cannot create the namespaces, children still get their own session and the parent-death signal, and the runtime says once that they can see other processes.",
+    message: "Sandbox processes run without their own PID and mount namespaces on this host ({0}), so an authored tool can see and signal the host user's other processes, and follow a symbolic link that a shell command left in its workspace.",
+    hint: "Provide util-linux unshare, mount (2.38 or later, on Linux 5.10 or later) and setpriv and allow unprivileged user namespaces (user.max_user_namespaces > 0; kernel.unprivileged_userns_clone=1 or kernel.apparmor_restrict_unprivileged_userns=0 where they exist).",
+    docs: "A sandboxed tool must not be able to touch its host (seed \"Execution Model\"; issue 12): each sandbox child runs as PID 1 of its own PID namespace, in its own session, sees its workspace through a mount that follows no symbolic link, and dies with its host. When the once-per-process probe shows this host cannot create the namespaces, children still get their own session and the parent-death signal, and the runtime says once that they can see other processes.",
   },
   NetworkPolicyUnenforceable: {
     code: "AL8061",

@@ -107,6 +107,9 @@ export function startSandboxEarly(call: EarlyCall): EarlySandboxStart | undefine
     // host's at the same moment (its early start may have found this folder and run in it), so
     // its folder is never removed by a discard.
     const madeRun = call.runId === undefined && !fs.existsSync(runDir);
+    // A bridge folder that would be made through a link: no early start (the call reports it).
+    const bridgeRoot = chooseBridgeRoot(stateDir);
+    if (typeof bridgeRoot !== "string") return undefined;
     const workspace = makeWorkspace(stateDir, runId);
     // A run folder that would be made through a link out of the root: no early start (the call reports it).
     if (typeof workspace !== "string") return undefined;
@@ -115,7 +118,7 @@ export function startSandboxEarly(call: EarlyCall): EarlySandboxStart | undefine
       childSource,
       bundlePath: entry.bundlePath,
       workspace,
-      bridgeRoot: chooseBridgeRoot(stateDir),
+      bridgeRoot,
       permission: detectPermissionSupport(),
       launch,
       network: entry.network,

@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { cachedBundleIntact } from "../artifact/bundle-cache.js";
 import type { VerifiedTool } from "../artifact/load-artifact.js";
-import { runtimeError } from "../errors.js";
+import { runtimeError, writeRefusalError } from "../errors.js";
 import { chooseBridgeRoot, removeStaleBridges } from "../sandbox/bridge-root.js";
 import { prepareChildSource } from "../sandbox/child-script.js";
 import { resultTooLarge } from "../sandbox/limit-messages.js";
@@ -210,7 +210,9 @@ export class AuthoredExecutor {
   /** The bridge root, chosen on first use — when the bridges killed hosts left there are removed too. */
   private chosenBridgeRoot(): string {
     if (this.bridgeRoot === undefined) {
-      this.bridgeRoot = chooseBridgeRoot(this.options.stateDir);
+      const chosen = chooseBridgeRoot(this.options.stateDir);
+      if (typeof chosen !== "string") throw writeRefusalError("The sandbox bridge folder (.assemblyline/bridge)", chosen, this.options.root);
+      this.bridgeRoot = chosen;
       removeStaleBridges(this.bridgeRoot);
     }
     return this.bridgeRoot;

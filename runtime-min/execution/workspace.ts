@@ -22,7 +22,8 @@ import { isolatedShellArgs, isolationFailureOf, type ShellIsolationTools } from 
  * Absolute workspace directory of a run, created when missing. `stateDir` is the agent root's
  * `.assemblyline/`, which `openArtifact` has checked; the folders below it are checked here
  * before anything is made: a `runs/`, run or workspace folder that is a link out of the agent
- * root (a planted `.assemblyline/runs` in a cloned repository) is refused, never written through.
+ * root (a planted `.assemblyline/runs` in a cloned repository) is refused, never written through,
+ * and so is a run, workspace or `.tmp` folder that is a link at all.
  * Throws `RuntimeError` AL6301/AL6302 for such a path, or what `mkdir` throws.
  */
 export function ensureWorkspace(stateDir: string, runId: string): string {
@@ -38,10 +39,44 @@ export function ensureWorkspace(stateDir: string, runId: string): string {
  */
 export function makeWorkspace(stateDir: string, runId: string): string | WriteRefusal {
   const dir = path.join(stateDir, "runs", runId, "workspace");
-  const refusal = checkWriteTarget(path.dirname(stateDir), path.join(dir, ".tmp"), "directory");
+  const refusal = checkWriteTarget(path.dirname(stateDir), path.join(dir, ".tmp"), "directory") ?? linkBelowStateDir(stateDir, ["runs", runId, "workspace", ".tmp"]);
   if (refusal) return refusal;
   fs.mkdirSync(path.join(dir, ".tmp"), { recursive: true });
-  return fs.realpathSync(dir);
+  // Made as checked, unless a link was swapped in meanwhile: the real path says.
+  const real = fs.realpathSync(dir);
+  const expected = path.join(fs.realpathSync(stateDir), "runs", runId, "workspace");
+  if (real !== expected) return linkBelowStateDir(stateDir, ["runs", runId, "workspace", ".tmp"]) ?? { kind: "link", path: dir, reason: `resolves to ${real}, not to its own folder ${expected}` };
+  return real;
+}
+
+/**
+ * The first of the folders `parts` below `stateDir` (each inside the one before) that is a
+ * symbolic link, as a refusal; `undefined` when none is (missing ones are made). A run's folders
+ * are never links, not even to a place inside the agent root: the workspace is where a tool
+ * writes, and a planted `runs/<id>/workspace -> ../..` would make the state directory (state.db,
+ * the caches, the artifact) a tool's workspace (review of 5 December, F1).
+ */
+function linkBelowStateDir(stateDir: string, parts: readonly string[]): WriteRefusal | undefined {
+  let current = stateDir;
+  for (const part of parts) {
+    current = path.join(current, part);
+    let stats: fs.Stats;
+    try {
+      stats = fs.lstatSync(current);
+    } catch {
+      return undefined;
+    }
+    if (stats.isSymbolicLink()) {
+      let destination = "";
+      try {
+        destination = ` to ${fs.realpathSync(current)}`;
+      } catch {
+        // A dangling link: said without its target.
+      }
+      return { kind: "link", path: current, reason: `is a symbolic link${destination}; a run's folders are never links, or a tool would work in whatever they lead to` };
+    }
+  }
+  return undefined;
 }
 
 /**

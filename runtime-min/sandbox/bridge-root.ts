@@ -9,17 +9,29 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write.js";
 
-/** The directory under which each sandbox worker gets its own bridge directory. */
-export function chooseBridgeRoot(stateDir: string, env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * The directory under which each sandbox worker gets its own bridge directory, or why the
+ * fallback cannot be used: `<stateDir>/bridge` is made only where that makes nothing through a
+ * link (`checkWriteTarget` of the agent root, and the folder itself is no link at all: the
+ * sandbox process may write in it; review of 5 December, F4). `sharedMemory` is `/dev/shm`
+ * but in tests. Throws what `mkdir` throws.
+ */
+export function chooseBridgeRoot(stateDir: string, env: NodeJS.ProcessEnv = process.env, sharedMemory = "/dev/shm"): string | WriteRefusal {
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
   const candidates: string[] = [];
   if (env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR)) candidates.push(path.join(env.XDG_RUNTIME_DIR, "assembly-line-bridge"));
-  if (uid !== undefined) candidates.push(path.join("/dev/shm", `assembly-line-bridge-${uid}`));
+  if (uid !== undefined) candidates.push(path.join(sharedMemory, `assembly-line-bridge-${uid}`));
   for (const candidate of candidates) {
     if (usablePrivateDir(candidate, uid)) return candidate;
   }
   const fallback = path.join(stateDir, "bridge");
+  const refusal = checkWriteTarget(path.dirname(stateDir), fallback, "directory");
+  if (refusal) return refusal;
+  if (fs.lstatSync(fallback, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    return { kind: "link", path: fallback, reason: "is a symbolic link; the sandbox bridge folder is never one, or a sandboxed tool would write in whatever it leads to" };
+  }
   fs.mkdirSync(fallback, { recursive: true, mode: 0o700 });
   return fallback;
 }

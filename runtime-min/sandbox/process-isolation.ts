@@ -23,6 +23,15 @@
  *   loops (`for (;;) {}` blocks its event loop); the kernel needs no cooperation from the child.
  * - **Network policy `"none"`** (`--net`): a new network namespace whose only device, the
  *   loopback, is down, so every connection fails.
+ * - **No symbolic link in the workspace is followed** (`nosymfollow`, {@link LINK_GUARD_SCRIPT}):
+ *   the permission model checks the path a tool names, not where a link in it leads, and an
+ *   isolated shell command (`ctx.getSandbox().exec`, `./shell-isolation.ts`) can leave a link in
+ *   the workspace (`ln -s / out`) that its own namespace makes harmless but the child would
+ *   follow, to read and write anything the host user can (review of 5 December, F0). Inside the
+ *   child's mount namespace the workspace is bind-mounted onto itself with `nosymfollow`, so
+ *   every path through a link there fails with `ELOOP`; the host's view is unchanged. A shell
+ *   cannot make a hard link into the workspace either: there the workspace is a mount of its own
+ *   (`link` across mounts fails with `EXDEV`), and the child may not call `link`.
  * - **A bounded data size** (`prlimit --data`, `RLIMIT_DATA`): the heap limit (`memoryMb`,
  *   `--max-old-space-size`) does not count `Buffer`s and `ArrayBuffer`s, so the child's data as
  *   a whole is capped at twice `memoryMb` plus a headroom (`../host-limits.ts`); an allocation
@@ -37,6 +46,7 @@
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
 
@@ -54,6 +64,12 @@ export interface LaunchTools {
   readonly unshare: string | undefined;
   /** util-linux `prlimit` (the process's data size, the backstop of `memoryMb`), when present. */
   readonly prlimit: string | undefined;
+  /**
+   * util-linux `mount`, when the probe showed that the link guard works with `unshare` (Linux ≥
+   * 5.10, util-linux ≥ 2.38): the child's workspace is bind-mounted onto itself `nosymfollow` in
+   * the child's own mount namespace ({@link LINK_GUARD_SCRIPT}).
+   */
+  readonly mount?: string;
 }
 
 /** What the once-per-process probe found. */
@@ -76,15 +92,21 @@ export interface SandboxLaunch {
  * `/bin/sh`) with `nodeArgs`, wrapped as the module comment describes in what `tools` offers.
  * With `dataLimitMb` and `tools.prlimit`, `program` runs under that data size (`RLIMIT_DATA`,
  * soft and hard: `prlimit --data=<bytes> --`, innermost, so only the child is limited).
+ * With `workspace` (a real, absolute path), `tools.unshare` and `tools.mount`, the link guard
+ * runs first in the child's namespaces ({@link LINK_GUARD_SCRIPT}).
  * Network `"none"` needs `tools.unshare` (callers check).
  */
-export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], network: NetworkPolicy, program: string = process.execPath, dataLimitMb?: number): SandboxLaunch {
+export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], network: NetworkPolicy, program: string = process.execPath, dataLimitMb?: number, workspace?: string): SandboxLaunch {
   let command = program;
   let args: string[] = [...nodeArgs];
   let isolated = false;
   if (tools.prlimit && dataLimitMb !== undefined) {
     args = [`--data=${dataLimitMb * 1024 * 1024}`, "--", command, ...args];
     command = tools.prlimit;
+  }
+  if (tools.unshare && tools.mount && workspace !== undefined) {
+    args = ["-c", LINK_GUARD_SCRIPT, "link-guard", tools.mount, workspace, command, ...args];
+    command = PROBE_SHELL;
   }
   if (tools.unshare) {
     args = ["--user", "--map-root-user", "--pid", "--fork", "--mount-proc", "--kill-child", ...(network === "none" ? ["--net"] : []), "--", command, ...args];
@@ -97,6 +119,23 @@ export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], n
   }
   return { command, args, isolated };
 }
+
+/**
+ * The link guard (`/bin/sh -c SCRIPT link-guard <mount> <workspace> <program> <args...>`), run
+ * inside the child's user and mount namespaces before the program: bind-mounts the workspace
+ * onto itself with `nosymfollow` (only this namespace sees the mount), enters it again (the
+ * working directory the process was spawned in is the folder under the new mount, where
+ * relative paths would still follow links), then `exec`s the program, with the environment it
+ * was given (the shell's `PWD` and `OLDPWD` unset).
+ * A failure stops the launch (exit 125; the call reports a sandbox start failure): the child
+ * never runs unguarded.
+ */
+export const LINK_GUARD_SCRIPT = `mount_bin=$1 workspace=$2
+shift 2
+"$mount_bin" -n --bind -o nosymfollow -- "$workspace" "$workspace" || exit 125
+cd -- "$workspace" || exit 125
+unset PWD OLDPWD
+exec "$@"`;
 
 const PROBE_TIMEOUT_MS = 15_000;
 /** The program the probe launches in the namespaces (POSIX requires it at this path). */
@@ -168,33 +207,51 @@ function findLaunchers():
   // Not probed: a `prlimit` that fails makes the child's start fail, which that call reports.
   const prlimit = findExecutable("prlimit");
   if (!unshare) return { kind: "unavailable", probe: { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: "util-linux `unshare` was not found on PATH" } };
-  // A success on this machine as it is now is remembered per agent (./probe-cache.ts).
-  const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, PROBE_SHELL]);
-  if (cachedSuccess("process", fingerprint) === "isolated") return { kind: "remembered", tools: { setpriv, unshare, prlimit } };
-  return { kind: "unknown", tools: { setpriv, unshare, prlimit }, fingerprint };
+  const mount = findExecutable("mount", [path.dirname(unshare)]);
+  if (!mount) return { kind: "unavailable", probe: { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: "util-linux `mount` (the link guard) was not found on PATH" } };
+  // A success on this machine as it is now is remembered per agent (./probe-cache.ts); the
+  // kernel's release is part of it, since the link guard needs Linux 5.10.
+  const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, mount, PROBE_SHELL, `kernel ${os.release()}`]);
+  if (cachedSuccess("process", fingerprint) === ISOLATED_WITH_LINK_GUARD) return { kind: "remembered", tools: { setpriv, unshare, prlimit, mount } };
+  return { kind: "unknown", tools: { setpriv, unshare, prlimit, mount }, fingerprint };
 }
+
+/** What the probe cache remembers of a launch that isolates and guards links (older records said "isolated"). */
+const ISOLATED_WITH_LINK_GUARD = "isolated, links guarded";
 
 async function runProbe(): Promise<ProcessIsolationProbe> {
   const found = findLaunchers();
   if (found.kind === "unavailable") return found.probe;
   if (found.kind === "remembered") return { tools: found.tools };
   const { tools, fingerprint } = found;
-  const { setpriv, unshare, prlimit } = tools;
-  const launch = sandboxLaunch({ setpriv, unshare, prlimit: undefined }, ["-c", 'test $$ -eq 1 && test "$PPID" -eq 0'], "none", PROBE_SHELL);
+  const { setpriv, unshare, prlimit, mount } = tools;
+  // The launch of a sandbox process, with `/bin/sh` for Node, in a folder holding a link that
+  // the guard must keep the shell from following (`test -e` through it fails with ELOOP).
+  let folder: string | undefined;
   const failure = await new Promise<string | undefined>((resolve) => {
+    try {
+      folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "assembly-line-probe-")));
+      fs.symlinkSync("/", path.join(folder, "link"));
+    } catch (error) {
+      resolve(`could not prepare the link guard's probe folder: ${(error as Error).message}`);
+      return;
+    }
+    const check = 'test $$ -eq 1 && test "$PPID" -eq 0 || { echo "not PID 1 of its own namespace" >&2; exit 1; }; ! test -e "$1/link/" || { echo "mount -o nosymfollow did not stop a link (Linux 5.10 and util-linux 2.38 are needed)" >&2; exit 1; }';
+    const launch = sandboxLaunch({ setpriv, unshare, prlimit: undefined, mount }, ["-c", check, "probe", folder], "none", PROBE_SHELL, undefined, folder);
     execFile(launch.command, launch.args, { timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL", encoding: "utf8" }, (error, _stdout, stderr) => {
       if (!error) return resolve(undefined);
-      resolve(`\`${unshare} --user --map-root-user --pid --net\` failed: ${stderr.trim() || error.message}`);
+      resolve(`\`${unshare} --user --map-root-user --pid --net\` with the link guard (\`mount --bind -o nosymfollow\`) failed: ${stderr.trim() || error.message}`);
     });
   });
+  if (folder !== undefined) fs.rmSync(folder, { recursive: true, force: true });
   if (failure !== undefined) return { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: failure };
-  recordSuccess("process", fingerprint, "isolated");
-  return { tools: { setpriv, unshare, prlimit } };
+  recordSuccess("process", fingerprint, ISOLATED_WITH_LINK_GUARD);
+  return { tools: { setpriv, unshare, prlimit, mount } };
 }
 
-function findExecutable(name: string): string | undefined {
+function findExecutable(name: string, first: readonly string[] = []): string | undefined {
   const fromPath = (process.env.PATH ?? "").split(path.delimiter).filter((dir) => path.isAbsolute(dir));
-  for (const dir of [...fromPath, ...SYSTEM_DIRS]) {
+  for (const dir of [...first, ...fromPath, ...SYSTEM_DIRS]) {
     const candidate = path.join(dir, name);
     try {
       fs.accessSync(candidate, fs.constants.X_OK);

@@ -146,14 +146,38 @@ export class SandboxWorker {
    * resolves once it reported ready; rejects with {@link SandboxExitError}.
    */
   static async start(options: WorkerOptions): Promise<SandboxWorker> {
-    const { child, bridgeDir } = options.early?.adopt(options) ?? spawnSandboxProcess(options);
-    const doorbell = child.stdio[3] as Socket;
-    // Written straight to the doorbell's descriptor while its stream holds nothing (see `socketSender`).
-    const bridge = new EnvelopeBridge(bridgeDir, "h", socketSender(doorbell, descriptorOf(doorbell)), { inlineMaxBytes: INLINE_FRAME_MAX_BYTES });
-    const worker = new SandboxWorker(child, doorbell, bridge, bridgeDir, options);
+    const adopted = options.early?.adopt(options);
+    if (adopted !== undefined) {
+      const worker = SandboxWorker.over(adopted, options);
+      try {
+        await worker.waitReady(options.startTimeoutMs);
+      } catch (error) {
+        // An early process that exited before it was ready (killed from outside while the host
+        // was too busy to see it go: `adopt` could not tell) never ran the tool: a fresh process
+        // is spawned, as without the early start (review of 5 December, F3). A timeout is not retried.
+        if (error !== worker.exited) throw error;
+        return SandboxWorker.spawnReady(options);
+      }
+      worker.setActive(false);
+      return worker;
+    }
+    return SandboxWorker.spawnReady(options);
+  }
+
+  /** Spawns a child and resolves once it reported ready. */
+  private static async spawnReady(options: WorkerOptions): Promise<SandboxWorker> {
+    const worker = SandboxWorker.over(spawnSandboxProcess(options), options);
     await worker.waitReady(options.startTimeoutMs);
     worker.setActive(false);
     return worker;
+  }
+
+  /** The worker of a spawned (or adopted) process, listening from now on. */
+  private static over({ child, bridgeDir }: SpawnedSandbox, options: WorkerOptions): SandboxWorker {
+    const doorbell = child.stdio[3] as Socket;
+    // Written straight to the doorbell's descriptor while its stream holds nothing (see `socketSender`).
+    const bridge = new EnvelopeBridge(bridgeDir, "h", socketSender(doorbell, descriptorOf(doorbell)), { inlineMaxBytes: INLINE_FRAME_MAX_BYTES });
+    return new SandboxWorker(child, doorbell, bridge, bridgeDir, options);
   }
 
   /** The child's process id (for audits and tests). */

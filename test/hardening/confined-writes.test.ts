@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compileAgent } from "../../build/compile.js";
 import { openRuntime } from "../../runtime-min/index.js";
 import { checkWriteTarget } from "../../common/confined-write.js";
+import { chooseBridgeRoot } from "../../runtime-min/sandbox/bridge-root.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { supportAgentRoot } from "../helpers/support-agent.js";
 import { tempDir } from "../helpers/temp-tree.js";
@@ -111,6 +112,54 @@ describe("writes never follow a link out of the agent root", () => {
     fs.mkdirSync(path.join(root, ".assemblyline/state.db"));
     await expect(openRuntime({ root })).rejects.toMatchObject({ code: "AL6302", diagnostics: [expect.objectContaining({ file: ".assemblyline/state.db" })] });
   }, 60_000);
+
+  it("a run's folders below .assemblyline are never links, not even to a place inside the root (review F1: a planted runs/<id>/workspace -> ../.. made the state directory a tool's workspace)", async () => {
+    const { root } = prepare();
+    expect((await compileAgent({ root })).ok).toBe(true);
+    const state = path.join(root, ".assemblyline");
+    const planted = [
+      { run: "ws-to-state", link: "runs/ws-to-state/workspace", target: "../.." },
+      { run: "ws-to-plugins", link: "runs/ws-to-plugins/workspace", target: "../../../plugins" },
+      { run: "run-to-runs", link: "runs/run-to-runs", target: "." },
+      { run: "tmp-to-state", link: "runs/tmp-to-state/workspace/.tmp", target: "../../.." },
+    ];
+    const runtime = await openRuntime({ root });
+    try {
+      for (const { run, link, target } of planted) {
+        fs.mkdirSync(path.dirname(path.join(state, link)), { recursive: true });
+        fs.symlinkSync(target, path.join(state, link));
+        await expect(runtime.call({ tool: "echo", input: { message: "hi" }, runId: run }), link).rejects.toMatchObject({
+          code: "AL6301",
+          diagnostics: [expect.objectContaining({ file: `.assemblyline/${link}`, message: expect.stringContaining("is a symbolic link") })],
+        });
+      }
+    } finally {
+      await runtime.close();
+    }
+    // Nothing was made through the links: no .tmp beside state.db, none in plugins/.
+    expect(fs.existsSync(path.join(state, ".tmp"))).toBe(false);
+    expect(fs.existsSync(path.join(root, "plugins", ".tmp"))).toBe(false);
+  }, 60_000);
+
+  it("the sandbox bridge's fallback folder is never made through a link (review F4: no /dev/shm and no $XDG_RUNTIME_DIR, as on macOS)", () => {
+    const root = tempDir();
+    const state = path.join(root, ".assemblyline");
+    fs.mkdirSync(state);
+    const noSharedMemory = path.join(root, "no-such-shm");
+    const outside = tempDir("al-outside-bridge-");
+    fs.symlinkSync(outside, path.join(state, "bridge"));
+    expect(chooseBridgeRoot(state, {}, noSharedMemory)).toMatchObject({ kind: "link", path: path.join(state, "bridge"), reason: expect.stringContaining(outside) });
+    // A link inside the root is refused too: the sandbox process writes in the folder.
+    fs.rmSync(path.join(state, "bridge"));
+    fs.mkdirSync(path.join(root, "elsewhere"));
+    fs.symlinkSync(path.join(root, "elsewhere"), path.join(state, "bridge"));
+    expect(chooseBridgeRoot(state, {}, noSharedMemory)).toMatchObject({ kind: "link", reason: expect.stringContaining("never one") });
+    expect(fs.readdirSync(outside)).toEqual([]);
+    // A plain folder is the fallback, made private.
+    fs.rmSync(path.join(state, "bridge"));
+    expect(chooseBridgeRoot(state, {}, noSharedMemory)).toBe(path.join(state, "bridge"));
+    expect(fs.statSync(path.join(state, "bridge")).mode & 0o777).toBe(0o700);
+  });
 
   it("a link that stays inside the root is followed as before", () => {
     const root = tempDir();

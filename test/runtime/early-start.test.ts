@@ -194,6 +194,19 @@ describe("the runtime adopts an early process only when it would launch exactly 
   }, 60_000);
 });
 
+describe("a process that dies unseen", () => {
+  it("is replaced when it exited before it was ready and the host was too busy to see it (review F3: the call failed with SIGKILL although the tool never ran)", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(agent.root, "run-a");
+    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
+    const pid = early.pid!;
+    // Killed, and the host's loop blocked meanwhile: its exit is not processed before the worker asks.
+    process.kill(-pid, "SIGKILL");
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+    expect(await callEcho(agent.root, early.runId, { earlyStart: early })).toMatchObject({ status: "ok", output: { message: "hi" } });
+  }, 60_000);
+});
+
 describe("an agent root reached through a link", () => {
   it("runs its sandboxed tools (the bundle is imported by its real path), and the early start is adopted", async () => {
     agent = await createAgent([{ name: "echo", file: seedTools.echo }]);

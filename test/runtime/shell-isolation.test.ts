@@ -34,7 +34,7 @@ const savedSecret = process.env.SHELL_TEST_SECRET;
 beforeAll(async () => {
   process.env.SHELL_TEST_SECRET = SECRET;
   secretHolder = spawn("sleep", ["600"], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", SHELL_TEST_SECRET: SECRET }, stdio: "ignore" });
-  agent = await createAgent([shellTool("shell", "shell"), shellTool("shell_catching", "shellCatching")]);
+  agent = await createAgent([shellTool("shell", "shell"), shellTool("shell_catching", "shellCatching"), shellTool("shell_then_files", "shellThenFiles")]);
   runtime = await openRuntime({ root: agent.root });
 });
 
@@ -203,7 +203,7 @@ describe("isolated shell commands (util-linux unshare; available on this project
   });
 
   it("the sandbox bridge directory (and /dev/shm) cannot be written", async () => {
-    const bridgeRoot = chooseBridgeRoot(path.join(agent.root, ".assemblyline"));
+    const bridgeRoot = chooseBridgeRoot(path.join(agent.root, ".assemblyline")) as string;
     const planted = path.join(bridgeRoot, `planted-${process.pid}.json`);
     const command = [`echo forged > '${planted}' && echo bridge-WROTE`, `echo x > /dev/shm/al-planted-${process.pid} && echo shm-WROTE`, "exit 0"].join("\n");
     for (const { via, output } of await runBoth(runtime, command, "bridge")) {
@@ -231,6 +231,36 @@ describe("isolated shell commands (util-linux unshare; available on this project
     }
     expect(fs.readFileSync(target, "utf8")).toBe("original\n");
     expect(fs.existsSync(path.join(agent.root, "planted.txt"))).toBe(false);
+  });
+
+  it("a link the command leaves in the workspace does not lead the tool's own process out of it (review F0: Node's permission model follows links)", async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "al-shell-link-"));
+    try {
+      fs.writeFileSync(path.join(outside, "secret.txt"), "host secret\n");
+      const cases = [
+        { command: `ln -s ${sq(outside)} out`, write: "out/pwned.txt", read: "out/secret.txt", written: path.join(outside, "pwned.txt") },
+        // Relative: ../.. from the workspace is the state directory, which the shell cannot see but the process could.
+        { command: "ln -s ../.. state", write: "state/pwned.txt", read: "state/state.db", written: path.join(stateDirOf(), "pwned.txt") },
+        { command: "ln -s / hostroot", write: `hostroot${outside}/pwned-root.txt`, read: `hostroot${outside}/secret.txt`, written: path.join(outside, "pwned-root.txt") },
+      ];
+      for (const [index, { command, write, read, written }] of cases.entries()) {
+        const result = await runtime.call({ tool: "shell_then_files", input: { command, write, read }, runId: `link-escape-${index}` });
+        expect(result.status, result.error ?? "").toBe("ok");
+        const output = result.output as { shell: ShellOutput; wrote: { ok: boolean; code?: string }; read: { ok: boolean; code?: string } };
+        expect(output.shell.exitCode, command).toBe(0);
+        expect(output.wrote, command).toEqual({ ok: false, code: "ELOOP" });
+        expect(output.read, command).toEqual({ ok: false, code: "ELOOP" });
+        expect(fs.existsSync(written), command).toBe(false);
+      }
+      // A link a command of an earlier call left is not followed by a later call's process either.
+      const later = await runtime.call({ tool: "shell_then_files", input: { command: "true", write: "out/pwned.txt", read: "out/secret.txt" }, runId: "link-escape-0" });
+      expect((later.output as { read: unknown }).read).toEqual({ ok: false, code: "ELOOP" });
+      // Files and folders of the workspace itself work as before.
+      const plain = await runtime.call({ tool: "shell_then_files", input: { command: "mkdir -p sub && echo hi > sub/a.txt", write: "sub/b.txt", read: "sub/a.txt" }, runId: "link-escape-plain" });
+      expect(plain.output).toMatchObject({ wrote: { ok: true }, read: { ok: true, value: "hi\n" } });
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("the command cannot undo its isolation: unmounting /proc or remounting read-write is refused", async () => {
@@ -262,7 +292,7 @@ describe("isolated shell commands (util-linux unshare; available on this project
       const handoff = handoffReceiptPath(stateDir, otherRun, "report.txt");
       fs.mkdirSync(path.dirname(handoff), { recursive: true });
       fs.writeFileSync(handoff, `{"secret":"${SECRET}-handoff"}\n`);
-      const bridgeFile = path.join(chooseBridgeRoot(stateDir), `planted-${process.pid}.json`);
+      const bridgeFile = path.join(chooseBridgeRoot(stateDir) as string, `planted-${process.pid}.json`);
       fs.writeFileSync(bridgeFile, `{"secret":"${SECRET}-bridge"}\n`);
       planted = { blob: path.join(stateDir, "blobs", "sha512", blob.sha512), handoff, bridgeFile };
     });

@@ -133,11 +133,13 @@ describe.runIf(linux)("call and the probe cache", () => {
     const realUnshare = ["/usr/bin/unshare", "/bin/unshare"].find((file) => fs.existsSync(file));
     bin = tempDir("al-fake-path-");
     log = path.join(bin, "unshare.log");
-    fs.writeFileSync(path.join(bin, "unshare"), `#!/bin/sh\necho "$*" >> '${log}'\nexec ${realUnshare ?? "/nonexistent/unshare"} "$@"\n`, { mode: 0o755 });
+    // One line per launch: a sandbox process's link guard script has newlines of its own.
+    fs.writeFileSync(path.join(bin, "unshare"), `#!/bin/sh\nprintf '%s ' "$@" | tr '\\n' ' ' >> '${log}'\necho >> '${log}'\nexec ${realUnshare ?? "/nonexistent/unshare"} "$@"\n`, { mode: 0o755 });
   }, 120_000);
 
   const call = () => runCliJson(["call", "echo", agent, "--input", '{"message":"hi"}', "--format", "json"], { env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` } });
-  const probes = () => (fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter((line) => line.includes("sh -c")) : []);
+  // A probe launches `unshare ... sh -c`; a sandbox process (`--input-type=module`) too, through its link guard.
+  const probes = () => (fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter((line) => line.includes("sh -c") && !line.includes("--input-type=module")) : []);
 
   it("probes once: the next call finds the success in .assemblyline/cache/isolation.json and launches no probe", () => {
     fs.rmSync(path.join(agent, CACHE), { force: true });
