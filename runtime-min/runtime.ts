@@ -26,7 +26,7 @@ import type { CoreTool } from "./core-tools/types.js";
 import { RuntimeError, runtimeError } from "./errors.js";
 import { CallSession, type RuntimeEvent } from "./execution/call-session.js";
 import { AuthoredExecutor } from "./execution/execute-authored.js";
-import { rememberSandboxStart, type EarlySandboxStart } from "./execution/early-start.js";
+import { forgetSandboxStart, rememberSandboxStart, type EarlySandboxStart } from "./execution/early-start.js";
 import { checkId, newId } from "./execution/ids.js";
 import { checkLeaseMs, RunLeases, type LeaseHandle } from "./execution/run-lease.js";
 import { superviseCall } from "./execution/supervise-call.js";
@@ -146,7 +146,8 @@ function startFirstCall(options: RuntimeOptions, parts: RuntimeParts, artifact: 
   const toolName = String(firstCall.tool);
   const known = earlyStart !== undefined && earlyStart.surface === surfaceId && earlyStart.tool === toolName ? earlyStart.entry : undefined;
   const started = prestart(firstCall, surfaceId, toolName, parts, artifact, stateDir, workspaces);
-  rememberSandboxStart(root, surfaceId, toolName, started && { bundlePath: started.verifiedBundle, memoryMb: limits.memoryMb, maxResultBytes: limits.maxResultBytes, network: limits.network }, known);
+  if (firstCall.remember === false) forgetSandboxStart(root, surfaceId, toolName);
+  else rememberSandboxStart(root, surfaceId, toolName, started && { bundlePath: started.verifiedBundle, memoryMb: limits.memoryMb, maxResultBytes: limits.maxResultBytes, network: limits.network }, known);
   return workspaces;
 }
 

@@ -88,9 +88,12 @@ export interface RuntimeOptions {
    * refuse on what the artifact and the host say (unknown surface or tool, invalid run id)
    * starts nothing; one it refuses on what only the state store knows (an ended run, a lease
    * another host holds, a reused call id) starts a process that loads no tool. A process no
-   * call uses is ended by `Runtime.close`, or at once when opening fails.
+   * call uses is ended by `Runtime.close`, or at once when opening fails. With `remember:
+   * false`, what it started is not remembered for the next host's early start, and a start
+   * remembered before is forgotten: the host runs code of its own before each call (a JavaScript
+   * project configuration) that may change what a process inherits from it.
    */
-  readonly firstCall?: { readonly tool: string; readonly runId: string; readonly surface?: string };
+  readonly firstCall?: { readonly tool: string; readonly runId: string; readonly surface?: string; readonly remember?: boolean };
   /**
    * The sandbox process the host started for `firstCall` before it opened the runtime
    * (`startSandboxEarly`, `./execution/early-start.ts`; the CLI's `call` does): the call's

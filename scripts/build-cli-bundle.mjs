@@ -518,9 +518,13 @@ else {
   // when the event loop drains: an explicit \`process.exit\` (the language server's) decides itself.
   process.once("beforeExit", () => {
     if (settled) return;
+    early?.discard();
     process.stderr.write("assembly-line: the command stopped before it finished.\\n");
     process.exitCode = 13;
   });
+  // Also when something calls \`process.exit\` before the command settled (a project configuration
+  // may): the early process ends and the empty run folder it made goes (discard is synchronous).
+  if (early !== undefined) process.once("exit", () => early.discard());
 }
 `,
   );

@@ -109,6 +109,20 @@ export async function loadProjectConfig(root: string, selection: ConfigSelection
   });
 }
 
+/** The extensions of a configuration file that is code: imported (or transpiled, then imported) into the host. */
+const CODE_EXTENSIONS: ReadonlySet<string> = new Set([".js", ".mjs", ".cjs", ".ts"]);
+
+/**
+ * True when the configuration file `file` (a {@link ProjectConfig.file}) is code that ran in this
+ * process when it was loaded — JavaScript or TypeScript, by the loaders of
+ * {@link loadProjectConfig} — and so may have changed the process (its environment, file-creation
+ * mask, user, limits). A `call` then neither adopts nor remembers an early-started sandbox
+ * process (`cli/commands/runtime-commands.ts`; review of 5 December, F2 and F5).
+ */
+export function configIsCode(file: string | undefined): boolean {
+  return file !== undefined && CODE_EXTENSIONS.has(path.extname(file));
+}
+
 /** How the configuration is searched for (the loaders aside): the same for every explorer below. */
 const SEARCH_OPTIONS = {
   searchPlaces: [...CONFIG_SEARCH_PLACES],

@@ -19,6 +19,7 @@ import type { Runtime } from "../../runtime-min/runtime.js";
 import type { CallResult, RuntimeOptions, ToolSearchResult } from "../../runtime-min/types.js";
 import type { CapabilitySnapshot } from "../../runtime-min/snapshot/types.js";
 import { resolveHostPolicy } from "../host-policy.js";
+import { configIsCode } from "../../build/project-config/load-project-config.js";
 import { formatCallResult, formatRefusal } from "../format-call-result.js";
 import { formatDiagnosticsFrom } from "../output.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
@@ -94,8 +95,13 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     const early = hooks.earlyStart;
     const runId = options.run ?? early?.runId ?? newId("run");
     const surface = options.surface === undefined ? {} : { surface: options.surface };
-    const firstCall = { tool: options.tool, runId, ...surface };
-    const earlyStart = early !== undefined && early.runId === runId ? { earlyStart: early } : {};
+    // A configuration that is code ran in this process after the early start and may have
+    // changed what a process inherits (limits, its OOM score, the umask the run's folders were
+    // made with): its process is not adopted, and no start is remembered for the next call.
+    const codeRan = configIsCode(policy.config.file);
+    if (codeRan) early?.discard();
+    const firstCall = { tool: options.tool, runId, ...surface, ...(codeRan ? { remember: false } : {}) };
+    const earlyStart = early !== undefined && !codeRan && early.runId === runId ? { earlyStart: early } : {};
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}), firstCall, ...earlyStart };
     return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, (runtime) =>
       runtime.call({

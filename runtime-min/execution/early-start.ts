@@ -161,8 +161,8 @@ export class EarlySandboxStart implements EarlySandboxProcess {
     readonly tool: string,
     /** The remembered entry it was started from. */
     readonly entry: SandboxStartEntry,
-    /** The run folder this start made (`runs/<runId>`), if it did. */
-    private readonly madeRun: string | undefined,
+    /** The run folder this start made (`runs/<runId>`), if it did, until {@link discard}. */
+    private madeRun: string | undefined,
   ) {}
 
   /** @internal the process spawned with `options`. */
@@ -218,14 +218,19 @@ export class EarlySandboxStart implements EarlySandboxProcess {
   /**
    * Ends the process unless a worker adopted it, and removes the run folder this start made
    * when no runtime opened with this start ({@link claim}) and the folder is still empty (the
-   * call was refused before: no run folder is left that it never used). Idempotent; never throws.
+   * call was refused before: no run folder is left that it never used). Only the first call
+   * removes anything; later ones do nothing. Never throws.
    */
   discard(): void {
     if (this.spawned !== undefined) endProcess(this.spawned);
     this.spawned = undefined;
-    if (this.claimed || this.madeRun === undefined) return;
+    // Once: a run folder made again later (by the runtime of a call that discarded this start
+    // first) is the runtime's.
+    const madeRun = this.madeRun;
+    this.madeRun = undefined;
+    if (this.claimed || madeRun === undefined) return;
     try {
-      for (const dir of [path.join(this.madeRun, "workspace", ".tmp"), path.join(this.madeRun, "workspace"), this.madeRun]) fs.rmdirSync(dir);
+      for (const dir of [path.join(madeRun, "workspace", ".tmp"), path.join(madeRun, "workspace"), madeRun]) fs.rmdirSync(dir);
     } catch {
       // Something was written there after all: it stays.
     }
@@ -271,11 +276,11 @@ function endProcess(spawned: SpawnedSandbox): void {
  * Remembers what the announced call of `surface` and `tool` started (`entry`), or forgets it
  * (`undefined`: the call started no process), in `<root>/.assemblyline/cache/sandbox-start.json`.
  * `known` is the entry the call's early start was made from, if any: when it equals `entry`,
- * nothing is read or written. Written confined to the root, only when `.assemblyline/` exists;
+ * nothing is read or written (unless `check`: the file is read whatever `known` says). Written confined to the root, only when `.assemblyline/` exists;
  * never throws (a file that cannot be written only loses the next call its early start).
  */
-export function rememberSandboxStart(root: string, surface: string, tool: string, entry: SandboxStartEntry | undefined, known: SandboxStartEntry | undefined): void {
-  if (entry === undefined ? known === undefined : known !== undefined && sameEntry(entry, known)) return;
+export function rememberSandboxStart(root: string, surface: string, tool: string, entry: SandboxStartEntry | undefined, known: SandboxStartEntry | undefined, check = false): void {
+  if (!check && (entry === undefined ? known === undefined : known !== undefined && sameEntry(entry, known))) return;
   try {
     const base = path.resolve(root);
     if (!fs.statSync(path.join(base, ".assemblyline"), { throwIfNoEntry: false })?.isDirectory()) return;
@@ -289,6 +294,19 @@ export function rememberSandboxStart(root: string, surface: string, tool: string
     writeFileConfined(base, path.join(base, SANDBOX_START_FILE), `${JSON.stringify({ version: 1, starts: Object.fromEntries(kept) })}\n`, { createFolders: true });
   } catch {
     // Not remembered: the next call starts its process the usual way.
+  }
+}
+
+/**
+ * Forgets the remembered start of `surface` and `tool` (`RuntimeOptions.firstCall.remember:
+ * false`): the next call of the tool starts no process early. Reads the file only; writes it
+ * only when it held the start. Never throws.
+ */
+export function forgetSandboxStart(root: string, surface: string, tool: string): void {
+  try {
+    if (readEntries(path.resolve(root)).has(entryKey(surface, tool))) rememberSandboxStart(root, surface, tool, undefined, undefined, true);
+  } catch {
+    // Not forgotten: the next call's early start is discarded again.
   }
 }
 

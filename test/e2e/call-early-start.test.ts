@@ -73,4 +73,44 @@ describe("assembly-line call: the early start", () => {
     expect(badInput.spawns).toEqual([{ bundleLoaded: false }]);
     expect(runsOf(root)).toEqual(before);
   }, 120_000);
+
+  it("a project configuration that is code ran after the early start: its process is not adopted, its folders are made anew, and nothing is remembered (review F2, F5)", () => {
+    const root = copyAgent(supportAgentRoot);
+    const input = ["echo", "--input", '{"message":"hi"}', "--format", "json"];
+    expect(runCli(["call", ...input], { cwd: root }).status).toBe(0);
+    expect(fs.existsSync(path.join(root, START_FILE))).toBe(true);
+    // The configuration changes the file-creation mask, which the run's folders are made with.
+    fs.writeFileSync(path.join(root, "assembly-line.config.cjs"), "process.umask(0o077);\nmodule.exports = {};\n");
+    const before = runsOf(root);
+    const first = probedCall(root, input);
+    expect(first.status, first.stderr).toBe(0);
+    // The early process was spawned before the configuration ran, then ended; the runtime spawned its own.
+    expect(first.spawns).toEqual([{ bundleLoaded: false }, { bundleLoaded: true }]);
+    const runId = (JSON.parse(first.stdout) as { runId: string }).runId;
+    expect(runsOf(root)).toEqual([...before, runId].sort());
+    for (const folder of [runId, `${runId}/workspace`, `${runId}/workspace/.tmp`]) {
+      expect(fs.statSync(path.join(root, ".assemblyline/runs", folder)).mode & 0o777, folder).toBe(0o700);
+    }
+    // Forgotten: the next call starts its process only after the configuration ran.
+    expect(JSON.parse(fs.readFileSync(path.join(root, START_FILE), "utf8")).starts).toEqual({});
+    const second = probedCall(root, input);
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.spawns).toEqual([{ bundleLoaded: true }]);
+  }, 120_000);
+
+  it("a command that ends without settling (a configuration calling process.exit) ends its early process and leaves no run folder (review F6)", () => {
+    const root = copyAgent(supportAgentRoot);
+    for (let call = 0; call < 2; call += 1) expect(runCli(["call", "echo", "--input", '{"message":"hi"}'], { cwd: root }).status).toBe(0);
+    const before = runsOf(root);
+    fs.writeFileSync(path.join(root, "assembly-line.config.cjs"), "process.exit(0);\n");
+    const exited = probedCall(root, ["echo", "--input", '{"message":"hi"}']);
+    expect(exited.spawns).toEqual([{ bundleLoaded: false }]);
+    expect(runsOf(root)).toEqual(before);
+    // A configuration whose top-level await never settles: exit 13, as before, and no folder either.
+    fs.writeFileSync(path.join(root, "assembly-line.config.mjs"), "export default await new Promise(() => {});\n");
+    fs.rmSync(path.join(root, "assembly-line.config.cjs"));
+    const stuck = probedCall(root, ["echo", "--input", '{"message":"hi"}']);
+    expect(stuck.status).toBe(13);
+    expect(runsOf(root)).toEqual(before);
+  }, 120_000);
 });
