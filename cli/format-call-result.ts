@@ -27,7 +27,8 @@ export function formatCallResult(result: CallResult, root = ".", colors: Palette
     lines.push(`  approve: ${hostCommand("approve", root, [result.callId, "--run", result.runId, ...hostArgs])}   (or add --deny)`);
   } else {
     const kind = result.failure ? ` ${result.failure.kind}` : result.approval?.state === "denied" ? " denied" : "";
-    lines.push(`${colors.red(`failed${kind}`)} ${result.tool} ${ids}`);
+    // A decision made earlier (a second `approve`, a `--deny` after an approval) ran nothing now.
+    lines.push(`${colors.red(`failed${kind}`)} ${result.tool} ${ids}${result.alreadyDecided ? colors.dim(" — decided earlier; nothing ran now") : ""}`);
     lines.push(`  ${result.error ?? ""}`);
     if (result.failure) lines.push(colors.dim(result.failure.runCanContinue ? "  the run continues" : "  the run has ended"));
   }

@@ -24,8 +24,10 @@ export function registerLspCommand(program: Command, serve: ServeLanguageServer 
     .command("lsp")
     .description("Run the language server (diagnostics and quick fixes in any LSP editor) on stdin/stdout.")
     .option("--stdio", "talk LSP over standard input and output (the only transport)")
-    .action(async (options: { stdio?: boolean }) => {
-      const problem = !options.stdio ? "lsp needs --stdio (the only transport)" : !serve ? "this build of assembly-line has no language server" : undefined;
+    .action(async (options: { stdio?: boolean }, command: Command) => {
+      // A usage error as every other command's (AL9001 with this command's own --help).
+      if (!options.stdio) command.error("error: lsp needs --stdio (the only transport)", { code: "assembly-line.lspNeedsStdio", exitCode: 2 });
+      const problem = !serve ? "this build of assembly-line has no language server" : undefined;
       if (problem !== undefined) {
         // Loaded here: `cli/main.ts` registers this command on every start (docs/performance.md).
         const [{ Diagnostics }, { createDiagnostic }, { formatPretty }] = await Promise.all([

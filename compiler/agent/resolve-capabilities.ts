@@ -87,12 +87,9 @@ function resolveOne(
   if (packageName === undefined) {
     const folders = (host.readDirectory(path.join(surface.dir, "plugins")) ?? []).filter((e) => e.kind === "directory" || e.kind === "symlink").map((e) => e.name);
     const suggestion = didYouMean(request.key, folders);
-    diagnostics.push(
-      createDiagnostic(Diagnostics.CapabilityUnresolved, request.location, [request.key], {
-        ...at,
-        ...(suggestion ? { hint: `Did you mean '${suggestion}'? plugins/${suggestion}/ is a local plugin of this surface.` } : {}),
-      }),
-    );
+    const shown = `${surface.id === "." ? "" : `${surface.id}/`}plugins/${request.key}/`;
+    const hint = suggestion ? `Did you mean '${suggestion}'? plugins/${suggestion}/ is a local plugin of this surface.` : rootPluginHint(host, surface, request.key, shown);
+    diagnostics.push(createDiagnostic(Diagnostics.CapabilityUnresolved, request.location, [request.key, shown], { ...at, ...(hint ? { hint } : {}) }));
     return undefined;
   }
   // npm's naming rules for new packages (lowercase, URL-safe, at most 214 characters, no reserved names).
@@ -179,4 +176,16 @@ function reportUnselectedPlugins(host: CompilerHost, surface: Surface, diagnosti
 function kindBehindLink(host: CompilerHost, link: string): string {
   const target = host.realpath(link);
   return target ? host.kind(target) : "missing";
+}
+
+/**
+ * For a subagent's key that only the root agent has as a local plugin: a hint that says so (a
+ * surface sees only the plugins in its own folder, seed "Tools are scoped by plugin activation").
+ */
+function rootPluginHint(host: CompilerHost, surface: Surface, key: string, shown: string): string | undefined {
+  if (surface.id === ".") return undefined;
+  const rootDir = path.resolve(surface.dir, ...surface.id.split("/").map(() => ".."));
+  const kind = host.kind(path.join(rootDir, "plugins", key));
+  if (kind !== "directory" && kind !== "symlink") return undefined;
+  return `plugins/${key}/ is a local plugin of the root agent, and a subagent sees only the plugins in its own folder: move or copy it to ${shown}, or publish it and select it with 'package' in each agent.md that needs it.`;
 }

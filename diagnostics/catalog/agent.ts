@@ -78,9 +78,9 @@ export const AgentMessages = defineMessages({
   CapabilityUnresolved: {
     code: "AL1012",
     severity: "error",
-    message: "Capability '{0}' does not resolve: there is no plugins/{0}/ folder, no 'package' field and no pin in plugins.lock.",
-    hint: "Run 'npx assembly-line add {0}' to install a published plugin, or create plugins/{0}/ with a plugin.json.",
-    docs: "A key resolves to plugins/<key>/ of its surface, then the entry's 'package', then the package pinned in plugins.lock (DESIGN §2).",
+    message: "Capability '{0}' does not resolve: there is no {1} folder, no 'package' field and no pin in plugins.lock.",
+    hint: "Run 'npx assembly-line add {0}' to install a published plugin, or create {1} with a plugin.json.",
+    docs: "A key resolves to plugins/<key>/ of its surface (a subagent's own subagents/<name>/plugins/<key>/: a surface sees only its own plugins, seed \"Tools are scoped by plugin activation\"), then the entry's 'package', then the package pinned in plugins.lock (DESIGN §2).",
   },
   CapabilityPackageNotInstalled: {
     code: "AL1013",

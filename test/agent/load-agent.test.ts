@@ -153,6 +153,23 @@ describe("resolveCapabilities", () => {
     expect(unresolved).toMatchObject({ code: "AL1012", line: 3, column: 3, hint: "Did you mean 'greeter'? plugins/greeter/ is a local plugin of this surface." });
   });
 
+  it("names a subagent's own plugins folder, and says so when only the root agent has the plugin (new-user review)", () => {
+    const root = writeTree({
+      "agent.md": "---\ncapabilities:\n  hello: {}\n---\n",
+      "plugins/hello/plugin.json": "{}",
+      "subagents/helper/agent.md": "---\ncapabilities:\n  hello: {}\n  other: {}\n---\n",
+    });
+    const diagnostics = resolveCapabilities(host, loadAgent(host, root)).diagnostics.filter((d) => d.code === "AL1012");
+    expect(diagnostics).toMatchObject([
+      {
+        file: `${root}/subagents/helper/agent.md`,
+        message: "Capability 'hello' does not resolve: there is no subagents/helper/plugins/hello/ folder, no 'package' field and no pin in plugins.lock.",
+        hint: "plugins/hello/ is a local plugin of the root agent, and a subagent sees only the plugins in its own folder: move or copy it to subagents/helper/plugins/hello/, or publish it and select it with 'package' in each agent.md that needs it.",
+      },
+      { message: expect.stringContaining("there is no subagents/helper/plugins/other/ folder"), hint: expect.stringContaining("create subagents/helper/plugins/other/ with a plugin.json") },
+    ]);
+  });
+
   it("refuses an installed version that differs from the lock, with a fix-it hint", () => {
     const root = writeTree({
       "agent.md": "---\ncapabilities:\n  openui:\n    package: \"@assemblyline-agents/openui\"\n---\n",

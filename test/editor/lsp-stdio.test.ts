@@ -275,7 +275,8 @@ describe("assembly-line lsp --stdio", () => {
   it("refuses to start without --stdio (usage error AL9001, exit 2)", () => {
     const run = runCli(["lsp"]);
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain("error AL9001: The command line is not valid: lsp needs --stdio (the only transport).");
+    // As every command's usage error: commander's message, then the command's own help (docs/cli.md).
+    expect(run.stderr).toBe("error AL9001: lsp needs --stdio (the only transport)\n(run 'npx assembly-line lsp --help' for usage)\n");
     expect(run.stdout).toBe("");
   });
 });
