@@ -100,8 +100,12 @@ function mapSchemaErrors(file: string, value: unknown, errors: readonly ErrorObj
     } else if (error.keyword === "pattern" && error.propertyName !== undefined) {
       out.push(createDiagnostic(Diagnostics.ProjectConfigInvalid, at(target.pointer, true), [file, shown, "is not a diagnostic code (AL and four digits, e.g. AL1015)"], { path: target.path }));
     } else {
-      const words = schemaErrorReason(error, valueAtPointer(value, error.instancePath));
-      out.push(createDiagnostic(Diagnostics.ProjectConfigInvalid, at(target.pointer, target.onKey), [file, shown, words], { path: target.path }));
+      const found = valueAtPointer(value, error.instancePath);
+      const words = schemaErrorReason(error, found);
+      // A misspelt value of a fixed set (`format: "jsn"`): the nearest allowed one.
+      const allowed = error.keyword === "enum" ? (error.params as { allowedValues?: unknown[] }).allowedValues?.filter((v): v is string => typeof v === "string") : undefined;
+      const hint = allowed && typeof found === "string" ? didYouMeanHint(found, allowed) : undefined;
+      out.push(createDiagnostic(Diagnostics.ProjectConfigInvalid, at(target.pointer, target.onKey), [file, shown, words], { path: target.path, ...(hint ? { hint } : {}) }));
     }
   }
   return out;

@@ -20,6 +20,7 @@ import type { CallResult, RuntimeOptions, ToolSearchResult } from "../../runtime
 import type { CapabilitySnapshot } from "../../runtime-min/snapshot/types.js";
 import { resolveHostPolicy } from "../host-policy.js";
 import { configIsCode } from "../../build/project-config/load-project-config.js";
+import { HOST_LIMIT_RANGES } from "../../runtime-min/host-limits.js";
 import { formatCallResult, formatRefusal } from "../format-call-result.js";
 import { formatDiagnosticsFrom } from "../output.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
@@ -324,7 +325,9 @@ function parseHostLimitFlags(flags: HostLimitFlags): Pick<RuntimeOptions, "deadl
   for (const [key, flag, option] of HOST_LIMIT_FLAGS) {
     const text = flags[key];
     if (text === undefined) continue;
-    if (!/^\d{1,16}$/.test(text)) throw runtimeError(Diagnostics.HostLimitInvalid, "", [flag, `'${text}'`, "it must be a whole number"]);
+    // The range is the runtime's (HOST_LIMIT_RANGES), said here with the flag the user typed.
+    const [min, max, expected] = HOST_LIMIT_RANGES[option];
+    if (!/^\d{1,16}$/.test(text) || Number(text) < min || Number(text) > max) throw runtimeError(Diagnostics.HostLimitInvalid, "", [flag, `'${text}'`, `it must be ${expected}`]);
     limits[option] = Number(text);
   }
   if (flags.network !== undefined) {

@@ -101,6 +101,7 @@ describe("a bad configuration is a diagnostic, and nothing is compiled", () => {
     { name: "a wrong nested value", file: "assembly-line.config.yaml", text: "host:\n  execution: docker\n", expected: { code: "AL9111", file: "assembly-line.config.yaml", line: 2, column: 14, path: "host.execution" } },
     { name: "a memoryMb the runtime would refuse (under 16)", file: "assembly-line.config.yaml", text: "host:\n  memoryMb: 8\n", expected: { code: "AL9111", file: "assembly-line.config.yaml", line: 2, column: 13, path: "host.memoryMb" } },
     { name: "an unknown key (did you mean)", file: "assembly-line.config.json", text: '{ "outdir": "x" }\n', expected: { code: "AL9111", line: 1, column: 3, path: "outdir" }, hint: /Did you mean 'outDir'/ },
+    { name: "a misspelt value of a fixed set (did you mean)", file: "assembly-line.config.json", text: '{ "format": "jsn" }\n', expected: { code: "AL9111", line: 1, column: 13, path: "format" }, hint: /Did you mean 'json'/ },
     { name: "a package.json key", file: "package.json", text: '{\n  "name": "a",\n  "assemblyLine": {\n    "format": "xml"\n  }\n}\n', expected: { code: "AL9111", file: "package.json", line: 4, path: "format" } },
     { name: "JSON syntax", file: ".assemblylinerc.json", text: '{ "format": "json", }\n', expected: { code: "AL9110", file: ".assemblylinerc.json", line: 1 } },
     { name: "YAML syntax", file: "assembly-line.config.yaml", text: "format: json\nrules: [\n", expected: { code: "AL9110", file: "assembly-line.config.yaml" } },

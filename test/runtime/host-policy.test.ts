@@ -163,6 +163,10 @@ describe("every call ends", () => {
     const run = runSourceCli("call", "echo", agent.root, "--input", "{}", "--deadline", "soon", "--format", "json");
     expect(run.status).toBe(2);
     expect(JSON.parse(run.stdout).diagnostics[0]).toMatchObject({ code: "AL8062" });
+    // A number out of range names the flag typed, with the runtime's range (new-user review: it named deadlineMs).
+    const zero = runSourceCli("call", "echo", agent.root, "--input", "{}", "--deadline", "0", "--format", "json");
+    expect(zero.status).toBe(2);
+    expect(JSON.parse(zero.stdout).diagnostics[0]).toMatchObject({ code: "AL8062", message: "--deadline '0' is not valid: it must be a whole number of milliseconds from 1 to 2147483647." });
   });
 });
 
