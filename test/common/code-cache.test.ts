@@ -372,11 +372,14 @@ describe("the code cache", () => {
       expect(entryFile()).toHaveLength(1);
     });
 
-    it("makes a kind's entry from a run that failed provisional: the first later run of the kind that ends well makes it again, with what it ran", () => {
+    it("makes a kind's entry from a run that failed provisional: the first later run of the kind that ends well makes it again, with what it ran", async () => {
       const { bundleDir, cacheDir } = bundleSetup();
       // A bundle with a long path that only a run given AL_TEST_DEEP takes (a failed run's short path does not).
       const deep = Array.from({ length: 200 }, (_, i) => `function f${i}(x) { return x.map((y) => y * ${i} + 1).filter((y) => y % 3 !== ${i % 3}).length; }`).join("\n");
       fs.writeFileSync(path.join(bundleDir, "deep.cjs"), `${deep}\nmodule.exports = process.env.AL_TEST_DEEP ? [${Array.from({ length: 200 }, (_, i) => `f${i}([1, 2, 3])`).join(", ")}].length : 0;\n`);
+      // Settled before the first run (SETTLED_MS, 2 s): otherwise a run more than 2 s after the
+      // write (a slow machine) stamps the entry again, and its bytes change for that reason alone.
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
       const bundleRun = (exitCode: number, deepPath: boolean) => runBundle(bundleDir, cacheDir, "./deep.cjs", [], "search", false, exitCode, { AL_TEST_DEEP: deepPath ? "1" : "" }).stats;
       const entry = () => {
         const files = fs.readdirSync(cacheDir).filter((name) => name.endsWith("-search.bin"));

@@ -80,7 +80,7 @@ describe("assembly-line call: the early start", () => {
     expect(runCli(["call", ...input], { cwd: root }).status).toBe(0);
     expect(fs.existsSync(path.join(root, START_FILE))).toBe(true);
     // The configuration changes the file-creation mask, which the run's folders are made with.
-    fs.writeFileSync(path.join(root, "assembly-line.config.cjs"), "process.umask(0o077);\nmodule.exports = {};\n");
+    fs.copyFileSync(path.join(repoRoot, "test/fixtures/early-start/umask-config.cjs"), path.join(root, "assembly-line.config.cjs"));
     const before = runsOf(root);
     const first = probedCall(root, input);
     expect(first.status, first.stderr).toBe(0);

@@ -62,7 +62,7 @@ describe("assembly-line call / approve across processes", () => {
     expect(denyAfter.json.error).toMatch(/was approved earlier and ran, so it cannot be denied/);
     const denyPretty = cli("approve", "c1", agent.root, "--run", "cli-run", "--deny");
     expect(denyPretty.code).toBe(1);
-    expect(denyPretty.stdout).toMatch(/^failed record_note \(run cli-run, call c1\)\n {2}The call of 'record_note' was approved earlier and ran/);
+    expect(denyPretty.stdout).toMatch(/^failed record_note \(run cli-run, call c1\) — decided earlier; nothing ran now\n {2}The call of 'record_note' was approved earlier and ran/);
     const db = new Database(path.join(agent.root, ".assemblyline/state.db"), { readonly: true });
     const notes = db.prepare("SELECT COUNT(*) AS n FROM events WHERE run_id = 'cli-run' AND type = 'note.recorded'").get() as { n: number };
     db.close();
