@@ -132,18 +132,18 @@ describe.runIf(linux)("call and the probe cache", () => {
     // An `unshare` first on PATH that logs its arguments, then runs the real one.
     const realUnshare = ["/usr/bin/unshare", "/bin/unshare"].find((file) => fs.existsSync(file));
     bin = tempDir("al-fake-path-");
-    log = path.join(bin, "unshare.log");
-    // One line per launch: a sandbox process's link guard script has newlines of its own.
-    fs.writeFileSync(path.join(bin, "unshare"), `#!/bin/sh\nprintf '%s ' "$@" | tr '\\n' ' ' >> '${log}'\necho >> '${log}'\nexec ${realUnshare ?? "/nonexistent/unshare"} "$@"\n`, { mode: 0o755 });
+    log = path.join(bin, "unshare-launches");
+    // One file per launch: the probes run side by side (lines appended to one file interleave), and a sandbox process's link guard script has newlines of its own.
+    fs.writeFileSync(path.join(bin, "unshare"), `#!/bin/sh\nmkdir -p '${log}'\nprintf '%s ' "$@" > "$(mktemp -p '${log}' launch.XXXXXX)"\nexec ${realUnshare ?? "/nonexistent/unshare"} "$@"\n`, { mode: 0o755 });
   }, 120_000);
 
   const call = () => runCliJson(["call", "echo", agent, "--input", '{"message":"hi"}', "--format", "json"], { env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` } });
   // A probe launches `unshare ... sh -c`; a sandbox process (`--input-type=module`) too, through its link guard.
-  const probes = () => (fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter((line) => line.includes("sh -c") && !line.includes("--input-type=module")) : []);
+  const probes = () => (fs.existsSync(log) ? fs.readdirSync(log).map((file) => fs.readFileSync(path.join(log, file), "utf8")).filter((line) => line.includes("sh -c") && !line.includes("--input-type=module")) : []);
 
   it("probes once: the next call finds the success in .assemblyline/cache/isolation.json and launches no probe", () => {
     fs.rmSync(path.join(agent, CACHE), { force: true });
-    fs.rmSync(log, { force: true });
+    fs.rmSync(log, { recursive: true, force: true });
     const first = call();
     expect(first.json.output).toEqual({ message: "hi" });
     const probed = probes().length;
@@ -155,7 +155,7 @@ describe.runIf(linux)("call and the probe cache", () => {
     expect(probed).toBeGreaterThanOrEqual(2);
     const recorded = JSON.parse(fs.readFileSync(path.join(agent, CACHE), "utf8"));
     expect(Object.keys(recorded).sort()).toEqual(["process", "shell"]);
-    fs.rmSync(log, { force: true });
+    fs.rmSync(log, { recursive: true, force: true });
     const second = call();
     expect(second.json.output).toEqual({ message: "hi" });
     expect(probes()).toEqual([]);
