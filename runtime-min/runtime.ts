@@ -79,7 +79,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Both probes start child processes: run them side by side (each runs once per process; a
   // success is remembered in the root's .assemblyline/cache/, ./sandbox/probe-cache.ts).
   useIsolationCache(root);
-  const [shell, isolation] = await Promise.all([WorkspaceShell.open(shellPolicy), probeProcessIsolation()]);
+  const [probedShell, isolation] = await Promise.all([WorkspaceShell.open(shellPolicy, limits.network), probeProcessIsolation()]);
+  // A sandboxed tool's process that would follow a link a shell command leaves (no link guard):
+  // its shell commands count as not isolated (AL8031, or refused under "required").
+  const unguarded = (options.execution ?? "sandbox") === "sandbox" && isolation.tools.mount === undefined;
+  const shell = unguarded ? probedShell.withoutLinkGuard(isolation.linkGuardUnavailableReason ?? isolation.unavailableReason ?? "the host's launchers have no link guard (setSandboxLaunchTools without mount)") : probedShell;
   if ((options.execution ?? "sandbox") === "sandbox" && limits.network === "none" && isolation.unavailableReason !== undefined) {
     throw runtimeError(Diagnostics.NetworkPolicyUnenforceable, "", [isolation.unavailableReason]);
   }

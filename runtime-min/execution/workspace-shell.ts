@@ -18,7 +18,8 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { runtimeError } from "../errors.js";
 import { ToolCallError } from "../failures.js";
-import { probeShellIsolation, SHELL_ISOLATION_POLICIES, type ShellIsolationPolicy, type ShellIsolationProbe } from "../sandbox/shell-isolation.js";
+import { probeShellIsolation, SHELL_ISOLATION_POLICIES, type ShellIsolationPolicy, type ShellIsolationProbe, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
+import type { NetworkPolicy } from "../sandbox/process-isolation.js";
 import type { ShellIsolationStatus } from "../types.js";
 import { execInWorkspace, ShellIsolationSetupError, type ShellResult } from "./workspace.js";
 
@@ -37,14 +38,30 @@ export function checkShellIsolationPolicy(value: unknown): ShellIsolationPolicy 
 /** Runs shell commands in run workspaces under one runtime's policy. */
 export class WorkspaceShell {
   /** Probes (unless the policy is `"off"`) and returns the shell of a runtime. Never throws. */
-  static async open(policy: ShellIsolationPolicy): Promise<WorkspaceShell> {
-    return new WorkspaceShell(policy, policy === "off" ? undefined : await probeShellIsolation());
+  static async open(policy: ShellIsolationPolicy, network: NetworkPolicy = "host"): Promise<WorkspaceShell> {
+    return new WorkspaceShell(policy, policy === "off" ? undefined : await probeShellIsolation(), network);
   }
 
   private constructor(
     private readonly policy: ShellIsolationPolicy,
     private readonly probe: ShellIsolationProbe | undefined,
+    /** The host's network policy, which isolated commands keep too (`"none"`: no network). */
+    private readonly network: NetworkPolicy,
+    /** The isolation commands still run under when {@link withoutLinkGuard} counts them as not isolated. */
+    private readonly unguardedTools?: ShellIsolationTools,
   ) {}
+
+  /**
+   * This shell for a runtime whose sandbox processes lack the link guard
+   * (`ProcessIsolationProbe.linkGuardUnavailableReason`, or no namespaces at all): its commands
+   * count as not isolated — AL8031 under `"auto"`, refused under `"required"` — since a link a
+   * command leaves in the workspace would lead a sandboxed tool's own process out of it (review
+   * of 5 December, N1). The command itself still runs in its namespaces where it can.
+   */
+  withoutLinkGuard(reason: string): WorkspaceShell {
+    if (!this.probe?.available) return this;
+    return new WorkspaceShell(this.policy, { available: false, reason: `sandboxed tools' processes would follow a symbolic link a command leaves in the workspace: ${reason}` }, this.network, this.probe.tools);
+  }
 
   /** The policy and whether commands run isolated (and why not, when the probe failed). */
   get status(): ShellIsolationStatus {
@@ -63,8 +80,9 @@ export class WorkspaceShell {
 
   /**
    * Runs `command` in `workspace` (see `execInWorkspace`). Throws `ToolCallError`
-   * `configuration_error` when the policy requires isolation this host lacks, or when the
-   * isolation could not be set up; the command did not run then.
+   * `configuration_error` when the policy requires isolation this host lacks, when the network
+   * policy is `"none"` and the command could not run isolated (nothing else keeps it off the
+   * network), or when the isolation could not be set up; the command did not run then.
    */
   async exec(workspace: string, command: string, timeoutMs: number | undefined): Promise<ShellResult> {
     const probe = this.probe;
@@ -74,8 +92,15 @@ export class WorkspaceShell {
         `The shell command did not run: the host requires shell commands to run isolated (shellIsolation: "required"), but this host cannot isolate them: ${probe.reason}. The host must provide ${SHELL_ISOLATION_REQUIREMENTS}, or choose shellIsolation "auto" or "off".`,
       );
     }
+    const isolated = probe?.available ? probe.tools : this.unguardedTools;
+    if (this.network === "none" && isolated === undefined) {
+      throw new ToolCallError(
+        "configuration_error",
+        `The shell command did not run: the host's network policy is "none", which only an isolated shell command can keep, and shell commands are not isolated here (${probe && !probe.available ? probe.reason : 'shellIsolation: "off"'}). The host must provide ${SHELL_ISOLATION_REQUIREMENTS}, or choose network "host".`,
+      );
+    }
     try {
-      return await execInWorkspace(workspace, command, timeoutMs, probe?.available ? probe.tools : undefined);
+      return await execInWorkspace(workspace, command, timeoutMs, isolated, this.network);
     } catch (error) {
       if (!(error instanceof ShellIsolationSetupError)) throw error;
       throw new ToolCallError("configuration_error", `${error.message} The host must provide ${SHELL_ISOLATION_REQUIREMENTS}.`, { cause: error });

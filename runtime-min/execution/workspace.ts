@@ -5,12 +5,15 @@
  * no child-process permission; direct tools call them in-process.
  *
  * Paths are confined to the workspace: relative paths resolve against it, `/workspace/...`
- * maps onto it, and any path that leaves it — by `..`, an absolute path elsewhere, or a
- * symbolic link — is refused. Shell commands run `/bin/sh -c` in the workspace with the
+ * maps onto it, and any path that leaves it — by `..` or an absolute path elsewhere — is
+ * refused. The file exchange never goes through a symbolic link at all (on Linux each folder is
+ * opened `O_NOFOLLOW` through the one before, so a link a shell command swaps in meanwhile is
+ * refused too), as the sandbox process itself cannot (`../sandbox/process-isolation.ts`). Shell commands run `/bin/sh -c` in the workspace with the
  * sandbox's allowlisted environment (never the host's), isolated in their own user, mount and
  * PID namespaces when the host's policy and machine allow it (`../sandbox/shell-isolation.ts`).
  */
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write.js";
@@ -100,9 +103,7 @@ const EXEC_MAX_BUFFER = 64 * 1024 * 1024;
 
 /** Resolves `requested` inside `workspace`; throws when it would leave it. */
 export function resolveInWorkspace(workspace: string, requested: string): string {
-  const mapped = requested === "/workspace" || requested.startsWith("/workspace/") ? requested.slice("/workspace".length).replace(/^\/+/, "") : requested;
-  const target = path.resolve(workspace, mapped);
-  if (!isInside(workspace, target)) throw new Error(`The path '${requested}' is outside the run's workspace.`);
+  const target = mapIntoWorkspace(workspace, requested);
   // Follow symbolic links of the part that exists: a link must not lead out of the workspace.
   let existing = target;
   while (!fs.existsSync(existing)) existing = path.dirname(existing);
@@ -111,26 +112,130 @@ export function resolveInWorkspace(workspace: string, requested: string): string
   return target;
 }
 
-/** Reads a UTF-8 file of the workspace. */
-export async function readWorkspaceFile(workspace: string, requested: string): Promise<string> {
-  return fs.promises.readFile(resolveInWorkspace(workspace, requested), "utf8");
+/** `requested` mapped onto `workspace` (`/workspace/...` and relative paths); throws when `..` or an absolute path leaves it. */
+function mapIntoWorkspace(workspace: string, requested: string): string {
+  const mapped = requested === "/workspace" || requested.startsWith("/workspace/") ? requested.slice("/workspace".length).replace(/^\/+/, "") : requested;
+  const target = path.resolve(workspace, mapped);
+  if (!isInside(workspace, target)) throw new Error(`The path '${requested}' is outside the run's workspace.`);
+  return target;
 }
 
-/** Reads a file of the workspace as its exact bytes. */
+/**
+ * Whether this host can name an open folder by its descriptor (`/proc/self/fd/<fd>`, Linux):
+ * what {@link openFolderBeneath} walks with. Elsewhere the file exchange checks with
+ * {@link resolveInWorkspace} and then opens (there the shell runs without isolation anyway,
+ * `../sandbox/shell-isolation.ts`, and can write anywhere itself).
+ */
+const FOLDERS_BY_DESCRIPTOR = process.platform === "linux" && fs.existsSync("/proc/self/fd");
+
+/**
+ * Opens the folder of `target` (a path {@link mapIntoWorkspace} gave) one component at a time
+ * from the workspace, each opened `O_NOFOLLOW` through the descriptor of the one before
+ * (`/proc/self/fd/<fd>/<name>`, what `openat` would do): a symbolic link anywhere on the way —
+ * also one a shell command swaps in while this runs — is refused, never followed (review of 5
+ * December, N2). With `create`, missing folders are made on the way. Returns the folder's
+ * descriptor (the caller closes it) and the last component's name.
+ */
+function openFolderBeneath(workspace: string, target: string, requested: string, create: boolean): { readonly folder: number; readonly name: string } {
+  const parts = path.relative(workspace, target).split(path.sep).filter((part) => part !== "");
+  const name = parts.pop();
+  if (name === undefined) throw new Error(`The path '${requested}' is the workspace itself, not a file in it.`);
+  const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
+  let folder = fs.openSync(workspace, O_RDONLY | O_DIRECTORY);
+  try {
+    for (const part of parts) {
+      const next = `/proc/self/fd/${folder}/${part}`;
+      if (create) {
+        try {
+          fs.mkdirSync(next);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        }
+      }
+      let opened: number;
+      try {
+        opened = fs.openSync(next, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // `O_DIRECTORY` answers ENOTDIR for a link as for a file: which one it was is said.
+        if (code === "ELOOP" || code === "ENOTDIR") throw throughLink(requested, fs.lstatSync(next, { throwIfNoEntry: false })?.isSymbolicLink() ? "ELOOP" : code);
+        throw error;
+      }
+      fs.closeSync(folder);
+      folder = opened;
+    }
+    return { folder, name };
+  } catch (error) {
+    fs.closeSync(folder);
+    throw error;
+  }
+}
+
+function throughLink(requested: string, code: string | undefined): Error {
+  return new Error(
+    code === "ENOTDIR"
+      ? `The path '${requested}' goes through a file where a folder is expected.`
+      : `The path '${requested}' goes through a symbolic link; the workspace's files are exchanged only by their own paths.`,
+  );
+}
+
+/** Reads a workspace file as bytes, never through a link ({@link openFolderBeneath}). */
+async function readBeneath(workspace: string, requested: string): Promise<Buffer> {
+  const target = mapIntoWorkspace(workspace, requested);
+  if (!FOLDERS_BY_DESCRIPTOR) return fs.promises.readFile(resolveInWorkspace(workspace, requested));
+  const { folder, name } = openFolderBeneath(workspace, target, requested, false);
+  try {
+    let handle: fs.promises.FileHandle;
+    try {
+      handle = await fs.promises.open(`/proc/self/fd/${folder}/${name}`, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ELOOP") throw throughLink(requested, "ELOOP");
+      throw error;
+    }
+    try {
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    fs.closeSync(folder);
+  }
+}
+
+/** Reads a UTF-8 file of the workspace (never through a symbolic link). */
+export async function readWorkspaceFile(workspace: string, requested: string): Promise<string> {
+  return (await readBeneath(workspace, requested)).toString("utf8");
+}
+
+/** Reads a file of the workspace as its exact bytes (never through a symbolic link). */
 export async function readWorkspaceFileBytes(workspace: string, requested: string): Promise<Buffer> {
-  return fs.promises.readFile(resolveInWorkspace(workspace, requested));
+  return readBeneath(workspace, requested);
 }
 
 /**
  * Writes a file of the workspace — a string as UTF-8, bytes as they are — atomically
- * (temporary file, then rename), creating folders.
+ * (a new temporary file, then rename), creating folders; never through a symbolic link: one on
+ * the way is refused, one as the last part is replaced ({@link openFolderBeneath}).
  */
 export async function writeWorkspaceFile(workspace: string, requested: string, contents: string | Uint8Array): Promise<void> {
-  const target = resolveInWorkspace(workspace, requested);
-  await fs.promises.mkdir(path.dirname(target), { recursive: true });
-  const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
-  await fs.promises.writeFile(temporary, contents);
-  await fs.promises.rename(temporary, target);
+  const temporaryName = (name: string) => `${name}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  if (!FOLDERS_BY_DESCRIPTOR) {
+    const target = resolveInWorkspace(workspace, requested);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const temporary = path.join(path.dirname(target), temporaryName(path.basename(target)));
+    await fs.promises.writeFile(temporary, contents, { flag: "wx" });
+    await fs.promises.rename(temporary, target);
+    return;
+  }
+  const { folder, name } = openFolderBeneath(workspace, mapIntoWorkspace(workspace, requested), requested, true);
+  try {
+    const temporary = `/proc/self/fd/${folder}/${temporaryName(name)}`;
+    // `wx`: a new file (O_EXCL), so not a link either; the rename replaces a link named `name`.
+    await fs.promises.writeFile(temporary, contents, { flag: "wx" });
+    await fs.promises.rename(temporary, `/proc/self/fd/${folder}/${name}`);
+  } finally {
+    fs.closeSync(folder);
+  }
 }
 
 /** What `sandbox.exec` resolves with (the seed's shape; a non-zero exit code is a result, not an error). */
@@ -153,15 +258,16 @@ export class ShellIsolationSetupError extends Error {
  * after its timeout (default {@link EXEC_DEFAULT_TIMEOUT_MS}, at most 10 minutes), could not
  * start or ended on a signal, and with {@link ShellIsolationSetupError} when its isolation
  * could not be set up (also when an isolated `workspace` is not `<stateDir>/runs/<runId>/workspace`).
+ * `network` `"none"` puts an isolated command in a network namespace without a usable device.
  */
-export function execInWorkspace(workspace: string, command: string, timeoutMs: number | undefined, isolation?: ShellIsolationTools): Promise<ShellResult> {
+export function execInWorkspace(workspace: string, command: string, timeoutMs: number | undefined, isolation?: ShellIsolationTools, network: "host" | "none" = "host"): Promise<ShellResult> {
   const timeout = Math.min(Math.max(1, Math.floor(timeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS)), EXEC_MAX_TIMEOUT_MS);
   const file = isolation ? isolation.unshare : "/bin/sh";
   let args = ["-c", command];
   if (isolation) {
     const stateDir = stateDirOfWorkspace(workspace);
     if (stateDir === undefined) return Promise.reject(new ShellIsolationSetupError(`the workspace ${workspace} is not <stateDir>/runs/<runId>/workspace, so there is no state directory to hide`));
-    args = isolatedShellArgs(isolation, { workspace, stateDir, command });
+    args = isolatedShellArgs(isolation, { workspace, stateDir, command, network });
   }
   return new Promise((resolve, reject) => {
     execFile(

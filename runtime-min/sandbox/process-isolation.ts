@@ -77,6 +77,12 @@ export interface ProcessIsolationProbe {
   readonly tools: LaunchTools;
   /** Why the child cannot get its own PID and network namespaces here; absent when it can. */
   readonly unavailableReason?: string;
+  /**
+   * Why the child gets its namespaces but not the link guard (util-linux `mount` before 2.38,
+   * Linux before 5.10): `tools.mount` is then unset. The runtime then counts shell commands as
+   * not isolated for sandboxed tools (`WorkspaceShell.withoutLinkGuard`).
+   */
+  readonly linkGuardUnavailableReason?: string;
 }
 
 /** A command line that starts a sandbox child. */
@@ -212,41 +218,64 @@ function findLaunchers():
   // A success on this machine as it is now is remembered per agent (./probe-cache.ts); the
   // kernel's release is part of it, since the link guard needs Linux 5.10.
   const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, mount, PROBE_SHELL, `kernel ${os.release()}`]);
-  if (cachedSuccess("process", fingerprint) === ISOLATED_WITH_LINK_GUARD) return { kind: "remembered", tools: { setpriv, unshare, prlimit, mount } };
+  const remembered = cachedSuccess("process", fingerprint);
+  if (remembered === ISOLATED_WITH_LINK_GUARD) return { kind: "remembered", tools: { setpriv, unshare, prlimit, mount } };
+  if (remembered === ISOLATED_WITHOUT_LINK_GUARD) return { kind: "remembered", tools: { setpriv, unshare, prlimit } };
   return { kind: "unknown", tools: { setpriv, unshare, prlimit, mount }, fingerprint };
 }
 
 /** What the probe cache remembers of a launch that isolates and guards links (older records said "isolated"). */
 const ISOLATED_WITH_LINK_GUARD = "isolated, links guarded";
+/** What it remembers of a launch that isolates but whose link guard failed. */
+const ISOLATED_WITHOUT_LINK_GUARD = "isolated, links not guarded";
+/** The reason said for a remembered launch without the link guard. */
+const NO_LINK_GUARD = "`mount --bind -o nosymfollow` did not work here (it needs util-linux 2.38 and Linux 5.10)";
 
 async function runProbe(): Promise<ProcessIsolationProbe> {
   const found = findLaunchers();
   if (found.kind === "unavailable") return found.probe;
-  if (found.kind === "remembered") return { tools: found.tools };
+  if (found.kind === "remembered") return found.tools.mount ? { tools: found.tools } : { tools: found.tools, linkGuardUnavailableReason: NO_LINK_GUARD };
   const { tools, fingerprint } = found;
   const { setpriv, unshare, prlimit, mount } = tools;
+  const namespaces = `\`${unshare} --user --map-root-user --pid --net\``;
   // The launch of a sandbox process, with `/bin/sh` for Node, in a folder holding a link that
   // the guard must keep the shell from following (`test -e` through it fails with ELOOP).
   let folder: string | undefined;
-  const failure = await new Promise<string | undefined>((resolve) => {
-    try {
-      folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "assembly-line-probe-")));
-      fs.symlinkSync("/", path.join(folder, "link"));
-    } catch (error) {
-      resolve(`could not prepare the link guard's probe folder: ${(error as Error).message}`);
-      return;
-    }
-    const check = 'test $$ -eq 1 && test "$PPID" -eq 0 || { echo "not PID 1 of its own namespace" >&2; exit 1; }; ! test -e "$1/link/" || { echo "mount -o nosymfollow did not stop a link (Linux 5.10 and util-linux 2.38 are needed)" >&2; exit 1; }';
-    const launch = sandboxLaunch({ setpriv, unshare, prlimit: undefined, mount }, ["-c", check, "probe", folder], "none", PROBE_SHELL, undefined, folder);
+  let failure: string | undefined;
+  try {
+    folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "assembly-line-probe-")));
+    fs.symlinkSync("/", path.join(folder, "link"));
+    const check = `${PID_ONE_CHECK}; ! test -e "$1/link/" || { echo "mount -o nosymfollow did not stop a link (Linux 5.10 and util-linux 2.38 are needed)" >&2; exit 1; }`;
+    const failed = await launchFails(sandboxLaunch({ setpriv, unshare, prlimit: undefined, mount }, ["-c", check, "probe", folder], "none", PROBE_SHELL, undefined, folder));
+    failure = failed && `${namespaces} with the link guard (\`mount --bind -o nosymfollow\`) failed: ${failed}`;
+  } catch (error) {
+    failure = `could not prepare the link guard's probe folder: ${(error as Error).message}`;
+  } finally {
+    if (folder !== undefined) fs.rmSync(folder, { recursive: true, force: true });
+  }
+  if (failure === undefined) {
+    recordSuccess("process", fingerprint, ISOLATED_WITH_LINK_GUARD);
+    return { tools: { setpriv, unshare, prlimit, mount } };
+  }
+  // The namespaces without the guard (an older util-linux or kernel): kept, so that the PID and
+  // network isolation and `network: "none"` still hold; the runtime then counts shell commands
+  // of sandboxed tools as not isolated (review of 5 December, N1).
+  const plainFailure = await launchFails(sandboxLaunch({ setpriv, unshare, prlimit: undefined }, ["-c", PID_ONE_CHECK], "none", PROBE_SHELL));
+  if (plainFailure !== undefined) return { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: `${namespaces} failed: ${plainFailure}` };
+  recordSuccess("process", fingerprint, ISOLATED_WITHOUT_LINK_GUARD);
+  return { tools: { setpriv, unshare, prlimit }, linkGuardUnavailableReason: failure };
+}
+
+/** The probe's check that the shell is PID 1 of a namespace of its own, with no parent in it. */
+const PID_ONE_CHECK = 'test $$ -eq 1 && test "$PPID" -eq 0 || { echo "not PID 1 of its own namespace" >&2; exit 1; }';
+
+/** Runs a probe's launch; resolves with what it printed when it failed, `undefined` when it succeeded. */
+function launchFails(launch: SandboxLaunch): Promise<string | undefined> {
+  return new Promise((resolve) => {
     execFile(launch.command, launch.args, { timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL", encoding: "utf8" }, (error, _stdout, stderr) => {
-      if (!error) return resolve(undefined);
-      resolve(`\`${unshare} --user --map-root-user --pid --net\` with the link guard (\`mount --bind -o nosymfollow\`) failed: ${stderr.trim() || error.message}`);
+      resolve(error ? stderr.trim() || error.message : undefined);
     });
   });
-  if (folder !== undefined) fs.rmSync(folder, { recursive: true, force: true });
-  if (failure !== undefined) return { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: failure };
-  recordSuccess("process", fingerprint, ISOLATED_WITH_LINK_GUARD);
-  return { tools: { setpriv, unshare, prlimit, mount } };
 }
 
 function findExecutable(name: string, first: readonly string[] = []): string | undefined {

@@ -164,6 +164,8 @@ export interface IsolatedCommand {
   readonly stateDir: string;
   /** The shell command (`/bin/sh -c`). */
   readonly command: string;
+  /** The host's network policy (default `"host"`). */
+  readonly network?: "host" | "none";
 }
 
 /**
@@ -187,7 +189,11 @@ export function hiddenHostDirs(env: NodeJS.ProcessEnv = process.env): string[] {
   return [...found];
 }
 
-/** The argv (after the `unshare` executable) that runs `run.command` isolated in `run.workspace`. */
+/**
+ * The argv (after the `unshare` executable) that runs `run.command` isolated in `run.workspace`;
+ * with `run.network` `"none"`, in a network namespace of its own whose only device, the
+ * loopback, is down, as the sandbox process's (`./process-isolation.ts`; review of 5 December, N4).
+ */
 export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedCommand, hidden: readonly string[] = hiddenHostDirs()): string[] {
   return [
     "--user",
@@ -197,6 +203,7 @@ export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedComma
     "--fork",
     "--mount-proc",
     ...(tools.killChild ? ["--kill-child"] : []),
+    ...(run.network === "none" ? ["--net"] : []),
     "--",
     "/bin/sh",
     "-c",

@@ -263,6 +263,24 @@ describe("isolated shell commands (util-linux unshare; available on this project
     }
   });
 
+  it("network \"none\" reaches the shell too: its command has no network (review N4: curl from exec got through)", async () => {
+    const offline = await openRuntime({ root: agent.root, network: "none" });
+    try {
+      // /proc/net/dev lists the devices of the command's network namespace: only the loopback (down).
+      const command = "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '";
+      for (const { via, call } of paths) {
+        const result = await call(offline, command, `net-none-${via === "bash" ? "bash" : "authored"}`);
+        expect(result.status, `${via}: ${result.error ?? ""}`).toBe("ok");
+        expect((result.output as ShellOutput).stdout, via).toBe("lo\n");
+      }
+    } finally {
+      await offline.close();
+    }
+    // Under the default policy the host's devices are there.
+    const online = await paths[0].call(runtime, "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '", "net-host");
+    expect((online.output as ShellOutput).stdout.trim().split("\n").length).toBeGreaterThan(1);
+  });
+
   it("the command cannot undo its isolation: unmounting /proc or remounting read-write is refused", async () => {
     const escaped = path.join(agent.root, "escaped-after-remount.txt");
     const command = [

@@ -1,0 +1,83 @@
+/**
+ * The host's side of `ctx.getSandbox()` file exchange (`readWorkspaceFile`,
+ * `readWorkspaceFileBytes`, `writeWorkspaceFile` in runtime-min/execution/workspace.ts) never
+ * follows a link in the workspace, not even one swapped in between a check and the open
+ * (review of 5 December, N2: a tool's unawaited shell loop that kept making and removing
+ * `x -> .assemblyline` and `y -> <outside>` got `state.db` back and a file written outside
+ * the root). Here the loop is a host-side child process doing the same, racing the functions.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { readWorkspaceFile, readWorkspaceFileBytes, writeWorkspaceFile } from "../../runtime-min/execution/workspace.js";
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+describe.runIf(process.platform === "linux")("the host's workspace file exchange", () => {
+  it("refuses a path through any symbolic link, inside the workspace or out", async () => {
+    const workspace = tempDir("al-ws-");
+    const outside = tempDir("al-out-");
+    fs.writeFileSync(path.join(outside, "secret.txt"), "secret");
+    fs.mkdirSync(path.join(workspace, "real"));
+    fs.writeFileSync(path.join(workspace, "real", "a.txt"), "a");
+    fs.symlinkSync(outside, path.join(workspace, "out"));
+    fs.symlinkSync(path.join(workspace, "real"), path.join(workspace, "in"));
+    fs.symlinkSync(path.join(outside, "secret.txt"), path.join(workspace, "file-link"));
+    for (const requested of ["out/secret.txt", "in/a.txt", "file-link", "/workspace/out/secret.txt"]) {
+      await expect(readWorkspaceFile(workspace, requested), requested).rejects.toThrow(/symbolic link/);
+    }
+    await expect(writeWorkspaceFile(workspace, "out/new.txt", "x")).rejects.toThrow(/symbolic link/);
+    await expect(writeWorkspaceFile(workspace, "out/deeper/new.txt", "x")).rejects.toThrow(/symbolic link/);
+    expect(fs.readdirSync(outside)).toEqual(["secret.txt"]);
+    // A link as the last part of a write is replaced, never written through.
+    await writeWorkspaceFile(workspace, "file-link", "mine");
+    expect(fs.lstatSync(path.join(workspace, "file-link")).isFile()).toBe(true);
+    expect(fs.readFileSync(path.join(outside, "secret.txt"), "utf8")).toBe("secret");
+    // Plain files and folders work, folders made on the way.
+    await writeWorkspaceFile(workspace, "/workspace/made/deep/b.txt", new Uint8Array([1, 2, 3]));
+    expect([...(await readWorkspaceFileBytes(workspace, "made/deep/b.txt"))]).toEqual([1, 2, 3]);
+    expect(await readWorkspaceFile(workspace, "real/a.txt")).toBe("a");
+    await expect(readWorkspaceFile(workspace, "../secret.txt")).rejects.toThrow(/outside the run's workspace/);
+  });
+
+  it("never reads or writes through a link swapped in while it works (review N2)", async () => {
+    const workspace = tempDir("al-ws-");
+    const state = tempDir("al-state-");
+    const outside = tempDir("al-out-");
+    fs.writeFileSync(path.join(state, "state.db"), "SQLite format 3");
+    const script = `end=$(( $(date +%s) + 3 )); while [ $(date +%s) -lt $end ]; do for i in 1 2 3 4 5 6 7 8 9 10; do ln -s '${state}' x 2>/dev/null; ln -s '${outside}' y 2>/dev/null; rm -rf x y; mkdir -p x y; rm -rf x y; done; done`;
+    const swapper = spawn("/bin/sh", ["-c", script], { cwd: workspace, stdio: "ignore" });
+    const ended = new Promise((resolve) => swapper.on("exit", resolve));
+    let hits = 0;
+    let attempts = 0;
+    const until = Date.now() + 2_500;
+    while (Date.now() < until) {
+      attempts += 1;
+      try {
+        if ((await readWorkspaceFile(workspace, "x/state.db")).startsWith("SQLite")) hits += 1;
+      } catch {
+        // Refused or missing: as it should be.
+      }
+      try {
+        await writeWorkspaceFile(workspace, "y/PWNED.txt", "race");
+      } catch {
+        // Refused: as it should be.
+      }
+    }
+    await ended;
+    expect(attempts).toBeGreaterThan(100);
+    expect(hits).toBe(0);
+    expect(fs.readdirSync(outside)).toEqual([]);
+  }, 30_000);
+});
