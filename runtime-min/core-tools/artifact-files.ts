@@ -4,10 +4,10 @@
  * content-addressed blob storage, and internal-path exclusions such as __pycache__, .pyc,
  * node_modules, and .git").
  */
-import { open } from "node:fs/promises";
+import { constants } from "node:fs";
 import { ToolCallError } from "../failures.js";
 import { DEFAULT_ARTIFACT_BYTE_LIMIT, type CoreToolContext } from "./types.js";
-import { describeFsError, resolveWorkspacePath, WORKSPACE_ROOT, type ResolvedWorkspacePath } from "./workspace-paths.js";
+import { describeFsError, openResolved, resolveWorkspacePath, WORKSPACE_ROOT, type ResolvedWorkspacePath } from "./workspace-paths.js";
 
 /** Path segments that are never handed off or delivered, wherever they appear. */
 export const EXCLUDED_SEGMENTS: readonly string[] = Object.freeze(["__pycache__", "node_modules", ".git"]);
@@ -58,8 +58,10 @@ export interface ArtifactSource {
   readonly bytes: Buffer;
 }
 
-async function readBounded(hostPath: string, workspacePath: string, limit: number, tool: string): Promise<Buffer> {
-  const handle = await open(hostPath, "r");
+async function readBounded(resolved: ResolvedWorkspacePath, limit: number, tool: string): Promise<Buffer> {
+  const { workspacePath } = resolved;
+  // Never through a link, also one swapped in after the path was checked (`workspace-paths.ts`).
+  const handle = await openResolved(resolved, constants.O_RDONLY);
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new ToolCallError("invalid_input", `${workspacePath} is not a regular file; ${tool} takes one exact file.`);
@@ -110,7 +112,7 @@ export async function readArtifactSource(ctx: CoreToolContext, input: string, to
   }
   const limit = artifactByteLimit(ctx);
   try {
-    return { resolved, bytes: await readBounded(resolved.hostPath, resolved.workspacePath, limit, tool) };
+    return { resolved, bytes: await readBounded(resolved, limit, tool) };
   } catch (error) {
     throw describeFsError(error, resolved.workspacePath);
   }

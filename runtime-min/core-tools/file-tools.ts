@@ -1,17 +1,18 @@
 /**
  * The file core tools `read`, `write`, `edit` and `delete` over the run's workspace (seed
  * "Execution Model": the always-visible core set). Paths are mapped and checked by
- * `workspace-paths.ts`; `read` also opens exact `/files/handoffs/...` paths the caller's
- * surface may read (`handoffs.ts`).
+ * `workspace-paths.ts`, and opened there never through a link; `read` also opens exact
+ * `/files/handoffs/...` paths the caller's surface may read (`handoffs.ts`).
  */
-import { lstat, mkdir, readFile, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
 import path from "node:path";
+import { removeIn } from "../execution/beneath.js";
 import { ToolCallError } from "../failures.js";
 import { formatBytes } from "./artifact-files.js";
 import { HANDOFFS_ROOT, readHandoff } from "./handoffs.js";
 import { optionalInteger, optionalString, pickSpec, requiredString } from "./spec.js";
 import type { CoreJson, CoreTool, CoreToolContext } from "./types.js";
-import { describeFsError, resolveWorkspacePath, toWorkspacePath, toWorkspaceRelative } from "./workspace-paths.js";
+import { describeFsError, openResolved, resolveWorkspacePath, toWorkspacePath, toWorkspaceRelative, withFolderOf, type ResolvedWorkspacePath } from "./workspace-paths.js";
 
 /** Largest file `read` returns (5 MiB); larger files are for `bash` (`head`, `sed -n`). */
 export const READ_MAX_BYTES = 5 * 1024 * 1024;
@@ -28,15 +29,32 @@ async function readWorkspaceBytes(ctx: CoreToolContext, input: string): Promise<
     return { path: receipt.path, bytes };
   }
   const resolved = await resolveWorkspacePath(ctx.workspaceDir, input);
+  const isFolder = () => new ToolCallError("invalid_input", `${resolved.workspacePath} is a folder; use list to see its entries.`);
+  if (resolved.hostRelative === "") throw isFolder();
   try {
-    const stats = await stat(resolved.hostPath);
-    if (stats.isDirectory()) throw new ToolCallError("invalid_input", `${resolved.workspacePath} is a folder; use list to see its entries.`);
-    if (stats.size > READ_MAX_BYTES) {
-      throw new ToolCallError("invalid_input", `${resolved.workspacePath} is ${formatBytes(stats.size)}, over read's ${formatBytes(READ_MAX_BYTES)} limit; use bash (head, sed -n, grep) to read parts of it.`);
+    const handle = await openResolved(resolved, constants.O_RDONLY);
+    try {
+      const stats = await handle.stat();
+      if (stats.isDirectory()) throw isFolder();
+      if (stats.size > READ_MAX_BYTES) {
+        throw new ToolCallError("invalid_input", `${resolved.workspacePath} is ${formatBytes(stats.size)}, over read's ${formatBytes(READ_MAX_BYTES)} limit; use bash (head, sed -n, grep) to read parts of it.`);
+      }
+      return { path: resolved.workspacePath, bytes: await handle.readFile() };
+    } finally {
+      await handle.close();
     }
-    return { path: resolved.workspacePath, bytes: await readFile(resolved.hostPath) };
   } catch (error) {
     throw describeFsError(error, resolved.workspacePath);
+  }
+}
+
+/** Replaces the contents of the file `resolved` names (made when missing), never through a link. */
+async function writeResolved(resolved: ResolvedWorkspacePath, bytes: Uint8Array | string): Promise<void> {
+  const handle = await openResolved(resolved, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, true);
+  try {
+    await handle.writeFile(bytes);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -76,12 +94,10 @@ export async function writeTool(input: CoreJson, ctx: CoreToolContext): Promise<
   if (resolved.relative === "") throw new ToolCallError("invalid_input", "write needs a file path inside /workspace, not /workspace itself.");
   const bytes = decodeContent(input, resolved.workspacePath);
   try {
-    if (resolved.exists && (await stat(resolved.hostPath)).isDirectory()) {
-      throw new ToolCallError("invalid_input", `${resolved.workspacePath} is a folder; write needs a file path.`);
-    }
-    await mkdir(path.dirname(resolved.hostPath), { recursive: true });
-    await writeFile(resolved.hostPath, bytes);
+    await writeResolved(resolved, bytes);
   } catch (error) {
+    // Opening a folder for writing fails with EISDIR.
+    if ((error as NodeJS.ErrnoException).code === "EISDIR") throw new ToolCallError("invalid_input", `${resolved.workspacePath} is a folder; write needs a file path.`);
     throw describeFsError(error, resolved.workspacePath);
   }
   return { path: resolved.workspacePath, size: bytes.byteLength, created: !resolved.exists };
@@ -110,7 +126,7 @@ export async function editTool(input: CoreJson, ctx: CoreToolContext): Promise<C
   // split/join and slicing, not String.replace: "$&" and friends in newString stay literal.
   const updated = count > 1 ? text.split(oldString).join(newString) : text.slice(0, text.indexOf(oldString)) + newString + text.slice(text.indexOf(oldString) + oldString.length);
   const resolved = await resolveWorkspacePath(ctx.workspaceDir, shown);
-  await writeFile(resolved.hostPath, updated, "utf8").catch((error: unknown) => {
+  await writeResolved(resolved, updated).catch((error: unknown) => {
     throw describeFsError(error, shown);
   });
   return { path: shown, replacements: count };
@@ -126,16 +142,9 @@ export async function deleteTool(input: CoreJson, ctx: CoreToolContext): Promise
   if (relative === "") throw new ToolCallError("invalid_input", "Refusing to delete /workspace itself; delete the entries inside it.");
   const shown = toWorkspacePath(relative);
   const parent = await resolveWorkspacePath(ctx.workspaceDir, toWorkspacePath(path.posix.dirname(relative) === "." ? "" : path.posix.dirname(relative)));
-  const target = path.join(parent.hostPath, path.posix.basename(relative));
+  const entry = path.posix.basename(relative);
   try {
-    const stats = await lstat(target);
-    if (stats.isDirectory()) {
-      if (input.recursive === true) await rm(target, { recursive: true });
-      else await rmdir(target);
-      return { path: shown, deleted: "folder" };
-    }
-    await unlink(target);
-    return { path: shown, deleted: stats.isSymbolicLink() ? "symlink" : "file" };
+    return { path: shown, deleted: await withFolderOf(parent, (folder) => removeIn(folder, entry, input.recursive === true)) };
   } catch (error) {
     throw describeFsError(error, shown);
   }

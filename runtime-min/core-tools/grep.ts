@@ -6,18 +6,21 @@
  * terminated after `GREP_TIMEOUT_MS`; the host's event loop never runs the pattern.
  *
  * Rules: files are visited depth-first with siblings in code-unit order; symlinks are not
- * followed; `.git` and `node_modules` folders are skipped unless the search starts inside one;
+ * followed, also not one a tool's shell command swaps in while the search runs (the worker
+ * opens each folder and file `O_NOFOLLOW` through the folder's descriptor, as
+ * `../execution/beneath.ts` does; folders deeper than `GREP_MAX_DEPTH` below the start are not
+ * searched); `.git` and `node_modules` folders are skipped unless the search starts inside one;
  * files over `GREP_MAX_FILE_BYTES` and files with a NUL byte in their first 8000 bytes
  * (binary) are skipped and counted. Lines are split on `\n` (a trailing `\r` is dropped) and
  * cut to 500 characters in the output.
  */
-import { stat } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
+import { FOLDERS_BY_DESCRIPTOR, type OpenFolder } from "../execution/beneath.js";
 import { ToolCallError } from "../failures.js";
 import { globToRegExpSource } from "./glob.js";
 import { optionalInteger, optionalString, pickSpec, requiredString } from "./spec.js";
 import type { CoreJson, CoreTool, CoreToolContext } from "./types.js";
-import { describeFsError, resolveWorkspacePath, WORKSPACE_ROOT } from "./workspace-paths.js";
+import { describeFsError, resolveWorkspacePath, withFolderOf, withParentOf, WORKSPACE_ROOT } from "./workspace-paths.js";
 
 /** Matches `grep` returns when no `limit` is given. */
 export const GREP_DEFAULT_LIMIT = 200;
@@ -25,12 +28,20 @@ export const GREP_DEFAULT_LIMIT = 200;
 export const GREP_MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** Wall-clock budget of one search before the worker is terminated. */
 export const GREP_TIMEOUT_MS = 15_000;
+/** Folder levels below the start that are searched (each holds a descriptor while it is). */
+export const GREP_MAX_DEPTH = 256;
 
 /** What the worker needs; plain data. */
 interface GrepJob {
-  readonly start: string;
+  /** The open folder the search starts in (or that holds the file it searches). */
+  readonly startFolder: OpenFolder;
+  /** Whether entries are opened through `/proc/self/fd/<fd>/` (`FOLDERS_BY_DESCRIPTOR`). */
+  readonly byDescriptor: boolean;
+  /** The file to search in `startFolder`, or `null` to walk it. */
+  readonly startFile: string | null;
+  /** Folder levels below the start that are searched (`GREP_MAX_DEPTH`). */
+  readonly maxDepth: number;
   readonly startRelative: string;
-  readonly startIsFile: boolean;
   readonly pattern: string;
   readonly flags: string;
   readonly include: string | null;
@@ -52,11 +63,23 @@ const re = new RegExp(job.pattern, job.flags);
 const include = job.include === null ? null : new RegExp(job.include);
 const out = { matches: [], filesSearched: 0, skippedLarge: 0, skippedBinary: 0, truncated: false };
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-function searchFile(abs, rel, relFromStart) {
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
+const entryOf = (dir, name) => (job.byDescriptor ? "/proc/self/fd/" + dir.fd + "/" + name : path.join(dir.path, name));
+const dirName = (dir) => (job.byDescriptor ? "/proc/self/fd/" + dir.fd : dir.path);
+const openAt = (dir, name, flags) => fs.openSync(entryOf(dir, name), flags | O_NOFOLLOW);
+const close = (fd) => { try { fs.closeSync(fd); } catch {} };
+function searchFile(dir, name, rel, relFromStart) {
   if (include && !include.test(job.includeByName ? rel.slice(rel.lastIndexOf("/") + 1) : relFromStart)) return true;
-  let stats; try { stats = fs.statSync(abs); } catch { return true; }
-  if (stats.size > job.maxFileBytes) { out.skippedLarge++; return true; }
-  let bytes; try { bytes = fs.readFileSync(abs); } catch { return true; }
+  let bytes;
+  try {
+    const fd = openAt(dir, name, O_RDONLY);
+    try {
+      const stats = fs.fstatSync(fd);
+      if (!stats.isFile()) return true;
+      if (stats.size > job.maxFileBytes) { out.skippedLarge++; return true; }
+      bytes = fs.readFileSync(fd);
+    } finally { close(fd); }
+  } catch { return true; }
   if (bytes.subarray(0, 8000).includes(0)) { out.skippedBinary++; return true; }
   out.filesSearched++;
   const lines = bytes.toString("utf8").split("\n");
@@ -70,24 +93,27 @@ function searchFile(abs, rel, relFromStart) {
   }
   return true;
 }
-function walk(abs, rel, relFromStart) {
-  let entries; try { entries = fs.readdirSync(abs, { withFileTypes: true }); } catch { return true; }
+function walk(dir, rel, relFromStart, depth) {
+  let entries; try { entries = fs.readdirSync(dirName(dir), { withFileTypes: true }); } catch { return true; }
   entries.sort((a, b) => cmp(a.name, b.name));
   for (const entry of entries) {
     const childRel = rel === "" ? entry.name : rel + "/" + entry.name;
     const childFromStart = relFromStart === "" ? entry.name : relFromStart + "/" + entry.name;
-    const childAbs = path.join(abs, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name === ".git" || entry.name === "node_modules") continue;
-      if (!walk(childAbs, childRel, childFromStart)) return false;
+      if (entry.name === ".git" || entry.name === "node_modules" || depth >= job.maxDepth) continue;
+      let fd;
+      try { fd = openAt(dir, entry.name, O_RDONLY | O_DIRECTORY); } catch { continue; }
+      try {
+        if (!walk({ fd, path: path.join(dir.path, entry.name) }, childRel, childFromStart, depth + 1)) return false;
+      } finally { close(fd); }
     } else if (entry.isFile()) {
-      if (!searchFile(childAbs, childRel, childFromStart)) return false;
+      if (!searchFile(dir, entry.name, childRel, childFromStart)) return false;
     }
   }
   return true;
 }
-if (job.startIsFile) searchFile(job.start, job.startRelative, job.startRelative.slice(job.startRelative.lastIndexOf("/") + 1));
-else walk(job.start, job.startRelative, "");
+if (job.startFile !== null) searchFile(job.startFolder, job.startFile, job.startRelative, job.startRelative.slice(job.startRelative.lastIndexOf("/") + 1));
+else walk(job.startFolder, job.startRelative, "", 0);
 parentPort.postMessage(out);
 `;
 
@@ -101,7 +127,8 @@ interface GrepOutcome {
 
 function runGrepWorker(job: GrepJob, timeoutMs: number): Promise<GrepOutcome> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: job });
+    // `trackUnmanagedFds` (Node's default): what the worker opened is closed when it is terminated.
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: job, trackUnmanagedFds: true });
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new ToolCallError("execution_error", `grep stopped after ${timeoutMs / 1000} s; simplify the pattern (avoid nested quantifiers such as (a+)+) or narrow path/include.`));
@@ -138,21 +165,26 @@ export async function grepTool(input: CoreJson, ctx: CoreToolContext, timeoutMs 
   const { pattern, flags } = compilePattern(input);
   const includeGlob = optionalString(input, "include");
   const start = await resolveWorkspacePath(ctx.workspaceDir, optionalString(input, "path") ?? WORKSPACE_ROOT);
-  const stats = await stat(start.hostPath).catch((error: unknown) => {
-    throw describeFsError(error, start.workspacePath);
-  });
-  const job: GrepJob = {
-    start: start.hostPath,
+  const job = (startFolder: OpenFolder, startFile: string | null): GrepJob => ({
+    startFolder,
+    byDescriptor: FOLDERS_BY_DESCRIPTOR,
+    startFile,
+    maxDepth: GREP_MAX_DEPTH,
     startRelative: start.relative,
-    startIsFile: stats.isFile(),
     pattern,
     flags,
     include: includeGlob === undefined ? null : globToRegExpSource(includeGlob),
     includeByName: includeGlob !== undefined && !includeGlob.includes("/"),
     limit: optionalInteger(input, "limit", GREP_DEFAULT_LIMIT),
     maxFileBytes: GREP_MAX_FILE_BYTES,
-  };
-  const outcome = await runGrepWorker(job, timeoutMs);
+  });
+  // The start is a folder, opened never through a link, or else a file searched in its folder.
+  const outcome = await withFolderOf(start, (folder) => runGrepWorker(job(folder, null), timeoutMs)).catch(async (error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== "ENOTDIR" || !start.exists || start.hostRelative === "") throw describeFsError(error, start.workspacePath);
+    return withParentOf(start, false, (folder, name) => runGrepWorker(job(folder, name), timeoutMs)).catch((inner: unknown) => {
+      throw describeFsError(inner, start.workspacePath);
+    });
+  });
   return {
     matches: outcome.matches.map((match) => ({ ...match, path: `${WORKSPACE_ROOT}/${match.path}` })),
     filesSearched: outcome.filesSearched,

@@ -4,13 +4,13 @@
  * All three walk with `walkWorkspace`: deterministic order, symlinks listed but not followed.
  */
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { openIn, type OpenFolder } from "../execution/beneath.js";
 import { ToolCallError } from "../failures.js";
 import { optionalInteger, optionalString, pickSpec } from "./spec.js";
 import type { CoreJson, CoreTool, CoreToolContext } from "./types.js";
 import { walkWorkspace, type WalkEntry } from "./workspace-walk.js";
-import { describeFsError, resolveWorkspacePath, toWorkspacePath, WORKSPACE_ROOT, type ResolvedWorkspacePath } from "./workspace-paths.js";
+import { describeFsError, resolveWorkspacePath, toWorkspacePath, withFolderOf, WORKSPACE_ROOT, type ResolvedWorkspacePath } from "./workspace-paths.js";
 
 /** Entries `list` returns when no `limit` is given. */
 export const LIST_DEFAULT_LIMIT = 500;
@@ -24,79 +24,100 @@ function entryJson(entry: WalkEntry): CoreJson {
   return entry.size === undefined ? base : { ...base, size: entry.size };
 }
 
-async function resolveFolder(ctx: CoreToolContext, input: CoreJson, tool: string): Promise<ResolvedWorkspacePath> {
+/**
+ * Resolves the folder `input.path` names (default `/workspace`) and runs `use` with it open
+ * (never through a link) and its resolved path.
+ * @throws ToolCallError `invalid_input` for a refused or missing path, or a file.
+ */
+async function withInputFolder<T>(ctx: CoreToolContext, input: CoreJson, tool: string, use: (folder: OpenFolder, resolved: ResolvedWorkspacePath) => Promise<T>): Promise<T> {
   const resolved = await resolveWorkspacePath(ctx.workspaceDir, optionalString(input, "path") ?? WORKSPACE_ROOT);
-  const stats = await stat(resolved.hostPath).catch((error: unknown) => {
+  let opened = false;
+  try {
+    return await withFolderOf(resolved, (folder) => {
+      opened = true;
+      return use(folder, resolved);
+    });
+  } catch (error) {
+    if (opened) throw error;
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR" && resolved.exists) {
+      throw new ToolCallError("invalid_input", `${resolved.workspacePath} is a file; ${tool} takes a folder (use read for files).`);
+    }
     throw describeFsError(error, resolved.workspacePath);
-  });
-  if (!stats.isDirectory()) throw new ToolCallError("invalid_input", `${resolved.workspacePath} is a file; ${tool} takes a folder (use read for files).`);
-  return resolved;
+  }
 }
 
 /** `list`: `{ path, entries: [{ path, type, size? }], truncated }`, depth-first, siblings sorted. */
 export async function listTool(input: CoreJson, ctx: CoreToolContext): Promise<CoreJson> {
-  const folder = await resolveFolder(ctx, input, "list");
   const limit = optionalInteger(input, "limit", LIST_DEFAULT_LIMIT);
-  const entries: CoreJson[] = [];
-  let truncated = false;
-  await walkWorkspace(folder.hostPath, folder.relative, input.recursive === true, (entry) => {
-    if (entries.length === limit) {
-      truncated = true;
-      return false;
-    }
-    entries.push(entryJson(entry));
-    return true;
+  return withInputFolder(ctx, input, "list", async (folder, resolved) => {
+    const entries: CoreJson[] = [];
+    let truncated = false;
+    await walkWorkspace(folder, resolved.relative, input.recursive === true, (entry) => {
+      if (entries.length === limit) {
+        truncated = true;
+        return false;
+      }
+      entries.push(entryJson(entry));
+      return true;
+    });
+    return { path: resolved.workspacePath, entries, truncated };
   });
-  return { path: folder.workspacePath, entries, truncated };
 }
 
 /** `workspace_info`: counts and bytes of the whole workspace plus its top-level entries. */
 export async function workspaceInfoTool(_input: CoreJson, ctx: CoreToolContext): Promise<CoreJson> {
-  const root = await resolveFolder(ctx, {}, "workspace_info");
-  const counts = { files: 0, folders: 0, symlinks: 0, other: 0, bytes: 0 };
-  const topLevel: CoreJson[] = [];
-  let seen = 0;
-  const complete = await walkWorkspace(root.hostPath, "", true, (entry) => {
-    seen += 1;
-    if (seen > INFO_MAX_ENTRIES) return false;
-    if (!entry.relative.includes("/")) topLevel.push(entryJson(entry));
-    if (entry.type === "file") counts.files += 1;
-    else if (entry.type === "folder") counts.folders += 1;
-    else if (entry.type === "symlink") counts.symlinks += 1;
-    else counts.other += 1;
-    counts.bytes += entry.size ?? 0;
-    return true;
+  return withInputFolder(ctx, {}, "workspace_info", async (root) => {
+    const counts = { files: 0, folders: 0, symlinks: 0, other: 0, bytes: 0 };
+    const topLevel: CoreJson[] = [];
+    let seen = 0;
+    const complete = await walkWorkspace(root, "", true, (entry) => {
+      seen += 1;
+      if (seen > INFO_MAX_ENTRIES) return false;
+      if (!entry.relative.includes("/")) topLevel.push(entryJson(entry));
+      if (entry.type === "file") counts.files += 1;
+      else if (entry.type === "folder") counts.folders += 1;
+      else if (entry.type === "symlink") counts.symlinks += 1;
+      else counts.other += 1;
+      counts.bytes += entry.size ?? 0;
+      return true;
+    });
+    return { path: WORKSPACE_ROOT, ...counts, topLevel, truncated: !complete };
   });
-  return { path: WORKSPACE_ROOT, ...counts, topLevel, truncated: !complete };
 }
 
-function sha256OfFile(hostPath: string): Promise<string> {
-  return new Promise((resolve, reject) => {
+/** The SHA-256 of the file `name` of `folder`, opened never through a link; `undefined` when it cannot be read (removed or swapped meanwhile). */
+async function sha256Of(folder: OpenFolder, name: string): Promise<string | undefined> {
+  const handle = await openIn(folder, name, constants.O_RDONLY).catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
     const hash = createHash("sha256");
-    createReadStream(hostPath)
-      .on("data", (chunk) => hash.update(chunk))
-      .on("error", reject)
-      .on("end", () => resolve(hash.digest("hex")));
-  });
+    for await (const chunk of handle.createReadStream({ autoClose: false })) hash.update(chunk as Buffer);
+    return hash.digest("hex");
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** `workspace_snapshot`: `{ path, files: [{ path, size, sha256 }], truncated }` for every file under `path`. */
 export async function workspaceSnapshotTool(input: CoreJson, ctx: CoreToolContext): Promise<CoreJson> {
-  const folder = await resolveFolder(ctx, input, "workspace_snapshot");
   const limit = optionalInteger(input, "limit", SNAPSHOT_DEFAULT_LIMIT);
-  const files: CoreJson[] = [];
-  let truncated = false;
-  await walkWorkspace(folder.hostPath, folder.relative, true, async (entry) => {
-    if (entry.type !== "file") return true;
-    if (files.length === limit) {
-      truncated = true;
-      return false;
-    }
-    const sha256 = await sha256OfFile(entry.hostPath).catch(() => undefined);
-    if (sha256 !== undefined) files.push({ path: toWorkspacePath(entry.relative), size: entry.size ?? 0, sha256 });
-    return true;
+  return withInputFolder(ctx, input, "workspace_snapshot", async (folder, resolved) => {
+    const files: CoreJson[] = [];
+    let truncated = false;
+    await walkWorkspace(folder, resolved.relative, true, async (entry) => {
+      if (entry.type !== "file") return true;
+      if (files.length === limit) {
+        truncated = true;
+        return false;
+      }
+      const sha256 = await sha256Of(entry.folder, entry.name);
+      if (sha256 !== undefined) files.push({ path: toWorkspacePath(entry.relative), size: entry.size ?? 0, sha256 });
+      return true;
+    });
+    return { path: resolved.workspacePath, files, truncated };
   });
-  return { path: folder.workspacePath, files, truncated };
 }
 
 /** The `list` core tool. */

@@ -10,13 +10,17 @@
  * - paths whose existing part resolves, through symlinks, outside the workspace (checked with
  *   `realpath` on the deepest existing ancestor), and dangling symlinks.
  *
- * Node has no `openat2(RESOLVE_BENEATH)`, so a symlink swapped in between this check and the
- * file operation is not caught; the sandbox boundary is the defence against a hostile process.
+ * The check follows links that stay inside the workspace; the tools then open the real path it
+ * found one folder at a time, never through a link ({@link withFolderOf}, `../execution/beneath.ts`),
+ * so a link a tool's shell command swaps in after the check is refused, not followed (review of
+ * 6 December: `read`, `write`, `delete` and `grep` could be led out of the workspace so).
  */
+import type { FileHandle } from "node:fs/promises";
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { ToolCallError } from "../failures.js";
 import { isPathInside as isInside } from "../../common/path-inside.js";
+import { openIn, withFolderBeneath, type OpenFolder } from "../execution/beneath.js";
 
 /** The model-facing workspace root. */
 export const WORKSPACE_ROOT = "/workspace";
@@ -33,6 +37,8 @@ export interface ResolvedWorkspacePath {
   readonly hostRelative: string;
   /** Whether something exists at `hostPath`. */
   readonly exists: boolean;
+  /** The real path of the workspace root, which `hostRelative` is relative to. */
+  readonly root: string;
 }
 
 function refuse(input: string, why: string): ToolCallError {
@@ -107,7 +113,41 @@ export async function resolveWorkspacePath(workspaceDir: string, input: string):
     hostPath,
     hostRelative: path.relative(root, hostPath).split(path.sep).join("/"),
     exists: tail.length === 0,
+    root,
   };
+}
+
+function partsOf(hostRelative: string): string[] {
+  return hostRelative.split("/").filter((part) => part !== "");
+}
+
+/**
+ * Runs `use` with the folder `resolved` names (its real path, opened beneath the workspace
+ * root, never through a link) and closes it afterwards.
+ * @throws the file system's error (`ELOOP` when a link was swapped in after the check; see
+ *   {@link describeFsError}).
+ */
+export function withFolderOf<T>(resolved: ResolvedWorkspacePath, use: (folder: OpenFolder) => Promise<T>): Promise<T> {
+  return withFolderBeneath(resolved.root, partsOf(resolved.hostRelative), false, use);
+}
+
+/**
+ * Runs `use` with the folder that holds `resolved` (made when `create` and missing) and the
+ * entry's name in it, never through a link. `resolved` must not be the workspace root.
+ */
+export function withParentOf<T>(resolved: ResolvedWorkspacePath, create: boolean, use: (folder: OpenFolder, name: string) => Promise<T>): Promise<T> {
+  const parts = partsOf(resolved.hostRelative);
+  const name = parts.pop();
+  if (name === undefined) throw new ToolCallError("invalid_input", `${resolved.workspacePath} is the workspace folder itself, not an entry in it.`);
+  return withFolderBeneath(resolved.root, parts, create, (folder) => use(folder, name));
+}
+
+/**
+ * Opens the file `resolved` names with `flags` (`O_NOFOLLOW` added), never through a link:
+ * {@link withParentOf}, then `openIn`. The caller closes the handle.
+ */
+export function openResolved(resolved: ResolvedWorkspacePath, flags: number, create = false): Promise<FileHandle> {
+  return withParentOf(resolved, create, (folder, name) => openIn(folder, name, flags, 0o666));
 }
 
 /**
@@ -124,6 +164,7 @@ export function describeFsError(error: unknown, workspacePath: string): unknown 
     EEXIST: "something already exists there",
     EACCES: "permission denied",
     EPERM: "operation not permitted",
+    ELOOP: "a part of the path changed to a symbolic link while it was used (links are followed only when the path is checked); try again",
   };
   const code = errorCode(error);
   const reason = code !== undefined && Object.prototype.hasOwnProperty.call(reasons, code) ? reasons[code] : undefined;

@@ -3,51 +3,63 @@
  *
  * Entries are visited depth-first with siblings in code-unit order of their names (never in
  * readdir order). Symlinks are reported but never followed, so a walk cannot leave the
- * workspace.
+ * workspace: each folder is opened through the one before it, never through a link
+ * (`../execution/beneath.ts`), also when a tool's shell command swaps one in while the walk runs.
  */
 import { lstat, readdir } from "node:fs/promises";
-import path from "node:path";
 import { byCodeUnits } from "../../common/compare.js";
+import { closeFolder, entryOf, folderName, openChildFolder, type OpenFolder } from "../execution/beneath.js";
 
 /** One entry found by a walk. */
 export interface WalkEntry {
   /** Workspace-relative POSIX path. */
   readonly relative: string;
-  readonly hostPath: string;
+  /** The open folder that holds the entry (open while `visit` runs), and its name there: open it with `openIn`. */
+  readonly folder: OpenFolder;
+  readonly name: string;
   readonly type: "file" | "folder" | "symlink" | "other";
   /** Bytes, for files. */
   readonly size?: number;
 }
 
-
-async function describe(hostPath: string, relative: string): Promise<WalkEntry> {
-  const stats = await lstat(hostPath);
-  if (stats.isSymbolicLink()) return { relative, hostPath, type: "symlink" };
-  if (stats.isDirectory()) return { relative, hostPath, type: "folder" };
-  if (stats.isFile()) return { relative, hostPath, type: "file", size: stats.size };
-  return { relative, hostPath, type: "other" };
+async function describe(folder: OpenFolder, name: string, relative: string): Promise<WalkEntry> {
+  const stats = await lstat(entryOf(folder, name));
+  const type = stats.isSymbolicLink() ? "symlink" : stats.isDirectory() ? "folder" : stats.isFile() ? "file" : "other";
+  return type === "file" ? { relative, folder, name, type, size: stats.size } : { relative, folder, name, type };
 }
 
 /**
- * Visits the entries under folder `hostDir` (workspace-relative `relativeDir`), calling
- * `visit` for each until it returns `false`.
+ * Visits the entries under the open `folder` (workspace-relative `relativeDir`), calling
+ * `visit` for each until it returns `false`. The caller keeps `folder` open and closes it.
  *
- * @param recursive descend into sub-folders (not into symlinked folders).
+ * @param recursive descend into sub-folders (never into a link, nor into a folder swapped for
+ *   one meanwhile: that one is passed over, as an entry removed while walking is).
  * @returns `false` when `visit` stopped the walk, else `true`.
  */
 export async function walkWorkspace(
-  hostDir: string,
+  folder: OpenFolder,
   relativeDir: string,
   recursive: boolean,
   visit: (entry: WalkEntry) => boolean | Promise<boolean>,
 ): Promise<boolean> {
-  const names = (await readdir(hostDir)).sort(byCodeUnits);
+  const names = (await readdir(folderName(folder))).sort(byCodeUnits);
   for (const name of names) {
     const relative = relativeDir === "" ? name : `${relativeDir}/${name}`;
-    const entry = await describe(path.join(hostDir, name), relative).catch(() => undefined);
+    const entry = await describe(folder, name, relative).catch(() => undefined);
     if (!entry) continue; // removed while walking
     if (!(await visit(entry))) return false;
-    if (recursive && entry.type === "folder" && !(await walkWorkspace(entry.hostPath, relative, true, visit))) return false;
+    if (!recursive || entry.type !== "folder") continue;
+    let child: OpenFolder;
+    try {
+      child = openChildFolder(folder, name);
+    } catch {
+      continue; // removed, or swapped for a link or a file, while walking
+    }
+    try {
+      if (!(await walkWorkspace(child, relative, true, visit))) return false;
+    } finally {
+      closeFolder(child);
+    }
   }
   return true;
 }

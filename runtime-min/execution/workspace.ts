@@ -18,6 +18,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write.js";
 import { writeRefusalError } from "../errors.js";
+import { closeFolder, entryOf, openFolderBeneath, openIn, type OpenFolder } from "./beneath.js";
 import { sandboxEnvironment } from "../sandbox/sandbox-environment.js";
 import { isolatedShellArgs, isolationFailureOf, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
 
@@ -101,17 +102,6 @@ export const EXEC_DEFAULT_TIMEOUT_MS = 60_000;
 const EXEC_MAX_TIMEOUT_MS = 10 * 60_000;
 const EXEC_MAX_BUFFER = 64 * 1024 * 1024;
 
-/** Resolves `requested` inside `workspace`; throws when it would leave it. */
-export function resolveInWorkspace(workspace: string, requested: string): string {
-  const target = mapIntoWorkspace(workspace, requested);
-  // Follow symbolic links of the part that exists: a link must not lead out of the workspace.
-  let existing = target;
-  while (!fs.existsSync(existing)) existing = path.dirname(existing);
-  const real = fs.realpathSync(existing);
-  if (!isInside(workspace, real)) throw new Error(`The path '${requested}' leads outside the run's workspace through a symbolic link.`);
-  return target;
-}
-
 /** `requested` mapped onto `workspace` (`/workspace/...` and relative paths); throws when `..` or an absolute path leaves it. */
 function mapIntoWorkspace(workspace: string, requested: string): string {
   const mapped = requested === "/workspace" || requested.startsWith("/workspace/") ? requested.slice("/workspace".length).replace(/^\/+/, "") : requested;
@@ -121,84 +111,45 @@ function mapIntoWorkspace(workspace: string, requested: string): string {
 }
 
 /**
- * Whether this host can name an open folder by its descriptor (`/proc/self/fd/<fd>`, Linux):
- * what {@link openFolderBeneath} walks with. Elsewhere the file exchange checks with
- * {@link resolveInWorkspace} and then opens (there the shell runs without isolation anyway,
- * `../sandbox/shell-isolation.ts`, and can write anywhere itself).
+ * Opens the folder of `target` (a path {@link mapIntoWorkspace} gave) beneath the workspace,
+ * never through a link (`./beneath.ts`; review of 5 December, N2): a link on the way — also one
+ * a shell command swaps in while this runs — is refused with this module's message. With
+ * `create`, missing folders are made on the way. Returns the folder (the caller closes it) and
+ * the last component's name.
  */
-const FOLDERS_BY_DESCRIPTOR = process.platform === "linux" && fs.existsSync("/proc/self/fd");
-
-/**
- * Opens the folder of `target` (a path {@link mapIntoWorkspace} gave) one component at a time
- * from the workspace, each opened `O_NOFOLLOW` through the descriptor of the one before
- * (`/proc/self/fd/<fd>/<name>`, what `openat` would do): a symbolic link anywhere on the way —
- * also one a shell command swaps in while this runs — is refused, never followed (review of 5
- * December, N2). With `create`, missing folders are made on the way. Returns the folder's
- * descriptor (the caller closes it) and the last component's name.
- */
-function openFolderBeneath(workspace: string, target: string, requested: string, create: boolean): { readonly folder: number; readonly name: string } {
+function openTargetFolder(workspace: string, target: string, requested: string, create: boolean): { readonly folder: OpenFolder; readonly name: string } {
   const parts = path.relative(workspace, target).split(path.sep).filter((part) => part !== "");
   const name = parts.pop();
   if (name === undefined) throw new Error(`The path '${requested}' is the workspace itself, not a file in it.`);
-  const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
-  let folder = fs.openSync(workspace, O_RDONLY | O_DIRECTORY);
   try {
-    for (const part of parts) {
-      const next = `/proc/self/fd/${folder}/${part}`;
-      if (create) {
-        try {
-          fs.mkdirSync(next);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        }
-      }
-      let opened: number;
-      try {
-        opened = fs.openSync(next, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        // `O_DIRECTORY` answers ENOTDIR for a link as for a file: which one it was is said.
-        if (code === "ELOOP" || code === "ENOTDIR") throw throughLink(requested, fs.lstatSync(next, { throwIfNoEntry: false })?.isSymbolicLink() ? "ELOOP" : code);
-        throw error;
-      }
-      fs.closeSync(folder);
-      folder = opened;
-    }
-    return { folder, name };
+    return { folder: openFolderBeneath(workspace, parts, create), name };
   } catch (error) {
-    fs.closeSync(folder);
-    throw error;
+    throw throughLinkOr(error, requested);
   }
 }
 
-function throughLink(requested: string, code: string | undefined): Error {
-  return new Error(
-    code === "ENOTDIR"
-      ? `The path '${requested}' goes through a file where a folder is expected.`
-      : `The path '${requested}' goes through a symbolic link; the workspace's files are exchanged only by their own paths.`,
-  );
+/** `error` as this module says it when a link (`ELOOP`) or a file (`ENOTDIR`) was on the way; other errors unchanged. */
+function throughLinkOr(error: unknown, requested: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOTDIR") return new Error(`The path '${requested}' goes through a file where a folder is expected.`);
+  if (code === "ELOOP") return new Error(`The path '${requested}' goes through a symbolic link; the workspace's files are exchanged only by their own paths.`);
+  return error;
 }
 
-/** Reads a workspace file as bytes, never through a link ({@link openFolderBeneath}). */
+/** Reads a workspace file as bytes, never through a link (`./beneath.ts`). */
 async function readBeneath(workspace: string, requested: string): Promise<Buffer> {
-  const target = mapIntoWorkspace(workspace, requested);
-  if (!FOLDERS_BY_DESCRIPTOR) return fs.promises.readFile(resolveInWorkspace(workspace, requested));
-  const { folder, name } = openFolderBeneath(workspace, target, requested, false);
+  const { folder, name } = openTargetFolder(workspace, mapIntoWorkspace(workspace, requested), requested, false);
   try {
-    let handle: fs.promises.FileHandle;
-    try {
-      handle = await fs.promises.open(`/proc/self/fd/${folder}/${name}`, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ELOOP") throw throughLink(requested, "ELOOP");
-      throw error;
-    }
+    const handle = await openIn(folder, name, fs.constants.O_RDONLY).catch((error: unknown) => {
+      throw throughLinkOr(error, requested);
+    });
     try {
       return await handle.readFile();
     } finally {
       await handle.close();
     }
   } finally {
-    fs.closeSync(folder);
+    closeFolder(folder);
   }
 }
 
@@ -215,26 +166,17 @@ export async function readWorkspaceFileBytes(workspace: string, requested: strin
 /**
  * Writes a file of the workspace — a string as UTF-8, bytes as they are — atomically
  * (a new temporary file, then rename), creating folders; never through a symbolic link: one on
- * the way is refused, one as the last part is replaced ({@link openFolderBeneath}).
+ * the way is refused, one as the last part is replaced (`./beneath.ts`).
  */
 export async function writeWorkspaceFile(workspace: string, requested: string, contents: string | Uint8Array): Promise<void> {
-  const temporaryName = (name: string) => `${name}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  if (!FOLDERS_BY_DESCRIPTOR) {
-    const target = resolveInWorkspace(workspace, requested);
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    const temporary = path.join(path.dirname(target), temporaryName(path.basename(target)));
-    await fs.promises.writeFile(temporary, contents, { flag: "wx" });
-    await fs.promises.rename(temporary, target);
-    return;
-  }
-  const { folder, name } = openFolderBeneath(workspace, mapIntoWorkspace(workspace, requested), requested, true);
+  const { folder, name } = openTargetFolder(workspace, mapIntoWorkspace(workspace, requested), requested, true);
   try {
-    const temporary = `/proc/self/fd/${folder}/${temporaryName(name)}`;
+    const temporary = entryOf(folder, `${name}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
     // `wx`: a new file (O_EXCL), so not a link either; the rename replaces a link named `name`.
     await fs.promises.writeFile(temporary, contents, { flag: "wx" });
-    await fs.promises.rename(temporary, `/proc/self/fd/${folder}/${name}`);
+    await fs.promises.rename(temporary, entryOf(folder, name));
   } finally {
-    fs.closeSync(folder);
+    closeFolder(folder);
   }
 }
 
