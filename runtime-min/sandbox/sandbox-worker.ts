@@ -42,6 +42,28 @@ export interface WorkerOptions extends SandboxSpawnOptions {
   readonly early?: EarlySandboxProcess;
 }
 
+/**
+ * Whether process `pid` still runs, also when its exit has not reached the host's event loop
+ * yet: on Linux, a process that ended and is not reaped is a zombie (state `Z` in
+ * `/proc/<pid>/stat`); elsewhere, whether it can still be signalled.
+ */
+function stillRunning(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // "<pid> (<comm>) <state> ...": the name may hold spaces and parentheses; the state follows the last ")".
+    return stat.charAt(stat.lastIndexOf(")") + 2) !== "Z";
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && fs.existsSync("/proc/self/stat")) return false;
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
 /** A sandbox process started ahead of its worker, which a worker may adopt. */
 export interface EarlySandboxProcess {
   /**
@@ -156,6 +178,13 @@ export class SandboxWorker {
         // was too busy to see it go: `adopt` could not tell) never ran the tool: a fresh process
         // is spawned, as without the early start (review of 5 December, F3). A timeout is not retried.
         if (error !== worker.exited) throw error;
+        return SandboxWorker.spawnReady(options);
+      }
+      // Its "ready" waited in the pipe, so a process killed after sending it, while the host's
+      // loop was busy, reads as ready now and would fail the call it is handed although the tool
+      // never ran: one that is gone already is replaced the same way (review of 5 December, N3).
+      if (!stillRunning(adopted.child.pid)) {
+        worker.kill();
         return SandboxWorker.spawnReady(options);
       }
       worker.setActive(false);

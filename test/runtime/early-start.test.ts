@@ -207,6 +207,20 @@ describe("a process that dies unseen", () => {
   }, 60_000);
 });
 
+describe("a process that dies unseen after it was ready", () => {
+  it("is replaced when it was killed after its ready message, before the host's loop saw it go (review N3: the call failed with SIGKILL although the tool never ran)", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(agent.root, "run-a");
+    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
+    const pid = early.pid!;
+    // Time to boot and send "ready" (the host reads it only once the worker adopts the process).
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    process.kill(-pid, "SIGKILL");
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+    expect(await callEcho(agent.root, early.runId, { earlyStart: early })).toMatchObject({ status: "ok", output: { message: "hi" } });
+  }, 60_000);
+});
+
 describe("an agent root reached through a link", () => {
   it("runs its sandboxed tools (the bundle is imported by its real path), and the early start is adopted", async () => {
     agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
