@@ -58,16 +58,21 @@ function headline(report: LockfileCheckReport): string {
 function statusLine(report: LockfileCheckReport): string {
   switch (report.status) {
     case "up-to-date":
-      return `plugins.lock is up to date: ${report.lockPath}`;
+      return `plugins.lock is up to date${where(report)}`;
     case "missing":
-      return `plugins.lock is missing: ${report.lockPath}`;
+      return `plugins.lock is missing${where(report)}`;
     case "conflict":
-      return `plugins.lock contains Git conflict markers: ${report.lockPath}${lineOf(report)}`;
+      return `plugins.lock contains Git conflict markers${where(report, lineOf(report))}`;
     case "out-of-date":
-      return `plugins.lock is out of date: ${report.lockPath}`;
+      return `plugins.lock is out of date${where(report)}`;
     default:
       return `${report.diagnostic?.message ?? "plugins.lock cannot be used."} (${report.lockPath}${lineOf(report)})`;
   }
+}
+
+/** `: <lock path><line>`, or nothing for the lock of the working directory itself (it would repeat the name). */
+function where(report: LockfileCheckReport, line = ""): string {
+  return report.lockPath === "plugins.lock" && line === "" ? "" : `: ${report.lockPath}${line}`;
 }
 
 function lineOf(report: LockfileCheckReport): string {

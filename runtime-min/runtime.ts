@@ -412,6 +412,11 @@ export class Runtime {
     return this.store.activatedTools(checkId(runId, "run"), surface);
   }
 
+  /** Whether the state database has a record of run `runId` (a call was made in it). */
+  hasRun(runId: string): boolean {
+    return this.store.getRun(checkId(runId, "run")) !== undefined;
+  }
+
   /** Every persisted event of a run, in order (for audits and tests). */
   events(runId: string): RuntimeEvent[] {
     return this.store.listEvents(checkId(runId, "run")).map((event) => ({ type: event.type, ...event.data }));

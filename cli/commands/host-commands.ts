@@ -69,7 +69,7 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .description("Run one tool of the compiled agent as the host would.")
     .argument("<tool>", "model-facing tool name")
     .argument("[root]", "agent root", ".")
-    .option("--input <json>", "the tool's input as JSON")
+    .option("--input <json>", "the tool's input as JSON; - reads it from standard input")
     .option("--surface <path>", "surface id: . or subagents/<name>", ".")
     .option("--run <id>", "run id; state persists per run (generated when omitted)")
     .option("--call <id>", "tool-call id (generated when omitted)")

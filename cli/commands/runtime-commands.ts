@@ -209,13 +209,17 @@ export async function withHostCatalog(
   color?: OutputColor,
 ): Promise<CommandOutput> {
   if (runId !== undefined) {
-    return withHostRuntime(root, options, hooks, (runtime) =>
-      act({
+    return withHostRuntime(root, options, hooks, async (runtime) => {
+      const output = await act({
         root: runtime.root,
         snapshot: (surface) => runtime.snapshot({ surface, runId }),
         search: (query, request) => runtime.search(query, { ...request, runId }),
-      }),
-    color);
+      });
+      if (runtime.hasRun(runId)) return output;
+      // A mistyped run id would otherwise look like a run that activated nothing.
+      const warning = `${paletteFor(color?.stderr ?? false).yellow("warning")} Run '${runId}' has no record in this agent's state (.assemblyline/state.db): nothing was called or searched in it, so the list has no tools it activated.\n`;
+      return { ...output, stderr: warning + output.stderr };
+    }, color);
   }
   const agentRoot = root ?? ".";
   const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
@@ -269,12 +273,25 @@ export function refusalOutput(error: unknown, json: boolean, color?: OutputColor
   return { exitCode, stdout: "", stderr: formatRefusal(message, diagnostics, paletteFor(color?.stderr ?? false)) };
 }
 
+/**
+ * The tool input of `--input`: JSON text, or with `-` the JSON read from standard input (as
+ * `curl --data @-` and `jq -` read it), for inputs too large or awkward to quote.
+ * @throws RuntimeError AL8040 when the text is not JSON or standard input cannot be read.
+ */
 function parseInput(text: string | undefined): unknown {
   if (text === undefined) return {};
+  let json = text;
+  if (text === "-") {
+    try {
+      json = fs.readFileSync(0, "utf8");
+    } catch (error) {
+      throw runtimeError(Diagnostics.CallInputNotJson, "", [`standard input (--input -) could not be read: ${(error as Error).message}`]);
+    }
+  }
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(json) as unknown;
   } catch (error) {
-    throw runtimeError(Diagnostics.CallInputNotJson, "", [(error as Error).message]);
+    throw runtimeError(Diagnostics.CallInputNotJson, "", [text === "-" ? `standard input (--input -): ${(error as Error).message}` : (error as Error).message]);
   }
 }
 

@@ -187,6 +187,9 @@ describe("checkLockfile", () => {
     expect(report.diagnostic).toMatchObject({ code: "AL6001", hint: `Run \`${FIX}\` and commit plugins.lock.` });
     expect(formatLockfileCheckReport(report)).toBe(`error AL6001: plugins.lock is missing: agent/plugins.lock\n\nFix: ${FIX} (then commit plugins.lock)\n`);
     expect(fs.existsSync(file)).toBe(false);
+    // Checked in the agent root itself, the path would only repeat the name.
+    const here = checkLockfile(file, serializeLockfile(sampleLock()), { ...options, displayPath: "plugins.lock" }).report;
+    expect(formatLockfileCheckReport(here)).toBe(`error AL6001: plugins.lock is missing\n\nFix: ${FIX} (then commit plugins.lock)\n`);
   });
 
   it("fails on conflict markers and says to run compile", () => {

@@ -219,6 +219,14 @@ describe("assembly-line search", () => {
     const tools = await runToolsCommand({ root: agent.root, run: "cli-search-run", format: "json" });
     expect(toolNames(tools.stdout)).toContain("fetch_bill");
     expect(toolNames((await runToolsCommand({ root: agent.root, format: "json" })).stdout)).not.toContain("fetch_bill");
+    expect(tools.stderr).toBe("");
+  });
+
+  it("with --run of a run the state has no record of, warns (a mistyped id would look like a run that activated nothing)", async () => {
+    const tools = await runToolsCommand({ root: agent.root, run: "cli-search-rnu" });
+    expect(tools.exitCode).toBe(0);
+    expect(tools.stderr).toBe("warning Run 'cli-search-rnu' has no record in this agent's state (.assemblyline/state.db): nothing was called or searched in it, so the list has no tools it activated.\n");
+    expect(tools.stdout).toBe((await runToolsCommand({ root: agent.root })).stdout);
   });
 });
 

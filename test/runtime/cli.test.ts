@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
-import { runSourceCli } from "./helpers/run-source-cli.js";
+import { runSourceCli, runSourceCliWithEnv } from "./helpers/run-source-cli.js";
 
 let agent: AgentFixture;
 
@@ -100,6 +100,15 @@ describe("assembly-line call / approve across processes", () => {
     expect(badInput.json.diagnostics[0].code).toBe("AL8040");
     expect(cli("call", "echo", agent.root, "--input", "{}", "--config", "NOVALUE", "--format", "json").json.diagnostics[0].code).toBe("AL8041");
     expect(cli("call", "echo", agent.root, "--input", "{}", "--execution", "vm", "--format", "json").json.diagnostics[0].code).toBe("AL8042");
+  });
+
+  it("--input - reads the input's JSON from standard input", () => {
+    const piped = runSourceCliWithEnv(["call", "echo", agent.root, "--input", "-", "--format", "json"], {}, '{"message":"from stdin"}\n');
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ status: "ok", output: { message: "from stdin" } });
+    const bad = runSourceCliWithEnv(["call", "echo", agent.root, "--input", "-"], {}, "{message}");
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^error AL8040: --input is not valid JSON: standard input \(--input -\): /);
   });
 
   it("approve takes the host settings of the call (--config, --execution), and the printed command repeats them", () => {

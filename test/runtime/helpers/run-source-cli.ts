@@ -19,11 +19,12 @@ export function runSourceCli(...args: string[]): CliRun {
   return runSourceCliWithEnv(args, {});
 }
 
-/** {@link runSourceCli} with extra environment variables (`NO_COLOR: ""` lets colour through). */
-export function runSourceCliWithEnv(args: readonly string[], env: NodeJS.ProcessEnv): CliRun {
+/** {@link runSourceCli} with extra environment variables (`NO_COLOR: ""` lets colour through) and, optionally, text on standard input. */
+export function runSourceCliWithEnv(args: readonly string[], env: NodeJS.ProcessEnv, stdin?: string): CliRun {
   const result = spawnSync(process.execPath, ["--import", loader, entry, ...args], {
     cwd: repoRoot,
     encoding: "utf8",
+    ...(stdin === undefined ? {} : { input: stdin }),
     timeout: 60_000,
     env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...env },
   });
