@@ -203,7 +203,11 @@ function printChanges(state: RootWatch, result: CompileResult, changed: readonly
   printDiagnostics(fresh, root);
   if (gone > 0) process.stdout.write(`Fixed: ${gone} problem${gone === 1 ? "" : "s"}.\n`);
   if (!result.ok) {
-    process.stdout.write(`${shown(path.join(root, result.lockfile))} and the artifact were left unchanged (${result.diagnostics.filter((d) => d.severity === "error").length} error(s)).\n`);
+    // "Found N errors." above counts the new ones; the errors reported by earlier compiles are counted here only.
+    const errors = result.diagnostics.filter((d) => d.severity === "error").length;
+    const earlier = errors - fresh.filter((d) => d.severity === "error").length;
+    const count = earlier === 0 ? "" : ` (${errors} error${errors === 1 ? "" : "s"} in all, ${earlier} reported before)`;
+    process.stdout.write(`${shown(path.join(root, result.lockfile))} and the artifact were left unchanged${count}.\n`);
     return;
   }
   if (result.lockChanged) process.stdout.write(`Wrote ${shown(path.join(root, result.lockfile))}\n`);
