@@ -31,7 +31,7 @@ import * as path from "node:path";
 import { checkWriteTarget, writeFileConfined } from "../../common/confined-write.js";
 import { readSmallRegularFile } from "../../common/small-file.js";
 import { HOST_LIMIT_RANGES } from "../host-limits.js";
-import { chooseBridgeRoot } from "../sandbox/bridge-root.js";
+import { chooseBridgeRoot, removeBridgeFolder } from "../sandbox/bridge-root.js";
 import { knownChildSource } from "../sandbox/child-script.js";
 import { useIsolationCache } from "../sandbox/probe-cache.js";
 import { knownLaunchTools, type LaunchTools, type NetworkPolicy } from "../sandbox/process-isolation.js";
@@ -260,7 +260,7 @@ function holdEventLoop(spawned: SpawnedSandbox, hold: boolean): void {
 function endProcess(spawned: SpawnedSandbox): void {
   const { child } = spawned;
   if (child.exitCode !== null || child.signalCode !== null) {
-    fs.rmSync(spawned.bridgeDir, { recursive: true, force: true });
+    removeBridgeFolder(spawned.bridgeDir);
     return;
   }
   try {
@@ -269,7 +269,7 @@ function endProcess(spawned: SpawnedSandbox): void {
     // Already gone, or no group of its own.
   }
   child.kill("SIGKILL");
-  fs.rmSync(spawned.bridgeDir, { recursive: true, force: true });
+  removeBridgeFolder(spawned.bridgeDir);
 }
 
 /**

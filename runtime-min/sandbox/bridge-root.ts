@@ -7,6 +7,7 @@
  * A shared location gets a per-user directory with mode 0700, which must be a real directory
  * owned by this user (not a symbolic link), so no other user can read or plant envelopes.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write.js";
@@ -85,8 +86,7 @@ export function removeStaleBridges(bridgeRoot: string, now = Date.now()): string
       } else if (!LEGACY_BRIDGE_DIR_NAME.test(name) || now - fs.lstatSync(entry).mtimeMs < LEGACY_BRIDGE_AGE_MS) {
         continue;
       }
-      fs.rmSync(entry, { recursive: true, force: true });
-      removed.push(entry);
+      if (removeBridgeFolder(entry)) removed.push(entry);
     } catch {
       // Not ours to remove, or gone meanwhile.
     }
@@ -101,5 +101,30 @@ function processExists(pid: number): boolean {
   } catch (error) {
     // EPERM: it exists, it is just not ours.
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes a bridge folder and whatever is in it; never throws (it runs in a sandbox process's
+ * exit handler, and a throw there would end the host). Returns whether the folder is gone.
+ *
+ * The sandbox process may write in its bridge folder, so a hostile tool can leave anything
+ * there: a folder chain deeper than `PATH_MAX`, on which Node 20's recursive `rmSync` throws
+ * `RangeError` or `ENAMETOOLONG`, a folder where the host's spare envelope was, folders without
+ * permissions (review of 6 December, F7: the host died with exit status 1, its run lease held).
+ * Then `rm -rf` (fts and `openat`: any depth) does it, after `chmod -R u+rwx`.
+ */
+export function removeBridgeFolder(dir: string): boolean {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+    return true;
+  } catch {
+    // Below: what a tool may have left there.
+  }
+  try {
+    spawnSync("/bin/sh", ["-c", 'chmod -R u+rwx -- "$1" 2>/dev/null; rm -rf -- "$1"', "remove-bridge", dir], { stdio: "ignore", timeout: 60_000 });
+    return !fs.existsSync(dir);
+  } catch {
+    return false;
   }
 }

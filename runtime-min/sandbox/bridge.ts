@@ -204,7 +204,13 @@ export class EnvelopeBridge {
     this.housekeep();
     if (this.spare) {
       closeQuietly(this.spare.fd);
-      fs.rmSync(this.spare.temporary, { force: true });
+      // The other side may have made it a folder (review of 6 December, F7b): the bridge
+      // folder's own removal takes it then.
+      try {
+        fs.rmSync(this.spare.temporary, { force: true });
+      } catch {
+        // Left for the folder's removal.
+      }
       this.spare = undefined;
     }
   }

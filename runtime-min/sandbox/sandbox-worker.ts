@@ -7,6 +7,7 @@
 import type { ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import type { Socket } from "node:net";
+import { removeBridgeFolder } from "./bridge-root.js";
 import { EnvelopeBridge, FrameReader, INLINE_FRAME_MAX_BYTES, socketSender, type Frame } from "./bridge.js";
 import type { CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
@@ -452,8 +453,14 @@ export class SandboxWorker {
       waiter.reject(this.exited);
     }
     if (this.stallTimer) clearTimeout(this.stallTimer);
-    this.bridge.close();
-    fs.rmSync(this.bridgeDir, { recursive: true, force: true });
+    // Nothing here may throw: this runs in the child's "exit" event, and what the tool left in
+    // its bridge folder must not end the host (review of 6 December, F7).
+    try {
+      this.bridge.close();
+    } catch {
+      // The folder goes below, whatever is in it.
+    }
+    removeBridgeFolder(this.bridgeDir);
     for (const resolve of this.exitWaiters.splice(0)) resolve();
   }
 
