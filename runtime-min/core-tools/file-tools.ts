@@ -6,13 +6,13 @@
  */
 import { constants } from "node:fs";
 import path from "node:path";
-import { removeIn } from "../execution/beneath.js";
+import { readFileIn, removeIn } from "../execution/beneath.js";
 import { ToolCallError } from "../failures.js";
 import { formatBytes } from "./artifact-files.js";
 import { HANDOFFS_ROOT, readHandoff } from "./handoffs.js";
 import { optionalInteger, optionalString, pickSpec, requiredString } from "./spec.js";
 import type { CoreJson, CoreTool, CoreToolContext } from "./types.js";
-import { describeFsError, openResolved, resolveWorkspacePath, toWorkspacePath, toWorkspaceRelative, withFolderOf, type ResolvedWorkspacePath } from "./workspace-paths.js";
+import { describeFsError, openResolved, resolveWorkspacePath, toWorkspacePath, toWorkspaceRelative, withFolderOf, withParentOf, type ResolvedWorkspacePath } from "./workspace-paths.js";
 
 /** Largest file `read` returns (5 MiB); larger files are for `bash` (`head`, `sed -n`). */
 export const READ_MAX_BYTES = 5 * 1024 * 1024;
@@ -31,27 +31,22 @@ async function readWorkspaceBytes(ctx: CoreToolContext, input: string): Promise<
   const resolved = await resolveWorkspacePath(ctx.workspaceDir, input);
   const isFolder = () => new ToolCallError("invalid_input", `${resolved.workspacePath} is a folder; use list to see its entries.`);
   if (resolved.hostRelative === "") throw isFolder();
+  const tooLarge = (size: number) =>
+    new ToolCallError("invalid_input", `${resolved.workspacePath} is ${formatBytes(size)}, over read's ${formatBytes(READ_MAX_BYTES)} limit; use bash (head, sed -n, grep) to read parts of it.`);
   try {
-    const handle = await openResolved(resolved, constants.O_RDONLY);
-    try {
-      const stats = await handle.stat();
-      if (stats.isDirectory()) throw isFolder();
-      if (stats.size > READ_MAX_BYTES) {
-        throw new ToolCallError("invalid_input", `${resolved.workspacePath} is ${formatBytes(stats.size)}, over read's ${formatBytes(READ_MAX_BYTES)} limit; use bash (head, sed -n, grep) to read parts of it.`);
-      }
-      return { path: resolved.workspacePath, bytes: await handle.readFile() };
-    } finally {
-      await handle.close();
-    }
+    return { path: resolved.workspacePath, bytes: await withParentOf(resolved, false, (folder, name) => readFileIn(folder, name, READ_MAX_BYTES, tooLarge)) };
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EISDIR") throw isFolder();
     throw describeFsError(error, resolved.workspacePath);
   }
 }
 
-/** Replaces the contents of the file `resolved` names (made when missing), never through a link. */
+/** Replaces the contents of the regular file `resolved` names (made when missing), never through a link. */
 async function writeResolved(resolved: ResolvedWorkspacePath, bytes: Uint8Array | string): Promise<void> {
   const handle = await openResolved(resolved, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, true);
   try {
+    // A named pipe with a reader opens too (one without fails with ENXIO): only files are written.
+    if (!(await handle.stat()).isFile()) throw Object.assign(new Error("not a regular file"), { code: "EFTYPE" });
     await handle.writeFile(bytes);
   } finally {
     await handle.close();

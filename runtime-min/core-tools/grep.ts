@@ -7,15 +7,16 @@
  *
  * Rules: files are visited depth-first with siblings in code-unit order; symlinks are not
  * followed, also not one a tool's shell command swaps in while the search runs (the worker
- * opens each folder and file `O_NOFOLLOW` through the folder's descriptor, as
- * `../execution/beneath.ts` does; folders deeper than `GREP_MAX_DEPTH` below the start are not
+ * opens each folder and file `O_NOFOLLOW | O_NONBLOCK` through the folder's descriptor, as
+ * `../execution/beneath.ts` does, so a named pipe never blocks it, and reads no more of a file
+ * than the size it checked; folders deeper than `GREP_MAX_DEPTH` below the start are not
  * searched); `.git` and `node_modules` folders are skipped unless the search starts inside one;
  * files over `GREP_MAX_FILE_BYTES` and files with a NUL byte in their first 8000 bytes
  * (binary) are skipped and counted. Lines are split on `\n` (a trailing `\r` is dropped) and
  * cut to 500 characters in the output.
  */
 import { Worker } from "node:worker_threads";
-import { FOLDERS_BY_DESCRIPTOR, type OpenFolder } from "../execution/beneath.js";
+import { FOLDERS_BY_DESCRIPTOR, MAX_FOLDER_DEPTH, type OpenFolder } from "../execution/beneath.js";
 import { ToolCallError } from "../failures.js";
 import { globToRegExpSource } from "./glob.js";
 import { optionalInteger, optionalString, pickSpec, requiredString } from "./spec.js";
@@ -28,8 +29,8 @@ export const GREP_DEFAULT_LIMIT = 200;
 export const GREP_MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** Wall-clock budget of one search before the worker is terminated. */
 export const GREP_TIMEOUT_MS = 15_000;
-/** Folder levels below the start that are searched (each holds a descriptor while it is). */
-export const GREP_MAX_DEPTH = 256;
+/** Folder levels below the start that are searched (each holds a descriptor while it is): the walks' own limit. */
+export const GREP_MAX_DEPTH = MAX_FOLDER_DEPTH;
 
 /** What the worker needs; plain data. */
 interface GrepJob {
@@ -63,10 +64,10 @@ const re = new RegExp(job.pattern, job.flags);
 const include = job.include === null ? null : new RegExp(job.include);
 const out = { matches: [], filesSearched: 0, skippedLarge: 0, skippedBinary: 0, truncated: false };
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 const entryOf = (dir, name) => (job.byDescriptor ? "/proc/self/fd/" + dir.fd + "/" + name : path.join(dir.path, name));
 const dirName = (dir) => (job.byDescriptor ? "/proc/self/fd/" + dir.fd : dir.path);
-const openAt = (dir, name, flags) => fs.openSync(entryOf(dir, name), flags | O_NOFOLLOW);
+const openAt = (dir, name, flags) => fs.openSync(entryOf(dir, name), flags | O_NOFOLLOW | O_NONBLOCK);
 const close = (fd) => { try { fs.closeSync(fd); } catch {} };
 function searchFile(dir, name, rel, relFromStart) {
   if (include && !include.test(job.includeByName ? rel.slice(rel.lastIndexOf("/") + 1) : relFromStart)) return true;
@@ -77,7 +78,11 @@ function searchFile(dir, name, rel, relFromStart) {
       const stats = fs.fstatSync(fd);
       if (!stats.isFile()) return true;
       if (stats.size > job.maxFileBytes) { out.skippedLarge++; return true; }
-      bytes = fs.readFileSync(fd);
+      // Never more than the size checked (a file may grow meanwhile).
+      bytes = Buffer.alloc(stats.size);
+      let filled = 0;
+      while (filled < bytes.length) { const got = fs.readSync(fd, bytes, filled, bytes.length - filled, filled); if (got === 0) break; filled += got; }
+      bytes = bytes.subarray(0, filled);
     } finally { close(fd); }
   } catch { return true; }
   if (bytes.subarray(0, 8000).includes(0)) { out.skippedBinary++; return true; }

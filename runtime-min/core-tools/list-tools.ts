@@ -16,6 +16,8 @@ import { describeFsError, resolveWorkspacePath, toWorkspacePath, withFolderOf, W
 export const LIST_DEFAULT_LIMIT = 500;
 /** Files `workspace_snapshot` returns when no `limit` is given. */
 export const SNAPSHOT_DEFAULT_LIMIT = 2000;
+/** Files larger than this (1 GiB) are listed by `workspace_snapshot` with `sha256: null`, not hashed. */
+export const SNAPSHOT_HASH_MAX_BYTES = 1024 * 1024 * 1024;
 /** Entries `workspace_info` counts before it reports `truncated`. */
 export const INFO_MAX_ENTRIES = 200_000;
 
@@ -52,6 +54,7 @@ export async function listTool(input: CoreJson, ctx: CoreToolContext): Promise<C
   return withInputFolder(ctx, input, "list", async (folder, resolved) => {
     const entries: CoreJson[] = [];
     let truncated = false;
+    const tooDeep = () => void (truncated = true);
     await walkWorkspace(folder, resolved.relative, input.recursive === true, (entry) => {
       if (entries.length === limit) {
         truncated = true;
@@ -59,7 +62,7 @@ export async function listTool(input: CoreJson, ctx: CoreToolContext): Promise<C
       }
       entries.push(entryJson(entry));
       return true;
-    });
+    }, tooDeep);
     return { path: resolved.workspacePath, entries, truncated };
   });
 }
@@ -70,6 +73,7 @@ export async function workspaceInfoTool(_input: CoreJson, ctx: CoreToolContext):
     const counts = { files: 0, folders: 0, symlinks: 0, other: 0, bytes: 0 };
     const topLevel: CoreJson[] = [];
     let seen = 0;
+    let tooDeep = false;
     const complete = await walkWorkspace(root, "", true, (entry) => {
       seen += 1;
       if (seen > INFO_MAX_ENTRIES) return false;
@@ -80,18 +84,21 @@ export async function workspaceInfoTool(_input: CoreJson, ctx: CoreToolContext):
       else counts.other += 1;
       counts.bytes += entry.size ?? 0;
       return true;
-    });
-    return { path: WORKSPACE_ROOT, ...counts, topLevel, truncated: !complete };
+    }, () => void (tooDeep = true));
+    return { path: WORKSPACE_ROOT, ...counts, topLevel, truncated: !complete || tooDeep };
   });
 }
 
-/** The SHA-256 of the file `name` of `folder`, opened never through a link; `undefined` when it cannot be read (removed or swapped meanwhile). */
-async function sha256Of(folder: OpenFolder, name: string): Promise<string | undefined> {
+/** The SHA-256 of the first `size` bytes of the file `name` of `folder`, opened never through a link; `undefined` when it cannot be read or is no regular file (removed or swapped meanwhile). */
+async function sha256Of(folder: OpenFolder, name: string, size: number): Promise<string | undefined> {
   const handle = await openIn(folder, name, constants.O_RDONLY).catch(() => undefined);
   if (handle === undefined) return undefined;
   try {
+    // A named pipe or device swapped in after the walk saw a file is passed over; of a file that
+    // changed meanwhile, the bytes up to the size the walk saw (and reports) are hashed.
+    if (!(await handle.stat()).isFile()) return undefined;
     const hash = createHash("sha256");
-    for await (const chunk of handle.createReadStream({ autoClose: false })) hash.update(chunk as Buffer);
+    if (size > 0) for await (const chunk of handle.createReadStream({ autoClose: false, start: 0, end: size - 1 })) hash.update(chunk as Buffer);
     return hash.digest("hex");
   } catch {
     return undefined;
@@ -112,10 +119,12 @@ export async function workspaceSnapshotTool(input: CoreJson, ctx: CoreToolContex
         truncated = true;
         return false;
       }
-      const sha256 = await sha256Of(entry.folder, entry.name);
-      if (sha256 !== undefined) files.push({ path: toWorkspacePath(entry.relative), size: entry.size ?? 0, sha256 });
+      const size = entry.size ?? 0;
+      // A file over the cap (a sparse one costs nothing on disk) is listed, not hashed (review of 6 December, F8).
+      const sha256 = size > SNAPSHOT_HASH_MAX_BYTES ? null : await sha256Of(entry.folder, entry.name, size);
+      if (sha256 !== undefined) files.push({ path: toWorkspacePath(entry.relative), size, sha256 });
       return true;
-    });
+    }, () => void (truncated = true));
     return { path: resolved.workspacePath, files, truncated };
   });
 }

@@ -20,7 +20,7 @@ import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { ToolCallError } from "../failures.js";
 import { isPathInside as isInside } from "../../common/path-inside.js";
-import { openIn, withFolderBeneath, type OpenFolder } from "../execution/beneath.js";
+import { MAX_FOLDER_DEPTH, openIn, withFolderBeneath, type OpenFolder } from "../execution/beneath.js";
 
 /** The model-facing workspace root. */
 export const WORKSPACE_ROOT = "/workspace";
@@ -165,6 +165,9 @@ export function describeFsError(error: unknown, workspacePath: string): unknown 
     EACCES: "permission denied",
     EPERM: "operation not permitted",
     ELOOP: "a part of the path changed to a symbolic link while it was used (links are followed only when the path is checked); try again",
+    EFTYPE: "it is not a regular file (a named pipe, socket or device)",
+    ENXIO: "it is a named pipe with no reader, not a file",
+    ETOODEEP: `its folders nest more than ${MAX_FOLDER_DEPTH} levels deep; remove the deepest ones with bash first`,
   };
   const code = errorCode(error);
   const reason = code !== undefined && Object.prototype.hasOwnProperty.call(reasons, code) ? reasons[code] : undefined;

@@ -8,7 +8,7 @@
  */
 import { lstat, readdir } from "node:fs/promises";
 import { byCodeUnits } from "../../common/compare.js";
-import { closeFolder, entryOf, folderName, openChildFolder, type OpenFolder } from "../execution/beneath.js";
+import { closeFolder, entryOf, folderName, MAX_FOLDER_DEPTH, openChildFolder, type OpenFolder } from "../execution/beneath.js";
 
 /** One entry found by a walk. */
 export interface WalkEntry {
@@ -33,7 +33,9 @@ async function describe(folder: OpenFolder, name: string, relative: string): Pro
  * `visit` for each until it returns `false`. The caller keeps `folder` open and closes it.
  *
  * @param recursive descend into sub-folders (never into a link, nor into a folder swapped for
- *   one meanwhile: that one is passed over, as an entry removed while walking is).
+ *   one meanwhile: that one is passed over, as an entry removed while walking is), at most
+ *   `MAX_FOLDER_DEPTH` levels below `folder` (each level holds a descriptor; review of 6
+ *   December, F5): `onTooDeep` is called for each folder not entered for that.
  * @returns `false` when `visit` stopped the walk, else `true`.
  */
 export async function walkWorkspace(
@@ -41,6 +43,8 @@ export async function walkWorkspace(
   relativeDir: string,
   recursive: boolean,
   visit: (entry: WalkEntry) => boolean | Promise<boolean>,
+  onTooDeep: () => void = () => undefined,
+  depth = 0,
 ): Promise<boolean> {
   const names = (await readdir(folderName(folder))).sort(byCodeUnits);
   for (const name of names) {
@@ -49,6 +53,10 @@ export async function walkWorkspace(
     if (!entry) continue; // removed while walking
     if (!(await visit(entry))) return false;
     if (!recursive || entry.type !== "folder") continue;
+    if (depth + 1 >= MAX_FOLDER_DEPTH) {
+      onTooDeep();
+      continue;
+    }
     let child: OpenFolder;
     try {
       child = openChildFolder(folder, name);
@@ -56,7 +64,7 @@ export async function walkWorkspace(
       continue; // removed, or swapped for a link or a file, while walking
     }
     try {
-      if (!(await walkWorkspace(child, relative, true, visit))) return false;
+      if (!(await walkWorkspace(child, relative, true, visit, onTooDeep, depth + 1))) return false;
     } finally {
       closeFolder(child);
     }

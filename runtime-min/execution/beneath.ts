@@ -13,8 +13,15 @@
  * earlier one between two opens is followed (there a shell command runs without isolation
  * anyway, `../sandbox/shell-isolation.ts`, and can write anywhere itself).
  *
+ * Files are opened `O_NONBLOCK`: a named pipe a shell command made where a file was expected
+ * would otherwise block the host's open for good, and four such opens stall every asynchronous
+ * file operation of the host (review of 6 December, F4); {@link readFileIn} reads regular files
+ * only, and never more than the size it checked (F8, F8b).
+ *
  * Errors are Node's own (`ErrnoException`), with `ELOOP` for a link found where a folder or a
- * file was to be opened; callers say what that means for their user.
+ * file was to be opened, `EISDIR` for a folder and `EFTYPE` for anything else that is not a
+ * regular file (a named pipe, a socket, a device) where a file was to be read; callers say what
+ * that means for their user.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -22,7 +29,7 @@ import * as path from "node:path";
 /** Whether this host can name an open folder by its descriptor (`/proc/self/fd/<fd>`, Linux). */
 export const FOLDERS_BY_DESCRIPTOR = process.platform === "linux" && fs.existsSync("/proc/self/fd");
 
-const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = fs.constants;
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
 /** A folder held open; entries in it are named with {@link entryOf}. Close it with {@link closeFolder}. */
 export interface OpenFolder {
@@ -41,8 +48,10 @@ export function entryOf(folder: OpenFolder, name: string): string {
   return FOLDERS_BY_DESCRIPTOR ? `/proc/self/fd/${folder.fd}/${name}` : path.join(folder.path, name);
 }
 
-function errnoError(code: "ELOOP" | "ENOTDIR", syscall: string, at: string): NodeJS.ErrnoException {
-  const error: NodeJS.ErrnoException = new Error(`${code}: ${code === "ELOOP" ? "a symbolic link is on the way" : "not a folder"}, ${syscall} '${at}'`);
+const ERRNO_WORDS = { ELOOP: "a symbolic link is on the way", ENOTDIR: "not a folder", EISDIR: "a folder, not a file", EFTYPE: "not a regular file" } as const;
+
+function errnoError(code: keyof typeof ERRNO_WORDS, syscall: string, at: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`${code}: ${ERRNO_WORDS[code]}, ${syscall} '${at}'`);
   error.code = code;
   error.syscall = syscall;
   error.path = at;
@@ -120,12 +129,14 @@ export async function withFolderBeneath<T>(root: string, parts: readonly string[
 }
 
 /**
- * Opens the entry `name` of `folder` with `flags` (`O_NOFOLLOW` is added): a link there is
- * refused (`ELOOP`), a new file is made with `mode`. The caller closes the handle.
+ * Opens the entry `name` of `folder` with `flags` (`O_NOFOLLOW` and `O_NONBLOCK` are added): a
+ * link there is refused (`ELOOP`), a named pipe never blocks the open (one without a reader
+ * refuses a write with `ENXIO`), a new file is made with `mode`. The caller closes the handle
+ * and checks what it opened (`handle.stat()`), as {@link readFileIn} does.
  */
 export async function openIn(folder: OpenFolder, name: string, flags: number, mode?: number): Promise<fs.promises.FileHandle> {
   try {
-    return await fs.promises.open(entryOf(folder, name), flags | O_NOFOLLOW, mode);
+    return await fs.promises.open(entryOf(folder, name), flags | O_NOFOLLOW | O_NONBLOCK, mode);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ELOOP") throw errnoError("ELOOP", "open", path.join(folder.path, name));
     throw error;
@@ -133,11 +144,42 @@ export async function openIn(folder: OpenFolder, name: string, flags: number, mo
 }
 
 /**
+ * Reads the regular file `name` of `folder` ({@link openIn}): refuses a folder (`EISDIR`) and
+ * anything else that is not a regular file (`EFTYPE`), calls `tooLarge(size)` for the error to
+ * throw when the file is over `maxBytes`, and reads at most the size it checked (a file that
+ * grows meanwhile is read as far as that size; review of 6 December, F8b).
+ */
+export async function readFileIn(folder: OpenFolder, name: string, maxBytes: number, tooLarge: (size: number) => Error): Promise<Buffer> {
+  const handle = await openIn(folder, name, O_RDONLY);
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw errnoError("EISDIR", "read", path.join(folder.path, name));
+    if (!stats.isFile()) throw errnoError("EFTYPE", "read", path.join(folder.path, name));
+    if (stats.size > maxBytes) throw tooLarge(stats.size);
+    const buffer = Buffer.alloc(stats.size);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Folder levels below its start that a walk or a recursive removal enters (each holds a descriptor while it is open; review of 6 December, F5). */
+export const MAX_FOLDER_DEPTH = 256;
+
+/**
  * Removes the entry `name` of `folder`: a file or a link (the link itself), or a folder (with
  * `recursive`, its contents first, each folder opened through the one before, so a link swapped
- * in anywhere below is removed as a link or refused, never followed). Returns what it removed.
+ * in anywhere below is removed as a link or refused, never followed; `ETOODEEP` for folders
+ * nested more than {@link MAX_FOLDER_DEPTH} levels below it, whose upper levels are left).
+ * Returns what it removed.
  */
-export async function removeIn(folder: OpenFolder, name: string, recursive: boolean): Promise<"file" | "folder" | "symlink"> {
+export async function removeIn(folder: OpenFolder, name: string, recursive: boolean, depth = 0): Promise<"file" | "folder" | "symlink"> {
   const at = entryOf(folder, name);
   const stats = await fs.promises.lstat(at);
   if (!stats.isDirectory()) {
@@ -145,13 +187,21 @@ export async function removeIn(folder: OpenFolder, name: string, recursive: bool
     return stats.isSymbolicLink() ? "symlink" : "file";
   }
   if (recursive) {
+    if (depth >= MAX_FOLDER_DEPTH) throw tooDeep(path.join(folder.path, name));
     const child = openChildFolder(folder, name);
     try {
-      for (const entry of await fs.promises.readdir(folderName(child))) await removeIn(child, entry, true);
+      for (const entry of await fs.promises.readdir(folderName(child))) await removeIn(child, entry, true, depth + 1);
     } finally {
       closeFolder(child);
     }
   }
   await fs.promises.rmdir(at);
   return "folder";
+}
+
+/** The error of a recursive removal that reached {@link MAX_FOLDER_DEPTH} (code `ETOODEEP`). */
+function tooDeep(at: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`ETOODEEP: folders nest more than ${MAX_FOLDER_DEPTH} levels deep, rmdir '${at}'`);
+  error.code = "ETOODEEP";
+  return error;
 }

@@ -18,7 +18,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write.js";
 import { writeRefusalError } from "../errors.js";
-import { closeFolder, entryOf, openFolderBeneath, openIn, type OpenFolder } from "./beneath.js";
+import { closeFolder, entryOf, openFolderBeneath, readFileIn, type OpenFolder } from "./beneath.js";
 import { sandboxEnvironment } from "../sandbox/sandbox-environment.js";
 import { isolatedShellArgs, isolationFailureOf, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
 
@@ -133,21 +133,27 @@ function throughLinkOr(error: unknown, requested: string): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ENOTDIR") return new Error(`The path '${requested}' goes through a file where a folder is expected.`);
   if (code === "ELOOP") return new Error(`The path '${requested}' goes through a symbolic link; the workspace's files are exchanged only by their own paths.`);
+  if (code === "EISDIR") return new Error(`The path '${requested}' is a folder, not a file.`);
+  if (code === "EFTYPE") return new Error(`The path '${requested}' is not a regular file (a named pipe, socket or device); only files are exchanged.`);
+  if (code === "ENXIO") return new Error(`The path '${requested}' is a named pipe with no reader; only files are exchanged.`);
   return error;
 }
 
-/** Reads a workspace file as bytes, never through a link (`./beneath.ts`). */
+/**
+ * Largest workspace file `ctx.getSandbox()`'s `readFile` / `readFileBytes` return (48 MiB): its
+ * bytes travel to the sandbox process in one bridge message, as base64 for bytes, and a file
+ * is checked before it is read (review of 6 December, F8: a sparse 1 GB file, nothing on disk,
+ * took the host's memory from 65 MB to 1.1 GB).
+ */
+export const SANDBOX_READ_MAX_BYTES = 48 * 1024 * 1024;
+
+/** Reads a workspace file as bytes, never through a link and never more than {@link SANDBOX_READ_MAX_BYTES} (`./beneath.ts`). */
 async function readBeneath(workspace: string, requested: string): Promise<Buffer> {
   const { folder, name } = openTargetFolder(workspace, mapIntoWorkspace(workspace, requested), requested, false);
   try {
-    const handle = await openIn(folder, name, fs.constants.O_RDONLY).catch((error: unknown) => {
+    return await readFileIn(folder, name, SANDBOX_READ_MAX_BYTES, (size) => new Error(`The file '${requested}' is ${size} bytes, over the ${SANDBOX_READ_MAX_BYTES} bytes (48 MiB) a sandbox file read carries; read it in parts with exec (head -c, split).`)).catch((error: unknown) => {
       throw throughLinkOr(error, requested);
     });
-    try {
-      return await handle.readFile();
-    } finally {
-      await handle.close();
-    }
   } finally {
     closeFolder(folder);
   }
