@@ -431,6 +431,7 @@ export class Runtime {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.shell.close();
     await this.executor.close();
     this.earlyStart?.discard();
     for (const runId of [...this.endedRuns.keys()]) this.persistPendingEnd(runId);

@@ -57,7 +57,7 @@ export interface LeaseCheck {
 /** Runs a shell command in a workspace (`WorkspaceShell` under the runtime's isolation policy). */
 export interface SessionShell {
   /** Resolves with the command's result; throws `ToolCallError` when the host refuses to run it. */
-  exec(workspace: string, command: string, timeoutMs: number | undefined): Promise<ShellResult>;
+  exec(workspace: string, command: string, timeoutMs: number | undefined, stop?: AbortSignal): Promise<ShellResult>;
 }
 
 /** Host services and event log of one call. */
@@ -73,6 +73,8 @@ export class CallSession {
    */
   callFailure: ToolCallError | undefined;
   private finished = false;
+  /** Aborted when the call finishes: its shell commands still running end (`WorkspaceShell.exec`). */
+  private readonly commandsEnd = new AbortController();
   /** The received call's row, written by the first commit ({@link expectCall}). */
   private pendingCall: { readonly surface: string; readonly inputJson: string } | undefined;
   /** `tool.execution_started`, written by the first commit after dispatch ({@link deferStart}). */
@@ -189,9 +191,10 @@ export class CallSession {
     return this.finished;
   }
 
-  /** Marks the call finished: later `ctx` requests from a lingering tool are refused. */
+  /** Marks the call finished: later `ctx` requests from a lingering tool are refused, and its shell commands still running end. */
   finish(): void {
     this.finished = true;
+    this.commandsEnd.abort();
   }
 
   /** Answers one `ctx` operation; rejects with a message the tool sees. */
@@ -233,7 +236,7 @@ export class CallSession {
   /** Runs a shell command; a refusal by the host also becomes the call's {@link callFailure}. */
   private async exec(workspace: string, command: string, timeoutMs: number | undefined): Promise<ShellResult> {
     try {
-      return await this.shell.exec(workspace, command, timeoutMs);
+      return await this.shell.exec(workspace, command, timeoutMs, this.commandsEnd.signal);
     } catch (error) {
       if (error instanceof ToolCallError) this.callFailure ??= error;
       throw error;

@@ -49,7 +49,14 @@ export class WorkspaceShell {
     private readonly network: NetworkPolicy,
     /** The isolation commands still run under when {@link withoutLinkGuard} counts them as not isolated. */
     private readonly unguardedTools?: ShellIsolationTools,
+    /** Aborted by {@link close}: every command still running ends. Shared with the shell {@link withoutLinkGuard} derives. */
+    private readonly closing: AbortController = new AbortController(),
   ) {}
+
+  /** Ends every command still running, and refuses new ones (the runtime closes). */
+  close(): void {
+    this.closing.abort();
+  }
 
   /**
    * This shell for a runtime whose sandbox processes lack the link guard
@@ -60,7 +67,7 @@ export class WorkspaceShell {
    */
   withoutLinkGuard(reason: string): WorkspaceShell {
     if (!this.probe?.available) return this;
-    return new WorkspaceShell(this.policy, { available: false, reason: `sandboxed tools' processes would follow a symbolic link a command leaves in the workspace: ${reason}` }, this.network, this.probe.tools);
+    return new WorkspaceShell(this.policy, { available: false, reason: `sandboxed tools' processes would follow a symbolic link a command leaves in the workspace: ${reason}` }, this.network, this.probe.tools, this.closing);
   }
 
   /** The policy and whether commands run isolated (and why not, when the probe failed). */
@@ -82,9 +89,11 @@ export class WorkspaceShell {
    * Runs `command` in `workspace` (see `execInWorkspace`). Throws `ToolCallError`
    * `configuration_error` when the policy requires isolation this host lacks, when the network
    * policy is `"none"` and the command could not run isolated (nothing else keeps it off the
-   * network), or when the isolation could not be set up; the command did not run then.
+   * network), or when the isolation could not be set up; the command did not run then. `stop`
+   * (the call's end) or {@link close} ends a command still running (review of 6 December, F6:
+   * an unawaited command outlived its call, `runtime.close()` and the host, racing later calls).
    */
-  async exec(workspace: string, command: string, timeoutMs: number | undefined): Promise<ShellResult> {
+  async exec(workspace: string, command: string, timeoutMs: number | undefined, stop?: AbortSignal): Promise<ShellResult> {
     const probe = this.probe;
     if (probe && !probe.available && this.policy === "required") {
       throw new ToolCallError(
@@ -100,7 +109,7 @@ export class WorkspaceShell {
       );
     }
     try {
-      return await execInWorkspace(workspace, command, timeoutMs, isolated, this.network);
+      return await execInWorkspace(workspace, command, timeoutMs, isolated, this.network, stop ? AbortSignal.any([stop, this.closing.signal]) : this.closing.signal);
     } catch (error) {
       if (!(error instanceof ShellIsolationSetupError)) throw error;
       throw new ToolCallError("configuration_error", `${error.message} The host must provide ${SHELL_ISOLATION_REQUIREMENTS}.`, { cause: error });

@@ -12,7 +12,7 @@
  * sandbox's allowlisted environment (never the host's), isolated in their own user, mount and
  * PID namespaces when the host's policy and machine allow it (`../sandbox/shell-isolation.ts`).
  */
-import { execFile } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -207,30 +207,54 @@ export class ShellIsolationSetupError extends Error {
  * start or ended on a signal, and with {@link ShellIsolationSetupError} when its isolation
  * could not be set up (also when an isolated `workspace` is not `<stateDir>/runs/<runId>/workspace`).
  * `network` `"none"` puts an isolated command in a network namespace without a usable device.
+ * `stop` ends the command (its whole process group) when it aborts, and the promise rejects;
+ * an isolated command also dies with the host where util-linux `setpriv` is found.
  */
-export function execInWorkspace(workspace: string, command: string, timeoutMs: number | undefined, isolation?: ShellIsolationTools, network: "host" | "none" = "host"): Promise<ShellResult> {
+export function execInWorkspace(
+  workspace: string,
+  command: string,
+  timeoutMs: number | undefined,
+  isolation?: ShellIsolationTools,
+  network: "host" | "none" = "host",
+  stop?: AbortSignal,
+): Promise<ShellResult> {
   const timeout = Math.min(Math.max(1, Math.floor(timeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS)), EXEC_MAX_TIMEOUT_MS);
-  const file = isolation ? isolation.unshare : "/bin/sh";
+  let file = isolation ? isolation.unshare : "/bin/sh";
   let args = ["-c", command];
   if (isolation) {
     const stateDir = stateDirOfWorkspace(workspace);
     if (stateDir === undefined) return Promise.reject(new ShellIsolationSetupError(`the workspace ${workspace} is not <stateDir>/runs/<runId>/workspace, so there is no state directory to hide`));
     args = isolatedShellArgs(isolation, { workspace, stateDir, command, network });
+    if (isolation.setpriv) {
+      // Dies with the host, whatever ends it (as sandbox processes do: ../sandbox/process-isolation.ts).
+      args = ["--pdeathsig", "KILL", "--", file, ...args];
+      file = isolation.setpriv;
+    }
   }
+  if (stop?.aborted) return Promise.reject(new Error(`The command did not run: its tool call has finished: ${command}`));
   return new Promise((resolve, reject) => {
-    execFile(
+    let stopped = false;
+    const options = {
+      cwd: workspace,
+      env: sandboxEnvironment(workspace),
+      timeout,
+      maxBuffer: EXEC_MAX_BUFFER,
+      encoding: "utf8" as const,
+      // A process group of its own, which `stopCommand` ends whole (execFile passes it to spawn).
+      detached: true,
+      // `unshare --fork` ignores SIGTERM; SIGKILL ends it, and --kill-child ends the namespace.
+      ...(isolation ? { killSignal: "SIGKILL" as const } : {}),
+    };
+    const child = execFile(
       file,
       args,
-      {
-        cwd: workspace,
-        env: sandboxEnvironment(workspace),
-        timeout,
-        maxBuffer: EXEC_MAX_BUFFER,
-        encoding: "utf8",
-        // `unshare --fork` ignores SIGTERM; SIGKILL ends it, and --kill-child ends the namespace.
-        ...(isolation ? { killSignal: "SIGKILL" as const } : {}),
-      },
+      options,
       (error, stdout, stderr) => {
+        stop?.removeEventListener("abort", onStop);
+        if (stopped) {
+          reject(new Error(`The command was stopped: its tool call has finished: ${command}`));
+          return;
+        }
         if (error && (error as { killed?: boolean }).killed) {
           reject(new Error(`The command was stopped after ${timeout} ms: ${command}`));
           return;
@@ -249,7 +273,28 @@ export function execInWorkspace(workspace: string, command: string, timeoutMs: n
         resolve({ stdout, stderr, exitCode });
       },
     );
+    // The call that started the command has finished, or the runtime closes: a command left
+    // running would race the next call's file work (review of 6 December, F6).
+    const onStop = (): void => {
+      stopped = true;
+      stopCommand(child);
+    };
+    stop?.addEventListener("abort", onStop, { once: true });
   });
+}
+
+/**
+ * Ends a shell command's process group with SIGKILL (an isolated command's `unshare` with
+ * `--kill-child` takes its whole PID namespace along), while its leader is not reaped: once it
+ * is, the group's number may be another process's.
+ */
+function stopCommand(child: ChildProcess): void {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
 }
 
 function isInside(parent: string, child: string): boolean {

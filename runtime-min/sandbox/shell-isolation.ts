@@ -68,6 +68,8 @@ export interface ShellIsolationTools {
   readonly mkdir: string;
   /** True when `unshare` accepted `--kill-child` (util-linux ≥ 2.32). */
   readonly killChild: boolean;
+  /** util-linux `setpriv`, when present: commands start under `--pdeathsig KILL`, so they die with the host. */
+  readonly setpriv?: string;
 }
 
 /** The result of the once-per-process probe: the tools to use, or why isolation is unavailable. */
@@ -271,6 +273,14 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   if (!mount) return { available: false, reason: "util-linux `mount` was not found on PATH" };
   const mkdir = findExecutable("mkdir");
   if (!mkdir) return { available: false, reason: "`mkdir` was not found on PATH" };
+  const found = await probeTools(unshare, mount, mkdir);
+  if (!found.available) return found;
+  // Not part of what the probe checks: without it, commands still run isolated, and die with the host only through `--kill-child`.
+  const setpriv = findExecutable("setpriv", [path.dirname(unshare)]);
+  return setpriv === undefined ? found : { available: true, tools: { ...found.tools, setpriv } };
+}
+
+async function probeTools(unshare: string, mount: string, mkdir: string): Promise<ShellIsolationProbe> {
   // A success on this machine as it is now is remembered per agent (./probe-cache.ts).
   const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh"], hiddenHostDirs());
   const cached = cachedSuccess("shell", fingerprint);

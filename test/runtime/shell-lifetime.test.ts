@@ -1,0 +1,79 @@
+/**
+ * A shell command ends with the call that started it (review of 6 December, F6): an unawaited
+ * `ctx.getSandbox().exec` loop outlived its call, `runtime.close()` and the host process, and
+ * raced the next call's file work on the same run. Now the call's end, the runtime's close and
+ * (where util-linux `setpriv` is found) the host's death each end it.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openRuntime, probeShellIsolation } from "../../runtime-min/index.js";
+import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+
+const LOOP = "while :; do echo beat >> beat.txt; sleep 0.05; done";
+let agent: AgentFixture;
+
+beforeAll(async () => {
+  agent = await createAgent([{ name: "shell_background", file: "shell.ts", factory: "shellBackground" }]);
+}, 120_000);
+
+afterAll(() => agent?.cleanup());
+
+const beats = (runId: string): number => {
+  const file = path.join(agent.root, ".assemblyline", "runs", runId, "workspace", "beat.txt");
+  return fs.existsSync(file) ? fs.statSync(file).size : 0;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether the loop of `runId` has stopped: no new beat in 600 ms (it beats every 50 ms). */
+async function stopped(runId: string): Promise<boolean> {
+  await sleep(300);
+  const before = beats(runId);
+  await sleep(600);
+  return beats(runId) === before;
+}
+
+describe("a shell command a tool left running", () => {
+  it("ends when its call finishes", async () => {
+    const runtime = await openRuntime({ root: agent.root });
+    try {
+      expect(await runtime.call({ tool: "shell_background", input: { command: LOOP, waitFor: "beat.txt" }, runId: "after-call" })).toMatchObject({ status: "ok" });
+      expect(beats("after-call")).toBeGreaterThan(0);
+      expect(await stopped("after-call")).toBe(true);
+    } finally {
+      await runtime.close();
+    }
+  }, 60_000);
+
+  it("ends when the runtime closes during its call", async () => {
+    const runtime = await openRuntime({ root: agent.root });
+    const call = runtime.call({ tool: "shell_background", input: { command: LOOP, hang: true }, runId: "on-close" });
+    for (let waited = 0; beats("on-close") === 0 && waited < 20_000; waited += 50) await sleep(50);
+    expect(beats("on-close")).toBeGreaterThan(0);
+    await runtime.close();
+    await call.catch(() => undefined);
+    expect(await stopped("on-close")).toBe(true);
+  }, 60_000);
+
+  it("dies with a host that is killed during its call", async () => {
+    // Isolated shell commands and util-linux setpriv are there on this project's CI machine (as for test/runtime/shell-isolation.test.ts).
+    const probe = await probeShellIsolation();
+    expect(probe.available && probe.tools.setpriv, JSON.stringify(probe)).toBeTruthy();
+    const runtimeModule = path.resolve(import.meta.dirname, "..", "..", "runtime-min", "index.ts");
+    const host = path.join(agent.root, "host.ts");
+    fs.writeFileSync(
+      host,
+      `import { openRuntime } from ${JSON.stringify(runtimeModule)};
+const runtime = await openRuntime({ root: process.cwd() });
+await runtime.call({ tool: "shell_background", input: { command: ${JSON.stringify(LOOP)}, hang: true }, runId: "host-killed" });
+`,
+    );
+    const child = spawn(process.execPath, ["--import", path.join(import.meta.dirname, "helpers", "ts-loader.mjs"), host], { cwd: agent.root, stdio: "ignore" });
+    for (let waited = 0; beats("host-killed") === 0 && waited < 30_000; waited += 50) await sleep(50);
+    expect(beats("host-killed")).toBeGreaterThan(0);
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.on("exit", resolve));
+    expect(await stopped("host-killed")).toBe(true);
+  }, 60_000);
+});
