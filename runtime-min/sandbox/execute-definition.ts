@@ -168,10 +168,20 @@ function approvalDrift(definition: ToolDefinition, request: CallRequest): string
  * syntax error, a missing file: the artifact is broken) is a `configuration_error`; a bundle
  * whose own top-level code threw is the tool's code failing, so an `execution_error` like any
  * other throw (issue 4: configuration_error covers missing requiredConfig, a throwing factory
- * and a missing export; "any other throw" is execution_error).
+ * and a missing export; "any other throw" is execution_error). An agent path with a backslash,
+ * which no file URL Node loads can name, is a `configuration_error` that says so.
  */
 export function bundleLoadFailure(error: unknown, toolName: string): CallOutcome {
   const code = (error as { code?: unknown } | null)?.code;
+  if (/%5C/i.test(messageOf(error))) {
+    // pathToFileURL writes a backslash of a POSIX path as %5C, which Node's ES module loader
+    // refuses (ERR_INVALID_MODULE_SPECIFIER; a loader hook may say ERR_MODULE_NOT_FOUND).
+    return {
+      ok: false,
+      failureKind: "configuration_error",
+      error: `Loading the bundle of tool '${toolName}' failed: the agent's path has a backslash (\\), which Node's module loader refuses in a file URL. Move the agent to a folder whose path has none.`,
+    };
+  }
   if (error instanceof SyntaxError || code === "ERR_MODULE_NOT_FOUND" || code === "ENOENT") {
     return { ok: false, failureKind: "configuration_error", error: `Loading the bundle of tool '${toolName}' failed: ${messageOf(error)}` };
   }
