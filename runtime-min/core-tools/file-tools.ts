@@ -6,13 +6,13 @@
  */
 import { constants } from "node:fs";
 import path from "node:path";
-import { readFileIn, removeIn } from "../execution/beneath.js";
+import { openFileIn, readFileIn, removeIn } from "../execution/beneath.js";
 import { ToolCallError } from "../failures.js";
 import { formatBytes } from "./artifact-files.js";
 import { HANDOFFS_ROOT, readHandoff } from "./handoffs.js";
 import { optionalInteger, optionalString, pickSpec, requiredString } from "./spec.js";
 import type { CoreJson, CoreTool, CoreToolContext } from "./types.js";
-import { describeFsError, openResolved, resolveWorkspacePath, toWorkspacePath, toWorkspaceRelative, withFolderOf, withParentOf, type ResolvedWorkspacePath } from "./workspace-paths.js";
+import { describeFsError, resolveWorkspacePath, toWorkspacePath, toWorkspaceRelative, withFolderOf, withParentOf, type ResolvedWorkspacePath } from "./workspace-paths.js";
 
 /** Largest file `read` returns (5 MiB); larger files are for `bash` (`head`, `sed -n`). */
 export const READ_MAX_BYTES = 5 * 1024 * 1024;
@@ -43,10 +43,9 @@ async function readWorkspaceBytes(ctx: CoreToolContext, input: string): Promise<
 
 /** Replaces the contents of the regular file `resolved` names (made when missing), never through a link. */
 async function writeResolved(resolved: ResolvedWorkspacePath, bytes: Uint8Array | string): Promise<void> {
-  const handle = await openResolved(resolved, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, true);
+  // Only regular files are written: a named pipe without a reader fails with ENXIO, one with a reader with EFTYPE.
+  const { handle } = await withParentOf(resolved, true, (folder, name) => openFileIn(folder, name, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o666));
   try {
-    // A named pipe with a reader opens too (one without fails with ENXIO): only files are written.
-    if (!(await handle.stat()).isFile()) throw Object.assign(new Error("not a regular file"), { code: "EFTYPE" });
     await handle.writeFile(bytes);
   } finally {
     await handle.close();

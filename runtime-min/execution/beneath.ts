@@ -144,17 +144,32 @@ export async function openIn(folder: OpenFolder, name: string, flags: number, mo
 }
 
 /**
+ * Opens the regular file `name` of `folder` with `flags` ({@link openIn}) and returns the handle
+ * with what it opened; refuses a folder (`EISDIR`) and anything else that is not a regular file
+ * (`EFTYPE`: a named pipe with a reader opens for writing too). The caller closes the handle.
+ */
+export async function openFileIn(folder: OpenFolder, name: string, flags: number, mode?: number): Promise<{ readonly handle: fs.promises.FileHandle; readonly stats: fs.Stats }> {
+  const handle = await openIn(folder, name, flags, mode);
+  try {
+    const stats = await handle.stat();
+    if (stats.isDirectory()) throw errnoError("EISDIR", "open", path.join(folder.path, name));
+    if (!stats.isFile()) throw errnoError("EFTYPE", "open", path.join(folder.path, name));
+    return { handle, stats };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
  * Reads the regular file `name` of `folder` ({@link openIn}): refuses a folder (`EISDIR`) and
  * anything else that is not a regular file (`EFTYPE`), calls `tooLarge(size)` for the error to
  * throw when the file is over `maxBytes`, and reads at most the size it checked (a file that
  * grows meanwhile is read as far as that size; review of 6 December, F8b).
  */
 export async function readFileIn(folder: OpenFolder, name: string, maxBytes: number, tooLarge: (size: number) => Error): Promise<Buffer> {
-  const handle = await openIn(folder, name, O_RDONLY);
+  const { handle, stats } = await openFileIn(folder, name, O_RDONLY);
   try {
-    const stats = await handle.stat();
-    if (stats.isDirectory()) throw errnoError("EISDIR", "read", path.join(folder.path, name));
-    if (!stats.isFile()) throw errnoError("EFTYPE", "read", path.join(folder.path, name));
     if (stats.size > maxBytes) throw tooLarge(stats.size);
     const buffer = Buffer.alloc(stats.size);
     let filled = 0;
