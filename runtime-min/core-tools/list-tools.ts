@@ -120,7 +120,7 @@ export async function workspaceSnapshotTool(input: CoreJson, ctx: CoreToolContex
         return false;
       }
       const size = entry.size ?? 0;
-      // A file over the cap (a sparse one costs nothing on disk) is listed, not hashed (review of 6 December, F8).
+      // A file over the cap (a sparse one costs nothing on disk) is listed, not hashed (host-file review of 5 December, H8).
       const sha256 = size > SNAPSHOT_HASH_MAX_BYTES ? null : await sha256Of(entry.folder, entry.name, size);
       if (sha256 !== undefined) files.push({ path: toWorkspacePath(entry.relative), size, sha256 });
       return true;

@@ -12,8 +12,8 @@
  *
  * The check follows links that stay inside the workspace; the tools then open the real path it
  * found one folder at a time, never through a link ({@link withFolderOf}, `../execution/beneath.ts`),
- * so a link a tool's shell command swaps in after the check is refused, not followed (review of
- * 6 December: `read`, `write`, `delete` and `grep` could be led out of the workspace so).
+ * so a link a tool's shell command swaps in after the check is refused, not followed (host-file
+ * review of 5 December, H1–H3: `read`, `write`, `delete` and `grep` could be led out of the workspace so).
  */
 import type { FileHandle } from "node:fs/promises";
 import { lstat, realpath } from "node:fs/promises";

@@ -2,7 +2,7 @@
  * Opening, reading, writing, walking and removing entries beneath a folder without ever
  * following a symbolic link on the way: how the host touches a run's workspace, where a tool's
  * shell command may have left links, or swap one in while the host works (reviews of 5
- * December, N2, and of 6 December: the core file tools checked with `realpath` and then opened,
+ * December, N2, and the host-file review of 5 December: the core file tools checked with `realpath` and then opened,
  * so a link swapped in between led `read`, `write`, `delete` and `grep` out of the workspace).
  *
  * Node has no `openat2(RESOLVE_BENEATH)`. On Linux an open folder is named by its descriptor
@@ -15,8 +15,8 @@
  *
  * Files are opened `O_NONBLOCK`: a named pipe a shell command made where a file was expected
  * would otherwise block the host's open for good, and four such opens stall every asynchronous
- * file operation of the host (review of 6 December, F4); {@link readFileIn} reads regular files
- * only, and never more than the size it checked (F8, F8b).
+ * file operation of the host (host-file review of 5 December, H4); {@link readFileIn} reads regular files
+ * only, and never more than the size it checked (H8, H8b).
  *
  * Errors are Node's own (`ErrnoException`), with `ELOOP` for a link found where a folder or a
  * file was to be opened, `EISDIR` for a folder and `EFTYPE` for anything else that is not a
@@ -165,7 +165,7 @@ export async function openFileIn(folder: OpenFolder, name: string, flags: number
  * Reads the regular file `name` of `folder` ({@link openIn}): refuses a folder (`EISDIR`) and
  * anything else that is not a regular file (`EFTYPE`), calls `tooLarge(size)` for the error to
  * throw when the file is over `maxBytes`, and reads at most the size it checked (a file that
- * grows meanwhile is read as far as that size; review of 6 December, F8b).
+ * grows meanwhile is read as far as that size; host-file review of 5 December, H8b).
  */
 export async function readFileIn(folder: OpenFolder, name: string, maxBytes: number, tooLarge: (size: number) => Error): Promise<Buffer> {
   const { handle, stats } = await openFileIn(folder, name, O_RDONLY);
@@ -184,7 +184,7 @@ export async function readFileIn(folder: OpenFolder, name: string, maxBytes: num
   }
 }
 
-/** Folder levels below its start that a walk or a recursive removal enters (each holds a descriptor while it is open; review of 6 December, F5). */
+/** Folder levels below its start that a walk or a recursive removal enters (each holds a descriptor while it is open; host-file review of 5 December, H5). */
 export const MAX_FOLDER_DEPTH = 256;
 
 /**

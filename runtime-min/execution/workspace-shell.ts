@@ -90,7 +90,7 @@ export class WorkspaceShell {
    * `configuration_error` when the policy requires isolation this host lacks, when the network
    * policy is `"none"` and the command could not run isolated (nothing else keeps it off the
    * network), or when the isolation could not be set up; the command did not run then. `stop`
-   * (the call's end) or {@link close} ends a command still running (review of 6 December, F6:
+   * (the call's end) or {@link close} ends a command still running (host-file review of 5 December, H6:
    * an unawaited command outlived its call, `runtime.close()` and the host, racing later calls).
    */
   async exec(workspace: string, command: string, timeoutMs: number | undefined, stop?: AbortSignal): Promise<ShellResult> {

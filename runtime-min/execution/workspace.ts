@@ -142,7 +142,7 @@ function throughLinkOr(error: unknown, requested: string): unknown {
 /**
  * Largest workspace file `ctx.getSandbox()`'s `readFile` / `readFileBytes` return (48 MiB): its
  * bytes travel to the sandbox process in one bridge message, as base64 for bytes, and a file
- * is checked before it is read (review of 6 December, F8: a sparse 1 GB file, nothing on disk,
+ * is checked before it is read (host-file review of 5 December, H8: a sparse 1 GB file, nothing on disk,
  * took the host's memory from 65 MB to 1.1 GB).
  */
 export const SANDBOX_READ_MAX_BYTES = 48 * 1024 * 1024;
@@ -274,7 +274,7 @@ export function execInWorkspace(
       },
     );
     // The call that started the command has finished, or the runtime closes: a command left
-    // running would race the next call's file work (review of 6 December, F6).
+    // running would race the next call's file work (host-file review of 5 December, H6).
     const onStop = (): void => {
       stopped = true;
       stopCommand(child);

@@ -111,7 +111,7 @@ function processExists(pid: number): boolean {
  * The sandbox process may write in its bridge folder, so a hostile tool can leave anything
  * there: a folder chain deeper than `PATH_MAX`, on which Node 20's recursive `rmSync` throws
  * `RangeError` or `ENAMETOOLONG`, a folder where the host's spare envelope was, folders without
- * permissions (review of 6 December, F7: the host died with exit status 1, its run lease held).
+ * permissions (host-file review of 5 December, H7: the host died with exit status 1, its run lease held).
  * Then `rm -rf` (fts and `openat`: any depth) does it, after `chmod -R u+rwx`.
  */
 export function removeBridgeFolder(dir: string): boolean {

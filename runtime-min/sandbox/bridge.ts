@@ -204,7 +204,7 @@ export class EnvelopeBridge {
     this.housekeep();
     if (this.spare) {
       closeQuietly(this.spare.fd);
-      // The other side may have made it a folder (review of 6 December, F7b): the bridge
+      // The other side may have made it a folder (host-file review of 5 December, H7b): the bridge
       // folder's own removal takes it then.
       try {
         fs.rmSync(this.spare.temporary, { force: true });

@@ -454,7 +454,7 @@ export class SandboxWorker {
     }
     if (this.stallTimer) clearTimeout(this.stallTimer);
     // Nothing here may throw: this runs in the child's "exit" event, and what the tool left in
-    // its bridge folder must not end the host (review of 6 December, F7).
+    // its bridge folder must not end the host (host-file review of 5 December, H7).
     try {
       this.bridge.close();
     } catch {

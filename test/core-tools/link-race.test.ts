@@ -4,7 +4,7 @@
  * `runtime-min/execution/beneath.ts`). Before, they opened the checked path by name, so a link a
  * tool's shell command swapped in between the check and the open led `read`, `write`, `edit`,
  * `delete`, `list`, `grep`, `workspace_snapshot` and the artifact tools out of the workspace
- * (review of 6 December). Here a swapper process keeps renaming `d` between a real folder and a
+ * (host-file review of 5 December). Here a swapper process keeps renaming `d` between a real folder and a
  * link to a folder outside, as a tool's unawaited shell loop could.
  */
 import { spawn } from "node:child_process";

@@ -2,7 +2,7 @@
  * The sandbox process may write in its bridge folder, so a hostile tool can leave anything there
  * for the host to remove when the process ends: a folder chain deeper than PATH_MAX, or a folder
  * where the host's spare envelope file was. Removal happens in the child's exit handler, and a
- * throw there ended the host with exit status 1, its run lease held (review of 6 December, F7,
+ * throw there ended the host with exit status 1, its run lease held (host-file review of 5 December, H7,
  * F7b). Each host here is a process of its own, so a crash shows as its exit status.
  */
 import { spawnSync } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * A shell command ends with the call that started it (review of 6 December, F6): an unawaited
+ * A shell command ends with the call that started it (host-file review of 5 December, H6): an unawaited
  * `ctx.getSandbox().exec` loop outlived its call, `runtime.close()` and the host process, and
  * raced the next call's file work on the same run. Now the call's end, the runtime's close and
  * (where util-linux `setpriv` is found) the host's death each end it.
