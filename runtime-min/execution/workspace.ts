@@ -12,7 +12,7 @@
  * sandbox's allowlisted environment (never the host's), isolated in their own user, mount and
  * PID namespaces when the host's policy and machine allow it (`../sandbox/shell-isolation.ts`).
  */
-import { execFile, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -233,53 +233,51 @@ export function execInWorkspace(
   }
   if (stop?.aborted) return Promise.reject(new Error(`The command did not run: its tool call has finished: ${command}`));
   return new Promise((resolve, reject) => {
-    let stopped = false;
-    const options = {
-      cwd: workspace,
-      env: sandboxEnvironment(workspace),
-      timeout,
-      maxBuffer: EXEC_MAX_BUFFER,
-      encoding: "utf8" as const,
-      // A process group of its own, which `stopCommand` ends whole (execFile passes it to spawn).
-      detached: true,
-      // `unshare --fork` ignores SIGTERM; SIGKILL ends it, and --kill-child ends the namespace.
-      ...(isolation ? { killSignal: "SIGKILL" as const } : {}),
+    // `spawn`, not `execFile`: execFile drops `detached`, so the command would have no process
+    // group of its own to end whole.
+    const child = spawn(file, args, { cwd: workspace, env: sandboxEnvironment(workspace), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let stopped: "call" | "timeout" | "output" | undefined;
+    const output = { stdout: "", stderr: "", bytes: 0 };
+    /** Kills the group, and stops waiting for pipes a process that left the group may hold. */
+    const end = (why: "call" | "timeout" | "output"): void => {
+      stopped ??= why;
+      stopCommand(child);
+      child.stdout.destroy();
+      child.stderr.destroy();
     };
-    const child = execFile(
-      file,
-      args,
-      options,
-      (error, stdout, stderr) => {
-        stop?.removeEventListener("abort", onStop);
-        if (stopped) {
-          reject(new Error(`The command was stopped: its tool call has finished: ${command}`));
-          return;
-        }
-        if (error && (error as { killed?: boolean }).killed) {
-          reject(new Error(`The command was stopped after ${timeout} ms: ${command}`));
-          return;
-        }
-        const code = error ? (error as { code?: unknown }).code : 0;
-        if (error && typeof code !== "number") {
-          reject(new Error(`The command could not run: ${error.message}`));
-          return;
-        }
-        const exitCode = typeof code === "number" ? code : 0;
-        const setupFailure = isolation ? isolationFailureOf(exitCode, stderr) : undefined;
-        if (setupFailure !== undefined) {
-          reject(new ShellIsolationSetupError(setupFailure));
-          return;
-        }
-        resolve({ stdout, stderr, exitCode });
-      },
-    );
+    const collect = (stream: "stdout" | "stderr") => (chunk: string): void => {
+      output.bytes += Buffer.byteLength(chunk, "utf8");
+      if (output.bytes > EXEC_MAX_BUFFER) end("output");
+      else output[stream] += chunk;
+    };
+    child.stdout.setEncoding("utf8").on("data", collect("stdout"));
+    child.stderr.setEncoding("utf8").on("data", collect("stderr"));
     // The call that started the command has finished, or the runtime closes: a command left
     // running would race the next call's file work (host-file review of 5 December, H6).
-    const onStop = (): void => {
-      stopped = true;
-      stopCommand(child);
-    };
+    const onStop = (): void => end("call");
     stop?.addEventListener("abort", onStop, { once: true });
+    // The timeout ends the whole group too, not only the shell (a `… & wait` left its loop running).
+    const timer = setTimeout(() => end("timeout"), timeout);
+    let settled = false;
+    const settle = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      stop?.removeEventListener("abort", onStop);
+      outcome();
+    };
+    child.on("error", (error) => settle(() => reject(new Error(`The command could not run: ${error.message}`))));
+    child.on("close", (code, signal) =>
+      settle(() => {
+        if (stopped === "call") return reject(new Error(`The command was stopped: its tool call has finished: ${command}`));
+        if (stopped === "timeout") return reject(new Error(`The command was stopped after ${timeout} ms: ${command}`));
+        if (stopped === "output") return reject(new Error(`The command was stopped: its output passed ${EXEC_MAX_BUFFER} bytes: ${command}`));
+        if (code === null) return reject(new Error(`The command could not run: it ended on ${signal ?? "a signal"}: ${command}`));
+        const setupFailure = isolation ? isolationFailureOf(code, output.stderr) : undefined;
+        if (setupFailure !== undefined) return reject(new ShellIsolationSetupError(setupFailure));
+        resolve({ stdout: output.stdout, stderr: output.stderr, exitCode: code });
+      }),
+    );
   });
 }
 

@@ -82,8 +82,8 @@ describe.runIf(process.platform === "linux")("core file tools and a link swapped
       process.execPath,
       [
         "-e",
-        `const fs = require("node:fs"); process.chdir(process.argv[1]);
-         for (;;) { try { fs.renameSync("d", "d.real"); fs.renameSync("d.link", "d"); fs.renameSync("d", "d.link"); fs.renameSync("d.real", "d"); fs.mkdirSync("d/victim", { recursive: true }); fs.writeFileSync("d/f.txt", "inside\\n"); } catch {} }`,
+        `const fs = require("node:fs"); const at = (name) => process.argv[1] + "/" + name;
+         for (;;) { try { fs.renameSync(at("d"), at("d.real")); fs.renameSync(at("d.link"), at("d")); fs.renameSync(at("d"), at("d.link")); fs.renameSync(at("d.real"), at("d")); fs.mkdirSync(at("d/victim"), { recursive: true }); fs.writeFileSync(at("d/f.txt"), "inside\\n"); } catch {} }`,
         workspace,
       ],
       { stdio: "ignore" },

@@ -15,7 +15,10 @@ const LOOP = "while :; do echo beat >> beat.txt; sleep 0.05; done";
 let agent: AgentFixture;
 
 beforeAll(async () => {
-  agent = await createAgent([{ name: "shell_background", file: "shell.ts", factory: "shellBackground" }]);
+  agent = await createAgent([
+    { name: "shell_background", file: "shell.ts", factory: "shellBackground" },
+    { name: "shell", file: "shell.ts", factory: "shell" },
+  ]);
 }, 120_000);
 
 afterAll(() => agent?.cleanup());
@@ -44,17 +47,30 @@ describe("a shell command a tool left running", () => {
     } finally {
       await runtime.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it("ends when the runtime closes during its call", async () => {
     const runtime = await openRuntime({ root: agent.root });
     const call = runtime.call({ tool: "shell_background", input: { command: LOOP, hang: true }, runId: "on-close" });
-    for (let waited = 0; beats("on-close") === 0 && waited < 20_000; waited += 50) await sleep(50);
+    for (let waited = 0; beats("on-close") === 0 && waited < 60_000; waited += 50) await sleep(50);
     expect(beats("on-close")).toBeGreaterThan(0);
     await runtime.close();
     await call.catch(() => undefined);
     expect(await stopped("on-close")).toBe(true);
-  }, 60_000);
+  }, 120_000);
+
+  it("ends with its whole process group on a timeout, also without isolation (only the shell was killed: a '… & wait' left its loop running)", async () => {
+    const runtime = await openRuntime({ root: agent.root, shellIsolation: "off" });
+    try {
+      const result = await runtime.call({ tool: "shell", input: { command: `( ${LOOP} ) & wait`, timeoutMs: 1500 }, runId: "timeout-off" });
+      expect(result).toMatchObject({ status: "failed" });
+      expect(result.error).toContain("stopped after 1500 ms");
+      expect(beats("timeout-off")).toBeGreaterThan(0);
+      expect(await stopped("timeout-off")).toBe(true);
+    } finally {
+      await runtime.close();
+    }
+  }, 120_000);
 
   it("dies with a host that is killed during its call", async () => {
     // Isolated shell commands and util-linux setpriv are there on this project's CI machine (as for test/runtime/shell-isolation.test.ts).
@@ -70,10 +86,10 @@ await runtime.call({ tool: "shell_background", input: { command: ${JSON.stringif
 `,
     );
     const child = spawn(process.execPath, ["--import", path.join(import.meta.dirname, "helpers", "ts-loader.mjs"), host], { cwd: agent.root, stdio: "ignore" });
-    for (let waited = 0; beats("host-killed") === 0 && waited < 30_000; waited += 50) await sleep(50);
+    for (let waited = 0; beats("host-killed") === 0 && waited < 60_000; waited += 50) await sleep(50);
     expect(beats("host-killed")).toBeGreaterThan(0);
     child.kill("SIGKILL");
     await new Promise((resolve) => child.on("exit", resolve));
     expect(await stopped("host-killed")).toBe(true);
-  }, 60_000);
+  }, 120_000);
 });
