@@ -7,7 +7,8 @@
  * A shared location gets a per-user directory with mode 0700, which must be a real directory
  * owned by this user (not a symbolic link), so no other user can read or plant envelopes.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write.js";
@@ -65,9 +66,10 @@ const LEGACY_BRIDGE_AGE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Removes bridge folders under `bridgeRoot` that a killed host left behind (issue 12 item 8):
- * folders named `<pid>-<uuid>` whose host pid no longer exists, and bare-UUID folders of
+ * folders named `<pid>-<uuid>` whose host pid no longer exists, folders such a host moved aside
+ * for removal (`.trash-<pid>-<uuid>`, {@link removeBridgeFolder}), and bare-UUID folders of
  * earlier versions untouched for a day. Anything else in the folder is left alone. Returns the
- * folders removed; never throws.
+ * folders removed (or moved aside to be); never throws.
  */
 export function removeStaleBridges(bridgeRoot: string, now = Date.now()): string[] {
   const removed: string[] = [];
@@ -78,7 +80,7 @@ export function removeStaleBridges(bridgeRoot: string, now = Date.now()): string
     return removed;
   }
   for (const name of names) {
-    const match = BRIDGE_DIR_NAME.exec(name);
+    const match = BRIDGE_DIR_NAME.exec(name) ?? TRASH_NAME.exec(name);
     const entry = path.join(bridgeRoot, name);
     try {
       if (match) {
@@ -104,27 +106,69 @@ function processExists(pid: number): boolean {
   }
 }
 
+/** Entries a bridge folder holds in normal use is a handful; up to this many files are removed at once, in the host's thread. */
+const SMALL_BRIDGE_ENTRIES = 64;
+/** A bridge folder moved aside for removal in the background: `.trash-<host pid>-<uuid>`. */
+const TRASH_NAME = /^\.trash-(\d{1,10})-[0-9a-f-]{36}$/;
+
 /**
- * Removes a bridge folder and whatever is in it; never throws (it runs in a sandbox process's
- * exit handler, and a throw there would end the host). Returns whether the folder is gone.
+ * Removes a bridge folder and whatever is in it; never throws, and never holds the host's
+ * thread for long (it runs in a sandbox process's exit handler, and a throw there would end the
+ * host). Returns whether the folder is gone from its place (removed, or moved aside to be).
  *
  * The sandbox process may write in its bridge folder, so a hostile tool can leave anything
  * there: a folder chain deeper than `PATH_MAX`, on which Node 20's recursive `rmSync` throws
- * `RangeError` or `ENAMETOOLONG`, a folder where the host's spare envelope was, folders without
- * permissions (host-file review of 5 December, H7: the host died with exit status 1, its run lease held).
- * Then `rm -rf` (fts and `openat`: any depth) does it, after `chmod -R u+rwx`.
+ * (host-file review of 5 December, H7: the host died with exit status 1, its run lease held), a
+ * folder where the host's spare envelope was (H7b), folders without permissions, or hundreds of
+ * thousands of files, whose removal held the host's event loop for as long as the tool took to
+ * make them, long enough to lose other runs' leases (helper-65 B1). So a folder of a few plain
+ * files — what the protocol leaves — is removed at once; anything else is renamed aside
+ * (`.trash-<pid>-<uuid>`) and removed by `rm -rf` (any depth, after `chmod -R u+rwx`) in a
+ * process of its own that the host does not wait for. What a killed host left aside, the next
+ * sweep ({@link removeStaleBridges}) removes.
  */
 export function removeBridgeFolder(dir: string): boolean {
   try {
-    fs.rmSync(dir, { recursive: true, force: true });
-    return true;
+    if (removeIfSmall(dir)) return true;
   } catch {
     // Below: what a tool may have left there.
   }
+  let aside = path.join(path.dirname(dir), `.trash-${process.pid}-${randomUUID()}`);
   try {
-    spawnSync("/bin/sh", ["-c", 'chmod -R u+rwx -- "$1" 2>/dev/null; rm -rf -- "$1"', "remove-bridge", dir], { stdio: "ignore", timeout: 60_000 });
-    return !fs.existsSync(dir);
-  } catch {
-    return false;
+    fs.renameSync(dir, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
+    aside = dir;
   }
+  try {
+    const remover = spawn("/bin/sh", ["-c", 'chmod -R u+rwx -- "$1" 2>/dev/null; rm -rf -- "$1"', "remove-bridge", aside], { detached: true, stdio: "ignore" });
+    remover.on("error", () => undefined);
+    remover.unref();
+  } catch {
+    return aside !== dir;
+  }
+  return true;
+}
+
+/** Removes `dir` when it holds at most {@link SMALL_BRIDGE_ENTRIES} entries, all plain files (reading no more than that); returns whether it did. */
+function removeIfSmall(dir: string): boolean {
+  let folder: fs.Dir;
+  try {
+    folder = fs.opendirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
+    throw error;
+  }
+  const files: string[] = [];
+  try {
+    for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
+      if (!entry.isFile() || files.length === SMALL_BRIDGE_ENTRIES) return false;
+      files.push(entry.name);
+    }
+  } finally {
+    folder.closeSync();
+  }
+  for (const name of files) fs.rmSync(path.join(dir, name), { force: true });
+  fs.rmdirSync(dir);
+  return true;
 }

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileAgent } from "../../build/compile.js";
-import { removeStaleBridges } from "../../runtime-min/sandbox/bridge-root.js";
+import { removeBridgeFolder, removeStaleBridges } from "../../runtime-min/sandbox/bridge-root.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { supportAgentRoot } from "../helpers/support-agent.js";
 import { tempDir } from "../helpers/temp-tree.js";
@@ -62,5 +62,28 @@ describe("stale temporaries", () => {
     fs.utimesSync(foreign, twoDaysAgo, twoDaysAgo);
     expect(removeStaleBridges(bridgeRoot)).toEqual([dead, legacyOld].sort());
     expect(fs.readdirSync(bridgeRoot).sort()).toEqual([path.basename(live), "my-notes"].sort());
+  });
+
+  it("a bridge folder of a few files goes at once; a full one is moved aside and removed in the background, never on the host's thread (helper-65 B1)", async () => {
+    const bridgeRoot = tempDir("al-bridges-");
+    const small = path.join(bridgeRoot, `${process.pid}-0f8fad5b-d9cb-469f-a165-70867728950e`);
+    fs.mkdirSync(small);
+    for (const name of ["h-1.json", ".h-2.json.tmp", "c-1.json"]) fs.writeFileSync(path.join(small, name), "{}");
+    expect(removeBridgeFolder(small)).toBe(true);
+    expect(fs.readdirSync(bridgeRoot)).toEqual([]);
+    // What a hostile tool leaves: thousands of files in a sub-folder.
+    const full = path.join(bridgeRoot, `${process.pid}-1b4e28ba-2fa1-11d2-883f-0016d3cca427`);
+    fs.mkdirSync(path.join(full, "z"), { recursive: true });
+    for (let i = 0; i < 3000; i++) fs.writeFileSync(path.join(full, "z", `n${i}`), "");
+    expect(removeBridgeFolder(full)).toBe(true);
+    expect(fs.existsSync(full)).toBe(false);
+    const aside = fs.readdirSync(bridgeRoot);
+    expect(aside).toEqual([expect.stringMatching(new RegExp(`^\\.trash-${process.pid}-[0-9a-f-]{36}$`))]);
+    for (let waited = 0; fs.readdirSync(bridgeRoot).length > 0 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fs.readdirSync(bridgeRoot)).toEqual([]);
+    // A dead host's folder moved aside is the sweep's too.
+    const deadTrash = path.join(bridgeRoot, ".trash-999999999-6fa459ea-ee8a-3ca4-894e-db77e160355e");
+    fs.mkdirSync(path.join(deadTrash, "z"), { recursive: true });
+    expect(removeStaleBridges(bridgeRoot)).toEqual([deadTrash]);
   });
 });
