@@ -16,7 +16,11 @@ import { describeFsError, resolveWorkspacePath, toWorkspacePath, withFolderOf, W
 export const LIST_DEFAULT_LIMIT = 500;
 /** Files `workspace_snapshot` returns when no `limit` is given. */
 export const SNAPSHOT_DEFAULT_LIMIT = 2000;
-/** Files larger than this (1 GiB) are listed by `workspace_snapshot` with `sha256: null`, not hashed. */
+/**
+ * Bytes one `workspace_snapshot` hashes in all (1 GiB): a file that would pass it is listed with
+ * `sha256: null`, not hashed (sparse files of a gigabyte cost a shell command nothing to make, and
+ * 8 s of the host's CPU each to hash; host-file review of 5 December, H8, and helper-65 C2).
+ */
 export const SNAPSHOT_HASH_MAX_BYTES = 1024 * 1024 * 1024;
 /** Entries `workspace_info` counts before it reports `truncated`. */
 export const INFO_MAX_ENTRIES = 200_000;
@@ -113,6 +117,7 @@ export async function workspaceSnapshotTool(input: CoreJson, ctx: CoreToolContex
   return withInputFolder(ctx, input, "workspace_snapshot", async (folder, resolved) => {
     const files: CoreJson[] = [];
     let truncated = false;
+    let hashed = 0;
     await walkWorkspace(folder, resolved.relative, true, async (entry) => {
       if (entry.type !== "file") return true;
       if (files.length === limit) {
@@ -120,8 +125,10 @@ export async function workspaceSnapshotTool(input: CoreJson, ctx: CoreToolContex
         return false;
       }
       const size = entry.size ?? 0;
-      // A file over the cap (a sparse one costs nothing on disk) is listed, not hashed (host-file review of 5 December, H8).
-      const sha256 = size > SNAPSHOT_HASH_MAX_BYTES ? null : await sha256Of(entry.folder, entry.name, size);
+      // Past the snapshot's budget (a sparse file costs nothing on disk), a file is listed, not hashed.
+      const over = hashed + size > SNAPSHOT_HASH_MAX_BYTES;
+      if (!over) hashed += size;
+      const sha256 = over ? null : await sha256Of(entry.folder, entry.name, size);
       if (sha256 !== undefined) files.push({ path: toWorkspacePath(entry.relative), size, sha256 });
       return true;
     }, () => void (truncated = true));

@@ -73,6 +73,8 @@ export class CallSession {
    */
   callFailure: ToolCallError | undefined;
   private finished = false;
+  /** The call's file exchanges so far ({@link oneAtATime}). */
+  private fileExchanges: Promise<void> = Promise.resolve();
   /** Aborted when the call finishes: its shell commands still running end (`WorkspaceShell.exec`). */
   private readonly commandsEnd = new AbortController();
   /** The received call's row, written by the first commit ({@link expectCall}). */
@@ -217,20 +219,37 @@ export class CallSession {
       // commits it first.
       case "sandbox.readFile":
         this.flushStart();
-        return readWorkspaceFile(workspace, operation.path);
+        return this.oneAtATime(() => readWorkspaceFile(workspace, operation.path));
       case "sandbox.readFileBytes":
         this.flushStart();
-        return (await readWorkspaceFileBytes(workspace, operation.path)).toString("base64");
+        return this.oneAtATime(async () => (await readWorkspaceFileBytes(workspace, operation.path)).toString("base64"));
       case "sandbox.writeFile":
         this.flushStart();
-        await writeWorkspaceFile(workspace, operation.path, "base64" in operation ? Buffer.from(operation.base64, "base64") : operation.contents);
-        return undefined;
+        return this.oneAtATime(async () => {
+          await writeWorkspaceFile(workspace, operation.path, "base64" in operation ? Buffer.from(operation.base64, "base64") : operation.contents);
+          return undefined;
+        });
       case "sandbox.exec":
         this.flushStart();
         return this.exec(workspace, operation.command, operation.timeoutMs);
       default:
         throw new Error(`Unknown ctx operation '${(operation as { op?: unknown }).op}'.`);
     }
+  }
+
+  /**
+   * Runs `exchange` after the call's earlier file exchanges have settled: one at a time, so a tool
+   * that fires many reads of a large file at once holds one copy in the host's memory, and the
+   * host's thread is free between them (helper-65 C1: ten 48 MiB reads at once took the host to
+   * 945 MB and held its thread 33 s, and the run's lease lapsed).
+   */
+  private oneAtATime<T>(exchange: () => Promise<T>): Promise<T> {
+    const turn = this.fileExchanges.then(exchange);
+    this.fileExchanges = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
   }
 
   /** Runs a shell command; a refusal by the host also becomes the call's {@link callFailure}. */

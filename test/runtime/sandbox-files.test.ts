@@ -12,7 +12,10 @@ let agent: AgentFixture;
 let runtime: Runtime;
 
 beforeAll(async () => {
-  agent = await createAgent([{ name: "bytes_round_trip", file: "probes.ts", factory: "bytesRoundTrip" }]);
+  agent = await createAgent([
+    { name: "bytes_round_trip", file: "probes.ts", factory: "bytesRoundTrip" },
+    { name: "parallel_exchanges", file: "probes.ts", factory: "parallelExchanges" },
+  ]);
   runtime = await openRuntime({ root: agent.root });
 });
 
@@ -33,5 +36,12 @@ describe("ctx.getSandbox() files", () => {
     });
     const onDisk = fs.readFileSync(path.join(agent.root, ".assemblyline/runs/bytes-run/workspace/data/blob.bin"));
     expect([...onDisk]).toEqual([0, 13, 10, 255, 65]);
+  });
+
+  it("runs a call's file exchanges one at a time, in the order the tool started them, whatever fails (helper-65 C1)", async () => {
+    const result = await runtime.call({ tool: "parallel_exchanges", input: { rounds: 20 }, runId: "parallel-run" });
+    expect(result.status, result.error).toBe("ok");
+    // Each read comes after the write the tool started just before it, so it always finds the file.
+    expect(result.output).toEqual(["rejected", ...Array.from({ length: 20 }, (_, i) => [null, `content ${i}`]).flat()]);
   });
 });
