@@ -87,7 +87,8 @@ export function openChildFolder(parent: OpenFolder, name: string, create = false
     }
   }
   try {
-    return { fd: fs.openSync(at, O_RDONLY | O_DIRECTORY | O_NOFOLLOW), path: path.join(parent.path, name) };
+    // Joined as text, not with path.join: that normalises the whole path again at every level.
+    return { fd: fs.openSync(at, O_RDONLY | O_DIRECTORY | O_NOFOLLOW), path: `${parent.path}${parent.path.endsWith("/") ? "" : "/"}${name}` };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // `O_DIRECTORY` answers ENOTDIR for a link as for a file (and ELOOP on some systems): which one it was is said.

@@ -53,6 +53,25 @@ export class WorkspaceShell {
     private readonly closing: AbortController = new AbortController(),
   ) {}
 
+  /**
+   * Runs `work` with a signal that aborts when `stop` or {@link close} does, and lets go of both
+   * afterwards (Node 20's `AbortSignal.any` keeps an entry per command on the runtime-long signal).
+   */
+  private async withStop<T>(stop: AbortSignal | undefined, work: (either: AbortSignal) => Promise<T>): Promise<T> {
+    if (stop === undefined) return work(this.closing.signal);
+    const either = new AbortController();
+    const abort = (): void => either.abort();
+    if (stop.aborted || this.closing.signal.aborted) either.abort();
+    stop.addEventListener("abort", abort, { once: true });
+    this.closing.signal.addEventListener("abort", abort, { once: true });
+    try {
+      return await work(either.signal);
+    } finally {
+      stop.removeEventListener("abort", abort);
+      this.closing.signal.removeEventListener("abort", abort);
+    }
+  }
+
   /** Ends every command still running, and refuses new ones (the runtime closes). */
   close(): void {
     this.closing.abort();
@@ -109,7 +128,7 @@ export class WorkspaceShell {
       );
     }
     try {
-      return await execInWorkspace(workspace, command, timeoutMs, isolated, this.network, stop ? AbortSignal.any([stop, this.closing.signal]) : this.closing.signal);
+      return await this.withStop(stop, (either) => execInWorkspace(workspace, command, timeoutMs, isolated, this.network, either));
     } catch (error) {
       if (!(error instanceof ShellIsolationSetupError)) throw error;
       throw new ToolCallError("configuration_error", `${error.message} The host must provide ${SHELL_ISOLATION_REQUIREMENTS}.`, { cause: error });

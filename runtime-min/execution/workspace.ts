@@ -18,7 +18,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write.js";
 import { writeRefusalError } from "../errors.js";
-import { closeFolder, entryOf, openFolderBeneath, readFileIn, type OpenFolder } from "./beneath.js";
+import { closeFolder, entryOf, MAX_FOLDER_DEPTH, openFolderBeneath, readFileIn, type OpenFolder } from "./beneath.js";
 import { sandboxEnvironment } from "../sandbox/sandbox-environment.js";
 import { isolatedShellArgs, isolationFailureOf, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
 
@@ -110,6 +110,9 @@ function mapIntoWorkspace(workspace: string, requested: string): string {
   return target;
 }
 
+/** Longest path the host names in a workspace (Linux's `PATH_MAX`). */
+const PATH_MAX_BYTES = 4096;
+
 /**
  * Opens the folder of `target` (a path {@link mapIntoWorkspace} gave) beneath the workspace,
  * never through a link (`./beneath.ts`; review of 5 December, N2): a link on the way — also one
@@ -119,6 +122,11 @@ function mapIntoWorkspace(workspace: string, requested: string): string {
  */
 function openTargetFolder(workspace: string, target: string, requested: string, create: boolean): { readonly folder: OpenFolder; readonly name: string } {
   const parts = path.relative(workspace, target).split(path.sep).filter((part) => part !== "");
+  // A path the host could not name either, or deeper than any walk goes: refused before any
+  // folder is opened (40,000 levels held the host's thread 48 s; helper-65 D1).
+  if (parts.length > MAX_FOLDER_DEPTH || Buffer.byteLength(target) > PATH_MAX_BYTES) {
+    throw new Error(`The path '${requested.length > 200 ? `${requested.slice(0, 200)}…` : requested}' is too long: at most ${MAX_FOLDER_DEPTH} folder levels and ${PATH_MAX_BYTES} bytes in all.`);
+  }
   const name = parts.pop();
   if (name === undefined) throw new Error(`The path '${requested}' is the workspace itself, not a file in it.`);
   try {

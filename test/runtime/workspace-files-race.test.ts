@@ -80,4 +80,15 @@ describe.runIf(process.platform === "linux")("the host's workspace file exchange
     expect(hits).toBe(0);
     expect(fs.readdirSync(outside)).toEqual([]);
   }, 30_000);
+
+  it("refuses a path deeper than 256 folder levels or longer than 4096 bytes before opening anything (helper-65 D1: 40,000 levels held the host's thread 48 s)", async () => {
+    const workspace = tempDir("al-ws-");
+    await expect(writeWorkspaceFile(workspace, `${"a/".repeat(40_000)}f.txt`, "deep")).rejects.toThrow(/is too long: at most 256 folder levels and 4096 bytes in all/);
+    await expect(readWorkspaceFile(workspace, `${"a/".repeat(300)}f.txt`)).rejects.toThrow(/is too long/);
+    await expect(readWorkspaceFileBytes(workspace, `${"b".repeat(5000)}.txt`)).rejects.toThrow(/is too long/);
+    expect(fs.readdirSync(workspace)).toEqual([]);
+    // 255 levels are fine.
+    await writeWorkspaceFile(workspace, `${"a/".repeat(255)}f.txt`, "deep");
+    expect(await readWorkspaceFile(workspace, `${"a/".repeat(255)}f.txt`)).toBe("deep");
+  });
 });
