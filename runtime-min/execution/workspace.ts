@@ -185,10 +185,17 @@ export async function readWorkspaceFileBytes(workspace: string, requested: strin
 export async function writeWorkspaceFile(workspace: string, requested: string, contents: string | Uint8Array): Promise<void> {
   const { folder, name } = openTargetFolder(workspace, mapIntoWorkspace(workspace, requested), requested, true);
   try {
-    const temporary = entryOf(folder, `${name}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+    // A short name of its own, so a file name the host allows is never too long with it.
+    const temporary = entryOf(folder, `.al-${randomBytes(8).toString("hex")}.tmp`);
     // `wx`: a new file (O_EXCL), so not a link either; the rename replaces a link named `name`.
     await fs.promises.writeFile(temporary, contents, { flag: "wx" });
-    await fs.promises.rename(temporary, entryOf(folder, name));
+    try {
+      await fs.promises.rename(temporary, entryOf(folder, name));
+    } catch (error) {
+      // A folder named `name`, for one: the temporary does not stay behind.
+      await fs.promises.rm(temporary, { force: true });
+      throw throughLinkOr(error, requested);
+    }
   } finally {
     closeFolder(folder);
   }

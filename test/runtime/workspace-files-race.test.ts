@@ -91,4 +91,15 @@ describe.runIf(process.platform === "linux")("the host's workspace file exchange
     await writeWorkspaceFile(workspace, `${"a/".repeat(255)}f.txt`, "deep");
     expect(await readWorkspaceFile(workspace, `${"a/".repeat(255)}f.txt`)).toBe("deep");
   });
+
+  it("a write onto a folder fails saying so and leaves no temporary; a long file name writes (helper-65 E2)", async () => {
+    const workspace = tempDir("al-ws-");
+    fs.mkdirSync(path.join(workspace, "d"));
+    fs.writeFileSync(path.join(workspace, "d", "kept.txt"), "kept");
+    await expect(writeWorkspaceFile(workspace, "d", "x")).rejects.toThrow("The path 'd' is a folder, not a file.");
+    expect(fs.readdirSync(workspace)).toEqual(["d"]);
+    const long = "n".repeat(250);
+    await writeWorkspaceFile(workspace, long, "long");
+    expect(fs.readFileSync(path.join(workspace, long), "utf8")).toBe("long");
+  });
 });
