@@ -7,7 +7,8 @@
 import { constants } from "node:fs";
 import { ToolCallError } from "../failures.js";
 import { DEFAULT_ARTIFACT_BYTE_LIMIT, type CoreToolContext } from "./types.js";
-import { describeFsError, openResolved, resolveWorkspacePath, WORKSPACE_ROOT, type ResolvedWorkspacePath } from "./workspace-paths.js";
+import { openFileIn } from "../execution/beneath.js";
+import { describeFsError, resolveWorkspacePath, withParentOf, WORKSPACE_ROOT, type ResolvedWorkspacePath } from "./workspace-paths.js";
 
 /** Path segments that are never handed off or delivered, wherever they appear. */
 export const EXCLUDED_SEGMENTS: readonly string[] = Object.freeze(["__pycache__", "node_modules", ".git"]);
@@ -60,11 +61,14 @@ export interface ArtifactSource {
 
 async function readBounded(resolved: ResolvedWorkspacePath, limit: number, tool: string): Promise<Buffer> {
   const { workspacePath } = resolved;
-  // Never through a link, also one swapped in after the path was checked (`workspace-paths.ts`).
-  const handle = await openResolved(resolved, constants.O_RDONLY);
+  // Never through a link, also one swapped in after the path was checked, and a regular file only (`workspace-paths.ts`).
+  const opened = await withParentOf(resolved, false, (folder, name) => openFileIn(folder, name, constants.O_RDONLY)).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EISDIR" || code === "EFTYPE") throw new ToolCallError("invalid_input", `${workspacePath} is not a regular file; ${tool} takes one exact file.`);
+    throw error;
+  });
+  const { handle, stats } = opened;
   try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new ToolCallError("invalid_input", `${workspacePath} is not a regular file; ${tool} takes one exact file.`);
     // A hard link is another name of a file that may lie anywhere (an excluded path included).
     if (stats.nlink > 1) {
       throw new ToolCallError("invalid_input", `${workspacePath} has ${stats.nlink} hard links, so it is also reachable under another name (possibly an internal path such as .git); ${tool} takes a file with one name only. Copy it (cp) and pass the copy.`);

@@ -15,12 +15,11 @@
  * so a link a tool's shell command swaps in after the check is refused, not followed (host-file
  * review of 5 December, H1–H3: `read`, `write`, `delete` and `grep` could be led out of the workspace so).
  */
-import type { FileHandle } from "node:fs/promises";
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { ToolCallError } from "../failures.js";
 import { isPathInside as isInside } from "../../common/path-inside.js";
-import { MAX_FOLDER_DEPTH, openIn, withFolderBeneath, type OpenFolder } from "../execution/beneath.js";
+import { MAX_FOLDER_DEPTH, withFolderBeneath, type OpenFolder } from "../execution/beneath.js";
 
 /** The model-facing workspace root. */
 export const WORKSPACE_ROOT = "/workspace";
@@ -138,16 +137,8 @@ export function withFolderOf<T>(resolved: ResolvedWorkspacePath, use: (folder: O
 export function withParentOf<T>(resolved: ResolvedWorkspacePath, create: boolean, use: (folder: OpenFolder, name: string) => Promise<T>): Promise<T> {
   const parts = partsOf(resolved.hostRelative);
   const name = parts.pop();
-  if (name === undefined) throw new ToolCallError("invalid_input", `${resolved.workspacePath} is the workspace folder itself, not an entry in it.`);
+  if (name === undefined) return Promise.reject(new ToolCallError("invalid_input", `${resolved.workspacePath} is the workspace folder itself, not an entry in it.`));
   return withFolderBeneath(resolved.root, parts, create, (folder) => use(folder, name));
-}
-
-/**
- * Opens the file `resolved` names with `flags` (`O_NOFOLLOW` added), never through a link:
- * {@link withParentOf}, then `openIn`. The caller closes the handle.
- */
-export function openResolved(resolved: ResolvedWorkspacePath, flags: number, create = false): Promise<FileHandle> {
-  return withParentOf(resolved, create, (folder, name) => openIn(folder, name, flags, 0o666));
 }
 
 /**

@@ -16,7 +16,8 @@ import { deleteTool, editTool, readTool, writeTool } from "../../runtime-min/cor
 import { grepTool } from "../../runtime-min/core-tools/grep.js";
 import { listTool, workspaceSnapshotTool } from "../../runtime-min/core-tools/list-tools.js";
 import type { CoreJson, CoreToolContext } from "../../runtime-min/core-tools/types.js";
-import { openResolved, resolveWorkspacePath, withFolderOf } from "../../runtime-min/core-tools/workspace-paths.js";
+import { openFileIn } from "../../runtime-min/execution/beneath.js";
+import { resolveWorkspacePath, withFolderOf, withParentOf } from "../../runtime-min/core-tools/workspace-paths.js";
 import { makeContext, makeDirs, type Sandbox } from "./context.js";
 
 let dirs: Sandbox;
@@ -61,8 +62,8 @@ describe.runIf(process.platform === "linux")("core file tools and a link swapped
     // The swap a shell command makes between the check and the open.
     fs.renameSync(path.join(workspace, "d"), path.join(workspace, "d.real"));
     fs.renameSync(path.join(workspace, "d.link"), path.join(workspace, "d"));
-    await expect(openResolved(file, fs.constants.O_RDONLY)).rejects.toMatchObject({ code: "ELOOP" });
-    await expect(openResolved(file, fs.constants.O_WRONLY | fs.constants.O_CREAT, true)).rejects.toMatchObject({ code: "ELOOP" });
+    await expect(withParentOf(file, false, (folder, name) => openFileIn(folder, name, fs.constants.O_RDONLY))).rejects.toMatchObject({ code: "ELOOP" });
+    await expect(withParentOf(file, true, (folder, name) => openFileIn(folder, name, fs.constants.O_WRONLY | fs.constants.O_CREAT))).rejects.toMatchObject({ code: "ELOOP" });
     await expect(withFolderOf(folder, async () => "opened")).rejects.toMatchObject({ code: "ELOOP" });
     outsideUntouched();
   });
