@@ -20,7 +20,7 @@ import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write
 import { writeRefusalError } from "../errors.js";
 import { closeFolder, entryOf, MAX_FOLDER_DEPTH, openFolderBeneath, readFileIn, type OpenFolder } from "./beneath.js";
 import { sandboxEnvironment } from "../sandbox/sandbox-environment.js";
-import { isolatedShellArgs, isolationFailureOf, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
+import { isolatedShellLaunch, isolationFailureOf, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
 
 /**
  * Absolute workspace directory of a run, created when missing. `stateDir` is the agent root's
@@ -223,7 +223,8 @@ export class ShellIsolationSetupError extends Error {
  * could not be set up (also when an isolated `workspace` is not `<stateDir>/runs/<runId>/workspace`).
  * `network` `"none"` puts an isolated command in a network namespace without a usable device.
  * `stop` ends the command (its whole process group) when it aborts, and the promise rejects;
- * an isolated command also dies with the host where util-linux `setpriv` is found.
+ * an isolated command also dies with the host where the shell probe kept util-linux `setpriv`
+ * (`isolatedShellLaunch`).
  */
 export function execInWorkspace(
   workspace: string,
@@ -234,17 +235,13 @@ export function execInWorkspace(
   stop?: AbortSignal,
 ): Promise<ShellResult> {
   const timeout = Math.min(Math.max(1, Math.floor(timeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS)), EXEC_MAX_TIMEOUT_MS);
-  let file = isolation ? isolation.unshare : "/bin/sh";
-  let args = ["-c", command];
+  let file = "/bin/sh";
+  let args: readonly string[] = ["-c", command];
   if (isolation) {
     const stateDir = stateDirOfWorkspace(workspace);
     if (stateDir === undefined) return Promise.reject(new ShellIsolationSetupError(`the workspace ${workspace} is not <stateDir>/runs/<runId>/workspace, so there is no state directory to hide`));
-    args = isolatedShellArgs(isolation, { workspace, stateDir, command, network });
-    if (isolation.setpriv) {
-      // Dies with the host, whatever ends it (as sandbox processes do: ../sandbox/process-isolation.ts).
-      args = ["--pdeathsig", "KILL", "--", file, ...args];
-      file = isolation.setpriv;
-    }
+    // Under `setpriv --pdeathsig KILL` when the probe kept it: dies with the host, whatever ends it.
+    ({ command: file, args } = isolatedShellLaunch(isolation, { workspace, stateDir, command, network }));
   }
   if (stop?.aborted) return Promise.reject(new Error(`The command did not run: its tool call has finished: ${command}`));
   return new Promise((resolve, reject) => {

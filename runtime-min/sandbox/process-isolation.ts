@@ -21,6 +21,8 @@
  *   the host — SIGKILL included — kills it, and `--kill-child` sets the same signal on the Node
  *   child it forks. Node has no `prctl`, and a watchdog inside the child cannot run while a tool
  *   loops (`for (;;) {}` blocks its event loop); the kernel needs no cooperation from the child.
+ *   The probe checks `setpriv --pdeathsig` on its own first (`./launchers.ts`): one without it
+ *   (util-linux < 2.33, busybox) is left out of the launch, which then relies on `--kill-child`.
  * - **Network policy `"none"`** (`--net`): a new network namespace whose only device, the
  *   loopback, is down, so every connection fails.
  * - **No symbolic link in the workspace is followed** (`nosymfollow`, {@link LINK_GUARD_SCRIPT}):
@@ -41,13 +43,14 @@
  * Whether this works is probed once per process with the real launch (a success is remembered
  * per agent while the machine stays as it is: `./probe-cache.ts`). Where it does not (not
  * Linux, no util-linux, user namespaces disabled) the child still gets its own session and,
- * with `setpriv`, the parent-death signal; the runtime warns (AL8060) and refuses network
+ * with a `setpriv` that passed its check, the parent-death signal; the runtime warns (AL8060) and refuses network
  * policy `"none"` (AL8061), which it cannot enforce.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { findExecutable, PROBE_TIMEOUT_MS, setprivWorks } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
 
 /** Network policy of sandboxed tools (host-owned, like the execution mode). */
@@ -143,10 +146,8 @@ cd -- "$workspace" || exit 125
 unset PWD OLDPWD
 exec "$@"`;
 
-const PROBE_TIMEOUT_MS = 15_000;
 /** The program the probe launches in the namespaces (POSIX requires it at this path). */
 const PROBE_SHELL = "/bin/sh";
-const SYSTEM_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
 let probe: Promise<ProcessIsolationProbe> | undefined;
 let override: LaunchTools | undefined;
 
@@ -219,8 +220,10 @@ function findLaunchers():
   // kernel's release is part of it, since the link guard needs Linux 5.10.
   const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, mount, PROBE_SHELL, `kernel ${os.release()}`]);
   const remembered = cachedSuccess("process", fingerprint);
-  if (remembered === ISOLATED_WITH_LINK_GUARD) return { kind: "remembered", tools: { setpriv, unshare, prlimit, mount } };
-  if (remembered === ISOLATED_WITHOUT_LINK_GUARD) return { kind: "remembered", tools: { setpriv, unshare, prlimit } };
+  const base = remembered?.endsWith(SETPRIV_REFUSED) ? remembered.slice(0, -SETPRIV_REFUSED.length) : remembered;
+  const kept = base === remembered ? setpriv : undefined;
+  if (base === ISOLATED_WITH_LINK_GUARD) return { kind: "remembered", tools: { setpriv: kept, unshare, prlimit, mount } };
+  if (base === ISOLATED_WITHOUT_LINK_GUARD) return { kind: "remembered", tools: { setpriv: kept, unshare, prlimit } };
   return { kind: "unknown", tools: { setpriv, unshare, prlimit, mount }, fingerprint };
 }
 
@@ -228,6 +231,8 @@ function findLaunchers():
 const ISOLATED_WITH_LINK_GUARD = "isolated, links guarded";
 /** What it remembers of a launch that isolates but whose link guard failed. */
 const ISOLATED_WITHOUT_LINK_GUARD = "isolated, links not guarded";
+/** Added to what the probe cache remembers when `setpriv` was found but refused `--pdeathsig` (left out of launches). */
+const SETPRIV_REFUSED = "; setpriv without --pdeathsig";
 /** The reason said for a remembered launch without the link guard. */
 const NO_LINK_GUARD = "`mount --bind -o nosymfollow` did not work here (it needs util-linux 2.38 and Linux 5.10)";
 
@@ -236,7 +241,10 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
   if (found.kind === "unavailable") return found.probe;
   if (found.kind === "remembered") return found.tools.mount ? { tools: found.tools } : { tools: found.tools, linkGuardUnavailableReason: NO_LINK_GUARD };
   const { tools, fingerprint } = found;
-  const { setpriv, unshare, prlimit, mount } = tools;
+  const { unshare, prlimit, mount } = tools;
+  // A `setpriv` that cannot set the parent-death signal is left out rather than failing every launch.
+  const setpriv = tools.setpriv !== undefined && (await setprivWorks(tools.setpriv)) ? tools.setpriv : undefined;
+  const noted = setpriv === tools.setpriv ? "" : SETPRIV_REFUSED;
   const namespaces = `\`${unshare} --user --map-root-user --pid --net\``;
   // The launch of a sandbox process, with `/bin/sh` for Node, in a folder holding a link that
   // the guard must keep the shell from following (`test -e` through it fails with ELOOP).
@@ -254,7 +262,7 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
     if (folder !== undefined) fs.rmSync(folder, { recursive: true, force: true });
   }
   if (failure === undefined) {
-    recordSuccess("process", fingerprint, ISOLATED_WITH_LINK_GUARD);
+    recordSuccess("process", fingerprint, ISOLATED_WITH_LINK_GUARD + noted);
     return { tools: { setpriv, unshare, prlimit, mount } };
   }
   // The namespaces without the guard (an older util-linux or kernel): kept, so that the PID and
@@ -262,7 +270,7 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
   // of sandboxed tools as not isolated (review of 5 December, N1).
   const plainFailure = await launchFails(sandboxLaunch({ setpriv, unshare, prlimit: undefined }, ["-c", PID_ONE_CHECK], "none", PROBE_SHELL));
   if (plainFailure !== undefined) return { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: `${namespaces} failed: ${plainFailure}` };
-  recordSuccess("process", fingerprint, ISOLATED_WITHOUT_LINK_GUARD);
+  recordSuccess("process", fingerprint, ISOLATED_WITHOUT_LINK_GUARD + noted);
   return { tools: { setpriv, unshare, prlimit }, linkGuardUnavailableReason: failure };
 }
 
@@ -276,18 +284,4 @@ function launchFails(launch: SandboxLaunch): Promise<string | undefined> {
       resolve(error ? stderr.trim() || error.message : undefined);
     });
   });
-}
-
-function findExecutable(name: string, first: readonly string[] = []): string | undefined {
-  const fromPath = (process.env.PATH ?? "").split(path.delimiter).filter((dir) => path.isAbsolute(dir));
-  for (const dir of [...first, ...fromPath, ...SYSTEM_DIRS]) {
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
 }

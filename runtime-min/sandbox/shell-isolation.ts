@@ -47,6 +47,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { sandboxEnvironment } from "./sandbox-environment.js";
+import { findExecutable, PROBE_TIMEOUT_MS, setprivWorks, SYSTEM_DIRS } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
 
 /**
@@ -68,7 +69,10 @@ export interface ShellIsolationTools {
   readonly mkdir: string;
   /** True when `unshare` accepted `--kill-child` (util-linux ≥ 2.32). */
   readonly killChild: boolean;
-  /** util-linux `setpriv`, when present: commands start under `--pdeathsig KILL`, so they die with the host. */
+  /**
+   * util-linux `setpriv`, when present and the probe ran the isolated command under
+   * `setpriv --pdeathsig KILL` (util-linux ≥ 2.33): commands start under it, so they die with the host.
+   */
   readonly setpriv?: string;
 }
 
@@ -221,6 +225,17 @@ export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedComma
   ];
 }
 
+/**
+ * The whole launch of an isolated command: {@link isolatedShellArgs} under `tools.unshare`,
+ * itself under `tools.setpriv --pdeathsig KILL` when the probe kept `setpriv` (the command dies
+ * with the host however the host ends; host-file review of 5 December, H6). The one place the
+ * launch line is made, so the probe runs exactly what commands run.
+ */
+export function isolatedShellLaunch(tools: ShellIsolationTools, run: IsolatedCommand, hidden: readonly string[] = hiddenHostDirs()): { readonly command: string; readonly args: readonly string[] } {
+  const args = isolatedShellArgs(tools, run, hidden);
+  return tools.setpriv === undefined ? { command: tools.unshare, args } : { command: tools.setpriv, args: ["--pdeathsig", "KILL", "--", tools.unshare, ...args] };
+}
+
 /** The reason in a setup failure's stderr, or `undefined` when the command itself ran. */
 export function isolationFailureOf(exitCode: number, stderr: string): string | undefined {
   if (exitCode !== ISOLATION_FAILURE_EXIT_CODE || !stderr.startsWith(ISOLATION_FAILURE_MARKER)) return undefined;
@@ -228,8 +243,6 @@ export function isolationFailureOf(exitCode: number, stderr: string): string | u
 }
 
 const DEFAULT_UNSHARE = "unshare";
-const PROBE_TIMEOUT_MS = 15_000;
-const SYSTEM_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
 
 let unshareCommand = DEFAULT_UNSHARE;
 const probes = new Map<string, Promise<ShellIsolationProbe>>();
@@ -273,18 +286,20 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   if (!mount) return { available: false, reason: "util-linux `mount` was not found on PATH" };
   const mkdir = findExecutable("mkdir");
   if (!mkdir) return { available: false, reason: "`mkdir` was not found on PATH" };
-  const found = await probeTools(unshare, mount, mkdir);
-  if (!found.available) return found;
-  // Not part of what the probe checks: without it, commands still run isolated, and die with the host only through `--kill-child`.
-  const setpriv = findExecutable("setpriv", [path.dirname(unshare)]);
-  return setpriv === undefined ? found : { available: true, tools: { ...found.tools, setpriv } };
+  // Probed on its own first: a `setpriv` without `--pdeathsig` (util-linux < 2.33, busybox) is
+  // left out, and commands still run isolated, dying with the host only through `--kill-child`.
+  const foundSetpriv = findExecutable("setpriv", [path.dirname(unshare)]);
+  const setpriv = foundSetpriv !== undefined && (await setprivWorks(foundSetpriv)) ? foundSetpriv : undefined;
+  return probeTools(unshare, mount, mkdir, setpriv);
 }
 
-async function probeTools(unshare: string, mount: string, mkdir: string): Promise<ShellIsolationProbe> {
-  // A success on this machine as it is now is remembered per agent (./probe-cache.ts).
-  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh"], hiddenHostDirs());
+async function probeTools(unshare: string, mount: string, mkdir: string, setpriv: string | undefined): Promise<ShellIsolationProbe> {
+  // A success on this machine as it is now is remembered per agent (./probe-cache.ts); the
+  // fingerprint names `setpriv` (or its absence), so a `setpriv` installed or replaced re-probes.
+  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", setpriv ?? "no setpriv"], hiddenHostDirs());
+  const withSetpriv = (killChild: boolean): ShellIsolationTools => ({ unshare, mount, mkdir, killChild, ...(setpriv === undefined ? {} : { setpriv }) });
   const cached = cachedSuccess("shell", fingerprint);
-  if (cached === "kill-child" || cached === "no-kill-child") return { available: true, tools: { unshare, mount, mkdir, killChild: cached === "kill-child" } };
+  if (cached === "kill-child" || cached === "no-kill-child") return { available: true, tools: withSetpriv(cached === "kill-child") };
   let stateDir: string;
   try {
     stateDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-shell-probe-")));
@@ -296,17 +311,17 @@ async function probeTools(unshare: string, mount: string, mkdir: string): Promis
     const workspace = path.join(stateDir, "runs", "probe", "workspace");
     fs.mkdirSync(workspace, { recursive: true });
     const run = { workspace, stateDir, command: "true" };
-    const first = await tryIsolated({ unshare, mount, mkdir, killChild: true }, run);
+    const first = await tryIsolated(withSetpriv(true), run);
     if (first.ok) {
       recordSuccess("shell", fingerprint, "kill-child");
-      return { available: true, tools: { unshare, mount, mkdir, killChild: true } };
+      return { available: true, tools: withSetpriv(true) };
     }
     if (!/kill-child/.test(first.reason)) return { available: false, reason: first.reason };
     // An older unshare without --kill-child: isolation still works, a timeout kills less.
-    const second = await tryIsolated({ unshare, mount, mkdir, killChild: false }, run);
+    const second = await tryIsolated(withSetpriv(false), run);
     if (!second.ok) return { available: false, reason: second.reason };
     recordSuccess("shell", fingerprint, "no-kill-child");
-    return { available: true, tools: { unshare, mount, mkdir, killChild: false } };
+    return { available: true, tools: withSetpriv(false) };
   } catch (error) {
     return { available: false, reason: `the probe could not prepare its workspace in ${stateDir}: ${(error as Error).message}` };
   } finally {
@@ -317,7 +332,8 @@ async function probeTools(unshare: string, mount: string, mkdir: string): Promis
 function tryIsolated(tools: ShellIsolationTools, run: IsolatedCommand): Promise<{ ok: true } | { ok: false; reason: string }> {
   return new Promise((resolve) => {
     const options = { cwd: run.workspace, env: sandboxEnvironment(run.workspace), timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL" as const, encoding: "utf8" as const };
-    execFile(tools.unshare, isolatedShellArgs(tools, run), options, (error, _stdout, stderr) => {
+    const launch = isolatedShellLaunch(tools, run);
+    execFile(launch.command, launch.args, options, (error, _stdout, stderr) => {
       if (!error) return resolve({ ok: true });
       const code = (error as { code?: unknown }).code;
       const said = (typeof code === "number" ? isolationFailureOf(code, stderr) : undefined) ?? stderr.trim();
@@ -325,24 +341,4 @@ function tryIsolated(tools: ShellIsolationTools, run: IsolatedCommand): Promise<
       resolve({ ok: false, reason: `\`${tools.unshare} --user --map-root-user --mount --pid\` failed: ${said ? `${said} (${how})` : how}` });
     });
   });
-}
-
-/** Absolute path of an executable: `name` itself when it has a slash, else the first hit on PATH. */
-function findExecutable(name: string, firstDirs: readonly string[] = []): string | undefined {
-  if (name.includes("/")) return isExecutable(path.resolve(name)) ? path.resolve(name) : undefined;
-  const fromPath = (process.env.PATH ?? "").split(path.delimiter).filter((dir) => path.isAbsolute(dir));
-  for (const dir of [...firstDirs, ...fromPath, ...SYSTEM_DIRS]) {
-    const candidate = path.join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
