@@ -52,8 +52,8 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build, version as esbuildVersion } from "esbuild";
-import ts from "typescript";
+import { build as esbuildBuild, version as esbuildVersion } from "esbuild";
+import { buildIsCurrent, forgetBuildKey, writeBuildKey } from "./build-key.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, "dist");
@@ -177,6 +177,32 @@ async function withOwnModuleUrl(args) {
     return (before.split('"').length - 1) % 2 === 1 ? match : `__alModuleUrl(${JSON.stringify(own)})`;
   });
   return { contents, loader: "ts" };
+}
+
+/**
+ * The up-to-date check (`./build-key.mjs`, as `tsc -b` has one): every file esbuild and this
+ * script read, the folders holding them, and every file this script wrote are recorded in
+ * `build-key.json` beside the bundle; when all of them are as recorded (and this script, esbuild
+ * and Node are the same), the build is skipped, about 5 s of every `npm test`'s pretest build and
+ * of every `npm pack`. `--force` builds anyway.
+ */
+const keyFile = path.join(outdir, "build-key.json");
+const requireForKey = createRequire(import.meta.url);
+const installedTypeScriptFile = createRequire(createRequire(requireForKey.resolve("ts-morph")).resolve("@ts-morph/common")).resolve("./typescript.js");
+const keyStamp = { esbuild: esbuildVersion, node: process.version };
+// package.json and the lock: a dependency changed (its resolution included) changes the lock.
+const scriptInputs = [fileURLToPath(import.meta.url), fileURLToPath(new URL("./build-key.mjs", import.meta.url)), path.join(dist, "cli", "commands", "host-commands.js"), installedTypeScriptFile, path.join(root, "package.json"), path.join(root, "package-lock.json")];
+if (!process.argv.includes("--force") && buildIsCurrent(keyFile, keyStamp)) process.exit(0);
+forgetBuildKey(keyFile);
+const { default: ts } = await import("typescript");
+
+/** Every file an esbuild build of this script read (its metafile's inputs), for the key. */
+const readByEsbuild = new Set();
+/** esbuild's `build`, recording what it read. */
+async function build(options) {
+  const result = await esbuildBuild({ ...options, metafile: true });
+  for (const input of Object.keys(result.metafile?.inputs ?? {})) readByEsbuild.add(path.resolve(options.absWorkingDir ?? process.cwd(), input));
+  return result;
 }
 
 // Everything but the TypeScript copy and its key (made again only when its source changed, below).
@@ -559,4 +585,12 @@ writeBin(path.join(dist, "bin", BIN_STUB));
 // files this build no longer writes, so it goes (the next `tsc` that emits the entry writes it back).
 const oldBin = path.join(dist, "bin", "assembly-line.js");
 if (readIfFile(oldBin)?.replace(/^#![^\n]*\n/, "").startsWith(STUB_MARK)) fs.rmSync(oldBin);
-for (const [name, script] of Object.entries(WORKER_SCRIPTS)) writeWorkerStub(emitted(path.join(root, script)), `await bundle.${name}();`);
+const workerStubs = Object.entries(WORKER_SCRIPTS).map(([name, script]) => {
+  const file = emitted(path.join(root, script));
+  writeWorkerStub(file, `await bundle.${name}();`);
+  return file;
+});
+
+// The key of this build (see keyFile above): written last, so a build that failed leaves none.
+const written = [...fs.readdirSync(outdir).filter((name) => name !== "build-key.json").map((name) => path.join(outdir, name)), path.join(dist, "bin", BIN_STUB), ...workerStubs];
+writeBuildKey(keyFile, keyStamp, [...scriptInputs, ...readByEsbuild], written);
