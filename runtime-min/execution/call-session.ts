@@ -60,6 +60,14 @@ export interface SessionShell {
   exec(workspace: string, command: string, timeoutMs: number | undefined, stop?: AbortSignal): Promise<ShellResult>;
 }
 
+/**
+ * The most shell commands one call runs at a time (`ctx.getSandbox().exec`); more wait their
+ * turn. Every command is a host process tree (an `unshare`, its shells), so a tool that fired
+ * thousands at once made the host fork thousands of processes (helper-65's review of 5 December,
+ * E5).
+ */
+export const SHELL_COMMANDS_AT_ONCE = 4;
+
 /** Host services and event log of one call. */
 export class CallSession {
   /** This call's events, in the order they were persisted. */
@@ -75,6 +83,9 @@ export class CallSession {
   private finished = false;
   /** The call's file exchanges so far ({@link oneAtATime}). */
   private fileExchanges: Promise<void> = Promise.resolve();
+  /** Shell commands of the call running now, and those waiting for a turn ({@link SHELL_COMMANDS_AT_ONCE}). */
+  private commandsRunning = 0;
+  private readonly commandsWaiting: (() => void)[] = [];
   /** Aborted when the call finishes: its shell commands still running end (`WorkspaceShell.exec`). */
   private readonly commandsEnd = new AbortController();
   /** The received call's row, written by the first commit ({@link expectCall}). */
@@ -252,13 +263,23 @@ export class CallSession {
     return turn;
   }
 
-  /** Runs a shell command; a refusal by the host also becomes the call's {@link callFailure}. */
+  /**
+   * Runs a shell command, at most {@link SHELL_COMMANDS_AT_ONCE} of the call's at a time (the
+   * others wait their turn in the order asked; a command's timeout runs from its start); a
+   * refusal by the host also becomes the call's {@link callFailure}. A command still waiting when
+   * the call finishes does not run.
+   */
   private async exec(workspace: string, command: string, timeoutMs: number | undefined): Promise<ShellResult> {
+    if (this.commandsRunning >= SHELL_COMMANDS_AT_ONCE) await new Promise<void>((turn) => this.commandsWaiting.push(turn));
+    this.commandsRunning++;
     try {
       return await this.shell.exec(workspace, command, timeoutMs, this.commandsEnd.signal);
     } catch (error) {
       if (error instanceof ToolCallError) this.callFailure ??= error;
       throw error;
+    } finally {
+      this.commandsRunning--;
+      this.commandsWaiting.shift()?.();
     }
   }
 

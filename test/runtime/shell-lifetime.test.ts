@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SHELL_COMMANDS_AT_ONCE } from "../../runtime-min/execution/call-session.js";
 import { openRuntime, probeShellIsolation } from "../../runtime-min/index.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 
@@ -18,6 +19,7 @@ beforeAll(async () => {
   agent = await createAgent([
     { name: "shell_background", file: "shell.ts", factory: "shellBackground" },
     { name: "shell", file: "shell.ts", factory: "shell" },
+    { name: "shell_parallel", file: "shell.ts", factory: "shellParallel" },
   ]);
 }, 120_000);
 
@@ -91,5 +93,28 @@ await runtime.call({ tool: "shell_background", input: { command: ${JSON.stringif
     child.kill("SIGKILL");
     await new Promise((resolve) => child.on("exit", resolve));
     expect(await stopped("host-killed")).toBe(true);
+  }, 120_000);
+});
+
+describe("many shell commands at once", () => {
+  it(`a call runs at most ${SHELL_COMMANDS_AT_ONCE} at a time; the others wait their turn, and all run (helper-65 E5: one process tree per command)`, async () => {
+    const runtime = await openRuntime({ root: agent.root });
+    try {
+      const command = "echo start >> log.txt; sleep 0.3; echo end >> log.txt";
+      const result = await runtime.call({ tool: "shell_parallel", input: { command, count: 12 }, runId: "parallel" });
+      expect(result, result.error).toMatchObject({ status: "ok", output: { exitCodes: Array(12).fill(0) } });
+      const log = fs.readFileSync(path.join(agent.root, ".assemblyline", "runs", "parallel", "workspace", "log.txt"), "utf8").trim().split("\n");
+      expect(log.filter((line) => line === "start")).toHaveLength(12);
+      let running = 0;
+      let most = 0;
+      for (const line of log) {
+        running += line === "start" ? 1 : -1;
+        most = Math.max(most, running);
+      }
+      expect(most).toBeLessThanOrEqual(SHELL_COMMANDS_AT_ONCE);
+      expect(most).toBeGreaterThan(1);
+    } finally {
+      await runtime.close();
+    }
   }, 120_000);
 });
