@@ -123,7 +123,9 @@ export function compileFirst(loadCompiler: CompilerLoader): NonNullable<RuntimeC
   return async (root, artifactDir) => {
     const { ensureArtifact } = await import("../ensure-artifact.js");
     const ensured = await ensureArtifact(root, loadCompiler, artifactDir);
-    if (ensured.lockChanged) process.stderr.write(`assembly-line: compiled ${root} first: ${path.join(root, "plugins.lock")} was updated.\n`);
+    // Said plainly (new-user trial M23, M41: "compiled . first: plugins.lock was updated" was cryptic): what moved, why, what to do.
+    const lock = path.join(root, "plugins.lock");
+    if (ensured.lockChanged) process.stderr.write(`assembly-line: the agent (${root}) changed since its last compile, so it was compiled first, and ${lock} was updated: review it with \`git diff ${lock}\` and commit it with your change.\n`);
     return ensured.diagnostics;
   };
 }

@@ -71,6 +71,9 @@ describe("call, approve, tools and search compile first only when needed", () =>
     const run = runCli(["tools", root, "--format", "json"]);
     expect(run.status).toBe(0);
     expect(run.stderr).toContain("plugins.lock was updated");
+    // Says why, and what to do (new-user trial M23: "compiled . first" was cryptic).
+    expect(run.stderr).toContain(`the agent (${root}) changed since its last compile, so it was compiled first`);
+    expect(run.stderr).toContain(`git diff ${path.join(root, "plugins.lock")}`);
     const echo = (JSON.parse(run.stdout) as { tools: { name: string; description: string }[] }).tools.find((tool) => tool.name === "echo");
     expect(echo?.description).toBe("Echo a message back, unchanged.");
     expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toContain("Echo a message back, unchanged.");
