@@ -27,7 +27,8 @@ import * as path from "node:path";
 import type { FSWatcher } from "chokidar";
 import { compileAgent, type CompileOptions, type CompileResult } from "../../build/compile.js";
 import { LOCKFILE_NAME } from "../../contract/lockfile-types.js";
-import { DEFAULT_ARTIFACT_DIR } from "../../contract/manifest.js";
+import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE } from "../../contract/manifest.js";
+import { readManifest } from "../../runtime-min/artifact/read-manifest.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
@@ -95,6 +96,10 @@ export async function watchCompile(targets: readonly CompileTarget[], options: r
   const finished = new Promise<number>((resolve) => (finish = resolve));
 
   for (const state of roots) {
+    // What "Repackaged" is measured against until a compile succeeds: the artifact on disk (a
+    // watch that starts with an error would otherwise report every bundle as repackaged after
+    // the fix; new-user trial M49).
+    state.bundles = bundlesOnDisk(state.options.outDir ?? path.join(state.target.root, DEFAULT_ARTIFACT_DIR));
     await compileOnce(state, [], output);
     const outDir = state.options.outDir ?? path.join(state.target.root, DEFAULT_ARTIFACT_DIR);
     const ignoredDirs = [".git", "node_modules", ".assemblyline"].map((name) => path.join(state.target.root, name)).concat(outDir);
@@ -198,7 +203,8 @@ function printChanges(state: RootWatch, result: CompileResult, changed: readonly
   const before = new Set((state.previous?.diagnostics ?? []).map(key));
   const now = new Set(result.diagnostics.map(key));
   const fresh = result.diagnostics.filter((d) => !before.has(key(d)));
-  const gone = [...before].filter((k) => !now.has(k)).length;
+  // Problems: errors and warnings (an info that went away is no fix).
+  const gone = (state.previous?.diagnostics ?? []).filter((d) => d.severity !== "info" && !now.has(key(d))).length;
   process.stdout.write(`Changed: ${changed.map(shown).join(", ")}\n`);
   printDiagnostics(fresh, root);
   if (gone > 0) process.stdout.write(`Fixed: ${gone} problem${gone === 1 ? "" : "s"}.\n`);
@@ -214,6 +220,16 @@ function printChanges(state: RootWatch, result: CompileResult, changed: readonly
   for (const bundle of bundleChanges) process.stdout.write(`Repackaged ${bundle}\n`);
   if (!result.lockChanged && bundleChanges.length === 0 && !result.artifactChanged) process.stdout.write("No change to plugins.lock or the artifact.\n");
   else if (!result.lockChanged && bundleChanges.length === 0) process.stdout.write(`Updated the artifact (${result.artifact ?? "not packaged"}).\n`);
+}
+
+/**
+ * The bundles the artifact in `outDir` holds now, as a compile reports them (artifact-relative
+ * path → SRI, from its `manifest.json`); empty when there is no readable, well-formed manifest.
+ */
+function bundlesOnDisk(outDir: string): ReadonlyMap<string, string> {
+  const text = readText(path.join(outDir, MANIFEST_FILE));
+  const manifest = text === undefined ? undefined : readManifest(MANIFEST_FILE, text).manifest;
+  return new Map(Object.values(manifest?.surfaces ?? {}).flatMap((surface) => Object.values(surface.tools).map((tool) => [tool.bundle, tool.integrity] as const)));
 }
 
 /** Bundles added, changed or removed between two compiles (sorted; removed ones marked). */

@@ -214,3 +214,39 @@ describe("compile --watch, pretty", () => {
     await new Promise((resolve) => child.on("exit", resolve));
   }, 180_000);
 });
+
+describe("compile --watch, pretty, started while the agent has an error", () => {
+  it("after the fix, reports no bundle as repackaged when the artifact on disk already holds them, and counts only errors and warnings as fixed (new-user trial M49)", async () => {
+    const root = starterAgent();
+    expect(runCli(["compile", root]).status).toBe(0);
+    const agentMd = path.join(root, "agent.md");
+    edit(agentMd, "  hello: {}\n", "  hello: {}\n  nope: {}\n");
+    const child = spawn(process.execPath, [cliPath, "compile", "--watch"], { cwd: root, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+    running.push(child);
+    let output = "";
+    const waiters: (() => void)[] = [];
+    const collect = (chunk: string): void => {
+      output += chunk;
+      for (const wake of waiters.splice(0)) wake();
+    };
+    child.stdout.setEncoding("utf8").on("data", collect);
+    child.stderr.setEncoding("utf8").on("data", collect);
+    const until = (test: () => boolean): Promise<void> =>
+      new Promise((resolve, reject) => {
+        const look = (): void => {
+          if (test()) return resolve();
+          if (child.exitCode !== null) return reject(new Error(`watch exited: ${output}`));
+          waiters.push(look);
+        };
+        look();
+      });
+    await until(() => output.includes("Watching"));
+    expect(output).toMatch(/error/);
+    edit(agentMd, "  nope: {}\n", "");
+    await until(() => output.includes("No change to plugins.lock or the artifact.") || output.includes("Repackaged"));
+    expect(output).not.toContain("Repackaged");
+    expect(output).toMatch(/Fixed: 1 problem\.\n/);
+    child.kill("SIGINT");
+    await new Promise((resolve) => child.on("exit", resolve));
+  }, 180_000);
+});
