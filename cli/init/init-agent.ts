@@ -11,10 +11,13 @@ import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.
 import { locateAuthoringCore } from "../../packaging/authoring-core.js";
 import { agentNameFor, agentTemplate, type AuthoringTypes } from "./agent-template.js";
 
+/** How many of the files in the way AL9101 names before "and N more files". */
+const MAX_FILES_NAMED = 3;
+
 /** What {@link initAgent} did. */
 export interface InitResult {
   readonly ok: boolean;
-  /** Errors (AL9101 for each file in the way, AL9102); empty when the agent was written. */
+  /** Errors (one AL9101 naming the files in the way, or AL9102); empty when the agent was written. */
   readonly diagnostics: readonly Diagnostic[];
   /** POSIX paths, relative to `dir`, of the files written (sorted); empty on failure. */
   readonly written: readonly string[];
@@ -38,10 +41,16 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
     return { ok: false, diagnostics: [createDiagnostic(Diagnostics.InitTargetNotDirectory, fileStart(""), [shown(".")])], written: [], agentName };
   }
   const files = agentTemplate(agentName, types);
-  const inTheWay = [...files.keys()].filter((relative) => lstatOrUndefined(path.join(dir, relative)) !== undefined);
+  // agent.md first: when it is in the way, the folder is most likely an agent already.
+  const inTheWay = [...files.keys()].filter((relative) => lstatOrUndefined(path.join(dir, relative)) !== undefined).sort((a, b) => Number(b === "agent.md") - Number(a === "agent.md"));
   if (inTheWay.length > 0) {
-    const diagnostics = inTheWay.map((relative) => createDiagnostic(Diagnostics.InitWouldOverwrite, fileStart(relative), [shown(relative)]));
-    return { ok: false, diagnostics, written: [], agentName };
+    // One error for all of them, at the first (new-user trial M33: `init` again in an agent printed
+    // six errors with a code frame each, about 40 lines for one mistake).
+    const named = inTheWay.slice(0, MAX_FILES_NAMED).map(shown);
+    const more = inTheWay.length - named.length;
+    const list = more > 0 ? `${named.join(", ")} and ${more} more file${more === 1 ? "" : "s"}` : named.length === 1 ? named[0]! : `${named.slice(0, -1).join(", ")} and ${named.at(-1)!}`;
+    const agentAlready = inTheWay.includes("agent.md") ? ` (${shown(".")} has an agent.md: it is an agent already)` : "";
+    return { ok: false, diagnostics: [createDiagnostic(Diagnostics.InitWouldOverwrite, fileStart(inTheWay[0]!), [list, agentAlready])], written: [], agentName };
   }
   for (const [relative, text] of files) {
     const target = path.join(dir, relative);

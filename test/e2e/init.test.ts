@@ -79,6 +79,17 @@ describe("assembly-line init", () => {
     expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe("mine\n");
   });
 
+  it("refuses init again in an agent with one error naming the files in the way, not one per file (new-user trial M33)", () => {
+    const root = path.join(tempDir("al-init-again-"), "agent");
+    expect(runCli(["init", root]).status).toBe(0);
+    const before = fs.readFileSync(path.join(root, "agent.md"), "utf8");
+    const run = runCli(["init", root]);
+    expect(run.status).toBe(1);
+    expect(run.stderr.split("error AL9101").length - 1).toBe(1);
+    expect(run.stderr).toMatch(/init would overwrite \S*agent\.md, .* and \d+ more files? \(\S+ has an agent\.md: it is an agent already\); nothing was written\./);
+    expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(before);
+  });
+
   it("refuses a target that is a file (AL9102)", () => {
     const file = path.join(tempDir("al-init-file-"), "agent");
     fs.writeFileSync(file, "");
