@@ -57,13 +57,17 @@ export function parseFrontMatter(file: string, text: string): FrontMatter {
   }
   const document = parseDocument(text.slice(0, end.start), { prettyErrors: false, uniqueKeys: true, strict: true });
   const diagnostics: Diagnostic[] = [];
-  for (const error of [...document.errors, ...document.warnings]) {
-    const severity = document.errors.includes(error) ? "error" : "warning";
-    diagnostics.push(
-      createDiagnostic(Diagnostics.AgentFrontMatterYaml, locationOf(lineMap, error.pos[0], error.pos[1]), [error.message], { severity }),
-    );
+  if (document.errors.length > 0) {
+    // The first error only (by position), as a parser's later errors most often follow from it:
+    // one unclosed `{` gave three AL1006 at one spot (new-user trial M5). The count of the others is said.
+    const [first, ...rest] = [...document.errors].sort((a, b) => a.pos[0] - b.pos[0]);
+    const others = rest.length === 0 ? "" : ` (the YAML parser reported ${rest.length} more error${rest.length === 1 ? "" : "s"} after this one, which may follow from it)`;
+    diagnostics.push(createDiagnostic(Diagnostics.AgentFrontMatterYaml, locationOf(lineMap, first!.pos[0], first!.pos[1]), [`${first!.message}${others}`]));
+    return { located: undefined, bodyOffset: end.next, lineMap, diagnostics };
   }
-  if (document.errors.length > 0) return { located: undefined, bodyOffset: end.next, lineMap, diagnostics };
+  for (const warning of document.warnings) {
+    diagnostics.push(createDiagnostic(Diagnostics.AgentFrontMatterYaml, locationOf(lineMap, warning.pos[0], warning.pos[1]), [warning.message], { severity: "warning" }));
+  }
 
   const contents = document.contents;
   const conversion = yamlToLocatedValue(contents, lineMap, [], locationOf(lineMap, 0, opening[0].length));

@@ -40,7 +40,7 @@ export const AgentMessages = defineMessages({
     code: "AL1006",
     severity: "error",
     message: "The front matter is not valid YAML: {0}",
-    docs: "agent.md front matter is parsed as YAML 1.2 with unique keys.",
+    docs: "agent.md front matter is parsed as YAML 1.2 with unique keys. Only the parser's first error is reported (its later ones most often follow from it); the message says how many more it found.",
   },
   AgentFrontMatterNotMapping: {
     code: "AL1007",

@@ -40,6 +40,10 @@ describe("loadAgent", () => {
     expect(loadAgent(host, writeTree({ "agent.md": "---\nname: x\n" })).diagnostics[0]).toMatchObject({ code: "AL1005", line: 1, column: 1 });
     const yaml = loadAgent(host, writeTree({ "agent.md": "---\nname: x\ncapabilities:\n  a: {}\n  a: {}\n---\n" })).diagnostics;
     expect(yaml[0]).toMatchObject({ code: "AL1006", line: 5, column: 3 });
+    // One mistake, one error: an unclosed flow mapping made the parser report three at one spot (new-user trial M5).
+    const unclosed = loadAgent(host, writeTree({ "agent.md": "---\nname: my-agent\ncapabilities:\n  hello: {\n    greeting: hi\n   bad: 1\n---\n" })).diagnostics;
+    expect(codes(unclosed)).toEqual(["AL1006"]);
+    expect(unclosed[0]!.message).toMatch(/more errors? after this one, which may follow from it\)$/);
     expect(codes(loadAgent(host, writeTree({ "agent.md": "---\n- a\n- b\n---\n" })).diagnostics)).toEqual(["AL1007"]);
   });
 
