@@ -25,9 +25,10 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
 import { addCapabilityToAgentMd } from "./add-capability-to-agent-md.js";
 import { readPluginName, validateCapabilityKey } from "./capability-key.js";
-import { detectPackageManager, installAllCommand } from "./detect-package-manager.js";
+import { detectPackageManager, installAllCommand, uninstallCommand } from "./detect-package-manager.js";
 import { installPackage, type CommandRunner } from "./install-package.js";
-import { resolvePluginSpec } from "./resolve-plugin-spec.js";
+import { readTarballJson } from "./read-tarball-manifest.js";
+import { resolvePluginSpec, type PluginSpec } from "./resolve-plugin-spec.js";
 
 /** Options of {@link addPlugin}. */
 export interface AddPluginOptions {
@@ -57,6 +58,8 @@ export interface AddPluginResult {
   readonly package?: { readonly name: string; readonly version: string };
   /** The package manager command that ran. */
   readonly command?: string;
+  /** The package manager command that removes what the install added (said when a later step fails). */
+  readonly undoCommand?: string;
   /** What the package manager printed (stdout, then stderr) when it failed (AL6202), for the user to read. */
   readonly installOutput?: string;
   readonly agentMdChanged: boolean;
@@ -79,16 +82,19 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   if (options.as !== undefined) {
     const invalid = validateCapabilityKey(options.as);
     if (invalid) return fail(invalid);
-    // Checked before installing anything (and again below for a key read from plugin.json).
-    if (fs.existsSync(path.join(root, "plugins", options.as))) {
-      return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", options.as)), [options.as, options.spec]), { key: options.as });
-    }
+  }
+  // Checked before installing anything when the key is known: `--as`, or the plugin.json name of a
+  // folder or tarball (new-user trial M43c: the check ran after the install had changed package.json
+  // and node_modules); again below for a key read from the installed plugin.json.
+  const keyBefore = options.as ?? keyBeforeInstall(spec.spec);
+  if (keyBefore !== undefined && fs.existsSync(path.join(root, "plugins", keyBefore))) {
+    return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", keyBefore)), [keyBefore, options.spec]), { key: keyBefore });
   }
   const manager = detectPackageManager(root).manager;
   const installed = installPackage(manager, root, spec.spec, { ...(options.offline ? { offline: true } : {}), ...(options.run ? { run: options.run } : {}) });
   if (!installed.ok) return fail(installed.diagnostic, { ...(installed.command ? { command: installed.command } : {}), ...(installed.output ? { installOutput: installed.output } : {}) });
   const pkg = { name: installed.name, version: installed.version };
-  const base = { package: pkg, command: installed.command };
+  const base = { package: pkg, command: installed.command, undoCommand: uninstallCommand(manager, installed.name) };
 
   let key = options.as;
   if (key === undefined) {
@@ -123,4 +129,21 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   });
   if (!compile.ok) return { ok: false, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
   return { ok: true, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
+}
+
+/**
+ * The capability key a folder or tarball spec will have without `--as` (its plugin.json `name`),
+ * read before anything is installed; `undefined` for a registry spec or when it cannot be read
+ * (the installed plugin.json decides then, and is checked after the install).
+ */
+function keyBeforeInstall(spec: PluginSpec): string | undefined {
+  if (spec.kind === "directory") {
+    const named = readPluginName(spec.path, spec.path);
+    return named.ok ? named.name : undefined;
+  }
+  if (spec.kind === "tarball") {
+    const name = readTarballJson(spec.path, "plugin.json")?.["name"];
+    return typeof name === "string" && name !== "" ? name : undefined;
+  }
+  return undefined;
 }

@@ -49,6 +49,11 @@ export function installAllCommand(manager: PackageManager): string {
   return `${manager} install`;
 }
 
+/** The command that removes the dependency `name` with `manager` (what undoes `add`'s install). */
+export function uninstallCommand(manager: PackageManager, name: string): string {
+  return manager === "npm" ? `npm uninstall ${name}` : `${manager} remove ${name}`;
+}
+
 function declaredManager(projectDir: string): string | undefined {
   try {
     const value: unknown = JSON.parse(fs.readFileSync(path.join(projectDir, "package.json"), "utf8"));

@@ -1,12 +1,13 @@
 /**
- * The `package.json` inside an npm package tarball, read without unpacking it to disk, so `add`
- * knows which package a `file:` tarball installs before the package manager runs. The archive
+ * The `package.json` (and `plugin.json`) inside an npm package tarball, read without unpacking it
+ * to disk, so `add` knows which package a `file:` tarball installs, and under which key, before
+ * the package manager runs. The archive
  * is read by `tar` (node-tar, npm's own tar reader: gzip, ustar, GNU and PAX headers).
  */
 import * as tar from "tar";
 
-/** `<dir>/package.json` at the top of the archive (`package/package.json` for `npm pack` output). */
-const TOP_LEVEL_MANIFEST = /^(?:\.\/)?[^/]+\/package\.json$/;
+/** A file at the top of the archive, `<dir>/<name>` (`package/<name>` for `npm pack` output). */
+const topLevel = (name: string): RegExp => new RegExp(`^(?:\\./)?[^/]+/${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
 
 /**
  * Finds the top-level `package.json` (`<dir>/package.json`, `package/package.json` for
@@ -15,6 +16,16 @@ const TOP_LEVEL_MANIFEST = /^(?:\.\/)?[^/]+\/package\.json$/;
  * top-level package.json.
  */
 export function readTarballManifest(tarballPath: string): Record<string, unknown> | undefined {
+  return readTarballJson(tarballPath, "package.json");
+}
+
+/**
+ * The top-level JSON object file `name` (`package.json`, `plugin.json`) of a package tarball,
+ * parsed; `undefined` — never throws — when the archive or the file cannot be read or is not a
+ * JSON object.
+ */
+export function readTarballJson(tarballPath: string, name: string): Record<string, unknown> | undefined {
+  const wanted = topLevel(name);
   let manifest: Record<string, unknown> | undefined;
   let found = false;
   try {
@@ -22,7 +33,7 @@ export function readTarballManifest(tarballPath: string): Record<string, unknown
       file: tarballPath,
       sync: true,
       strict: true,
-      filter: (entryPath) => !found && TOP_LEVEL_MANIFEST.test(entryPath),
+      filter: (entryPath) => !found && wanted.test(entryPath),
       onReadEntry: (entry) => {
         if (entry.type !== "File") return;
         found = true;

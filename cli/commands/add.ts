@@ -24,7 +24,7 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
       result.agentMdChanged
         ? `Added capabilities.${result.key} to agent.md, but plugins.lock was not updated: fix the errors above, then run 'npx assembly-line compile'.\n`
         : result.package && result.command
-          ? `agent.md and plugins.lock were left unchanged, but '${result.command}' installed ${result.package.name}@${result.package.version} into package.json and node_modules; undo it with your package manager if you do not retry.\n`
+          ? `agent.md and plugins.lock were left unchanged, but '${result.command}' installed ${result.package.name}@${result.package.version} into package.json and node_modules; undo it with '${result.undoCommand}' if you do not retry.\n`
           : "agent.md and plugins.lock were left unchanged.\n",
     );
     return 1;

@@ -94,13 +94,29 @@ describe("assembly-line add", () => {
     // Refused before anything was installed.
     expect(fs.existsSync(path.join(root, "package.json"))).toBe(false);
     expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(AGENT_MD);
-    // The key read from plugin.json ('openui') is checked after installing: the message says what the install left.
+    // The key a tarball's plugin.json names ('openui') is known before installing too (new-user trial M43c: it was checked after the install).
     const byName = runCli(["add", `file:${tarball}`, root]);
     expect(byName.status).toBe(1);
     expect(byName.stderr).toContain("AL6210");
-    expect(byName.stderr).toMatch(/agent\.md and plugins\.lock were left unchanged, but '.+' installed @assemblyline-agents\/openui@1\.0\.0 into package\.json and node_modules/);
+    expect(byName.stderr).toContain("plugins/openui/");
+    expect(byName.stderr).toContain("agent.md and plugins.lock were left unchanged.");
+    expect(fs.existsSync(path.join(root, "package.json"))).toBe(false);
+    expect(fs.existsSync(path.join(root, "node_modules"))).toBe(false);
     expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(AGENT_MD);
   });
+
+  it("a plugin found unusable only after its install says the command that undoes the install", () => {
+    const source = writeTree({ "package.json": '{"name":"broken-plugin","version":"1.0.0"}', "plugin.json": "not JSON" }, "al-broken-pack-");
+    const out = writeTree({}, "al-pack-");
+    const packed = spawnSync("npm", ["pack", "--pack-destination", out, "--silent"], { cwd: source, encoding: "utf8" });
+    expect(packed.status, packed.stderr).toBe(0);
+    const root = writeTree({ "agent.md": AGENT_MD });
+    const run = runCli(["add", `file:${path.join(out, packed.stdout.trim().split("\n").pop()!)}`, root]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("AL6208");
+    expect(run.stderr).toMatch(/installed broken-plugin@1\.0\.0 into package\.json and node_modules; undo it with 'npm uninstall broken-plugin' if you do not retry\./);
+    expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(AGENT_MD);
+  }, 120_000);
 
   it("refuses a spec that names nothing, with exit code 1 and no change", () => {
     const root = writeTree({ "agent.md": AGENT_MD });
