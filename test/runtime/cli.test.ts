@@ -133,6 +133,9 @@ describe("assembly-line call / approve across processes", () => {
       expect(run.code).toBe(2);
       expect(run.json.diagnostics[0]).toMatchObject({ file: "" });
     }
+    expect(usage[3]!.json.diagnostics[0].code).toBe("AL8045");
+    const unknownRun = cli("approve", "missing-call", agent.root, "--run", "never-ran");
+    expect(unknownRun.stderr).toMatch(/^error AL8045: Run 'never-ran' has no record in this agent's state/);
     const pretty = cli("call", "echo", agent.root, "--input", "{message}");
     // The same layout as compile's diagnostics: "error CODE: message", then "hint:".
     expect(pretty.stderr).toMatch(/^error AL8040: --input is not valid JSON/);
