@@ -124,7 +124,10 @@ export function compileFirst(loadCompiler: CompilerLoader): NonNullable<RuntimeC
     const { ensureArtifact } = await import("../ensure-artifact.js");
     const ensured = await ensureArtifact(root, loadCompiler, artifactDir);
     if (ensured.lockChanged) process.stderr.write(`assembly-line: compiled ${root} first: ${path.join(root, "plugins.lock")} was updated.\n`);
-    return ensured.diagnostics;
+    if (!ensured.diagnostics.some((d) => d.code === "AL1001")) return ensured.diagnostics;
+    // A root inside an agent (run from plugins/hello/): AL1001's hint names the agent root above.
+    const { hintAgentRootAbove } = await import("../agent-root-hint.js");
+    return hintAgentRootAbove(ensured.diagnostics, root, root);
   };
 }
 
