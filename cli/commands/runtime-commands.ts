@@ -11,6 +11,7 @@
  * commander program and loads this module only when one of them runs.
  */
 import * as fs from "node:fs";
+import * as tty from "node:tty";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
@@ -301,15 +302,21 @@ export function refusalOutput(error: unknown, json: boolean, color?: OutputColor
   return { exitCode, stdout: "", stderr: formatRefusal(message, diagnostics, paletteFor(color?.stderr ?? false)) };
 }
 
+/** What `call --input -` prints on stderr when standard input is a terminal, before it reads (helper-64 M27d). */
+const STDIN_PROMPT = `assembly-line: reading the input's JSON from standard input; end it with ${process.platform === "win32" ? "Ctrl-Z, then Enter" : "Ctrl-D"}.\n`;
+
 /**
  * The tool input of `--input`: JSON text, or with `-` the JSON read from standard input (as
- * `curl --data @-` and `jq -` read it), for inputs too large or awkward to quote.
+ * `curl --data @-` and `jq -` read it), for inputs too large or awkward to quote. On a terminal a
+ * line on stderr first says it reads standard input and how to end it.
  * @throws RuntimeError AL8040 when the text is not JSON or standard input cannot be read.
  */
 function parseInput(text: string | undefined): unknown {
   if (text === undefined) return {};
   let json = text;
   if (text === "-") {
+    // On a terminal the read would look like a hang: say what it waits for (a pipe or file needs no word).
+    if (tty.isatty(0)) process.stderr.write(STDIN_PROMPT);
     try {
       json = fs.readFileSync(0, "utf8");
     } catch (error) {
