@@ -9,6 +9,7 @@
 import * as path from "node:path";
 import { Command, CommanderError } from "commander";
 import { toolVersion } from "./version.js";
+import { rememberTypedCommand, type TypedCommand } from "./typed-command.js";
 import type { DiagnosticMessage } from "../diagnostics/catalog/index.js";
 
 /**
@@ -41,6 +42,7 @@ export function createProgram(): Command {
  */
 export async function runProgram(program: Command, argv: readonly string[], exitCode: () => number): Promise<number> {
   for (const command of program.commands) command.showHelpAfterError(`(run '${helpCommand(command.name())}' for usage)`);
+  rememberTypedCommand(typedCommandOf(program, argv));
   try {
     await program.parseAsync(argv, { from: "user" });
     return exitCode();
@@ -120,20 +122,23 @@ async function failureFormat(program: Command, argv: readonly string[]): Promise
  * parsing it (a usage error stopped the parse): options that take a value (by the command's
  * own definitions) consume the next word; `--no-x` is recorded as `x` with value `""`.
  */
-function commandWords(program: Command, argv: readonly string[]): { command: string; operands: string[]; options: Map<string, string> } | undefined {
+function commandWords(program: Command, argv: readonly string[]): { command: string; operands: string[]; operandAt: number[]; options: Map<string, string> } | undefined {
   const name = argv.find((arg) => !arg.startsWith("-"));
   const command = program.commands.find((c) => c.name() === name);
   if (!command) return undefined;
   const operands: string[] = [];
+  const operandAt: number[] = [];
   const options = new Map<string, string>();
   for (let i = argv.indexOf(name!) + 1; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") {
       operands.push(...argv.slice(i + 1));
+      for (let rest = i + 1; rest < argv.length; rest++) operandAt.push(rest);
       break;
     }
     if (!arg.startsWith("-") || arg === "-") {
       operands.push(arg);
+      operandAt.push(i);
       continue;
     }
     const [flag, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -144,5 +149,20 @@ function commandWords(program: Command, argv: readonly string[]): { command: str
     else if (option.required || option.optional) options.set(key, inline ?? argv[++i] ?? "");
     else options.set(key, "true");
   }
-  return { command: command.name(), operands, options };
+  return { command: command.name(), operands, operandAt, options };
+}
+
+/** The invocation as {@link rememberTypedCommand} keeps it: the words, the operands and where the command's `[root]` goes. */
+function typedCommandOf(program: Command, argv: readonly string[]): TypedCommand | undefined {
+  const words = commandWords(program, argv);
+  const command = words && program.commands.find((c) => c.name() === words.command);
+  if (!words || !command) return undefined;
+  const rootPosition = command.registeredArguments.findIndex((argument) => argument.name() === "root");
+  return {
+    words: argv,
+    commandAt: argv.indexOf(words.command),
+    operandAt: words.operandAt,
+    rootPosition: rootPosition < 0 ? undefined : rootPosition,
+    variadicRoot: rootPosition >= 0 && command.registeredArguments[rootPosition]!.variadic,
+  };
 }

@@ -7,15 +7,16 @@ import { distance } from "fastest-levenshtein";
 /**
  * The candidate closest to `input` when it is a likely typo: at most one edit for names up to
  * 4 characters, two up to 8, else a third of the length; ties keep the earlier candidate.
- * `aliases` maps known wrong words to the right one (`repo` → `repository`).
+ * `aliases` maps known wrong words to the right one (`repo` → `repository`); `maxEdits` lowers
+ * the limit where a wrong guess costs more (a warning about a value that may be meant).
  * Returns `undefined` when nothing is close or `input` is itself a candidate.
  */
-export function didYouMean(input: string, candidates: Iterable<string>, aliases: Readonly<Record<string, string>> = {}): string | undefined {
+export function didYouMean(input: string, candidates: Iterable<string>, aliases: Readonly<Record<string, string>> = {}, maxEdits = Infinity): string | undefined {
   const list = [...candidates];
   if (list.includes(input)) return undefined;
   const lowered = input.toLowerCase();
   if (Object.hasOwn(aliases, lowered)) return aliases[lowered];
-  const limit = lowered.length <= 4 ? 1 : lowered.length <= 8 ? 2 : Math.ceil(lowered.length / 3);
+  const limit = Math.min(maxEdits, lowered.length <= 4 ? 1 : lowered.length <= 8 ? 2 : Math.ceil(lowered.length / 3));
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of list) {

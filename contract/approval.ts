@@ -11,6 +11,13 @@
 export const DEFAULT_SIDE_EFFECT = "external";
 
 /**
+ * The side effects the contract names (seed "Approval Gates"): `"external"` (the default) and
+ * `"idempotent"`. Any other string is kept as a custom label for the host's policy; the
+ * compiler warns when one is a near miss of these (AL4032).
+ */
+export const BUILT_IN_SIDE_EFFECTS: readonly string[] = [DEFAULT_SIDE_EFFECT, "idempotent"];
+
+/**
  * The side effect of a policy as given (`undefined`, `""` or a non-string mean "none given"),
  * with {@link DEFAULT_SIDE_EFFECT} in its place.
  */

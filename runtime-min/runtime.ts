@@ -323,8 +323,8 @@ export class Runtime {
    * Decides a pending approval. Approving executes the call exactly once; denying means it
    * never executes. A second `approve` of a decided call does nothing: it returns the recorded
    * outcome with `alreadyDecided: true` and no events; a `deny` of a call approved earlier
-   * returns `failed` (the approval stands) with `alreadyDecided: true`. Throws `RuntimeError` AL8023 when the
-   * run has no such pending call, AL8021 when the run has ended, AL8028 when another host
+   * returns `failed` (the approval stands) with `alreadyDecided: true`. Throws `RuntimeError` AL8045 when the
+   * state has no record of the run, AL8023 when the run has no such pending call, AL8021 when the run has ended, AL8028 when another host
    * holds the run's live progress lease.
    */
   async approve(request: ApproveRequest): Promise<CallResult> {
@@ -332,7 +332,11 @@ export class Runtime {
     const runId = checkId(request.runId, "run");
     const callId = checkId(request.callId, "call");
     const approval = this.store.getApproval(runId, callId);
-    if (!approval) throw runtimeError(Diagnostics.ApprovalNotFound, "", [runId, callId]);
+    if (!approval) {
+      // A run with no record at all is a mistyped id or another agent's run, not a missing call.
+      const unknownRun = this.store.getRun(runId) === undefined;
+      throw runtimeError(unknownRun ? Diagnostics.ApprovalRunUnknown : Diagnostics.ApprovalNotFound, "", [runId, callId]);
+    }
     const session = this.openSession(runId, callId, approval.tool);
     return this.guard(session, request, async (run) => {
       this.assertRunActive(run);

@@ -12,6 +12,7 @@ import { shellQuote } from "../../common/shell-quote.js";
 import type { PackageManager } from "./detect-package-manager.js";
 import { readTarballManifest } from "./read-tarball-manifest.js";
 import type { PluginSpec } from "./resolve-plugin-spec.js";
+import { readPluginName } from "./capability-key.js";
 
 /** What a process run returned (the shape of `spawnSync`'s result that matters here). */
 export interface RunResult {
@@ -76,17 +77,16 @@ export function installArguments(manager: PackageManager, installSpec: string, o
  * spec; directory: its package.json; tarball: the package.json inside it), so that afterwards
  * it can read `node_modules/<name>/package.json` for the exact version. Never throws: failures
  * are AL6202 (the manager failed), AL6203 (nothing in node_modules, e.g. Yarn PnP), AL6209
- * (package.json unreadable) or AL6208 (the spec holds no package.json name).
+ * (package.json unreadable) or AL6211 (the spec holds no package.json name; then nothing is
+ * written, not even the package.json this step would create).
  */
 export function installPackage(manager: PackageManager, projectDir: string, spec: PluginSpec, options: InstallOptions = {}): InstallResult {
   const packageJson = path.join(projectDir, "package.json");
+  // The name first: a spec that cannot be installed leaves the project as it was (no package.json made).
+  const name = packageNameOf(spec);
+  if (name === undefined) return { ok: false, diagnostic: notAPackage(spec), output: "" };
   const prepared = ensurePackageJson(packageJson);
   if (!prepared.ok) return { ok: false, diagnostic: prepared.diagnostic, output: "" };
-  const name = packageNameOf(spec);
-  if (name === undefined) {
-    const diagnostic = createDiagnostic(Diagnostics.AddNotAPlugin, fileStart(spec.kind === "registry" ? "" : spec.path), [spec.installSpec, "it has no package.json with a name"]);
-    return { ok: false, diagnostic, output: "" };
-  }
   const args = installArguments(manager, spec.installSpec, options);
   const command = [manager, ...args].map(shellQuote).join(" ");
   const result = (options.run ?? runCommand)(manager, args, projectDir);
@@ -135,6 +135,28 @@ function ensurePackageJson(file: string): { ok: true; created: boolean } | { ok:
   } catch (error) {
     return { ok: false, diagnostic: createDiagnostic(Diagnostics.AddPackageJsonInvalid, fileStart(file), [(error as Error).message]) };
   }
+}
+
+/**
+ * AL6211 for a folder or tarball with no package.json name: what is missing, and for a folder
+ * that is an Agent Plugins package (it has plugin.json) how to use it as the local plugin it is.
+ */
+function notAPackage(spec: PluginSpec): Diagnostic {
+  // A registry spec always has its name (the spec is one); only a path can lack it.
+  if (spec.kind === "registry") return createDiagnostic(Diagnostics.AddNotAPackage, fileStart(""), [spec.installSpec, "it names no package"]);
+  const reason =
+    spec.kind === "tarball"
+      ? "the tarball holds no package.json with a name"
+      : fs.existsSync(path.join(spec.path, "package.json"))
+        ? "its package.json has no name"
+        : "the folder has no package.json";
+  const plugin = spec.kind === "directory" && fs.existsSync(path.join(spec.path, "plugin.json")) ? readPluginName(spec.path, spec.installSpec) : undefined;
+  const key = plugin?.ok ? plugin.name : "<name>";
+  const hint =
+    plugin === undefined
+      ? undefined
+      : `The folder is an Agent Plugins package (it has plugin.json) but not an npm package. To use it in this agent, copy it to plugins/${key}/ and select it in agent.md (capabilities: ${key}: {}); to install it with \`add\`, give it a package.json with a name and a version.`;
+  return createDiagnostic(Diagnostics.AddNotAPackage, fileStart(spec.path), [spec.installSpec, reason], hint === undefined ? {} : { hint });
 }
 
 function packageNameOf(spec: PluginSpec): string | undefined {

@@ -11,6 +11,7 @@ import { ANALYSIS_CACHE_FILE } from "../../compiler/static-analysis/analysis-cac
 import { shellQuote } from "../../common/shell-quote.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { formatGithub, formatSarif, toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 export { compileJson } from "../compile-report.js";
 import { emptyAnalysis } from "../../build/check-root.js";
@@ -87,7 +88,9 @@ export async function runCompile(rootArguments: readonly string[], flags: Compil
   if (coldCompile(targets, options)) prestartAnalysisWorker();
   try {
     for (const [i, target] of targets.entries()) {
-      const result = target.configDiagnostics.length > 0 ? configFailure(target) : await compileOrReplay(target, options[i]!, flags);
+      const compiled = target.configDiagnostics.length > 0 ? configFailure(target) : await compileOrReplay(target, options[i]!, flags);
+      // A root inside an agent (run from plugins/hello/): AL1001's hint names the agent root above.
+      const result = compiled.ok ? compiled : { ...compiled, diagnostics: hintAgentRootAbove(compiled.diagnostics, target.root, target.displayRoot) };
       const stopped = flags.failOnChange ? changedFiles(result, flags, target.root) : undefined;
       outcomes.push({ target, result, ...(stopped ? { stopped } : {}) });
     }

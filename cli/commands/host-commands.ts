@@ -126,7 +126,10 @@ export function compileFirst(loadCompiler: CompilerLoader): NonNullable<RuntimeC
     // Said plainly (new-user trial M23, M41: "compiled . first: plugins.lock was updated" was cryptic): what moved, why, what to do.
     const lock = path.join(root, "plugins.lock");
     if (ensured.lockChanged) process.stderr.write(`assembly-line: the agent (${root}) changed since its last compile, so it was compiled first, and ${lock} was updated: review it with \`git diff ${lock}\` and commit it with your change.\n`);
-    return ensured.diagnostics;
+    if (!ensured.diagnostics.some((d) => d.code === "AL1001")) return ensured.diagnostics;
+    // A root inside an agent (run from plugins/hello/): AL1001's hint names the agent root above.
+    const { hintAgentRootAbove } = await import("../agent-root-hint.js");
+    return hintAgentRootAbove(ensured.diagnostics, root, root);
   };
 }
 

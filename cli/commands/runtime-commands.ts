@@ -11,6 +11,7 @@
  * commander program and loads this module only when one of them runs.
  */
 import * as fs from "node:fs";
+import * as tty from "node:tty";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
@@ -193,32 +194,60 @@ export interface HostCatalog {
 }
 
 /**
+ * The `--run` of `tools` or `search`: the run id and the command, which decides what the
+ * warning about a run the state has no record of says (see {@link unknownRunWarning}).
+ */
+export interface HostCatalogRun {
+  readonly id: string;
+  readonly command: "tools" | "search";
+}
+
+/**
+ * What a run the state has no record of means for each catalogue command: `tools` lists no
+ * activations, and `search` (which records its activations) starts the run.
+ */
+const UNKNOWN_RUN_CONSEQUENCE: Readonly<Record<HostCatalogRun["command"], string>> = {
+  tools: "nothing was called or searched in it, so the list has no tools it activated",
+  search: "nothing was called or searched in it, so this search started it; check the id if you meant an existing run",
+};
+
+/**
+ * The stderr line of `tools --run` or `search --run` for a run the state had no record of
+ * before the command: a mistyped run id would otherwise look like a run that activated nothing
+ * (`tools`) or silently start a new one (`search`). The one place this rule is worded.
+ */
+export function unknownRunWarning(run: HostCatalogRun, color?: OutputColor): string {
+  return `${paletteFor(color?.stderr ?? false).yellow("warning")} Run '${run.id}' has no record in this agent's state (.assemblyline/state.db): ${UNKNOWN_RUN_CONSEQUENCE[run.command]}.\n`;
+}
+
+/**
  * Runs `tools` or `search` on the root's compiled artifact: `hooks.ensureArtifact` first (its
- * errors thrown as a `RuntimeError`), then `act` on the catalogue. Without a run id that is the
+ * errors thrown as a `RuntimeError`), then `act` on the catalogue. Without a run that is the
  * read-only `CatalogView` (no state database, no sandbox, no probes: docs/performance.md); with
  * one, a full runtime, since the run's activations live in its state (its setup warnings are
- * appended to `stderr`, as {@link withHostRuntime} does). Throws what they throw; pair it with
+ * appended to `stderr`, as {@link withHostRuntime} does), and a run the state had no record of
+ * before `act` adds {@link unknownRunWarning} to `stderr`. Throws what they throw; pair it with
  * {@link refusalOutput}.
  */
 export async function withHostCatalog(
   root: string | undefined,
-  runId: string | undefined,
+  run: HostCatalogRun | undefined,
   options: { readonly artifactDir?: string; readonly artifactByteLimit?: number },
   hooks: RuntimeCommandHooks,
   act: (catalog: HostCatalog) => Promise<CommandOutput>,
   color?: OutputColor,
 ): Promise<CommandOutput> {
-  if (runId !== undefined) {
+  if (run !== undefined) {
+    const runId = run.id;
     return withHostRuntime(root, options, hooks, async (runtime) => {
+      // Asked before `act`: a search records the run it activates tools in.
+      const known = runtime.hasRun(runId);
       const output = await act({
         root: runtime.root,
         snapshot: (surface) => runtime.snapshot({ surface, runId }),
         search: (query, request) => runtime.search(query, { ...request, runId }),
       });
-      if (runtime.hasRun(runId)) return output;
-      // A mistyped run id would otherwise look like a run that activated nothing.
-      const warning = `${paletteFor(color?.stderr ?? false).yellow("warning")} Run '${runId}' has no record in this agent's state (.assemblyline/state.db): nothing was called or searched in it, so the list has no tools it activated.\n`;
-      return { ...output, stderr: warning + output.stderr };
+      return known ? output : { ...output, stderr: unknownRunWarning(run, color) + output.stderr };
     }, color);
   }
   const agentRoot = root ?? ".";
@@ -273,15 +302,21 @@ export function refusalOutput(error: unknown, json: boolean, color?: OutputColor
   return { exitCode, stdout: "", stderr: formatRefusal(message, diagnostics, paletteFor(color?.stderr ?? false)) };
 }
 
+/** What `call --input -` prints on stderr when standard input is a terminal, before it reads (helper-64 M27d). */
+const STDIN_PROMPT = `assembly-line: reading the input's JSON from standard input; end it with ${process.platform === "win32" ? "Ctrl-Z, then Enter" : "Ctrl-D"}.\n`;
+
 /**
  * The tool input of `--input`: JSON text, or with `-` the JSON read from standard input (as
- * `curl --data @-` and `jq -` read it), for inputs too large or awkward to quote.
+ * `curl --data @-` and `jq -` read it), for inputs too large or awkward to quote. On a terminal a
+ * line on stderr first says it reads standard input and how to end it.
  * @throws RuntimeError AL8040 when the text is not JSON or standard input cannot be read.
  */
 function parseInput(text: string | undefined): unknown {
   if (text === undefined) return {};
   let json = text;
   if (text === "-") {
+    // On a terminal the read would look like a hang: say what it waits for (a pipe or file needs no word).
+    if (tty.isatty(0)) process.stderr.write(STDIN_PROMPT);
     try {
       json = fs.readFileSync(0, "utf8");
     } catch (error) {

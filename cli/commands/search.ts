@@ -5,7 +5,8 @@
  * JSON. An empty or missing query browses every listed tool by name. `--limit` defaults to 8
  * and is capped at 20; pass the printed `nextOffset` as `--offset` for the next page. Hidden
  * tools are never found. `--run` (an extension) activates the page's deferred tools in that
- * run, as `tool_search` does, and adds `activated` to the JSON.
+ * run, as `tool_search` does, and adds `activated` to the JSON; a run the state has no record
+ * of is started, with a warning on stderr (a mistyped id), as `tools --run` warns.
  *
  * Exit codes: 0 — printed (also when nothing matched); 1 — the artifact was refused or the
  * compile failed; 2 — usage errors (AL8020 surface, AL8021 ended run, AL8022 run id,
@@ -56,7 +57,7 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
     // The root defaults to "." (commander's default too), so a root naming the current folder counts as none given.
     if (query !== "" && path.resolve(options.root ?? ".") === path.resolve(".")) refuseSwappedArguments(query);
     const runtimeOptions = await catalogRuntimeOptions(options.root ?? ".", options);
-    return await withHostCatalog(options.root, options.run, runtimeOptions, hooks, async (catalog) => {
+    return await withHostCatalog(options.root, options.run === undefined ? undefined : { id: options.run, command: "search" }, runtimeOptions, hooks, async (catalog) => {
       const result = catalog.search(query, { surface: options.surface ?? ".", offset, ...(limit === undefined ? {} : { limit }) });
       return { exitCode: 0, stdout: json ? searchJson(result) : formatSearch(result, query, offset, paletteFor(options.color?.stdout ?? false)), stderr: "" };
     }, options.color);

@@ -42,7 +42,7 @@ export async function runToolsCommand(options: ToolsCommandOptions, hooks: Runti
   const json = options.format === "json";
   try {
     const runtimeOptions = await catalogRuntimeOptions(options.root ?? ".", options);
-    return await withHostCatalog(options.root, options.run, runtimeOptions, hooks, async (catalog) => {
+    return await withHostCatalog(options.root, options.run === undefined ? undefined : { id: options.run, command: "tools" }, runtimeOptions, hooks, async (catalog) => {
       const snapshot = catalog.snapshot(options.surface ?? ".");
       // Token counts come from the cache beside the analysis cache; the encoder loads only for new tool texts.
       const stdout = await withCachedTokenCounts(catalog.root, (count) =>

@@ -121,11 +121,20 @@ function describeSyntaxError(source: string, lineMap: LineMap, error: ParseError
   let message = jsonSyntaxWords(error.error);
   let hint: string | undefined;
   const before = source.slice(0, error.offset).trimEnd();
+  const next = source[error.offset];
   if ((code === "PropertyNameExpected" || code === "ValueExpected") && before.endsWith(",")) {
-    message = "trailing commas are not allowed in JSON";
-    hint = "Remove the comma before the closing bracket.";
-    const comma = before.length - 1;
-    return { message, hint, location: locationOf(lineMap, comma, comma + 1) };
+    // `,,` is an empty element, not a trailing comma: there is no closing bracket after it.
+    if (next === ",") {
+      return { message: "two commas in a row (an empty element) are not allowed in JSON", hint: "Remove the extra comma.", location: locationOf(lineMap, error.offset, error.offset + 1) };
+    }
+    // A comma before the closing bracket, or at the end of the text; a comma followed by
+    // anything else (`{ "a": 1, 2 }`) is left to the parser's words below.
+    if (next === "}" || next === "]" || next === undefined) {
+      message = "trailing commas are not allowed in JSON";
+      hint = "Remove the comma before the closing bracket.";
+      const comma = before.length - 1;
+      return { message, hint, location: locationOf(lineMap, comma, comma + 1) };
+    }
   }
   if (code === "InvalidSymbol" && source[error.offset] === "'") hint = "JSON strings use double quotes.";
   if (code === "InvalidCommentToken" || code === "UnexpectedEndOfComment") hint = "Remove the comment; plugin.json and mcp.json are plain JSON.";

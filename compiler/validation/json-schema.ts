@@ -25,6 +25,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json
 import { locateValue, type LocatedValue } from "../model.js";
 import { didYouMean, didYouMeanHint } from "../../common/did-you-mean.js";
 import { walkSubschemas } from "./schema-walk.js";
+import { SIMPLE_TYPES } from "./schema-precheck.js";
 import { isVendorKeyword } from "./vendor-keywords.js";
 
 /** Deepest nesting of objects/arrays accepted in a schema (our limit; model APIs allow far less). */
@@ -89,7 +90,7 @@ export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject, compi
   if (!isJsonObject(schema)) return [report(Diagnostics.SchemaRootNotObject, "", [subject.role])];
   const dialect = selectDialect(schema);
   if (!dialect) return [report(Diagnostics.SchemaDialectUnsupported, "/$schema", [subject.role, String(schema["$schema"])])];
-  if (schema["type"] !== "object") return [report(Diagnostics.SchemaRootNotObject, schema["type"] === undefined ? "" : "/type", [subject.role])];
+  if (schema["type"] !== "object") return [report(Diagnostics.SchemaRootNotObject, schema["type"] === undefined ? "" : "/type", [subject.role], rootTypeHint(schema["type"]))];
 
   const verdict = compiler.verdict(dialect, schema);
   if (verdict.metaErrors) return metaSchemaDiagnostics(verdict.metaErrors, schema, dialect, report, subject.role);
@@ -98,6 +99,16 @@ export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject, compi
   if (diagnostics.length > 0) return diagnostics;
   if (verdict.compileError !== null) diagnostics.push(compileErrorDiagnostic(verdict.compileError, report, subject.role));
   return diagnostics;
+}
+
+/**
+ * The AL4017 hint for a root `type` that is not a type name but a near miss of `object`
+ * (`"objct"`, `"Object"`): "Did you mean 'object'?", not the catalog's "wrap the value in an
+ * object", which fits a root of another type. `undefined` (the catalog's hint) otherwise.
+ */
+function rootTypeHint(type: JsonValue | undefined): string | undefined {
+  if (typeof type !== "string" || SIMPLE_TYPES.has(type)) return undefined;
+  return didYouMean(type, SIMPLE_TYPES) === "object" ? "Did you mean 'object'?" : undefined;
 }
 
 type Report = (

@@ -66,7 +66,8 @@ export interface AjvTables {
  */
 const MAX_LEVELS = 32;
 
-const SIMPLE_TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
+/** The JSON Schema type names (`type: "…"`), the same in every supported dialect. */
+export const SIMPLE_TYPES: ReadonlySet<string> = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
 
 type ValueCheck = (value: JsonValue) => boolean;
 

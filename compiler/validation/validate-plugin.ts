@@ -4,7 +4,8 @@
  *
  * Checks, in this order, reporting everything it finds: the closed entry shape, the
  * `configSchema`, and per tool its name, `disabled: true` rules, `inputSchema`, `definition`
- * path, `factory` export, the descriptor-versus-implementation drift, and credential names.
+ * path, `factory` export, the descriptor-versus-implementation drift, near-miss sideEffect
+ * labels (a warning), and credential names.
  * Collisions need every plugin of a surface, so they are `checkSurfaceTools` (collisions.ts).
  */
 import * as path from "node:path";
@@ -19,6 +20,7 @@ import { checkConfigCredentials, checkCredentialNames } from "../config/check-cr
 import { CORE_TOOL_NAMES } from "./core-tool-names.js";
 import { checkDrift } from "./drift.js";
 import { checkEntryShape } from "./entry-shape.js";
+import { checkSideEffectLabels } from "./side-effect-label.js";
 import { checkJsonSchema } from "./json-schema.js";
 import { resolveDefinition } from "./resolve-definition.js";
 import type { SchemaCompiler } from "./schema-compiler.js";
@@ -164,8 +166,8 @@ function validateTool(
   const needsApproval = isJsonObject(descriptor["needsApproval"])
     ? { reason: String(descriptor["needsApproval"]["reason"]), sideEffect: String(descriptor["needsApproval"]["sideEffect"] ?? DEFAULT_SIDE_EFFECT) }
     : undefined;
-  if (resolved.file) {
-    const analysis = input.analyzeDefinition(resolved.file);
+  const analysis = resolved.file ? input.analyzeDefinition(resolved.file) : undefined;
+  if (analysis) {
     diagnostics.push(...analysis.diagnostics);
     diagnostics.push(...checkExports(analysis, factory, definition, entry, pointer, fallback, name));
     // Drift compares whole fields, so only a descriptor without shape errors is compared.
@@ -174,6 +176,8 @@ function validateTool(
       diagnostics.push(...checkDrift({ name, descriptor, needsApproval, analysis, exportName: factory ?? "default", entry, pointer, fallback, definition, skip }));
     }
   }
+  const approvalWritten = isJsonObject(descriptor["needsApproval"]) ? descriptor["needsApproval"] : undefined;
+  diagnostics.push(...checkSideEffectLabels({ name, needsApproval: approvalWritten, entry, pointer, fallback, analysis, exportName: factory ?? "default" }));
 
   const requiredConfig = stringArray(descriptor["requiredConfig"]);
   diagnostics.push(...checkCredentialNames(requiredConfig.map((n, i) => ({ name: n, pointer: `${pointer}/requiredConfig/${i}` })), entry, fallback, "requiredConfig name"));

@@ -228,6 +228,13 @@ export const LockfileMessages = defineMessages({
     hint: "Choose another key with `--as <key>`, or rename or remove plugins/{0}/ first.",
     docs: "A capability key resolves to plugins/<key>/ before its 'package' field (DESIGN §2), so `add` refuses a key that a local plugin already owns rather than pin a package the agent never loads.",
   },
+  AddNotAPackage: {
+    code: "AL6211",
+    severity: "error",
+    message: "'{0}' cannot be installed: {1}, and `add` installs plugins as npm packages.",
+    hint: "Point `add` at an npm package: a name in the registry, a tarball that `npm pack` wrote, or a folder whose package.json has a name.",
+    docs: "`add` installs a published plugin with the project's package manager, which needs a package name to record the dependency (issue 3 item 7). A folder that is an Agent Plugins package but not an npm package (plugin.json, no package.json) is a local plugin: it belongs in plugins/<name>/ of the agent, which `add` does not install.",
+  },
   WriteThroughLinkRefused: {
     code: "AL6301",
     severity: "error",

@@ -232,6 +232,13 @@ export const RuntimeMessages = defineMessages({
     hint: "To browse that agent's tools: assembly-line search '' {1}; to search it: assembly-line search <words> {1}.",
     docs: "`assembly-line search [query] [root]` (DESIGN §7): with one argument it is the query, and the root is the current folder. When that folder has no agent.md but the query names a folder that has one, the arguments were almost surely meant the other way round; the search stops before compiling anything.",
   },
+  ApprovalRunUnknown: {
+    code: "AL8045",
+    severity: "error",
+    message: "Run '{0}' has no record in this agent's state (.assemblyline/state.db), so it has no call '{1}' waiting for approval.",
+    hint: "Use the runId and callId printed by the `call` that returned `approval_required`, with the same agent root (each agent keeps its runs in its own .assemblyline/state.db).",
+    docs: "`approve` decides a pending approval recorded by an earlier `call` in the same run (seed \"Approval Gates\"). A run the state has no record of was never called in this agent: a mistyped run id, or the root of another agent; approve cannot decide anything in it.",
+  },
   SandboxProcessIsolationUnavailable: {
     code: "AL8060",
     severity: "warning",

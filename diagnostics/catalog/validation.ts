@@ -209,4 +209,11 @@ export const ValidationMessages = defineMessages({
     hint: "Point definition at a .ts, .mts, .cts, .tsx, .js, .mjs, .cjs or .jsx file.",
     docs: "Definitions are bundled by esbuild as modules.",
   },
+  SideEffectNearMiss: {
+    code: "AL4032",
+    severity: "warning",
+    message: "Tool '{0}': sideEffect '{1}' is not a built-in side effect ('external' or 'idempotent'), so it is kept as a custom label for the host's policy.",
+    hint: "Did you mean '{2}'? If '{1}' is a label your host's policy knows, keep it and turn this warning off with rules: { \"AL4032\": \"off\" } in the project configuration.",
+    docs: "A sideEffect other than 'external' and 'idempotent' is allowed: it is kept as a label for the host's approval policy (seed \"Approval Gates\"). One within one edit of a built-in value, differing from it only in case, or only in the order of two letters, is almost always a typo (`internal`, two edits from `external`, is not reported), and a host that knows only the built-in values would not treat the call as the author meant; `tsc` rejects it in a descriptor, `compile` warns wherever it is written (the descriptor's needsApproval or defineTool()'s approvalRequired()).",
+  },
 });

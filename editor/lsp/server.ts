@@ -40,7 +40,7 @@ import { compileAgent } from "../../build/compile.js";
 import { createNodeHost, createOverlayHost, type CompilerHost, type OverlayFile } from "../../common/host.js";
 import { createEditorEngine, type CodeFix, type EditorEngine } from "../engine/index.js";
 import type { DiagnosticsByFile } from "./agent-diagnostics.js";
-import { findAgentRoot } from "./agent-root.js";
+import { findAgentRoot } from "../../compiler/agent/agent-root.js";
 import { createAgentAnalysisRunner, type AgentAnalysisRunner } from "./agent-runner.js";
 import { COMPILE_COMMAND, codeActionsFor } from "./code-actions.js";
 import { fileUri, toLspDiagnostic, toRange } from "./to-lsp.js";

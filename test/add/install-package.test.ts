@@ -119,13 +119,34 @@ describe("installPackage failures and other managers", () => {
     expect(fs.readFileSync(path.join(project, "package.json"), "utf8")).toBe("{ broken");
   });
 
+  it("says a plugin folder without package.json is not an npm package, how to use it as a local plugin, and writes nothing (helper-64 M43b)", () => {
+    const project = tempDir();
+    const plugin = tempDir();
+    fs.writeFileSync(path.join(plugin, "plugin.json"), JSON.stringify({ name: "hello" }));
+    let ran = false;
+    const run: CommandRunner = () => ((ran = true), { status: 0, stdout: "", stderr: "" });
+    const result = installPackage("npm", project, { kind: "directory", path: plugin, installSpec: `file:${plugin}` }, { run });
+    expect(result.ok === false && result.diagnostic).toMatchObject({
+      code: "AL6211",
+      message: `'file:${plugin}' cannot be installed: the folder has no package.json, and \`add\` installs plugins as npm packages.`,
+      hint: "The folder is an Agent Plugins package (it has plugin.json) but not an npm package. To use it in this agent, copy it to plugins/hello/ and select it in agent.md (capabilities: hello: {}); to install it with `add`, give it a package.json with a name and a version.",
+    });
+    expect(result.ok === false && result.diagnostic.message).not.toContain("no usable plugin.json");
+    expect(ran).toBe(false);
+    // The project's package.json is made only for an install that can run.
+    expect(fs.readdirSync(project)).toEqual([]);
+    fs.writeFileSync(path.join(plugin, "package.json"), JSON.stringify({ version: "1.0.0" }));
+    const unnamed = installPackage("npm", project, { kind: "directory", path: plugin, installSpec: `file:${plugin}` }, { run });
+    expect(unnamed.ok === false && unnamed.diagnostic.message).toContain("cannot be installed: its package.json has no name");
+  });
+
   it("reports a tarball without a package.json name, and a directory that is not a plugin", () => {
     const dir = tempDir();
     const notTar = path.join(dir, "x.tgz");
     fs.writeFileSync(notTar, "not a tarball");
     expect(readTarballManifest(notTar)).toBeUndefined();
     const result = installPackage("npm", dir, { kind: "tarball", path: notTar, installSpec: `file:${notTar}` }, { run: () => ({ status: 0, stdout: "", stderr: "" }) });
-    expect(result.ok === false && result.diagnostic.code).toBe("AL6208");
+    expect(result.ok === false && result.diagnostic).toMatchObject({ code: "AL6211", message: `'file:${notTar}' cannot be installed: the tarball holds no package.json with a name, and \`add\` installs plugins as npm packages.` });
     expect(readPluginName(dir, "@acme/x")).toMatchObject({ ok: false, diagnostic: { code: "AL6208", message: "The package '@acme/x' has no usable plugin.json at its root (plugin.json is missing), so it is not an Agent Plugins v1 package." } });
   });
 

@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { describe, expect, it } from "vitest";
 import { createNodeHost } from "../../common/host.js";
-import { findAgentRoot } from "../../editor/lsp/agent-root.js";
+import { findAgentRoot } from "../../compiler/agent/agent-root.js";
 import { codeActionsFor, COMPILE_COMMAND, renameEdit } from "../../editor/lsp/code-actions.js";
 import { toLspDiagnostic } from "../../editor/lsp/to-lsp.js";
 import { writeTree } from "../helpers/temp-tree.js";

@@ -51,6 +51,9 @@ describe("JSON syntax (AL2007)", () => {
     ["empty file", "", 1, 1, "the file is empty"],
     ["whitespace only", "  \n ", 1, 1, "the file is empty"],
     ["trailing comma", `{\n  "$schema": "${PLUGIN_SCHEMA}",\n  "name": "demo",\n}`, 3, 17, "trailing commas are not allowed in JSON"],
+    // A doubled comma is an empty element, not a trailing comma (helper-64 M10); it points at the second comma.
+    ["two commas in a row", `{\n  "name": "demo",,\n  "version": "0.1.0"\n}`, 2, 18, "two commas in a row (an empty element) are not allowed in JSON"],
+    ["a comma before something that is not a property", `{ "name": "demo", 2 }`, 1, 19, "a property name in double quotes is expected"],
     ["comment", `{ // c\n "name": "demo" }`, 1, 3, "comments are not allowed in JSON"],
     ["single quotes", `{ 'name': 'demo' }`, 1, 3, "unexpected character"],
     ["two values", `{} {}`, 1, 4, "nothing may follow the top-level value"],
@@ -60,6 +63,14 @@ describe("JSON syntax (AL2007)", () => {
     expect(pkg.rejected).toBe(true);
     const d = expectDiagnostic(pkg, { code: "AL2007", file: "plugin.json", line, column });
     expect(d.message).toContain(words);
+  });
+
+  it("hints at the right comma: the extra one of two in a row, the last one before a closing bracket", () => {
+    const doubled = expectDiagnostic(load({ "plugin.json": `{ "name": "demo",, "version": "0.1.0" }` }), { code: "AL2007", file: "plugin.json", line: 1, column: 18 });
+    expect(doubled.hint).toBe("Remove the extra comma.");
+    expect(doubled.message).not.toContain("trailing");
+    const trailing = expectDiagnostic(load({ "plugin.json": `{ "name": "demo", }` }), { code: "AL2007", file: "plugin.json", line: 1, column: 17 });
+    expect(trailing.hint).toBe("Remove the comma before the closing bracket.");
   });
 
   it("deep nesting is a syntax error, not a stack overflow", () => {

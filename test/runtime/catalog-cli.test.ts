@@ -220,6 +220,17 @@ describe("assembly-line search", () => {
     expect(toolNames(tools.stdout)).toContain("fetch_bill");
     expect(toolNames((await runToolsCommand({ root: agent.root, format: "json" })).stdout)).not.toContain("fetch_bill");
     expect(tools.stderr).toBe("");
+    // The search started the run, so a second search in it does not warn.
+    expect((await runSearchCommand({ query: "invoice", root: agent.root, limit: "1", run: "cli-search-run" })).stderr).toBe("");
+  });
+
+  it("with --run of a run the state has no record of, warns that the search started it (helper-64 M28b: a mistyped id silently made a new run)", async () => {
+    const search = await runSearchCommand({ query: "invoice", root: agent.root, limit: "1", run: "cli-search-typo", format: "json" });
+    expect(search.exitCode).toBe(0);
+    expect(JSON.parse(search.stdout).activated).toEqual(["fetch_bill"]);
+    expect(search.stderr).toBe(
+      "warning Run 'cli-search-typo' has no record in this agent's state (.assemblyline/state.db): nothing was called or searched in it, so this search started it; check the id if you meant an existing run.\n",
+    );
   });
 
   it("with --run of a run the state has no record of, warns (a mistyped id would look like a run that activated nothing)", async () => {

@@ -3,13 +3,14 @@
  * shares the agent's state.db: approval in one process, approve in another, a repeated approve
  * that does nothing, and step replay across processes.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
-import { runSourceCli, runSourceCliWithEnv } from "./helpers/run-source-cli.js";
+import { runSourceCli, runSourceCliWithEnv, sourceCliCommandLine } from "./helpers/run-source-cli.js";
 
 let agent: AgentFixture;
 
@@ -106,9 +107,25 @@ describe("assembly-line call / approve across processes", () => {
     const piped = runSourceCliWithEnv(["call", "echo", agent.root, "--input", "-", "--format", "json"], {}, '{"message":"from stdin"}\n');
     expect(piped.status, piped.stderr).toBe(0);
     expect(JSON.parse(piped.stdout)).toMatchObject({ status: "ok", output: { message: "from stdin" } });
+    // A pipe is not a terminal: nothing to tell the user.
+    expect(piped.stderr).not.toContain("reading the input's JSON");
     const bad = runSourceCliWithEnv(["call", "echo", agent.root, "--input", "-"], {}, "{message}");
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^error AL8040: --input is not valid JSON: standard input \(--input -\): /);
+  });
+
+  // `script` (util-linux) runs the CLI on a pseudo-terminal, as a user's shell does.
+  it.runIf(process.platform === "linux")("--input - on a terminal says it reads standard input and how to end it (helper-64 M27d: it waited silently)", () => {
+    const line = sourceCliCommandLine(["call", "echo", agent.root, "--input", "-", "--format", "json"]);
+    // The JSON, then Ctrl-D (EOT) at the start of a line: the terminal's end of input.
+    const run = spawnSync("script", ["-qec", line, "/dev/null"], { input: '{"message":"typed"}\n\u0004', encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+    expect(run.error).toBeUndefined();
+    expect(run.status, run.stdout).toBe(0);
+    // stdout, stderr and the terminal's echo of what was typed share the output: the prompt is one line of it, once.
+    const shown = run.stdout.replace(/\r/g, "");
+    expect(shown).toMatch(/^assembly-line: reading the input's JSON from standard input; end it with Ctrl-D\.$/m);
+    expect(shown.split("reading the input's JSON").length).toBe(2);
+    expect(shown).toMatch(/^\{"status":"ok","output":\{"message":"typed"\}/m);
   });
 
   it("approve takes the host settings of the call (--config, --execution), and the printed command repeats them", () => {
@@ -133,6 +150,9 @@ describe("assembly-line call / approve across processes", () => {
       expect(run.code).toBe(2);
       expect(run.json.diagnostics[0]).toMatchObject({ file: "" });
     }
+    expect(usage[3]!.json.diagnostics[0].code).toBe("AL8045");
+    const unknownRun = cli("approve", "missing-call", agent.root, "--run", "never-ran");
+    expect(unknownRun.stderr).toMatch(/^error AL8045: Run 'never-ran' has no record in this agent's state/);
     const pretty = cli("call", "echo", agent.root, "--input", "{message}");
     // The same layout as compile's diagnostics: "error CODE: message", then "hint:".
     expect(pretty.stderr).toMatch(/^error AL8040: --input is not valid JSON/);

@@ -278,6 +278,12 @@ describe("refusals", () => {
     await expect(runtime.call({ surface: "subagents/nope", tool: "echo", input: {} })).rejects.toMatchObject({ code: "AL8020" });
     await expect(runtime.call({ tool: "echo", input: {}, runId: "../escape" })).rejects.toMatchObject({ code: "AL8022" });
     await expect(runtime.approve({ runId: "db-run", callId: "nope" })).rejects.toMatchObject({ code: "AL8023" });
+    // A run the state has no record of is said to be unknown, not to lack the call (helper-64 M25c).
+    await expect(runtime.approve({ runId: "run_nope", callId: "c1" })).rejects.toMatchObject({
+      code: "AL8045",
+      message: "Run 'run_nope' has no record in this agent's state (.assemblyline/state.db), so it has no call 'c1' waiting for approval.",
+    });
+    expect(runtime.hasRun("run_nope")).toBe(false);
     await runtime.call({ tool: "echo", input: { message: "a" }, runId: "reuse-run", callId: "c1" });
     await expect(runtime.call({ tool: "echo", input: { message: "b" }, runId: "reuse-run", callId: "c1" })).rejects.toMatchObject({ code: "AL8024" });
     const retry = await runtime.call({ tool: "echo", input: { message: "a" }, runId: "reuse-run", callId: "c1" });

@@ -64,6 +64,14 @@ describe("checkJsonSchema: problems", () => {
     expect(check({ properties: {} })[0]).toMatchObject({ code: "AL4017", path: "tools.t.inputSchema" });
     expect(check([])[0]).toMatchObject({ code: "AL4017" });
   });
+  it("hints 'Did you mean 'object'?' for a root type that is a misspelt object, and wrapping for another type (helper-64 M6)", () => {
+    for (const type of ["objct", "Object", "obejct"]) {
+      expect(check({ type, properties: {} })).toMatchObject([{ code: "AL4017", path: "tools.t.inputSchema.type", hint: "Did you mean 'object'?" }]);
+    }
+    for (const type of ["string", "strng", "arrray", 7]) {
+      expect(check({ type })[0]!.hint).toBe('Wrap the value in an object: { type: "object", properties: { … } }.');
+    }
+  });
   it("reports an unknown keyword at its key, with a did-you-mean hint", () => {
     const diagnostics = check({ type: "object", properties: { message: { type: "string", maxLenght: 3 } } });
     expect(diagnostics).toHaveLength(1);

@@ -188,6 +188,59 @@ describe("descriptor validation", () => {
     expect(diagnostics[2]!.related![0]!.message).toContain('a different schema: at properties.note.type it has "number", the descriptor "string"');
   });
 
+  /** A plugin whose tool `send` names `descriptorEffect` in its descriptor and `implementationEffect` in approvalRequired(). */
+  const approvalPlugin = (descriptorEffect: string, implementationEffect: string) =>
+    validate(
+      [
+        "export default { tools: {",
+        `  send: { definition: "./ai.assemblyline/send.ts", description: "Send.", inputSchema: { type: "object" }, needsApproval: { reason: "Sends.", sideEffect: ${JSON.stringify(descriptorEffect)} } },`,
+        "} };",
+      ],
+      {
+        "ai.assemblyline/send.ts": [
+          'import { approvalRequired, defineTool } from "@assemblyline-agents/core";',
+          "export default defineTool({",
+          '  description: "Send.",',
+          '  inputSchema: { type: "object" },',
+          `  needsApproval: approvalRequired("Sends.", ${JSON.stringify(implementationEffect)}),`,
+          "  async execute() { return {}; }",
+          "});",
+          "",
+        ].join("\n"),
+      },
+    );
+
+  it("warns, with a did-you-mean, where a sideEffect label is a near miss of a built-in one, in the descriptor and in approvalRequired() (helper-64 M36b)", () => {
+    const result = approvalPlugin("externel", "externel");
+    expect(result.ok).toBe(true);
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.file, d.line, d.column, d.path])).toEqual([
+      ["AL4032", "warning", "ai.assemblyline/index.ts", 2, 154, "tools.send.needsApproval.sideEffect"],
+      ["AL4032", "warning", "ai.assemblyline/send.ts", 5, 18, undefined],
+    ]);
+    expect(result.diagnostics[0]!.message).toBe("Tool 'send': sideEffect 'externel' is not a built-in side effect ('external' or 'idempotent'), so it is kept as a custom label for the host's policy.");
+    expect(result.diagnostics[0]!.hint).toMatch(/^Did you mean 'external'\? If 'externel' is a label your host's policy knows, keep it and turn this warning off with rules: \{ "AL4032": "off" \}/);
+    // Only where the near miss is written: a descriptor that says it alone also drifts (AL4026).
+    const drifted = approvalPlugin("idempotnt", "idempotent").diagnostics;
+    expect(drifted.map((d) => [d.code, d.path])).toEqual([
+      ["AL4026", "tools.send.needsApproval"],
+      ["AL4032", "tools.send.needsApproval.sideEffect"],
+    ]);
+    expect(drifted[1]!.hint).toMatch(/^Did you mean 'idempotent'\? /);
+    // The same letters in another case are a near miss too.
+    expect(approvalPlugin("External", "External").diagnostics.map((d) => [d.code, d.hint?.split("?")[0]])).toEqual([
+      ["AL4032", "Did you mean 'external'"],
+      ["AL4032", "Did you mean 'external'"],
+    ]);
+  });
+
+  it.each(["External", "extrenal", "externa", "idempotnet"])("warns for '%s': another case, one edit, or two letters swapped", (label) => {
+    expect(approvalPlugin(label, label).diagnostics.map((d) => d.code)).toEqual(["AL4032", "AL4032"]);
+  });
+
+  it.each(["external", "idempotent", "billing", "reversible", "exterior-call", "internal"])("keeps the label '%s' without a warning: built in, or not close to a built-in side effect ('internal' is two changed letters from 'external': another word)", (label) => {
+    expect(approvalPlugin(label, label).diagnostics).toEqual([]);
+  });
+
   it.each(AUTHORING_CORE_SPECIFIERS)("checks drift whichever spelling imports the authoring API (%s), named or as a namespace", (specifier) => {
     const entry = [
       `import { defineAssemblyLinePlugin } from "${specifier}";`,

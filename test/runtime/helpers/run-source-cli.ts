@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import type { CliRun } from "../../helpers/run-cli.js";
 import { repoRoot } from "../../helpers/temp-tree.js";
+import { shellQuote } from "../../../common/shell-quote.js";
 
 const loader = path.join(import.meta.dirname, "ts-loader.mjs");
 const entry = path.join(import.meta.dirname, "cli-entry.ts");
@@ -29,4 +30,13 @@ export function runSourceCliWithEnv(args: readonly string[], env: NodeJS.Process
     env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...env },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The shell command line that runs `assembly-line ...args` from the sources, from the repository
+ * root (as {@link runSourceCli} runs it), for a wrapper that takes one command string
+ * (`script -c`, which gives the CLI a terminal).
+ */
+export function sourceCliCommandLine(args: readonly string[]): string {
+  return ["cd", shellQuote(repoRoot), "&&", ...[process.execPath, "--import", loader, entry, ...args].map(shellQuote)].join(" ");
 }

@@ -1,8 +1,9 @@
 /**
- * Which agent a file belongs to (for the language server): the agent root is the folder whose
- * `agent.md` starts the surface tree (DESIGN §2). A subagent's `agent.md`
- * (`<root>/subagents/<name>/agent.md`) belongs to the agent above it, so the walk climbs past
- * `subagents/<name>/` folders whose grandparent holds an `agent.md` too.
+ * Which agent a file belongs to: the agent root is the folder whose `agent.md` starts the
+ * surface tree (DESIGN §2). The language server uses it to pick the agent of an open file, the
+ * command line to name the agent root above a folder that has no `agent.md` (AL1001's hint).
+ * A subagent's `agent.md` (`<root>/subagents/<name>/agent.md`) belongs to the agent above it,
+ * so the walk climbs past `subagents/<name>/` folders whose grandparent holds an `agent.md` too.
  */
 import * as path from "node:path";
 import type { CompilerHost } from "../../common/host.js";

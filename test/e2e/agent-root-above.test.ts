@@ -1,0 +1,54 @@
+/**
+ * A command run from inside an agent (helper-64 M22: `compile` in `plugins/hello/`), end to end
+ * with the real CLI: AL1001 still reports the folder typed (no command searches upwards), and
+ * its hint names the agent root above with the command as typed, instead of suggesting an
+ * `init` that would start a second agent inside the first.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-tree.js";
+
+let root: string;
+let plugin: string;
+
+beforeAll(() => {
+  root = path.join(tempDir("al-root-above-"), "agent");
+  expect(runCli(["init", root]).status).toBe(0);
+  plugin = path.join(root, "plugins", "hello");
+});
+
+const hintOf = (stderr: string): string => /^ {2}hint: (.*)$/m.exec(stderr)?.[1] ?? "";
+
+describe("AL1001 inside an agent", () => {
+  it("names the agent root above and the typed command with that root, for compile and the host commands", () => {
+    const cases: [string[], string][] = [
+      [["compile"], "npx assembly-line compile ../.."],
+      [["compile", "--check"], "npx assembly-line compile ../.. --check"],
+      [["call", "hello", "--input", '{"name":"Ada"}'], `npx assembly-line call hello ../.. --input '{"name":"Ada"}'`],
+      [["search"], "npx assembly-line search '' ../.."],
+      [["tools", "."], "npx assembly-line tools ../.."],
+    ];
+    for (const [args, command] of cases) {
+      const run = runCli(args, { cwd: plugin });
+      expect(run.status, run.stderr).toBe(1);
+      expect(run.stderr).toContain(`error AL1001: There is no agent.md in '${fs.realpathSync(plugin)}'.`);
+      expect(hintOf(run.stderr)).toBe(`This folder is inside the agent whose root is ../.. (the folder with its agent.md): run \`${command}\`. \`init\` here would start a second agent inside it.`);
+    }
+    // Nothing was written inside the plugin: the root used is still the one typed.
+    expect(fs.readdirSync(plugin).sort()).toEqual(["ai.assemblyline", "plugin.json"]);
+  });
+
+  it("replaces a root typed relative to the working directory, and says the same in JSON", () => {
+    const json = runCliJson(["compile", "plugins/hello"], { cwd: root });
+    expect(json.json.diagnostics[0]).toMatchObject({ code: "AL1001", hint: expect.stringContaining("run `npx assembly-line compile . --format json`") });
+    const call = runCli(["call", "hello", "plugins/hello", "--input", "{}"], { cwd: root });
+    expect(hintOf(call.stderr)).toContain("run `npx assembly-line call hello . --input '{}'`");
+  });
+
+  it("keeps the init hint where no folder above has an agent.md", () => {
+    const lonely = tempDir("al-no-agent-");
+    expect(hintOf(runCli(["compile"], { cwd: lonely }).stderr)).toContain("`npx assembly-line init <dir>` writes a starting agent");
+  });
+});
