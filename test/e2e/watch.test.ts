@@ -176,42 +176,55 @@ describe("compile --watch", () => {
   }, 180_000);
 });
 
+/**
+ * `compile --watch` in pretty mode in `root`: stdout and stderr collected together (`output()`),
+ * `until(test)` resolving once `test()` holds on what was printed (rejecting if the watch exits),
+ * and `stop()` ending it with SIGINT.
+ */
+function startPrettyWatch(root: string): { output: () => string; until: (test: () => boolean) => Promise<void>; stop: () => Promise<void> } {
+  const child = spawn(process.execPath, [cliPath, "compile", "--watch"], { cwd: root, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+  running.push(child);
+  let output = "";
+  const waiters: (() => void)[] = [];
+  const collect = (chunk: string): void => {
+    output += chunk;
+    for (const wake of waiters.splice(0)) wake();
+  };
+  child.stdout.setEncoding("utf8").on("data", collect);
+  child.stderr.setEncoding("utf8").on("data", collect);
+  const until = (test: () => boolean): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const look = (): void => {
+        if (test()) return resolve();
+        if (child.exitCode !== null) return reject(new Error(`watch exited: ${output}`));
+        waiters.push(look);
+      };
+      look();
+    });
+  const stop = async (): Promise<void> => {
+    child.kill("SIGINT");
+    await new Promise((resolve) => child.on("exit", resolve));
+  };
+  return { output: () => output, until, stop };
+}
+
 describe("compile --watch, pretty", () => {
   it("counts errors once: 'Found N errors.' for the new ones, and the errors in all only when earlier ones were not printed again", async () => {
     const root = starterAgent();
-    const child = spawn(process.execPath, [cliPath, "compile", "--watch"], { cwd: root, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
-    running.push(child);
-    let output = "";
-    const waiters: (() => void)[] = [];
-    const collect = (chunk: string): void => {
-      output += chunk;
-      for (const wake of waiters.splice(0)) wake();
-    };
-    child.stdout.setEncoding("utf8").on("data", collect);
-    child.stderr.setEncoding("utf8").on("data", collect);
-    const until = (test: () => boolean): Promise<void> =>
-      new Promise((resolve, reject) => {
-        const look = (): void => {
-          if (test()) return resolve();
-          if (child.exitCode !== null) return reject(new Error(`watch exited: ${output}`));
-          waiters.push(look);
-        };
-        look();
-      });
-    const unchanged = (): number => output.split("were left unchanged").length - 1;
-    await until(() => output.includes("Watching"));
+    const { output, until, stop } = startPrettyWatch(root);
+    const unchanged = (): number => output().split("were left unchanged").length - 1;
+    await until(() => output().includes("Watching"));
     const entry = path.join(root, "plugins", "hello", "ai.assemblyline", "index.ts");
     edit(entry, /description: "[^"]*"/, "description: 42");
-    const found = (): number => output.split("Found 1 error.\n").length - 1;
+    const found = (): number => output().split("Found 1 error.\n").length - 1;
     // Diagnostics go to stderr, the lines about files to stdout: either may come first.
     await until(() => unchanged() === 1 && found() === 1);
-    expect(output).toMatch(/plugins\.lock and the artifact were left unchanged\.\n/);
+    expect(output()).toMatch(/plugins\.lock and the artifact were left unchanged\.\n/);
     // A second error: only it is printed, so the line says how many there are in all.
     edit(entry, /definition: "[^"]*"/, 'definition: "./ai.assemblyline/nowhere.ts"');
     await until(() => unchanged() === 2 && found() === 2);
-    expect(output).toMatch(/plugins\.lock and the artifact were left unchanged \(2 errors in all, 1 reported before\)\.\n/);
-    child.kill("SIGINT");
-    await new Promise((resolve) => child.on("exit", resolve));
+    expect(output()).toMatch(/plugins\.lock and the artifact were left unchanged \(2 errors in all, 1 reported before\)\.\n/);
+    await stop();
   }, 180_000);
 });
 
@@ -221,32 +234,13 @@ describe("compile --watch, pretty, started while the agent has an error", () => 
     expect(runCli(["compile", root]).status).toBe(0);
     const agentMd = path.join(root, "agent.md");
     edit(agentMd, "  hello: {}\n", "  hello: {}\n  nope: {}\n");
-    const child = spawn(process.execPath, [cliPath, "compile", "--watch"], { cwd: root, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
-    running.push(child);
-    let output = "";
-    const waiters: (() => void)[] = [];
-    const collect = (chunk: string): void => {
-      output += chunk;
-      for (const wake of waiters.splice(0)) wake();
-    };
-    child.stdout.setEncoding("utf8").on("data", collect);
-    child.stderr.setEncoding("utf8").on("data", collect);
-    const until = (test: () => boolean): Promise<void> =>
-      new Promise((resolve, reject) => {
-        const look = (): void => {
-          if (test()) return resolve();
-          if (child.exitCode !== null) return reject(new Error(`watch exited: ${output}`));
-          waiters.push(look);
-        };
-        look();
-      });
-    await until(() => output.includes("Watching"));
-    expect(output).toMatch(/error/);
+    const { output, until, stop } = startPrettyWatch(root);
+    await until(() => output().includes("Watching"));
+    expect(output()).toMatch(/error/);
     edit(agentMd, "  nope: {}\n", "");
-    await until(() => output.includes("No change to plugins.lock or the artifact.") || output.includes("Repackaged"));
-    expect(output).not.toContain("Repackaged");
-    expect(output).toMatch(/Fixed: 1 problem\.\n/);
-    child.kill("SIGINT");
-    await new Promise((resolve) => child.on("exit", resolve));
+    await until(() => output().includes("No change to plugins.lock or the artifact.") || output().includes("Repackaged"));
+    expect(output()).not.toContain("Repackaged");
+    expect(output()).toMatch(/Fixed: 1 problem\.\n/);
+    await stop();
   }, 180_000);
 });
