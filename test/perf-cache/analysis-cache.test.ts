@@ -53,6 +53,18 @@ function makeAgent(): string {
 
 const cacheFile = (root: string) => path.join(root, ANALYSIS_CACHE_FILE);
 
+/**
+ * Whether the root's cache holds the generated plugin's analyses: each of its {@link TOOLS}
+ * definitions' own record, or the plugin's record that stands for them all. Which of the two
+ * depends on the clock: a plugin whose files changed within two seconds before the compile is
+ * not stored whole (its files could still change unseen), so a compile right after
+ * {@link makeAgent} stores the records, and one on a loaded machine, seconds later, the plugin's.
+ */
+function holdsGeneratedPlugin(root: string): boolean {
+  const cache = AnalysisCache.load(root);
+  return cache.size.analyses > TOOLS || cache.hasPlugin(path.join(root, "plugins", "gen"));
+}
+
 /** What must not depend on the cache: the verdict, the diagnostics, the analysis and the lock bytes. */
 async function compile(root: string, cache?: boolean): Promise<{ result: CompileResult; lock: string | undefined }> {
   const result = await compileAgent({ root, package: false, displayRoot: ".", ...(cache === undefined ? {} : { cache }) });
@@ -210,7 +222,7 @@ describe("persistent analysis cache", () => {
       fs.writeFileSync(cacheFile(root), bytes);
       expect(AnalysisCache.load(root).size).toEqual({ analyses: 0, verdicts: 0 });
       expectSame(await compile(root), expected);
-      expect(AnalysisCache.load(root).size.analyses).toBeGreaterThan(TOOLS);
+      expect(holdsGeneratedPlugin(root)).toBe(true);
     }
   });
 
