@@ -77,6 +77,10 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     ...extra,
   });
 
+  // Not an agent root: refused before anything is installed (run from plugins/hello/, `add` had
+  // installed the package there and written a new agent.md inside the plugin).
+  const agentFile = path.join(root, "agent.md");
+  if (!fs.existsSync(agentFile)) return fail(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(agentFile), [root]));
   const spec = resolvePluginSpec(options.spec, process.cwd());
   if (!spec.ok) return fail(spec.diagnostic);
   if (options.as !== undefined) {
@@ -109,10 +113,9 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   if (fs.existsSync(path.join(root, "plugins", key))) {
     return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", key)), [key, installed.name]), { ...base, key });
   }
-  const agentFile = path.join(root, "agent.md");
   let before = "";
   try {
-    before = fs.existsSync(agentFile) ? fs.readFileSync(agentFile, "utf8") : "";
+    before = fs.readFileSync(agentFile, "utf8");
   } catch (error) {
     return fail(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [String(error)]), { ...base, key });
   }

@@ -3,6 +3,7 @@
  */
 import * as path from "node:path";
 import { addPlugin } from "../add/add-plugin.js";
+import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { printDiagnostics } from "../output.js";
 import { formatContractReview } from "../../lockfile/format-review.js";
 
@@ -18,7 +19,8 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
   });
   // The package manager's own words come first, so AL6202's "read the output above" has some.
   if (result.installOutput) process.stderr.write(result.installOutput.endsWith("\n") ? result.installOutput : `${result.installOutput}\n`);
-  printDiagnostics(result.diagnostics, root);
+  // A root inside an agent (run from plugins/hello/): AL1001's hint names the agent root above.
+  printDiagnostics(hintAgentRootAbove(result.diagnostics, root, rootArgument), root);
   if (!result.ok) {
     process.stderr.write(
       result.agentMdChanged

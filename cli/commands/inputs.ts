@@ -19,6 +19,7 @@ import { DEFAULT_ARTIFACT_DIR } from "../../contract/manifest.js";
 import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { relativizeDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { configSelection, type ConfigFlags } from "../compile-targets.js";
+import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { printDiagnostics, printJson } from "../output.js";
 
 /** What {@link listInputs} found. */
@@ -59,7 +60,8 @@ export async function runInputs(rootArgument: string, flags: ConfigFlags & { for
   const shown = result.ok ? [] : result.diagnostics.filter((d) => d.severity === "error");
   if (flags.format === "json") printJson({ files: result.files, ...(shown.length > 0 ? { diagnostics: shown.map(toJsonDiagnostic) } : {}) });
   else {
-    printDiagnostics(shown, root);
+    // A root inside an agent (run from plugins/hello/): AL1001's hint names the agent root above.
+    printDiagnostics(hintAgentRootAbove(shown, root, rootArgument), root);
     if (result.files.length > 0) process.stdout.write(`${result.files.join("\n")}\n`);
   }
   return result.ok ? 0 : 1;

@@ -14,6 +14,7 @@ import { compileAgent } from "../../build/compile.js";
 import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { contractReviewJson, formatContractReview } from "../../lockfile/format-review.js";
 import type { ContractReview } from "../../lockfile/review-contract.js";
+import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { printDiagnostics, printJson } from "../output.js";
 
 /** Lock states a review can compare against (a missing lock is "every tool is new"). */
@@ -28,7 +29,8 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
   if (problems.length > 0 || !report || !COMPARABLE.has(report.status)) {
     if (flags.format === "json") printJson({ changes: [], diagnostics: result.diagnostics.map(toJsonDiagnostic) });
     else {
-      printDiagnostics(result.diagnostics, root);
+      // A root inside an agent (run from plugins/hello/): AL1001's hint names the agent root above.
+      printDiagnostics(hintAgentRootAbove(result.diagnostics, root, rootArgument), root);
       process.stderr.write("Nothing was reviewed: fix the errors above first.\n");
     }
     return 1;

@@ -1,5 +1,6 @@
 /**
- * A command run from inside an agent (helper-64 M22: `compile` in `plugins/hello/`), end to end
+ * A command run from inside an agent (helper-64 M22: `compile` in `plugins/hello/`; `add`, `review`
+ * and `inputs` too), end to end
  * with the real CLI: AL1001 still reports the folder typed (no command searches upwards), and
  * its hint names the agent root above with the command as typed, instead of suggesting an
  * `init` that would start a second agent inside the first.
@@ -29,11 +30,15 @@ describe("AL1001 inside an agent", () => {
       [["call", "hello", "--input", '{"name":"Ada"}'], `npx assembly-line call hello ../.. --input '{"name":"Ada"}'`],
       [["search"], "npx assembly-line search '' ../.."],
       [["tools", "."], "npx assembly-line tools ../.."],
+      // add refuses before installing anything (it had installed the package into the plugin and written an agent.md there).
+      [["add", "openui"], "npx assembly-line add openui ../.."],
+      [["review"], "npx assembly-line review ../.."],
+      [["inputs", "."], "npx assembly-line inputs ../.."],
     ];
     for (const [args, command] of cases) {
       const run = runCli(args, { cwd: plugin });
       expect(run.status, run.stderr).toBe(1);
-      expect(run.stderr).toContain(`error AL1001: There is no agent.md in '${fs.realpathSync(plugin)}'.`);
+      expect(run.stderr).toMatch(new RegExp(`error AL1001: There is no agent\\.md in '(${fs.realpathSync(plugin)}|${plugin})'\\.`));
       expect(hintOf(run.stderr)).toBe(`This folder is inside the agent whose root is ../.. (the folder with its agent.md): run \`${command}\`. \`init\` here would start a second agent inside it.`);
     }
     // Nothing was written inside the plugin: the root used is still the one typed.
