@@ -8,6 +8,7 @@ import * as path from "node:path";
 import type { CompileOptions, CompileResult } from "../../build/compile.js";
 import { analysisWorkerWanted, discardPrestartedAnalysisWorker, POOL_THRESHOLD, prestartAnalysisWorker } from "../../compiler/analysis-pool.js";
 import { ANALYSIS_CACHE_FILE } from "../../compiler/static-analysis/analysis-cache.js";
+import { fileStart } from "../../common/positions.js";
 import { shellQuote } from "../../common/shell-quote.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -81,6 +82,18 @@ export async function runCompile(rootArguments: readonly string[], flags: Compil
     return usage.some((d) => d.code === "AL9116") ? 1 : 2;
   }
   if (flags.watch) {
+    // Nothing to watch in a folder that is no agent root (as tsc --watch without a tsconfig): it
+    // had watched plugins/hello/ for good after one AL1001 with the init hint.
+    const missing = targets.filter((target) => !fs.existsSync(path.join(target.root, "agent.md")));
+    if (missing.length > 0) {
+      for (const target of missing) {
+        const diagnostic = createDiagnostic(Diagnostics.AgentFileMissing, fileStart("agent.md"), [target.root]);
+        const shown = hintAgentRootAbove([diagnostic], target.root, target.displayRoot);
+        if (format === "json") printJson({ ok: false, diagnostics: shown.map(toJsonDiagnostic) });
+        else printDiagnostics(shown, target.root);
+      }
+      return 1;
+    }
     const { watchCompile } = await import("../watch/watch-compile.js");
     return watchCompile(targets, options, { json: format === "json" });
   }

@@ -11,8 +11,8 @@ import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.
 import { locateAuthoringCore } from "../../packaging/authoring-core.js";
 import { agentNameFor, agentTemplate, type AuthoringTypes } from "./agent-template.js";
 
-/** How many of the files in the way AL9101 names before "and N more files". */
-const MAX_FILES_NAMED = 3;
+/** How many of the files in the way AL9101 names before "and N more files" (the starter agent's every file). */
+const MAX_FILES_NAMED = 8;
 
 /** What {@link initAgent} did. */
 export interface InitResult {

@@ -263,7 +263,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL8062: "deadlineMs 0 is not valid: it must be a whole number of milliseconds from 1 to 2147483647.",
   AL9001: "The command line is not valid: unknown option '--bogus'.",
   AL9002: "Internal error: simulated bug",
-  AL9101: "init would overwrite ../..<tmp>/agent.md, ../..<tmp>/plugins/hello/plugin.json, ../..<tmp>/plugins/hello/ai.assemblyline/index.ts and 3 more files (../..<tmp> has an agent.md: it is an agent already); nothing was written.",
+  AL9101: "init would overwrite agent.md, .gitignore, plugins/hello/ai.assemblyline/hello.ts, plugins/hello/ai.assemblyline/index.ts, plugins/hello/plugin.json and tsconfig.json (. has an agent.md: it is an agent already); nothing was written.",
   AL9102: "init cannot create an agent in ../..<tmp>/agent: it exists and is not a folder.",
   AL9110: "The project configuration .assemblylinerc.json is not valid JSON: trailing commas are not allowed in JSON.",
   AL9111: "The project configuration assembly-line.config.json is not valid: 'outdir' is not a known key.",

@@ -9,8 +9,8 @@ export const WorkflowMessages = defineMessages({
     code: "AL9101",
     severity: "error",
     message: "init would overwrite {0}{1}; nothing was written.",
-    hint: "Run 'assembly-line init' in an empty folder (or a new one: 'assembly-line init my-agent'), or move those files away first.",
-    docs: "`init` never replaces a file: when any file it would create already exists, it writes none of them (exit code 1). One error names the files in the way (the first three, then how many more), at the first of them.",
+    hint: "Run `npx assembly-line init` in an empty folder (or a new one: `npx assembly-line init my-agent`), or move those files away first.",
+    docs: "`init` never replaces a file: when any file it would create already exists, it writes none of them (exit code 1). One error names the files in the way (up to eight, then how many more), at the first of them.",
   },
   InitTargetNotDirectory: {
     code: "AL9102",

@@ -5,10 +5,11 @@
  * its hint names the agent root above with the command as typed, instead of suggesting an
  * `init` that would start a second agent inside the first.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { cliPath, runCli, runCliJson } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
 let root: string;
@@ -50,6 +51,14 @@ describe("AL1001 inside an agent", () => {
     expect(json.json.diagnostics[0]).toMatchObject({ code: "AL1001", hint: expect.stringContaining("run `npx assembly-line compile . --format json`") });
     const call = runCli(["call", "hello", "plugins/hello", "--input", "{}"], { cwd: root });
     expect(hintOf(call.stderr)).toContain("run `npx assembly-line call hello . --input '{}'`");
+  });
+
+  it("compile --watch in such a folder stops at once with that hint (it watched the plugin folder for good)", () => {
+    // spawnSync with a timeout: a watch that keeps running must fail the test, not hang it.
+    const run = spawnSync(process.execPath, [cliPath, "compile", "--watch"], { cwd: plugin, encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+    expect(run.status, run.stderr).toBe(1);
+    expect(hintOf(run.stderr)).toContain("run `npx assembly-line compile ../.. --watch`");
+    expect(run.stdout).not.toContain("Watching");
   });
 
   it("keeps the init hint where no folder above has an agent.md", () => {
