@@ -5,6 +5,7 @@
  * (`--version`, `--help`, any other command) never pays for the runtime, the project
  * configuration loader or the token encoder (docs/performance.md).
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { Option, type Command } from "commander";
 import { defaultWrite, terminalColor, type CommandOutput, type RuntimeCommandHooks } from "./command-output.js";
@@ -122,10 +123,17 @@ export function registerHostCommands(program: Command, hooks: RuntimeCommandHook
 export function compileFirst(loadCompiler: CompilerLoader): NonNullable<RuntimeCommandHooks["ensureArtifact"]> {
   return async (root, artifactDir) => {
     const { ensureArtifact } = await import("../ensure-artifact.js");
+    const lock = path.join(root, "plugins.lock");
+    const hadLock = fs.existsSync(lock);
     const ensured = await ensureArtifact(root, loadCompiler, artifactDir);
     // Said plainly (new-user trial M23, M41: "compiled . first: plugins.lock was updated" was cryptic): what moved, why, what to do.
-    const lock = path.join(root, "plugins.lock");
-    if (ensured.lockChanged) process.stderr.write(`assembly-line: the agent (${root}) changed since its last compile, so it was compiled first, and ${lock} was updated: review it with \`git diff ${lock}\` and commit it with your change.\n`);
+    if (ensured.lockChanged) {
+      process.stderr.write(
+        hadLock
+          ? `assembly-line: the agent (${root}) changed since its last compile, so it was compiled first, and ${lock} was updated: review it with \`git diff ${lock}\` and commit it with your change.\n`
+          : `assembly-line: the agent (${root}) had no plugins.lock, so it was compiled first, and ${lock} was written: commit it with the agent.\n`,
+      );
+    }
     if (!ensured.diagnostics.some((d) => d.code === "AL1001")) return ensured.diagnostics;
     // A root inside an agent (run from plugins/hello/): AL1001's hint names the agent root above.
     const { hintAgentRootAbove } = await import("../agent-root-hint.js");

@@ -62,6 +62,16 @@ describe("call, approve, tools and search compile first only when needed", () =>
     expect(runCliJson(["call", "echo", root, "--input", '{"message":"y"}']).json).toMatchObject({ status: "ok" });
   });
 
+  it("says the lock was written, not updated, for an agent that had none (helper-67's trial)", () => {
+    const fresh = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    fs.rmSync(path.join(fresh, "plugins.lock"));
+    const run = runCli(["tools", fresh, "--format", "json"]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`the agent (${fresh}) had no plugins.lock, so it was compiled first, and ${path.join(fresh, "plugins.lock")} was written`);
+    expect(run.stderr).not.toContain("changed since its last compile");
+    expect(fs.existsSync(path.join(fresh, "plugins.lock"))).toBe(true);
+  });
+
   it("compiles a changed plugin before the call and says the lock was updated", () => {
     // The descriptor and defineTool() must agree (the drift check), so both change.
     for (const file of ["index.ts", "echo.ts"]) {
