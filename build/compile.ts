@@ -300,7 +300,8 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
     saves.run();
     const checked = await checkLock(host, options, analysed.fixCommand, lockText, diagnostics);
     clock.lap("lock");
-    return { ...base, ...checked, ...(review ? { review } : {}), checkReport: review ? { ...checked.checkReport, review } : checked.checkReport };
+    const checkReport = checked.checkReport && review ? { ...checked.checkReport, review } : checked.checkReport;
+    return { ...base, ...checked, ...(review ? { review } : {}), ...(checkReport ? { checkReport } : {}) };
   }
   const failed = { ...base, ok: false, lockChanged: false, artifact: null } as const;
   // The diagnostics as reported, after the caches' saves (a refused save is a warning).
@@ -474,7 +475,7 @@ async function checkLock(
   fixCommand: string,
   lockText: string,
   diagnostics: Diagnostic[],
-): Promise<{ ok: boolean; diagnostics: Diagnostic[]; lockChanged: false; artifact: null; checkReport: LockfileCheckReport }> {
+): Promise<{ ok: boolean; diagnostics: Diagnostic[]; lockChanged: false; artifact: null; checkReport?: LockfileCheckReport }> {
   const { checkLockfile, notCheckedReport } = await import("../lockfile/check-lockfile.js");
   const lockPath = path.join(options.root, LOCKFILE_NAME);
   // Shown as the user would type it: `agent/plugins.lock`, or `plugins.lock` in the root itself.
@@ -484,9 +485,12 @@ async function checkLock(
   // built here would claim removals and suggest a command that fails.
   const inputErrors = diagnostics.filter((d) => d.severity === "error" || CREDENTIAL_CODES.has(d.code)).length;
   const { ok, report } = inputErrors > 0 ? { ok: false, report: notCheckedReport(lockPath, inputErrors, displayPath) } : checkLockfile(lockPath, lockText, { host, displayPath, fixCommand });
-  if (report.diagnostic) diagnostics.push(report.diagnostic);
+  // Not said where the root has no agent.md (AL1001): there is no agent, hence no lock, to check,
+  // and a second error for one mistake only adds noise (helper-67's trial: `review` in plugins/hello/).
+  const noAgent = diagnostics.some((d) => d.code === "AL1001" && path.resolve(options.root, d.file) === path.join(options.root, "agent.md"));
+  if (report.diagnostic && !noAgent) diagnostics.push(report.diagnostic);
   const failed = hasErrors(diagnostics) || !ok;
-  return { ok: !failed, diagnostics: finish(diagnostics, options.root), lockChanged: false, artifact: null, checkReport: report };
+  return { ok: !failed, diagnostics: finish(diagnostics, options.root), lockChanged: false, artifact: null, ...(noAgent ? {} : { checkReport: report }) };
 }
 
 /**

@@ -40,6 +40,8 @@ describe("AL1001 inside an agent", () => {
       const run = runCli(args, { cwd: plugin });
       expect(run.status, run.stderr).toBe(1);
       expect(run.stderr).toMatch(new RegExp(`error AL1001: There is no agent\\.md in '(${fs.realpathSync(plugin)}|${plugin})'\\.`));
+      // One error for one mistake (compile --check and review said AL6013 "plugins.lock was not checked" too).
+      expect(run.stderr).not.toContain("AL6013");
       expect(hintOf(run.stderr)).toBe(`This folder is inside the agent whose root is ../.. (the folder with its agent.md): run \`${command}\`. \`init\` here would start a second agent inside it.`);
     }
     // Nothing was written inside the plugin: the root used is still the one typed.
