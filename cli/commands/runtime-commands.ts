@@ -326,9 +326,16 @@ function parseInput(text: string | undefined): unknown {
   try {
     return JSON.parse(json) as unknown;
   } catch (error) {
-    throw runtimeError(Diagnostics.CallInputNotJson, "", [text === "-" ? `standard input (--input -): ${(error as Error).message}` : (error as Error).message]);
+    if (text !== "-") throw runtimeError(Diagnostics.CallInputNotJson, "", [(error as Error).message]);
+    // The catalog's hint is about quoting for a shell, which piped text never needs (helper-67's trial).
+    const empty = json.trim() === "";
+    const reason = empty ? "standard input (--input -) was empty" : `standard input (--input -): ${(error as Error).message}`;
+    throw runtimeError(Diagnostics.CallInputNotJson, "", [reason], STDIN_INPUT_HINT);
   }
 }
+
+/** AL8040's hint when `--input -` read text that is not JSON. */
+const STDIN_INPUT_HINT = 'Standard input must hold the tool\'s input as one JSON value, e.g. echo \'{"message":"hi"}\' | assembly-line call <tool> --input -.';
 
 /**
  * The hint of a `--config` value with no `=` that names a file (`compile --config FILE` chooses

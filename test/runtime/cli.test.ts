@@ -112,6 +112,12 @@ describe("assembly-line call / approve across processes", () => {
     const bad = runSourceCliWithEnv(["call", "echo", agent.root, "--input", "-"], {}, "{message}");
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^error AL8040: --input is not valid JSON: standard input \(--input -\): /);
+    // The hint is about the piped text, not about quoting for a shell (helper-67's trial).
+    expect(bad.stderr).toContain("hint: Standard input must hold the tool's input as one JSON value");
+    expect(bad.stderr).not.toContain("Quote the JSON for your shell");
+    const empty = runSourceCliWithEnv(["call", "echo", agent.root, "--input", "-"], {}, "");
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toMatch(/^error AL8040: --input is not valid JSON: standard input \(--input -\) was empty\./);
   });
 
   // `script` (util-linux) runs the CLI on a pseudo-terminal, as a user's shell does.
