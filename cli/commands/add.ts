@@ -24,7 +24,7 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
   if (!result.ok) {
     process.stderr.write(
       result.agentMdChanged
-        ? `Added capabilities.${result.key} to agent.md, but plugins.lock was not updated: fix the errors above, then run 'npx assembly-line compile'.\n`
+        ? `Added capabilities.${result.key} to agent.md, but plugins.lock was not updated: fix the errors above, then run 'npx assembly-line compile'${result.undoCommand ? `; or undo the add: remove capabilities.${result.key} from agent.md and run '${result.undoCommand}'` : ""}.\n`
         : result.package && result.command
           ? `agent.md and plugins.lock were left unchanged, but '${result.command}' installed ${result.package.name}@${result.package.version} into package.json and node_modules; undo it with '${result.undoCommand}' if you do not retry.\n`
           : "agent.md and plugins.lock were left unchanged.\n",

@@ -15,7 +15,7 @@ import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.
 import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { formatGithub, formatSarif, toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 export { compileJson } from "../compile-report.js";
-import { emptyAnalysis } from "../../build/check-root.js";
+import { checkRoot, emptyAnalysis } from "../../build/check-root.js";
 import type { CompileFormat } from "../../build/project-config/types.js";
 import { LOCKFILE_NAME } from "../../contract/lockfile-types.js";
 import { compileOptionsFor, expandRoots, loadTargets, outputFormat, sharedOutDirs, type CompileTarget, type ConfigFlags } from "../compile-targets.js";
@@ -87,7 +87,8 @@ export async function runCompile(rootArguments: readonly string[], flags: Compil
     const missing = targets.filter((target) => !fs.existsSync(path.join(target.root, "agent.md")));
     if (missing.length > 0) {
       for (const target of missing) {
-        const diagnostic = createDiagnostic(Diagnostics.AgentFileMissing, fileStart("agent.md"), [target.root]);
+        // As a compile says it: a root that does not exist (AL1024) or is a file (AL1025), else no agent.md (AL1001).
+        const diagnostic = checkRoot(createNodeHost(), target.root, target.displayRoot) ?? createDiagnostic(Diagnostics.AgentFileMissing, fileStart("agent.md"), [target.root]);
         const shown = hintAgentRootAbove([diagnostic], target.root, target.displayRoot);
         if (format === "json") printJson({ ok: false, diagnostics: shown.map(toJsonDiagnostic) });
         else printDiagnostics(shown, target.root);

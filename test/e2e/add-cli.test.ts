@@ -72,6 +72,8 @@ describe("assembly-line add", () => {
     expect(run.stderr).toContain("agent.md:11:15 - error AL5002"); // after add inserted its package line
     expect(run.stderr).toContain("logo");
     expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
+    // How to go on, or back (helper-67's trial: no undo command on this path).
+    expect(run.stderr).toContain("Added capabilities.openui to agent.md, but plugins.lock was not updated: fix the errors above, then run 'npx assembly-line compile'; or undo the add: remove capabilities.openui from agent.md and run 'npm uninstall @assemblyline-agents/openui'.");
   });
 
   it("compile refuses an installed version that differs from the lock, with a fix-it hint", () => {

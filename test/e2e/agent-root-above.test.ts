@@ -61,6 +61,10 @@ describe("AL1001 inside an agent", () => {
     expect(run.status, run.stderr).toBe(1);
     expect(hintOf(run.stderr)).toContain("run `npx assembly-line compile ../.. --watch`");
     expect(run.stdout).not.toContain("Watching");
+    // A root that does not exist stops it too, as a compile says it (AL1024).
+    const nowhere = spawnSync(process.execPath, [cliPath, "compile", "--watch", "nowhere"], { cwd: plugin, encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+    expect(nowhere.status, nowhere.stderr).toBe(1);
+    expect(nowhere.stderr).toContain("error AL1024: The agent root 'nowhere' does not exist.");
   });
 
   it("keeps the init hint where no folder above has an agent.md", () => {
