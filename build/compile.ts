@@ -30,7 +30,7 @@ import type { LockfileCheckReport } from "../lockfile/check-lockfile.js";
 import { fixCommandFor } from "../lockfile/fix-command.js";
 import { readLockfile, type ReadLockfileResult } from "../lockfile/read-lockfile.js";
 import { serializeLockfile } from "../lockfile/serialize-lockfile.js";
-import { LOCKFILE_NAME } from "../contract/lockfile-types.js";
+import { LOCKFILE_NAME, type Lockfile } from "../contract/lockfile-types.js";
 import { writeLockfileIfChanged } from "../lockfile/write-lockfile.js";
 import type { BuildFunction, PackagingResult } from "../packaging/bundle-tools.js";
 import { toolBundleKey } from "../packaging/plan-bundles.js";
@@ -137,6 +137,12 @@ export interface CompileOptions {
    * written, so `add` can print it first (issue 11 item 3). Not called when the lock is unchanged.
    */
   readonly onLockChange?: (review: ContractReview) => void;
+  /**
+   * With `check`: the lock the contract review compares the new one with, instead of the lock on
+   * disk (`review` passes the lock of Git's `HEAD`, the committed one, which a `compile` since the
+   * last commit has not rewritten). The check report still compares with the lock on disk.
+   */
+  readonly reviewBase?: Lockfile;
 }
 
 /** What a compile did (the CLI prints it; `--format json` adds nothing else). */
@@ -292,9 +298,10 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   const lockUnchanged = committedText === lockText;
   // The review compares every tool of both locks: computed only when something asks for it
   // (`--check`, `add`'s onLockChange, a reader of `result.review`), not on every compile.
-  const reviewed = !hasErrors(diagnostics) && !lockUnchanged;
+  const reviewBase = options.check ? options.reviewBase : undefined;
+  const reviewed = !hasErrors(diagnostics) && (!lockUnchanged || reviewBase !== undefined);
   let reviewMemo: ContractReview | undefined;
-  const reviewOf = (): ContractReview => (reviewMemo ??= reviewContract(previous.kind === "ok" ? previous.lock : undefined, lock));
+  const reviewOf = (): ContractReview => (reviewMemo ??= reviewContract(reviewBase ?? (previous.kind === "ok" ? previous.lock : undefined), lock));
   const review = reviewed && options.check ? reviewOf() : undefined;
   if (options.check) {
     saves.run();

@@ -78,3 +78,21 @@ export function readLockfile(lockPath: string, options: ReadLockfileOptions = {}
   }
   return { kind: "ok", lock: parsed.value as Lockfile, bytes, text, invalidUtf8 };
 }
+
+/**
+ * The lock in `text` when it is JSON of the lockfileVersion 1 shape this toolchain reads (the
+ * checks of {@link readLockfile} after the read: no conflict markers, JSON, a version this tool
+ * understands, the shape); `undefined` otherwise. For a lock that is not a file of the agent
+ * (`review`'s lock of Git's `HEAD`). Never throws.
+ * @param file what the text is called (only for the parser's locations, never reported).
+ */
+export function lockFromText(file: string, text: string): Lockfile | undefined {
+  const body = text.replace(/^\uFEFF/, "");
+  if (findConflictMarkers(body).length > 0) return undefined;
+  const parsed = parseJsonText(file, body);
+  if (!parsed.ok) return undefined;
+  const version = isJsonObject(parsed.value) ? parsed.value.lockfileVersion : undefined;
+  if (typeof version === "number" && version > LOCKFILE_VERSION) return undefined;
+  return findLockShapeError(parsed.value) ? undefined : (parsed.value as Lockfile);
+}
+

@@ -1,6 +1,7 @@
 /**
  * `assembly-line review [root] [--format pretty|json]` (DESIGN §7; issue 11 item 3): what the
- * lock `compile` would write changes for the model, against the committed `plugins.lock`, in
+ * lock `compile` would write changes for the model, against the committed `plugins.lock` (the
+ * one of Git's `HEAD` when the agent is in a Git work tree, else the file on disk), in
  * model-visible terms (tool added, removed or renamed, description changed with a word diff,
  * schema widened or narrowed, approval removed or weakened, …). Writes nothing.
  *
@@ -15,6 +16,7 @@ import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { contractReviewJson, formatContractReview } from "../../lockfile/format-review.js";
 import type { ContractReview } from "../../lockfile/review-contract.js";
 import { hintAgentRootAbove } from "../agent-root-hint.js";
+import { committedLock } from "../git-head-lock.js";
 import { printDiagnostics, printJson } from "../output.js";
 
 /** Lock states a review can compare against (a missing lock is "every tool is new"). */
@@ -23,7 +25,9 @@ const COMPARABLE = new Set(["up-to-date", "missing", "out-of-date"]);
 /** Runs `review`; resolves to the exit code. */
 export async function runReview(rootArgument: string, flags: { readonly format: "pretty" | "json" }): Promise<number> {
   const root = path.resolve(rootArgument);
-  const result = await compileAgent({ root, check: true, package: false, displayRoot: rootArgument });
+  // The committed lock is Git's HEAD's when there is one: the file on disk may be the new lock already.
+  const committed = committedLock(root);
+  const result = await compileAgent({ root, check: true, package: false, displayRoot: rootArgument, ...(committed ? { reviewBase: committed.lock } : {}) });
   const report = result.checkReport;
   const problems = result.diagnostics.filter((d) => d.severity === "error" && !(report && COMPARABLE.has(report.status) && d.code === report.diagnostic?.code));
   if (problems.length > 0 || !report || !COMPARABLE.has(report.status)) {
@@ -39,7 +43,7 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
   if (flags.format === "json") process.stdout.write(contractReviewJson(review));
   else {
     printDiagnostics(result.diagnostics.filter((d) => d.severity !== "error"), root);
-    process.stdout.write(formatContractReview(review, `Contract review of ${report.lockPath}`));
+    process.stdout.write(formatContractReview(review, committed ? `Contract review of ${report.lockPath} against its last commit (HEAD)` : `Contract review of ${report.lockPath}`));
   }
   return review.needsReview ? 1 : 0;
 }

@@ -76,6 +76,26 @@ describe("review", () => {
     expect(check.status).toBe(1);
     expect(check.stderr).toContain("! approval-removed  deploy");
   });
+
+  it("in a Git work tree compares with the lock of HEAD, so a compile since the last commit hides nothing (helper-67's trial)", () => {
+    const root = agentWithTools(base);
+    expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
+    const git = (...args: string[]) => spawnSync("git", ["-C", root, ...args], { encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.org" } });
+    expect(git("init", "-q").status).toBe(0);
+    expect(git("add", "-A").status).toBe(0);
+    expect(git("commit", "-q", "-m", "agent").status).toBe(0);
+    rewriteTools(root, { deploy: { ...base.deploy, needsApproval: undefined } });
+    // The usual flow: the lock on disk is rewritten before anyone reviews.
+    expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
+    const run = runCli(["review", root]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(`Contract review of ${path.join(root, "plugins.lock")} against its last commit (HEAD): 1 change, 1 needs review (marked !).`);
+    expect(run.stdout).toContain("approval-removed");
+    expect(JSON.parse(runCli(["review", root, "--format", "json"]).stdout).changes).toMatchObject([{ kind: "approval-removed", tool: "deploy" }]);
+    // Committed: nothing left to review.
+    expect(git("commit", "-q", "-am", "no gate").status).toBe(0);
+    expect(runCli(["review", root, "--format", "json"]).status).toBe(0);
+  });
 });
 
 describe("add of a newer pack version", () => {

@@ -1,0 +1,38 @@
+/**
+ * The committed lock, as Git has it: `review` compares the next lock with the `plugins.lock` of
+ * `HEAD` (issue 11 item 3: "every difference between the committed lock and the new one"), since
+ * the file on disk is rewritten by every `compile`, and by the host commands, which compile
+ * first: after the usual edit, compile, review, the file on disk already is the new lock
+ * (helper-67's trial: `review` said "no model-visible changes" while `git diff plugins.lock`
+ * showed one).
+ */
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import type { Lockfile } from "../contract/lockfile-types.js";
+import { LOCKFILE_NAME } from "../contract/lockfile-types.js";
+import { lockFromText } from "../lockfile/read-lockfile.js";
+
+/** The most bytes of the committed lock read from Git (a lock of 2,000 tools is about 2.7 MB). */
+const MAX_LOCK_BYTES = 64 * 1024 * 1024;
+
+/** What {@link committedLock} found: the lock and its text at `HEAD`. */
+export interface CommittedLock {
+  readonly lock: Lockfile;
+  readonly text: string;
+}
+
+/**
+ * The lock at `HEAD` of the Git work tree holding `root` (absolute): `git show HEAD:./plugins.lock`
+ * run in the root. `undefined` when Git is not installed, `root` is in no work tree, there is no
+ * commit yet, `HEAD` has no such file, or its text is not a lock this toolchain reads. Never throws.
+ */
+export function committedLock(root: string): CommittedLock | undefined {
+  try {
+    const shown = spawnSync("git", ["-C", root, "show", `HEAD:./${LOCKFILE_NAME}`], { encoding: "utf8", maxBuffer: MAX_LOCK_BYTES, stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 });
+    if (shown.status !== 0 || typeof shown.stdout !== "string") return undefined;
+    const lock = lockFromText(path.join(root, LOCKFILE_NAME), shown.stdout);
+    return lock && { lock, text: shown.stdout };
+  } catch {
+    return undefined;
+  }
+}
