@@ -140,9 +140,10 @@ export interface CompileOptions {
   /**
    * With `check`: the lock the contract review compares the new one with, instead of the lock on
    * disk (`review` passes the lock of Git's `HEAD`, the committed one, which a `compile` since the
-   * last commit has not rewritten). The check report still compares with the lock on disk.
+   * last commit has not rewritten); `null`: there is no committed lock (every tool is added).
+   * The check report still compares with the lock on disk.
    */
-  readonly reviewBase?: Lockfile;
+  readonly reviewBase?: Lockfile | null;
 }
 
 /** What a compile did (the CLI prints it; `--format json` adds nothing else). */
@@ -301,7 +302,8 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   const reviewBase = options.check ? options.reviewBase : undefined;
   const reviewed = !hasErrors(diagnostics) && (!lockUnchanged || reviewBase !== undefined);
   let reviewMemo: ContractReview | undefined;
-  const reviewOf = (): ContractReview => (reviewMemo ??= reviewContract(reviewBase ?? (previous.kind === "ok" ? previous.lock : undefined), lock));
+  const reviewedFrom = reviewBase === undefined ? (previous.kind === "ok" ? previous.lock : undefined) : (reviewBase ?? undefined);
+  const reviewOf = (): ContractReview => (reviewMemo ??= reviewContract(reviewedFrom, lock));
   const review = reviewed && options.check ? reviewOf() : undefined;
   if (options.check) {
     saves.run();

@@ -15,23 +15,28 @@ import { lockFromText } from "../lockfile/read-lockfile.js";
 /** The most bytes of the committed lock read from Git (a lock of 2,000 tools is about 2.7 MB). */
 const MAX_LOCK_BYTES = 64 * 1024 * 1024;
 
-/** What {@link committedLock} found: the lock and its text at `HEAD`. */
-export interface CommittedLock {
-  readonly lock: Lockfile;
-  readonly text: string;
-}
+/**
+ * What {@link committedLock} found: the lock at `HEAD`, or `null` when the root is in a Git work
+ * tree whose `HEAD` has no `plugins.lock` (no commit yet, or the lock was never committed: every
+ * tool is new to a reviewer).
+ */
+export type CommittedLock = Lockfile | null;
 
 /**
  * The lock at `HEAD` of the Git work tree holding `root` (absolute): `git show HEAD:./plugins.lock`
- * run in the root. `undefined` when Git is not installed, `root` is in no work tree, there is no
- * commit yet, `HEAD` has no such file, or its text is not a lock this toolchain reads. Never throws.
+ * run in the root; `null` when `root` is in a work tree but `HEAD` has no such file (or there is
+ * no commit yet); `undefined` when Git is not installed, `root` is in no work tree, or the
+ * committed text is not a lock this toolchain reads (then the file on disk is the committed lock).
+ * Never throws.
  */
 export function committedLock(root: string): CommittedLock | undefined {
   try {
-    const shown = spawnSync("git", ["-C", root, "show", `HEAD:./${LOCKFILE_NAME}`], { encoding: "utf8", maxBuffer: MAX_LOCK_BYTES, stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 });
-    if (shown.status !== 0 || typeof shown.stdout !== "string") return undefined;
-    const lock = lockFromText(path.join(root, LOCKFILE_NAME), shown.stdout);
-    return lock && { lock, text: shown.stdout };
+    const git = (args: readonly string[]) => spawnSync("git", ["-C", root, ...args], { encoding: "utf8", maxBuffer: MAX_LOCK_BYTES, stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 });
+    const shown = git(["show", `HEAD:./${LOCKFILE_NAME}`]);
+    if (shown.status === 0 && typeof shown.stdout === "string") return lockFromText(path.join(root, LOCKFILE_NAME), shown.stdout);
+    // Not shown: a work tree without that file at HEAD (or without a HEAD), or no work tree at all.
+    const inside = git(["rev-parse", "--is-inside-work-tree"]);
+    return inside.status === 0 && inside.stdout.trim() === "true" ? null : undefined;
   } catch {
     return undefined;
   }

@@ -27,7 +27,7 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
   const root = path.resolve(rootArgument);
   // The committed lock is Git's HEAD's when there is one: the file on disk may be the new lock already.
   const committed = committedLock(root);
-  const result = await compileAgent({ root, check: true, package: false, displayRoot: rootArgument, ...(committed ? { reviewBase: committed.lock } : {}) });
+  const result = await compileAgent({ root, check: true, package: false, displayRoot: rootArgument, ...(committed !== undefined ? { reviewBase: committed } : {}) });
   const report = result.checkReport;
   const problems = result.diagnostics.filter((d) => d.severity === "error" && !(report && COMPARABLE.has(report.status) && d.code === report.diagnostic?.code));
   if (problems.length > 0 || !report || !COMPARABLE.has(report.status)) {
@@ -43,7 +43,7 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
   if (flags.format === "json") process.stdout.write(contractReviewJson(review));
   else {
     printDiagnostics(result.diagnostics.filter((d) => d.severity !== "error"), root);
-    process.stdout.write(formatContractReview(review, committed ? `Contract review of ${report.lockPath} against its last commit (HEAD)` : `Contract review of ${report.lockPath}`));
+    process.stdout.write(formatContractReview(review, committed !== undefined ? `Contract review of ${report.lockPath} against its last commit (HEAD${committed === null ? ", which has no lock yet" : ""})` : `Contract review of ${report.lockPath}`));
   }
   return review.needsReview ? 1 : 0;
 }

@@ -82,6 +82,11 @@ describe("review", () => {
     expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
     const git = (...args: string[]) => spawnSync("git", ["-C", root, ...args], { encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.org" } });
     expect(git("init", "-q").status).toBe(0);
+    // No commit yet: there is no committed lock, so every tool is new to a reviewer.
+    const first = runCli(["review", root]);
+    expect(first.status).toBe(0);
+    expect(first.stdout).toContain("against its last commit (HEAD, which has no lock yet)");
+    expect(JSON.parse(runCli(["review", root, "--format", "json"]).stdout).changes).toMatchObject([{ kind: "tool-added", tool: "deploy" }]);
     expect(git("add", "-A").status).toBe(0);
     expect(git("commit", "-q", "-m", "agent").status).toBe(0);
     rewriteTools(root, { deploy: { ...base.deploy, needsApproval: undefined } });
