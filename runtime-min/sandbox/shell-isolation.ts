@@ -286,20 +286,27 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   if (!mount) return { available: false, reason: "util-linux `mount` was not found on PATH" };
   const mkdir = findExecutable("mkdir");
   if (!mkdir) return { available: false, reason: "`mkdir` was not found on PATH" };
+  const found = findExecutable("setpriv", [path.dirname(unshare)]);
+  // A success on this machine as it is now is remembered per agent (./probe-cache.ts), with
+  // whether `setpriv` was kept: the fingerprint names the `setpriv` found (or its absence), so
+  // one installed or replaced re-probes, and a remembered probe starts no process at all (every
+  // `call` starts this probe in case its tool runs a shell command).
+  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", found ?? "no setpriv"], hiddenHostDirs());
+  const tools = (killChild: boolean, setpriv: string | undefined): ShellIsolationTools => ({ unshare, mount, mkdir, killChild, ...(setpriv === undefined ? {} : { setpriv }) });
+  const cached = cachedSuccess("shell", fingerprint);
+  const remembered = cached?.endsWith(SETPRIV_REFUSED) ? cached.slice(0, -SETPRIV_REFUSED.length) : cached;
+  if (remembered === "kill-child" || remembered === "no-kill-child") return { available: true, tools: tools(remembered === "kill-child", remembered === cached ? found : undefined) };
   // Probed on its own first: a `setpriv` without `--pdeathsig` (util-linux < 2.33, busybox) is
   // left out, and commands still run isolated, dying with the host only through `--kill-child`.
-  const foundSetpriv = findExecutable("setpriv", [path.dirname(unshare)]);
-  const setpriv = foundSetpriv !== undefined && (await setprivWorks(foundSetpriv)) ? foundSetpriv : undefined;
-  return probeTools(unshare, mount, mkdir, setpriv);
+  const setpriv = found !== undefined && (await setprivWorks(found)) ? found : undefined;
+  return probeTools((killChild) => tools(killChild, setpriv), fingerprint, setpriv === found ? "" : SETPRIV_REFUSED);
 }
 
-async function probeTools(unshare: string, mount: string, mkdir: string, setpriv: string | undefined): Promise<ShellIsolationProbe> {
-  // A success on this machine as it is now is remembered per agent (./probe-cache.ts); the
-  // fingerprint names `setpriv` (or its absence), so a `setpriv` installed or replaced re-probes.
-  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", setpriv ?? "no setpriv"], hiddenHostDirs());
-  const withSetpriv = (killChild: boolean): ShellIsolationTools => ({ unshare, mount, mkdir, killChild, ...(setpriv === undefined ? {} : { setpriv }) });
-  const cached = cachedSuccess("shell", fingerprint);
-  if (cached === "kill-child" || cached === "no-kill-child") return { available: true, tools: withSetpriv(cached === "kill-child") };
+/** Added to what the probe cache remembers when `setpriv` was found but refused `--pdeathsig` (left out of launches). */
+const SETPRIV_REFUSED = "; setpriv without --pdeathsig";
+
+/** Runs the isolated probe command with `withSetpriv`'s tools; remembers a success under `fingerprint` (with `noted`). */
+async function probeTools(withSetpriv: (killChild: boolean) => ShellIsolationTools, fingerprint: string | undefined, noted: string): Promise<ShellIsolationProbe> {
   let stateDir: string;
   try {
     stateDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-shell-probe-")));
@@ -313,14 +320,14 @@ async function probeTools(unshare: string, mount: string, mkdir: string, setpriv
     const run = { workspace, stateDir, command: "true" };
     const first = await tryIsolated(withSetpriv(true), run);
     if (first.ok) {
-      recordSuccess("shell", fingerprint, "kill-child");
+      recordSuccess("shell", fingerprint, `kill-child${noted}`);
       return { available: true, tools: withSetpriv(true) };
     }
     if (!/kill-child/.test(first.reason)) return { available: false, reason: first.reason };
     // An older unshare without --kill-child: isolation still works, a timeout kills less.
     const second = await tryIsolated(withSetpriv(false), run);
     if (!second.ok) return { available: false, reason: second.reason };
-    recordSuccess("shell", fingerprint, "no-kill-child");
+    recordSuccess("shell", fingerprint, `no-kill-child${noted}`);
     return { available: true, tools: withSetpriv(false) };
   } catch (error) {
     return { available: false, reason: `the probe could not prepare its workspace in ${stateDir}: ${(error as Error).message}` };

@@ -81,9 +81,12 @@ describe("the sandbox process probe checks setpriv before sandbox processes star
   let agent: AgentFixture;
   let fakeBin: string;
 
+  let runs: string;
   beforeAll(async () => {
     agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    fakeBin = launchersWith(OLD_SETPRIV);
+    // The old setpriv, counting its runs (its environment is empty: the file is named in it).
+    runs = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "al-setpriv-runs-")), "runs");
+    fakeBin = launchersWith(OLD_SETPRIV.replace("#!/bin/sh\n", `#!/bin/sh\necho run >> '${runs}'\n`));
     const runtime = path.resolve(import.meta.dirname, "..", "..", "runtime-min", "index.ts");
     const isolation = path.resolve(import.meta.dirname, "..", "..", "runtime-min", "sandbox", "process-isolation.ts");
     fs.writeFileSync(
@@ -117,9 +120,14 @@ console.log(JSON.stringify({ setpriv: probe.tools.setpriv ?? null, unshare: prob
     expect(first).toMatchObject({ setpriv: null, unshare: path.join(fakeBin, "unshare"), unavailable: null, status: "ok", output: { message: "under the old setpriv" } });
   }, 120_000);
 
-  it("remembered (the probe cache of the run before): setpriv is still left out", () => {
-    expect(fs.readFileSync(path.join(agent.root, ".assemblyline", "cache", "isolation.json"), "utf8")).toContain("setpriv without --pdeathsig");
+  it("remembered (the probe cache of the run before): setpriv is still left out, and no probe runs it again", () => {
+    const cache = fs.readFileSync(path.join(agent.root, ".assemblyline", "cache", "isolation.json"), "utf8");
+    // Both probes remembered it: the sandbox process's and the shell's (every call starts the shell's).
+    expect(cache.split("setpriv without --pdeathsig").length - 1).toBe(2);
+    const before = fs.readFileSync(runs, "utf8");
     const again = host();
     expect(again).toMatchObject({ setpriv: null, unshare: path.join(fakeBin, "unshare"), status: "ok", output: { message: "under the old setpriv" } });
+    // A remembered probe starts no process (it cost every call a setpriv run, about 10 ms).
+    expect(fs.readFileSync(runs, "utf8")).toBe(before);
   }, 120_000);
 });
