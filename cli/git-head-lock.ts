@@ -31,8 +31,11 @@ export type CommittedLock = Lockfile | null;
  */
 export function committedLock(root: string): CommittedLock | undefined {
   try {
-    const git = (args: readonly string[]) => spawnSync("git", ["-C", root, ...args], { encoding: "utf8", maxBuffer: MAX_LOCK_BYTES, stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 });
-    const shown = git(["show", `HEAD:./${LOCKFILE_NAME}`]);
+    // The agent may be a clone someone else prepared: no pager, no filesystem monitor, no
+    // textconv filter (a repository's own configuration could name a program for each).
+    const git = (args: readonly string[]) =>
+      spawnSync("git", ["--no-pager", "-c", "core.fsmonitor=false", "-C", root, ...args], { encoding: "utf8", maxBuffer: MAX_LOCK_BYTES, stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 });
+    const shown = git(["show", "--no-textconv", `HEAD:./${LOCKFILE_NAME}`]);
     if (shown.status === 0 && typeof shown.stdout === "string") return lockFromText(path.join(root, LOCKFILE_NAME), shown.stdout);
     // Not shown: a work tree without that file at HEAD (or without a HEAD), or no work tree at all.
     const inside = git(["rev-parse", "--is-inside-work-tree"]);

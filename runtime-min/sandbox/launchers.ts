@@ -50,3 +50,26 @@ export function setprivWorks(setpriv: string): Promise<boolean> {
     execFile(setpriv, ["--pdeathsig", "KILL", "--", "/bin/sh", "-c", "true"], { timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL", env: {} }, (error) => resolve(!error));
   });
 }
+
+/** Added to what the probe cache remembers when `setpriv` was found but failed {@link setprivWorks}. */
+const SETPRIV_REFUSED = "; setpriv without --pdeathsig";
+
+/**
+ * What a probe remembers of a success (`./probe-cache.ts`): `value`, marked when the `setpriv`
+ * found was left out of the launch. Read back by {@link rememberedSetpriv}; one format for both
+ * probes.
+ */
+export function withSetprivNote(value: string, setprivLeftOut: boolean): string {
+  return setprivLeftOut ? `${value}${SETPRIV_REFUSED}` : value;
+}
+
+/**
+ * A remembered value split back into the probe's own value and whether `setpriv` was left out
+ * ({@link withSetprivNote}); `undefined` stays `undefined` (nothing remembered).
+ */
+export function rememberedSetpriv(remembered: string | undefined): { readonly value: string; readonly setprivLeftOut: boolean } | undefined {
+  if (remembered === undefined) return undefined;
+  const setprivLeftOut = remembered.endsWith(SETPRIV_REFUSED);
+  return { value: setprivLeftOut ? remembered.slice(0, -SETPRIV_REFUSED.length) : remembered, setprivLeftOut };
+}
+

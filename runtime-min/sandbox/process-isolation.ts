@@ -50,7 +50,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { findExecutable, PROBE_TIMEOUT_MS, setprivWorks } from "./launchers.js";
+import { findExecutable, PROBE_TIMEOUT_MS, rememberedSetpriv, setprivWorks, withSetprivNote } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
 
 /** Network policy of sandboxed tools (host-owned, like the execution mode). */
@@ -220,8 +220,9 @@ function findLaunchers():
   // kernel's release is part of it, since the link guard needs Linux 5.10.
   const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, mount, PROBE_SHELL, `kernel ${os.release()}`]);
   const remembered = cachedSuccess("process", fingerprint);
-  const base = remembered?.endsWith(SETPRIV_REFUSED) ? remembered.slice(0, -SETPRIV_REFUSED.length) : remembered;
-  const kept = base === remembered ? setpriv : undefined;
+  const note = rememberedSetpriv(remembered);
+  const base = note?.value;
+  const kept = note?.setprivLeftOut ? undefined : setpriv;
   if (base === ISOLATED_WITH_LINK_GUARD) return { kind: "remembered", tools: { setpriv: kept, unshare, prlimit, mount } };
   if (base === ISOLATED_WITHOUT_LINK_GUARD) return { kind: "remembered", tools: { setpriv: kept, unshare, prlimit } };
   return { kind: "unknown", tools: { setpriv, unshare, prlimit, mount }, fingerprint };
@@ -231,8 +232,6 @@ function findLaunchers():
 const ISOLATED_WITH_LINK_GUARD = "isolated, links guarded";
 /** What it remembers of a launch that isolates but whose link guard failed. */
 const ISOLATED_WITHOUT_LINK_GUARD = "isolated, links not guarded";
-/** Added to what the probe cache remembers when `setpriv` was found but refused `--pdeathsig` (left out of launches). */
-const SETPRIV_REFUSED = "; setpriv without --pdeathsig";
 /** The reason said for a remembered launch without the link guard. */
 const NO_LINK_GUARD = "`mount --bind -o nosymfollow` did not work here (it needs util-linux 2.38 and Linux 5.10)";
 
@@ -244,7 +243,7 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
   const { unshare, prlimit, mount } = tools;
   // A `setpriv` that cannot set the parent-death signal is left out rather than failing every launch.
   const setpriv = tools.setpriv !== undefined && (await setprivWorks(tools.setpriv)) ? tools.setpriv : undefined;
-  const noted = setpriv === tools.setpriv ? "" : SETPRIV_REFUSED;
+  const leftOut = setpriv !== tools.setpriv;
   const namespaces = `\`${unshare} --user --map-root-user --pid --net\``;
   // The launch of a sandbox process, with `/bin/sh` for Node, in a folder holding a link that
   // the guard must keep the shell from following (`test -e` through it fails with ELOOP).
@@ -262,7 +261,7 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
     if (folder !== undefined) fs.rmSync(folder, { recursive: true, force: true });
   }
   if (failure === undefined) {
-    recordSuccess("process", fingerprint, ISOLATED_WITH_LINK_GUARD + noted);
+    recordSuccess("process", fingerprint, withSetprivNote(ISOLATED_WITH_LINK_GUARD, leftOut));
     return { tools: { setpriv, unshare, prlimit, mount } };
   }
   // The namespaces without the guard (an older util-linux or kernel): kept, so that the PID and
@@ -270,7 +269,7 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
   // of sandboxed tools as not isolated (review of 5 December, N1).
   const plainFailure = await launchFails(sandboxLaunch({ setpriv, unshare, prlimit: undefined }, ["-c", PID_ONE_CHECK], "none", PROBE_SHELL));
   if (plainFailure !== undefined) return { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: `${namespaces} failed: ${plainFailure}` };
-  recordSuccess("process", fingerprint, ISOLATED_WITHOUT_LINK_GUARD + noted);
+  recordSuccess("process", fingerprint, withSetprivNote(ISOLATED_WITHOUT_LINK_GUARD, leftOut));
   return { tools: { setpriv, unshare, prlimit }, linkGuardUnavailableReason: failure };
 }
 

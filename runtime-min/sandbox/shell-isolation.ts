@@ -47,7 +47,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { sandboxEnvironment } from "./sandbox-environment.js";
-import { findExecutable, PROBE_TIMEOUT_MS, setprivWorks, SYSTEM_DIRS } from "./launchers.js";
+import { findExecutable, PROBE_TIMEOUT_MS, rememberedSetpriv, setprivWorks, SYSTEM_DIRS, withSetprivNote } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
 
 /**
@@ -294,19 +294,16 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", found ?? "no setpriv"], hiddenHostDirs());
   const tools = (killChild: boolean, setpriv: string | undefined): ShellIsolationTools => ({ unshare, mount, mkdir, killChild, ...(setpriv === undefined ? {} : { setpriv }) });
   const cached = cachedSuccess("shell", fingerprint);
-  const remembered = cached?.endsWith(SETPRIV_REFUSED) ? cached.slice(0, -SETPRIV_REFUSED.length) : cached;
-  if (remembered === "kill-child" || remembered === "no-kill-child") return { available: true, tools: tools(remembered === "kill-child", remembered === cached ? found : undefined) };
+  const remembered = rememberedSetpriv(cached);
+  if (remembered?.value === "kill-child" || remembered?.value === "no-kill-child") return { available: true, tools: tools(remembered.value === "kill-child", remembered.setprivLeftOut ? undefined : found) };
   // Probed on its own first: a `setpriv` without `--pdeathsig` (util-linux < 2.33, busybox) is
   // left out, and commands still run isolated, dying with the host only through `--kill-child`.
   const setpriv = found !== undefined && (await setprivWorks(found)) ? found : undefined;
-  return probeTools((killChild) => tools(killChild, setpriv), fingerprint, setpriv === found ? "" : SETPRIV_REFUSED);
+  return probeTools((killChild) => tools(killChild, setpriv), fingerprint, setpriv !== found);
 }
 
-/** Added to what the probe cache remembers when `setpriv` was found but refused `--pdeathsig` (left out of launches). */
-const SETPRIV_REFUSED = "; setpriv without --pdeathsig";
-
-/** Runs the isolated probe command with `withSetpriv`'s tools; remembers a success under `fingerprint` (with `noted`). */
-async function probeTools(withSetpriv: (killChild: boolean) => ShellIsolationTools, fingerprint: string | undefined, noted: string): Promise<ShellIsolationProbe> {
+/** Runs the isolated probe command with `withSetpriv`'s tools; remembers a success under `fingerprint` (noting a `setpriv` left out). */
+async function probeTools(withSetpriv: (killChild: boolean) => ShellIsolationTools, fingerprint: string | undefined, setprivLeftOut: boolean): Promise<ShellIsolationProbe> {
   let stateDir: string;
   try {
     stateDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-shell-probe-")));
@@ -320,14 +317,14 @@ async function probeTools(withSetpriv: (killChild: boolean) => ShellIsolationToo
     const run = { workspace, stateDir, command: "true" };
     const first = await tryIsolated(withSetpriv(true), run);
     if (first.ok) {
-      recordSuccess("shell", fingerprint, `kill-child${noted}`);
+      recordSuccess("shell", fingerprint, withSetprivNote("kill-child", setprivLeftOut));
       return { available: true, tools: withSetpriv(true) };
     }
     if (!/kill-child/.test(first.reason)) return { available: false, reason: first.reason };
     // An older unshare without --kill-child: isolation still works, a timeout kills less.
     const second = await tryIsolated(withSetpriv(false), run);
     if (!second.ok) return { available: false, reason: second.reason };
-    recordSuccess("shell", fingerprint, `no-kill-child${noted}`);
+    recordSuccess("shell", fingerprint, withSetprivNote("no-kill-child", setprivLeftOut));
     return { available: true, tools: withSetpriv(false) };
   } catch (error) {
     return { available: false, reason: `the probe could not prepare its workspace in ${stateDir}: ${(error as Error).message}` };
