@@ -15,6 +15,7 @@ import { cloneJson, isJsonObject, type JsonObject } from "../../common/json-valu
 import { locateValue, type LocatedValue } from "../model.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { selectDialect } from "../validation/json-schema.js";
+import { acceptedWithoutAjv } from "../validation/schema-judge.js";
 import { ValidatorsByContent } from "../../contract/validators-by-content.js";
 
 /**
@@ -27,7 +28,16 @@ import { ValidatorsByContent } from "../../contract/validators-by-content.js";
  */
 const CONFIG_AJV_OPTIONS: Options = { strict: false, allErrors: true, addUsedSchema: true, ownProperties: true, coerceTypes: false, useDefaults: true, code: { optimize: false } };
 
-const instances = new Map<SchemaDialect, AjvInstance>();
+/**
+ * The same options without ajv's own meta-schema check, for a schema the precheck already proved
+ * valid (`acceptedWithoutAjv`, `../validation/schema-judge.ts`): ajv's check compiles the
+ * dialect's meta-schema into validator code first, about 45 ms of every compile whose agent
+ * configures a plugin (issue 14). Any other schema keeps the check, so a schema ajv refuses
+ * still gets no validator.
+ */
+const PROVEN_SCHEMA_AJV_OPTIONS: Options = { ...CONFIG_AJV_OPTIONS, validateSchema: false };
+
+const instances = new Map<string, AjvInstance>();
 
 /**
  * Validators by schema content (`contract/validators-by-content.ts`): plugins that declare the
@@ -48,13 +58,16 @@ function validatorFor(schema: JsonObject): ValidateFunction | undefined {
 
 /** A new ajv compile of `schema`; `undefined` when it does not compile. */
 function compileValidator(schema: JsonObject, dialect: SchemaDialect, hasId: boolean): ValidateFunction | undefined {
-  let ajv = instances.get(dialect);
+  const proven = acceptedWithoutAjv(dialect, schema);
+  const options = proven ? PROVEN_SCHEMA_AJV_OPTIONS : CONFIG_AJV_OPTIONS;
+  const instanceKey = `${dialect} ${proven ? "proven" : "checked"}`;
+  let ajv = instances.get(instanceKey);
   if (!ajv) {
-    ajv = createAjv(dialect, CONFIG_AJV_OPTIONS);
-    instances.set(dialect, ajv);
+    ajv = createAjv(dialect, options);
+    instances.set(instanceKey, ajv);
   }
   // A schema with an `$id` gets an instance of its own, so two plugins' `$id`s never collide.
-  const compiler = hasId ? createAjv(dialect, CONFIG_AJV_OPTIONS) : ajv;
+  const compiler = hasId ? createAjv(dialect, options) : ajv;
   try {
     return compiler.compile(withCanonicalSchemaUri(schema, dialect));
   } catch {

@@ -68,4 +68,22 @@ describe("validateConfigValue", () => {
       compile.mockRestore();
     }
   });
+
+  it("skips ajv's meta-schema check for a schema the precheck proved valid, and keeps it for any other", () => {
+    // ajv's check compiles the dialect's meta-schema into code, about 45 ms a process (issue 14).
+    const core = Object.getPrototypeOf(Ajv2020Module.default.prototype) as { validateSchema: (...args: unknown[]) => unknown };
+    const metaCheck = vi.spyOn(core, "validateSchema");
+    try {
+      // Content no other test uses: validators by content live as long as the process.
+      const proven: JsonObject = { type: "object", properties: { provenMetaSkip: { type: "integer", minimum: 1 } } };
+      expect(validate({ provenMetaSkip: 0 }, proven).diagnostics.map((d) => d.code)).toEqual(["AL5002"]);
+      expect(metaCheck).not.toHaveBeenCalled();
+      // `minLength: -1` is refused by the meta-schema: not proven, so ajv checks it and no validator is made.
+      const refused: JsonObject = { type: "object", properties: { refusedMetaCheck: { type: "string", minLength: -1 } } };
+      expect(validate({ refusedMetaCheck: 3 }, refused).diagnostics).toEqual([]);
+      expect(metaCheck).toHaveBeenCalled();
+    } finally {
+      metaCheck.mockRestore();
+    }
+  });
 });
