@@ -181,11 +181,11 @@ export interface CompileResult {
    */
   readonly artifactFiles?: ReadonlyMap<string, Uint8Array>;
   /**
-   * When this compile wrote new lock bytes: that text, and whether a compile reading it instead
+   * When this compile wrote new lock bytes: that text and its bytes, and whether a compile reading it instead
    * of the previous lock would decide alike (`rereadsAlike` in `./lock-inputs.ts`), for the
    * compile record (`cli/compile-record.ts`).
    */
-  readonly lockWritten?: { readonly text: string; readonly rereadAlike: boolean };
+  readonly lockWritten?: { readonly text: string; readonly bytes: Uint8Array; readonly rereadAlike: boolean };
 }
 
 /** Compiles the agent at `options.root`. Never throws for bad input (only for internal failures). */
@@ -297,6 +297,10 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   const committedText = previous.kind === "ok" ? previous.text : undefined;
   // Compared once: the lock of a 2,000-tool agent is 2.5 MB, about 2 ms a comparison.
   const lockUnchanged = committedText === lockText;
+  // The lock's UTF-8 bytes, encoded once (for the manifest's lock integrity, the write and the
+  // compile record): the previous lock's when its text is the new one's.
+  let lockBytesMemo: Uint8Array | undefined;
+  const lockBytes = (): Uint8Array => (lockBytesMemo ??= lockUnchanged && previous.kind === "ok" && !previous.invalidUtf8 ? previous.bytes : Buffer.from(lockText, "utf8"));
   // The review compares every tool of both locks: computed only when something asks for it
   // (`--check`, `add`'s onLockChange, a reader of `result.review`), not on every compile.
   const reviewBase = options.check ? options.reviewBase : undefined;
@@ -337,7 +341,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
     // old artifact is removed (both on the thread pool; in the default folder it is kept as the
     // next compile's spare instead, packaging/artifact-spare.ts); the removal is awaited before
     // returning, so the caller sees one artifact folder whose files' change times are settled.
-    const written = await emitArtifact(analysis, lock, lockText, packaged, outDir, diagnostics, root, options.recordInput, options.knownArtifactFiles, {
+    const written = await emitArtifact(analysis, lock, lockBytes(), packaged, outDir, diagnostics, root, options.recordInput, options.knownArtifactFiles, {
       meanwhile: () => saves.run(),
       deferRemoval: true,
       // Only in the toolchain's own state folder does the replaced artifact stay as a spare.
@@ -352,7 +356,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   }
   saves.run();
   if (reviewed && options.onLockChange) options.onLockChange(reviewOf());
-  const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged, lockUnchanged && previous.kind === "ok" && !previous.invalidUtf8 ? previous.bytes : undefined);
+  const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged, lockBytes());
   await removal;
   clock.lap("lock");
   if (!lockWrite) return { ...failed, diagnostics: end() };
@@ -365,7 +369,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
     artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
     artifactChanged,
     ...(artifactFiles ? { artifactFiles } : {}),
-    ...(lockWrite.changed ? { lockWritten: { text: lockText, rereadAlike: rereadsAlike(previous, lock) } } : {}),
+    ...(lockWrite.changed ? { lockWritten: { text: lockText, bytes: lockBytes(), rereadAlike: rereadsAlike(previous, lock) } } : {}),
   };
   // `review`, computed when first read (an enumerable property, as before).
   if (reviewed && lockWrite.changed) Object.defineProperty(result, "review", { get: reviewOf, enumerable: true, configurable: true });
@@ -506,10 +510,10 @@ async function checkLock(
  * The lock step's write: atomically, only when the bytes change. Says when a conflicted or
  * damaged lock was recomputed. `undefined` when the write failed (reported).
  */
-function writeLock(root: string, previous: ReadLockfileResult, lockText: string, diagnostics: Diagnostic[], damaged: Diagnostic | undefined, textBytes: Uint8Array | undefined): { changed: boolean } | undefined {
+function writeLock(root: string, previous: ReadLockfileResult, lockText: string, diagnostics: Diagnostic[], damaged: Diagnostic | undefined, textBytes: Uint8Array): { changed: boolean } | undefined {
   const lockPath = path.join(root, LOCKFILE_NAME);
-  // `textBytes`: the previous lock's bytes, when they are exactly the new text's (compared with the file as it is now).
-  const written = writeLockfileIfChanged(lockPath, lockText, textBytes ? { textBytes } : {});
+  // `textBytes`: exactly the new text's bytes (compared with the file as it is now, and written).
+  const written = writeLockfileIfChanged(lockPath, lockText, { textBytes });
   if (written.diagnostic) {
     diagnostics.push(written.diagnostic);
     return undefined;

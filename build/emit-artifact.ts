@@ -47,7 +47,7 @@ export interface EmittedArtifact {
 
 /**
  * Writes the artifact unless an identical one is already there; `undefined` on failure (reported).
- * `recordInput` is called with every file read here (the copied SKILL.md files). `known`: the
+ * `lockBytes`: the lock's UTF-8 bytes, whose SRI the manifest names. `recordInput` is called with every file read here (the copied SKILL.md files). `known`: the
  * artifact files the last compile left, with the SRI it wrote and their settled stat signature
  * (`CompileOptions.knownArtifactFiles`); a bundle with that SRI in a file with that signature is
  * linked without being read to compare. `writeOptions`: work run while the artifact's files are linked,
@@ -57,7 +57,7 @@ export interface EmittedArtifact {
 export async function emitArtifact(
   analysis: AgentAnalysis,
   lock: Lockfile,
-  lockText: string,
+  lockBytes: Uint8Array,
   packaged: PackagingResult,
   outDir: string,
   diagnostics: Diagnostic[],
@@ -71,7 +71,7 @@ export async function emitArtifact(
     import("../packaging/integrity.js"),
     import("../packaging/write-artifact.js"),
   ]);
-  const built = buildManifest(analysis, lock, bundleIntegrity(Buffer.from(lockText, "utf8")), packaged.toolBundles);
+  const built = buildManifest(analysis, lock, bundleIntegrity(lockBytes), packaged.toolBundles);
   const extra = new Map<string, Uint8Array>();
   for (const skill of built.skillFiles) {
     recordInput?.(skill.from);
@@ -157,7 +157,7 @@ function sameBytes(file: string, bytes: Uint8Array): FileIdentity | undefined {
     // lstat first: a link in the old artifact is never reused (nor followed).
     const stat = fs.lstatSync(file, { bigint: true });
     if (!stat.isFile() || stat.size !== BigInt(bytes.length)) return undefined;
-    return Buffer.from(fs.readFileSync(file)).equals(bytes) ? identityOfStats(stat) : undefined;
+    return fs.readFileSync(file).equals(bytes) ? identityOfStats(stat) : undefined;
   } catch {
     return undefined;
   }

@@ -202,7 +202,7 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
     // content: written just now, its stat proves nothing), and decides alike (`rereadsAlike`).
     const lockPath = path.join(root, result.lockfile);
     if (result.lockWritten === undefined || !probes.has("bytes", lockPath)) return undefined;
-    probes.set({ op: "bytes", path: lockPath, answer: bytesAnswer(Buffer.from(result.lockWritten.text, "utf8")) });
+    probes.set({ op: "bytes", path: lockPath, answer: bytesAnswer(result.lockWritten.bytes) });
   }
   const read = (file: string): boolean => probes.has("read", file) || probes.has("bytes", file);
   const add = (probe: Probe): void => {

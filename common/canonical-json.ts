@@ -61,10 +61,11 @@ export function serializeCanonicalJson(value: unknown, options: CanonicalJsonOpt
 const INDEX_LIKE = /^(?:0|[1-9]\d{0,9})$/;
 
 /**
- * A copy of a JSON value whose objects hold their keys inserted in the order
+ * A JSON value whose objects hold their keys inserted in the order
  * {@link serializeCanonicalJson} writes them (`firstKeys` at the root, then UTF-16 code-unit
  * order; `undefined` members left out), so that `JSON.stringify(copy, null, 2)` writes exactly
- * the canonical text. `undefined` (never a JSON value's copy) when that cannot be promised, and the caller writes the value
+ * the canonical text: `value` itself where it already is such a value (an object or array is
+ * copied only from its first difference, so the result may share parts with `value`). `undefined` (never a JSON value's copy) when that cannot be promised, and the caller writes the value
  * itself: an object with an integer-like key (property order is then not insertion order) or a
  * `__proto__` key (an assignment would set the prototype), anything {@link writeFast} refuses
  * (a non-finite number, `undefined` in an array, a sparse array, a non-plain object, a
@@ -87,31 +88,55 @@ export function canonicalCopy(value: unknown, firstKeys: readonly string[] = NO_
   if (value === null) return null;
   if (depth > FAST_DEPTH) return undefined;
   if (Array.isArray(value)) {
-    const out: unknown[] = new Array(value.length);
+    // The array itself when every item is its own copy (copy on write: most of a lock's values
+    // are already canonical, and each copy is garbage the next moment).
+    let out: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
       if (!(index in value)) return undefined;
       const item = value[index] as unknown;
       if (item === undefined) return undefined;
       const copied = canonicalCopy(item, NO_KEYS, depth + 1);
       if (copied === undefined) return undefined;
-      out[index] = copied;
+      if (out === undefined && copied !== item) out = value.slice(0, index);
+      if (out !== undefined) out[index] = copied;
     }
-    return out;
+    return out ?? value;
   }
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return undefined;
   const record = value as Record<string, unknown>;
-  const keys = firstKeys.length === 0 ? sortedInPlace(Object.keys(record)) : canonicalKeyOrder(Object.keys(record), firstKeys);
-  const out: Record<string, unknown> = {};
+  const own = Object.keys(record);
+  // The object itself when its keys are already in canonical order, none is `undefined`, and
+  // every member is its own copy; otherwise a copy, started at the first difference.
+  const inOrder = firstKeys.length === 0 && inCodeUnitOrder(own);
+  const keys = inOrder ? own : firstKeys.length === 0 ? sortedInPlace(own) : canonicalKeyOrder(own, firstKeys);
+  let out: Record<string, unknown> | undefined = inOrder ? undefined : {};
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
     const member = record[key];
-    if (member === undefined) continue;
+    if (member === undefined) {
+      out ??= prefixOf(record, keys, index);
+      continue;
+    }
     if (key === "__proto__" || INDEX_LIKE.test(key)) return undefined;
     const copied = canonicalCopy(member, NO_KEYS, depth + 1);
     if (copied === undefined) return undefined;
-    out[key] = copied;
+    if (out === undefined && copied !== member) out = prefixOf(record, keys, index);
+    if (out !== undefined) out[key] = copied;
   }
+  return out ?? record;
+}
+
+/** True when `keys` are in UTF-16 code-unit order (distinct keys: strictly ascending). */
+function inCodeUnitOrder(keys: readonly string[]): boolean {
+  for (let index = 1; index < keys.length; index++) if (keys[index - 1]! > keys[index]!) return false;
+  return true;
+}
+
+/** A new object with the first `count` members of `record` in the order of `keys` (all defined and already canonical). */
+function prefixOf(record: Record<string, unknown>, keys: readonly string[], count: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let index = 0; index < count; index++) out[keys[index]!] = record[keys[index]!];
   return out;
 }
 

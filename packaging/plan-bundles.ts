@@ -115,7 +115,7 @@ export function planBundles(tools: readonly PackagingTool[]): BundlePlan {
 /** The entry name of a tool's bundle, or `undefined` (with a diagnostic) when none is safe. */
 function bundleNameOf(tool: PackagingTool, diagnostics: Diagnostic[]): string | undefined {
   const at = { file: tool.definitionFile, line: 1, column: 1 };
-  const relative = path.relative(tool.pluginRoot, tool.definitionFile).split(path.sep).join("/");
+  const relative = relativePosix(tool.pluginRoot, tool.definitionFile);
   if (relative === "" || relative === ".." || relative.startsWith("../") || path.isAbsolute(relative)) {
     diagnostics.push(
       createDiagnostic(Diagnostics.DefinitionOutsidePluginRoot, at, [tool.definitionFile, describeTool(tool), tool.pluginRoot]),
@@ -135,6 +135,19 @@ function bundleNameOf(tool: PackagingTool, diagnostics: Diagnostic[]): string | 
   }
   const withoutExtension = relative.slice(0, relative.length - path.posix.extname(relative).length);
   return `bundles/${surfaceDirectory(tool.surfaceId)}/${tool.capability}/${withoutExtension}`;
+}
+
+/** A path that is absolute and normalized on POSIX: no empty, `.` or `..` segment, no trailing separator. */
+const NOT_NORMALIZED = /\/\.{0,2}(?:\/|$)/;
+
+/**
+ * `path.relative(from, to)` in `/` form. Where both are normalized absolute POSIX paths and `to`
+ * is inside `from` (every definition of a plugin: 2,000 tools in a large agent), the answer is
+ * the rest of `to`, taken without `path.relative`'s resolving of both paths.
+ */
+function relativePosix(from: string, to: string): string {
+  if (path.sep === "/" && from.startsWith("/") && to.startsWith(from) && to[from.length] === "/" && !NOT_NORMALIZED.test(from) && !NOT_NORMALIZED.test(to)) return to.slice(from.length + 1);
+  return path.relative(from, to).split(path.sep).join("/");
 }
 
 function isPlainSegment(segment: string): boolean {

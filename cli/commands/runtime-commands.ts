@@ -13,6 +13,7 @@
 import * as fs from "node:fs";
 import * as tty from "node:tty";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
 import { checkId, newId } from "../../runtime-min/execution/ids.js";
@@ -212,12 +213,13 @@ const UNKNOWN_RUN_CONSEQUENCE: Readonly<Record<HostCatalogRun["command"], string
 };
 
 /**
- * The stderr line of `tools --run` or `search --run` for a run the state had no record of
- * before the command: a mistyped run id would otherwise look like a run that activated nothing
- * (`tools`) or silently start a new one (`search`). The one place this rule is worded.
+ * The stderr of `tools --run` or `search --run` for a run the state had no record of before the
+ * command: warning AL8046, formatted as the runtime's own warnings are. A mistyped run id would
+ * otherwise look like a run that activated nothing (`tools`) or silently start a new one
+ * (`search`). The one place this rule is worded.
  */
 export function unknownRunWarning(run: HostCatalogRun, color?: OutputColor): string {
-  return `${paletteFor(color?.stderr ?? false).yellow("warning")} Run '${run.id}' has no record in this agent's state (.assemblyline/state.db): ${UNKNOWN_RUN_CONSEQUENCE[run.command]}.\n`;
+  return formatRefusal("", [createDiagnostic(Diagnostics.CatalogRunUnknown, { file: "", line: 1, column: 1 }, [run.id, UNKNOWN_RUN_CONSEQUENCE[run.command]])], paletteFor(color?.stderr ?? false));
 }
 
 /**

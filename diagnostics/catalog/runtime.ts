@@ -239,6 +239,13 @@ export const RuntimeMessages = defineMessages({
     hint: "Use the runId and callId printed by the `call` that returned `approval_required`, with the same agent root (each agent keeps its runs in its own .assemblyline/state.db).",
     docs: "`approve` decides a pending approval recorded by an earlier `call` in the same run (seed \"Approval Gates\"). A run the state has no record of was never called in this agent: a mistyped run id, or the root of another agent; approve cannot decide anything in it.",
   },
+  CatalogRunUnknown: {
+    code: "AL8046",
+    severity: "warning",
+    message: "Run '{0}' has no record in this agent's state (.assemblyline/state.db): {1}.",
+    hint: "Use the runId printed by a `call` or a `search --run` of this agent, with the same agent root (each agent keeps its runs in its own .assemblyline/state.db).",
+    docs: "`tools --run` lists a run's tools with the deferred ones it activated, and `search --run` activates what it finds in that run (seed \"Tool Search\"). A run the state has no record of was never called or searched in this agent: a mistyped id would otherwise look like a run that activated nothing (`tools`), or silently start a new run (`search`). The command still answers; the warning says which of the two happened.",
+  },
   SandboxProcessIsolationUnavailable: {
     code: "AL8060",
     severity: "warning",

@@ -123,6 +123,25 @@ describe("canonicalCopy (the native path of serializeCanonicalJson, issue 14 ite
     expect(`${JSON.stringify(canonicalCopy(value), null, 2)}\n`).toBe(serializeCanonicalJson(value));
   });
 
+  it("returns what is already canonical as it is, and copies only from the first difference", () => {
+    const sorted = { a: [1, { b: "x", c: null }], d: { e: true } };
+    expect(canonicalCopy(sorted)).toBe(sorted);
+    const inner = { b: "x", c: null };
+    const mixed = { a: inner, d: { f: 1, e: 2 }, g: [inner, { z: 1, y: 2 }] };
+    const copy = canonicalCopy(mixed) as typeof mixed;
+    expect(copy).not.toBe(mixed);
+    expect(copy.a).toBe(inner);
+    expect(copy.g).not.toBe(mixed.g);
+    expect(copy.g[0]).toBe(inner);
+    expect(JSON.stringify(copy)).toBe('{"a":{"b":"x","c":null},"d":{"e":2,"f":1},"g":[{"b":"x","c":null},{"y":2,"z":1}]}');
+    // An `undefined` member is left out of a copy, even where the keys are in order.
+    const withUndefined = { a: 1, b: undefined, c: 3 };
+    expect(JSON.stringify(canonicalCopy(withUndefined))).toBe('{"a":1,"c":3}');
+    expect(canonicalCopy(withUndefined)).not.toBe(withUndefined);
+    // The input is never changed.
+    expect(Object.keys(mixed.d)).toEqual(["f", "e"]);
+  });
+
   it("declines what JSON.stringify of a copy would not write canonically", () => {
     // Integer-like keys: property order is not insertion order (the writers handle them).
     expect(canonicalCopy({ a: { "10": 1, "9": 2 } })).toBeUndefined();

@@ -96,6 +96,28 @@ describe("writeLockfileIfChanged", () => {
     expect(fs.readFileSync(file, "utf8")).toBe(newer);
   });
 
+  it("finds a newer lockfileVersion however the lock spells it, and rewrites an older or equal one", () => {
+    // The check reads the version numbers without parsing the whole lock, then parses when one is
+    // above ours or a key may be written with escapes.
+    const spellings = [
+      '{ "packages": { "x": { "description": "\\"lockfileVersion\\": 1" } }, "lockfileVersion" :\n 2 }\n',
+      '{ "lockfile\\u0056ersion": 2, "packages": {} }\n',
+      '{ "lockfileVersion": 2e0, "packages": {} }\n',
+    ];
+    for (const newer of spellings) {
+      const file = path.join(tempDir(), "plugins.lock");
+      fs.writeFileSync(file, newer);
+      const result = writeLockfileIfChanged(file, serializeLockfile(sampleLock()));
+      expect(result.diagnostic?.code, newer).toBe("AL6007");
+      expect(fs.readFileSync(file, "utf8")).toBe(newer);
+    }
+    for (const older of ['{ "lockfileVersion": 1, "packages": { "x": { "lockfileVersion": 7.5 } } }\n', '{ "packages": { "x": { "description": "lockfileVersion 9" } } }\n']) {
+      const file = path.join(tempDir(), "plugins.lock");
+      fs.writeFileSync(file, older);
+      expect(writeLockfileIfChanged(file, serializeLockfile(sampleLock())), older).toEqual({ changed: true });
+    }
+  });
+
   it("reports a failed write instead of throwing", () => {
     const file = path.join(tempDir(), "no-such-dir", "plugins.lock");
     const result = writeLockfileIfChanged(file, serializeLockfile(sampleLock()));

@@ -16,6 +16,10 @@ import type { AgentFixture } from "./helpers/agent-fixture.js";
 import { runCli } from "../helpers/run-cli.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 import { runSourceCli, runSourceCliWithEnv } from "./helpers/run-source-cli.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+
+/** AL8046's hint, as the catalogue states it. */
+const UNKNOWN_RUN_HINT = Diagnostics.CatalogRunUnknown.hint;
 
 const CHILD = "subagents/researcher";
 const CORE_VISIBLE = [...ALWAYS_VISIBLE_CORE_TOOLS].sort();
@@ -229,14 +233,18 @@ describe("assembly-line search", () => {
     expect(search.exitCode).toBe(0);
     expect(JSON.parse(search.stdout).activated).toEqual(["fetch_bill"]);
     expect(search.stderr).toBe(
-      "warning Run 'cli-search-typo' has no record in this agent's state (.assemblyline/state.db): nothing was called or searched in it, so this search started it; check the id if you meant an existing run.\n",
+      "warning AL8046: Run 'cli-search-typo' has no record in this agent's state (.assemblyline/state.db): nothing was called or searched in it, so this search started it; check the id if you meant an existing run.\n" +
+        `  hint: ${UNKNOWN_RUN_HINT}\n\nFound 1 warning.\n`,
     );
   });
 
   it("with --run of a run the state has no record of, warns (a mistyped id would look like a run that activated nothing)", async () => {
     const tools = await runToolsCommand({ root: agent.root, run: "cli-search-rnu" });
     expect(tools.exitCode).toBe(0);
-    expect(tools.stderr).toBe("warning Run 'cli-search-rnu' has no record in this agent's state (.assemblyline/state.db): nothing was called or searched in it, so the list has no tools it activated.\n");
+    expect(tools.stderr).toBe(
+      "warning AL8046: Run 'cli-search-rnu' has no record in this agent's state (.assemblyline/state.db): nothing was called or searched in it, so the list has no tools it activated.\n" +
+        `  hint: ${UNKNOWN_RUN_HINT}\n\nFound 1 warning.\n`,
+    );
     expect(tools.stdout).toBe((await runToolsCommand({ root: agent.root })).stdout);
   });
 });
