@@ -75,13 +75,30 @@ export function describeEntryObject(pointer: string): string {
  */
 export function checkEntryShape(entry: LocatedValue<JsonObject>, fallback: SourceLocation, unreadable: readonly string[] = []): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  for (const error of validate(entry.value)) {
+  const errors = validate(entry.value);
+  const misspelt = misspeltFields(errors);
+  for (const error of errors) {
     if (error.keyword === "if") continue;
     // A field the static analysis could not read is not "missing": its own diagnostic says why.
     if (error.keyword === "required" && wasUnreadable(error, entry.value, unreadable)) continue;
+    // One mistake, one error (as tsc reports an excess property and not the missing one): a
+    // required field missing where an unknown field is its near miss (`descripton`) is the
+    // unknown field's AL4001, whose hint names it.
+    if (error.keyword === "required" && misspelt.has(`${error.instancePath}\0${String(error.params["missingProperty"])}`)) continue;
     diagnostics.push(mapError(error, entry, fallback));
   }
   return dedupeDiagnostics(diagnostics);
+}
+
+/** `<object pointer>\0<field>` of each field an unknown field of the same object is a near miss of. */
+function misspeltFields(errors: readonly ErrorObject[]): Set<string> {
+  const fields = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword !== "additionalProperties") continue;
+    const suggestion = didYouMean(String(error.params["additionalProperty"]), allowedFields(error.instancePath));
+    if (suggestion !== undefined) fields.add(`${error.instancePath}\0${suggestion}`);
+  }
+  return fields;
 }
 
 /** True when the missing property of a `required` error was dropped by the static analysis. */

@@ -12,7 +12,7 @@ export const ValidationMessages = defineMessages({
     code: "AL4002",
     severity: "error",
     message: "{0} is missing the required field '{1}'.",
-    docs: "A tool descriptor needs definition, description and inputSchema unless it says disabled: true; an entry needs tools (DESIGN §3).",
+    docs: "A tool descriptor needs definition, description and inputSchema unless it says disabled: true; an entry needs tools (DESIGN §3). Not reported where an unknown field of the same object is the missing field's near miss (`descripton`): that one mistake is its AL4001, whose hint names the field.",
   },
   EntryFieldType: {
     code: "AL4003",

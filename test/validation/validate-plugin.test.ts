@@ -50,18 +50,27 @@ describe("descriptor validation", () => {
       '      definition: "./ai.assemblyline/echo.ts",',
       '      descripton: "Echo.",',
       '      inputSchema: { type: "object", properties: { message: { type: "string", maxLenght: 5 } } }',
+      "    },",
+      "    shout: {",
+      '      definition: "./ai.assemblyline/echo.ts",',
+      '      owner: "me",',
+      '      inputSchema: { type: "object" }',
       "    }",
       "  }",
       "};",
     ]);
-    // The shape errors do not hide the schema's own problem: all are reported together.
+    // The shape errors do not hide the schema's own problem: all are reported together. The
+    // misspelt `descripton` is one error (AL4001, naming the field), not also a missing
+    // `description` (as tsc reports an excess property and not the property it misspells);
+    // `owner` is the near miss of nothing, so `shout` is also missing its description.
     expect(diagnostics.map(pick)).toEqual([
-      { code: "AL4002", line: 3, column: 5, path: "tools.echo" },
       { code: "AL4001", line: 5, column: 7, path: "tools.echo.descripton" },
       { code: "AL4020", line: 6, column: 79, path: "tools.echo.inputSchema.properties.message.maxLenght" },
+      { code: "AL4002", line: 8, column: 5, path: "tools.shout" },
+      { code: "AL4001", line: 10, column: 7, path: "tools.shout.owner" },
     ]);
-    expect(diagnostics[1]!.hint).toBe("Did you mean 'description'?");
-    expect(diagnostics[0]!.message).toBe("Tool 'echo' is missing the required field 'description'.");
+    expect(diagnostics[0]!.hint).toBe("Did you mean 'description'?");
+    expect(diagnostics[2]!.message).toBe("Tool 'shout' is missing the required field 'description'.");
   });
 
   it("reports wrong types and enum values in its own words", () => {
