@@ -23,7 +23,7 @@ import { discoverSurfaceSkills } from "./surface-skills.js";
 import { pluginNameProblems } from "../plugin-package/plugin-name.js";
 
 /** Fields a capability entry may have (DESIGN §2). */
-const CAPABILITY_FIELDS = ["package", "config"] as const;
+export const CAPABILITY_FIELDS = ["package", "config"] as const;
 
 /**
  * Loads the agent at `root` (absolute): the root surface and every nested subagent surface.

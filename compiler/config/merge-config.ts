@@ -9,10 +9,12 @@
  */
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { mergeObjects, type JsonObject } from "../../common/json-value.js";
+import { isJsonObject, mergeObjects, type JsonObject, type JsonValue } from "../../common/json-value.js";
+import { escapePointerSegment, valueAtPointer } from "../../common/json-pointer.js";
 import { locateValue, type Surface, type CapabilityRequest } from "../model.js";
 import type { ValidatedPlugin } from "../validation/validate-plugin.js";
 import { checkConfigCredentials } from "./check-credentials.js";
+import { CAPABILITY_FIELDS } from "../agent/load-agent.js";
 import { validateConfigValue } from "./validate-config.js";
 
 /** The merged config of one capability. */
@@ -22,6 +24,12 @@ export interface MergedConfig {
   /** Effective config per tool name. */
   readonly toolConfigs: ReadonlyMap<string, JsonObject>;
   readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The fields of the capability's entry that are not capability fields (each an AL1010 of `load-agent.ts`). */
+function fieldsBesideConfig(frontMatter: JsonValue, request: CapabilityRequest): ReadonlySet<string> {
+  const entry = valueAtPointer(frontMatter, `/capabilities/${escapePointerSegment(request.key)}`);
+  return new Set(isJsonObject(entry) ? Object.keys(entry).filter((field) => !(CAPABILITY_FIELDS as readonly string[]).includes(field)) : []);
 }
 
 /**
@@ -36,7 +44,7 @@ export function mergeCapabilityConfig(surface: Surface, request: CapabilityReque
   const hasConfig = Object.keys(request.config).length > 0;
   let capabilityConfig = request.config;
   if (plugin.configSchema) {
-    const validation = validateConfigValue(request.key, request.config, plugin.configSchema, located, request.configPointer, request.location);
+    const validation = validateConfigValue(request.key, request.config, plugin.configSchema, located, request.configPointer, request.location, fieldsBesideConfig(located.value, request));
     diagnostics.push(...validation.diagnostics);
     capabilityConfig = validation.withDefaults;
   } else if (hasConfig) {

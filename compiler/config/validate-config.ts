@@ -89,6 +89,9 @@ export interface ConfigValidation {
  * A top-level key the schema does not declare (when it does not refuse unknown keys itself) is
  * a warning: the plugin will most likely never read it.
  * @param key the capability key, for messages.
+ * @param besideConfig fields written directly under the capability, beside `config:` (each
+ *   already an AL1010 whose hint says to move plugin options under `config:`): a required config
+ *   key written there is that one mistake, not also missing (AL5004).
  */
 export function validateConfigValue(
   key: string,
@@ -97,6 +100,7 @@ export function validateConfigValue(
   located: LocatedValue,
   pointer: string,
   fallback: SourceLocation,
+  besideConfig: ReadonlySet<string> = new Set(),
 ): ConfigValidation {
   const withDefaults = cloneJson(config);
   const validate = validatorFor(schema);
@@ -104,6 +108,7 @@ export function validateConfigValue(
   if (!validate || validate(withDefaults)) return { diagnostics, withDefaults };
   for (const error of validate.errors ?? []) {
     if (["if", "anyOf", "oneOf", "allOf"].includes(error.keyword) && (validate.errors?.length ?? 0) > 1) continue;
+    if (error.keyword === "required" && error.instancePath === "" && besideConfig.has(String(error.params["missingProperty"]))) continue;
     diagnostics.push(mapConfigError(key, withDefaults, schema, error, located, pointer, fallback));
   }
   return { diagnostics: dedupeDiagnostics(diagnostics), withDefaults };

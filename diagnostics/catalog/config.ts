@@ -28,7 +28,7 @@ export const ConfigMessages = defineMessages({
     severity: "error",
     message: "Capability '{0}' is missing the required config '{1}'.",
     hint: "Add it under capabilities.{0}.config in agent.md.",
-    docs: "configSchema's required properties must be given by the agent (DESIGN §4).",
+    docs: "configSchema's required properties must be given by the agent (DESIGN §4). Not reported for a required key written directly under the capability instead of under `config:`: that one mistake is its AL1010, whose hint says to move it.",
   },
   ConfigUnknownKey: {
     code: "AL5005",

@@ -55,6 +55,16 @@ describe("config merge", () => {
     expect(capability!.plugin.tools[0]!.requiredConfig).toEqual(["SEARCH_API_URL"]);
   });
 
+  it("a required option written beside config: is one error, the misplaced field's AL1010, not also a missing config (AL5004)", () => {
+    // The README's warning: `index: products` directly under the capability instead of under config:.
+    const misplaced = agent("---\ncapabilities:\n  private-search:\n    index: products\n---\n");
+    expect(misplaced.diagnostics.map((d) => [d.code, d.line, d.path])).toEqual([["AL1010", 4, 'capabilities["private-search"].index']]);
+    expect(misplaced.diagnostics[0]!.hint).toBe("A capability entry has only 'package' and 'config'; put plugin options under 'config:'.");
+    // A required option that is missing and not written beside config: is still AL5004.
+    const missing = agent("---\ncapabilities:\n  private-search:\n    depth: 2\n---\n");
+    expect(missing.diagnostics.map((d) => d.code).sort()).toEqual(["AL1010", "AL5004"]);
+  });
+
   it("validates capability config against the configSchema, pointing at agent.md lines", () => {
     const analysis = agent("---\ncapabilities:\n  private-search:\n    config:\n      indx: products\n      depth: 0\n---\n");
     expect(analysis.diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([
