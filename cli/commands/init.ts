@@ -16,10 +16,13 @@ export function runInit(dirArgument: string): number {
     return 1;
   }
   const shown = path.relative(process.cwd(), dir) || ".";
-  const lines = [`Created agent '${result.agentName}' in ${shown}:`, ...result.written.map((file) => `  ${file}`), "", "Next:"];
+  const added = result.gitignoreAdded.length > 0 ? [`  .gitignore (added ${result.gitignoreAdded.join(", ")})`] : [];
+  const lines = [`Created agent '${result.agentName}' in ${shown}:`, ...result.written.map((file) => `  ${file}`), ...added, "", "Next:"];
   // As the fix commands are written (`lockfile/fix-command.ts`): through npx, which finds a local install.
   const cd = shown === "." ? "" : ` ${shellQuote(shown)}`;
   lines.push(`  npx assembly-line compile${cd}`, `  npx assembly-line call hello${cd} --input '{"name":"Ada"}'`, "");
   process.stdout.write(lines.join("\n"));
+  // The note about a project's own tsconfig.json (AL9103), after what was written.
+  printDiagnostics(result.diagnostics, dir);
   return 0;
 }

@@ -7,6 +7,9 @@
  * Pure data: {@link agentTemplate} returns the file map; `init-agent.ts` writes it.
  */
 
+/** The comment above {@link GITIGNORE_LINES}, in a new `.gitignore` or added to a project's. */
+export const GITIGNORE_HEADER = "# Written by assembly-line compile: the analysis cache and the packaged artifact.";
+
 /** The capability key, plugin folder and tool of the starter agent. */
 export const STARTER_PLUGIN = "hello";
 export const STARTER_TOOL = "hello";
@@ -31,7 +34,7 @@ export interface AuthoringTypes {
  */
 export function agentTemplate(agentName: string, types: AuthoringTypes): ReadonlyMap<string, string> {
   const files = new Map<string, string>([
-    [".gitignore", "# Written by assembly-line compile: the analysis cache and the packaged artifact.\n.assemblyline/\nnode_modules/\n"],
+    [".gitignore", `${GITIGNORE_HEADER}\n${GITIGNORE_LINES.join("\n")}\n`],
     ["agent.md", agentMd(agentName)],
     [`plugins/${STARTER_PLUGIN}/plugin.json`, `${JSON.stringify(pluginJson(), null, 2)}\n`],
     [`plugins/${STARTER_PLUGIN}/ai.assemblyline/index.ts`, entryTs()],
@@ -117,6 +120,19 @@ export default defineTool({
 });
 `;
 }
+
+/**
+ * What a project's own `tsconfig.json` needs for the starter plugin (AL9103's hint): the
+ * authoring API's `paths` entry and the editor plugin, as JSON members to add to its
+ * `compilerOptions`.
+ */
+export function tsconfigAdditions(types: AuthoringTypes): string {
+  const { paths, plugins } = (tsconfig(types) as { compilerOptions: { paths: unknown; plugins: unknown } }).compilerOptions;
+  return `"paths": ${JSON.stringify(paths)}, "plugins": ${JSON.stringify(plugins)}`;
+}
+
+/** The `.gitignore` lines of a new agent: the toolchain's output and installed packages. */
+export const GITIGNORE_LINES = [".assemblyline/", "node_modules/"] as const;
 
 function tsconfig(types: AuthoringTypes): unknown {
   return {

@@ -2,6 +2,9 @@
  * `assembly-line init [dir]` as a function (issue 10 item 3): writes the starter agent of
  * `agent-template.ts` into `dir`, or nothing at all. Every file is checked before the first is
  * written, so an existing file is never replaced and a refused init leaves the folder as it was.
+ * A project's own `.gitignore` and `tsconfig.json` are not in the way (an agent added to an
+ * existing repository; `cargo init` does the same with `.gitignore`): the lines `.gitignore`
+ * lacks are added to it, and `tsconfig.json` is left as it is, with a note naming what to add.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -9,7 +12,11 @@ import { fileStart } from "../../common/positions.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { locateAuthoringCore } from "../../packaging/authoring-core.js";
-import { agentNameFor, agentTemplate, type AuthoringTypes } from "./agent-template.js";
+import { checkWriteTarget, writeFileConfined } from "../../common/confined-write.js";
+import { agentNameFor, agentTemplate, GITIGNORE_HEADER, GITIGNORE_LINES, tsconfigAdditions, type AuthoringTypes } from "./agent-template.js";
+
+/** Files of a project that may already be there: `init` adds to `.gitignore` and keeps `tsconfig.json`. */
+const PROJECT_FILES: ReadonlySet<string> = new Set([".gitignore", "tsconfig.json"]);
 
 /** How many of the files in the way AL9101 names before "and N more files" (the starter agent's every file). */
 const MAX_FILES_NAMED = 8;
@@ -17,10 +24,15 @@ const MAX_FILES_NAMED = 8;
 /** What {@link initAgent} did. */
 export interface InitResult {
   readonly ok: boolean;
-  /** Errors (one AL9101 naming the files in the way, or AL9102); empty when the agent was written. */
+  /**
+   * Errors (one AL9101 naming the files in the way, or AL9102) when nothing was written; when
+   * the agent was written, the note about a project's own `tsconfig.json` (AL9103, info) or nothing.
+   */
   readonly diagnostics: readonly Diagnostic[];
   /** POSIX paths, relative to `dir`, of the files written (sorted); empty on failure. */
   readonly written: readonly string[];
+  /** The lines added to the project's own `.gitignore` (empty when it had them, or when `init` wrote it). */
+  readonly gitignoreAdded: readonly string[];
   /** The agent's name in `agent.md`. */
   readonly agentName: string;
 }
@@ -37,12 +49,15 @@ export interface InitResult {
 export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor(dir)): InitResult {
   const agentName = agentNameFor(path.basename(dir));
   const shown = (relative: string): string => path.relative(process.cwd(), path.join(dir, relative)) || ".";
-  if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) {
-    return { ok: false, diagnostics: [createDiagnostic(Diagnostics.InitTargetNotDirectory, fileStart(""), [shown(".")])], written: [], agentName };
-  }
-  const files = agentTemplate(agentName, types);
+  const refused = (diagnostic: Diagnostic): InitResult => ({ ok: false, diagnostics: [diagnostic], written: [], gitignoreAdded: [], agentName });
+  if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) return refused(createDiagnostic(Diagnostics.InitTargetNotDirectory, fileStart(""), [shown(".")]));
+  const files = new Map(agentTemplate(agentName, types));
+  const existing = [...files.keys()].filter((relative) => lstatOrUndefined(path.join(dir, relative)) !== undefined);
+  // A project's .gitignore and tsconfig.json are kept when no file of the agent itself is in the
+  // way; .gitignore, which init adds to, only as a plain file (never a link followed out of the folder).
+  const kept = existing.filter((relative) => PROJECT_FILES.has(relative) && (relative !== ".gitignore" || checkWriteTarget(dir, path.join(dir, relative)) === undefined));
   // agent.md first: when it is in the way, the folder is most likely an agent already.
-  const inTheWay = [...files.keys()].filter((relative) => lstatOrUndefined(path.join(dir, relative)) !== undefined).sort((a, b) => Number(b === "agent.md") - Number(a === "agent.md"));
+  const inTheWay = existing.filter((relative) => !kept.includes(relative)).length > 0 ? existing.sort((a, b) => Number(b === "agent.md") - Number(a === "agent.md")) : [];
   if (inTheWay.length > 0) {
     // One error for all of them, at the first (new-user trial M33: `init` again in an agent printed
     // six errors with a code frame each, about 40 lines for one mistake).
@@ -50,15 +65,35 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
     const more = inTheWay.length - named.length;
     const list = more > 0 ? `${named.join(", ")} and ${more} more file${more === 1 ? "" : "s"}` : named.length === 1 ? named[0]! : `${named.slice(0, -1).join(", ")} and ${named.at(-1)!}`;
     const agentAlready = inTheWay.includes("agent.md") ? ` (${shown(".")} has an agent.md: it is an agent already)` : "";
-    return { ok: false, diagnostics: [createDiagnostic(Diagnostics.InitWouldOverwrite, fileStart(inTheWay[0]!), [list, agentAlready])], written: [], agentName };
+    return refused(createDiagnostic(Diagnostics.InitWouldOverwrite, fileStart(inTheWay[0]!), [list, agentAlready]));
   }
+  for (const relative of kept) files.delete(relative);
   for (const [relative, text] of files) {
     const target = path.join(dir, relative);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     // "wx": fail rather than replace a file that appeared since the check.
     fs.writeFileSync(target, text, { flag: "wx" });
   }
-  return { ok: true, diagnostics: [], written: [...files.keys()], agentName };
+  const gitignoreAdded = kept.includes(".gitignore") ? addToGitignore(dir) : [];
+  const diagnostics = kept.includes("tsconfig.json") ? [createDiagnostic(Diagnostics.InitKeptTsconfig, fileStart(path.join(dir, "tsconfig.json")), [shown("tsconfig.json"), tsconfigAdditions(types), types.assets])] : [];
+  return { ok: true, diagnostics, written: [...files.keys()], gitignoreAdded, agentName };
+}
+
+/**
+ * Adds the lines of a new agent's `.gitignore` that the project's `.gitignore` in `dir` lacks
+ * (as a pattern with or without the leading or trailing slash), under the same comment, with
+ * an atomic write (`common/confined-write.ts`). Returns the lines added.
+ */
+function addToGitignore(dir: string): string[] {
+  const file = path.join(dir, ".gitignore");
+  const text = fs.readFileSync(file, "utf8");
+  const present = new Set(text.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "").replace(/\/$/, "")));
+  const missing = GITIGNORE_LINES.filter((line) => !present.has(line.replace(/\/$/, "")));
+  if (missing.length === 0) return [];
+  const separator = text === "" || text.endsWith("\n") ? "" : "\n";
+  const refusal = writeFileConfined(dir, file, `${text}${separator}${text === "" ? "" : "\n"}${GITIGNORE_HEADER}\n${missing.join("\n")}\n`);
+  if (refusal) throw new Error(`.gitignore could not be written: ${refusal.reason}`);
+  return [...missing];
 }
 
 /**

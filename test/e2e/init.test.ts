@@ -92,6 +92,18 @@ describe("assembly-line init", () => {
     expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(before);
   });
 
+  it("in an existing project, keeps its tsconfig.json with a note (AL9103) and adds to its .gitignore (helper-67)", () => {
+    const root = tempDir("al-init-project-");
+    fs.writeFileSync(path.join(root, "tsconfig.json"), "{}\n");
+    fs.writeFileSync(path.join(root, ".gitignore"), "dist\n");
+    const run = runCli(["init", root]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("  .gitignore (added .assemblyline/, node_modules/)\n");
+    expect(run.stderr).toContain("info AL9103: ");
+    expect(run.stderr).toContain("hint: Add to its compilerOptions: \"paths\"");
+    expect(fs.readFileSync(path.join(root, "tsconfig.json"), "utf8")).toBe("{}\n");
+  });
+
   it("refuses a target that is a file (AL9102)", () => {
     const file = path.join(tempDir("al-init-file-"), "agent");
     fs.writeFileSync(file, "");

@@ -1,0 +1,73 @@
+/**
+ * `init` in an existing project (issue 10 item 3; new-user trial helper-67: a folder with its own
+ * `tsconfig.json` and `.gitignore` was refused outright): the project's `.gitignore` gets the
+ * lines it lacks, its `tsconfig.json` is kept with a note (AL9103) naming what to add, and a file
+ * of the agent itself in the way still refuses everything (AL9101). In process: the CLI's own
+ * output is checked end to end in test/e2e/init.test.ts.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { initAgent } from "../../cli/init/init-agent.js";
+import { tempDir } from "../helpers/temp-tree.js";
+
+const TYPES = { core: "./types/index.d.ts", assets: "./types/assets.d.ts" };
+
+function project(files: Record<string, string>): string {
+  const dir = tempDir("al-init-project-");
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+describe("init in an existing project", () => {
+  it("keeps the project's tsconfig.json byte for byte and names what to add to it (AL9103)", () => {
+    const tsconfig = '{ "compilerOptions": { "strict": true } }\n';
+    const dir = project({ "tsconfig.json": tsconfig });
+    const result = initAgent(dir, TYPES);
+    expect(result.ok).toBe(true);
+    expect(result.written).toEqual([".gitignore", "agent.md", "plugins/hello/ai.assemblyline/hello.ts", "plugins/hello/ai.assemblyline/index.ts", "plugins/hello/plugin.json"]);
+    expect(fs.readFileSync(path.join(dir, "tsconfig.json"), "utf8")).toBe(tsconfig);
+    expect(result.diagnostics).toHaveLength(1);
+    const [note] = result.diagnostics;
+    expect(note).toMatchObject({ code: "AL9103", severity: "info", file: path.join(dir, "tsconfig.json") });
+    expect(note!.hint).toBe(
+      'Add to its compilerOptions: "paths": {"@assemblyline-agents/core":["./types/index.d.ts"]}, "plugins": [{"name":"@assemblyline-agents/assembly-line/ts-plugin"}]; and make sure its include holds plugins/**/*.ts and ./types/assets.d.ts (or give plugins/ a tsconfig.json of its own with these settings).',
+    );
+  });
+
+  it("adds to the project's .gitignore only the lines it lacks, in any spelling of the pattern", () => {
+    const dir = project({ ".gitignore": "dist\n/node_modules" });
+    const result = initAgent(dir, TYPES);
+    expect(result.ok).toBe(true);
+    expect(result.gitignoreAdded).toEqual([".assemblyline/"]);
+    expect(result.written).not.toContain(".gitignore");
+    expect(fs.readFileSync(path.join(dir, ".gitignore"), "utf8")).toBe("dist\n/node_modules\n\n# Written by assembly-line compile: the analysis cache and the packaged artifact.\n.assemblyline/\n");
+    // Nothing to add: the file is not touched at all.
+    const complete = project({ ".gitignore": ".assemblyline\nnode_modules/\n" });
+    const before = fs.statSync(path.join(complete, ".gitignore")).mtimeMs;
+    expect(initAgent(complete, TYPES).gitignoreAdded).toEqual([]);
+    expect(fs.readFileSync(path.join(complete, ".gitignore"), "utf8")).toBe(".assemblyline\nnode_modules/\n");
+    expect(fs.statSync(path.join(complete, ".gitignore")).mtimeMs).toBe(before);
+  });
+
+  it("refuses, writing nothing, when a file of the agent is in the way, and names the project files too (AL9101)", () => {
+    const dir = project({ "tsconfig.json": "{}\n", ".gitignore": "dist\n", "agent.md": "mine\n" });
+    const result = initAgent(dir, TYPES);
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["AL9101"]);
+    expect(result.diagnostics[0]!.message).toMatch(/init would overwrite \S*agent\.md, \S*\.gitignore and \S*tsconfig\.json \(/);
+    expect(fs.readdirSync(dir).sort()).toEqual([".gitignore", "agent.md", "tsconfig.json"]);
+    expect(fs.readFileSync(path.join(dir, ".gitignore"), "utf8")).toBe("dist\n");
+  });
+
+  it("never adds to a .gitignore that is a symbolic link (it would write through it): that one is in the way", () => {
+    const dir = project({});
+    const outside = path.join(tempDir("al-init-outside-"), "ignore");
+    fs.writeFileSync(outside, "dist\n");
+    fs.symlinkSync(outside, path.join(dir, ".gitignore"));
+    const result = initAgent(dir, TYPES);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["AL9101"]);
+    expect(fs.readFileSync(outside, "utf8")).toBe("dist\n");
+    expect(fs.readdirSync(dir)).toEqual([".gitignore"]);
+  });
+});
