@@ -13,6 +13,9 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { locateAuthoringCore } from "../../packaging/authoring-core.js";
 import { checkWriteTarget, writeFileConfined } from "../../common/confined-write.js";
+import { createNodeHost } from "../../common/host.js";
+import { shellQuote } from "../../common/shell-quote.js";
+import { findAgentRoot } from "../../compiler/agent/agent-root.js";
 import { agentNameFor, agentTemplate, GITIGNORE_HEADER, GITIGNORE_LINES, tsconfigAdditions, type AuthoringTypes } from "./agent-template.js";
 
 /** Files of a project that may already be there: `init` adds to `.gitignore` and keeps `tsconfig.json`. */
@@ -76,7 +79,24 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
   }
   const gitignoreAdded = kept.includes(".gitignore") ? addToGitignore(dir) : [];
   const diagnostics = kept.includes("tsconfig.json") ? [createDiagnostic(Diagnostics.InitKeptTsconfig, fileStart(path.join(dir, "tsconfig.json")), [shown("tsconfig.json"), tsconfigAdditions(types), types.assets])] : [];
+  const around = enclosingAgent(dir);
+  if (around !== undefined) {
+    const subagent = path.relative(process.cwd(), path.join(around, "subagents", path.basename(dir))) || ".";
+    diagnostics.push(createDiagnostic(Diagnostics.InitInsideAgent, fileStart(path.join(dir, "agent.md")), [shown("."), path.relative(process.cwd(), around) || ".", shellQuote(subagent)]));
+  }
   return { ok: true, diagnostics, written: [...files.keys()], gitignoreAdded, agentName };
+}
+
+/**
+ * The root of the agent `dir` lies inside (`compiler/agent/agent-root.ts`), unless `dir` is a
+ * subagent folder of it (`…/subagents/<name>` of a folder with an agent.md); `undefined` when
+ * there is none.
+ */
+function enclosingAgent(dir: string): string | undefined {
+  const host = createNodeHost();
+  const parent = path.dirname(dir);
+  if (path.basename(parent) === "subagents" && host.kind(path.join(path.dirname(parent), "agent.md")) === "file") return undefined;
+  return parent === dir ? undefined : findAgentRoot(host, path.join(parent, "agent.md"));
 }
 
 /**

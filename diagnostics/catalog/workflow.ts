@@ -19,6 +19,13 @@ export const WorkflowMessages = defineMessages({
     hint: "Add to its compilerOptions: {1}; and make sure its include holds plugins/**/*.ts and {2} (or give plugins/ a tsconfig.json of its own with these settings).",
     docs: "`init` in an existing project (issue 10 item 3; new-user trial helper-67): the project's own `tsconfig.json` is never replaced, and the agent is written beside it. Compiling does not need it (the compiler reads no tsconfig); type-checking the plugins and the editor plugin do, so the settings to add are named, with the paths of this installation.",
   },
+  InitInsideAgent: {
+    code: "AL9104",
+    severity: "warning",
+    message: "{0} is inside the agent whose root is {1}: the new agent is not part of it (that agent's compile does not read it).",
+    hint: "A subagent of {1} goes in its subagents/<name>/ (`npx assembly-line init {2}`), and a plugin in its plugins/<name>/, with a plugin.json and no agent.md. If a separate agent is what you meant, nothing else is needed.",
+    docs: "`init` writes the agent anyway (new-user trial helper-67: `init plugins` run in an agent root made a second agent inside the first without a word, which the first agent's compile then reported as an unselected plugin folder). A subagent folder (`subagents/<name>/` of an agent) is not warned about: that is where a subagent belongs.",
+  },
   InitTargetNotDirectory: {
     code: "AL9102",
     severity: "error",

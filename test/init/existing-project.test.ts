@@ -70,4 +70,16 @@ describe("init in an existing project", () => {
     expect(fs.readFileSync(outside, "utf8")).toBe("dist\n");
     expect(fs.readdirSync(dir)).toEqual([".gitignore"]);
   });
+
+  it("warns that an agent started inside another is not part of it (AL9104), except in the other's subagents/<name>/", () => {
+    const outer = project({});
+    expect(initAgent(outer, TYPES).diagnostics).toEqual([]);
+    const nested = initAgent(path.join(outer, "plugins", "search"), TYPES);
+    expect(nested.ok).toBe(true);
+    expect(nested.diagnostics.map((d) => [d.code, d.severity])).toEqual([["AL9104", "warning"]]);
+    expect(nested.diagnostics[0]!.hint).toContain(`npx assembly-line init ${path.relative(process.cwd(), path.join(outer, "subagents", "search"))}`);
+    const subagent = initAgent(path.join(outer, "subagents", "helper"), TYPES);
+    expect(subagent.ok).toBe(true);
+    expect(subagent.diagnostics).toEqual([]);
+  });
 });
