@@ -238,6 +238,18 @@ function compileJobsOf(entry: EntryAnalysis | undefined): SchemaCompileJob[] {
 }
 
 /**
+ * AL4028 at the capability in agent.md, with the package's own errors (why it was rejected) as
+ * related locations: sorted by file, agent.md is printed before them (helper-67: the hint referred
+ * to errors the reader had not seen yet).
+ */
+function pluginRejected(resolved: ResolvedCapability, pluginPackage: PluginPackage): Diagnostic {
+  const key = resolved.request.key;
+  const causes = pluginPackage.diagnostics.filter((d) => d.severity === "error");
+  const related = causes.slice(0, 3).map((d) => ({ file: d.file, line: d.line, column: d.column, message: `rejected for ${d.code}: ${d.message}` }));
+  return createDiagnostic(Diagnostics.PluginRejected, resolved.request.location, [key], { path: ["capabilities", key], ...(related.length > 0 ? { related } : {}) });
+}
+
+/**
  * Pass 2's validation of one selected capability: AL1xxx when the package was rejected or has
  * no entry, else `validatePlugin` with definition modules read through `analyzer`. Exported for
  * the editor engine, which runs the same steps per plugin (editor/engine/plugin-slice.ts).
@@ -253,7 +265,7 @@ export function validateCapability(
   const key = resolved.request.key;
   const empty = (diagnostic: Diagnostic): ValidatedPlugin => ({ capability: key, configSchema: undefined, tools: [], disabled: [], diagnostics: [diagnostic] });
   const at = { path: ["capabilities", key] };
-  if (pluginPackage.rejected) return empty(createDiagnostic(Diagnostics.PluginRejected, resolved.request.location, [key], at));
+  if (pluginPackage.rejected) return empty(pluginRejected(resolved, pluginPackage));
   if (!entry) return empty(createDiagnostic(Diagnostics.EntryMissing, resolved.request.location, [pluginPackage.name ?? key], at));
   return validatePlugin({
     host,

@@ -191,8 +191,8 @@ export const ValidationMessages = defineMessages({
     code: "AL4028",
     severity: "error",
     message: "Capability '{0}' cannot be used: its plugin package was rejected.",
-    hint: "Fix the errors reported for its plugin.json.",
-    docs: "A plugin the Agent Plugins v1 spec rejects contributes nothing (its diagnostics say why).",
+    hint: "Fix the errors reported for its plugin package (the related locations below; each is also reported at its own file).",
+    docs: "A plugin the Agent Plugins v1 spec rejects contributes nothing (its diagnostics say why). Its first errors are related locations of this one, so the reason is read where the capability is.",
   },
   CredentialName: {
     code: "AL4029",
