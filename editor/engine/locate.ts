@@ -5,6 +5,7 @@
  */
 import * as path from "node:path";
 import type { CompilerHost } from "../../common/host.js";
+import { findAgentRoot } from "../../compiler/agent/agent-root.js";
 
 /** `…/ai.assemblyline/index.{ts,mts,js,mjs}`, either separator. */
 const ENTRY = /^(.*)[\\/]ai\.assemblyline[\\/]index\.(?:ts|mts|js|mjs)$/;
@@ -63,25 +64,14 @@ export class Locator {
     return root ?? undefined;
   }
 
-  /** The root agent of a surface folder (climbs `…/subagents/<child>/` while the parent has `agent.md`). */
+  /** The root agent of a surface folder (climbs `…/subagents/<child>/` while the parent has `agent.md`; `compiler/agent/agent-root.ts`). */
   rootOfSurface(surface: string): string {
-    let current = surface;
-    for (;;) {
-      const parent = path.dirname(current);
-      if (path.basename(parent) !== "subagents" || !this.#hasAgentFile(path.dirname(parent))) return current;
-      current = path.dirname(parent);
-    }
+    return findAgentRoot(this.host, path.join(surface, "agent.md")) ?? surface;
   }
 
-  /** The root agent of the nearest folder at or above `dir` with an `agent.md`. */
+  /** The root agent of the nearest folder at or above `dir` with an `agent.md` (`compiler/agent/agent-root.ts`, the one place this rule lives). */
   agentRootAbove(dir: string): string | undefined {
-    let current = dir;
-    for (;;) {
-      if (this.#hasAgentFile(current)) return this.rootOfSurface(current);
-      const parent = path.dirname(current);
-      if (parent === current) return undefined;
-      current = parent;
-    }
+    return findAgentRoot(this.host, path.join(dir, "agent.md"));
   }
 
   /** Forgets every answer (a folder may have gained or lost `agent.md` or `ai.assemblyline/`). */
