@@ -14,6 +14,7 @@ import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import type { LocatedValue } from "../model.js";
 import { findLocation } from "../location-table.js";
 import { yamlToLocatedValue } from "./yaml-values.js";
+import { yamlErrorWords } from "./yaml-error-words.js";
 import { describeKind } from "../../diagnostics/json-kinds.js";
 
 /** The parsed front matter of one `agent.md`. */
@@ -55,14 +56,16 @@ export function parseFrontMatter(file: string, text: string): FrontMatter {
       diagnostics: [createDiagnostic(Diagnostics.AgentFrontMatterUnterminated, locationOf(lineMap, 0, opening[0].length))],
     };
   }
-  const document = parseDocument(text.slice(0, end.start), { prettyErrors: false, uniqueKeys: true, strict: true });
+  const parsed = text.slice(0, end.start);
+  const document = parseDocument(parsed, { prettyErrors: false, uniqueKeys: true, strict: true });
   const diagnostics: Diagnostic[] = [];
   if (document.errors.length > 0) {
     // The first error only (by position), as a parser's later errors most often follow from it:
     // one unclosed `{` gave three AL1006 at one spot (new-user trial M5). The count of the others is said.
     const [first, ...rest] = [...document.errors].sort((a, b) => a.pos[0] - b.pos[0]);
     const others = rest.length === 0 ? "" : ` (the YAML parser reported ${rest.length} more error${rest.length === 1 ? "" : "s"} after this one, which may follow from it)`;
-    diagnostics.push(createDiagnostic(Diagnostics.AgentFrontMatterYaml, locationOf(lineMap, first!.pos[0], first!.pos[1]), [`${first!.message}${others}`]));
+    const words = yamlErrorWords(first!, parsed);
+    diagnostics.push(createDiagnostic(Diagnostics.AgentFrontMatterYaml, locationOf(lineMap, words.start, words.end), [`${first!.message}${others}`], words.hint ? { hint: words.hint } : {}));
     return { located: undefined, bodyOffset: end.next, lineMap, diagnostics };
   }
   for (const warning of document.warnings) {

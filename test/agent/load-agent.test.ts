@@ -47,6 +47,19 @@ describe("loadAgent", () => {
     expect(codes(loadAgent(host, writeTree({ "agent.md": "---\n- a\n- b\n---\n" })).diagnostics)).toEqual(["AL1007"]);
   });
 
+  it("says what to do about the YAML mistakes agent.md authors make, and points at an unclosed bracket itself (helper-67)", () => {
+    const first = (agentMd: string) => loadAgent(host, writeTree({ "agent.md": agentMd })).diagnostics[0]!;
+    // `hello: {` never closed: the parser reports it at the end of the front matter; the error is at the `{`.
+    const unclosed = first("---\nname: a\ncapabilities:\n  hello: {\n---\n");
+    expect(unclosed).toMatchObject({ code: "AL1006", line: 4, column: 10 });
+    expect(unclosed.hint).toBe("The '{' here is never closed: write {} for an empty entry (hello: {}), or drop the brackets and put its fields on the lines below, indented.");
+    expect(first("---\nname: a\ncapabilities:\n\thello: {}\n---\n").hint).toBe("Indent with spaces: YAML does not allow tabs for indentation.");
+    expect(first("---\nname: a\nname: b\n---\n").hint).toBe("A key may appear once in a mapping: remove or rename one of them.");
+    expect(first("---\nname: a\ndescription: Answers: briefly\n---\n").hint).toContain("must be quoted");
+    expect(first('---\nname: a\ndescription: "open\nmodel: x\n---\n').hint).toContain("Close the quote");
+    expect(first("---\nname: a\ncapabilities:\n  hello: {}\n   other: {}\n---\n").hint).toContain("Line up the keys of one mapping");
+  });
+
   it("reports bad capability entries and keys, and non-JSON YAML values", () => {
     const root = writeTree({
       "agent.md": "---\ncapabilities:\n  Bad_Key: {}\n  listy: [1]\n  ok:\n    config: !!binary aGVsbG8=\n  num:\n    config: { n: .inf }\n---\n",
