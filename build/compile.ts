@@ -181,8 +181,8 @@ export interface CompileResult {
    */
   readonly artifactFiles?: ReadonlyMap<string, Uint8Array>;
   /**
-   * When this compile wrote new lock bytes: that text and its bytes, and whether a compile reading it instead
-   * of the previous lock would decide alike (`rereadsAlike` in `./lock-inputs.ts`), for the
+   * When this compile wrote new lock bytes: that text and its bytes, and whether a compile
+   * reading it instead of the previous lock would decide alike (`rereadsAlike` in `./lock-inputs.ts`), for the
    * compile record (`cli/compile-record.ts`).
    */
   readonly lockWritten?: { readonly text: string; readonly bytes: Uint8Array; readonly rereadAlike: boolean };

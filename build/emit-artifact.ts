@@ -47,8 +47,9 @@ export interface EmittedArtifact {
 
 /**
  * Writes the artifact unless an identical one is already there; `undefined` on failure (reported).
- * `lockBytes`: the lock's UTF-8 bytes, whose SRI the manifest names. `recordInput` is called with every file read here (the copied SKILL.md files). `known`: the
- * artifact files the last compile left, with the SRI it wrote and their settled stat signature
+ * `lockBytes`: the lock's UTF-8 bytes, whose SRI the manifest names. `recordInput` is called
+ * with every file read here (the copied SKILL.md files). `known`: the artifact files the last
+ * compile left, with the SRI it wrote and their settled stat signature
  * (`CompileOptions.knownArtifactFiles`); a bundle with that SRI in a file with that signature is
  * linked without being read to compare. `writeOptions`: work run while the artifact's files are linked,
  * whether to leave the old artifact's removal to the caller, and whether to keep it as the next

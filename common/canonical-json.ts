@@ -65,7 +65,8 @@ const INDEX_LIKE = /^(?:0|[1-9]\d{0,9})$/;
  * {@link serializeCanonicalJson} writes them (`firstKeys` at the root, then UTF-16 code-unit
  * order; `undefined` members left out), so that `JSON.stringify(copy, null, 2)` writes exactly
  * the canonical text: `value` itself where it already is such a value (an object or array is
- * copied only from its first difference, so the result may share parts with `value`). `undefined` (never a JSON value's copy) when that cannot be promised, and the caller writes the value
+ * copied only from its first difference, so the result may share parts with `value`).
+ * `undefined` (never a JSON value) when that cannot be promised, and the caller writes the value
  * itself: an object with an integer-like key (property order is then not insertion order) or a
  * `__proto__` key (an assignment would set the prototype), anything {@link writeFast} refuses
  * (a non-finite number, `undefined` in an array, a sparse array, a non-plain object, a
