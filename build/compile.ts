@@ -15,7 +15,7 @@ import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { analyzeAgent, type AgentAnalysis } from "../compiler/analyze-agent.js";
-import { analysisWorkerWanted, discardPrestartedAnalysisWorker, startAnalysisPool } from "../compiler/analysis-pool.js";
+import { analysisWorkerWanted, changedPluginsPoolWanted, discardPrestartedAnalysisWorker, startAnalysisPool } from "../compiler/analysis-pool.js";
 import { PluginReuse } from "../compiler/plugin-reuse.js";
 import { AnalysisCache } from "../compiler/static-analysis/analysis-cache.js";
 import { createStaticAnalyzer } from "../compiler/static-analysis/static-analyzer.js";
@@ -399,10 +399,23 @@ function analyse(host: CompilerHost, options: CompileOptions, saves: PendingSave
   const diagnostics: Diagnostic[] = [];
   const fixCommand = fixCommandFor(shownRoot(options));
   const cache = options.cache === false ? undefined : AnalysisCache.load(root);
-  // A cold analysis of the disk (no stored analyses) runs on two threads when a core is free
-  // (analysis-pool.ts). Started before the lock is read, so that the worker loads TypeScript
-  // meanwhile: every millisecond it is ready earlier is analysis the main thread does not do.
-  const pool = (!options.host || options.hostReadsDisk === true) && (cache?.size.analyses ?? 0) === 0 && analysisWorkerWanted() ? startAnalysisPool(cache ? { fallback: cache } : {}) : undefined;
+  // Untouched plugins' results are reused wholesale (compiler/plugin-reuse.ts) only when the
+  // host reads the disk (a stored `stat` is compared with the disk's) and a host that records
+  // probes can take the reused plugins' probes (`replay`; `recordInput` is told their files too).
+  const diskHost = !options.host || (options.hostReadsDisk === true && typeof options.host.replay === "function");
+  // An analysis of the disk runs on two threads when a core is free (analysis-pool.ts): a cold
+  // one (no stored analyses) shares every folder with the worker; an incremental one (stored
+  // results to reuse) gives the worker the folders that changed. Started before the lock is
+  // read, so that the worker loads TypeScript meanwhile: every millisecond it is ready earlier
+  // is analysis the main thread does not do.
+  const stored = cache?.size.analyses ?? 0;
+  const readsDisk = !options.host || options.hostReadsDisk === true;
+  const pool =
+    readsDisk && stored === 0 && analysisWorkerWanted()
+      ? startAnalysisPool(cache ? { fallback: cache } : {})
+      : cache && diskHost && stored > 0 && changedPluginsPoolWanted(stored)
+        ? startAnalysisPool({ fallback: cache, changedPlugins: true })
+        : undefined;
   // A worker the CLI started ahead (prestartAnalysisWorker) that this compile does not use.
   discardPrestartedAnalysisWorker();
   const previous = ((): ReadLockfileResult => {
@@ -421,10 +434,6 @@ function analyse(host: CompilerHost, options: CompileOptions, saves: PendingSave
   const damaged = !options.check && previous.kind === "invalid" ? { ...previous.diagnostic, severity: "warning" as const } : undefined;
   if (damaged) diagnostics.push(damaged);
   const persistent = pool ?? cache;
-  // Untouched plugins' results are reused wholesale (compiler/plugin-reuse.ts) only when the
-  // host reads the disk (a stored `stat` is compared with the disk's) and a host that records
-  // probes can take the reused plugins' probes (`replay`; `recordInput` is told their files too).
-  const diskHost = !options.host || (options.hostReadsDisk === true && typeof options.host.replay === "function");
   const reuse = cache && diskHost ? new PluginReuse(host, cache) : undefined;
   const frontHost = reuse?.host ?? host;
   let analysis: AgentAnalysis;

@@ -35,6 +35,7 @@ import { receiveMessageOnPort } from "node:worker_threads";
 import { startHelperWorker, type HelperWorker } from "./helper-worker.js";
 import { unpackRecord, type PackedRecord } from "./static-analysis/analysis-cache.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analysis/static-analyzer.js";
+import { typeScriptLoaded } from "./static-analysis/typescript.js";
 
 /** Fewer plugin folders than this are analysed on the main thread alone: a worker's start costs more than it saves. */
 export const POOL_THRESHOLD = 16;
@@ -61,12 +62,20 @@ const CLAIMED_BY_MAIN = 2;
 /** The main thread's side of the analysis worker; also the analyzer's persistent store. */
 export interface AnalysisPool extends PersistentAnalyses {
   /**
+   * True for the pool of an incremental compile ({@link AnalysisPoolOptions.changedPlugins}):
+   * the front end reuses what it can first, and assigns the worker only the plugin folders whose
+   * stored results do not hold.
+   */
+  readonly changedPlugins: boolean;
+  /**
    * Hands the plugin folders (absolute, in the order the main thread will visit them) to the
    * worker (starting it now when the pool deferred its start). Only the first call counts;
    * with fewer folders than the pool's threshold ({@link poolThreshold}) the worker is stopped,
-   * or never started, and everything is analysed here.
+   * or never started, and everything is analysed here. `leaveToWorker`: this thread analyses
+   * none of them and waits for the worker (a few changed folders, while the worker has
+   * TypeScript loaded and this thread has not).
    */
-  assign(pluginDirs: readonly string[]): void;
+  assign(pluginDirs: readonly string[], options?: { readonly leaveToWorker?: boolean }): void;
   /**
    * Called before the main thread reads the folder: claims it for this thread when the worker
    * has not started it; when the worker has, returns once its analyses arrived, and while
@@ -91,6 +100,14 @@ export interface AnalysisPoolOptions {
   readonly mainAnalyses?: boolean;
   /** The fewest plugin folders for which the worker is used (default {@link poolThreshold} of this machine). */
   readonly threshold?: number;
+  /**
+   * The pool of an incremental compile (the persistent analysis cache holds the last compile's
+   * work): the worker starts at once and loads TypeScript while this thread checks the stored
+   * results of every plugin; it is then assigned only the folders whose results do not hold,
+   * from one folder on, so that this thread never loads TypeScript for the few files a change
+   * touched (issue 14 item 4: a one-file change ≤ 0.3× a cold compile). Default false.
+   */
+  readonly changedPlugins?: boolean;
 }
 
 /**
@@ -134,6 +151,31 @@ export const MANY_CORES = 4;
  * plugins 5.36 s against 4.92 s, 2,000 realistic plugins 18.2 s against 14.3 s.
  */
 export const FEW_CORES_POOL_THRESHOLD = 300;
+
+/**
+ * The fewest stored analyses (entries and definition modules of the last compile: about eleven
+ * per plugin of ten tools) for which an incremental compile starts the worker for the changed
+ * plugins ({@link AnalysisPoolOptions.changedPlugins}). The worker pays only when this thread's
+ * own work before it needs the changed plugins' analyses (the state, the lock, checking every
+ * stored plugin) takes longer than the worker's start and TypeScript's load on the other core,
+ * about 150–250 ms: roughly from a hundred plugins on. On a smaller agent this thread would wait
+ * for the worker longer than it takes to load TypeScript itself. Never when this thread has
+ * TypeScript loaded already (`compile --watch` after its first compile): the worker would only
+ * load it a second time.
+ */
+export const CHANGED_PLUGINS_POOL_MIN_ANALYSES = 1_000;
+
+/**
+ * Whether an incremental compile with `storedAnalyses` stored analyses starts the worker for
+ * its changed plugins: `ASSEMBLY_LINE_ANALYSIS_WORKER=1` always, `=0` never; otherwise from
+ * {@link CHANGED_PLUGINS_POOL_MIN_ANALYSES} on, when this thread has not loaded TypeScript yet
+ * and the load rule ({@link analysisWorkerWanted}) allows.
+ */
+export function changedPluginsPoolWanted(storedAnalyses: number): boolean {
+  const setting = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+  if (setting === "1" || setting === "0") return setting === "1";
+  return !typeScriptLoaded() && storedAnalyses >= CHANGED_PLUGINS_POOL_MIN_ANALYSES && analysisWorkerWanted();
+}
 
 /** How many plugin folders an agent needs for the pool to keep its worker, on a machine of `cores` cores. */
 export function poolThreshold(cores: number = os.availableParallelism()): number {
@@ -183,8 +225,9 @@ export function discardPrestartedAnalysisWorker(): void {
  * when no worker can start (then the caller analyses on its own thread).
  */
 export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPool | undefined {
-  const { fallback, mainAnalyses = true } = options;
-  const threshold = options.threshold ?? poolThreshold();
+  const { fallback, changedPlugins = false } = options;
+  let mainAnalyses = options.mainAnalyses ?? true;
+  const threshold = options.threshold ?? (changedPlugins ? 1 : poolThreshold());
   const taken = prestarted;
   prestarted = undefined;
   // signal[0] counts the worker's posts.
@@ -243,8 +286,10 @@ export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPo
   };
 
   return {
-    assign(pluginDirs) {
+    changedPlugins,
+    assign(pluginDirs, assignOptions) {
       if (claims || stopped) return;
+      if (assignOptions?.leaveToWorker === true) mainAnalyses = false;
       dirs = [...new Set(pluginDirs.map((dir) => path.resolve(dir)))];
       if (dirs.length < threshold) {
         stop();
@@ -276,12 +321,15 @@ export function startAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPo
       }
     },
     find(kind, file, pluginRoot) {
-      const stored = fallback?.find(kind, file, pluginRoot);
-      if (stored) return stored;
+      // The worker's analysis of a folder it claimed first: it read the files as they are now,
+      // where the store may hold the last compile's analysis of a file that changed since
+      // (which the analyzer would then find stale, and make again on this thread).
       const owner = ownerOf(pluginRoot);
-      if (owner?.state !== CLAIMED_BY_WORKER) return undefined;
-      const record = resultsOf(owner.index)?.get(recordKey(kind, file, pluginRoot));
-      return record && unpackRecord(record[3]);
+      if (owner?.state === CLAIMED_BY_WORKER) {
+        const record = resultsOf(owner.index)?.get(recordKey(kind, file, pluginRoot));
+        if (record) return unpackRecord(record[3]);
+      }
+      return fallback?.find(kind, file, pluginRoot);
     },
     keep(kind, file, pluginRoot, fingerprint, result) {
       fallback?.keep(kind, file, pluginRoot, fingerprint, result);

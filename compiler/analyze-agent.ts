@@ -68,7 +68,9 @@ export interface AnalyzeOptions {
   /**
    * The analysis worker (`analysis-pool.ts`), which must be `analyzer`'s persistent store: the
    * plugin folders are assigned to it once resolved, and pass 1 analyses the entry and
-   * definitions of each folder this thread claims at once. The caller closes it.
+   * definitions of each folder this thread claims at once. A pool for changed plugins
+   * (`AnalysisPool.changedPlugins`, with `reuse`) is assigned only the folders whose stored
+   * results do not hold, once every folder was checked. The caller closes it.
    */
   readonly pool?: AnalysisPool;
   /**
@@ -101,10 +103,11 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   const schemaCompiler = options.schemaCompiler ?? createSchemaCompiler(options.verdictStore);
   const pool = options.pool;
   const reuse = options.reuse;
-  // Stored results are not consulted while the analysis worker runs (a cold analysis), only recorded.
-  const consulted = pool ? undefined : reuse;
+  // Stored results are not consulted while the analysis worker runs a cold analysis, only recorded.
+  const changedOnly = pool?.changedPlugins === true && reuse !== undefined;
+  const consulted = pool && !changedOnly ? undefined : reuse;
   const within = <T>(dir: string, work: () => T): T => (reuse ? reuse.within(dir, work) : work());
-  pool?.assign(resolution.capabilities.map((resolved) => resolved.source.dir));
+  if (!changedOnly) pool?.assign(resolution.capabilities.map((resolved) => resolved.source.dir));
   // The folders this thread will read are read ahead on another thread (a host that reads the
   // disk, asked to: the CLI's compile), while this one loads TypeScript and works through the
   // first ones. A folder whose stored results will likely be reused is not.
@@ -114,18 +117,40 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   );
   try {
     const packages = new Map<string, LoadedPackage>();
+    const loadFresh = (dir: string): LoadedPackage => {
+      const loaded = within(dir, () => loadPackage(host, dir, analyzer));
+      packages.set(dir, loaded);
+      within(dir, () => schemaCompiler.announce(compileJobsOf(loaded.entry)));
+      return loaded;
+    };
     const load = (dir: string): LoadedPackage => {
       const reused = consulted ? reuseStored(consulted, dir, resolution.capabilities) : undefined;
       if (reused) {
         packages.set(dir, reused);
         return reused;
       }
-      const loaded = within(dir, () => loadPackage(host, dir, analyzer));
-      packages.set(dir, loaded);
-      within(dir, () => schemaCompiler.announce(compileJobsOf(loaded.entry)));
-      return loaded;
+      return loadFresh(dir);
     };
-    if (pool) {
+    if (pool && changedOnly) {
+      // An incremental compile: every folder's stored results first, while the worker loads
+      // TypeScript; the folders whose results do not hold go to the worker, and this thread
+      // waits for their analyses when they are few (it would otherwise load TypeScript itself
+      // for them), or shares them with the worker as a cold analysis does.
+      const changed: string[] = [];
+      for (const resolved of resolution.capabilities) {
+        const dir = resolved.source.dir;
+        if (packages.has(dir) || changed.includes(dir)) continue;
+        const reused = reuseStored(reuse!, dir, resolution.capabilities);
+        if (reused) packages.set(dir, reused);
+        else changed.push(dir);
+      }
+      pool.assign(changed, { leaveToWorker: changed.length <= LEFT_TO_WORKER });
+      for (const dir of changed) {
+        pool.prepare(dir, (other) => within(other, () => preanalyzePlugin(host, analyzer, other)));
+        loadFresh(dir);
+      }
+    }
+    if (pool && !changedOnly) {
       // With the analysis worker, each package is read and validated in one go, as soon as
       // its analyses are here (the worker analyses the folders ahead; this thread analyses the
       // last ones while it would otherwise wait), so both threads work until the end.
@@ -159,6 +184,13 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   }
   return { root, agent, capabilities, diagnostics: dedupeDiagnostics(diagnostics) };
 }
+
+/**
+ * The most changed plugin folders of an incremental compile that the main thread leaves to the
+ * analysis worker alone (waiting for it, without loading TypeScript itself); with more, both
+ * threads analyse them, as in a cold analysis.
+ */
+const LEFT_TO_WORKER = 4;
 
 /**
  * Pass 2 for one selected capability: validation, content hash and config, reporting the

@@ -101,6 +101,11 @@ export function minifiedCopyOf(installed: string, copy: string, sourceBytes: num
   }
 }
 
+/** Whether this thread loaded TypeScript already (a `compile --watch` after its first compile). */
+export function typeScriptLoaded(): boolean {
+  return ts !== undefined;
+}
+
 /** Loads TypeScript once (synchronously) and fills {@link ts}. */
 export function loadTypeScript(): void {
   if (ts !== undefined) return;

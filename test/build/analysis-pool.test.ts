@@ -12,9 +12,13 @@ import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { compileAgent } from "../../build/compile.js";
 import { snapshotHost } from "../../build/snapshot-host.js";
 import { analyzeAgent, type AgentAnalysis } from "../../compiler/analyze-agent.js";
-import { analysisWorkerPays, analysisWorkerWaiting, discardPrestartedAnalysisWorker, FEW_CORES_POOL_THRESHOLD, POOL_THRESHOLD, poolThreshold, prestartAnalysisWorker, startAnalysisPool, type AnalysisPool } from "../../compiler/analysis-pool.js";
+import { analysisWorkerPays, analysisWorkerWaiting, CHANGED_PLUGINS_POOL_MIN_ANALYSES, changedPluginsPoolWanted, discardPrestartedAnalysisWorker, FEW_CORES_POOL_THRESHOLD, POOL_THRESHOLD, poolThreshold, prestartAnalysisWorker, startAnalysisPool, type AnalysisPool } from "../../compiler/analysis-pool.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { createNodeHost } from "../../common/host.js";
+import { PluginReuse, RACY_MARGIN_MS } from "../../compiler/plugin-reuse.js";
+import { AnalysisCache } from "../../compiler/static-analysis/analysis-cache.js";
+import { ONE_SHOT_RETENTION } from "../../compiler/static-analysis/source-store.js";
+import { loadTypeScript } from "../../compiler/static-analysis/typescript.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
@@ -179,6 +183,50 @@ describe("the analysis worker", () => {
   });
 });
 
+describe("the analysis worker of an incremental compile (changed plugins only)", () => {
+  /** The analysis the way compile makes it with stored results: through plugin reuse, with or without the worker. */
+  function analyseIncrementally(root: string, worker: boolean): { analysis: AgentAnalysis; reused: number; workerFolders: number | undefined } {
+    const cache = AnalysisCache.load(root);
+    const reuse = new PluginReuse(createNodeHost(), cache);
+    const pool = worker ? startAnalysisPool({ fallback: cache, changedPlugins: true }) : undefined;
+    if (worker) expect(pool?.changedPlugins).toBe(true);
+    if (pool) pools.push(pool);
+    const analyzer = createStaticAnalyzer(reuse.host, { persistent: pool ?? cache, retainModules: ONE_SHOT_RETENTION });
+    const analysis = analyzeAgent(reuse.host, root, { analyzer, reuse, verdictStore: cache, ...(pool ? { pool } : {}) });
+    cache.save();
+    expect(cache.refusal).toBeUndefined();
+    return { analysis, reused: reuse.counts.reused, workerFolders: pool?.workerFolders() };
+  }
+
+  it("reuses the untouched plugins, gives the worker only the changed ones, and analyses as one thread would", async () => {
+    const root = tempDir("al-pool-incremental-");
+    generateAgent(root, { plugins: 6, tools: 3 });
+    // A file changed within the racy margin before a compile is never trusted by its stat.
+    await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
+    expect(analyseIncrementally(root, false).reused).toBe(0);
+    const definition = path.join(pluginDir(root, 0), "ai.assemblyline", "tool-1.ts");
+    const entry = path.join(pluginDir(root, 3), "ai.assemblyline", "index.ts");
+    fs.writeFileSync(definition, fs.readFileSync(definition, "utf8").replace("return {", "return { changed: true,"));
+    fs.writeFileSync(entry, fs.readFileSync(entry, "utf8").replace("Generated tool 2", "Changed tool 2"));
+    const withWorker = analyseIncrementally(root, true);
+    expect(withWorker.workerFolders).toBe(2);
+    expect(withWorker.reused).toBe(4);
+    // The same analysis as this thread alone, with nothing stored.
+    const alone = analyseHere(root);
+    expect(JSON.parse(JSON.stringify(withWorker.analysis.diagnostics))).toEqual(JSON.parse(JSON.stringify(alone.diagnostics)));
+    expect(JSON.parse(JSON.stringify(withWorker.analysis.capabilities.map((c) => [c.plugin, c.config.capabilityConfig, c.hash])))).toEqual(
+      JSON.parse(JSON.stringify(alone.capabilities.map((c) => [c.plugin, c.config.capabilityConfig, c.hash]))),
+    );
+    // Nothing changed since (and the changed files are past the racy margin): every plugin is
+    // reused, and the worker is given nothing.
+    await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
+    analyseIncrementally(root, false);
+    const again = analyseIncrementally(root, true);
+    expect(again.workerFolders).toBe(0);
+    expect(again.reused).toBe(6);
+  });
+});
+
 describe("the load rule (analysisWorkerPays)", () => {
   it("starts the worker on two cores or more when the machine is not oversubscribed, never on one", () => {
     expect(analysisWorkerPays(1, 0)).toBe(false);
@@ -187,6 +235,24 @@ describe("the load rule (analysisWorkerPays)", () => {
     expect(analysisWorkerPays(2, 3)).toBe(false);
     expect(analysisWorkerPays(16, 12)).toBe(true);
     expect(analysisWorkerPays(16, 17.5)).toBe(false);
+  });
+
+  it("starts the worker for an incremental compile's changed plugins only for a large agent, or when told to", () => {
+    const saved = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+    onTestFinished(() => {
+      if (saved === undefined) delete process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+      else process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = saved;
+    });
+    delete process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
+    // Below the size, never (whatever the load); nor on a thread that has TypeScript loaded
+    // already (a watch after its first compile), however large the agent.
+    expect(changedPluginsPoolWanted(CHANGED_PLUGINS_POOL_MIN_ANALYSES - 1)).toBe(false);
+    loadTypeScript();
+    expect(changedPluginsPoolWanted(CHANGED_PLUGINS_POOL_MIN_ANALYSES * 10)).toBe(false);
+    process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = "1";
+    expect(changedPluginsPoolWanted(1)).toBe(true);
+    process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = "0";
+    expect(changedPluginsPoolWanted(CHANGED_PLUGINS_POOL_MIN_ANALYSES * 10)).toBe(false);
   });
 
   it("keeps the worker from the smallest pool on with four cores or more, and only for a large agent on fewer", () => {
