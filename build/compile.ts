@@ -413,7 +413,7 @@ function analyse(host: CompilerHost, options: CompileOptions, saves: PendingSave
   const pool =
     readsDisk && stored === 0 && analysisWorkerWanted()
       ? startAnalysisPool(cache ? { fallback: cache } : {})
-      : cache && diskHost && stored > 0 && changedPluginsPoolWanted(stored)
+      : cache && diskHost && stored > 0 && changedPluginsPoolWanted(cache.size.plugins)
         ? startAnalysisPool({ fallback: cache, changedPlugins: true })
         : undefined;
   // A worker the CLI started ahead (prestartAnalysisWorker) that this compile does not use.

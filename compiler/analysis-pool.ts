@@ -153,9 +153,9 @@ export const MANY_CORES = 4;
 export const FEW_CORES_POOL_THRESHOLD = 300;
 
 /**
- * The fewest stored analyses (entries and definition modules of the last compile: about eleven
- * per plugin of ten tools) for which an incremental compile starts the worker for the changed
- * plugins ({@link AnalysisPoolOptions.changedPlugins}). The worker pays only when this thread's
+ * The fewest stored plugin records (`compiler/plugin-reuse.ts`: one per plugin folder the last
+ * compile worked on) for which an incremental compile starts the worker for the changed plugins
+ * ({@link AnalysisPoolOptions.changedPlugins}). The worker pays only when this thread's
  * own work before it needs the changed plugins' analyses (the state, the lock, checking every
  * stored plugin) takes longer than the worker's start and TypeScript's load on the other core,
  * about 150–250 ms: roughly from a hundred plugins on. On a smaller agent this thread would wait
@@ -163,18 +163,18 @@ export const FEW_CORES_POOL_THRESHOLD = 300;
  * TypeScript loaded already (`compile --watch` after its first compile): the worker would only
  * load it a second time.
  */
-export const CHANGED_PLUGINS_POOL_MIN_ANALYSES = 1_000;
+export const CHANGED_PLUGINS_POOL_MIN_PLUGINS = 100;
 
 /**
- * Whether an incremental compile with `storedAnalyses` stored analyses starts the worker for
- * its changed plugins: `ASSEMBLY_LINE_ANALYSIS_WORKER=1` always, `=0` never; otherwise from
- * {@link CHANGED_PLUGINS_POOL_MIN_ANALYSES} on, when this thread has not loaded TypeScript yet
+ * Whether an incremental compile with `storedPlugins` stored plugin records starts the worker
+ * for its changed plugins: `ASSEMBLY_LINE_ANALYSIS_WORKER=1` always, `=0` never; otherwise from
+ * {@link CHANGED_PLUGINS_POOL_MIN_PLUGINS} on, when this thread has not loaded TypeScript yet
  * and the load rule ({@link analysisWorkerWanted}) allows.
  */
-export function changedPluginsPoolWanted(storedAnalyses: number): boolean {
+export function changedPluginsPoolWanted(storedPlugins: number): boolean {
   const setting = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
   if (setting === "1" || setting === "0") return setting === "1";
-  return !typeScriptLoaded() && storedAnalyses >= CHANGED_PLUGINS_POOL_MIN_ANALYSES && analysisWorkerWanted();
+  return !typeScriptLoaded() && storedPlugins >= CHANGED_PLUGINS_POOL_MIN_PLUGINS && analysisWorkerWanted();
 }
 
 /** How many plugin folders an agent needs for the pool to keep its worker, on a machine of `cores` cores. */

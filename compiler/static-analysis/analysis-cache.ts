@@ -170,9 +170,9 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     return new AnalysisCache(root, file, toolchain, readState(file, toolchain));
   }
 
-  /** Number of stored analyses and verdicts that were read (for tests and benchmarks). */
-  get size(): { readonly analyses: number; readonly verdicts: number } {
-    return { analyses: this.#stored.size, verdicts: this.#storedVerdicts.size };
+  /** Number of stored analyses, verdicts and plugin records that were read. */
+  get size(): { readonly analyses: number; readonly verdicts: number; readonly plugins: number } {
+    return { analyses: this.#stored.size, verdicts: this.#storedVerdicts.size, plugins: this.#storedPlugins.size };
   }
 
   find(kind: AnalysisKind, file: string, pluginRoot: string): AnalysisRecord | undefined {

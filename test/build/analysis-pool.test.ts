@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { compileAgent } from "../../build/compile.js";
 import { snapshotHost } from "../../build/snapshot-host.js";
 import { analyzeAgent, type AgentAnalysis } from "../../compiler/analyze-agent.js";
-import { analysisWorkerPays, analysisWorkerWaiting, CHANGED_PLUGINS_POOL_MIN_ANALYSES, changedPluginsPoolWanted, discardPrestartedAnalysisWorker, FEW_CORES_POOL_THRESHOLD, POOL_THRESHOLD, poolThreshold, prestartAnalysisWorker, startAnalysisPool, type AnalysisPool } from "../../compiler/analysis-pool.js";
+import { analysisWorkerPays, analysisWorkerWaiting, CHANGED_PLUGINS_POOL_MIN_PLUGINS, changedPluginsPoolWanted, discardPrestartedAnalysisWorker, FEW_CORES_POOL_THRESHOLD, POOL_THRESHOLD, poolThreshold, prestartAnalysisWorker, startAnalysisPool, type AnalysisPool } from "../../compiler/analysis-pool.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { createNodeHost } from "../../common/host.js";
 import { PluginReuse, RACY_MARGIN_MS } from "../../compiler/plugin-reuse.js";
@@ -246,13 +246,13 @@ describe("the load rule (analysisWorkerPays)", () => {
     delete process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
     // Below the size, never (whatever the load); nor on a thread that has TypeScript loaded
     // already (a watch after its first compile), however large the agent.
-    expect(changedPluginsPoolWanted(CHANGED_PLUGINS_POOL_MIN_ANALYSES - 1)).toBe(false);
+    expect(changedPluginsPoolWanted(CHANGED_PLUGINS_POOL_MIN_PLUGINS - 1)).toBe(false);
     loadTypeScript();
-    expect(changedPluginsPoolWanted(CHANGED_PLUGINS_POOL_MIN_ANALYSES * 10)).toBe(false);
+    expect(changedPluginsPoolWanted(CHANGED_PLUGINS_POOL_MIN_PLUGINS * 10)).toBe(false);
     process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = "1";
     expect(changedPluginsPoolWanted(1)).toBe(true);
     process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = "0";
-    expect(changedPluginsPoolWanted(CHANGED_PLUGINS_POOL_MIN_ANALYSES * 10)).toBe(false);
+    expect(changedPluginsPoolWanted(CHANGED_PLUGINS_POOL_MIN_PLUGINS * 10)).toBe(false);
   });
 
   it("keeps the worker from the smallest pool on with four cores or more, and only for a large agent on fewer", () => {

@@ -220,7 +220,7 @@ describe("persistent analysis cache", () => {
     ];
     for (const bytes of corruptions) {
       fs.writeFileSync(cacheFile(root), bytes);
-      expect(AnalysisCache.load(root).size).toEqual({ analyses: 0, verdicts: 0 });
+      expect(AnalysisCache.load(root).size).toEqual({ analyses: 0, verdicts: 0, plugins: 0 });
       expectSame(await compile(root), expected);
       expect(holdsGeneratedPlugin(root)).toBe(true);
     }
@@ -234,7 +234,7 @@ describe("persistent analysis cache", () => {
       poisonDescription(payload);
       payload.toolchain = "another toolchain";
     });
-    expect(AnalysisCache.load(root).size).toEqual({ analyses: 0, verdicts: 0 });
+    expect(AnalysisCache.load(root).size).toEqual({ analyses: 0, verdicts: 0, plugins: 0 });
     expectSame(await compile(root), expected);
   });
 
