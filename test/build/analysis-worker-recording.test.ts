@@ -88,11 +88,18 @@ describe("compile with the compile record's recording host", () => {
     expect(fs.readFileSync(path.join(pooled, "plugins.lock"), "utf8")).toBe(fs.readFileSync(path.join(single, "plugins.lock"), "utf8"));
     expect(withWorker.stdout.split(pooled).join("<root>")).toBe(alone.stdout.split(single).join("<root>"));
 
-    // A warm compile (stored analyses) never starts it.
+    // A warm compile (stored results) starts it for the changed plugins only (the pool's
+    // `changedPlugins`), in the compile driver, never ahead of it.
     process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = "1";
     fs.appendFileSync(path.join(pooled, "plugins", "plugin-0000", "ai.assemblyline", "tool-0.ts"), "\n");
     expect((await compileHere(pooled)).code).toBe(0);
-    expect(started.count).toBe(1);
+    expect(started.count).toBe(2);
+    expect(started.ahead).toBe(1);
+    // With the worker off, never.
+    process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"] = "0";
+    fs.appendFileSync(path.join(pooled, "plugins", "plugin-0000", "ai.assemblyline", "tool-0.ts"), "\n");
+    expect((await compileHere(pooled)).code).toBe(0);
+    expect(started.count).toBe(2);
   });
 
   it("does not start the worker ahead for an agent whose lock pins fewer plugins than the pool keeps (cli/commands/compile.ts likelyPoolSized)", async () => {
