@@ -1,46 +1,88 @@
 /**
- * Plain words for the YAML parser's errors in agent.md front matter (AL1006; new-user trial
- * helper-67: "Flow map in block collection must be sufficiently indented and end with a }", with
- * the caret on the closing `---`). The parser's message stays in AL1006's text; this module adds
- * the hint, by the `yaml` package's error code (its documented `YAMLError.code`), and moves the
- * position of an unclosed `{` or `[` to the bracket itself. The one place these words live.
+ * Plain words for the YAML parser's errors in agent.md front matter (AL1006; new-user trials
+ * helper-67 and helper-69: "Flow map in block collection must be sufficiently indented and end
+ * with a }", with the caret on the closing `---`). The parser's message stays in AL1006's text;
+ * this module adds the hint, by the `yaml` package's error code (its documented
+ * `YAMLError.code`), written with the user's own key and value where the fix is knowable, and
+ * moves the position of an unclosed bracket or quote to where it opens, and of a misaligned key
+ * to the key. The one place these words live.
  */
 import type { YAMLError } from "yaml";
 
-/** Hints by `YAMLError.code` (the codes agent.md authors meet; others get none). */
-const HINTS: Readonly<Record<string, string>> = {
-  TAB_AS_INDENT: "Indent with spaces: YAML does not allow tabs for indentation.",
-  DUPLICATE_KEY: "A key may appear once in a mapping: remove or rename one of them.",
-  BLOCK_AS_IMPLICIT_KEY: 'A value that holds ": " must be quoted, e.g. description: "Answers: briefly".',
-  MULTILINE_IMPLICIT_KEY: "Write each key with a colon and a space before its value (name: value), or quote a text that runs over several lines.",
-  MISSING_CHAR: "Close the quote on the same line, or write text over several lines as a block: description: | and the text indented on the lines below.",
-  BAD_INDENT: "Line up the keys of one mapping in the same column (the same number of spaces before each), two spaces deeper than the key they belong to.",
-};
-
-/** The hint of an unclosed flow collection (`{` or `[`), which the parser reports as BAD_INDENT. */
-const UNCLOSED_HINT = (open: string, close: string): string =>
-  `The '${open}' here is never closed: write ${open}${close} for an empty entry (hello: ${open}${close}), or drop the brackets and put its fields on the lines below, indented.`;
-
 /** Where an AL1006 points and what its hint says. */
 export interface YamlErrorWords {
-  /** Offsets in the parsed text: the parser's, or the unclosed bracket's. */
+  /** Offsets in the parsed text: the parser's, or where the mistake is. */
   readonly start: number;
   readonly end: number;
   readonly hint: string | undefined;
 }
 
+/** Hints that need nothing of the text, by `YAMLError.code` (the codes agent.md authors meet). */
+const HINTS: Readonly<Record<string, string>> = {
+  TAB_AS_INDENT: "Indent with spaces: YAML does not allow tabs for indentation.",
+  MULTILINE_IMPLICIT_KEY: "Write each key with a colon and a space before its value (name: value), or quote a text that runs over several lines.",
+};
+
 /**
  * The position and hint for `error`, one of the parser's errors on `text` (the text it parsed,
- * from the file's first byte). An unclosed `{` or `[` (reported at the end of the front matter)
- * is pointed at: the last such bracket before the parser's position.
+ * from the file's first byte).
  */
 export function yamlErrorWords(error: YAMLError, text: string): YamlErrorWords {
   const [start, end] = error.pos;
   const flow = /^Flow (map|sequence) in block collection/.exec(error.message);
-  if (error.code === "BAD_INDENT" && flow) {
-    const [open, close] = flow[1] === "map" ? ["{", "}"] : ["[", "]"];
-    const at = text.lastIndexOf(open!, start);
-    return at >= 0 ? { start: at, end: at + 1, hint: UNCLOSED_HINT(open!, close!) } : { start, end, hint: UNCLOSED_HINT(open!, close!) };
+  if (error.code === "BAD_INDENT" && flow) return unclosedBracket(flow[1] === "map" ? "{" : "[", start, end, text);
+  const quote = /^Missing closing (["'])quote/.exec(error.message);
+  if (error.code === "MISSING_CHAR" && quote) return unclosedQuote(quote[1]!, start, end, text);
+  switch (error.code) {
+    case "DUPLICATE_KEY": {
+      const key = /^[^:\n]*/.exec(text.slice(start))![0].trim();
+      return { start, end, hint: `${key ? `'${key}'` : "This key"} is written twice in this mapping: remove or rename one of them.` };
+    }
+    case "BLOCK_AS_IMPLICIT_KEY": {
+      const line = lineAt(text, start);
+      const key = keyOf(line.text);
+      const value = line.text.slice(line.text.indexOf(":") + 1).trim();
+      return key && value ? { start, end, hint: `A value that holds ": " must be quoted: ${key}: ${JSON.stringify(value)}.` } : { start, end, hint: 'A value that holds ": " must be quoted.' };
+    }
+    case "BAD_INDENT": {
+      // Reported at the start of the line: the key that is out of line is where the caret goes.
+      const line = lineAt(text, start);
+      const at = line.start + (line.text.length - line.text.trimStart().length);
+      return { start: at, end: at + 1, hint: "Line up the keys of one mapping in the same column (the same number of spaces before each), two spaces deeper than the key they belong to." };
+    }
+    default:
+      return { start, end, hint: HINTS[error.code] };
   }
-  return { start, end, hint: HINTS[error.code] };
+}
+
+/** An unclosed `{` or `[`, which the parser reports where the front matter ends: pointed at the last such bracket before. */
+function unclosedBracket(open: "{" | "[", start: number, end: number, text: string): YamlErrorWords {
+  const at = text.lastIndexOf(open, start);
+  const key = at >= 0 ? keyOf(lineAt(text, at).text) : undefined;
+  const hint =
+    open === "{"
+      ? `The '{' here is never closed: write {} for an empty entry${key ? ` (${key}: {})` : ""}, or drop the braces and put its fields on the lines below, indented.`
+      : "The '[' here is never closed: close the list with ']' on the same line, or drop the brackets and write each item on a line of its own below, after '- '.";
+  return at >= 0 ? { start: at, end: at + 1, hint } : { start, end, hint };
+}
+
+/** An unclosed quote, which the parser reports where the front matter ends: pointed at the quote that opens it. */
+function unclosedQuote(quote: string, start: number, end: number, text: string): YamlErrorWords {
+  const at = text.lastIndexOf(quote, start - 1);
+  const key = at >= 0 ? keyOf(lineAt(text, at).text) : undefined;
+  const example = key ?? "description";
+  const hint = `Close the quote on the same line (${example}: ${quote}…${quote}), or write a text of several lines as a block: ${example}: | and the text on the lines below, indented.`;
+  return at >= 0 ? { start: at, end: at + 1, hint } : { start, end, hint };
+}
+
+/** The line of `text` that holds `offset`: where it starts, and its text without the line end. */
+function lineAt(text: string, offset: number): { readonly start: number; readonly text: string } {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
+  const next = text.indexOf("\n", offset);
+  return { start, text: text.slice(start, next === -1 ? text.length : next).replace(/\r$/, "") };
+}
+
+/** The plain key a line starts with (`  index: 'abc` → `index`), when it has one. */
+function keyOf(line: string): string | undefined {
+  return /^\s*(?:-\s+)?([A-Za-z0-9_.$@-][^:#"'{}[\]]*?)\s*:(?:\s|$)/.exec(line)?.[1];
 }

@@ -47,17 +47,25 @@ describe("loadAgent", () => {
     expect(codes(loadAgent(host, writeTree({ "agent.md": "---\n- a\n- b\n---\n" })).diagnostics)).toEqual(["AL1007"]);
   });
 
-  it("says what to do about the YAML mistakes agent.md authors make, and points at an unclosed bracket itself (helper-67)", () => {
+  it("says what to do about the YAML mistakes agent.md authors make, with their own key, and points at the mistake itself (helper-67, helper-69)", () => {
     const first = (agentMd: string) => loadAgent(host, writeTree({ "agent.md": agentMd })).diagnostics[0]!;
     // `hello: {` never closed: the parser reports it at the end of the front matter; the error is at the `{`.
     const unclosed = first("---\nname: a\ncapabilities:\n  hello: {\n---\n");
     expect(unclosed).toMatchObject({ code: "AL1006", line: 4, column: 10 });
-    expect(unclosed.hint).toBe("The '{' here is never closed: write {} for an empty entry (hello: {}), or drop the brackets and put its fields on the lines below, indented.");
+    expect(unclosed.hint).toBe("The '{' here is never closed: write {} for an empty entry (hello: {}), or drop the braces and put its fields on the lines below, indented.");
+    // An unclosed `[` is not told to become `[]` (a capability is a mapping).
+    expect(first("---\nname: a\ncapabilities: [\n---\n").hint).toBe("The '[' here is never closed: close the list with ']' on the same line, or drop the brackets and write each item on a line of its own below, after '- '.");
+    // An unclosed quote: at the quote, with the key it belongs to.
+    const quote = first("---\nname: a\ncapabilities:\n  s:\n    config:\n      index: 'abc\n---\n");
+    expect(quote).toMatchObject({ line: 6, column: 14 });
+    expect(quote.hint).toBe("Close the quote on the same line (index: '…'), or write a text of several lines as a block: index: | and the text on the lines below, indented.");
     expect(first("---\nname: a\ncapabilities:\n\thello: {}\n---\n").hint).toBe("Indent with spaces: YAML does not allow tabs for indentation.");
-    expect(first("---\nname: a\nname: b\n---\n").hint).toBe("A key may appear once in a mapping: remove or rename one of them.");
-    expect(first("---\nname: a\ndescription: Answers: briefly\n---\n").hint).toContain("must be quoted");
-    expect(first('---\nname: a\ndescription: "open\nmodel: x\n---\n').hint).toContain("Close the quote");
-    expect(first("---\nname: a\ncapabilities:\n  hello: {}\n   other: {}\n---\n").hint).toContain("Line up the keys of one mapping");
+    expect(first("---\nname: a\nname: b\n---\n").hint).toBe("'name' is written twice in this mapping: remove or rename one of them.");
+    expect(first("---\nname: a\ndescription: Answers: briefly\n---\n").hint).toBe('A value that holds ": " must be quoted: description: "Answers: briefly".');
+    // A key out of line: at the key, not at the start of its line.
+    const misaligned = first("---\nname: a\ncapabilities:\n  hello: {}\n   other: {}\n---\n");
+    expect(misaligned).toMatchObject({ line: 5, column: 4 });
+    expect(misaligned.hint).toContain("Line up the keys of one mapping");
   });
 
   it("reports bad capability entries and keys, and non-JSON YAML values", () => {
