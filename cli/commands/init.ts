@@ -4,6 +4,7 @@
  */
 import * as path from "node:path";
 import { initAgent } from "../init/init-agent.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { printDiagnostics } from "../output.js";
 import { shellQuote } from "../../common/shell-quote.js";
 
@@ -17,12 +18,12 @@ export function runInit(dirArgument: string): number {
   }
   const shown = path.relative(process.cwd(), dir) || ".";
   const added = result.gitignoreAdded.length > 0 ? [`  .gitignore (added ${result.gitignoreAdded.join(", ")})`] : [];
-  const lines = [`Created agent '${result.agentName}' in ${shown}:`, ...result.written.map((file) => `  ${file}`), ...added, "", "Next:"];
+  const keptTsconfig = result.diagnostics.some((d) => d.code === Diagnostics.InitKeptTsconfig.code) ? ["  tsconfig.json (yours, kept as it was: see the note below)"] : [];
+  process.stdout.write([`Created agent '${result.agentName}' in ${shown}:`, ...result.written.map((file) => `  ${file}`), ...added, ...keptTsconfig, ""].join("\n"));
+  // The note about a project's own tsconfig.json (AL9103) or the agent around (AL9104), before the next steps.
+  printDiagnostics(result.diagnostics, dir);
   // As the fix commands are written (`lockfile/fix-command.ts`): through npx, which finds a local install.
   const cd = shown === "." ? "" : ` ${shellQuote(shown)}`;
-  lines.push(`  npx assembly-line compile${cd}`, `  npx assembly-line call hello${cd} --input '{"name":"Ada"}'`, "");
-  process.stdout.write(lines.join("\n"));
-  // The note about a project's own tsconfig.json (AL9103), after what was written.
-  printDiagnostics(result.diagnostics, dir);
+  process.stdout.write(["", "Next:", `  npx assembly-line compile${cd}`, `  npx assembly-line call hello${cd} --input '{"name":"Ada"}'`, ""].join("\n"));
   return 0;
 }

@@ -59,8 +59,9 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
   // A project's .gitignore and tsconfig.json are kept when no file of the agent itself is in the
   // way; .gitignore, which init adds to, only as a plain file (never a link followed out of the folder).
   const kept = existing.filter((relative) => PROJECT_FILES.has(relative) && (relative !== ".gitignore" || checkWriteTarget(dir, path.join(dir, relative)) === undefined));
-  // agent.md first: when it is in the way, the folder is most likely an agent already.
-  const inTheWay = existing.filter((relative) => !kept.includes(relative)).length > 0 ? existing.sort((a, b) => Number(b === "agent.md") - Number(a === "agent.md")) : [];
+  // agent.md first: when it is in the way, the folder is most likely an agent already. A project's
+  // files that init would keep are not named: they are not in the way.
+  const inTheWay = existing.filter((relative) => !kept.includes(relative)).sort((a, b) => Number(b === "agent.md") - Number(a === "agent.md"));
   if (inTheWay.length > 0) {
     // One error for all of them, at the first (new-user trial M33: `init` again in an agent printed
     // six errors with a code frame each, about 40 lines for one mistake).
@@ -70,6 +71,11 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
     const agentAlready = inTheWay.includes("agent.md") ? ` (${shown(".")} has an agent.md: it is an agent already)` : "";
     return refused(createDiagnostic(Diagnostics.InitWouldOverwrite, fileStart(inTheWay[0]!), [list, agentAlready]));
   }
+  // Inside another agent: in its plugins/ folder an agent is never what was meant (nothing is
+  // written); elsewhere, a warning.
+  const around = enclosingAgent(dir);
+  const inside = around === undefined ? undefined : insideAgentDiagnostic(dir, around, shown);
+  if (inside?.severity === "error") return refused(inside);
   for (const relative of kept) files.delete(relative);
   for (const [relative, text] of files) {
     const target = path.join(dir, relative);
@@ -79,11 +85,7 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
   }
   const gitignoreAdded = kept.includes(".gitignore") ? addToGitignore(dir) : [];
   const diagnostics = kept.includes("tsconfig.json") ? [createDiagnostic(Diagnostics.InitKeptTsconfig, fileStart(path.join(dir, "tsconfig.json")), [shown("tsconfig.json"), tsconfigAdditions(types), types.assets])] : [];
-  const around = enclosingAgent(dir);
-  if (around !== undefined) {
-    const subagent = path.relative(process.cwd(), path.join(around, "subagents", path.basename(dir))) || ".";
-    diagnostics.push(createDiagnostic(Diagnostics.InitInsideAgent, fileStart(path.join(dir, "agent.md")), [shown("."), path.relative(process.cwd(), around) || ".", shellQuote(subagent)]));
-  }
+  if (inside) diagnostics.push(inside);
   return { ok: true, diagnostics, written: [...files.keys()], gitignoreAdded, agentName };
 }
 
@@ -97,6 +99,21 @@ function enclosingAgent(dir: string): string | undefined {
   const parent = path.dirname(dir);
   if (path.basename(parent) === "subagents" && host.kind(path.join(path.dirname(parent), "agent.md")) === "file") return undefined;
   return parent === dir ? undefined : findAgentRoot(host, path.join(parent, "agent.md"));
+}
+
+/**
+ * AL9104 for `dir` inside the agent at `around`: an error in its `plugins/` folder (or the folder
+ * itself), a warning elsewhere.
+ */
+function insideAgentDiagnostic(dir: string, around: string, shown: (relative: string) => string): Diagnostic {
+  const subagent = path.relative(process.cwd(), path.join(around, "subagents", path.basename(dir))) || ".";
+  const inPlugins = !path.relative(path.join(around, "plugins"), dir).startsWith("..");
+  const aroundShown = path.relative(process.cwd(), around) || ".";
+  const refusal = {
+    severity: "error" as const,
+    hint: `Nothing was written. A subagent of ${aroundShown} goes in its subagents/<name>/ (\`npx assembly-line init ${shellQuote(subagent)}\`), and a plugin in its plugins/<name>/, with a plugin.json and no agent.md.`,
+  };
+  return createDiagnostic(Diagnostics.InitInsideAgent, fileStart(path.join(dir, "agent.md")), [shown("."), aroundShown, shellQuote(subagent)], inPlugins ? refusal : {});
 }
 
 /**

@@ -266,7 +266,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL9002: "Internal error: simulated bug",
   AL9101: "init would overwrite agent.md, .gitignore, plugins/hello/ai.assemblyline/hello.ts, plugins/hello/ai.assemblyline/index.ts, plugins/hello/plugin.json and tsconfig.json (. has an agent.md: it is an agent already); nothing was written.",
   AL9103: "tsconfig.json was already there and was left as it is: for typed `@assemblyline-agents/core` imports and the editor plugin, the plugins' TypeScript needs the settings init writes in a new agent.",
-  AL9104: "plugins is inside the agent whose root is .: the new agent is not part of it (that agent's compile does not read it).",
+  AL9104: "plugins is inside the agent whose root is .: the new agent would not be part of it (that agent's compile does not read it).",
   AL9102: "init cannot create an agent in ../..<tmp>/agent: it exists and is not a folder.",
   AL9110: "The project configuration .assemblylinerc.json is not valid JSON: trailing commas are not allowed in JSON.",
   AL9111: "The project configuration assembly-line.config.json is not valid: 'outdir' is not a known key.",

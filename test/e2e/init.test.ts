@@ -86,8 +86,9 @@ describe("assembly-line init", () => {
     const run = runCli(["init", root]);
     expect(run.status).toBe(1);
     expect(run.stderr.split("error AL9101").length - 1).toBe(1);
-    // Every file of the starter agent is named (six of them), agent.md first.
-    expect(run.stderr).toMatch(/init would overwrite \S*agent\.md, (\S+, ){3}\S+ and \S+ \(\S+ has an agent\.md: it is an agent already\); nothing was written\./);
+    // Every file of the starter agent in the way is named (four: its .gitignore and tsconfig.json
+    // would be kept, as a project's), agent.md first.
+    expect(run.stderr).toMatch(/init would overwrite \S*agent\.md, (\S+, ){1}\S+ and \S+ \(\S+ has an agent\.md: it is an agent already\); nothing was written\./);
     expect(run.stderr).not.toContain("more file");
     expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(before);
   });

@@ -31,7 +31,7 @@ describe("init in an existing project", () => {
     const [note] = result.diagnostics;
     expect(note).toMatchObject({ code: "AL9103", severity: "info", file: path.join(dir, "tsconfig.json") });
     expect(note!.hint).toBe(
-      'Add to its compilerOptions: "paths": {"@assemblyline-agents/core":["./types/index.d.ts"]}, "plugins": [{"name":"@assemblyline-agents/assembly-line/ts-plugin"}]; and make sure its include holds plugins/**/*.ts and ./types/assets.d.ts (or give plugins/ a tsconfig.json of its own with these settings).',
+      'Add to its compilerOptions: "paths": {"@assemblyline-agents/core":["./types/index.d.ts"]}, "plugins": [{"name":"@assemblyline-agents/assembly-line/ts-plugin"}]. If it has an include list, add plugins/**/*.ts to it; for typed asset imports (.md, .png, …) add ./types/assets.d.ts to include, or to files when it has no include (adding an include would narrow the project to what it lists). Or give plugins/ a tsconfig.json of its own with these settings.',
     );
   });
 
@@ -50,12 +50,13 @@ describe("init in an existing project", () => {
     expect(fs.statSync(path.join(complete, ".gitignore")).mtimeMs).toBe(before);
   });
 
-  it("refuses, writing nothing, when a file of the agent is in the way, and names the project files too (AL9101)", () => {
+  it("refuses, writing nothing, when a file of the agent is in the way, and names only the agent's files (AL9101)", () => {
     const dir = project({ "tsconfig.json": "{}\n", ".gitignore": "dist\n", "agent.md": "mine\n" });
     const result = initAgent(dir, TYPES);
     expect(result.ok).toBe(false);
     expect(result.diagnostics.map((d) => d.code)).toEqual(["AL9101"]);
-    expect(result.diagnostics[0]!.message).toMatch(/init would overwrite \S*agent\.md, \S*\.gitignore and \S*tsconfig\.json \(/);
+    // The project's .gitignore and tsconfig.json would be kept: they are not in the way (helper-69).
+    expect(result.diagnostics[0]!.message).toMatch(/^init would overwrite \S*agent\.md \(/);
     expect(fs.readdirSync(dir).sort()).toEqual([".gitignore", "agent.md", "tsconfig.json"]);
     expect(fs.readFileSync(path.join(dir, ".gitignore"), "utf8")).toBe("dist\n");
   });
@@ -71,10 +72,17 @@ describe("init in an existing project", () => {
     expect(fs.readdirSync(dir)).toEqual([".gitignore"]);
   });
 
-  it("warns that an agent started inside another is not part of it (AL9104), except in the other's subagents/<name>/", () => {
+  it("refuses an agent in another's plugins/ (AL9104, an error), warns elsewhere inside it, and says nothing in its subagents/<name>/", () => {
     const outer = project({});
     expect(initAgent(outer, TYPES).diagnostics).toEqual([]);
-    const nested = initAgent(path.join(outer, "plugins", "search"), TYPES);
+    for (const dir of [path.join(outer, "plugins"), path.join(outer, "plugins", "search")]) {
+      const refused = initAgent(dir, TYPES);
+      expect(refused.ok).toBe(false);
+      expect(refused.diagnostics.map((d) => [d.code, d.severity])).toEqual([["AL9104", "error"]]);
+      expect(refused.diagnostics[0]!.hint).toMatch(/^Nothing was written\. A subagent of \S+ goes in its subagents\/<name>\/ \(`npx assembly-line init /);
+    }
+    expect(fs.readdirSync(path.join(outer, "plugins"))).toEqual(["hello"]);
+    const nested = initAgent(path.join(outer, "docs", "search"), TYPES);
     expect(nested.ok).toBe(true);
     expect(nested.diagnostics.map((d) => [d.code, d.severity])).toEqual([["AL9104", "warning"]]);
     expect(nested.diagnostics[0]!.hint).toContain(`npx assembly-line init ${path.relative(process.cwd(), path.join(outer, "subagents", "search"))}`);
