@@ -328,12 +328,25 @@ function parseInput(text: string | undefined): unknown {
   try {
     return JSON.parse(json) as unknown;
   } catch (error) {
-    if (text !== "-") throw runtimeError(Diagnostics.CallInputNotJson, "", [(error as Error).message]);
+    if (text !== "-") throw runtimeError(Diagnostics.CallInputNotJson, "", [(error as Error).message], javaScriptLiteralHint(text));
     // The catalog's hint is about quoting for a shell, which piped text never needs (helper-67's trial).
     const empty = json.trim() === "";
     const reason = empty ? "standard input (--input -) was empty" : `standard input (--input -): ${(error as Error).message}`;
     throw runtimeError(Diagnostics.CallInputNotJson, "", [reason], STDIN_INPUT_HINT);
   }
+}
+
+/**
+ * AL8040's hint for text written as a JavaScript object literal (`{name:'Ada'}`: a key without
+ * quotes, or a string in single quotes), which the shell passed as written: JSON's quotes are what
+ * is missing, not the shell's (helper-69). `undefined` otherwise (the catalog's hint, about quoting
+ * for the shell, which is what most often goes wrong).
+ */
+function javaScriptLiteralHint(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!/^[{[]/.test(trimmed)) return undefined;
+  if (!/[{,]\s*[A-Za-z_$][\w$]*\s*:/.test(trimmed) && !/[:[,]\s*'/.test(trimmed)) return undefined;
+  return "JSON needs double quotes around every key and string (JavaScript's {name:'Ada'} is not JSON): write --input '{\"name\":\"Ada\"}', the JSON in the shell's single quotes.";
 }
 
 /** AL8040's hint when `--input -` read text that is not JSON. */

@@ -203,7 +203,7 @@ export const RuntimeMessages = defineMessages({
     severity: "error",
     message: "--input is not valid JSON: {0}.",
     hint: "Quote the JSON for your shell, e.g. --input '{\"message\":\"hi\"}'.",
-    docs: "`assembly-line call` passes --input to the tool as its JSON input (DESIGN §7).",
+    docs: "`assembly-line call` passes --input to the tool as its JSON input (DESIGN §7). The hint is about the shell's quoting, except for text written as a JavaScript object literal ({name:'Ada'}: a key without quotes, a string in single quotes), where JSON's double quotes are what is missing, and for --input - (standard input needs no shell quoting).",
   },
   ConfigFlagInvalid: {
     code: "AL8041",

@@ -96,9 +96,11 @@ describe("assembly-line call / approve across processes", () => {
     expect(pretty.stdout).toContain("approval required record_note");
     // The printed command can be pasted as is: npx, the root, the ids.
     expect(pretty.stdout).toContain(`approve: npx assembly-line approve p1 ${agent.root} --run pretty-run`);
-    const badInput = cli("call", "echo", agent.root, "--input", "{message}", "--format", "json");
+    // Written as a JavaScript object literal: the hint is about JSON's quotes, not the shell's (helper-69).
+    const badInput = cli("call", "echo", agent.root, "--input", "{message:'hi'}", "--format", "json");
     expect(badInput.code).toBe(2);
     expect(badInput.json.diagnostics[0].code).toBe("AL8040");
+    expect(badInput.json.diagnostics[0].hint).toMatch(/^JSON needs double quotes around every key and string/);
     expect(cli("call", "echo", agent.root, "--input", "{}", "--config", "NOVALUE", "--format", "json").json.diagnostics[0].code).toBe("AL8041");
     expect(cli("call", "echo", agent.root, "--input", "{}", "--execution", "vm", "--format", "json").json.diagnostics[0].code).toBe("AL8042");
   });
@@ -160,8 +162,10 @@ describe("assembly-line call / approve across processes", () => {
     const unknownRun = cli("approve", "missing-call", agent.root, "--run", "never-ran");
     expect(unknownRun.stderr).toMatch(/^error AL8045: Run 'never-ran' has no record in this agent's state/);
     const pretty = cli("call", "echo", agent.root, "--input", "{message}");
-    // The same layout as compile's diagnostics: "error CODE: message", then "hint:".
+    // The same layout as compile's diagnostics: "error CODE: message", then "hint:" (here the
+    // catalog's, about the shell's quoting: no JavaScript literal to blame).
     expect(pretty.stderr).toMatch(/^error AL8040: --input is not valid JSON/);
+    expect(pretty.stderr).toContain("hint: Quote the JSON for your shell");
   });
 
   it("refuses a tampered artifact with exit code 1", () => {
