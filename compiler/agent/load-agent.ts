@@ -22,6 +22,17 @@ import { escapePointerSegment } from "../../common/json-pointer.js";
 import { discoverSurfaceSkills } from "./surface-skills.js";
 import { pluginNameProblems } from "../plugin-package/plugin-name.js";
 
+/**
+ * The hint of a `capabilities:` that is not a mapping: each capability is a key with its entry
+ * (`hello: {}`), also where a list names them (`- hello`, helper-69), which is spelt out with
+ * the list's own names.
+ */
+function capabilitiesHint(capabilities: unknown): string {
+  const names = Array.isArray(capabilities) ? capabilities.filter((item): item is string => typeof item === "string").slice(0, 3) : [];
+  if (names.length === 0) return "Write each capability as a key with its entry, one per line under capabilities:, e.g. hello: {}.";
+  return `Write each capability as a key with its entry, one per line under capabilities: (${names.map((name) => `${name}: {}`).join(", ")}), not as a list item.`;
+}
+
 /** Fields a capability entry may have (DESIGN §2). */
 export const CAPABILITY_FIELDS = ["package", "config"] as const;
 
@@ -117,6 +128,7 @@ function readCapabilities(
     diagnostics.push(
       createDiagnostic(Diagnostics.AgentFieldType, at("/capabilities"), ["capabilities", "a mapping of capability keys", describeKind(capabilities, "yaml")], {
         path: ["capabilities"],
+        hint: capabilitiesHint(capabilities),
       }),
     );
     return [];

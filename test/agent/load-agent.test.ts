@@ -68,6 +68,14 @@ describe("loadAgent", () => {
     expect(misaligned.hint).toContain("Line up the keys of one mapping");
   });
 
+  it("says how to write capabilities: given as a list, with the list's own names (helper-69)", () => {
+    const listed = loadAgent(host, writeTree({ "agent.md": "---\nname: a\ncapabilities:\n  - hello\n  - search\n---\n" })).diagnostics;
+    expect(listed.map((d) => d.code)).toEqual(["AL1008"]);
+    expect(listed[0]!.hint).toBe("Write each capability as a key with its entry, one per line under capabilities: (hello: {}, search: {}), not as a list item.");
+    const text = loadAgent(host, writeTree({ "agent.md": "---\nname: a\ncapabilities: hello\n---\n" })).diagnostics;
+    expect(text[0]!.hint).toBe("Write each capability as a key with its entry, one per line under capabilities:, e.g. hello: {}.");
+  });
+
   it("reports bad capability entries and keys, and non-JSON YAML values", () => {
     const root = writeTree({
       "agent.md": "---\ncapabilities:\n  Bad_Key: {}\n  listy: [1]\n  ok:\n    config: !!binary aGVsbG8=\n  num:\n    config: { n: .inf }\n---\n",
