@@ -12,7 +12,8 @@
  * The two servers' edits alternate, so a busy machine slows both alike.
  * Targets: entry ≤ 1.5× TypeScript's own time; ordinary files within noise.
  * Usage: node bench/editor.mjs [--quick] [--json] (bench/lib.mjs: the shared flags and figures
- * `editor.entry` and `editor.ordinary`; --quick: 6 edits after 2 warm-up edits, 5 plugins).
+ * `editor.entry` and `editor.ordinary`; --quick: 6 edits after 2 warm-up edits, 5 plugins, one
+ * tsserver pair for both cases).
  */
 import "./clean-env.mjs";
 import * as fs from "node:fs";
@@ -71,8 +72,8 @@ function positionOf(text, offset) {
   return { line: before.length, offset: before.at(-1).length + 1 };
 }
 
-/** A tsserver on `dir` with `relative` open; `edit(i)` toggles one character after `needle` and times the diagnostics. */
-async function openSession(dir, relative, needle) {
+/** A tsserver on `dir`: `request(command, args)` sends one request and resolves its body. */
+function launch(dir) {
   const server = launchServer(require.resolve("typescript/lib/tsserver.js"), ["--disableAutomaticTypingAcquisition", "--pluginProbeLocations", dir]);
   let seq = 0;
   const request = async (command, args) => {
@@ -80,6 +81,15 @@ async function openSession(dir, relative, needle) {
     if (!response.success) throw new Error(`${command}: ${response.message}`);
     return response.body;
   };
+  return { dir, request, pid: server.pid, close: () => server.exitOrKill(5000) };
+}
+
+/**
+ * `relative` opened in `server` (a {@link launch}ed tsserver, a new one when not given);
+ * `edit(i)` toggles one character after `needle` and times the diagnostics.
+ */
+async function openSession(dir, relative, needle, server = launch(dir)) {
+  const { request } = server;
   const file = path.join(dir, relative);
   const text = fs.readFileSync(file, "utf8");
   const at = positionOf(text, text.indexOf(needle) + needle.length);
@@ -100,17 +110,19 @@ async function openSession(dir, relative, needle) {
       if (i >= WARMUP) this.times.push(elapsed);
       this.ours = Math.max(this.ours, diagnostics.filter((d) => d.source === "assembly-line").length);
     },
-    close: () => server.exitOrKill(5000),
+    // A shared server (given by the caller) is closed by the caller.
+    close: () => (server.shared ? Promise.resolve() : server.close()),
   };
 }
 
 /**
  * Median and p95 of both sessions; their edits alternate (and which goes first alternates) so
- * that the load of a shared machine weighs on both alike.
+ * that the load of a shared machine weighs on both alike. `servers` (`{ without, withPlugin }`,
+ * --quick only) are tsservers to reuse; without them each session starts its own.
  */
-async function measure(withoutDir, withDir, relative, needle) {
-  const without = await openSession(withoutDir, relative, needle);
-  const withPlugin = await openSession(withDir, relative, needle);
+async function measure(withoutDir, withDir, relative, needle, servers) {
+  const without = await openSession(withoutDir, relative, needle, servers?.without);
+  const withPlugin = await openSession(withDir, relative, needle, servers?.withPlugin);
   const cpuStart = new Map();
   for (let i = 0; i < WARMUP + EDITS; i++) {
     if (i === WARMUP) for (const session of [without, withPlugin]) cpuStart.set(session, session.cpu());
@@ -137,24 +149,32 @@ try {
     ["editor.ordinary", "ordinary .ts file", "src/ordinary.ts", 'label = "orders', undefined],
   ];
   note(`semanticDiagnosticsSync over ${EDITS} edits after ${WARMUP} warm-up edits, TypeScript ${require("typescript/package.json").version}`, out);
-  for (const [name, label, relative, needle, target] of cases) {
-    const { without, withPlugin, cpuRatio } = await measure(withoutDir, withDir, relative, needle);
-    emit(
-      ratioFigure({
-        name,
-        label: `tsserver semanticDiagnosticsSync with the Assembly Line plugin, ${label} (up to ${withPlugin.ours} assembly-line diagnostics)`,
-        baselineLabel: "the same tsserver request without the plugin",
-        subject: withPlugin,
-        baseline: without,
-        ...(target ? { target } : {}),
-        // Issue 9 reports median and p95; the target is held to the stricter of the two, p95.
-        compare: "p95",
-        medianRatio: Math.round((withPlugin.median / without.median) * 1000) / 1000,
-        p95Ratio: Math.round((withPlugin.p95 / without.p95) * 1000) / 1000,
-        ...(Number.isFinite(cpuRatio) ? { cpuRatio: Math.round(cpuRatio * 1000) / 1000 } : {}),
-      }),
-      out,
-    );
+  // --quick: one tsserver pair for both cases (a tsserver's start is most of a quick run's CPU:
+  // about 2.5 s each); a full run starts a fresh pair per case, so neither case runs on a
+  // server the other warmed.
+  const servers = quick ? { without: { ...launch(withoutDir), shared: true }, withPlugin: { ...launch(withDir), shared: true } } : undefined;
+  try {
+    for (const [name, label, relative, needle, target] of cases) {
+      const { without, withPlugin, cpuRatio } = await measure(withoutDir, withDir, relative, needle, servers);
+      emit(
+        ratioFigure({
+          name,
+          label: `tsserver semanticDiagnosticsSync with the Assembly Line plugin, ${label} (up to ${withPlugin.ours} assembly-line diagnostics)`,
+          baselineLabel: "the same tsserver request without the plugin",
+          subject: withPlugin,
+          baseline: without,
+          ...(target ? { target } : {}),
+          // Issue 9 reports median and p95; the target is held to the stricter of the two, p95.
+          compare: "p95",
+          medianRatio: Math.round((withPlugin.median / without.median) * 1000) / 1000,
+          p95Ratio: Math.round((withPlugin.p95 / without.p95) * 1000) / 1000,
+          ...(Number.isFinite(cpuRatio) ? { cpuRatio: Math.round(cpuRatio * 1000) / 1000 } : {}),
+        }),
+        out,
+      );
+    }
+  } finally {
+    if (servers) await Promise.all([servers.without.close(), servers.withPlugin.close()]);
   }
   note(`load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`, out);
 } finally {

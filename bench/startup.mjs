@@ -16,7 +16,7 @@
  * Each round runs `node -e 0` and then every command, the order of the commands rotating
  * from round to round. Reported per command: median / min / max wall time, median CPU time
  * (user + system of the child, from `/usr/bin/time` when present, else not shown), peak RSS,
- * and the ratio of the medians to `node -e 0` next to its target. `--quick` runs 3 rounds (a
+ * and the ratio of the medians to `node -e 0` next to its target. `--quick` runs 1 round (a
  * smoke check; no timing assertions anywhere). The machine's load average is printed, since
  * wall-clock figures on a loaded machine are noisy: compare ratios from one run.
  *
@@ -41,7 +41,8 @@ const { values } = parseArgs({
     json: { type: "boolean", default: false },
   },
 });
-const runs = Number(values.runs ?? (values.quick ? 3 : 15));
+// --quick: one round after the warm-up pass (a smoke check of the script; its numbers mean nothing).
+const runs = Number(values.runs ?? (values.quick ? 1 : 15));
 const dist = values.dist ? path.resolve(values.dist) : path.join(repo, "dist");
 const bin = path.join(dist, "bin", "assembly-line.cjs");
 if (!fs.existsSync(bin)) {

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
 import { convertToCrlf, copyAgent } from "../helpers/copy-agent.js";
 import { supportAgentRoot } from "../helpers/support-agent.js";
-import { repoRoot } from "../helpers/temp-tree.js";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 
 const lockOf = (root: string) => fs.readFileSync(path.join(root, "plugins.lock"));
 
@@ -22,9 +22,23 @@ function freshCompile(root: string): Buffer {
 
 describe("plugins.lock through the CLI", () => {
   let reference: Buffer;
+  /** The copy of the example agent that `reference` was compiled in (lock and artifact); tests copy it, never change it. */
+  let referenceRoot: string;
   beforeAll(() => {
-    reference = freshCompile(copyAgent(supportAgentRoot));
+    referenceRoot = copyAgent(supportAgentRoot);
+    reference = freshCompile(referenceRoot);
   });
+
+  /**
+   * A copy of the example agent as a fresh compile leaves it (its lock is `reference`), for the
+   * tests whose subject is what comes after that compile: a copy of the one compiled in
+   * `beforeAll` (lock, artifact, cache, timestamps) instead of a compile per test.
+   */
+  const compiledCopy = (): string => {
+    const root = path.join(tempDir("al-agent-"), path.basename(referenceRoot));
+    fs.cpSync(referenceRoot, root, { recursive: true, preserveTimestamps: true });
+    return root;
+  };
 
   it("the committed example lock is current (compile --check passes)", () => {
     const run = runCli(["compile", supportAgentRoot, "--check"]);
@@ -63,8 +77,7 @@ describe("plugins.lock through the CLI", () => {
 
   describe("--check", () => {
     const drifted = (change: (root: string) => void) => {
-      const root = copyAgent(supportAgentRoot);
-      freshCompile(root);
+      const root = compiledCopy();
       change(root);
       const lockBefore = lockOf(root);
       const run = runCli(["compile", root, "--check"]);
@@ -115,8 +128,8 @@ describe("plugins.lock through the CLI", () => {
     });
 
     it("passes on a fresh lock converted to CRLF", () => {
-      const root = copyAgent(supportAgentRoot);
-      const lock = freshCompile(root).toString("utf8");
+      const root = compiledCopy();
+      const lock = lockOf(root).toString("utf8");
       fs.writeFileSync(path.join(root, "plugins.lock"), lock.replace(/\n/g, "\r\n"));
       const run = runCli(["compile", root, "--check"]);
       expect(run.status, run.stderr).toBe(0);
@@ -133,8 +146,8 @@ describe("plugins.lock through the CLI", () => {
   });
 
   it("a compile with errors leaves the previous lock and artifact byte-identical", () => {
-    const root = copyAgent(supportAgentRoot);
-    const lock = freshCompile(root);
+    const root = compiledCopy();
+    const lock = lockOf(root);
     const manifest = fs.readFileSync(path.join(root, ".assemblyline/build/manifest.json"));
     fs.appendFileSync(path.join(root, "plugins/example/ai.assemblyline/index.ts"), "\nexport const broken = ;\n");
     const run = runCli(["compile", root]);
@@ -146,8 +159,8 @@ describe("plugins.lock through the CLI", () => {
   });
 
   it("recovers from Git conflict markers to exactly the lock a clean compile writes", () => {
-    const root = copyAgent(supportAgentRoot);
-    const clean = freshCompile(root).toString("utf8");
+    const root = compiledCopy();
+    const clean = lockOf(root).toString("utf8");
     const lines = clean.split("\n");
     const conflicted = [...lines.slice(0, 5), "<<<<<<< HEAD", lines[5], "=======", lines[5]!.replace("sha512-", "sha512-X"), ">>>>>>> theirs", ...lines.slice(6)].join("\n");
     fs.writeFileSync(path.join(root, "plugins.lock"), conflicted);
@@ -162,8 +175,8 @@ describe("plugins.lock through the CLI", () => {
   });
 
   it("recomputes a lock that is not valid JSON and says so once, without a frame of the rewritten file", () => {
-    const root = copyAgent(supportAgentRoot);
-    const clean = freshCompile(root).toString("utf8");
+    const root = compiledCopy();
+    const clean = lockOf(root).toString("utf8");
     fs.writeFileSync(path.join(root, "plugins.lock"), clean.replace('"surfaces": {', '"surfaces": {,'));
     const check = runCliJson(["compile", root, "--check"]);
     expect(check.status).toBe(1);

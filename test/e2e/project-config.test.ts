@@ -10,18 +10,18 @@ import { describe, expect, it } from "vitest";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
-/** The starter agent `init` writes, made once for the file (each test gets its own copy). */
-let starter: string | undefined;
-
-/** A copy of the starter agent (from `init`) with a `tools/` folder, which compile warns about (AL1015). */
+/**
+ * An agent with no plugins and a `tools/` folder, which compile warns about (AL1015). These tests
+ * are about the configuration (its search, loaders, flags, rules), not the plugin analysis, so
+ * the agent is the smallest one that compiles with a warning: a compile of it takes about 0.3 s
+ * of CPU against 0.5-0.6 s for init's starter agent with its plugin.
+ */
 function agentWithWarning(): string {
-  if (starter === undefined) {
-    starter = path.join(tempDir("al-config-starter-"), "agent");
-    expect(runCli(["init", starter]).status).toBe(0);
-  }
   const root = path.join(tempDir("al-config-"), "agent");
-  fs.cpSync(starter, root, { recursive: true });
-  writeFiles(root, { "tools/old.ts": "export {};\n" });
+  writeFiles(root, {
+    "agent.md": "---\nname: agent\ndescription: An agent with no plugins.\n---\n\nYou are agent.\n",
+    "tools/old.ts": "export {};\n",
+  });
   return root;
 }
 

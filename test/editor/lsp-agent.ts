@@ -3,8 +3,9 @@
  * a `configSchema`, an `echo` tool and an `mcp.json` — written to a temp folder and compiled
  * once (`--no-package`), so its `plugins.lock` is current.
  */
+import * as fs from "node:fs";
 import { runCli } from "../helpers/run-cli.js";
-import { writeTree } from "../helpers/temp-tree.js";
+import { tempDir, writeTree } from "../helpers/temp-tree.js";
 
 /** The texts of the agent's files, by path relative to the root. */
 export const AGENT_FILES = {
@@ -38,10 +39,27 @@ export const AGENT_FILES = {
   ].join("\n"),
 } as const;
 
-/** Writes the agent, runs `compile --no-package` on it (so plugins.lock is current) and returns its root. */
+/** The agent compiled once (by the first {@link writeLspAgent} of a test file), which later calls copy. */
+let compiled: string | undefined;
+
+/**
+ * Writes the agent, runs `compile --no-package` on it (so plugins.lock is current) and returns its
+ * root. The compile runs once per test file: later calls copy that compiled agent (lock, cache
+ * and timestamps as the compile left them) into a fresh folder, which saves a CLI compile (about
+ * 0.6 s of CPU) per call. (The temp folders go after each test file, so a later file in the
+ * same worker compiles again.)
+ */
 export function writeLspAgent(): string {
+  if (compiled !== undefined && fs.existsSync(compiled)) {
+    const root = tempDir("al-lsp-");
+    fs.cpSync(compiled, root, { recursive: true, preserveTimestamps: true });
+    return root;
+  }
   const root = writeTree({ ...AGENT_FILES }, "al-lsp-");
   const run = runCli(["compile", root, "--no-package"]);
   if (run.status !== 0) throw new Error(`compile failed:\n${run.stdout}\n${run.stderr}`);
+  // The template is a copy the tests never touch (the root returned here is changed by its test).
+  compiled = tempDir("al-lsp-compiled-");
+  fs.cpSync(root, compiled, { recursive: true, preserveTimestamps: true });
   return root;
 }

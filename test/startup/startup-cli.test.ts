@@ -236,8 +236,9 @@ describe("what each command loads", () => {
   });
 
   it("a changed input still compiles first (the inputs record no longer holds)", () => {
-    const root = copyAgent(path.join(repoRoot, "examples", "support-agent"));
-    expect(runCli(["compile", root]).status).toBe(0);
+    // A copy of the agent compiled in beforeAll (its artifact current) instead of a compile of a new copy.
+    const root = path.join(tempDir("al-agent-"), path.basename(agent));
+    fs.cpSync(agent, root, { recursive: true, preserveTimestamps: true });
     const echo = path.join(root, "plugins/example/ai.assemblyline");
     for (const file of ["index.ts", "echo.ts"]) fs.writeFileSync(path.join(echo, file), fs.readFileSync(path.join(echo, file), "utf8").replace("Echo a message back to the caller.", "Echo it back."));
     const run = loadedBy(["tools", ".", "--format", "json"], root);
