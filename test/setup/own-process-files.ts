@@ -13,6 +13,7 @@
  */
 export const OWN_PROCESS_FILES: readonly string[] = [
   "test/build/analysis-pool.test.ts", // ASSEMBLY_LINE_ANALYSIS_WORKER
+  "test/build/plugin-reuse.test.ts", // ASSEMBLY_LINE_ANALYSIS_WORKER
   "test/build/analysis-worker-recording.test.ts", // vi.mock
   "test/build/check-writes-nothing.test.ts", // vi.mock
   "test/build/read-ahead-compile.test.ts", // vi.mock, ASSEMBLY_LINE_READ_AHEAD
