@@ -167,14 +167,18 @@ export const CHANGED_PLUGINS_POOL_MIN_PLUGINS = 100;
 
 /**
  * Whether an incremental compile with `storedPlugins` stored plugin records starts the worker
- * for its changed plugins: `ASSEMBLY_LINE_ANALYSIS_WORKER=1` always, `=0` never; otherwise from
- * {@link CHANGED_PLUGINS_POOL_MIN_PLUGINS} on, when this thread has not loaded TypeScript yet
- * and the load rule ({@link analysisWorkerWanted}) allows.
+ * for its changed plugins: `ASSEMBLY_LINE_ANALYSIS_WORKER=1` always, `=0` never; otherwise on
+ * {@link MANY_CORES} cores or more, from {@link CHANGED_PLUGINS_POOL_MIN_PLUGINS} on, when this
+ * thread has not loaded TypeScript yet and the load rule ({@link analysisWorkerWanted}) allows.
+ * On two cores it gained nothing (6 December, the 200 × 10 benchmark agent, one-file change, 9
+ * interleaved whole-process runs against the build without it: median 1,372 against 1,373 ms,
+ * CPU 1,950 against 1,780 ms): the second core is busy with V8's helper threads and esbuild, as
+ * the cold rule found ({@link FEW_CORES_POOL_THRESHOLD}).
  */
 export function changedPluginsPoolWanted(storedPlugins: number): boolean {
   const setting = process.env["ASSEMBLY_LINE_ANALYSIS_WORKER"];
   if (setting === "1" || setting === "0") return setting === "1";
-  return !typeScriptLoaded() && storedPlugins >= CHANGED_PLUGINS_POOL_MIN_PLUGINS && analysisWorkerWanted();
+  return os.availableParallelism() >= MANY_CORES && !typeScriptLoaded() && storedPlugins >= CHANGED_PLUGINS_POOL_MIN_PLUGINS && analysisWorkerWanted();
 }
 
 /** How many plugin folders an agent needs for the pool to keep its worker, on a machine of `cores` cores. */
