@@ -127,9 +127,11 @@ describe.runIf(process.platform === "linux")("core file tools and a link swapped
 
   it("leave no descriptor open, also after a search stopped on its timeout", async () => {
     const open = () => fs.readdirSync("/proc/self/fd").length;
-    // A worker's own loop holds descriptors until it has ended, a moment after its answer.
+    // A worker's own loop holds descriptors until it has ended, a moment after its answer. A leak
+    // is more descriptors than before; fewer is another test file's handle closing meanwhile in
+    // this shared worker process (seen once in a fresh-clone run: 23 against 27).
     const settled = async (count: number) => {
-      for (let waited = 0; open() !== count && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let waited = 0; open() > count && waited < 3_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       return open();
     };
     fs.mkdirSync(path.join(workspace, "deep", "a", "b"), { recursive: true });
@@ -137,9 +139,9 @@ describe.runIf(process.platform === "linux")("core file tools and a link swapped
     const before = open();
     await grepTool({ pattern: "inside", path: "/workspace/d" }, ctx);
     await listTool({ path: "/workspace", recursive: true }, ctx);
-    expect(await settled(before)).toBe(before);
+    expect(await settled(before)).toBeLessThanOrEqual(before);
     // The worker is terminated in the middle of a match, three folders down: the host closes what it held.
     await expect(grepTool({ pattern: "^(a+)+$", path: "/workspace/deep" }, ctx, 1_000)).rejects.toMatchObject({ kind: "execution_error" });
-    expect(await settled(before)).toBe(before);
+    expect(await settled(before)).toBeLessThanOrEqual(before);
   });
 });
