@@ -471,7 +471,12 @@ export class Runtime {
       // Every call ends: the host's default deadline applies when the request sets none.
       // (Not a copy of the whole request: only what superviseCall reads.)
       const supervised = control.signal ? { signal: control.signal, deadlineMs: control.deadlineMs ?? this.limits.deadlineMs } : { deadlineMs: control.deadlineMs ?? this.limits.deadlineMs };
-      return await superviseCall(() => body(grant.run), supervised, () => this.executor.killRun(runId), lease);
+      // Interrupted: the call's built-in stops its work (CoreToolContext.signal), its sandbox processes are killed.
+      const stop = (): Promise<void> => {
+        session.interrupt();
+        return this.executor.killRun(runId);
+      };
+      return await superviseCall(() => body(grant.run), supervised, stop, lease);
     } catch (error) {
       const failure = session.controlPlaneFailure ?? (error instanceof ControlPlaneError ? error : undefined);
       if (!failure) throw error;

@@ -148,6 +148,7 @@ export async function delegate(input: CoreJson, ctx: CoreToolContext): Promise<C
       deliverables: required,
       attempt,
       ...(feedback === undefined ? {} : { feedback }),
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
       callTool: (tool, toolInput, options) =>
         service.callChild({
           surface: child.surfaceId,
@@ -157,6 +158,7 @@ export async function delegate(input: CoreJson, ctx: CoreToolContext): Promise<C
           ...(options?.callId === undefined ? {} : { callId: options.callId }),
           tool,
           input: toolInput,
+          ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
         }),
     };
     try {

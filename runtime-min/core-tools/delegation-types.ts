@@ -41,6 +41,13 @@ export interface ChildRunRequest {
   /** On the retry: what the first attempt is missing, in words to give the child model. */
   readonly feedback?: string;
   /**
+   * Aborted when the parent's `delegate` call has finished or was ended (cancelled, past its
+   * deadline, lease lost): the driver stops the child's model loop. The child's tool calls made
+   * through {@link callTool} carry it, so one made after it aborted is cancelled and ends the
+   * child run (seed "Tool implementation": cancellation is a control-plane failure).
+   */
+  readonly signal?: AbortSignal;
+  /**
    * Runs one tool call on the child surface in the child run (with `parentRunId` and the
    * conversation set, so `handoff_artifact` receipts are readable by this parent run).
    */
@@ -75,5 +82,7 @@ export interface DelegationService {
     readonly callId?: string;
     readonly tool: string;
     readonly input: unknown;
+    /** The parent call's `CoreToolContext.signal`: the child's call is cancelled with it. */
+    readonly signal?: AbortSignal;
   }): Promise<ChildCallResult>;
 }

@@ -130,21 +130,35 @@ interface GrepOutcome {
   readonly truncated: boolean;
 }
 
-function runGrepWorker(job: GrepJob, timeoutMs: number): Promise<GrepOutcome> {
+/**
+ * Runs `job` on a worker thread; rejects after `timeoutMs` (a pattern that backtracks
+ * catastrophically) or once `signal` aborts (the call ended), terminating the worker either way.
+ */
+function runGrepWorker(job: GrepJob, timeoutMs: number, signal: AbortSignal | undefined): Promise<GrepOutcome> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     // `trackUnmanagedFds` (Node's default): what the worker opened is closed when it is terminated.
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: job, trackUnmanagedFds: true });
-    const timer = setTimeout(() => {
+    const settle = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
       void worker.terminate();
+    };
+    const timer = setTimeout(() => {
+      settle();
       reject(new ToolCallError("execution_error", `grep stopped after ${timeoutMs / 1000} s; simplify the pattern (avoid nested quantifiers such as (a+)+) or narrow path/include.`));
     }, timeoutMs);
+    const onAbort = (): void => {
+      settle();
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
     worker.once("message", (outcome: GrepOutcome) => {
-      clearTimeout(timer);
-      void worker.terminate();
+      settle();
       resolve(outcome);
     });
     worker.once("error", (error) => {
-      clearTimeout(timer);
+      settle();
       reject(error);
     });
   });
@@ -184,9 +198,9 @@ export async function grepTool(input: CoreJson, ctx: CoreToolContext, timeoutMs 
     maxFileBytes: GREP_MAX_FILE_BYTES,
   });
   // The start is a folder, opened never through a link, or else a file searched in its folder.
-  const outcome = await withFolderOf(start, (folder) => runGrepWorker(job(folder, null), timeoutMs)).catch(async (error: unknown) => {
+  const outcome = await withFolderOf(start, (folder) => runGrepWorker(job(folder, null), timeoutMs, ctx.signal)).catch(async (error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== "ENOTDIR" || !start.exists || start.hostRelative === "") throw describeFsError(error, start.workspacePath);
-    return withParentOf(start, false, (folder, name) => runGrepWorker(job(folder, name), timeoutMs)).catch((inner: unknown) => {
+    return withParentOf(start, false, (folder, name) => runGrepWorker(job(folder, name), timeoutMs, ctx.signal)).catch((inner: unknown) => {
       throw describeFsError(inner, start.workspacePath);
     });
   });

@@ -66,7 +66,7 @@ export async function listTool(input: CoreJson, ctx: CoreToolContext): Promise<C
       }
       entries.push(entryJson(entry));
       return true;
-    }, tooDeep);
+    }, tooDeep, ctx.signal);
     return { path: resolved.workspacePath, entries, truncated };
   });
 }
@@ -88,13 +88,17 @@ export async function workspaceInfoTool(_input: CoreJson, ctx: CoreToolContext):
       else counts.other += 1;
       counts.bytes += entry.size ?? 0;
       return true;
-    }, () => void (tooDeep = true));
+    }, () => void (tooDeep = true), ctx.signal);
     return { path: WORKSPACE_ROOT, ...counts, topLevel, truncated: !complete || tooDeep };
   });
 }
 
-/** The SHA-256 of the first `size` bytes of the file `name` of `folder`, opened never through a link; `undefined` when it cannot be read or is no regular file (removed or swapped meanwhile). */
-async function sha256Of(folder: OpenFolder, name: string, size: number): Promise<string | undefined> {
+/**
+ * The SHA-256 of the first `size` bytes of the file `name` of `folder`, opened never through a
+ * link; `undefined` when it cannot be read or is no regular file (removed or swapped meanwhile).
+ * Rejects with `signal`'s reason once it aborts (the call ended): a gigabyte takes seconds.
+ */
+async function sha256Of(folder: OpenFolder, name: string, size: number, signal: AbortSignal | undefined): Promise<string | undefined> {
   const handle = await openIn(folder, name, constants.O_RDONLY).catch(() => undefined);
   if (handle === undefined) return undefined;
   try {
@@ -102,9 +106,15 @@ async function sha256Of(folder: OpenFolder, name: string, size: number): Promise
     // changed meanwhile, the bytes up to the size the walk saw (and reports) are hashed.
     if (!(await handle.stat()).isFile()) return undefined;
     const hash = createHash("sha256");
-    if (size > 0) for await (const chunk of handle.createReadStream({ autoClose: false, start: 0, end: size - 1 })) hash.update(chunk as Buffer);
+    if (size > 0) {
+      for await (const chunk of handle.createReadStream({ autoClose: false, start: 0, end: size - 1 })) {
+        signal?.throwIfAborted();
+        hash.update(chunk as Buffer);
+      }
+    }
     return hash.digest("hex");
   } catch {
+    if (signal?.aborted) throw signal.reason;
     return undefined;
   } finally {
     await handle.close();
@@ -128,10 +138,10 @@ export async function workspaceSnapshotTool(input: CoreJson, ctx: CoreToolContex
       // Past the snapshot's budget (a sparse file costs nothing on disk), a file is listed, not hashed.
       const over = hashed + size > SNAPSHOT_HASH_MAX_BYTES;
       if (!over) hashed += size;
-      const sha256 = over ? null : await sha256Of(entry.folder, entry.name, size);
+      const sha256 = over ? null : await sha256Of(entry.folder, entry.name, size, ctx.signal);
       if (sha256 !== undefined) files.push({ path: toWorkspacePath(entry.relative), size, sha256 });
       return true;
-    }, () => void (truncated = true));
+    }, () => void (truncated = true), ctx.signal);
     return { path: resolved.workspacePath, files, truncated };
   });
 }

@@ -30,6 +30,14 @@ export interface CoreToolContext {
   readonly artifactDir: string;
   /** Records an event in the run's log. */
   emit(type: string, data?: CoreJson): Promise<void>;
+  /**
+   * Aborted when the call has finished: it returned, or it was ended by the host's cancel, its
+   * operation deadline or the loss of the run's progress lease (seed "Tool implementation":
+   * control-plane failures end the run). A built-in whose work can outlast a deadline (a walk,
+   * hashing, a worker, a child run) stops it then, so that the host's work for a call ends with
+   * the call (helper-65's review, C2). Absent only where a caller builds a context of its own.
+   */
+  readonly signal?: AbortSignal;
 
   // ---- Optional services (added by issue 5; all additive). A built-in that needs a missing
   // ---- one fails the call with `configuration_error` naming it.

@@ -36,6 +36,8 @@ async function describe(folder: OpenFolder, name: string, relative: string): Pro
  *   one meanwhile: that one is passed over, as an entry removed while walking is), at most
  *   `MAX_FOLDER_DEPTH` levels below `folder` (each level holds a descriptor; review of 6
  *   December, F5): `onTooDeep` is called for each folder not entered for that.
+ * @param signal the call's (`CoreToolContext.signal`): once it aborts, the walk rejects with its
+ *   reason before the next entry, so a call that ended does not go on walking a large tree.
  * @returns `false` when `visit` stopped the walk, else `true`.
  */
 export async function walkWorkspace(
@@ -44,10 +46,14 @@ export async function walkWorkspace(
   recursive: boolean,
   visit: (entry: WalkEntry) => boolean | Promise<boolean>,
   onTooDeep: () => void = () => undefined,
+  signal?: AbortSignal,
   depth = 0,
 ): Promise<boolean> {
+  signal?.throwIfAborted();
   const names = (await readdir(folderName(folder))).sort(byCodeUnits);
   for (const name of names) {
+    // The call may have ended meanwhile (its deadline, the host's cancel): its walk ends too.
+    signal?.throwIfAborted();
     const relative = relativeDir === "" ? name : `${relativeDir}/${name}`;
     const entry = await describe(folder, name, relative).catch(() => undefined);
     if (!entry) continue; // removed while walking
@@ -64,7 +70,7 @@ export async function walkWorkspace(
       continue; // removed, or swapped for a link or a file, while walking
     }
     try {
-      if (!(await walkWorkspace(child, relative, true, visit, onTooDeep, depth + 1))) return false;
+      if (!(await walkWorkspace(child, relative, true, visit, onTooDeep, signal, depth + 1))) return false;
     } finally {
       closeFolder(child);
     }

@@ -86,7 +86,7 @@ export class CallSession {
   /** Shell commands of the call running now, and those waiting for a turn ({@link SHELL_COMMANDS_AT_ONCE}). */
   private commandsRunning = 0;
   private readonly commandsWaiting: (() => void)[] = [];
-  /** Aborted when the call finishes: its shell commands still running end (`WorkspaceShell.exec`). */
+  /** Aborted when the call finishes: its shell commands still running end (`WorkspaceShell.exec`), built-ins stop ({@link signal}). */
   private readonly commandsEnd = new AbortController();
   /** The received call's row, written by the first commit ({@link expectCall}). */
   private pendingCall: { readonly surface: string; readonly inputJson: string } | undefined;
@@ -199,9 +199,26 @@ export class CallSession {
     this.record(type, { tool: this.identity.tool, callId: this.identity.callId, ...data });
   }
 
+  /**
+   * Aborted when the call finishes ({@link finish}: returned, or ended by a control-plane
+   * failure; {@link interrupt} as soon as one comes): its shell commands still running end, and a built-in stops its work
+   * (`CoreToolContext.signal`).
+   */
+  get signal(): AbortSignal {
+    return this.commandsEnd.signal;
+  }
+
   /** True once the runtime returned the call's result. */
   get isFinished(): boolean {
     return this.finished;
+  }
+
+  /**
+   * Aborts {@link signal} before the call finishes: the call was interrupted (cancelled, past its
+   * deadline, lease lost) and the runtime is about to end the run, which takes a commit or two.
+   */
+  interrupt(): void {
+    this.commandsEnd.abort();
   }
 
   /** Marks the call finished: later `ctx` requests from a lingering tool are refused, and its shell commands still running end. */

@@ -51,6 +51,7 @@ export async function executeCoreTool(tool: CoreTool, input: Json, session: Call
     async emit(type: string, data: CoreJson = {}): Promise<void> {
       session.record(type, copyJson(data, "event data") as { [key: string]: Json });
     },
+    signal: session.signal,
     // The same brokered sandbox authored tools get: workspace-confined files, allowlisted shell.
     getSandbox: () => createToolContext({ runId, toolCallId: callId, config: {}, workspace }, { request: (operation) => session.handle(operation) }).getSandbox(),
     async activateTools(names: readonly string[]): Promise<void> {

@@ -242,6 +242,29 @@ describe("host core-tool policy", () => {
 });
 
 describe("host-provided built-ins", () => {
+  it("get the call's signal, aborted when the call's deadline ends it", async () => {
+    let aborted: unknown;
+    const hosted = await openRuntime({
+      root: agent.root,
+      hostImplementations: {
+        history_search: (_input, ctx) =>
+          new Promise((resolve) => {
+            ctx.signal!.addEventListener("abort", () => {
+              aborted = ctx.signal!.aborted;
+              resolve({ hits: [] });
+            });
+          }),
+      },
+    });
+    try {
+      const found = await hosted.call({ tool: "history_search", input: { query: "refund" }, deadlineMs: 200 });
+      expect(found).toMatchObject({ status: "failed", failure: { kind: "control_plane", reason: "deadline_exceeded" } });
+      expect(aborted).toBe(true);
+    } finally {
+      await hosted.close();
+    }
+  });
+
   it("fail with configuration_error naming the service until the host supplies an implementation", async () => {
     const pair = await runtime.call({ tool: "pair", input: { packet: "abc" } });
     expect(pair).toMatchObject({ status: "failed", failure: { kind: "configuration_error", runCanContinue: true } });

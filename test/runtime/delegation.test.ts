@@ -161,3 +161,23 @@ describe("delegate: deliverables", () => {
     expect(result.error).toContain("do not match the handoff receipt");
   });
 });
+
+describe("delegate: a parent call that ends", () => {
+  it("aborts the driver's signal at its deadline, and a child call made after it is cancelled", async () => {
+    let childCall: Promise<unknown> | undefined;
+    let sawAbort = false;
+    script = (request) =>
+      new Promise((resolve) => {
+        // The child's model loop is still thinking when the parent's deadline passes.
+        request.signal!.addEventListener("abort", () => {
+          sawAbort = true;
+          childCall = request.callTool("echo", { message: "too late" });
+          resolve({});
+        });
+      });
+    const result = await runtime.call({ runId: "parent-deadline", tool: "delegate", input: { agent: "researcher", task: "x" }, deadlineMs: 300 });
+    expect(result).toMatchObject({ status: "failed", failure: { kind: "control_plane", reason: "deadline_exceeded", runCanContinue: false } });
+    expect(sawAbort).toBe(true);
+    await expect(childCall).resolves.toMatchObject({ status: "failed", failure: { kind: "control_plane", reason: "cancelled" } });
+  });
+});
