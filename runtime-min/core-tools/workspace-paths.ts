@@ -157,7 +157,9 @@ export function describeFsError(error: unknown, workspacePath: string): unknown 
     EPERM: "operation not permitted",
     ELOOP: "a part of the path changed to a symbolic link while it was used (links are followed only when the path is checked); try again",
     EFTYPE: "it is not a regular file (a named pipe, socket or device)",
-    ENXIO: "it is a named pipe with no reader, not a file",
+    // ENXIO: a named pipe without a reader, but also a socket or a device without a driver
+    // (the whiteout device 0:0, which an isolated shell can make; helper-65's review, E1).
+    ENXIO: "it is not a regular file (a named pipe with no reader, a socket or a device)",
     ETOODEEP: `its folders nest more than ${MAX_FOLDER_DEPTH} levels deep; remove the deepest ones with bash first`,
   };
   const code = errorCode(error);

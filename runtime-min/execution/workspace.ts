@@ -143,7 +143,8 @@ function throughLinkOr(error: unknown, requested: string): unknown {
   if (code === "ELOOP") return new Error(`The path '${requested}' goes through a symbolic link; the workspace's files are exchanged only by their own paths.`);
   if (code === "EISDIR") return new Error(`The path '${requested}' is a folder, not a file.`);
   if (code === "EFTYPE") return new Error(`The path '${requested}' is not a regular file (a named pipe, socket or device); only files are exchanged.`);
-  if (code === "ENXIO") return new Error(`The path '${requested}' is a named pipe with no reader; only files are exchanged.`);
+  // A named pipe without a reader, a socket or a device without a driver (helper-65's review, E1).
+  if (code === "ENXIO") return new Error(`The path '${requested}' is not a regular file (a named pipe with no reader, a socket or a device); only files are exchanged.`);
   return error;
 }
 

@@ -8,6 +8,7 @@
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as net from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_FOLDER_DEPTH } from "../../runtime-min/execution/beneath.js";
@@ -55,6 +56,19 @@ describe.runIf(process.platform === "linux")("entries a shell command leaves in 
     const unrelated = path.join(dirs.stateDir, "unrelated.txt");
     fs.writeFileSync(unrelated, "fine");
     expect(await settles("unrelated reads", Promise.all(Array.from({ length: 8 }, () => fs.promises.readFile(unrelated, "utf8"))))).toEqual(Array(8).fill("fine"));
+  });
+
+  it("a socket where a file is expected: refused as not a regular file, not called a named pipe", async () => {
+    // A socket opened for writing fails with ENXIO, as a named pipe without a reader does.
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(workspace, "sock"), resolve));
+    try {
+      const notAFile = { kind: "invalid_input", message: expect.stringContaining("is not a regular file (a named pipe with no reader, a socket or a device)") };
+      await expect(settles("write", writeTool({ path: "/workspace/sock", content: "x" }, ctx))).rejects.toMatchObject(notAFile);
+      await expect(settles("sandbox.readFile", readWorkspaceFile(workspace, "sock"))).rejects.toThrow(/not a regular file/);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it("a sparse file over the limits: sandbox reads refuse it before reading, the snapshot lists it unhashed", async () => {
