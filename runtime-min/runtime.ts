@@ -471,9 +471,10 @@ export class Runtime {
       // Every call ends: the host's default deadline applies when the request sets none.
       // (Not a copy of the whole request: only what superviseCall reads.)
       const supervised = control.signal ? { signal: control.signal, deadlineMs: control.deadlineMs ?? this.limits.deadlineMs } : { deadlineMs: control.deadlineMs ?? this.limits.deadlineMs };
-      // Interrupted: the call's built-in stops its work (CoreToolContext.signal), its sandbox processes are killed.
-      const stop = (): Promise<void> => {
-        session.interrupt();
+      // Interrupted: the call commits nothing more, its built-in stops its work
+      // (CoreToolContext.signal), its sandbox processes are killed.
+      const stop = (failure: ControlPlaneError): Promise<void> => {
+        session.interrupt(failure);
         return this.executor.killRun(runId);
       };
       return await superviseCall(() => body(grant.run), supervised, stop, lease);
@@ -510,7 +511,7 @@ export class Runtime {
       const takenOver = this.store.transaction("end the run", () => {
         if (lease ? lease.takenOver() : this.leases.drivenElsewhere(runId, undefined)) return true;
         this.store.endRun(runId, failure.reason, failure.message);
-        session.record("run.ended", { reason: failure.reason, error: failure.message });
+        session.recordRunEnd({ reason: failure.reason, error: failure.message });
         this.store.updateCall(runId, callId, { status: "failed", error: failure.message, failureKind: "control_plane" });
         return false;
       });

@@ -85,6 +85,9 @@ export class CallPipeline {
     if (invalid) return this.fail(session, invalid.kind, invalid.message);
     if (typeof ctxConfig === "string") return this.fail(session, "configuration_error", ctxConfig);
     if (target.approval && approval === "ask") return requestApproval(session, this.deps.store, surfaceId, input, target.approval);
+    // The call may have been interrupted while its input was checked (the validator's first
+    // load): then the run has ended, and its tool must not start.
+    if (session.controlPlaneFailure) throw session.controlPlaneFailure;
     const runtimeBoundary = target.kind === "authored" ? this.deps.executor.runtimeBoundary : "host";
     // The start commits with the call's next commit (see call-session.ts). A built-in acts in
     // the host directly (files, blobs, receipts), so its start is made durable before it runs.

@@ -81,6 +81,10 @@ export class CallSession {
    */
   callFailure: ToolCallError | undefined;
   private finished = false;
+  /** Set by {@link interrupt}: the call's own commits are refused from then on. */
+  private interrupted = false;
+  /** True while {@link recordRunEnd} records. */
+  private ending = false;
   /** The call's file exchanges so far ({@link oneAtATime}). */
   private fileExchanges: Promise<void> = Promise.resolve();
   /** Shell commands of the call running now, and those waiting for a turn ({@link SHELL_COMMANDS_AT_ONCE}). */
@@ -155,6 +159,9 @@ export class CallSession {
    * thrown.
    */
   persist<T>(what: string, action: () => T, update?: CallUpdate): T {
+    // An interrupted call's late work (its start, its outcome, a built-in's events) is not
+    // written after, or beside, the run's end (recordRunEnd).
+    if (this.interrupted && !this.ending) throw this.controlPlaneFailure!;
     const before = this.events.length;
     const { runId, callId, tool } = this.identity;
     // Taken before the transaction, so records made inside `action` do not write them again.
@@ -214,11 +221,39 @@ export class CallSession {
   }
 
   /**
-   * Aborts {@link signal} before the call finishes: the call was interrupted (cancelled, past its
-   * deadline, lease lost) and the runtime is about to end the run, which takes a commit or two.
+   * The call was interrupted by `failure` (cancelled, past its deadline, lease lost) and the
+   * runtime is about to end the run: from now on the call commits nothing of its own (the tool's
+   * late outcome and events are dropped; only the runtime's record of the run's end is written),
+   * and {@link signal} aborts with `failure`, so a built-in stops at once instead of failing
+   * the call with the abort as if it were its own error.
    */
-  interrupt(): void {
-    this.commandsEnd.abort();
+  interrupt(failure: ControlPlaneError): void {
+    this.controlPlaneFailure ??= failure;
+    this.interrupted = true;
+    this.commandsEnd.abort(failure);
+  }
+
+  /**
+   * Records `run.ended` for the runtime ending the run: the one commit an interrupted call
+   * still makes (with the call's start, when that was still to be written).
+   */
+  recordRunEnd(data: { readonly reason: string; readonly error: string }): void {
+    this.ending = true;
+    try {
+      this.record("run.ended", data);
+    } finally {
+      this.ending = false;
+    }
+  }
+
+  /**
+   * Throws the message a tool sees when it asks the host for anything once its call finished or
+   * its run ended ({@link interrupt}): `ctx` requests ({@link handle}) and a built-in's events and
+   * commits (`execute-core.ts`).
+   */
+  assertOpen(): void {
+    if (this.finished) throw new Error("This tool call has already finished; ctx can no longer be used.");
+    if (this.controlPlaneFailure) throw new Error(`The run has ended: ${this.controlPlaneFailure.message}`);
   }
 
   /** Marks the call finished: later `ctx` requests from a lingering tool are refused, and its shell commands still running end. */
@@ -229,8 +264,7 @@ export class CallSession {
 
   /** Answers one `ctx` operation; rejects with a message the tool sees. */
   async handle(operation: ContextOperation): Promise<Json | undefined> {
-    if (this.finished) throw new Error("This tool call has already finished; ctx can no longer be used.");
-    if (this.controlPlaneFailure) throw new Error(`The run has ended: ${this.controlPlaneFailure.message}`);
+    this.assertOpen();
     const { workspace } = this.identity;
     switch (operation.op) {
       case "emit": {

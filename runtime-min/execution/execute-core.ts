@@ -49,12 +49,14 @@ export async function executeCoreTool(tool: CoreTool, input: Json, session: Call
     manifest: environment.manifest,
     artifactDir: environment.artifactDir,
     async emit(type: string, data: CoreJson = {}): Promise<void> {
+      session.assertOpen();
       session.record(type, copyJson(data, "event data") as { [key: string]: Json });
     },
     signal: session.signal,
     // The same brokered sandbox authored tools get: workspace-confined files, allowlisted shell.
     getSandbox: () => createToolContext({ runId, toolCallId: callId, config: {}, workspace }, { request: (operation) => session.handle(operation) }).getSandbox(),
     async activateTools(names: readonly string[]): Promise<void> {
+      session.assertOpen();
       session.persist("record activated tools", () => environment.store.activateTools(runId, environment.surfaceId, names));
     },
     // The index `runtime.search` uses too: built once per surface, on first use.

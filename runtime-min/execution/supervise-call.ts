@@ -23,11 +23,11 @@ export interface CallControl {
 
 /**
  * Runs `body`; when `control.signal` aborts, `control.deadlineMs` passes or `lease` (the run
- * progress lease, see `run-lease.ts`) is lost first, calls `stop()` (which kills the run's
- * sandbox processes) and rejects with a {@link ControlPlaneError} (`cancelled`,
- * `deadline_exceeded`, or the lease's `lease_expired`).
+ * progress lease, see `run-lease.ts`) is lost first, calls `stop(failure)` (which stops the
+ * call's work and kills the run's sandbox processes) and rejects with that
+ * {@link ControlPlaneError} (`cancelled`, `deadline_exceeded`, or the lease's `lease_expired`).
  */
-export function superviseCall<T>(body: () => Promise<T>, control: CallControl, stop: () => Promise<void>, lease?: LeaseWatch): Promise<T> {
+export function superviseCall<T>(body: () => Promise<T>, control: CallControl, stop: (failure: ControlPlaneError) => Promise<void>, lease?: LeaseWatch): Promise<T> {
   const { signal, deadlineMs } = control;
   if (signal?.aborted) return Promise.reject(new ControlPlaneError("cancelled", "The host cancelled the call before it started."));
   if (lease?.lost) return Promise.reject(lease.lost);
@@ -43,7 +43,7 @@ export function superviseCall<T>(body: () => Promise<T>, control: CallControl, s
       if (settled) return;
       settled = true;
       cleanup();
-      stop().then(
+      stop(error).then(
         () => reject(error),
         () => reject(error),
       );

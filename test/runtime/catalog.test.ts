@@ -242,24 +242,61 @@ describe("host core-tool policy", () => {
 });
 
 describe("host-provided built-ins", () => {
-  it("get the call's signal, aborted when the call's deadline ends it", async () => {
+  it("get the call's signal, aborted when the call's deadline ends it; their late failure is not recorded", async () => {
     let aborted: unknown;
     const hosted = await openRuntime({
       root: agent.root,
       hostImplementations: {
+        // Stops at once when the call ends, as the built-ins do: its rejection must not be
+        // recorded as the tool's own failure beside the run's end.
         history_search: (_input, ctx) =>
-          new Promise((resolve) => {
+          new Promise((_resolve, reject) => {
             ctx.signal!.addEventListener("abort", () => {
               aborted = ctx.signal!.aborted;
-              resolve({ hits: [] });
+              reject(ctx.signal!.reason);
             });
           }),
       },
     });
     try {
-      const found = await hosted.call({ tool: "history_search", input: { query: "refund" }, deadlineMs: 200 });
+      await hosted.call({ tool: "write", input: { path: "/workspace/warm.txt", content: "x" }, runId: "warm" }); // the validator is loaded
+      const found = await hosted.call({ tool: "history_search", input: { query: "refund" }, deadlineMs: 200, runId: "late-failure" });
       expect(found).toMatchObject({ status: "failed", failure: { kind: "control_plane", reason: "deadline_exceeded" } });
       expect(aborted).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(hosted.events("late-failure").map((event) => event.type)).toEqual(["tool.execution_started", "run.ended"]);
+      expect(hosted.callRecord("late-failure", found.callId)).toMatchObject({ status: "failed", failureKind: "control_plane" });
+    } finally {
+      await hosted.close();
+    }
+  });
+
+  it("do not start when the call was cancelled before its tool was to start", async () => {
+    let called = false;
+    const hosted = await openRuntime({
+      root: agent.root,
+      hostImplementations: {
+        history_search: async () => {
+          called = true;
+          return { hits: [] };
+        },
+      },
+    });
+    try {
+      // The host cancels while the runtime reads the call's input (the getter runs when the
+      // input is copied): the run ends there, and the tool must not start afterwards.
+      const controller = new AbortController();
+      const input = {
+        get query() {
+          controller.abort();
+          return "refund";
+        },
+      };
+      const found = await hosted.call({ tool: "history_search", input, signal: controller.signal, runId: "ended-before-start" });
+      expect(found).toMatchObject({ status: "failed", failure: { kind: "control_plane", reason: "cancelled" } });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(called).toBe(false);
+      expect(hosted.events("ended-before-start").map((event) => event.type)).toEqual(["run.ended"]);
     } finally {
       await hosted.close();
     }
