@@ -12,7 +12,8 @@ import { fileStart } from "../../common/positions.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { locateAuthoringCore } from "../../packaging/authoring-core.js";
-import { checkWriteTarget, writeFileConfined } from "../../common/confined-write.js";
+import { checkWriteTarget, writeFileConfined, type WriteRefusal } from "../../common/confined-write.js";
+import { writeRefusalDiagnostic } from "../../diagnostics/write-refusal.js";
 import { createNodeHost } from "../../common/host.js";
 import { shellQuote } from "../../common/shell-quote.js";
 import { findAgentRoot } from "../../compiler/agent/agent-root.js";
@@ -58,10 +59,14 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
   const existing = [...files.keys()].filter((relative) => lstatOrUndefined(path.join(dir, relative)) !== undefined);
   // A project's .gitignore and tsconfig.json are kept when no file of the agent itself is in the
   // way; .gitignore, which init adds to, only as a plain file (never a link followed out of the folder).
-  const kept = existing.filter((relative) => PROJECT_FILES.has(relative) && (relative !== ".gitignore" || checkWriteTarget(dir, path.join(dir, relative)) === undefined));
+  const gitignoreRefusal = existing.includes(".gitignore") ? checkWriteTarget(dir, path.join(dir, ".gitignore")) : undefined;
+  const kept = existing.filter((relative) => PROJECT_FILES.has(relative) && (relative !== ".gitignore" || gitignoreRefusal === undefined));
   // agent.md first: when it is in the way, the folder is most likely an agent already. A project's
-  // files that init would keep are not named: they are not in the way.
-  const inTheWay = existing.filter((relative) => !kept.includes(relative)).sort((a, b) => Number(b === "agent.md") - Number(a === "agent.md"));
+  // files that init would keep are not named: they are not in the way, nor is a linked
+  // .gitignore (init would add to it, not overwrite it: its refusal says why, below).
+  const inTheWay = existing
+    .filter((relative) => !kept.includes(relative) && !(relative === ".gitignore" && gitignoreRefusal))
+    .sort((a, b) => Number(b === "agent.md") - Number(a === "agent.md"));
   if (inTheWay.length > 0) {
     // One error for all of them, at the first (new-user trial M33: `init` again in an agent printed
     // six errors with a code frame each, about 40 lines for one mistake).
@@ -76,14 +81,19 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
   const around = enclosingAgent(dir);
   const inside = around === undefined ? undefined : insideAgentDiagnostic(dir, around, shown);
   if (inside?.severity === "error") return refused(inside);
+  if (gitignoreRefusal) return refused(writeRefusalDiagnostic(".gitignore", gitignoreRefusal, dir));
   for (const relative of kept) files.delete(relative);
+  // The project's .gitignore first: when it cannot be written (a link made since the check),
+  // nothing else is written either.
+  const gitignore = kept.includes(".gitignore") ? addToGitignore(dir) : { added: [] };
+  if (gitignore.refusal) return refused(writeRefusalDiagnostic(".gitignore", gitignore.refusal, dir));
+  const gitignoreAdded = [...gitignore.added];
   for (const [relative, text] of files) {
     const target = path.join(dir, relative);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     // "wx": fail rather than replace a file that appeared since the check.
     fs.writeFileSync(target, text, { flag: "wx" });
   }
-  const gitignoreAdded = kept.includes(".gitignore") ? addToGitignore(dir) : [];
   const diagnostics = kept.includes("tsconfig.json") ? [createDiagnostic(Diagnostics.InitKeptTsconfig, fileStart(path.join(dir, "tsconfig.json")), [shown("tsconfig.json"), tsconfigAdditions(types), types.assets])] : [];
   if (inside) diagnostics.push(inside);
   return { ok: true, diagnostics, written: [...files.keys()], gitignoreAdded, agentName };
@@ -119,18 +129,26 @@ function insideAgentDiagnostic(dir: string, around: string, shown: (relative: st
 /**
  * Adds the lines of a new agent's `.gitignore` that the project's `.gitignore` in `dir` lacks
  * (as a pattern with or without the leading or trailing slash), under the same comment, with
- * an atomic write (`common/confined-write.ts`). Returns the lines added.
+ * an atomic write (`common/confined-write.ts`). The project's own bytes are kept as they are (a
+ * pattern in another encoding is not decoded and written back), the added lines end as the
+ * file's first line does (CRLF or LF), and the file keeps its permission bits (before the
+ * umask, as for any new file). Returns the lines added, or the refusal of the write (a link).
  */
-function addToGitignore(dir: string): string[] {
+function addToGitignore(dir: string): { readonly added: readonly string[]; readonly refusal?: WriteRefusal } {
   const file = path.join(dir, ".gitignore");
-  const text = fs.readFileSync(file, "utf8");
+  const bytes = fs.readFileSync(file);
+  // Patterns are compared as text; only ASCII ones can equal the lines init adds.
+  const text = bytes.toString("latin1");
   const present = new Set(text.split(/\r?\n/).map((line) => line.trim().replace(/^\//, "").replace(/\/$/, "")));
   const missing = GITIGNORE_LINES.filter((line) => !present.has(line.replace(/\/$/, "")));
-  if (missing.length === 0) return [];
-  const separator = text === "" || text.endsWith("\n") ? "" : "\n";
-  const refusal = writeFileConfined(dir, file, `${text}${separator}${text === "" ? "" : "\n"}${GITIGNORE_HEADER}\n${missing.join("\n")}\n`);
-  if (refusal) throw new Error(`.gitignore could not be written: ${refusal.reason}`);
-  return [...missing];
+  if (missing.length === 0) return { added: [] };
+  const firstEnd = text.indexOf("\n");
+  const eol = firstEnd > 0 && text[firstEnd - 1] === "\r" ? "\r\n" : "\n";
+  const separator = text === "" || text.endsWith("\n") ? "" : eol;
+  const added = `${separator}${text === "" ? "" : eol}${GITIGNORE_HEADER}${eol}${missing.join(eol)}${eol}`;
+  const mode = fs.statSync(file).mode & 0o7777;
+  const refusal = writeFileConfined(dir, file, [bytes, Buffer.from(added, "utf8")], { mode });
+  return refusal ? { added: [], refusal } : { added: missing };
 }
 
 /**

@@ -61,15 +61,41 @@ describe("init in an existing project", () => {
     expect(fs.readFileSync(path.join(dir, ".gitignore"), "utf8")).toBe("dist\n");
   });
 
-  it("never adds to a .gitignore that is a symbolic link (it would write through it): that one is in the way", () => {
+  it("never adds to a .gitignore that is a symbolic or hard link (it would write through it), and says why (AL6301), writing nothing", () => {
     const dir = project({});
     const outside = path.join(tempDir("al-init-outside-"), "ignore");
     fs.writeFileSync(outside, "dist\n");
     fs.symlinkSync(outside, path.join(dir, ".gitignore"));
     const result = initAgent(dir, TYPES);
-    expect(result.diagnostics.map((d) => d.code)).toEqual(["AL9101"]);
+    expect(result.ok).toBe(false);
+    // Not AL9101 "would overwrite": init adds to a project's .gitignore (helper-72).
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["AL6301"]);
+    expect(result.diagnostics[0]!.message).toMatch(/^\.gitignore was not written: \.gitignore is a symbolic link/);
     expect(fs.readFileSync(outside, "utf8")).toBe("dist\n");
     expect(fs.readdirSync(dir)).toEqual([".gitignore"]);
+    const hard = project({});
+    fs.linkSync(outside, path.join(hard, ".gitignore"));
+    expect(initAgent(hard, TYPES).diagnostics.map((d) => d.code)).toEqual(["AL6301"]);
+    expect(fs.readdirSync(hard)).toEqual([".gitignore"]);
+  });
+
+  it("keeps the project's .gitignore bytes, line ends and permissions when it adds to it (helper-72)", () => {
+    // A Latin-1 pattern stays as written (decoding it as UTF-8 and writing it back made it U+FFFD).
+    const latin1 = Buffer.from("caf\xe9.txt\n*.log\n", "latin1");
+    const dir = project({});
+    fs.writeFileSync(path.join(dir, ".gitignore"), latin1);
+    fs.chmodSync(path.join(dir, ".gitignore"), 0o600);
+    expect(initAgent(dir, TYPES).ok).toBe(true);
+    const after = fs.readFileSync(path.join(dir, ".gitignore"));
+    expect(after.subarray(0, latin1.length).equals(latin1)).toBe(true);
+    expect(after.subarray(latin1.length).toString("utf8")).toBe("\n# Written by assembly-line compile: the analysis cache and the packaged artifact.\n.assemblyline/\nnode_modules/\n");
+    expect(fs.statSync(path.join(dir, ".gitignore")).mode & 0o777).toBe(0o600);
+    // CRLF: the added lines end as the file's own do.
+    const crlf = project({ ".gitignore": "dist\r\n*.log" });
+    expect(initAgent(crlf, TYPES).ok).toBe(true);
+    expect(fs.readFileSync(path.join(crlf, ".gitignore"), "utf8")).toBe(
+      "dist\r\n*.log\r\n\r\n# Written by assembly-line compile: the analysis cache and the packaged artifact.\r\n.assemblyline/\r\nnode_modules/\r\n",
+    );
   });
 
   it("refuses an agent in another's plugins/ (AL9104, an error), warns elsewhere inside it, and says nothing in its subagents/<name>/", () => {
