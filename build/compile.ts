@@ -298,9 +298,12 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   // Compared once: the lock of a 2,000-tool agent is 2.5 MB, about 2 ms a comparison.
   const lockUnchanged = committedText === lockText;
   // The lock's UTF-8 bytes, encoded once (for the manifest's lock integrity, the write and the
-  // compile record): the previous lock's when its text is the new one's.
+  // compile record): the previous lock's when its text is the new one's and they are exactly its
+  // encoding (not after a byte order mark, which the text drops and `--check` reports as drift:
+  // reusing those bytes kept the mark for good; helper-72's review).
   let lockBytesMemo: Uint8Array | undefined;
-  const lockBytes = (): Uint8Array => (lockBytesMemo ??= lockUnchanged && previous.kind === "ok" && !previous.invalidUtf8 ? previous.bytes : Buffer.from(lockText, "utf8"));
+  const lockBytes = (): Uint8Array =>
+    (lockBytesMemo ??= lockUnchanged && previous.kind === "ok" && !previous.invalidUtf8 && !startsWithByteOrderMark(previous.bytes) ? previous.bytes : Buffer.from(lockText, "utf8"));
   // The review compares every tool of both locks: computed only when something asks for it
   // (`--check`, `add`'s onLockChange, a reader of `result.review`), not on every compile.
   const reviewBase = options.check ? options.reviewBase : undefined;
@@ -552,3 +555,7 @@ function toPosix(p: string): string {
   return p.split(path.sep).join("/");
 }
 
+/** True when `bytes` start with the UTF-8 byte order mark (EF BB BF). */
+function startsWithByteOrderMark(bytes: Uint8Array): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}

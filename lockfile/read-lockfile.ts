@@ -26,7 +26,7 @@ export type ReadLockfileResult =
   | { readonly kind: "invalid"; readonly diagnostic: Diagnostic; readonly bytes: Uint8Array; readonly value?: unknown }
   /** `lockfileVersion` greater than {@link LOCKFILE_VERSION} (AL6007): refuse, never rewrite. */
   | { readonly kind: "unsupported-version"; readonly version: number; readonly diagnostic: Diagnostic; readonly bytes: Uint8Array }
-  /** `invalidUtf8` as `readLockBytes` says it: when false, `bytes` are exactly the UTF-8 encoding of `text`. */
+  /** `invalidUtf8` as `readLockBytes` says it: when false, `bytes` are exactly the UTF-8 encoding of `text` after a leading byte order mark, if any. */
   | { readonly kind: "ok"; readonly lock: Lockfile; readonly bytes: Uint8Array; readonly text: string; readonly invalidUtf8: boolean };
 
 /** Options of {@link readLockfile}. */

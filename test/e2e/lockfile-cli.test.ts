@@ -63,6 +63,19 @@ describe("plugins.lock through the CLI", () => {
     expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
   });
 
+  it("a byte order mark that --check reports is gone after the compile it says to run (helper-72)", () => {
+    const root = compiledCopy();
+    const lockPath = path.join(root, "plugins.lock");
+    fs.writeFileSync(lockPath, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), reference]));
+    const check = runCli(["compile", root, "--check"]);
+    expect(check.status).toBe(1);
+    expect(check.stdout + check.stderr).toContain("byte order mark");
+    const { json } = runCliJson(["compile", root]);
+    expect(json).toMatchObject({ ok: true, lockChanged: true });
+    expect(lockOf(root).equals(reference)).toBe(true);
+    expect(runCli(["compile", root, "--check"]).status).toBe(0);
+  });
+
   it("compiling twice writes the same bytes and does not rewrite the file", () => {
     const root = copyAgent(supportAgentRoot);
     freshCompile(root);
