@@ -156,8 +156,12 @@ function readCapabilities(
       diagnostics.push(
         createDiagnostic(Diagnostics.CapabilityUnknownField, at(`${pointer}/${escapePointerSegment(field)}`, true), [field, key], {
           path: ["capabilities", key, field],
+          // A near miss of 'package' or 'config' may still be one of the plugin's options written
+          // one level too high (`packages:` for a plugin whose configSchema has it): the config
+          // check then leaves that option's AL5004 to this error (`validateConfigValue`), so the
+          // hint names both fixes (helper-72's review).
           hint: suggestion
-            ? `Did you mean '${suggestion}'?`
+            ? `Did you mean '${suggestion}'? If '${field}' is one of the plugin's options, put it under 'config:'.`
             : `A capability entry has only 'package' and 'config'; put plugin options under 'config:'.`,
         }),
       );

@@ -30,7 +30,7 @@ describe("loadAgent", () => {
   it("counts lines and columns as an editor does with a BOM and CRLF", () => {
     const root = writeTree({ "agent.md": "\uFEFF---\r\ncapabilities:\r\n  example:\r\n    packag: x\r\n---\r\n" });
     const [d] = loadAgent(host, root).diagnostics;
-    expect(d).toMatchObject({ code: "AL1010", line: 4, column: 5, path: "capabilities.example.packag", hint: "Did you mean 'package'?" });
+    expect(d).toMatchObject({ code: "AL1010", line: 4, column: 5, path: "capabilities.example.packag", hint: "Did you mean 'package'? If 'packag' is one of the plugin's options, put it under 'config:'." });
   });
 
   it("reports a missing agent.md, a missing or unterminated front matter, and YAML errors with positions", () => {

@@ -60,6 +60,13 @@ describe("config merge", () => {
     const misplaced = agent("---\ncapabilities:\n  private-search:\n    index: products\n---\n");
     expect(misplaced.diagnostics.map((d) => [d.code, d.line, d.path])).toEqual([["AL1010", 4, 'capabilities["private-search"].index']]);
     expect(misplaced.diagnostics[0]!.hint).toBe("A capability entry has only 'package' and 'config'; put plugin options under 'config:'.");
+    // One whose name is a near miss of 'package' or 'config' (a plugin option `packages`, say):
+    // its hint names both fixes, since the did-you-mean alone sent the user to a wrong one (helper-72).
+    const nearMiss = agent("---\ncapabilities:\n  private-search:\n    configs: products\n---\n", {
+      "plugins/private-search/ai.assemblyline/index.ts": SEARCH_ENTRY.replace('required: ["index"]', 'required: ["configs"]').replace("index: { type: \"string\" }", "configs: { type: \"string\" }"),
+    });
+    expect(nearMiss.diagnostics.map((d) => d.code)).toEqual(["AL1010"]);
+    expect(nearMiss.diagnostics[0]!.hint).toBe("Did you mean 'config'? If 'configs' is one of the plugin's options, put it under 'config:'.");
     // A required option that is missing and not written beside config: is still AL5004.
     const missing = agent("---\ncapabilities:\n  private-search:\n    depth: 2\n---\n");
     expect(missing.diagnostics.map((d) => d.code).sort()).toEqual(["AL1010", "AL5004"]);
