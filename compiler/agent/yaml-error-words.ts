@@ -40,9 +40,24 @@ export function yamlErrorWords(error: YAMLError, text: string): YamlErrorWords {
     }
     case "BLOCK_AS_IMPLICIT_KEY": {
       const line = lineAt(text, start);
+      if (error.message.startsWith("A block sequence may not be used as an implicit map key")) {
+        // A stray or misaligned `- item`: reported at the space before its dash.
+        const at = line.start + (line.text.length - line.text.trimStart().length);
+        return { start: at, end: at + 1, hint: "This '- ' item is not in line with a list: write a list's items under their key, each '- ' at the same indentation, or remove the stray '- '." };
+      }
       const key = keyOf(line.text);
-      const value = line.text.slice(line.text.indexOf(":") + 1).trim();
-      return key && value ? { start, end, hint: `A value that holds ": " must be quoted: ${key}: ${JSON.stringify(value)}.` } : { start, end, hint: 'A value that holds ": " must be quoted.' };
+      // The value as written on the line, without a trailing comment (` # …`).
+      const value = line.text.slice(line.text.indexOf(":") + 1).replace(/\s+#.*$/, "").trim();
+      if (key && value.includes(": ")) return { start, end, hint: `A value that holds ": " must be quoted: ${key}: ${JSON.stringify(value)}.` };
+      // No ": " in the value: the key below is indented under one that already has a value.
+      if (key && value) {
+        return {
+          start,
+          end,
+          hint: `'${key}' has a value on its own line (${key}: ${value}), so the keys below it cannot be indented under it: line them up with '${key}', or remove the value to give '${key}' those keys.`,
+        };
+      }
+      return { start, end, hint: 'A value that holds ": " must be quoted.' };
     }
     case "BAD_INDENT": {
       // Reported at the start of the line: the key that is out of line is where the caret goes.
@@ -55,9 +70,11 @@ export function yamlErrorWords(error: YAMLError, text: string): YamlErrorWords {
   }
 }
 
-/** An unclosed `{` or `[`, which the parser reports where the front matter ends: pointed at the last such bracket before. */
+/** An unclosed `{` or `[`, which the parser reports where the front matter ends: pointed at the bracket left open. */
 function unclosedBracket(open: "{" | "[", start: number, end: number, text: string): YamlErrorWords {
-  const at = text.lastIndexOf(open, start);
+  const openers = scanFlow(text, start).openers;
+  const found = openers.filter((opener) => opener.char === open).at(-1)?.offset;
+  const at = found ?? text.lastIndexOf(open, start);
   const key = at >= 0 ? keyOf(lineAt(text, at).text) : undefined;
   const hint =
     open === "{"
@@ -68,11 +85,57 @@ function unclosedBracket(open: "{" | "[", start: number, end: number, text: stri
 
 /** An unclosed quote, which the parser reports where the front matter ends: pointed at the quote that opens it. */
 function unclosedQuote(quote: string, start: number, end: number, text: string): YamlErrorWords {
-  const at = text.lastIndexOf(quote, start - 1);
+  const open = scanFlow(text, start).quote;
+  const at = open?.char === quote ? open.offset : text.lastIndexOf(quote, start - 1);
   const key = at >= 0 ? keyOf(lineAt(text, at).text) : undefined;
   const example = key ?? "description";
   const hint = `Close the quote on the same line (${example}: ${quote}…${quote}), or write a text of several lines as a block: ${example}: | and the text on the lines below, indented.`;
   return at >= 0 ? { start: at, end: at + 1, hint } : { start, end, hint };
+}
+
+/** A bracket or quote of the text and where it is. */
+interface Mark {
+  readonly char: string;
+  readonly offset: number;
+}
+
+/**
+ * The brackets still open at `upTo` in `text`, outermost first, and the quote still open there,
+ * if any: a scan that skips comments (`#` at a line's start or after white space) and the
+ * contents of quoted scalars (with their escapes: `\"` in double quotes, `''` in single ones),
+ * and takes a quote as opening one only where a scalar can start (after `:`, `-`, `,`, `[`, `{`,
+ * `?` or at a line's start), so an apostrophe inside plain text (`it's`) opens nothing.
+ */
+function scanFlow(text: string, upTo: number): { readonly openers: readonly Mark[]; readonly quote: Mark | undefined } {
+  const openers: Mark[] = [];
+  let quote: Mark | undefined;
+  let lastSignificant = "\n";
+  for (let i = 0; i < upTo && i < text.length; i++) {
+    const char = text[i]!;
+    if (quote) {
+      if (quote.char === '"' && char === "\\") i++;
+      else if (quote.char === "'" && char === "'" && text[i + 1] === "'") i++;
+      else if (char === quote.char) {
+        quote = undefined;
+        lastSignificant = char;
+      }
+      continue;
+    }
+    if (char === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
+      const next = text.indexOf("\n", i);
+      if (next === -1) break;
+      i = next - 1;
+      continue;
+    }
+    if ((char === '"' || char === "'") && /[\n:\-,[{?]/.test(lastSignificant)) {
+      quote = { char, offset: i };
+      continue;
+    }
+    if (char === "{" || char === "[") openers.push({ char, offset: i });
+    else if ((char === "}" || char === "]") && openers.at(-1)?.char === (char === "}" ? "{" : "[")) openers.pop();
+    if (char === "\n" || !/\s/.test(char)) lastSignificant = char;
+  }
+  return { openers, quote };
 }
 
 /** The line of `text` that holds `offset`: where it starts, and its text without the line end. */

@@ -68,6 +68,26 @@ describe("loadAgent", () => {
     expect(misaligned.hint).toContain("Line up the keys of one mapping");
   });
 
+  it("finds the bracket or quote left open past comments and escapes, and gives no quoting hint where no ': ' is (helper-72)", () => {
+    const first = (frontMatter: string) => loadAgent(host, writeTree({ "agent.md": `---\n${frontMatter}\n---\nBody.\n` })).diagnostics[0]!;
+    // A comment holding a bracket, after the one left open.
+    expect(first("name: a\ncapabilities:\n  example: {\n  # old: {}\n")).toMatchObject({ code: "AL1006", line: 4, column: 12 });
+    expect(first("name: a\ntags: [a, b\n# [todo]\n")).toMatchObject({ code: "AL1006", line: 3, column: 7 });
+    // Escapes inside the open quote, and an apostrophe in plain text before it.
+    expect(first('name: a\ndescription: "Say \\"hi\\" to\n')).toMatchObject({ code: "AL1006", line: 3, column: 14 });
+    expect(first("name: it's\ndescription: 'It''s fine\n")).toMatchObject({ code: "AL1006", line: 3, column: 14 });
+    // A stray list item: at its dash, with a hint about lists.
+    const stray = first("name: a\ncapabilities:\n  example: {}\n - other\n");
+    expect(stray).toMatchObject({ code: "AL1006", line: 5, column: 2 });
+    expect(stray.hint).toBe("This '- ' item is not in line with a list: write a list's items under their key, each '- ' at the same indentation, or remove the stray '- '.");
+    // A key indented under one that has a value: quoting that value would not help.
+    expect(first("name: a\ndescription: x\n  more: y\n").hint).toBe(
+      "'description' has a value on its own line (description: x), so the keys below it cannot be indented under it: line them up with 'description', or remove the value to give 'description' those keys.",
+    );
+    // The quoted value of the hint leaves a trailing comment out.
+    expect(first("name: a\ndescription: Note: this # c\n").hint).toBe('A value that holds ": " must be quoted: description: "Note: this".');
+  });
+
   it("says how to write capabilities: given as a list, with the list's own names (helper-69)", () => {
     const listed = loadAgent(host, writeTree({ "agent.md": "---\nname: a\ncapabilities:\n  - hello\n  - search\n---\n" })).diagnostics;
     expect(listed.map((d) => d.code)).toEqual(["AL1008"]);
