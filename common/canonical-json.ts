@@ -69,8 +69,8 @@ const INDEX_LIKE = /^(?:0|[1-9]\d{0,9})$/;
  * `undefined` (never a JSON value) when that cannot be promised, and the caller writes the value
  * itself: an object with an integer-like key (property order is then not insertion order) or a
  * `__proto__` key (an assignment would set the prototype), anything {@link writeFast} refuses
- * (a non-finite number, `undefined` in an array, a sparse array, a non-plain object, a
- * function, symbol or bigint), or a value deeper than `FAST_DEPTH` (or cyclic).
+ * (a non-finite number, `undefined` in an array, a sparse array, an array with a `toJSON` or
+ * another prototype, a non-plain object, a function, symbol or bigint), or a value deeper than `FAST_DEPTH` (or cyclic).
  *
  * Exported for its test (`test/lockfile/serialize.test.ts`); callers use {@link serializeCanonicalJson}.
  */
@@ -89,6 +89,9 @@ export function canonicalCopy(value: unknown, firstKeys: readonly string[] = NO_
   if (value === null) return null;
   if (depth > FAST_DEPTH) return undefined;
   if (Array.isArray(value)) {
+    // JSON.stringify would call an array's `toJSON` (its own, or a subclass's): such an array is
+    // never handed back as it is (helper-72's review); the caller writes the value itself.
+    if (Object.getPrototypeOf(value) !== Array.prototype || Object.prototype.hasOwnProperty.call(value, "toJSON")) return undefined;
     // The array itself when every item is its own copy (copy on write: most of a lock's values
     // are already canonical, and each copy is garbage the next moment).
     let out: unknown[] | undefined;

@@ -143,6 +143,19 @@ describe("canonicalCopy (the native path of serializeCanonicalJson, issue 14 ite
   });
 
   it("declines what JSON.stringify of a copy would not write canonically", () => {
+    // An array JSON.stringify would write through a toJSON (its own, or a subclass's) is not handed
+    // back as it is: the writer then writes its items (helper-72's review).
+    const ownToJson = Object.assign([1, 2], { toJSON: () => "hijacked" });
+    class Sneaky extends Array {
+      toJSON(): unknown {
+        return { evil: true };
+      }
+    }
+    const subclass = Sneaky.from([1, 2]);
+    for (const array of [ownToJson, subclass]) {
+      expect(canonicalCopy({ a: array })).toBeUndefined();
+      expect(serializeCanonicalJson({ a: array })).toBe('{\n  "a": [\n    1,\n    2\n  ]\n}\n');
+    }
     // Integer-like keys: property order is not insertion order (the writers handle them).
     expect(canonicalCopy({ a: { "10": 1, "9": 2 } })).toBeUndefined();
     expect(canonicalCopy({ "0": 1 })).toBeUndefined();
