@@ -10,6 +10,7 @@
 import { compileFirst, registerHostCommands } from "./commands/host-commands.js";
 import { printCommandOutput, type CommandOutput } from "./commands/command-output.js";
 import type { CompilerLoader } from "./ensure-artifact.js";
+import { sourceStacks, type SourceMapLoader } from "./source-stacks.js";
 import { createProgram, runProgram } from "./program.js";
 import type { EarlySandboxStart } from "../runtime-min/execution/early-start.js";
 
@@ -17,6 +18,8 @@ import type { EarlySandboxStart } from "../runtime-min/execution/early-start.js"
 export interface HostCliServices {
   /** Loads the compiler for a compile-first step that compiles (`../build/compile.ts`). */
   readonly loadCompiler: CompilerLoader;
+  /** Loads the bundles' source maps, to show a failed tool's stack at its sources (`./source-stacks.ts`). */
+  readonly loadSourceMaps: SourceMapLoader;
   /** The sandbox process the binary started for this `call` (`./early-call.ts`): its run id is the call's, and its runtime may adopt it. */
   readonly earlyStart?: EarlySandboxStart;
 }
@@ -33,6 +36,7 @@ export async function hostMain(argv: readonly string[], services: HostCliService
     printCommandOutput(output);
     exitCode = output.exitCode;
   };
-  registerHostCommands(program, { ensureArtifact: compileFirst(services.loadCompiler), ...(services.earlyStart === undefined ? {} : { earlyStart: services.earlyStart }) }, write);
+  const hooks = { ensureArtifact: compileFirst(services.loadCompiler), sourceStacks: sourceStacks(services.loadSourceMaps), ...(services.earlyStart === undefined ? {} : { earlyStart: services.earlyStart }) };
+  registerHostCommands(program, hooks, write);
   return runProgram(program, argv, () => exitCode);
 }

@@ -19,6 +19,7 @@ import { isTargetId, TARGET_IDS, unknownTargetHint } from "../compiler/providers
 import { compileFirst, registerHostCommands } from "./commands/host-commands.js";
 import { createProgram, runProgram } from "./program.js";
 import type { CompilerLoader } from "./ensure-artifact.js";
+import { sourceStacks } from "./source-stacks.js";
 import { printCommandOutput, type CommandOutput } from "./commands/command-output.js";
 import { registerLspCommand, type ServeLanguageServer } from "./commands/lsp.js";
 import type { EarlySandboxStart } from "../runtime-min/execution/early-start.js";
@@ -120,7 +121,8 @@ export async function main(argv: readonly string[], services: CliServices = {}):
     printCommandOutput(output);
     exitCode = output.exitCode;
   };
-  registerHostCommands(program, { ensureArtifact: compileFirst(loadCompiler), ...(services.earlyStart === undefined ? {} : { earlyStart: services.earlyStart }) }, write);
+  const hooks = { ensureArtifact: compileFirst(loadCompiler), sourceStacks: sourceStacks(() => import("../packaging/bundle-source-map.js")), ...(services.earlyStart === undefined ? {} : { earlyStart: services.earlyStart }) };
+  registerHostCommands(program, hooks, write);
   registerLspCommand(program, services.serveLanguageServer, (code) => (exitCode = code));
   return runProgram(program, argv, () => exitCode);
 }

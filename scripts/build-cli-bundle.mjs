@@ -345,16 +345,19 @@ await buildBundle(
   [
     'export const run = (argv: readonly string[], earlyStart?: import("./runtime-min/execution/early-start.ts").EarlySandboxStart) => import("./bin/run.ts").then((cli) => cli.run(argv, earlyStart));',
     'export const compiler = () => import("./build/compile.ts");',
+    'export const sourceMaps = () => import("./packaging/bundle-source-map.ts");',
     ...Object.entries(WORKER_SCRIPTS).map(([name, script]) => `export const ${name} = () => import("./${script}");`),
   ].join("\n"),
   bundle,
 );
-// The host bundle: the host commands alone (bin/run-host.ts), given the CLI bundle's compiler.
+// The host bundle: the host commands alone (bin/run-host.ts), given the CLI bundle's compiler
+// and source maps.
 await buildBundle(
   [
     'type EarlySandboxStart = import("./runtime-min/execution/early-start.ts").EarlySandboxStart;',
-    'export const run = (argv: readonly string[], earlyStart: EarlySandboxStart | undefined, cliBundle: () => { compiler: () => Promise<typeof import("./build/compile.ts")> }) =>',
-    '  import("./bin/run-host.ts").then((host) => host.runHost(argv, earlyStart, () => cliBundle().compiler()));',
+    'type CliBundle = { compiler: () => Promise<typeof import("./build/compile.ts")>; sourceMaps: () => Promise<typeof import("./packaging/bundle-source-map.ts")> };',
+    'export const run = (argv: readonly string[], earlyStart: EarlySandboxStart | undefined, cliBundle: () => CliBundle) =>',
+    '  import("./bin/run-host.ts").then((host) => host.runHost(argv, earlyStart, () => cliBundle().compiler(), () => cliBundle().sourceMaps()));',
   ].join("\n"),
   hostBundle,
   NOT_IN_HOST_BUNDLE,

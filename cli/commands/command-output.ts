@@ -6,6 +6,8 @@
  */
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { colorFor } from "../../diagnostics/terminal-color.js";
+import type { CallResult } from "../../runtime-min/types.js";
+import type { Runtime } from "../../runtime-min/index.js";
 import type { EarlySandboxStart } from "../../runtime-min/execution/early-start.js";
 import type { RuntimeOptions } from "../../runtime-min/types.js";
 
@@ -42,6 +44,11 @@ export interface RuntimeCommandHooks {
   readonly runtimeOptions?: Omit<RuntimeOptions, "root" | "hostConfig" | "execution">;
   /** The sandbox process started for this `call` before the CLI loaded (`../early-call.ts`): `call` takes its run id when `--run` is omitted, and gives it to the runtime. */
   readonly earlyStart?: EarlySandboxStart;
+  /**
+   * The pretty output's view of a call result: a tool's stack at its sources (`../source-stacks.ts`).
+   * Without it, stacks are shown as the tool's process reported them.
+   */
+  readonly sourceStacks?: (result: CallResult, runtime: Runtime) => Promise<CallResult>;
 }
 
 /** Writes a command's output to stdout, then stderr. */

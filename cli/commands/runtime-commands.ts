@@ -150,7 +150,10 @@ async function withRuntime(
 ): Promise<CommandOutput> {
   return withHostRuntime(root, options, hooks, async (runtime) => {
     const result = await act(runtime);
-    return { exitCode: exitCodeOf(result), stdout: json ? `${JSON.stringify(result)}\n` : formatCallResult(result, root ?? ".", paletteFor(color?.stdout ?? false), hostArgs), stderr: "" };
+    if (json) return { exitCode: exitCodeOf(result), stdout: `${JSON.stringify(result)}\n`, stderr: "" };
+    // Read by a person: a tool's stack at its sources (the JSON keeps it as the tool reported it).
+    const shown = hooks.sourceStacks ? await hooks.sourceStacks(result, runtime) : result;
+    return { exitCode: exitCodeOf(result), stdout: formatCallResult(shown, root ?? ".", paletteFor(color?.stdout ?? false), hostArgs), stderr: "" };
   }, color);
 }
 
