@@ -17,12 +17,14 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
 import type { ContractReview } from "../../lockfile/review-contract.js";
 import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
+import { writeFileConfined } from "../../common/confined-write.js";
+import { decodeUtf8 } from "../../common/host.js";
+import { writeRefusalDiagnostic } from "../../diagnostics/write-refusal.js";
 import { addCapabilityToAgentMd } from "./add-capability-to-agent-md.js";
 import { readPluginName, validateCapabilityKey } from "./capability-key.js";
 import { detectPackageManager, installAllCommand, uninstallCommand } from "./detect-package-manager.js";
@@ -114,8 +116,15 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", key)), [key, installed.name]), { ...base, key });
   }
   let before = "";
+  let mode: number;
   try {
-    before = fs.readFileSync(agentFile, "utf8");
+    const bytes = fs.readFileSync(agentFile);
+    // Text that is not UTF-8 would come back with U+FFFD where its bytes were (helper-73): the
+    // compile refuses it (AL1003), and so does add, before changing it.
+    const decoded = decodeUtf8(bytes, { keepBom: true });
+    if (decoded.invalidUtf8) return fail(createDiagnostic(Diagnostics.AgentFileNotUtf8, fileStart(agentFile)), { ...base, key });
+    before = decoded.text;
+    mode = fs.statSync(agentFile).mode & 0o7777;
   } catch (error) {
     return fail(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [String(error)]), { ...base, key });
   }
@@ -123,7 +132,12 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   if (edited.diagnostics.length > 0) {
     return { ok: false, diagnostics: edited.diagnostics.map((d) => relativizeDiagnostic(d, root, path.relative)), agentMdChanged: false, ...base, key };
   }
-  if (edited.changed) await writeFileAtomic(agentFile, edited.text);
+  if (edited.changed) {
+    // Atomic, with the file's permission bits, and never through a link (an agent.md that links
+    // out of the agent, or a hard link: helper-73), as every write of the toolchain.
+    const refusal = writeFileConfined(root, agentFile, edited.text, { mode });
+    if (refusal) return fail(writeRefusalDiagnostic("agent.md", refusal, root), { ...base, key });
+  }
   const compile = await compileAgent({
     root,
     acceptInstalled: new Set([`.\0${key}`]),

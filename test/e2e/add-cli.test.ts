@@ -120,6 +120,26 @@ describe("assembly-line add", () => {
     expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(AGENT_MD);
   }, 120_000);
 
+  it("never changes an agent.md it cannot keep byte for byte or write in place (helper-73)", () => {
+    // Not UTF-8: refused as the compile refuses it (AL1003), its bytes untouched (they came back as U+FFFD).
+    const latin1 = writeTree({});
+    const bytes = Buffer.concat([Buffer.from(AGENT_MD, "utf8"), Buffer.from("Caf\xe9\n", "latin1")]);
+    fs.writeFileSync(path.join(latin1, "agent.md"), bytes);
+    const refused = runCli(["add", `file:${tarball}`, latin1, "--as", "cards"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout + refused.stderr).toContain("AL1003");
+    expect(fs.readFileSync(path.join(latin1, "agent.md")).equals(bytes)).toBe(true);
+    // A link out of the agent: never written through (AL6301), the file it leads to untouched.
+    const linked = writeTree({});
+    const outside = path.join(writeTree({ "agent.md": AGENT_MD }), "agent.md");
+    fs.symlinkSync(outside, path.join(linked, "agent.md"));
+    const through = runCli(["add", `file:${tarball}`, linked, "--as", "cards"]);
+    expect(through.status).toBe(1);
+    expect(through.stdout + through.stderr).toContain("AL6301");
+    expect(fs.readFileSync(outside, "utf8")).toBe(AGENT_MD);
+    expect(fs.lstatSync(path.join(linked, "agent.md")).isSymbolicLink()).toBe(true);
+  });
+
   it("refuses a spec that names nothing, with exit code 1 and no change", () => {
     const root = writeTree({ "agent.md": AGENT_MD });
     const run = runCli(["add", "./does-not-exist.tgz", root]);
