@@ -25,6 +25,7 @@ import { configIsCode } from "../../build/project-config/load-project-config.js"
 import { HOST_LIMIT_RANGES } from "../../runtime-min/host-limits.js";
 import { formatCallResult, formatRefusal } from "../format-call-result.js";
 import { formatDiagnosticsFrom } from "../output.js";
+import { cliCommandPrefix } from "../../common/cli-command.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
 
 export { defaultWrite, terminalColor, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "./command-output.js";
@@ -332,7 +333,7 @@ function parseInput(text: string | undefined): unknown {
     // The catalog's hint is about quoting for a shell, which piped text never needs (helper-67's trial).
     const empty = json.trim() === "";
     const reason = empty ? "standard input (--input -) was empty" : `standard input (--input -): ${(error as Error).message}`;
-    throw runtimeError(Diagnostics.CallInputNotJson, "", [reason], STDIN_INPUT_HINT);
+    throw runtimeError(Diagnostics.CallInputNotJson, "", [reason], stdinInputHint());
   }
 }
 
@@ -349,8 +350,10 @@ function javaScriptLiteralHint(text: string): string | undefined {
   return "JSON needs double quotes around every key and string (JavaScript's {name:'Ada'} is not JSON): write --input '{\"name\":\"Ada\"}', the JSON in the shell's single quotes.";
 }
 
-/** AL8040's hint when `--input -` read text that is not JSON. */
-const STDIN_INPUT_HINT = 'Standard input must hold the tool\'s input as one JSON value, e.g. echo \'{"message":"hi"}\' | assembly-line call <tool> --input -.';
+/** AL8040's hint when `--input -` read text that is not JSON (the command as the user can type it: `common/cli-command.ts`). */
+function stdinInputHint(): string {
+  return `Standard input must hold the tool's input as one JSON value, e.g. echo '{"message":"hi"}' | ${cliCommandPrefix()} call <tool> --input -.`;
+}
 
 /**
  * The hint of a `--config` value with no `=` that names a file (`compile --config FILE` chooses

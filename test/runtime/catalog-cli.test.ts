@@ -13,7 +13,7 @@ import { ALWAYS_VISIBLE_CORE_TOOLS } from "../../runtime-min/snapshot/index.js";
 import type { CatalogTool } from "../../runtime-min/snapshot/types.js";
 import { ECHO_SCHEMA, LEDGER_TOOLS, createCatalogAgent } from "./catalog-fixture.js";
 import type { AgentFixture } from "./helpers/agent-fixture.js";
-import { runCli } from "../helpers/run-cli.js";
+import { printedCli, runCli } from "../helpers/run-cli.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 import { runSourceCli, runSourceCliWithEnv } from "./helpers/run-source-cli.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
@@ -181,7 +181,7 @@ describe("assembly-line search", () => {
     const swapped = runCli(["search", folder], { cwd: elsewhere });
     expect(swapped.status, swapped.stderr).toBe(2);
     expect(swapped.stderr).toContain("AL8044");
-    expect(swapped.stderr).toContain(`assembly-line search '' ${folder}`);
+    expect(swapped.stderr).toContain(`To browse that agent's tools: ${printedCli(elsewhere)} search '' ${folder};`);
     const json = runCli(["search", folder, "--format", "json"], { cwd: elsewhere });
     expect(json.status).toBe(2);
     expect(JSON.parse(json.stdout).diagnostics).toMatchObject([{ code: "AL8044", message: `There is no agent here, and the query '${folder}' is an agent's folder: search takes the query first, then the root.` }]);
