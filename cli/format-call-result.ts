@@ -1,5 +1,6 @@
 /**
- * Pretty output of `call` and `approve` (the `--format json` output is the `CallResult` itself).
+ * Pretty output of `call` and `approve` (the `--format json` output is the `CallResult` itself,
+ * with the host command's `diagnostics` and `lockChanged`: `./commands/host-report.ts`).
  */
 import { cliCommand } from "../common/cli-command.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
