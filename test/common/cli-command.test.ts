@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliCommand, cliCommandPrefix, commandPrefixFor, rememberCliStart, NPX_COMMAND_PREFIX } from "../../common/cli-command.js";
 import { fillTemplate } from "../../diagnostics/diagnostic.js";
+import { compileRecordKey } from "../../cli/compile-record.js";
 import { writeTree } from "../helpers/temp-tree.js";
 
 /** A toolchain package as npm installs it: package.json and the bin script. */
@@ -96,5 +97,12 @@ describe("the process's prefix", () => {
     rememberCliStart(script);
     expect(cliCommandPrefix()).toBe(`node ${path.relative(process.cwd(), script).startsWith("..") ? script : path.relative(process.cwd(), script)}`);
     expect(fillTemplate("Run `{cli} add {0}`.", ["{cli}"])).toBe(`Run \`${cliCommandPrefix()} add {cli}\`.`);
+  });
+
+  it("keys the compile record: a compile started another way prints other fix commands, so it is not replayed", () => {
+    const options = { root: "/agent" };
+    const viaNpx = compileRecordKey(options);
+    rememberCliStart(path.join(writeTree(packageAt("toolchain/")), "toolchain/dist/bin/assembly-line.cjs"));
+    expect(compileRecordKey(options)).not.toBe(viaNpx);
   });
 });
