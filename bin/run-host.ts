@@ -8,9 +8,14 @@
 import type { CompilerLoader } from "../cli/ensure-artifact.js";
 import type { SourceMapLoader } from "../cli/source-stacks.js";
 import type { EarlySandboxStart } from "../runtime-min/execution/early-start.js";
+import { rememberCliStart } from "../common/cli-command.js";
 
-/** Runs the host command in `argv` and resolves to its exit code (see `hostMain`). */
+/**
+ * Runs the host command in `argv` and resolves to its exit code (see `hostMain`); records the
+ * script Node ran first, as `./run.ts` does, for the commands it prints (`common/cli-command.ts`).
+ */
 export async function runHost(argv: readonly string[], earlyStart: EarlySandboxStart | undefined, loadCompiler: CompilerLoader, loadSourceMaps: SourceMapLoader): Promise<number> {
+  rememberCliStart(process.argv[1]);
   const { hostMain } = await import("../cli/host-main.js");
   return hostMain(argv, { loadCompiler, loadSourceMaps, ...(earlyStart === undefined ? {} : { earlyStart }) });
 }

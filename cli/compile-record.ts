@@ -17,7 +17,8 @@
  *   the installed dependencies: `toolchainIdentity(true)`), another root, other compile options
  *   (flags and project configuration as they resolve: `--out`, `--no-package`, `--target`,
  *   `--token-budget`, `--max-warnings`, `rules`, the install command hints name) or another
- *   working directory (hints name the root as typed);
+ *   working directory (hints name the root as typed) or another command prefix (hints start with
+ *   it: `../common/cli-command.ts`);
  * - a file read whose stat signature moved and whose content hash differs, or that was changed
  *   within two seconds before the recording started and now hashes differently (racy, as Git
  *   says); a file that was missing and exists; a folder listing that differs (a plugin folder
@@ -43,6 +44,7 @@ import { BUDGET_TOKENS_CACHE_FILE } from "../build/token-count-cache.js";
 import { bytesAnswer, listAnswer, probeHolds, RACY_MARGIN_MS, toolchainIdentity, type Probe, type RecordingHost } from "./inputs-record.js";
 import { fileStatOf, packProbes, unpackProbes, type PackedProbes } from "../common/probe.js";
 import { ProbeSet } from "../common/probes.js";
+import { cliCommandPrefix } from "../common/cli-command.js";
 
 /** Where the record lives, relative to the agent root. */
 export const COMPILE_RECORD_FILE = path.join(".assemblyline", "cache", "compile.bin");
@@ -89,11 +91,13 @@ type StoredCompileRecord = Omit<CompileRecord, "probes"> & { readonly probes: Pa
 /**
  * The options a record is valid for: every compile option that can change what a compile
  * writes or reports (functions excluded; the compile path never receives any here), and the
- * working directory (fix-it hints name the root relative to it).
+ * working directory (fix-it hints name the root relative to it), and the command prefix those
+ * hints start with (`../common/cli-command.ts`: the same agent compiled through npx and by the
+ * script's path prints different fix commands).
  */
 export function compileRecordKey(options: CompileOptions): string {
   const plain = Object.fromEntries(Object.entries(options).filter(([, value]) => typeof value !== "function" && value !== undefined));
-  return JSON.stringify({ cwd: process.cwd(), options: sortedValue(plain) });
+  return JSON.stringify({ cwd: process.cwd(), command: cliCommandPrefix(), options: sortedValue(plain) });
 }
 
 /**

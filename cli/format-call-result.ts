@@ -1,7 +1,8 @@
 /**
- * Pretty output of `call` and `approve` (the `--format json` output is the `CallResult` itself).
+ * Pretty output of `call` and `approve` (the `--format json` output is the `CallResult` itself,
+ * with the host command's `diagnostics` and `lockChanged`: `./commands/host-report.ts`).
  */
-import { shellQuote } from "../common/shell-quote.js";
+import { cliCommand } from "../common/cli-command.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatPretty } from "../diagnostics/format-pretty.js";
 import { plainPalette, type Palette } from "../diagnostics/terminal-color.js";
@@ -52,9 +53,11 @@ export function formatRefusal(message: string, diagnostics: readonly Diagnostic[
   return formatPretty(diagnostics, { color: colors !== plainPalette });
 }
 
-/** `npx assembly-line <command> <first> [root] <rest…>`, shell-quoted, omitting a root of ".". */
+/**
+ * `<prefix> <command> <first> [root] <rest…>`, shell-quoted, omitting a root of "."; the prefix
+ * is what the user can type where the CLI runs (`common/cli-command.ts`).
+ */
 export function hostCommand(command: string, root: string, args: readonly string[]): string {
   const [first, ...rest] = args;
-  const parts = ["npx", "assembly-line", command, ...(first === undefined ? [] : [first]), ...(root === "." || root === "" ? [] : [root]), ...rest];
-  return parts.map(shellQuote).join(" ");
+  return cliCommand(command, ...(first === undefined ? [] : [first]), ...(root === "." || root === "" ? [] : [root]), ...rest);
 }

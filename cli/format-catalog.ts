@@ -11,13 +11,19 @@ import type { ToolSearchResult } from "../runtime-min/types.js";
 
 /**
  * `tools --format json`: `{ tools: [{ name, description, inputSchema, source, visibility, tokens }], tokens }`
- * (DESIGN §7); without `count`, the tools without token counts.
+ * (DESIGN §7); without `count`, the tools without token counts. The CLI writes it with the host
+ * command's `diagnostics` and `lockChanged` added ({@link toolsDocument}, `./commands/host-report.ts`).
  */
 export function toolsJson(snapshot: CapabilitySnapshot, count?: TokenCounter): string {
+  return `${JSON.stringify(toolsDocument(snapshot, count))}\n`;
+}
+
+/** The object {@link toolsJson} prints: `{ tools, tokens }` (without `count`, `{ tools }` without token counts). */
+export function toolsDocument(snapshot: CapabilitySnapshot, count?: TokenCounter): Record<string, unknown> {
   const tools = snapshot.tools.map(({ name, description, inputSchema, source, visibility }): SnapshotTool => ({ name, description, inputSchema, source, visibility }));
-  if (!count) return `${JSON.stringify({ tools })}\n`;
+  if (!count) return { tools };
   const counted = countSnapshotTokens(snapshot, count);
-  return `${JSON.stringify({ tools: tools.map((tool, i) => ({ ...tool, tokens: counted.tools[i]!.tokens })), tokens: counted.total })}\n`;
+  return { tools: tools.map((tool, i) => ({ ...tool, tokens: counted.tools[i]!.tokens })), tokens: counted.total };
 }
 
 /**
@@ -58,11 +64,20 @@ export function formatTools(snapshot: CapabilitySnapshot, root = ".", colors: Pa
   return `${lines.join("\n")}\n`;
 }
 
-/** The search result as `search --format json` prints it: `{ tools, totalMatches, hasMore, nextOffset? }`. */
+/**
+ * The search result as `search --format json` prints it: `{ tools, totalMatches, hasMore,
+ * nextOffset?, activated? }`; the CLI adds the host command's `diagnostics` and `lockChanged`
+ * ({@link searchDocument}, `./commands/host-report.ts`).
+ */
 export function searchJson(result: ToolSearchResult): string {
+  return `${JSON.stringify(searchDocument(result))}\n`;
+}
+
+/** The object {@link searchJson} prints. */
+export function searchDocument(result: ToolSearchResult): Record<string, unknown> {
   const tools = result.tools.map(searchTool);
   const page = { tools, totalMatches: result.totalMatches, hasMore: result.hasMore, ...(result.nextOffset === undefined ? {} : { nextOffset: result.nextOffset }) };
-  return `${JSON.stringify(result.activated === undefined ? page : { ...page, activated: result.activated })}\n`;
+  return result.activated === undefined ? page : { ...page, activated: result.activated };
 }
 
 function searchTool(tool: CatalogTool): CatalogTool {

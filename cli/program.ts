@@ -9,6 +9,7 @@
 import * as path from "node:path";
 import { Command, CommanderError } from "commander";
 import { toolVersion } from "./version.js";
+import { cliCommand } from "../common/cli-command.js";
 import { rememberTypedCommand, type TypedCommand } from "./typed-command.js";
 import type { DiagnosticMessage } from "../diagnostics/catalog/index.js";
 
@@ -92,7 +93,7 @@ async function printFailureJson(program: Command, argv: readonly string[], messa
  * and the hint of the AL9001 diagnostic a `--format json` failure prints name it, so they agree.
  */
 function helpCommand(command?: string): string {
-  return `npx assembly-line ${command === undefined ? "" : `${command} `}--help`;
+  return command === undefined ? cliCommand("--help") : cliCommand(command, "--help");
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
  * The command line as the user typed it, so that a hint can repeat it with another agent root
- * (AL1001 inside an agent: "run `npx assembly-line compile ../..`"). `runProgram`
+ * (AL1001 inside an agent: "run `npx assembly-line compile ../..`", with the prefix of
+ * `../common/cli-command.ts`). `runProgram`
  * (`./program.ts`) remembers it before the command runs; a command run in-process (tests, other
  * hosts) has none, and its hints then name the root without a command line. Kept free of
- * imports beyond the quoting helper: `./program.ts` loads it on every start.
+ * imports beyond the command-line helper: `./program.ts` loads it on every start.
  */
-import { shellQuote } from "../common/shell-quote.js";
+import { cliCommand } from "../common/cli-command.js";
 
 /** The words of one invocation and where its operands are. */
 export interface TypedCommand {
@@ -30,7 +31,7 @@ export function rememberTypedCommand(command: TypedCommand | undefined): void {
 
 /**
  * The typed command line with `newRoot` as the agent root, shell-quoted and prefixed with
- * `npx assembly-line`: the root operand that was typed as `rootAsTyped` is replaced; a root left
+ * what the user can type to run the CLI (`cliCommand`, `../common/cli-command.ts`): the root operand that was typed as `rootAsTyped` is replaced; a root left
  * to its default is inserted at its place (after the operands before it, `''` for an omitted
  * optional query). `undefined` when no invocation was remembered or the command takes no root.
  */
@@ -49,5 +50,5 @@ export function typedCommandWithRoot(rootAsTyped: string, newRoot: string): stri
     const after = operands.length > 0 ? operands[operands.length - 1]! : typed.commandAt;
     words.splice(after + 1, 0, ...missing, newRoot);
   }
-  return ["npx", "assembly-line", ...words].map(shellQuote).join(" ");
+  return cliCommand(...words);
 }

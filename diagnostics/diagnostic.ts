@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { byCodeUnits } from "../common/compare.js";
 import type { SourceLocation } from "../common/positions.js";
 import { formatPropertyPath } from "../common/property-path.js";
+import { CLI_PLACEHOLDER, cliCommandPrefix } from "../common/cli-command.js";
 import type { DiagnosticMessage, Severity } from "./catalog/types.js";
 
 export type { Severity };
@@ -119,9 +120,16 @@ export function recordProducedCode(code: string, message: string): void {
   }
 }
 
-/** Replaces `{0}`, `{1}`, … in a catalog template; unknown placeholders stay as written. */
+/**
+ * Replaces `{0}`, `{1}`, … in a catalog template with `args`, and `{cli}` with the command prefix
+ * a user can type (`common/cli-command.ts`: `npx assembly-line`, `assembly-line` or
+ * `node <script>`), so a hint's command is one that runs where it is printed. One pass over the
+ * template: text an argument brings in (a user's YAML line holding `{cli}`) is never replaced.
+ * Unknown placeholders stay as written.
+ */
 export function fillTemplate(template: string, args: readonly (string | number)[]): string {
-  return template.replace(/\{(\d+)\}/g, (whole, index: string) => {
+  return template.replace(/\{(\d+|cli)\}/g, (whole, index: string) => {
+    if (whole === CLI_PLACEHOLDER) return cliCommandPrefix();
     const value = args[Number(index)];
     return value === undefined ? whole : String(value);
   });

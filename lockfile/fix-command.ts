@@ -1,14 +1,15 @@
 /**
  * The command that brings `plugins.lock` up to date, as printed in hints and reports.
  */
-import { shellQuote } from "../common/shell-quote.js";
+import { cliCommand } from "../common/cli-command.js";
 
 /**
- * `npx assembly-line compile <root>`; `root` is printed as given (pass a path relative to the
- * user's working directory), quoted for a POSIX shell when it holds anything but
- * `[A-Za-z0-9@%+=:,./_-]`. A root of `"."` or `""` prints `npx assembly-line compile`.
+ * `<prefix> compile <root>`, the prefix being what the user can type where the CLI runs
+ * (`common/cli-command.ts`: `npx assembly-line` in a project that installed the toolchain);
+ * `root` is printed as given (pass a path relative to the user's working directory), quoted for
+ * a POSIX shell when it holds anything but `[A-Za-z0-9@%+=:,./_-]`. A root of `"."` or `""`
+ * prints `<prefix> compile`.
  */
 export function fixCommandFor(root: string): string {
-  if (root === "" || root === ".") return "npx assembly-line compile";
-  return `npx assembly-line compile ${shellQuote(root)}`;
+  return root === "" || root === "." ? cliCommand("compile") : cliCommand("compile", root);
 }

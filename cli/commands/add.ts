@@ -6,6 +6,7 @@ import { addPlugin } from "../add/add-plugin.js";
 import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { printDiagnostics } from "../output.js";
 import { formatContractReview } from "../../lockfile/format-review.js";
+import { fixCommandFor } from "../../lockfile/fix-command.js";
 
 /** Runs `add`; 0 when the plugin was added and locked, 1 otherwise. */
 export async function runAdd(spec: string, rootArgument: string, flags: { as?: string }): Promise<number> {
@@ -24,7 +25,7 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
   if (!result.ok) {
     process.stderr.write(
       result.agentMdChanged
-        ? `Added capabilities.${result.key} to agent.md, but plugins.lock was not updated: fix the errors above, then run 'npx assembly-line compile'${result.undoCommand ? `; or undo the add: remove capabilities.${result.key} from agent.md and run '${result.undoCommand}'` : ""}.\n`
+        ? `Added capabilities.${result.key} to agent.md, but plugins.lock was not updated: fix the errors above, then run \`${fixCommandFor(rootArgument)}\`${result.undoCommand ? `; or undo the add: remove capabilities.${result.key} from agent.md and run '${result.undoCommand}'` : ""}.\n`
         : result.package && result.command
           ? `agent.md and plugins.lock were left unchanged, but '${result.command}' installed ${result.package.name}@${result.package.version} into package.json and node_modules; undo it with '${result.undoCommand}' if you do not retry.\n`
           : "agent.md and plugins.lock were left unchanged.\n",

@@ -32,14 +32,26 @@ export function terminalColor(): OutputColor {
   return { stdout: colorFor(process.stdout), stderr: colorFor(process.stderr) };
 }
 
+/**
+ * What the compile-first step did (DESIGN §7: the host commands compile first when the artifact
+ * is missing or stale): its diagnostics, and whether it wrote new `plugins.lock` bytes (the
+ * `lockChanged` of the command's JSON, `./host-report.ts`).
+ */
+export interface CompileFirstOutcome {
+  /** The compile's diagnostics; any error stops the command. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** True when the step compiled and wrote new `plugins.lock` bytes. */
+  readonly lockChanged: boolean;
+}
+
 /** Host wiring the CLI entry provides. */
 export interface RuntimeCommandHooks {
   /**
    * Compiles the root when its artifact is missing or stale (DESIGN §7: `call` and `approve`
-   * compile first). Returns the compile's error diagnostics; any error stops the command.
-   * `artifactDir` is the project configuration's `outDir` when it sets one.
+   * compile first). Resolves to what the step did: any error among its diagnostics stops the
+   * command. `artifactDir` is the project configuration's `outDir` when it sets one.
    */
-  readonly ensureArtifact?: (root: string, artifactDir?: string) => Promise<readonly Diagnostic[]>;
+  readonly ensureArtifact?: (root: string, artifactDir?: string) => Promise<CompileFirstOutcome>;
   /** Extra runtime options (built-in tools, core-tool policy). */
   readonly runtimeOptions?: Omit<RuntimeOptions, "root" | "hostConfig" | "execution">;
   /** The sandbox process started for this `call` before the CLI loaded (`../early-call.ts`): `call` takes its run id when `--run` is omitted, and gives it to the runtime. */

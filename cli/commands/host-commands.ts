@@ -118,7 +118,8 @@ export function registerHostCommands(program: Command, hooks: RuntimeCommandHook
  * The host commands' compile-first step (DESIGN §7: they run the compiled artifact, "compiling
  * first when it is missing or stale"; `../ensure-artifact.ts`), with the compiler `loadCompiler`
  * loads, only when a compile runs. When that compile changed the lock, a note on stderr says so
- * (the lock is committed; the user should see it moved). Resolves to the diagnostics to report.
+ * (the lock is committed; the user should see it moved). Resolves to the diagnostics to report
+ * and whether the lock changed (the `lockChanged` of the command's JSON).
  */
 export function compileFirst(loadCompiler: CompilerLoader): NonNullable<RuntimeCommandHooks["ensureArtifact"]> {
   return async (root, artifactDir) => {
@@ -134,10 +135,10 @@ export function compileFirst(loadCompiler: CompilerLoader): NonNullable<RuntimeC
           : `assembly-line: the agent (${root}) had no plugins.lock, so it was compiled first, and ${lock} was written: commit it with the agent.\n`,
       );
     }
-    if (!ensured.diagnostics.some((d) => d.code === "AL1001")) return ensured.diagnostics;
+    if (!ensured.diagnostics.some((d) => d.code === "AL1001")) return { diagnostics: ensured.diagnostics, lockChanged: ensured.lockChanged };
     // A root inside an agent (run from plugins/hello/): AL1001's hint names the agent root above.
     const { hintAgentRootAbove } = await import("../agent-root-hint.js");
-    return hintAgentRootAbove(ensured.diagnostics, root, root);
+    return { diagnostics: hintAgentRootAbove(ensured.diagnostics, root, root), lockChanged: ensured.lockChanged };
   };
 }
 

@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { initAgent } from "../init/init-agent.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { printDiagnostics } from "../output.js";
-import { shellQuote } from "../../common/shell-quote.js";
+import { cliCommand } from "../../common/cli-command.js";
 
 /** Runs `init` and prints what it wrote (or why it wrote nothing); resolves to the exit code. */
 export function runInit(dirArgument: string): number {
@@ -22,8 +22,8 @@ export function runInit(dirArgument: string): number {
   process.stdout.write([`Created agent '${result.agentName}' in ${shown}:`, ...result.written.map((file) => `  ${file}`), ...added, ...keptTsconfig, ""].join("\n"));
   // The note about a project's own tsconfig.json (AL9103) or the agent around (AL9104), before the next steps.
   printDiagnostics(result.diagnostics, dir);
-  // As the fix commands are written (`lockfile/fix-command.ts`): through npx, which finds a local install.
-  const cd = shown === "." ? "" : ` ${shellQuote(shown)}`;
-  process.stdout.write(["", "Next:", `  npx assembly-line compile${cd}`, `  npx assembly-line call hello${cd} --input '{"name":"Ada"}'`, ""].join("\n"));
+  // Started as this command was, so that the lines run here (`common/cli-command.ts`): npx only where it finds the project's install.
+  const root = shown === "." ? [] : [shown];
+  process.stdout.write(["", "Next:", `  ${cliCommand("compile", ...root)}`, `  ${cliCommand("call", "hello", ...root)} --input '{"name":"Ada"}'`, ""].join("\n"));
   return 0;
 }

@@ -25,7 +25,10 @@ import { configIsCode } from "../../build/project-config/load-project-config.js"
 import { HOST_LIMIT_RANGES } from "../../runtime-min/host-limits.js";
 import { formatCallResult, formatRefusal } from "../format-call-result.js";
 import { formatDiagnosticsFrom } from "../output.js";
+import { cliCommandPrefix } from "../../common/cli-command.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
+import { compileFirstStep, hostJson, hostOutput, newHostReport, type HostAnswer, type HostReport } from "./host-report.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 
 export { defaultWrite, terminalColor, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "./command-output.js";
 
@@ -79,6 +82,7 @@ export interface ApproveCommandOptions {
 /** Runs `assembly-line call`. Never throws. */
 export async function runCallCommand(options: CallCommandOptions, hooks: RuntimeCommandHooks = {}): Promise<CommandOutput> {
   const json = options.format === "json";
+  const report = newHostReport();
   try {
     const input = parseInput(options.input);
     const hostConfig = parseConfig(options.config ?? []);
@@ -106,7 +110,7 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     const firstCall = { tool: options.tool, runId, ...surface, ...(codeRan ? { remember: false } : {}) };
     const earlyStart = early !== undefined && !codeRan && early.runId === runId ? { earlyStart: early } : {};
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}), firstCall, ...earlyStart };
-    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, (runtime) =>
+    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, report, (runtime) =>
       runtime.call({
         tool: options.tool,
         input,
@@ -117,13 +121,14 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
       }),
     );
   } catch (error) {
-    return refusalOutput(error, json, options.color, "call", options.root ?? ".");
+    return refusalOutput(error, json, options.color, "call", options.root ?? ".", report);
   }
 }
 
 /** Runs `assembly-line approve`. Never throws. */
 export async function runApproveCommand(options: ApproveCommandOptions, hooks: RuntimeCommandHooks = {}): Promise<CommandOutput> {
   const json = options.format === "json";
+  const report = newHostReport();
   try {
     const hostConfig = parseConfig(options.config ?? []);
     const limits = parseHostLimitFlags(options);
@@ -131,11 +136,11 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
     const policy = await resolveHostPolicy(options.root ?? ".", options);
     const execution = parseExecution(policy.execution);
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
-    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, [], (runtime) =>
+    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, [], report, (runtime) =>
       runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }),
     );
   } catch (error) {
-    return refusalOutput(error, json, options.color, "call", options.root ?? ".");
+    return refusalOutput(error, json, options.color, "call", options.root ?? ".", report);
   }
 }
 
@@ -146,46 +151,52 @@ async function withRuntime(
   json: boolean,
   color: OutputColor | undefined,
   hostArgs: readonly string[],
+  report: HostReport,
   act: (runtime: Runtime) => Promise<CallResult>,
 ): Promise<CommandOutput> {
   return withHostRuntime(root, options, hooks, async (runtime) => {
     const result = await act(runtime);
-    if (json) return { exitCode: exitCodeOf(result), stdout: `${JSON.stringify(result)}\n`, stderr: "" };
+    const exitCode = exitCodeOf(result);
+    if (json) return { exitCode, document: { ...result }, stderr: "" };
     // Read by a person: a tool's stack at its sources (the JSON keeps it as the tool reported it).
     const shown = hooks.sourceStacks ? await hooks.sourceStacks(result, runtime) : result;
-    return { exitCode: exitCodeOf(result), stdout: formatCallResult(shown, root ?? ".", paletteFor(color?.stdout ?? false), hostArgs), stderr: "" };
-  }, color);
+    return { exitCode, stdout: formatCallResult(shown, root ?? ".", paletteFor(color?.stdout ?? false), hostArgs), stderr: "" };
+  }, color, report);
 }
 
+
 /**
- * Runs a host command on the root's compiled artifact: `hooks.ensureArtifact` first (its
- * error diagnostics are thrown as a `RuntimeError`), then `act` on an open runtime, closed
- * afterwards. The runtime's own warnings (AL8030) are appended to `stderr` (coloured when
- * `color.stderr`). Throws what
- * `openRuntime` and `act` throw; pair it with {@link refusalOutput}.
+ * Runs a host command on the root's compiled artifact: the compile-first step first
+ * (`compileFirstStep`, `./host-report.ts`), then `act` on an open runtime, closed afterwards. The runtime's
+ * own warnings (AL8030, …) are appended to `stderr` (coloured when `color.stderr`) and to
+ * `report`, whose `diagnostics` and `lockChanged` a JSON answer carries. Throws what
+ * `openRuntime` and `act` throw; pair it with {@link refusalOutput}, given the same `report`.
  */
 export async function withHostRuntime(
   root: string | undefined,
   options: Omit<RuntimeOptions, "root">,
   hooks: RuntimeCommandHooks,
-  act: (runtime: Runtime) => Promise<CommandOutput>,
+  act: (runtime: Runtime) => Promise<HostAnswer>,
   color?: OutputColor,
+  report: HostReport = newHostReport(),
 ): Promise<CommandOutput> {
   const agentRoot = root ?? ".";
   startProbesEarly(root, hooks, options);
-  const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
-  if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
+  await compileFirstStep(agentRoot, options.artifactDir, hooks, report);
   // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
   const { openRuntime } = await import("../../runtime-min/runtime.js");
   const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot });
   try {
-    const output = await act(runtime);
-    const warnings = runtime.warnings.length > 0 ? formatRefusal("", runtime.warnings, paletteFor(color?.stderr ?? false)) : "";
-    return { ...output, stderr: output.stderr + warnings };
+    const answer = await act(runtime);
+    const runtimeWarnings = runtime.warnings;
+    report.diagnostics.push(...runtimeWarnings);
+    const warnings = runtimeWarnings.length > 0 ? formatRefusal("", runtimeWarnings, paletteFor(color?.stderr ?? false)) : "";
+    return hostOutput({ ...answer, stderr: answer.stderr + warnings }, report);
   } finally {
     await runtime.close();
   }
 }
+
 
 /** The catalogue side of a host: what `tools` and `search` read. */
 export interface HostCatalog {
@@ -216,51 +227,59 @@ const UNKNOWN_RUN_CONSEQUENCE: Readonly<Record<HostCatalogRun["command"], string
 };
 
 /**
- * The stderr of `tools --run` or `search --run` for a run the state had no record of before the
- * command: warning AL8046, formatted as the runtime's own warnings are. A mistyped run id would
- * otherwise look like a run that activated nothing (`tools`) or silently start a new one
- * (`search`). The one place this rule is worded.
+ * Warning AL8046 for `tools --run` or `search --run` of a run the state had no record of before
+ * the command: a mistyped run id would otherwise look like a run that activated nothing (`tools`)
+ * or silently start a new one (`search`). The one place this rule is worded.
  */
+export function unknownRunDiagnostic(run: HostCatalogRun): Diagnostic {
+  return createDiagnostic(Diagnostics.CatalogRunUnknown, { file: "", line: 1, column: 1 }, [run.id, UNKNOWN_RUN_CONSEQUENCE[run.command]]);
+}
+
+/** {@link unknownRunDiagnostic} as stderr prints it, formatted as the runtime's own warnings are. */
 export function unknownRunWarning(run: HostCatalogRun, color?: OutputColor): string {
-  return formatRefusal("", [createDiagnostic(Diagnostics.CatalogRunUnknown, { file: "", line: 1, column: 1 }, [run.id, UNKNOWN_RUN_CONSEQUENCE[run.command]])], paletteFor(color?.stderr ?? false));
+  return formatRefusal("", [unknownRunDiagnostic(run)], paletteFor(color?.stderr ?? false));
 }
 
 /**
- * Runs `tools` or `search` on the root's compiled artifact: `hooks.ensureArtifact` first (its
- * errors thrown as a `RuntimeError`), then `act` on the catalogue. Without a run that is the
- * read-only `CatalogView` (no state database, no sandbox, no probes: docs/performance.md); with
- * one, a full runtime, since the run's activations live in its state (its setup warnings are
- * appended to `stderr`, as {@link withHostRuntime} does), and a run the state had no record of
- * before `act` adds {@link unknownRunWarning} to `stderr`. Throws what they throw; pair it with
- * {@link refusalOutput}.
+ * Runs `tools` or `search` on the root's compiled artifact: the compile-first step first
+ * (`compileFirstStep`, `./host-report.ts`), then `act` on the catalogue. Without a run that is the read-only
+ * `CatalogView` (no state database, no sandbox, no probes: docs/performance.md); with one, a
+ * full runtime, since the run's activations live in its state (its setup warnings are appended
+ * to `stderr`, as {@link withHostRuntime} does), and a run the state had no record of before
+ * `act` adds {@link unknownRunWarning} to `stderr`. Each warning also goes into `report`, whose
+ * `diagnostics` and `lockChanged` a JSON answer carries. Throws what they throw; pair it with
+ * {@link refusalOutput}, given the same `report`.
  */
 export async function withHostCatalog(
   root: string | undefined,
   run: HostCatalogRun | undefined,
   options: { readonly artifactDir?: string; readonly artifactByteLimit?: number },
   hooks: RuntimeCommandHooks,
-  act: (catalog: HostCatalog) => Promise<CommandOutput>,
+  act: (catalog: HostCatalog) => Promise<HostAnswer>,
   color?: OutputColor,
+  report: HostReport = newHostReport(),
 ): Promise<CommandOutput> {
   if (run !== undefined) {
     const runId = run.id;
     return withHostRuntime(root, options, hooks, async (runtime) => {
       // Asked before `act`: a search records the run it activates tools in.
       const known = runtime.hasRun(runId);
-      const output = await act({
+      const answer = await act({
         root: runtime.root,
         snapshot: (surface) => runtime.snapshot({ surface, runId }),
         search: (query, request) => runtime.search(query, { ...request, runId }),
       });
-      return known ? output : { ...output, stderr: unknownRunWarning(run, color) + output.stderr };
-    }, color);
+      if (known) return answer;
+      const warning = unknownRunDiagnostic(run);
+      report.diagnostics.push(warning);
+      return { ...answer, stderr: formatRefusal("", [warning], paletteFor(color?.stderr ?? false)) + answer.stderr };
+    }, color, report);
   }
   const agentRoot = root ?? ".";
-  const compileErrors = hooks.ensureArtifact ? (await hooks.ensureArtifact(agentRoot, options.artifactDir)).filter((d) => d.severity === "error") : [];
-  if (compileErrors.length > 0) throw new RuntimeError(compileErrors);
+  await compileFirstStep(agentRoot, options.artifactDir, hooks, report);
   const { CatalogView } = await import("../../runtime-min/catalog-view.js");
   const view = CatalogView.open({ root: agentRoot, ...(options.artifactDir ? { artifactDir: options.artifactDir } : {}), ...(hooks.runtimeOptions?.coreToolPolicy ? { coreToolPolicy: hooks.runtimeOptions.coreToolPolicy } : {}) });
-  return act({ root: view.root, snapshot: (surface) => view.snapshot(surface), search: (query, request) => view.search(query, request) });
+  return hostOutput(await act({ root: view.root, snapshot: (surface) => view.snapshot(surface), search: (query, request) => view.search(query, request) }), report);
 }
 
 /**
@@ -287,12 +306,13 @@ function exitCodeOf(result: CallResult): 0 | 1 | 2 {
  * compile errors, 2 for usage errors (other AL8xxx) and anything else; with `json`, one JSON
  * object on stdout — for `call` and `approve` (`shape: "call"`) the call shape
  * `{ status: "failed", error, diagnostics, events: [] }`, for `tools` and `search`
- * (`shape: "diagnostics"`) `{ ok: false, diagnostics }` as `compile` and `validate` print —
- * else the diagnostics on stderr (coloured when `color.stderr`): with `root` (the agent root as
- * typed), diagnostics that name a file print as `compile` prints them (relative to the working
- * directory, with code frames: `../output.ts`), others as a plain refusal.
+ * (`shape: "diagnostics"`) `{ ok: false, diagnostics }` as `compile` and `validate` print, each
+ * with `lockChanged` from `report` (a compile-first step may have written the lock before the
+ * command was refused) — else the diagnostics on stderr (coloured when `color.stderr`): with
+ * `root` (the agent root as typed), diagnostics that name a file print as `compile` prints them
+ * (relative to the working directory, with code frames: `../output.ts`), others as a plain refusal.
  */
-export function refusalOutput(error: unknown, json: boolean, color?: OutputColor, shape: "call" | "diagnostics" = "call", root?: string): CommandOutput {
+export function refusalOutput(error: unknown, json: boolean, color?: OutputColor, shape: "call" | "diagnostics" = "call", root?: string, report: HostReport = newHostReport()): CommandOutput {
   const refusal = error instanceof RuntimeError ? error : undefined;
   const diagnostics = refusal?.diagnostics ?? [];
   const message = error instanceof Error ? error.message : String(error);
@@ -300,7 +320,7 @@ export function refusalOutput(error: unknown, json: boolean, color?: OutputColor
   const exitCode = inputError || (refusal && refusal.code.startsWith("AL") && !refusal.code.startsWith("AL8")) ? 1 : 2;
   if (json) {
     const document = shape === "call" ? { status: "failed", error: message, diagnostics, events: [] } : { ok: false, diagnostics };
-    return { exitCode, stdout: `${JSON.stringify(document)}\n`, stderr: "" };
+    return { exitCode, stdout: hostJson(document, report), stderr: "" };
   }
   // Diagnostics that name files (a compile-first step's, the artifact's) read as `compile` prints them.
   if (root !== undefined && diagnostics.some((d) => d.file !== "")) return { exitCode, stdout: "", stderr: formatDiagnosticsFrom(diagnostics, root, color?.stderr ?? false) };
@@ -335,7 +355,7 @@ function parseInput(text: string | undefined): unknown {
     // The catalog's hint is about quoting for a shell, which piped text never needs (helper-67's trial).
     const empty = json.trim() === "";
     const reason = empty ? "standard input (--input -) was empty" : `standard input (--input -): ${(error as Error).message}`;
-    throw runtimeError(Diagnostics.CallInputNotJson, "", [reason], STDIN_INPUT_HINT);
+    throw runtimeError(Diagnostics.CallInputNotJson, "", [reason], stdinInputHint());
   }
 }
 
@@ -352,8 +372,10 @@ function javaScriptLiteralHint(text: string): string | undefined {
   return "JSON needs double quotes around every key and string (JavaScript's {name:'Ada'} is not JSON): write --input '{\"name\":\"Ada\"}', the JSON in the shell's single quotes.";
 }
 
-/** AL8040's hint when `--input -` read text that is not JSON. */
-const STDIN_INPUT_HINT = 'Standard input must hold the tool\'s input as one JSON value, e.g. echo \'{"message":"hi"}\' | assembly-line call <tool> --input -.';
+/** AL8040's hint when `--input -` read text that is not JSON (the command as the user can type it: `common/cli-command.ts`). */
+function stdinInputHint(): string {
+  return `Standard input must hold the tool's input as one JSON value, e.g. echo '{"message":"hi"}' | ${cliCommandPrefix()} call <tool> --input -.`;
+}
 
 /**
  * The hint of a `--config` value with no `=` that names a file (`compile --config FILE` chooses

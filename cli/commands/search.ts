@@ -2,7 +2,7 @@
  * `assembly-line search [query] [root] [--surface PATH] [--limit N] [--offset N] [--run ID]
  * [--format pretty|json]` (DESIGN §7): ranks the surface's catalogue with the index
  * `tool_search` uses and prints one page — `{ tools, totalMatches, hasMore, nextOffset? }` in
- * JSON. An empty or missing query browses every listed tool by name. `--limit` defaults to 8
+ * JSON (plus the host command's `diagnostics` and `lockChanged`: `./host-report.ts`). An empty or missing query browses every listed tool by name. `--limit` defaults to 8
  * and is capped at 20; pass the printed `nextOffset` as `--offset` for the next page. Hidden
  * tools are never found. `--run` (an extension) activates the page's deferred tools in that
  * run, as `tool_search` does, and adds `activated` to the JSON; a run the state has no record
@@ -21,9 +21,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
-import { formatSearch, searchJson } from "../format-catalog.js";
+import { formatSearch, searchDocument } from "../format-catalog.js";
 import { refusalOutput, withHostCatalog } from "./runtime-commands.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
+import { newHostReport } from "./host-report.js";
 import { catalogRuntimeOptions } from "../host-policy.js";
 import { runtimeError } from "../../runtime-min/errors.js";
 import { shellQuote } from "../../common/shell-quote.js";
@@ -50,6 +51,7 @@ export interface SearchCommandOptions {
 /** Runs `assembly-line search`; returns its output and exit code. Never throws. */
 export async function runSearchCommand(options: SearchCommandOptions, hooks: RuntimeCommandHooks = {}): Promise<CommandOutput> {
   const json = options.format === "json";
+  const report = newHostReport();
   try {
     const limit = parseCount("--limit", options.limit, 1);
     const offset = parseCount("--offset", options.offset, 0) ?? 0;
@@ -59,10 +61,10 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
     const runtimeOptions = await catalogRuntimeOptions(options.root ?? ".", options);
     return await withHostCatalog(options.root, options.run === undefined ? undefined : { id: options.run, command: "search" }, runtimeOptions, hooks, async (catalog) => {
       const result = catalog.search(query, { surface: options.surface ?? ".", offset, ...(limit === undefined ? {} : { limit }) });
-      return { exitCode: 0, stdout: json ? searchJson(result) : formatSearch(result, query, offset, paletteFor(options.color?.stdout ?? false)), stderr: "" };
-    }, options.color);
+      return json ? { exitCode: 0, document: searchDocument(result), stderr: "" } : { exitCode: 0, stdout: formatSearch(result, query, offset, paletteFor(options.color?.stdout ?? false)), stderr: "" };
+    }, options.color, report);
   } catch (error) {
-    return refusalOutput(error, json, options.color, "diagnostics", options.root ?? ".");
+    return refusalOutput(error, json, options.color, "diagnostics", options.root ?? ".", report);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * `assembly-line tools [root] [--surface PATH] [--run ID] [--format pretty|json]` (DESIGN §7):
  * prints the capability snapshot the model starts with on a surface —
- * `{ tools: [{ name, description, inputSchema, source, visibility, tokens }], tokens }` in JSON, with
+ * `{ tools: [{ name, description, inputSchema, source, visibility, tokens }], tokens }` in JSON
+ * (plus the host command's `diagnostics` and `lockChanged`: `./host-report.ts`), with
  * each tool's token count (o200k_base, the tool JSON as OpenAI receives it; issue 11). It acts as the
  * host on the root's compiled artifact (the CLI entry's `ensureArtifact` hook compiles first).
  * `--run` (an extension) adds the deferred tools that run activated with `tool_search`.
@@ -16,9 +17,10 @@
  * commander program and loads this module only when `tools` runs.
  */
 import { paletteFor } from "../../diagnostics/terminal-color.js";
-import { formatSnapshotWarnings, formatTools, toolsJson } from "../format-catalog.js";
+import { formatSnapshotWarnings, formatTools, toolsDocument } from "../format-catalog.js";
 import { refusalOutput, withHostCatalog } from "./runtime-commands.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
+import { newHostReport } from "./host-report.js";
 import { catalogRuntimeOptions } from "../host-policy.js";
 import { withCachedTokenCounts } from "../../build/token-count-cache.js";
 
@@ -40,17 +42,18 @@ export interface ToolsCommandOptions {
 /** Runs `assembly-line tools`; returns its output and exit code. Never throws. */
 export async function runToolsCommand(options: ToolsCommandOptions, hooks: RuntimeCommandHooks = {}): Promise<CommandOutput> {
   const json = options.format === "json";
+  const report = newHostReport();
   try {
     const runtimeOptions = await catalogRuntimeOptions(options.root ?? ".", options);
     return await withHostCatalog(options.root, options.run === undefined ? undefined : { id: options.run, command: "tools" }, runtimeOptions, hooks, async (catalog) => {
       const snapshot = catalog.snapshot(options.surface ?? ".");
       // Token counts come from the cache beside the analysis cache; the encoder loads only for new tool texts.
-      const stdout = await withCachedTokenCounts(catalog.root, (count) =>
-        json ? toolsJson(snapshot, count) : formatTools(snapshot, options.root ?? ".", paletteFor(options.color?.stdout ?? false), count),
-      );
-      return { exitCode: 0, stdout, stderr: formatSnapshotWarnings(snapshot.warnings, paletteFor(options.color?.stderr ?? false)) };
-    }, options.color);
+      const stderr = formatSnapshotWarnings(snapshot.warnings, paletteFor(options.color?.stderr ?? false));
+      if (json) return { exitCode: 0, document: await withCachedTokenCounts(catalog.root, (count) => toolsDocument(snapshot, count)), stderr };
+      const stdout = await withCachedTokenCounts(catalog.root, (count) => formatTools(snapshot, options.root ?? ".", paletteFor(options.color?.stdout ?? false), count));
+      return { exitCode: 0, stdout, stderr };
+    }, options.color, report);
   } catch (error) {
-    return refusalOutput(error, json, options.color, "diagnostics", options.root ?? ".");
+    return refusalOutput(error, json, options.color, "diagnostics", options.root ?? ".", report);
   }
 }

@@ -16,6 +16,7 @@ import { checkWriteTarget, writeFileConfined, type WriteRefusal } from "../../co
 import { writeRefusalDiagnostic } from "../../diagnostics/write-refusal.js";
 import { createNodeHost } from "../../common/host.js";
 import { shellQuote } from "../../common/shell-quote.js";
+import { cliCommand } from "../../common/cli-command.js";
 import { findAgentRoot } from "../../compiler/agent/agent-root.js";
 import { agentNameFor, agentTemplate, GITIGNORE_HEADER, GITIGNORE_LINES, tsconfigAdditions, type AuthoringTypes } from "./agent-template.js";
 
@@ -121,7 +122,7 @@ function insideAgentDiagnostic(dir: string, around: string, shown: (relative: st
   const aroundShown = path.relative(process.cwd(), around) || ".";
   const refusal = {
     severity: "error" as const,
-    hint: `Nothing was written. A subagent of ${aroundShown} goes in its subagents/<name>/ (\`npx assembly-line init ${shellQuote(subagent)}\`), and a plugin in its plugins/<name>/, with a plugin.json and no agent.md.`,
+    hint: `Nothing was written. A subagent of ${aroundShown} goes in its subagents/<name>/ (\`${cliCommand("init", subagent)}\`), and a plugin in its plugins/<name>/, with a plugin.json and no agent.md.`,
   };
   return createDiagnostic(Diagnostics.InitInsideAgent, fileStart(path.join(dir, "agent.md")), [shown("."), aroundShown, shellQuote(subagent)], inPlugins ? refusal : {});
 }

@@ -34,6 +34,7 @@ import { validateManifestSchema, type SchemaIssue } from "./official-schemas.js"
 import { readPackageText } from "./package-file.js";
 import { pluginNameProblems, suggestPluginName } from "./plugin-name.js";
 import { CANONICAL_PLUGIN_SCHEMA, describeSupportedVersions, isSupportedVersion, parseSchemaIdentifier } from "./schema-ids.js";
+import { cliCommand } from "../../common/cli-command.js";
 
 /** The only top-level fields of a 1.0.0 `plugin.json` (Agent Plugins v1 §5.2). */
 export const MANIFEST_FIELDS: readonly string[] = ["$schema", "name", "version", "description", "author", "homepage", "repository", "license", "keywords", "extensions"];
@@ -125,7 +126,7 @@ function readManifestText(host: CompilerHost, root: string, rootReal: string, fi
     case "missing": {
       // An agent root passed where a plugin belongs (`validate .` in the agent's folder).
       const agentRoot = host.kind(path.join(root, "agent.md")) === "file";
-      const hint = agentRoot ? "This folder is an agent (it has agent.md), not a plugin: validate one of its plugins (plugins/<name>/), or run `assembly-line compile` on the agent." : undefined;
+      const hint = agentRoot ? `This folder is an agent (it has agent.md), not a plugin: validate one of its plugins (plugins/<name>/), or run \`${cliCommand("compile")}\` on the agent.` : undefined;
       return { ok: false, diagnostic: createDiagnostic(Diagnostics.ManifestMissing, fileStart(root), [suggestPluginName(path.basename(root)) ?? path.basename(root)], hint ? { hint } : {}) };
     }
     case "broken":

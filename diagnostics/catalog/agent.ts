@@ -6,7 +6,7 @@ export const AgentMessages = defineMessages({
     code: "AL1001",
     severity: "error",
     message: "There is no agent.md in '{0}'.",
-    hint: "An agent root (and every subagents/<name>/ folder) needs an agent.md whose YAML front matter selects its capabilities; `npx assembly-line init <dir>` writes a starting agent.",
+    hint: "An agent root (and every subagents/<name>/ folder) needs an agent.md whose YAML front matter selects its capabilities; `{cli} init <dir>` writes a starting agent.",
     docs: "Every surface of an MD-first agent is described by its agent.md (DESIGN §2).",
   },
   AgentFileUnreadable: {
@@ -79,14 +79,14 @@ export const AgentMessages = defineMessages({
     code: "AL1012",
     severity: "error",
     message: "Capability '{0}' does not resolve: there is no {1} folder, no 'package' field and no pin in plugins.lock.",
-    hint: "Run 'npx assembly-line add {0}' to install a published plugin, or create {1} with a plugin.json.",
+    hint: "Run '{cli} add {0}' to install a published plugin, or create {1} with a plugin.json.",
     docs: "A key resolves to plugins/<key>/ of its surface (a subagent's own subagents/<name>/plugins/<key>/: a surface sees only its own plugins, seed \"Tools are scoped by plugin activation\"), then the entry's 'package', then the package pinned in plugins.lock (DESIGN §2).",
   },
   CapabilityPackageNotInstalled: {
     code: "AL1013",
     severity: "error",
     message: "Package '{0}' of capability '{1}' is not installed.",
-    hint: "Run 'npm install' (or 'npx assembly-line add {0}') in the agent root.",
+    hint: "Run 'npm install' (or '{cli} add {0}') in the agent root.",
     docs: "Published plugins are resolved through the installed npm package (node_modules), as Node resolves it.",
   },
   ToolsFolderIgnored: {

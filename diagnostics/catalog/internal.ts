@@ -7,7 +7,7 @@ export const InternalMessages = defineMessages({
     code: "AL9001",
     severity: "error",
     message: "The command line is not valid: {0}.",
-    hint: "Run 'npx assembly-line --help' (or '<command> --help') for usage.",
+    hint: "Run '{cli} --help' (or '<command> --help') for usage.",
     docs: "The command line could not be understood (unknown option, missing argument, bad value); exit code 2.",
   },
   InternalError: {

@@ -60,7 +60,7 @@ export const LockfileMessages = defineMessages({
     code: "AL6008",
     severity: "error",
     message: "Capability '{0}' is locked to {1}@{2}, but {1}@{3} is installed.",
-    hint: "Run `{4}` to install the locked version, or `npx assembly-line add {5}` to lock the installed one.",
+    hint: "Run `{4}` to install the locked version, or `{cli} add {5}` to lock the installed one.",
     docs: "The lock pins the exact published package a capability was compiled from; compiling another version would change the agent's tools behind the lock's back (issue 3 item 7).",
   },
   LockedPackageNotInstalled: {
@@ -169,7 +169,7 @@ export const LockfileMessages = defineMessages({
     code: "AL6202",
     severity: "error",
     message: "`{0}` failed ({1}).",
-    hint: "Read the package manager's output above, fix the cause (network, registry auth, version), and run `assembly-line add` again.",
+    hint: "Read the package manager's output above, fix the cause (network, registry auth, version), and run `{cli} add` again.",
     docs: "Installing a published plugin is the project's package manager's job; `add` runs it and stops when it fails (issue 3 item 7).",
   },
   AddInstalledPackageMissing: {
@@ -183,7 +183,7 @@ export const LockfileMessages = defineMessages({
     code: "AL6204",
     severity: "error",
     message: "The front matter of agent.md is not valid YAML: {0}.",
-    hint: "Fix the YAML, then run `assembly-line add` again; agent.md was not changed.",
+    hint: "Fix the YAML, then run `{cli} add` again; agent.md was not changed.",
     docs: "`add` edits the front matter with the YAML Document API and never rewrites a file it cannot parse (issue 3 item 7).",
   },
   AddAgentMdNotAMapping: {
@@ -218,7 +218,7 @@ export const LockfileMessages = defineMessages({
     code: "AL6209",
     severity: "error",
     message: "package.json could not be read: {0}.",
-    hint: "Fix package.json (it must be a JSON object), then run `assembly-line add` again.",
+    hint: "Fix package.json (it must be a JSON object), then run `{cli} add` again.",
     docs: "`add` reads the project's package.json to find which package a tarball installed and never overwrites one it cannot parse.",
   },
   AddKeyIsLocalPlugin: {

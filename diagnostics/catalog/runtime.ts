@@ -1,14 +1,14 @@
 /** Diagnostics of runtime-min: artifact verification, run state and the `call`/`approve` host. */
 import { defineMessages } from "./types.js";
 
-const RECOMPILE = "Run `assembly-line compile` in the agent root to rebuild the artifact from the current plugins.lock; never edit the artifact by hand.";
+const RECOMPILE = "Run `{cli} compile` in the agent root to rebuild the artifact from the current plugins.lock; never edit the artifact by hand.";
 
 export const RuntimeMessages = defineMessages({
   ArtifactMissing: {
     code: "AL8001",
     severity: "error",
     message: "There is no compiled artifact at {0}.",
-    hint: "Run `assembly-line compile` in the agent root first (or pass the artifact directory you compiled to).",
+    hint: "Run `{cli} compile` in the agent root first (or pass the artifact directory you compiled to).",
     docs: "runtime-min only runs a compiled artifact: a manifest.json plus one verified bundle per tool definition (DESIGN §6).",
   },
   ArtifactManifestInvalid: {
@@ -29,14 +29,14 @@ export const RuntimeMessages = defineMessages({
     code: "AL8004",
     severity: "error",
     message: "plugins.lock is missing, so the artifact cannot be verified against it.",
-    hint: "Run `assembly-line compile` to write plugins.lock and the artifact together.",
+    hint: "Run `{cli} compile` to write plugins.lock and the artifact together.",
     docs: "Every bundle is verified against the integrity recorded in plugins.lock, the committed source of truth (DESIGN §5, §6).",
   },
   LockUnreadable: {
     code: "AL8005",
     severity: "error",
     message: "plugins.lock is not a readable lock: {0}.",
-    hint: "Resolve merge conflicts or damage by running `assembly-line compile`, which recomputes the lock.",
+    hint: "Resolve merge conflicts or damage by running `{cli} compile`, which recomputes the lock.",
     docs: "The runtime reads each tool's locked contract and bundle integrity from plugins.lock (DESIGN §5).",
   },
   ArtifactStale: {
@@ -85,7 +85,7 @@ export const RuntimeMessages = defineMessages({
     code: "AL8012",
     severity: "error",
     message: "The bundle {0} of tool '{1}' does not match its locked integrity (expected {2}, the file hashes to {3}).",
-    hint: "The bundle changed after it was compiled. If you did not change it, treat the artifact as tampered with; run `assembly-line compile` to rebuild it.",
+    hint: "The bundle changed after it was compiled. If you did not change it, treat the artifact as tampered with; run `{cli} compile` to rebuild it.",
     docs: "runtime-min refuses an artifact whose bundle hashes do not match the manifest and the lock, so code that was not reviewed and locked never runs (DESIGN §6).",
   },
   BundleOutsideArtifact: {
@@ -99,7 +99,7 @@ export const RuntimeMessages = defineMessages({
     code: "AL8014",
     severity: "error",
     message: "plugins.lock records no bundle integrity for tool '{0}' of surface '{1}' (capability '{2}').",
-    hint: "Run `assembly-line compile` (with packaging enabled) so the lock records each bundle's integrity.",
+    hint: "Run `{cli} compile` (with packaging enabled) so the lock records each bundle's integrity.",
     docs: "Without the locked bundle integrity the runtime cannot tell a reviewed bundle from a tampered one, so the tool cannot run (DESIGN §5).",
   },
   UnknownSurface: {
@@ -146,7 +146,7 @@ export const RuntimeMessages = defineMessages({
     code: "AL8026",
     severity: "error",
     message: "useTool('{0}') cannot promote a tool on surface '{1}': {2}.",
-    hint: "Promote a visible or deferred tool of the surface; list them with `assembly-line tools` and `assembly-line search \"\"`.",
+    hint: "Promote a visible or deferred tool of the surface; list them with `{cli} tools` and `{cli} search \"\"`.",
     docs: "useTool(name) conditionally promotes a known deferred framework or authored tool into the initial snapshot; hidden and disabled tools are never listed (seed \"Execution Model\").",
   },
   SearchPageInvalid: {
@@ -229,7 +229,7 @@ export const RuntimeMessages = defineMessages({
     code: "AL8044",
     severity: "error",
     message: "There is no agent here, and the query '{0}' is an agent's folder: search takes the query first, then the root.",
-    hint: "To browse that agent's tools: assembly-line search '' {1}; to search it: assembly-line search <words> {1}.",
+    hint: "To browse that agent's tools: {cli} search '' {1}; to search it: {cli} search <words> {1}.",
     docs: "`assembly-line search [query] [root]` (DESIGN §7): with one argument it is the query, and the root is the current folder. When that folder has no agent.md but the query names a folder that has one, the arguments were almost surely meant the other way round; the search stops before compiling anything.",
   },
   ApprovalRunUnknown: {

@@ -10,9 +10,9 @@ export interface DiagnosticMessage {
   /** `AL` + four digits; the first digit names the stage (see `./index.ts`). */
   readonly code: string;
   readonly severity: Severity;
-  /** Message template; `{0}`, `{1}`, … are filled from the detection's arguments. */
+  /** Message template; `{0}`, `{1}`, … are filled from the detection's arguments, `{cli}` with the command prefix a user can type (`common/cli-command.ts`). */
   readonly message: string;
-  /** Default fix-it text (template with the same arguments) when the fix is always the same. */
+  /** Default fix-it text (template with the same arguments and `{cli}`) when the fix is always the same. */
   readonly hint?: string;
   /** One or two sentences for docs/diagnostics.md: why this is a problem and where the rule comes from. */
   readonly docs: string;

@@ -9,7 +9,7 @@ export const WorkflowMessages = defineMessages({
     code: "AL9101",
     severity: "error",
     message: "init would overwrite {0}{1}; nothing was written.",
-    hint: "Run `npx assembly-line init` in an empty folder (or a new one: `npx assembly-line init my-agent`), or move those files away first.",
+    hint: "Run `{cli} init` in an empty folder (or a new one: `{cli} init my-agent`), or move those files away first.",
     docs: "`init` never replaces a file: when any file of the agent it would create already exists, it writes none of them (exit code 1). One error names the files in the way (up to eight, then how many more), at the first of them: the agent's own, not a project's `.gitignore` or `tsconfig.json`, which init would keep. A project's own `.gitignore` and `tsconfig.json` are not in the way: `init` adds the lines `.gitignore` lacks, and leaves `tsconfig.json` as it is (AL9103 names what to add to it).",
   },
   InitKeptTsconfig: {
@@ -23,7 +23,7 @@ export const WorkflowMessages = defineMessages({
     code: "AL9104",
     severity: "warning",
     message: "{0} is inside the agent whose root is {1}: the new agent would not be part of it (that agent's compile does not read it).",
-    hint: "A subagent of {1} goes in its subagents/<name>/ (`npx assembly-line init {2}`), and a plugin in its plugins/<name>/, with a plugin.json and no agent.md. If a separate agent is what you meant, nothing else is needed.",
+    hint: "A subagent of {1} goes in its subagents/<name>/ (`{cli} init {2}`), and a plugin in its plugins/<name>/, with a plugin.json and no agent.md. If a separate agent is what you meant, nothing else is needed.",
     docs: "A warning, and the agent is written, for a folder elsewhere inside an agent; an error, and nothing is written, for the agent's plugins/ folder or a folder in it, where an agent is never what was meant: the agent's compile would read the folder as a plugin without a plugin.json (new-user trials helper-67 and helper-69: `init plugins` run in an agent root made a second agent inside the first). A subagent folder (`subagents/<name>/` of an agent) gets neither: that is where a subagent belongs.",
   },
   InitTargetNotDirectory: {

@@ -16,6 +16,7 @@ import { ToolCallError } from "../failures.js";
 import { pickSpec, requiredString } from "./spec.js";
 import type { CoreJson, CoreTool, CoreToolContext } from "./types.js";
 import { isPathInside } from "../../common/path-inside.js";
+import { cliCommand } from "../../common/cli-command.js";
 
 /** The name a model uses to ask for `skill` unambiguously. */
 export function qualifiedSkillName(skill: ArtifactSkill): string {
@@ -77,7 +78,7 @@ export async function loadSkillTool(input: CoreJson, ctx: CoreToolContext): Prom
   if (skill.integrity !== undefined && !ssri.checkData(bytes, skill.integrity)) {
     throw new ToolCallError(
       "configuration_error",
-      `The artifact's copy of skill "${qualifiedSkillName(skill)}" (${skill.file}) was changed after packaging; run \`npx assembly-line compile\` to rebuild it.`,
+      `The artifact's copy of skill "${qualifiedSkillName(skill)}" (${skill.file}) was changed after packaging; run \`${cliCommand("compile")}\` to rebuild it.`,
     );
   }
   const content = bytes.toString("utf8");

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
 import { repoRoot, writeTree } from "../helpers/temp-tree.js";
 
 const pack = path.join(repoRoot, "test/fixtures/lockfile/packs/openui");
@@ -73,7 +73,7 @@ describe("assembly-line add", () => {
     expect(run.stderr).toContain("logo");
     expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
     // How to go on, or back (helper-67's trial: no undo command on this path).
-    expect(run.stderr).toContain("Added capabilities.openui to agent.md, but plugins.lock was not updated: fix the errors above, then run 'npx assembly-line compile'; or undo the add: remove capabilities.openui from agent.md and run 'npm uninstall @assemblyline-agents/openui'.");
+    expect(run.stderr).toContain(`Added capabilities.openui to agent.md, but plugins.lock was not updated: fix the errors above, then run \`${printedCli()} compile ${root}\`; or undo the add: remove capabilities.openui from agent.md and run 'npm uninstall @assemblyline-agents/openui'.`);
   });
 
   it("compile refuses an installed version that differs from the lock, with a fix-it hint", () => {
@@ -84,7 +84,7 @@ describe("assembly-line add", () => {
     const { status, json } = runCliJson(["compile", root]);
     expect(status).toBe(1);
     expect(json.diagnostics).toMatchObject([{ code: "AL6008", file: "agent.md", line: 5, column: 3 }]);
-    expect(json.diagnostics[0].hint).toContain("npx assembly-line add @assemblyline-agents/openui@1.0.1");
+    expect(json.diagnostics[0].hint).toContain(`${printedCli()} add @assemblyline-agents/openui@1.0.1`);
   });
 
   it("refuses a key that a local plugin folder owns (it would win resolution), before and after installing", () => {

@@ -9,16 +9,19 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cliPath, runCli, runCliJson } from "../helpers/run-cli.js";
+import { cliPath, printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
 let root: string;
 let plugin: string;
+/** What the CLI prints to run itself there: the temporary folders have no install of it (`common/cli-command.ts`). */
+let CLI: string;
 
 beforeAll(() => {
   root = path.join(tempDir("al-root-above-"), "agent");
   expect(runCli(["init", root]).status).toBe(0);
   plugin = path.join(root, "plugins", "hello");
+  CLI = printedCli(plugin);
 });
 
 const hintOf = (stderr: string): string => /^ {2}hint: (.*)$/m.exec(stderr)?.[1] ?? "";
@@ -26,15 +29,15 @@ const hintOf = (stderr: string): string => /^ {2}hint: (.*)$/m.exec(stderr)?.[1]
 describe("AL1001 inside an agent", () => {
   it("names the agent root above and the typed command with that root, for compile and the host commands", () => {
     const cases: [string[], string][] = [
-      [["compile"], "npx assembly-line compile ../.."],
-      [["compile", "--check"], "npx assembly-line compile ../.. --check"],
-      [["call", "hello", "--input", '{"name":"Ada"}'], `npx assembly-line call hello ../.. --input '{"name":"Ada"}'`],
-      [["search"], "npx assembly-line search '' ../.."],
-      [["tools", "."], "npx assembly-line tools ../.."],
+      [["compile"], `${CLI} compile ../..`],
+      [["compile", "--check"], `${CLI} compile ../.. --check`],
+      [["call", "hello", "--input", '{"name":"Ada"}'], `${CLI} call hello ../.. --input '{"name":"Ada"}'`],
+      [["search"], `${CLI} search '' ../..`],
+      [["tools", "."], `${CLI} tools ../..`],
       // add refuses before installing anything (it had installed the package into the plugin and written an agent.md there).
-      [["add", "openui"], "npx assembly-line add openui ../.."],
-      [["review"], "npx assembly-line review ../.."],
-      [["inputs", "."], "npx assembly-line inputs ../.."],
+      [["add", "openui"], `${CLI} add openui ../..`],
+      [["review"], `${CLI} review ../..`],
+      [["inputs", "."], `${CLI} inputs ../..`],
     ];
     for (const [args, command] of cases) {
       const run = runCli(args, { cwd: plugin });
@@ -50,16 +53,16 @@ describe("AL1001 inside an agent", () => {
 
   it("replaces a root typed relative to the working directory, and says the same in JSON", () => {
     const json = runCliJson(["compile", "plugins/hello"], { cwd: root });
-    expect(json.json.diagnostics[0]).toMatchObject({ code: "AL1001", hint: expect.stringContaining("run `npx assembly-line compile . --format json`") });
+    expect(json.json.diagnostics[0]).toMatchObject({ code: "AL1001", hint: expect.stringContaining(`run \`${CLI} compile . --format json\``) });
     const call = runCli(["call", "hello", "plugins/hello", "--input", "{}"], { cwd: root });
-    expect(hintOf(call.stderr)).toContain("run `npx assembly-line call hello . --input '{}'`");
+    expect(hintOf(call.stderr)).toContain(`run \`${CLI} call hello . --input '{}'\``);
   });
 
   it("compile --watch in such a folder stops at once with that hint (it watched the plugin folder for good)", () => {
     // spawnSync with a timeout: a watch that keeps running must fail the test, not hang it.
     const run = spawnSync(process.execPath, [cliPath, "compile", "--watch"], { cwd: plugin, encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
     expect(run.status, run.stderr).toBe(1);
-    expect(hintOf(run.stderr)).toContain("run `npx assembly-line compile ../.. --watch`");
+    expect(hintOf(run.stderr)).toContain(`run \`${CLI} compile ../.. --watch\``);
     expect(run.stdout).not.toContain("Watching");
     // A root that does not exist stops it too, as a compile says it (AL1024).
     const nowhere = spawnSync(process.execPath, [cliPath, "compile", "--watch", "nowhere"], { cwd: plugin, encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
@@ -69,6 +72,6 @@ describe("AL1001 inside an agent", () => {
 
   it("keeps the init hint where no folder above has an agent.md", () => {
     const lonely = tempDir("al-no-agent-");
-    expect(hintOf(runCli(["compile"], { cwd: lonely }).stderr)).toContain("`npx assembly-line init <dir>` writes a starting agent");
+    expect(hintOf(runCli(["compile"], { cwd: lonely }).stderr)).toContain(`\`${printedCli(lonely)} init <dir>\` writes a starting agent`);
   });
 });

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 
 describe("assembly-line init", () => {
@@ -15,8 +15,10 @@ describe("assembly-line init", () => {
     const parent = tempDir("al-init-");
     const init = runCli(["init", "Support Bot"], { cwd: parent });
     expect(init.status, init.stderr).toBe(0);
-    // The next steps as a shell takes them: through npx (a local install), the folder quoted.
-    expect(init.stdout).toContain(`Next:\n  npx assembly-line compile 'Support Bot'\n  npx assembly-line call hello 'Support Bot' --input '{"name":"Ada"}'\n`);
+    // The next steps as a shell takes them: the folder quoted, and the CLI as it was started here
+    // (no install in this folder: its path; test/e2e/next-step-command.test.ts runs the lines).
+    const cli = printedCli(parent);
+    expect(init.stdout).toContain(`Next:\n  ${cli} compile 'Support Bot'\n  ${cli} call hello 'Support Bot' --input '{"name":"Ada"}'\n`);
     const root = path.join(parent, "Support Bot");
     const files = fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join("/"));
     expect(files.sort()).toEqual([".gitignore", "agent.md", "plugins/hello/ai.assemblyline/hello.ts", "plugins/hello/ai.assemblyline/index.ts", "plugins/hello/plugin.json", "tsconfig.json"]);

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
 import { convertToCrlf, copyAgent } from "../helpers/copy-agent.js";
 import { supportAgentRoot } from "../helpers/support-agent.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
@@ -114,7 +114,7 @@ describe("plugins.lock through the CLI", () => {
       // The code, and the lock's path as the user typed the root (not just "plugins.lock").
       expect(report).toContain("error AL6002: plugins.lock is out of date: /");
       expect(report).toMatch(/out of date: \/\S+\/support-agent\/plugins\.lock$/m);
-      expect(report).toContain("npx assembly-line compile");
+      expect(report).toContain(`${printedCli()} compile`);
       expect(report).toMatch(/^\s+-\s+"description": "Echo a message back to the caller.",$/m);
     });
 

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
 import { AGENT_FILES, writeLspAgent } from "./lsp-agent.js";
 import { startLspSession, uriOf, type LspDiagnostic, type LspSession } from "./lsp-client.js";
 
@@ -276,7 +276,7 @@ describe("assembly-line lsp --stdio", () => {
     const run = runCli(["lsp"]);
     expect(run.status).toBe(2);
     // As every command's usage error: commander's message, then the command's own help (docs/cli.md).
-    expect(run.stderr).toBe("error AL9001: lsp needs --stdio (the only transport)\n(run 'npx assembly-line lsp --help' for usage)\n");
+    expect(run.stderr).toBe(`error AL9001: lsp needs --stdio (the only transport)\n(run '${printedCli()} lsp --help' for usage)\n`);
     expect(run.stdout).toBe("");
   });
 });

@@ -4,10 +4,22 @@
  */
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
+import { shellQuote } from "../../common/shell-quote.js";
 import { repoRoot } from "./temp-tree.js";
 
 /** Absolute path of the built CLI entry. */
 export const cliPath = path.join(repoRoot, "dist", "bin", "assembly-line.cjs");
+
+/**
+ * The command prefix the built CLI starts its printed next steps and hints with when
+ * {@link runCli} runs it in `cwd`, a folder with no install of this package above it and not on
+ * `PATH` (`common/cli-command.ts`): `node <cliPath>`, relative to `cwd` when the CLI lies inside
+ * it, else absolute.
+ */
+export function printedCli(cwd: string = repoRoot): string {
+  const relative = path.relative(cwd, cliPath);
+  return `node ${shellQuote(relative.startsWith("..") || path.isAbsolute(relative) ? cliPath : relative)}`;
+}
 
 /** What one CLI run printed and returned. */
 export interface CliRun {

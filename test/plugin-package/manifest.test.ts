@@ -39,7 +39,7 @@ describe("plugin.json", () => {
   it("AL2002 in an agent's folder says it is an agent, not a plugin", () => {
     const pkg = loadPluginPackage(createMemoryHost({ [`${ROOT}/agent.md`]: "---\ncapabilities: {}\n---\n" }), ROOT);
     const d = expectDiagnostic(pkg, { code: "AL2002", file: "", line: 1, column: 1 });
-    expect(d.hint).toBe("This folder is an agent (it has agent.md), not a plugin: validate one of its plugins (plugins/<name>/), or run `assembly-line compile` on the agent.");
+    expect(d.hint).toBe("This folder is an agent (it has agent.md), not a plugin: validate one of its plugins (plugins/<name>/), or run `npx assembly-line compile` on the agent.");
   });
 
   it("AL2009: plugin.json must be a regular file", () => {

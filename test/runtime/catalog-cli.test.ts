@@ -13,7 +13,7 @@ import { ALWAYS_VISIBLE_CORE_TOOLS } from "../../runtime-min/snapshot/index.js";
 import type { CatalogTool } from "../../runtime-min/snapshot/types.js";
 import { ECHO_SCHEMA, LEDGER_TOOLS, createCatalogAgent } from "./catalog-fixture.js";
 import type { AgentFixture } from "./helpers/agent-fixture.js";
-import { runCli } from "../helpers/run-cli.js";
+import { printedCli, runCli } from "../helpers/run-cli.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 import { runSourceCli, runSourceCliWithEnv } from "./helpers/run-source-cli.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
@@ -34,11 +34,13 @@ afterAll(() => agent?.cleanup());
 const toolNames = (stdout: string): string[] => (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
 
 describe("assembly-line tools", () => {
-  it("prints exactly { tools, tokens } with name, description, inputSchema, source, visibility and tokens (DESIGN §7)", async () => {
+  it("prints exactly { tools, tokens } with name, description, inputSchema, source, visibility and tokens (DESIGN §7), then the host command's diagnostics and lockChanged", async () => {
     const output = await runToolsCommand({ root: agent.root, format: "json" });
     expect(output.exitCode).toBe(0);
     const json = JSON.parse(output.stdout) as { tools: Record<string, unknown>[]; tokens: number };
-    expect(Object.keys(json)).toEqual(["tools", "tokens"]);
+    expect(Object.keys(json)).toEqual(["tools", "tokens", "diagnostics", "lockChanged"]);
+    // No compile-first step ran (no hook) and nothing warned (docs/cli.md, cli/commands/host-report.ts).
+    expect(json).toMatchObject({ diagnostics: [], lockChanged: false });
     expect(json.tools.map((tool) => tool.name)).toEqual([...CORE_VISIBLE, "delegate", "echo"].sort());
     for (const tool of json.tools) expect(Object.keys(tool)).toEqual(["name", "description", "inputSchema", "source", "visibility", "tokens"]);
     expect(json.tools.find((tool) => tool.name === "echo")).toEqual({ name: "echo", description: "Echo a message back to the caller.", inputSchema: ECHO_SCHEMA, source: "plugin:example", visibility: "visible", tokens: 42 });
@@ -80,7 +82,7 @@ describe("assembly-line tools", () => {
     const unknown = await runToolsCommand({ root: agent.root, surface: "subagents/nobody", format: "json" });
     expect(unknown.exitCode).toBe(2);
     // The failure shape of the non-call commands: { ok: false, diagnostics }, as compile and validate print.
-    expect(JSON.parse(unknown.stdout)).toEqual({ ok: false, diagnostics: [expect.objectContaining({ code: "AL8020" })] });
+    expect(JSON.parse(unknown.stdout)).toEqual({ ok: false, diagnostics: [expect.objectContaining({ code: "AL8020" })], lockChanged: false });
     const empty = fs.mkdtempSync(path.join(agent.root, "empty-"));
     const missing = await runToolsCommand({ root: empty });
     expect(missing.exitCode).toBe(1);
@@ -94,7 +96,7 @@ describe("assembly-line tools", () => {
       {
         ensureArtifact: async (root) => {
           seen.push(root);
-          return [{ code: "AL1001", severity: "error", message: "agent.md is missing.", file: "agent.md", line: 1, column: 1 }];
+          return { diagnostics: [{ code: "AL1001", severity: "error", message: "agent.md is missing.", file: "agent.md", line: 1, column: 1 }], lockChanged: false };
         },
       },
     );
@@ -131,7 +133,7 @@ describe("assembly-line search", () => {
     const page = JSON.parse(output.stdout);
     expect(page.tools).toHaveLength(20);
     expect(page).toMatchObject({ totalMatches: 25, hasMore: true, nextOffset: 20 });
-    expect(Object.keys(page)).toEqual(["tools", "totalMatches", "hasMore", "nextOffset"]);
+    expect(Object.keys(page)).toEqual(["tools", "totalMatches", "hasMore", "nextOffset", "diagnostics", "lockChanged"]);
     const alias = JSON.parse((await runSearchCommand({ query: "invoice", root: agent.root, format: "json" })).stdout);
     expect(alias.tools[0]).toEqual({
       name: "fetch_bill",
@@ -153,7 +155,7 @@ describe("assembly-line search", () => {
     const child = await runSearchCommand({ query: "summarise", root: agent.root, surface: CHILD, format: "json" });
     expect(toolNames(child.stdout)[0]).toBe("summarize");
     const none = await runSearchCommand({ query: "ledger", root: agent.root, surface: CHILD, format: "json" });
-    expect(JSON.parse(none.stdout)).toEqual({ tools: [], totalMatches: 0, hasMore: false });
+    expect(JSON.parse(none.stdout)).toEqual({ tools: [], totalMatches: 0, hasMore: false, diagnostics: [], lockChanged: false });
   });
 
   it("prints a readable page with the next offset", async () => {
@@ -181,7 +183,7 @@ describe("assembly-line search", () => {
     const swapped = runCli(["search", folder], { cwd: elsewhere });
     expect(swapped.status, swapped.stderr).toBe(2);
     expect(swapped.stderr).toContain("AL8044");
-    expect(swapped.stderr).toContain(`assembly-line search '' ${folder}`);
+    expect(swapped.stderr).toContain(`To browse that agent's tools: ${printedCli(elsewhere)} search '' ${folder};`);
     const json = runCli(["search", folder, "--format", "json"], { cwd: elsewhere });
     expect(json.status).toBe(2);
     expect(JSON.parse(json.stdout).diagnostics).toMatchObject([{ code: "AL8044", message: `There is no agent here, and the query '${folder}' is an agent's folder: search takes the query first, then the root.` }]);

@@ -19,10 +19,15 @@ import { repoRoot } from "../helpers/temp-tree.js";
 /** The CLI's full entry as `tsc` emitted it: every command, from `cli/main.ts`. */
 const fullEntry = path.join(repoRoot, "dist", "bin", "assembly-line.js");
 
-/** Runs `entry` with `args` in `cwd`, colour off. */
+/**
+ * Runs `entry` with `args` in `cwd`, colour off. The commands either entry prints start with the
+ * script Node ran (`common/cli-command.ts`: no install in the agent's folder), so the full
+ * entry's path is written as the bin's, which is the one difference expected.
+ */
 function runWith(entry: string, args: readonly string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [entry, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  const asBin = (text: string): string => text.replaceAll(`node ${fullEntry} `, `node ${cliPath} `);
+  return { status: result.status, stdout: asBin(result.stdout), stderr: asBin(result.stderr) };
 }
 
 let viaBin: string;
