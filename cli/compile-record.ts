@@ -299,17 +299,25 @@ function artifactEntries(
   return entries;
 }
 
-/** Writes the stamp until its time is after `newest` (a few milliseconds at most); its time, or `undefined`. */
+/**
+ * Writes the stamp until its time is after `newest` (a few milliseconds at most); its time, or
+ * `undefined` when it cannot be written (a read-only agent: the compile then reports its own
+ * writes' failures, and no record is kept; helper-73 found this crash the compile). Never throws.
+ */
 function stampAfter(root: string, newest: bigint): bigint | undefined {
   const file = path.join(root, STAMP_FILE);
-  for (let attempt = 0; attempt < 20; attempt++) {
-    if (writeFileConfined(root, file, "", { createFolders: true, durable: false }) !== undefined) return undefined;
-    const time = fs.statSync(file, { bigint: true }).mtimeNs;
-    if (time > newest) return time;
-    const until = Date.now() + 2;
-    while (Date.now() < until) {
-      // The file system's clock ticks in milliseconds at worst; wait one.
+  try {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      if (writeFileConfined(root, file, "", { createFolders: true, durable: false }) !== undefined) return undefined;
+      const time = fs.statSync(file, { bigint: true }).mtimeNs;
+      if (time > newest) return time;
+      const until = Date.now() + 2;
+      while (Date.now() < until) {
+        // The file system's clock ticks in milliseconds at worst; wait one.
+      }
     }
+  } catch {
+    // Fall through: no stamp, no record.
   }
   return undefined;
 }

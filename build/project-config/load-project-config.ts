@@ -86,16 +86,29 @@ export async function loadProjectConfig(root: string, selection: ConfigSelection
     ".cjs": defaultLoaders[".cjs"],
     ".ts": typescriptLoader,
   };
-  const explorer = cosmiconfig("assembly-line", { ...SEARCH_OPTIONS, loaders });
   let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
   const target = selection.kind === "file" ? path.resolve(selection.file) : undefined;
   try {
+    // Made inside the try: cosmiconfig reads its own meta configuration (`.config/config.json`
+    // up the tree) as it is made, and a folder it cannot read there throws (a path too long, a
+    // folder without read permission: an internal error before; helper-73).
+    const explorer = cosmiconfig("assembly-line", { ...SEARCH_OPTIONS, loaders });
     found = target ? await explorer.load(target) : await search(root, explorer, loaders);
   } catch (error) {
     if (error instanceof ConfigParseFailure) return failed(error.diagnostic);
     const file = (error as { filepath?: string }).filepath ?? target ?? root;
-    const message = (error as NodeJS.ErrnoException).code === "ENOENT" ? "the file does not exist" : error instanceof Error ? error.message : String(error);
-    return failed(createDiagnostic(Diagnostics.ProjectConfigLoadFailed, fileStart(file), [shownFile(file), message]));
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = code === "ENOENT" ? "the file does not exist" : error instanceof Error ? error.message : String(error);
+    // A file-system error is not the code's: the catalogue's hint (about a configuration's
+    // default export) would not fit it (helper-73: a missing --project-config file, an unreadable
+    // folder on the search's way).
+    const hint =
+      typeof code !== "string" || !code.startsWith("E")
+        ? undefined
+        : target
+          ? `Check the path of the configuration file named on the command line (relative to the working directory), or run without it.`
+          : `The search for a configuration reads the agent's folder, the ones above it and the user's configuration folder: make them readable, name the file on the command line (compile: --config FILE; tools, search, call, approve: --project-config FILE), or skip the search (--no-config, --no-project-config).`;
+    return failed(createDiagnostic(Diagnostics.ProjectConfigLoadFailed, fileStart(file), [shownFile(file), message], hint ? { hint } : {}));
   }
   if (found === null) return { config: EMPTY_PROJECT_CONFIG, diagnostics: [] };
   const file = found.filepath;

@@ -92,6 +92,8 @@ describe("project configuration files", () => {
     expect(missing.status).toBe(1);
     expect(missing.json.diagnostics[0]).toMatchObject({ code: "AL9112", file: "nope.json" });
     expect(missing.json.diagnostics[0].message).toContain("does not exist");
+    // Not the catalogue's hint about a JavaScript configuration's default export (helper-73).
+    expect(missing.json.diagnostics[0].hint).toBe("Check the path of the configuration file named on the command line (relative to the working directory), or run without it.");
   });
 });
 

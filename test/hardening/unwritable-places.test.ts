@@ -1,0 +1,50 @@
+/**
+ * `compile` where the file system refuses what it must read or write is a diagnostic and exit 1,
+ * never an internal error (helper-73: a read-only agent crashed at the compile record's stamp, and
+ * a folder the configuration search could not read crashed in cosmiconfig's own set-up). The
+ * refusal is made here with a path too long to use (the agent root is 4,080 characters deep, so
+ * its agent.md can be read but nothing under `.assemblyline/cache` can be made): the same throw
+ * as a permission error, and one the tests' root user cannot bypass.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { cliPath } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-tree.js";
+
+/** An agent with nothing in it but an agent.md, 4,080 characters deep. */
+function deepAgent(): string {
+  let dir = tempDir("al-deep-");
+  while (dir.length + 251 <= 4080) dir = path.join(dir, "d".repeat(250));
+  dir = path.join(dir, "e".repeat(4080 - dir.length - 1));
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "agent.md"), "---\nname: deep\n---\nBe brief.\n");
+  return dir;
+}
+
+/** `compile . …args` run in `cwd` (short relative paths in the output). */
+function compileIn(cwd: string, ...args: string[]) {
+  const run = spawnSync(process.execPath, [cliPath, "compile", ".", "--format", "json", ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  return { status: run.status, output: `${run.stdout}${run.stderr}`, json: run.stdout ? JSON.parse(run.stdout) : undefined };
+}
+
+describe("compile where the file system refuses a path", () => {
+  it("a configuration search that cannot read a folder is AL9112 with a hint that fits, exit 1", () => {
+    const root = deepAgent();
+    const run = compileIn(root);
+    expect(run.output).not.toContain("internal error");
+    expect(run.status).toBe(1);
+    expect(run.json.diagnostics[0]).toMatchObject({ code: "AL9112" });
+    expect(run.json.diagnostics[0].hint).toMatch(/^The search for a configuration reads the agent's folder/);
+  });
+
+  it("a compile that cannot make .assemblyline/ is AL7050, exit 1, and writes no lock", () => {
+    const root = deepAgent();
+    const run = compileIn(root, "--no-config");
+    expect(run.output).not.toContain("internal error");
+    expect(run.status).toBe(1);
+    expect(run.json.diagnostics.map((d: { code: string }) => d.code)).toEqual(["AL7050"]);
+    expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
+  });
+});
