@@ -246,6 +246,13 @@ export const RuntimeMessages = defineMessages({
     hint: "Use the runId printed by a `call` or a `search --run` of this agent, with the same agent root (each agent keeps its runs in its own .assemblyline/state.db).",
     docs: "`tools --run` lists a run's tools with the deferred ones it activated, and `search --run` activates what it finds in that run (seed \"Tool Search\"). A run the state has no record of was never called or searched in this agent: a mistyped id would otherwise look like a run that activated nothing (`tools`), or silently start a new run (`search`). The command still answers; the warning says which of the two happened.",
   },
+  StateStoreOpenFailed: {
+    code: "AL8047",
+    severity: "error",
+    message: "The run state {0} could not be opened: {1}.",
+    hint: "Check that {0} is a state database this runtime wrote and that it and its folder can be written by this user; nothing was run.",
+    docs: "The runtime keeps every run's calls, events, steps and approvals in the agent's `.assemblyline/state.db` (SQLite; seed \"Durable Steps\", \"Approval Gates\"), and opens it before any call: a folder it cannot write, a file that is not an SQLite database, a database of a newer format. Nothing runs without it, since a call it could not record would break the contract's replay and approval rules.",
+  },
   SandboxProcessIsolationUnavailable: {
     code: "AL8060",
     severity: "warning",
