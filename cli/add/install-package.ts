@@ -76,7 +76,8 @@ export function installArguments(manager: PackageManager, installSpec: string, o
  * has somewhere to be recorded). Learns the package name before installing (registry: from the
  * spec; directory: its package.json; tarball: the package.json inside it), so that afterwards
  * it can read `node_modules/<name>/package.json` for the exact version. Never throws: failures
- * are AL6202 (the manager failed), AL6203 (nothing in node_modules, e.g. Yarn PnP), AL6209
+ * are AL6202 (the manager failed), AL6203 (nothing in node_modules, e.g. Yarn PnP), AL6212 (no
+ * package.json and none could be created), AL6209
  * (package.json unreadable) or AL6211 (the spec holds no package.json name; then nothing is
  * written, not even the package.json this step would create).
  */
@@ -125,7 +126,8 @@ function ensurePackageJson(file: string): { ok: true; created: boolean } | { ok:
       fs.writeFileSync(file, '{\n  "private": true\n}\n', { flag: "wx" });
       return { ok: true, created: true };
     } catch (error) {
-      return { ok: false, diagnostic: createDiagnostic(Diagnostics.AddPackageJsonInvalid, fileStart(file), [(error as Error).message]) };
+      // Not a read: the file is not there and could not be made (helper-73: AL6209 said "could not be read").
+      return { ok: false, diagnostic: createDiagnostic(Diagnostics.AddPackageJsonNotCreated, fileStart(file), [(error as Error).message]) };
     }
   }
   try {

@@ -235,6 +235,13 @@ export const LockfileMessages = defineMessages({
     hint: "Point `add` at an npm package: a name in the registry, a tarball that `npm pack` wrote, or a folder whose package.json has a name.",
     docs: "`add` installs a published plugin with the project's package manager, which needs a package name to record the dependency (issue 3 item 7). A folder that is an Agent Plugins package but not an npm package (plugin.json, no package.json) is a local plugin: it belongs in plugins/<name>/ of the agent, which `add` does not install.",
   },
+  AddPackageJsonNotCreated: {
+    code: "AL6212",
+    severity: "error",
+    message: "package.json could not be created in the agent root: {0}.",
+    hint: "`add` installs the plugin as a dependency of the agent's package.json: make the agent root writable, or create it there yourself (`npm init -y`), then run `{cli} add` again. Nothing was installed.",
+    docs: "`add` installs a published plugin with the project's package manager, which records it in the agent root's package.json; when there is none, `add` creates a minimal private one first (issue 3 item 7). A root it cannot write (read-only, another user's) stops it there, before anything is installed.",
+  },
   WriteThroughLinkRefused: {
     code: "AL6301",
     severity: "error",

@@ -11,13 +11,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliPath } from "../helpers/run-cli.js";
-import { tempDir } from "../helpers/temp-tree.js";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 
-/** An agent with nothing in it but an agent.md, 4,080 characters deep. */
-function deepAgent(): string {
+/** An agent with nothing in it but an agent.md, `depth` characters deep (default 4,080). */
+function deepAgent(depth = 4080): string {
   let dir = tempDir("al-deep-");
-  while (dir.length + 251 <= 4080) dir = path.join(dir, "d".repeat(250));
-  dir = path.join(dir, "e".repeat(4080 - dir.length - 1));
+  while (dir.length + 251 <= depth) dir = path.join(dir, "d".repeat(250));
+  dir = path.join(dir, "e".repeat(depth - dir.length - 1));
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "agent.md"), "---\nname: deep\n---\nBe brief.\n");
   return dir;
@@ -47,4 +47,21 @@ describe("compile where the file system refuses a path", () => {
     expect(run.json.diagnostics.map((d: { code: string }) => d.code)).toEqual(["AL7050"]);
     expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
   });
+});
+
+describe("add where the agent root cannot take a package.json", () => {
+  it("is AL6212 (created, not read), before anything is installed", () => {
+    // 4,084 characters: agent.md (4,093) can be read, package.json (4,097) cannot be made.
+    const root = deepAgent(4084);
+    const out = tempDir("al-pack-");
+    const packed = spawnSync("npm", ["pack", "--pack-destination", out, "--silent"], { cwd: path.join(repoRoot, "test/fixtures/lockfile/packs/openui"), encoding: "utf8" });
+    expect(packed.status, packed.stderr).toBe(0);
+    const tarball = path.join(out, packed.stdout.trim().split("\n").pop()!);
+    const run = spawnSync(process.execPath, [cliPath, "add", `file:${tarball}`, ".", "--as", "cards"], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const output = `${run.stdout}${run.stderr}`;
+    expect(output).not.toContain("internal error");
+    expect(run.status).toBe(1);
+    expect(output).toContain("error AL6212: package.json could not be created in the agent root");
+    expect(fs.readdirSync(root)).toEqual(["agent.md"]);
+  }, 60_000);
 });
