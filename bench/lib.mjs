@@ -49,6 +49,9 @@ export function timeProcess(command, args, { cwd, env, okStatuses = [0] } = {}) 
   const start = process.hrtime.bigint();
   const result = spawnSync(file, argv, { cwd, env, encoding: "utf8", maxBuffer: 512 * 1024 * 1024 });
   const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
+  // GNU time writes "Command exited with non-zero status N" before the format line on failure.
+  // Read (and removed) before any throw below: a failed run used to leave its report in the temp folder.
+  const line = report ? readTimeReport(report) : undefined;
   if (result.error) throw result.error;
   if (!okStatuses.includes(result.status)) {
     throw new Error(`${[command, ...args].join(" ")} exited ${result.status}:\n${result.stdout.slice(0, 4000)}\n${result.stderr.slice(0, 4000)}`);
@@ -57,13 +60,22 @@ export function timeProcess(command, args, { cwd, env, okStatuses = [0] } = {}) 
   let sysMs = null;
   let rssKb = null;
   if (report) {
-    // GNU time writes "Command exited with non-zero status N" before the format line on failure.
-    const line = fs.readFileSync(report, "utf8").trim().split("\n").at(-1);
-    fs.rmSync(report, { force: true });
+    if (line === undefined) throw new Error(`${GNU_TIME} wrote no report for ${[command, ...args].join(" ")}`);
     const [user, sys, rss] = line.split(" ").map(Number);
     [userMs, sysMs, rssKb] = [user * 1000, sys * 1000, rss];
   }
   return { wallMs, cpuMs: userMs === null ? null : userMs + sysMs, userMs, sysMs, rssKb, status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The last line of GNU time's report file (undefined when time never wrote it), removing the file. */
+function readTimeReport(report) {
+  try {
+    return fs.readFileSync(report, "utf8").trim().split("\n").at(-1);
+  } catch {
+    return undefined;
+  } finally {
+    fs.rmSync(report, { force: true });
+  }
 }
 
 /** `node …args` as a whole process, measured like {@link timeProcess}. */

@@ -10,9 +10,9 @@
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "./temp-tree.js";
 
 /** The repository root (two folders above this helper). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -29,7 +29,7 @@ export function installedPackageDir(project: string): string {
  * symlinks resolved). `files` (relative path → text) are written into the project first.
  */
 export function createPackedProject(files: Readonly<Record<string, string>>): string {
-  const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-packed-")));
+  const work = tempDir("al-packed-");
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   const quiet = { stdio: ["ignore", "pipe", "pipe"] as ("ignore" | "pipe")[], encoding: "utf8" as const };
   // --ignore-scripts: `prepare` would build again; the tests run after the build.

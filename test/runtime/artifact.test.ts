@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openRuntime, RuntimeError } from "../../runtime-min/index.js";
 import { seedTools } from "../helpers/support-agent.js";
+import { tempDir } from "../helpers/temp-tree.js";
 import { createAgent, editArtifact, type AgentFixture } from "./helpers/agent-fixture.js";
 
 let agent: AgentFixture | undefined;
@@ -31,7 +32,7 @@ describe("artifact verification", () => {
   it("says so when the root itself is missing or a file (AL1024, AL1025), not that the artifact is", async () => {
     const missing = path.join(os.tmpdir(), "al-no-such-root", "agent");
     await expect(openRuntime({ root: missing })).rejects.toMatchObject({ name: "RuntimeError", code: "AL1024", message: `The agent root '${missing}' does not exist.` });
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "al-root-file-")), "agent.md");
+    const file = path.join(tempDir("al-root-file-"), "agent.md");
     fs.writeFileSync(file, "");
     await expect(openRuntime({ root: file })).rejects.toMatchObject({ code: "AL1025" });
   });

@@ -15,7 +15,7 @@ import { DEFAULT_HOST_LIMITS } from "../../runtime-min/host-limits.js";
 import { probeProcessIsolation, sandboxLaunch, setSandboxLaunchTools } from "../../runtime-min/sandbox/process-isolation.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
-import { runSourceCli } from "./helpers/run-source-cli.js";
+import { runSourceCli, sourceCliArgs } from "./helpers/run-source-cli.js";
 import { alive, descendantsOf, pollFor, sandboxPidsIn } from "./helpers/sandbox-processes.js";
 
 const hostile = (name: string, factory: string) => ({ name, file: "hostile.ts", factory });
@@ -92,7 +92,7 @@ describe("a sandboxed tool cannot reach its host's processes", () => {
 
   it("a killed host takes its busy sandbox child with it", async () => {
     const runId = "orphan-run";
-    const host = spawn(process.execPath, ["--import", path.join(import.meta.dirname, "helpers/ts-loader.mjs"), path.join(import.meta.dirname, "helpers/cli-entry.ts"), "call", "spin", agent.root, "--input", "{}", "--run", runId, "--format", "json"], {
+    const host = spawn(process.execPath, sourceCliArgs(["call", "spin", agent.root, "--input", "{}", "--run", runId, "--format", "json"]), {
       stdio: "ignore",
     });
     const hostExited = new Promise((resolve) => host.once("exit", resolve));

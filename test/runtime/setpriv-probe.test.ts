@@ -15,6 +15,7 @@ import { ensureWorkspace, execInWorkspace } from "../../runtime-min/execution/wo
 import { probeShellIsolation } from "../../runtime-min/index.js";
 import { isolatedShellLaunch, setUnshareCommand } from "../../runtime-min/sandbox/shell-isolation.js";
 import { seedTools } from "../helpers/support-agent.js";
+import { tempDir } from "../helpers/temp-tree.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 
 const loader = path.join(import.meta.dirname, "helpers", "ts-loader.mjs");
@@ -85,7 +86,7 @@ describe("the sandbox process probe checks setpriv before sandbox processes star
   beforeAll(async () => {
     agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
     // The old setpriv, counting its runs (its environment is empty: the file is named in it).
-    runs = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "al-setpriv-runs-")), "runs");
+    runs = path.join(tempDir("al-setpriv-runs-"), "runs");
     fakeBin = launchersWith(OLD_SETPRIV.replace("#!/bin/sh\n", `#!/bin/sh\necho run >> '${runs}'\n`));
     const runtime = path.resolve(import.meta.dirname, "..", "..", "runtime-min", "index.ts");
     const isolation = path.resolve(import.meta.dirname, "..", "..", "runtime-min", "sandbox", "process-isolation.ts");

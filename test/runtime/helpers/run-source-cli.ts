@@ -1,16 +1,27 @@
 /**
  * Test helper: runs the runtime commands (`call`, `approve`, `tools`, `search`) as a separate
- * host process from the TypeScript sources (`cli-entry.ts` through `ts-loader.mjs`), so runtime
- * tests need no build. The e2e tests run the built CLI instead (`test/helpers/run-cli.ts`).
+ * host process from the TypeScript sources (`cli-entry.ts`, bundled from the sources once per
+ * test process by `source-bundle.ts`), so runtime tests need no build. The e2e tests run the
+ * built CLI instead (`test/helpers/run-cli.ts`).
  */
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import type { CliRun } from "../../helpers/run-cli.js";
 import { repoRoot } from "../../helpers/temp-tree.js";
 import { shellQuote } from "../../../common/shell-quote.js";
+import { bundleSources } from "./source-bundle.js";
 
-const loader = path.join(import.meta.dirname, "ts-loader.mjs");
-const entry = path.join(import.meta.dirname, "cli-entry.ts");
+/**
+ * `cli-entry.ts` and the sources it imports in one file: the runtime commands registered as in
+ * the entry (no compile-first step), without `ts-loader.mjs` in each process (about 0.3 s of CPU
+ * less a run, measured on `call`).
+ */
+const bundle = await bundleSources(path.join(import.meta.dirname, "cli-entry.ts"));
+
+/** Node's arguments that run `assembly-line ...args` from the sources (for a test that spawns the host itself). */
+export function sourceCliArgs(args: readonly string[]): string[] {
+  return [bundle, ...args];
+}
 
 /**
  * Runs `assembly-line ...args` from the sources in the repository root with colour off (as
@@ -22,7 +33,7 @@ export function runSourceCli(...args: string[]): CliRun {
 
 /** {@link runSourceCli} with extra environment variables (`NO_COLOR: ""` lets colour through) and, optionally, text on standard input. */
 export function runSourceCliWithEnv(args: readonly string[], env: NodeJS.ProcessEnv, stdin?: string): CliRun {
-  const result = spawnSync(process.execPath, ["--import", loader, entry, ...args], {
+  const result = spawnSync(process.execPath, sourceCliArgs(args), {
     cwd: repoRoot,
     encoding: "utf8",
     ...(stdin === undefined ? {} : { input: stdin }),
@@ -38,5 +49,5 @@ export function runSourceCliWithEnv(args: readonly string[], env: NodeJS.Process
  * (`script -c`, which gives the CLI a terminal).
  */
 export function sourceCliCommandLine(args: readonly string[]): string {
-  return ["cd", shellQuote(repoRoot), "&&", ...[process.execPath, "--import", loader, entry, ...args].map(shellQuote)].join(" ");
+  return ["cd", shellQuote(repoRoot), "&&", ...[process.execPath, ...sourceCliArgs(args)].map(shellQuote)].join(" ");
 }
