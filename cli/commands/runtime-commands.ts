@@ -24,6 +24,7 @@ import { resolveHostPolicy } from "../host-policy.js";
 import { configIsCode } from "../../build/project-config/load-project-config.js";
 import { HOST_LIMIT_RANGES } from "../../runtime-min/host-limits.js";
 import { formatCallResult, formatRefusal } from "../format-call-result.js";
+import { unusedHostConfigWarnings } from "../host-config-check.js";
 import { formatDiagnosticsFrom } from "../output.js";
 import { cliCommandPrefix } from "../../common/cli-command.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
@@ -188,7 +189,7 @@ export async function withHostRuntime(
   const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot });
   try {
     const answer = await act(runtime);
-    const runtimeWarnings = runtime.warnings;
+    const runtimeWarnings = [...unusedHostConfigWarnings(options.hostConfig, runtime.artifact), ...runtime.warnings];
     report.diagnostics.push(...runtimeWarnings);
     const warnings = runtimeWarnings.length > 0 ? formatRefusal("", runtimeWarnings, paletteFor(color?.stderr ?? false)) : "";
     return hostOutput({ ...answer, stderr: answer.stderr + warnings }, report);

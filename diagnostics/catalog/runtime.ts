@@ -253,6 +253,12 @@ export const RuntimeMessages = defineMessages({
     hint: "Check that {0} is a state database this runtime wrote and that it and its folder can be written by this user; nothing was run.",
     docs: "The runtime keeps every run's calls, events, steps and approvals in the agent's `.assemblyline/state.db` (SQLite; seed \"Durable Steps\", \"Approval Gates\"), and opens it before any call: a folder it cannot write, a file that is not an SQLite database, a database of a newer format. Nothing runs without it, since a call it could not record would break the contract's replay and approval rules.",
   },
+  HostConfigKeyUnused: {
+    code: "AL8048",
+    severity: "warning",
+    message: "--config {0}: no tool of this agent requires '{0}', so it reaches no tool.",
+    docs: "The runtime gives a tool only the host values of the keys its descriptor lists in `requiredConfig` (seed \"Tool implementation\": `ctx.config` is the merged config plus the host's `requiredConfig` values). A `--config` key no tool lists reaches no tool: most often a misspelt key, whose tool then fails with `configuration_error` for the key it does require. The call still runs.",
+  },
   SandboxProcessIsolationUnavailable: {
     code: "AL8060",
     severity: "warning",

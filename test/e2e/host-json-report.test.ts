@@ -105,4 +105,15 @@ describe("host commands' JSON", () => {
     expect(pretty.stderr).toContain("warning AL8030");
     expect(pretty.stdout).toMatch(/^ok hello /);
   });
+
+  it("warns (AL8048) about a --config key no tool requires, with the nearest one, and still runs the call (helper-73)", () => {
+    // hello requires no config: every key is one that reaches no tool.
+    const call = runCliJson(["call", "hello", root, "--input", '{"name":"Ada"}', "--config", "GREETING_TOEN=x"]);
+    expect(call.status, call.stderr).toBe(0);
+    expect(call.json.status).toBe("ok");
+    expect(call.json.diagnostics).toEqual([
+      expect.objectContaining({ code: "AL8048", severity: "warning", message: "--config GREETING_TOEN: no tool of this agent requires 'GREETING_TOEN', so it reaches no tool.", hint: "No tool of this agent declares requiredConfig; remove --config GREETING_TOEN=…." }),
+    ]);
+    expect(call.stderr).toContain("warning AL8048");
+  });
 });
