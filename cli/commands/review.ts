@@ -12,6 +12,7 @@
  */
 import * as path from "node:path";
 import { compileAgent } from "../../build/compile.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { contractReviewJson, formatContractReview } from "../../lockfile/format-review.js";
 import type { ContractReview } from "../../lockfile/review-contract.js";
@@ -31,10 +32,13 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
   const report = result.checkReport;
   const problems = result.diagnostics.filter((d) => d.severity === "error" && !(report && COMPARABLE.has(report.status) && d.code === report.diagnostic?.code));
   if (problems.length > 0 || !report || !COMPARABLE.has(report.status)) {
-    if (flags.format === "json") printJson({ changes: [], diagnostics: result.diagnostics.map(toJsonDiagnostic) });
+    // AL6013 is `compile --check`'s way of saying this (after the errors, naming itself): review
+    // says it in its own words below (helper-73: it printed first, pointing at "the errors above").
+    const shown = result.diagnostics.filter((d) => d.code !== Diagnostics.LockfileNotChecked.code);
+    if (flags.format === "json") printJson({ changes: [], diagnostics: shown.map(toJsonDiagnostic) });
     else {
       // A root inside an agent (run from plugins/hello/): AL1001's hint names the agent root above.
-      printDiagnostics(hintAgentRootAbove(result.diagnostics, root, rootArgument), root);
+      printDiagnostics(hintAgentRootAbove(shown, root, rootArgument), root);
       process.stderr.write("Nothing was reviewed: fix the errors above first.\n");
     }
     return 1;

@@ -77,6 +77,21 @@ describe("review", () => {
     expect(check.stderr).toContain("! approval-removed  deploy");
   });
 
+  it("with errors in the agent reviews nothing and says so after them, without compile --check's AL6013 (helper-73)", () => {
+    const root = agentWithTools(base);
+    expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
+    rewriteTools(root, { deploy: { ...base.deploy, description: 42 } } as never);
+    const json = runCli(["review", root, "--format", "json"]);
+    expect(json.status).toBe(1);
+    const codes = JSON.parse(json.stdout).diagnostics.map((d: { code: string }) => d.code);
+    expect(codes.length).toBeGreaterThan(0);
+    expect(codes).not.toContain("AL6013");
+    const pretty = runCli(["review", root]);
+    expect(pretty.status).toBe(1);
+    expect(`${pretty.stdout}${pretty.stderr}`).not.toContain("AL6013");
+    expect(pretty.stderr).toContain("Nothing was reviewed: fix the errors above first.");
+  });
+
   it("in a Git work tree compares with the lock of HEAD, so a compile since the last commit hides nothing (helper-67's trial)", () => {
     const root = agentWithTools(base);
     expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
