@@ -344,7 +344,9 @@ function parseInput(text: string | undefined): unknown {
     // On a terminal the read would look like a hang: say what it waits for (a pipe or file needs no word).
     if (tty.isatty(0)) process.stderr.write(STDIN_PROMPT);
     try {
-      json = fs.readFileSync(0, "utf8");
+      // A byte order mark (Windows editors, PowerShell's redirection) is no part of the JSON
+      // (RFC 8259 §8.1 lets a parser ignore it; helper-73 got "Unexpected token" for it).
+      json = fs.readFileSync(0, "utf8").replace(/^\uFEFF/, "");
     } catch (error) {
       throw runtimeError(Diagnostics.CallInputNotJson, "", [`standard input (--input -) could not be read: ${(error as Error).message}`]);
     }

@@ -50,6 +50,9 @@ export function agentTemplate(agentName: string, types: AuthoringTypes): Readonl
  */
 export function agentNameFor(folderName: string): string {
   const name = folderName
+    // Accented letters keep their base letter (`My Agënt` → `my-agent`, not `my-ag-nt`; helper-73).
+    .normalize("NFKD")
+    .replace(/\p{Mn}+/gu, "")
     .toLowerCase()
     .replace(/[^a-z0-9.-]+/g, "-")
     .replace(/-{2,}/g, "-")

@@ -111,6 +111,10 @@ describe("assembly-line call / approve across processes", () => {
     expect(JSON.parse(piped.stdout)).toMatchObject({ status: "ok", output: { message: "from stdin" } });
     // A pipe is not a terminal: nothing to tell the user.
     expect(piped.stderr).not.toContain("reading the input's JSON");
+    // A byte order mark before the JSON is no part of it (helper-73).
+    const marked = runSourceCliWithEnv(["call", "echo", agent.root, "--input", "-", "--format", "json"], {}, '\uFEFF{"message":"with a BOM"}\n');
+    expect(marked.status, marked.stderr).toBe(0);
+    expect(JSON.parse(marked.stdout)).toMatchObject({ status: "ok", output: { message: "with a BOM" } });
     const bad = runSourceCliWithEnv(["call", "echo", agent.root, "--input", "-"], {}, "{message}");
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^error AL8040: --input is not valid JSON: standard input \(--input -\): /);
