@@ -99,14 +99,6 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   } catch (error) {
     await parts.executor.close();
     options.earlyStart?.discard();
-    // A diagnostic with a code and the file, like every refusal of the runtime (helper-73: the
-    // state store's own words, "could not open the state database in the state database", had none).
-    if (error instanceof ControlPlaneError && error.reason === "state_store_failure") {
-      const cause = (error as { cause?: unknown }).cause;
-      const reason = cause instanceof Error ? cause.message : error.message;
-      const shown = path.relative(root, path.join(stateDir, STATE_DB_FILE)).split(path.sep).join("/");
-      throw runtimeError(Diagnostics.StateStoreOpenFailed, shown, [shown, reason.replace(/\.$/, "")]);
-    }
     throw error;
   }
   ignoreStateDir(root);

@@ -11,11 +11,14 @@
  * commander program and loads this module only when one of them runs.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import * as tty from "node:tty";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic } from "../../diagnostics/diagnostic.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { RuntimeError, runtimeError } from "../../runtime-min/errors.js";
+import { ControlPlaneError } from "../../runtime-min/failures.js";
+import { STATE_DB_FILE } from "../../runtime-min/artifact/open-artifact.js";
 import { checkId, newId } from "../../runtime-min/execution/ids.js";
 import type { Runtime } from "../../runtime-min/runtime.js";
 import type { CallResult, RuntimeOptions, ToolSearchResult } from "../../runtime-min/types.js";
@@ -186,7 +189,9 @@ export async function withHostRuntime(
   await compileFirstStep(agentRoot, options.artifactDir, hooks, report);
   // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
   const { openRuntime } = await import("../../runtime-min/runtime.js");
-  const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot });
+  const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot }).catch((error: unknown) => {
+    throw stateStoreOpenError(error, agentRoot) ?? error;
+  });
   try {
     const answer = await act(runtime);
     const runtimeWarnings = [...unusedHostConfigWarnings(options.hostConfig, runtime.artifact), ...runtime.warnings];
@@ -445,4 +450,19 @@ function hostLimitArgs(flags: HostLimitFlags): string[] {
   for (const [key, flag] of HOST_LIMIT_FLAGS) if (flags[key] !== undefined) args.push(flag, flags[key] as string);
   if (flags.network !== undefined) args.push("--network", flags.network);
   return args;
+}
+
+/**
+ * AL8047 (a `RuntimeError`, which the refusal prints with its code, file and hint) for a state
+ * store that could not be opened: the runtime API reports it as the control-plane failure
+ * `state_store_failure` (docs/host-policy.md), whose words alone ("could not open the state
+ * database in the state database: …") had no code, file or hint in the CLI (helper-73).
+ * `undefined` for any other error.
+ */
+function stateStoreOpenError(error: unknown, root: string): RuntimeError | undefined {
+  if (!(error instanceof ControlPlaneError) || error.reason !== "state_store_failure") return undefined;
+  const cause = (error as { cause?: unknown }).cause;
+  const reason = (cause instanceof Error ? cause.message : error.message).replace(/\.$/, "");
+  const shown = path.posix.join(".assemblyline", STATE_DB_FILE);
+  return runtimeError(Diagnostics.StateStoreOpenFailed, path.join(root, ".assemblyline", STATE_DB_FILE), [shown, reason]);
 }

@@ -116,4 +116,22 @@ describe("host commands' JSON", () => {
     ]);
     expect(call.stderr).toContain("warning AL8048");
   });
+
+  it("says with a code (AL8047) and the file when the run state cannot be opened, as a refusal (helper-73)", () => {
+    const state = path.join(root, ".assemblyline", "state.db");
+    fs.rmSync(state, { force: true });
+    fs.writeFileSync(state, "not a database, just text\n".repeat(200));
+    try {
+      const refused = runCliJson(["tools", root, "--run", "run_any"]);
+      expect(refused.status).toBe(2);
+      expect(refused.json.diagnostics).toEqual([
+        expect.objectContaining({ code: "AL8047", severity: "error", message: "The run state .assemblyline/state.db could not be opened: file is not a database." }),
+      ]);
+      expect(refused.json.diagnostics[0].hint).toContain("nothing was run");
+      const pretty = runCli(["call", "hello", root, "--input", '{"name":"Ada"}']);
+      expect(pretty.stderr).toMatch(/error AL8047: The run state \.assemblyline\/state\.db could not be opened/);
+    } finally {
+      fs.rmSync(state, { force: true });
+    }
+  });
 });

@@ -37,22 +37,6 @@ describe("artifact verification", () => {
     await expect(openRuntime({ root: file })).rejects.toMatchObject({ code: "AL1025" });
   });
 
-  it("says with a code when the run state cannot be opened (AL8047), and names the file (helper-73)", async () => {
-    agent = await createAgent(tools);
-    // (A folder where the file should be is refused before, as a write target: AL6302.)
-    {
-      const file = path.join(agent.root, ".assemblyline", "state.db");
-      fs.rmSync(file, { recursive: true, force: true });
-      fs.writeFileSync(file, "not a database, just text\n".repeat(200));
-      const refused = openRuntime({ root: agent.root });
-      await expect(refused).rejects.toMatchObject({ name: "RuntimeError", code: "AL8047" });
-      const error = (await refused.catch((e: unknown) => e)) as RuntimeError;
-      expect(error.diagnostics[0]).toMatchObject({ file: ".assemblyline/state.db", line: 1, column: 1 });
-      expect(error.message).toMatch(/^The run state \.assemblyline\/state\.db could not be opened: \S/);
-      expect(error.diagnostics[0]!.hint).toContain("nothing was run");
-    }
-  });
-
   it("accepts an intact artifact", async () => {
     agent = await createAgent(tools);
     const runtime = await openRuntime({ root: agent.root });
