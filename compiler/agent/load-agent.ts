@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
+import { invalidUtf8Location } from "../../common/invalid-utf8.js";
 import type { CompilerHost } from "../../common/host.js";
 import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import type { AgentModel, CapabilityRequest, LocatedValue, Surface } from "../model.js";
@@ -67,7 +68,7 @@ function loadSurface(host: CompilerHost, root: string, id: string, dir: string, 
     else diagnostics.push(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [read.kind === "directory" ? "it is a directory" : read.reason]));
     return undefined;
   }
-  if (read.invalidUtf8) diagnostics.push(createDiagnostic(Diagnostics.AgentFileNotUtf8, fileStart(agentFile)));
+  if (read.invalidUtf8) diagnostics.push(createDiagnostic(Diagnostics.AgentFileNotUtf8, invalidUtf8Location(agentFile, read.text, read.bytes) ?? fileStart(agentFile)));
   if (host.kind(path.join(dir, "tools")) === "directory") {
     diagnostics.push(createDiagnostic(Diagnostics.ToolsFolderIgnored, fileStart(path.join(dir, "tools"))));
   }

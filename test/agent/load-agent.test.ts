@@ -1,3 +1,5 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadAgent } from "../../compiler/agent/load-agent.js";
 import { resolveCapabilities } from "../../compiler/agent/resolve-capabilities.js";
@@ -235,5 +237,14 @@ describe("resolveCapabilities", () => {
     expect(result.diagnostics[0]!.hint).toContain("npx assembly-line add @assemblyline-agents/openui@1.1.0");
     const accepted = resolveCapabilities(host, loadAgent(host, root), { pins, acceptInstalled: new Set([".\0openui"]) });
     expect(accepted.diagnostics).toEqual([]);
+  });
+});
+
+describe("loadAgent: agent.md that is not UTF-8 (AL1003)", () => {
+  it("points at the first invalid byte, not at 1:1", () => {
+    const root = writeTree({ "agent.md": "" });
+    fs.writeFileSync(path.join(root, "agent.md"), Buffer.concat([Buffer.from("---\nname: a\n---\nInstructions.\nCaf"), Buffer.from([0xe9]), Buffer.from(" au lait.\n")]));
+    const [d] = loadAgent(host, root).diagnostics;
+    expect(d).toMatchObject({ code: "AL1003", line: 5, column: 4, endLine: 5, endColumn: 5 });
   });
 });
