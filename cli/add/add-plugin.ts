@@ -23,7 +23,9 @@ import type { ContractReview } from "../../lockfile/review-contract.js";
 import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
-import { addCapabilityToAgentMd } from "./add-capability-to-agent-md.js";
+import { brokenLinkHint, brokenLinkReason } from "../../common/broken-link.js";
+import { createNodeHost } from "../../common/host.js";
+import { addCapabilityToAgentMd, agentMdProblemsBeforeInstall } from "./add-capability-to-agent-md.js";
 import { readPluginName, validateCapabilityKey } from "./capability-key.js";
 import { detectPackageManager, installAllCommand, uninstallCommand } from "./detect-package-manager.js";
 import { installPackage, type CommandRunner } from "./install-package.js";
@@ -80,7 +82,12 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   // Not an agent root: refused before anything is installed (run from plugins/hello/, `add` had
   // installed the package there and written a new agent.md inside the plugin).
   const agentFile = path.join(root, "agent.md");
-  if (!fs.existsSync(agentFile)) return fail(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(agentFile), [root]));
+  if (!fs.existsSync(agentFile)) {
+    // A link that leads to no file is not "no agent.md": said as compile says it (AL1002).
+    const broken = brokenLinkReason(createNodeHost(), agentFile);
+    if (broken !== undefined) return fail(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [broken], { hint: brokenLinkHint("agent.md") }));
+    return fail(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(agentFile), [root]));
+  }
   const spec = resolvePluginSpec(options.spec, process.cwd());
   if (!spec.ok) return fail(spec.diagnostic);
   if (options.as !== undefined) {
@@ -93,6 +100,19 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   const keyBefore = options.as ?? keyBeforeInstall(spec.spec);
   if (keyBefore !== undefined && fs.existsSync(path.join(root, "plugins", keyBefore))) {
     return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", keyBefore)), [keyBefore, options.spec]), { key: keyBefore });
+  }
+  // Everything about agent.md that is known before the install is checked before it (helper-73's
+  // report, defect 5: a duplicate key or tab indentation failed only after package.json,
+  // the lockfile and node_modules had changed); the edit itself is planned again afterwards.
+  let agentMdBefore: string;
+  try {
+    agentMdBefore = fs.readFileSync(agentFile, "utf8");
+  } catch (error) {
+    return fail(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [String(error)]), keyBefore === undefined ? {} : { key: keyBefore });
+  }
+  const agentMdProblems = agentMdProblemsBeforeInstall(agentMdBefore, keyBefore, packageNameBeforeInstall(spec.spec), agentFile);
+  if (agentMdProblems.length > 0) {
+    return { ok: false, diagnostics: agentMdProblems.map((d) => relativizeDiagnostic(d, root, path.relative)), agentMdChanged: false, ...(keyBefore === undefined ? {} : { key: keyBefore }) };
   }
   const manager = detectPackageManager(root).manager;
   const installed = installPackage(manager, root, spec.spec, { ...(options.offline ? { offline: true } : {}), ...(options.run ? { run: options.run } : {}) });
@@ -132,6 +152,26 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   });
   if (!compile.ok) return { ok: false, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
   return { ok: true, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
+}
+
+/**
+ * The npm package name a spec will install, as far as it is known before installing: the
+ * registry name as given, or the `name` of a folder's or tarball's package.json; `undefined`
+ * when it cannot be read (the installed package's name decides then).
+ */
+function packageNameBeforeInstall(spec: PluginSpec): string | undefined {
+  if (spec.kind === "registry") return spec.name;
+  let manifest: Record<string, unknown> | undefined;
+  if (spec.kind === "tarball") manifest = readTarballJson(spec.path, "package.json");
+  else {
+    try {
+      manifest = JSON.parse(fs.readFileSync(path.join(spec.path, "package.json"), "utf8")) as Record<string, unknown>;
+    } catch {
+      manifest = undefined;
+    }
+  }
+  const name = manifest?.["name"];
+  return typeof name === "string" && name !== "" ? name : undefined;
 }
 
 /**
