@@ -32,7 +32,7 @@ describe("a missing option value before another flag", () => {
       const diagnostic = (json.diagnostics as { code: string; message: string; hint: string }[])[0]!;
       expect(diagnostic.code).toBe("AL9001");
       const flag = flags.split(" ")[0]!;
-      const next = args[args.indexOf(flag) + 1];
+      const next = args[(args as readonly string[]).indexOf(flag) + 1];
       expect(diagnostic.message).toContain(`option '${flags}' argument missing: the next word '${next}' is an option (write ${flag}=${next} if it is the value)`);
       expect(diagnostic.hint).toBe(`Run 'npx assembly-line ${args[0]} --help' for usage.`);
     }
