@@ -72,6 +72,7 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
     ...(base.replay ? { replay: (probes: Parameters<NonNullable<CompilerHost["replay"]>>[0]) => base.replay!(probes) } : {}),
     // A read-ahead fills the base's reads, which this host asks once per path as ever.
     ...(base.readAhead ? { readAhead: base.readAhead.bind(base) } : {}),
+    ...(base.readLink ? { readLink: base.readLink.bind(base) } : {}),
   };
 }
 

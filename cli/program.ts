@@ -45,6 +45,7 @@ export async function runProgram(program: Command, argv: readonly string[], exit
   for (const command of program.commands) command.showHelpAfterError(`(run '${helpCommand(command.name())}' for usage)`);
   rememberTypedCommand(typedCommandOf(program, argv));
   try {
+    refuseFlagTakenAsValue(program, argv);
     await program.parseAsync(argv, { from: "user" });
     return exitCode();
   } catch (error) {
@@ -151,6 +152,39 @@ function commandWords(program: Command, argv: readonly string[]): { command: str
     else options.set(key, "true");
   }
   return { command: command.name(), operands, operandAt, options };
+}
+
+/**
+ * Refuses, as commander's own "argument missing" usage error (AL9001, exit 2), an option whose
+ * value was left out so that the next flag would be taken for it: commander gives a required
+ * value the next word whatever it is, so `approve c1 --run --format json` ran with the run id
+ * `--format` and the root `json`, and failed on a folder nobody named. A value that starts with
+ * `--` is taken for a flag: no value of ours starts so (a run id, a JSON input, KEY=VALUE, a
+ * number, a path as typed), while values that start with a single `-` still pass (`--input -`
+ * reads standard input; negative numbers get their own range errors). A value that really starts
+ * with `--` can still be given inline (`--out=--dir`) or as a path (`--out ./--dir`). Throws the
+ * `CommanderError` that `runProgram` maps to the usage error; does nothing when `argv` names no
+ * command or has no such value.
+ */
+function refuseFlagTakenAsValue(program: Command, argv: readonly string[]): void {
+  const name = argv.find((arg) => !arg.startsWith("-"));
+  const command = program.commands.find((c) => c.name() === name);
+  if (!command) return;
+  for (let i = argv.indexOf(name!) + 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") return;
+    if (!arg.startsWith("-") || arg.includes("=")) continue;
+    const option = command.options.find((o) => o.long === arg || o.short === arg);
+    if (!option?.required) continue;
+    const value = argv[i + 1];
+    if (value?.startsWith("--")) {
+      command.error(`error: option '${option.flags}' argument missing: the next word '${value}' is an option (write ${arg}=${value} if it is the value)`, {
+        code: "commander.optionMissingArgument",
+        exitCode: 2,
+      });
+    }
+    i++;
+  }
 }
 
 /** The invocation as {@link rememberTypedCommand} keeps it: the words, the operands and where the command's `[root]` goes. */

@@ -60,6 +60,12 @@ export interface CompilerHost {
   /** What is at the path without following a final symlink; `missing` when nothing is. */
   kind(filePath: string): "file" | "directory" | "symlink" | "other" | "missing";
   /**
+   * Optional: the target of the symbolic link at the path, as the link holds it (`readlink`);
+   * `undefined` when it is no link or the host cannot tell. Only to say where a broken link
+   * points (AL1002); a host without it gets the sentence without the target.
+   */
+  readLink?(filePath: string): string | undefined;
+  /**
    * Optional, for hosts that record what a compile read (the CLI's recording host,
    * `cli/inputs-record.ts`): takes probes the compile did not make through this host because it
    * reused results that depend on them (an untouched plugin's front-end results,
@@ -279,6 +285,13 @@ function nodeHost(readAhead: () => ReadAhead | undefined): CompilerHost {
     realpath(filePath) {
       try {
         return fs.realpathSync.native(filePath);
+      } catch {
+        return undefined;
+      }
+    },
+    readLink(filePath) {
+      try {
+        return fs.readlinkSync(filePath);
       } catch {
         return undefined;
       }

@@ -215,6 +215,8 @@ export function probingHost(base: CompilerHost, keep: (probe: Probe) => void): C
     },
     // Reads filled by a read-ahead are probed here as any other read.
     ...(base.readAhead ? { readAhead: base.readAhead.bind(base) } : {}),
+    // Asked only to word an error about a link whose `kind` was probed: that probe covers it.
+    ...(base.readLink ? { readLink: base.readLink.bind(base) } : {}),
   };
   // A read of a path the listing called a file, without `stat` first, is probed as `read`'s.
   return withKnownFileReads(host, base, probeRead);

@@ -63,8 +63,8 @@ function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette, useCo
 
 function codeFrame(d: Diagnostic, options: PrettyOptions, color: boolean): string | undefined {
   const source = options.readSource?.(d.file);
-  if (source === undefined || source.length === 0) return undefined;
-  const text = source.replace(/^\uFEFF/, "");
+  if (source === undefined || source.length === 0 || looksBinary(source)) return undefined;
+  const text = showControlCharacters(source.replace(/^\uFEFF/, ""));
   const start = { line: d.line, column: d.column };
   const end = d.endLine !== undefined && d.endColumn !== undefined && (d.endLine > d.line || d.endColumn > d.column) ? { line: d.endLine, column: d.endColumn } : undefined;
   try {
@@ -72,6 +72,39 @@ function codeFrame(d: Diagnostic, options: PrettyOptions, color: boolean): strin
   } catch {
     return undefined;
   }
+}
+
+/** How much of a file {@link looksBinary} samples: the first 8000 characters, as Git's own binary check does. */
+const BINARY_SAMPLE = 8000;
+
+/**
+ * Whether a file read as text is not text at all (a gzip tarball given to `add` or `validate`,
+ * an image): it holds a NUL in its first {@link BINARY_SAMPLE} characters (Git's rule for
+ * `diff`), or, in a sample of at least 32, more than 30% of characters that no text file is
+ * made of (control characters other than tab, line and page ends, and the U+FFFD that an invalid
+ * UTF-8 byte reads as). Such a file gets no code frame: its bytes would reach the terminal as
+ * control sequences (helper-73's report, defect 12), and no line of it means anything to read.
+ * One stray Latin-1 byte in an agent.md (AL1003) stays text, and its frame is shown.
+ */
+function looksBinary(text: string): boolean {
+  const sample = text.slice(0, BINARY_SAMPLE);
+  if (sample.includes("\u0000")) return true;
+  if (sample.length < 32) return false;
+  const odd = sample.match(/[\u0001-\u0008\u000E-\u001A\u001C-\u001F\u007F\uFFFD]/g)?.length ?? 0;
+  return odd > sample.length * 0.3;
+}
+
+/**
+ * `text` with every control character other than tab and the line ends (CR, LF) replaced by its
+ * Unicode control picture (ESC → ␛, DEL → ␡; a C1 control → U+FFFD), one code unit for one, so
+ * that columns stay where the diagnostic says while a frame never sends an escape sequence to
+ * the terminal.
+ */
+function showControlCharacters(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? "\u2421" : "\uFFFD";
+  });
 }
 
 function paint(severity: Severity, colors: Palette): string {

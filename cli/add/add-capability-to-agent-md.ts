@@ -83,6 +83,28 @@ export function addCapabilityToAgentMd(agentMdText: string, key: string, entry: 
   return { text: rendered + agentMdText.slice(end), changed: true, diagnostics: [] };
 }
 
+/**
+ * What {@link addCapabilityToAgentMd} would refuse in `agentMdText`, asked before `add` installs
+ * anything, so that a refusal leaves package.json, the lockfile and node_modules as they were
+ * (helper-73's report, defect 5): YAML errors and tab indentation (AL6204), a front matter or
+ * `capabilities` that is not a mapping (AL6205), and, when `key` is known, a
+ * `capabilities.<key>` that is not a mapping or (when `pkg` is known too) selects another
+ * package (AL6206). An unknown key stands for a key the front matter does not have, so only the
+ * structure is checked; an unknown package checks everything but AL6206, which then waits for
+ * the installed package's name. The same edit is planned as after the install, on the text alone:
+ * nothing is written.
+ *
+ * @returns the diagnostics, empty when the edit would go ahead (or nothing would change).
+ */
+export function agentMdProblemsBeforeInstall(agentMdText: string, key: string | undefined, pkg: string | undefined, file = "agent.md"): readonly Diagnostic[] {
+  let probeKey = key ?? "assembly-line-add";
+  for (let n = 2; key === undefined && agentMdText.includes(probeKey); n++) probeKey = `assembly-line-add-${n}`;
+  return addCapabilityToAgentMd(agentMdText, probeKey, { package: pkg ?? ANY_PACKAGE }, file).diagnostics;
+}
+
+/** The package of a check made before the package's name is known: it agrees with any `package:` already there. */
+const ANY_PACKAGE = "\u0000any package";
+
 type Plan =
   | { readonly kind: "none" }
   | { readonly kind: "error"; readonly message: (typeof Diagnostics)[keyof typeof Diagnostics]; readonly at: readonly [number, number]; readonly args: string[] }
@@ -162,7 +184,7 @@ function planExistingEntry(ctx: Context, existing: Pair, key: string, value: Rec
   }
   if (!isMap(node)) return { kind: "error", message: Diagnostics.AddAgentMdNotAMapping, at: rangeOf(node), args: [`capabilities.${key}`, "package"] };
   const current = node.get("package");
-  if (current === pkg) return { kind: "none" };
+  if (current === pkg || (pkg === ANY_PACKAGE && current !== undefined)) return { kind: "none" };
   if (current !== undefined) {
     return { kind: "error", message: Diagnostics.AddCapabilityConflict, at: rangeOf(node.get("package", true) as Node), args: [key, String(current), pkg] };
   }

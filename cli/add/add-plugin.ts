@@ -22,10 +22,12 @@ import type { ContractReview } from "../../lockfile/review-contract.js";
 import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
-import { writeFileConfined } from "../../common/confined-write.js";
-import { decodeUtf8 } from "../../common/host.js";
+import { checkWriteTarget, writeFileConfined } from "../../common/confined-write.js";
+import { invalidUtf8Location } from "../../common/invalid-utf8.js";
+import { createNodeHost, decodeUtf8 } from "../../common/host.js";
 import { writeRefusalDiagnostic } from "../../diagnostics/write-refusal.js";
-import { addCapabilityToAgentMd } from "./add-capability-to-agent-md.js";
+import { brokenLinkHint, brokenLinkReason } from "../../common/broken-link.js";
+import { addCapabilityToAgentMd, agentMdProblemsBeforeInstall } from "./add-capability-to-agent-md.js";
 import { readPluginName, validateCapabilityKey } from "./capability-key.js";
 import { detectPackageManager, installAllCommand, uninstallCommand } from "./detect-package-manager.js";
 import { installPackage, type CommandRunner } from "./install-package.js";
@@ -82,7 +84,12 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   // Not an agent root: refused before anything is installed (run from plugins/hello/, `add` had
   // installed the package there and written a new agent.md inside the plugin).
   const agentFile = path.join(root, "agent.md");
-  if (!fs.existsSync(agentFile)) return fail(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(agentFile), [root]));
+  if (!fs.existsSync(agentFile)) {
+    // A link that leads to no file is not "no agent.md": said as compile says it (AL1002).
+    const broken = brokenLinkReason(createNodeHost(), agentFile);
+    if (broken !== undefined) return fail(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [broken], { hint: brokenLinkHint("agent.md") }));
+    return fail(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(agentFile), [root]));
+  }
   const spec = resolvePluginSpec(options.spec, process.cwd());
   if (!spec.ok) return fail(spec.diagnostic);
   if (options.as !== undefined) {
@@ -95,6 +102,26 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   const keyBefore = options.as ?? keyBeforeInstall(spec.spec);
   if (keyBefore !== undefined && fs.existsSync(path.join(root, "plugins", keyBefore))) {
     return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", keyBefore)), [keyBefore, options.spec]), { key: keyBefore });
+  }
+  // Everything about agent.md that is known before the install is checked before it (helper-73's
+  // report, defect 5: a duplicate key or tab indentation failed only after package.json,
+  // the lockfile and node_modules had changed); the edit itself is planned again afterwards.
+  let agentMdBefore: string;
+  try {
+    // Not UTF-8 (AL1003, as compile says it), or a link `add` would have to write through
+    // (AL6301): refused before the install too (helper-73's defects 1 and 2).
+    const bytes = fs.readFileSync(agentFile);
+    const decoded = decodeUtf8(bytes, { keepBom: true });
+    if (decoded.invalidUtf8) return fail(createDiagnostic(Diagnostics.AgentFileNotUtf8, invalidUtf8Location(agentFile, decoded.text, bytes) ?? fileStart(agentFile)));
+    agentMdBefore = decoded.text;
+  } catch (error) {
+    return fail(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [String(error)]), keyBefore === undefined ? {} : { key: keyBefore });
+  }
+  const linked = checkWriteTarget(root, agentFile);
+  if (linked) return fail(writeRefusalDiagnostic("agent.md", linked, root));
+  const agentMdProblems = agentMdProblemsBeforeInstall(agentMdBefore, keyBefore, packageNameBeforeInstall(spec.spec), agentFile);
+  if (agentMdProblems.length > 0) {
+    return { ok: false, diagnostics: agentMdProblems.map((d) => relativizeDiagnostic(d, root, path.relative)), agentMdChanged: false, ...(keyBefore === undefined ? {} : { key: keyBefore }) };
   }
   const manager = detectPackageManager(root).manager;
   const installed = installPackage(manager, root, spec.spec, { ...(options.offline ? { offline: true } : {}), ...(options.run ? { run: options.run } : {}) });
@@ -119,10 +146,10 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   let mode: number;
   try {
     const bytes = fs.readFileSync(agentFile);
-    // Text that is not UTF-8 would come back with U+FFFD where its bytes were (helper-73): the
-    // compile refuses it (AL1003), and so does add, before changing it.
+    // Read again (it may have changed during the install). Text that is not UTF-8 would come back
+    // with U+FFFD where its bytes were (helper-73): the compile refuses it (AL1003), and so does add.
     const decoded = decodeUtf8(bytes, { keepBom: true });
-    if (decoded.invalidUtf8) return fail(createDiagnostic(Diagnostics.AgentFileNotUtf8, fileStart(agentFile)), { ...base, key });
+    if (decoded.invalidUtf8) return fail(createDiagnostic(Diagnostics.AgentFileNotUtf8, invalidUtf8Location(agentFile, decoded.text, bytes) ?? fileStart(agentFile)), { ...base, key });
     before = decoded.text;
     mode = fs.statSync(agentFile).mode & 0o7777;
   } catch (error) {
@@ -146,6 +173,26 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   });
   if (!compile.ok) return { ok: false, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
   return { ok: true, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
+}
+
+/**
+ * The npm package name a spec will install, as far as it is known before installing: the
+ * registry name as given, or the `name` of a folder's or tarball's package.json; `undefined`
+ * when it cannot be read (the installed package's name decides then).
+ */
+function packageNameBeforeInstall(spec: PluginSpec): string | undefined {
+  if (spec.kind === "registry") return spec.name;
+  let manifest: Record<string, unknown> | undefined;
+  if (spec.kind === "tarball") manifest = readTarballJson(spec.path, "package.json");
+  else {
+    try {
+      manifest = JSON.parse(fs.readFileSync(path.join(spec.path, "package.json"), "utf8")) as Record<string, unknown>;
+    } catch {
+      manifest = undefined;
+    }
+  }
+  const name = manifest?.["name"];
+  return typeof name === "string" && name !== "" ? name : undefined;
 }
 
 /**

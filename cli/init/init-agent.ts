@@ -17,6 +17,7 @@ import { writeRefusalDiagnostic } from "../../diagnostics/write-refusal.js";
 import { createNodeHost } from "../../common/host.js";
 import { shellQuote } from "../../common/shell-quote.js";
 import { cliCommand } from "../../common/cli-command.js";
+import { brokenLinkHint, brokenLinkReason } from "../../common/broken-link.js";
 import { findAgentRoot } from "../../compiler/agent/agent-root.js";
 import { agentNameFor, agentTemplate, GITIGNORE_HEADER, GITIGNORE_LINES, tsconfigAdditions, type AuthoringTypes } from "./agent-template.js";
 
@@ -74,8 +75,11 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
     const named = inTheWay.slice(0, MAX_FILES_NAMED).map(shown);
     const more = inTheWay.length - named.length;
     const list = more > 0 ? `${named.join(", ")} and ${more} more file${more === 1 ? "" : "s"}` : named.length === 1 ? named[0]! : `${named.slice(0, -1).join(", ")} and ${named.at(-1)!}`;
-    const agentAlready = inTheWay.includes("agent.md") ? ` (${shown(".")} has an agent.md: it is an agent already)` : "";
-    return refused(createDiagnostic(Diagnostics.InitWouldOverwrite, fileStart(inTheWay[0]!), [list, agentAlready]));
+    // A broken agent.md link is no agent: say so, as compile does (AL1002), rather than "an agent already".
+    const broken = inTheWay.includes("agent.md") ? brokenLinkReason(createNodeHost(), path.join(dir, "agent.md")) : undefined;
+    const agentAlready = broken !== undefined ? ` (${shown("agent.md")} could not be read: ${broken})` : inTheWay.includes("agent.md") ? ` (${shown(".")} has an agent.md: it is an agent already)` : "";
+    const hint = broken !== undefined ? { hint: brokenLinkHint("agent.md") } : {};
+    return refused(createDiagnostic(Diagnostics.InitWouldOverwrite, fileStart(inTheWay[0]!), [list, agentAlready], hint));
   }
   // Inside another agent: in its plugins/ folder an agent is never what was meant (nothing is
   // written); elsewhere, a warning.

@@ -18,6 +18,11 @@
  *   compile, those files' stat signatures (size, times, inode) are polled every
  *   {@link POLL_INTERVAL_MS} ms, a change queuing a compile as an event would. A file is queued
  *   by the first check once per signature, so a file dated in the future cannot cause a loop.
+ * - An agent root that goes away (deleted, renamed or moved) does not end the watch, as it
+ *   does not end `tsc --watch` or Vite: the poll notices it, says so, and when a folder is back
+ *   at the root's path starts the watcher again and compiles it. Only a signal or a failed
+ *   watcher ends the watch (chokidar closes its watches on a moved root, so the poll timer is
+ *   what keeps the process alive).
  * - Only what changed is printed: the files that triggered the compile, new diagnostics (and
  *   how many went away), whether the lock was written, and which bundles changed.
  *   `--format json` prints one JSON object per line and compile instead.
@@ -68,6 +73,8 @@ interface RootWatch {
    * already compiled in its current state).
    */
   inputs: Map<string, string>;
+  /** True while the agent root is not a folder at its path (the poll noticed it go; it waits for it to come back). */
+  rootGone: boolean;
 }
 
 /** How often the files the last compile read are polled for a change the watcher missed. */
@@ -91,43 +98,37 @@ export async function watchCompile(targets: readonly CompileTarget[], options: r
     watcher: undefined,
     suspects: new Map(),
     inputs: new Map(),
+    rootGone: false,
   }));
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (finish = resolve));
 
+  const failed = (error: unknown): void => {
+    // E.g. the system's limit on watched files: an internal failure (exit code 2), not a problem of the agent.
+    printDiagnostics([createDiagnostic(Diagnostics.InternalError, fileStart(""), [`the file watcher failed: ${error instanceof Error ? error.message : String(error)}`])], process.cwd());
+    finish(2);
+  };
   for (const state of roots) {
     // What "Repackaged" is measured against until a compile succeeds: the artifact on disk (a
     // watch that starts with an error would otherwise report every bundle as repackaged after
     // the fix; new-user trial M49).
     state.bundles = bundlesOnDisk(state.options.outDir ?? path.join(state.target.root, DEFAULT_ARTIFACT_DIR));
     await compileOnce(state, [], output);
-    const outDir = state.options.outDir ?? path.join(state.target.root, DEFAULT_ARTIFACT_DIR);
-    const ignoredDirs = [".git", "node_modules", ".assemblyline"].map((name) => path.join(state.target.root, name)).concat(outDir);
-    const watcher = watch([state.target.root, ...packageDirs(state)], {
-      ignoreInitial: true,
-      ignored: (file) => {
-        const inside = (dir: string): boolean => file === dir || file.startsWith(dir + path.sep);
-        return ignoredDirs.some(inside) && !packageDirs(state).some(inside);
-      },
-    });
-    state.watcher = watcher;
-    watcher.on("all", (_event, file) => onChange(state, path.resolve(file), output));
-    watcher.on("error", (error) => {
-      // E.g. the system's limit on watched files: an internal failure (exit code 2), not a problem of the agent.
-      printDiagnostics([createDiagnostic(Diagnostics.InternalError, fileStart(""), [`the file watcher failed: ${error instanceof Error ? error.message : String(error)}`])], process.cwd());
-      finish(2);
-    });
-    await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
-    // A file written while the first compile ran (before the watcher was ready).
-    if (state.pending.size > 0) schedule(state, output);
+    await startWatcher(state, watch, output, failed);
   }
   // Under --format json, stdout carries only the JSON lines: the notice goes to stderr.
   (output.json ? process.stderr : process.stdout).write(`Watching ${roots.map((r) => r.target.displayRoot).join(", ")} for changes (Ctrl-C to stop).\n`);
 
+  // Not unref'd: this timer keeps the process alive when nothing else does, as after the agent
+  // root is renamed or moved, which makes chokidar close its watches (helper-73's report,
+  // defect 4: the process then drained and stopped with the bin's exit 13). Only a signal or a
+  // failed watcher ends the watch, as `tsc --watch` and Vite keep running when their root goes.
   const poll = setInterval(() => {
-    for (const state of roots) if (!state.running && state.watcher) pollInputs(state, output);
+    for (const state of roots) {
+      if (state.rootGone !== rootIsGone(state)) void rootMovedOrBack(state, watch, output, failed);
+      else if (!state.running && state.watcher && !state.rootGone) pollInputs(state, output);
+    }
   }, POLL_INTERVAL_MS);
-  poll.unref();
   const stop = (): void => finish(0);
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
@@ -141,6 +142,62 @@ export async function watchCompile(targets: readonly CompileTarget[], options: r
     await state.bundler.dispose();
   }
   return code;
+}
+
+/**
+ * Starts `state`'s file watcher (chokidar `watch`) on the agent root, without `.git/`,
+ * `node_modules/`, `.assemblyline/` and the artifact directory, and on the package folders of the
+ * published plugins the last compile resolved; resolves when it is ready. `failed` receives a
+ * watcher error. A file written while the watcher started is compiled then.
+ */
+async function startWatcher(state: RootWatch, watch: typeof import("chokidar").watch, output: WatchOutput, failed: (error: unknown) => void): Promise<void> {
+  const outDir = state.options.outDir ?? path.join(state.target.root, DEFAULT_ARTIFACT_DIR);
+  const ignoredDirs = [".git", "node_modules", ".assemblyline"].map((name) => path.join(state.target.root, name)).concat(outDir);
+  const watcher = watch([state.target.root, ...packageDirs(state)], {
+    ignoreInitial: true,
+    ignored: (file) => {
+      const inside = (dir: string): boolean => file === dir || file.startsWith(dir + path.sep);
+      return ignoredDirs.some(inside) && !packageDirs(state).some(inside);
+    },
+  });
+  state.watcher = watcher;
+  watcher.on("all", (_event, file) => onChange(state, path.resolve(file), output));
+  watcher.on("error", failed);
+  await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+  // A file written while the compile ran (before the watcher was ready).
+  if (state.pending.size > 0) schedule(state, output);
+}
+
+/** Whether the agent root is no folder at its path now (deleted, renamed or moved away). */
+function rootIsGone(state: RootWatch): boolean {
+  try {
+    return !fs.statSync(state.target.root).isDirectory();
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The agent root went away, or came back at its path. Gone: says that the watch goes on (the
+ * compile its files' removal starts reports AL1024). Back: the watcher is started again (the old
+ * one watched a folder that is now elsewhere, or none) and the root is compiled, so the watch
+ * goes on as if it had never left, as `tsc --watch` does when its project folder is restored.
+ */
+async function rootMovedOrBack(state: RootWatch, watch: typeof import("chokidar").watch, output: WatchOutput, failed: (error: unknown) => void): Promise<void> {
+  state.rootGone = !state.rootGone;
+  const notice = output.json ? process.stderr : process.stdout;
+  if (state.rootGone) {
+    notice.write(`The agent root ${state.target.displayRoot} is gone (deleted, renamed or moved): still watching; it is compiled again when it is back at its path (Ctrl-C to stop).\n`);
+    return;
+  }
+  notice.write(`The agent root ${state.target.displayRoot} is back: watching it again.\n`);
+  const old = state.watcher;
+  state.watcher = undefined;
+  await old?.close();
+  await state.running;
+  await startWatcher(state, watch, output, failed);
+  state.pending.add(state.target.root);
+  schedule(state, output);
 }
 
 /** Queues a compile for `file`; ignores the lock when it holds what this process last wrote. */
@@ -180,7 +237,7 @@ async function compileOnce(state: RootWatch, changed: readonly string[], output:
   state.lockText = readText(path.join(state.target.root, LOCKFILE_NAME));
   const bundleChanges = result.bundles ? changedBundles(state.bundles, result.bundles) : [];
   if (output.json) {
-    const shown = changed.map((file) => toPosix(path.relative(state.target.root, file)));
+    const shown = changed.map((file) => toPosix(path.relative(state.target.root, file)) || ".");
     process.stdout.write(`${JSON.stringify({ root: state.target.displayRoot, changed: shown, ...compileJson(result), bundlesChanged: bundleChanges })}\n`);
   } else if (state.previous === undefined) {
     printPretty(result, state.target.root, {});

@@ -11,6 +11,8 @@ import * as path from "node:path";
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
+import { invalidUtf8Location } from "../../common/invalid-utf8.js";
+import { brokenLinkHint, brokenLinkReason } from "../../common/broken-link.js";
 import type { CompilerHost } from "../../common/host.js";
 import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import type { AgentModel, CapabilityRequest, LocatedValue, Surface } from "../model.js";
@@ -63,11 +65,14 @@ function loadSurface(host: CompilerHost, root: string, id: string, dir: string, 
   const agentFile = path.join(dir, "agent.md");
   const read = host.read(agentFile);
   if (read.kind !== "file") {
-    if (read.kind === "missing") diagnostics.push(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(agentFile), [id === "." ? dir : id]));
+    // A link that leads to no file reads as missing, but the name is taken (`init` refuses it).
+    const broken = read.kind === "missing" ? brokenLinkReason(host, agentFile) : undefined;
+    if (broken !== undefined) diagnostics.push(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [broken], { hint: brokenLinkHint("agent.md") }));
+    else if (read.kind === "missing") diagnostics.push(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(agentFile), [id === "." ? dir : id]));
     else diagnostics.push(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [read.kind === "directory" ? "it is a directory" : read.reason]));
     return undefined;
   }
-  if (read.invalidUtf8) diagnostics.push(createDiagnostic(Diagnostics.AgentFileNotUtf8, fileStart(agentFile)));
+  if (read.invalidUtf8) diagnostics.push(createDiagnostic(Diagnostics.AgentFileNotUtf8, invalidUtf8Location(agentFile, read.text, read.bytes) ?? fileStart(agentFile)));
   if (host.kind(path.join(dir, "tools")) === "directory") {
     diagnostics.push(createDiagnostic(Diagnostics.ToolsFolderIgnored, fileStart(path.join(dir, "tools"))));
   }

@@ -20,7 +20,7 @@ export const AgentMessages = defineMessages({
     severity: "error",
     message: "agent.md is not valid UTF-8.",
     hint: "Save the file as UTF-8.",
-    docs: "agent.md is YAML front matter plus Markdown; both are read as UTF-8.",
+    docs: "agent.md is YAML front matter plus Markdown; both are read as UTF-8. The diagnostic points at the first byte that is not (often one character saved in Latin-1 or Windows-1252).",
   },
   AgentFrontMatterMissing: {
     code: "AL1004",

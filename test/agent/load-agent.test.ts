@@ -1,3 +1,5 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadAgent } from "../../compiler/agent/load-agent.js";
 import { resolveCapabilities } from "../../compiler/agent/resolve-capabilities.js";
@@ -235,5 +237,26 @@ describe("resolveCapabilities", () => {
     expect(result.diagnostics[0]!.hint).toContain("npx assembly-line add @assemblyline-agents/openui@1.1.0");
     const accepted = resolveCapabilities(host, loadAgent(host, root), { pins, acceptInstalled: new Set([".\0openui"]) });
     expect(accepted.diagnostics).toEqual([]);
+  });
+});
+
+describe("loadAgent: agent.md that is not UTF-8 (AL1003)", () => {
+  it("points at the first invalid byte, not at 1:1", () => {
+    const root = writeTree({ "agent.md": "" });
+    fs.writeFileSync(path.join(root, "agent.md"), Buffer.concat([Buffer.from("---\nname: a\n---\nInstructions.\nCaf"), Buffer.from([0xe9]), Buffer.from(" au lait.\n")]));
+    const [d] = loadAgent(host, root).diagnostics;
+    expect(d).toMatchObject({ code: "AL1003", line: 5, column: 4, endLine: 5, endColumn: 5 });
+  });
+});
+
+describe("loadAgent: an agent.md link that leads to no file", () => {
+  it("is AL1002 naming the link's target, not AL1001 'there is no agent.md'", () => {
+    const root = writeTree({ "README.md": "x" });
+    fs.symlinkSync("nowhere.md", path.join(root, "agent.md"));
+    const [missing] = loadAgent(host, root).diagnostics;
+    expect(missing).toMatchObject({ code: "AL1002", message: "agent.md could not be read: it is a symbolic link to 'nowhere.md', which does not exist.", hint: "Point the link at an existing file (ln -sf <file> agent.md), or replace it with a regular agent.md." });
+    fs.rmSync(path.join(root, "agent.md"));
+    fs.symlinkSync("agent.md", path.join(root, "agent.md"));
+    expect(loadAgent(host, root).diagnostics[0]).toMatchObject({ code: "AL1002", message: "agent.md could not be read: it is a symbolic link to 'agent.md', that is, to itself." });
   });
 });

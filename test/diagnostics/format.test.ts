@@ -14,6 +14,18 @@ const unknownField: Diagnostic = createDiagnostic(
 );
 
 describe("formatPretty", () => {
+  it("prints no code frame for a file that is not text, and control characters of a text file as pictures (helper-73, defect 12)", () => {
+    const gzip = "\u001f\uFFFD\b\u0000\u0000\u0000\u0000\u0000\u0000\u0003\uFFFD\uFFFD\u001b[2J".repeat(4);
+    const tarball = createDiagnostic(Diagnostics.EntryUnknownField, { file: "nopkg.tgz", line: 1, column: 1 }, ["x", "y"]);
+    const binary = formatPretty([tarball], { color: false, readSource: () => gzip });
+    expect(binary).not.toMatch(/[\u0000-\u0009\u000B-\u001F\u007F]/);
+    expect(binary).not.toContain(" | ");
+    const withEscape = formatPretty([{ ...unknownField, line: 1, column: 17, endLine: undefined, endColumn: undefined }], { color: false, readSource: () => "export default {\u001b[2J};\n" });
+    expect(withEscape).toContain("> 1 | export default {\u241b[2J};\n      |                 ^");
+    // One stray Latin-1 byte (AL1003) leaves a text file text: its frame is shown.
+    expect(formatPretty([tarball], { color: false, readSource: () => "---\nname: a\n---\nCaf\uFFFD au lait, a long enough line.\n" })).toContain(" | ");
+  });
+
   it("prints the location, code, message, property path, a code frame and the hint", () => {
     const text = formatPretty([unknownField], { color: false, readSource: () => source });
     expect(text).toBe(

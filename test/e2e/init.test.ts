@@ -114,4 +114,16 @@ describe("assembly-line init", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("error AL9102");
   });
+
+  it("agrees with compile about an agent.md link that leads to no file: both say it is a broken link", () => {
+    const root = tempDir("al-init-broken-link-");
+    fs.symlinkSync("nowhere.md", path.join(root, "agent.md"));
+    const compile = runCliJson(["compile"], { cwd: root });
+    expect(compile.json.diagnostics.map((d: { code: string; message: string }) => [d.code, d.message])).toEqual([["AL1002", "agent.md could not be read: it is a symbolic link to 'nowhere.md', which does not exist."]]);
+    const init = runCli(["init"], { cwd: root });
+    expect(init.status).toBe(1);
+    expect(init.stderr).toContain("error AL9101: init would overwrite agent.md (agent.md could not be read: it is a symbolic link to 'nowhere.md', which does not exist); nothing was written.\n");
+    expect(init.stderr).toContain("hint: Point the link at an existing file (ln -sf <file> agent.md), or replace it with a regular agent.md.\n");
+    expect(fs.readlinkSync(path.join(root, "agent.md"))).toBe("nowhere.md");
+  });
 });

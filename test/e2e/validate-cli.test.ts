@@ -8,12 +8,23 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
 import { seedPlugins } from "../helpers/support-agent.js";
-import { repoRoot } from "../helpers/temp-tree.js";
+import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+import { gzipSync } from "node:zlib";
 
 /** A case of `test/fixtures/agent-plugins/` (its plugin root). */
 const fixturePlugin = (name: string): string => path.join(repoRoot, "test", "fixtures", "agent-plugins", name, "plugin");
 
 describe("assembly-line validate", () => {
+  it("prints no code frame of a tarball given instead of a folder: no raw bytes reach the terminal (helper-73, defect 12)", () => {
+    const tarball = path.join(tempDir("al-validate-tgz-"), "plugin.tgz");
+    fs.writeFileSync(tarball, gzipSync(Buffer.concat([Buffer.from("package/plugin.json\u0000\u0000\u0000"), Buffer.alloc(600), Buffer.from("{}\n")])));
+    const run = runCli(["validate", tarball]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("error AL2001:");
+    expect(run.stderr).not.toMatch(/[\u0000-\u0009\u000B-\u001F\u007F]/);
+    expect(run.stderr).not.toContain(" | ");
+  });
+
   it("prints { ok, diagnostics, plugin: { name, rejected, skills, mcpServers, tools } } for a clean plugin", () => {
     const { status, json } = runCliJson(["validate", seedPlugins.supportTools]);
     expect(status).toBe(0);

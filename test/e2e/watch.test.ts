@@ -192,6 +192,10 @@ function startPrettyWatch(root: string): { output: () => string; until: (test: (
   };
   child.stdout.setEncoding("utf8").on("data", collect);
   child.stderr.setEncoding("utf8").on("data", collect);
+  // A watch that stops by itself fails the wait at once (its last output may come before its exit).
+  child.on("exit", () => {
+    for (const wake of waiters.splice(0)) wake();
+  });
   const until = (test: () => boolean): Promise<void> =>
     new Promise((resolve, reject) => {
       const look = (): void => {
@@ -241,6 +245,25 @@ describe("compile --watch, pretty, started while the agent has an error", () => 
     await until(() => output().includes("No change to plugins.lock or the artifact.") || output().includes("Repackaged"));
     expect(output()).not.toContain("Repackaged");
     expect(output()).toMatch(/Fixed: 1 problem\.\n/);
+    await stop();
+  }, 180_000);
+});
+
+describe("compile --watch when the agent root goes away", () => {
+  it("keeps watching when the agent root is renamed away, and compiles it again when it is back (helper-73's report, defect 4: exit 13)", async () => {
+    const root = starterAgent();
+    const moved = `${root}-moved`;
+    const { output, until, stop } = startPrettyWatch(root);
+    await until(() => output().includes("Watching"));
+    fs.renameSync(root, moved);
+    await until(() => output().includes("The agent root . is gone (deleted, renamed or moved): still watching; it is compiled again when it is back at its path (Ctrl-C to stop).\n"));
+    fs.renameSync(moved, root);
+    await until(() => output().includes("The agent root . is back: watching it again.\n"));
+    await until(() => /Changed: \.\n/.test(output()));
+    // The new watcher sees edits again.
+    edit(path.join(root, "plugins", "hello", "ai.assemblyline", "hello.ts"), "Hello, ", "Hi, ");
+    await until(() => output().includes("Repackaged"));
+    expect(output()).not.toContain("stopped before it finished");
     await stop();
   }, 180_000);
 });

@@ -28,10 +28,11 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `assembly-line ...args` in `cwd` with colour off; never throws on a non-zero exit. */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
+/** Runs `assembly-line ...args` in `cwd` with colour off (and `input` on standard input); never throws on a non-zero exit. */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): CliRun {
   const result = spawnSync(process.execPath, [cliPath, ...args], {
     cwd: options.cwd ?? repoRoot,
+    ...(options.input === undefined ? {} : { input: options.input }),
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...options.env },
     maxBuffer: 64 * 1024 * 1024,
