@@ -129,6 +129,8 @@ describe("assembly-line add", () => {
     expect(refused.status).toBe(1);
     expect(refused.stdout + refused.stderr).toContain("AL1003");
     expect(fs.readFileSync(path.join(latin1, "agent.md")).equals(bytes)).toBe(true);
+    // Before anything was installed.
+    expect(fs.readdirSync(latin1)).toEqual(["agent.md"]);
     // A link out of the agent: never written through (AL6301), the file it leads to untouched.
     const linked = writeTree({});
     const outside = path.join(writeTree({ "agent.md": AGENT_MD }), "agent.md");
@@ -138,6 +140,7 @@ describe("assembly-line add", () => {
     expect(through.stdout + through.stderr).toContain("AL6301");
     expect(fs.readFileSync(outside, "utf8")).toBe(AGENT_MD);
     expect(fs.lstatSync(path.join(linked, "agent.md")).isSymbolicLink()).toBe(true);
+    expect(fs.readdirSync(linked)).toEqual(["agent.md"]);
   });
 
   it("refuses a spec that names nothing, with exit code 1 and no change", () => {

@@ -7,7 +7,7 @@
  */
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
+import { runCli, printedCli } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
 describe("a missing option value before another flag", () => {
@@ -34,7 +34,7 @@ describe("a missing option value before another flag", () => {
       const flag = flags.split(" ")[0]!;
       const next = args[(args as readonly string[]).indexOf(flag) + 1];
       expect(diagnostic.message).toContain(`option '${flags}' argument missing: the next word '${next}' is an option (write ${flag}=${next} if it is the value)`);
-      expect(diagnostic.hint).toBe(`Run 'npx assembly-line ${args[0]} --help' for usage.`);
+      expect(diagnostic.hint).toBe(`Run '${printedCli(root)} ${args[0]} --help' for usage.`);
     }
   });
 
