@@ -2,14 +2,17 @@
  * Stage 5: validate a capability's config against its plugin's configSchema and merge it into
  * each tool's effective config (DESIGN §4; issue 3 item 1).
  *
- * Effective config of a tool = `{ ...descriptor.config, ...capabilityConfig }` (agent-owned
- * values win), built with `mergeObjects`, so keys such as `__proto__` stay data. The capability
- * config is what agent.md says plus the configSchema's `default`s for what it leaves out, so
- * the lock records the values the tools will really receive.
+ * Effective config of a tool = `{ ...schemaDefaults, ...descriptor.config, ...agentConfig }`
+ * (agent-owned values win, DESIGN §4), built with `mergeObjects`, so keys such as `__proto__`
+ * stay data. The capability config is what agent.md says plus the configSchema's `default`s for
+ * the top-level options it leaves out; those defaults are the plugin's, not the agent's, so a
+ * tool's own `config` for the same option wins over them (helper-75: a descriptor's
+ * `maxWords: 50` lost to the schema's `default: 100`). The lock records the values the tools
+ * will really receive.
  */
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { isJsonObject, mergeObjects, type JsonObject, type JsonValue } from "../../common/json-value.js";
+import { isJsonObject, mergeObjects, setOwn, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { escapePointerSegment, valueAtPointer } from "../../common/json-pointer.js";
 import { locateValue, type Surface, type CapabilityRequest } from "../model.js";
 import type { ValidatedPlugin } from "../validation/validate-plugin.js";
@@ -53,7 +56,12 @@ export function mergeCapabilityConfig(surface: Surface, request: CapabilityReque
     );
   }
   diagnostics.push(...checkConfigCredentials(request.config, located, request.configPointer, request.location));
+  // The top-level options the agent wrote win over a tool's own config; those the schema's
+  // defaults filled in do not.
+  const written: JsonObject = {};
+  const defaulted: JsonObject = {};
+  for (const key of Object.keys(capabilityConfig)) setOwn(Object.hasOwn(request.config, key) ? written : defaulted, key, capabilityConfig[key]);
   const toolConfigs = new Map<string, JsonObject>();
-  for (const tool of plugin.tools) toolConfigs.set(tool.name, mergeObjects(tool.config, capabilityConfig));
+  for (const tool of plugin.tools) toolConfigs.set(tool.name, mergeObjects(defaulted, tool.config, written));
   return { capabilityConfig, toolConfigs, diagnostics };
 }

@@ -137,6 +137,20 @@ describe("configSchema defaults and undeclared keys", () => {
     expect(greeter.config.toolConfigs.get("greet")).toEqual({ punctuation: "!", greeting: "Hello" });
   });
 
+  it("gives a tool's own config precedence over the schema's defaults, and the agent's values over both (helper-75)", () => {
+    const ownConfig = {
+      ...files,
+      "plugins/greeter/ai.assemblyline/index.ts": withDefaults.replace('inputSchema: { type: "object" } }', 'inputSchema: { type: "object" }, config: { greeting: "Hi", emoji: "wave" } }'),
+    };
+    const defaulted = agent("---\ncapabilities:\n  greeter:\n    config: { punctuation: '!' }\n---\n", ownConfig);
+    const greeter = defaulted.capabilities.find((c) => c.resolved.request.key === "greeter")!;
+    // The capability's config (the lock's) still records the default; the tool receives its own value.
+    expect(greeter.config.capabilityConfig).toEqual({ punctuation: "!", greeting: "Hello" });
+    expect(greeter.config.toolConfigs.get("greet")).toEqual({ greeting: "Hi", emoji: "wave", punctuation: "!" });
+    const written = agent("---\ncapabilities:\n  greeter:\n    config: { greeting: Hey }\n---\n", ownConfig);
+    expect(written.capabilities.find((c) => c.resolved.request.key === "greeter")!.config.toolConfigs.get("greet")).toEqual({ greeting: "Hey", emoji: "wave" });
+  });
+
   it("warns about a key the schema does not declare, with a did-you-mean", () => {
     const analysis = agent("---\ncapabilities:\n  greeter:\n    config:\n      greting: Hi\n---\n", files);
     const config = analysis.diagnostics.filter((d) => d.code.startsWith("AL5"));
