@@ -88,7 +88,9 @@ export async function executeDefinition(module: BundleModule, request: CallReque
   try {
     definition = await cache.resolve(module, request);
   } catch (error) {
-    return { ok: false, failureKind: "configuration_error", error: messageOf(error) };
+    const cause: unknown = error instanceof ConfigurationFailure ? error.cause : undefined;
+    const stack = cause === undefined ? undefined : stackOf(cause);
+    return { ok: false, failureKind: "configuration_error", error: messageOf(error), ...(stack ? { stack } : {}) };
   }
   const drift = approvalDrift(definition, request);
   if (drift) return { ok: false, failureKind: "configuration_error", error: drift };
@@ -144,7 +146,9 @@ async function resolveDefinition(module: BundleModule, request: CallRequest): Pr
   try {
     produced = await (factory as (config: unknown) => unknown)(copyJson(request.factoryConfig, "config"));
   } catch (error) {
-    throw new ConfigurationFailure(`The factory '${request.factory}' of tool '${request.toolName}' threw: ${messageOf(error)}`);
+    // The factory's own error is the cause: its stack goes to the event log (helper-75: a throwing
+    // factory left no stack, where a throwing execute did).
+    throw new ConfigurationFailure(`The factory '${request.factory}' of tool '${request.toolName}' threw: ${messageOf(error)}`, { cause: error });
   }
   return checkDefinition(produced, `The value returned by factory '${request.factory}' of tool '${request.toolName}'`);
 }

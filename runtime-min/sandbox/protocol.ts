@@ -82,7 +82,7 @@ export type CallResponse =
       readonly ok: false;
       readonly failureKind: "invalid_input" | "configuration_error" | "execution_error";
       readonly error: string;
-      /** Stack of an unexpected throw (execution_error), for the host's event log only. */
+      /** Stack of an unexpected throw (execution_error) or of a throwing factory (configuration_error), for the host's event log only. */
       readonly stack?: string;
       /** The tool's full result when only `toModelOutput` failed: persisted, never shown to the model. */
       readonly output?: Json;

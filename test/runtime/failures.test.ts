@@ -102,6 +102,14 @@ describe("configuration_error", () => {
   });
 });
 
+describe("configuration_error's stack", () => {
+  it("of a factory that throws is the factory's, in the event log (helper-75), as an execute's is", async () => {
+    const result = await callAndCheckRunContinues("factory_throws", {});
+    const failed = result.events.find((event) => event.type === "tool.execution_failed")!;
+    expect(String(failed["stack"])).toMatch(/^Error: index 'products' is not reachable\n\s+at .*\.mjs:\d+:\d+/);
+  });
+});
+
 describe("execution_error", () => {
   it("reports any other throw with its message", async () => {
     const result = await callAndCheckRunContinues("throwing", {});
