@@ -78,7 +78,7 @@ function unclosedBracket(open: "{" | "[", start: number, end: number, text: stri
   const key = at >= 0 ? keyOf(lineAt(text, at).text) : undefined;
   const hint =
     open === "{"
-      ? `The '{' here is never closed: write {} for an empty entry${key ? ` (${key}: {})` : ""}, or drop the braces and put its fields on the lines below, indented.`
+      ? `The '{' here is never closed: close it with '}' on the same line, write {} for an empty entry${key ? ` (${key}: {})` : ""}, or drop the braces and put its fields on the lines below, indented.`
       : "The '[' here is never closed: close the list with ']' on the same line, or drop the brackets and write each item on a line of its own below, after '- '.";
   return at >= 0 ? { start: at, end: at + 1, hint } : { start, end, hint };
 }

@@ -54,7 +54,7 @@ describe("loadAgent", () => {
     // `hello: {` never closed: the parser reports it at the end of the front matter; the error is at the `{`.
     const unclosed = first("---\nname: a\ncapabilities:\n  hello: {\n---\n");
     expect(unclosed).toMatchObject({ code: "AL1006", line: 4, column: 10 });
-    expect(unclosed.hint).toBe("The '{' here is never closed: write {} for an empty entry (hello: {}), or drop the braces and put its fields on the lines below, indented.");
+    expect(unclosed.hint).toBe("The '{' here is never closed: close it with '}' on the same line, write {} for an empty entry (hello: {}), or drop the braces and put its fields on the lines below, indented.");
     // An unclosed `[` is not told to become `[]` (a capability is a mapping).
     expect(first("---\nname: a\ncapabilities: [\n---\n").hint).toBe("The '[' here is never closed: close the list with ']' on the same line, or drop the brackets and write each item on a line of its own below, after '- '.");
     // An unclosed quote: at the quote, with the key it belongs to.
