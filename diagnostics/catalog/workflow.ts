@@ -9,14 +9,14 @@ export const WorkflowMessages = defineMessages({
     code: "AL9101",
     severity: "error",
     message: "init would overwrite {0}{1}; nothing was written.",
-    hint: "Run `{cli} init` in an empty folder (or a new one: `{cli} init my-agent`), or move those files away first.",
+    hint: "Run `{cli} init` in an empty folder (or a new one beside this one: `{cli} init ../my-agent`; one inside an agent would be nested in it), or move those files away first.",
     docs: "`init` never replaces a file: when any file of the agent it would create already exists, it writes none of them (exit code 1). One error names the files in the way (up to eight, then how many more), at the first of them: the agent's own, not a project's `.gitignore` or `tsconfig.json`, which init would keep. A project's own `.gitignore` and `tsconfig.json` are not in the way: `init` adds the lines `.gitignore` lacks, and leaves `tsconfig.json` as it is (AL9103 names what to add to it).",
   },
   InitKeptTsconfig: {
     code: "AL9103",
     severity: "info",
     message: "{0} was already there and was left as it is: for typed `@assemblyline-agents/core` imports and the editor plugin, the plugins' TypeScript needs the settings init writes in a new agent.",
-    hint: "Add to its compilerOptions: {1}. If it has an include list, add plugins/**/*.ts to it; for typed asset imports (.md, .png, …) add {2} to include, or to files when it has no include (adding an include would narrow the project to what it lists). Or give plugins/ a tsconfig.json of its own with these settings.",
+    hint: "Add to its compilerOptions (an object of that name, if it has none): {1}. If it has an include list, add plugins/**/*.ts to it; for typed asset imports (.md, .png, …) add {2} to include, or to files when it has no include (adding an include would narrow the project to what it lists). Or give plugins/ a tsconfig.json of its own with these settings.",
     docs: "`init` in an existing project (issue 10 item 3; new-user trial helper-67): the project's own `tsconfig.json` is never replaced, and the agent is written beside it. Compiling does not need it (the compiler reads no tsconfig); type-checking the plugins and the editor plugin do, so the settings to add are named, with the paths of this installation.",
   },
   InitInsideAgent: {

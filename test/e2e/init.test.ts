@@ -103,7 +103,7 @@ describe("assembly-line init", () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("  .gitignore (added .assemblyline/, node_modules/)\n");
     expect(run.stderr).toContain("info AL9103: ");
-    expect(run.stderr).toContain("hint: Add to its compilerOptions: \"paths\"");
+    expect(run.stderr).toContain("hint: Add to its compilerOptions (an object of that name, if it has none): \"paths\"");
     expect(fs.readFileSync(path.join(root, "tsconfig.json"), "utf8")).toBe("{}\n");
   });
 

@@ -31,7 +31,7 @@ describe("init in an existing project", () => {
     const [note] = result.diagnostics;
     expect(note).toMatchObject({ code: "AL9103", severity: "info", file: path.join(dir, "tsconfig.json") });
     expect(note!.hint).toBe(
-      'Add to its compilerOptions: "paths": {"@assemblyline-agents/core":["./types/index.d.ts"]}, "plugins": [{"name":"@assemblyline-agents/assembly-line/ts-plugin"}]. If it has an include list, add plugins/**/*.ts to it; for typed asset imports (.md, .png, …) add ./types/assets.d.ts to include, or to files when it has no include (adding an include would narrow the project to what it lists). Or give plugins/ a tsconfig.json of its own with these settings.',
+      'Add to its compilerOptions (an object of that name, if it has none): "paths": {"@assemblyline-agents/core":["./types/index.d.ts"]}, "plugins": [{"name":"@assemblyline-agents/assembly-line/ts-plugin"}]. If it has an include list, add plugins/**/*.ts to it; for typed asset imports (.md, .png, …) add ./types/assets.d.ts to include, or to files when it has no include (adding an include would narrow the project to what it lists). Or give plugins/ a tsconfig.json of its own with these settings.',
     );
   });
 
