@@ -7,12 +7,10 @@
  * describes the very bundle that ran; the `--format json` result and the run's events in
  * state.db keep the stack as the tool's process reported it.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LockedSource } from "../contract/lockfile-types.js";
 import type { BundlePositionMap } from "../packaging/bundle-source-map.js";
-import type { PackagingTool } from "../packaging/plan-bundles.js";
 import type { Runtime } from "../runtime-min/index.js";
 import type { CallResult } from "../runtime-min/types.js";
 
@@ -20,7 +18,7 @@ import type { CallResult } from "../runtime-min/types.js";
  * Loads `packaging/bundle-source-map.ts`, which builds with esbuild: the host bundle, which holds
  * no packager, is given the CLI bundle's (scripts/build-cli-bundle.mjs), loaded only for a stack.
  */
-export type SourceMapLoader = () => Promise<Pick<typeof import("../packaging/bundle-source-map.js"), "bundlePositionMap">>;
+export type SourceMapLoader = () => Promise<Pick<typeof import("../packaging/bundle-source-map.js"), "lockedToolPositionMap">>;
 
 /**
  * The `sourceStacks` hook of the host commands (`RuntimeCommandHooks`): `result` with the stack
@@ -74,23 +72,8 @@ async function positionMapOf(runtime: Runtime, surface: string, toolName: string
   const capability = lock.surfaces?.[surface]?.capabilities?.[verified.capability];
   const definition = capability?.tools?.[toolName]?.definition;
   if (!capability?.source || typeof definition !== "string") return undefined;
-  const pluginRoot = pluginRootOf(runtime.root, surface, capability.source);
-  if (!pluginRoot) return undefined;
-  const tool: PackagingTool = { surfaceId: surface, capability: verified.capability, toolName, pluginRoot, definitionFile: path.resolve(pluginRoot, definition) };
-  return (await load()).bundlePositionMap(runtime.root, tool, verified.integrity);
-}
-
-/**
- * Where a locked plugin is: a local one at its path in the lock (relative to the agent root);
- * an installed one in the nearest `node_modules` above the surface's folder, as Node resolves it.
- */
-function pluginRootOf(root: string, surface: string, source: LockedSource): string | undefined {
-  if (source.type === "local") return path.resolve(root, source.path);
-  for (let dir = surface === "." ? root : path.join(root, surface); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "node_modules", source.name);
-    if (fs.existsSync(path.join(candidate, "package.json"))) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
-  }
+  const tool = { surfaceId: surface, capability: verified.capability, toolName, source: capability.source, definition, integrity: verified.integrity };
+  return (await load()).lockedToolPositionMap(runtime.root, tool);
 }
 
 /**

@@ -14,6 +14,9 @@
 import * as path from "node:path";
 import { SourceMap, type SourceMapPayload } from "node:module";
 import * as esbuild from "esbuild";
+import { createNodeHost } from "../common/host.js";
+import { findInstalledPackage } from "../compiler/agent/resolve-capabilities.js";
+import type { LockedSource } from "../contract/lockfile-types.js";
 import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { createCorePathRewriter, locateAuthoringCore } from "./authoring-core.js";
 import { buildOptions } from "./bundle-tools.js";
@@ -63,4 +66,33 @@ export async function bundlePositionMap(root: string, tool: PackagingTool, integ
   } catch {
     return undefined;
   }
+}
+
+/** A locked tool as plugins.lock names it: where its plugin and definition are, and its bundle's SRI. */
+export interface LockedBundleTool {
+  /** `"."` or `"subagents/<name>"`. */
+  readonly surfaceId: string;
+  readonly capability: string;
+  readonly toolName: string;
+  /** The capability's `source` in the lock. */
+  readonly source: LockedSource;
+  /** The tool's `definition` in the lock (plugin-relative, `./…`). */
+  readonly definition: string;
+  /** The SRI of the bundle that ran (the artifact's). */
+  readonly integrity: string;
+}
+
+/**
+ * {@link bundlePositionMap} for a tool as the lock names it: a local plugin at its path in the
+ * lock (relative to the agent root), an installed one found as the compile finds it
+ * (`findInstalledPackage`, from the surface's folder up). `undefined` when the plugin is not
+ * there or the map does not describe that bundle. Never throws.
+ * @param root absolute agent root.
+ */
+export async function lockedToolPositionMap(root: string, tool: LockedBundleTool): Promise<BundlePositionMap | undefined> {
+  const surfaceDir = tool.surfaceId === "." ? root : path.join(root, tool.surfaceId);
+  const pluginRoot = tool.source.type === "local" ? path.resolve(root, tool.source.path) : findInstalledPackage(createNodeHost(), surfaceDir, tool.source.name)?.dir;
+  if (pluginRoot === undefined) return undefined;
+  const packaging: PackagingTool = { surfaceId: tool.surfaceId, capability: tool.capability, toolName: tool.toolName, pluginRoot, definitionFile: path.resolve(pluginRoot, tool.definition) };
+  return bundlePositionMap(root, packaging, tool.integrity);
 }

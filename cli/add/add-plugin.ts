@@ -106,17 +106,11 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   // Everything about agent.md that is known before the install is checked before it (helper-73's
   // report, defect 5: a duplicate key or tab indentation failed only after package.json,
   // the lockfile and node_modules had changed); the edit itself is planned again afterwards.
-  let agentMdBefore: string;
-  try {
-    // Not UTF-8 (AL1003, as compile says it), or a link `add` would have to write through
-    // (AL6301): refused before the install too (helper-73's defects 1 and 2).
-    const bytes = fs.readFileSync(agentFile);
-    const decoded = decodeUtf8(bytes, { keepBom: true });
-    if (decoded.invalidUtf8) return fail(createDiagnostic(Diagnostics.AgentFileNotUtf8, invalidUtf8Location(agentFile, decoded.text, bytes) ?? fileStart(agentFile)));
-    agentMdBefore = decoded.text;
-  } catch (error) {
-    return fail(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [String(error)]), keyBefore === undefined ? {} : { key: keyBefore });
-  }
+  // Not UTF-8 (AL1003, as compile says it), or a link `add` would have to write through
+  // (AL6301): refused before the install too (helper-73's defects 1 and 2).
+  const first = readAgentMd(agentFile);
+  if ("diagnostic" in first) return fail(first.diagnostic, keyBefore === undefined ? {} : { key: keyBefore });
+  const agentMdBefore = first.text;
   const linked = checkWriteTarget(root, agentFile);
   if (linked) return fail(writeRefusalDiagnostic("agent.md", linked, root));
   const agentMdProblems = agentMdProblemsBeforeInstall(agentMdBefore, keyBefore, packageNameBeforeInstall(spec.spec), agentFile);
@@ -142,19 +136,10 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   if (fs.existsSync(path.join(root, "plugins", key))) {
     return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", key)), [key, installed.name]), { ...base, key });
   }
-  let before = "";
-  let mode: number;
-  try {
-    const bytes = fs.readFileSync(agentFile);
-    // Read again (it may have changed during the install). Text that is not UTF-8 would come back
-    // with U+FFFD where its bytes were (helper-73): the compile refuses it (AL1003), and so does add.
-    const decoded = decodeUtf8(bytes, { keepBom: true });
-    if (decoded.invalidUtf8) return fail(createDiagnostic(Diagnostics.AgentFileNotUtf8, invalidUtf8Location(agentFile, decoded.text, bytes) ?? fileStart(agentFile)), { ...base, key });
-    before = decoded.text;
-    mode = fs.statSync(agentFile).mode & 0o7777;
-  } catch (error) {
-    return fail(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [String(error)]), { ...base, key });
-  }
+  // Read again: it may have changed during the install.
+  const again = readAgentMd(agentFile);
+  if ("diagnostic" in again) return fail(again.diagnostic, { ...base, key });
+  const { text: before, mode } = again;
   const edited = addCapabilityToAgentMd(before, key, { package: installed.name }, agentFile);
   if (edited.diagnostics.length > 0) {
     return { ok: false, diagnostics: edited.diagnostics.map((d) => relativizeDiagnostic(d, root, path.relative)), agentMdChanged: false, ...base, key };
@@ -210,4 +195,21 @@ function keyBeforeInstall(spec: PluginSpec): string | undefined {
     return typeof name === "string" && name !== "" ? name : undefined;
   }
   return undefined;
+}
+
+
+/**
+ * agent.md's text (its byte order mark kept, for the edit to keep it) and permission bits; or
+ * AL1003 when it is not UTF-8 (its text would come back with U+FFFD where its bytes were:
+ * helper-73), located at the first invalid byte, or AL1002 when it cannot be read.
+ */
+function readAgentMd(agentFile: string): { readonly text: string; readonly mode: number } | { readonly diagnostic: Diagnostic } {
+  try {
+    const bytes = fs.readFileSync(agentFile);
+    const decoded = decodeUtf8(bytes, { keepBom: true });
+    if (decoded.invalidUtf8) return { diagnostic: createDiagnostic(Diagnostics.AgentFileNotUtf8, invalidUtf8Location(agentFile, decoded.text, bytes) ?? fileStart(agentFile)) };
+    return { text: decoded.text, mode: fs.statSync(agentFile).mode & 0o7777 };
+  } catch (error) {
+    return { diagnostic: createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [String(error)]) };
+  }
 }
