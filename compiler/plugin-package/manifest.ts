@@ -95,7 +95,7 @@ export function loadManifest(host: CompilerHost, root: string, rootReal: string)
   const version = typeof value.version === "string" && Object.hasOwn(value, "version") ? value.version : undefined;
   const schemaLocation = Object.hasOwn(value, "$schema") ? findLocation(located.locations, "/$schema")?.value : undefined;
   const selected = selectManifestRules(value, located, file);
-  if (selected.diagnostic) return { ...rejected([...diagnostics, selected.diagnostic]), name, version };
+  if (selected.diagnostic) return { ...rejected([...diagnostics, selected.diagnostic, ...requiredByEveryVersion(value, located, file, root)]), name, version };
 
   diagnostics.push(...mapManifestSchemaIssues(validateManifestSchema(value, selected.version), located, file, root));
   const isRejected = diagnostics.some((d) => d.severity === "error");
@@ -164,6 +164,23 @@ function selectManifestRules(value: JsonObject, located: LocatedValue, file: str
     return unsupported(`'${schema}' targets Agent Plugins ${identifier.version}, which this toolchain does not support (it supports ${describeSupportedVersions()})`);
   }
   return { version: identifier.version };
+}
+
+/**
+ * The missing fields that every supported version's schema requires besides `$schema` (today
+ * `name`: schemas/agent-plugins/1.0.0 and 1.1.0), reported with a missing or unsupported
+ * `$schema` too, so that `{}` gets both AL2103s in one compile instead of one per compile (as
+ * tsc reports every error of a file at once). Nothing version-dependent is reported without a
+ * selected version: an unknown field of 1.0.0 is a known one of 1.1.0.
+ */
+function requiredByEveryVersion(value: JsonObject, located: LocatedValue, file: string, root: string): Diagnostic[] {
+  if (Object.hasOwn(value, "name")) return [];
+  const suggestion = suggestPluginName(path.basename(root)) ?? "my-plugin";
+  return [
+    createDiagnostic(Diagnostics.ManifestRequiredFieldMissing, pointLocation(locateValue(located, "", fileStart(file)).value), ["name"], {
+      hint: `Add "name": "${suggestion}" (lowercase letters, digits, '-' and '.').`,
+    }),
+  ];
 }
 
 /** Maps the official schema's violations to catalog diagnostics, with the §5.2/§8.1 exceptions as warnings. */

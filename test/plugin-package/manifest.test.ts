@@ -83,6 +83,15 @@ describe("plugin.json", () => {
     expect(d.hint).toContain(PLUGIN_SCHEMA);
     // $schema selects the rules: nothing else is reported.
     expect(noSchema.diagnostics).toHaveLength(1);
+    // Except a missing name, which every version requires: `{}` reports both at once, not one per compile.
+    const empty = load({ "plugin.json": "{}\n" });
+    expect(empty.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["AL2103", "plugin.json is missing the required field '$schema'; the plugin is rejected (Agent Plugins v1 §5.3)."],
+      ["AL2103", "plugin.json is missing the required field 'name'; the plugin is rejected (Agent Plugins v1 §5.3)."],
+    ]);
+    expect(empty.diagnostics[1]!.hint).toMatch(/^Add "name": "/);
+    const unsupported = load({ "plugin.json": `{ "$schema": "https://agent-plugins.org/schemas/9.0.0/plugin.schema.json" }` });
+    expect(unsupported.diagnostics.map((d) => d.code).sort()).toEqual(["AL2103", "AL2104"]);
     const typo = load({ "plugin.json": `{ "schema": "${PLUGIN_SCHEMA}", "name": "demo" }` });
     expect(typo.diagnostics.map((d) => d.hint)).toEqual([`Did you mean '$schema' instead of 'schema'? Write "$schema": "${PLUGIN_SCHEMA}".`]);
   });
