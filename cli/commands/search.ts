@@ -3,7 +3,7 @@
  * [--format pretty|json]` (DESIGN §7): ranks the surface's catalogue with the index
  * `tool_search` uses and prints one page — `{ tools, totalMatches, hasMore, nextOffset? }` in
  * JSON (plus the host command's `diagnostics` and `lockChanged`: `./host-report.ts`). An empty or missing query browses every listed tool by name. `--limit` defaults to 8
- * and is capped at 20; pass the printed `nextOffset` as `--offset` for the next page. Hidden
+ * and is capped at 20 (a larger one warns, AL8049); pass the printed `nextOffset` as `--offset` for the next page. Hidden
  * tools are never found. `--run` (an extension) activates the page's deferred tools in that
  * run, as `tool_search` does, and adds `activated` to the JSON; a run the state has no record
  * of is started, with a warning on stderr (a mistyped id), as `tools --run` warns.
@@ -27,6 +27,9 @@ import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-
 import { newHostReport } from "./host-report.js";
 import { catalogRuntimeOptions } from "../host-policy.js";
 import { runtimeError } from "../../runtime-min/errors.js";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { formatRefusal } from "../format-call-result.js";
+import { MAX_SEARCH_LIMIT } from "../../contract/tool-search-limits.js";
 import { shellQuote } from "../../common/shell-quote.js";
 
 /** Options of `assembly-line search`. */
@@ -61,7 +64,10 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
     const runtimeOptions = await catalogRuntimeOptions(options.root ?? ".", options);
     return await withHostCatalog(options.root, options.run === undefined ? undefined : { id: options.run, command: "search" }, runtimeOptions, hooks, async (catalog) => {
       const result = catalog.search(query, { surface: options.surface ?? ".", offset, ...(limit === undefined ? {} : { limit }) });
-      return json ? { exitCode: 0, document: searchDocument(result), stderr: "" } : { exitCode: 0, stdout: formatSearch(result, query, offset, paletteFor(options.color?.stdout ?? false)), stderr: "" };
+      const capped = limit !== undefined && limit > MAX_SEARCH_LIMIT ? createDiagnostic(Diagnostics.PageLimitCapped, { file: "", line: 1, column: 1 }, [String(limit), String(MAX_SEARCH_LIMIT)]) : undefined;
+      if (capped) report.diagnostics.push(capped);
+      const stderr = capped ? formatRefusal("", [capped], paletteFor(options.color?.stderr ?? false)) : "";
+      return json ? { exitCode: 0, document: searchDocument(result), stderr } : { exitCode: 0, stdout: formatSearch(result, query, offset, paletteFor(options.color?.stdout ?? false)), stderr };
     }, options.color, report);
   } catch (error) {
     return refusalOutput(error, json, options.color, "diagnostics", options.root ?? ".", report);
@@ -87,10 +93,15 @@ function refuseSwappedArguments(query: string): void {
   throw runtimeError(Diagnostics.SearchQueryIsAgentFolder, "", [query, shellQuote(query)]);
 }
 
-/** Parses a `--limit`/`--offset` value (digits only, at least `minimum`); `undefined` when absent. */
+/**
+ * Parses a `--limit`/`--offset` value (digits only, at least `minimum`, at most nine digits);
+ * `undefined` when absent. Throws AL8043, which names the bound a too-long number passes.
+ */
 function parseCount(flag: string, text: string | undefined, minimum: 0 | 1): number | undefined {
   if (text === undefined) return undefined;
-  const value = /^\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+  const digits = text.trim();
+  if (/^\d{10,}$/.test(digits)) throw runtimeError(Diagnostics.PageFlagInvalid, "", [flag, text, "at most 999999999"]);
+  const value = /^\d{1,9}$/.test(digits) ? Number(digits) : Number.NaN;
   if (!(value >= minimum)) {
     throw runtimeError(Diagnostics.PageFlagInvalid, "", [flag, text, minimum === 1 ? "a positive integer" : "a non-negative integer (0 or the nextOffset of the previous page)"]);
   }

@@ -262,6 +262,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL8046: "Run 'run_nope' has no record in this agent's state (.assemblyline/state.db): nothing was called or searched in it, so the list has no tools it activated.",
   AL8047: "The run state .assemblyline/state.db could not be opened: file is not a database.",
   AL8048: "--config SEARCH_API_ULR: no tool of this agent requires 'SEARCH_API_ULR', so it reaches no tool.",
+  AL8049: "--limit 50 is more than a page holds: this page has at most 20 tools.",
   AL8060: "Sandbox processes run without their own PID and mount namespaces on this host (the host turned it off (setSandboxLaunchTools)), so an authored tool can see and signal the host user's other processes, and follow a symbolic link that a shell command left in its workspace.",
   AL8061: "network \"none\" was asked for, but this host cannot give sandbox processes their own network namespace: the host turned it off (setSandboxLaunchTools).",
   AL8062: "deadlineMs 0 is not valid: it must be a whole number of milliseconds from 1 to 2147483647.",

@@ -222,8 +222,15 @@ export const RuntimeMessages = defineMessages({
     code: "AL8043",
     severity: "error",
     message: "{0} '{1}' must be {2}.",
-    hint: "Pass --limit N (1–20; larger values are capped at 20) and --offset N (0, or the nextOffset printed by the previous page).",
+    hint: "Pass --limit N (1–20; a larger value gives a page of 20, with a warning) and --offset N (0, or the nextOffset printed by the previous page).",
     docs: "`assembly-line search` pages like tool_search: default limit 8, at most 20, and offset = the previous page's nextOffset (DESIGN §7).",
+  },
+  PageLimitCapped: {
+    code: "AL8049",
+    severity: "warning",
+    message: "--limit {0} is more than a page holds: this page has at most {1} tools.",
+    hint: "Page through the rest with --offset N, the nextOffset printed after each page.",
+    docs: "`assembly-line search` pages like tool_search, whose `limit` is capped at 20 (seed \"tool_search\"; DESIGN §7): a larger `--limit` still answers, with a page of 20, and says so instead of returning fewer tools than asked without a word.",
   },
   SearchQueryIsAgentFolder: {
     code: "AL8044",

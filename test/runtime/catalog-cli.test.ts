@@ -134,6 +134,15 @@ describe("assembly-line search", () => {
     expect(page.tools).toHaveLength(20);
     expect(page).toMatchObject({ totalMatches: 25, hasMore: true, nextOffset: 20 });
     expect(Object.keys(page)).toEqual(["tools", "totalMatches", "hasMore", "nextOffset", "diagnostics", "lockChanged"]);
+    // Capped, but not silently (helper-73 #15): a warning on stderr and in the JSON; 20 itself is not one.
+    expect(page.diagnostics).toMatchObject([{ code: "AL8049", severity: "warning", message: "--limit 50 is more than a page holds: this page has at most 20 tools." }]);
+    expect(output.exitCode).toBe(0);
+    expect(output.stderr).toContain("warning AL8049: --limit 50 is more than a page holds");
+    const pretty = await runSearchCommand({ query: "ledger", root: agent.root, limit: "21" });
+    expect(pretty.stderr).toContain("warning AL8049: --limit 21");
+    expect(pretty.stdout).toContain("showing 1–20 of 25; next page: --offset 20");
+    const twenty = await runSearchCommand({ query: "ledger", root: agent.root, limit: "20", format: "json" });
+    expect([JSON.parse(twenty.stdout).diagnostics, twenty.stderr]).toEqual([[], ""]);
     const alias = JSON.parse((await runSearchCommand({ query: "invoice", root: agent.root, format: "json" })).stdout);
     expect(alias.tools[0]).toEqual({
       name: "fetch_bill",
@@ -173,6 +182,9 @@ describe("assembly-line search", () => {
       expect(output.exitCode).toBe(2);
       expect(JSON.parse(output.stdout).diagnostics[0].code).toBe("AL8043");
     }
+    // A whole number too long to page to says so, not "must be a non-negative integer" (helper-73 #15).
+    const huge = await runSearchCommand({ query: "ledger", root: agent.root, format: "json", offset: "99999999999999999999" });
+    expect(JSON.parse(huge.stdout).diagnostics[0].message).toBe("--offset '99999999999999999999' must be at most 999999999.");
   });
 
   it("exits 2 with AL8044, before compiling anything, when no agent is here and the query is an agent's folder", () => {
