@@ -65,7 +65,7 @@ export function parseFrontMatter(file: string, text: string): FrontMatter {
     const [first, ...rest] = [...document.errors].sort((a, b) => a.pos[0] - b.pos[0]);
     const others = rest.length === 0 ? "" : ` (the YAML parser reported ${rest.length} more error${rest.length === 1 ? "" : "s"} after this one, which may follow from it)`;
     const words = yamlErrorWords(first!, parsed);
-    diagnostics.push(createDiagnostic(Diagnostics.AgentFrontMatterYaml, locationOf(lineMap, words.start, words.end), [`${first!.message}${others}`], words.hint ? { hint: words.hint } : {}));
+    diagnostics.push(createDiagnostic(Diagnostics.AgentFrontMatterYaml, locationOf(lineMap, words.start, words.end), [`${words.message ?? first!.message}${others}`], words.hint ? { hint: words.hint } : {}));
     return { located: undefined, bodyOffset: end.next, lineMap, diagnostics };
   }
   for (const warning of document.warnings) {

@@ -82,6 +82,15 @@ describe("loadAgent", () => {
     const stray = first("name: a\ncapabilities:\n  example: {}\n - other\n");
     expect(stray).toMatchObject({ code: "AL1006", line: 5, column: 2 });
     expect(stray.hint).toBe("This '- ' item is not in line with a list: write a list's items under their key, each '- ' at the same indentation, or remove the stray '- '.");
+    // A stray item above the keys: the parser blamed the key below it, which is in line (helper-75 C7).
+    const above = first("name: a\ncapabilities:\n  # The local plugin.\n  - hello\n  hello:\n    config:\n      language: fr\n");
+    expect(above).toMatchObject({ code: "AL1006", line: 5, column: 3, endLine: 5, endColumn: 10, message: "The front matter is not valid YAML: '- hello' is a list item among the keys of a mapping" });
+    expect(above.hint).toBe("Remove the stray '- hello' line: a block is either a list of '- ' items or a mapping of keys, and 'hello' is a key of this one already, on the line below.");
+    const other = first("name: a\ncapabilities:\n  - search\n\n  hello: {}\n");
+    expect(other).toMatchObject({ line: 4, column: 3 });
+    expect(other.hint).toBe("A block is either a list of '- ' items or a mapping of keys, not both: remove the stray '- ', or write the item as a key with its value (search: {}).");
+    // A key that really is out of line, below an item of a list at its own indentation, keeps the parser's words.
+    expect(first("name: a\ncapabilities:\n  - a\n  - b\n  hello: {}\n")).toMatchObject({ line: 6, column: 3 });
     // A key indented under one that has a value: quoting that value would not help.
     expect(first("name: a\ndescription: x\n  more: y\n").hint).toBe(
       "'description' has a value on its own line (description: x), so the keys below it cannot be indented under it: line them up with 'description', or remove the value to give 'description' those keys.",
