@@ -53,7 +53,8 @@ export function parseFrontMatter(file: string, text: string): FrontMatter {
       located: undefined,
       bodyOffset: text.length,
       lineMap,
-      diagnostics: [createDiagnostic(Diagnostics.AgentFrontMatterUnterminated, locationOf(lineMap, 0, opening[0].length))],
+      // The opening `---` itself, not its line end (K9: the frame underlined line 2 too).
+      diagnostics: [createDiagnostic(Diagnostics.AgentFrontMatterUnterminated, locationOf(lineMap, 0, opening[0].indexOf("---") + 3))],
     };
   }
   const parsed = text.slice(0, end.start);

@@ -39,7 +39,9 @@ describe("loadAgent", () => {
     expect(codes(loadAgent(host, writeTree({ "README.md": "x" })).diagnostics)).toEqual(["AL1001"]);
     expect(codes(loadAgent(host, writeTree({ "agent.md": "# Just instructions\n" })).diagnostics)).toEqual(["AL1004"]);
     expect(codes(loadAgent(host, writeTree({ "agent.md": "" })).diagnostics)).toEqual(["AL1026"]);
-    expect(loadAgent(host, writeTree({ "agent.md": "---\nname: x\n" })).diagnostics[0]).toMatchObject({ code: "AL1005", line: 1, column: 1 });
+    // The span is the opening `---`, not its line end (helper-75 K9: line 2 was underlined too).
+    expect(loadAgent(host, writeTree({ "agent.md": "---\nname: x\n" })).diagnostics[0]).toMatchObject({ code: "AL1005", line: 1, column: 1, endLine: 1, endColumn: 4 });
+    expect(loadAgent(host, writeTree({ "agent.md": "\uFEFF---  \r\nname: x\n" })).diagnostics[0]).toMatchObject({ code: "AL1005", line: 1, column: 1, endLine: 1, endColumn: 4 });
     const yaml = loadAgent(host, writeTree({ "agent.md": "---\nname: x\ncapabilities:\n  a: {}\n  a: {}\n---\n" })).diagnostics;
     expect(yaml[0]).toMatchObject({ code: "AL1006", line: 5, column: 3 });
     // One mistake, one error: an unclosed flow mapping made the parser report three at one spot (new-user trial M5).
@@ -102,6 +104,8 @@ describe("loadAgent", () => {
   it("says how to write capabilities: given as a list, with the list's own names (helper-69)", () => {
     const listed = loadAgent(host, writeTree({ "agent.md": "---\nname: a\ncapabilities:\n  - hello\n  - search\n---\n" })).diagnostics;
     expect(listed.map((d) => d.code)).toEqual(["AL1008"]);
+    // The span ends with '- search', not at the start of the closing '---' line (helper-75 K9).
+    expect(listed[0]).toMatchObject({ line: 4, column: 3, endLine: 5, endColumn: 11 });
     expect(listed[0]!.hint).toBe("Write each capability as a key with its entry, one per line under capabilities: (hello: {}, search: {}), not as a list item.");
     const text = loadAgent(host, writeTree({ "agent.md": "---\nname: a\ncapabilities: hello\n---\n" })).diagnostics;
     expect(text[0]!.hint).toBe("Write each capability as a key with its entry, one per line under capabilities:, e.g. hello: {}.");
