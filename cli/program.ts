@@ -98,14 +98,15 @@ function helpCommand(command?: string): string {
 }
 
 /**
- * The output format of a command whose arguments may not have parsed: `--format` as typed;
- * else, for `compile`, the `format` of the configuration its first root uses (`--config FILE`,
+ * The output format of a command whose arguments may not have parsed: `--format` as typed (the
+ * last one with a value, as commander reads a repeated option; a `--format` followed by another
+ * flag has none, as {@link refuseFlagTakenAsValue} rules); else, for `compile`, the `format` of the configuration its first root uses (`--config FILE`,
  * `--no-config`, or the search from that root; a configuration that cannot be loaded counts
  * as none); else `undefined` (pretty).
  */
 async function failureFormat(program: Command, argv: readonly string[]): Promise<string | undefined> {
-  const formatAt = argv.findIndex((arg) => arg === "--format" || arg.startsWith("--format="));
-  if (formatAt >= 0) return argv[formatAt]!.includes("=") ? argv[formatAt]!.slice(argv[formatAt]!.indexOf("=") + 1) : argv[formatAt + 1];
+  const typed = typedFormat(argv);
+  if (typed !== undefined) return typed;
   const words = commandWords(program, argv);
   if (words?.command !== "compile") return undefined;
   try {
@@ -117,6 +118,18 @@ async function failureFormat(program: Command, argv: readonly string[]): Promise
   } catch {
     return undefined;
   }
+}
+
+/** The value of the last `--format` of `argv` that has one (`--format json`, `--format=json`); a next word that starts with `--` is none. */
+function typedFormat(argv: readonly string[]): string | undefined {
+  let format: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") break;
+    if (arg.startsWith("--format=")) format = arg.slice("--format=".length);
+    else if (arg === "--format" && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("--")) format = argv[++i];
+  }
+  return format;
 }
 
 /**

@@ -22,6 +22,7 @@ import { checkSurfaceCollisions } from "./validation/collisions.js";
 import { compileJobOf } from "./validation/json-schema.js";
 import { createSchemaCompiler, type SchemaCompileJob, type SchemaCompiler, type VerdictStore } from "./validation/schema-compiler.js";
 import { validatePlugin, type ValidatedPlugin } from "./validation/validate-plugin.js";
+import { misspeltEntryFields } from "./validation/entry-shape.js";
 import { isJsonObject } from "../common/json-value.js";
 import { EXCLUDED_NAMES, hashPluginDirectory, type PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 import type { AnalysisPool } from "./analysis-pool.js";
@@ -312,9 +313,12 @@ export function validateCapability(
 
 /**
  * True when the plugin's configSchema (or its absence) is known: the package loaded, its entry
- * evaluated, and nothing under `configSchema` was dropped by the static analysis.
+ * evaluated, nothing under `configSchema` was dropped by the static analysis, and the entry
+ * does not write it misspelt (`configschema`: that key's AL4001 is the one mistake, and "the
+ * plugin declares no configSchema, remove config" would send the user to the wrong fix).
  */
 export function configSchemaKnown(pluginPackage: PluginPackage, entry: EntryAnalysis | undefined): boolean {
   if (pluginPackage.rejected || !entry?.entry) return false;
+  if (misspeltEntryFields(entry.entry.value).has("configSchema")) return false;
   return !entry.diagnostics.some((d) => d.severity === "error" && (d.path === "configSchema" || d.path?.startsWith("configSchema.") || d.path?.startsWith("configSchema[")));
 }

@@ -20,3 +20,10 @@ const SPECIFIERS: ReadonlySet<string> = new Set(AUTHORING_CORE_SPECIFIERS);
 export function isAuthoringCoreSpecifier(specifier: string): boolean {
   return SPECIFIERS.has(specifier);
 }
+
+/**
+ * The fields of a `ToolDefinition` (`runtime-min/authoring/`), the object `defineTool({...})`
+ * takes, in the order of its declaration: the static analysis reports any other field written
+ * in that object (AL4001), as `tsc` does, so a misspelt key is caught without `tsc`.
+ */
+export const TOOL_DEFINITION_FIELDS = ["description", "inputSchema", "needsApproval", "execute", "toModelOutput"] as const;

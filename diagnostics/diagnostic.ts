@@ -28,8 +28,9 @@ export interface RelatedLocation extends SourceLocation {
 
 /**
  * A diagnostic as reported. `file` is relative to the agent root (or the plugin directory for
- * `validate`) with `/` separators once {@link relativizeDiagnostic} ran; `path` is the property
- * path inside the value (`tools.echo.inputSchema.properties.message.type`).
+ * `validate`) with `/` separators once {@link relativizeDiagnostic} ran, and `""` (at 1:1) for
+ * a diagnostic about the command line or the run as a whole rather than a file (docs/cli.md);
+ * `path` is the property path inside the value (`tools.echo.inputSchema.properties.message.type`).
  */
 export interface Diagnostic extends SourceLocation {
   readonly code: string;

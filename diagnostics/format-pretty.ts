@@ -1,25 +1,12 @@
 /**
  * Human-readable rendering of diagnostics, in the style of `tsc --pretty` and Biome: a
  * `file:line:column - severity CODE: message` header, the property path, a code frame of the
- * source (rendered by @babel/code-frame), the hint, and related locations.
+ * source (`./code-frame.ts`), the hint, and related locations.
  */
-import { createRequire } from "node:module";
 import { diagnosticMessageFor } from "./catalog/index.js";
+import { renderCodeFrame } from "./code-frame.js";
 import type { Diagnostic, Severity } from "./diagnostic.js";
 import { paletteFor, type Palette } from "./terminal-color.js";
-
-type CodeFrameColumns = typeof import("@babel/code-frame").codeFrameColumns;
-let codeFrameColumns: CodeFrameColumns | undefined;
-
-/**
- * @babel/code-frame's renderer, required on the first code frame (a CommonJS package, so it can
- * be loaded synchronously): commands that print no frame — `tools`, `search`, a successful
- * `call` — do not load it (docs/performance.md).
- */
-function codeFrameRenderer(): CodeFrameColumns {
-  codeFrameColumns ??= (createRequire(import.meta.url)("@babel/code-frame") as typeof import("@babel/code-frame")).codeFrameColumns;
-  return codeFrameColumns;
-}
 
 /** Options of {@link formatPretty}. */
 export interface PrettyOptions {
@@ -37,11 +24,11 @@ export function formatPretty(diagnostics: readonly Diagnostic[], options: Pretty
   if (diagnostics.length === 0) return "";
   const useColor = options.color ?? false;
   const colors = paletteFor(useColor);
-  const blocks = diagnostics.map((d) => formatOne(d, options, colors, useColor));
+  const blocks = diagnostics.map((d) => formatOne(d, options, colors));
   return `${blocks.join("\n\n")}\n\n${summary(diagnostics)}\n`;
 }
 
-function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette, useColor: boolean): string {
+function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette): string {
   const severityText = paint(d.severity, colors);
   // A diagnostic about the command line or the root itself has no file (`file: ""`).
   const where = d.file === "" ? "" : `${colors.cyan(d.file)}:${colors.yellow(String(d.line))}:${colors.yellow(String(d.column))} - `;
@@ -51,7 +38,7 @@ function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette, useCo
   if (entry?.sensitive) {
     lines.push(`  ${colors.gray("(the source line is not shown: it may hold a credential)")}`);
   } else if (entry?.frame !== false) {
-    const frame = codeFrame(d, options, useColor);
+    const frame = codeFrame(d, options, colors);
     if (frame) lines.push("", indent(frame, 2));
   }
   if (d.hint) lines.push(`  ${colors.bold("hint:")} ${d.hint}`);
@@ -61,17 +48,11 @@ function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette, useCo
   return lines.join("\n");
 }
 
-function codeFrame(d: Diagnostic, options: PrettyOptions, color: boolean): string | undefined {
+function codeFrame(d: Diagnostic, options: PrettyOptions, colors: Palette): string | undefined {
   const source = options.readSource?.(d.file);
   if (source === undefined || source.length === 0 || looksBinary(source)) return undefined;
   const text = showControlCharacters(source.replace(/^\uFEFF/, ""));
-  const start = { line: d.line, column: d.column };
-  const end = d.endLine !== undefined && d.endColumn !== undefined && (d.endLine > d.line || d.endColumn > d.column) ? { line: d.endLine, column: d.endColumn } : undefined;
-  try {
-    return codeFrameRenderer()(text, end ? { start, end } : { start }, { highlightCode: false, forceColor: color, linesAbove: 2, linesBelow: 1 });
-  } catch {
-    return undefined;
-  }
+  return renderCodeFrame(text, d, { colors, linesAbove: 2, linesBelow: 1 });
 }
 
 /** How much of a file {@link looksBinary} samples: the first 8000 characters, as Git's own binary check does. */

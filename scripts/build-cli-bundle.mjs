@@ -42,7 +42,7 @@
  *   them as Latin-1 bytes rather than through Node's UTF-8 decoder (see {@link asciiOnly}).
  * - `import.meta.url` in a bundled module is replaced by the URL of that module's own file in
  *   `dist/` (e.g. `dist/runtime-min/sandbox/child-script.js`), so everything a module finds
- *   relative to itself — the prebuilt sandbox child, the package root, `@babel/code-frame` —
+ *   relative to itself — the prebuilt sandbox child, the package root, `jsonc-parser` —
  *   is found exactly as before. The language server (`editor/`) stays as `tsc` built it.
  * - A source map (`assembly-line.cjs.map`) maps the bundle to the TypeScript sources: run with
  *   `node --enable-source-maps` to see source positions in stack traces (the code cache then

@@ -16,6 +16,7 @@ import { isMap, isScalar, parseDocument, stringify, type Document, type Node, ty
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createLineMap, locationOf } from "../../common/positions.js";
+import { unterminatedFrontMatter, yamlSyntaxDiagnostic } from "../../compiler/agent/front-matter.js";
 
 /** The capability entry `add` writes. */
 export interface CapabilityEntry {
@@ -30,7 +31,7 @@ export interface AddCapabilityResult {
   /** The new text (the input itself when unchanged or on error). */
   readonly text: string;
   readonly changed: boolean;
-  /** AL6204 (YAML), AL6205 (not a mapping), AL6206 (key selects another package); the text is then unchanged. */
+  /** AL1005/AL1006 (YAML, as compile reports them), AL6205 (not a mapping), AL6206 (key selects another package); the text is then unchanged. */
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -67,12 +68,12 @@ export function addCapabilityToAgentMd(agentMdText: string, key: string, entry: 
   const end = findClosingLine(agentMdText, opening[0].length);
   const lineMap = createLineMap(file, agentMdText);
   if (end === undefined) {
-    return unchanged([createDiagnostic(Diagnostics.AddAgentMdInvalidYaml, locationOf(lineMap, 0, 3), ["the front matter that starts on line 1 is never closed with a '---' line"])]);
+    return unchanged([unterminatedFrontMatter(lineMap)]);
   }
   const yamlText = agentMdText.slice(0, end);
   const doc = parseDocument(yamlText, YAML_OPTIONS);
-  const error = doc.errors[0];
-  if (error) return unchanged([createDiagnostic(Diagnostics.AddAgentMdInvalidYaml, locationOf(lineMap, error.pos[0], error.pos[1]), [error.message])]);
+  // The same code and words as compile's for the same fault (helper-73: this was AL6204).
+  if (doc.errors.length > 0) return unchanged([yamlSyntaxDiagnostic(doc.errors, yamlText, lineMap)]);
 
   const plan = planEdit({ doc, source: yamlText, unit: indentUnit(doc, yamlText) }, key, value, entry.package);
   if (plan.kind === "error") return unchanged([createDiagnostic(plan.message, locationOf(lineMap, plan.at[0], plan.at[1]), plan.args)]);
@@ -86,7 +87,7 @@ export function addCapabilityToAgentMd(agentMdText: string, key: string, entry: 
 /**
  * What {@link addCapabilityToAgentMd} would refuse in `agentMdText`, asked before `add` installs
  * anything, so that a refusal leaves package.json, the lockfile and node_modules as they were
- * (helper-73's report, defect 5): YAML errors and tab indentation (AL6204), a front matter or
+ * (helper-73's report, defect 5): YAML errors and tab indentation (AL1006), a front matter or
  * `capabilities` that is not a mapping (AL6205), and, when `key` is known, a
  * `capabilities.<key>` that is not a mapping or (when `pkg` is known too) selects another
  * package (AL6206). An unknown key stands for a key the front matter does not have, so only the

@@ -10,7 +10,7 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { fileStart } from "../../common/positions.js";
 import { shellQuote } from "../../common/shell-quote.js";
 import type { PackageManager } from "./detect-package-manager.js";
-import { readTarballManifest } from "./read-tarball-manifest.js";
+import { looksLikeTarball, readTarballManifest } from "./read-tarball-manifest.js";
 import type { PluginSpec } from "./resolve-plugin-spec.js";
 import { readPluginName } from "./capability-key.js";
 
@@ -148,7 +148,9 @@ function notAPackage(spec: PluginSpec): Diagnostic {
   if (spec.kind === "registry") return createDiagnostic(Diagnostics.AddNotAPackage, fileStart(""), [spec.installSpec, "it names no package"]);
   const reason =
     spec.kind === "tarball"
-      ? "the tarball holds no package.json with a name"
+      ? looksLikeTarball(spec.path)
+        ? "the tarball holds no package.json with a name"
+        : "the file is not a gzip tarball (a .tgz as `npm pack` writes it)"
       : fs.existsSync(path.join(spec.path, "package.json"))
         ? "its package.json has no name"
         : "the folder has no package.json";

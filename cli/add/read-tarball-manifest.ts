@@ -4,6 +4,7 @@
  * the package manager runs. The archive
  * is read by `tar` (node-tar, npm's own tar reader: gzip, ustar, GNU and PAX headers).
  */
+import * as fs from "node:fs";
 import * as tar from "tar";
 
 /** A file at the top of the archive, `<dir>/<name>` (`package/<name>` for `npm pack` output). */
@@ -54,5 +55,26 @@ function parseManifest(body: Buffer): Record<string, unknown> | undefined {
     return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Whether the file starts as an archive the reader takes: gzip's magic bytes (`1f 8b`, what
+ * `npm pack` writes) or a plain tar's `ustar` mark at byte 257. `false` for anything else, or
+ * when the file cannot be read, so `add` can say "not a gzip tarball" rather than "holds no
+ * package.json" of a file that is no archive at all (helper-73's report, defect 12).
+ */
+export function looksLikeTarball(tarballPath: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(tarballPath, "r");
+    const head = Buffer.alloc(262);
+    const read = fs.readSync(fd, head, 0, head.length, 0);
+    if (read >= 2 && head[0] === 0x1f && head[1] === 0x8b) return true;
+    return read >= 262 && head.toString("latin1", 257, 262) === "ustar";
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }

@@ -15,6 +15,8 @@ export interface YamlErrorWords {
   readonly start: number;
   readonly end: number;
   readonly hint: string | undefined;
+  /** Words that replace the parser's message, when the mistake is elsewhere than where it looked. */
+  readonly message?: string;
 }
 
 /** Hints that need nothing of the text, by `YAMLError.code` (the codes agent.md authors meet). */
@@ -60,14 +62,48 @@ export function yamlErrorWords(error: YAMLError, text: string): YamlErrorWords {
       return { start, end, hint: 'A value that holds ": " must be quoted.' };
     }
     case "BAD_INDENT": {
-      // Reported at the start of the line: the key that is out of line is where the caret goes.
-      const line = lineAt(text, start);
+      // Reported at the start of the line (or of a blank line above it): the key that is out of
+      // line is where the caret goes.
+      const line = contentLineFrom(text, start);
       const at = line.start + (line.text.length - line.text.trimStart().length);
+      const stray = strayItemAbove(text, line.start, at - line.start);
+      if (stray) return stray;
       return { start: at, end: at + 1, hint: "Line up the keys of one mapping in the same column (the same number of spaces before each), two spaces deeper than the key they belong to." };
     }
     default:
       return { start, end, hint: HINTS[error.code] };
   }
+}
+
+/**
+ * A single `- item` just above the key at `lineStart` (indented `indent`), at the same
+ * indentation: the parser took the block for a list at that item and then blamed the correctly
+ * placed key below it (helper-75 C7). The item is the mistake, so it is where the error points.
+ * A run of several items is left to the parser's words: there the key may as well be the stray.
+ */
+function strayItemAbove(text: string, lineStart: number, indent: number): YamlErrorWords | undefined {
+  const items: { readonly start: number; readonly text: string }[] = [];
+  for (let next = lineStart; next > 0; ) {
+    // The line that ends just before `next` (the line feed at `next - 1`).
+    const line = lineAt(text, next - 1);
+    next = line.start;
+    const content = line.text.trimStart();
+    const depth = line.text.length - content.length;
+    if (content === "" || content.startsWith("#") || depth > indent) continue;
+    if (depth < indent || !/^-(\s|$)/.test(content)) break;
+    items.push(line);
+  }
+  if (items.length !== 1) return undefined;
+  const item = items[0]!;
+  const written = item.text.trim().replace(/\s+#.*$/, "");
+  const start = item.start + indent;
+  const name = written.slice(1).trim();
+  const key = keyOf(lineAt(text, lineStart).text);
+  const hint =
+    name !== "" && name === key
+      ? `Remove the stray '${written}' line: a block is either a list of '- ' items or a mapping of keys, and '${key}' is a key of this one already, on the line below.`
+      : `A block is either a list of '- ' items or a mapping of keys, not both: remove the stray '- ', or write the item as a key with its value${/^[A-Za-z0-9_-]+$/.test(name) ? ` (${name}: {})` : ""}.`;
+  return { start, end: start + written.length, hint, message: `'${written}' is a list item among the keys of a mapping` };
 }
 
 /** An unclosed `{` or `[`, which the parser reports where the front matter ends: pointed at the bracket left open. */
@@ -143,6 +179,18 @@ function lineAt(text: string, offset: number): { readonly start: number; readonl
   const start = text.lastIndexOf("\n", offset - 1) + 1;
   const next = text.indexOf("\n", offset);
   return { start, text: text.slice(start, next === -1 ? text.length : next).replace(/\r$/, "") };
+}
+
+/** The first line at or after the one that holds `offset` that is neither blank nor only a comment (that line, if none is). */
+function contentLineFrom(text: string, offset: number): { readonly start: number; readonly text: string } {
+  const first = lineAt(text, offset);
+  for (let line = first; ; ) {
+    const content = line.text.trim();
+    if (content !== "" && !content.startsWith("#")) return line;
+    const next = text.indexOf("\n", line.start);
+    if (next === -1) return first;
+    line = lineAt(text, next + 1);
+  }
 }
 
 /** The plain key a line starts with (`  index: 'abc` → `index`), when it has one. */

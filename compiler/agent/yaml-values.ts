@@ -40,7 +40,12 @@ export function yamlToLocatedValue(
 
   const rangeOf = (n: unknown): SourceLocation => {
     const range = (n as YamlNode | undefined)?.range;
-    return range ? locationOf(map, range[0], range[1]) : fallback;
+    if (!range) return fallback;
+    // A block collection's range runs past its last line end, up to the start of the next line
+    // (the closing `---`): the span ends with its text, so a code frame underlines only that.
+    let end = range[1];
+    while (end > range[0] && /\s/.test(map.text[end - 1]!)) end--;
+    return locationOf(map, range[0], end);
   };
 
   const convert = (n: unknown, segments: PropertyKey[], keyLocation: SourceLocation | undefined): JsonValue | undefined => {

@@ -13,6 +13,7 @@ import { spanLocation, toLocatedValue, ValueTooLargeError, type Located, type Sp
 import { moduleScopeOf } from "./module-scope.js";
 import type { StaticEvaluator } from "./static-evaluator.js";
 import { DEFAULT_SIDE_EFFECT } from "../../contract/approval.js";
+import { TOOL_DEFINITION_FIELDS } from "../../contract/authoring-core.js";
 
 /** The fields of {@link DefinedTool} read from a call. */
 export type ToolFields = Pick<DefinedTool, "description" | "inputSchema" | "needsApproval">;
@@ -52,6 +53,31 @@ export function readToolFields(evaluator: StaticEvaluator, module: ParsedSource,
     if (value !== undefined) out.needsApproval = value;
   } else if (!sources.has("unknown")) {
     out.needsApproval = { value: null, location: spanLocation(module.spanOf(object)) };
+  }
+  return out;
+}
+
+/** A field written in a `defineTool({...})` object that a ToolDefinition does not have. */
+export interface UnknownToolField {
+  readonly name: string;
+  /** The key as written. */
+  readonly key: ts.Node;
+}
+
+/**
+ * The fields of `defineTool(arg)`'s object literal (written directly or in a top-level const)
+ * that are not {@link TOOL_DEFINITION_FIELDS}: written keys only, since a spread or a computed
+ * key says nothing certain about a name.
+ */
+export function unknownToolFields(module: ParsedSource, call: ts.CallExpression): UnknownToolField[] {
+  const object = toolObject(module, call);
+  if (!object) return [];
+  const known: readonly string[] = TOOL_DEFINITION_FIELDS;
+  const out: UnknownToolField[] = [];
+  for (const property of object.properties) {
+    const key = property.name;
+    if (!key || !(ts.isIdentifier(key) || ts.isStringLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key) || ts.isNumericLiteral(key))) continue;
+    if (!known.includes(key.text)) out.push({ name: key.text, key });
   }
   return out;
 }

@@ -3,14 +3,20 @@
  * the descriptor-versus-implementation drift check: whether it has a default export, its named
  * value exports, `export *`, and what each `defineTool({...})` statically says.
  *
- * Definitions are code: only syntax errors are reported. Fields that depend on run-time values
- * are simply left out of {@link DefinedTool}.
+ * Definitions are code: only syntax errors are reported, and the fields a `defineTool({...})`
+ * object writes that a ToolDefinition does not have (a misspelt key). Fields that depend on
+ * run-time values are simply left out of {@link DefinedTool}.
  */
 import { ts } from "./typescript.js";
 import type { DefinedTool } from "../model.js";
 import type { AnalysisSession } from "./analysis-session.js";
 import { coreFunctionOf, skipTypeWrappers, type ParsedSource } from "./core-imports.js";
-import { readToolFields } from "./defined-tool-fields.js";
+import { readToolFields, unknownToolFields } from "./defined-tool-fields.js";
+import { spanLocation } from "./located-tree.js";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { didYouMean } from "../../common/did-you-mean.js";
+import { TOOL_DEFINITION_FIELDS } from "../../contract/authoring-core.js";
 import { reportInvalidUtf8, reportSyntaxProblems, reportUnreadable } from "./file-problems.js";
 import { moduleScopeOf, type ExportTarget, type ModuleScope } from "./module-scope.js";
 import { StaticEvaluator } from "./static-evaluator.js";
@@ -52,10 +58,13 @@ export function analyzeDefinitionModule(session: AnalysisSession, definitionFile
   const evaluator = new StaticEvaluator(session, true);
   const names = [...scope.exports.keys()].sort(byCodeUnits);
   const definedTools: DefinedTool[] = [];
+  const calls = new Set<ts.CallExpression>();
   for (const name of names) {
     const sites = toolSitesOfExport(module, scope, scope.exports.get(name)!);
     if (sites.length > 0) definedTools.push(definedTool(evaluator, module, name, sites));
+    for (const site of sites) calls.add(site.call);
   }
+  reportUnknownFields(session, module, calls);
   return {
     parsed: true,
     hasDefaultExport: scope.exports.has("default"),
@@ -63,6 +72,27 @@ export function analyzeDefinitionModule(session: AnalysisSession, definitionFile
     hasExportStar: scope.starExports.length > 0,
     definedTools,
   };
+}
+
+/**
+ * Reports each field of the tools' `defineTool({...})` objects that a ToolDefinition does not
+ * have (AL4001, as an entry's unknown field is), in source order, each call once however many
+ * exports name it: the runtime never reads such a field, so a misspelt `descripton` was found by
+ * `tsc` alone (helper-75's trial, C6).
+ */
+function reportUnknownFields(session: AnalysisSession, module: ParsedSource, calls: ReadonlySet<ts.CallExpression>): void {
+  const fields = [...calls].flatMap((call) => unknownToolFields(module, call));
+  fields.sort((a, b) => a.key.pos - b.key.pos);
+  const known = TOOL_DEFINITION_FIELDS;
+  for (const field of fields) {
+    const suggestion = didYouMean(field.name, known);
+    session.report(
+      createDiagnostic(Diagnostics.EntryUnknownField, spanLocation(module.spanOf(field.key)), [field.name, "the defineTool({...}) call"], {
+        path: [field.name],
+        hint: suggestion ? `Did you mean '${suggestion}'?` : `Known fields: ${known.join(", ")}.`,
+      }),
+    );
+  }
 }
 
 function definedTool(evaluator: StaticEvaluator, module: ParsedSource, exportName: string, sites: readonly ToolSite[]): DefinedTool {

@@ -55,6 +55,21 @@ function allowedFields(pointer: string): string[] {
   return [];
 }
 
+/**
+ * The top-level entry fields that `value` leaves out but writes misspelt: for each unknown key
+ * whose "did you mean" is a known field (`configschema` → `configSchema`), that field. Lets a
+ * later stage tell a field that is absent from one whose AL4001 already names it.
+ */
+export function misspeltEntryFields(value: JsonObject): ReadonlySet<string> {
+  const allowed = allowedFields("");
+  const fields = new Set<string>();
+  for (const key of Object.keys(value)) {
+    const suggestion = allowed.includes(key) ? undefined : didYouMean(key, allowed);
+    if (suggestion !== undefined && !Object.hasOwn(value, suggestion)) fields.add(suggestion);
+  }
+  return fields;
+}
+
 /** Words for the object at `pointer`: "the plugin entry", "tool 'echo'", … */
 export function describeEntryObject(pointer: string): string {
   const segments = pointerToSegments(pointer);

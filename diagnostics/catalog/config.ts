@@ -21,7 +21,7 @@ export const ConfigMessages = defineMessages({
     severity: "error",
     message: "Capability '{0}' is given config, but its plugin declares no configSchema, so it accepts none.",
     hint: "Remove 'config:' from the capability, or add a configSchema to the plugin's ai.assemblyline entry.",
-    docs: "Only options a plugin declares in its configSchema can be given by the agent (DESIGN §4); a tool's own descriptor `config` is the plugin author's and is not checked against it.",
+    docs: "Only options a plugin declares in its configSchema can be given by the agent (DESIGN §4); a tool's own descriptor `config` is the plugin author's and is not checked against it. Not reported when the entry writes configSchema misspelt (`configschema`): that one mistake is its AL4001, whose hint names the field.",
   },
   ConfigMissingRequired: {
     code: "AL5004",

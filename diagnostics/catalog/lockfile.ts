@@ -179,13 +179,8 @@ export const LockfileMessages = defineMessages({
     hint: "If the project uses Yarn Plug'n'Play, set `nodeLinker: node-modules` in .yarnrc.yml: plugins are read from node_modules.",
     docs: "Published plugins are read from the installed package directory `node_modules/<name>` (issue 3 item 7).",
   },
-  AddAgentMdInvalidYaml: {
-    code: "AL6204",
-    severity: "error",
-    message: "The front matter of agent.md is not valid YAML: {0}.",
-    hint: "Fix the YAML, then run `{cli} add` again; agent.md was not changed.",
-    docs: "`add` edits the front matter with the YAML Document API and never rewrites a file it cannot parse (issue 3 item 7).",
-  },
+  // AL6204 (add's own "front matter is not valid YAML") is retired: `add` reports compile's
+  // AL1005 and AL1006 for the same faults (helper-73). Never reuse the code.
   AddAgentMdNotAMapping: {
     code: "AL6205",
     severity: "error",

@@ -6,7 +6,7 @@ export const ValidationMessages = defineMessages({
     code: "AL4001",
     severity: "error",
     message: "Unknown field '{0}' in {1}.",
-    docs: "Plugin entries and tool descriptors are closed (schemas/assemblyline-entry.schema.json); an unknown field is usually a typo (DESIGN §3).",
+    docs: "Plugin entries and tool descriptors are closed (schemas/assemblyline-entry.schema.json), and so is the object a definition module passes to defineTool({...}) (description, inputSchema, needsApproval, execute, toModelOutput: the runtime reads no other field); an unknown field is usually a typo (DESIGN §3).",
   },
   EntryMissingField: {
     code: "AL4002",

@@ -114,7 +114,7 @@ function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.
       const program = service.getProgram();
       const sourceFile = program?.getSourceFile(fileName);
       if (!program || !sourceFile) return own;
-      return [...own, ...found.diagnostics.map((d) => toTsDiagnostic(typescript, d, sourceFile, program))];
+      return [...own, ...withoutRestated(own, found.diagnostics.map((d) => toTsDiagnostic(typescript, d, sourceFile, program)))];
     } catch (error) {
       report(`getSemanticDiagnostics(${fileName})`, error);
       return own;
@@ -206,6 +206,28 @@ function openBuffers(info: ts.server.PluginCreateInfo): BufferSource {
       return buffer;
     },
   };
+}
+
+/**
+ * TypeScript's own codes that state the same problem as one of ours, by our TypeScript code:
+ * an excess property in an object literal (TS2353, and TS2561 with its "Did you mean to write
+ * 'description'?") is our unknown field (AL4001) whenever the object is typed, as
+ * `defineAssemblyLinePlugin({...})` and `defineTool({...})` are.
+ */
+const RESTATED_BY_TYPESCRIPT: ReadonlyMap<number, ReadonlySet<number>> = new Map([[tsCodeOf(Diagnostics.EntryUnknownField.code)!, new Set([2353, 2561])]]);
+
+/**
+ * `ours` without each diagnostic that TypeScript's own list (`own`) already reports at the very
+ * same span with a code that states the same problem ({@link RESTATED_BY_TYPESCRIPT}): one
+ * problem, one diagnostic, as typescript-eslint leaves to `tsc` what it checks (helper-75's
+ * trial, K7: TS2561 and AL4001 on one misspelt key). Where TypeScript does not see the problem
+ * (an untyped `export default {...}`, an import it cannot resolve), ours stays, with its quick fix.
+ */
+export function withoutRestated(own: readonly ts.Diagnostic[], ours: readonly ts.Diagnostic[]): ts.Diagnostic[] {
+  return ours.filter((diagnostic) => {
+    const same = RESTATED_BY_TYPESCRIPT.get(diagnostic.code);
+    return !same || !own.some((theirs) => same.has(theirs.code) && theirs.start === diagnostic.start && theirs.length === diagnostic.length);
+  });
 }
 
 function categoryOf(typescript: TypeScript, severity: Diagnostic["severity"]): ts.DiagnosticCategory {

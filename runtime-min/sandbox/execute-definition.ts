@@ -209,8 +209,52 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The first lines of an error's stack (bundle paths and lines), or `undefined` without one. */
+/**
+ * The first lines of an error's stack (bundle paths and lines), or `undefined` without one. Only
+ * the tool's own frames are kept: the runtime's frames below them (`executeDefinition`,
+ * `runCall`, in the sandbox child's `[eval1]` or the host's module) and Node's own
+ * (`node:internal/…`, its module loader for a bundle that throws while loading) say nothing
+ * about the tool and were shown as if they were its (helper-75's trial, K3).
+ */
 function stackOf(error: unknown): string | undefined {
   const stack = (error as { stack?: unknown } | null)?.stack;
-  return typeof stack === "string" ? stack.split("\n").slice(0, 12).join("\n") : undefined;
+  if (typeof stack !== "string") return undefined;
+  const own = runtimeFile();
+  const lines: string[] = [];
+  for (const line of stack.split("\n")) {
+    if (!FRAME.test(line)) {
+      lines.push(line);
+      continue;
+    }
+    const file = frameFile(line);
+    // The first of the runtime's frames: every frame below it is the runtime calling the tool.
+    if (own !== undefined && file === own) break;
+    if (file?.startsWith("node:internal/")) continue;
+    lines.push(line);
+  }
+  return lines.slice(0, 12).join("\n");
+}
+
+/** A frame line of a V8 stack (`    at f (file:1:2)`, `    at file:1:2`). */
+const FRAME = /^\s+at /;
+
+/** The file a V8 frame line names (`file:///…/[eval1]`, `node:internal/…`), without line and column. */
+function frameFile(line: string): string | undefined {
+  const match = /\(([^()]*):\d+:\d+\)$/.exec(line) ?? /^\s+at (?:async )?([^\s()]*):\d+:\d+$/.exec(line);
+  return match?.[1];
+}
+
+let ownFile: string | undefined | null = null;
+
+/**
+ * The file the runtime's own code runs from, as V8 names it in a frame: the sandbox child's
+ * evaluated script (`…/workspace/[eval1]`), the host bundle, or this module in `dist/`. Read
+ * from a stack made here, since a bundle renames where this code lives.
+ */
+function runtimeFile(): string | undefined {
+  if (ownFile === null) {
+    const here = new Error().stack?.split("\n").find((line) => FRAME.test(line));
+    ownFile = here === undefined ? undefined : frameFile(here);
+  }
+  return ownFile;
 }

@@ -1,6 +1,6 @@
 /**
  * `add` checks agent.md before the package manager runs (helper-73's report, defect 5): a front
- * matter that the edit would refuse — duplicate keys, tab indentation (AL6204), a
+ * matter that the edit would refuse — duplicate keys, tab indentation (AL1006, as compile reports them), a
  * `capabilities` that is not a mapping (AL6205), a key that already selects another package
  * (AL6206) — fails with nothing installed, so package.json, the lockfile and node_modules are
  * left as they were.
@@ -30,8 +30,8 @@ async function addWith(agentMd: string, spec: string, as?: string) {
 
 describe("add refuses what agent.md would refuse before installing anything", () => {
   const cases: [string, string, string | undefined, string][] = [
-    ["duplicate keys", "---\nname: a\ncapabilities:\n  hello: {}\ncapabilities:\n  hello: {}\n---\nbody\n", "greet", "AL6204"],
-    ["tab indentation", "---\nname: a\ncapabilities:\n\thello: {}\n---\n", undefined, "AL6204"],
+    ["duplicate keys", "---\nname: a\ncapabilities:\n  hello: {}\ncapabilities:\n  hello: {}\n---\nbody\n", "greet", "AL1006"],
+    ["tab indentation", "---\nname: a\ncapabilities:\n\thello: {}\n---\n", undefined, "AL1006"],
     ["capabilities: []", "---\nname: a\ncapabilities: []\n---\n", "greet", "AL6205"],
     ["a key that selects another package", "---\ncapabilities:\n  greet:\n    package: other-pkg\n---\n", "greet", "AL6206"],
     ["capabilities.<key> that is not a mapping", "---\ncapabilities:\n  greet: yes\n---\n", "greet", "AL6205"],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { addCapabilityToAgentMd } from "../../cli/add/add-capability-to-agent-md.js";
+import { parseFrontMatter } from "../../compiler/agent/front-matter.js";
 
 const OPENUI = { package: "@assemblyline-agents/openui" };
 
@@ -144,10 +145,14 @@ describe("addCapabilityToAgentMd", () => {
       }),
     ]);
     const broken = addCapabilityToAgentMd("---\nname: [x\n---\n", "openui", OPENUI);
-    expect(broken.diagnostics.map((d) => [d.code, d.line])).toEqual([["AL6204", 3]]);
+    // The same code, place, message and hint as compile's for the same fault (helper-73: AL6204 here, AL1006 there).
+    expect(broken.diagnostics).toEqual(parseFrontMatter("agent.md", "---\nname: [x\n---\n").diagnostics);
+    expect(broken.diagnostics.map((d) => [d.code, d.line])).toEqual([["AL1006", 2]]);
     expect(addCapabilityToAgentMd("---\ncapabilities:\n  - openui\n---\n", "openui", OPENUI).diagnostics.map((d) => [d.code, d.line])).toEqual([["AL6205", 3]]);
     expect(addCapabilityToAgentMd("---\n- a\n---\n", "openui", OPENUI).diagnostics.map((d) => d.code)).toEqual(["AL6205"]);
-    expect(addCapabilityToAgentMd("---\nname: x\n", "openui", OPENUI).diagnostics.map((d) => d.code)).toEqual(["AL6204"]);
+    expect(addCapabilityToAgentMd("---\nname: x\n", "openui", OPENUI).diagnostics).toEqual(parseFrontMatter("agent.md", "---\nname: x\n").diagnostics);
+    expect(addCapabilityToAgentMd("\uFEFF---\r\nname: x\r\n", "openui", OPENUI).diagnostics).toEqual(parseFrontMatter("agent.md", "\uFEFF---\r\nname: x\r\n").diagnostics);
+    expect(addCapabilityToAgentMd("---\nname: x\n", "openui", OPENUI).diagnostics.map((d) => d.code)).toEqual(["AL1005"]);
   });
 
   it("inserts after a last capability whose value is a block scalar", () => {

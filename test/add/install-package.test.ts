@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as tar from "tar";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addCapabilityToAgentMd } from "../../cli/add/add-capability-to-agent-md.js";
 import { readPluginName, validateCapabilityKey } from "../../cli/add/capability-key.js";
@@ -146,7 +147,19 @@ describe("installPackage failures and other managers", () => {
     fs.writeFileSync(notTar, "not a tarball");
     expect(readTarballManifest(notTar)).toBeUndefined();
     const result = installPackage("npm", dir, { kind: "tarball", path: notTar, installSpec: `file:${notTar}` }, { run: () => ({ status: 0, stdout: "", stderr: "" }) });
-    expect(result.ok === false && result.diagnostic).toMatchObject({ code: "AL6211", message: `'file:${notTar}' cannot be installed: the tarball holds no package.json with a name, and \`add\` installs plugins as npm packages.` });
+    // Not an archive at all: said so, not "holds no package.json" (helper-73 #12, helper-74).
+    expect(result.ok === false && result.diagnostic).toMatchObject({
+      code: "AL6211",
+      message: `'file:${notTar}' cannot be installed: the file is not a gzip tarball (a .tgz as \`npm pack\` writes it), and \`add\` installs plugins as npm packages.`,
+    });
+    // A real tarball without package.json keeps its words.
+    const tree = tempDir();
+    fs.mkdirSync(path.join(tree, "package"));
+    fs.writeFileSync(path.join(tree, "package", "plugin.json"), "{}");
+    const noPackageJson = path.join(dir, "nopkg.tgz");
+    tar.create({ gzip: true, file: noPackageJson, cwd: tree, sync: true }, ["package"]);
+    const holdsNone = installPackage("npm", dir, { kind: "tarball", path: noPackageJson, installSpec: `file:${noPackageJson}` }, { run: () => ({ status: 0, stdout: "", stderr: "" }) });
+    expect(holdsNone.ok === false && holdsNone.diagnostic.message).toBe(`'file:${noPackageJson}' cannot be installed: the tarball holds no package.json with a name, and \`add\` installs plugins as npm packages.`);
     expect(readPluginName(dir, "@acme/x")).toMatchObject({ ok: false, diagnostic: { code: "AL6208", message: "The package '@acme/x' has no usable plugin.json at its root (plugin.json is missing), so it is not an Agent Plugins v1 package." } });
   });
 

@@ -39,7 +39,9 @@ describe("loadAgent", () => {
     expect(codes(loadAgent(host, writeTree({ "README.md": "x" })).diagnostics)).toEqual(["AL1001"]);
     expect(codes(loadAgent(host, writeTree({ "agent.md": "# Just instructions\n" })).diagnostics)).toEqual(["AL1004"]);
     expect(codes(loadAgent(host, writeTree({ "agent.md": "" })).diagnostics)).toEqual(["AL1026"]);
-    expect(loadAgent(host, writeTree({ "agent.md": "---\nname: x\n" })).diagnostics[0]).toMatchObject({ code: "AL1005", line: 1, column: 1 });
+    // The span is the opening `---`, not its line end (helper-75 K9: line 2 was underlined too).
+    expect(loadAgent(host, writeTree({ "agent.md": "---\nname: x\n" })).diagnostics[0]).toMatchObject({ code: "AL1005", line: 1, column: 1, endLine: 1, endColumn: 4 });
+    expect(loadAgent(host, writeTree({ "agent.md": "\uFEFF---  \r\nname: x\n" })).diagnostics[0]).toMatchObject({ code: "AL1005", line: 1, column: 1, endLine: 1, endColumn: 4 });
     const yaml = loadAgent(host, writeTree({ "agent.md": "---\nname: x\ncapabilities:\n  a: {}\n  a: {}\n---\n" })).diagnostics;
     expect(yaml[0]).toMatchObject({ code: "AL1006", line: 5, column: 3 });
     // One mistake, one error: an unclosed flow mapping made the parser report three at one spot (new-user trial M5).
@@ -82,6 +84,15 @@ describe("loadAgent", () => {
     const stray = first("name: a\ncapabilities:\n  example: {}\n - other\n");
     expect(stray).toMatchObject({ code: "AL1006", line: 5, column: 2 });
     expect(stray.hint).toBe("This '- ' item is not in line with a list: write a list's items under their key, each '- ' at the same indentation, or remove the stray '- '.");
+    // A stray item above the keys: the parser blamed the key below it, which is in line (helper-75 C7).
+    const above = first("name: a\ncapabilities:\n  # The local plugin.\n  - hello\n  hello:\n    config:\n      language: fr\n");
+    expect(above).toMatchObject({ code: "AL1006", line: 5, column: 3, endLine: 5, endColumn: 10, message: "The front matter is not valid YAML: '- hello' is a list item among the keys of a mapping" });
+    expect(above.hint).toBe("Remove the stray '- hello' line: a block is either a list of '- ' items or a mapping of keys, and 'hello' is a key of this one already, on the line below.");
+    const other = first("name: a\ncapabilities:\n  - search\n\n  hello: {}\n");
+    expect(other).toMatchObject({ line: 4, column: 3 });
+    expect(other.hint).toBe("A block is either a list of '- ' items or a mapping of keys, not both: remove the stray '- ', or write the item as a key with its value (search: {}).");
+    // A key that really is out of line, below an item of a list at its own indentation, keeps the parser's words.
+    expect(first("name: a\ncapabilities:\n  - a\n  - b\n  hello: {}\n")).toMatchObject({ line: 6, column: 3 });
     // A key indented under one that has a value: quoting that value would not help.
     expect(first("name: a\ndescription: x\n  more: y\n").hint).toBe(
       "'description' has a value on its own line (description: x), so the keys below it cannot be indented under it: line them up with 'description', or remove the value to give 'description' those keys.",
@@ -93,6 +104,8 @@ describe("loadAgent", () => {
   it("says how to write capabilities: given as a list, with the list's own names (helper-69)", () => {
     const listed = loadAgent(host, writeTree({ "agent.md": "---\nname: a\ncapabilities:\n  - hello\n  - search\n---\n" })).diagnostics;
     expect(listed.map((d) => d.code)).toEqual(["AL1008"]);
+    // The span ends with '- search', not at the start of the closing '---' line (helper-75 K9).
+    expect(listed[0]).toMatchObject({ line: 4, column: 3, endLine: 5, endColumn: 11 });
     expect(listed[0]!.hint).toBe("Write each capability as a key with its entry, one per line under capabilities: (hello: {}, search: {}), not as a list item.");
     const text = loadAgent(host, writeTree({ "agent.md": "---\nname: a\ncapabilities: hello\n---\n" })).diagnostics;
     expect(text[0]!.hint).toBe("Write each capability as a key with its entry, one per line under capabilities:, e.g. hello: {}.");

@@ -102,6 +102,16 @@ describe("config merge", () => {
     expect(analysis.diagnostics[3]!.message).toBe("This config value looks like a GitHub token.");
   });
 
+  it("a misspelt configSchema is its AL4001 alone, not also 'declares no configSchema' (AL5003), whose fix would be wrong (helper-75 C8)", () => {
+    const misspelt = SEARCH_ENTRY.replace("configSchema:", "configschema:");
+    const analysis = agent("---\ncapabilities:\n  private-search:\n    config:\n      index: products\n---\n", { "plugins/private-search/ai.assemblyline/index.ts": misspelt });
+    expect(analysis.diagnostics.map((d) => [d.code, d.path, d.hint])).toEqual([["AL4001", "configschema", "Did you mean 'configSchema'?"]]);
+    // A key that is no near miss of configSchema still leaves "no configSchema" for the config.
+    const unrelated = SEARCH_ENTRY.replace("configSchema:", "options:");
+    const other = agent("---\ncapabilities:\n  private-search:\n    config:\n      index: products\n---\n", { "plugins/private-search/ai.assemblyline/index.ts": unrelated });
+    expect(other.diagnostics.map((d) => d.code)).toEqual(["AL4001", "AL5003"]);
+  });
+
 });
 
 describe("configSchema defaults and undeclared keys", () => {

@@ -58,7 +58,7 @@ describe("host commands' JSON", () => {
     changeDescription("Greet a person by their name.");
     const refused = runCliJson(["tools", root, "--surface", "subagents/nope"]);
     expect(refused.status).toBe(2);
-    expect(refused.json).toMatchObject({ ok: false, diagnostics: [{ code: "AL8020" }], lockChanged: true });
+    expect(refused.json).toMatchObject({ ok: false, diagnostics: [{ code: "AL8020", file: "", line: 1, column: 1 }], lockChanged: true });
     const call = runCliJson(["call", "hello", root, "--input", "{}", "--surface", "subagents/nope"]);
     expect(call.json).toMatchObject({ status: "failed", diagnostics: [{ code: "AL8020" }], events: [], lockChanged: false });
   });

@@ -25,6 +25,10 @@ describe("a missing option value before another flag", () => {
       [["call", "hello", "--input", "{}", "--config", "--format", "json"], "--config <KEY=VALUE>"],
       [["tools", "--project-config", "--format", "json"], "--project-config <file>"],
       [["search", "foo", "--run", "--limit", "3", "--format", "json"], "--run <id>"],
+      // A `--format` with no value of its own is no format either: the one that has a value counts (helper-74).
+      [["call", "hello", "--input", "--format", "--format", "json"], "--input <json>"],
+      // Repeated, the last one counts, as commander reads it.
+      [["tools", "--format", "pretty", "--project-config", "--format", "json"], "--project-config <file>"],
     ] as const) {
       const run = runCli(args, { cwd: root });
       expect(run.status, run.stderr).toBe(2);

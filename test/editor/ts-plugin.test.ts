@@ -58,6 +58,14 @@ export default {
 `;
 const ORDINARY = `export function greet(name: string): string {\n  return "hello " + name;\n}\nconst n: number = "x";\nvoid n;\ngreet(1);\n`;
 
+/**
+ * A typed entry and a definition module, each with a misspelt key that TypeScript itself reports
+ * (TS2561, as the authoring API types the objects): imported by the package's own `./core`
+ * export, which resolves with no `paths` mapping.
+ */
+const TYPED_TYPO_ENTRY = `import { defineAssemblyLinePlugin } from "@assemblyline-agents/assembly-line/core";\n\nexport default defineAssemblyLinePlugin(${TYPO_ENTRY.replace("export default ", "").replace(/;\n$/, "")});\n`;
+const TYPED_TYPO_DEFINITION = DEFINITION.replace('"@assemblyline-agents/core"', '"@assemblyline-agents/assembly-line/core"').replace("  description:", "  descripton:");
+
 function plugin(name: string, entry: string): Record<string, string> {
   return {
     [`plugins/${name}/plugin.json`]: `${JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name, version: "1.0.0", description: `Fixture plugin ${name}.` }, null, 2)}\n`,
@@ -97,7 +105,8 @@ const FILES: Record<string, string> = {
   "plain/tsconfig.json": tsconfig(false),
   "plain/ordinary.ts": ORDINARY,
   "src/ordinary.ts": ORDINARY,
-  ...agent("lf", { demo: BAD_SCHEMA_ENTRY, typo: TYPO_ENTRY, factory: FACTORY_ENTRY, [FAULT_MARK]: faultEntry("faulty"), twin: faultEntry("twin") }),
+  ...agent("lf", { demo: BAD_SCHEMA_ENTRY, typo: TYPO_ENTRY, factory: FACTORY_ENTRY, [FAULT_MARK]: faultEntry("faulty"), twin: faultEntry("twin"), typed: TYPED_TYPO_ENTRY }),
+  "lf/plugins/typed/ai.assemblyline/echo.ts": TYPED_TYPO_DEFINITION,
   // One per TypeScript version (both runs share the project): see "picks up a plugin folder created after the server started".
   "lf/plugins/grown-6/shared/limits.ts": SHARED_LIMITS,
   "lf/plugins/grown-5/shared/limits.ts": SHARED_LIMITS,
@@ -280,6 +289,22 @@ describe.each(versions)("tsserver plugin in $label", ({ tsserver, version, major
     }
     fs.writeFileSync(abs(file), lines.join("\n"));
     expect(cliDiagnostics("lf", "plugins/typo/ai.assemblyline/index.ts")).toEqual([]);
+  });
+
+  it("reports a misspelt key once where TypeScript reports it too (TS2561), in a typed entry and in defineTool (helper-75 K7)", async () => {
+    for (const [file, text] of [
+      ["lf/plugins/typed/ai.assemblyline/index.ts", TYPED_TYPO_ENTRY],
+      ["lf/plugins/typed/ai.assemblyline/echo.ts", TYPED_TYPO_DEFINITION],
+    ] as const) {
+      await open(file);
+      const all = await diagnostics(file);
+      const line = text.split("\n").findIndex((l) => l.includes("descripton")) + 1;
+      const onKey = all.filter((d) => d.start.line === line);
+      expect(theirs(onKey).map((d) => d.code)).toEqual([2561]);
+      expect(ours(onKey)).toEqual([]);
+      // compile, which has no TypeScript's diagnostics, still reports it.
+      expect(cliDiagnostics("lf", file.slice("lf/".length)).filter((d) => d.line === line).map((d) => d.code)).toEqual(["AL4001"]);
+    }
   });
 
   it("leaves a file outside our scope exactly as TypeScript reports it (diagnostics and completions)", async () => {

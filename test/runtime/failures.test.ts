@@ -102,6 +102,20 @@ describe("configuration_error", () => {
   });
 });
 
+/** The frame lines (`    at …`) of a failed call's stack. */
+function frames(result: CallResult): string[] {
+  const failed = result.events.find((event) => event.type === "tool.execution_failed")!;
+  return String(failed["stack"]).split("\n").filter((line) => /^\s+at /.test(line));
+}
+
+describe("a failed call's stack", () => {
+  it.each([["throwing"], ["factory_throws"], ["load_throws"]])("holds the tool's own frames only, not the runtime's or Node's (helper-75 K3: executeDefinition, runCall in [eval1]) (%s)", async (tool) => {
+    const shown = frames(await callAndCheckRunContinues(tool, {}));
+    expect(shown.length).toBeGreaterThan(0);
+    for (const frame of shown) expect(frame).toMatch(/\.mjs:\d+:\d+\)?$/);
+  });
+});
+
 describe("configuration_error's stack", () => {
   it("of a factory that throws is the factory's, in the event log (helper-75), as an execute's is", async () => {
     const result = await callAndCheckRunContinues("factory_throws", {});

@@ -287,6 +287,34 @@ describe("exports", () => {
 });
 
 describe("problems", () => {
+  it("reports a field defineTool() does not have, with a did-you-mean, as the entry's unknown fields are (AL4001; helper-75 C6)", () => {
+    const result = analyzeDefinitionSource(lines(IMPORT, 'export default defineTool({ descripton: "x", inputSchema: { type: "object" }, async execute() { return {}; }, helper() {} });'));
+    expect(result.diagnostics.map((d) => ({ ...brief(d), endColumn: d.endColumn, message: d.message, hint: d.hint }))).toEqual([
+      { code: "AL4001", line: 2, column: 29, endColumn: 39, path: "descripton", file: TOOL, message: "Unknown field 'descripton' in the defineTool({...}) call.", hint: "Did you mean 'description'?" },
+      {
+        code: "AL4001",
+        line: 2,
+        column: 111,
+        endColumn: 117,
+        path: "helper",
+        file: TOOL,
+        message: "Unknown field 'helper' in the defineTool({...}) call.",
+        hint: "Known fields: description, inputSchema, needsApproval, execute, toModelOutput.",
+      },
+    ]);
+    // A factory's defineTool(), through a const, reported once although two exports name it.
+    const factory = analyzeDefinitionSource(
+      lines(IMPORT, "const tool = defineTool({ description: 'd', inputSchema: { type: 'object' }, execute() {}, toModelOuput() {} });", "export default tool;", "export const named = tool;", "export function make() { return defineTool({ descripton: 'd', inputSchema: {}, execute() {} }); }"),
+    );
+    expect(factory.diagnostics.map((d) => [d.code, d.path, d.hint])).toEqual([
+      ["AL4001", "toModelOuput", "Did you mean 'toModelOutput'?"],
+      ["AL4001", "descripton", "Did you mean 'description'?"],
+    ]);
+    // Spreads, computed keys and the fields themselves are not reported.
+    const fine = analyzeDefinitionSource(lines(IMPORT, "const base = { description: 'd' };", "export default defineTool({ ...base, ['inputSchema']: {}, needsApproval: null, execute() {}, toModelOutput(o) { return o; } });"));
+    expect(fine.diagnostics).toEqual([]);
+  });
+
   it("reports syntax errors and no other facts", () => {
     const result = analyzeDefinitionSource(lines(IMPORT, "export default defineTool({ description: 'x', "));
     expect(result.parsed).toBe(false);
