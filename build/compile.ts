@@ -307,7 +307,11 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   // The review compares every tool of both locks: computed only when something asks for it
   // (`--check`, `add`'s onLockChange, a reader of `result.review`), not on every compile.
   const reviewBase = options.check ? options.reviewBase : undefined;
-  const reviewed = !hasErrors(diagnostics) && (!lockUnchanged || reviewBase !== undefined);
+  // Reviewed against the committed lock, or against none when there is none: never against a
+  // lock that could not be read (a newer lockfileVersion, conflict markers, broken JSON), where
+  // "every tool added" would be a false review (helper-73 #15).
+  const reviewable = reviewBase !== undefined || previous.kind === "ok" || previous.kind === "missing";
+  const reviewed = reviewable && !hasErrors(diagnostics) && (!lockUnchanged || reviewBase !== undefined);
   let reviewMemo: ContractReview | undefined;
   const reviewedFrom = reviewBase === undefined ? (previous.kind === "ok" ? previous.lock : undefined) : (reviewBase ?? undefined);
   const reviewOf = (): ContractReview => (reviewMemo ??= reviewContract(reviewedFrom, lock));

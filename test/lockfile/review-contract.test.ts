@@ -2,6 +2,8 @@
  * Issue 11 item 3: every change class of the contract review has a fixture pair — the lock
  * compiled from an agent, then the agent changed — and an exact expected report.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileAgent } from "../../build/compile.js";
 import { reviewContract, wordDiff, type ContractChange } from "../../lockfile/review-contract.js";
@@ -118,6 +120,25 @@ describe("the contract review", () => {
       ["tool-added", "echo"],
       ["tool-added", "render_card"],
     ]);
+  });
+
+  it("reviews nothing against a committed lock it cannot read (a newer lockfileVersion, conflict markers, broken JSON): not every tool as added (helper-73 #15)", async () => {
+    const root = agentWithTools(BASE);
+    expect((await compileAgent({ root, package: false, cache: false })).ok).toBe(true);
+    const lockPath = path.join(root, "plugins.lock");
+    const good = fs.readFileSync(lockPath, "utf8");
+    const unreadable = [good.replace('"lockfileVersion": 1', '"lockfileVersion": 99'), `<<<<<<< HEAD\n${good}=======\n${good}>>>>>>> theirs\n`, good.slice(0, 40)];
+    for (const text of unreadable) {
+      fs.writeFileSync(lockPath, text);
+      const checked = await compileAgent({ root, check: true, package: false, cache: false });
+      expect(checked.ok).toBe(false);
+      expect(checked.review).toBeUndefined();
+      expect(checked.checkReport?.review).toBeUndefined();
+    }
+    // Without a lock every tool is added: that review stays.
+    fs.rmSync(lockPath);
+    const fresh = await compileAgent({ root, check: true, package: false, cache: false });
+    expect(fresh.review?.changes.filter((c) => c.kind === "tool-added").map((c) => c.tool).sort()).toEqual(Object.keys(BASE).sort());
   });
 
   it("renders as text and as the exact JSON of `review --format json`", () => {
