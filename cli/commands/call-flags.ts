@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import * as tty from "node:tty";
 import { cliCommandPrefix } from "../../common/cli-command.js";
+import { parseJsonText } from "../../common/json-text.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { runtimeError } from "../../runtime-min/errors.js";
 import { HOST_LIMIT_RANGES } from "../../runtime-min/host-limits.js";
@@ -35,15 +36,16 @@ export function parseInput(text: string | undefined): unknown {
       throw runtimeError(Diagnostics.CallInputNotJson, "", [`standard input (--input -) could not be read: ${(error as Error).message}`]);
     }
   }
-  try {
-    return JSON.parse(json) as unknown;
-  } catch (error) {
-    if (text !== "-") throw runtimeError(Diagnostics.CallInputNotJson, "", [(error as Error).message], javaScriptLiteralHint(text));
-    // The catalog's hint is about quoting for a shell, which piped text never needs (helper-67's trial).
-    const empty = json.trim() === "";
-    const reason = empty ? "standard input (--input -) was empty" : `standard input (--input -): ${(error as Error).message}`;
-    throw runtimeError(Diagnostics.CallInputNotJson, "", [reason], stdinInputHint());
-  }
+  const parsed = parseJsonText(text === "-" ? "standard input" : "--input", json);
+  if (parsed.ok) return parsed.value;
+  // Our words and where, as for every JSON file we read (common/json-text.ts), not V8's
+  // "No number after minus sign in JSON at position 12" (helper-73 #15).
+  const where = json.includes("\n") || json.includes("\r") ? `at line ${parsed.location.line}, column ${parsed.location.column}` : `at column ${parsed.location.column}`;
+  if (text !== "-") throw runtimeError(Diagnostics.CallInputNotJson, "", [`${parsed.reason} ${where}`], javaScriptLiteralHint(text));
+  // The catalog's hint is about quoting for a shell, which piped text never needs (helper-67's trial).
+  const empty = json.trim() === "";
+  const reason = empty ? "standard input (--input -) was empty" : `standard input (--input -): ${parsed.reason} ${where}`;
+  throw runtimeError(Diagnostics.CallInputNotJson, "", [reason], stdinInputHint());
 }
 
 /**

@@ -101,6 +101,8 @@ describe("assembly-line call / approve across processes", () => {
     expect(badInput.code).toBe(2);
     expect(badInput.json.diagnostics[0].code).toBe("AL8040");
     expect(badInput.json.diagnostics[0].hint).toMatch(/^JSON needs double quotes around every key and string/);
+    // Our words and the column, not V8's "No number after minus sign in JSON at position 12" (helper-73 #15).
+    expect(cli("call", "echo", agent.root, "--input", '{"message":-}', "--format", "json").json.diagnostics[0].message).toBe("--input is not valid JSON: unexpected character at column 12.");
     expect(cli("call", "echo", agent.root, "--input", "{}", "--config", "NOVALUE", "--format", "json").json.diagnostics[0].code).toBe("AL8041");
     expect(cli("call", "echo", agent.root, "--input", "{}", "--execution", "vm", "--format", "json").json.diagnostics[0].code).toBe("AL8042");
   });
@@ -117,7 +119,7 @@ describe("assembly-line call / approve across processes", () => {
     expect(JSON.parse(marked.stdout)).toMatchObject({ status: "ok", output: { message: "with a BOM" } });
     const bad = runSourceCliWithEnv(["call", "echo", agent.root, "--input", "-"], {}, "{message}");
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/^error AL8040: --input is not valid JSON: standard input \(--input -\): /);
+    expect(bad.stderr).toMatch(/^error AL8040: --input is not valid JSON: standard input \(--input -\): unexpected character at column 2\./);
     // The hint is about the piped text, not about quoting for a shell (helper-67's trial).
     expect(bad.stderr).toContain("hint: Standard input must hold the tool's input as one JSON value");
     expect(bad.stderr).not.toContain("Quote the JSON for your shell");
