@@ -4,7 +4,7 @@
  * "rug pulls" are a description or schema that changes after it was reviewed; the lock pins
  * every model-visible field, and this says what a change of them means.
  *
- * Kinds: `tool-added`, `tool-removed`, `tool-renamed` (same definition, new key),
+ * Kinds: `tool-added`, `tool-removed`, `tool-renamed` (same definition, new key, same capability),
  * `description-changed` (with a word diff), `schema-widened`, `schema-narrowed`,
  * `schema-changed`, `approval-removed`, `approval-weakened`, `approval-added`,
  * `visibility-changed`, `required-config-changed`, `package-changed`.
@@ -127,11 +127,13 @@ function toolChanges(surface: string, before: Map<string, LocatedTool>, after: M
   const out: ContractChange[] = [];
   const removed = [...before.keys()].filter((name) => !after.has(name)).sort(byCodeUnits);
   const added = [...after.keys()].filter((name) => !before.has(name)).sort(byCodeUnits);
-  // A removed and an added tool with the same definition are one tool under a new key.
+  // A removed and an added tool with the same definition in the same capability are one tool
+  // under a new key; the same definition in another plugin (a package added beside one removed)
+  // is a tool removed and another added (helper-73 #15: `add` reported "echo → echo2").
   const renamedFrom = new Map<string, string>();
   for (const oldName of removed) {
-    const identity = definitionIdentity(before.get(oldName)!.tool);
-    const newName = added.find((name) => !renamedFrom.has(name) && definitionIdentity(after.get(name)!.tool) === identity);
+    const identity = definitionIdentity(before.get(oldName)!);
+    const newName = added.find((name) => !renamedFrom.has(name) && definitionIdentity(after.get(name)!) === identity);
     if (newName) renamedFrom.set(newName, oldName);
   }
   const renamed = new Set(renamedFrom.values());
@@ -152,9 +154,9 @@ function toolChanges(surface: string, before: Map<string, LocatedTool>, after: M
   return out;
 }
 
-/** What makes two tools "the same definition" for rename detection. */
-function definitionIdentity(tool: LockedToolDescriptor): string {
-  return canonicalJsonText({ definition: tool.definition, factory: tool.factory ?? null, description: tool.description, inputSchema: tool.inputSchema });
+/** What makes two tools "the same definition" for rename detection: the same capability, and the same module, factory, description and inputSchema in it. */
+function definitionIdentity({ tool, capabilityKey }: LocatedTool): string {
+  return canonicalJsonText({ capabilityKey, definition: tool.definition, factory: tool.factory ?? null, description: tool.description, inputSchema: tool.inputSchema });
 }
 
 function compareTool(surface: string, name: string, before: LocatedTool, after: LocatedTool): ContractChange[] {

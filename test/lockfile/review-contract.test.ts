@@ -43,6 +43,18 @@ describe("the contract review", () => {
     expect(await review({ find: BASE.search!, deploy: BASE.deploy! })).toEqual([change("tool-renamed", "find", "search → find (same definition)")]);
   });
 
+  it("the same definition in another plugin is a tool removed and one added, not a rename (helper-73 #15)", () => {
+    const before = sampleLock();
+    const after = structuredClone(before) as { surfaces: Record<string, { capabilities: Record<string, { tools: Record<string, unknown> }> }> };
+    const capabilities = after.surfaces["."]!.capabilities;
+    capabilities["example2"] = { ...structuredClone(capabilities["example"]!), tools: { echo2: capabilities["example"]!.tools["echo"] } };
+    delete capabilities["example"]!.tools["echo"];
+    expect(reviewContract(before, after as unknown as Lockfile).changes.filter((c) => c.tool !== null).map((c) => [c.kind, c.tool])).toEqual([
+      ["tool-removed", "echo"],
+      ["tool-added", "echo2"],
+    ]);
+  });
+
   it("description-changed, with a word diff (a local plugin: no review needed)", async () => {
     expect(await review({ ...BASE, search: { ...BASE.search!, description: "Search the whole product index." } })).toEqual([
       change("description-changed", "search", "Search the {+whole +}product index."),
