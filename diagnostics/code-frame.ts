@@ -46,24 +46,65 @@ export function renderCodeFrame(text: string, span: FrameSpan, options: FrameOpt
   const width = String(last).length;
   const { gray, red, bold, reset } = options.colors;
   const marker = (text: string) => red(bold(text));
+  const window = visibleWindow(lines.slice(first - 1, last), marks[0]!);
   const rows: string[] = [];
   for (let number = first; number <= last; number++) {
     const line = lines[number - 1]!;
+    const shown = window.clip(line);
     const gutter = ` ${String(number).padStart(width)} |`;
-    const code = line.length > 0 ? ` ${line}` : "";
+    const code = shown.length > 0 ? ` ${shown}` : "";
     const mark = number >= span.line && number <= lastMarked ? marks[number - span.line] : undefined;
     if (mark === undefined) {
       rows.push(` ${gray(gutter)}${code}`);
       continue;
     }
     rows.push(`${marker(">")}${gray(gutter)}${code}`);
-    if (mark.length === 0) continue;
+    const visible = window.mark(mark);
+    if (visible.length === 0) continue;
     // Tabs before the marker stay tabs, so the carets line up with the text above them.
-    const spacing = line.slice(0, mark.from - 1).replace(/[^\t]/g, " ");
-    rows.push(` ${gray(gutter.replace(/\d/g, " "))} ${spacing}${marker("^").repeat(mark.length)}`);
+    const spacing = shown.slice(0, visible.from - 1).replace(/[^\t]/g, " ");
+    rows.push(` ${gray(gutter.replace(/\d/g, " "))} ${spacing}${marker("^").repeat(visible.length)}`);
   }
   const frame = rows.join("\n");
   return options.colors.isColorSupported ? reset(frame) : frame;
+}
+
+/**
+ * The widest a frame's line is shown (UTF-16 code units), as Biome and rustc keep a minified
+ * file's one long line from filling the terminal: a longer line shows the part around the span,
+ * with `…` where text is left out.
+ */
+export const MAX_FRAME_LINE = 120;
+
+/** Code units kept before the span's start when a long line is clipped. */
+const CONTEXT_BEFORE = 40;
+
+/** The columns every line of one frame shows ({@link MAX_FRAME_LINE}), and the marks within them. */
+interface FrameWindow {
+  /** The part of `line` shown, with `…` for text left out before or after it. */
+  clip(line: string): string;
+  /** `mark` in the clipped line's columns (length 0 when it falls outside). */
+  mark(mark: LineMark): LineMark;
+}
+
+/**
+ * The window of a frame's lines: the whole lines when none is longer than
+ * {@link MAX_FRAME_LINE}, else the same {@link MAX_FRAME_LINE} columns of every line (so the
+ * carets stay under their text), starting a little before the span's first mark.
+ */
+function visibleWindow(lines: readonly string[], first: LineMark): FrameWindow {
+  if (lines.every((line) => line.length <= MAX_FRAME_LINE)) return { clip: (line) => line, mark: (mark) => mark };
+  const start = first.from - 1 + first.length <= MAX_FRAME_LINE ? 0 : Math.max(first.from - 1 - CONTEXT_BEFORE, 0);
+  const end = start + MAX_FRAME_LINE;
+  const lead = start > 0 ? 1 : 0;
+  return {
+    clip: (line) => (start > 0 && line.length > 0 ? "…" : "") + line.slice(start, end) + (line.length > end ? "…" : ""),
+    mark: ({ from, length }) => {
+      const left = Math.max(from - 1, start);
+      const right = Math.min(from - 1 + length, end);
+      return right > left ? { from: left - start + 1 + lead, length: right - left } : { from: 1, length: 0 };
+    },
+  };
 }
 
 /** What one marked line underlines: from column `from`, `length` code units (0: nothing). */

@@ -1,7 +1,7 @@
 /** The code frame under a diagnostic underlines exactly its span (helper-75's trial, K9). */
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { renderCodeFrame } from "../../diagnostics/code-frame.js";
+import { MAX_FRAME_LINE, renderCodeFrame } from "../../diagnostics/code-frame.js";
 import { paletteFor } from "../../diagnostics/terminal-color.js";
 
 const babel = (createRequire(import.meta.url)("@babel/code-frame") as typeof import("@babel/code-frame")).codeFrameColumns;
@@ -49,6 +49,23 @@ describe("renderCodeFrame", () => {
     expect(renderCodeFrame("a: [\n\n  b]\n", { line: 1, column: 4, endLine: 3, endColumn: 5 }, plain)).toBe(
       ["> 1 | a: [", "    |    ^", ">" + " 2 |", "> 3 |   b]", "    |   ^^", "  4 |"].join("\n"),
     );
+  });
+
+  it("shows a window of a line longer than MAX_FRAME_LINE around the span, with … for what is left out, the carets under their text", () => {
+    const long = `const x = [${"1, ".repeat(400)}"bad"];`;
+    const column = long.indexOf('"bad"') + 1;
+    const frame = renderCodeFrame(`// a minified file\n${long}\n`, { line: 2, column, endLine: 2, endColumn: column + 5 }, plain)!;
+    const [, shown, carets] = frame.split("\n");
+    expect(shown!.length).toBeLessThan(MAX_FRAME_LINE + 12);
+    expect(shown).toMatch(/^> 2 \| …[ 1,]+"bad"\];$/);
+    expect(carets!.indexOf("^")).toBe(shown!.indexOf('"bad"'));
+    expect(carets!.replace(/^ *\| */, "")).toBe("^^^^^");
+    // A span at the start of a long line: the line's start, and … at its end.
+    const head = renderCodeFrame(long, { line: 1, column: 1, endLine: 1, endColumn: 6 }, plain)!;
+    expect(head.split("\n")[0]).toBe(`> 1 | ${long.slice(0, MAX_FRAME_LINE)}…`);
+    expect(head.split("\n")[1]).toBe("    | ^^^^^");
+    // Short lines are shown whole, as before.
+    expect(renderCodeFrame("a: 1\n", { line: 1, column: 1 }, plain)).toBe("> 1 | a: 1\n    | ^\n  2 |");
   });
 
   it("has no frame for a line the text does not have", () => {
