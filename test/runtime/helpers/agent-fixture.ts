@@ -9,12 +9,11 @@
  * itself — in the test process, which is fine for tests — unless a spec overrides them.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import * as esbuild from "esbuild";
 import ssri from "ssri";
-import { repoRoot } from "../../helpers/temp-tree.js";
+import { repoRoot, tempDir } from "../../helpers/temp-tree.js";
 
 /** The runtime's own fixture tools: probes of the runtime contract and the `fetch` shim. */
 export const toolsDir = path.join(repoRoot, "test/fixtures/runtime/tools");
@@ -58,7 +57,8 @@ export interface AgentFixture {
 
 /** Builds bundles, lock and manifest for `specs` in a fresh temporary agent root. */
 export async function createAgent(specs: readonly ToolSpec[]): Promise<AgentFixture> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "al-runtime-"));
+  // A tempDir: removed after the test file even when a test forgets cleanup() (helper-70).
+  const root = tempDir("al-runtime-");
   const artifactDir = path.join(root, ".assemblyline", "build");
   fs.mkdirSync(artifactDir, { recursive: true });
   const lockSurfaces: Record<string, { capabilities: Record<string, Record<string, unknown>> }> = {};

@@ -68,6 +68,26 @@ export async function bundleSources(entry: string): Promise<string> {
     const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     fs.writeFileSync(temporary, text);
     fs.renameSync(temporary, file);
+    pruneOlderBundles(file);
   }
   return file;
+}
+
+/**
+ * Removes this entry's bundles of other sources (`<entry>-<hash>.mjs`) not written for an hour:
+ * one is left per change of the sources, about 0.6 MB each (helper-70). A test process of the
+ * same run builds the same bytes, so the hour only spares another checkout's run in progress.
+ */
+function pruneOlderBundles(current: string): void {
+  const prefix = `${path.basename(current).replace(/-[0-9a-f]{16}\.mjs$/, "")}-`;
+  const cutoff = Date.now() - 60 * 60 * 1000;
+  for (const name of fs.readdirSync(cacheDir)) {
+    const file = path.join(cacheDir, name);
+    if (file === current || !name.startsWith(prefix) || !/^[\w.-]+-[0-9a-f]{16}\.mjs$/.test(name)) continue;
+    try {
+      if (fs.statSync(file).mtimeMs < cutoff) fs.rmSync(file, { force: true });
+    } catch {
+      // Gone already (another test process pruned it): nothing to do.
+    }
+  }
 }
