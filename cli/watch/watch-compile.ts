@@ -252,6 +252,19 @@ async function compileOnce(state: RootWatch, changed: readonly string[], output:
   if (state.watcher && packages.length > 0) state.watcher.add(packages);
 }
 
+/** The most changed files {@link changedLine} names; `--format json` lists them all. */
+export const MAX_CHANGED_SHOWN = 10;
+
+/**
+ * The pretty report's first line: `Changed: a, b` for the files that started a recompile, the
+ * first {@link MAX_CHANGED_SHOWN} and how many more (a `git checkout` or an `rm -rf` of a
+ * plugin is hundreds of files, which filled the terminal with one line).
+ */
+export function changedLine(files: readonly string[]): string {
+  const more = files.length - MAX_CHANGED_SHOWN;
+  return `Changed: ${files.slice(0, MAX_CHANGED_SHOWN).join(", ")}${more > 0 ? ` and ${more} more file${more === 1 ? "" : "s"}` : ""}\n`;
+}
+
 /** The pretty report of a recompile: what triggered it, new diagnostics, and what was written. */
 function printChanges(state: RootWatch, result: CompileResult, changed: readonly string[], bundleChanges: readonly string[]): void {
   const root = state.target.root;
@@ -262,7 +275,7 @@ function printChanges(state: RootWatch, result: CompileResult, changed: readonly
   const fresh = result.diagnostics.filter((d) => !before.has(key(d)));
   // Problems: errors and warnings (an info that went away is no fix).
   const gone = (state.previous?.diagnostics ?? []).filter((d) => d.severity !== "info" && !now.has(key(d))).length;
-  process.stdout.write(`Changed: ${changed.map(shown).join(", ")}\n`);
+  process.stdout.write(changedLine(changed.map(shown)));
   printDiagnostics(fresh, root);
   if (gone > 0) process.stdout.write(`Fixed: ${gone} problem${gone === 1 ? "" : "s"}.\n`);
   if (!result.ok) {
