@@ -124,7 +124,9 @@ function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.
   proxy.getCodeFixesAtPosition = (fileName: string, start: number, end: number, errorCodes: readonly number[], ...rest: unknown[]) => {
     const own = (service.getCodeFixesAtPosition as (...a: unknown[]) => readonly ts.CodeFixAction[])(fileName, start, end, errorCodes, ...rest);
     try {
-      const wanted = new Set(errorCodes.filter((code) => code >= TS_CODE_BASE && code < TS_CODE_BASE + 10_000));
+      // Our codes asked for, and ours that TypeScript's asked-for codes restate: the fix of an
+      // AL4001 left out for TypeScript's TS2561 is offered for TS2561 (TypeScript has none).
+      const wanted = new Set([...errorCodes.filter((code) => code >= TS_CODE_BASE && code < TS_CODE_BASE + 10_000), ...errorCodes.flatMap((code) => RESTATING.get(code) ?? [])]);
       if (wanted.size === 0 || !analysis.isCandidate(fileName)) return own;
       injectFault(fileName);
       const program = service.getProgram();
@@ -140,7 +142,8 @@ function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.
   proxy.getSupportedCodeFixes = (...args: unknown[]) => {
     const own = (service.getSupportedCodeFixes as (...a: unknown[]) => readonly string[])(...args);
     try {
-      return [...own, ...supportedCodes()];
+      const listed = new Set(own);
+      return [...own, ...supportedCodes().filter((code) => !listed.has(code))];
     } catch (error) {
       report("getSupportedCodeFixes", error);
       return own;
@@ -215,6 +218,18 @@ function openBuffers(info: ts.server.PluginCreateInfo): BufferSource {
  * `defineAssemblyLinePlugin({...})` and `defineTool({...})` are.
  */
 const RESTATED_BY_TYPESCRIPT: ReadonlyMap<number, ReadonlySet<number>> = new Map([[tsCodeOf(Diagnostics.EntryUnknownField.code)!, new Set([2353, 2561])]]);
+
+/**
+ * The other way round: by TypeScript's code, our codes it restates. A fix of ours for a
+ * diagnostic left out in TypeScript's favour is offered for TypeScript's (TypeScript 6.0 has no
+ * fix for TS2561 nor TS2353: without this the did-you-mean rename was lost with AL4001;
+ * helper-78's trial).
+ */
+const RESTATING: ReadonlyMap<number, readonly number[]> = (() => {
+  const map = new Map<number, number[]>();
+  for (const [ours, theirs] of RESTATED_BY_TYPESCRIPT) for (const code of theirs) map.set(code, [...(map.get(code) ?? []), ours]);
+  return map;
+})();
 
 /**
  * `ours` without each diagnostic that TypeScript's own list (`own`) already reports at the very
@@ -293,10 +308,16 @@ function injectFault(fileName: string): void {
 
 let supported: readonly string[] | undefined;
 
-/** Every AL code as the TypeScript code string `getSupportedCodeFixes` lists. */
+/**
+ * Every AL code as the TypeScript code string `getSupportedCodeFixes` lists, and TypeScript's
+ * codes that restate ours ({@link RESTATING}: editors ask for fixes only of listed codes).
+ */
 function supportedCodes(): readonly string[] {
-  return (supported ??= Object.values(Diagnostics)
-    .map((message) => tsCodeOf(message.code))
-    .filter((code): code is number => code !== undefined)
-    .map(String));
+  return (supported ??= [
+    ...Object.values(Diagnostics)
+      .map((message) => tsCodeOf(message.code))
+      .filter((code): code is number => code !== undefined)
+      .map(String),
+    ...[...RESTATING.keys()].map(String),
+  ]);
 }

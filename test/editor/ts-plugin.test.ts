@@ -302,6 +302,18 @@ describe.each(versions)("tsserver plugin in $label", ({ tsserver, version, major
       const onKey = all.filter((d) => d.start.line === line);
       expect(theirs(onKey).map((d) => d.code)).toEqual([2561]);
       expect(ours(onKey)).toEqual([]);
+      // TypeScript has no fix for TS2561: ours is offered for it, so the rename is not lost (helper-78).
+      expect(await request<string[]>("getSupportedCodeFixes", { file: abs(file) })).toContain("2561");
+      const ts2561 = theirs(onKey)[0]!;
+      const fixes = await request<ProtocolCodeFix[]>("getCodeFixes", {
+        file: abs(file),
+        startLine: ts2561.start.line,
+        startOffset: ts2561.start.offset,
+        endLine: ts2561.end.line,
+        endOffset: ts2561.end.offset,
+        errorCodes: [2561],
+      });
+      expect(fixes.filter((f) => f.fixName === "assembly-line-did-you-mean").map((f) => f.description)).toEqual(["Change 'descripton' to 'description'"]);
       // compile, which has no TypeScript's diagnostics, still reports it.
       expect(cliDiagnostics("lf", file.slice("lf/".length)).filter((d) => d.line === line).map((d) => d.code)).toEqual(["AL4001"]);
     }
