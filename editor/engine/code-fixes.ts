@@ -4,7 +4,8 @@
  *   AL4001, enum values AL4003, schema keywords AL4020, undeclared names, definition paths,
  *   agent.md keys, …) replaces the misspelt key or value at its span with `x`, keeping the
  *   quotes as written. Offered only when the span holds exactly the name the message quotes,
- *   so a reference (`type: T`) is never rewritten into something else.
+ *   so a reference (`type: T`) is never rewritten into something else, or a string literal
+ *   (the value itself: AL4019's message lists the allowed types, not the one written).
  * - `drift-from-definition` / `drift-to-definition` (AL4026): copies the `defineTool({...})`
  *   value into the descriptor, or the descriptor's value into `defineTool({...})`.
  *
@@ -57,7 +58,9 @@ function didYouMeanFix(diagnostic: Diagnostic, context: FixContext): CodeFix | u
   const written = text.slice(span.start, span.end);
   const quoted = QUOTED.exec(written);
   const name = quoted ? quoted[2]! : written;
-  if (name === suggestion || !mentions(diagnostic.message, name)) return undefined;
+  // A reference (`type: T`) must be the name the message quotes; a string literal at the span is
+  // the value itself, also when the message lists what is allowed instead (AL4019's types).
+  if (name === suggestion || (!quoted && !mentions(diagnostic.message, name))) return undefined;
   let newText: string;
   if (quoted) {
     const quote = quoted[1]!;

@@ -259,6 +259,18 @@ describe("editor engine", () => {
     expect(fs.readFileSync(path.join(root, "plugins/enum/ai.assemblyline/index.ts"), "utf8")).toContain('visibility: "deferred"');
   });
 
+  it("fixes a misspelt schema type written as a string literal (AL4019, whose message lists the allowed types, not the written one: helper-78)", () => {
+    const root = writeTree({ "agent.md": "---\nname: typed\ncapabilities:\n  schematype: {}\n---\n\nFixture.\n", ...plugin("schematype", "echo", GOOD_FIELDS.replace('{ type: "string" }', '{ type: "strin" }')) });
+    const engine = createEditorEngine();
+    const file = path.join(root, "plugins/schematype/ai.assemblyline/index.ts");
+    expect(engine.analyzeFile(file).diagnostics.map((d) => d.code)).toContain("AL4019");
+    const fix = engine.analyzeFile(file).fixes.find((f) => f.kind === "did-you-mean");
+    expect(fix?.title).toBe("Change 'strin' to 'string'");
+    fs.writeFileSync(file, applyEdits(fs.readFileSync(file, "utf8"), fix!, file));
+    expect(fs.readFileSync(file, "utf8")).toContain('message: { type: "string" }');
+    expect(frontEnd(root, file)).toEqual([]);
+  });
+
   it("offers only fixes whose diagnostic meets the asked range", () => {
     const root = fixtureAgent();
     const engine = createEditorEngine();
