@@ -24,6 +24,20 @@ import { agentNameFor, agentTemplate, GITIGNORE_HEADER, GITIGNORE_LINES, tsconfi
 /** Files of a project that may already be there: `init` adds to `.gitignore` and keeps `tsconfig.json`. */
 const PROJECT_FILES: ReadonlySet<string> = new Set([".gitignore", "tsconfig.json"]);
 
+/**
+ * The folder beside `dir` that AL9101's hint suggests for a new agent: `../my-agent`, or
+ * `../my-agent-2`, `-3`, … when that is `dir` itself or already exists (in a folder named
+ * `my-agent`, `init ../my-agent` was the same folder and the same error: helper-78's trial).
+ */
+export function freshSibling(dir: string): string {
+  const parent = path.dirname(path.resolve(dir));
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? "my-agent" : `my-agent-${n}`;
+    const candidate = path.join(parent, name);
+    if (candidate !== path.resolve(dir) && lstatOrUndefined(candidate) === undefined) return `../${name}`;
+  }
+}
+
 /** How many of the files in the way AL9101 names before "and N more files" (the starter agent's every file). */
 const MAX_FILES_NAMED = 8;
 
@@ -79,7 +93,7 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
     const broken = inTheWay.includes("agent.md") ? brokenLinkReason(createNodeHost(), path.join(dir, "agent.md")) : undefined;
     const agentAlready = broken !== undefined ? ` (${shown("agent.md")} could not be read: ${broken})` : inTheWay.includes("agent.md") ? ` (${shown(".")} has an agent.md: it is an agent already)` : "";
     const hint = broken !== undefined ? { hint: brokenLinkHint("agent.md") } : {};
-    return refused(createDiagnostic(Diagnostics.InitWouldOverwrite, fileStart(inTheWay[0]!), [list, agentAlready], hint));
+    return refused(createDiagnostic(Diagnostics.InitWouldOverwrite, fileStart(inTheWay[0]!), [list, agentAlready, freshSibling(dir)], hint));
   }
   // Inside another agent: in its plugins/ folder an agent is never what was meant (nothing is
   // written); elsewhere, a warning.

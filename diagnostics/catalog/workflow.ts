@@ -9,7 +9,7 @@ export const WorkflowMessages = defineMessages({
     code: "AL9101",
     severity: "error",
     message: "init would overwrite {0}{1}; nothing was written.",
-    hint: "Run `{cli} init` in an empty folder (or a new one beside this one: `{cli} init ../my-agent`; one inside an agent would be nested in it), or move those files away first.",
+    hint: "Run `{cli} init` in an empty folder (or a new one beside this one: `{cli} init {2}`; one inside an agent would be nested in it), or move those files away first.",
     docs: "`init` never replaces a file: when any file of the agent it would create already exists, it writes none of them (exit code 1). One error names the files in the way (up to eight, then how many more), at the first of them: the agent's own, not a project's `.gitignore` or `tsconfig.json`, which init would keep. A project's own `.gitignore` and `tsconfig.json` are not in the way: `init` adds the lines `.gitignore` lacks, and leaves `tsconfig.json` as it is (AL9103 names what to add to it).",
   },
   InitKeptTsconfig: {

@@ -59,6 +59,17 @@ describe("init in an existing project", () => {
     expect(result.diagnostics[0]!.message).toMatch(/^init would overwrite \S*agent\.md \(/);
     expect(fs.readdirSync(dir).sort()).toEqual([".gitignore", "agent.md", "tsconfig.json"]);
     expect(fs.readFileSync(path.join(dir, ".gitignore"), "utf8")).toBe("dist\n");
+    expect(result.diagnostics[0]!.hint).toContain("init ../my-agent`");
+  });
+
+  it("suggests a new folder beside this one that is neither this folder nor one that exists (helper-78: in my-agent/, 'init ../my-agent' was the same folder)", () => {
+    const parent = tempDir("al-init-sibling-");
+    const dir = path.join(parent, "my-agent");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "agent.md"), "mine\n");
+    expect(initAgent(dir, TYPES).diagnostics[0]!.hint).toContain("init ../my-agent-2`");
+    fs.mkdirSync(path.join(parent, "my-agent-2"));
+    expect(initAgent(dir, TYPES).diagnostics[0]!.hint).toContain("init ../my-agent-3`");
   });
 
   it("never adds to a .gitignore that is a symbolic or hard link (it would write through it), and says why (AL6301), writing nothing", () => {
