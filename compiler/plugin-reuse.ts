@@ -93,6 +93,7 @@ export class PluginReuse {
   readonly #probes = new Map<string, ProbeSet>();
   readonly #keys = new Map<string, Set<string>>();
   #current: ProbeSet | undefined;
+  readonly #verified = new Map<string, string>();
   #reused = 0;
   #recorded = 0;
 
@@ -115,6 +116,17 @@ export class PluginReuse {
   /** How many plugins were reused and recorded fresh (for tests and benchmarks). */
   get counts(): { readonly reused: number; readonly recorded: number } {
     return { reused: this.#reused, recorded: this.#recorded };
+  }
+
+  /**
+   * The files of the plugins reused so far whose bytes this compile proved unchanged by their
+   * `stat` (the racily-clean rule above): absolute path → SHA-256 (base64url) of those bytes, the
+   * digest the bundle cache keeps of a module esbuild read (`packaging/bundle-cache.ts`), which
+   * then need not `lstat` them again (docs/performance.md, "Incremental compiles with packaging",
+   * ninth round).
+   */
+  get verifiedContent(): ReadonlyMap<string, string> {
+    return this.#verified;
   }
 
   /** Runs `work` on the plugin folder `dir`: the probes it makes, and the cache keys it uses, are `dir`'s. */
@@ -175,6 +187,8 @@ export class PluginReuse {
         if (checked.has(probe) || (probe.op === "kind" && probe.answer === "file" && heldAsFile.has(probe.path))) continue;
         if (!probeHolds(this.#base, probe, trustedBefore)) return undefined;
       }
+      // Every file read held by its `stat`: a bytes read's answer is the digest of the bytes now.
+      for (const probe of checked) if (probe.op === "bytes" && probe.answer.startsWith(BYTES_DIGEST)) this.#verified.set(probe.path, probe.answer.slice(BYTES_DIGEST.length));
       this.#base.replay?.(record.probes);
       this.#store.retainKeys(dir, record.keys);
       this.#store.keepPlugin(dir, record);
@@ -210,6 +224,9 @@ export class PluginReuse {
     this.#recorded++;
   }
 }
+
+/** How a bytes read's answer begins when the path was a file: then the SHA-256 of its bytes (`bytesAnswer`, `common/probes.ts`). */
+const BYTES_DIGEST = "file:";
 
 /** True when two recorded `stat`s are the same. */
 function sameStat(a: FileStat, b: FileStat): boolean {
