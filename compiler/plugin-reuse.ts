@@ -27,6 +27,7 @@
  */
 import type { CompilerHost } from "../common/host.js";
 import { probeHolds, probingHost, ProbeSet, RACY_MARGIN_MS, statHolds, type FileStat, type Probe } from "../common/probes.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { EntryAnalysis, PluginPackage } from "./model.js";
 import type { PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 import type { ValidatedPlugin } from "./validation/validate-plugin.js";
@@ -47,12 +48,35 @@ export interface PluginRecord {
   readonly validated: readonly (readonly [string, ValidatedPlugin])[];
   /** Keys of the analysis cache's records and verdicts the work used (kept with the plugin). */
   readonly keys: readonly string[];
+  /**
+   * What a compile needs of the entry's analysis while it reuses the plugin ({@link EntryOutline}),
+   * so that the analysis itself is deserialized only when asked for; absent without an entry
+   * (and in records made before it existed: their entry's analysis is read at once, as before).
+   */
+  readonly entryOutline?: EntryOutline;
+}
+
+/**
+ * Of an entry's analysis, what a compile reads while it reuses the plugin: whether the entry
+ * gave a value (`EntryAnalysis.entry`) and its diagnostics (reported, and telling whether the
+ * configSchema is known: `configSchemaKnown` in `./analyze-agent.ts`). The analysis itself
+ * (17 KB of located values per plugin of the benchmark agent) is read only by `--target`'s
+ * checks, where they locate a finding (docs/performance.md, "Incremental compiles with
+ * packaging", ninth round).
+ */
+export interface EntryOutline {
+  readonly hasValue: boolean;
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /** Where plugin records are kept between compiles (the analysis cache, `static-analysis/analysis-cache.ts`). */
 export interface PluginResultStore {
-  /** The stored record of the folder `dir` and its entry's analysis; `undefined` when none (or its entry's analysis is gone). */
-  findPlugin(dir: string): { readonly record: PluginRecord; readonly entry: EntryAnalysis | undefined } | undefined;
+  /**
+   * The stored record of the folder `dir` and its entry's analysis, deserialized when `entry` is
+   * first called when the record has an {@link EntryOutline} (at once otherwise); `undefined` when
+   * none (or its entry's analysis is gone).
+   */
+  findPlugin(dir: string): { readonly record: PluginRecord; readonly entry: () => EntryAnalysis | undefined } | undefined;
   /** Whether a record of the folder `dir` is stored (without reading it). */
   hasPlugin(dir: string): boolean;
   /** Keeps `record` for the next compile (the record as found, when reused). */
@@ -66,7 +90,10 @@ export interface PluginResultStore {
 /** A reused plugin's results, as {@link PluginReuse.reuse} hands them out. */
 export interface ReusedPlugin {
   readonly pluginPackage: PluginPackage;
-  readonly entry: EntryAnalysis | undefined;
+  /** Its entry's analysis (read from the store when first called, {@link PluginResultStore.findPlugin}). */
+  readonly entry: () => EntryAnalysis | undefined;
+  /** What the compile reads of it, when the record keeps that apart (else read `entry()`). */
+  readonly entryOutline: EntryOutline | undefined;
   readonly hash: PluginDirectoryHash;
   readonly validated: ReadonlyMap<string, ValidatedPlugin>;
 }
@@ -75,8 +102,8 @@ export interface ReusedPlugin {
  * The key of a plugin's validation for one capability: its capability key, and where the
  * agent requests it when validation reports at that place (a rejected package, no entry).
  */
-export function validatedKey(key: string, location: unknown, pluginPackage: PluginPackage, entry: EntryAnalysis | undefined): string {
-  return pluginPackage.rejected || entry === undefined ? `${key}\0${JSON.stringify(location)}` : key;
+export function validatedKey(key: string, location: unknown, pluginPackage: PluginPackage, hasEntry: boolean): string {
+  return pluginPackage.rejected || !hasEntry ? `${key}\0${JSON.stringify(location)}` : key;
 }
 
 /**
@@ -157,13 +184,14 @@ export class PluginReuse {
    * works on the plugin). A reused plugin's probes are replayed into the host and its record,
    * records and verdicts are kept for the next compile. Never throws.
    */
-  reuse(dir: string, keysOf: (pluginPackage: PluginPackage, entry: EntryAnalysis | undefined) => readonly string[]): ReusedPlugin | undefined {
+  reuse(dir: string, keysOf: (pluginPackage: PluginPackage, hasEntry: boolean) => readonly string[]): ReusedPlugin | undefined {
     try {
       const found = this.#store.findPlugin(dir);
       if (!found) return undefined;
       const { record, entry } = found;
       const validated = new Map(record.validated);
-      if (!keysOf(record.pluginPackage, entry).every((key) => validated.has(key))) return undefined;
+      // The store found the entry's analysis when the record names one.
+      if (!keysOf(record.pluginPackage, record.entryFile !== undefined).every((key) => validated.has(key))) return undefined;
       const trustedBefore = record.startedAt - RACY_MARGIN_MS;
       // A file that was read must hold by its `stat`: one that moved is worked on again (and
       // recorded anew). Files first (an edit is found by one `stat`), then everything else.
@@ -193,7 +221,7 @@ export class PluginReuse {
       this.#store.retainKeys(dir, record.keys);
       this.#store.keepPlugin(dir, record);
       this.#reused++;
-      return { pluginPackage: record.pluginPackage, entry, hash: record.hash, validated };
+      return { pluginPackage: record.pluginPackage, entry, entryOutline: record.entryOutline, hash: record.hash, validated };
     } catch {
       return undefined;
     }
@@ -212,14 +240,16 @@ export class PluginReuse {
     const trustedBefore = this.#startedAt - RACY_MARGIN_MS;
     const made = probes.values();
     for (const probe of made) if ("stat" in probe && probe.stat && !(probe.stat.mtimeMs < trustedBefore && probe.stat.ctimeMs < trustedBefore)) return;
+    const entry = results.entry;
     this.#store.keepPlugin(dir, {
       startedAt: this.#startedAt,
       probes: made,
       pluginPackage: results.pluginPackage,
-      entryFile: results.entry?.file,
+      entryFile: entry?.file,
       hash: results.hash,
       validated: [...results.validated],
       keys: [...(this.#keys.get(dir) ?? [])],
+      ...(entry ? { entryOutline: { hasValue: entry.entry !== undefined, diagnostics: entry.diagnostics } } : {}),
     });
     this.#recorded++;
   }
