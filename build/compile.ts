@@ -33,6 +33,7 @@ import { serializeLockfile } from "../lockfile/serialize-lockfile.js";
 import { LOCKFILE_NAME, type Lockfile } from "../contract/lockfile-types.js";
 import { writeLockfileIfChanged } from "../lockfile/write-lockfile.js";
 import type { BuildFunction, PackagingResult } from "../packaging/bundle-tools.js";
+import type { BundleCacheOptions } from "../packaging/bundle-cache.js";
 import { toolBundleKey } from "../packaging/plan-bundles.js";
 import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { checkRoot, emptyAnalysis } from "./check-root.js";
@@ -279,7 +280,9 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   // the lock when its plugin's content integrity is unchanged (as under `--no-package`). Recording
   // the inputs (`assembly-line inputs`) still bundles, since bundles read the files tools import.
   const packaging = options.package !== false && (options.check !== true || options.recordInput !== undefined);
-  const packaged = packaging && !hasErrors(diagnostics) ? await packageTools(analysis, root, diagnostics, options, saves) : undefined;
+  // What the front end proved or listed already, given to the bundle cache (only from the disk).
+  const known = readsDisk ? { knownContent: analysed.verifiedContent, knownListing: host.knownListing } : {};
+  const packaged = packaging && !hasErrors(diagnostics) ? await packageTools(analysis, root, diagnostics, options, saves, known) : undefined;
   clock.lap("package");
   // The project's rules and warning limit, before anything is written (a raised code stops the compile).
   if (options.rules) diagnostics.splice(0, diagnostics.length, ...applySeverityRules(diagnostics, options.rules));
@@ -395,6 +398,8 @@ interface Analysed {
   readonly damaged: Diagnostic | undefined;
   /** The command that brings the lock up to date, as printed in hints. */
   readonly fixCommand: string;
+  /** The reused plugins' files whose bytes are proven unchanged, with their SHA-256 (`PluginReuse.verifiedContent`). */
+  readonly verifiedContent: ReadonlyMap<string, string> | undefined;
 }
 
 /**
@@ -467,18 +472,32 @@ function analyse(host: CompilerHost, options: CompileOptions, saves: PendingSave
       ignoreStateDir(root);
     });
   }
-  return { analysis, previous, diagnostics, refused, damaged, fixCommand };
+  return { analysis, previous, diagnostics, refused, damaged, fixCommand, verifiedContent: reuse?.verifiedContent };
 }
 
 /** The package step: esbuild builds of every authored tool, in batches (loaded only when packaging). */
-async function packageTools(analysis: AgentAnalysis, root: string, diagnostics: Diagnostic[], options: CompileOptions, saves: PendingSaves): Promise<PackagingResult> {
+async function packageTools(
+  analysis: AgentAnalysis,
+  root: string,
+  diagnostics: Diagnostic[],
+  options: CompileOptions,
+  saves: PendingSaves,
+  known: Pick<BundleCacheOptions, "knownContent" | "knownListing">,
+): Promise<PackagingResult> {
   const [{ bundleTools }, { BundleCache }] = await Promise.all([import("../packaging/bundle-tools.js"), import("../packaging/bundle-cache.js")]);
   // Saved as the analysis cache is: not by `--check` (unless asked), only in an agent root.
   const save = (options.saveCache ?? !options.check) && fs.existsSync(path.join(root, "agent.md"));
   const cache =
     options.cache === false
       ? undefined
-      : BundleCache.load(root, { readOnly: !save, ...(options.bundleCacheToolchain !== undefined ? { toolchain: options.bundleCacheToolchain } : {}) });
+      : BundleCache.load(root, {
+          readOnly: !save,
+          ...(options.bundleCacheToolchain !== undefined ? { toolchain: options.bundleCacheToolchain } : {}),
+          // The bytes the front end proved unchanged (reused plugins' files) are not `lstat`ed
+          // again, and the folders it listed not listed again.
+          ...(known.knownContent ? { knownContent: known.knownContent } : {}),
+          ...(known.knownListing ? { knownListing: known.knownListing } : {}),
+        });
   const packaged = await bundleTools({ root, tools: packagingTools(analysis) }, {
     ...(options.bundler ? { build: options.bundler } : {}),
     ...(options.recordInput ? { recordInput: options.recordInput } : {}),

@@ -2,7 +2,7 @@
  * The file-system view of one compile (DESIGN §5: a compile sees one consistent snapshot).
  */
 import * as path from "node:path";
-import { derivedRealpath, readKnownFile, type CompilerHost } from "../common/host.js";
+import { derivedRealpath, readKnownFile, type CompilerHost, type DirectoryEntry } from "../common/host.js";
 
 /** Options of {@link snapshotHost}. */
 export interface SnapshotHostOptions {
@@ -27,6 +27,17 @@ export interface SnapshotHostOptions {
   readonly kindsFromListingsWithin?: string;
 }
 
+/** The host of one compile ({@link snapshotHost}), which can also say what it has listed so far. */
+export interface SnapshotHost extends CompilerHost {
+  /**
+   * The listing of `dirPath` this host holds already (asked of its base earlier in the compile),
+   * without asking anything; `undefined` when it holds none (not listed yet, or not a folder).
+   * Packaging's bundle cache checks the folders of unchanged bundles with these instead of listing
+   * each plugin folder a second time (`packaging/bundle-cache.ts`, `knownListing`).
+   */
+  knownListing(dirPath: string): readonly DirectoryEntry[] | undefined;
+}
+
 /**
  * The host of one compile: asks `base` once per path and answers from memory afterwards, so
  * a compile sees one consistent snapshot of the files and does not read them twice. Raw bytes
@@ -35,7 +46,7 @@ export interface SnapshotHostOptions {
  * order mark is kept as U+FEFF), so hashing a plugin directory after the analysis read its
  * modules costs no second read (and, from the disk, no encoding either).
  */
-export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = {}): CompilerHost {
+export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = {}): SnapshotHost {
   const reads = new Map<string, ReturnType<CompilerHost["read"]>>();
   const bytes = new Map<string, Uint8Array | undefined>();
   const directories = new Map<string, ReturnType<CompilerHost["readDirectory"]>>();
@@ -68,6 +79,7 @@ export function snapshotHost(base: CompilerHost, options: SnapshotHostOptions = 
     readDirectory,
     realpath,
     kind,
+    knownListing: (dirPath) => directories.get(dirPath),
     // Probes of reused results go to the base (a recording host) as they are: nothing is asked.
     ...(base.replay ? { replay: (probes: Parameters<NonNullable<CompilerHost["replay"]>>[0]) => base.replay!(probes) } : {}),
     // A read-ahead fills the base's reads, which this host asks once per path as ever.

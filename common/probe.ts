@@ -79,22 +79,59 @@ export function packProbes(probes: readonly Probe[]): PackedProbes {
  * when `packed` is not of that shape (a record that reads as a miss, never a crash).
  */
 export function unpackProbes(packed: unknown): Probe[] | undefined {
+  const arrays = packedArrays(packed);
+  if (arrays === undefined) return undefined;
+  const n = arrays.ops.length;
+  const probes: Probe[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const probe = probeAt(arrays, i);
+    if (probe === undefined) return undefined;
+    probes[i] = probe;
+  }
+  return probes;
+}
+
+/**
+ * Of the probes {@link packProbes} packed, the file read (`read` or `bytes` with a `stat`) with the
+ * latest recorded modification time, without unpacking the others: the compile record's check
+ * asks it first, and after the file being worked on was edited again that one `stat` ends the
+ * check (docs/performance.md, "Incremental compiles with packaging", ninth round). `undefined`
+ * when there is none or `packed` is not of {@link PackedProbes}' shape.
+ */
+export function newestFileProbe(packed: unknown): Probe | undefined {
+  const arrays = packedArrays(packed);
+  if (arrays === undefined) return undefined;
+  const { ops, stats } = arrays;
+  let newest = -1;
+  for (let i = 0; i < ops.length; i++) {
+    // ops 0 and 1 are `read` and `bytes` (PROBE_OPS); a NaN size is a probe without a `stat`.
+    if (ops[i]! > 1 || Number.isNaN(stats[i * 4])) continue;
+    if (newest === -1 || stats[i * 4 + 1]! > stats[newest * 4 + 1]!) newest = i;
+  }
+  return newest === -1 ? undefined : probeAt(arrays, newest);
+}
+
+/** {@link PackedProbes} when `packed` has its shape (typed arrays, arrays of one length); else `undefined`. */
+function packedArrays(packed: unknown): { readonly ops: Uint8Array; readonly paths: readonly unknown[]; readonly answers: readonly unknown[]; readonly stats: Float64Array } | undefined {
   if (typeof packed !== "object" || packed === null) return undefined;
   const { ops, paths, answers, stats } = packed as Record<string, unknown>;
   if (!(ops instanceof Uint8Array) || !Array.isArray(paths) || !Array.isArray(answers) || !(stats instanceof Float64Array)) return undefined;
   const n = ops.length;
   if (paths.length !== n || answers.length !== n || stats.length !== n * 4) return undefined;
-  const probes: Probe[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const op = PROBE_OPS[ops[i]!];
-    const path: unknown = paths[i];
-    const answer: unknown = answers[i];
-    if (op === undefined || typeof path !== "string" || (answer !== null && typeof answer !== "string")) return undefined;
-    const at = i * 4;
-    if (op === "read" || op === "bytes") {
-      if (answer === null) return undefined;
-      probes[i] = Number.isNaN(stats[at]) ? { op, path, answer } : { op, path, answer, stat: { size: stats[at]!, mtimeMs: stats[at + 1]!, ctimeMs: stats[at + 2]!, ino: stats[at + 3]! } };
-    } else probes[i] = { op, path, answer };
+  return { ops, paths, answers, stats };
+}
+
+/** The `i`th packed probe; `undefined` when it is not of a probe's shape. */
+function probeAt(arrays: NonNullable<ReturnType<typeof packedArrays>>, i: number): Probe | undefined {
+  const { ops, paths, answers, stats } = arrays;
+  const op = PROBE_OPS[ops[i]!];
+  const path: unknown = paths[i];
+  const answer: unknown = answers[i];
+  if (op === undefined || typeof path !== "string" || (answer !== null && typeof answer !== "string")) return undefined;
+  const at = i * 4;
+  if (op === "read" || op === "bytes") {
+    if (answer === null) return undefined;
+    return Number.isNaN(stats[at]) ? { op, path, answer } : { op, path, answer, stat: { size: stats[at]!, mtimeMs: stats[at + 1]!, ctimeMs: stats[at + 2]!, ino: stats[at + 3]! } };
   }
-  return probes;
+  return { op, path, answer };
 }

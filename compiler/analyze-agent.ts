@@ -22,12 +22,11 @@ import { checkSurfaceCollisions } from "./validation/collisions.js";
 import { compileJobOf } from "./validation/json-schema.js";
 import { createSchemaCompiler, type SchemaCompileJob, type SchemaCompiler, type VerdictStore } from "./validation/schema-compiler.js";
 import { validatePlugin, type ValidatedPlugin } from "./validation/validate-plugin.js";
-import { misspeltEntryFields } from "./validation/entry-shape.js";
 import { isJsonObject } from "../common/json-value.js";
 import { EXCLUDED_NAMES, hashPluginDirectory, type PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 import type { AnalysisPool } from "./analysis-pool.js";
 import { preanalyzePlugin } from "./preanalyze-plugin.js";
-import { validatedKey, type PluginReuse } from "./plugin-reuse.js";
+import { entryOutline, validatedKey, type EntryOutline, type PluginReuse } from "./plugin-reuse.js";
 
 /** Everything the front end learned about one selected capability. */
 export interface CapabilityAnalysis {
@@ -208,7 +207,8 @@ function analyzeCapability(
   const first = !loaded.reported;
   loaded.reported = true;
   const dir = resolved.source.dir;
-  const key = validatedKey(resolved.request.key, resolved.request.location, loaded.pluginPackage, loaded.entry);
+  const outline = entryOutlineOf(loaded);
+  const key = validatedKey(resolved.request.key, resolved.request.location, loaded.pluginPackage, outline !== undefined);
   let plugin = loaded.validated.get(key);
   if (!plugin) {
     plugin = context.within(dir, () => validateCapability(context.host, resolved, loaded.pluginPackage, loaded.entry, context.analyzer, context.schemaCompiler));
@@ -217,15 +217,33 @@ function analyzeCapability(
   // Hashed after validation read the definition modules: a host that keeps what it read
   // (compile's) then hashes the very bytes that were analysed, without reading them again.
   const hash = (loaded.hash ??= context.within(dir, () => hashPluginDirectory(dir, context.host)));
-  if (first) diagnostics.push(...loaded.pluginPackage.diagnostics, ...hash.diagnostics, ...(loaded.entry?.diagnostics ?? []), ...plugin.diagnostics);
+  if (first) diagnostics.push(...loaded.pluginPackage.diagnostics, ...hash.diagnostics, ...(outline?.diagnostics ?? []), ...plugin.diagnostics);
   else diagnostics.push(...plugin.diagnostics.filter((d) => d.code === Diagnostics.PluginRejected.code || d.code === Diagnostics.EntryMissing.code));
   // When the plugin could not be read far enough to know its configSchema, checking the
   // agent's config against "no schema" would only add errors that follow from the real one.
-  const config = configSchemaKnown(loaded.pluginPackage, loaded.entry)
+  const config = configSchemaKnownOf(loaded.pluginPackage, outline)
     ? mergeCapabilityConfig(surface, resolved.request, plugin)
     : { capabilityConfig: resolved.request.config, toolConfigs: new Map(), diagnostics: [] };
   diagnostics.push(...config.diagnostics);
-  return { surface, resolved, pluginPackage: loaded.pluginPackage, entry: loaded.entry, plugin, config, hash };
+  // A reused plugin's entry analysis is read from the store only when something asks for it (`--target`).
+  return {
+    surface,
+    resolved,
+    pluginPackage: loaded.pluginPackage,
+    get entry() {
+      return loaded.entry;
+    },
+    plugin,
+    config,
+    hash,
+  };
+}
+
+/** What the compile reads of a package's entry analysis: the reused plugin's outline, or the analysis itself. */
+function entryOutlineOf(loaded: LoadedPackage): EntryOutline | undefined {
+  if (loaded.entryOutline !== undefined) return loaded.entryOutline;
+  const entry = loaded.entry;
+  return entry && entryOutline(entry);
 }
 
 /** One plugin package as pass 1 of {@link analyzeAgent} read it (and pass 2 hashed it). */
@@ -239,6 +257,8 @@ interface LoadedPackage {
   readonly validated: Map<string, ValidatedPlugin>;
   /** True when its results were reused from the last compile (`plugin-reuse.ts`). */
   readonly reused: boolean;
+  /** A reused package's outline of its entry analysis, when its record keeps one (then `entry` is read when first asked for). */
+  readonly entryOutline?: EntryOutline;
 }
 
 function loadPackage(host: CompilerHost, dir: string, analyzer: StaticAnalyzer): LoadedPackage {
@@ -250,9 +270,20 @@ function loadPackage(host: CompilerHost, dir: string, analyzer: StaticAnalyzer):
 /** The folder `dir`'s stored results when they hold for every capability the agent gives it; else `undefined`. */
 function reuseStored(reuse: PluginReuse, dir: string, resolved: readonly ResolvedCapability[]): LoadedPackage | undefined {
   const requests = resolved.filter((capability) => capability.source.dir === dir).map((capability) => capability.request);
-  const found = reuse.reuse(dir, (pluginPackage, entry) => requests.map((request) => validatedKey(request.key, request.location, pluginPackage, entry)));
+  const found = reuse.reuse(dir, (pluginPackage, hasEntry) => requests.map((request) => validatedKey(request.key, request.location, pluginPackage, hasEntry)));
   if (!found) return undefined;
-  return { pluginPackage: found.pluginPackage, entry: found.entry, hash: found.hash, reported: false, validated: new Map(found.validated), reused: true };
+  const entry = found.entry;
+  return {
+    pluginPackage: found.pluginPackage,
+    get entry() {
+      return entry();
+    },
+    ...(found.entryOutline ? { entryOutline: found.entryOutline } : {}),
+    hash: found.hash,
+    reported: false,
+    validated: new Map(found.validated),
+    reused: true,
+  };
 }
 
 /** The schema compiles validation will ask for: the configSchema and every tool's inputSchema. */
@@ -318,7 +349,11 @@ export function validateCapability(
  * plugin declares no configSchema, remove config" would send the user to the wrong fix).
  */
 export function configSchemaKnown(pluginPackage: PluginPackage, entry: EntryAnalysis | undefined): boolean {
-  if (pluginPackage.rejected || !entry?.entry) return false;
-  if (misspeltEntryFields(entry.entry.value).has("configSchema")) return false;
+  return configSchemaKnownOf(pluginPackage, entry && entryOutline(entry));
+}
+
+/** {@link configSchemaKnown} from an entry's outline (`plugin-reuse.ts`). */
+function configSchemaKnownOf(pluginPackage: PluginPackage, entry: EntryOutline | undefined): boolean {
+  if (pluginPackage.rejected || !entry?.hasValue || entry.configSchemaMisspelt) return false;
   return !entry.diagnostics.some((d) => d.severity === "error" && (d.path === "configSchema" || d.path?.startsWith("configSchema.") || d.path?.startsWith("configSchema[")));
 }

@@ -27,9 +27,11 @@
  */
 import type { CompilerHost } from "../common/host.js";
 import { probeHolds, probingHost, ProbeSet, RACY_MARGIN_MS, statHolds, type FileStat, type Probe } from "../common/probes.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { EntryAnalysis, PluginPackage } from "./model.js";
 import type { PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 import type { ValidatedPlugin } from "./validation/validate-plugin.js";
+import { misspeltEntryFields } from "./validation/entry-shape.js";
 
 export { RACY_MARGIN_MS };
 
@@ -47,12 +49,42 @@ export interface PluginRecord {
   readonly validated: readonly (readonly [string, ValidatedPlugin])[];
   /** Keys of the analysis cache's records and verdicts the work used (kept with the plugin). */
   readonly keys: readonly string[];
+  /**
+   * What a compile needs of the entry's analysis while it reuses the plugin ({@link EntryOutline}),
+   * so that the analysis itself is deserialized only when asked for; absent without an entry
+   * (and in records made before it existed: their entry's analysis is read at once, as before).
+   */
+  readonly entryOutline?: EntryOutline;
+}
+
+/**
+ * Of an entry's analysis, what a compile reads while it reuses the plugin: whether the entry
+ * gave a value (`EntryAnalysis.entry`) and its diagnostics (reported, and telling whether the
+ * configSchema is known: `configSchemaKnown` in `./analyze-agent.ts`). The analysis itself
+ * (17 KB of located values per plugin of the benchmark agent) is read only by `--target`'s
+ * checks, where they locate a finding (docs/performance.md, "Incremental compiles with
+ * packaging", ninth round).
+ */
+export interface EntryOutline {
+  readonly hasValue: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+  /** True when the entry writes `configSchema` misspelt (`configschema`: its AL4001 is the one mistake; `configSchemaKnown`). */
+  readonly configSchemaMisspelt: boolean;
+}
+
+/** The {@link EntryOutline} of an entry's analysis. */
+export function entryOutline(entry: EntryAnalysis): EntryOutline {
+  return { hasValue: entry.entry !== undefined, diagnostics: entry.diagnostics, configSchemaMisspelt: entry.entry !== undefined && misspeltEntryFields(entry.entry.value).has("configSchema") };
 }
 
 /** Where plugin records are kept between compiles (the analysis cache, `static-analysis/analysis-cache.ts`). */
 export interface PluginResultStore {
-  /** The stored record of the folder `dir` and its entry's analysis; `undefined` when none (or its entry's analysis is gone). */
-  findPlugin(dir: string): { readonly record: PluginRecord; readonly entry: EntryAnalysis | undefined } | undefined;
+  /**
+   * The stored record of the folder `dir` and its entry's analysis, deserialized when `entry` is
+   * first called when the record has an {@link EntryOutline} (at once otherwise); `undefined` when
+   * none (or its entry's analysis is gone).
+   */
+  findPlugin(dir: string): { readonly record: PluginRecord; readonly entry: () => EntryAnalysis | undefined } | undefined;
   /** Whether a record of the folder `dir` is stored (without reading it). */
   hasPlugin(dir: string): boolean;
   /** Keeps `record` for the next compile (the record as found, when reused). */
@@ -66,7 +98,10 @@ export interface PluginResultStore {
 /** A reused plugin's results, as {@link PluginReuse.reuse} hands them out. */
 export interface ReusedPlugin {
   readonly pluginPackage: PluginPackage;
-  readonly entry: EntryAnalysis | undefined;
+  /** Its entry's analysis (read from the store when first called, {@link PluginResultStore.findPlugin}). */
+  readonly entry: () => EntryAnalysis | undefined;
+  /** What the compile reads of it, when the record keeps that apart (else read `entry()`). */
+  readonly entryOutline: EntryOutline | undefined;
   readonly hash: PluginDirectoryHash;
   readonly validated: ReadonlyMap<string, ValidatedPlugin>;
 }
@@ -75,8 +110,8 @@ export interface ReusedPlugin {
  * The key of a plugin's validation for one capability: its capability key, and where the
  * agent requests it when validation reports at that place (a rejected package, no entry).
  */
-export function validatedKey(key: string, location: unknown, pluginPackage: PluginPackage, entry: EntryAnalysis | undefined): string {
-  return pluginPackage.rejected || entry === undefined ? `${key}\0${JSON.stringify(location)}` : key;
+export function validatedKey(key: string, location: unknown, pluginPackage: PluginPackage, hasEntry: boolean): string {
+  return pluginPackage.rejected || !hasEntry ? `${key}\0${JSON.stringify(location)}` : key;
 }
 
 /**
@@ -93,6 +128,7 @@ export class PluginReuse {
   readonly #probes = new Map<string, ProbeSet>();
   readonly #keys = new Map<string, Set<string>>();
   #current: ProbeSet | undefined;
+  readonly #verified = new Map<string, string>();
   #reused = 0;
   #recorded = 0;
 
@@ -115,6 +151,17 @@ export class PluginReuse {
   /** How many plugins were reused and recorded fresh (for tests and benchmarks). */
   get counts(): { readonly reused: number; readonly recorded: number } {
     return { reused: this.#reused, recorded: this.#recorded };
+  }
+
+  /**
+   * The files of the plugins reused so far whose bytes this compile proved unchanged by their
+   * `stat` (the racily-clean rule above): absolute path → SHA-256 (base64url) of those bytes, the
+   * digest the bundle cache keeps of a module esbuild read (`packaging/bundle-cache.ts`), which
+   * then need not `lstat` them again (docs/performance.md, "Incremental compiles with packaging",
+   * ninth round).
+   */
+  get verifiedContent(): ReadonlyMap<string, string> {
+    return this.#verified;
   }
 
   /** Runs `work` on the plugin folder `dir`: the probes it makes, and the cache keys it uses, are `dir`'s. */
@@ -145,13 +192,14 @@ export class PluginReuse {
    * works on the plugin). A reused plugin's probes are replayed into the host and its record,
    * records and verdicts are kept for the next compile. Never throws.
    */
-  reuse(dir: string, keysOf: (pluginPackage: PluginPackage, entry: EntryAnalysis | undefined) => readonly string[]): ReusedPlugin | undefined {
+  reuse(dir: string, keysOf: (pluginPackage: PluginPackage, hasEntry: boolean) => readonly string[]): ReusedPlugin | undefined {
     try {
       const found = this.#store.findPlugin(dir);
       if (!found) return undefined;
       const { record, entry } = found;
       const validated = new Map(record.validated);
-      if (!keysOf(record.pluginPackage, entry).every((key) => validated.has(key))) return undefined;
+      // The store found the entry's analysis when the record names one.
+      if (!keysOf(record.pluginPackage, record.entryFile !== undefined).every((key) => validated.has(key))) return undefined;
       const trustedBefore = record.startedAt - RACY_MARGIN_MS;
       // A file that was read must hold by its `stat`: one that moved is worked on again (and
       // recorded anew). Files first (an edit is found by one `stat`), then everything else.
@@ -175,11 +223,13 @@ export class PluginReuse {
         if (checked.has(probe) || (probe.op === "kind" && probe.answer === "file" && heldAsFile.has(probe.path))) continue;
         if (!probeHolds(this.#base, probe, trustedBefore)) return undefined;
       }
+      // Every file read held by its `stat`: a bytes read's answer is the digest of the bytes now.
+      for (const probe of checked) if (probe.op === "bytes" && probe.answer.startsWith(BYTES_DIGEST)) this.#verified.set(probe.path, probe.answer.slice(BYTES_DIGEST.length));
       this.#base.replay?.(record.probes);
       this.#store.retainKeys(dir, record.keys);
       this.#store.keepPlugin(dir, record);
       this.#reused++;
-      return { pluginPackage: record.pluginPackage, entry, hash: record.hash, validated };
+      return { pluginPackage: record.pluginPackage, entry, entryOutline: record.entryOutline, hash: record.hash, validated };
     } catch {
       return undefined;
     }
@@ -198,18 +248,23 @@ export class PluginReuse {
     const trustedBefore = this.#startedAt - RACY_MARGIN_MS;
     const made = probes.values();
     for (const probe of made) if ("stat" in probe && probe.stat && !(probe.stat.mtimeMs < trustedBefore && probe.stat.ctimeMs < trustedBefore)) return;
+    const entry = results.entry;
     this.#store.keepPlugin(dir, {
       startedAt: this.#startedAt,
       probes: made,
       pluginPackage: results.pluginPackage,
-      entryFile: results.entry?.file,
+      entryFile: entry?.file,
       hash: results.hash,
       validated: [...results.validated],
       keys: [...(this.#keys.get(dir) ?? [])],
+      ...(entry ? { entryOutline: entryOutline(entry) } : {}),
     });
     this.#recorded++;
   }
 }
+
+/** How a bytes read's answer begins when the path was a file: then the SHA-256 of its bytes (`bytesAnswer`, `common/probes.ts`). */
+const BYTES_DIGEST = "file:";
 
 /** True when two recorded `stat`s are the same. */
 function sameStat(a: FileStat, b: FileStat): boolean {

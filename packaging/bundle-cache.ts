@@ -37,6 +37,7 @@ import { writeFileConfined, type WriteRefusal } from "../common/confined-write.j
 import { packageRoot } from "../common/package-root.js";
 import { appendSealedSegment, readSealedLog, writeSealedLog, type SealedLogIdentity } from "../common/sealed-file.js";
 import { listFilesRecursively } from "../common/list-files.js";
+import type { DirectoryEntry } from "../common/host.js";
 
 /** Where the cache lives, relative to the agent root. */
 export const BUNDLE_CACHE_FILE = path.join(".assemblyline", "cache", "bundles.bin");
@@ -107,6 +108,21 @@ export interface BundleCacheOptions {
   readonly toolchain?: string;
   /** Consult the cache but never write (`compile --check`, `assembly-line inputs`): nothing new is kept. */
   readonly readOnly?: boolean;
+  /**
+   * Files whose bytes this compile has already proven unchanged, with their SHA-256 (base64url):
+   * the untouched plugins' files the front end reused by `stat` (`PluginReuse.verifiedContent`,
+   * `compiler/plugin-reuse.ts`). {@link BundleCache.find} takes these digests as the files'
+   * content instead of asking `lstat` again (2,000 definitions of the benchmark agent); a build
+   * ({@link BundleCache.stamp}) forgets them, as it forgets every digest taken before it.
+   */
+  readonly knownContent?: ReadonlyMap<string, string>;
+  /**
+   * The listings of folders the compile has taken already (`SnapshotHost.knownListing`,
+   * `build/snapshot-host.ts`; only for a host that reads the disk): {@link BundleCache.find} takes a
+   * folder's names and kinds from there before listing it itself, so that each plugin folder is
+   * not listed twice. As for {@link knownContent}, a build ({@link BundleCache.stamp}) forgets them.
+   */
+  readonly knownListing?: (folder: string) => readonly DirectoryEntry[] | undefined;
 }
 
 /** The bundle cache of one agent root for one compile: read once, consulted, saved once. */
@@ -132,6 +148,8 @@ export class BundleCache {
    */
   readonly #signatures = new Map<string, string | undefined>();
   #signaturesStamp: bigint | undefined;
+  /** `BundleCacheOptions.knownListing` until the first {@link stamp}. */
+  #knownListing: ((folder: string) => readonly DirectoryEntry[] | undefined) | undefined;
   /** Bundles reused and built by this compile (for tests and `--watch`). */
   readonly stats = { reused: 0, built: 0 };
 
@@ -155,7 +173,10 @@ export class BundleCache {
   static load(root: string, options: BundleCacheOptions = {}): BundleCache {
     const file = path.join(root, BUNDLE_CACHE_FILE);
     const toolchain = options.toolchain ?? bundleToolchainKey();
-    return new BundleCache(root, file, toolchain, readBundles(file, toolchain), options.readOnly === true);
+    const cache = new BundleCache(root, file, toolchain, readBundles(file, toolchain), options.readOnly === true);
+    for (const [known, hash] of options.knownContent ?? []) cache.#hashes.set(known, hash);
+    cache.#knownListing = options.knownListing;
+    return cache;
   }
 
   /** The toolchain identity this cache is keyed by (part of every build key). */
@@ -193,6 +214,7 @@ export class BundleCache {
     if (this.#readOnly) return undefined;
     // Hashes taken before the stamp may predate what esbuild reads: {@link keep} hashes afresh.
     this.#hashes.clear();
+    this.#knownListing = undefined;
     this.#facts.clear();
     this.#listings.clear();
     this.#signatures.clear();
@@ -340,7 +362,10 @@ export class BundleCache {
     let hash = this.#facts.get(fact);
     if (hash === undefined) {
       hash = computeFact(fact, (folder) => {
-        if (!this.#listings.has(folder)) this.#listings.set(folder, listFolder(folder));
+        if (!this.#listings.has(folder)) {
+          const known = this.#knownListing?.(folder);
+          this.#listings.set(folder, known ? listedFolder(known) : listFolder(folder));
+        }
         return this.#listings.get(folder);
       });
       this.#facts.set(fact, hash);
@@ -460,6 +485,13 @@ function listFolder(folder: string): (readonly [string, string])[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A listing the compile took (`BundleCacheOptions.knownListing`) as {@link listFolder} gives it: the same names, kinds and order. */
+function listedFolder(entries: readonly DirectoryEntry[]): (readonly [string, string])[] {
+  return entries
+    .map((entry) => [entry.name, entry.kind === "directory" ? "d" : entry.kind === "symlink" ? "l" : "f"] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 function computeFact(fact: string, list: (folder: string) => (readonly [string, string])[] | undefined): string {

@@ -156,6 +156,17 @@ const keepLayout = {
         if (!contents.includes(call)) throw new Error(`scripts/build-cli-bundle.mjs: cosmiconfig's loaders changed: ${args.path} no longer holds ${call}`);
         contents = contents.replaceAll(call, `__alCosmiconfigRequire('${name}')`);
       }
+      // cosmiconfig parses every JSON file it finds with parse-json, whose first use loads it and
+      // five more packages (@babel/code-frame among them): about 30–80 ms of every command run
+      // where the working directory holds a package.json (its meta configuration search reads
+      // it). parse-json returns what JSON.parse returns; only its errors are its own. So JSON.parse
+      // first, and parse-json only for a text JSON.parse rejects, which then throws its error.
+      const parseJsonLoad = "parseJson = __alCosmiconfigRequire('parse-json');";
+      if (!contents.includes(parseJsonLoad)) throw new Error(`scripts/build-cli-bundle.mjs: cosmiconfig's loaders changed: ${args.path} no longer holds ${parseJsonLoad}`);
+      contents = contents.replace(
+        parseJsonLoad,
+        "parseJson = (text, ...rest) => { try { return JSON.parse(text); } catch { return __alCosmiconfigRequire('parse-json')(text, ...rest); } };",
+      );
       return { contents, loader: "js" };
     });
     build.onLoad({ filter: /\.ts$/ }, withOwnModuleUrl);

@@ -249,12 +249,32 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     return this.#foundPlugins.has(dir) || this.#storedPlugins.has(dir);
   }
 
-  findPlugin(dir: string): { readonly record: PluginRecord; readonly entry: EntryAnalysis | undefined } | undefined {
+  findPlugin(dir: string): { readonly record: PluginRecord; readonly entry: () => EntryAnalysis | undefined } | undefined {
     const record = this.#foundPlugins.get(dir) ?? this.#deserializePlugin(dir);
     if (!record) return undefined;
-    if (record.entryFile === undefined) return { record, entry: undefined };
-    const entry = this.find("entry", record.entryFile, path.resolve(dir))?.result;
-    return entry && "entry" in entry ? { record, entry } : undefined;
+    const entryFile = record.entryFile;
+    if (entryFile === undefined) return { record, entry: () => undefined };
+    const root = path.resolve(dir);
+    const read = (): EntryAnalysis | undefined => {
+      const entry = this.find("entry", entryFile, root)?.result;
+      return entry && "entry" in entry ? entry : undefined;
+    };
+    if (record.entryOutline === undefined) {
+      const entry = read();
+      return entry ? { record, entry: () => entry } : undefined;
+    }
+    // With its outline, the entry's analysis (about 17 KB of the benchmark agent's records) is
+    // deserialized only when asked for; it must be there (the sealed file holds what was written).
+    if (!this.#stored.has(recordKey("entry", entryFile, root)) && !this.#unpacked.has(recordKey("entry", entryFile, root))) return undefined;
+    let entry: EntryAnalysis | undefined;
+    let asked = false;
+    return {
+      record,
+      entry: () => {
+        if (!asked) [entry, asked] = [read(), true];
+        return entry;
+      },
+    };
   }
 
   keepPlugin(dir: string, record: PluginRecord): void {
@@ -572,6 +592,8 @@ function isPluginRecord(value: unknown): value is PluginRecord {
     object(record["pluginPackage"]) &&
     object(record["hash"]) &&
     (record["entryFile"] === undefined || typeof record["entryFile"] === "string") &&
+    (record["entryOutline"] === undefined ||
+      (object(record["entryOutline"]) && typeof record["entryOutline"]["hasValue"] === "boolean" && Array.isArray(record["entryOutline"]["diagnostics"]))) &&
     Array.isArray(record["validated"]) &&
     (record["validated"] as unknown[]).every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === "string" && object(pair[1])) &&
     Array.isArray(record["keys"]) &&

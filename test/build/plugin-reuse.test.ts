@@ -166,6 +166,28 @@ describe.each([
     }
   }, 60_000);
 
+  it("locates --target's findings in a reused plugin's entry (its analysis read from the store when asked), as a cold compile does", async () => {
+    const targets = ["openai", "anthropic", "gemini"];
+    const diagnosticsOf = (result: CompileResult): unknown => JSON.parse(JSON.stringify(result.diagnostics));
+    // gemini's SDK drops `additionalProperties` (AL4704, located at the key in gamma's entry).
+    edit(root, "plugins/gamma/ai.assemblyline/index.ts", (t) => t.replace('properties: { q: { type: "string" } } }', 'properties: { q: { type: "string" } }, additionalProperties: false }'));
+    await settle();
+    await incremental(root);
+    await settle();
+    const recorded = await compileAgent({ root, host: countingHost(root).host, hostReadsDisk: true, targets });
+    edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, "return 6"));
+    const counting = countingHost(root);
+    const result = await compileAgent({ root, host: counting.host, hostReadsDisk: true, targets });
+    expect(counting.readsOf("gamma")).toBe(0);
+    const copy = path.join(tempDir("al-reuse-cold-"), "agent");
+    fs.cpSync(root, copy, { recursive: true, filter: (from) => !from.includes(`${path.sep}.assemblyline`) });
+    const cold = await compileAgent({ root: copy, cache: false, targets });
+    // The finding is located in gamma's entry (reused: its analysis is read from the store for it).
+    expect(result.diagnostics.some((d) => d.code === "AL4704" && d.file.endsWith(path.join("gamma", "ai.assemblyline", "index.ts")))).toBe(true);
+    expect(diagnosticsOf(result)).toEqual(diagnosticsOf(cold));
+    expect(recorded.ok).toBe(result.ok);
+  }, 60_000);
+
   it("works on every plugin again for another toolchain, with a cold compile's results", async () => {
     const file = path.join(root, ANALYSIS_CACHE_FILE);
     const payload = readAnalysisCacheState(file) as unknown as Record<string, unknown>;
@@ -234,5 +256,24 @@ describe("reuse of a plugin whose definition is a symbolic link (one lstat answe
     const changed = await incremental(root);
     expect(changed.readsOf("beta")).toBeGreaterThan(0);
     expect(changed.outcome).toEqual(cold);
+  }, 60_000);
+});
+
+describe("a reused plugin's outline", () => {
+  it("keeps a misspelt configSchema its AL4001 alone, as the compile that analysed it reported (helper-75 C8 with helper-77's outline)", async () => {
+    const root = path.join(tempDir("al-reuse-outline-"), "agent");
+    writeAgent(root);
+    edit(root, "plugins/gamma/ai.assemblyline/index.ts", (t) => t.replace("configSchema:", "configschema:"));
+    edit(root, "agent.md", (t) => t.replace("    config: {}\n", '    config: { "mode": "fast" }\n'));
+    await settle();
+    const codes = (result: CompileResult): string[] => result.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.code} ${d.path}`);
+    const first = await compileAgent({ root, hostReadsDisk: true });
+    expect(codes(first)).toEqual(["AL4001 configschema"]);
+    edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace("return 1", "return 2"));
+    const counting = countingHost(root);
+    const again = await compileAgent({ root, host: counting.host, hostReadsDisk: true });
+    // gamma reused (nothing of it read), and still no "declares no configSchema" (AL5003) for its config.
+    expect(counting.readsOf("gamma")).toBe(0);
+    expect(codes(again)).toEqual(["AL4001 configschema"]);
   }, 60_000);
 });

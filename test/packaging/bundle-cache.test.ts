@@ -16,6 +16,7 @@ import { BUNDLE_CACHE_FILE, BundleCache } from "../../packaging/bundle-cache.js"
 import type { BuildFunction } from "../../packaging/bundle-tools.js";
 import { outputsOf, pluginJson, TWO_TOOL_ENTRY } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+import { RACY_MARGIN_MS } from "../../compiler/plugin-reuse.js";
 
 
 /** Two selected plugins, three bundles: alpha/greet (imports a module and a text asset), alpha/count, beta/ping; gamma not selected. */
@@ -215,6 +216,47 @@ describe("the bundle cache", () => {
     // The next compile must see "return 4" in the bundle: count was not kept, so it is rebuilt.
     expect(await compileCounting(root)).toEqual([COUNT]);
     expect(fs.readFileSync(path.join(root, ".assemblyline", "build", `${COUNT}.mjs`), "utf8")).toContain("return 4");
+    expect(outputsOf(root)).toEqual(await coldOutputs(root));
+  }, 60_000);
+});
+
+// The untouched plugins' files the front end proved unchanged by `stat` are handed to the cache
+// with their digests (`PluginReuse.verifiedContent`, `CompileOptions` → `BundleCache.load`'s
+// `knownContent`), which then asks no `lstat` of them. Only files of plugins whose every probe
+// held may be among them: a definition whose `stat` moved in any way must be built again.
+describe("the bundle cache after the front end reused plugins (knownContent, knownListing)", () => {
+  it("rebuilds a definition whose plugin's record no longer holds, even when only its change time moved, or whose folder has a new name, and writes a cold compile's outputs", async () => {
+    const root = path.join(tempDir("al-bundle-cache-"), "agent");
+    writeAgent(root);
+    // Plugin records are kept only for files older than the racy margin (compiler/plugin-reuse.ts).
+    await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
+    expect(await compileCounting(root)).toEqual([COUNT, GREET, PING]);
+    await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
+
+    // alpha changes: beta's record holds, so ping's definition is known by its digest; count is built.
+    edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace("return 1", "return 2"));
+    expect(await compileCounting(root)).toEqual([COUNT]);
+    expect(outputsOf(root)).toEqual(await coldOutputs(root));
+
+    // ping's bytes change with the same size and its modification time put back: only the change
+    // time says so. beta's record must not hold, and ping's bundle must not be the stored one.
+    const ping = path.join(root, "plugins", "beta", "ai.assemblyline", "ping.ts");
+    const before = fs.statSync(ping);
+    fs.writeFileSync(ping, fs.readFileSync(ping, "utf8").replace('"pong"', '"gong"'));
+    fs.utimesSync(ping, before.atime, before.mtime);
+    expect(fs.statSync(ping).size).toBe(before.size);
+    afterClockTick(root, ping);
+    expect(await compileCounting(root)).toEqual([PING]);
+    expect(fs.readFileSync(path.join(root, ".assemblyline", "build", `${PING}.mjs`), "utf8")).toContain('"gong"');
+    expect(outputsOf(root)).toEqual(await coldOutputs(root));
+
+    // A new name beside a definition (how an import could resolve otherwise): the folder's listing
+    // the compile took (`knownListing`) is the one now, so the bundle that read from it is built again.
+    await new Promise((resolve) => setTimeout(resolve, RACY_MARGIN_MS + 100));
+    expect(await compileCounting(root)).toEqual([]);
+    fs.writeFileSync(path.join(root, "plugins", "beta", "ai.assemblyline", "notes.md"), "Notes.\n");
+    afterClockTick(root, path.join(root, "plugins", "beta", "ai.assemblyline", "notes.md"));
+    expect(await compileCounting(root)).toEqual([PING]);
     expect(outputsOf(root)).toEqual(await coldOutputs(root));
   }, 60_000);
 });

@@ -47,4 +47,29 @@ describe("cosmiconfig in the CLI bundle", () => {
     expect(output).toContain("notDefinedAnywhere is not defined");
     expect(output).not.toContain("Cannot find module");
   }, 60_000);
+
+  it("parses a JSON file with JSON.parse, and loads parse-json only for its error: a package.json in the working directory costs no parse-json, a broken one reports parse-json's error", () => {
+    const root = path.join(tempDir("al-nested-agent-"), "agent");
+    const cli = path.join(pkg, "dist", "bin", "assembly-line.cjs");
+    expect(spawnSync(process.execPath, [cli, "init", root], { encoding: "utf8" }).status).toBe(0);
+    // cosmiconfig's search for its own meta configuration reads the working directory's package.json.
+    fs.writeFileSync(path.join(root, "package.json"), '{ "name": "agent", "private": true }\n');
+    const loaded = path.join(path.dirname(root), "loaded.txt");
+    const preload = path.join(path.dirname(root), "preload.cjs");
+    fs.writeFileSync(preload, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(loaded)}, Object.keys(require.cache).join("\\n")));\n`);
+    const env = { ...process.env, NO_COLOR: "1", NODE_OPTIONS: `--require ${preload}` };
+    const run = spawnSync(process.execPath, [cli, "compile", "--no-package"], { cwd: root, encoding: "utf8", env });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const modules = fs.readFileSync(loaded, "utf8").split("\n");
+    expect(modules.some((file) => file.includes(`${path.sep}cosmiconfig${path.sep}`) || file.endsWith("assembly-line.cjs"))).toBe(true);
+    expect(modules.filter((file) => /[\\/](?:parse-json|@babel[\\/]code-frame)[\\/]/.test(file))).toEqual([]);
+    // A package.json JSON.parse rejects: parse-json's own error, with its code frame.
+    fs.writeFileSync(path.join(root, "package.json"), '{ "name": "agent", }\n');
+    const broken = spawnSync(process.execPath, [cli, "compile", "--no-package"], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const output = broken.stdout + broken.stderr;
+    expect(broken.status).not.toBe(0);
+    expect(output).toContain("AL9112");
+    expect(output).toContain(`JSON Error in ${path.join(root, "package.json")}`);
+    expect(output).toContain("> 1 | { \"name\": \"agent\", }");
+  }, 60_000);
 });

@@ -11,7 +11,8 @@ import { compileAgent, type CompileOptions } from "../../build/compile.js";
 import { COMPILE_RECORD_FILE, COMPILE_RECORD_MAGIC, compileRecorder, compileRecordKey, replayCompile } from "../../cli/compile-record.js";
 import { recordingHost } from "../../cli/inputs-record.js";
 import { readSealedPayload, sealPayload } from "../../common/sealed-file.js";
-import { unpackProbes, type PackedProbes } from "../../common/probe.js";
+import { statSignature } from "../../common/file-stats-hash.js";
+import { newestFileProbe, unpackProbes, type PackedProbes } from "../../common/probe.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { repoRoot } from "../helpers/temp-tree.js";
 
@@ -85,6 +86,39 @@ describe("the compile record", () => {
     // The same payload sealed again holds: only the probes differed.
     fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, payload));
     expect(replayCompile(root, compileRecordKey(options))).toBeDefined();
+  });
+
+  it("asks the most recently modified file first (before unpacking the rest): a touch of it holds, other bytes do not, and the artifact files are handed on either way", () => {
+    const payload = readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as { probes: PackedProbes };
+    const newest = newestFileProbe(payload.probes)!;
+    const files = unpackProbes(payload.probes)!.filter((probe) => (probe.op === "read" || probe.op === "bytes") && probe.stat !== undefined);
+    expect(Math.max(...files.map((probe) => ("stat" in probe ? probe.stat!.mtimeMs : 0)))).toBe("stat" in newest ? newest.stat!.mtimeMs : NaN);
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(newest.path, later, later);
+    const known = new Map<string, readonly [string, string]>();
+    expect(replayCompile(root, compileRecordKey(options), known)).toBeDefined();
+    const artifactFiles = known.size;
+    expect(artifactFiles).toBeGreaterThan(0);
+    fs.appendFileSync(newest.path, "\n");
+    known.clear();
+    expect(replayCompile(root, compileRecordKey(options), known)).toBeUndefined();
+    expect(known.size).toBe(artifactFiles);
+  });
+
+  it("records every artifact file settled, with the signature it has after the compile; a rewrite with the same size and modification time does not hold", () => {
+    // The stamp is written after the artifact (twice: the second later than the first), and each
+    // file's signature taken once after it (cli/compile-record.ts, artifactEntries).
+    const payload = readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as { artifact: [string, string, string | null][] };
+    expect(payload.artifact.length).toBeGreaterThan(1);
+    for (const [file, , signature] of payload.artifact) expect(signature, file).toBe(statSignature(file));
+    const bundle = payload.artifact.map(([file]) => file).find((file) => file.endsWith(".mjs"))!;
+    const before = fs.statSync(bundle);
+    const bytes = fs.readFileSync(bundle);
+    bytes[bytes.length - 2] = bytes[bytes.length - 2] === 0x20 ? 0x21 : 0x20;
+    fs.writeFileSync(bundle, bytes);
+    fs.utimesSync(bundle, before.atime, before.mtime);
+    expect(fs.statSync(bundle).size).toBe(before.size);
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
   });
 
   it("checks the artifact by content when its stat moved: a touch holds, other bytes do not", () => {
