@@ -16,6 +16,7 @@ import { COMPILE_RECORD_FILE } from "../../cli/compile-record.js";
 import { runCli } from "../helpers/run-cli.js";
 import { outputsOf, pluginJson, TWO_TOOL_ENTRY } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+import { rewriteSameSize } from "../helpers/same-size-rewrite.js";
 
 
 function writeAgent(root: string): void {
@@ -63,12 +64,8 @@ describe("compile links the artifact files the compile record vouches for", () =
     const root = compiledAgent();
     const bundle = path.join(root, COUNT_BUNDLE);
     const before = fs.statSync(bundle);
-    const original = fs.readFileSync(bundle);
     // Same length, other bytes, mtime restored: only ctime says the file changed.
-    const tampered = Buffer.from(original);
-    tampered[tampered.length - 2] = tampered[tampered.length - 2] === 0x20 ? 0x21 : 0x20;
-    fs.writeFileSync(bundle, tampered);
-    fs.utimesSync(bundle, before.atime, before.mtime);
+    const original = rewriteSameSize(bundle);
     expect(fs.statSync(bundle).size).toBe(before.size);
     expect(fs.statSync(bundle).mtimeMs).toBe(before.mtimeMs);
     // Another tool changes: the compile runs in full and updates the artifact.
@@ -86,9 +83,8 @@ describe("compile links the artifact files the compile record vouches for", () =
     // The disk is made to disagree with what the caller vouches for (same size, other bytes),
     // and the caller vouches for the file as it now is: only a compile that trusts the
     // signature (and does not read the file) keeps these bytes.
-    const tampered = Buffer.from(original);
-    tampered[tampered.length - 2] = tampered[tampered.length - 2] === 0x20 ? 0x21 : 0x20;
-    fs.writeFileSync(bundle, tampered);
+    rewriteSameSize(bundle, { keepMtime: false });
+    const tampered = fs.readFileSync(bundle);
     fs.writeFileSync(path.join(root, GREET), fs.readFileSync(path.join(root, GREET), "utf8").replace('"hello"', '"hello again"'));
     const known = new Map([[bundle, [integrity, statSignature(bundle)] as const]]);
     const result = await compileAgent({ root, knownArtifactFiles: known });
