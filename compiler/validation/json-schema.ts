@@ -93,7 +93,14 @@ export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject, compi
   if (schema["type"] !== "object") return [report(Diagnostics.SchemaRootNotObject, schema["type"] === undefined ? "" : "/type", [subject.role], rootTypeHint(schema["type"]))];
 
   const verdict = compiler.verdict(dialect, schema);
-  if (verdict.metaErrors) return metaSchemaDiagnostics(verdict.metaErrors, schema, dialect, report, subject.role);
+  if (verdict.metaErrors) {
+    // With them, the unknown and misspelt keywords elsewhere in the schema (`maxLenght`,
+    // `requird`), so that one wrong value does not hide them until the next compile (helper-78's
+    // trial); not where a meta-schema error already points.
+    const meta = metaSchemaDiagnostics(verdict.metaErrors, schema, dialect, report, subject.role);
+    const said = new Set(meta.map((d) => JSON.stringify(d.path ?? [])));
+    return [...meta, ...staticKeywordDiagnostics(schema, dialect, report, subject.role).filter((d) => !said.has(JSON.stringify(d.path ?? [])))];
+  }
 
   const diagnostics = [...staticKeywordDiagnostics(schema, dialect, report, subject.role), ...refCycleDiagnostics(schema, dialect, report, subject.role)];
   if (diagnostics.length > 0) return diagnostics;
@@ -139,9 +146,23 @@ function metaSchemaDiagnostics(errors: readonly MetaSchemaError[], schema: JsonO
       ? "Use prefixItems for a tuple (2020-12); 'items' is the schema of the items after them."
       : allowed && typeof misspelt === "string"
         ? didYouMeanHint(misspelt, allowed.filter((value): value is string => typeof value === "string"))
-        : undefined;
+        : quotedValueHint(error, actual);
     return report(Diagnostics.SchemaInvalidKeywordValue, error.instancePath, [role, keyword, words], hint);
   });
+}
+
+/**
+ * The hint for a boolean or a number written in quotes where the keyword takes one
+ * (`additionalProperties: "false"`, `maxLength: "10"`): the fix is to drop the quotes
+ * (helper-78's trial). `undefined` for anything else.
+ */
+function quotedValueHint(error: MetaSchemaError, actual: unknown): string | undefined {
+  const types = error.keyword === "type" ? /^must be ([a-z]+(?:,[a-z]+)*)$/.exec(error.message ?? "")?.[1]?.split(",") : undefined;
+  if (typeof actual !== "string" || !types) return undefined;
+  const trimmed = actual.trim();
+  if (types.includes("boolean") && (trimmed === "true" || trimmed === "false")) return `Write ${trimmed} without quotes: a boolean, not the string ${JSON.stringify(actual)}.`;
+  if ((types.includes("number") || types.includes("integer")) && /^-?\d+(?:\.\d+)?$/.test(trimmed)) return `Write ${trimmed} without quotes: a number, not the string ${JSON.stringify(actual)}.`;
+  return undefined;
 }
 
 /** ajv's message about a meta-schema violation, in words ("must be object,boolean" → "must be an object or a boolean"). */

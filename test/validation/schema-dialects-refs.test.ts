@@ -90,6 +90,22 @@ describe("checkJsonSchema: messages in words", () => {
     expect(diagnostics[0]!.message).not.toContain("object,boolean");
     expect(diagnostics[0]!.hint).toContain("prefixItems");
   });
+  it("hints to drop the quotes of a boolean or a number written as a string (helper-78: additionalProperties: \"false\")", () => {
+    const [quotedBoolean] = check({ type: "object", properties: { a: { type: "string" } }, additionalProperties: "false" });
+    expect(quotedBoolean).toMatchObject({ code: "AL4019", path: "tools.t.inputSchema.additionalProperties", hint: 'Write false without quotes: a boolean, not the string "false".' });
+    const [quotedNumber] = check({ type: "object", properties: { a: { type: "string", maxLength: "10" } } });
+    expect(quotedNumber).toMatchObject({ code: "AL4019", hint: 'Write 10 without quotes: a number, not the string "10".' });
+    // One wrong value does not hide the misspelt keywords elsewhere in the schema.
+    const all = check({ type: "object", properties: { text: { type: "string", maxLenght: 10 } }, requird: ["text"], additionalProperties: "false" });
+    expect(all.map((d) => [d.code, d.path]).sort()).toEqual([
+      ["AL4019", "tools.t.inputSchema.additionalProperties"],
+      ["AL4020", "tools.t.inputSchema.properties.text.maxLenght"],
+      ["AL4020", "tools.t.inputSchema.requird"],
+    ]);
+    // A string that is no boolean or number gets no such hint.
+    expect(check({ type: "object", additionalProperties: "no" })[0]!.hint).toBeUndefined();
+  });
+
   it("explains an open draft-07 tuple instead of echoing ajv's strict-mode text", () => {
     const [d] = check({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "array", items: [{ type: "string" }] } } });
     expect(d).toMatchObject({ code: "AL4025", path: "tools.t.inputSchema.properties.a" });
