@@ -30,6 +30,7 @@ beforeAll(async () => {
     { name: "echo", file: seedTools.echo },
     probe("env_probe", "envProbe"),
     probe("write_outside", "writeOutside"),
+    probe("write_outside_uncaught", "writeOutsideUncaught"),
     probe("slow"),
     probe("big_file", "bigFile"),
     probe("emitter"),
@@ -94,6 +95,18 @@ describe("sandbox environment", () => {
       expect(denied.output).toEqual({ wrote: false, code: "ERR_ACCESS_DENIED" });
       expect(fs.existsSync(outside)).toBe(false);
     }
+  });
+
+  it("says what the permission model refused, and where the rule is documented (helper-78 D8.6: Node's bare 'Access to this API has been restricted')", async (test) => {
+    if (!runtime.sandboxPermissionModel) return test.skip();
+    const outside = path.join(agent.root, "escaped-uncaught.txt");
+    const denied = await runtime.call({ tool: "write_outside_uncaught", input: { target: outside }, runId: "fs-run" });
+    expect(denied).toMatchObject({ status: "failed", failure: { kind: "execution_error" } });
+    expect(denied.error).toBe(
+      `Access to this API has been restricted: the host's sandbox policy refused writing '${outside}' (FileSystemWrite). ` +
+        `A sandboxed tool may write only in its run's workspace (ctx.getSandbox().workspace, its current folder); see "What a sandboxed tool may use" in docs/host-policy.md.`,
+    );
+    expect(fs.existsSync(outside)).toBe(false);
   });
 });
 

@@ -45,3 +45,25 @@ describe("describeThrown", () => {
     expect(shown).toMatch(/…\)$/);
   });
 });
+
+describe("describeThrown of a refusal of Node's permission model (helper-78 D8.6)", () => {
+  const refusal = (permission: string, resource: string) =>
+    Object.assign(new Error("Access to this API has been restricted"), { code: "ERR_ACCESS_DENIED", permission, resource });
+
+  it("names the permission and the path, and points at the host policy", () => {
+    expect(describeThrown(refusal("FileSystemRead", "/etc/passwd"))).toBe(
+      `Access to this API has been restricted: the host's sandbox policy refused reading '/etc/passwd' (FileSystemRead). ` +
+        `A sandboxed tool may read only its own bundle and its run's workspace (ctx.getSandbox().workspace); see "What a sandboxed tool may use" in docs/host-policy.md.`,
+    );
+    expect(describeThrown(refusal("ChildProcess", ""))).toBe(
+      `Access to this API has been restricted: the host's sandbox policy refused starting a child process (ChildProcess). ` +
+        `Run commands with ctx.getSandbox().exec(...); see "What a sandboxed tool may use" in docs/host-policy.md.`,
+    );
+    expect(describeThrown(refusal("Wasi", ""))).toBe(`Access to this API has been restricted: the host's sandbox policy refused Wasi. See "What a sandboxed tool may use" in docs/host-policy.md.`);
+  });
+
+  it("explains a refusal that is another error's cause", () => {
+    const wrapped = new Error("could not save the report", { cause: refusal("FileSystemWrite", "/srv/out.txt") });
+    expect(describeThrown(wrapped)).toMatch(/^could not save the report \(cause: Access to this API has been restricted: the host's sandbox policy refused writing '\/srv\/out.txt' \(FileSystemWrite\)\. /);
+  });
+});
