@@ -29,6 +29,8 @@ export type CallOutcome =
        * sees only the error.
        */
       readonly output?: Json;
+      /** The size of a result refused over `maxResultBytes` (the host words `error` for the call's surface). */
+      readonly resultBytes?: number;
     };
 
 class ConfigurationFailure extends Error {}
