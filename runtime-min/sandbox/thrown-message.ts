@@ -28,6 +28,15 @@ const POLICY_DOC = "\"What a sandboxed tool may use\" in docs/host-policy.md";
  * // → "fetch failed (cause: self-signed certificate in certificate chain)"
  */
 export function describeThrown(error: unknown): string {
+  try {
+    return describeChain(error);
+  } catch {
+    // A thrown object whose getters throw (`cause`, `code`, a Proxy): its message alone, as before.
+    return messageText(error);
+  }
+}
+
+function describeChain(error: unknown): string {
   const message = describeOne(error);
   const causes: string[] = [];
   const seen = new Set<unknown>([error]);

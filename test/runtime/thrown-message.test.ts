@@ -37,6 +37,12 @@ describe("describeThrown", () => {
     expect(describeThrown(a)).toBe("a (cause: b)");
   });
 
+  it("falls back to the message when reading a cause throws", () => {
+    const hostile = new Error("outer");
+    Object.defineProperty(hostile, "cause", { get: () => { throw new Error("no"); } });
+    expect(describeThrown(hostile)).toBe("outer");
+  });
+
   it("bounds each cause to one line of at most MAX_CAUSE_CHARS characters", () => {
     const long = new Error(`first line\n${"x".repeat(2 * MAX_CAUSE_CHARS)}`);
     const shown = describeThrown(new Error("outer", { cause: long }));
