@@ -143,11 +143,16 @@ export function defineTool<Input = any, Output = any, ModelOutput = unknown>(
 }
 
 /**
- * Side effects a descriptor's `needsApproval` may name (seed "Approval Gates": `"external"`,
- * the default, and `"idempotent"`). Closed, unlike {@link SideEffect}, so that `tsc` catches
- * a misspelt value in an entry (`"extrenal"`: "Did you mean '"external"'?").
+ * Side effects a descriptor's `needsApproval` may name: the built-in `"external"` (the default)
+ * and `"idempotent"` (seed "Approval Gates"), offered for completion, or any other string, kept
+ * as a label for the host's policy, as with {@link SideEffect} (helper-78 D4: `compile` accepted
+ * `"billing"` where `tsc` refused it, TS2322). A near miss of a built-in (`"extrenal"`) is
+ * warning AL4032 with "Did you mean 'external'?", from `compile` and the editor plugin.
+ *
+ * @example
+ * needsApproval: { reason: "Charges the customer's card.", sideEffect: "billing" }
  */
-export type DescriptorSideEffect = "external" | "idempotent";
+export type DescriptorSideEffect = "external" | "idempotent" | (string & {});
 
 /** The approval policy as written in a descriptor (`needsApproval: { reason, sideEffect }`). */
 export interface DescriptorApproval {
@@ -202,7 +207,7 @@ type CheckedDescriptor<Descriptor> =
  * `Plugin` itself with each tool descriptor checked by {@link CheckedDescriptor}, or the closed
  * {@link AssemblyLinePlugin} when the entry has a key other than `configSchema` and `tools`.
  * It maps `Plugin`'s own keys, so TypeScript still infers `Plugin` from the argument; and
- * `Plugin extends AssemblyLinePlugin` keeps enum values (`visibility`, `sideEffect`) checked.
+ * `Plugin extends AssemblyLinePlugin` keeps enum values (`visibility`) checked.
  */
 export type CheckedAssemblyLinePlugin<Plugin> =
   HasOnlyKeysOf<Plugin, AssemblyLinePlugin> extends true
@@ -216,7 +221,8 @@ export type CheckedAssemblyLinePlugin<Plugin> =
  * The result keeps the argument's literal types, and `tsc` rejects what the compiler would
  * reject in the entry's shape: an unknown key in the entry, in a tool descriptor or in its
  * `needsApproval` (with TypeScript's "Did you mean to write 'description'?"), and a value
- * outside an enum (`visibility`, `needsApproval.sideEffect`). Issue 9: before, the
+ * outside an enum (`visibility`; `needsApproval.sideEffect` takes any label, its near misses are
+ * `compile`'s warning AL4032). Issue 9: before, the
  * `const T extends AssemblyLinePlugin` parameter switched excess-property checks off.
  *
  * @example

@@ -16,6 +16,7 @@ import type { HostToolImplementation } from "../core-tools/types.js";
 import type { DelegationService } from "../core-tools/delegation-types.js";
 import { ControlPlaneError, type FailureKind } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
+import type { SurfaceRole } from "../sandbox/limit-messages.js";
 import type { CoreToolPolicy } from "../snapshot/types.js";
 import type { StateStore } from "../state/state-store.js";
 import { requestApproval } from "./approvals.js";
@@ -97,7 +98,7 @@ export class CallPipeline {
       target.kind === "authored"
         ? await this.deps.executor.run(
             target.tool,
-            { runId, callId, input, ctxConfig, approval: target.approval ? "granted" : "none", workspace: session.identity.workspace },
+            { runId, callId, input, ctxConfig, approval: target.approval ? "granted" : "none", workspace: session.identity.workspace, surfaceRole: this.surfaceRole(surfaceId) },
             session,
           )
         : await executeCoreTool(target.tool, input, session, {
@@ -127,6 +128,13 @@ export class CallPipeline {
     });
     const result: CallResult = { status: "ok", output: outcome.modelOutput, events: session.events, runId, callId, tool: name };
     return target.approval ? { ...result, approval: { reason: target.approval.reason, sideEffect: target.approval.sideEffect, state: "approved" } } : result;
+  }
+
+  /** `"root"` for the root surface (no parent in the manifest), `"subagent"` for any other. */
+  private surfaceRole(surfaceId: string): SurfaceRole {
+    const surfaces = this.deps.artifact.manifest.surfaces;
+    const surface = Object.prototype.hasOwnProperty.call(surfaces, surfaceId) ? surfaces[surfaceId] : undefined;
+    return surface === undefined || surface.parent === null ? "root" : "subagent";
   }
 
   /** Fails the call with a tool-call failure (the run continues). */

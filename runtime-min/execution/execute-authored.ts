@@ -17,7 +17,7 @@ import type { VerifiedTool } from "../artifact/load-artifact.js";
 import { runtimeError, writeRefusalError } from "../errors.js";
 import { chooseBridgeRoot, removeStaleBridges } from "../sandbox/bridge-root.js";
 import { prepareChildSource } from "../sandbox/child-script.js";
-import { resultTooLarge } from "../sandbox/limit-messages.js";
+import { resultTooLarge, type SurfaceRole } from "../sandbox/limit-messages.js";
 import type { LaunchTools } from "../sandbox/process-isolation.js";
 import type { HostLimits } from "../host-limits.js";
 import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "../sandbox/execute-definition.js";
@@ -37,6 +37,8 @@ export interface AuthoredCall {
   readonly ctxConfig: { readonly [key: string]: Json };
   readonly approval: "none" | "granted";
   readonly workspace: string;
+  /** Whether the call's surface is the root agent's or a subagent's (the words of a refused result name its file tool). */
+  readonly surfaceRole: SurfaceRole;
 }
 
 /** Options of {@link AuthoredExecutor}. */
@@ -96,8 +98,8 @@ export class AuthoredExecutor {
       workspace: call.workspace,
     };
     const channel = { request: (operation: Parameters<CallSession["handle"]>[0]) => session.handle(operation) };
-    if (this.options.execution === "direct") return this.runDirect(tool, request, channel);
-    return this.runSandboxed(tool, request, channel);
+    const outcome = this.options.execution === "direct" ? await this.runDirect(tool, request, channel) : await this.runSandboxed(tool, request, channel);
+    return this.wordedForSurface(outcome, call.surfaceRole);
   }
 
   /**
@@ -204,7 +206,17 @@ export class AuthoredExecutor {
     const limit = this.options.limits.maxResultBytes;
     let bytes = Buffer.byteLength(JSON.stringify(outcome.output) ?? "", "utf8");
     if (outcome.modelOutput !== outcome.output) bytes += Buffer.byteLength(JSON.stringify(outcome.modelOutput) ?? "", "utf8");
-    return bytes > limit ? { ok: false, failureKind: "execution_error", error: resultTooLarge(bytes, limit) } : outcome;
+    return bytes > limit ? { ok: false, failureKind: "execution_error", error: resultTooLarge(bytes, limit), resultBytes: bytes } : outcome;
+  }
+
+  /**
+   * A result refused over `maxResultBytes` is worded again for the call's surface: the sandbox
+   * process that refused it does not know whether it serves the root agent (`deliver_artifact`)
+   * or a subagent (`handoff_artifact`).
+   */
+  private wordedForSurface(outcome: CallOutcome, role: SurfaceRole): CallOutcome {
+    if (outcome.ok || outcome.resultBytes === undefined) return outcome;
+    return { ok: false, failureKind: outcome.failureKind, error: resultTooLarge(outcome.resultBytes, this.options.limits.maxResultBytes, role) };
   }
 
   /** The bridge root, chosen on first use — when the bridges killed hosts left there are removed too. */

@@ -101,7 +101,7 @@ function main(): void {
     } catch (error) {
       if (!(error instanceof EnvelopeTooLargeError)) throw error;
       // The host would refuse it unread; say why, and keep this warm process.
-      bridge.publish({ kind: "result", id: request.id, ok: false, failureKind: "execution_error", error: resultTooLarge(error.bytes, maxResultBytes) });
+      bridge.publish({ kind: "result", id: request.id, ok: false, failureKind: "execution_error", error: resultTooLarge(error.bytes, maxResultBytes), resultBytes: error.bytes });
     }
   };
 

@@ -8,6 +8,7 @@
 import { RecoverableToolError, type ToolDefinition } from "../authoring/index.js";
 import { copyJson, NotJsonError, type Json } from "./json-copy.js";
 import type { CallRequest, CallResponse } from "./protocol.js";
+import { describeThrown, messageText } from "./thrown-message.js";
 import { createToolContext, type ContextChannel } from "./tool-context.js";
 
 /** A bundle's module namespace (its exports by name). */
@@ -28,6 +29,8 @@ export type CallOutcome =
        * sees only the error.
        */
       readonly output?: Json;
+      /** The size of a result refused over `maxResultBytes` (the host words `error` for the call's surface). */
+      readonly resultBytes?: number;
     };
 
 class ConfigurationFailure extends Error {}
@@ -105,7 +108,8 @@ export async function executeDefinition(module: BundleModule, request: CallReque
   } catch (error) {
     if (RecoverableToolError.isRecoverable(error)) return { ok: false, failureKind: "invalid_input", error: messageOf(error) };
     const stack = stackOf(error);
-    return { ok: false, failureKind: "execution_error", error: messageOf(error), ...(stack ? { stack } : {}) };
+    // With its causes: `fetch` throws "fetch failed" and keeps the reason in `cause` (helper-78 D3).
+    return { ok: false, failureKind: "execution_error", error: describeThrown(error), ...(stack ? { stack } : {}) };
   }
   return projectResult(definition, request.toolName, result);
 }
@@ -123,7 +127,7 @@ async function projectResult(definition: ToolDefinition, toolName: string, resul
     return { ok: true, output, modelOutput: copyJson(projected, "model output") };
   } catch (error) {
     const what = error instanceof NotJsonError ? "returned a value that is not JSON" : "threw";
-    return { ok: false, failureKind: "execution_error", error: `toModelOutput of tool '${toolName}' ${what}: ${messageOf(error)}`, output };
+    return { ok: false, failureKind: "execution_error", error: `toModelOutput of tool '${toolName}' ${what}: ${error instanceof NotJsonError ? messageOf(error) : describeThrown(error)}`, output };
   }
 }
 
@@ -148,7 +152,7 @@ async function resolveDefinition(module: BundleModule, request: CallRequest): Pr
   } catch (error) {
     // The factory's own error is the cause: its stack goes to the event log (helper-75: a throwing
     // factory left no stack, where a throwing execute did).
-    throw new ConfigurationFailure(`The factory '${request.factory}' of tool '${request.toolName}' threw: ${messageOf(error)}`, { cause: error });
+    throw new ConfigurationFailure(`The factory '${request.factory}' of tool '${request.toolName}' threw: ${describeThrown(error)}`, { cause: error });
   }
   return checkDefinition(produced, `The value returned by factory '${request.factory}' of tool '${request.toolName}'`);
 }
@@ -190,19 +194,15 @@ export function bundleLoadFailure(error: unknown, toolName: string): CallOutcome
     return { ok: false, failureKind: "configuration_error", error: `Loading the bundle of tool '${toolName}' failed: ${messageOf(error)}` };
   }
   const stack = stackOf(error);
-  return { ok: false, failureKind: "execution_error", error: `The bundle of tool '${toolName}' threw while loading: ${messageOf(error)}`, ...(stack ? { stack } : {}) };
+  return { ok: false, failureKind: "execution_error", error: `The bundle of tool '${toolName}' threw while loading: ${describeThrown(error)}`, ...(stack ? { stack } : {}) };
 }
 
-/** The message of anything thrown: `Error.message`, a string as is, anything else as JSON. */
+/**
+ * The message of anything thrown: `Error.message`, a string as is, anything else as JSON; without
+ * its causes (those are `describeThrown`'s, for what a tool threw).
+ */
 export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") return (error as { message: string }).message;
-  if (typeof error === "string") return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
+  return messageText(error);
 }
 
 function capitalize(text: string): string {

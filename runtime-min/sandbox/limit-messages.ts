@@ -4,9 +4,27 @@
  * imports nothing.
  */
 
-/** The `execution_error` message of a result over the host's `maxResultBytes` limit. */
-export function resultTooLarge(bytes: number, limit: number): string {
-  return `The tool's result is ${bytes} bytes of JSON, over the host's limit of ${limit} bytes (maxResultBytes), so it was refused and not recorded. Return less (a summary, a page, or a file in the workspace handed off with handoff_artifact), or raise the limit with --max-result-bytes N (or host.maxResultBytes / RuntimeOptions.maxResultBytes).`;
+/**
+ * Which agent a call runs for: the root agent, or a subagent (a surface with a parent). The
+ * hint of {@link resultTooLarge} names the file tool of that surface.
+ */
+export type SurfaceRole = "root" | "subagent";
+
+/** What becomes of a file in the workspace, by surface (seed "Artifacts": only subagents hand off, only the root delivers). */
+const FILE_FATE: Readonly<Record<SurfaceRole, string>> = {
+  root: "; deliver_artifact gives it to the user",
+  subagent: "; handoff_artifact hands it to the parent agent",
+};
+
+/**
+ * The `execution_error` message of a result over the host's `maxResultBytes` limit. With the
+ * call's surface `role` the hint names its file tool (helper-78 D8.5: the root agent was sent to
+ * `handoff_artifact`, which only subagents have); without it (the sandbox process, which does
+ * not know its surface) it names neither, and the host words it again with the role.
+ */
+export function resultTooLarge(bytes: number, limit: number, role?: SurfaceRole): string {
+  const fate = role === undefined ? "" : FILE_FATE[role];
+  return `The tool's result is ${bytes} bytes of JSON, over the host's limit of ${limit} bytes (maxResultBytes), so it was refused and not recorded. Return less (a summary, a page, or a file written in the workspace whose path the tool returns: the model reads it in parts with read${fate}), or raise the limit with --max-result-bytes N (or host.maxResultBytes / RuntimeOptions.maxResultBytes).`;
 }
 
 /**

@@ -86,6 +86,8 @@ export type CallResponse =
       readonly stack?: string;
       /** The tool's full result when only `toModelOutput` failed: persisted, never shown to the model. */
       readonly output?: Json;
+      /** The size of a result refused over `maxResultBytes`: the host words the refusal for the call's surface. */
+      readonly resultBytes?: number;
     };
 
 /** The `ctx` operations a tool can ask the host for (seed "Execution Context"). */

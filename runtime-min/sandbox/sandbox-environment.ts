@@ -4,14 +4,25 @@
  * receive host secrets"; issue 4 item 4).
  *
  * The environment is built from an explicit allowlist, never by copying `process.env`: no host
- * variable outside {@link SANDBOX_ENV_ALLOWLIST} reaches the child, and no `NODE_*` variable at
- * all (the doorbell is a plain pipe on fd 3, not Node IPC, which would add `NODE_CHANNEL_FD`).
- * `ctx.config` travels in the call envelope, not in the environment.
+ * variable outside {@link SANDBOX_ENV_ALLOWLIST} reaches the child, and no `NODE_*` variable but
+ * `NODE_EXTRA_CA_CERTS` (the doorbell is a plain pipe on fd 3, not Node IPC, which would add
+ * `NODE_CHANNEL_FD`; `NODE_OPTIONS` could lift the permission model). `ctx.config` travels in the
+ * call envelope, not in the environment.
  */
 import * as path from "node:path";
 
-/** Host variables copied into the sandbox when set: portable process basics only. */
-export const SANDBOX_ENV_ALLOWLIST: readonly string[] = ["LANG", "LC_ALL", "PATH", "TZ"];
+/**
+ * Host variables copied into the sandbox when set: portable process basics, and where the host
+ * keeps its extra trusted CA certificates (helper-78 D3: behind a TLS-intercepting proxy every
+ * HTTPS request of a sandboxed tool failed with "self-signed certificate in certificate chain").
+ *
+ * The CA variables hold paths to public certificates, never credentials, and add trust the host
+ * process itself already has. `NODE_EXTRA_CA_CERTS` is read by Node's own startup (not through
+ * the `fs` API), so the permission model need not, and does not, let the tool read the file;
+ * `SSL_CERT_FILE` and `SSL_CERT_DIR` are OpenSSL's, used by the shell commands of
+ * `ctx.getSandbox().exec` (curl, git, Python) and ignored by Node unless `--use-openssl-ca`.
+ */
+export const SANDBOX_ENV_ALLOWLIST: readonly string[] = ["LANG", "LC_ALL", "NODE_EXTRA_CA_CERTS", "PATH", "SSL_CERT_DIR", "SSL_CERT_FILE", "TZ"];
 
 const FALLBACK_PATH = "/usr/local/bin:/usr/bin:/bin";
 

@@ -333,7 +333,7 @@ export class SandboxWorker {
           }
           if (message.kind === "result" && announced > this.options.maxResultBytes + ENVELOPE_OVERHEAD_BYTES) {
             // The child's own check was bypassed: refuse the result here, unrecorded.
-            this.settle(message.id)?.resolve({ ok: false, failureKind: "execution_error", error: resultTooLarge(announced, this.options.maxResultBytes) });
+            this.settle(message.id)?.resolve({ ok: false, failureKind: "execution_error", error: resultTooLarge(announced, this.options.maxResultBytes), resultBytes: announced });
           } else if (message.kind === "ready" && !ready) {
             ready = true;
             clearTimeout(timer);
@@ -391,6 +391,8 @@ export class SandboxWorker {
           error: message.error,
           ...(message.stack ? { stack: message.stack } : {}),
           ...(message.output !== undefined ? { output: message.output } : {}),
+          // The child is not trusted: a size that is no count of bytes is dropped (then its words stand).
+          ...(Number.isSafeInteger(message.resultBytes) && message.resultBytes! > 0 ? { resultBytes: message.resultBytes! } : {}),
         });
       }
     } else if (message.kind === "ctx") {

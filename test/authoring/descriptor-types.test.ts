@@ -2,7 +2,8 @@
  * Issue 9 part 3: the authoring types catch descriptor typos in `tsc` too. The real TypeScript
  * compiler (the repo's 6.0) checks `test/fixtures/descriptor-types/`: each misspelt key or
  * wrong enum value fails with TypeScript's own "Did you mean" error at that key, and the
- * correct entry passes with its literal types kept.
+ * correct entry passes with its literal types kept. `needsApproval.sideEffect` is open: a custom
+ * label (`"billing"`) passes (helper-78 D4), and a near miss is `compile`'s warning AL4032.
  */
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
@@ -20,7 +21,7 @@ function runTsc(project: string) {
 }
 
 describe("defineAssemblyLinePlugin's types", () => {
-  it("pass on a correct entry and keep its literal types", () => {
+  it("pass on a correct entry and keep its literal types, custom sideEffect labels included", () => {
     const run = runTsc("tsconfig.valid.json");
     expect(run.output).toBe("");
     expect(run.status).toBe(0);
@@ -33,7 +34,6 @@ describe("defineAssemblyLinePlugin's types", () => {
       "misspelt-approval-key.ts(9,44): error TS2561: Object literal may only specify known properties, but 'sideEfect' does not exist in type 'DescriptorApproval'. Did you mean to write 'sideEffect'?",
       "misspelt-key.ts(7,7): error TS2561: Object literal may only specify known properties, but 'descripton' does not exist in type 'ToolDescriptor'. Did you mean to write 'description'?",
       "misspelt-plugin-key.ts(4,3): error TS2561: Object literal may only specify known properties, but 'configSchma' does not exist in type 'AssemblyLinePlugin'. Did you mean to write 'configSchema'?",
-      `wrong-side-effect.ts(9,44): error TS2820: Type '"extrenal"' is not assignable to type 'DescriptorSideEffect | undefined'. Did you mean '"external"'?`,
       `wrong-visibility.ts(9,7): error TS2820: Type '"defered"' is not assignable to type '"visible" | "deferred" | "hidden" | undefined'. Did you mean '"deferred"'?`,
     ]);
   });

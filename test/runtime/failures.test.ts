@@ -28,6 +28,7 @@ beforeAll(async () => {
     probe("approval_drift", "approvalDrift", { needsApproval: null }),
     probe("projection_throws", "projectionThrows"),
     probe("projection_not_json", "projectionNotJson"),
+    probe("cause_chain", "causeChain"),
     { name: "load_throws", file: "load-throws.ts", description: "Throws while its module loads.", inputSchema: { type: "object" }, needsApproval: null },
   ]);
   runtime = await openRuntime({ root: agent.root });
@@ -151,6 +152,15 @@ describe("execution_error", () => {
     expect(String(failed["stack"])).toMatch(/^Error: load boom/);
   });
 
+  it("shows the causes of what a tool threw, bounded (helper-78 D3: fetch's 'fetch failed' hid 'self-signed certificate…')", async () => {
+    const result = await callAndCheckRunContinues("cause_chain", {});
+    expect(result).toMatchObject({ error: "fetch failed (cause: self-signed certificate in certificate chain)", failure: { kind: "execution_error" } });
+    const deep = await runtime.call({ tool: "cause_chain", input: { depth: 6 } });
+    expect(deep.error).toBe("fetch failed (cause: level 5; caused by: level 4; caused by: level 3)");
+    // The model sees messages only, never a cause's stack.
+    expect(deep.error).not.toContain(" at ");
+  });
+
   it.each([
     ["bigint_result", "result.total is a BigInt"],
     ["function_result", "result.items[0].callback is a function"],
@@ -160,5 +170,17 @@ describe("execution_error", () => {
     const result = await callAndCheckRunContinues(tool, {});
     expect(result.failure?.kind).toBe("execution_error");
     expect(result.error).toBe(`Tool '${tool}' returned a value that is not JSON: ${where}; the value must be JSON-serializable.`);
+  });
+});
+
+describe("execution_error in direct mode", () => {
+  it("shows the causes of what a tool threw as the sandbox does (helper-78 D3)", async () => {
+    const direct = await openRuntime({ root: agent.root, execution: "direct" });
+    try {
+      const result = await direct.call({ tool: "cause_chain", input: {}, runId: "direct-cause" });
+      expect(result).toMatchObject({ status: "failed", error: "fetch failed (cause: self-signed certificate in certificate chain)", failure: { kind: "execution_error" } });
+    } finally {
+      await direct.close();
+    }
   });
 });

@@ -31,6 +31,7 @@ beforeAll(async () => {
     hostile("hog", "hog"),
     hostile("buffer_hog", "bufferHog"),
     hostile("big_result", "bigResult"),
+    { name: "big_result", file: "hostile.ts", factory: "bigResult", surface: "subagents/researcher" },
     hostile("big_event", "bigEvent"),
     hostile("connect", "connect"),
     hostile("whoami", "whoami"),
@@ -219,6 +220,19 @@ describe("resource limits", () => {
       expect(result.error).toContain("over the host's limit of 10000 bytes (maxResultBytes)");
       expect(result.error).toContain("--max-result-bytes");
       expect(runtime.callRecord(`big-${execution}`, "big")?.output).toBeUndefined();
+    }
+  });
+
+  it("the refusal of an oversized result names the file tool of the call's surface (helper-78 D8.5: root agents were sent to handoff_artifact)", async () => {
+    for (const execution of ["sandbox", "direct"] as const) {
+      const runtime = await open({ maxResultBytes: 10_000, execution });
+      const root = await runtime.call({ tool: "big_result", input: { bytes: 50_000 }, runId: `big-root-${execution}` });
+      expect(root.error, execution).toContain("the model reads it in parts with read; deliver_artifact gives it to the user)");
+      expect(root.error, execution).not.toContain("handoff_artifact");
+      const subagent = await runtime.call({ tool: "big_result", input: { bytes: 50_000 }, runId: `big-sub-${execution}`, surface: "subagents/researcher" });
+      expect(subagent.failure, execution).toEqual({ kind: "execution_error", runCanContinue: true });
+      expect(subagent.error, execution).toContain("the model reads it in parts with read; handoff_artifact hands it to the parent agent)");
+      expect(subagent.error, execution).not.toContain("deliver_artifact");
     }
   });
 

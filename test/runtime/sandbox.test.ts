@@ -30,6 +30,7 @@ beforeAll(async () => {
     { name: "echo", file: seedTools.echo },
     probe("env_probe", "envProbe"),
     probe("write_outside", "writeOutside"),
+    probe("write_outside_uncaught", "writeOutsideUncaught"),
     probe("slow"),
     probe("big_file", "bigFile"),
     probe("emitter"),
@@ -61,12 +62,13 @@ describe("sandbox environment", () => {
     expect(seen.secret).toBeNull();
     const allowed = new Set([...SANDBOX_ENV_ALLOWLIST, "HOME", "TMPDIR"]);
     expect(seen.envKeys.filter((key) => !allowed.has(key))).toEqual([]);
-    expect(seen.envKeys.some((key) => key.startsWith("NODE_"))).toBe(false);
+    // NODE_EXTRA_CA_CERTS is the one NODE_* variable kept (CA paths; sandbox-tls.test.ts).
+    expect(seen.envKeys.some((key) => key.startsWith("NODE_") && key !== "NODE_EXTRA_CA_CERTS")).toBe(false);
     // Under the permission model /proc/self/environ is not readable at all; either way no secret.
     expect(seen.environ).not.toContain(SECRET);
-    expect(seen.environ).not.toMatch(/(^|\n)NODE_/);
+    expect(seen.environ).not.toMatch(/(^|\n)NODE_(?!EXTRA_CA_CERTS=)/);
     expect(seen.shell).not.toContain(SECRET);
-    expect(seen.shell).not.toMatch(/(^|\n)NODE_/);
+    expect(seen.shell).not.toMatch(/(^|\n)NODE_(?!EXTRA_CA_CERTS=)/);
     expect(seen.shell).toContain(`HOME=${workspaceOf("env-run")}`);
     expect(seen.cwd).toBe(workspaceOf("env-run"));
     expect(seen.workspace).toBe(workspaceOf("env-run"));
@@ -76,7 +78,7 @@ describe("sandbox environment", () => {
     expect(hostPid).toBeDefined();
     const environ = fs.readFileSync(`/proc/${hostPid}/environ`, "utf8").split("\0").filter(Boolean);
     expect(environ.join("\n")).not.toContain(SECRET);
-    expect(environ.filter((entry) => entry.startsWith("NODE_"))).toEqual([]);
+    expect(environ.filter((entry) => entry.startsWith("NODE_") && !entry.startsWith("NODE_EXTRA_CA_CERTS="))).toEqual([]);
     expect(environ.map((entry) => entry.slice(0, entry.indexOf("="))).filter((key) => !allowed.has(key))).toEqual([]);
     if (runtime.sandboxPermissionModel) {
       expect(seen.environ).toBe("unreadable: ERR_ACCESS_DENIED");
@@ -94,6 +96,18 @@ describe("sandbox environment", () => {
       expect(denied.output).toEqual({ wrote: false, code: "ERR_ACCESS_DENIED" });
       expect(fs.existsSync(outside)).toBe(false);
     }
+  });
+
+  it("says what the permission model refused, and where the rule is documented (helper-78 D8.6: Node's bare 'Access to this API has been restricted')", async (test) => {
+    if (!runtime.sandboxPermissionModel) return test.skip();
+    const outside = path.join(agent.root, "escaped-uncaught.txt");
+    const denied = await runtime.call({ tool: "write_outside_uncaught", input: { target: outside }, runId: "fs-run" });
+    expect(denied).toMatchObject({ status: "failed", failure: { kind: "execution_error" } });
+    expect(denied.error).toBe(
+      `Access to this API has been restricted: the host's sandbox policy refused writing '${outside}' (FileSystemWrite). ` +
+        `A sandboxed tool may write only in its run's workspace (ctx.getSandbox().workspace, its current folder); see "What a sandboxed tool may use" in docs/host-policy.md.`,
+    );
+    expect(fs.existsSync(outside)).toBe(false);
   });
 });
 
