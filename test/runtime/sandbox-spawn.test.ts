@@ -91,8 +91,11 @@ describe("spawnSandboxProcess", () => {
     const { started, spawned } = spawnMarker(300 * 1024);
     try {
       const deadline = Date.now() + 10_000;
-      while (!fs.existsSync(started) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(fs.readFileSync(started, "utf8")).toBe("yes");
+      // The mark's text, once written: writeFileSync creates the file before it writes "yes", so
+      // the file can exist empty for a moment (the fresh-clone run of stop 47 read it then).
+      const mark = (): string => (fs.existsSync(started) ? fs.readFileSync(started, "utf8") : "");
+      while (mark() !== "yes" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(mark()).toBe("yes");
     } finally {
       stop(spawned);
     }
