@@ -36,7 +36,7 @@ export function resolveDefinition(
   const fail = (diagnostic: Diagnostic): ResolvedDefinition => ({ file: undefined, diagnostics: [diagnostic] });
   const details = { path: propertyPath };
   if (!definition.startsWith("./")) {
-    return fail(createDiagnostic(Diagnostics.DefinitionNotRelative, location, [definition], details));
+    return fail(createDiagnostic(Diagnostics.DefinitionNotRelative, location, [definition], { ...details, ...withDotSlashHint(host, pluginRoot, definition) }));
   }
   const file = path.resolve(pluginRoot, definition);
   if (!isInside(pluginRoot, file)) return fail(createDiagnostic(Diagnostics.DefinitionEscapesPlugin, location, [definition, ""], details));
@@ -86,3 +86,16 @@ function missingDefinitionHint(host: CompilerHost, pluginRoot: string, definitio
   return "definition is relative to the plugin root (the folder with plugin.json).";
 }
 
+/**
+ * AL4005's hint when the same path with `./` before it names a file of the plugin
+ * (`ai.assemblyline/spin.ts` → "Did you mean './ai.assemblyline/spin.ts'?", which the editor's
+ * quick fix applies; helper-78's trial: the catalog's example named echo.ts). Nothing (the
+ * catalog's hint) for an absolute or parent path, or when no such file exists.
+ */
+function withDotSlashHint(host: CompilerHost, pluginRoot: string, definition: string): { hint?: string } {
+  if (definition === "" || path.isAbsolute(definition) || definition.startsWith("../") || definition.startsWith(".\\") || definition.includes("\\")) return {};
+  const candidate = `./${definition}`;
+  const file = path.resolve(pluginRoot, candidate);
+  if (!isInside(pluginRoot, file) || host.kind(file) !== "file") return {};
+  return { hint: `Did you mean '${candidate}'? Definitions are written relative to the plugin root, beginning with './'.` };
+}

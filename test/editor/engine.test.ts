@@ -271,6 +271,19 @@ describe("editor engine", () => {
     expect(frontEnd(root, file)).toEqual([]);
   });
 
+  it("fixes a definition path written without './' when the path with it names a file of the plugin (AL4005, helper-78)", () => {
+    const files = plugin("dotless", "echo", GOOD_FIELDS);
+    const entryFile = "plugins/dotless/ai.assemblyline/index.ts";
+    files[entryFile] = files[entryFile]!.replace('definition: "./ai.assemblyline/echo.ts"', 'definition: "ai.assemblyline/echo.ts"');
+    const root = writeTree({ "agent.md": "---\nname: dotless\ncapabilities:\n  dotless: {}\n---\n\nFixture.\n", ...files });
+    const engine = createEditorEngine();
+    const file = path.join(root, entryFile);
+    const fix = engine.analyzeFile(file).fixes.find((f) => f.kind === "did-you-mean");
+    expect(fix?.title).toBe("Change 'ai.assemblyline/echo.ts' to './ai.assemblyline/echo.ts'");
+    fs.writeFileSync(file, applyEdits(fs.readFileSync(file, "utf8"), fix!, file));
+    expect(frontEnd(root, file)).toEqual([]);
+  });
+
   it("offers only fixes whose diagnostic meets the asked range", () => {
     const root = fixtureAgent();
     const engine = createEditorEngine();

@@ -122,6 +122,17 @@ describe("descriptor validation", () => {
       ["AL6102", 1, 1, undefined],
     ]);
     expect(diagnostics[5]!.message).toContain("through a symlink");
+    // The path without './' names a file of the plugin: the hint is that exact path (helper-78), which the editor's quick fix applies.
+    expect(diagnostics[0]!.hint).toBe("Did you mean './ai.assemblyline/echo.ts'? Definitions are written relative to the plugin root, beginning with './'.");
+  });
+
+  it("keeps the catalog's AL4005 hint when './' before the path names no file of the plugin", () => {
+    const tool = (name: string, definition: string) => `  ${name}: { definition: ${JSON.stringify(definition)}, description: "Echo.", inputSchema: { type: "object" } },`;
+    const { diagnostics } = validate(["export default { tools: {", tool("a", "ai.assemblyline/nope.ts"), tool("b", "/abs/echo.ts"), "} };"]);
+    expect(diagnostics.map((d) => [d.code, d.hint])).toEqual([
+      ["AL4005", "Write it relative to the plugin root, e.g. './ai.assemblyline/echo.ts'."],
+      ["AL4005", "Write it relative to the plugin root, e.g. './ai.assemblyline/echo.ts'."],
+    ]);
   });
 
   it("suggests the intended definition path when the written one does not exist", () => {
