@@ -45,7 +45,8 @@ export function parseFrontMatter(file: string, text: string): FrontMatter {
   }
   const opening = OPENING.exec(text);
   if (!opening) {
-    return { located: undefined, bodyOffset: 0, lineMap, diagnostics: [createDiagnostic(Diagnostics.AgentFrontMatterMissing, fileStart(file))] };
+    const misplaced = misplacedFence(text, lineMap);
+    return { located: undefined, bodyOffset: 0, lineMap, diagnostics: [misplaced ?? createDiagnostic(Diagnostics.AgentFrontMatterMissing, fileStart(file))] };
   }
   const end = findClosing(text, opening[0].length);
   if (end === undefined) {
@@ -105,6 +106,39 @@ export function yamlSyntaxDiagnostic(errors: readonly YAMLError[], parsed: strin
   const others = rest.length === 0 ? "" : ` (the YAML parser reported ${rest.length} more error${rest.length === 1 ? "" : "s"} after this one, which may follow from it)`;
   const words = yamlErrorWords(first!, parsed);
   return createDiagnostic(Diagnostics.AgentFrontMatterYaml, locationOf(lineMap, words.start, words.end), [`${words.message ?? first!.message}${others}`], words.hint ? { hint: words.hint } : {});
+}
+
+/** A line of hyphens with spaces or tabs between or around them, at least two hyphens: `----`, ` ---`, `--`, `- - -`. */
+const FENCE_LIKE = /^[ \t]*-[ \t]*-[- \t]*$/;
+
+/**
+ * AL1030 for a front matter that is there but not read (new-user trial E1): the first line is a
+ * near miss of the opening `---` (`----`, ` ---`, `--`), or an exact `---` comes after blank
+ * lines, and a later line closes the block (`---`, `...`, or a near miss of them). Without it,
+ * such a file was only AL1004: `compile` exited 0 and wrote a lock without any tool, and the
+ * front matter became the instructions. A first line of hyphens with no closing line after it is
+ * a Markdown rule, left to AL1004. `undefined` when neither case applies.
+ */
+function misplacedFence(text: string, lineMap: LineMap): Diagnostic | undefined {
+  const start = text.startsWith("\uFEFF") ? 1 : 0;
+  const { lineStarts } = lineMap;
+  const lines = lineStarts.map((at, i) => text.slice(i === 0 ? start : at, lineStarts[i + 1] ?? text.length).replace(/(?:\r\n|[\n\r\u2028\u2029])$/, ""));
+  let first = 0;
+  while (first < lines.length && lines[first]!.trim() === "") first++;
+  const line = lines[first];
+  if (line === undefined) return undefined;
+  const exact = /^---[ \t]*$/.test(line);
+  if (!exact && (first > 0 || !FENCE_LIKE.test(line))) return undefined;
+  const closes = lines.slice(first + 1).some((later) => CLOSING.test(later) || FENCE_LIKE.test(later));
+  if (!closes) return undefined;
+  const lineStart = lineMap.lineStarts[first]! + (first === 0 ? start : 0);
+  const at = locationOf(lineMap, lineStart, lineStart + line.length);
+  if (exact) {
+    return createDiagnostic(Diagnostics.AgentFrontMatterFenceMisplaced, at, [`The front matter's '---' is on line ${first + 1}, not the first line`], {
+      hint: `Remove the ${first} line${first === 1 ? "" : "s"} before it: the front matter's '---' must be the file's first line.`,
+    });
+  }
+  return createDiagnostic(Diagnostics.AgentFrontMatterFenceMisplaced, at, [`The first line '${line}' is not the front matter's opening '---'`]);
 }
 
 /** Offset of the closing delimiter line's start, and of the line after it. */

@@ -179,6 +179,13 @@ export const AgentMessages = defineMessages({
     hint: "Did you mean '{1}'? Rename '{0}' to '{1}'.",
     docs: "A misspelled field is not read at all: with 'capabilites:' the surface would select nothing and compile would drop every plugin from plugins.lock. A top-level field within a small edit distance of a known one (name, description, capabilities) is therefore an error (issue 13 item 4); other fields are left to the host.",
   },
+  AgentFrontMatterFenceMisplaced: {
+    code: "AL1030",
+    severity: "error",
+    message: "{0}, so the front matter below it is not read and this surface would select no capabilities.",
+    hint: "Write exactly '---' (three hyphens, nothing before them) on the first line: the front matter's capabilities are otherwise not read.",
+    docs: "The front matter is read only when the file's first line is exactly '---' (DESIGN §2). A first line that is almost that ('----', ' ---', '--') or a '---' after blank lines, with a closing line further down, is a front matter nobody reads: without this error the surface selected nothing, compile exited 0 and wrote a lock without any tool (new-user trial E1, as AL1027 for a misspelled 'capabilities:'). A first line of hyphens with no closing line after it is a Markdown rule, and stays AL1004.",
+  },
   SurfaceSelectsNothing: {
     code: "AL1028",
     severity: "warning",

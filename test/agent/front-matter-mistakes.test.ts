@@ -45,6 +45,52 @@ describe("front matter mistakes", () => {
     expect(result.diagnostics.some((d) => d.path === "model")).toBe(false);
   });
 
+  it("a swap of two letters is one edit: nmae: is AL1027 (new-user trial E7)", async () => {
+    const { root, lock } = await agentWithLockThen((text) => text.replace("name:", "nmae:"));
+    const result = await compileAgent({ root, package: false, displayRoot: "." });
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.filter((d) => d.code === "AL1027").map((d) => [d.path, d.hint])).toEqual([["nmae", "Did you mean 'name'? Rename 'nmae' to 'name'."]]);
+    expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toBe(lock);
+  });
+
+  // New-user trial E1: `----` on the first line made the whole front matter instructions text,
+  // compile exited 0 with a warning and wrote a lock without any tool.
+  it.each([
+    ["----", "----"],
+    [" ---", " ---"],
+    ["--", "--"],
+    ["- - -", "- - -"],
+  ])("an opening fence written %j is an error at line 1, and the lock keeps its tools", async (written) => {
+    const { root, lock } = await agentWithLockThen((text) => text.replace(/^---\n/, `${written}\n`));
+    const result = await compileAgent({ root, package: false, displayRoot: "." });
+    expect(result.ok).toBe(false);
+    const fence = result.diagnostics.filter((d) => d.code === "AL1030");
+    expect(fence).toHaveLength(1);
+    expect(fence[0]).toMatchObject({ severity: "error", file: "agent.md", line: 1, column: 1, endLine: 1, endColumn: written.length + 1 });
+    expect(fence[0]!.message).toContain(`'${written}'`);
+    expect(fence[0]!.hint).toBe("Write exactly '---' (three hyphens, nothing before them) on the first line: the front matter's capabilities are otherwise not read.");
+    expect(result.diagnostics.some((d) => d.code === "AL1004")).toBe(false);
+    expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toBe(lock);
+  });
+
+  it("a front matter after blank lines is an error at its fence: the fence must be the first line", async () => {
+    const { root, lock } = await agentWithLockThen((text) => `\n\n${text}`);
+    const result = await compileAgent({ root, package: false, displayRoot: "." });
+    expect(result.ok).toBe(false);
+    const fence = result.diagnostics.filter((d) => d.code === "AL1030");
+    expect(fence).toHaveLength(1);
+    expect(fence[0]).toMatchObject({ line: 3, column: 1 });
+    expect(fence[0]!.hint).toBe("Remove the 2 lines before it: the front matter's '---' must be the file's first line.");
+    expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toBe(lock);
+  });
+
+  it("instructions that only start with a horizontal rule, with no later fence, stay AL1004", async () => {
+    const { root } = await agentWithLockThen(() => "----\n\nYou answer questions.\n");
+    const result = await compileAgent({ root, package: false, displayRoot: "." });
+    expect(result.diagnostics.map((d) => d.code)).toContain("AL1004");
+    expect(result.diagnostics.some((d) => d.code === "AL1030")).toBe(false);
+  });
+
   it("a surface that selects nothing while plugins/ holds plugins is one warning naming them", async () => {
     const { root } = await agentWithLockThen((text) => text.replace(/capabilities:[\s\S]*?\n---/, "plugins: none\n---"));
     const result = await compileAgent({ root, package: false, displayRoot: ".", check: true });
