@@ -214,8 +214,18 @@ function checkExports(
   name: string,
 ): Diagnostic[] {
   if (!analysis.parsed) return [];
+  const form = analysis.definedTools.find((tool) => tool.exportName === (factory ?? "default"))?.form;
   if (factory !== undefined) {
-    if (analysis.namedExports.includes(factory)) return [];
+    if (analysis.namedExports.includes(factory)) {
+      if (form !== "value") return [];
+      return [
+        createDiagnostic(Diagnostics.FactoryFormMismatch, locateValue(entry, `${pointer}/factory`, fallback).value, [`factory '${factory}' names the tool itself (a defineTool({...}) value), not a function that returns it`], {
+          path: ["tools", name, "factory"],
+          hint: `Remove factory and make the tool the module's default export (export default defineTool({...})), or export a function that returns it: export function ${factory}(config) { return defineTool({...}); }.`,
+          related: [{ ...fileStart(analysis.file), message: "The definition module" }],
+        }),
+      ];
+    }
     const at = locateValue(entry, `${pointer}/factory`, fallback).value;
     const path = ["tools", name, "factory"];
     if (analysis.hasExportStar) return [createDiagnostic(Diagnostics.FactoryUnverifiable, at, [factory, definition], { path })];
@@ -228,8 +238,17 @@ function checkExports(
       }),
     ];
   }
-  if (analysis.hasDefaultExport) return [];
   const at = locateValue(entry, `${pointer}/definition`, fallback).value;
+  if (analysis.hasDefaultExport) {
+    if (form !== "factory") return [];
+    return [
+      createDiagnostic(Diagnostics.FactoryFormMismatch, at, [`The default export of ${definition} is a function that returns the tool, and the descriptor names no factory`], {
+        path: ["tools", name, "definition"],
+        hint: "Export the function by name and set factory to that name, or export the tool itself: export default defineTool({...}).",
+        related: [{ ...fileStart(analysis.file), message: "The definition module" }],
+      }),
+    ];
+  }
   return [createDiagnostic(Diagnostics.DefinitionNoDefaultExport, at, [definition], { path: ["tools", name, "definition"] })];
 }
 

@@ -164,6 +164,34 @@ describe("descriptor validation", () => {
     expect(diagnostics[0]!.hint).toBe("It exports: createSearchTool.");
   });
 
+  // New-user trial E2: `factory: "gated"` naming `export const gated = defineTool({...})` passed
+  // compile, validate and tsc, and failed only when called (after its approval was spent).
+  it("reports (AL4033) a factory that names the tool itself, and a default export that is a factory without factory", () => {
+    const { diagnostics } = validate(
+      [
+        "export default { tools: {",
+        '  a: { definition: "./ai.assemblyline/gated.ts", factory: "gated", description: "G.", inputSchema: { type: "object" } },',
+        '  b: { definition: "./ai.assemblyline/make.ts", description: "M.", inputSchema: { type: "object" } },',
+        '  c: { definition: "./ai.assemblyline/gated.ts", factory: "makeGated", description: "G.", inputSchema: { type: "object" } },',
+        '  d: { definition: "./ai.assemblyline/make.ts", factory: "other", description: "M.", inputSchema: { type: "object" } },',
+        "} };",
+      ],
+      {
+        "ai.assemblyline/gated.ts": 'import { defineTool } from "@assemblyline-agents/core";\nexport const gated = defineTool({ description: "G.", inputSchema: { type: "object" }, async execute() { return {}; } });\nexport const makeGated = () => gated;\n',
+        "ai.assemblyline/make.ts": 'import { defineTool } from "@assemblyline-agents/core";\nexport default function make() {\n  return defineTool({ description: "M.", inputSchema: { type: "object" }, async execute() { return {}; } });\n}\nexport function other() {\n  return defineTool({ description: "M.", inputSchema: { type: "object" }, async execute() { return {}; } });\n}\n',
+      },
+    );
+    expect(diagnostics.map(pick)).toEqual([
+      { code: "AL4033", line: 2, column: '  a: { definition: "./ai.assemblyline/gated.ts", factory: "gated"'.indexOf('"gated"') + 1, path: "tools.a.factory" },
+      { code: "AL4033", line: 3, column: 20, path: "tools.b.definition" },
+    ]);
+    expect(diagnostics.map((d) => d.severity)).toEqual(["error", "error"]);
+    expect(diagnostics[0]!.message).toBe("factory 'gated' names the tool itself (a defineTool({...}) value), not a function that returns it, so the call fails when it runs.");
+    expect(diagnostics[0]!.hint).toBe("Remove factory and make the tool the module's default export (export default defineTool({...})), or export a function that returns it: export function gated(config) { return defineTool({...}); }.");
+    expect(diagnostics[1]!.message).toBe("The default export of ./ai.assemblyline/make.ts is a function that returns the tool, and the descriptor names no factory, so the call fails when it runs.");
+    expect(diagnostics[1]!.hint).toBe("Export the function by name and set factory to that name, or export the tool itself: export default defineTool({...}).");
+  });
+
   it("warns (AL4010) when the factory may come from an 'export *' the compiler does not follow", () => {
     const { diagnostics } = validate(
       ["export default { tools: {", '  a: { definition: "./ai.assemblyline/search.ts", factory: "createSearch", description: "S.", inputSchema: { type: "object" } },', "} };"],
