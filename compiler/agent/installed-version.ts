@@ -2,7 +2,8 @@
  * The lock pins published plugins; `compile` refuses an installed version that differs from the
  * pinned one (issue 3 item 7).
  */
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import * as path from "node:path";
+import { createDiagnostic, fillTemplate, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import type { LockedSource } from "../../contract/lockfile-types.js";
 
@@ -18,6 +19,14 @@ export interface InstalledVersionCheck {
   readonly location: SourceLocation;
   /** The command that installs the project's dependencies (`npm install`, `pnpm install`, `yarn install`). */
   readonly installCommand: string;
+  /**
+   * How the project's `package.json` declares the package, when it does: the dependency's spec
+   * (`^1.2.0`, `file:vendor/x-1.3.0.tgz`) and the folder of that `package.json`, which a path in
+   * the spec is relative to.
+   */
+  readonly declared?: { readonly spec: string; readonly projectDir: string };
+  /** The folder a path in the hint's `add` command is shown relative to (the agent root, where `add` is run). */
+  readonly displayFrom?: string;
 }
 
 /**
@@ -34,14 +43,36 @@ export function checkInstalledVersion(check: InstalledVersionCheck): Diagnostic 
     return createDiagnostic(Diagnostics.LockedPackageNotInstalled, check.location, [check.capability, locked.name, locked.version, check.installCommand]);
   }
   if (check.installedVersion === locked.version) return undefined;
-  return createDiagnostic(Diagnostics.LockedVersionMismatch, check.location, [
-    check.capability,
-    locked.name,
-    locked.version,
-    check.installedVersion,
-    check.installCommand,
-    addSpecOf(locked.name, check.installedVersion),
-  ]);
+  const source = check.declared && declaredSource(check.declared, check.displayFrom ?? check.declared.projectDir);
+  const args = [check.capability, locked.name, locked.version, check.installedVersion, check.installCommand, source?.kind === "path" ? source.addSpec : addSpecOf(locked.name, check.installedVersion), check.declared?.spec ?? ""];
+  // Installed from a path or git: `npm install` keeps what package.json names, and `add
+  // npm:<name>@<version>` would ask the registry for a package of that name, which may be
+  // another one (new-user trial E4). The hint names what package.json installs from instead.
+  const hint =
+    source === undefined
+      ? undefined
+      : source.kind === "path"
+        ? fillTemplate("package.json installs {1} from {6}, so `{4}` keeps {1}@{3}. Run `{cli} add {5}` to lock the installed one, or point package.json at {1}@{2} again and run `{4}`.", args)
+        : fillTemplate("package.json installs {1} from {6}, which `add` does not lock. Point package.json at {1}@{2} again and run `{4}`, or pack the installed one with `npm pack` and add the tarball.", args);
+  return createDiagnostic(Diagnostics.LockedVersionMismatch, check.location, args, hint === undefined ? {} : { hint });
+}
+
+/**
+ * What a `package.json` dependency spec installs from, when it is not the registry: a path
+ * (`file:`, `link:`, `./x`, `../x`, `/x`, a `.tgz`), with the `add` argument that names it from
+ * `displayFrom`; or git or a URL (`git+…`, `github:…`, `https://…`, `user/repo`). `undefined`
+ * for a registry version, range, tag or `npm:` alias, which the catalog hint covers.
+ */
+function declaredSource(declared: { readonly spec: string; readonly projectDir: string }, displayFrom: string): { kind: "path"; addSpec: string } | { kind: "remote" } | undefined {
+  const spec = declared.spec.trim();
+  const local = /^(?:file|link):/.exec(spec) ? spec.slice(spec.indexOf(":") + 1) : /^(?:\.{1,2}(?:[\\/]|$)|[\\/]|[A-Za-z]:[\\/])/.test(spec) || /\.(?:tgz|tar\.gz|tar)$/i.test(spec) ? spec : undefined;
+  if (local !== undefined) {
+    const relative = path.relative(displayFrom, path.resolve(declared.projectDir, local));
+    const shown = relative === "" ? "." : path.isAbsolute(relative) || relative.startsWith("..") ? relative : `./${relative}`;
+    return { kind: "path", addSpec: shown.split(path.sep).join("/") };
+  }
+  if (/^(?:[a-z+]+:|[^@\s/][^\s/]*\/[^\s]+$)/i.test(spec) && !spec.startsWith("npm:")) return { kind: "remote" };
+  return undefined;
 }
 
 /**

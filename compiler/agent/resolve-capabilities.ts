@@ -56,7 +56,7 @@ export function resolveCapabilities(host: CompilerHost, agent: AgentModel, optio
   const diagnostics: Diagnostic[] = [];
   for (const surface of agent.surfaces) {
     for (const request of surface.capabilities) {
-      const source = resolveOne(host, surface, request, options, diagnostics);
+      const source = resolveOne(host, surface, request, options, diagnostics, agent.root);
       if (source) capabilities.push({ surfaceId: surface.id, request, source });
     }
     // When agent.md itself is broken, what it selects is unknown: do not call folders unselected.
@@ -71,6 +71,7 @@ function resolveOne(
   request: CapabilityRequest,
   options: ResolveOptions,
   diagnostics: Diagnostic[],
+  agentRoot: string,
 ): CapabilitySource | undefined {
   const localDir = path.join(surface.dir, "plugins", request.key);
   const localKind = host.kind(localDir);
@@ -106,6 +107,8 @@ function resolveOne(
       installedVersion: installed?.version,
       location: request.location,
       installCommand: options.installCommand ?? "npm install",
+      ...declaredDependency(host, installed?.dir, packageName),
+      displayFrom: agentRoot,
     });
     if (mismatch) {
       diagnostics.push({ ...mismatch, path: formatPropertyPath(["capabilities", request.key]) });
@@ -121,6 +124,30 @@ function resolveOne(
     return undefined;
   }
   return { type: "npm", name: packageName, version: installed.version, dir: installed.dir };
+}
+
+/**
+ * How the `package.json` beside the `node_modules` that holds `installedDir` declares `name`
+ * (in `dependencies`, `devDependencies` or `optionalDependencies`), for AL6008's hint; nothing
+ * when it is not installed, the file is unreadable or does not name it.
+ */
+function declaredDependency(host: CompilerHost, installedDir: string | undefined, name: string): { declared?: { spec: string; projectDir: string } } {
+  if (installedDir === undefined) return {};
+  const projectDir = path.dirname(path.dirname(name.startsWith("@") ? path.dirname(installedDir) : installedDir));
+  const manifest = host.read(path.join(projectDir, "package.json"));
+  if (manifest.kind !== "file") return {};
+  try {
+    const parsed: unknown = JSON.parse(manifest.text.replace(/^\uFEFF/, ""));
+    if (!isJsonObject(parsed)) return {};
+    for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
+      const deps = parsed[field];
+      const spec = isJsonObject(deps) ? deps[name] : undefined;
+      if (typeof spec === "string") return { declared: { spec, projectDir } };
+    }
+  } catch {
+    // Not JSON: the hint keeps its registry form.
+  }
+  return {};
 }
 
 /**

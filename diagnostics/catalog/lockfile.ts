@@ -61,7 +61,7 @@ export const LockfileMessages = defineMessages({
     severity: "error",
     message: "Capability '{0}' is locked to {1}@{2}, but {1}@{3} is installed.",
     hint: "Run `{4}` to install the locked version, or `{cli} add {5}` to lock the installed one.",
-    docs: "The lock pins the exact published package a capability was compiled from; compiling another version would change the agent's tools behind the lock's back (issue 3 item 7).",
+    docs: "The lock pins the exact published package a capability was compiled from; compiling another version would change the agent's tools behind the lock's back (issue 3 item 7). When package.json installs the package from a path (a tarball or folder) or from git, the hint says so and names that path for `add` (or, for git, how to pin it again), never `npm:<name>`, which would ask the registry for a package of that name.",
   },
   LockedPackageNotInstalled: {
     code: "AL6009",

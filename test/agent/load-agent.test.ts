@@ -251,6 +251,19 @@ describe("resolveCapabilities", () => {
     const accepted = resolveCapabilities(host, loadAgent(host, root), { pins, acceptInstalled: new Set([".\0openui"]) });
     expect(accepted.diagnostics).toEqual([]);
   });
+
+  it("reads how package.json installs the package for the hint: a tarball is named by its path, not by npm:<name> (new-user trial E4)", () => {
+    const root = writeTree({
+      "agent.md": "---\ncapabilities:\n  weather:\n    package: weather-plugin\n---\n",
+      "package.json": '{"devDependencies":{"weather-plugin":"file:vendor/weather-plugin-1.3.0.tgz"}}',
+      "node_modules/weather-plugin/package.json": '{"version":"1.3.0"}',
+    });
+    const pins = new Map([[".", new Map([["weather", { name: "weather-plugin", version: "1.2.0" }]])]]);
+    const [diagnostic] = resolveCapabilities(host, loadAgent(host, root), { pins }).diagnostics;
+    expect(diagnostic).toMatchObject({ code: "AL6008", path: "capabilities.weather" });
+    expect(diagnostic!.hint).toContain("Run `npx assembly-line add ./vendor/weather-plugin-1.3.0.tgz` to lock the installed one");
+    expect(diagnostic!.hint).not.toContain("npm:");
+  });
 });
 
 describe("loadAgent: agent.md that is not UTF-8 (AL1003)", () => {

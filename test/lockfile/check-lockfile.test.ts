@@ -255,6 +255,21 @@ describe("checkInstalledVersion", () => {
     expect(checkInstalledVersion({ capability: "openui", locked, installedVersion: undefined, location, installCommand: "npm install" })?.code).toBe("AL6009");
   });
 
+  // New-user trial E4: a plugin installed from a tarball got `add npm:weather-plugin@1.3.0`, which
+  // asks the public registry (a 404 there, or an unrelated package of that name).
+  it("names the path package.json installs from, never the registry, when the installed one came from a file or git", () => {
+    const unscoped = { type: "npm", name: "weather-plugin", version: "1.2.0" } as const;
+    const base = { capability: "weather", locked: unscoped, installedVersion: "1.3.0", location, installCommand: "npm install", displayFrom: "/agent" };
+    expect(checkInstalledVersion({ ...base, declared: { spec: "file:vendor/weather-plugin-1.3.0.tgz", projectDir: "/agent" } })?.hint).toBe(
+      "package.json installs weather-plugin from file:vendor/weather-plugin-1.3.0.tgz, so `npm install` keeps weather-plugin@1.3.0. Run `npx assembly-line add ./vendor/weather-plugin-1.3.0.tgz` to lock the installed one, or point package.json at weather-plugin@1.2.0 again and run `npm install`.",
+    );
+    expect(checkInstalledVersion({ ...base, declared: { spec: "../plugins/weather", projectDir: "/agent" } })?.hint).toContain("`npx assembly-line add ../plugins/weather`");
+    expect(checkInstalledVersion({ ...base, declared: { spec: "github:me/weather", projectDir: "/agent" } })?.hint).toBe(
+      "package.json installs weather-plugin from github:me/weather, which `add` does not lock. Point package.json at weather-plugin@1.2.0 again and run `npm install`, or pack the installed one with `npm pack` and add the tarball.",
+    );
+    expect(checkInstalledVersion({ ...base, declared: { spec: "^1.3.0", projectDir: "/agent" } })?.hint).toContain("add npm:weather-plugin@1.3.0");
+  });
+
   it("names an unscoped package with npm: in the hint (a bare name would mean @assemblyline-agents/<name>)", () => {
     const unscoped = { type: "npm", name: "community-charts", version: "2.0.0" } as const;
     const diagnostic = checkInstalledVersion({ capability: "charts", locked: unscoped, installedVersion: "2.1.0", location, installCommand: "npm install" });
