@@ -51,6 +51,20 @@ describe.runIf(process.platform === "linux")("the host's workspace file exchange
     await expect(readWorkspaceFile(workspace, "../secret.txt")).rejects.toThrow(/outside the run's workspace/);
   });
 
+  // New-user trial E6: a missing file's error named the host's descriptor path
+  // (`ENOENT: …, open '/proc/self/fd/23/nope.txt'`), which the tool passed on to the model.
+  it("says what is missing in the tool's own path, never the host's descriptor path", async () => {
+    const workspace = tempDir("al-ws-");
+    fs.mkdirSync(path.join(workspace, "sub"));
+    for (const requested of ["nope.txt", "/workspace/nope.txt", "sub/nope.txt"]) {
+      const error = await readWorkspaceFile(workspace, requested).then(() => undefined, (e: unknown) => e as Error);
+      expect(error?.message, requested).toBe(`The file '${requested}' does not exist in the workspace.`);
+    }
+    const deeper = await readWorkspaceFileBytes(workspace, "none/deeper.txt").then(() => undefined, (e: unknown) => e as Error);
+    expect(deeper?.message).toBe("The file 'none/deeper.txt' does not exist in the workspace.");
+    expect(deeper?.message).not.toContain("/proc/");
+  });
+
   it("never reads or writes through a link swapped in while it works (review N2)", async () => {
     const workspace = tempDir("al-ws-");
     const state = tempDir("al-state-");
