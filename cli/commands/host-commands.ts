@@ -128,10 +128,11 @@ export function compileFirst(loadCompiler: CompilerLoader): NonNullable<RuntimeC
     const hadLock = fs.existsSync(lock);
     const ensured = await ensureArtifact(root, loadCompiler, artifactDir);
     // Said plainly (new-user trial M23, M41: "compiled . first: plugins.lock was updated" was cryptic): what moved, why, what to do.
+    // Both causes are named: a lock edited by hand is rewritten too, and "the agent changed" alone was wrong then (E9).
     if (ensured.lockChanged) {
       process.stderr.write(
         hadLock
-          ? `assembly-line: the agent (${root}) changed since its last compile, so it was compiled first, and ${lock} was updated: review it with \`git diff ${lock}\` and commit it with your change.\n`
+          ? `assembly-line: ${lock} did not match the agent (${root}): the agent changed since its last compile, or the lock was edited. The agent was compiled first, and ${lock} was updated: review it with \`git diff ${lock}\` and commit it with your change.\n`
           : `assembly-line: the agent (${root}) had no plugins.lock, so it was compiled first, and ${lock} was written: commit it with the agent.\n`,
       );
     }

@@ -68,8 +68,20 @@ describe("call, approve, tools and search compile first only when needed", () =>
     const run = runCli(["tools", fresh, "--format", "json"]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toContain(`the agent (${fresh}) had no plugins.lock, so it was compiled first, and ${path.join(fresh, "plugins.lock")} was written`);
-    expect(run.stderr).not.toContain("changed since its last compile");
+    expect(run.stderr).not.toContain("did not match the agent");
     expect(fs.existsSync(path.join(fresh, "plugins.lock"))).toBe(true);
+  });
+
+  it("names a hand-edited lock as a cause too, not only a changed agent (new-user trial E9)", () => {
+    const agent = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    expect(runCliJson(["compile", agent]).status).toBe(0);
+    const lock = path.join(agent, "plugins.lock");
+    const compiled = fs.readFileSync(lock, "utf8");
+    fs.writeFileSync(lock, compiled.replace("Echo a message back to the caller.", "Echo, edited by hand."));
+    const run = runCli(["tools", agent, "--format", "json"]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`${lock} did not match the agent (${agent}): the agent changed since its last compile, or the lock was edited.`);
+    expect(fs.readFileSync(lock, "utf8")).toBe(compiled);
   });
 
   it("compiles a changed plugin before the call and says the lock was updated", () => {
@@ -82,7 +94,7 @@ describe("call, approve, tools and search compile first only when needed", () =>
     expect(run.status).toBe(0);
     expect(run.stderr).toContain("plugins.lock was updated");
     // Says why, and what to do (new-user trial M23: "compiled . first" was cryptic).
-    expect(run.stderr).toContain(`the agent (${root}) changed since its last compile, so it was compiled first`);
+    expect(run.stderr).toContain(`${path.join(root, "plugins.lock")} did not match the agent (${root}): the agent changed since its last compile, or the lock was edited. The agent was compiled first`);
     expect(run.stderr).toContain(`git diff ${path.join(root, "plugins.lock")}`);
     const echo = (JSON.parse(run.stdout) as { tools: { name: string; description: string }[] }).tools.find((tool) => tool.name === "echo");
     expect(echo?.description).toBe("Echo a message back, unchanged.");
