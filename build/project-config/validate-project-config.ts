@@ -16,7 +16,7 @@ import { packagePath } from "../../common/package-root.js";
 import { fileStart, type SourceLocation } from "../../common/positions.js";
 import { locateValue, type LocatedValue } from "../../compiler/model.js";
 import { Diagnostics, allDiagnosticMessages, diagnosticMessageFor } from "../../diagnostics/catalog/index.js";
-import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
 import { shownFile, type HostPolicyDefaults, type ProjectConfig, type RuleSetting } from "./types.js";
 
@@ -49,11 +49,12 @@ export function validateProjectConfig(file: string, value: unknown, source: Conf
   };
   const diagnostics: Diagnostic[] = [];
   if (!validate(value)) diagnostics.push(...mapSchemaErrors(shownFile(file), value, validate.errors ?? [], at));
-  if (diagnostics.length > 0) return { config: { rules: {}, host: {} }, diagnostics: dedupe(diagnostics) };
+  // In source order, not ajv's (new-user trial: 1:3, 1:63, 1:37).
+  if (diagnostics.length > 0) return { config: { rules: {}, host: {} }, diagnostics: sortDiagnostics(dedupe(diagnostics)) };
   const raw = value as Record<string, unknown>;
   const rules = (raw["rules"] ?? {}) as Record<string, RuleSetting>;
   diagnostics.push(...checkRules(rules, at));
-  if (diagnostics.length > 0) return { config: { rules: {}, host: {} }, diagnostics };
+  if (diagnostics.length > 0) return { config: { rules: {}, host: {} }, diagnostics: sortDiagnostics(diagnostics) };
   const dir = path.dirname(file);
   const config: ProjectConfig = {
     file,

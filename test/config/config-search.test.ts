@@ -122,3 +122,16 @@ describe("the project configuration's search", () => {
     }
   });
 });
+
+describe("a configuration's problems", () => {
+  // New-user trial: three AL9111 of one file came out as 1:3, 1:63, 1:37 (ajv's order).
+  it("are reported in source order", async () => {
+    const agent = tempDir("al-config-order-");
+    writeFiles(agent, { "assembly-line.config.json": '{ "outdir": "x", "host": { "execution": "docker" }, "format": "jsn", "maxWarnings": "3" }\n' });
+    const { diagnostics } = await loadProjectConfig(agent);
+    expect(diagnostics.map((d) => d.code)).toEqual(["AL9111", "AL9111", "AL9111", "AL9111"]);
+    const columns = diagnostics.map((d) => d.column);
+    expect(columns).toEqual([...columns].sort((a, b) => a - b));
+    expect(diagnostics.map((d) => d.path)).toEqual(["outdir", "host.execution", "format", "maxWarnings"]);
+  });
+});
