@@ -454,7 +454,7 @@ function analyse(host: CompilerHost, options: CompileOptions, saves: PendingSave
       pins: pinsOf(previous),
       ...(persistent ? { analyzer: createStaticAnalyzer(frontHost, { persistent, retainModules: ONE_SHOT_RETENTION }) } : {}),
       ...(reuse ? { reuse } : {}),
-      ...(cache ? { verdictStore: cache } : {}),
+      ...(cache ? { verdictStore: cache, frontMatters: cache } : {}),
       ...(pool ? { pool } : {}),
       ...(options.acceptInstalled ? { acceptInstalled: options.acceptInstalled } : {}),
       ...(options.installCommand ? { installCommand: options.installCommand } : {}),

@@ -8,6 +8,7 @@
  * could produce, so one run reports all problems, not just the first.
  */
 import { loadAgent } from "./agent/load-agent.js";
+import type { FrontMatterStore } from "./agent/front-matter.js";
 import { resolveCapabilities, type PackagePins } from "./agent/resolve-capabilities.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { dedupeDiagnostics, createDiagnostic } from "../diagnostics/diagnostic.js";
@@ -65,6 +66,8 @@ export interface AnalyzeOptions {
   readonly schemaCompiler?: SchemaCompiler;
   /** Schema verdicts kept between runs (the persistent analysis cache); only without `schemaCompiler`. */
   readonly verdictStore?: VerdictStore;
+  /** Where each `agent.md`'s parsed front matter is kept between runs (the persistent analysis cache). */
+  readonly frontMatters?: FrontMatterStore;
   /**
    * The analysis worker (`analysis-pool.ts`), which must be `analyzer`'s persistent store: the
    * plugin folders are assigned to it once resolved, and pass 1 analyses the entry and
@@ -88,7 +91,7 @@ export interface AnalyzeOptions {
  */
 export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeOptions = {}): AgentAnalysis {
   const diagnostics: Diagnostic[] = [];
-  const agent = loadAgent(host, root);
+  const agent = loadAgent(host, root, options.frontMatters);
   diagnostics.push(...agent.diagnostics);
   const resolution = resolveCapabilities(host, agent, options);
   diagnostics.push(...resolution.diagnostics);

@@ -27,6 +27,20 @@ export interface FrontMatter {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/**
+ * Where parsed front matters are kept between compiles (the analysis cache,
+ * `../static-analysis/analysis-cache.ts`): {@link parseFrontMatter} is a function of the file's
+ * path and text alone, so a result kept for exactly that path and text is the one a parse gives
+ * (docs/performance.md, "Incremental compiles with packaging", tenth round).
+ */
+export interface FrontMatterStore {
+  /**
+   * The front matter of `file` with `text`: the one kept for that path and exactly that text when
+   * there is one, else `parse()`'s, which is then kept for the next compile.
+   */
+  frontMatter(file: string, text: string, parse: () => FrontMatter): FrontMatter;
+}
+
 const OPENING = /^\uFEFF?---[ \t]*(\r\n|\n|\r)/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*$/;
 

@@ -18,7 +18,7 @@ import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import type { AgentModel, CapabilityRequest, LocatedValue, Surface } from "../model.js";
 import { findLocation } from "../location-table.js";
 import { describeKind } from "../../diagnostics/json-kinds.js";
-import { parseFrontMatter } from "./front-matter.js";
+import { parseFrontMatter, type FrontMatterStore } from "./front-matter.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { escapePointerSegment } from "../../common/json-pointer.js";
 import { discoverSurfaceSkills } from "./surface-skills.js";
@@ -41,16 +41,18 @@ export const CAPABILITY_FIELDS = ["package", "config"] as const;
 /**
  * Loads the agent at `root` (absolute): the root surface and every nested subagent surface.
  *
+ * @param frontMatters where each `agent.md`'s parsed front matter is kept between compiles
+ *   (the compile's analysis cache); without it, every front matter is parsed.
  * @returns surfaces root first, then children in code-unit order of their ids, each with its
  *   own skills (`skills/<name>/SKILL.md`, see `discoverSurfaceSkills`), plus every diagnostic
  *   found (missing or broken `agent.md`, bad capability entries, an ignored `tools/` folder,
  *   skipped skills). Never throws.
  */
-export function loadAgent(host: CompilerHost, root: string): AgentModel {
+export function loadAgent(host: CompilerHost, root: string, frontMatters?: FrontMatterStore): AgentModel {
   const surfaces: Surface[] = [];
   const diagnostics: Diagnostic[] = [];
   const visit = (id: string, dir: string, parent: string | null): void => {
-    const surface = loadSurface(host, root, id, dir, parent, diagnostics);
+    const surface = loadSurface(host, root, id, dir, parent, diagnostics, frontMatters);
     if (surface) surfaces.push(surface);
     for (const child of listSubagents(host, dir, diagnostics)) {
       visit(id === "." ? `subagents/${child}` : `${id}/subagents/${child}`, path.join(dir, "subagents", child), id);
@@ -61,7 +63,7 @@ export function loadAgent(host: CompilerHost, root: string): AgentModel {
   return { root, surfaces, diagnostics };
 }
 
-function loadSurface(host: CompilerHost, root: string, id: string, dir: string, parent: string | null, diagnostics: Diagnostic[]): Surface | undefined {
+function loadSurface(host: CompilerHost, root: string, id: string, dir: string, parent: string | null, diagnostics: Diagnostic[], frontMatters: FrontMatterStore | undefined): Surface | undefined {
   const agentFile = path.join(dir, "agent.md");
   const read = host.read(agentFile);
   if (read.kind !== "file") {
@@ -77,7 +79,8 @@ function loadSurface(host: CompilerHost, root: string, id: string, dir: string, 
     diagnostics.push(createDiagnostic(Diagnostics.ToolsFolderIgnored, fileStart(path.join(dir, "tools"))));
   }
 
-  const frontMatter = parseFrontMatter(agentFile, read.text);
+  const parse = (): ReturnType<typeof parseFrontMatter> => parseFrontMatter(agentFile, read.text);
+  const frontMatter = frontMatters ? frontMatters.frontMatter(agentFile, read.text, parse) : parse();
   diagnostics.push(...frontMatter.diagnostics);
   const located: LocatedValue<JsonObject> = frontMatter.located ?? { value: {}, locations: new Map() };
   const at = (pointer: string, key = false): SourceLocation => {

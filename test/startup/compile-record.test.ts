@@ -6,13 +6,14 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as v8 from "node:v8";
 import { beforeEach, describe, expect, it } from "vitest";
 import { compileAgent, type CompileOptions } from "../../build/compile.js";
 import { COMPILE_RECORD_FILE, COMPILE_RECORD_MAGIC, compileRecorder, compileRecordKey, replayCompile } from "../../cli/compile-record.js";
 import { recordingHost } from "../../cli/inputs-record.js";
 import { readSealedPayload, sealPayload } from "../../common/sealed-file.js";
 import { statSignature } from "../../common/file-stats-hash.js";
-import { newestFileProbe, unpackProbes, type PackedProbes } from "../../common/probe.js";
+import { newestFileProbe, packProbes, unpackProbes, type PackedProbes } from "../../common/probe.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { repoRoot } from "../helpers/temp-tree.js";
 import { rewriteSameSize } from "../helpers/same-size-rewrite.js";
@@ -76,11 +77,14 @@ describe("the compile record", () => {
   });
 
   it("a record whose packed probes are damaged never holds and never throws", () => {
-    const record = () => readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as Record<string, unknown> & { probes: PackedProbes };
+    const record = () => readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as Record<string, unknown> & { probes: Uint8Array; newest: PackedProbes };
     const payload = record();
-    expect(unpackProbes(payload.probes)?.length).toBeGreaterThan(0);
-    for (const probes of [unpackProbes(payload.probes), { ...payload.probes, paths: payload.probes.paths.slice(1) }, { ...payload.probes, stats: [...payload.probes.stats] }, null]) {
-      fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { ...payload, probes }));
+    const packed = v8.deserialize(payload.probes) as PackedProbes;
+    expect(unpackProbes(packed)?.length).toBeGreaterThan(0);
+    const damagedBodies = [unpackProbes(packed), { ...packed, paths: packed.paths.slice(1) }, { ...packed, stats: [...packed.stats] }, null].map((probes) => v8.serialize(probes));
+    const damagedHeads = [unpackProbes(payload.newest), { ...payload.newest, paths: [] }, null, packProbes([...unpackProbes(packed)!.slice(0, 2)])];
+    for (const change of [...damagedBodies.map((probes) => ({ probes })), { probes: unpackProbes(packed) }, { probes: Buffer.from("not v8") }, ...damagedHeads.map((newest) => ({ newest }))]) {
+      fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { ...payload, ...change }));
       expect(() => replayCompile(root, compileRecordKey(options))).not.toThrow();
       expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
     }
@@ -89,21 +93,31 @@ describe("the compile record", () => {
     expect(replayCompile(root, compileRecordKey(options))).toBeDefined();
   });
 
-  it("asks the most recently modified file first (before unpacking the rest): a touch of it holds, other bytes do not, and the artifact files are handed on either way", () => {
-    const payload = readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as { probes: PackedProbes };
-    const newest = newestFileProbe(payload.probes)!;
-    const files = unpackProbes(payload.probes)!.filter((probe) => (probe.op === "read" || probe.op === "bytes") && probe.stat !== undefined);
-    expect(Math.max(...files.map((probe) => ("stat" in probe ? probe.stat!.mtimeMs : 0)))).toBe("stat" in newest ? newest.stat!.mtimeMs : NaN);
+  it("asks the most recently modified file first (before deserializing the rest): a touch of it holds, other bytes do not, and the artifact files are handed on either way", () => {
+    const payload = readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as Record<string, unknown> & { probes: Uint8Array; newest: PackedProbes };
+    const [newest, ...more] = unpackProbes(payload.newest)!;
+    expect(more).toEqual([]);
+    const all = unpackProbes(v8.deserialize(payload.probes))!;
+    expect(newestFileProbe(packProbes(all))).toEqual(newest);
+    const files = all.filter((probe) => (probe.op === "read" || probe.op === "bytes") && probe.stat !== undefined);
+    expect(Math.max(...files.map((probe) => ("stat" in probe ? probe.stat!.mtimeMs : 0)))).toBe("stat" in newest! ? newest.stat!.mtimeMs : NaN);
     const later = new Date(Date.now() + 5000);
-    fs.utimesSync(newest.path, later, later);
+    fs.utimesSync(newest!.path, later, later);
     const known = new Map<string, readonly [string, string]>();
     expect(replayCompile(root, compileRecordKey(options), known)).toBeDefined();
     const artifactFiles = known.size;
     expect(artifactFiles).toBeGreaterThan(0);
-    fs.appendFileSync(newest.path, "\n");
+    fs.appendFileSync(newest!.path, "\n");
     known.clear();
     expect(replayCompile(root, compileRecordKey(options), known)).toBeUndefined();
     expect(known.size).toBe(artifactFiles);
+    // The file asked first is only asked first: without it apart, the rest still finds the change.
+    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { ...payload, newest: packProbes([]) }));
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+    // And another file apart that holds does not vouch for the rest.
+    const older = files.find((probe) => probe.path !== newest!.path)!;
+    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { ...payload, newest: packProbes([older]) }));
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
   });
 
   it("records every artifact file settled, with the signature it has after the compile; a rewrite with the same size and modification time does not hold", () => {
