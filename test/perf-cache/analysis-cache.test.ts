@@ -159,6 +159,11 @@ describe("persistent analysis cache", () => {
 
   it("uses a valid cache: a stored result is what the compile reports (so --no-cache must skip it)", async () => {
     const root = makeAgent();
+    // A file modified in the future, so the plugin never gets a record of its own that stands for
+    // its definitions' (a compile later than the racy margin did, on a loaded machine: then no
+    // definition record was left to poison; helper-80).
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(path.join(root, "plugins/gen/ai.assemblyline/words.ts"), later, later);
     await compile(root);
     rewriteCache(root, poisonDescription);
     expect(driftOf((await compile(root)).result)).toHaveLength(1);
