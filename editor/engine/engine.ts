@@ -113,6 +113,13 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
     }
     if (isAgentFileName(file)) {
       const root = locator.agentRootAbove(path.dirname(file));
+      // plugin.json, mcp.json or a SKILL.md of a plugin its agent does not select: checked as
+      // `validate` does, as the plugin's modules are (they showed nothing: new-user trial).
+      const owner = path.basename(file) === "agent.md" ? undefined : locator.pluginRootAbove(path.dirname(file));
+      if (root !== undefined && owner !== undefined && isInside(root, owner) && !stages.slice(root, owner).selected) {
+        watchAround(root, owner);
+        return finish(file, "agent-file", owner, stages.standalone(owner).diagnostics);
+      }
       if (root !== undefined) {
         watchAround(root, undefined);
         const diagnostics = agentRuns.get(root, () => analyzeAgent(host, root, { analyzer: stages.analyzer, pins: pinsFor(host, root) }).diagnostics);

@@ -30,7 +30,7 @@ function writeTree(files: Record<string, string>): string {
 
 const definition = (name: string, description: string) => `import { defineTool } from "@assemblyline-agents/core";
 
-export const ${name} = defineTool({
+export const ${name} = () => defineTool({
   description: ${JSON.stringify(description)},
   inputSchema: { type: "object", properties: { message: { type: "string" } } },
   async execute() {
@@ -208,6 +208,21 @@ describe("editor engine", () => {
     const expected = validatePackage(createNodeHost(), pluginDir).diagnostics.filter((d) => d.file === "ai.assemblyline/index.ts");
     expect(expected.length).toBeGreaterThan(0);
     expect(engine.analyzeFile(file).diagnostics.map((d) => ({ ...d, file: path.relative(pluginDir, d.file) }))).toEqual(expected);
+  });
+
+  // New-user trial: in an agent that does not select it (yet, or any more), a plugin's
+  // plugin.json lost its diagnostics, while its entry was checked as validate would.
+  it("checks the plugin.json of a plugin its agent does not select as `validate` does", () => {
+    const files = plugin("alone", "solo", GOOD_FIELDS);
+    files["plugins/alone/plugin.json"] = JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "Alone Plugin", version: "1.0.0" });
+    const root = writeTree({ "agent.md": "---\nname: other\ncapabilities: {}\n---\n\nSelects nothing.\n", ...files });
+    const pluginDir = path.join(root, "plugins/alone");
+    const file = path.join(pluginDir, "plugin.json");
+    const expected = validatePackage(createNodeHost(), pluginDir).diagnostics.filter((d) => d.file === "plugin.json");
+    expect(expected.map((d) => d.code)).toContain("AL2106");
+    const analysis = createEditorEngine().analyzeFile(file);
+    expect(analysis.root).toBe(pluginDir);
+    expect(analysis.diagnostics.map((d) => ({ ...d, file: path.relative(pluginDir, d.file) }))).toEqual(expected);
   });
 
   it("names the folders to watch, and after filesChanged sees a folder that became a plugin and an agent.md written above a plugin", () => {

@@ -20,7 +20,7 @@ const FAULT_MARK = "fault-case";
 
 const DEFINITION = `import { defineTool } from "@assemblyline-agents/core";
 
-export const echo = defineTool({
+export const echo = () => defineTool({
   description: "Echoes the message.",
   inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false },
   async execute(input: { message: string }) {
