@@ -22,7 +22,7 @@
  *     driver), from its phase timings, cold and warm.
  * Runs against dist/ (npm run build first).
  * Usage: node bench/compile.mjs [runs=7] [--quick] [--json] (bench/lib.mjs: the shared flags and
- * figures; --quick: a 5-plugin agent, one run, no warm-up).
+ * figures; --quick: a 2-plugin agent, one run, no warm-up).
  */
 import "./clean-env.mjs";
 import { spawnSync } from "node:child_process";
@@ -40,7 +40,7 @@ const floor = path.join(here, "floor-parse.mjs");
 const { quick, json, positionals } = parseBenchArgs();
 const out = { json };
 const runs = quick ? 1 : Number(positionals[0] ?? 7);
-const plugins = quick ? 5 : 200;
+const plugins = quick ? 2 : 200;
 
 /** Runs `node ...args` as a whole process: wall ms, CPU ms (user + sys) and peak RSS (bench/lib.mjs). */
 const time = (args) => timeNode(args);

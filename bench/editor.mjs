@@ -12,7 +12,7 @@
  * The two servers' edits alternate, so a busy machine slows both alike.
  * Targets: entry ≤ 1.5× TypeScript's own time; ordinary files within noise.
  * Usage: node bench/editor.mjs [--quick] [--json] (bench/lib.mjs: the shared flags and figures
- * `editor.entry` and `editor.ordinary`; --quick: 6 edits after 2 warm-up edits, 5 plugins, one
+ * `editor.entry` and `editor.ordinary`; --quick: 3 edits after 1 warm-up edit, 2 plugins, one
  * tsserver pair for both cases).
  */
 import "./clean-env.mjs";
@@ -30,9 +30,9 @@ const repo = path.dirname(here);
 const require = createRequire(import.meta.url);
 const { quick, json } = parseBenchArgs();
 const out = { json };
-const EDITS = quick ? 6 : 200;
-const WARMUP = quick ? 2 : 20;
-const PLUGINS = quick ? 5 : 50;
+const EDITS = quick ? 3 : 200;
+const WARMUP = quick ? 1 : 20;
+const PLUGINS = quick ? 2 : 50;
 const PLUGIN = "@assemblyline-agents/assembly-line/ts-plugin";
 
 const ORDINARY = `export interface Order { id: string; total: number; lines: { sku: string; qty: number }[] }
@@ -145,7 +145,7 @@ try {
   makeProject(withDir, true);
   makeProject(withoutDir, false);
   const cases = [
-    ["editor.entry", `entry of a ${PLUGINS}-plugin agent`, `plugins/plugin-000${quick ? 3 : 7}/ai.assemblyline/index.ts`, "Generated tool 0", { op: "<=", value: 1.5 }],
+    ["editor.entry", `entry of a ${PLUGINS}-plugin agent`, `plugins/plugin-000${quick ? 1 : 7}/ai.assemblyline/index.ts`, "Generated tool 0", { op: "<=", value: 1.5 }],
     ["editor.ordinary", "ordinary .ts file", "src/ordinary.ts", 'label = "orders', undefined],
   ];
   note(`semanticDiagnosticsSync over ${EDITS} edits after ${WARMUP} warm-up edits, TypeScript ${require("typescript/package.json").version}`, out);

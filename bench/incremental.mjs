@@ -15,7 +15,7 @@
  *     node bench/incremental.mjs [--runs 5] [--plugins 200] [--tools 10] [--quick] [--json]
  * `--json`: the figures `incremental.nothing-changed` and `incremental.one-file` in
  * bench/lib.mjs's convention, one JSON line each (what `npm run bench` collects).
- * `--quick`: 5 plugins × 10 tools, 1 run (a smoke check of the script, not a measurement).
+ * `--quick`: 2 plugins × 10 tools, 1 run (a smoke check of the script, not a measurement).
  */
 import "./clean-env.mjs";
 import { spawnSync } from "node:child_process";
@@ -37,7 +37,7 @@ const { values } = parseArgs({
 });
 const quick = values.quick;
 const runs = Number(values.runs ?? (quick ? 1 : 5));
-const plugins = Number(values.plugins ?? (quick ? 5 : 200));
+const plugins = Number(values.plugins ?? (quick ? 2 : 200));
 const tools = Number(values.tools ?? 10);
 const gnuTime = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 

@@ -12,7 +12,7 @@
  * main thread from /proc/<pid>/schedstat around each edit: the CPU time it spent on the edit
  * and the time it waited for a CPU, which separates the server's own work from a busy machine.
  * Usage: node bench/lsp.mjs [edits=200] [plugins=50] [--quick] [--json] (bench/lib.mjs: the shared
- * flags and figures `lsp.typing` and `lsp.pauses`; --quick: 10 edits of a 5-plugin agent, 3
+ * flags and figures `lsp.typing` and `lsp.pauses`; --quick: 4 edits of a 2-plugin agent, 1
  * warm-up edits, 50 ms pauses).
  */
 import "./clean-env.mjs";
@@ -30,9 +30,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, "..", "dist", "bin", "assembly-line.cjs");
 const { quick, json, positionals } = parseBenchArgs();
 const out = { json };
-const edits = quick ? 10 : Number(positionals[0] ?? 200);
-const plugins = quick ? 5 : Number(positionals[1] ?? 50);
-const warmup = quick ? 3 : 10;
+const edits = quick ? 4 : Number(positionals[0] ?? 200);
+const plugins = quick ? 2 : Number(positionals[1] ?? 50);
+const warmup = quick ? 1 : 10;
 const pause = quick ? 50 : 400;
 
 const agent = fs.mkdtempSync(path.join(os.tmpdir(), "al-bench-lsp-"));

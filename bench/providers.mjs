@@ -9,7 +9,7 @@
  *  2. in process (`compileAgent`, warm cache, tokenizer already loaded): the `providers` phase
  *     as a share of the compile.
  * Runs against dist/ (npm run build first). Usage: node bench/providers.mjs [runs=7] [--quick] [--json]
- * (bench/lib.mjs: the shared flags and figures; --quick: a 5-plugin agent, one run).
+ * (bench/lib.mjs: the shared flags and figures; --quick: a 2-plugin agent, one run).
  */
 import "./clean-env.mjs";
 import * as fs from "node:fs";
@@ -25,7 +25,7 @@ const cli = path.join(repo, "dist/bin/assembly-line.cjs");
 const { quick, json, positionals } = parseBenchArgs();
 const out = { json };
 const runs = quick ? 1 : Number(positionals[0] ?? 7);
-const plugins = quick ? 5 : 200;
+const plugins = quick ? 2 : 200;
 const TARGETS = ["openai", "openai-strict", "anthropic", "anthropic-strict", "gemini", "gemini-json-schema", "mcp-2025-11-25"];
 /** One profile per provider family whose rules the generated schemas (bounds, optional fields) mostly meet. */
 const FAMILIES = ["openai", "anthropic", "gemini-json-schema", "mcp-2025-11-25"];
