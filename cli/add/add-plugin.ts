@@ -21,7 +21,7 @@ import { compileAgent, type CompileResult } from "../../build/compile.js";
 import type { ContractReview } from "../../lockfile/review-contract.js";
 import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { fileStart } from "../../common/positions.js";
+import { fileStart, folderStart } from "../../common/positions.js";
 import { checkWriteTarget, writeFileConfined } from "../../common/confined-write.js";
 import { invalidUtf8Location } from "../../common/invalid-utf8.js";
 import { createNodeHost, decodeUtf8 } from "../../common/host.js";
@@ -88,7 +88,7 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     // A link that leads to no file is not "no agent.md": said as compile says it (AL1002).
     const broken = brokenLinkReason(createNodeHost(), agentFile);
     if (broken !== undefined) return fail(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [broken], { hint: brokenLinkHint("agent.md") }));
-    return fail(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(agentFile), [root]));
+    return fail(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(""), [root]));
   }
   const spec = resolvePluginSpec(options.spec, process.cwd());
   if (!spec.ok) return fail(spec.diagnostic);
@@ -101,7 +101,7 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   // and node_modules); again below for a key read from the installed plugin.json.
   const keyBefore = options.as ?? keyBeforeInstall(spec.spec);
   if (keyBefore !== undefined && fs.existsSync(path.join(root, "plugins", keyBefore))) {
-    return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", keyBefore)), [keyBefore, options.spec]), { key: keyBefore });
+    return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, folderStart(path.join(root, "plugins", keyBefore)), [keyBefore, options.spec]), { key: keyBefore });
   }
   // Everything about agent.md that is known before the install is checked before it (helper-73's
   // report, defect 5: a duplicate key or tab indentation failed only after package.json,
@@ -118,7 +118,11 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     return { ok: false, diagnostics: agentMdProblems.map((d) => relativizeDiagnostic(d, root, path.relative)), agentMdChanged: false, ...(keyBefore === undefined ? {} : { key: keyBefore }) };
   }
   const manager = detectPackageManager(root).manager;
-  const installed = installPackage(manager, root, spec.spec, { ...(options.offline ? { offline: true } : {}), ...(options.run ? { run: options.run } : {}) });
+  const installed = installPackage(manager, root, spec.spec, {
+    ...(options.offline ? { offline: true } : {}),
+    ...(options.run ? { run: options.run } : {}),
+    ...(options.as !== undefined ? { key: options.as } : {}),
+  });
   if (!installed.ok) return fail(installed.diagnostic, { ...(installed.command ? { command: installed.command } : {}), ...(installed.output ? { installOutput: installed.output } : {}) });
   const pkg = { name: installed.name, version: installed.version };
   const base = { package: pkg, command: installed.command, undoCommand: uninstallCommand(manager, installed.name) };
@@ -134,7 +138,7 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
 
   // The local folder would win resolution (DESIGN §2): the package would be pinned nowhere.
   if (fs.existsSync(path.join(root, "plugins", key))) {
-    return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", key)), [key, installed.name]), { ...base, key });
+    return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, folderStart(path.join(root, "plugins", key)), [key, installed.name]), { ...base, key });
   }
   // Read again: it may have changed during the install.
   const again = readAgentMd(agentFile);
