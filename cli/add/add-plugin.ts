@@ -12,6 +12,8 @@
  *    (typically: the plugin's configSchema requires config the agent has not given yet), the
  *    lock and the artifact are left untouched, the errors say what to add, and the next
  *    `compile` pins the plugin.
+ * A folder or tarball outside the agent's repository is added with warning AL6213 (its `file:`
+ * path breaks `npm ci` elsewhere: ./outside-repository.ts).
  * The root surface's `agent.md` is edited; subagents select published plugins in their own
  * `agent.md`.
  */
@@ -31,6 +33,7 @@ import { addCapabilityToAgentMd, agentMdProblemsBeforeInstall } from "./add-capa
 import { readPluginName, validateCapabilityKey } from "./capability-key.js";
 import { detectPackageManager, installAllCommand, uninstallCommand } from "./detect-package-manager.js";
 import { installPackage, type CommandRunner } from "./install-package.js";
+import { outsideRepositoryDiagnostic } from "./outside-repository.js";
 import { readTarballJson } from "./read-tarball-manifest.js";
 import { resolvePluginSpec, type PluginSpec } from "./resolve-plugin-spec.js";
 
@@ -160,8 +163,10 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     installCommand: installAllCommand(manager),
     ...(options.onReview ? { onLockChange: options.onReview } : {}),
   });
-  if (!compile.ok) return { ok: false, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
-  return { ok: true, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
+  // A `file:` path that leaves the repository breaks `npm ci` elsewhere (helper-78 D8.3): said, not refused.
+  const outside = outsideRepositoryDiagnostic(spec.spec, root, installed.name, key);
+  const diagnostics = outside ? [...compile.diagnostics, relativizeDiagnostic(outside, root, path.relative)] : compile.diagnostics;
+  return { ok: compile.ok, diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
 }
 
 /**

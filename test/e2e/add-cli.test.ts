@@ -125,6 +125,27 @@ describe("assembly-line add", () => {
     expect(fs.existsSync(path.join(root, "package.json"))).toBe(false);
   });
 
+  it("warns (AL6213) when the file: path it records leaves the repository, and not for a tarball inside it (helper-78 D8.3)", () => {
+    const repository = writeTree({ ".git/HEAD": "ref: refs/heads/main\n", "agent/agent.md": AGENT_MD }, "al-repo-");
+    const root = path.join(repository, "agent");
+    const outside = runCli(["add", tarball, root]);
+    expect(outside.status, outside.stderr).toBe(0);
+    const dependency = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).dependencies["@assemblyline-agents/openui"];
+    expect(dependency).toMatch(/^file:\.\.\/\.\.\//);
+    // At the dependency's line in package.json, with the repository named and the ways to share the plugin.
+    const line = fs.readFileSync(path.join(root, "package.json"), "utf8").split("\n").findIndex((l) => l.includes('"@assemblyline-agents/openui"')) + 1;
+    expect(outside.stderr).toMatch(new RegExp(`package\\.json:${line}:5 - warning AL6213: package\\.json now depends on '@assemblyline-agents/openui' by the path '\\.\\./\\.\\./[^']+\\.tgz', which is outside the repository \\(\\.\\.\\): \`npm ci\` on CI or in another clone cannot find it there\\.`));
+    expect(hintOf(outside.stderr)).toContain("copy the plugin into plugins/openui/");
+    expect(hintOf(outside.stderr)).toContain("npm pack --pack-destination");
+
+    // The same tarball committed into the repository (vendor/): nothing to say.
+    const inside = writeTree({ ".git/HEAD": "ref: refs/heads/main\n", "agent/agent.md": AGENT_MD, "vendor/.keep": "" }, "al-repo-");
+    fs.copyFileSync(tarball, path.join(inside, "vendor", path.basename(tarball)));
+    const vendored = runCli(["add", path.join(inside, "vendor", path.basename(tarball)), path.join(inside, "agent")]);
+    expect(vendored.status, vendored.stderr).toBe(0);
+    expect(vendored.stderr).not.toContain("AL6213");
+  });
+
   it("a plugin found unusable only after its install says the command that undoes the install", () => {
     const source = writeTree({ "package.json": '{"name":"broken-plugin","version":"1.0.0"}', "plugin.json": "not JSON" }, "al-broken-pack-");
     const out = writeTree({}, "al-pack-");
