@@ -35,6 +35,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL1026: "agent.md is empty: it has neither front matter nor instructions.",
   AL1027: "agent.md has the unknown front matter field 'capabilites', which is close to 'capabilities'.",
   AL1028: "This surface selects no capabilities, but plugins/ holds plugins/p/: none of them is part of it.",
+  AL1029: "plugins/hello/plugin.json names the plugin 'other', but its folder and capability key are 'hello'.",
   AL1040: "'skills' is a file, not a folder, so this surface has no skills of its own.",
   AL1041: "'skills/linked-file/SKILL.md' resolves to '../al-test-RIwltW/loose.md', outside the agent root; skill 'linked-file' is skipped.",
   AL1042: "'skills/folder/SKILL.md' cannot be read: it is not a regular file; skill 'folder' is skipped.",
