@@ -535,7 +535,7 @@ async function checkLock(
   const { ok, report } = inputErrors > 0 ? { ok: false, report: notCheckedReport(lockPath, inputErrors, displayPath) } : checkLockfile(lockPath, lockText, { host, displayPath, fixCommand });
   // Not said where the root has no agent.md (AL1001): there is no agent, hence no lock, to check,
   // and a second error for one mistake only adds noise (helper-67's trial: `review` in plugins/hello/).
-  const noAgent = diagnostics.some((d) => d.code === "AL1001" && path.resolve(options.root, d.file) === path.join(options.root, "agent.md"));
+  const noAgent = diagnostics.some((d) => d.code === "AL1001" && d.file === "");
   if (report.diagnostic && !noAgent) diagnostics.push(report.diagnostic);
   const failed = hasErrors(diagnostics) || !ok;
   return { ok: !failed, diagnostics: finish(diagnostics, options.root), lockChanged: false, artifact: null, ...(noAgent ? {} : { checkReport: report }) };

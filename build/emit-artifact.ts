@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { AgentAnalysis } from "../compiler/analyze-agent.js";
-import { fileStart } from "../common/positions.js";
+import { folderStart } from "../common/positions.js";
 import type { Lockfile } from "../contract/lockfile-types.js";
 import { MANIFEST_FILE, type ArtifactManifest, type ArtifactSkill } from "../contract/manifest.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
@@ -103,7 +103,7 @@ export async function emitArtifact(
       diagnostics.push(writeRefusalDiagnostic("The artifact", error.refusal, root));
       return undefined;
     }
-    diagnostics.push(createDiagnostic(Diagnostics.ArtifactWriteFailed, fileStart(outDir), [messageOf(error)]));
+    diagnostics.push(createDiagnostic(Diagnostics.ArtifactWriteFailed, folderStart(outDir), [messageOf(error)]));
     return undefined;
   }
 }

@@ -20,7 +20,8 @@ import { typedCommandWithRoot } from "./typed-command.js";
  * Returns `diagnostics` itself when there is nothing to change.
  */
 export function hintAgentRootAbove(diagnostics: readonly Diagnostic[], root: string, rootAsTyped: string): readonly Diagnostic[] {
-  const at = diagnostics.findIndex((d) => d.code === "AL1001" && d.file === "agent.md");
+  // The root's own AL1001 is a whole-run diagnostic (`file: ""`); a subagent's names its folder.
+  const at = diagnostics.findIndex((d) => d.code === "AL1001" && d.file === "");
   if (at < 0) return diagnostics;
   const absolute = path.resolve(root);
   const above = findAgentRoot(createNodeHost(), path.join(absolute, "agent.md"));

@@ -8,6 +8,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatPretty } from "../diagnostics/format-pretty.js";
 import { colorFor } from "../diagnostics/terminal-color.js";
 import { maskSecretsIn } from "../compiler/config/credentials.js";
+import { rebaseFile } from "../common/positions.js";
 
 /** Writes `value` as one JSON document (two-space indent) and a newline to stdout. */
 export function printJson(value: unknown): void {
@@ -44,7 +45,7 @@ export function formatDiagnosticsFrom(diagnostics: readonly Diagnostic[], base: 
 
 /** `d` with its file (and related files) relative to the working directory rather than `base`. */
 export function fromWorkingDirectory(d: Diagnostic, base: string): Diagnostic {
-  const rebase = (file: string): string => (file === "" ? "" : path.relative(process.cwd(), path.resolve(base, file)) || ".");
+  const rebase = (file: string): string => rebaseFile(file, (f) => path.relative(process.cwd(), path.resolve(base, f)));
   return { ...d, file: rebase(d.file), ...(d.related ? { related: d.related.map((r) => ({ ...r, file: rebase(r.file) })) } : {}) };
 }
 

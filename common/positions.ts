@@ -107,3 +107,30 @@ export function locationOf(map: LineMap, start: number, end?: number): SourceLoc
 export function fileStart(file: string): SourceLocation {
   return { file, line: 1, column: 1 };
 }
+
+/**
+ * Location for a folder (a plugin folder, `tools/`, a subagent folder): `file` is the folder
+ * with a trailing `/`, line and column 1. The one rule for folder-level diagnostics
+ * (docs/cli.md): the trailing `/` survives relativizing ({@link rebaseFile}), and the pretty
+ * output and GitHub annotations show the folder without a line and column, since a folder has
+ * none.
+ */
+export function folderStart(folder: string): SourceLocation {
+  return { file: isFolderFile(folder) ? folder : `${folder}/`, line: 1, column: 1 };
+}
+
+/** True when a reported `file` names a folder ({@link folderStart}): it ends in `/` (or `\\` on Windows before it is reported). */
+export function isFolderFile(file: string): boolean {
+  return file.endsWith("/") || file.endsWith("\\");
+}
+
+/**
+ * `file` rebased by `relative` (e.g. from absolute to root-relative), with `/` separators and a
+ * folder's trailing `/` kept ({@link folderStart}); `""` (a whole-run diagnostic) stays `""`,
+ * and the base itself is `.` (`./` for a folder).
+ */
+export function rebaseFile(file: string, relative: (file: string) => string): string {
+  if (file === "") return file;
+  const rebased = relative(file).split("\\").join("/") || ".";
+  return isFolderFile(file) && !rebased.endsWith("/") ? `${rebased}/` : rebased;
+}

@@ -27,6 +27,7 @@ import { isJsonObject } from "../common/json-value.js";
 import { EXCLUDED_NAMES, hashPluginDirectory, type PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 import type { AnalysisPool } from "./analysis-pool.js";
 import { preanalyzePlugin } from "./preanalyze-plugin.js";
+import { localPluginNameMismatch } from "./local-plugin-name.js";
 import { entryOutline, validatedKey, type EntryOutline, type PluginReuse } from "./plugin-reuse.js";
 
 /** Everything the front end learned about one selected capability. */
@@ -228,6 +229,8 @@ function analyzeCapability(
     ? mergeCapabilityConfig(surface, resolved.request, plugin)
     : { capabilityConfig: resolved.request.config, toolConfigs: new Map(), diagnostics: [] };
   diagnostics.push(...config.diagnostics);
+  const misnamed = localPluginNameMismatch(context.host, resolved, loaded.pluginPackage);
+  if (misnamed) diagnostics.push(misnamed);
   // A reused plugin's entry analysis is read from the store only when something asks for it (`--target`).
   return {
     surface,

@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { byCodeUnits } from "../common/compare.js";
-import type { SourceLocation } from "../common/positions.js";
+import { rebaseFile, type SourceLocation } from "../common/positions.js";
 import { formatPropertyPath } from "../common/property-path.js";
 import { CLI_PLACEHOLDER, cliCommandPrefix } from "../common/cli-command.js";
 import type { DiagnosticMessage, Severity } from "./catalog/types.js";
@@ -179,7 +179,7 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
  * `base`, with `/` separators, as DESIGN §7 requires of reported diagnostics.
  */
 export function relativizeDiagnostic(diagnostic: Diagnostic, base: string, relative: (from: string, to: string) => string): Diagnostic {
-  const rel = (file: string): string => (file === "" ? file : relative(base, file).split("\\").join("/") || ".");
+  const rel = (file: string): string => rebaseFile(file, (f) => relative(base, f));
   return {
     ...diagnostic,
     file: rel(diagnostic.file),

@@ -3,6 +3,7 @@
  * SARIF 2.1.0 (code scanning) and GitHub Actions workflow commands (annotations in PRs).
  */
 import { pathToFileURL } from "node:url";
+import { isFolderFile } from "../common/positions.js";
 import { allDiagnosticMessages } from "./catalog/index.js";
 import type { Diagnostic, Severity } from "./diagnostic.js";
 
@@ -110,7 +111,9 @@ const GITHUB_COMMAND: Record<Severity, string> = { error: "error", warning: "war
 export function formatGithub(diagnostics: readonly Diagnostic[], base = ""): string {
   return diagnostics
     .map((d) => {
-      const properties = [`file=${escapeProperty(underBase(base, d.file))}`, `line=${d.line}`, `col=${d.column}`];
+      const properties = [`file=${escapeProperty(underBase(base, d.file))}`];
+      // A folder (common/positions.ts folderStart) has no line: the annotation names the folder alone.
+      if (!isFolderFile(d.file)) properties.push(`line=${d.line}`, `col=${d.column}`);
       if (d.endLine !== undefined) properties.push(`endLine=${d.endLine}`, `endColumn=${d.endColumn}`);
       properties.push(`title=${escapeProperty(d.path ? `${d.code} at ${d.path}` : d.code)}`);
       const text = d.hint ? `${d.message} ${d.hint}` : d.message;

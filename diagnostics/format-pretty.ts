@@ -3,6 +3,7 @@
  * `file:line:column - severity CODE: message` header, the property path, a code frame of the
  * source (`./code-frame.ts`), the hint, and related locations.
  */
+import { isFolderFile } from "../common/positions.js";
 import { diagnosticMessageFor } from "./catalog/index.js";
 import { renderCodeFrame } from "./code-frame.js";
 import type { Diagnostic, Severity } from "./diagnostic.js";
@@ -30,8 +31,10 @@ export function formatPretty(diagnostics: readonly Diagnostic[], options: Pretty
 
 function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette): string {
   const severityText = paint(d.severity, colors);
-  // A diagnostic about the command line or the root itself has no file (`file: ""`).
-  const where = d.file === "" ? "" : `${colors.cyan(d.file)}:${colors.yellow(String(d.line))}:${colors.yellow(String(d.column))} - `;
+  // A diagnostic about the command line or the run as a whole has no file (`file: ""`); one about
+  // a folder (`plugins/chaos/`, common/positions.ts folderStart) has no line and column.
+  const where =
+    d.file === "" ? "" : isFolderFile(d.file) ? `${colors.cyan(d.file)} - ` : `${colors.cyan(d.file)}:${colors.yellow(String(d.line))}:${colors.yellow(String(d.column))} - `;
   const lines = [`${where}${severityText} ${colors.gray(d.code)}: ${d.message}`];
   if (d.path) lines.push(`  ${colors.gray("at")} ${d.path}`);
   const entry = diagnosticMessageFor(d.code);

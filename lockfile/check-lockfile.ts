@@ -11,6 +11,7 @@ import { fileStart } from "../common/positions.js";
 import { createNodeHost, type CompilerHost } from "../common/host.js";
 import { diffLocks, type LockChangeGroup } from "./diff-locks.js";
 import { fixCommandFor } from "./fix-command.js";
+import { leadChange } from "./lead-change.js";
 import { locateProperty, parseJsonText } from "./json-text.js";
 import { readLockfile } from "./read-lockfile.js";
 import { bundlesLeftOut, bundlesLeftOutNote, droppedSurfaces, droppedWords, type DroppedSurface } from "./dropped-tools.js";
@@ -103,7 +104,9 @@ export function checkLockfile(lockPath: string, expectedText: string, options: C
   ];
   const shared = { ...base, fixCommand, groups, formattingOnly: parsed.ok && groups.length === 0, notes, diff: lines, diffOmittedLines: omitted };
   if (read.kind === "invalid") return fail({ ...shared, status: "invalid", diagnostic: read.diagnostic });
-  const first = groups[0]?.changes[0];
+  // Led by, and placed on, the most relevant change (a tool's contract before a hash): a GitHub
+  // annotation or SARIF result shows this diagnostic alone (helper-78 D8.8).
+  const first = leadChange(groups);
   const location = first && parsed.ok ? locateProperty(parsed, first.segments, true) : fileStart(lockPath);
   const summary = summarize(groups, shared.formattingOnly);
   const dropped = parsed.ok ? droppedSurfaces(parsed.value, expected) : [];
@@ -142,7 +145,7 @@ function fail(report: LockfileCheckReport): { ok: boolean; report: LockfileCheck
 function summarize(groups: readonly LockChangeGroup[], formattingOnly: boolean): string {
   if (formattingOnly) return "the values are equal, but the formatting or key order differs";
   const changes = groups.flatMap((group) => group.changes);
-  const first = changes[0]!;
+  const first = leadChange(groups)!;
   const where = first.segments.length === 0 ? "the whole lock" : formatPropertyPath(first.segments);
   const more = changes.length - 1;
   return `${where} ${first.kind}${more > 0 ? `, and ${more} more change${more === 1 ? "" : "s"}` : ""}`;

@@ -12,6 +12,8 @@
  *    (typically: the plugin's configSchema requires config the agent has not given yet), the
  *    lock and the artifact are left untouched, the errors say what to add, and the next
  *    `compile` pins the plugin.
+ * A folder or tarball outside the agent's repository is added with warning AL6213 (its `file:`
+ * path breaks `npm ci` elsewhere: ./outside-repository.ts).
  * The root surface's `agent.md` is edited; subagents select published plugins in their own
  * `agent.md`.
  */
@@ -21,7 +23,7 @@ import { compileAgent, type CompileResult } from "../../build/compile.js";
 import type { ContractReview } from "../../lockfile/review-contract.js";
 import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { fileStart } from "../../common/positions.js";
+import { fileStart, folderStart } from "../../common/positions.js";
 import { checkWriteTarget, writeFileConfined } from "../../common/confined-write.js";
 import { invalidUtf8Location } from "../../common/invalid-utf8.js";
 import { createNodeHost, decodeUtf8 } from "../../common/host.js";
@@ -31,6 +33,7 @@ import { addCapabilityToAgentMd, agentMdProblemsBeforeInstall } from "./add-capa
 import { readPluginName, validateCapabilityKey } from "./capability-key.js";
 import { detectPackageManager, installAllCommand, uninstallCommand } from "./detect-package-manager.js";
 import { installPackage, type CommandRunner } from "./install-package.js";
+import { outsideRepositoryDiagnostic } from "./outside-repository.js";
 import { readTarballJson } from "./read-tarball-manifest.js";
 import { resolvePluginSpec, type PluginSpec } from "./resolve-plugin-spec.js";
 
@@ -88,7 +91,7 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     // A link that leads to no file is not "no agent.md": said as compile says it (AL1002).
     const broken = brokenLinkReason(createNodeHost(), agentFile);
     if (broken !== undefined) return fail(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [broken], { hint: brokenLinkHint("agent.md") }));
-    return fail(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(agentFile), [root]));
+    return fail(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(""), [root]));
   }
   const spec = resolvePluginSpec(options.spec, process.cwd());
   if (!spec.ok) return fail(spec.diagnostic);
@@ -101,7 +104,7 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   // and node_modules); again below for a key read from the installed plugin.json.
   const keyBefore = options.as ?? keyBeforeInstall(spec.spec);
   if (keyBefore !== undefined && fs.existsSync(path.join(root, "plugins", keyBefore))) {
-    return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", keyBefore)), [keyBefore, options.spec]), { key: keyBefore });
+    return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, folderStart(path.join(root, "plugins", keyBefore)), [keyBefore, options.spec]), { key: keyBefore });
   }
   // Everything about agent.md that is known before the install is checked before it (helper-73's
   // report, defect 5: a duplicate key or tab indentation failed only after package.json,
@@ -118,7 +121,11 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     return { ok: false, diagnostics: agentMdProblems.map((d) => relativizeDiagnostic(d, root, path.relative)), agentMdChanged: false, ...(keyBefore === undefined ? {} : { key: keyBefore }) };
   }
   const manager = detectPackageManager(root).manager;
-  const installed = installPackage(manager, root, spec.spec, { ...(options.offline ? { offline: true } : {}), ...(options.run ? { run: options.run } : {}) });
+  const installed = installPackage(manager, root, spec.spec, {
+    ...(options.offline ? { offline: true } : {}),
+    ...(options.run ? { run: options.run } : {}),
+    ...(options.as !== undefined ? { key: options.as } : {}),
+  });
   if (!installed.ok) return fail(installed.diagnostic, { ...(installed.command ? { command: installed.command } : {}), ...(installed.output ? { installOutput: installed.output } : {}) });
   const pkg = { name: installed.name, version: installed.version };
   const base = { package: pkg, command: installed.command, undoCommand: uninstallCommand(manager, installed.name) };
@@ -134,7 +141,7 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
 
   // The local folder would win resolution (DESIGN §2): the package would be pinned nowhere.
   if (fs.existsSync(path.join(root, "plugins", key))) {
-    return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, fileStart(path.join(root, "plugins", key)), [key, installed.name]), { ...base, key });
+    return fail(createDiagnostic(Diagnostics.AddKeyIsLocalPlugin, folderStart(path.join(root, "plugins", key)), [key, installed.name]), { ...base, key });
   }
   // Read again: it may have changed during the install.
   const again = readAgentMd(agentFile);
@@ -156,8 +163,10 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     installCommand: installAllCommand(manager),
     ...(options.onReview ? { onLockChange: options.onReview } : {}),
   });
-  if (!compile.ok) return { ok: false, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
-  return { ok: true, diagnostics: compile.diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
+  // A `file:` path that leaves the repository breaks `npm ci` elsewhere (helper-78 D8.3): said, not refused.
+  const outside = outsideRepositoryDiagnostic(spec.spec, root, installed.name, key);
+  const diagnostics = outside ? [...compile.diagnostics, relativizeDiagnostic(outside, root, path.relative)] : compile.diagnostics;
+  return { ok: compile.ok, diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
 }
 
 /**

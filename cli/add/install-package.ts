@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { fileStart } from "../../common/positions.js";
+import { fileStart, folderStart } from "../../common/positions.js";
 import { shellQuote } from "../../common/shell-quote.js";
 import type { PackageManager } from "./detect-package-manager.js";
 import { looksLikeTarball, readTarballManifest } from "./read-tarball-manifest.js";
@@ -34,6 +34,11 @@ export interface InstallOptions {
   readonly ignoreScripts?: boolean;
   /** Default: {@link runCommand} (output captured, not shown). */
   readonly run?: CommandRunner;
+  /**
+   * The capability key the plugin is added under (`add --as KEY`): the `plugins/<key>/` that
+   * AL6211's hint names for a plugin folder; without it, the folder's plugin.json name.
+   */
+  readonly key?: string;
 }
 
 /** Result of {@link installPackage}. */
@@ -85,7 +90,7 @@ export function installPackage(manager: PackageManager, projectDir: string, spec
   const packageJson = path.join(projectDir, "package.json");
   // The name first: a spec that cannot be installed leaves the project as it was (no package.json made).
   const name = packageNameOf(spec);
-  if (name === undefined) return { ok: false, diagnostic: notAPackage(spec), output: "" };
+  if (name === undefined) return { ok: false, diagnostic: notAPackage(spec, options.key), output: "" };
   const prepared = ensurePackageJson(packageJson);
   if (!prepared.ok) return { ok: false, diagnostic: prepared.diagnostic, output: "" };
   const args = installArguments(manager, spec.installSpec, options);
@@ -141,9 +146,12 @@ function ensurePackageJson(file: string): { ok: true; created: boolean } | { ok:
 
 /**
  * AL6211 for a folder or tarball with no package.json name: what is missing, and for a folder
- * that is an Agent Plugins package (it has plugin.json) how to use it as the local plugin it is.
+ * that is an Agent Plugins package (it has plugin.json) how to use it as the local plugin it is:
+ * copied to `plugins/<key>/`, `key` being `--as` when given (helper-78 D8.2: the hint named the
+ * plugin.json name's folder, which already existed), else the plugin.json name. A folder is
+ * located as a folder ({@link folderStart}), a tarball as a file.
  */
-function notAPackage(spec: PluginSpec): Diagnostic {
+function notAPackage(spec: PluginSpec, asKey: string | undefined): Diagnostic {
   // A registry spec always has its name (the spec is one); only a path can lack it.
   if (spec.kind === "registry") return createDiagnostic(Diagnostics.AddNotAPackage, fileStart(""), [spec.installSpec, "it names no package"]);
   const reason =
@@ -155,12 +163,13 @@ function notAPackage(spec: PluginSpec): Diagnostic {
         ? "its package.json has no name"
         : "the folder has no package.json";
   const plugin = spec.kind === "directory" && fs.existsSync(path.join(spec.path, "plugin.json")) ? readPluginName(spec.path, spec.installSpec) : undefined;
-  const key = plugin?.ok ? plugin.name : "<name>";
+  const key = asKey ?? (plugin?.ok ? plugin.name : "<name>");
   const hint =
     plugin === undefined
       ? undefined
       : `The folder is an Agent Plugins package (it has plugin.json) but not an npm package. To use it in this agent, copy it to plugins/${key}/ and select it in agent.md (capabilities: ${key}: {}); to install it with \`add\`, give it a package.json with a name and a version.`;
-  return createDiagnostic(Diagnostics.AddNotAPackage, fileStart(spec.path), [spec.installSpec, reason], hint === undefined ? {} : { hint });
+  const at = spec.kind === "directory" ? folderStart(spec.path) : fileStart(spec.path);
+  return createDiagnostic(Diagnostics.AddNotAPackage, at, [spec.installSpec, reason], hint === undefined ? {} : { hint });
 }
 
 function packageNameOf(spec: PluginSpec): string | undefined {

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import type { CompileOptions, CompileResult } from "../../build/compile.js";
 import { analysisWorkerWanted, discardPrestartedAnalysisWorker, POOL_THRESHOLD, prestartAnalysisWorker } from "../../compiler/analysis-pool.js";
 import { ANALYSIS_CACHE_FILE } from "../../compiler/static-analysis/analysis-cache.js";
-import { fileStart } from "../../common/positions.js";
+import { fileStart, rebaseFile } from "../../common/positions.js";
 import { shellQuote } from "../../common/shell-quote.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -88,7 +88,7 @@ export async function runCompile(rootArguments: readonly string[], flags: Compil
     if (missing.length > 0) {
       for (const target of missing) {
         // As a compile says it: a root that does not exist (AL1024) or is a file (AL1025), else no agent.md (AL1001).
-        const diagnostic = checkRoot(createNodeHost(), target.root, target.displayRoot) ?? createDiagnostic(Diagnostics.AgentFileMissing, fileStart("agent.md"), [target.root]);
+        const diagnostic = checkRoot(createNodeHost(), target.root, target.displayRoot) ?? createDiagnostic(Diagnostics.AgentFileMissing, fileStart(""), [target.root]);
         const shown = hintAgentRootAbove([diagnostic], target.root, target.displayRoot);
         if (format === "json") printJson({ ok: false, diagnostics: shown.map(toJsonDiagnostic) });
         else printDiagnostics(shown, target.root);
@@ -240,7 +240,7 @@ function printMultiple(outcomes: readonly RootOutcome[], format: CompileFormat, 
     return;
   }
   if (format === "sarif" || format === "github") {
-    const all = outcomes.flatMap((outcome) => reported(outcome).diagnostics.map((d) => (d.file === "" ? d : { ...d, file: toPosix(path.relative(process.cwd(), path.resolve(outcome.target.root, d.file))) })));
+    const all = outcomes.flatMap((outcome) => reported(outcome).diagnostics.map((d) => (d.file === "" ? d : { ...d, file: rebaseFile(d.file, (f) => toPosix(path.relative(process.cwd(), path.resolve(outcome.target.root, f)))) })));
     process.stdout.write(format === "sarif" ? formatSarif(all, toolVersion(), "", process.cwd()) : formatGithub(all, ""));
     return;
   }

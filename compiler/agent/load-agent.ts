@@ -10,7 +10,7 @@
 import * as path from "node:path";
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { fileStart } from "../../common/positions.js";
+import { fileStart, folderStart } from "../../common/positions.js";
 import { invalidUtf8Location } from "../../common/invalid-utf8.js";
 import { brokenLinkHint, brokenLinkReason } from "../../common/broken-link.js";
 import type { CompilerHost } from "../../common/host.js";
@@ -70,13 +70,15 @@ function loadSurface(host: CompilerHost, root: string, id: string, dir: string, 
     // A link that leads to no file reads as missing, but the name is taken (`init` refuses it).
     const broken = read.kind === "missing" ? brokenLinkReason(host, agentFile) : undefined;
     if (broken !== undefined) diagnostics.push(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [broken], { hint: brokenLinkHint("agent.md") }));
-    else if (read.kind === "missing") diagnostics.push(createDiagnostic(Diagnostics.AgentFileMissing, fileStart(agentFile), [id === "." ? dir : id]));
+    // No file to point at: the root's is about the run as a whole (`file: ""`, docs/cli.md; helper-78
+    // D8.4 had `agent.md:1:1` for a file that does not exist), a subagent's is about its folder.
+    else if (read.kind === "missing") diagnostics.push(createDiagnostic(Diagnostics.AgentFileMissing, id === "." ? fileStart("") : folderStart(dir), [id === "." ? dir : id]));
     else diagnostics.push(createDiagnostic(Diagnostics.AgentFileUnreadable, fileStart(agentFile), [read.kind === "directory" ? "it is a directory" : read.reason]));
     return undefined;
   }
   if (read.invalidUtf8) diagnostics.push(createDiagnostic(Diagnostics.AgentFileNotUtf8, invalidUtf8Location(agentFile, read.text, read.bytes) ?? fileStart(agentFile)));
   if (host.kind(path.join(dir, "tools")) === "directory") {
-    diagnostics.push(createDiagnostic(Diagnostics.ToolsFolderIgnored, fileStart(path.join(dir, "tools"))));
+    diagnostics.push(createDiagnostic(Diagnostics.ToolsFolderIgnored, folderStart(path.join(dir, "tools"))));
   }
 
   const parse = (): ReturnType<typeof parseFrontMatter> => parseFrontMatter(agentFile, read.text);

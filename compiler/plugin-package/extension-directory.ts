@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { distance } from "fastest-levenshtein";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { fileStart } from "../../common/positions.js";
+import { fileStart, folderStart } from "../../common/positions.js";
 import type { CompilerHost } from "../../common/host.js";
 import { EXTENSION_NOT_LOADED } from "./consequences.js";
 import { relativeToRoot, resolvePackagePath } from "./containment.js";
@@ -87,7 +87,7 @@ function missingEntry(host: CompilerHost, directory: string, directoryReal: stri
     others.length > 0
       ? `Found ${others.join(", ")}; the entry must be named ${ENTRY_FILE_NAMES.join(", ")}.`
       : undefined;
-  return createDiagnostic(Diagnostics.ExtensionEntryMissing, fileStart(directory), [], hint ? { hint } : {});
+  return createDiagnostic(Diagnostics.ExtensionEntryMissing, folderStart(directory), [], hint ? { hint } : {});
 }
 
 /** Warnings for top-level directories that look like a misspelled `ai.assemblyline`. */
@@ -97,7 +97,7 @@ function nearMisses(host: CompilerHost, root: string): Diagnostic[] {
     if (entry.kind !== "directory" && entry.kind !== "symlink") continue;
     const folded = entry.name.toLowerCase().replace(/[-_]/g, ".");
     if (folded === EXTENSION_NAMESPACE || distance(entry.name.toLowerCase(), EXTENSION_NAMESPACE) <= 2) {
-      diagnostics.push(createDiagnostic(Diagnostics.ExtensionDirectoryNearMiss, fileStart(path.join(root, entry.name)), [entry.name]));
+      diagnostics.push(createDiagnostic(Diagnostics.ExtensionDirectoryNearMiss, folderStart(path.join(root, entry.name)), [entry.name]));
     }
   }
   return diagnostics;

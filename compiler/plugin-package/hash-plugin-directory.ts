@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { fileStart } from "../../common/positions.js";
+import { fileStart, folderStart } from "../../common/positions.js";
 import { createNodeHost, type CompilerHost } from "../../common/host.js";
 import { contentKindOf, normalizeContent, type ContentKind } from "./file-content.js";
 import { isPathInside, joinListedName } from "../../common/path-inside.js";
@@ -71,7 +71,7 @@ interface Walk {
 export function hashPluginDirectory(dir: string, host: CompilerHost = createNodeHost()): PluginDirectoryHash {
   const realRoot = host.realpath(dir);
   if (realRoot === undefined || host.readDirectory(dir) === undefined) {
-    const diagnostic = createDiagnostic(Diagnostics.PluginDirectoryMissing, fileStart(dir), [dir]);
+    const diagnostic = createDiagnostic(Diagnostics.PluginDirectoryMissing, folderStart(dir), [dir]);
     return { integrity: integrityOfLines([]), files: [], diagnostics: [diagnostic] };
   }
   const walk: Walk = { host, realRoot, files: new Map(), diagnostics: [] };

@@ -62,24 +62,58 @@ export interface UnknownToolField {
   readonly name: string;
   /** The key as written. */
   readonly key: ts.Node;
+  /**
+   * The spread (`...base`) of the call's object through which the key reaches the call, when
+   * it is written in a spread object rather than in the call's object itself.
+   */
+  readonly spread?: ts.SpreadAssignment;
 }
+
+/** How deep spreads of spreads are followed (`...a` where `a = { ...b }`). */
+const MAX_SPREAD_DEPTH = 4;
 
 /**
  * The fields of `defineTool(arg)`'s object literal (written directly or in a top-level const)
- * that are not {@link TOOL_DEFINITION_FIELDS}: written keys only, since a spread or a computed
- * key says nothing certain about a name.
+ * that are not {@link TOOL_DEFINITION_FIELDS}: written keys only (a computed key says nothing
+ * certain about a name). A spread is followed when its source is an object literal of this
+ * file (inline, or a top-level `const` that is not destructured), spreads of spreads too, up to
+ * {@link MAX_SPREAD_DEPTH}; a key that reaches the call that way is reported only when it is a
+ * near miss of a field (`isNearMiss`: `descripton`), since an object spread into several places
+ * may carry data the others use, and `tsc` checks no excess property of a spread (helper-76).
+ * A spread of anything else (an import, a call, a parameter) is not guessed at.
  */
-export function unknownToolFields(module: ParsedSource, call: ts.CallExpression): UnknownToolField[] {
+export function unknownToolFields(module: ParsedSource, call: ts.CallExpression, isNearMiss: (name: string) => boolean): UnknownToolField[] {
   const object = toolObject(module, call);
   if (!object) return [];
   const known: readonly string[] = TOOL_DEFINITION_FIELDS;
   const out: UnknownToolField[] = [];
-  for (const property of object.properties) {
-    const key = property.name;
-    if (!key || !(ts.isIdentifier(key) || ts.isStringLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key) || ts.isNumericLiteral(key))) continue;
-    if (!known.includes(key.text)) out.push({ name: key.text, key });
-  }
+  const visit = (literal: ts.ObjectLiteralExpression, spread: ts.SpreadAssignment | undefined, depth: number, seen: Set<ts.Node>): void => {
+    for (const property of literal.properties) {
+      if (ts.isSpreadAssignment(property)) {
+        const source = spreadSource(module, property.expression);
+        if (source && depth < MAX_SPREAD_DEPTH && !seen.has(source)) visit(source, spread ?? property, depth + 1, new Set([...seen, source]));
+        continue;
+      }
+      const key = property.name;
+      if (!key || !(ts.isIdentifier(key) || ts.isStringLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key) || ts.isNumericLiteral(key))) continue;
+      if (known.includes(key.text)) continue;
+      if (spread === undefined) out.push({ name: key.text, key });
+      else if (isNearMiss(key.text)) out.push({ name: key.text, key, spread });
+    }
+  };
+  visit(object, undefined, 0, new Set([object]));
   return out;
+}
+
+/** The object literal a spread's expression is, inline or as a top-level non-destructured `const` of the module. */
+function spreadSource(module: ParsedSource, expression: ts.Expression): ts.ObjectLiteralExpression | undefined {
+  let value = skipTypeWrappers(expression);
+  if (ts.isIdentifier(value)) {
+    const binding = moduleScopeOf(module).bindings.get(value.text);
+    if (binding?.kind !== "const" || binding.destructured || !binding.declaration.initializer) return undefined;
+    value = skipTypeWrappers(binding.declaration.initializer);
+  }
+  return ts.isObjectLiteralExpression(value) ? value : undefined;
 }
 
 /** The object literal passed to `defineTool`, directly or through a top-level const. */

@@ -81,15 +81,21 @@ export function analyzeDefinitionModule(session: AnalysisSession, definitionFile
  * `tsc` alone (helper-75's trial, C6).
  */
 function reportUnknownFields(session: AnalysisSession, module: ParsedSource, calls: ReadonlySet<ts.CallExpression>): void {
-  const fields = [...calls].flatMap((call) => unknownToolFields(module, call));
-  fields.sort((a, b) => a.key.pos - b.key.pos);
   const known = TOOL_DEFINITION_FIELDS;
+  const fields = [...calls].flatMap((call) => unknownToolFields(module, call, (name) => didYouMean(name, known) !== undefined));
+  fields.sort((a, b) => a.key.pos - b.key.pos);
+  // A key of an object spread into several calls is one mistake: reported once, at the key.
+  const reported = new Set<ts.Node>();
   for (const field of fields) {
+    if (reported.has(field.key)) continue;
+    reported.add(field.key);
     const suggestion = didYouMean(field.name, known);
+    const spread = field.spread;
     session.report(
-      createDiagnostic(Diagnostics.EntryUnknownField, spanLocation(module.spanOf(field.key)), [field.name, "the defineTool({...}) call"], {
+      createDiagnostic(Diagnostics.EntryUnknownField, spanLocation(module.spanOf(field.key)), [field.name, spread ? "an object spread into a defineTool({...}) call" : "the defineTool({...}) call"], {
         path: [field.name],
         hint: suggestion ? `Did you mean '${suggestion}'?` : `Known fields: ${known.join(", ")}.`,
+        ...(spread ? { related: [{ ...spanLocation(module.spanOf(spread)), message: "Spread into the defineTool({...}) call here" }] } : {}),
       }),
     );
   }

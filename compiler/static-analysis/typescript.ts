@@ -51,6 +51,7 @@ export declare namespace ts {
   type PropertyAccessExpression = TsMorph.ts.PropertyAccessExpression;
   type ScriptTarget = TsMorph.ts.ScriptTarget;
   type SourceFile = TsMorph.ts.SourceFile;
+  type SpreadAssignment = TsMorph.ts.SpreadAssignment;
   type Statement = TsMorph.ts.Statement;
   type StringLiteral = TsMorph.ts.StringLiteral;
   type StringLiteralLike = TsMorph.ts.StringLiteralLike;

@@ -193,6 +193,13 @@ export const AgentMessages = defineMessages({
     hint: "Select them under 'capabilities:' in agent.md's front matter (e.g. '{1}: {}'), or fix the spelling of 'capabilities:'.",
     docs: "A surface whose agent.md selects nothing while local plugins sit in its plugins/ folder is almost always a mistake (a misspelled or missing capabilities: field): the lock would drop every tool of the surface (issue 13 item 4). Replaces the per-plugin AL1017 notes for that surface.",
   },
+  LocalPluginNameMismatch: {
+    code: "AL1029",
+    severity: "warning",
+    message: "plugins/{0}/plugin.json names the plugin '{1}', but its folder and capability key are '{0}'.",
+    hint: "Make them one name: set \"name\": \"{0}\" in plugin.json, or rename the folder to plugins/{1}/ and the capability key to '{1}'.",
+    docs: "A local plugin is found by its folder, plugins/<key>/, and its capability key names it in agent.md and plugins.lock (DESIGN §2); plugin.json's `name` is the plugin's own identifier in Agent Plugins v1 (§5.5), the name `validate` reports and the key `add` gives it once it is published. When they differ, nothing fails today, but the lock records the folder's name while the plugin calls itself another, and publishing it later moves it to a new key. A published plugin selected under another key (`add --as`) is chosen on purpose and is not reported.",
+  },
 
   // ─────────────── AL104x: a surface's own skills (<surface>/skills/<name>/SKILL.md) ───────────────
   // The SKILL.md format itself is checked with the Agent Skills rules plugin skills use (AL22xx).

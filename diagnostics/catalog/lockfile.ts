@@ -237,6 +237,13 @@ export const LockfileMessages = defineMessages({
     hint: "`add` installs the plugin as a dependency of the agent's package.json: make the agent root writable, or create it there yourself (`npm init -y`), then run `{cli} add` again. Nothing was installed.",
     docs: "`add` installs a published plugin with the project's package manager, which records it in the agent root's package.json; when there is none, `add` creates a minimal private one first (issue 3 item 7). A root it cannot write (read-only, another user's) stops it there, before anything is installed.",
   },
+  AddPathOutsideRepository: {
+    code: "AL6213",
+    severity: "warning",
+    message: "package.json now depends on '{0}' by the path '{1}', which is outside {2}: `npm ci` on CI or in another clone cannot find it there.",
+    hint: "To share the agent, copy the plugin into plugins/{3}/ (a local plugin, nothing to install) and remove the dependency; or pack it into the repository (`npm pack --pack-destination <agent>/vendor` in the plugin's folder) and `add` that tarball; or publish it and `add` it by name.",
+    docs: "npm, pnpm and Yarn record a folder or tarball dependency as a `file:` path relative to package.json; a path that leaves the repository exists only on the machine that ran `add`, so the next `npm ci` elsewhere fails (or works only from a warm cache), as the README says of the toolchain's own tarball. `add` keeps the install (it works here, and trying a plugin from a sibling checkout is fine) and warns. The repository is the nearest folder at or above the agent root with a `.git`, else the agent root; a path inside it (`vendor/x.tgz`, a workspace package) is not reported.",
+  },
   WriteThroughLinkRefused: {
     code: "AL6301",
     severity: "error",

@@ -2,7 +2,8 @@
  * Runs a built-in (core) or host-provided tool in the host (seed "Execution Model": framework
  * built-ins and host-provided stubs remain in the host; `runtimeBoundary: "host"`). The tool
  * implements `CoreTool` (`../core-tools/types.ts`); it fails a call with `ToolCallError`, and
- * anything else it throws is classified like an authored tool's error.
+ * anything else it throws is classified like an authored tool's error. A failure's words are an
+ * authored tool's too: the message and its bounded `cause` chain (`describeThrown`).
  */
 import type { ArtifactManifest } from "../../contract/manifest.js";
 import type { CoreJson, CoreTool, CoreToolContext, HostToolImplementation } from "../core-tools/types.js";
@@ -10,6 +11,7 @@ import type { DelegationService } from "../core-tools/delegation-types.js";
 import { classifyToolError, ControlPlaneError } from "../failures.js";
 import type { CallOutcome } from "../sandbox/execute-definition.js";
 import { messageOf } from "../sandbox/execute-definition.js";
+import { describeThrown } from "../sandbox/thrown-message.js";
 import { copyJson, type Json } from "../sandbox/json-copy.js";
 import { createToolContext } from "../sandbox/tool-context.js";
 import type { CoreToolPolicy } from "../snapshot/types.js";
@@ -75,7 +77,10 @@ export async function executeCoreTool(tool: CoreTool, input: Json, session: Call
     result = await tool.execute(input as CoreJson, context);
   } catch (error) {
     if (error instanceof ControlPlaneError) throw error;
-    return { ok: false, failureKind: classifyToolError(error), error: messageOf(error) };
+    // The words of an authored tool's failure, from the same one place (../sandbox/thrown-message.ts):
+    // the message and its bounded cause chain; an invalid_input keeps the message written for the model.
+    const failureKind = classifyToolError(error);
+    return { ok: false, failureKind, error: failureKind === "invalid_input" ? messageOf(error) : describeThrown(error) };
   }
   try {
     const output = copyJson(result, "result");

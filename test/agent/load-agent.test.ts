@@ -149,7 +149,7 @@ describe("loadAgent", () => {
 
   it("warns that an MD-first root's tools/ folder is never discovered", () => {
     const root = writeTree({ "agent.md": "---\nname: x\n---\n", "tools/echo.ts": "export {}" });
-    expect(loadAgent(host, root).diagnostics).toMatchObject([{ code: "AL1015", severity: "warning", file: `${root}/tools` }]);
+    expect(loadAgent(host, root).diagnostics).toMatchObject([{ code: "AL1015", severity: "warning", file: `${root}/tools/` }]);
   });
 
   it("keeps __proto__ and constructor keys in config as data", () => {

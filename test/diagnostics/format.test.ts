@@ -1,6 +1,8 @@
 /** The formatters are pure functions of the same diagnostic data (STYLE §4). */
 import { describe, expect, it } from "vitest";
-import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import * as path from "node:path";
+import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { folderStart } from "../../common/positions.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { formatGithub, formatSarif, toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { formatPretty, summary } from "../../diagnostics/format-pretty.js";
@@ -56,6 +58,15 @@ describe("formatPretty", () => {
   it("prints no location for a diagnostic about the command line or the root itself (file \"\")", () => {
     const root = createDiagnostic(Diagnostics.AgentRootMissing, { file: "", line: 1, column: 1 }, ["agents/nope"]);
     expect(formatPretty([root], { color: false }).split("\n")[0]).toBe("error AL1024: The agent root 'agents/nope' does not exist.");
+  });
+
+  it("prints a folder without a line and column, in pretty output and GitHub annotations (helper-78 D8.2)", () => {
+    const folder = createDiagnostic(Diagnostics.ToolsFolderIgnored, folderStart("/agent/tools"));
+    expect(folder.file).toBe("/agent/tools/");
+    const reported = relativizeDiagnostic(folder, "/agent", path.posix.relative);
+    expect(reported).toMatchObject({ file: "tools/", line: 1, column: 1 });
+    expect(formatPretty([reported], { color: false }).split("\n")[0]).toBe("tools/ - warning AL1015: The tools/ folder of this MD-first surface is never discovered.");
+    expect(formatGithub([reported])).toMatch(/^::warning file=tools\/,title=AL1015::/);
   });
 
   it("summarises errors and warnings", () => {

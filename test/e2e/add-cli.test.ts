@@ -21,6 +21,8 @@ beforeAll(() => {
   tarball = path.join(out, run.stdout.trim().split("\n").pop()!);
 }, 120_000);
 
+const hintOf = (stderr: string): string => /^ {2}hint: (.*)$/m.exec(stderr)?.[1] ?? "";
+
 const AGENT_MD = `---
 name: demo # the agent's name
 # Capabilities: keep this comment.
@@ -93,6 +95,9 @@ describe("assembly-line add", () => {
     expect(asLocal.status).toBe(1);
     expect(asLocal.stderr).toContain("AL6210");
     expect(asLocal.stderr).toContain("plugins/other/");
+    // A folder is shown as a folder, without a line and column (helper-78 D8.2: `plugins/other:1:1`).
+    expect(asLocal.stderr).toMatch(/^\S*plugins\/other\/ - error AL6210: /m);
+    expect(asLocal.stderr).not.toMatch(/plugins\/other\/?:1:1/);
     // Refused before anything was installed.
     expect(fs.existsSync(path.join(root, "package.json"))).toBe(false);
     expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(AGENT_MD);
@@ -105,6 +110,40 @@ describe("assembly-line add", () => {
     expect(fs.existsSync(path.join(root, "package.json"))).toBe(false);
     expect(fs.existsSync(path.join(root, "node_modules"))).toBe(false);
     expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(AGENT_MD);
+  });
+
+  it("a plugin folder without package.json added --as a new key: AL6211's hint copies it to plugins/<that key>/, shown as a folder (helper-78 D8.2)", () => {
+    const extplug = writeTree({ "plugin.json": '{"name":"chaos"}' }, "al-extplug-");
+    const root = writeTree({ "agent.md": AGENT_MD, "plugins/chaos/plugin.json": '{"name":"chaos"}' });
+    const run = runCli(["add", extplug, root, "--as", "chaos2"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("AL6211");
+    expect(hintOf(run.stderr)).toContain("copy it to plugins/chaos2/ and select it in agent.md (capabilities: chaos2: {})");
+    expect(run.stderr).not.toContain("plugins/chaos/");
+    // The folder is a folder: no line and column in the pretty output.
+    expect(run.stderr).toMatch(/al-extplug-\w+\/ - error AL6211: /);
+    expect(fs.existsSync(path.join(root, "package.json"))).toBe(false);
+  });
+
+  it("warns (AL6213) when the file: path it records leaves the repository, and not for a tarball inside it (helper-78 D8.3)", () => {
+    const repository = writeTree({ ".git/HEAD": "ref: refs/heads/main\n", "agent/agent.md": AGENT_MD }, "al-repo-");
+    const root = path.join(repository, "agent");
+    const outside = runCli(["add", tarball, root]);
+    expect(outside.status, outside.stderr).toBe(0);
+    const dependency = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).dependencies["@assemblyline-agents/openui"];
+    expect(dependency).toMatch(/^file:\.\.\/\.\.\//);
+    // At the dependency's line in package.json, with the repository named and the ways to share the plugin.
+    const line = fs.readFileSync(path.join(root, "package.json"), "utf8").split("\n").findIndex((l) => l.includes('"@assemblyline-agents/openui"')) + 1;
+    expect(outside.stderr).toMatch(new RegExp(`package\\.json:${line}:5 - warning AL6213: package\\.json now depends on '@assemblyline-agents/openui' by the path '\\.\\./\\.\\./[^']+\\.tgz', which is outside the repository \\(\\.\\.\\): \`npm ci\` on CI or in another clone cannot find it there\\.`));
+    expect(hintOf(outside.stderr)).toContain("copy the plugin into plugins/openui/");
+    expect(hintOf(outside.stderr)).toContain("npm pack --pack-destination");
+
+    // The same tarball committed into the repository (vendor/): nothing to say.
+    const inside = writeTree({ ".git/HEAD": "ref: refs/heads/main\n", "agent/agent.md": AGENT_MD, "vendor/.keep": "" }, "al-repo-");
+    fs.copyFileSync(tarball, path.join(inside, "vendor", path.basename(tarball)));
+    const vendored = runCli(["add", path.join(inside, "vendor", path.basename(tarball)), path.join(inside, "agent")]);
+    expect(vendored.status, vendored.stderr).toBe(0);
+    expect(vendored.stderr).not.toContain("AL6213");
   });
 
   it("a plugin found unusable only after its install says the command that undoes the install", () => {

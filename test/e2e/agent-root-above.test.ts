@@ -51,6 +51,28 @@ describe("AL1001 inside an agent", () => {
     expect(fs.readdirSync(plugin).sort()).toEqual(["ai.assemblyline", "plugin.json"]);
   });
 
+  it("is a whole-run diagnostic in every format: no agent.md:1:1 for a file that does not exist (helper-78 D8.4)", () => {
+    const pretty = runCli(["compile"], { cwd: plugin });
+    expect(pretty.stderr).toMatch(/^error AL1001: There is no agent\.md in /m);
+    expect(pretty.stderr).not.toContain("agent.md:1:1");
+    const json = runCliJson(["compile"], { cwd: plugin });
+    expect(json.json.diagnostics).toMatchObject([{ code: "AL1001", file: "", line: 1, column: 1 }]);
+    const github = runCli(["compile", "--format", "github"], { cwd: plugin });
+    expect(github.stdout).toMatch(/^::error file=,line=1,col=1,title=AL1001::There is no agent\.md in /);
+    const sarif = JSON.parse(runCli(["compile", "--format", "sarif"], { cwd: plugin }).stdout);
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe("");
+    // From the agent's root, the subagent's folder is named as a folder.
+    const child = path.join(root, "subagents", "child");
+    fs.mkdirSync(child, { recursive: true });
+    try {
+      const nested = runCliJson(["compile", "--no-package"], { cwd: root });
+      expect(nested.json.diagnostics).toMatchObject([{ code: "AL1001", file: "subagents/child/", line: 1, column: 1 }]);
+      expect(runCli(["compile", "--no-package"], { cwd: root }).stderr).toMatch(/^subagents\/child\/ - error AL1001: There is no agent\.md in 'subagents\/child'\./m);
+    } finally {
+      fs.rmSync(path.join(root, "subagents"), { recursive: true });
+    }
+  });
+
   it("replaces a root typed relative to the working directory, and says the same in JSON", () => {
     const json = runCliJson(["compile", "plugins/hello"], { cwd: root });
     expect(json.json.diagnostics[0]).toMatchObject({ code: "AL1001", hint: expect.stringContaining(`run \`${CLI} compile . --format json\``) });

@@ -158,6 +158,26 @@ describe("plugins.lock through the CLI", () => {
     });
   });
 
+  it("--check --format github and sarif lead with, and sit on, a tool's contract change, not the integrity that changed with it (helper-78 D8.8)", () => {
+    const root = path.join(tempDir("al-check-lead-"), "agent");
+    expect(runCli(["init", root]).status).toBe(0);
+    expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
+    for (const file of ["index.ts", "hello.ts"]) {
+      const module = path.join(root, "plugins/hello/ai.assemblyline", file);
+      fs.writeFileSync(module, fs.readFileSync(module, "utf8").replace('description: "Greet a person by name."', 'description: "Greet a person by their name."'));
+    }
+    const descriptionLine = fs.readFileSync(path.join(root, "plugins.lock"), "utf8").split("\n").findIndex((l) => l.includes('"description": "Greet a person by name."')) + 1;
+    const github = runCli(["compile", root, "--check", "--no-package", "--format", "github"], { cwd: path.dirname(root) });
+    expect(github.status).toBe(1);
+    const annotation = github.stdout.split("\n").find((l) => l.includes("title=AL6002"));
+    expect(annotation).toContain(`file=agent/plugins.lock,line=${descriptionLine},`);
+    expect(annotation).toContain(`::plugins.lock does not match what \`compile\` would write (surfaces["."].capabilities.hello.tools.hello.description changed, and 1 more change).`);
+    const sarif = JSON.parse(runCli(["compile", root, "--check", "--no-package", "--format", "sarif"], { cwd: path.dirname(root) }).stdout);
+    const result = sarif.runs[0].results.find((r: { ruleId: string }) => r.ruleId === "AL6002");
+    expect(result.locations[0].physicalLocation.region.startLine).toBe(descriptionLine);
+    expect(result.properties.path).toBe('surfaces["."].capabilities.hello.tools.hello.description');
+  });
+
   it("a compile with errors leaves the previous lock and artifact byte-identical", () => {
     const root = compiledCopy();
     const lock = lockOf(root);

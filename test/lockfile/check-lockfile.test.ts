@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkLockfile } from "../../lockfile/check-lockfile.js";
+import { changeRelevance } from "../../lockfile/lead-change.js";
 import { bundlesLeftOutNote } from "../../lockfile/dropped-tools.js";
 import { formatLockfileCheckReport } from "../../lockfile/format-check-report.js";
 import { hashPluginDirectory } from "../../compiler/plugin-package/hash-plugin-directory.js";
@@ -81,6 +82,31 @@ describe("checkLockfile", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("leads with, and is placed on, a tool's contract change before the hashes that changed with it (helper-78 D8.8)", () => {
+    const file = commit(serializeLockfile(sampleLock()));
+    const expected = serializeLockfile(
+      mutated((lock) => {
+        const capability = lock.surfaces["."].capabilities.example;
+        capability.integrity = `sha512-${"A".repeat(86)}==`;
+        capability.tools.echo.description = "Echo the message.";
+        if (capability.tools.echo.bundle !== undefined) capability.tools.echo.bundle = `sha512-${"B".repeat(86)}==`;
+      }),
+    );
+    const { report } = checkLockfile(file, expected, options);
+    // The report's own order is canonical: integrity sorts first.
+    expect(report.groups[0]!.changes[0]!.path).toBe("integrity");
+    const committedLines = fs.readFileSync(file, "utf8").split("\n");
+    expect(report.diagnostic).toMatchObject({
+      line: committedLines.findIndex((l) => l.includes('"description": "Echo a message')) + 1,
+      path: 'surfaces["."].capabilities.example.tools.echo.description',
+    });
+    expect(report.diagnostic!.message).toMatch(/^plugins\.lock does not match what `compile` would write \(surfaces\["\."\]\.capabilities\.example\.tools\.echo\.description changed, and [12] more changes?\)\.$/);
+    expect(changeRelevance(["surfaces", ".", "capabilities", "example", "tools", "echo", "bundle"])).toBe(2);
+    expect(changeRelevance(["surfaces", ".", "capabilities", "example", "integrity"])).toBe(2);
+    expect(changeRelevance(["surfaces", ".", "capabilities", "example", "config", "index"])).toBe(1);
+    expect(changeRelevance(["surfaces", ".", "capabilities", "example", "tools", "echo"])).toBe(0);
   });
 
   it("catches a changed schema keyword", () => {

@@ -26,7 +26,7 @@ describe("ai.assemblyline/", () => {
   it("AL2401: the directory exists without an entry (with a hint for near-miss names)", () => {
     const pkg = load({ "ai.assemblyline/index.cjs": "", "ai.assemblyline/echo.ts": "" });
     expect(pkg.entryFile).toBeUndefined();
-    const d = expectDiagnostic(pkg, { code: "AL2401", file: "ai.assemblyline", line: 1, column: 1 });
+    const d = expectDiagnostic(pkg, { code: "AL2401", file: "ai.assemblyline/", line: 1, column: 1 });
     expect(d.hint).toBe("Found index.cjs; the entry must be named index.ts, index.mts, index.js, index.mjs.");
   });
 
@@ -47,7 +47,7 @@ describe("ai.assemblyline/", () => {
   it("AL2404: a near-miss directory name is reported", () => {
     const pkg = load({ "AI.AssemblyLine/index.ts": "" });
     expect(pkg.entryFile).toBeUndefined();
-    expectDiagnostic(pkg, { code: "AL2404", file: "AI.AssemblyLine", line: 1, column: 1, severity: "warning" });
+    expectDiagnostic(pkg, { code: "AL2404", file: "AI.AssemblyLine/", line: 1, column: 1, severity: "warning" });
     expect(load({ "ai-assemblyline/index.ts": "" }).diagnostics.map((d) => d.code)).toEqual(["AL2404"]);
     expect(load({ "com.example.client/hooks.json": "{}" }).diagnostics).toEqual([]);
   });

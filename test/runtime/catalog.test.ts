@@ -315,4 +315,22 @@ describe("host-provided built-ins", () => {
       await hosted.close();
     }
   });
+
+  it("a failed core tool's error shows the cause chain, as an authored tool's does (helper-79's thrown-message.ts)", async () => {
+    const hosted = await openRuntime({
+      root: agent.root,
+      hostImplementations: {
+        history_search: async () => {
+          throw new TypeError("fetch failed", { cause: new Error("getaddrinfo ENOTFOUND history.invalid", { cause: new Error("DNS lookup timed out") }) });
+        },
+      },
+    });
+    try {
+      const found = await hosted.call({ tool: "history_search", input: { query: "refund" } });
+      expect(found).toMatchObject({ status: "failed", failure: { kind: "execution_error", runCanContinue: true } });
+      expect(found.error).toBe("fetch failed (cause: getaddrinfo ENOTFOUND history.invalid; caused by: DNS lookup timed out)");
+    } finally {
+      await hosted.close();
+    }
+  });
 });

@@ -315,6 +315,45 @@ describe("problems", () => {
     expect(fine.diagnostics).toEqual([]);
   });
 
+  it("reports a misspelt key that reaches defineTool() through a spread of an object literal of the file, once, at the key (helper-76)", () => {
+    const result = analyzeDefinitionSource(
+      lines(
+        IMPORT,
+        "const base = { descripton: 'd', label: 'shared data' };",
+        "const wrapped = { ...base, inputSchema: { type: 'object' } };",
+        "export const a = defineTool({ ...wrapped, execute() {} });",
+        "export const b = defineTool({ ...base, inputSchema: {}, execute() {} });",
+        "export const c = defineTool({ ...{ needsAproval: null }, description: 'd', inputSchema: {}, execute() {} });",
+      ),
+    );
+    expect(result.diagnostics.map((d) => ({ ...brief(d), message: d.message, hint: d.hint, related: d.related?.map((r) => [r.line, r.column, r.message]) }))).toEqual([
+      {
+        code: "AL4001",
+        line: 2,
+        column: 16,
+        path: "descripton",
+        file: TOOL,
+        message: "Unknown field 'descripton' in an object spread into a defineTool({...}) call.",
+        hint: "Did you mean 'description'?",
+        // The first call it reaches, through `wrapped`.
+        related: [[4, 31, "Spread into the defineTool({...}) call here"]],
+      },
+      {
+        code: "AL4001",
+        line: 6,
+        column: 36,
+        path: "needsAproval",
+        file: TOOL,
+        message: "Unknown field 'needsAproval' in an object spread into a defineTool({...}) call.",
+        hint: "Did you mean 'needsApproval'?",
+        related: [[6, 31, "Spread into the defineTool({...}) call here"]],
+      },
+    ]);
+    // A key of a spread that is no near miss ('label', data the object carries for others) is not reported; nor is a spread of what is not an object literal of the file.
+    const imported = analyzeDefinitionSource(lines(IMPORT, "import { base } from './base.js';", "export default defineTool({ ...base, ...makeBase(), execute() {} });"));
+    expect(imported.diagnostics.filter((d) => d.code === "AL4001")).toEqual([]);
+  });
+
   it("reports syntax errors and no other facts", () => {
     const result = analyzeDefinitionSource(lines(IMPORT, "export default defineTool({ description: 'x', "));
     expect(result.parsed).toBe(false);
