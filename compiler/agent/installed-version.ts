@@ -52,8 +52,8 @@ export function checkInstalledVersion(check: InstalledVersionCheck): Diagnostic 
     source === undefined
       ? undefined
       : source.kind === "path"
-        ? fillTemplate("package.json installs {1} from {6}, so `{4}` keeps {1}@{3}. Run `{cli} add {5}` to lock the installed one, or point package.json at {1}@{2} again and run `{4}`.", args)
-        : fillTemplate("package.json installs {1} from {6}, which `add` does not lock. Point package.json at {1}@{2} again and run `{4}`, or pack the installed one with `npm pack` and add the tarball.", args);
+        ? fillTemplate("package.json installs {1} from {6}. To compile the locked {1}@{2}, point package.json at it and run `{4}`; to lock what package.json installs, run `{cli} add {5}`.", args)
+        : fillTemplate("package.json installs {1} from {6}, which `add` does not lock. To compile the locked {1}@{2}, point package.json at it and run `{4}`; to lock the installed {1}@{3}, pack it with `npm pack` and add the tarball.", args);
   return createDiagnostic(Diagnostics.LockedVersionMismatch, check.location, args, hint === undefined ? {} : { hint });
 }
 

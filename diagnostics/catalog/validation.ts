@@ -60,7 +60,7 @@ export const ValidationMessages = defineMessages({
     docs: "factory names an export of the definition module that the runtime calls with the merged config (DESIGN §3).",
   },
   FactoryFormMismatch: {
-    code: "AL4033",
+    code: "AL4034",
     severity: "error",
     message: "{0}, so the call fails when it runs.",
     docs: "With factory, the runtime calls the named export with the merged config and takes what it returns as the tool; without it, the default export is the tool itself (DESIGN §3). When the definition module statically shows the other form (factory naming a defineTool({...}) value, or a default export that is a function returning one), the call would fail with a configuration_error only when it runs, after any approval was spent (new-user trial E2).",

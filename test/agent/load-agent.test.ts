@@ -261,7 +261,7 @@ describe("resolveCapabilities", () => {
     const pins = new Map([[".", new Map([["weather", { name: "weather-plugin", version: "1.2.0" }]])]]);
     const [diagnostic] = resolveCapabilities(host, loadAgent(host, root), { pins }).diagnostics;
     expect(diagnostic).toMatchObject({ code: "AL6008", path: "capabilities.weather" });
-    expect(diagnostic!.hint).toContain("Run `npx assembly-line add ./vendor/weather-plugin-1.3.0.tgz` to lock the installed one");
+    expect(diagnostic!.hint).toContain("to lock what package.json installs, run `npx assembly-line add ./vendor/weather-plugin-1.3.0.tgz`");
     expect(diagnostic!.hint).not.toContain("npm:");
   });
 });

@@ -86,7 +86,9 @@ describe("assembly-line add", () => {
     const { status, json } = runCliJson(["compile", root]);
     expect(status).toBe(1);
     expect(json.diagnostics).toMatchObject([{ code: "AL6008", file: "agent.md", line: 5, column: 3 }]);
-    expect(json.diagnostics[0].hint).toContain(`${printedCli()} add @assemblyline-agents/openui@1.0.1`);
+    // Installed from a tarball: the hint names it, never the registry (new-user trial E4).
+    expect(json.diagnostics[0].hint).toContain(`package.json installs @assemblyline-agents/openui from file:${path.relative(root, tarball)}.`);
+    expect(json.diagnostics[0].hint).toContain(`run \`${printedCli()} add ${path.relative(root, tarball)}\``);
   });
 
   it("refuses a key that a local plugin folder owns (it would win resolution), before and after installing", () => {

@@ -287,11 +287,11 @@ describe("checkInstalledVersion", () => {
     const unscoped = { type: "npm", name: "weather-plugin", version: "1.2.0" } as const;
     const base = { capability: "weather", locked: unscoped, installedVersion: "1.3.0", location, installCommand: "npm install", displayFrom: "/agent" };
     expect(checkInstalledVersion({ ...base, declared: { spec: "file:vendor/weather-plugin-1.3.0.tgz", projectDir: "/agent" } })?.hint).toBe(
-      "package.json installs weather-plugin from file:vendor/weather-plugin-1.3.0.tgz, so `npm install` keeps weather-plugin@1.3.0. Run `npx assembly-line add ./vendor/weather-plugin-1.3.0.tgz` to lock the installed one, or point package.json at weather-plugin@1.2.0 again and run `npm install`.",
+      "package.json installs weather-plugin from file:vendor/weather-plugin-1.3.0.tgz. To compile the locked weather-plugin@1.2.0, point package.json at it and run `npm install`; to lock what package.json installs, run `npx assembly-line add ./vendor/weather-plugin-1.3.0.tgz`.",
     );
     expect(checkInstalledVersion({ ...base, declared: { spec: "../plugins/weather", projectDir: "/agent" } })?.hint).toContain("`npx assembly-line add ../plugins/weather`");
     expect(checkInstalledVersion({ ...base, declared: { spec: "github:me/weather", projectDir: "/agent" } })?.hint).toBe(
-      "package.json installs weather-plugin from github:me/weather, which `add` does not lock. Point package.json at weather-plugin@1.2.0 again and run `npm install`, or pack the installed one with `npm pack` and add the tarball.",
+      "package.json installs weather-plugin from github:me/weather, which `add` does not lock. To compile the locked weather-plugin@1.2.0, point package.json at it and run `npm install`; to lock the installed weather-plugin@1.3.0, pack it with `npm pack` and add the tarball.",
     );
     expect(checkInstalledVersion({ ...base, declared: { spec: "^1.3.0", projectDir: "/agent" } })?.hint).toContain("add npm:weather-plugin@1.3.0");
   });

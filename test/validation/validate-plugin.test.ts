@@ -166,7 +166,7 @@ describe("descriptor validation", () => {
 
   // New-user trial E2: `factory: "gated"` naming `export const gated = defineTool({...})` passed
   // compile, validate and tsc, and failed only when called (after its approval was spent).
-  it("reports (AL4033) a factory that names the tool itself, and a default export that is a factory without factory", () => {
+  it("reports (AL4034) a factory that names the tool itself, and a default export that is a factory without factory", () => {
     const { diagnostics } = validate(
       [
         "export default { tools: {",
@@ -182,8 +182,8 @@ describe("descriptor validation", () => {
       },
     );
     expect(diagnostics.map(pick)).toEqual([
-      { code: "AL4033", line: 2, column: '  a: { definition: "./ai.assemblyline/gated.ts", factory: "gated"'.indexOf('"gated"') + 1, path: "tools.a.factory" },
-      { code: "AL4033", line: 3, column: 20, path: "tools.b.definition" },
+      { code: "AL4034", line: 2, column: '  a: { definition: "./ai.assemblyline/gated.ts", factory: "gated"'.indexOf('"gated"') + 1, path: "tools.a.factory" },
+      { code: "AL4034", line: 3, column: 20, path: "tools.b.definition" },
     ]);
     expect(diagnostics.map((d) => d.severity)).toEqual(["error", "error"]);
     expect(diagnostics[0]!.message).toBe("factory 'gated' names the tool itself (a defineTool({...}) value), not a function that returns it, so the call fails when it runs.");
