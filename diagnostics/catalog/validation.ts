@@ -173,6 +173,13 @@ export const ValidationMessages = defineMessages({
     hint: "Point $ref at a schema that describes the value (e.g. '#/$defs/node'), not at a chain of $refs that returns here.",
     docs: "Following a $ref cycle that never reaches a schema never ends: validators cannot be compiled from it.",
   },
+  SchemaDefaultInvalid: {
+    code: "AL4033",
+    severity: "error",
+    message: "In the {0}, the default {1} does not match its own schema: it {2}.",
+    hint: "Change the default to a value the schema accepts, or remove 'default'.",
+    docs: "JSON Schema's `default` is an annotation that validators do not check, but a model is offered it as the value to send, and a configSchema's defaults fill in the options an agent leaves out (DESIGN §4): a default its own subschema rejects would reach the tool as a value the tool never accepts. Each `default` is validated against the subschema that holds it (with its `$ref`s), in every subschema ajv compiles.",
+  },
   DescriptorDrift: {
     code: "AL4026",
     severity: "error",
