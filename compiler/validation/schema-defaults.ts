@@ -9,8 +9,9 @@
  * plugin, where it is written.
  *
  * The check validates with ajv, non-strict (the strict verdict on the schema is the judge's,
- * `schema-judge.ts`): the whole schema is added once, and each subschema holding a `default`
- * is compiled as a fragment of it (`key#/properties/n`), so its `$ref`s resolve as written.
+ * `schema-judge.ts`): a subschema holding a `default` is compiled on its own, or, when it has a
+ * `$ref`, as a fragment of the whole schema (`key#/properties/n`), so the reference resolves as
+ * written.
  * A fragment compile costs milliseconds (ajv generates a validator for it), so a default is
  * first tried against a subschema made only of the keywords {@link certainlyValid} reads
  * (`type`, `enum`, `const`, bounds, lengths, `pattern`, `properties`, `items`, `anyOf`, …): one it
@@ -18,7 +19,7 @@
  * 2,000 inputSchemas with two defaults each, ajv for every default took about 10 s; with the
  * proof, the defaults add nothing measurable.
  */
-import type { ErrorObject, Options } from "ajv";
+import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { createAjv, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { valueAtPointer } from "../../common/json-pointer.js";
@@ -49,29 +50,47 @@ const KEY_AND_FRAGMENTS = /^assemblyline:default-check(?:#|$)/;
 
 /**
  * The defaults among `pointers` (subschemas of `schema` that hold a `default`) that their
- * subschema rejects, in the order given. A subschema ajv cannot compile (its problem is
- * reported by the schema's other checks) is skipped. Never throws.
+ * subschema rejects, in the order given. A subschema without references is compiled on its
+ * own, so a mistake elsewhere in the schema (an invalid pattern) does not keep its default
+ * from being checked; one with a `$ref` is compiled as a fragment of the whole schema. A
+ * subschema ajv cannot compile (its problem is reported by the schema's other checks) is
+ * skipped. Never throws.
  */
 export function defaultViolations(dialect: SchemaDialect, schema: JsonObject, pointers: readonly { readonly pointer: string; readonly value: JsonValue }[]): DefaultViolation[] {
   const unproven = pointers.filter(({ pointer, value }) => !certainlyValid(value, valueAtPointer(schema, pointer) as JsonValue | undefined, 0));
   if (unproven.length === 0) return [];
-  // A schema that declares an `$id` gets an instance of its own: ajv remembers the `$id`s it saw.
-  const fresh = JSON.stringify(schema).includes('"$id"');
-  let ajv = fresh ? undefined : instances.get(dialect);
-  if (!ajv) {
-    ajv = createAjv(dialect, DEFAULT_CHECK_OPTIONS);
-    if (!fresh) instances.set(dialect, ajv);
-  }
   const violations: DefaultViolation[] = [];
+  const check = (pointer: string, value: JsonValue, validate: ValidateFunction | undefined): void => {
+    if (validate && !validate(value)) {
+      const error = validate.errors?.[0];
+      if (error) violations.push({ pointer, value, error });
+    }
+  };
+  const referring: typeof unproven = [];
+  for (const { pointer, value } of unproven) {
+    const subschema = withoutVendorKeywords(valueAtPointer(schema, pointer) as JsonObject, dialect);
+    const text = JSON.stringify(subschema);
+    if (REFERENCE.test(text)) {
+      referring.push({ pointer, value });
+      continue;
+    }
+    const ajv = instanceFor(dialect, text);
+    try {
+      check(pointer, value, ajv.compile(subschema));
+    } catch {
+      // Not compilable on its own terms: the schema's other checks say why.
+    } finally {
+      ajv.removeSchema(subschema);
+    }
+  }
+  if (referring.length === 0) return violations;
+  const order = new Map(pointers.map(({ pointer }, index) => [pointer, index]));
+  const ajv = instanceFor(dialect, JSON.stringify(schema));
   try {
     ajv.addSchema(withCanonicalSchemaUri(withoutVendorKeywords(schema, dialect), dialect), KEY);
-    for (const { pointer, value } of unproven) {
+    for (const { pointer, value } of referring) {
       try {
-        const validate = ajv.getSchema(`${KEY}#${pointer.split("/").map(encodeURIComponent).join("/")}`);
-        if (validate && !validate(value)) {
-          const error = validate.errors?.[0];
-          if (error) violations.push({ pointer, value, error });
-        }
+        check(pointer, value, ajv.getSchema(`${KEY}#${pointer.split("/").map(encodeURIComponent).join("/")}`));
       } catch {
         // Not compilable on its own terms: the schema's other checks say why.
       }
@@ -82,7 +101,21 @@ export function defaultViolations(dialect: SchemaDialect, schema: JsonObject, po
     // getSchema remembers each fragment under its own key: drop them all with the schema.
     ajv.removeSchema(KEY_AND_FRAGMENTS);
   }
-  return violations;
+  return violations.sort((a, b) => order.get(a.pointer)! - order.get(b.pointer)!);
+}
+
+/** Keywords that make a subschema depend on the rest of the schema. */
+const REFERENCE = /"\$(?:ref|dynamicRef|recursiveRef)"/;
+
+/** The shared instance of `dialect`, or a fresh one for a schema text that declares an `$id` (ajv remembers the `$id`s it saw). */
+function instanceFor(dialect: SchemaDialect, text: string): AjvInstance {
+  if (text.includes('"$id"')) return createAjv(dialect, DEFAULT_CHECK_OPTIONS);
+  let ajv = instances.get(dialect);
+  if (!ajv) {
+    ajv = createAjv(dialect, DEFAULT_CHECK_OPTIONS);
+    instances.set(dialect, ajv);
+  }
+  return ajv;
 }
 
 /** Keywords that say nothing about validity (annotations); `x-…` vendor keywords are too. */
