@@ -144,14 +144,14 @@ export const ValidationMessages = defineMessages({
     severity: "error",
     message: "The {0} uses the unknown format '{1}'.",
     hint: "Use a standard format (date-time, email, uri, uuid, …) or remove 'format'.",
-    docs: "Strict mode refuses formats the validator does not know, since they would not be checked.",
+    docs: "Strict mode refuses formats the validator does not know, since they would not be checked. A near miss of a known format gets it as the hint ('emial': \"Did you mean 'email'?\"). Reported with the schema's other mistakes in one run, not after them (docs/schemas.md).",
   },
   SchemaRequiredNotDefined: {
     code: "AL4023",
     severity: "error",
     message: "The {0} requires '{1}', but does not define it under 'properties'.",
     hint: "Add '{1}' to 'properties', or fix the spelling in 'required'.",
-    docs: "Strict mode refuses required properties that are not defined (usually a typo).",
+    docs: "Strict mode refuses required properties that are not defined (usually a typo). Reported at the name in 'required'; a near miss of a property of the same schema gets it as the hint ('emali': \"Did you mean 'email'?\"), which the editor's quick fix applies. Reported with the schema's other mistakes in one run, not after them (docs/schemas.md).",
   },
   SchemaUnresolvedRef: {
     code: "AL4024",
