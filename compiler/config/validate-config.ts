@@ -7,10 +7,10 @@
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { createAjv, withCanonicalSchemaUri, type AjvInstance, type SchemaDialect } from "../../contract/ajv.js";
 import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
-import { childPointer, valueAtPointer } from "../../common/json-pointer.js";
+import { childPointer, pointerToSegmentsIn, valueAtPointer } from "../../common/json-pointer.js";
 import { formatPropertyPath } from "../../common/property-path.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
+import { schemaErrorHint, schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
 import { cloneJson, isJsonObject, type JsonObject } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
 import { didYouMean } from "../../common/did-you-mean.js";
@@ -109,7 +109,7 @@ export function validateConfigValue(
   for (const error of validate.errors ?? []) {
     if (["if", "anyOf", "oneOf", "allOf"].includes(error.keyword) && (validate.errors?.length ?? 0) > 1) continue;
     if (error.keyword === "required" && error.instancePath === "" && besideConfig.has(String(error.params["missingProperty"]))) continue;
-    diagnostics.push(mapConfigError(key, withDefaults, schema, error, located, pointer, fallback));
+    diagnostics.push(mapConfigError(key, config, withDefaults, schema, error, located, pointer, fallback));
   }
   return { diagnostics: dedupeDiagnostics(diagnostics), withDefaults };
 }
@@ -130,8 +130,30 @@ function undeclaredKeys(key: string, config: JsonObject, schema: JsonObject, loc
     });
 }
 
+/**
+ * The pointer of the value a schema `default` filled in on the way to `instancePath` (the first
+ * part of it the agent's config does not have), or `undefined` when the agent wrote the whole
+ * path. `written` is the config as agent.md says it; `withDefaults` the one validated.
+ */
+function defaultedPointer(written: JsonObject, withDefaults: JsonObject, instancePath: string): string | undefined {
+  let pointer = "";
+  for (const segment of instancePath.split("/").slice(1)) {
+    pointer += `/${segment}`;
+    if (valueAtPointer(written, pointer) === undefined) return valueAtPointer(withDefaults, pointer) === undefined ? undefined : pointer;
+  }
+  return undefined;
+}
+
+/**
+ * One ajv error as a diagnostic at agent.md. An error about a value the configSchema's
+ * `default` supplied (the agent did not write it: helper-83's E3) stays AL5002, since the tools
+ * would receive that value and agent.md can override it, but says whose value it is and
+ * points at the capability's `config`, not at a line the agent never wrote; the default itself
+ * is reported at the plugin's entry (AL4033).
+ */
 function mapConfigError(
   key: string,
+  written: JsonObject,
   config: JsonObject,
   schema: JsonObject,
   error: ErrorObject,
@@ -156,7 +178,25 @@ function mapConfigError(
     });
   }
   const where = error.instancePath === "" ? "the config" : `'${formatPropertyPath(target.path)}'`;
-  return createDiagnostic(Diagnostics.ConfigInvalid, location, [key, `${where} ${schemaErrorReason(error, valueAtPointer(config, error.instancePath))}`], { path });
+  const actual = valueAtPointer(config, error.instancePath);
+  const defaulted = defaultedPointer(written, config, error.instancePath);
+  if (defaulted !== undefined) {
+    const option = formatPropertyPath(pointerToSegmentsIn(defaulted, config));
+    const configAt = locateValue(located, pointer, fallback);
+    return createDiagnostic(
+      Diagnostics.ConfigInvalid,
+      configAt.key ?? configAt.value,
+      [key, `the default ${JSON.stringify(valueAtPointer(config, defaulted))} that ${key}'s configSchema gives '${option}' (agent.md does not set it) is invalid: ${where} ${schemaErrorReason(error, actual)}`],
+      {
+        path: ["capabilities", key, "config"],
+        hint: `The value comes from the plugin, not from agent.md: set '${option}' under config to override it, and tell the plugin's author (its configSchema's default is invalid).`,
+      },
+    );
+  }
+  // A value close to one of an enum's strings gets the nearest one ("Did you mean 'docs'?"),
+  // which the editor's quick fix applies (helper-83's E8).
+  const hint = error.keyword === "enum" ? schemaErrorHint(error, actual) : undefined;
+  return createDiagnostic(Diagnostics.ConfigInvalid, location, [key, `${where} ${schemaErrorReason(error, actual)}`], { path, ...(hint ? { hint } : {}) });
 }
 
 /** Property names declared by the schema object that owns `schemaPath`'s keyword. */

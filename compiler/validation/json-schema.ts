@@ -15,7 +15,7 @@
  *   schema must be a diagnostic, not a stack overflow).
  */
 import { dialectOfUri, type SchemaDialect } from "../../contract/ajv.js";
-import { inlineSchemaCompiler, knownKeywords, type MetaSchemaError, type SchemaCompileJob, type SchemaCompiler } from "./schema-compiler.js";
+import { inlineSchemaCompiler, knownFormats, knownKeywords, type MetaSchemaError, type SchemaCompileJob, type SchemaCompiler } from "./schema-compiler.js";
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { pointerToSegmentsIn, escapePointerSegment, valueAtPointer } from "../../common/json-pointer.js";
 import { describeSchemaType } from "../../diagnostics/json-kinds.js";
@@ -27,6 +27,8 @@ import { didYouMean, didYouMeanHint } from "../../common/did-you-mean.js";
 import { walkSubschemas } from "./schema-walk.js";
 import { SIMPLE_TYPES } from "./schema-precheck.js";
 import { isVendorKeyword } from "./vendor-keywords.js";
+import { defaultViolations } from "./schema-defaults.js";
+import { schemaErrorHint, schemaErrorReason } from "../../diagnostics/schema-error-words.js";
 
 /** Deepest nesting of objects/arrays accepted in a schema (our limit; model APIs allow far less). */
 export const MAX_SCHEMA_DEPTH = 100;
@@ -92,20 +94,140 @@ export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject, compi
   if (!dialect) return [report(Diagnostics.SchemaDialectUnsupported, "/$schema", [subject.role, String(schema["$schema"])])];
   if (schema["type"] !== "object") return [report(Diagnostics.SchemaRootNotObject, schema["type"] === undefined ? "" : "/type", [subject.role], rootTypeHint(schema["type"]))];
 
+  // Every independent mistake of the schema is reported in one run (docs/cli.md: "reports all
+  // diagnostics of the run together"; helper-83's E5): a wrong keyword value, an unknown
+  // keyword, an invalid pattern, an unknown format, an undefined required name and a bad default
+  // do not hide one another. ajv stops at its first strict-mode error, so the keyword-level
+  // checks below walk the schema themselves; ajv stays the judge of whether it is accepted.
   const verdict = compiler.verdict(dialect, schema);
+  const subschemas = compiledSubschemas(schema, dialect);
+  const keywords = staticKeywordDiagnostics(schema, dialect, report, subject.role);
+  // A schema ajv accepts is never refused by them (they are no stricter than ajv, but a schema
+  // ajv accepts is left to its verdict, so no valid schema is ever newly refused).
+  const refused = verdict.metaErrors !== null || verdict.compileError !== null || keywords.length > 0;
+  const names = refused ? namedReferenceDiagnostics(subschemas, dialect, report, subject.role) : [];
   if (verdict.metaErrors) {
     // With them, the unknown and misspelt keywords elsewhere in the schema (`maxLenght`,
     // `requird`), so that one wrong value does not hide them until the next compile (helper-78's
-    // trial); not where a meta-schema error already points.
+    // trial); not where a meta-schema error already points. (Defaults are not checked against a
+    // schema that does not pass its meta-schema: ajv cannot compile it.)
     const meta = metaSchemaDiagnostics(verdict.metaErrors, schema, dialect, report, subject.role);
     const said = new Set(meta.map((d) => JSON.stringify(d.path ?? [])));
-    return [...meta, ...staticKeywordDiagnostics(schema, dialect, report, subject.role).filter((d) => !said.has(JSON.stringify(d.path ?? [])))];
+    return [...meta, ...[...keywords, ...names].filter((d) => !said.has(JSON.stringify(d.path ?? [])))];
   }
 
-  const diagnostics = [...staticKeywordDiagnostics(schema, dialect, report, subject.role), ...refCycleDiagnostics(schema, dialect, report, subject.role)];
-  if (diagnostics.length > 0) return diagnostics;
-  if (verdict.compileError !== null) diagnostics.push(compileErrorDiagnostic(verdict.compileError, report, subject.role));
+  const cycles = refCycleDiagnostics(schema, dialect, report, subject.role);
+  const diagnostics = [...keywords, ...names, ...cycles];
+  // ajv's own compile error, unless it is one of those already located (an unknown keyword or
+  // an invalid pattern is what ajv stopped at; a format or required name is reported above).
+  if (keywords.length === 0 && cycles.length === 0 && verdict.compileError !== null) {
+    const compiled = compileErrorDiagnostic(verdict.compileError, report, subject.role, schema);
+    if (!diagnostics.some((d) => d.code === compiled.code && JSON.stringify(d.path) === JSON.stringify(compiled.path))) diagnostics.push(compiled);
+  }
+  // A $ref cycle would send ajv round it for ever.
+  if (cycles.length === 0) diagnostics.push(...defaultDiagnostics(subschemas, schema, dialect, report, subject.role));
   return diagnostics;
+}
+
+/** A subschema ajv compiles, with its JSON Pointer from the root. */
+interface CompiledSubschema {
+  readonly schema: JsonObject;
+  readonly pointer: string;
+}
+
+/**
+ * The subschemas of `schema` that ajv compiles: every one {@link walkSubschemas} visits, except
+ * those under a `$defs`/`definitions` entry that no local `$ref` names (ajv compiles a
+ * definition only when it is referenced) and under `contentSchema` (an annotation to ajv). The
+ * checks of formats, required names and defaults look only here, so they never refuse what
+ * ajv would never read.
+ */
+function compiledSubschemas(schema: JsonObject, dialect: SchemaDialect): CompiledSubschema[] {
+  const referenced = new Set<string>();
+  walkSubschemas(schema, dialect, (subschema) => {
+    const ref = subschema["$ref"];
+    if (typeof ref !== "string" || !ref.startsWith("#/")) return;
+    try {
+      referenced.add(decodeURIComponent(ref.slice(1)));
+    } catch {
+      // not a pointer: resolves to nothing here
+    }
+  });
+  const isReferenced = (pointer: string) => [...referenced].some((target) => target === pointer || target.startsWith(`${pointer}/`));
+  const skipped: string[] = [];
+  const found: CompiledSubschema[] = [];
+  walkSubschemas(schema, dialect, (subschema, pointer) => {
+    // The walk is depth-first, parents first: a skipped subtree is known before its members.
+    if (skipped.some((root) => pointer.startsWith(`${root}/`))) return;
+    const keyword = parentKeyword(pointer);
+    if (keyword === "contentSchema" || ((keyword === "$defs" || keyword === "definitions") && !isReferenced(pointer))) {
+      skipped.push(pointer);
+      return;
+    }
+    found.push({ schema: subschema, pointer });
+  });
+  return found;
+}
+
+/**
+ * The keyword whose value holds the subschema at `pointer` (`$defs` for `/$defs/a`,
+ * `contentSchema` for `/properties/s/contentSchema`), as {@link walkSubschemas} builds pointers.
+ */
+function parentKeyword(pointer: string): string | undefined {
+  const segments = pointer.split("/");
+  const last = segments[segments.length - 1];
+  if (last === "contentSchema") return last;
+  return segments.length >= 3 ? segments[segments.length - 2] : undefined;
+}
+
+/**
+ * Unknown formats (AL4022) and `required` names no `properties` defines (AL4023), each at its
+ * own keyword, with the near name when there is one (helper-83's E8: `emial` → `email`,
+ * `emali` → the property `email`). ajv's strict mode makes the same two checks but throws at
+ * the first one; these are no stricter: a required name counts as defined when any `properties`
+ * of the schema declares it (ajv also accepts a name an `allOf` branch defines). Not reported
+ * in a subschema whose `properties` is itself misspelt (`propertes`): that one mistake is its
+ * AL4020.
+ */
+function namedReferenceDiagnostics(subschemas: readonly CompiledSubschema[], dialect: SchemaDialect, report: Report, role: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const formats = Object.keys(knownFormats(dialect));
+  const defined = new Set<string>();
+  for (const { schema } of subschemas) {
+    if (isJsonObject(schema["properties"])) for (const name of Object.keys(schema["properties"])) defined.add(name);
+  }
+  const keywords = knownKeywords(dialect);
+  for (const { schema, pointer } of subschemas) {
+    const format = schema["format"];
+    if (typeof format === "string" && !formats.includes(format)) {
+      diagnostics.push(report(Diagnostics.SchemaUnknownFormat, `${pointer}/format`, [role, format], didYouMeanHint(format, formats)));
+    }
+    const required = schema["required"];
+    if (!Array.isArray(required)) continue;
+    // A `properties` that is not an object (AL4019) or is misspelt (AL4020) is that one mistake.
+    if (schema["properties"] !== undefined && !isJsonObject(schema["properties"])) continue;
+    if (schema["properties"] === undefined && Object.keys(schema).some((key) => !Object.hasOwn(keywords, key) && didYouMean(key, ["properties"]) === "properties")) continue;
+    const properties = isJsonObject(schema["properties"]) ? Object.keys(schema["properties"]) : [];
+    const missing = required.filter((name): name is string => typeof name === "string" && !defined.has(name));
+    for (const name of missing) {
+      const index = required.indexOf(name);
+      diagnostics.push(report(Diagnostics.SchemaRequiredNotDefined, `${pointer}/required/${index}`, [role, name], didYouMeanHint(name, properties)));
+    }
+  }
+  return diagnostics;
+}
+
+/**
+ * Each `default` its own subschema rejects (AL4033), at the default, in the subschemas ajv
+ * compiles (`schema-defaults.ts`).
+ */
+function defaultDiagnostics(subschemas: readonly CompiledSubschema[], schema: JsonObject, dialect: SchemaDialect, report: Report, role: string): Diagnostic[] {
+  const withDefault = subschemas.filter((s) => Object.hasOwn(s.schema, "default")).map((s) => ({ pointer: s.pointer, value: s.schema["default"]! }));
+  return defaultViolations(dialect, schema, withDefault).map(({ pointer, value, error }) => {
+    const at = error.instancePath === "" ? "" : ` at '${formatPropertyPath(pointerToSegmentsIn(error.instancePath, value))}'`;
+    const reason = `${schemaErrorReason(error, valueAtPointer(value, error.instancePath))}${at}`;
+    return report(Diagnostics.SchemaDefaultInvalid, `${pointer}/default`, [role, JSON.stringify(value), reason], schemaErrorHint(error, valueAtPointer(value, error.instancePath)) ?? undefined);
+  });
 }
 
 /**
@@ -269,13 +391,18 @@ function localRefOf(schema: JsonObject, ref: unknown): string | undefined {
 }
 
 /** Maps the message `ajv.compile` threw to a diagnostic, located when ajv names a schema path. */
-function compileErrorDiagnostic(message: string, report: Report, role: string): Diagnostic {
+function compileErrorDiagnostic(message: string, report: Report, role: string, schema: JsonObject): Diagnostic {
   const pathMatch = /at (?:path )?"#([^"]*)"/.exec(message);
   const relative = pathMatch ? decodeURIComponent(pathMatch[1]!) : "";
   const format = /^unknown format "([^"]+)"/.exec(message);
   if (format) return report(Diagnostics.SchemaUnknownFormat, `${relative}/format`, [role, format[1]!]);
   const required = /required property "([^"]+)" is not defined/.exec(message);
-  if (required) return report(Diagnostics.SchemaRequiredNotDefined, `${relative}/required`, [role, required[1]!]);
+  if (required) {
+    // At the name itself, as namedReferenceDiagnostics reports it (the editor's fix renames it there).
+    const names = valueAtPointer(schema, `${relative}/required`);
+    const index = Array.isArray(names) ? names.indexOf(required[1]!) : -1;
+    return report(Diagnostics.SchemaRequiredNotDefined, `${relative}/required${index >= 0 ? `/${index}` : ""}`, [role, required[1]!]);
+  }
   const ref = /can't resolve reference (\S+)/.exec(message);
   if (ref) return report(Diagnostics.SchemaUnresolvedRef, relative, [role, ref[1]!]);
   const meta = /^no schema with key or ref "([^"]*)"/.exec(message);

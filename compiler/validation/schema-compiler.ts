@@ -33,7 +33,7 @@ import type { JsonObject } from "../../common/json-value.js";
 import type { MetaSchemaError, SchemaVerdict } from "./schema-verdict.js";
 
 export type { MetaSchemaError, SchemaVerdict };
-export { COMPILE_TIME_AJV_OPTIONS, knownKeywords } from "./schema-judge.js";
+export { COMPILE_TIME_AJV_OPTIONS, knownFormats, knownKeywords } from "./schema-judge.js";
 
 /** Fewer schemas needing ajv than this are judged inline: starting a worker costs more than it saves. */
 export const WORKER_THRESHOLD = 64;

@@ -47,6 +47,11 @@ export function knownKeywords(dialect: SchemaDialect): Readonly<Record<string, u
   return tablesOf(dialect).keywords;
 }
 
+/** The formats ajv knows for `dialect` (what strict mode accepts in `format`), by name. */
+export function knownFormats(dialect: SchemaDialect): Readonly<Record<string, unknown>> {
+  return tablesOf(dialect).formats;
+}
+
 const tables = new Map<SchemaDialect, AjvTables>();
 
 /** What {@link certainlyAccepted} reads from the shared instance of `dialect` (read once; exported for tests). */

@@ -14,7 +14,7 @@ export const ConfigMessages = defineMessages({
     code: "AL5002",
     severity: "error",
     message: "Config of capability '{0}': {1}.",
-    docs: "capabilities.<name>.config is validated against the plugin's configSchema (DESIGN §4).",
+    docs: "capabilities.<name>.config is validated against the plugin's configSchema (DESIGN §4). A value close to one of an enum's strings gets it as the hint (\"Did you mean 'docs'?\"), which the editor's quick fix applies. A value the configSchema's `default` filled in (the agent did not write it) is reported at the capability's `config` as the plugin's value, since the tools would receive it and setting the option overrides it; the default itself is AL4033 at the plugin.",
   },
   ConfigWithoutSchema: {
     code: "AL5003",

@@ -150,14 +150,14 @@ export const ValidationMessages = defineMessages({
     severity: "error",
     message: "The {0} uses the unknown format '{1}'.",
     hint: "Use a standard format (date-time, email, uri, uuid, …) or remove 'format'.",
-    docs: "Strict mode refuses formats the validator does not know, since they would not be checked.",
+    docs: "Strict mode refuses formats the validator does not know, since they would not be checked. A near miss of a known format gets it as the hint ('emial': \"Did you mean 'email'?\"). Reported with the schema's other mistakes in one run, not after them (docs/schemas.md).",
   },
   SchemaRequiredNotDefined: {
     code: "AL4023",
     severity: "error",
     message: "The {0} requires '{1}', but does not define it under 'properties'.",
     hint: "Add '{1}' to 'properties', or fix the spelling in 'required'.",
-    docs: "Strict mode refuses required properties that are not defined (usually a typo).",
+    docs: "Strict mode refuses required properties that are not defined (usually a typo). Reported at the name in 'required'; a near miss of a property of the same schema gets it as the hint ('emali': \"Did you mean 'email'?\"), which the editor's quick fix applies. Reported with the schema's other mistakes in one run, not after them (docs/schemas.md).",
   },
   SchemaUnresolvedRef: {
     code: "AL4024",
@@ -178,6 +178,13 @@ export const ValidationMessages = defineMessages({
     message: "In the {0}, '$ref' at '{1}' leads back to itself ({2}) without reaching a schema.",
     hint: "Point $ref at a schema that describes the value (e.g. '#/$defs/node'), not at a chain of $refs that returns here.",
     docs: "Following a $ref cycle that never reaches a schema never ends: validators cannot be compiled from it.",
+  },
+  SchemaDefaultInvalid: {
+    code: "AL4033",
+    severity: "error",
+    message: "In the {0}, the default {1} does not match its own schema: it {2}.",
+    hint: "Change the default to a value the schema accepts, or remove 'default'.",
+    docs: "JSON Schema's `default` is an annotation that validators do not check, but a model is offered it as the value to send, and a configSchema's defaults fill in the options an agent leaves out (DESIGN §4): a default its own subschema rejects would reach the tool as a value the tool never accepts. Each `default` is validated against the subschema that holds it (with its `$ref`s), in every subschema ajv compiles.",
   },
   DescriptorDrift: {
     code: "AL4026",

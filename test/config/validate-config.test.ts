@@ -27,6 +27,22 @@ describe("validateConfigValue", () => {
     expect(validate({ name: "a", child: { name: "b" } }, schema).diagnostics).toEqual([]);
     expect(validate({ name: "a", child: { name: 3 } }, schema).diagnostics.map((d) => d.code)).toEqual(["AL5002"]);
   });
+  it("says so when the invalid value is the configSchema's default, not something agent.md wrote (helper-83's E3)", () => {
+    const schema: JsonObject = { type: "object", properties: { index: { type: "string" }, limit: { type: "integer", minimum: 1, maximum: 50, default: 100 } }, required: ["index"] };
+    const [d] = validate({ index: "docs" }, schema).diagnostics;
+    expect(d).toMatchObject({ code: "AL5002", path: "capabilities.search.config" });
+    expect(d!.message).toBe("Config of capability 'search': the default 100 that search's configSchema gives 'limit' (agent.md does not set it) is invalid: 'limit' must be <= 50.");
+    expect(d!.hint).toContain("set 'limit' under config to override it");
+    // A value the agent wrote is still the agent's.
+    const [own] = validate({ index: "docs", limit: 70 }, schema).diagnostics;
+    expect(own).toMatchObject({ code: "AL5002", path: "capabilities.search.config.limit", message: "Config of capability 'search': 'limit' must be <= 50." });
+  });
+  it("names the enum value a near miss means (helper-83's E8)", () => {
+    const schema: JsonObject = { type: "object", properties: { index: { type: "string", enum: ["products", "docs"] } } };
+    const [d] = validate({ index: "doc" }, schema).diagnostics;
+    expect(d).toMatchObject({ code: "AL5002", hint: "Did you mean 'docs'?" });
+    expect(validate({ index: "zebra" }, schema).diagnostics[0]!.hint).toBeUndefined();
+  });
   it("validates configSchemas that spell the draft-07 meta-schema with https", () => {
     const schema: JsonObject = { $schema: "https://json-schema.org/draft-07/schema#", type: "object", properties: { depth: { type: "integer" } } };
     expect(validate({ depth: "deep" }, schema).diagnostics.map((d) => d.code)).toEqual(["AL5002"]);

@@ -286,6 +286,36 @@ describe("editor engine", () => {
     expect(frontEnd(root, file)).toEqual([]);
   });
 
+  it("fixes a config value close to one of its enum's values in agent.md (AL5002, helper-83's E8)", () => {
+    const files = plugin("kb", "echo", GOOD_FIELDS);
+    const entryFile = "plugins/kb/ai.assemblyline/index.ts";
+    files[entryFile] = files[entryFile]!.replace('properties: { limit: { type: "integer", maximum: MAX } }', 'properties: { index: { type: "string", enum: ["products", "docs"] }, limit: { type: "integer", maximum: MAX } }');
+    const root = writeTree({ "agent.md": "---\nname: kb\ncapabilities:\n  kb:\n    config: { index: doc }\n---\n\nFixture.\n", ...files });
+    const engine = createEditorEngine();
+    const file = path.join(root, "agent.md");
+    expect(engine.analyzeFile(file).diagnostics.map((d) => [d.code, d.hint])).toEqual([["AL5002", "Did you mean 'docs'?"]]);
+    const fix = engine.analyzeFile(file).fixes.find((f) => f.kind === "did-you-mean");
+    expect(fix?.title).toBe("Change 'doc' to 'docs'");
+    fs.writeFileSync(file, applyEdits(fs.readFileSync(file, "utf8"), fix!, file));
+    expect(fs.readFileSync(file, "utf8")).toContain("config: { index: docs }");
+    expect(frontEnd(root, file)).toEqual([]);
+  });
+
+  it("fixes a misspelt format and a misspelt required name in one go (AL4022, AL4023: helper-83's E5, E8)", () => {
+    const files = plugin("mail", "echo", GOOD_FIELDS.replace('properties: { message: { type: "string" } } }', 'properties: { message: { type: "string", format: "emial" } }, required: ["mesage"] }'));
+    files["plugins/mail/ai.assemblyline/echo.ts"] = files["plugins/mail/ai.assemblyline/echo.ts"]!.replace('properties: { message: { type: "string" } } }', 'properties: { message: { type: "string", format: "email" } }, required: ["message"] }');
+    const root = writeTree({ "agent.md": "---\nname: mail\ncapabilities:\n  mail: {}\n---\n\nFixture.\n", ...files });
+    const engine = createEditorEngine();
+    const file = path.join(root, "plugins/mail/ai.assemblyline/index.ts");
+    expect(engine.analyzeFile(file).diagnostics.map((d) => d.code).sort()).toEqual(["AL4022", "AL4023"]);
+    const fixes = engine.analyzeFile(file).fixes.filter((f) => f.kind === "did-you-mean");
+    expect(fixes.map((f) => f.title).sort()).toEqual(["Change 'emial' to 'email'", "Change 'mesage' to 'message'"]);
+    let text = fs.readFileSync(file, "utf8");
+    for (const fix of fixes) text = applyEdits(text, fix, file);
+    fs.writeFileSync(file, text);
+    expect(frontEnd(root, file)).toEqual([]);
+  });
+
   it("fixes a definition path written without './' when the path with it names a file of the plugin (AL4005, helper-78)", () => {
     const files = plugin("dotless", "echo", GOOD_FIELDS);
     const entryFile = "plugins/dotless/ai.assemblyline/index.ts";

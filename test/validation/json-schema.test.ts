@@ -98,8 +98,56 @@ describe("checkJsonSchema: problems", () => {
   it("reports invalid patterns, unknown formats, undefined required properties and unresolved refs", () => {
     expect(check({ type: "object", properties: { a: { type: "string", pattern: "((" } } })[0]).toMatchObject({ code: "AL4021", path: "tools.t.inputSchema.properties.a.pattern" });
     expect(check({ type: "object", properties: { a: { type: "string", format: "colour" } } })[0]).toMatchObject({ code: "AL4022", path: "tools.t.inputSchema.properties.a.format" });
-    expect(check({ type: "object", properties: { message: { type: "string" } }, required: ["mesage"] })[0]).toMatchObject({ code: "AL4023", path: "tools.t.inputSchema.required" });
+    expect(check({ type: "object", properties: { message: { type: "string" } }, required: ["mesage"] })[0]).toMatchObject({ code: "AL4023", path: "tools.t.inputSchema.required[0]" });
     expect(check({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } })[0]).toMatchObject({ code: "AL4024" });
+  });
+  it("reports independent mistakes of one schema in one run, each at its own path (helper-83's E5)", () => {
+    const schema = { type: "object", properties: { email: { type: "string", format: "emial" }, code: { type: "string", pattern: "[a-" } }, required: ["emali"] };
+    const found = check(schema).map((d) => [d.code, d.path]);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        ["AL4021", "tools.t.inputSchema.properties.code.pattern"],
+        ["AL4022", "tools.t.inputSchema.properties.email.format"],
+        ["AL4023", "tools.t.inputSchema.required[0]"],
+      ]),
+    );
+    expect(found).toHaveLength(3);
+    // A wrong keyword value (a meta-schema error) hides neither.
+    const withMeta = check({ type: "object", additionalProperties: "no", properties: { email: { type: "string", format: "emial" } }, required: ["emali"] }).map((d) => d.code);
+    expect(withMeta.sort()).toEqual(["AL4019", "AL4022", "AL4023"]);
+    // Nor does an unknown keyword.
+    expect(check({ type: "object", properties: { a: { type: "string", maxLenght: 3, format: "emial" } }, required: ["b"] }).map((d) => d.code).sort()).toEqual(["AL4020", "AL4022", "AL4023"]);
+  });
+  it("names the near format and the near property (helper-83's E8)", () => {
+    const diagnostics = check({ type: "object", properties: { email: { type: "string", format: "emial" } }, required: ["emali", "zzz"] });
+    expect(diagnostics.find((d) => d.code === "AL4022")!.hint).toBe("Did you mean 'email'?");
+    const required = diagnostics.filter((d) => d.code === "AL4023");
+    expect(required.map((d) => [d.path, d.hint])).toEqual([
+      ["tools.t.inputSchema.required[0]", "Did you mean 'email'?"],
+      ["tools.t.inputSchema.required[1]", "Add 'zzz' to 'properties', or fix the spelling in 'required'."],
+    ]);
+  });
+  it("does not report a required name under a misspelt 'properties', nor anything in a schema ajv accepts", () => {
+    expect(check({ type: "object", propertes: { a: { type: "string" } }, required: ["a"] }).map((d) => d.code)).toEqual(["AL4020"]);
+    // ajv accepts a required name an allOf branch defines, and formats in an unreferenced $defs entry.
+    expect(check({ type: "object", required: ["a"], allOf: [{ properties: { a: {} } }] })).toEqual([]);
+    expect(check({ type: "object", $defs: { unused: { type: "string", format: "emial" } } })).toEqual([]);
+  });
+  it("reports a default its own subschema rejects, at the default (helper-83's E3)", () => {
+    const [d] = check({ type: "object", properties: { n: { type: "integer", default: "five" } } });
+    expect(d).toMatchObject({ code: "AL4033", severity: "error", path: "tools.t.inputSchema.properties.n.default" });
+    expect(d!.message).toBe('In the inputSchema, the default "five" does not match its own schema: it must be an integer, but it is a string.');
+    expect(d!.hint).toBeDefined();
+    const [bound] = check({ type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 50, default: 100 } } });
+    expect(bound).toMatchObject({ code: "AL4033", path: "tools.t.inputSchema.properties.limit.default" });
+    expect(bound!.message).toContain("the default 100 does not match its own schema: it must be <= 50");
+    // Through a $ref, and inside an object default.
+    expect(check({ type: "object", $defs: { pos: { type: "integer", minimum: 1 } }, properties: { n: { $ref: "#/$defs/pos", default: 0 } } })[0]).toMatchObject({ code: "AL4033", path: "tools.t.inputSchema.properties.n.default" });
+    const [nested] = check({ type: "object", properties: { o: { type: "object", properties: { k: { type: "string" } }, default: { k: 1 } } } });
+    expect(nested!.message).toContain("at 'k'");
+  });
+  it("accepts defaults their subschema accepts", () => {
+    expect(check({ type: "object", properties: { n: { type: "integer", minimum: 1, default: 1 }, s: { type: ["string", "null"], default: null }, e: { enum: ["a", "b"], default: "b" }, o: { type: "object", default: {} } }, default: {} })).toEqual([]);
   });
   it("refuses a 2,000-deep schema with a diagnostic instead of overflowing the stack", () => {
     let schema: JsonObject = { type: "object" };
