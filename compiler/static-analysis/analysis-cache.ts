@@ -333,17 +333,12 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   #deserializePlugin(dir: string): PluginRecord | undefined {
     const bytes = this.#storedPlugins.get(dir);
     if (!bytes) return undefined;
-    let value: unknown;
-    try {
-      value = v8.deserialize(bytes);
-    } catch {
-      return undefined;
-    }
+    const stored = deserializedObject(bytes);
     // Stored with its probes packed (`common/probe.ts`).
-    if (typeof value !== "object" || value === null) return undefined;
-    const probes = unpackProbes((value as { probes?: unknown }).probes);
+    if (stored === undefined) return undefined;
+    const probes = unpackProbes((stored as { probes?: unknown }).probes);
     if (!probes) return undefined;
-    value = { ...value, probes };
+    const value: unknown = { ...stored, probes };
     if (!isPluginRecord(value)) return undefined;
     this.#foundPlugins.set(dir, value);
     return value;
@@ -548,6 +543,16 @@ function unpackLocations(packed: PackedLocations): Map<string, ValueLocation> {
   return locations;
 }
 
+/** What `v8.deserialize` makes of `bytes` when that is an object; `undefined` when it throws or gives anything else (a miss). */
+function deserializedObject(bytes: Uint8Array): object | undefined {
+  try {
+    const value: unknown = v8.deserialize(bytes);
+    return typeof value === "object" && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** How the key of a stored front matter begins (then `\0` and the `agent.md`'s absolute path). */
 const FRONT_MATTER = "front-matter";
 
@@ -558,13 +563,8 @@ interface StoredFrontMatter extends Omit<FrontMatter, "lineMap"> {
 
 /** The stored front matter in `bytes` when it was parsed from the text whose SHA-256 is `digest` and has its shape; else `undefined`. */
 function storedFrontMatter(bytes: Uint8Array, digest: string): Omit<FrontMatter, "lineMap"> | undefined {
-  let value: unknown;
-  try {
-    value = v8.deserialize(bytes);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== "object" || value === null) return undefined;
+  const value = deserializedObject(bytes);
+  if (value === undefined) return undefined;
   const { digest: storedDigest, located, bodyOffset, diagnostics } = value as Record<string, unknown>;
   if (storedDigest !== digest || typeof bodyOffset !== "number" || !Array.isArray(diagnostics)) return undefined;
   const fine = located === undefined || (typeof located === "object" && located !== null && (located as { locations?: unknown }).locations instanceof Map);
