@@ -27,7 +27,7 @@ import { isJsonObject } from "../common/json-value.js";
 import { EXCLUDED_NAMES, hashPluginDirectory, type PluginDirectoryHash } from "./plugin-package/hash-plugin-directory.js";
 import type { AnalysisPool } from "./analysis-pool.js";
 import { preanalyzePlugin } from "./preanalyze-plugin.js";
-import { localPluginNameMismatch } from "./local-plugin-name.js";
+import { localPluginNameMismatch } from "./plugin-package/local-plugin-name.js";
 import { entryOutline, validatedKey, type EntryOutline, type PluginReuse } from "./plugin-reuse.js";
 
 /** Everything the front end learned about one selected capability. */

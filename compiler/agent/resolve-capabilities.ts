@@ -107,7 +107,8 @@ function resolveOne(
       installedVersion: installed?.version,
       location: request.location,
       installCommand: options.installCommand ?? "npm install",
-      ...declaredDependency(host, installed?.dir, packageName),
+      // Read only for a mismatch: package.json is otherwise no input of the compile.
+      ...(installed?.version !== pin.version ? declaredDependency(host, installed?.dir, packageName) : {}),
       displayFrom: agentRoot,
     });
     if (mismatch) {

@@ -6,12 +6,12 @@
  * the plugin is published. Nothing fails when they differ, so it is a warning.
  */
 import * as path from "node:path";
-import type { CompilerHost } from "../common/host.js";
-import { parseJsonText } from "../common/json-text.js";
-import { fileStart, type SourceLocation } from "../common/positions.js";
-import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import type { PluginPackage, ResolvedCapability } from "./model.js";
+import type { CompilerHost } from "../../common/host.js";
+import { parseJsonText } from "../../common/json-text.js";
+import { fileStart, type SourceLocation } from "../../common/positions.js";
+import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { PluginPackage, ResolvedCapability } from "../model.js";
 
 /**
  * AL1029 when `resolved` is a local plugin (`plugins/<key>/`) whose readable plugin.json `name`
