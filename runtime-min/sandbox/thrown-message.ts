@@ -31,8 +31,13 @@ export function describeThrown(error: unknown): string {
   try {
     return describeChain(error);
   } catch {
-    // A thrown object whose getters throw (`cause`, `code`, a Proxy): its message alone, as before.
-    return messageText(error);
+    // A thrown object whose getters throw (`cause`, `code`, a Proxy): its message alone, as
+    // before; fixed words when reading the message throws too, never an exception out of here.
+    try {
+      return messageText(error);
+    } catch {
+      return "a thrown value whose message could not be read";
+    }
   }
 }
 

@@ -72,4 +72,13 @@ describe("describeThrown of a refusal of Node's permission model (helper-78 D8.6
     const wrapped = new Error("could not save the report", { cause: refusal("FileSystemWrite", "/srv/out.txt") });
     expect(describeThrown(wrapped)).toMatch(/^could not save the report \(cause: Access to this API has been restricted: the host's sandbox policy refused writing '\/srv\/out.txt' \(FileSystemWrite\)\. /);
   });
+
+  // Review: the fallback after a throwing getter read the same getter again, and threw out of
+  // describeThrown (in a tool's own process, but a hostile thrown value is the normal case there).
+  it("never throws for a thrown value whose message or cause getter throws", () => {
+    const hostile = Object.defineProperty(new Error("x"), "message", { get() { throw new Error("no message for you"); } });
+    expect(describeThrown(hostile)).toBe("a thrown value whose message could not be read");
+    const badCause = Object.defineProperty(new Error("outer"), "cause", { get() { throw new Error("no cause"); } });
+    expect(describeThrown(badCause)).toBe("outer");
+  });
 });
