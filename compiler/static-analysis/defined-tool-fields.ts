@@ -90,7 +90,7 @@ export function unknownToolFields(module: ParsedSource, call: ts.CallExpression,
   const visit = (literal: ts.ObjectLiteralExpression, spread: ts.SpreadAssignment | undefined, depth: number, seen: Set<ts.Node>): void => {
     for (const property of literal.properties) {
       if (ts.isSpreadAssignment(property)) {
-        const source = spreadSource(module, property.expression);
+        const source = objectLiteralOf(module, property.expression);
         if (source && depth < MAX_SPREAD_DEPTH && !seen.has(source)) visit(source, spread ?? property, depth + 1, new Set([...seen, source]));
         continue;
       }
@@ -105,8 +105,11 @@ export function unknownToolFields(module: ParsedSource, call: ts.CallExpression,
   return out;
 }
 
-/** The object literal a spread's expression is, inline or as a top-level non-destructured `const` of the module. */
-function spreadSource(module: ParsedSource, expression: ts.Expression): ts.ObjectLiteralExpression | undefined {
+/**
+ * The object literal an expression is, inline or as a top-level non-destructured `const` of the
+ * module (a spread's source, `defineTool`'s argument); `undefined` for anything else.
+ */
+function objectLiteralOf(module: ParsedSource, expression: ts.Expression): ts.ObjectLiteralExpression | undefined {
   let value = skipTypeWrappers(expression);
   if (ts.isIdentifier(value)) {
     const binding = moduleScopeOf(module).bindings.get(value.text);
@@ -120,13 +123,7 @@ function spreadSource(module: ParsedSource, expression: ts.Expression): ts.Objec
 function toolObject(module: ParsedSource, call: ts.CallExpression): ts.ObjectLiteralExpression | undefined {
   const argument = call.arguments[0];
   if (!argument || ts.isSpreadElement(argument)) return undefined;
-  let value = skipTypeWrappers(argument);
-  if (ts.isIdentifier(value)) {
-    const binding = moduleScopeOf(module).bindings.get(value.text);
-    if (binding?.kind !== "const" || binding.destructured || !binding.declaration.initializer) return undefined;
-    value = skipTypeWrappers(binding.declaration.initializer);
-  }
-  return ts.isObjectLiteralExpression(value) ? value : undefined;
+  return objectLiteralOf(module, argument);
 }
 
 /**
