@@ -132,8 +132,11 @@ describe("taking the lease", () => {
   });
 
   it("takes the lease before approve executes the call: another runtime's live lease refuses the approval, which stays pending", async () => {
-    const first = await open({ leaseMs: 500 });
-    const second = await open({ leaseMs: 500 });
+    // 3 s rather than 500 ms: the busy call outlived a 500 ms lease, so on a loaded machine (load
+    // average 15+) a late renewal let the lease expire and the call fail (a flake, not a bug). The
+    // approval is refused while the first runtime holds the lease: during the call and its idle hold.
+    const first = await open({ leaseMs: 3_000 });
+    const second = await open({ leaseMs: 3_000 });
     const runId = "approval-run";
     expect((await first.call({ tool: "gated", input: {}, runId, callId: "g" })).status).toBe("approval_required");
     const busy = first.call({ tool: "sleep", input: { ms: 700 }, runId, callId: "busy" });
