@@ -136,19 +136,25 @@ function openTargetFolder(workspace: string, target: string, requested: string, 
   }
 }
 
-/** `error` as this module says it when a link (`ELOOP`) or a file (`ENOTDIR`) was on the way, or nothing is there (`ENOENT`), in the tool's own path `requested`, never the host's descriptor path; other errors unchanged. */
+/**
+ * `error` as this module says it when a link (`ELOOP`) or a file (`ENOTDIR`) was on the way, or
+ * nothing is there (`ENOENT`), in the tool's own path `requested`, never the host's descriptor
+ * path; other errors unchanged. The error keeps Node's `code` (`err.code === "ENOENT"`, as a tool
+ * that used `fs` would test), which crosses the bridge with the message (`ctx_result`).
+ */
 function throughLinkOr(error: unknown, requested: string): unknown {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOTDIR") return new Error(`The path '${requested}' goes through a file where a folder is expected.`);
-  if (code === "ELOOP") return new Error(`The path '${requested}' goes through a symbolic link; the workspace's files are exchanged only by their own paths.`);
-  if (code === "EISDIR") return new Error(`The path '${requested}' is a folder, not a file.`);
-  if (code === "EFTYPE") return new Error(`The path '${requested}' is not a regular file (a named pipe, socket or device); only files are exchanged.`);
+  const said = (message: string) => Object.assign(new Error(message), { code });
+  if (code === "ENOTDIR") return said(`The path '${requested}' goes through a file where a folder is expected.`);
+  if (code === "ELOOP") return said(`The path '${requested}' goes through a symbolic link; the workspace's files are exchanged only by their own paths.`);
+  if (code === "EISDIR") return said(`The path '${requested}' is a folder, not a file.`);
+  if (code === "EFTYPE") return said(`The path '${requested}' is not a regular file (a named pipe, socket or device); only files are exchanged.`);
   // A named pipe without a reader, a socket or a device without a driver (helper-65's review, E1).
-  if (code === "ENXIO") return new Error(`The path '${requested}' is not a regular file (a named pipe with no reader, a socket or a device); only files are exchanged.`);
+  if (code === "ENXIO") return said(`The path '${requested}' is not a regular file (a named pipe with no reader, a socket or a device); only files are exchanged.`);
   // Node's own words name the path it opened, the host's `/proc/self/fd/<fd>/…` (new-user trial E6).
-  if (code === "ENOENT") return new Error(`The file '${requested}' does not exist in the workspace.`);
+  if (code === "ENOENT") return said(`The file '${requested}' does not exist in the workspace.`);
   if (code !== undefined && error instanceof Error && error.message.includes("/proc/self/fd/")) {
-    return new Error(`${error.message.replace(/'\/proc\/self\/fd\/[^']*'/g, `'${requested}'`)}`);
+    return said(error.message.replace(/'\/proc\/self\/fd\/[^']*'/g, `'${requested}'`));
   }
   return error;
 }

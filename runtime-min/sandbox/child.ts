@@ -116,7 +116,7 @@ function main(): void {
         pending.delete(message.id);
         if (!waiter) continue;
         if (message.ok) waiter.resolve(message.value);
-        else waiter.reject(new Error(message.error));
+        else waiter.reject(message.code === undefined ? new Error(message.error) : Object.assign(new Error(message.error), { code: message.code }));
       }
     }
   }

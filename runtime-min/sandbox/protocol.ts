@@ -115,7 +115,8 @@ export interface ContextRequest {
 /** The answer to a {@link ContextRequest}. Host → child. */
 export type ContextResponse =
   | { readonly kind: "ctx_result"; readonly id: number; readonly ok: true; readonly value: Json | undefined }
-  | { readonly kind: "ctx_result"; readonly id: number; readonly ok: false; readonly error: string };
+  /** A refused or failed ctx operation: its message, and Node's error `code` (`"ENOENT"`…) when the failure had one. */
+  | { readonly kind: "ctx_result"; readonly id: number; readonly ok: false; readonly error: string; readonly code?: string };
 
 /** Sent once by the child when it is ready for calls. Child → host. */
 export interface ReadyMessage {

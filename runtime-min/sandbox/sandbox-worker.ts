@@ -407,7 +407,8 @@ export class SandboxWorker {
       if (!waiter) throw new Error("The call this ctx request belongs to has already finished.");
       reply = { kind: "ctx_result", id: requestId, ok: true, value: await waiter.handler(operation) };
     } catch (error) {
-      reply = { kind: "ctx_result", id: requestId, ok: false, error: error instanceof Error ? error.message : String(error) };
+      const code = errorCodeOf(error);
+      reply = { kind: "ctx_result", id: requestId, ok: false, error: error instanceof Error ? error.message : String(error), ...(code === undefined ? {} : { code }) };
     }
     if (this.alive) {
       try {
@@ -485,3 +486,12 @@ export class SandboxWorker {
   }
 }
 
+/** Node's error `code` of a failed ctx operation (`"ENOENT"`, `"ELOOP"`…), when it has one of that form; never throws. */
+function errorCodeOf(error: unknown): string | undefined {
+  try {
+    const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
+    return typeof code === "string" && /^E[A-Z0-9]{1,30}$/.test(code) ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -59,6 +59,7 @@ describe.runIf(process.platform === "linux")("the host's workspace file exchange
     for (const requested of ["nope.txt", "/workspace/nope.txt", "sub/nope.txt"]) {
       const error = await readWorkspaceFile(workspace, requested).then(() => undefined, (e: unknown) => e as Error);
       expect(error?.message, requested).toBe(`The file '${requested}' does not exist in the workspace.`);
+      expect((error as NodeJS.ErrnoException | undefined)?.code, requested).toBe("ENOENT");
     }
     const deeper = await readWorkspaceFileBytes(workspace, "none/deeper.txt").then(() => undefined, (e: unknown) => e as Error);
     expect(deeper?.message).toBe("The file 'none/deeper.txt' does not exist in the workspace.");
