@@ -3,6 +3,7 @@
  * with the host command's `diagnostics` and `lockChanged`: `./commands/host-report.ts`).
  */
 import { cliCommand } from "../common/cli-command.js";
+import { showControlCharacters } from "../common/terminal-text.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatPretty } from "../diagnostics/format-pretty.js";
 import { plainPalette, type Palette } from "../diagnostics/terminal-color.js";
@@ -20,27 +21,36 @@ export function formatCallResult(result: CallResult, root = ".", colors: Palette
   const ids = colors.dim(`(run ${result.runId}, call ${result.callId})`);
   if (result.status === "ok") {
     lines.push(`${colors.green("ok")} ${result.tool} ${ids}${result.alreadyDecided ? colors.dim(" — already approved; nothing ran") : ""}`);
-    lines.push(JSON.stringify(result.output ?? null, null, 2));
+    lines.push(shown(JSON.stringify(result.output ?? null, null, 2)));
   } else if (result.status === "approval_required") {
     lines.push(`${colors.yellow("approval required")} ${result.tool} ${ids}`);
-    lines.push(`  reason: ${result.approval?.reason ?? ""}`);
-    lines.push(`  side effect: ${result.approval?.sideEffect ?? ""}`);
+    lines.push(`  reason: ${shown(result.approval?.reason ?? "")}`);
+    lines.push(`  side effect: ${shown(result.approval?.sideEffect ?? "")}`);
     lines.push(`  approve: ${hostCommand("approve", root, [result.callId, "--run", result.runId, ...hostArgs])}   (or add --deny)`);
   } else {
-    const kind = result.failure ? ` ${result.failure.kind}` : result.approval?.state === "denied" ? " denied" : "";
+    const kind = result.failure ? ` ${shown(result.failure.kind)}` : result.approval?.state === "denied" ? " denied" : "";
     // A decision made earlier (a second `approve`, a `--deny` after an approval) ran nothing now.
     lines.push(`${colors.red(`failed${kind}`)} ${result.tool} ${ids}${result.alreadyDecided ? colors.dim(" — decided earlier; nothing ran now") : ""}`);
-    lines.push(`  ${result.error ?? ""}`);
+    lines.push(`  ${shown(result.error ?? "")}`);
     if (result.failure) lines.push(colors.dim(result.failure.runCanContinue ? "  the run continues" : "  the run has ended"));
   }
   if (result.events.length > 0) {
     lines.push(colors.dim("events:"));
     for (const { type, stack, ...data } of result.events) {
-      lines.push(colors.dim(`  ${type} ${JSON.stringify(data)}`));
-      if (typeof stack === "string") lines.push(...stack.split("\n").map((line) => colors.dim(`      ${line.trim()}`)));
+      lines.push(colors.dim(`  ${shown(String(type))} ${shown(JSON.stringify(data))}`));
+      if (typeof stack === "string") lines.push(...stack.split("\n").map((line) => colors.dim(`      ${shown(line.trim())}`)));
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * A tool's words (its output, error, stack, event types) as a terminal shows them: its control
+ * characters as pictures, never sent, so a hostile tool cannot clear the screen or print a false
+ * "ok" over its failure (helper-89's review, finding 6; `common/terminal-text.ts`).
+ */
+function shown(text: string): string {
+  return showControlCharacters(text);
 }
 
 /**

@@ -2,6 +2,7 @@
  * Output of `assembly-line tools` and `assembly-line search` (DESIGN §7). The JSON forms are
  * exactly the contract's objects; the pretty forms are for people reading a terminal.
  */
+import { showControlCharacters } from "../common/terminal-text.js";
 import { plainPalette, type Palette } from "../diagnostics/terminal-color.js";
 import { hostCommand } from "./format-call-result.js";
 import { countToolTokens, tokenCountLabel, type TokenCounter } from "../compiler/providers/tokens.js";
@@ -49,7 +50,7 @@ export function formatTools(snapshot: CapabilitySnapshot, root = ".", colors: Pa
   snapshot.tools.forEach((tool, i) => {
     const tag = tool.visibility === "deferred" ? colors.yellow(" (deferred; promoted or activated)") : "";
     const tokens = counted ? `${String(counted.tools[i]!.tokens).padStart(tokenWidth)} tok  ` : "";
-    lines.push(`  ${tool.name.padEnd(width)}  ${tokens}${colors.dim(tool.source.padEnd(sourceWidth))}  ${firstLine(tool.description)}${tag}`);
+    lines.push(`  ${showControlCharacters(tool.name).padEnd(width)}  ${tokens}${colors.dim(tool.source.padEnd(sourceWidth))}  ${firstLine(tool.description)}${tag}`);
   });
   const loaded = new Set(snapshot.tools.map((tool) => tool.name));
   const deferred = snapshot.catalog.filter((tool) => !loaded.has(tool.name));
@@ -91,7 +92,7 @@ export function formatSearch(result: ToolSearchResult, query: string, offset: nu
   const lines: string[] = [];
   result.tools.forEach((tool, index) => {
     const details = [tool.visibility, tool.source, ...(tool.tags.length > 0 ? [`tags: ${tool.tags.join(", ")}`] : []), ...(tool.aliases.length > 0 ? [`aliases: ${tool.aliases.join(", ")}`] : [])];
-    lines.push(`${String(offset + index + 1).padStart(3)}. ${colors.bold(tool.name)} ${colors.dim(`(${details.join("; ")})`)}`);
+    lines.push(`${String(offset + index + 1).padStart(3)}. ${colors.bold(showControlCharacters(tool.name))} ${colors.dim(`(${showControlCharacters(details.join("; "))})`)}`);
     lines.push(`     ${firstLine(tool.description)}`);
   });
   const shown = result.tools.length === 0 ? `none of ${result.totalMatches}` : `${offset + 1}–${offset + result.tools.length} of ${result.totalMatches}`;
@@ -105,7 +106,8 @@ export function formatSnapshotWarnings(warnings: readonly SnapshotWarning[], col
   return warnings.map((warning) => `${colors.yellow("warning")} ${warning.message}\n`).join("");
 }
 
+/** The first line of a plugin's description, at most 100 characters, its control characters shown, never sent (common/terminal-text.ts). */
 function firstLine(text: string): string {
-  const line = text.split("\n", 1)[0] ?? "";
+  const line = showControlCharacters(text.split("\n", 1)[0] ?? "");
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }

@@ -4,6 +4,7 @@
  * source (`./code-frame.ts`), the hint, and related locations.
  */
 import { isFolderFile } from "../common/positions.js";
+import { showControlCharacters } from "../common/terminal-text.js";
 import { diagnosticMessageFor } from "./catalog/index.js";
 import { renderCodeFrame } from "./code-frame.js";
 import type { Diagnostic, Severity } from "./diagnostic.js";
@@ -29,7 +30,9 @@ export function formatPretty(diagnostics: readonly Diagnostic[], options: Pretty
   return `${blocks.join("\n\n")}\n\n${summary(diagnostics)}\n`;
 }
 
-function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette): string {
+function formatOne(shown: Diagnostic, options: PrettyOptions, colors: Palette): string {
+  // Words of a plugin (a description quoted in a message, a file name) never reach the terminal as controls.
+  const d = { ...shown, file: showControlCharacters(shown.file), message: showControlCharacters(shown.message), ...(shown.hint === undefined ? {} : { hint: showControlCharacters(shown.hint) }), ...(shown.path === undefined ? {} : { path: showControlCharacters(shown.path) }) };
   const severityText = paint(d.severity, colors);
   // A diagnostic about the command line or the run as a whole has no file (`file: ""`); one about
   // a folder (`plugins/chaos/`, common/positions.ts folderStart) has no line and column.
@@ -41,12 +44,12 @@ function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette): stri
   if (entry?.sensitive) {
     lines.push(`  ${colors.gray("(the source line is not shown: it may hold a credential)")}`);
   } else if (entry?.frame !== false) {
-    const frame = codeFrame(d, options, colors);
+    const frame = codeFrame(shown, options, colors);
     if (frame) lines.push("", indent(frame, 2));
   }
   if (d.hint) lines.push(`  ${colors.bold("hint:")} ${d.hint}`);
   for (const related of d.related ?? []) {
-    lines.push(`  ${colors.gray("related:")} ${colors.cyan(related.file)}:${related.line}:${related.column} ${related.message}`);
+    lines.push(`  ${colors.gray("related:")} ${colors.cyan(showControlCharacters(related.file))}:${related.line}:${related.column} ${showControlCharacters(related.message)}`);
   }
   return lines.join("\n");
 }
@@ -54,7 +57,7 @@ function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette): stri
 function codeFrame(d: Diagnostic, options: PrettyOptions, colors: Palette): string | undefined {
   const source = options.readSource?.(d.file);
   if (source === undefined || source.length === 0 || looksBinary(source)) return undefined;
-  const text = showControlCharacters(source.replace(/^\uFEFF/, ""));
+  const text = showControlCharacters(source.replace(/^\uFEFF/, ""), true);
   return renderCodeFrame(text, d, { colors, linesAbove: 2, linesBelow: 1 });
 }
 
@@ -76,19 +79,6 @@ function looksBinary(text: string): boolean {
   if (sample.length < 32) return false;
   const odd = sample.match(/[\u0001-\u0008\u000E-\u001A\u001C-\u001F\u007F\uFFFD]/g)?.length ?? 0;
   return odd > sample.length * 0.3;
-}
-
-/**
- * `text` with every control character other than tab and the line ends (CR, LF) replaced by its
- * Unicode control picture (ESC → ␛, DEL → ␡; a C1 control → U+FFFD), one code unit for one, so
- * that columns stay where the diagnostic says while a frame never sends an escape sequence to
- * the terminal.
- */
-function showControlCharacters(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? "\u2421" : "\uFFFD";
-  });
 }
 
 function paint(severity: Severity, colors: Palette): string {

@@ -3,6 +3,7 @@
  * `review`, `add` and `compile --check` print, and the exact JSON of `review --format json`,
  * `{ "changes": [{ "kind", "surface", "tool", "detail" }] }`.
  */
+import { showControlCharacters } from "../common/terminal-text.js";
 import type { ContractReview } from "./review-contract.js";
 
 /**
@@ -28,7 +29,8 @@ export function formatContractReview(review: ContractReview, heading = "Contract
       surface = change.surface;
       lines.push(`  surface ${JSON.stringify(surface)}`);
     }
-    lines.push(`  ${change.needsReview ? "!" : " "} ${change.kind.padEnd(kindWidth)}  ${(change.tool ?? "-").padEnd(toolWidth)}  ${change.detail}`);
+    // A description or schema in the detail is the plugin's text: its control characters are shown, never sent (helper-89, finding 6).
+    lines.push(`  ${change.needsReview ? "!" : " "} ${change.kind.padEnd(kindWidth)}  ${(change.tool ?? "-").padEnd(toolWidth)}  ${showControlCharacters(change.detail)}`);
   }
   return `${lines.join("\n")}\n`;
 }

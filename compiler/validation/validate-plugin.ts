@@ -21,6 +21,7 @@ import { CORE_TOOL_NAMES } from "./core-tool-names.js";
 import { checkDrift } from "./drift.js";
 import { checkEntryShape } from "./entry-shape.js";
 import { checkSideEffectLabels } from "./side-effect-label.js";
+import { checkControlCharacters } from "./control-characters.js";
 import { checkJsonSchema } from "./json-schema.js";
 import { resolveDefinition } from "./resolve-definition.js";
 import type { SchemaCompiler } from "./schema-compiler.js";
@@ -176,6 +177,7 @@ function validateTool(
       diagnostics.push(...checkDrift({ name, descriptor, needsApproval, analysis, exportName: factory ?? "default", entry, pointer, fallback, definition, skip }));
     }
   }
+  diagnostics.push(...checkControlCharacters(name, descriptor, entry, pointer, fallback));
   const approvalWritten = isJsonObject(descriptor["needsApproval"]) ? descriptor["needsApproval"] : undefined;
   diagnostics.push(...checkSideEffectLabels({ name, needsApproval: approvalWritten, entry, pointer, fallback, analysis, exportName: factory ?? "default" }));
 

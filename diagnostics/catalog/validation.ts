@@ -222,6 +222,13 @@ export const ValidationMessages = defineMessages({
     hint: "Point definition at a .ts, .mts, .cts, .tsx, .js, .mjs, .cjs or .jsx file.",
     docs: "Definitions are bundled by esbuild as modules.",
   },
+  ControlCharacter: {
+    code: "AL4037",
+    severity: "error",
+    message: "Tool '{0}': its {1} holds the control character {2}, which a terminal acts on instead of showing it.",
+    hint: "Remove the character; write a line break as \\n and a tab as \\t, the only control characters allowed.",
+    docs: "A tool's description, approval reason and sideEffect, tags and aliases are what the model is offered and what `review` shows a reviewer. A control character other than tab and line feed (ESC, CR, DEL, a C1 control) is an instruction to the terminal: an escape sequence can erase the line `review` printed and show another, so a reviewer would not see what the model is offered (README; helper-89's review of 6 December). The printers show such characters as pictures either way; this keeps them out of the lock.",
+  },
   SideEffectNearMiss: {
     code: "AL4032",
     severity: "warning",

@@ -28,6 +28,17 @@ describe("formatPretty", () => {
     expect(formatPretty([tarball], { color: false, readSource: () => "---\nname: a\n---\nCaf\uFFFD au lait, a long enough line.\n" })).toContain(" | ");
   });
 
+  // helper-89's review, finding 6: a message, path or hint can quote a plugin's words (a file
+  // name, a description); their control characters are shown, never sent to the terminal.
+  it("shows control characters in the file, message, path, hint and related locations as pictures", () => {
+    const hostile = { ...unknownField, file: "plugins/p/\u001b[2J.ts", message: "Unknown field '\u001b]0;x\u0007' in tool 'echo'.", path: "tools.echo.\u009b", hint: "Did you mean \r'description'?", related: [{ file: "a\u001b.ts", line: 1, column: 1, message: "here\u007f" }] };
+    const text = formatPretty([hostile], { color: false, readSource: () => undefined });
+    expect(text).not.toMatch(/[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/);
+    expect(text).toContain("plugins/p/␛[2J.ts:3:13 - error AL4001: Unknown field '␛]0;x␇' in tool 'echo'.");
+    expect(text).toContain("hint: Did you mean ␍'description'?");
+    expect(text).toContain("related: a␛.ts:1:1 here\u2421");
+  });
+
   it("prints the location, code, message, property path, a code frame and the hint", () => {
     const text = formatPretty([unknownField], { color: false, readSource: () => source });
     expect(text).toBe(

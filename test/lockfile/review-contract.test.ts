@@ -153,6 +153,19 @@ describe("the contract review", () => {
     expect(fresh.review?.changes.filter((c) => c.kind === "tool-added").map((c) => c.tool).sort()).toEqual(Object.keys(BASE).sort());
   });
 
+  // helper-89's review, finding 6: a description with `ESC[2K ESC[1A ESC[2K \r` erased the line
+  // `review` printed and showed a fake one; the JSON keeps the description's exact text.
+  it("shows a changed description's control characters as pictures, never sends them to the terminal", () => {
+    const before = sampleLock();
+    const after = JSON.parse(JSON.stringify(before));
+    after.surfaces["."].capabilities.example.tools.echo.description = "Echo.\u001b[2K\u001b[1A\u001b[2K\rtool-description-changed echo: \"harmless\"";
+    const result = reviewContract(before, after);
+    const text = formatContractReview(result);
+    expect(text).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/);
+    expect(text).toContain("␛[2K␛[1A␛[2K␍tool-description-changed");
+    expect(JSON.parse(contractReviewJson(result)).changes[0].detail).toContain("\u001b[2K");
+  });
+
   it("renders as text and as the exact JSON of `review --format json`", () => {
     const before = sampleLock();
     const after = JSON.parse(JSON.stringify(before));

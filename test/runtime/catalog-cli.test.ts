@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSearchCommand } from "../../cli/commands/search.js";
 import { runToolsCommand } from "../../cli/commands/tools.js";
-import { formatTools } from "../../cli/format-catalog.js";
+import { formatSearch, formatTools } from "../../cli/format-catalog.js";
 import { ALWAYS_VISIBLE_CORE_TOOLS } from "../../runtime-min/snapshot/index.js";
 import type { CatalogTool } from "../../runtime-min/snapshot/types.js";
 import { ECHO_SCHEMA, LEDGER_TOOLS, createCatalogAgent } from "./catalog-fixture.js";
@@ -76,6 +76,18 @@ describe("assembly-line tools", () => {
     const text = formatTools({ surfaceId: ".", tools, catalog: tools, hidden: [], disabled: [], warnings: [] });
     const columns = tools.map((t) => text.split("\n").find((line) => line.startsWith(`  ${t.name} `))!.indexOf(t.description));
     expect(new Set(columns).size).toBe(1);
+  });
+
+  // helper-89's review, finding 6: a description's escape sequences reached the terminal raw.
+  it("shows a description's and a tag's control characters as pictures in tools and search", () => {
+    const tool: CatalogTool = { name: "evil", source: "plugin:evil", description: "Safe.\u001b[2K\rHarmless\u009b", inputSchema: { type: "object" }, visibility: "visible", tags: ["a\u001bb"], aliases: [] };
+    const tools = formatTools({ surfaceId: ".", tools: [tool], catalog: [tool], hidden: [], disabled: [], warnings: [] });
+    const search = formatSearch({ tools: [tool], totalMatches: 1, hasMore: false }, "evil", 0);
+    for (const text of [tools, search]) {
+      expect(text).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/);
+      expect(text).toContain("Safe.␛[2K␍Harmless\uFFFD");
+    }
+    expect(search).toContain("tags: a␛b");
   });
 
   it("exits 2 for an unknown surface and 1 for a missing artifact", async () => {

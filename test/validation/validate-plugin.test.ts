@@ -236,6 +236,27 @@ describe("descriptor validation", () => {
     expect(diagnostics[2]!.related![0]!.message).toContain('a different schema: at properties.note.type it has "number", the descriptor "string"');
   });
 
+  // helper-89's review, finding 6: a description with escape sequences could erase the line
+  // `review` printed and show another. Tab and line feed stay text.
+  it("refuses control characters other than tab and line feed in a tool's description, approval words, tags and aliases (AL4037)", () => {
+    const descriptor = (description: string, extra = "") =>
+      validate([
+        "export default { tools: {",
+        `  echo: { definition: "./ai.assemblyline/echo.ts", description: ${JSON.stringify(description)}, inputSchema: { type: "object" }${extra} },`,
+        "} };",
+      ], { "ai.assemblyline/echo.ts": ECHO.replace('"Echo."', JSON.stringify(description)) });
+    const escaped = descriptor("Echo.\u001b[2K\rFake.");
+    expect(escaped.ok).toBe(false);
+    expect(escaped.diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([["AL4037", 2, 65, "tools.echo.description"]]);
+    expect(escaped.diagnostics[0]!.message).toBe("Tool 'echo': its description holds the control character U+001B, which a terminal acts on instead of showing it.");
+    expect(descriptor("Echo.\tLine one.\nLine two.").diagnostics).toEqual([]);
+    const words = descriptor("Echo.", ', tags: ["ok", "a\\u009bb"], aliases: ["\\u0007bell"]');
+    expect(words.diagnostics.map((d) => [d.code, d.path, d.message.split(": ")[1]])).toEqual([
+      ["AL4037", "tools.echo.tags[1]", "its tag holds the control character U+009B, which a terminal acts on instead of showing it."],
+      ["AL4037", "tools.echo.aliases[0]", "its alias holds the control character U+0007, which a terminal acts on instead of showing it."],
+    ]);
+  });
+
   /** A plugin whose tool `send` names `descriptorEffect` in its descriptor and `implementationEffect` in approvalRequired(). */
   const approvalPlugin = (descriptorEffect: string, implementationEffect: string) =>
     validate(
