@@ -46,7 +46,9 @@ function formatOne(d: Diagnostic, options: PrettyOptions, colors: Palette): stri
   }
   if (d.hint) lines.push(`  ${colors.bold("hint:")} ${d.hint}`);
   for (const related of d.related ?? []) {
-    lines.push(`  ${colors.gray("related:")} ${colors.cyan(related.file)}:${related.line}:${related.column} ${related.message}`);
+    // A related folder (a rejected plugin's folder) has no line and column either.
+    const at = related.file === "" ? "" : isFolderFile(related.file) ? `${colors.cyan(related.file)} ` : `${colors.cyan(related.file)}:${related.line}:${related.column} `;
+    lines.push(`  ${colors.gray("related:")} ${at}${related.message}`);
   }
   return lines.join("\n");
 }
