@@ -5,7 +5,8 @@
 import * as path from "node:path";
 import type { CompileResult } from "../build/compile.js";
 import { toJsonDiagnostic } from "../diagnostics/format-machine.js";
-import { formatLockfileCheckReport } from "../lockfile/format-check-report.js";
+import { checkReportJson, formatLockfileCheckReport } from "../lockfile/format-check-report.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { printDiagnostics } from "./output.js";
 
 /**
@@ -16,7 +17,16 @@ import { printDiagnostics } from "./output.js";
 export type ReportedCompile = Pick<CompileResult, "ok" | "diagnostics" | "lockfile" | "lockChanged" | "artifact" | "artifactChanged" | "checkReport"> &
   ({ readonly analysis: CompileResult["analysis"] } | { readonly counts: { readonly surfaces: number; readonly tools: number } });
 
-/** The JSON document of DESIGN §7: `{ ok, diagnostics, lockfile, lockChanged, artifact }`. */
+/**
+ * The JSON document of DESIGN §7: `{ ok, diagnostics, lockfile, lockChanged, artifact }`, and
+ * for `compile --check` after them `check`, what the pretty report shows beside its one
+ * diagnostic: `{ status, changes: [{ kind, path, before?, after? }], review: [{ kind, surface,
+ * tool, detail, needsReview }], formattingOnly, notes, fixCommand? }` (`checkReportJson`). A key
+ * added after the pinned ones, as the host commands add theirs, rather than one diagnostic per
+ * change: the diagnostics stay one per problem (a CI that counts errors, `--max-warnings`, the
+ * annotations of a pull request), and a change such as an added tool has no place in the
+ * committed lock to put a diagnostic on.
+ */
 export function compileJson(result: ReportedCompile): Record<string, unknown> {
   return {
     ok: result.ok,
@@ -24,7 +34,21 @@ export function compileJson(result: ReportedCompile): Record<string, unknown> {
     lockfile: result.lockfile,
     lockChanged: result.lockChanged,
     artifact: result.artifact,
+    ...(result.checkReport ? { check: checkReportJson(result.checkReport) } : {}),
   };
+}
+
+/**
+ * The SARIF result properties of a `compile --check` (`formatSarif`'s `resultProperties`): the
+ * lock's diagnostic (AL6002 and the other lock codes) carries `lockChanges` and `contractReview`,
+ * the `changes` and `review` of the JSON's `check`; every other diagnostic nothing more.
+ */
+export function checkSarifProperties(result: ReportedCompile): (d: Diagnostic) => Readonly<Record<string, unknown>> | undefined {
+  const report = result.checkReport;
+  const code = report?.diagnostic?.code;
+  if (!report || code === undefined) return () => undefined;
+  const json = checkReportJson(report);
+  return (d) => (d.code === code ? { lockChanges: json.changes, contractReview: json.review } : undefined);
 }
 
 /**

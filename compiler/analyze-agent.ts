@@ -226,7 +226,7 @@ function analyzeCapability(
   // When the plugin could not be read far enough to know its configSchema, checking the
   // agent's config against "no schema" would only add errors that follow from the real one.
   const config = configSchemaKnownOf(loaded.pluginPackage, outline)
-    ? mergeCapabilityConfig(surface, resolved.request, plugin)
+    ? mergeCapabilityConfig(surface, resolved.request, plugin, () => loaded.entry)
     : { capabilityConfig: resolved.request.config, toolConfigs: new Map(), diagnostics: [] };
   diagnostics.push(...config.diagnostics);
   const misnamed = localPluginNameMismatch(context.host, resolved, loaded.pluginPackage);

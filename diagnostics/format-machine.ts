@@ -3,7 +3,7 @@
  * SARIF 2.1.0 (code scanning) and GitHub Actions workflow commands (annotations in PRs).
  */
 import { pathToFileURL } from "node:url";
-import { isFolderFile } from "../common/positions.js";
+import { isFolderFile, type SourceLocation } from "../common/positions.js";
 import { allDiagnosticMessages } from "./catalog/index.js";
 import type { Diagnostic, Severity } from "./diagnostic.js";
 
@@ -49,8 +49,20 @@ export const SARIF_SOURCE_ROOT = "%SRCROOT%";
  * @param sourceRoot the working directory as an absolute path: when given, the run's
  *   `originalUriBaseIds` says where `%SRCROOT%` is, so viewers on this machine resolve the
  *   files too (left out, the log has no absolute path at all).
+ * @param resultProperties more of a result's property bag (SARIF 2.1.0 §3.8) for a diagnostic,
+ *   beside its `path`: `compile --check` puts the lock's changes and the contract review on its
+ *   AL6002 result (`../cli/compile-report.ts`).
+ *
+ * A whole-run diagnostic (`file: ""`) is a result without `locations` (§3.27.12: not tied to a
+ * place); a folder's location ({@link isFolderFile}) has no `region`, since a folder has no lines.
  */
-export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: string, base = "", sourceRoot?: string): string {
+export function formatSarif(
+  diagnostics: readonly Diagnostic[],
+  toolVersion: string,
+  base = "",
+  sourceRoot?: string,
+  resultProperties?: (d: Diagnostic) => Readonly<Record<string, unknown>> | undefined,
+): string {
   const used = new Set(diagnostics.map((d) => d.code));
   const rules = allDiagnosticMessages()
     .filter((m) => used.has(m.code))
@@ -63,11 +75,6 @@ export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: str
       messageStrings: { default: { text: m.message } },
       defaultConfiguration: { level: SARIF_LEVEL[m.severity] },
     }));
-  const region = (l: { line: number; column: number; endLine?: number; endColumn?: number }) => ({
-    startLine: l.line,
-    startColumn: l.column,
-    ...(l.endLine !== undefined ? { endLine: l.endLine, endColumn: l.endColumn } : {}),
-  });
   const log = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
@@ -75,20 +82,33 @@ export function formatSarif(diagnostics: readonly Diagnostic[], toolVersion: str
       {
         tool: { driver: { name: "assembly-line", version: toolVersion, rules } },
         ...(sourceRoot !== undefined ? { originalUriBaseIds: { [SARIF_SOURCE_ROOT]: { uri: directoryUri(sourceRoot) } } } : {}),
-        results: diagnostics.map((d) => ({
-          ruleId: d.code,
-          level: SARIF_LEVEL[d.severity],
-          message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
-          locations: [{ physicalLocation: { artifactLocation: artifactLocation(base, d.file), region: region(d) } }],
-          ...(d.related
-            ? { relatedLocations: d.related.map((r, id) => ({ id, message: { text: r.message }, physicalLocation: { artifactLocation: artifactLocation(base, r.file), region: region(r) } })) }
-            : {}),
-          ...(d.path ? { properties: { path: d.path } } : {}),
-        })),
+        results: diagnostics.map((d) => {
+          const properties = { ...(d.path ? { path: d.path } : {}), ...resultProperties?.(d) };
+          return {
+            ruleId: d.code,
+            level: SARIF_LEVEL[d.severity],
+            message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
+            ...(d.file === "" ? {} : { locations: [{ physicalLocation: physicalLocation(base, d) }] }),
+            ...(d.related
+              ? { relatedLocations: d.related.map((r, id) => ({ id, message: { text: r.message }, ...(r.file === "" ? {} : { physicalLocation: physicalLocation(base, r) }) })) }
+              : {}),
+            ...(Object.keys(properties).length > 0 ? { properties } : {}),
+          };
+        }),
       },
     ],
   };
   return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+/** A SARIF physicalLocation of a reported place: its file under `base`, and its region unless it is a folder. */
+function physicalLocation(base: string, l: SourceLocation): Record<string, unknown> {
+  return {
+    artifactLocation: artifactLocation(base, l.file),
+    ...(isFolderFile(l.file)
+      ? {}
+      : { region: { startLine: l.line, startColumn: l.column, ...(l.endLine !== undefined ? { endLine: l.endLine, endColumn: l.endColumn } : {}) } }),
+  };
 }
 
 /** A SARIF artifactLocation: the file under `base` as a relative URI reference against `%SRCROOT%`. */
@@ -105,16 +125,22 @@ function directoryUri(directory: string): string {
 const GITHUB_COMMAND: Record<Severity, string> = { error: "error", warning: "warning", info: "notice" };
 
 /**
- * GitHub Actions annotations (`::error file=…,line=…,col=…,title=AL4020::message`), one per line.
+ * GitHub Actions annotations (`::error file=…,line=…,col=…,title=AL4020::message`), one per line;
+ * a whole-run diagnostic (`file: ""`) is `::error title=AL1001::message`, with no file, line or column.
  * @param base the agent root relative to the working directory (the repository root in CI).
  */
 export function formatGithub(diagnostics: readonly Diagnostic[], base = ""): string {
   return diagnostics
     .map((d) => {
-      const properties = [`file=${escapeProperty(underBase(base, d.file))}`];
-      // A folder (common/positions.ts folderStart) has no line: the annotation names the folder alone.
-      if (!isFolderFile(d.file)) properties.push(`line=${d.line}`, `col=${d.column}`);
-      if (d.endLine !== undefined) properties.push(`endLine=${d.endLine}`, `endColumn=${d.endColumn}`);
+      const properties: string[] = [];
+      // A whole-run diagnostic (file "") names no file, line or column: GitHub shows an annotation
+      // without a file on the run's summary. A folder (common/positions.ts folderStart) has no
+      // line: the annotation names the folder alone.
+      if (d.file !== "") properties.push(`file=${escapeProperty(underBase(base, d.file))}`);
+      if (d.file !== "" && !isFolderFile(d.file)) {
+        properties.push(`line=${d.line}`, `col=${d.column}`);
+        if (d.endLine !== undefined) properties.push(`endLine=${d.endLine}`, `endColumn=${d.endColumn}`);
+      }
       properties.push(`title=${escapeProperty(d.path ? `${d.code} at ${d.path}` : d.code)}`);
       const text = d.hint ? `${d.message} ${d.hint}` : d.message;
       return `::${GITHUB_COMMAND[d.severity]} ${properties.join(",")}::${escapeData(text)}\n`;

@@ -49,7 +49,10 @@ function formatOne(shown: Diagnostic, options: PrettyOptions, colors: Palette): 
   }
   if (d.hint) lines.push(`  ${colors.bold("hint:")} ${d.hint}`);
   for (const related of d.related ?? []) {
-    lines.push(`  ${colors.gray("related:")} ${colors.cyan(showControlCharacters(related.file))}:${related.line}:${related.column} ${showControlCharacters(related.message)}`);
+    // A related folder (a rejected plugin's folder) has no line and column either.
+    const file = showControlCharacters(related.file);
+    const at = related.file === "" ? "" : isFolderFile(related.file) ? `${colors.cyan(file)} ` : `${colors.cyan(file)}:${related.line}:${related.column} `;
+    lines.push(`  ${colors.gray("related:")} ${at}${showControlCharacters(related.message)}`);
   }
   return lines.join("\n");
 }

@@ -2,6 +2,7 @@
  * Words for a `compile --check` result (STYLE §4: detect in one place, render in another).
  */
 import type { JsonValue } from "../common/json-value.js";
+import { formatPropertyPath } from "../common/property-path.js";
 import type { LockfileCheckReport } from "./check-lockfile.js";
 import { droppedWords } from "./dropped-tools.js";
 import type { LockChange } from "./diff-locks.js";
@@ -48,6 +49,59 @@ export function formatLockfileCheckReport(report: LockfileCheckReport): string {
     out.push("", `Only to accept that: ${report.fixCommand}${fixSuffix(report.status)}`);
   } else if (report.fixCommand && report.status !== "up-to-date") out.push("", `Fix: ${report.fixCommand}${fixSuffix(report.status)}`);
   return `${out.join("\n")}\n`;
+}
+
+/** One change of {@link LockfileCheckJson}: its property path from the lock's root, as the diagnostic's `path` writes it. */
+export interface LockChangeJson {
+  readonly kind: LockChange["kind"];
+  /** `surfaces["."].capabilities.hello.tools.hello.description`; `""` for the whole lock. */
+  readonly path: string;
+  /** The committed value (absent when `added`). */
+  readonly before?: JsonValue;
+  /** The value `compile` would write (absent when `removed`). */
+  readonly after?: JsonValue;
+}
+
+/**
+ * The machine form of a check report: what the pretty report shows beside its one diagnostic
+ * (`compile --check --format json`'s `check`, and the properties of its SARIF result).
+ */
+export interface LockfileCheckJson {
+  readonly status: LockfileCheckReport["status"];
+  /** Every changed property path, in the pretty report's order, none left out (the pretty report shows {@link MAX_CHANGE_LINES}). */
+  readonly changes: readonly LockChangeJson[];
+  /** The contract review, as `review --format json` gives it, with `needsReview`; `[]` when there is nothing to review. */
+  readonly review: readonly { readonly kind: string; readonly surface: string; readonly tool: string | null; readonly detail: string; readonly needsReview: boolean }[];
+  /** True when the values are equal and only the formatting or key order differs. */
+  readonly formattingOnly: boolean;
+  /** The report's remarks (a byte order mark, bundle integrities --check leaves out). */
+  readonly notes: readonly string[];
+  /** The command that fixes the lock (absent when up to date, and for a lock of a newer toolchain). */
+  readonly fixCommand?: string;
+}
+
+/**
+ * A check report as plain JSON data ({@link LockfileCheckJson}); the unified diff stays in the
+ * pretty report (it is for people; `changes` carries the same facts).
+ */
+export function checkReportJson(report: LockfileCheckReport): LockfileCheckJson {
+  const changes = report.groups.flatMap((group) =>
+    group.changes.map((change) => ({
+      kind: change.kind,
+      path: formatPropertyPath(change.segments),
+      ...(change.before !== undefined ? { before: change.before } : {}),
+      ...(change.after !== undefined ? { after: change.after } : {}),
+    })),
+  );
+  const review = (report.review?.changes ?? []).map(({ kind, surface, tool, detail, needsReview }) => ({ kind, surface, tool, detail, needsReview }));
+  return {
+    status: report.status,
+    changes,
+    review,
+    formattingOnly: report.formattingOnly,
+    notes: report.notes,
+    ...(report.fixCommand !== undefined && report.status !== "up-to-date" ? { fixCommand: report.fixCommand } : {}),
+  };
 }
 
 function headline(report: LockfileCheckReport): string {

@@ -19,7 +19,7 @@ import { checkRoot, emptyAnalysis } from "../../build/check-root.js";
 import type { CompileFormat } from "../../build/project-config/types.js";
 import { LOCKFILE_NAME } from "../../contract/lockfile-types.js";
 import { compileOptionsFor, expandRoots, loadTargets, outputFormat, sharedOutDirs, type CompileTarget, type ConfigFlags } from "../compile-targets.js";
-import { compileJson, printPretty, type ReportedCompile } from "../compile-report.js";
+import { checkSarifProperties, compileJson, printPretty, type ReportedCompile } from "../compile-report.js";
 import { compileRecorder, compileRecordKey, replayCompile } from "../compile-record.js";
 import { printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
@@ -218,7 +218,7 @@ function printSingle(outcome: RootOutcome, format: CompileFormat, flags: Compile
   const root = outcome.target.root;
   const result = reported(outcome);
   if (format === "json") printJson(compileJson(result));
-  else if (format === "sarif") process.stdout.write(formatSarif(result.diagnostics, toolVersion(), path.relative(process.cwd(), root), process.cwd()));
+  else if (format === "sarif") process.stdout.write(formatSarif(result.diagnostics, toolVersion(), path.relative(process.cwd(), root), process.cwd(), checkSarifProperties(result)));
   else if (format === "github") process.stdout.write(formatGithub(result.diagnostics, path.relative(process.cwd(), root)));
   else printPrettyOutcome(outcome, flags);
 }
@@ -240,8 +240,18 @@ function printMultiple(outcomes: readonly RootOutcome[], format: CompileFormat, 
     return;
   }
   if (format === "sarif" || format === "github") {
-    const all = outcomes.flatMap((outcome) => reported(outcome).diagnostics.map((d) => (d.file === "" ? d : { ...d, file: rebaseFile(d.file, (f) => toPosix(path.relative(process.cwd(), path.resolve(outcome.target.root, f)))) })));
-    process.stdout.write(format === "sarif" ? formatSarif(all, toolVersion(), "", process.cwd()) : formatGithub(all, ""));
+    // Each root's lock diagnostic keeps its check's properties (SARIF) through the rebasing.
+    const properties = new Map<Diagnostic, Readonly<Record<string, unknown>> | undefined>();
+    const all = outcomes.flatMap((outcome) => {
+      const result = reported(outcome);
+      const propertiesOf = checkSarifProperties(result);
+      return result.diagnostics.map((d) => {
+        const shown = d.file === "" ? d : { ...d, file: rebaseFile(d.file, (f) => toPosix(path.relative(process.cwd(), path.resolve(outcome.target.root, f)))) };
+        properties.set(shown, propertiesOf(d));
+        return shown;
+      });
+    });
+    process.stdout.write(format === "sarif" ? formatSarif(all, toolVersion(), "", process.cwd(), (d) => properties.get(d)) : formatGithub(all, ""));
     return;
   }
   for (const outcome of outcomes) {

@@ -8,7 +8,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { fileStart } from "../../common/positions.js";
+import { fileStart, folderStart } from "../../common/positions.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { locateAuthoringCore } from "../../packaging/authoring-core.js";
@@ -93,7 +93,10 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
     const broken = inTheWay.includes("agent.md") ? brokenLinkReason(createNodeHost(), path.join(dir, "agent.md")) : undefined;
     const agentAlready = broken !== undefined ? ` (${shown("agent.md")} could not be read: ${broken})` : inTheWay.includes("agent.md") ? ` (${shown(".")} has an agent.md: it is an agent already)` : "";
     const hint = broken !== undefined ? { hint: brokenLinkHint("agent.md") } : {};
-    return refused(createDiagnostic(Diagnostics.InitWouldOverwrite, fileStart(inTheWay[0]!), [list, agentAlready, freshSibling(dir)], hint));
+    // A folder in the way (an agent.md/ folder) is placed on the folder, without a line and column.
+    const first = inTheWay[0]!;
+    const at = lstatOrUndefined(path.join(dir, first))?.isDirectory() ? folderStart(first) : fileStart(first);
+    return refused(createDiagnostic(Diagnostics.InitWouldOverwrite, at, [list, agentAlready, freshSibling(dir)], hint));
   }
   // Inside another agent: in its plugins/ folder an agent is never what was meant (nothing is
   // written); elsewhere, a warning.

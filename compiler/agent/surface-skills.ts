@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { byCodeUnits } from "../../common/compare.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { fileStart } from "../../common/positions.js";
+import { fileStart, folderStart } from "../../common/positions.js";
 import type { CompilerHost } from "../../common/host.js";
 import type { SurfaceSkillComponent } from "../model.js";
 import { hashFileContent } from "../plugin-package/hash-plugin-directory.js";
@@ -55,7 +55,8 @@ export function discoverSurfaceSkills(host: CompilerHost, root: string, surfaceD
     case "broken":
       return none(createDiagnostic(Diagnostics.SurfaceSkillsNotDirectory, fileStart(skillsDir), [shown(skillsDir), "a broken symbolic link"]));
     case "outside":
-      return none(createDiagnostic(Diagnostics.SurfaceSkillOutsideAgent, fileStart(skillsDir), [shown(skillsDir), outside(agentRootReal, folder.real), "no skill of this surface is loaded"]));
+      // A linked folder: placed on the folder (common/positions.ts folderStart), not at skills:1:1.
+      return none(createDiagnostic(Diagnostics.SurfaceSkillOutsideAgent, folderStart(skillsDir), [shown(skillsDir), outside(agentRootReal, folder.real), "no skill of this surface is loaded"]));
     case "inside":
       if (folder.type !== "directory") {
         return none(createDiagnostic(Diagnostics.SurfaceSkillsNotDirectory, fileStart(skillsDir), [shown(skillsDir), folder.type === "file" ? "a file" : "a special file"]));
@@ -92,7 +93,7 @@ function loadSkill(
   const skipped = `skill '${directory}' is skipped`;
   const folder = resolve(host, agentRootReal, dir);
   if (folder.kind === "outside") {
-    diagnostics.push(createDiagnostic(Diagnostics.SurfaceSkillOutsideAgent, fileStart(dir), [shown(dir), outside(agentRootReal, folder.real), skipped]));
+    diagnostics.push(createDiagnostic(Diagnostics.SurfaceSkillOutsideAgent, folderStart(dir), [shown(dir), outside(agentRootReal, folder.real), skipped]));
     return undefined;
   }
   if (folder.kind !== "inside" || folder.type !== "directory") return undefined; // a broken link or a file link: not a skill folder

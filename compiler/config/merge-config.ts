@@ -14,7 +14,8 @@ import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { isJsonObject, mergeObjects, setOwn, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { escapePointerSegment, valueAtPointer } from "../../common/json-pointer.js";
-import { locateValue, type Surface, type CapabilityRequest } from "../model.js";
+import { locateValue, type Surface, type CapabilityRequest, type EntryAnalysis } from "../model.js";
+import { fileStart, type SourceLocation } from "../../common/positions.js";
 import type { ValidatedPlugin } from "../validation/validate-plugin.js";
 import { checkConfigCredentials } from "./check-credentials.js";
 import { CAPABILITY_FIELDS } from "../agent/load-agent.js";
@@ -39,15 +40,21 @@ function fieldsBesideConfig(frontMatter: JsonValue, request: CapabilityRequest):
  * Validates `request.config` (from `surface`'s agent.md) against `plugin.configSchema` and
  * merges it into every tool's config. Diagnostics point at the agent.md line of the
  * offending key or value. Never throws.
+ * @param entry the plugin's entry analysis, asked for only when a value the configSchema's
+ *   `default` supplied is invalid: that AL5002 gets a related location at the `default`.
  */
-export function mergeCapabilityConfig(surface: Surface, request: CapabilityRequest, plugin: ValidatedPlugin): MergedConfig {
+export function mergeCapabilityConfig(surface: Surface, request: CapabilityRequest, plugin: ValidatedPlugin, entry?: () => EntryAnalysis | undefined): MergedConfig {
   const diagnostics: Diagnostic[] = [];
   const located = surface.frontMatter;
   const configAt = locateValue(located, request.configPointer, request.location);
   const hasConfig = Object.keys(request.config).length > 0;
   let capabilityConfig = request.config;
   if (plugin.configSchema) {
-    const validation = validateConfigValue(request.key, request.config, plugin.configSchema, located, request.configPointer, request.location, fieldsBesideConfig(located.value, request));
+    const locateInSchema = (pointer: string): SourceLocation | undefined => {
+      const analysis = entry?.();
+      return analysis?.entry ? locateValue(analysis.entry, `/configSchema${pointer}`, fileStart(analysis.file)).value : undefined;
+    };
+    const validation = validateConfigValue(request.key, request.config, plugin.configSchema, located, request.configPointer, request.location, fieldsBesideConfig(located.value, request), locateInSchema);
     diagnostics.push(...validation.diagnostics);
     capabilityConfig = validation.withDefaults;
   } else if (hasConfig) {

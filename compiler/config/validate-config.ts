@@ -12,6 +12,7 @@ import { formatPropertyPath } from "../../common/property-path.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { schemaErrorHint, schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
 import { cloneJson, isJsonObject, type JsonObject } from "../../common/json-value.js";
+import { canonicalJsonText } from "../../common/canonical-json.js";
 import { locateValue, type LocatedValue } from "../model.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { selectDialect } from "../validation/json-schema.js";
@@ -92,6 +93,9 @@ export interface ConfigValidation {
  * @param besideConfig fields written directly under the capability, beside `config:` (each
  *   already an AL1010 whose hint says to move plugin options under `config:`): a required config
  *   key written there is that one mistake, not also missing (AL5004).
+ * @param locateInSchema where a JSON Pointer inside `schema` is in the plugin's entry, asked only
+ *   for an error about a value the schema's `default` supplied: the diagnostic's related location
+ *   at that `default` (`configSchema.properties.x.default`).
  */
 export function validateConfigValue(
   key: string,
@@ -101,6 +105,7 @@ export function validateConfigValue(
   pointer: string,
   fallback: SourceLocation,
   besideConfig: ReadonlySet<string> = new Set(),
+  locateInSchema?: (pointer: string) => SourceLocation | undefined,
 ): ConfigValidation {
   const withDefaults = cloneJson(config);
   const validate = validatorFor(schema);
@@ -109,7 +114,7 @@ export function validateConfigValue(
   for (const error of validate.errors ?? []) {
     if (["if", "anyOf", "oneOf", "allOf"].includes(error.keyword) && (validate.errors?.length ?? 0) > 1) continue;
     if (error.keyword === "required" && error.instancePath === "" && besideConfig.has(String(error.params["missingProperty"]))) continue;
-    diagnostics.push(mapConfigError(key, config, withDefaults, schema, error, located, pointer, fallback));
+    diagnostics.push(mapConfigError(key, config, withDefaults, schema, error, located, pointer, fallback, locateInSchema));
   }
   return { diagnostics: dedupeDiagnostics(diagnostics), withDefaults };
 }
@@ -160,6 +165,7 @@ function mapConfigError(
   located: LocatedValue,
   pointer: string,
   fallback: SourceLocation,
+  locateInSchema?: (pointer: string) => SourceLocation | undefined,
 ): Diagnostic {
   const target = schemaErrorTarget(error, config);
   const found = locateValue(located, pointer + target.pointer, fallback);
@@ -183,6 +189,9 @@ function mapConfigError(
   if (defaulted !== undefined) {
     const option = formatPropertyPath(pointerToSegmentsIn(defaulted, config));
     const configAt = locateValue(located, pointer, fallback);
+    const defaultPointer = schemaDefaultPointer(schema, config, defaulted);
+    const defaultAt = defaultPointer === undefined ? undefined : locateInSchema?.(defaultPointer);
+    const related = defaultAt ? [{ ...defaultAt, message: `the default of '${option}': ${formatPropertyPath(["configSchema", ...pointerToSegmentsIn(defaultPointer!, schema)])}` }] : [];
     return createDiagnostic(
       Diagnostics.ConfigInvalid,
       configAt.key ?? configAt.value,
@@ -190,6 +199,7 @@ function mapConfigError(
       {
         path: ["capabilities", key, "config"],
         hint: `The value comes from the plugin, not from agent.md: set '${option}' under config to override it, and tell the plugin's author (its configSchema's default is invalid).`,
+        related,
       },
     );
   }
@@ -197,6 +207,18 @@ function mapConfigError(
   // which the editor's quick fix applies (helper-83's E8).
   const hint = error.keyword === "enum" ? schemaErrorHint(error, actual) : undefined;
   return createDiagnostic(Diagnostics.ConfigInvalid, location, [key, `${where} ${schemaErrorReason(error, actual)}`], { path, ...(hint ? { hint } : {}) });
+}
+
+/**
+ * The pointer inside `schema` of the `default` that filled in the value at `defaulted` (an
+ * instance pointer into `config`): the `default` of the `properties` chain that leads there,
+ * when it holds that very value; `undefined` when the default came another way (through
+ * `$ref`, `allOf`, …), so no related location is given rather than a wrong one.
+ */
+function schemaDefaultPointer(schema: JsonObject, config: JsonObject, defaulted: string): string | undefined {
+  const candidate = `${defaulted.split("/").slice(1).map((segment) => `/properties/${segment}`).join("")}/default`;
+  const value = valueAtPointer(schema, candidate);
+  return value !== undefined && canonicalJsonText(value) === canonicalJsonText(valueAtPointer(config, defaulted)!) ? candidate : undefined;
 }
 
 /** Property names declared by the schema object that owns `schemaPath`'s keyword. */

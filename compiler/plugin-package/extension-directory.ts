@@ -42,7 +42,8 @@ export function findExtensionEntry(host: CompilerHost, root: string, rootReal: s
     case "broken":
       return none([createDiagnostic(Diagnostics.PackageBrokenSymlink, at, [EXTENSION_NAMESPACE, EXTENSION_NOT_LOADED])]);
     case "outside":
-      return none([createDiagnostic(Diagnostics.PathOutsidePluginRoot, at, [EXTENSION_NAMESPACE, relativeToRoot(rootReal, status.real), EXTENSION_NOT_LOADED])]);
+      // A linked folder: placed on the folder (common/positions.ts folderStart).
+      return none([createDiagnostic(Diagnostics.PathOutsidePluginRoot, folderStart(directory), [EXTENSION_NAMESPACE, relativeToRoot(rootReal, status.real), EXTENSION_NOT_LOADED])]);
     case "inside":
       if (status.type !== "directory") {
         const kind = status.type === "file" ? "a regular file" : "not a directory";
@@ -65,7 +66,7 @@ function findEntry(host: CompilerHost, rootReal: string, directory: string, dire
     } else if (status.kind === "outside") {
       diagnostics.push(createDiagnostic(Diagnostics.PathOutsidePluginRoot, fileStart(file), [display, relativeToRoot(rootReal, status.real), EXTENSION_NOT_LOADED]));
     } else if (status.type !== "file") {
-      diagnostics.push(createDiagnostic(Diagnostics.ExtensionEntryNotFile, fileStart(file), [display]));
+      diagnostics.push(createDiagnostic(Diagnostics.ExtensionEntryNotFile, status.type === "directory" ? folderStart(file) : fileStart(file), [display]));
     } else {
       found.push(file);
     }

@@ -111,14 +111,14 @@ function followSymlink(walk: Walk, linkPath: string, relPath: string, stack: rea
   }
   const fromRoot = path.relative(walk.realRoot, target);
   if (!isPathInside(walk.realRoot, target)) {
-    report(walk, Diagnostics.PluginSymlinkEscapes, linkPath, [relPath, fromRoot.split(path.sep).join("/")]);
+    report(walk, Diagnostics.PluginSymlinkEscapes, linkPath, [relPath, fromRoot.split(path.sep).join("/")], walk.host.kind(target) === "directory");
     return;
   }
   const kind = walk.host.kind(target);
   if (kind === "file") addFile(walk, target, linkPath, relPath);
   else if (kind === "directory") {
     if (stack.includes(target)) {
-      report(walk, Diagnostics.PluginSymlinkCycle, linkPath, [relPath, fromRoot === "" ? "." : fromRoot.split(path.sep).join("/")]);
+      report(walk, Diagnostics.PluginSymlinkCycle, linkPath, [relPath, fromRoot === "" ? "." : fromRoot.split(path.sep).join("/")], true);
       return;
     }
     walkDirectory(walk, target, relPath, [...stack, target]);
@@ -158,8 +158,9 @@ function relativeName(walk: Walk, entryPath: string): string {
   return path.join(path.relative(walk.realRoot, realParent), path.basename(entryPath)).split(path.sep).join("/");
 }
 
-function report(walk: Walk, message: (typeof Diagnostics)[keyof typeof Diagnostics], file: string, args: readonly string[]): void {
-  walk.diagnostics.push(createDiagnostic(message, fileStart(file), args));
+/** Reports at `file`; a linked folder (`folder`) is placed on the folder, without a line and column (common/positions.ts folderStart). */
+function report(walk: Walk, message: (typeof Diagnostics)[keyof typeof Diagnostics], file: string, args: readonly string[], folder = false): void {
+  walk.diagnostics.push(createDiagnostic(message, folder ? folderStart(file) : fileStart(file), args));
 }
 
 /**

@@ -17,7 +17,7 @@ import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../di
 import { formatPropertyPath } from "../../common/property-path.js";
 import { pointerToSegmentsIn } from "../../common/json-pointer.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { fileStart } from "../../common/positions.js";
+import { fileStart, folderStart } from "../../common/positions.js";
 import type { CompilerHost } from "../../common/host.js";
 import { isJsonObject, setOwn, type JsonObject, type JsonValue } from "../../common/json-value.js";
 import { locateValue, type LocatedValue } from "../model.js";
@@ -127,7 +127,7 @@ function readManifestText(host: CompilerHost, root: string, rootReal: string, fi
       // An agent root passed where a plugin belongs (`validate .` in the agent's folder).
       const agentRoot = host.kind(path.join(root, "agent.md")) === "file";
       const hint = agentRoot ? `This folder is an agent (it has agent.md), not a plugin: validate one of its plugins (plugins/<name>/), or run \`${cliCommand("compile")}\` on the agent.` : undefined;
-      return { ok: false, diagnostic: createDiagnostic(Diagnostics.ManifestMissing, fileStart(root), [suggestPluginName(path.basename(root)) ?? path.basename(root)], hint ? { hint } : {}) };
+      return { ok: false, diagnostic: createDiagnostic(Diagnostics.ManifestMissing, folderStart(root), [suggestPluginName(path.basename(root)) ?? path.basename(root)], hint ? { hint } : {}) };
     }
     case "broken":
       return { ok: false, diagnostic: createDiagnostic(Diagnostics.PackageBrokenSymlink, at, ["plugin.json", PLUGIN_REJECTED]) };

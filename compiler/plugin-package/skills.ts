@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { byCodeUnits } from "../../common/compare.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { fileStart } from "../../common/positions.js";
+import { fileStart, folderStart } from "../../common/positions.js";
 import type { CompilerHost, DirectoryEntry } from "../../common/host.js";
 import type { SkillComponent, SkippedComponent } from "../model.js";
 import { notASkill, skillSkipped, SKILLS_INVALID } from "./consequences.js";
@@ -39,6 +39,8 @@ type Candidate = { readonly directory: string; readonly lexical: string; readonl
 export function discoverSkills(host: CompilerHost, root: string, rootReal: string): SkillsResult {
   const skillsPath = path.join(root, "skills");
   const at = fileStart(skillsPath);
+  // A folder, or a link that leads outside to one: placed on the folder (common/positions.ts folderStart).
+  const folder = folderStart(skillsPath);
   const status = resolvePackagePath(host, rootReal, skillsPath);
   const invalid = (diagnostic: Diagnostic): SkillsResult => ({ status: "invalid", skills: [], skipped: [], diagnostics: [diagnostic] });
   switch (status.kind) {
@@ -47,7 +49,7 @@ export function discoverSkills(host: CompilerHost, root: string, rootReal: strin
     case "broken":
       return invalid(createDiagnostic(Diagnostics.PackageBrokenSymlink, at, ["skills", SKILLS_INVALID]));
     case "outside":
-      return invalid(createDiagnostic(Diagnostics.PathOutsidePluginRoot, at, ["skills", relativeToRoot(rootReal, status.real), SKILLS_INVALID]));
+      return invalid(createDiagnostic(Diagnostics.PathOutsidePluginRoot, folder, ["skills", relativeToRoot(rootReal, status.real), SKILLS_INVALID]));
     case "inside":
       if (status.type !== "directory") {
         const kind = status.type === "file" ? "a regular file" : "not a directory";
@@ -56,7 +58,7 @@ export function discoverSkills(host: CompilerHost, root: string, rootReal: strin
   }
   const entries = host.readDirectory(status.real);
   if (entries === undefined) {
-    return invalid(createDiagnostic(Diagnostics.PackageFileUnreadable, at, ["skills", "the directory cannot be listed", SKILLS_INVALID]));
+    return invalid(createDiagnostic(Diagnostics.PackageFileUnreadable, folder, ["skills", "the directory cannot be listed", SKILLS_INVALID]));
   }
   return collectSkills(host, root, rootReal, skillsPath, status.real, entries);
 }
@@ -118,7 +120,7 @@ function resolveCandidate(
   if (entry.kind !== "symlink") return undefined; // files directly in skills/ are not skills
   const status = resolvePackagePath(host, rootReal, path.join(skillsReal, entry.name));
   if (status.kind === "outside") {
-    skip(entry.name, lexical, [createDiagnostic(Diagnostics.PathOutsidePluginRoot, fileStart(lexical), [`skills/${entry.name}`, relativeToRoot(rootReal, status.real), skillSkipped(entry.name)])]);
+    skip(entry.name, lexical, [createDiagnostic(Diagnostics.PathOutsidePluginRoot, folderStart(lexical), [`skills/${entry.name}`, relativeToRoot(rootReal, status.real), skillSkipped(entry.name)])]);
     return undefined;
   }
   if (status.kind === "broken") {

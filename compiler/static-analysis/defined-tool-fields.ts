@@ -10,7 +10,7 @@ import type { JsonValue } from "../../common/json-value.js";
 import type { DefinedTool } from "../model.js";
 import { coreFunctionOf, skipTypeWrappers, type ParsedSource } from "./core-imports.js";
 import { spanLocation, toLocatedValue, ValueTooLargeError, type Located, type Span } from "./located-tree.js";
-import { moduleScopeOf } from "./module-scope.js";
+import { moduleScopeOf, type ImportBinding } from "./module-scope.js";
 import type { StaticEvaluator } from "./static-evaluator.js";
 import { DEFAULT_SIDE_EFFECT } from "../../contract/approval.js";
 import { TOOL_DEFINITION_FIELDS } from "../../contract/authoring-core.js";
@@ -62,6 +62,8 @@ export interface UnknownToolField {
   readonly name: string;
   /** The key as written. */
   readonly key: ts.Node;
+  /** The module the key is written in: the call's, or the one a spread's source is imported from. */
+  readonly module: ParsedSource;
   /**
    * The spread (`...base`) of the call's object through which the key reaches the call, when
    * it is written in a spread object rather than in the call's object itself.
@@ -73,36 +75,71 @@ export interface UnknownToolField {
 const MAX_SPREAD_DEPTH = 4;
 
 /**
+ * The parsed module a named import of `from` names, when it is a relative module of the same
+ * plugin that parsed without errors (`definition-analysis.ts` resolves it through the session,
+ * so the module is a dependency of the analysis); `undefined` for anything else. Reports nothing.
+ */
+export type ImportedModule = (from: ParsedSource, binding: ImportBinding) => ParsedSource | undefined;
+
+/** An object literal and the module it is written in. */
+interface ModuleLiteral {
+  readonly literal: ts.ObjectLiteralExpression;
+  readonly module: ParsedSource;
+}
+
+/**
  * The fields of `defineTool(arg)`'s object literal (written directly or in a top-level const)
  * that are not {@link TOOL_DEFINITION_FIELDS}: written keys only (a computed key says nothing
  * certain about a name). A spread is followed when its source is an object literal of this
- * file (inline, or a top-level `const` that is not destructured), spreads of spreads too, up to
- * {@link MAX_SPREAD_DEPTH}; a key that reaches the call that way is reported only when it is a
- * near miss of a field (`isNearMiss`: `descripton`), since an object spread into several places
- * may carry data the others use, and `tsc` checks no excess property of a spread (helper-76).
- * A spread of anything else (an import, a call, a parameter) is not guessed at.
+ * file (inline, or a top-level `const` that is not destructured) or, given `imported`, a named
+ * import of such a `const` exported by a relative module of the same plugin (read statically,
+ * never run), spreads of spreads too, each in its own module, up to {@link MAX_SPREAD_DEPTH}; a
+ * key that reaches the call that way is reported only when it is a near miss of a field
+ * (`isNearMiss`: `descripton`), since an object spread into several places may carry data the
+ * others use, and `tsc` checks no excess property of a spread (helper-76). A spread of anything
+ * else (a package, a re-export, a call, a parameter) is not guessed at.
  */
-export function unknownToolFields(module: ParsedSource, call: ts.CallExpression, isNearMiss: (name: string) => boolean): UnknownToolField[] {
+export function unknownToolFields(module: ParsedSource, call: ts.CallExpression, isNearMiss: (name: string) => boolean, imported?: ImportedModule): UnknownToolField[] {
   const object = toolObject(module, call);
   if (!object) return [];
   const known: readonly string[] = TOOL_DEFINITION_FIELDS;
   const out: UnknownToolField[] = [];
-  const visit = (literal: ts.ObjectLiteralExpression, spread: ts.SpreadAssignment | undefined, depth: number, seen: Set<ts.Node>): void => {
-    for (const property of literal.properties) {
+  const visit = (at: ModuleLiteral, spread: ts.SpreadAssignment | undefined, depth: number, seen: Set<ts.Node>): void => {
+    for (const property of at.literal.properties) {
       if (ts.isSpreadAssignment(property)) {
-        const source = objectLiteralOf(module, property.expression);
-        if (source && depth < MAX_SPREAD_DEPTH && !seen.has(source)) visit(source, spread ?? property, depth + 1, new Set([...seen, source]));
+        const source = spreadSourceOf(at.module, property.expression, imported);
+        if (source && depth < MAX_SPREAD_DEPTH && !seen.has(source.literal)) visit(source, spread ?? property, depth + 1, new Set([...seen, source.literal]));
         continue;
       }
       const key = property.name;
       if (!key || !(ts.isIdentifier(key) || ts.isStringLiteral(key) || ts.isNoSubstitutionTemplateLiteral(key) || ts.isNumericLiteral(key))) continue;
       if (known.includes(key.text)) continue;
-      if (spread === undefined) out.push({ name: key.text, key });
-      else if (isNearMiss(key.text)) out.push({ name: key.text, key, spread });
+      if (spread === undefined) out.push({ name: key.text, key, module: at.module });
+      else if (isNearMiss(key.text)) out.push({ name: key.text, key, module: at.module, spread });
     }
   };
-  visit(object, undefined, 0, new Set([object]));
+  visit({ literal: object, module }, undefined, 0, new Set([object]));
   return out;
+}
+
+/**
+ * A spread's source as an object literal: one of `module` ({@link objectLiteralOf}), or the
+ * top-level `const` a named import names in the module `imported` resolves it to, when that
+ * module exports it under that name from its own declaration (`export const base = {...}` or
+ * `export { base }`).
+ */
+function spreadSourceOf(module: ParsedSource, expression: ts.Expression, imported: ImportedModule | undefined): ModuleLiteral | undefined {
+  const literal = objectLiteralOf(module, expression);
+  if (literal) return { literal, module };
+  const value = skipTypeWrappers(expression);
+  if (!imported || !ts.isIdentifier(value)) return undefined;
+  const binding = moduleScopeOf(module).bindings.get(value.text);
+  if (binding?.kind !== "import" || binding.typeOnly || binding.imported === "*" || binding.imported === "default") return undefined;
+  const target = imported(module, binding);
+  const exported = target ? moduleScopeOf(target).exports.get(binding.imported) : undefined;
+  if (!target || exported?.kind !== "local" || exported.typeOnly) return undefined;
+  const source = constLiteralOf(target, exported.localName);
+  return source ? { literal: source, module: target } : undefined;
 }
 
 /**
@@ -110,12 +147,16 @@ export function unknownToolFields(module: ParsedSource, call: ts.CallExpression,
  * module (a spread's source, `defineTool`'s argument); `undefined` for anything else.
  */
 function objectLiteralOf(module: ParsedSource, expression: ts.Expression): ts.ObjectLiteralExpression | undefined {
-  let value = skipTypeWrappers(expression);
-  if (ts.isIdentifier(value)) {
-    const binding = moduleScopeOf(module).bindings.get(value.text);
-    if (binding?.kind !== "const" || binding.destructured || !binding.declaration.initializer) return undefined;
-    value = skipTypeWrappers(binding.declaration.initializer);
-  }
+  const value = skipTypeWrappers(expression);
+  if (ts.isIdentifier(value)) return constLiteralOf(module, value.text);
+  return ts.isObjectLiteralExpression(value) ? value : undefined;
+}
+
+/** The object literal the top-level non-destructured `const name` of `module` holds, if any. */
+function constLiteralOf(module: ParsedSource, name: string): ts.ObjectLiteralExpression | undefined {
+  const binding = moduleScopeOf(module).bindings.get(name);
+  if (binding?.kind !== "const" || binding.destructured || !binding.declaration.initializer) return undefined;
+  const value = skipTypeWrappers(binding.declaration.initializer);
   return ts.isObjectLiteralExpression(value) ? value : undefined;
 }
 

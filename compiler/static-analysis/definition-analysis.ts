@@ -18,7 +18,8 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { TOOL_DEFINITION_FIELDS } from "../../contract/authoring-core.js";
 import { reportInvalidUtf8, reportSyntaxProblems, reportUnreadable } from "./file-problems.js";
-import { moduleScopeOf, type ExportTarget, type ModuleScope } from "./module-scope.js";
+import { moduleScopeOf, type ExportTarget, type ImportBinding, type ModuleScope } from "./module-scope.js";
+import { resolveImport } from "./module-resolution.js";
 import { StaticEvaluator } from "./static-evaluator.js";
 import { byCodeUnits } from "../../common/compare.js";
 import { canonicalJsonText } from "../../common/canonical-json.js";
@@ -82,8 +83,16 @@ export function analyzeDefinitionModule(session: AnalysisSession, definitionFile
  */
 function reportUnknownFields(session: AnalysisSession, module: ParsedSource, calls: ReadonlySet<ts.CallExpression>): void {
   const known = TOOL_DEFINITION_FIELDS;
-  const fields = [...calls].flatMap((call) => unknownToolFields(module, call, (name) => didYouMean(name, known) !== undefined));
-  fields.sort((a, b) => a.key.pos - b.key.pos);
+  // A spread's source imported from a relative module of the plugin is read there, never run.
+  const imported = (from: ParsedSource, binding: ImportBinding): ParsedSource | undefined => {
+    const resolution = resolveImport(binding.specifier, from.path, session);
+    if (resolution.kind !== "module") return undefined;
+    const loaded = session.load(resolution.path, false);
+    return loaded?.kind === "module" && loaded.module.sourceFile && loaded.module.syntaxErrors.length === 0 ? (loaded.module as ParsedSource) : undefined;
+  };
+  const fields = [...calls].flatMap((call) => unknownToolFields(module, call, (name) => didYouMean(name, known) !== undefined, imported));
+  // This module's keys first, in source order, then those of imported modules, by file.
+  fields.sort((a, b) => (a.module === b.module ? a.key.pos - b.key.pos : a.module === module ? -1 : b.module === module ? 1 : byCodeUnits(a.module.path, b.module.path)));
   // A key of an object spread into several calls is one mistake: reported once, at the key.
   const reported = new Set<ts.Node>();
   for (const field of fields) {
@@ -92,7 +101,7 @@ function reportUnknownFields(session: AnalysisSession, module: ParsedSource, cal
     const suggestion = didYouMean(field.name, known);
     const spread = field.spread;
     session.report(
-      createDiagnostic(Diagnostics.EntryUnknownField, spanLocation(module.spanOf(field.key)), [field.name, spread ? "an object spread into a defineTool({...}) call" : "the defineTool({...}) call"], {
+      createDiagnostic(Diagnostics.EntryUnknownField, spanLocation(field.module.spanOf(field.key)), [field.name, spread ? "an object spread into a defineTool({...}) call" : "the defineTool({...}) call"], {
         path: [field.name],
         hint: suggestion ? `Did you mean '${suggestion}'?` : `Known fields: ${known.join(", ")}.`,
         ...(spread ? { related: [{ ...spanLocation(module.spanOf(spread)), message: "Spread into the defineTool({...}) call here" }] } : {}),

@@ -5,7 +5,7 @@
  */
 import * as path from "node:path";
 import { createDiagnostic } from "../../diagnostics/diagnostic.js";
-import { fileStart, locationOf } from "../../common/positions.js";
+import { fileStart, folderStart, locationOf } from "../../common/positions.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import type { ReadResult } from "../../common/host.js";
 import type { DiagnosticSink } from "./analysis-session.js";
@@ -29,7 +29,7 @@ export function reportUnreadable(sink: DiagnosticSink, filePath: string, result:
   const name = displayName(filePath, sink.pluginRoot);
   const at = fileStart(filePath);
   if (result.kind === "missing") sink.report(createDiagnostic(Diagnostics.SourceFileMissing, at, [name]));
-  else if (result.kind === "directory") sink.report(createDiagnostic(Diagnostics.SourceFileIsDirectory, at, [name]));
+  else if (result.kind === "directory") sink.report(createDiagnostic(Diagnostics.SourceFileIsDirectory, folderStart(filePath), [name]));
   else sink.report(createDiagnostic(Diagnostics.SourceFileUnreadable, at, [name, result.reason]));
 }
 

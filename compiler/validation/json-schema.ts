@@ -28,6 +28,7 @@ import { walkSubschemas } from "./schema-walk.js";
 import { SIMPLE_TYPES } from "./schema-precheck.js";
 import { isVendorKeyword } from "./vendor-keywords.js";
 import { defaultViolations } from "./schema-defaults.js";
+import { withoutMistakes } from "./schema-repair.js";
 import { schemaErrorHint, schemaErrorReason } from "../../diagnostics/schema-error-words.js";
 
 /** Deepest nesting of objects/arrays accepted in a schema (our limit; model APIs allow far less). */
@@ -104,32 +105,86 @@ export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject, compi
   // walk of every schema cost about 3 % of a cold compile of 2,000 tools.
   let walked: CompiledSubschema[] | undefined;
   const subschemas = (): CompiledSubschema[] => (walked ??= compiledSubschemas(schema, dialect));
-  const keywords = staticKeywordDiagnostics(schema, dialect, report, subject.role);
+  // The schema-relative pointer of every mistake located below: taken out of a copy that ajv
+  // judges again, for what its first failure hid (`schema-repair.ts`).
+  const located: string[] = [];
+  const locating: Report = (message, relative, args, hint, key) => {
+    located.push(relative);
+    return report(message, relative, args, hint, key);
+  };
+  const keywords = staticKeywordDiagnostics(schema, dialect, locating, subject.role);
   // A schema ajv accepts is never refused by them (they are no stricter than ajv, but a schema
   // ajv accepts is left to its verdict, so no valid schema is ever newly refused).
   const refused = verdict.metaErrors !== null || verdict.compileError !== null || keywords.length > 0;
-  const names = refused ? namedReferenceDiagnostics(subschemas(), dialect, report, subject.role) : [];
+  const names = refused ? namedReferenceDiagnostics(subschemas(), dialect, locating, subject.role) : [];
   if (verdict.metaErrors) {
     // With them, the unknown and misspelt keywords elsewhere in the schema (`maxLenght`,
     // `requird`), so that one wrong value does not hide them until the next compile (helper-78's
-    // trial); not where a meta-schema error already points. (Defaults are not checked against a
-    // schema that does not pass its meta-schema: ajv cannot compile it.)
-    const meta = metaSchemaDiagnostics(verdict.metaErrors, schema, dialect, report, subject.role);
+    // trial); not where a meta-schema error already points. ajv cannot compile a schema that
+    // fails its meta-schema: what the compile and the defaults would say is asked of the schema
+    // without those mistakes.
+    const meta = metaSchemaDiagnostics(verdict.metaErrors, schema, dialect, locating, subject.role);
     const said = new Set(meta.map((d) => JSON.stringify(d.path ?? [])));
-    return [...meta, ...[...keywords, ...names].filter((d) => !said.has(JSON.stringify(d.path ?? [])))];
+    const found = [...meta, ...[...keywords, ...names].filter((d) => !said.has(JSON.stringify(d.path ?? [])))];
+    return withFurther(found, hiddenMistakes(withoutMistakes(schema, located), compiler, dialect, report, subject.role, schema, true));
   }
 
   const cycles = refCycleDiagnostics(schema, dialect, report, subject.role);
-  const diagnostics = [...keywords, ...names, ...cycles];
+  let diagnostics = [...keywords, ...names, ...cycles];
   // ajv's own compile error, unless it is one of those already located (an unknown keyword or
   // an invalid pattern is what ajv stopped at; a format or required name is reported above).
   if (keywords.length === 0 && cycles.length === 0 && verdict.compileError !== null) {
-    const compiled = compileErrorDiagnostic(verdict.compileError, report, subject.role, schema);
-    if (!diagnostics.some((d) => d.code === compiled.code && JSON.stringify(d.path) === JSON.stringify(compiled.path))) diagnostics.push(compiled);
+    diagnostics = withFurther(diagnostics, [compileErrorDiagnostic(verdict.compileError, report, subject.role, schema)]);
   }
-  // A $ref cycle would send ajv round it for ever.
-  if (cycles.length === 0 && holdsKey(schema, "default")) diagnostics.push(...defaultDiagnostics(subschemas(), schema, dialect, report, subject.role));
+  // ajv stopped at the first of the located mistakes: what it says without them. (A $ref cycle
+  // would send ajv round it for ever.)
+  if (cycles.length === 0 && located.length > 0) diagnostics = withFurther(diagnostics, hiddenMistakes(withoutMistakes(schema, located), compiler, dialect, report, subject.role, schema, false));
+  if (cycles.length === 0 && holdsKey(schema, "default")) diagnostics = withFurther(diagnostics, defaultDiagnostics(subschemas(), schema, dialect, report, subject.role));
   return diagnostics;
+}
+
+/** The codes the located checks give (keywords, patterns, formats, required names). */
+const LOCATED_CODES: ReadonlySet<string> = new Set([
+  Diagnostics.SchemaUnknownKeyword.code,
+  Diagnostics.SchemaInvalidPattern.code,
+  Diagnostics.SchemaUnknownFormat.code,
+  Diagnostics.SchemaRequiredNotDefined.code,
+]);
+
+/** `found` and those of `further` not already said (the same code at the same path). */
+function withFurther(found: readonly Diagnostic[], further: readonly Diagnostic[]): Diagnostic[] {
+  const said = new Set(found.map((d) => `${d.code} ${JSON.stringify(d.path ?? [])}`));
+  return [...found, ...further.filter((d) => !said.has(`${d.code} ${JSON.stringify(d.path ?? [])}`))];
+}
+
+/**
+ * What ajv says of `repaired` (the schema with its located mistakes taken out,
+ * `schema-repair.ts`): its compile error, and, when `defaults` (the schema as written failed
+ * its meta-schema, so its defaults were not checked), the defaults its subschemas reject.
+ * Nothing when the copy still fails the meta-schema or has a `$ref` cycle. Locations are those
+ * of the schema as written (`original`): a removal leaves every other pointer where it was, but
+ * for an item after a removed one in the same array, which is found by its name (a required name).
+ */
+function hiddenMistakes(
+  repaired: JsonObject | undefined,
+  compiler: SchemaCompiler,
+  dialect: SchemaDialect,
+  report: Report,
+  role: string,
+  original: JsonObject,
+  defaults: boolean,
+): Diagnostic[] {
+  if (repaired === undefined || repaired["type"] !== "object") return [];
+  const verdict = compiler.verdict(dialect, repaired);
+  if (verdict.metaErrors !== null || refCycleDiagnostics(repaired, dialect, report, role).length > 0) return [];
+  const found: Diagnostic[] = [];
+  // Formats, required names, keywords and patterns are the located checks' to judge on the schema
+  // as written (a required name under a misspelt `properties` is that one mistake, AL4020):
+  // taking `propertes` out must not make its names undefined.
+  const compiled = verdict.compileError === null ? undefined : compileErrorDiagnostic(verdict.compileError, report, role, original);
+  if (compiled && !LOCATED_CODES.has(compiled.code)) found.push(compiled);
+  if (defaults && holdsKey(repaired, "default")) found.push(...defaultDiagnostics(compiledSubschemas(repaired, dialect), repaired, dialect, report, role));
+  return found;
 }
 
 /** Whether `key` is an own key of any object in `value` (a quick test before a walk that builds pointers). */

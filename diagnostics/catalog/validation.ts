@@ -6,7 +6,7 @@ export const ValidationMessages = defineMessages({
     code: "AL4001",
     severity: "error",
     message: "Unknown field '{0}' in {1}.",
-    docs: "Plugin entries and tool descriptors are closed (schemas/assemblyline-entry.schema.json), and so is the object a definition module passes to defineTool({...}) (description, inputSchema, needsApproval, execute, toModelOutput: the runtime reads no other field); an unknown field is usually a typo (DESIGN §3). A key that reaches defineTool({...}) through a spread of an object literal of the same file (`...base`, `base` a top-level const) is reported too when it is a near miss of a field (`descripton`), at the key, with the spread as related location; a spread of an import or a call is not followed.",
+    docs: "Plugin entries and tool descriptors are closed (schemas/assemblyline-entry.schema.json), and so is the object a definition module passes to defineTool({...}) (description, inputSchema, needsApproval, execute, toModelOutput: the runtime reads no other field); an unknown field is usually a typo (DESIGN §3). A key that reaches defineTool({...}) through a spread of an object literal (`...base`, `base` a top-level const of the same file, or a const a relative module of the plugin exports, imported by name: read statically, never run) is reported too when it is a near miss of a field (`descripton`), at the key, in the file that writes it, with the spread as related location; a spread of a package import, a default or namespace import, a re-export or a call is not followed.",
   },
   EntryMissingField: {
     code: "AL4002",

@@ -166,7 +166,7 @@ export class SliceStages {
         diagnostics.push(...plugin.diagnostics.filter((d) => d.code === Diagnostics.PluginRejected.code || d.code === Diagnostics.EntryMissing.code));
       }
       const surface = agent.surfaces.find((s) => s.id === resolved.surfaceId)!;
-      if (configSchemaKnown(loaded.pluginPackage, loaded.entry)) diagnostics.push(...mergeCapabilityConfig(surface, resolved.request, plugin).diagnostics);
+      if (configSchemaKnown(loaded.pluginPackage, loaded.entry)) diagnostics.push(...mergeCapabilityConfig(surface, resolved.request, plugin, () => loaded.entry).diagnostics);
       diagnostics.push(...this.#collisions(resolution, resolved));
     });
     return { selected: true, diagnostics, package: loaded };

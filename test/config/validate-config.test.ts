@@ -37,6 +37,19 @@ describe("validateConfigValue", () => {
     const [own] = validate({ index: "docs", limit: 70 }, schema).diagnostics;
     expect(own).toMatchObject({ code: "AL5002", path: "capabilities.search.config.limit", message: "Config of capability 'search': 'limit' must be <= 50." });
   });
+  it("relates a defaulted value's error to the plugin's default (configSchema.properties.x.default), where the entry says it (helper-88)", () => {
+    const schema: JsonObject = { type: "object", properties: { index: { type: "string" }, paging: { type: "object", properties: { limit: { type: "integer", maximum: 50, default: 100 } } } } };
+    const asked: string[] = [];
+    const locate = (pointer: string) => (asked.push(pointer), { file: "/p/ai.assemblyline/index.ts", line: 7, column: 60 });
+    const located = { value: { capabilities: { search: { config: {} } } }, locations: new Map() };
+    const [d] = validateConfigValue("search", { index: "docs", paging: {} }, schema, located, "/capabilities/search/config", fallback, new Set(), locate).diagnostics;
+    expect(asked).toEqual(["/properties/paging/properties/limit/default"]);
+    expect(d!.related).toEqual([{ file: "/p/ai.assemblyline/index.ts", line: 7, column: 60, message: "the default of 'paging.limit': configSchema.properties.paging.properties.limit.default" }]);
+    // A value the agent wrote asks nothing of the plugin's entry.
+    asked.length = 0;
+    expect(validateConfigValue("search", { paging: { limit: 70 } }, schema, located, "/capabilities/search/config", fallback, new Set(), locate).diagnostics[0]!.related).toBeUndefined();
+    expect(asked).toEqual([]);
+  });
   it("names the enum value a near miss means (helper-83's E8)", () => {
     const schema: JsonObject = { type: "object", properties: { index: { type: "string", enum: ["products", "docs"] } } };
     const [d] = validate({ index: "doc" }, schema).diagnostics;

@@ -80,6 +80,23 @@ describe("formatPretty", () => {
     expect(formatGithub([reported])).toMatch(/^::warning file=tools\/,title=AL1015::/);
   });
 
+  it("a whole-run diagnostic (file \"\") is a GitHub annotation without file, line or column, and a SARIF result without a location (new-user trial)", () => {
+    const run = createDiagnostic(Diagnostics.AgentRootMissing, { file: "", line: 1, column: 1 }, ["agents/nope"]);
+    expect(formatGithub([run])).toMatch(/^::error title=AL1024::The agent root 'agents\/nope' does not exist\./);
+    expect(formatGithub([run], "agents/support")).not.toMatch(/file=|line=|col=/);
+    const result = JSON.parse(formatSarif([run], "1.2.3", "agents/support")).runs[0].results[0];
+    expect(result.ruleId).toBe("AL1024");
+    expect(result.locations).toBeUndefined();
+  });
+
+  it("a folder's SARIF location has no region (a folder has no lines), and a related folder prints without a line and column", () => {
+    const folder = relativizeDiagnostic(createDiagnostic(Diagnostics.ToolsFolderIgnored, folderStart("/agent/tools")), "/agent", path.posix.relative);
+    const result = JSON.parse(formatSarif([folder], "1.2.3")).runs[0].results[0];
+    expect(result.locations).toEqual([{ physicalLocation: { artifactLocation: { uri: "tools/", uriBaseId: "%SRCROOT%" } } }]);
+    const pointing = { ...unknownField, related: [{ ...folderStart("plugins/x"), message: "rejected for AL2002" }] };
+    expect(formatPretty([pointing], { color: false })).toContain("  related: plugins/x/ rejected for AL2002");
+  });
+
   it("summarises errors and warnings", () => {
     const warning = { ...unknownField, severity: "warning" as const };
     expect(summary([unknownField, unknownField, warning])).toBe("Found 2 errors and 1 warning.");

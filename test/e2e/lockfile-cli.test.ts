@@ -178,6 +178,37 @@ describe("plugins.lock through the CLI", () => {
     expect(result.properties.path).toBe('surfaces["."].capabilities.hello.tools.hello.description');
   });
 
+  it("--check --format json carries the lock's changes and the contract review the pretty report shows, and SARIF puts them on the AL6002 result (helper-88)", () => {
+    const root = path.join(tempDir("al-check-json-"), "agent");
+    expect(runCli(["init", root]).status).toBe(0);
+    expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
+    const current = runCliJson(["compile", root, "--check", "--no-package"]);
+    expect(current.json.check).toEqual({ status: "up-to-date", changes: [], review: [], formattingOnly: false, notes: [] });
+    for (const file of ["index.ts", "hello.ts"]) {
+      const module = path.join(root, "plugins/hello/ai.assemblyline", file);
+      fs.writeFileSync(module, fs.readFileSync(module, "utf8").replace('description: "Greet a person by name."', 'description: "Greet someone."'));
+    }
+    const { status, json } = runCliJson(["compile", root, "--check", "--no-package"]);
+    expect(status).toBe(1);
+    // The pinned keys first and unchanged: one diagnostic for the stale lock.
+    expect(Object.keys(json)).toEqual(["ok", "diagnostics", "lockfile", "lockChanged", "artifact", "check"]);
+    expect(json.diagnostics.map((d: { code: string }) => d.code)).toEqual(["AL6002"]);
+    expect(json.check.status).toBe("out-of-date");
+    expect(json.check.changes).toContainEqual({
+      kind: "changed",
+      path: 'surfaces["."].capabilities.hello.tools.hello.description',
+      before: "Greet a person by name.",
+      after: "Greet someone.",
+    });
+    expect(json.check.changes.map((c: { path: string }) => c.path)).toContain('surfaces["."].capabilities.hello.integrity');
+    expect(json.check.review).toEqual([{ kind: "description-changed", surface: ".", tool: "hello", detail: "Greet [-a person by name-]{+someone+}.", needsReview: false }]);
+    expect(json.check.fixCommand).toContain("compile");
+    const sarif = JSON.parse(runCli(["compile", root, "--check", "--no-package", "--format", "sarif"]).stdout);
+    const result = sarif.runs[0].results.find((r: { ruleId: string }) => r.ruleId === "AL6002");
+    expect(result.properties.lockChanges).toEqual(json.check.changes);
+    expect(result.properties.contractReview).toEqual(json.check.review);
+  });
+
   it("a compile with errors leaves the previous lock and artifact byte-identical", () => {
     const root = compiledCopy();
     const lock = lockOf(root);

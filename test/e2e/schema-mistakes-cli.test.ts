@@ -58,6 +58,8 @@ describe("schema mistakes through the CLI (helper-83's trial)", () => {
     expect(byCode["AL4033"]).toMatchObject({ file: "plugins/kb/ai.assemblyline/index.ts", path: "configSchema.properties.limit.default", line: defaultLine });
     expect(byCode["AL5002"]).toMatchObject({ file: "agent.md", path: "capabilities.kb.config" });
     expect(byCode["AL5002"].message).toContain("the default 100 that kb's configSchema gives 'limit' (agent.md does not set it)");
+    // Related: the plugin's default itself, which the editor shows as relatedInformation (helper-88).
+    expect(byCode["AL5002"].related).toEqual([{ file: "plugins/kb/ai.assemblyline/index.ts", line: defaultLine, column: byCode["AL4033"].column, message: "the default of 'limit': configSchema.properties.limit.default" }]);
     expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
   });
 

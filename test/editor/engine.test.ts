@@ -301,6 +301,17 @@ describe("editor engine", () => {
     expect(frontEnd(root, file)).toEqual([]);
   });
 
+  it("relates an AL5002 about a value the configSchema's default supplied to that default in the entry (helper-88)", () => {
+    const files = plugin("kb", "echo", GOOD_FIELDS);
+    const entryFile = "plugins/kb/ai.assemblyline/index.ts";
+    files[entryFile] = files[entryFile]!.replace("maximum: MAX } }", "maximum: MAX, default: 100 } }");
+    const root = writeTree({ "agent.md": "---\nname: kb\ncapabilities:\n  kb: {}\n---\n\nFixture.\n", ...files });
+    const [d] = createEditorEngine().analyzeFile(path.join(root, "agent.md")).diagnostics;
+    const line = files[entryFile]!.split("\n").findIndex((l) => l.includes("default: 100")) + 1;
+    expect(d).toMatchObject({ code: "AL5002", path: "capabilities.kb.config" });
+    expect(d!.related).toMatchObject([{ file: path.join(root, entryFile), line, message: "the default of 'limit': configSchema.properties.limit.default" }]);
+  });
+
   it("fixes a misspelt format and a misspelt required name in one go (AL4022, AL4023: helper-83's E5, E8)", () => {
     const files = plugin("mail", "echo", GOOD_FIELDS.replace('properties: { message: { type: "string" } } }', 'properties: { message: { type: "string", format: "emial" } }, required: ["mesage"] }'));
     files["plugins/mail/ai.assemblyline/echo.ts"] = files["plugins/mail/ai.assemblyline/echo.ts"]!.replace('properties: { message: { type: "string" } } }', 'properties: { message: { type: "string", format: "email" } }, required: ["message"] }');

@@ -62,6 +62,15 @@ describe("init in an existing project", () => {
     expect(result.diagnostics[0]!.hint).toContain("init ../my-agent`");
   });
 
+  it("places a folder in the way on the folder, without a line and column (helper-88)", () => {
+    const dir = project({});
+    fs.mkdirSync(path.join(dir, "agent.md"));
+    const result = initAgent(dir, TYPES);
+    expect(result.diagnostics.map((d) => [d.code, d.file, d.line, d.column])).toEqual([["AL9101", "agent.md/", 1, 1]]);
+    const file = project({ "agent.md": "mine\n" });
+    expect(initAgent(file, TYPES).diagnostics[0]!.file).toBe("agent.md");
+  });
+
   it("suggests a new folder beside this one that is neither this folder nor one that exists (helper-78: in my-agent/, 'init ../my-agent' was the same folder)", () => {
     const parent = tempDir("al-init-sibling-");
     const dir = path.join(parent, "my-agent");

@@ -212,6 +212,9 @@ describe("hashPluginDirectory", () => {
       ["AL6104", "loop-b", 1, 1],
       ["AL6103", "skills/up", 1, 1],
     ]);
+    // A linked folder is placed on the folder, without a line and column (helper-88).
+    expect(result.diagnostics[3]!.file).toBe(`${path.join(dir, "skills/up")}/`);
+    expect(result.diagnostics[0]!.file).toBe(path.join(dir, "ai.assemblyline/gone.ts"));
     expect(result.diagnostics[3]!.message).toBe("The symlink 'skills/up' leads back to '.', which contains it, so the plugin's files never end.");
     expect(result.diagnostics.every((d) => d.hint)).toBe(true);
   });

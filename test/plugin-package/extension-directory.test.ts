@@ -41,7 +41,8 @@ describe("ai.assemblyline/", () => {
   it("AL2403: an entry that is not a regular file", () => {
     const pkg = load({ "ai.assemblyline/index.ts/x": "" });
     expect(pkg.entryFile).toBeUndefined();
-    expectDiagnostic(pkg, { code: "AL2403", file: "ai.assemblyline/index.ts", line: 1, column: 1 });
+    // A folder there is placed on the folder (common/positions.ts folderStart; helper-88).
+    expectDiagnostic(pkg, { code: "AL2403", file: "ai.assemblyline/index.ts/", line: 1, column: 1 });
   });
 
   it("AL2404: a near-miss directory name is reported", () => {
@@ -60,7 +61,8 @@ describe("ai.assemblyline/", () => {
   it("AL2003: the directory and the entry must stay inside the plugin root", () => {
     const outsideDirectory = load({ "ai.assemblyline": { symlink: "../elsewhere" } }, { "/work/elsewhere/index.ts": "" });
     expect(outsideDirectory.entryFile).toBeUndefined();
-    expectDiagnostic(outsideDirectory, { code: "AL2003", file: "ai.assemblyline", line: 1, column: 1 });
+    // A linked folder is placed on the folder (common/positions.ts folderStart; helper-88).
+    expectDiagnostic(outsideDirectory, { code: "AL2003", file: "ai.assemblyline/", line: 1, column: 1 });
     const outsideEntry = load({ "ai.assemblyline/index.ts": { symlink: "../../elsewhere/index.ts" } }, { "/work/elsewhere/index.ts": "" });
     expect(outsideEntry.entryFile).toBeUndefined();
     expectDiagnostic(outsideEntry, { code: "AL2003", file: "ai.assemblyline/index.ts", line: 1, column: 1 });

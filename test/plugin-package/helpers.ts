@@ -61,7 +61,7 @@ export function expectDiagnostic(pkg: PluginPackage, expected: ExpectedDiagnosti
   }).toEqual({
     code: expected.code,
     // "" is the plugin root itself; a folder keeps its trailing "/" (common/positions.ts folderStart).
-    file: expected.file === "" ? ROOT : `${ROOT}/${expected.file}`,
+    file: expected.file === "" ? ROOT : expected.file === "/" ? `${ROOT}/` : `${ROOT}/${expected.file}`,
     line: expected.line,
     column: expected.column,
     path: expected.path,

@@ -32,13 +32,15 @@ describe("plugin.json", () => {
     const pkg = loadPluginPackage(createMemoryHost({ [`${ROOT}/skills/alpha/SKILL.md`]: skill("alpha") }), ROOT);
     expect(pkg.rejected).toBe(true);
     expect(pkg.skills).toEqual([]);
-    const d = expectDiagnostic(pkg, { code: "AL2002", file: "", line: 1, column: 1 });
+    // About the folder: plugins/x/, not plugins/x:1:1 (common/positions.ts folderStart; helper-88).
+    const d = expectDiagnostic(pkg, { code: "AL2002", file: "/", line: 1, column: 1 });
+    expect(d.file).toBe(`${ROOT}/`);
     expect(d.hint).toContain('"name": "plugin"');
   });
 
   it("AL2002 in an agent's folder says it is an agent, not a plugin", () => {
     const pkg = loadPluginPackage(createMemoryHost({ [`${ROOT}/agent.md`]: "---\ncapabilities: {}\n---\n" }), ROOT);
-    const d = expectDiagnostic(pkg, { code: "AL2002", file: "", line: 1, column: 1 });
+    const d = expectDiagnostic(pkg, { code: "AL2002", file: "/", line: 1, column: 1 });
     expect(d.hint).toBe("This folder is an agent (it has agent.md), not a plugin: validate one of its plugins (plugins/<name>/), or run `npx assembly-line compile` on the agent.");
   });
 

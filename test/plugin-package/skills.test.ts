@@ -159,7 +159,8 @@ describe("skills", () => {
     expect(pkg.diagnostics.map((d) => [d.code, d.severity, d.file.slice("/work/plugin/".length)])).toEqual([
       ["AL2004", "warning", "skills/dangling"],
       ["AL2003", "error", "skills/entry/SKILL.md"],
-      ["AL2003", "error", "skills/escaped"],
+      // A linked skill folder is placed on the folder (helper-88).
+      ["AL2003", "error", "skills/escaped/"],
     ]);
     expect(pkg.diagnostics[1]!.message).toContain("resolves to '../outside/SKILL.md'");
   });
@@ -168,7 +169,7 @@ describe("skills", () => {
     const pkg = load({ skills: { symlink: "../outside/skills" } }, { "/work/outside/skills/x/SKILL.md": skill("x") });
     expect(pkg.skillsStatus).toBe("invalid");
     expect(pkg.skills).toEqual([]);
-    expectDiagnostic(pkg, { code: "AL2003", file: "skills", line: 1, column: 1 });
+    expectDiagnostic(pkg, { code: "AL2003", file: "skills/", line: 1, column: 1 });
   });
 
   it("AL2006: a SKILL.md that is not UTF-8 is skipped", () => {

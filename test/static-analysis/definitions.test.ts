@@ -354,6 +354,28 @@ describe("problems", () => {
     expect(imported.diagnostics.filter((d) => d.code === "AL4001")).toEqual([]);
   });
 
+  it("follows a spread's source imported by name from a relative module of the plugin, statically, and reports its near misses at the key there (helper-88)", () => {
+    const base = `${DIR}/shared/base.ts`;
+    const host = createMemoryHost({
+      [base]: lines("export const common = { descripton: 'd', label: 'shared data' };", "const approval = { needsAproval: null };", "export { approval };", "export const nested = { ...common };"),
+      [TOOL]: lines(
+        IMPORT,
+        "import { common, approval, nested as again } from './shared/base.js';",
+        "export const a = defineTool({ ...common, inputSchema: {}, execute() {} });",
+        "export const b = defineTool({ ...approval, ...again, description: 'd', inputSchema: {}, execute() {} });",
+      ),
+    });
+    const result = createStaticAnalyzer(host).analyzeDefinition(TOOL, ROOT);
+    expect(result.diagnostics.map((d) => ({ code: d.code, file: d.file, line: d.line, column: d.column, path: d.path, hint: d.hint, related: d.related?.map((r) => [r.file, r.line, r.column]) }))).toEqual([
+      // Once at the key, in the module that writes it; related: the spread in the definition.
+      { code: "AL4001", file: base, line: 1, column: 25, path: "descripton", hint: "Did you mean 'description'?", related: [[TOOL, 3, 31]] },
+      { code: "AL4001", file: base, line: 2, column: 20, path: "needsAproval", hint: "Did you mean 'needsApproval'?", related: [[TOOL, 4, 31]] },
+    ]);
+    // 'label' is no near miss; a package import, a default import and a module that does not exist are not followed, and nothing is reported about them here.
+    const others = createStaticAnalyzer(createMemoryHost({ [TOOL]: lines(IMPORT, "import { base } from 'some-package';", "import other from './other.js';", "import { gone } from './gone.js';", "export default defineTool({ ...base, ...other, ...gone, execute() {} });") })).analyzeDefinition(TOOL, ROOT);
+    expect(others.diagnostics.filter((d) => d.code === "AL4001")).toEqual([]);
+  });
+
   it("reports syntax errors and no other facts", () => {
     const result = analyzeDefinitionSource(lines(IMPORT, "export default defineTool({ description: 'x', "));
     expect(result.parsed).toBe(false);

@@ -26,7 +26,7 @@ describe("file problems", () => {
 
   it("reports a directory instead of a file", () => {
     const result = createStaticAnalyzer(createMemoryHost({}, {}, [ENTRY])).analyzeEntry(ENTRY, ROOT);
-    expect(result.diagnostics.map(brief)).toEqual([{ code: "AL3002", line: 1, column: 1 }]);
+    expect(result.diagnostics.map(brief)).toEqual([{ code: "AL3002", line: 1, column: 1, file: `${ENTRY}/` }]);
     expect(result.diagnostics[0]!.message).toBe("'ai.assemblyline/index.ts' is a directory, not a source file.");
   });
 

@@ -118,6 +118,26 @@ describe("checkJsonSchema: problems", () => {
     // Nor does an unknown keyword.
     expect(check({ type: "object", properties: { a: { type: "string", maxLenght: 3, format: "emial" } }, required: ["b"] }).map((d) => d.code).sort()).toEqual(["AL4020", "AL4022", "AL4023"]);
   });
+  it("a wrong keyword value (AL4019) does not keep the defaults from being checked (AL4033) in the same run (helper-88)", () => {
+    const found = check({ type: "object", additionalProperties: "no", properties: { limit: { type: "integer", maximum: 50, default: 100 } } }).map((d) => [d.code, d.path]);
+    expect(found).toEqual([
+      ["AL4019", "tools.t.inputSchema.additionalProperties"],
+      ["AL4033", "tools.t.inputSchema.properties.limit.default"],
+    ]);
+    // A default under the wrong value itself is checked without it (maxLength: "3" is left out).
+    expect(check({ type: "object", properties: { s: { type: "string", maxLength: "3", default: 4 } } }).map((d) => d.code)).toEqual(["AL4019", "AL4033"]);
+  });
+  it("ajv's other compile errors come in the same run as the mistakes it stops at first (AL4022, AL4023, AL4020, AL4021; helper-88)", () => {
+    // ajv throws at the unknown format; the unresolved $ref behind it was a second compile's news.
+    const afterFormat = check({ type: "object", properties: { a: { type: "string", format: "emial" }, b: { $ref: "#/$defs/missing" } } }).map((d) => d.code);
+    expect(afterFormat).toEqual(["AL4022", "AL4024"]);
+    const afterRequired = check({ type: "object", properties: { b: { $ref: "#/$defs/missing" } }, required: ["c"] }).map((d) => d.code);
+    expect(afterRequired.sort()).toEqual(["AL4023", "AL4024"]);
+    const afterKeyword = check({ type: "object", properties: { a: { type: "string", maxLenght: 3 }, b: { $ref: "#/$defs/missing" } } }).map((d) => d.code);
+    expect(afterKeyword.sort()).toEqual(["AL4020", "AL4024"]);
+    const afterMeta = check({ type: "object", additionalProperties: "no", properties: { b: { $ref: "#/$defs/missing" } } }).map((d) => d.code);
+    expect(afterMeta.sort()).toEqual(["AL4019", "AL4024"]);
+  });
   it("names the near format and the near property (helper-83's E8)", () => {
     const diagnostics = check({ type: "object", properties: { email: { type: "string", format: "emial" } }, required: ["emali", "zzz"] });
     expect(diagnostics.find((d) => d.code === "AL4022")!.hint).toBe("Did you mean 'email'?");
