@@ -186,7 +186,10 @@ describe("control-plane failures end the run", () => {
   });
 
   it("a run end the store could not take is not written once another host has taken the run over (this host's lease lapsed meanwhile)", async () => {
-    const host = await openRuntime({ root: agent.root, stateBusyTimeoutMs: 50, leaseMs: 300 });
+    // 1.5 s rather than 300 ms: the call waits for its go file while the lease is renewed every
+    // leaseMs / 3, and at a load average of 18–20 a 300 ms lease lapsed before a renewal ran (the
+    // call then failed as lease_expired, not as the store's failure this test is about).
+    const host = await openRuntime({ root: agent.root, stateBusyTimeoutMs: 50, leaseMs: 1_500 });
     let other: Runtime | undefined;
     const runId = "store-down-taken-over";
     const read = <T>(sql: string): T => {
