@@ -293,10 +293,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
     ? (surfaceId, capability, tool) => packaged.toolBundles.get(toolBundleKey(surfaceId, capability, tool))?.integrity
     : carriedOverBundles(previous, analysis);
   const lock = buildLockfile(analysis, bundleLookup);
-  // Shared with the manifest's serialization, which holds the same tools' schemas: each is copied
-  // into canonical order once (20,608 objects on the benchmark agent).
-  const canonicalMemo = new WeakMap<object, unknown>();
-  const lockText = serializeLockfile(lock, canonicalMemo);
+  const lockText = serializeLockfile(lock);
   clock.lap("lock");
   const bundles = packaged ? new Map([...packaged.toolBundles.values()].map((tool) => [tool.bundle, tool.integrity])) : undefined;
   const base = { lockfile: LOCKFILE_NAME, analysis, lockRecomputed: false, artifactChanged: false, ...(bundles ? { bundles } : {}), get timings() { return clock.timings(); } } as const;
@@ -368,7 +365,6 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
       deferRemoval: true,
       // Only in the toolchain's own state folder does the replaced artifact stay as a spare.
       spare: path.resolve(outDir) === path.resolve(root, DEFAULT_ARTIFACT_DIR),
-      canonicalMemo,
     });
     clock.lap("artifact");
     if (written === undefined) return { ...failed, diagnostics: end() };

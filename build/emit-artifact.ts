@@ -65,10 +65,7 @@ export async function emitArtifact(
   root: string,
   recordInput?: (filePath: string) => void,
   known?: KnownArtifactFiles,
-  writeOptions?: ArtifactWriteOptions & {
-    /** Canonical copies made when the lock was serialized (`serializeLockfile`'s `memo`): the manifest holds the same schemas. */
-    readonly canonicalMemo?: WeakMap<object, unknown>;
-  },
+  writeOptions?: ArtifactWriteOptions,
 ): Promise<EmittedArtifact | undefined> {
   const [{ buildManifest }, { bundleIntegrity }, { serializeManifest, writeArtifact, ArtifactWriteRefusedError }] = await Promise.all([
     import("../packaging/build-manifest.js"),
@@ -91,7 +88,7 @@ export async function emitArtifact(
     ...built.manifest,
     surfaces: Object.fromEntries(Object.entries(built.manifest.surfaces).map(([id, surface]) => [id, { ...surface, skills: surface.skills.map(withIntegrity) }])),
   };
-  const manifestBytes = serializeManifest(manifest, writeOptions?.canonicalMemo);
+  const manifestBytes = serializeManifest(manifest);
   // The copied SKILL.md files count too: a surface's own skill can change without changing the
   // lock (and so the manifest), and load_skill must then serve the new text.
   const integrities = new Map([...packaged.toolBundles.values()].map((tool) => [tool.bundle, tool.integrity]));

@@ -23,14 +23,6 @@ export interface CanonicalJsonOptions {
    * at every depth, follows in code-unit order.
    */
   readonly firstKeys?: readonly string[];
-  /**
-   * Copies in canonical order made by an earlier call with the same memo, by the very object or
-   * array they copy (below the root): a value that holds objects another value already written
-   * held (the manifest holds the lock's tools' schemas) is not walked and copied again. The caller
-   * must not change an object between the calls that share a memo (the texts would then differ
-   * from a fresh serialization's).
-   */
-  readonly memo?: WeakMap<object, unknown>;
 }
 
 /**
@@ -56,7 +48,7 @@ export function serializeCanonicalJson(value: unknown, options: CanonicalJsonOpt
   // order could differ from insertion order (integer-like keys), or for anything else it does
   // not copy, the fast writer gives the same text for every value JSON can represent; anything
   // else (and a cycle, seen as too deep a value) is written again by the checking writer, which throws.
-  const copy = canonicalCopy(value, firstKeys, 0, options.memo);
+  const copy = canonicalCopy(value, firstKeys);
   if (copy !== undefined) return `${JSON.stringify(copy, null, 2)}\n`;
   const fast = writeFast(value, "", 0, firstKeys);
   return `${fast === NOT_JSON ? write(value, "", [], new Set(), firstKeys) : fast}\n`;
@@ -80,12 +72,9 @@ const INDEX_LIKE = /^(?:0|[1-9]\d{0,9})$/;
  * (a non-finite number, `undefined` in an array, a sparse array, an array with a `toJSON` or
  * another prototype, a non-plain object, a function, symbol or bigint), or a value deeper than `FAST_DEPTH` (or cyclic).
  *
- * With `memo` ({@link CanonicalJsonOptions.memo}), each object or array below the root is copied
- * once per memo.
- *
  * Exported for its test (`test/lockfile/serialize.test.ts`); callers use {@link serializeCanonicalJson}.
  */
-export function canonicalCopy(value: unknown, firstKeys: readonly string[] = NO_KEYS, depth = 0, memo?: WeakMap<object, unknown>): unknown {
+export function canonicalCopy(value: unknown, firstKeys: readonly string[] = NO_KEYS, depth = 0): unknown {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -99,20 +88,6 @@ export function canonicalCopy(value: unknown, firstKeys: readonly string[] = NO_
   }
   if (value === null) return null;
   if (depth > FAST_DEPTH) return undefined;
-  // (A copy made at another depth is the same copy: the text does not depend on depth, and a
-  // copy exists only of a value without cycles.)
-  if (memo !== undefined && depth > 0) {
-    const known = memo.get(value);
-    if (known !== undefined) return known;
-    const copied = copyObject(value, NO_KEYS, depth, memo);
-    if (copied !== undefined) memo.set(value, copied);
-    return copied;
-  }
-  return copyObject(value, firstKeys, depth, memo);
-}
-
-/** {@link canonicalCopy} of an object or array (not null). */
-function copyObject(value: object, firstKeys: readonly string[], depth: number, memo: WeakMap<object, unknown> | undefined): unknown {
   if (Array.isArray(value)) {
     // JSON.stringify would call an array's `toJSON` (its own, or a subclass's): such an array is
     // never handed back as it is (helper-72's review); the caller writes the value itself.
@@ -124,7 +99,7 @@ function copyObject(value: object, firstKeys: readonly string[], depth: number, 
       if (!(index in value)) return undefined;
       const item = value[index] as unknown;
       if (item === undefined) return undefined;
-      const copied = canonicalCopy(item, NO_KEYS, depth + 1, memo);
+      const copied = canonicalCopy(item, NO_KEYS, depth + 1);
       if (copied === undefined) return undefined;
       if (out === undefined && copied !== item) out = value.slice(0, index);
       if (out !== undefined) out[index] = copied;
@@ -148,7 +123,7 @@ function copyObject(value: object, firstKeys: readonly string[], depth: number, 
       continue;
     }
     if (key === "__proto__" || INDEX_LIKE.test(key)) return undefined;
-    const copied = canonicalCopy(member, NO_KEYS, depth + 1, memo);
+    const copied = canonicalCopy(member, NO_KEYS, depth + 1);
     if (copied === undefined) return undefined;
     if (out === undefined && copied !== member) out = prefixOf(record, keys, index);
     if (out !== undefined) out[key] = copied;

@@ -12,10 +12,8 @@ import type { Lockfile } from "../contract/lockfile-types.js";
  * The function adds nothing to the data (no timestamp, tool version, host or absolute path):
  * keeping those out of `lock` is the caller's job, and the types leave no room for them.
  *
- * @param memo canonical copies shared with another serialization of objects `lock` holds (the
- *   manifest's, which holds the lock's tools' schemas; `CanonicalJsonOptions.memo`): the text is the same.
  * @throws TypeError only when `lock` holds a value JSON cannot represent (a caller bug).
  */
-export function serializeLockfile(lock: Lockfile, memo?: WeakMap<object, unknown>): string {
-  return serializeCanonicalJson(lock, { firstKeys: ["lockfileVersion"], ...(memo ? { memo } : {}) });
+export function serializeLockfile(lock: Lockfile): string {
+  return serializeCanonicalJson(lock, { firstKeys: ["lockfileVersion"] });
 }

@@ -46,13 +46,11 @@ const serialized = new WeakMap<ArtifactManifest, Uint8Array>();
  * `manifestVersion` first, two-space indent, LF, trailing newline), so the same manifest always
  * gives the same bytes. Memoized per manifest object: neither the manifest nor the returned
  * bytes may be changed afterwards.
- * @param memo canonical copies shared with the lock's serialization (the manifest holds the lock's
- *   tools' schemas; `CanonicalJsonOptions.memo`): the bytes are the same.
  */
-export function serializeManifest(manifest: ArtifactManifest, memo?: WeakMap<object, unknown>): Uint8Array {
+export function serializeManifest(manifest: ArtifactManifest): Uint8Array {
   let bytes = serialized.get(manifest);
   if (bytes === undefined) {
-    bytes = Buffer.from(serializeCanonicalJson(manifest, { firstKeys: ["manifestVersion"], ...(memo ? { memo } : {}) }), "utf8");
+    bytes = Buffer.from(serializeCanonicalJson(manifest, { firstKeys: ["manifestVersion"] }), "utf8");
     serialized.set(manifest, bytes);
   }
   return bytes;

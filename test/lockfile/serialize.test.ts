@@ -252,26 +252,3 @@ describe("canonicalJsonText (RFC 8785 via canonicalize)", () => {
     expect(canonicalJsonText([undefined, () => 1])).toBe("[null,null]");
   });
 });
-
-describe("serializeCanonicalJson's memo (the lock and the manifest share the tools' schemas, issue 14 item 4)", () => {
-  it("writes what a fresh serialization writes, copying a shared object once", () => {
-    const schema = { type: "object", properties: { z: { type: "string" }, a: { type: "integer" } }, required: ["z"] };
-    const lock = { lockfileVersion: 1, tools: { t: { inputSchema: schema, description: "T." } } };
-    const manifest = { manifestVersion: 1, tools: { t: { inputSchema: schema, bundle: "b.js" } }, again: [schema] };
-    const memo = new WeakMap<object, unknown>();
-    expect(serializeCanonicalJson(lock, { firstKeys: ["lockfileVersion"], memo })).toBe(serializeCanonicalJson(lock, { firstKeys: ["lockfileVersion"] }));
-    const copied = memo.get(schema);
-    expect(copied).toBeDefined();
-    expect(copied).not.toBe(schema); // its keys were not in canonical order
-    expect(serializeCanonicalJson(manifest, { firstKeys: ["manifestVersion"], memo })).toBe(serializeCanonicalJson(manifest, { firstKeys: ["manifestVersion"] }));
-    expect(memo.get(schema)).toBe(copied);
-  });
-
-  it("never takes a root's copy (written with firstKeys) for the same object below a root", () => {
-    const shared = { z: 1, a: 2 };
-    const memo = new WeakMap<object, unknown>();
-    expect(serializeCanonicalJson(shared, { firstKeys: ["z"], memo })).toBe('{\n  "z": 1,\n  "a": 2\n}\n');
-    // Below a root, firstKeys do not apply: code-unit order.
-    expect(serializeCanonicalJson({ inner: shared }, { memo })).toBe('{\n  "inner": {\n    "a": 2,\n    "z": 1\n  }\n}\n');
-  });
-});
