@@ -40,7 +40,8 @@ import { checkRoot, emptyAnalysis } from "./check-root.js";
 import { startClock, type CompileTimings } from "./compile-clock.js";
 import { emitArtifact, packagingTools, type KnownArtifactFiles } from "./emit-artifact.js";
 export type { KnownArtifactFiles } from "./emit-artifact.js";
-import { carriedOverBundles, pinsOf, rereadsAlike } from "./lock-inputs.js";
+import { carriedOverBundles, keepLockReading, keptLockReading, lockDigest, pinsOf, pinsOfLock, rereadsAlike } from "./lock-inputs.js";
+import type { PackagePins } from "../compiler/agent/resolve-capabilities.js";
 import { snapshotHost } from "./snapshot-host.js";
 import type { RuleSetting } from "./project-config/types.js";
 import { applySeverityRules, checkWarningLimit, type WarningLimit } from "./severity-rules.js";
@@ -316,8 +317,16 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   const reviewable = reviewBase !== undefined || previous.kind === "ok" || previous.kind === "missing";
   const reviewed = reviewable && !hasErrors(diagnostics) && (!lockUnchanged || reviewBase !== undefined);
   let reviewMemo: ContractReview | undefined;
-  const reviewedFrom = reviewBase === undefined ? (previous.kind === "ok" ? previous.lock : undefined) : (reviewBase ?? undefined);
-  const reviewOf = (): ContractReview => (reviewMemo ??= reviewContract(reviewedFrom, lock));
+  // (The previous lock is read only here: a lock known by its digest is parsed only when asked for, build/lock-inputs.ts.)
+  const reviewedFrom = (): Lockfile | undefined => (reviewBase === undefined ? (previous.kind === "ok" ? previous.lock : undefined) : (reviewBase ?? undefined));
+  const reviewOf = (): ContractReview => (reviewMemo ??= reviewContract(reviewedFrom(), lock));
+  // What the next compile reads of the lock on disk after this one: the lock this compile writes,
+  // or the previous one when it writes none (its pins, by the digest of its bytes).
+  if (analysed.keepLock && !options.check) {
+    const writes = !lockUnchanged && !hasErrors(diagnostics) && !holdsCredential(diagnostics) && !analysed.refused;
+    if (writes) analysed.keepLock(lockDigest(lockBytes()), pinsOfLock(lock));
+    else if (previous.kind === "ok" && analysed.previousDigest !== undefined) analysed.keepLock(analysed.previousDigest, analysed.previousPins);
+  }
   const review = reviewed && options.check ? reviewOf() : undefined;
   if (options.check) {
     saves.run();
@@ -379,7 +388,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
     artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
     artifactChanged,
     ...(artifactFiles ? { artifactFiles } : {}),
-    ...(lockWrite.changed ? { lockWritten: { text: lockText, bytes: lockBytes(), rereadAlike: rereadsAlike(previous, lock) } } : {}),
+    ...(lockWrite.changed ? { lockWritten: { text: lockText, bytes: lockBytes(), rereadAlike: rereadsAlike(previous, lock, analysed.previousPins) } } : {}),
   };
   // `review`, computed when first read (an enumerable property, as before).
   if (reviewed && lockWrite.changed) Object.defineProperty(result, "review", { get: reviewOf, enumerable: true, configurable: true });
@@ -390,6 +399,12 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
 interface Analysed {
   readonly analysis: AgentAnalysis;
   readonly previous: ReadLockfileResult;
+  /** The previous lock's published-package pins (kept with its bytes' digest, or read from it). */
+  readonly previousPins: PackagePins;
+  /** SHA-256 of the previous lock's bytes, when it was read and the caches are used. */
+  readonly previousDigest?: string;
+  /** Keeps what the next compile needs of the lock bytes with that digest (when the analysis cache is saved). */
+  readonly keepLock?: (digest: string, pins: PackagePins) => void;
   /** Every diagnostic so far (the list later steps add to). */
   readonly diagnostics: Diagnostic[];
   /** The lock cannot be understood (newer lockfileVersion, unreadable): nothing is written. */
@@ -430,9 +445,20 @@ function analyse(host: CompilerHost, options: CompileOptions, saves: PendingSave
         : undefined;
   // A worker the CLI started ahead (prestartAnalysisWorker) that this compile does not use.
   discardPrestartedAnalysisWorker();
+  // The lock the last compile wrote (or read in full) is known by its bytes' SHA-256, with its
+  // pins: bytes that are exactly those are neither checked nor parsed (build/lock-inputs.ts).
+  let previousDigest: string | undefined;
+  let keptPins: PackagePins | undefined;
+  const knownReadable = cache
+    ? (bytes: Uint8Array): boolean => {
+        previousDigest = lockDigest(bytes);
+        keptPins = keptLockReading(cache, previousDigest);
+        return keptPins !== undefined;
+      }
+    : undefined;
   const previous = ((): ReadLockfileResult => {
     try {
-      return readLockfile(path.join(root, LOCKFILE_NAME), { host, fixCommand });
+      return readLockfile(path.join(root, LOCKFILE_NAME), { host, fixCommand, ...(knownReadable ? { knownReadable } : {}) });
     } catch (error) {
       pool?.close();
       throw error;
@@ -445,13 +471,14 @@ function analyse(host: CompilerHost, options: CompileOptions, saves: PendingSave
   if (!options.check && refused) diagnostics.push(previous.diagnostic);
   const damaged = !options.check && previous.kind === "invalid" ? { ...previous.diagnostic, severity: "warning" as const } : undefined;
   if (damaged) diagnostics.push(damaged);
+  const previousPins = keptPins ?? pinsOf(previous);
   const persistent = pool ?? cache;
   const reuse = cache && diskHost ? new PluginReuse(host, cache) : undefined;
   const frontHost = reuse?.host ?? host;
   let analysis: AgentAnalysis;
   try {
     analysis = analyzeAgent(frontHost, root, {
-      pins: pinsOf(previous),
+      pins: previousPins,
       ...(persistent ? { analyzer: createStaticAnalyzer(frontHost, { persistent, retainModules: ONE_SHOT_RETENTION }) } : {}),
       ...(reuse ? { reuse } : {}),
       ...(cache ? { verdictStore: cache, frontMatters: cache } : {}),
@@ -465,14 +492,27 @@ function analyse(host: CompilerHost, options: CompileOptions, saves: PendingSave
   diagnostics.push(...analysis.diagnostics);
   // A folder without agent.md is not an agent root: nothing is created in it, not even the cache
   // (e.g. `search <path>`, which reads the path as the query and the working directory as the root).
-  if (cache && (options.saveCache ?? !options.check) && host.kind(path.join(root, "agent.md")) === "file") {
+  const savesCache = cache !== undefined && (options.saveCache ?? !options.check) && host.kind(path.join(root, "agent.md")) === "file";
+  const keepLock = savesCache ? (digest: string, pins: PackagePins) => keepLockReading(cache, digest, pins) : undefined;
+  if (cache && savesCache) {
     saves.add(() => {
       // Only a warning: the cache saves time, the compile does not need it.
       if (!cache.save() && cache.refusal) diagnostics.push(writeRefusalDiagnostic("The analysis cache", cache.refusal, root, "warning"));
       ignoreStateDir(root);
     });
   }
-  return { analysis, previous, diagnostics, refused, damaged, fixCommand, verifiedContent: reuse?.verifiedContent };
+  return {
+    analysis,
+    previous,
+    previousPins,
+    diagnostics,
+    refused,
+    damaged,
+    fixCommand,
+    verifiedContent: reuse?.verifiedContent,
+    ...(previousDigest !== undefined ? { previousDigest } : {}),
+    ...(keepLock ? { keepLock } : {}),
+  };
 }
 
 /** The package step: esbuild builds of every authored tool, in batches (loaded only when packaging). */
@@ -548,7 +588,7 @@ async function checkLock(
 function writeLock(root: string, previous: ReadLockfileResult, lockText: string, diagnostics: Diagnostic[], damaged: Diagnostic | undefined, textBytes: Uint8Array): { changed: boolean } | undefined {
   const lockPath = path.join(root, LOCKFILE_NAME);
   // `textBytes`: exactly the new text's bytes (compared with the file as it is now, and written).
-  const written = writeLockfileIfChanged(lockPath, lockText, { textBytes });
+  const written = writeLockfileIfChanged(lockPath, lockText, { textBytes, ...(previous.kind === "ok" ? { readableBytes: previous.bytes } : {}) });
   if (written.diagnostic) {
     diagnostics.push(written.diagnostic);
     return undefined;

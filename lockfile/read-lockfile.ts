@@ -34,6 +34,15 @@ export interface ReadLockfileOptions {
   readonly host?: CompilerHost;
   /** The command printed in fix-it hints; default {@link fixCommandFor} of the lock's directory. */
   readonly fixCommand?: string;
+  /**
+   * True for bytes known to be exactly a lock of this toolchain's shape: bytes that read as `ok`
+   * before, or that this toolchain wrote from a lock it built (`build/lock-inputs.ts` keeps their
+   * SHA-256). Such bytes read as `ok` without the checks (conflict markers, nesting, JSON syntax,
+   * version, shape), which decide nothing new for them, and their `lock` is parsed only when first
+   * read (a compile after one file changed reads only the pins, which it keeps apart). Asked only
+   * of bytes that were read; any other answer, or none, checks them all.
+   */
+  readonly knownReadable?: (bytes: Uint8Array) => boolean;
 }
 
 /**
@@ -54,6 +63,7 @@ export function readLockfile(lockPath: string, options: ReadLockfileOptions = {}
   if (read.kind === "missing") return { kind: "missing" };
   if (read.kind === "unreadable") return { kind: "unreadable", diagnostic: createDiagnostic(Diagnostics.LockfileUnreadable, fileStart(lockPath), [read.reason]) };
   const { bytes, text, invalidUtf8 } = read;
+  if (options.knownReadable?.(bytes) === true) return lazilyParsed(bytes, text, invalidUtf8);
   const markers = findConflictMarkers(text);
   if (markers.length > 0) {
     const first = markers[0]!;
@@ -77,6 +87,24 @@ export function readLockfile(lockPath: string, options: ReadLockfileOptions = {}
     return { kind: "invalid", bytes, value: parsed.value, diagnostic };
   }
   return { kind: "ok", lock: parsed.value as Lockfile, bytes, text, invalidUtf8 };
+}
+
+/**
+ * The `ok` reading of bytes known to read as `ok` ({@link ReadLockfileOptions.knownReadable}):
+ * `lock` is `JSON.parse` of the text after a byte order mark, what the checked reading gives for
+ * such bytes, parsed when first read.
+ */
+function lazilyParsed(bytes: Uint8Array, text: string, invalidUtf8: boolean): ReadLockfileResult {
+  let lock: Lockfile | undefined;
+  return {
+    kind: "ok",
+    get lock(): Lockfile {
+      return (lock ??= JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Lockfile);
+    },
+    bytes,
+    text,
+    invalidUtf8,
+  };
 }
 
 /**

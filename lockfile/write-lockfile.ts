@@ -27,6 +27,12 @@ export interface WriteLockfileOptions {
    * still reads the file as it is now.
    */
   readonly textBytes?: Uint8Array;
+  /**
+   * The bytes of the lock the caller read before and found readable (`readLockfile`'s `ok`: its
+   * `lockfileVersion` is this toolchain's). A file that still holds exactly these bytes is not
+   * decoded and scanned for a newer `lockfileVersion` (the safety net below), which it cannot have.
+   */
+  readonly readableBytes?: Uint8Array;
 }
 
 /** Result of {@link writeLockfileIfChanged}. */
@@ -60,10 +66,11 @@ export function writeLockfileIfChanged(lockPath: string, text: string, options: 
   const existing = readExisting(lockPath);
   if (existing !== undefined) {
     if (existing.equals(bytes)) return { changed: false };
-    const existingText = existing.toString("utf8");
+    let existingText: string | undefined;
     // Only a lock with a carriage return can equal the text once its CRLF are read as LF.
-    if (options.lineEndings !== "exact" && existing.includes(CARRIAGE_RETURN) && existingText.replace(/\r\n/g, "\n") === text) return { changed: false };
-    const newer = newerVersionOf(existingText);
+    if (options.lineEndings !== "exact" && existing.includes(CARRIAGE_RETURN) && (existingText = existing.toString("utf8")).replace(/\r\n/g, "\n") === text) return { changed: false };
+    const readable = options.readableBytes !== undefined && existing.equals(options.readableBytes);
+    const newer = readable ? undefined : newerVersionOf(existingText ?? existing.toString("utf8"));
     if (newer !== undefined) {
       return { changed: false, diagnostic: createDiagnostic(Diagnostics.LockfileUnsupportedVersion, fileStart(lockPath), [newer, LOCKFILE_VERSION]) };
     }

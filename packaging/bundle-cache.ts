@@ -26,6 +26,7 @@
  * the bundles the last compile used; saving never throws. The cache changes no result: a warm compile writes the
  * same lock, artifact and diagnostics as a cold one (`test/packaging/bundle-cache.test.ts`).
  */
+import * as crypto from "node:crypto";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { signatureOfStats, updateWithFileStats } from "../common/file-stats-hash.js";
@@ -376,7 +377,15 @@ export class BundleCache {
 
 /** The build key of one bundle: SHA-256 over the shared options key, its name and its root-relative definition. */
 export function bundleBuildKey(optionsKey: string, name: string, definition: string): string {
-  return createHash("sha256").update(`${optionsKey}\0${name}\0${definition}`).digest("base64url");
+  return sha256Text(`${optionsKey}\0${name}\0${definition}`);
+}
+
+/** `crypto.hash` (Node ≥ 20.12: one call, no `Hash` object, half the time of `createHash` for a short text), when there is one. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: "base64url") => string }).hash;
+
+/** SHA-256 (base64url) of a short text's UTF-8 bytes. */
+function sha256Text(text: string): string {
+  return oneShotHash ? oneShotHash("sha256", text, "base64url") : createHash("sha256").update(text).digest("base64url");
 }
 
 /**

@@ -111,7 +111,16 @@ async function readAsset(file: string, shown: string, form: ImportForm): Promise
   }
 }
 
-/** `to` relative to `from`, with `/` separators (how paths appear in bundles). */
+/** A path that is absolute and normalized on POSIX: no empty, `.` or `..` segment, no trailing separator. */
+const NOT_NORMALIZED = /\/\.{0,2}(?:\/|$)/;
+
+/**
+ * `to` relative to `from`, with `/` separators (how paths appear in bundles). Where both are
+ * normalized absolute POSIX paths and `to` is inside `from` (every definition of the agent: the
+ * bundle cache's key of each of 2,000 bundles), the rest of `to`, without `path.relative`'s
+ * resolving of both paths (the same answer).
+ */
 export function toPosixRelative(from: string, to: string): string {
+  if (path.sep === "/" && from.startsWith("/") && to.startsWith(from) && to[from.length] === "/" && !NOT_NORMALIZED.test(from) && !NOT_NORMALIZED.test(to)) return to.slice(from.length + 1);
   return path.relative(from, to).split(path.sep).join("/");
 }

@@ -4,8 +4,9 @@
  * next, the static analysis of every entry and definition module (a definition's only while its
  * plugin has no record of its own or is being edited: see {@link AnalysisCache.keep}), ajv's
  * verdict on every declared schema, each plugin folder's front-end results
- * (`../plugin-reuse.ts`) and each `agent.md`'s parsed front matter (by its exact text), so an
- * unchanged agent is neither parsed nor compiled again.
+ * (`../plugin-reuse.ts`), each `agent.md`'s parsed front matter (by its exact text) and values
+ * a caller derived from bytes (by their SHA-256: what the previous `plugins.lock` gives a
+ * compile, {@link AnalysisCache.derived}), so an unchanged agent is neither parsed nor compiled again.
  *
  * Correctness before speed:
  * - A result is reused only while every file its analysis read has the same content (a
@@ -177,8 +178,9 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   get size(): { readonly analyses: number; readonly verdicts: number; readonly plugins: number } {
     // Stored front matters ({@link frontMatter}) are no module's analysis: a cache holding only
     // them still makes a cold analysis (`build/compile.ts` decides by this count).
+    // Nor are derived values ({@link derived}).
     let frontMatters = 0;
-    for (const key of this.#stored.keys()) if (key.startsWith(`${FRONT_MATTER}\0`)) frontMatters++;
+    for (const key of this.#stored.keys()) if (key.startsWith(`${FRONT_MATTER}\0`) || key.startsWith(`${DERIVED}\0`)) frontMatters++;
     return { analyses: this.#stored.size - frontMatters, verdicts: this.#storedVerdicts.size, plugins: this.#storedPlugins.size };
   }
 
@@ -327,6 +329,39 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
       this.#used.delete(key);
     }
     return parsed;
+  }
+
+  /**
+   * A value a caller derived from bytes whose SHA-256 is `digest` (a function of those bytes
+   * alone) and kept under `name` with {@link keepDerived}: that value when it was kept for exactly
+   * this digest, else `undefined` (another digest, nothing kept, a record that does not
+   * deserialize). A value found is kept for the next compile as it was read. The caller checks
+   * the value's shape (one it cannot use is a miss, and it derives the value again). Used for the
+   * previous `plugins.lock`'s reading (`build/lock-inputs.ts`).
+   */
+  derived(name: string, digest: string): unknown {
+    const key = `${DERIVED}\0${name}`;
+    const stored = this.#stored.get(key);
+    const value = stored && deserializedObject(stored);
+    if (!stored || !value || (value as { digest?: unknown }).digest !== digest) return undefined;
+    this.#used.set(key, stored);
+    return (value as { value?: unknown }).value;
+  }
+
+  /**
+   * Keeps `value`, derived from bytes whose SHA-256 is `digest`, under `name` for the next compile
+   * ({@link derived}), in place of what was kept under that name. A value V8 cannot serialize is not kept.
+   */
+  keepDerived(name: string, digest: string, value: unknown): void {
+    const key = `${DERIVED}\0${name}`;
+    try {
+      const bytes = v8.serialize({ digest, value });
+      const stored = this.#stored.get(key);
+      if (!stored || !Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).equals(bytes)) this.#changed = true;
+      this.#used.set(key, bytes);
+    } catch {
+      this.#used.delete(key);
+    }
   }
 
   /** The stored record of `dir` when its bytes deserialize to a record's shape; else `undefined` (a miss). */
@@ -555,6 +590,9 @@ function deserializedObject(bytes: Uint8Array): object | undefined {
 
 /** How the key of a stored front matter begins (then `\0` and the `agent.md`'s absolute path). */
 const FRONT_MATTER = "front-matter";
+
+/** How the key of a derived value begins (then `\0` and its name; {@link AnalysisCache.derived}). */
+const DERIVED = "derived";
 
 /** A front matter as stored: the SHA-256 (base64url) of the text it was parsed from, and what the parse gave but its line map. */
 interface StoredFrontMatter extends Omit<FrontMatter, "lineMap"> {

@@ -171,3 +171,29 @@ describe("readLockfile", () => {
     expect(result.diagnostic.hint).toBe("Use the assembly-line version that wrote it (or a newer one): this one only understands lockfileVersion 1. plugins.lock was left unchanged.");
   });
 });
+
+describe("readLockfile with knownReadable (a lock known by its bytes' digest, issue 14 item 4)", () => {
+  it("reads known bytes as ok without checking them, parsing the lock only when asked, to what the checked reading gives", () => {
+    const text = serializeLockfile(sampleLock());
+    const file = lockAt(text);
+    const checked = readLockfile(file);
+    let asked = 0;
+    const known = readLockfile(file, { knownReadable: (bytes) => (asked++, Buffer.from(bytes).toString("utf8") === text) });
+    expect(asked).toBe(1);
+    expect(known.kind).toBe("ok");
+    if (known.kind !== "ok" || checked.kind !== "ok") return;
+    expect(known.text).toBe(checked.text);
+    expect(Buffer.from(known.bytes).equals(Buffer.from(checked.bytes))).toBe(true);
+    expect(known.invalidUtf8).toBe(checked.invalidUtf8);
+    expect(known.lock).toEqual(checked.lock);
+    expect(known.lock).toBe(known.lock); // parsed once
+  });
+
+  it("checks bytes it is not told are known: a damaged lock is still reported", () => {
+    const file = lockAt(edit((lock) => (lock.unexpected = true)));
+    expect(readLockfile(file, { knownReadable: () => false }).kind).toBe("invalid");
+    // (What knownReadable says is trusted: the caller asks it only of bytes it knows by their digest.)
+    expect(readLockfile(file, { knownReadable: () => true }).kind).toBe("ok");
+    expect(readLockfile(path.join(tempDir(), "plugins.lock"), { knownReadable: () => true })).toEqual({ kind: "missing" });
+  });
+});

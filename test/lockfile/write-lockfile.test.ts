@@ -96,6 +96,20 @@ describe("writeLockfileIfChanged", () => {
     expect(fs.readFileSync(file, "utf8")).toBe(newer);
   });
 
+  it("skips the newer-version scan only for the very bytes the caller read as a readable lock", () => {
+    const file = path.join(tempDir(), "plugins.lock");
+    const read = serializeLockfile(sampleLock());
+    fs.writeFileSync(file, read);
+    const next = serializeLockfile({ ...sampleLock(), surfaces: {} });
+    expect(writeLockfileIfChanged(file, next, { readableBytes: Buffer.from(read, "utf8") })).toEqual({ changed: true });
+    // Replaced by a newer toolchain's lock since it was read: refused all the same.
+    const newer = '{\n  "lockfileVersion": 2,\n  "packages": {}\n}\n';
+    fs.writeFileSync(file, newer);
+    const result = writeLockfileIfChanged(file, next, { readableBytes: Buffer.from(read, "utf8") });
+    expect(result.diagnostic).toMatchObject({ code: "AL6007", file });
+    expect(fs.readFileSync(file, "utf8")).toBe(newer);
+  });
+
   it("finds a newer lockfileVersion however the lock spells it, and rewrites an older or equal one", () => {
     // The check reads the version numbers without parsing the whole lock, then parses when one is
     // above ours or a key may be written with escapes.
