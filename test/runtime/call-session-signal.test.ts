@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 describe("a call's end signal", () => {
-  it("is not made, and nothing is aborted, for a call that never takes it", () => {
+  it("aborts nothing when the call finishes without anything having taken it", () => {
     const made = vi.spyOn(AbortController.prototype, "abort");
     const call = session();
     call.finish();
