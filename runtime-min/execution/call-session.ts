@@ -90,8 +90,17 @@ export class CallSession {
   /** Shell commands of the call running now, and those waiting for a turn ({@link SHELL_COMMANDS_AT_ONCE}). */
   private commandsRunning = 0;
   private readonly commandsWaiting: (() => void)[] = [];
-  /** Aborted when the call finishes: its shell commands still running end (`WorkspaceShell.exec`), built-ins stop ({@link signal}). */
-  private readonly commandsEnd = new AbortController();
+  /**
+   * Aborted when the call finishes: its shell commands still running end (`WorkspaceShell.exec`),
+   * built-ins stop ({@link signal}). Made only when something takes {@link signal}: in Node 20
+   * `abort()` costs about 25 µs (an `Event` dispatched through `EventTarget`, a `DOMException`
+   * with its stack when no reason is given), a tenth of an `echo` round trip, and a call that
+   * neither runs a shell command nor is a built-in never listens to it (docs/runtime.md,
+   * seventh round).
+   */
+  private commandsEnd: AbortController | undefined;
+  /** Why the call ended ({@link finish}, {@link interrupt}), for a {@link signal} taken after it ended. */
+  private endedBy: { readonly reason: unknown } | undefined;
   /** The received call's row, written by the first commit ({@link expectCall}). */
   private pendingCall: { readonly surface: string; readonly inputJson: string } | undefined;
   /** `tool.execution_started`, written by the first commit after dispatch ({@link deferStart}). */
@@ -212,6 +221,11 @@ export class CallSession {
    * (`CoreToolContext.signal`).
    */
   get signal(): AbortSignal {
+    if (this.commandsEnd === undefined) {
+      this.commandsEnd = new AbortController();
+      // Taken after the call ended: aborted already, with the reason it would have had.
+      if (this.endedBy) this.commandsEnd.abort(this.endedBy.reason);
+    }
     return this.commandsEnd.signal;
   }
 
@@ -230,7 +244,7 @@ export class CallSession {
   interrupt(failure: ControlPlaneError): void {
     this.controlPlaneFailure ??= failure;
     this.interrupted = true;
-    this.commandsEnd.abort(failure);
+    this.end(failure);
   }
 
   /**
@@ -259,7 +273,17 @@ export class CallSession {
   /** Marks the call finished: later `ctx` requests from a lingering tool are refused, and its shell commands still running end. */
   finish(): void {
     this.finished = true;
-    this.commandsEnd.abort();
+    this.end(undefined);
+  }
+
+  /**
+   * Aborts {@link signal} with `reason` (`undefined`: the `AbortError` `abort()` makes then) the first
+   * time the call ends, or remembers `reason` for a signal taken later.
+   */
+  private end(reason: unknown): void {
+    if (this.endedBy) return;
+    this.endedBy = { reason };
+    this.commandsEnd?.abort(reason);
   }
 
   /** Answers one `ctx` operation; rejects with a message the tool sees. */
@@ -324,7 +348,7 @@ export class CallSession {
     if (this.commandsRunning >= SHELL_COMMANDS_AT_ONCE) await new Promise<void>((turn) => this.commandsWaiting.push(turn));
     this.commandsRunning++;
     try {
-      return await this.shell.exec(workspace, command, timeoutMs, this.commandsEnd.signal);
+      return await this.shell.exec(workspace, command, timeoutMs, this.signal);
     } catch (error) {
       if (error instanceof ToolCallError) this.callFailure ??= error;
       throw error;

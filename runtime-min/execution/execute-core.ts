@@ -54,7 +54,10 @@ export async function executeCoreTool(tool: CoreTool, input: Json, session: Call
       session.assertOpen();
       session.record(type, copyJson(data, "event data") as { [key: string]: Json });
     },
-    signal: session.signal,
+    // Taken only by a built-in that watches it (CallSession.signal is made on first use).
+    get signal() {
+      return session.signal;
+    },
     // The same brokered sandbox authored tools get: workspace-confined files, allowlisted shell.
     getSandbox: () => createToolContext({ runId, toolCallId: callId, config: {}, workspace }, { request: (operation) => session.handle(operation) }).getSandbox(),
     async activateTools(names: readonly string[]): Promise<void> {
