@@ -9,8 +9,9 @@ const shared = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
   pool: "forks" as const,
-  // Before each test file: removes the temporary folders the file made, after it (test/setup/temp-dirs.ts).
-  setupFiles: ["test/setup/temp-dirs.ts"],
+  // Before each test file: removes the temporary folders the file made, after it (test/setup/temp-dirs.ts);
+  // takes the machine's NODE_EXTRA_CA_CERTS out of what the tests' processes inherit (test/setup/machine-env.ts).
+  setupFiles: ["test/setup/temp-dirs.ts", "test/setup/machine-env.ts"],
 };
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Bundles the `assembly-line` binary's code into one CommonJS file, `dist/cli-bundle/assembly-line.cjs`
- * (issue 14 items 1 and 3; docs/performance.md "The CLI bundle"). Part of `npm run build`, after `tsc`.
+ * (issue 14 items 1 and 3; docs/performance.md "The CLI bundle"). Part of `npm run build`, after the JavaScript of `dist/` (`build-dist.mjs`).
  *
  * Node 20 pays for every ES module it loads: resolving its specifier (stat and realpath calls,
  * a package.json lookup), reading it and compiling it, and it has no code cache for ES modules
@@ -21,12 +21,12 @@
  *   compile first (docs/performance.md "The host bundle"). The build fails if it holds a module
  *   of {@link NOT_IN_HOST_BUNDLE}.
  * - **The stubs.** The package's `bin`, `dist/bin/assembly-line.cjs` (a CommonJS file, beside
- *   the unbundled entry `tsc` emits), and the worker scripts in `dist/`
+ *   the unbundled entry `build-dist.mjs` emits), and the worker scripts in `dist/`
  *   (`compiler/analysis-worker-thread.js`, `compiler/validation/schema-worker-thread.js`, which
  *   `compiler/helper-worker.ts` starts; they become small ES modules) install the code cache
  *   (`code-cache.cjs`) with the bundle's folder, give the bundle an importer ({@link IMPORTER}),
  *   and `require` the bundle. The bin answers `--version` (or `-v`) alone first, with
- *   `version.cjs` (`cli/version.ts` bundled alone), before any of that. `tsc` alone writes the
+ *   `version.cjs` (`cli/version.ts` bundled alone), before any of that. `build-dist.mjs` (or `tsc`) alone writes the
  *   unbundled worker scripts back (still correct, only slower to start) until this script runs
  *   again; the bin keeps running the last bundle this script wrote.
  * - **`import()`** inside a `vm.Script` compiled with cached data fails on Node 20 (and warns
@@ -43,7 +43,7 @@
  * - `import.meta.url` in a bundled module is replaced by the URL of that module's own file in
  *   `dist/` (e.g. `dist/runtime-min/sandbox/child-script.js`), so everything a module finds
  *   relative to itself — the prebuilt sandbox child, the package root, `jsonc-parser` —
- *   is found exactly as before. The language server (`editor/`) stays as `tsc` built it.
+ *   is found exactly as before. The language server (`editor/`) stays as `build-dist.mjs` built it.
  * - A source map (`assembly-line.cjs.map`) maps the bundle to the TypeScript sources: run with
  *   `node --enable-source-maps` to see source positions in stack traces (the code cache then
  *   leaves the bundle to Node, which reads the map).
@@ -72,8 +72,8 @@ const WORKER_SCRIPTS = { analysisWorker: "compiler/analysis-worker-thread.ts", s
 const IMPORTER = 'Symbol.for("assembly-line.import")';
 
 /**
- * The host commands, which the bin runs from the host bundle: read from the module `tsc`
- * emitted (cli/commands/host-commands.ts, where they are registered), which `npm run build`
+ * The host commands, which the bin runs from the host bundle: read from the module
+ * `build-dist.mjs` emitted (cli/commands/host-commands.ts, where they are registered), which `npm run build`
  * writes before this script runs.
  */
 const { HOST_COMMANDS } = await import(pathToFileURL(path.join(dist, "cli", "commands", "host-commands.js")).href);
@@ -123,7 +123,7 @@ function sourceOf(importer, specifier) {
   return target;
 }
 
-/** The file `tsc` emitted for a source file of the repository. */
+/** The file `build-dist.mjs` emitted for a source file of the repository. */
 function emitted(source) {
   return path.join(dist, path.relative(root, source)).replace(/\.ts$/, ".js");
 }
@@ -500,7 +500,7 @@ function specifierFrom(file, target) {
  * per kind of run (common/code-cache.ts, commandKind), gives the bundle its importer, starts a
  * \`call\`'s sandbox process early (`early-call.cjs`, handed to the CLI and discarded when it is done)
  * and runs the CLI: a host command ({@link HOST_COMMANDS}) from the host bundle, with a loader of
- * the CLI bundle, anything else from the CLI bundle. The module `tsc` emits beside it, `dist/bin/assembly-line.js`, stays the
+ * the CLI bundle, anything else from the CLI bundle. The module `build-dist.mjs` emits beside it, `dist/bin/assembly-line.js`, stays the
  * unbundled entry (which starts nothing early).
  */
 function writeBin(file) {
@@ -595,8 +595,8 @@ ${body}
 }
 
 writeBin(path.join(dist, "bin", BIN_STUB));
-// An earlier build wrote the bin as an ES module over `tsc`'s unbundled entry: that stub would load
-// files this build no longer writes, so it goes (the next `tsc` that emits the entry writes it back).
+// An earlier build wrote the bin as an ES module over the unbundled entry: that stub would load
+// files this build no longer writes, so it goes (the next build that emits the entry writes it back).
 const oldBin = path.join(dist, "bin", "assembly-line.js");
 if (readIfFile(oldBin)?.replace(/^#![^\n]*\n/, "").startsWith(STUB_MARK)) fs.rmSync(oldBin);
 const workerStubs = Object.entries(WORKER_SCRIPTS).map(([name, script]) => {

@@ -2,7 +2,7 @@
  * Writes the ajv validators of the toolchain's fixed schemas as JavaScript (ajv's standalone
  * code) to `dist/contract/precompiled/<name>.cjs`, so a compile loads them instead of compiling
  * the schemas on every run (issue 14 item 1; `contract/precompiled-validators.ts`). Part of
- * `npm run build`, after `tsc`: it uses the built modules, so the ajv setup is the one the
+ * `npm run build`, after the JavaScript of `dist/` (`build-dist.mjs`): it uses the built modules, so the ajv setup is the one the
  * toolchain runs with. A module whose fingerprint no longer matches is ignored at run time.
  */
 import * as fs from "node:fs";

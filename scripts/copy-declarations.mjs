@@ -1,5 +1,5 @@
 /**
- * Part of `npm run build`: tsc does not emit hand-written `.d.ts` inputs, and it writes a
+ * Part of `npm run build`, after the declarations (`build-dist.mjs`): tsc does not emit hand-written `.d.ts` inputs, and it writes a
  * `/// <reference path>` to one as a path back into the sources
  * (`../../../runtime-min/authoring/assets.d.ts` from `dist/runtime-min/authoring/index.d.ts`),
  * which a published package does not ship (`files` is `dist`, `schemas`, …), so an installed

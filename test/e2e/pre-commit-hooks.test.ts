@@ -29,6 +29,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { supportAgentRoot } from "../helpers/support-agent.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+import { machineExtraCaCerts } from "../setup/machine-env.js";
 
 /** Folders that are build output or machine state, never part of a commit (when Git cannot say). */
 const NOT_COMMITTED = new Set(["node_modules", "dist", ".git", ".assemblyline", "coverage"]);
@@ -61,6 +62,9 @@ const env: NodeJS.ProcessEnv = {
   npm_config_audit: "false",
   npm_config_fund: "false",
   npm_config_update_notifier: "false",
+  // npm may ask the registry (the global install resolves the tarball's dependencies), through
+  // whatever certificate authority the machine names; the setup file took it out of process.env.
+  ...(machineExtraCaCerts() === undefined ? {} : { NODE_EXTRA_CA_CERTS: machineExtraCaCerts() }),
 };
 
 function run(command: string, args: readonly string[], cwd: string): SpawnSyncReturns<string> {
