@@ -45,12 +45,38 @@ export function makeWorkspace(stateDir: string, runId: string): string | WriteRe
   const dir = path.join(stateDir, "runs", runId, "workspace");
   const refusal = checkWriteTarget(path.dirname(stateDir), path.join(dir, ".tmp"), "directory") ?? linkBelowStateDir(stateDir, ["runs", runId, "workspace", ".tmp"]);
   if (refusal) return refusal;
-  fs.mkdirSync(path.join(dir, ".tmp"), { recursive: true });
+  fs.mkdirSync(path.join(dir, ".tmp"), { recursive: true, mode: PRIVATE_FOLDER_MODE });
   // Made as checked, unless a link was swapped in meanwhile: the real path says.
   const real = fs.realpathSync(dir);
   const expected = path.join(fs.realpathSync(stateDir), "runs", runId, "workspace");
   if (real !== expected) return linkBelowStateDir(stateDir, ["runs", runId, "workspace", ".tmp"]) ?? { kind: "link", path: dir, reason: `resolves to ${real}, not to its own folder ${expected}` };
+  keepPrivate(path.dirname(path.dirname(real)));
+  keepPrivate(path.dirname(real));
   return real;
+}
+
+/** The mode of `runs/` and of each run's folder: the host user's only ({@link keepPrivate}). */
+export const PRIVATE_FOLDER_MODE = 0o700;
+
+/**
+ * Gives `folder` (`<stateDir>/runs` or a run's folder, real paths just checked not to be links)
+ * mode {@link PRIVATE_FOLDER_MODE} when it is this user's and has another mode: what `mkdir`
+ * made under the process's umask, or a folder an older runtime made 0755. A tool writes its
+ * workspace as the host user, and may leave a setuid or setgid executable there (Node's
+ * `chmod`, a shell's `chmod 4755`); with every folder above it 0755, any other local user ran
+ * it as the host user (helper-89's review, finding 1). Behind a 0700 folder no other user
+ * reaches anything a tool writes. A folder of another user is left as it is (not ours to
+ * change); a `chmod` that fails is not an error of the call (the folder stays as it was).
+ */
+function keepPrivate(folder: string): void {
+  try {
+    const stats = fs.lstatSync(folder);
+    const uid = process.getuid?.();
+    if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid)) return;
+    if ((stats.mode & 0o7777) !== PRIVATE_FOLDER_MODE) fs.chmodSync(folder, PRIVATE_FOLDER_MODE);
+  } catch {
+    // Gone meanwhile, or not ours to change: the call goes on as before.
+  }
 }
 
 /**

@@ -1,0 +1,80 @@
+/**
+ * Hostile tool code against the host past the sandbox's process isolation (helper-89's review of
+ * the runtime): a setuid file planted in the workspace (finding 1), descriptors the host
+ * inherited without close-on-exec (finding 3), Unix sockets by path (finding 2), shell commands
+ * without process or memory limits (finding 8), and tool code that outlives its call (finding 5).
+ * Real sandbox processes, namespaces and mounts, as this project's CI machine has them.
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureWorkspace, PRIVATE_FOLDER_MODE } from "../../runtime-min/execution/workspace.js";
+import { openRuntime } from "../../runtime-min/index.js";
+import { tempDir } from "../helpers/temp-tree.js";
+import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+
+let agent: AgentFixture;
+
+beforeAll(async () => {
+  agent = await createAgent([
+    { name: "shell", file: "shell.ts", factory: "shell" },
+    { name: "setuid", file: "escape.ts", factory: "setuid" },
+    { name: "descriptor", file: "escape.ts", factory: "descriptor" },
+    { name: "unix_socket", file: "escape.ts", factory: "unixSocket" },
+    { name: "background", file: "escape.ts", factory: "background" },
+  ]);
+  // Temporary folders are made 0700; an agent root is usually a 0755 folder of a home or a checkout.
+  fs.chmodSync(agent.root, 0o755);
+  fs.chmodSync(path.join(agent.root, ".assemblyline"), 0o755);
+}, 120_000);
+
+afterAll(() => agent?.cleanup());
+
+const modeOf = (file: string): number => fs.statSync(file).mode & 0o7777;
+const runsDir = (): string => path.join(agent.root, ".assemblyline", "runs");
+const isRoot = process.getuid?.() === 0;
+
+describe("a setuid file a tool plants in its workspace (finding 1)", () => {
+  it("makes runs/ and each run's folder 0700 whatever the umask, and tightens a looser one of ours", () => {
+    const stateDir = path.join(tempDir("al-escape-"), ".assemblyline");
+    fs.mkdirSync(path.join(stateDir, "runs", "old"), { recursive: true, mode: 0o755 });
+    fs.chmodSync(path.join(stateDir, "runs"), 0o755);
+    fs.chmodSync(path.join(stateDir, "runs", "old"), 0o777);
+    const saved = process.umask(0o002);
+    try {
+      ensureWorkspace(stateDir, "old");
+      ensureWorkspace(stateDir, "new");
+    } finally {
+      process.umask(saved);
+    }
+    expect(modeOf(path.join(stateDir, "runs"))).toBe(PRIVATE_FOLDER_MODE);
+    expect(modeOf(path.join(stateDir, "runs", "old"))).toBe(PRIVATE_FOLDER_MODE);
+    expect(modeOf(path.join(stateDir, "runs", "new"))).toBe(PRIVATE_FOLDER_MODE);
+  });
+
+  it.each([
+    { via: "Node's chmod", tool: "setuid", input: { file: "planted" } },
+    { via: "a shell's chmod 4755", tool: "shell", input: { command: "cp /bin/sh planted && chmod 4755 planted" } },
+  ])("is out of every other user's reach ($via)", async ({ tool, input }) => {
+    const runId = `suid-${tool}`;
+    const runtime = await openRuntime({ root: agent.root });
+    try {
+      expect(await runtime.call({ tool, input, runId })).toMatchObject({ status: "ok" });
+    } finally {
+      await runtime.close();
+    }
+    const planted = path.join(runsDir(), runId, "workspace", "planted");
+    // The bit is there (the host user's own file); what matters is that no one else reaches it.
+    expect(modeOf(planted) & 0o4000).toBe(0o4000);
+    expect(modeOf(runsDir())).toBe(PRIVATE_FOLDER_MODE);
+    expect(modeOf(path.dirname(path.dirname(planted)))).toBe(PRIVATE_FOLDER_MODE);
+    if (isRoot) {
+      // As another user (nobody), which the review's file ran as euid 0. Through a shell of that
+      // user: `setpriv` itself still holds root's capabilities when it execs its argument.
+      const other = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", '"$0" -c "id -u"', planted], { encoding: "utf8" });
+      expect(other.stderr).toMatch(/Permission denied/);
+      expect(other.status).toBe(126);
+    }
+  }, 60_000);
+});
