@@ -16,9 +16,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { Readable } from "node:stream";
 import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write.js";
 import { writeRefusalError } from "../errors.js";
 import { closeFolder, entryOf, MAX_FOLDER_DEPTH, openFolderBeneath, readFileIn, type OpenFolder } from "./beneath.js";
+import { coverInheritedDescriptors } from "../sandbox/inherited-descriptors.js";
 import { sandboxEnvironment } from "../sandbox/sandbox-environment.js";
 import { isolatedShellLaunch, isolationFailureOf, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
 
@@ -284,8 +286,11 @@ export function execInWorkspace(
   if (stop?.aborted) return Promise.reject(new Error(`The command did not run: its tool call has finished: ${command}`));
   return new Promise((resolve, reject) => {
     // `spawn`, not `execFile`: execFile drops `detached`, so the command would have no process
-    // group of its own to end whole.
-    const child = spawn(file, args, { cwd: workspace, env: sandboxEnvironment(workspace), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    // group of its own to end whole. Descriptors the host inherited without close-on-exec
+    // become /dev/null (`../sandbox/inherited-descriptors.ts`; helper-89 finding 3).
+    const spawned = spawn(file, args, { cwd: workspace, env: sandboxEnvironment(workspace), detached: true, stdio: coverInheritedDescriptors(["ignore", "pipe", "pipe"]) as ("pipe" | "ignore" | number)[] });
+    // stdout and stderr are pipes whatever follows them in `stdio`.
+    const child = spawned as ChildProcess & { readonly stdout: Readable; readonly stderr: Readable };
     let stopped: "call" | "timeout" | "output" | undefined;
     const output = { stdout: "", stderr: "", bytes: 0 };
     /** Kills the group, and stops waiting for pipes a process that left the group may hold. */

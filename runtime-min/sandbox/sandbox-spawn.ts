@@ -13,6 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Writable } from "node:stream";
 import { processDataLimitMb } from "../host-limits.js";
+import { coverInheritedDescriptors } from "./inherited-descriptors.js";
 import { sandboxLaunch, type LaunchTools, type NetworkPolicy } from "./process-isolation.js";
 import { sandboxEnvironment, sandboxNodeFlags, type PermissionSupport } from "./sandbox-environment.js";
 
@@ -104,8 +105,9 @@ function priorityOfThisProcess(): number | undefined {
  * Creates the process's bridge folder (`<bridgeRoot>/<host pid>-<uuid>`, mode 0700: the host's
  * pid leads the name, so a later host can tell a dead host's leftovers, `./bridge-root.ts`) and
  * the workspace's `.tmp`, then spawns the child in its own session and process group (see
- * `./process-isolation.ts`) with four pipes (stdin, stdout, stderr and the doorbell on fd 3)
- * and ends its stdin with the entry script ({@link sendEntryScript}). Throws what `mkdir` throws; a failed `spawn` is
+ * `./process-isolation.ts`) with four pipes (stdin, stdout, stderr and the doorbell on fd 3),
+ * every descriptor the host inherited without close-on-exec covered by `/dev/null`
+ * (`./inherited-descriptors.ts`), and ends its stdin with the entry script ({@link sendEntryScript}). Throws what `mkdir` throws; a failed `spawn` is
  * reported by the child's `error` and `exit` events.
  */
 export function spawnSandboxProcess(options: SandboxSpawnOptions): SpawnedSandbox {
@@ -119,7 +121,8 @@ export function spawnSandboxProcess(options: SandboxSpawnOptions): SpawnedSandbo
   const child = spawn(launch.command, launch.args, {
     cwd: options.workspace,
     env: inherited.env,
-    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    // Descriptors the host inherited without close-on-exec become /dev/null (helper-89 finding 3).
+    stdio: coverInheritedDescriptors(["pipe", "pipe", "pipe", "pipe"]) as ("pipe" | "ignore" | number)[],
     detached: true,
   });
   // The entry script never touches the disk: the child reads it from stdin.

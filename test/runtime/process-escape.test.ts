@@ -78,3 +78,41 @@ describe("a setuid file a tool plants in its workspace (finding 1)", () => {
     }
   }, 60_000);
 });
+
+describe("a descriptor the host inherited without close-on-exec (finding 3)", () => {
+  it("never reaches the tool's process or its shell: at its number they find an empty, read-only /dev/null", async () => {
+    const secret = "host-only secret: TOPSECRET-100";
+    const outside = path.join(tempDir("al-escape-fd-"), "outside.txt");
+    fs.writeFileSync(outside, `${secret}\n`, { mode: 0o600 });
+    const runtimeModule = path.resolve(import.meta.dirname, "..", "..", "runtime-min", "index.ts");
+    const host = path.join(agent.root, "fd-host.ts");
+    fs.writeFileSync(
+      host,
+      `import { openRuntime } from ${JSON.stringify(runtimeModule)};
+const runtime = await openRuntime({ root: process.cwd() });
+const result = await runtime.call({ tool: "descriptor", input: { fd: 100, text: "written-by-tool" }, runId: "fd" });
+await runtime.close();
+process.stdout.write(JSON.stringify(result));
+`,
+    );
+    // The host holds the file at fd 100, read-write, without close-on-exec (spawn's dup2 drops the flag).
+    const fd = fs.openSync(outside, "a+");
+    let stdout = "";
+    try {
+      const stdio: ("ignore" | "pipe" | "inherit" | number)[] = ["ignore", "pipe", "inherit"];
+      while (stdio.length < 100) stdio.push("ignore");
+      stdio.push(fd);
+      const child = spawn(process.execPath, ["--import", path.join(import.meta.dirname, "helpers", "ts-loader.mjs"), host], { cwd: agent.root, stdio });
+      child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      expect(await new Promise((resolve) => child.on("exit", resolve))).toBe(0);
+    } finally {
+      fs.closeSync(fd);
+    }
+    const result = JSON.parse(stdout) as { status: string; output: Record<string, { ok?: boolean; value?: string; stdout?: string }> };
+    expect(result.status).toBe("ok");
+    expect(fs.readFileSync(outside, "utf8")).toBe(`${secret}\n`);
+    expect(JSON.stringify(result.output)).not.toContain("TOPSECRET");
+    expect(result.output.write).toMatchObject({ ok: false, code: "EBADF" });
+    expect(result.output.shell?.stdout).toMatch(/100 -> \/dev\/null/);
+  }, 120_000);
+});
