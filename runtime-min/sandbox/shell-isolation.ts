@@ -46,6 +46,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { hiddenSocketDirs } from "./process-isolation.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { findExecutable, PROBE_TIMEOUT_MS, rememberedSetpriv, setprivWorks, SYSTEM_DIRS, withSetprivNote } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
@@ -196,6 +197,21 @@ export function hiddenHostDirs(env: NodeJS.ProcessEnv = process.env): string[] {
 }
 
 /**
+ * What a command under network `"none"` never sees: {@link hiddenHostDirs}, and the other
+ * folders where host sockets live (`/run`, `/var/run`, `/tmp`, `/var/tmp`: docker's and the
+ * system bus's sockets, ssh and gpg agents…). A network namespace separates only abstract
+ * sockets, so without this a command reached every socket file the host user may use
+ * (helper-89's review, finding 2). Under the host's network they stay visible (read-only):
+ * the resolver's configuration often lives in `/run`, and the network reaches the host's
+ * services anyway. Folders holding a program of the setup are left visible.
+ */
+export function offlineHiddenDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const found = new Set(hiddenHostDirs(env));
+  for (const dir of hiddenSocketDirs(["/bin/sh", process.execPath], env)) found.add(dir);
+  return [...found];
+}
+
+/**
  * The argv (after the `unshare` executable) that runs `run.command` isolated in `run.workspace`;
  * with `run.network` `"none"`, in a network namespace of its own whose only device, the
  * loopback, is down, as the sandbox process's (`./process-isolation.ts`; review of 5 December, N4).
@@ -231,7 +247,7 @@ export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedComma
  * with the host however the host ends; host-file review of 5 December, H6). The one place the
  * launch line is made, so the probe runs exactly what commands run.
  */
-export function isolatedShellLaunch(tools: ShellIsolationTools, run: IsolatedCommand, hidden: readonly string[] = hiddenHostDirs()): { readonly command: string; readonly args: readonly string[] } {
+export function isolatedShellLaunch(tools: ShellIsolationTools, run: IsolatedCommand, hidden: readonly string[] = run.network === "none" ? offlineHiddenDirs() : hiddenHostDirs()): { readonly command: string; readonly args: readonly string[] } {
   const args = isolatedShellArgs(tools, run, hidden);
   return tools.setpriv === undefined ? { command: tools.unshare, args } : { command: tools.setpriv, args: ["--pdeathsig", "KILL", "--", tools.unshare, ...args] };
 }

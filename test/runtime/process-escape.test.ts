@@ -116,3 +116,29 @@ process.stdout.write(JSON.stringify(result));
     expect(result.output.shell?.stdout).toMatch(/100 -> \/dev\/null/);
   }, 120_000);
 });
+
+describe("a Unix socket of the host, by path (finding 2)", () => {
+  const answer = "host service answered: SECRET=host-only-data";
+
+  it.each(["none", "host"] as const)("is out of the tool's own process's reach under network %j (and out of its shell's under \"none\")", async (network) => {
+    // A host service in the host's /tmp, private to the host user (the folder 0700, the socket 0600).
+    const folder = tempDir("al-escape-uds-");
+    const socketPath = path.join(folder, "host.sock");
+    const net = await import("node:net");
+    const server = net.createServer((socket) => socket.end(`${answer}\n`));
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    fs.chmodSync(socketPath, 0o600);
+    const runtime = await openRuntime({ root: agent.root, network });
+    try {
+      const tool = await runtime.call({ tool: "unix_socket", input: { path: socketPath }, runId: `uds-${network}` });
+      expect(tool.status, tool.error).toBe("ok");
+      expect(tool.output).toMatchObject({ connected: false, code: "ENOENT" });
+      const shell = await runtime.call({ tool: "shell", input: { command: `test -e '${socketPath}' && echo visible || echo hidden` }, runId: `uds-shell-${network}` });
+      expect(shell.status, shell.error).toBe("ok");
+      if (network === "none") expect((shell.output as { stdout: string }).stdout).toBe("hidden\n");
+    } finally {
+      await runtime.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
+});
