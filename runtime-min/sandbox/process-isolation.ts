@@ -120,7 +120,9 @@ export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], n
   }
   if (tools.unshare && tools.mount && workspace !== undefined) {
     // Under the host's network the resolver's configuration stays, wherever it lies (`/run/systemd/resolve/`…).
-    const needs = network === "host" ? [workspace, ...keep, RESOLVER_CONFIGURATION] : [workspace, ...keep];
+    // So do the certificates the host names to Node and OpenSSL (`../sandbox/sandbox-environment.ts`).
+    const certificates = CERTIFICATE_VARIABLES.map((name) => process.env[name]).filter((value): value is string => value !== undefined && path.isAbsolute(value));
+    const needs = [workspace, ...keep, ...certificates, ...(network === "host" ? [RESOLVER_CONFIGURATION] : [])];
     const hiding = tools.mkdir === undefined ? { stage: "", kept: [], hidden: [] } : socketHiding(needs, [program, tools.mount, tools.mkdir, tools.prlimit ?? PROBE_SHELL, PROBE_SHELL]);
     args = ["-c", LINK_GUARD_SCRIPT, "link-guard", tools.mount, tools.mkdir ?? "", workspace, hiding.stage, String(hiding.kept.length), String(hiding.hidden.length), ...hiding.kept, ...hiding.hidden, command, ...args];
     command = PROBE_SHELL;
@@ -222,14 +224,15 @@ export interface SocketHiding {
 }
 
 /**
- * What the link guard hides for a sandbox process that needs the paths `paths` (absolute; kept by their real paths):
+ * What the link guard hides for a sandbox process that needs the paths `paths` (absolute; those
+ * that exist are kept, by their real paths):
  * {@link hiddenSocketDirs}, keeping the paths of `keep` that lie in one of them, staged in the
  * first hidden folder that holds none. Where every hidden folder holds one, those holding one
  * are left visible (nothing is staged). Never throws.
  */
 export function socketHiding(paths: readonly string[], programs: readonly string[], env: NodeJS.ProcessEnv = process.env): SocketHiding {
   let hidden = hiddenSocketDirs(programs, env);
-  const keep = paths.map(realOrSame);
+  const keep = paths.filter((item) => fs.existsSync(item)).map(realOrSame);
   const holdsKept = (dir: string): boolean => keep.some((item) => item === dir || within(dir, item) || within(item, dir));
   const stage = hidden.find((dir) => !holdsKept(dir));
   if (stage === undefined) hidden = hidden.filter((dir) => !holdsKept(dir));
@@ -250,6 +253,9 @@ function realOrSame(file: string): string {
 function within(outer: string, inner: string): boolean {
   return inner.startsWith(outer.endsWith("/") ? outer : `${outer}/`);
 }
+
+/** The environment variables of the sandbox's allowlist that name certificate files or folders, kept visible. */
+const CERTIFICATE_VARIABLES = ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"];
 
 /** The resolver's configuration, often a link into `/run` (systemd-resolved), which a sandbox process under the host's network keeps. */
 const RESOLVER_CONFIGURATION = "/etc/resolv.conf";
