@@ -263,6 +263,8 @@ export class ShellIsolationSetupError extends Error {
  * could not be set up (also when an isolated `workspace` is not `<stateDir>/runs/<runId>/workspace`).
  * `network` `"none"` puts an isolated command in a network namespace without a usable device.
  * `stop` ends the command (its whole process group) when it aborts, and the promise rejects;
+ * `dataLimitMb` bounds each process of an isolated command's data size (with the process-count
+ * limit of `isolatedShellLaunch`, where util-linux `prlimit` is found);
  * an isolated command also dies with the host where the shell probe kept util-linux `setpriv`
  * (`isolatedShellLaunch`).
  */
@@ -273,6 +275,7 @@ export function execInWorkspace(
   isolation?: ShellIsolationTools,
   network: "host" | "none" = "host",
   stop?: AbortSignal,
+  dataLimitMb?: number,
 ): Promise<ShellResult> {
   const timeout = Math.min(Math.max(1, Math.floor(timeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS)), EXEC_MAX_TIMEOUT_MS);
   let file = "/bin/sh";
@@ -281,7 +284,7 @@ export function execInWorkspace(
     const stateDir = stateDirOfWorkspace(workspace);
     if (stateDir === undefined) return Promise.reject(new ShellIsolationSetupError(`the workspace ${workspace} is not <stateDir>/runs/<runId>/workspace, so there is no state directory to hide`));
     // Under `setpriv --pdeathsig KILL` when the probe kept it: dies with the host, whatever ends it.
-    ({ command: file, args } = isolatedShellLaunch(isolation, { workspace, stateDir, command, network }));
+    ({ command: file, args } = isolatedShellLaunch(isolation, { workspace, stateDir, command, network, ...(dataLimitMb === undefined ? {} : { dataLimitMb }) }));
   }
   if (stop?.aborted) return Promise.reject(new Error(`The command did not run: its tool call has finished: ${command}`));
   return new Promise((resolve, reject) => {

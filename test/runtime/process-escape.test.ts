@@ -10,7 +10,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureWorkspace, PRIVATE_FOLDER_MODE } from "../../runtime-min/execution/workspace.js";
+import { processDataLimitMb } from "../../runtime-min/host-limits.js";
 import { openRuntime } from "../../runtime-min/index.js";
+import { SHELL_PROCESS_LIMIT } from "../../runtime-min/sandbox/shell-isolation.js";
 import { tempDir } from "../helpers/temp-tree.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 
@@ -139,6 +141,24 @@ describe("a Unix socket of the host, by path (finding 2)", () => {
     } finally {
       await runtime.close();
       await new Promise((resolve) => server.close(resolve));
+    }
+  }, 60_000);
+});
+
+describe("a shell command's processes and memory (finding 8)", () => {
+  it("runs under a process-count limit and the sandbox process's data size: a 1.5 GiB allocation is refused under memoryMb 16", async () => {
+    const runtime = await openRuntime({ root: agent.root, memoryMb: 16 });
+    try {
+      const allocate = `${process.execPath} -e 'Buffer.alloc(1536 * 2 ** 20, 1); console.log("allocated")'`;
+      const result = await runtime.call({ tool: "shell", input: { command: `grep -E '^Max (processes|data size)' /proc/self/limits; ${allocate} 2>&1 | grep -q allocated && echo ALLOCATED || echo refused` }, runId: "shell-limits" });
+      expect(result.status, result.error).toBe("ok");
+      const stdout = (result.output as { stdout: string }).stdout;
+      expect(stdout).toMatch(new RegExp(`^Max processes +${SHELL_PROCESS_LIMIT} +${SHELL_PROCESS_LIMIT} `, "m"));
+      const dataBytes = processDataLimitMb(16) * 1024 * 1024;
+      expect(stdout).toMatch(new RegExp(`^Max data size +${dataBytes} +${dataBytes} `, "m"));
+      expect(stdout).toMatch(/^refused$/m);
+    } finally {
+      await runtime.close();
     }
   }, 60_000);
 });
