@@ -162,3 +162,27 @@ describe("a shell command's processes and memory (finding 8)", () => {
     }
   }, 60_000);
 });
+
+describe("tool code that outlives its call in the warm sandbox process (finding 5)", () => {
+  const beats = (runId: string): number => {
+    const file = path.join(runsDir(), runId, "workspace", "beat.txt");
+    return fs.existsSync(file) ? fs.statSync(file).size : 0;
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("stops when its call returns, while the process stays warm for the run's next call", async () => {
+    const runtime = await openRuntime({ root: agent.root });
+    try {
+      expect(await runtime.call({ tool: "background", input: {}, runId: "leftover" })).toMatchObject({ status: "ok", output: { started: true } });
+      await sleep(300);
+      const before = beats("leftover");
+      // The interval beats every 50 ms while it runs.
+      await sleep(800);
+      expect(beats("leftover")).toBe(before);
+      // The warm process serves the run's next call.
+      expect(await runtime.call({ tool: "unix_socket", input: { path: "/nonexistent.sock" }, runId: "leftover" })).toMatchObject({ status: "ok", output: { connected: false } });
+    } finally {
+      await runtime.close();
+    }
+  }, 60_000);
+});
