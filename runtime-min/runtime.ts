@@ -34,7 +34,7 @@ import { ToolCatalog } from "./execution/tool-catalog.js";
 import { ensureWorkspace } from "./execution/workspace.js";
 import { checkShellIsolationPolicy, WorkspaceShell } from "./execution/workspace-shell.js";
 import { ControlPlaneError } from "./failures.js";
-import { resolveHostLimits, type HostLimits } from "./host-limits.js";
+import { processDataLimitMb, resolveHostLimits, type HostLimits } from "./host-limits.js";
 import { probeProcessIsolation, type ProcessIsolationProbe } from "./sandbox/process-isolation.js";
 import { useIsolationCache } from "./sandbox/probe-cache.js";
 import { copyJson, type Json } from "./sandbox/json-copy.js";
@@ -79,7 +79,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Both probes start child processes: run them side by side (each runs once per process; a
   // success is remembered in the root's .assemblyline/cache/, ./sandbox/probe-cache.ts).
   useIsolationCache(root);
-  const [probedShell, isolation] = await Promise.all([WorkspaceShell.open(shellPolicy, limits.network), probeProcessIsolation()]);
+  const [probedShell, isolation] = await Promise.all([WorkspaceShell.open(shellPolicy, limits.network, processDataLimitMb(limits.memoryMb)), probeProcessIsolation()]);
   // A sandboxed tool's process that would follow a link a shell command leaves (no link guard):
   // its shell commands count as not isolated (AL8031, or refused under "required").
   const unguarded = (options.execution ?? "sandbox") === "sandbox" && isolation.tools.mount === undefined;

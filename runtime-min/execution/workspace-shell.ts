@@ -38,9 +38,14 @@ export function checkShellIsolationPolicy(value: unknown): ShellIsolationPolicy 
 /** Runs shell commands in run workspaces under one runtime's policy. */
 export class WorkspaceShell {
   /** Probes (unless the policy is `"off"`) and returns the shell of a runtime. Never throws. */
-  static async open(policy: ShellIsolationPolicy, network: NetworkPolicy = "host"): Promise<WorkspaceShell> {
-    return new WorkspaceShell(policy, policy === "off" ? undefined : await probeShellIsolation(), network);
+  static async open(policy: ShellIsolationPolicy, network: NetworkPolicy = "host", dataLimitMb?: number): Promise<WorkspaceShell> {
+    const shell = new WorkspaceShell(policy, policy === "off" ? undefined : await probeShellIsolation(), network);
+    shell.dataLimitMb = dataLimitMb;
+    return shell;
   }
+
+  /** Each isolated command process's data size in MiB (the sandbox process's: `processDataLimitMb`), when the runtime gives one. */
+  private dataLimitMb: number | undefined;
 
   private constructor(
     private readonly policy: ShellIsolationPolicy,
@@ -86,7 +91,9 @@ export class WorkspaceShell {
    */
   withoutLinkGuard(reason: string): WorkspaceShell {
     if (!this.probe?.available) return this;
-    return new WorkspaceShell(this.policy, { available: false, reason: `sandboxed tools' processes would follow a symbolic link a command leaves in the workspace: ${reason}` }, this.network, this.probe.tools, this.closing);
+    const derived = new WorkspaceShell(this.policy, { available: false, reason: `sandboxed tools' processes would follow a symbolic link a command leaves in the workspace: ${reason}` }, this.network, this.probe.tools, this.closing);
+    derived.dataLimitMb = this.dataLimitMb;
+    return derived;
   }
 
   /** The policy and whether commands run isolated (and why not, when the probe failed). */
@@ -128,7 +135,7 @@ export class WorkspaceShell {
       );
     }
     try {
-      return await this.withStop(stop, (either) => execInWorkspace(workspace, command, timeoutMs, isolated, this.network, either));
+      return await this.withStop(stop, (either) => execInWorkspace(workspace, command, timeoutMs, isolated, this.network, either, this.dataLimitMb));
     } catch (error) {
       if (!(error instanceof ShellIsolationSetupError)) throw error;
       throw new ToolCallError("configuration_error", `${error.message} The host must provide ${SHELL_ISOLATION_REQUIREMENTS}.`, { cause: error });

@@ -16,9 +16,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { Readable } from "node:stream";
 import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write.js";
 import { writeRefusalError } from "../errors.js";
 import { closeFolder, entryOf, MAX_FOLDER_DEPTH, openFolderBeneath, readFileIn, type OpenFolder } from "./beneath.js";
+import { coverInheritedDescriptors } from "../sandbox/inherited-descriptors.js";
 import { sandboxEnvironment } from "../sandbox/sandbox-environment.js";
 import { isolatedShellLaunch, isolationFailureOf, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
 
@@ -45,12 +47,38 @@ export function makeWorkspace(stateDir: string, runId: string): string | WriteRe
   const dir = path.join(stateDir, "runs", runId, "workspace");
   const refusal = checkWriteTarget(path.dirname(stateDir), path.join(dir, ".tmp"), "directory") ?? linkBelowStateDir(stateDir, ["runs", runId, "workspace", ".tmp"]);
   if (refusal) return refusal;
-  fs.mkdirSync(path.join(dir, ".tmp"), { recursive: true });
+  fs.mkdirSync(path.join(dir, ".tmp"), { recursive: true, mode: PRIVATE_FOLDER_MODE });
   // Made as checked, unless a link was swapped in meanwhile: the real path says.
   const real = fs.realpathSync(dir);
   const expected = path.join(fs.realpathSync(stateDir), "runs", runId, "workspace");
   if (real !== expected) return linkBelowStateDir(stateDir, ["runs", runId, "workspace", ".tmp"]) ?? { kind: "link", path: dir, reason: `resolves to ${real}, not to its own folder ${expected}` };
+  keepPrivate(path.dirname(path.dirname(real)));
+  keepPrivate(path.dirname(real));
   return real;
+}
+
+/** The mode of `runs/` and of each run's folder: the host user's only ({@link keepPrivate}). */
+export const PRIVATE_FOLDER_MODE = 0o700;
+
+/**
+ * Gives `folder` (`<stateDir>/runs` or a run's folder, real paths just checked not to be links)
+ * mode {@link PRIVATE_FOLDER_MODE} when it is this user's and has another mode: what `mkdir`
+ * made under the process's umask, or a folder an older runtime made 0755. A tool writes its
+ * workspace as the host user, and may leave a setuid or setgid executable there (Node's
+ * `chmod`, a shell's `chmod 4755`); with every folder above it 0755, any other local user ran
+ * it as the host user (helper-89's review, finding 1). Behind a 0700 folder no other user
+ * reaches anything a tool writes. A folder of another user is left as it is (not ours to
+ * change); a `chmod` that fails is not an error of the call (the folder stays as it was).
+ */
+function keepPrivate(folder: string): void {
+  try {
+    const stats = fs.lstatSync(folder);
+    const uid = process.getuid?.();
+    if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid)) return;
+    if ((stats.mode & 0o7777) !== PRIVATE_FOLDER_MODE) fs.chmodSync(folder, PRIVATE_FOLDER_MODE);
+  } catch {
+    // Gone meanwhile, or not ours to change: the call goes on as before.
+  }
 }
 
 /**
@@ -235,6 +263,8 @@ export class ShellIsolationSetupError extends Error {
  * could not be set up (also when an isolated `workspace` is not `<stateDir>/runs/<runId>/workspace`).
  * `network` `"none"` puts an isolated command in a network namespace without a usable device.
  * `stop` ends the command (its whole process group) when it aborts, and the promise rejects;
+ * `dataLimitMb` bounds each process of an isolated command's data size (with the process-count
+ * limit of `isolatedShellLaunch`, where util-linux `prlimit` is found);
  * an isolated command also dies with the host where the shell probe kept util-linux `setpriv`
  * (`isolatedShellLaunch`).
  */
@@ -245,6 +275,7 @@ export function execInWorkspace(
   isolation?: ShellIsolationTools,
   network: "host" | "none" = "host",
   stop?: AbortSignal,
+  dataLimitMb?: number,
 ): Promise<ShellResult> {
   const timeout = Math.min(Math.max(1, Math.floor(timeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS)), EXEC_MAX_TIMEOUT_MS);
   let file = "/bin/sh";
@@ -253,13 +284,16 @@ export function execInWorkspace(
     const stateDir = stateDirOfWorkspace(workspace);
     if (stateDir === undefined) return Promise.reject(new ShellIsolationSetupError(`the workspace ${workspace} is not <stateDir>/runs/<runId>/workspace, so there is no state directory to hide`));
     // Under `setpriv --pdeathsig KILL` when the probe kept it: dies with the host, whatever ends it.
-    ({ command: file, args } = isolatedShellLaunch(isolation, { workspace, stateDir, command, network }));
+    ({ command: file, args } = isolatedShellLaunch(isolation, { workspace, stateDir, command, network, ...(dataLimitMb === undefined ? {} : { dataLimitMb }) }));
   }
   if (stop?.aborted) return Promise.reject(new Error(`The command did not run: its tool call has finished: ${command}`));
   return new Promise((resolve, reject) => {
     // `spawn`, not `execFile`: execFile drops `detached`, so the command would have no process
-    // group of its own to end whole.
-    const child = spawn(file, args, { cwd: workspace, env: sandboxEnvironment(workspace), detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    // group of its own to end whole. Descriptors the host inherited without close-on-exec
+    // become /dev/null (`../sandbox/inherited-descriptors.ts`; helper-89 finding 3).
+    const spawned = spawn(file, args, { cwd: workspace, env: sandboxEnvironment(workspace), detached: true, stdio: coverInheritedDescriptors(["ignore", "pipe", "pipe"]) as ("pipe" | "ignore" | number)[] });
+    // stdout and stderr are pipes whatever follows them in `stdio`.
+    const child = spawned as ChildProcess & { readonly stdout: Readable; readonly stderr: Readable };
     let stopped: "call" | "timeout" | "output" | undefined;
     const output = { stdout: "", stderr: "", bytes: 0 };
     /** Kills the group, and stops waiting for pipes a process that left the group may hold. */

@@ -13,6 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Writable } from "node:stream";
 import { processDataLimitMb } from "../host-limits.js";
+import { coverInheritedDescriptors } from "./inherited-descriptors.js";
 import { sandboxLaunch, type LaunchTools, type NetworkPolicy } from "./process-isolation.js";
 import { sandboxEnvironment, sandboxNodeFlags, type PermissionSupport } from "./sandbox-environment.js";
 
@@ -104,8 +105,9 @@ function priorityOfThisProcess(): number | undefined {
  * Creates the process's bridge folder (`<bridgeRoot>/<host pid>-<uuid>`, mode 0700: the host's
  * pid leads the name, so a later host can tell a dead host's leftovers, `./bridge-root.ts`) and
  * the workspace's `.tmp`, then spawns the child in its own session and process group (see
- * `./process-isolation.ts`) with four pipes (stdin, stdout, stderr and the doorbell on fd 3)
- * and ends its stdin with the entry script ({@link sendEntryScript}). Throws what `mkdir` throws; a failed `spawn` is
+ * `./process-isolation.ts`) with four pipes (stdin, stdout, stderr and the doorbell on fd 3),
+ * every descriptor the host inherited without close-on-exec covered by `/dev/null`
+ * (`./inherited-descriptors.ts`), and ends its stdin with the entry script ({@link sendEntryScript}). Throws what `mkdir` throws; a failed `spawn` is
  * reported by the child's `error` and `exit` events.
  */
 export function spawnSandboxProcess(options: SandboxSpawnOptions): SpawnedSandbox {
@@ -114,12 +116,13 @@ export function spawnSandboxProcess(options: SandboxSpawnOptions): SpawnedSandbo
   fs.mkdirSync(path.join(options.workspace, ".tmp"), { recursive: true });
   const flags = sandboxNodeFlags({ read: [options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] }, options.permission);
   const nodeArgs = [...flags, `--max-old-space-size=${options.memoryMb}`, "--input-type=module", "-", bridgeDir, String(options.maxResultBytes)];
-  const launch = sandboxLaunch(options.launch, nodeArgs, options.network, undefined, processDataLimitMb(options.memoryMb), options.workspace);
+  const launch = sandboxLaunch(options.launch, nodeArgs, options.network, undefined, processDataLimitMb(options.memoryMb), options.workspace, [bridgeDir, options.bundlePath]);
   const inherited = inheritedState(options.workspace);
   const child = spawn(launch.command, launch.args, {
     cwd: options.workspace,
     env: inherited.env,
-    stdio: ["pipe", "pipe", "pipe", "pipe"],
+    // Descriptors the host inherited without close-on-exec become /dev/null (helper-89 finding 3).
+    stdio: coverInheritedDescriptors(["pipe", "pipe", "pipe", "pipe"]) as ("pipe" | "ignore" | number)[],
     detached: true,
   });
   // The entry script never touches the disk: the child reads it from stdin.
@@ -179,6 +182,7 @@ export function sameSpawnOptions(a: SandboxSpawnOptions, b: SandboxSpawnOptions)
     a.launch.unshare === b.launch.unshare &&
     a.launch.prlimit === b.launch.prlimit &&
     a.launch.mount === b.launch.mount &&
+    a.launch.mkdir === b.launch.mkdir &&
     a.network === b.network &&
     a.memoryMb === b.memoryMb &&
     a.maxResultBytes === b.maxResultBytes

@@ -483,6 +483,26 @@ export class SandboxWorker {
       if (active) handle.ref();
       else handle.unref();
     }
+    this.pause(!active);
+  }
+
+  /**
+   * Stops (`SIGSTOP`) the child's process group while no call is in flight, and lets it go on
+   * (`SIGCONT`) before the next call is sent: a tool's code that outlives its call — a
+   * `setInterval`, a pending promise chain — no longer burns CPU or writes the workspace
+   * between calls for as long as the warm process lives (helper-89's review, finding 5); it runs
+   * again only during the run's next call, within that call's deadline. Two signals per call and
+   * nothing to measure, so the warm process keeps its speed. A stopped process still ends with a
+   * `SIGKILL` ({@link kill}, the parent-death signal); the kernel delivers `SIGSTOP` and `SIGCONT`
+   * from the host's namespace to the child's PID 1. A group already gone is not an error.
+   */
+  private pause(stopped: boolean): void {
+    if (!this.alive || this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, stopped ? "SIGSTOP" : "SIGCONT");
+    } catch {
+      // Exited meanwhile: its exit is reported as usual.
+    }
   }
 }
 

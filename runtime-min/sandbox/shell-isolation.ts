@@ -46,6 +46,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { hiddenSocketDirs } from "./process-isolation.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { findExecutable, PROBE_TIMEOUT_MS, rememberedSetpriv, setprivWorks, SYSTEM_DIRS, withSetprivNote } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
@@ -74,7 +75,22 @@ export interface ShellIsolationTools {
    * `setpriv --pdeathsig KILL` (util-linux ≥ 2.33): commands start under it, so they die with the host.
    */
   readonly setpriv?: string;
+  /**
+   * util-linux `prlimit`, when present: commands start under it, with at most
+   * {@link SHELL_PROCESS_LIMIT} processes and the data size their runtime gives them
+   * (`IsolatedCommand.dataLimitMb`).
+   */
+  readonly prlimit?: string;
 }
+
+/**
+ * Most processes one shell command may run at once (`RLIMIT_NPROC`, set by `prlimit --nproc`
+ * before its user namespaces are made, so that it counts the command's own processes): a fork
+ * bomb in a command stops there instead of filling the host's process table (helper-65 E5,
+ * helper-89 finding 8). Linux does not apply it to a host running as root (uid 0 of the
+ * initial namespace is exempt whatever namespace it enters), which docs/host-policy.md says.
+ */
+export const SHELL_PROCESS_LIMIT = 1024;
 
 /** The result of the once-per-process probe: the tools to use, or why isolation is unavailable. */
 export type ShellIsolationProbe =
@@ -172,6 +188,8 @@ export interface IsolatedCommand {
   readonly command: string;
   /** The host's network policy (default `"host"`). */
   readonly network?: "host" | "none";
+  /** The data size (`RLIMIT_DATA`, MiB) of each of the command's processes, with `tools.prlimit`; none when absent. */
+  readonly dataLimitMb?: number;
 }
 
 /**
@@ -192,6 +210,21 @@ export function hiddenHostDirs(env: NodeJS.ProcessEnv = process.env): string[] {
       // A missing directory has nothing to hide.
     }
   }
+  return [...found];
+}
+
+/**
+ * What a command under network `"none"` never sees: {@link hiddenHostDirs}, and the other
+ * folders where host sockets live (`/run`, `/var/run`, `/tmp`, `/var/tmp`: docker's and the
+ * system bus's sockets, ssh and gpg agents…). A network namespace separates only abstract
+ * sockets, so without this a command reached every socket file the host user may use
+ * (helper-89's review, finding 2). Under the host's network they stay visible (read-only):
+ * the resolver's configuration often lives in `/run`, and the network reaches the host's
+ * services anyway. Folders holding a program of the setup are left visible.
+ */
+export function offlineHiddenDirs(env: NodeJS.ProcessEnv = process.env): string[] {
+  const found = new Set(hiddenHostDirs(env));
+  for (const dir of hiddenSocketDirs(["/bin/sh", process.execPath], env)) found.add(dir);
   return [...found];
 }
 
@@ -227,13 +260,19 @@ export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedComma
 
 /**
  * The whole launch of an isolated command: {@link isolatedShellArgs} under `tools.unshare`,
- * itself under `tools.setpriv --pdeathsig KILL` when the probe kept `setpriv` (the command dies
+ * under `tools.prlimit` when the probe found it (at most {@link SHELL_PROCESS_LIMIT} processes,
+ * and `run.dataLimitMb` of data each), itself under `tools.setpriv --pdeathsig KILL` when the probe kept `setpriv` (the command dies
  * with the host however the host ends; host-file review of 5 December, H6). The one place the
  * launch line is made, so the probe runs exactly what commands run.
  */
-export function isolatedShellLaunch(tools: ShellIsolationTools, run: IsolatedCommand, hidden: readonly string[] = hiddenHostDirs()): { readonly command: string; readonly args: readonly string[] } {
-  const args = isolatedShellArgs(tools, run, hidden);
-  return tools.setpriv === undefined ? { command: tools.unshare, args } : { command: tools.setpriv, args: ["--pdeathsig", "KILL", "--", tools.unshare, ...args] };
+export function isolatedShellLaunch(tools: ShellIsolationTools, run: IsolatedCommand, hidden: readonly string[] = run.network === "none" ? offlineHiddenDirs() : hiddenHostDirs()): { readonly command: string; readonly args: readonly string[] } {
+  let command = tools.unshare;
+  let args = isolatedShellArgs(tools, run, hidden);
+  if (tools.prlimit !== undefined) {
+    args = [`--nproc=${SHELL_PROCESS_LIMIT}`, ...(run.dataLimitMb === undefined ? [] : [`--data=${run.dataLimitMb * 1024 * 1024}`]), "--", command, ...args];
+    command = tools.prlimit;
+  }
+  return tools.setpriv === undefined ? { command, args } : { command: tools.setpriv, args: ["--pdeathsig", "KILL", "--", command, ...args] };
 }
 
 /** The reason in a setup failure's stderr, or `undefined` when the command itself ran. */
@@ -287,12 +326,13 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   const mkdir = findExecutable("mkdir");
   if (!mkdir) return { available: false, reason: "`mkdir` was not found on PATH" };
   const found = findExecutable("setpriv", [path.dirname(unshare)]);
+  const prlimit = findExecutable("prlimit", [path.dirname(unshare)]);
   // A success on this machine as it is now is remembered per agent (./probe-cache.ts), with
   // whether `setpriv` was kept: the fingerprint names the `setpriv` found (or its absence), so
   // one installed or replaced re-probes, and a remembered probe starts no process at all (every
   // `call` starts this probe in case its tool runs a shell command).
-  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", found ?? "no setpriv"], hiddenHostDirs());
-  const tools = (killChild: boolean, setpriv: string | undefined): ShellIsolationTools => ({ unshare, mount, mkdir, killChild, ...(setpriv === undefined ? {} : { setpriv }) });
+  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", found ?? "no setpriv", prlimit ?? "no prlimit"], hiddenHostDirs());
+  const tools = (killChild: boolean, setpriv: string | undefined): ShellIsolationTools => ({ unshare, mount, mkdir, killChild, ...(setpriv === undefined ? {} : { setpriv }), ...(prlimit === undefined ? {} : { prlimit }) });
   const cached = cachedSuccess("shell", fingerprint);
   const remembered = rememberedSetpriv(cached);
   if (remembered?.value === "kill-child" || remembered?.value === "no-kill-child") return { available: true, tools: tools(remembered.value === "kill-child", remembered.setprivLeftOut ? undefined : found) };

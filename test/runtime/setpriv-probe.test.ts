@@ -63,7 +63,8 @@ describe("the shell probe checks setpriv before isolated commands start under it
     dirs.push(dir);
     const { tools, stdout, launch } = await probeAndRun(dir);
     expect(tools["setpriv"]).toBeUndefined();
-    expect(launch).toBe(path.join(dir, "unshare"));
+    // Starts with prlimit (the command's limits) where it is found, never with the old setpriv.
+    expect(launch).toBe(tools["prlimit"] ?? path.join(dir, "unshare"));
     // PID 1's parent is outside the namespace: isolated.
     expect(stdout).toBe("0\n");
   });

@@ -577,7 +577,7 @@ describe("probe of an older unshare without --kill-child", () => {
 
   it("still isolates, without --kill-child", async () => {
     const probe = await probeShellIsolation();
-    expect(probe).toEqual({ available: true, tools: { unshare: path.join(dir, "unshare"), mount: expect.stringMatching(/\/mount$/), mkdir: expect.stringMatching(/\/mkdir$/), killChild: false, setpriv: expect.stringMatching(/\/setpriv$/) } });
+    expect(probe).toEqual({ available: true, tools: { unshare: path.join(dir, "unshare"), mount: expect.stringMatching(/\/mount$/), mkdir: expect.stringMatching(/\/mkdir$/), killChild: false, setpriv: expect.stringMatching(/\/setpriv$/), prlimit: expect.stringMatching(/\/prlimit$/) } });
     const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-old-unshare-ws-")));
     const workspace = ensureWorkspace(path.join(base, ".assemblyline"), "run-a");
     try {
