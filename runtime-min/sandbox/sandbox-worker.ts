@@ -137,6 +137,13 @@ function sameSetup(sent: CallSetup, request: Omit<CallRequest, "kind" | "id">): 
   );
 }
 
+/**
+ * How long an idle sandbox process runs before it is paused (`SandboxWorker.pause`): code a tool
+ * leaves behind runs at most this long after its call; calls closer together than this send no
+ * signal (helper-89's review, finding 5; issue 14 item 2).
+ */
+export const PAUSE_AFTER_IDLE_MS = 100;
+
 /** One warm sandbox child. Create with {@link SandboxWorker.start}. */
 export class SandboxWorker {
   private readonly inFlight = new Map<number, InFlight>();
@@ -152,6 +159,10 @@ export class SandboxWorker {
   private stallTimer: NodeJS.Timeout | undefined;
   /** Whether the child's handles keep the host's event loop alive ({@link setActive}); unset until first set. */
   private active: boolean | undefined;
+  /** Set while the child's process group is stopped ({@link pause}). */
+  private paused = false;
+  /** The pending pause of an idle child ({@link pause}). */
+  private pauseTimer: NodeJS.Timeout | undefined;
   /** The call setups the child holds, oldest first (see `MAX_CALL_SETUPS` in `./protocol.ts`). */
   private readonly setups: { readonly id: number; readonly fields: CallSetup }[] = [];
   private nextSetupId = 0;
@@ -456,6 +467,7 @@ export class SandboxWorker {
       waiter.reject(this.exited);
     }
     if (this.stallTimer) clearTimeout(this.stallTimer);
+    if (this.pauseTimer) clearTimeout(this.pauseTimer);
     // Nothing here may throw: this runs in the child's "exit" event, and what the tool left in
     // its bridge folder must not end the host (host-file review of 5 December, H7).
     try {
@@ -487,21 +499,43 @@ export class SandboxWorker {
   }
 
   /**
-   * Stops (`SIGSTOP`) the child's process group while no call is in flight, and lets it go on
-   * (`SIGCONT`) before the next call is sent: a tool's code that outlives its call — a
-   * `setInterval`, a pending promise chain — no longer burns CPU or writes the workspace
-   * between calls for as long as the warm process lives (helper-89's review, finding 5); it runs
-   * again only during the run's next call, within that call's deadline. Two signals per call and
-   * nothing to measure, so the warm process keeps its speed. A stopped process still ends with a
-   * `SIGKILL` ({@link kill}, the parent-death signal); the kernel delivers `SIGSTOP` and `SIGCONT`
-   * from the host's namespace to the child's PID 1. A group already gone is not an error.
+   * Pauses the child's process group (`SIGSTOP`) once it has had no call in flight for
+   * {@link PAUSE_AFTER_IDLE_MS}, and lets it go on (`SIGCONT`) before the next call is sent when
+   * it was paused: a tool's code that outlives its call — a `setInterval`, a pending promise
+   * chain — no longer burns CPU or writes the workspace between calls for as long as the warm
+   * process lives (helper-89's review, finding 5); it runs at most that long after a call, and
+   * again only during the run's next call, within that call's deadline. Calls that follow each
+   * other closely send no signal at all: two signals and a stopped process woken per call cost
+   * the `echo` round trip about 140 µs, more than half of it (issue 14 item 2). A paused process
+   * still ends with a `SIGKILL` ({@link kill}, the parent-death signal); the kernel delivers
+   * `SIGSTOP` and `SIGCONT` from the host's namespace to the child's PID 1. A group already gone
+   * is not an error.
    */
-  private pause(stopped: boolean): void {
-    if (!this.alive || this.child.pid === undefined) return;
+  private pause(idle: boolean): void {
+    if (!idle) {
+      if (this.pauseTimer !== undefined) clearTimeout(this.pauseTimer);
+      this.pauseTimer = undefined;
+      if (this.paused) this.signalGroup("SIGCONT");
+      this.paused = false;
+      return;
+    }
+    if (this.pauseTimer !== undefined) return;
+    this.pauseTimer = setTimeout(() => {
+      this.pauseTimer = undefined;
+      if (this.active === true || this.paused) return;
+      this.paused = this.signalGroup("SIGSTOP");
+    }, PAUSE_AFTER_IDLE_MS);
+    this.pauseTimer.unref();
+  }
+
+  /** Sends `signal` to the child's process group; false when the child is gone (its exit is reported as usual). */
+  private signalGroup(signal: "SIGSTOP" | "SIGCONT"): boolean {
+    if (!this.alive || this.child.pid === undefined) return false;
     try {
-      process.kill(-this.child.pid, stopped ? "SIGSTOP" : "SIGCONT");
+      process.kill(-this.child.pid, signal);
+      return true;
     } catch {
-      // Exited meanwhile: its exit is reported as usual.
+      return false;
     }
   }
 }

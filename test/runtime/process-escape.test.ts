@@ -174,7 +174,8 @@ describe("tool code that outlives its call in the warm sandbox process (finding 
     const runtime = await openRuntime({ root: agent.root });
     try {
       expect(await runtime.call({ tool: "background", input: {}, runId: "leftover" })).toMatchObject({ status: "ok", output: { started: true } });
-      await sleep(300);
+      // Paused once idle for PAUSE_AFTER_IDLE_MS (100 ms): measured from well after that.
+      await sleep(600);
       const before = beats("leftover");
       // The interval beats every 50 ms while it runs.
       await sleep(800);
