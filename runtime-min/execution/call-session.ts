@@ -198,7 +198,8 @@ export class CallSession {
 
   private append(type: string, data: { readonly [key: string]: Json }): void {
     this.store.appendEvent(this.identity.runId, this.identity.callId, type, data);
-    this.events.push({ type, ...data });
+    // `type` last: data never overrides the event's type (the host also refuses a tool's data with a `type` key).
+    this.events.push({ ...data, type });
   }
 
   /** Runtime events carry the tool and call id first. */

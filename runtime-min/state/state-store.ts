@@ -243,7 +243,7 @@ export class StateStore {
    * Throws {@link ControlPlaneError} when it cannot be opened or has a newer schema.
    */
   static open(file: string, options: StateStoreOptions = {}): StateStore {
-    return guard("open the state database", () => {
+    return guardOpen("open the state database", () => {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const existing = fs.statSync(file, { throwIfNoEntry: false });
       if (existing && existing.isFile() && existing.size === 0) {
@@ -752,7 +752,28 @@ function toControlPlane(what: string, error: unknown): unknown {
   return error;
 }
 
+/**
+ * Runs a state-store operation; the store's own failures become the `state_store_failure`
+ * {@link ControlPlaneError} (which ends the run): SQLite's errors, and better-sqlite3's refusal
+ * of a closed connection. Anything else — a `JSON.stringify` overflow or a value SQLite cannot
+ * bind, which only data the store was handed can cause — is rethrown as it is: telling the
+ * operator the database failed when it did not, and ending the run for it, let a hostile tool
+ * end its run at will (helper-89's review of 6 December, finding 4; the host now refuses such
+ * data before it gets here: `../sandbox/child-message-check.ts`).
+ */
 function guard<T>(what: string, action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    if (error instanceof ControlPlaneError) throw error;
+    const ours = (loadedSqlite !== undefined && error instanceof loadedSqlite.SqliteError) || (error instanceof TypeError && /database connection is not open/.test(error.message));
+    if (!ours) throw error;
+    throw new ControlPlaneError("state_store_failure", `The runtime could not ${what} in the state database: ${error.message}`, { cause: error });
+  }
+}
+
+/** {@link guard} for opening the database: there any failure (a folder, the file, the addon) is the store's. */
+function guardOpen<T>(what: string, action: () => T): T {
   try {
     return action();
   } catch (error) {
