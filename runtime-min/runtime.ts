@@ -449,7 +449,10 @@ export class Runtime {
       workspace = ensureWorkspace(this.stateDir, runId);
       this.workspaces.set(runId, workspace);
     }
-    return new CallSession(this.store, { runId, callId, tool, workspace }, this.shell, this.limits.maxEventBytes);
+    return new CallSession(this.store, { runId, callId, tool, workspace }, this.shell, this.limits.maxEventBytes, {
+      maxStepBytes: this.limits.maxResultBytes,
+      maxRunStateBytes: this.limits.maxRunStateBytes,
+    });
   }
 
   /**

@@ -143,6 +143,13 @@ export type HostMessage = CallMessage | ContextResponse;
 /** Every message the child sends. */
 export type ChildMessage = CallResponse | ContextRequest | ReadyMessage;
 
+/**
+ * Answer of `step.record`: `kept: true` when the value sent is the one stored (it is not sent
+ * back: up to `maxResultBytes` of JSON the child already holds), else the value stored first
+ * for the key (a racing duplicate won).
+ */
+export type StepRecorded = { readonly kept: true } | { readonly kept: false; readonly value?: Json };
+
 /** Answer of `step.lookup`: the persisted value, or `found: false`. */
 export type StepLookup = { readonly found: true; readonly value: Json | undefined } | { readonly found: false };
 

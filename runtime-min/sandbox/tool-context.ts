@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import type { JsonValue, StepOptions, ToolExecutionContext, ToolSandbox } from "../authoring/index.js";
 import { copyJson, type Json } from "./json-copy.js";
 import { eventTypeProblem } from "./event-type.js";
-import type { ContextOperation, StepLookup } from "./protocol.js";
+import type { ContextOperation, StepLookup, StepRecorded } from "./protocol.js";
 
 /** Sends one `ctx` operation to the host and resolves with its answer (rejects with its error). */
 export interface ContextChannel {
@@ -99,8 +99,9 @@ async function runStep<T>(channel: ContextChannel, key: string, fn: () => Promis
   const result = await fn();
   // `undefined` is a valid step result (a step run for its side effect) and replays as undefined.
   const value = result === undefined ? undefined : copyJson(result, `step '${key}' result`);
-  const persisted = await channel.request({ op: "step.record", key, value, metadata: metadata as { [key: string]: Json } | undefined });
-  return persisted as T;
+  const recorded = (await channel.request({ op: "step.record", key, value, metadata: metadata as { [key: string]: Json } | undefined })) as StepRecorded;
+  // The host sends the stored value back only when it is not the one sent (`StepRecorded`).
+  return (recorded.kept ? value : recorded.value) as T;
 }
 
 function createSandbox(channel: ContextChannel, workspace: string): ToolSandbox {
