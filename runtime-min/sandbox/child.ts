@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { EnvelopeBridge, EnvelopeTooLargeError, FrameReader, INLINE_FRAME_MAX_BYTES, socketSender } from "./bridge.js";
 import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
+import { useNativeRealpath } from "./native-realpath.js";
 import { resultTooLarge } from "./limit-messages.js";
 import { clipFailureText, exchangesFileContents, MAX_CALL_SETUPS, type CallMessage, type CallRequest, type CallSetup, type ContextOperation, type HostMessage } from "./protocol.js";
 import type { ContextChannel } from "./tool-context.js";
@@ -32,6 +33,8 @@ interface Pending {
 }
 
 function main(): void {
+  // Before any bundle is imported: no existence oracle through the JS realpathSync (`./native-realpath.ts`).
+  useNativeRealpath();
   // `node ... - <bridgeDir> <maxResultBytes>`: the script itself arrives on stdin.
   const bridgeDir = process.argv[2];
   const maxResultBytes = Number(process.argv[3]) || Number.MAX_SAFE_INTEGER;
