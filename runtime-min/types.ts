@@ -132,8 +132,8 @@ export interface RuntimeOptions {
    * Most bytes of JSON one run may store through its tools' `ctx.step` and `ctx.emit` (step
    * keys, values and metadata, and all the run's events; default 256 MiB). Past it, the tool's
    * `ctx.step`/`ctx.emit` rejects with a message naming the limit and nothing of that record is
-   * stored; a step's key, value and metadata are also bounded by `maxResultBytes` each.
-   * AL8062 when not 1 B–1 TiB.
+   * stored; a step's key, value and metadata are also bounded by `maxResultBytes` each. CLI
+   * `--max-run-state-bytes`. AL8062 when not 1 B–1 TiB.
    */
   readonly maxRunStateBytes?: number;
   /**

@@ -54,7 +54,7 @@ export function stepTooLarge(key: string, bytes: number, limit: number): string 
  * pass the host's `maxRunStateBytes`.
  */
 export function runStateFull(runId: string, stored: number, what: string, bytes: number, limit: number): string {
-  return `The run '${runId}' already stores ${stored} bytes of steps and events; ${what} (${bytes} bytes) would take it over the host's limit of ${limit} bytes per run (maxRunStateBytes), so it was not recorded. Keep bulk data in workspace files, or raise the limit with RuntimeOptions.maxRunStateBytes.`;
+  return `The run '${runId}' already stores ${stored} bytes of steps and events; ${what} (${bytes} bytes) would take it over the host's limit of ${limit} bytes per run (maxRunStateBytes), so it was not recorded. Keep bulk data in workspace files, or raise the limit with --max-run-state-bytes N (or RuntimeOptions.maxRunStateBytes).`;
 }
 
 /** The control-plane message of a call that outlived its operation deadline. */

@@ -6,6 +6,7 @@
  * of the refused record is stored. A step the host stored as sent is not sent back.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { hostLimitArgs, parseHostLimitFlags } from "../../cli/commands/call-flags.js";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
 import { EnvelopeBridge } from "../../runtime-min/sandbox/bridge.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
@@ -89,5 +90,13 @@ describe("a step stored as sent", () => {
     } finally {
       publish.mockRestore();
     }
+  });
+});
+
+describe("the --max-run-state-bytes flag", () => {
+  it("sets maxRunStateBytes; a value out of range is AL8062 naming the flag", () => {
+    expect(parseHostLimitFlags({ maxRunStateBytes: "1000" })).toEqual({ maxRunStateBytes: 1000 });
+    expect(() => parseHostLimitFlags({ maxRunStateBytes: "0" })).toThrow(/--max-run-state-bytes '0' is not valid: it must be a whole number of bytes from 1 to 1099511627776 \(1 TiB\)/);
+    expect(hostLimitArgs({ maxRunStateBytes: "1000" })).toEqual(["--max-run-state-bytes", "1000"]);
   });
 });
