@@ -29,6 +29,7 @@ export const CALL_VALUE_OPTIONS: readonly string[] = [
   "--memory-mb",
   "--max-result-bytes",
   "--max-event-bytes",
+  "--max-run-state-bytes",
   "--network",
   "--project-config",
   "--format",

@@ -19,6 +19,12 @@ export interface HostLimits {
   readonly maxResultBytes: number;
   /** Largest event (`ctx.emit` data as JSON, UTF-8 bytes) a tool may record. */
   readonly maxEventBytes: number;
+  /**
+   * Most bytes of JSON one run may store through its tools' `ctx.step` and `ctx.emit` (step keys,
+   * values and metadata, and every event of the run): past it a step or event is refused to the
+   * tool (helper-89's review of 6 December, finding 7: `state.db` grew 336 MB in one call).
+   */
+  readonly maxRunStateBytes: number;
   /** Network of sandboxed tools. */
   readonly network: NetworkPolicy;
 }
@@ -29,6 +35,7 @@ export const DEFAULT_HOST_LIMITS: HostLimits = Object.freeze({
   memoryMb: 1024,
   maxResultBytes: 8 * 1024 * 1024,
   maxEventBytes: 256 * 1024,
+  maxRunStateBytes: 256 * 1024 * 1024,
   network: "host",
 });
 
@@ -61,6 +68,7 @@ export interface HostLimitOptions {
   readonly memoryMb?: number;
   readonly maxResultBytes?: number;
   readonly maxEventBytes?: number;
+  readonly maxRunStateBytes?: number;
   readonly network?: NetworkPolicy;
 }
 
@@ -75,6 +83,7 @@ export const HOST_LIMIT_RANGES: { readonly [K in Exclude<keyof HostLimits, "netw
   memoryMb: [16, 1_048_576, "a whole number of MiB from 16 to 1048576"],
   maxResultBytes: [1, 2 ** 30, "a whole number of bytes from 1 to 1073741824 (1 GiB)"],
   maxEventBytes: [1, 2 ** 30, "a whole number of bytes from 1 to 1073741824 (1 GiB)"],
+  maxRunStateBytes: [1, 2 ** 40, "a whole number of bytes from 1 to 1099511627776 (1 TiB)"],
 };
 
 /**

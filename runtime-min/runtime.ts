@@ -423,7 +423,7 @@ export class Runtime {
 
   /** Every persisted event of a run, in order (for audits and tests). */
   events(runId: string): RuntimeEvent[] {
-    return this.store.listEvents(checkId(runId, "run")).map((event) => ({ type: event.type, ...event.data }));
+    return this.store.listEvents(checkId(runId, "run")).map((event) => ({ ...event.data, type: event.type }));
   }
 
   /** The stored record of a call (full result included), or `undefined`. */
@@ -449,7 +449,10 @@ export class Runtime {
       workspace = ensureWorkspace(this.stateDir, runId);
       this.workspaces.set(runId, workspace);
     }
-    return new CallSession(this.store, { runId, callId, tool, workspace }, this.shell, this.limits.maxEventBytes);
+    return new CallSession(this.store, { runId, callId, tool, workspace }, this.shell, this.limits.maxEventBytes, {
+      maxStepBytes: this.limits.maxResultBytes,
+      maxRunStateBytes: this.limits.maxRunStateBytes,
+    });
   }
 
   /**

@@ -129,6 +129,14 @@ export interface RuntimeOptions {
    */
   readonly maxEventBytes?: number;
   /**
+   * Most bytes of JSON one run may store through its tools' `ctx.step` and `ctx.emit` (step
+   * keys, values and metadata, and all the run's events; default 256 MiB). Past it, the tool's
+   * `ctx.step`/`ctx.emit` rejects with a message naming the limit and nothing of that record is
+   * stored; a step's key, value and metadata are also bounded by `maxResultBytes` each. CLI
+   * `--max-run-state-bytes`. AL8062 when not 1 B–1 TiB.
+   */
+  readonly maxRunStateBytes?: number;
+  /**
    * Network of sandboxed tools (host-owned, like `execution`): `"host"` (default) shares the
    * host's network; `"none"` runs each sandbox process in its own network namespace with no
    * usable device (AL8061 when this host cannot). CLI `--network`; config `host.network`.

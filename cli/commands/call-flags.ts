@@ -99,6 +99,7 @@ const HOST_LIMIT_FLAGS = [
   ["memoryMb", "--memory-mb", "memoryMb"],
   ["maxResultBytes", "--max-result-bytes", "maxResultBytes"],
   ["maxEventBytes", "--max-event-bytes", "maxEventBytes"],
+  ["maxRunStateBytes", "--max-run-state-bytes", "maxRunStateBytes"],
 ] as const;
 
 export interface HostLimitFlags {
@@ -106,6 +107,7 @@ export interface HostLimitFlags {
   readonly memoryMb?: string;
   readonly maxResultBytes?: string;
   readonly maxEventBytes?: string;
+  readonly maxRunStateBytes?: string;
   readonly network?: string;
 }
 
@@ -114,8 +116,8 @@ export interface HostLimitFlags {
  * `RuntimeError` AL8062 for a flag that is not a whole number; ranges are checked by
  * `openRuntime` with the same code.
  */
-export function parseHostLimitFlags(flags: HostLimitFlags): Pick<RuntimeOptions, "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network"> {
-  const limits: { deadlineMs?: number; memoryMb?: number; maxResultBytes?: number; maxEventBytes?: number; network?: "host" | "none" } = {};
+export function parseHostLimitFlags(flags: HostLimitFlags): Pick<RuntimeOptions, "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "maxRunStateBytes" | "network"> {
+  const limits: { deadlineMs?: number; memoryMb?: number; maxResultBytes?: number; maxEventBytes?: number; maxRunStateBytes?: number; network?: "host" | "none" } = {};
   for (const [key, flag, option] of HOST_LIMIT_FLAGS) {
     const text = flags[key];
     if (text === undefined) continue;

@@ -189,6 +189,7 @@ function withHostPolicyOptions(command: Command): void {
     .option("--memory-mb <mb>", "JavaScript heap of the sandbox process in MiB (default: host.memoryMb of the project configuration, else 1024)")
     .option("--max-result-bytes <n>", "largest result the tool may return, in bytes of JSON (default: host.maxResultBytes of the project configuration, else 8388608)")
     .option("--max-event-bytes <n>", "largest event the tool may emit, in bytes of JSON (default: 262144)")
+    .option("--max-run-state-bytes <n>", "most bytes of JSON a run may store in steps and events (default: 268435456)")
     .option("--network <policy>", "network of sandboxed tools: host or none (default: host.network of the project configuration, else host)");
   withProjectConfigOptions(command);
   command.addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"));

@@ -54,6 +54,7 @@ export interface CallCommandOptions {
   readonly memoryMb?: string;
   readonly maxResultBytes?: string;
   readonly maxEventBytes?: string;
+  readonly maxRunStateBytes?: string;
   readonly network?: string;
 }
 
@@ -77,6 +78,7 @@ export interface ApproveCommandOptions {
   readonly memoryMb?: string;
   readonly maxResultBytes?: string;
   readonly maxEventBytes?: string;
+  readonly maxRunStateBytes?: string;
   readonly network?: string;
 }
 
@@ -147,7 +149,7 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
 
 async function withRuntime(
   root: string | undefined,
-  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "artifactByteLimit" | "artifactDir" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "network" | "firstCall" | "earlyStart">,
+  options: Pick<RuntimeOptions, "hostConfig" | "execution" | "artifactByteLimit" | "artifactDir" | "deadlineMs" | "memoryMb" | "maxResultBytes" | "maxEventBytes" | "maxRunStateBytes" | "network" | "firstCall" | "earlyStart">,
   hooks: RuntimeCommandHooks,
   json: boolean,
   color: OutputColor | undefined,

@@ -31,7 +31,7 @@
  */
 import { ControlPlaneError, ToolCallError } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
-import { eventTooLarge } from "../sandbox/limit-messages.js";
+import { eventTooLarge, runStateFull, stepTooLarge } from "../sandbox/limit-messages.js";
 import type { ContextOperation } from "../sandbox/protocol.js";
 import type { CallUpdate, StateStore } from "../state/state-store.js";
 import { readWorkspaceFile, readWorkspaceFileBytes, writeWorkspaceFile, type ShellResult } from "./workspace.js";
@@ -67,6 +67,16 @@ export interface SessionShell {
  * E5).
  */
 export const SHELL_COMMANDS_AT_ONCE = 4;
+
+/** What a call's tools may store through `ctx.step` and `ctx.emit` besides one event's size (`HostLimits`). */
+export interface StateLimits {
+  /** Largest step — key, value and metadata as JSON, in bytes (`maxResultBytes`). */
+  readonly maxStepBytes: number;
+  /** Most bytes of steps and events the run may store (`maxRunStateBytes`). */
+  readonly maxRunStateBytes: number;
+}
+
+const UNBOUNDED_STATE: StateLimits = { maxStepBytes: Number.MAX_SAFE_INTEGER, maxRunStateBytes: Number.MAX_SAFE_INTEGER };
 
 /** Host services and event log of one call. */
 export class CallSession {
@@ -116,6 +126,8 @@ export class CallSession {
     private readonly shell: SessionShell,
     /** Host limit of one `ctx.emit` event's data, in bytes of JSON (`maxEventBytes`). */
     private readonly maxEventBytes: number = Number.MAX_SAFE_INTEGER,
+    /** Host limits of a step and of the run's stored steps and events (helper-89's review of 6 December, finding 7). */
+    private readonly stateLimits: StateLimits = UNBOUNDED_STATE,
   ) {}
 
   /**
@@ -207,7 +219,8 @@ export class CallSession {
 
   private append(type: string, data: { readonly [key: string]: Json }): void {
     this.store.appendEvent(this.identity.runId, this.identity.callId, type, data);
-    this.events.push({ type, ...data });
+    // `type` last: data never overrides the event's type (the host also refuses a tool's data with a `type` key).
+    this.events.push({ ...data, type });
   }
 
   /** Runtime events carry the tool and call id first. */
@@ -294,13 +307,20 @@ export class CallSession {
       case "emit": {
         const bytes = Buffer.byteLength(JSON.stringify(operation.data ?? {}), "utf8");
         if (bytes > this.maxEventBytes) throw new Error(eventTooLarge(operation.type, bytes, this.maxEventBytes));
+        this.assertRunStateRoom(`the event '${operation.type}'`, bytes);
         this.record(operation.type, operation.data);
         return undefined;
       }
       case "step.lookup":
         return lookupDurableStep(this, this.store, operation.key);
-      case "step.record":
-        return recordDurableStep(this, this.store, operation.key, operation.value, operation.metadata);
+      case "step.record": {
+        const valueJson = operation.value === undefined ? undefined : JSON.stringify(operation.value);
+        const metadataJson = operation.metadata === undefined ? undefined : JSON.stringify(operation.metadata);
+        const bytes = Buffer.byteLength(operation.key, "utf8") + (valueJson === undefined ? 0 : Buffer.byteLength(valueJson, "utf8")) + (metadataJson === undefined ? 0 : Buffer.byteLength(metadataJson, "utf8"));
+        if (bytes > this.stateLimits.maxStepBytes) throw new Error(stepTooLarge(operation.key, bytes, this.stateLimits.maxStepBytes));
+        this.assertRunStateRoom(`the step '${operation.key}'`, bytes);
+        return recordDurableStep(this, this.store, operation.key, valueJson, metadataJson);
+      }
       // Events and steps commit the pending start with their own record; workspace work
       // commits it first.
       case "sandbox.readFile":
@@ -321,6 +341,17 @@ export class CallSession {
       default:
         throw new Error(`Unknown ctx operation '${(operation as { op?: unknown }).op}'.`);
     }
+  }
+
+  /**
+   * Throws the error the tool sees when recording `what` (`bytes` of JSON) would take the run's
+   * stored steps and events past `maxRunStateBytes`; nothing is recorded then.
+   */
+  private assertRunStateRoom(what: string, bytes: number): void {
+    const { maxRunStateBytes } = this.stateLimits;
+    if (maxRunStateBytes === Number.MAX_SAFE_INTEGER) return;
+    const stored = this.guard(() => this.store.runStateBytes(this.identity.runId));
+    if (stored + bytes > maxRunStateBytes) throw new Error(runStateFull(this.identity.runId, stored, what, bytes, maxRunStateBytes));
   }
 
   /**

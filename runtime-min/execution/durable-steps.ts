@@ -35,16 +35,19 @@ export function lookupDurableStep(session: StepSession, store: StateStore, key: 
 }
 
 /**
- * Answers `step.record`: stores the step's value (the first record of a key wins, so a racing
- * duplicate gets the stored value back) and `durable_step.recorded`, in one commit.
+ * Answers `step.record`: stores the step's value and metadata, given as their JSON text
+ * (`undefined` for none), and `durable_step.recorded`, in one commit. The first record of a key
+ * wins: a racing duplicate gets the stored value back.
  *
- * @returns the value stored for the key.
+ * @returns the `StepRecorded` answer: `{ kept: true }` when the value sent was stored (it is not
+ * sent back), else `{ kept: false, value }`.
  */
-export function recordDurableStep(session: StepSession, store: StateStore, key: string, value: Json | undefined, metadata: { readonly [key: string]: Json } | undefined): Json | undefined {
+export function recordDurableStep(session: StepSession, store: StateStore, key: string, valueJson: string | undefined, metadataJson: string | undefined): Json {
   const { runId, callId, tool } = session.identity;
-  return session.persist(`record the step '${key}'`, () => {
-    const stored = store.recordStep({ runId, key, value, metadata, callId, tool });
+  return session.persist(`record the step '${key}'`, (): Json => {
+    const stored = store.recordStep({ runId, key, valueJson, metadataJson, callId, tool });
     session.recordRuntime("durable_step.recorded", { key });
-    return stored.value;
+    if (stored.kept) return { kept: true };
+    return stored.value === undefined ? { kept: false } : { kept: false, value: stored.value };
   });
 }

@@ -16,8 +16,9 @@ import { pathToFileURL } from "node:url";
 import { EnvelopeBridge, EnvelopeTooLargeError, FrameReader, INLINE_FRAME_MAX_BYTES, socketSender } from "./bridge.js";
 import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
+import { useNativeRealpath } from "./native-realpath.js";
 import { resultTooLarge } from "./limit-messages.js";
-import { exchangesFileContents, MAX_CALL_SETUPS, type CallMessage, type CallRequest, type CallSetup, type ContextOperation, type HostMessage } from "./protocol.js";
+import { clipFailureText, exchangesFileContents, MAX_CALL_SETUPS, type CallMessage, type CallRequest, type CallSetup, type ContextOperation, type HostMessage } from "./protocol.js";
 import type { ContextChannel } from "./tool-context.js";
 
 const DOORBELL_FD = 3;
@@ -32,6 +33,8 @@ interface Pending {
 }
 
 function main(): void {
+  // Before any bundle is imported: no existence oracle through the JS realpathSync (`./native-realpath.ts`).
+  useNativeRealpath();
   // `node ... - <bridgeDir> <maxResultBytes>`: the script itself arrives on stdin.
   const bridgeDir = process.argv[2];
   const maxResultBytes = Number(process.argv[3]) || Number.MAX_SAFE_INTEGER;
@@ -95,8 +98,12 @@ function main(): void {
       if (outcome.ok && outcome.modelOutput === outcome.output) {
         // No toModelOutput: the model sees the result itself, so it crosses the bridge once.
         bridge.publish({ kind: "result", id: request.id, ok: true, output: outcome.output }, { maxBytes: maxResultBytes });
-      } else {
+      } else if (outcome.ok) {
         bridge.publish({ kind: "result", id: request.id, ...outcome }, { maxBytes: maxResultBytes });
+      } else {
+        // The host refuses a longer error or stack (`clipFailureText`).
+        const stack = "stack" in outcome && outcome.stack !== undefined ? { stack: clipFailureText(outcome.stack) } : {};
+        bridge.publish({ kind: "result", id: request.id, ...outcome, error: clipFailureText(outcome.error), ...stack }, { maxBytes: maxResultBytes });
       }
     } catch (error) {
       if (!(error instanceof EnvelopeTooLargeError)) throw error;

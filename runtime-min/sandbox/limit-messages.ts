@@ -40,6 +40,23 @@ export function eventTooLarge(type: string, bytes: number, limit: number): strin
   return `The event '${type}' is ${bytes} bytes of JSON, over the host's limit of ${limit} bytes per event (maxEventBytes), so it was not recorded. Emit a smaller event (put bulk data in a workspace file), or raise the limit with --max-event-bytes N (or host.maxEventBytes / RuntimeOptions.maxEventBytes).`;
 }
 
+/**
+ * The error a tool's `ctx.step` rejects with for a step whose key, value and metadata are over
+ * the host's `maxResultBytes` (a step's value is a result the run keeps).
+ */
+export function stepTooLarge(key: string, bytes: number, limit: number): string {
+  return `The step '${key}' is ${bytes} bytes of JSON (key, value and metadata), over the host's limit of ${limit} bytes per step (maxResultBytes), so it was not recorded. Keep bulk data in a workspace file and store its name, or raise the limit with --max-result-bytes N (or host.maxResultBytes / RuntimeOptions.maxResultBytes).`;
+}
+
+/**
+ * The error a tool's `ctx.step` or `ctx.emit` rejects with when the run already stores `stored`
+ * bytes of steps and events and `what` (`the step 'k'`, `the event 't'`) of `bytes` more would
+ * pass the host's `maxRunStateBytes`.
+ */
+export function runStateFull(runId: string, stored: number, what: string, bytes: number, limit: number): string {
+  return `The run '${runId}' already stores ${stored} bytes of steps and events; ${what} (${bytes} bytes) would take it over the host's limit of ${limit} bytes per run (maxRunStateBytes), so it was not recorded. Keep bulk data in workspace files, or raise the limit with --max-run-state-bytes N (or RuntimeOptions.maxRunStateBytes).`;
+}
+
 /** The control-plane message of a call that outlived its operation deadline. */
 export function deadlinePassed(deadlineMs: number): string {
   return `The operation deadline of ${deadlineMs} ms passed before the call finished, so the call was stopped and the run ended. If the tool legitimately needs longer, raise the deadline with --deadline MS (or host.deadlineMs / RuntimeOptions.deadlineMs, or the call's deadlineMs).`;

@@ -90,6 +90,20 @@ export type CallResponse =
       readonly resultBytes?: number;
     };
 
+/**
+ * The longest `error` or `stack` of a failed {@link CallResponse}, in UTF-16 code units: the
+ * child cuts a longer one ({@link clipFailureText}), and the host refuses a message with a longer
+ * one as a protocol break (`./child-message-check.ts`).
+ */
+export const MAX_FAILURE_TEXT_CHARS = 64 * 1024;
+
+/** `text` cut to {@link MAX_FAILURE_TEXT_CHARS}, with a note saying so when it was longer. */
+export function clipFailureText(text: string): string {
+  if (text.length <= MAX_FAILURE_TEXT_CHARS) return text;
+  const note = ` … (${text.length - MAX_FAILURE_TEXT_CHARS + 64} more characters cut)`;
+  return `${text.slice(0, MAX_FAILURE_TEXT_CHARS - 64)}${note}`.slice(0, MAX_FAILURE_TEXT_CHARS);
+}
+
 /** The `ctx` operations a tool can ask the host for (seed "Execution Context"). */
 export type ContextOperation =
   | { readonly op: "emit"; readonly type: string; readonly data: { readonly [key: string]: Json } }
@@ -128,6 +142,13 @@ export interface ReadyMessage {
 export type HostMessage = CallMessage | ContextResponse;
 /** Every message the child sends. */
 export type ChildMessage = CallResponse | ContextRequest | ReadyMessage;
+
+/**
+ * Answer of `step.record`: `kept: true` when the value sent is the one stored (it is not sent
+ * back: up to `maxResultBytes` of JSON the child already holds), else the value stored first
+ * for the key (a racing duplicate won).
+ */
+export type StepRecorded = { readonly kept: true } | { readonly kept: false; readonly value?: Json };
 
 /** Answer of `step.lookup`: the persisted value, or `found: false`. */
 export type StepLookup = { readonly found: true; readonly value: Json | undefined } | { readonly found: false };

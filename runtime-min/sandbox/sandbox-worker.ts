@@ -8,6 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import type { Socket } from "node:net";
 import { removeBridgeFolder } from "./bridge-root.js";
+import { childMessageProblem } from "./child-message-check.js";
 import { EnvelopeBridge, FrameReader, INLINE_FRAME_MAX_BYTES, socketSender, type Frame } from "./bridge.js";
 import type { CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
@@ -336,6 +337,9 @@ export class SandboxWorker {
           try {
             message = (frame.kind === "inline" ? JSON.parse(frame.text) : this.bridge.take(frame.line)) as ChildMessage;
             if (message === null || typeof message !== "object") throw new Error(`The bridge received ${JSON.stringify(message)}, which is not a message object.`);
+            // Tool code can write its own frames: a message no well-behaved child sends is refused (`./child-message-check.ts`).
+            const problem = childMessageProblem(message as unknown as { readonly [key: string]: unknown });
+            if (problem !== undefined) throw new Error(problem);
           } catch (error) {
             // A child that breaks the protocol is not trusted further: it is killed, and its
             // in-flight calls fail with the reason.

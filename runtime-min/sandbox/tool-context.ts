@@ -7,15 +7,13 @@
 import { createRequire } from "node:module";
 import type { JsonValue, StepOptions, ToolExecutionContext, ToolSandbox } from "../authoring/index.js";
 import { copyJson, type Json } from "./json-copy.js";
-import type { ContextOperation, StepLookup } from "./protocol.js";
+import { eventTypeProblem } from "./event-type.js";
+import type { ContextOperation, StepLookup, StepRecorded } from "./protocol.js";
 
 /** Sends one `ctx` operation to the host and resolves with its answer (rejects with its error). */
 export interface ContextChannel {
   request(operation: ContextOperation): Promise<Json | undefined>;
 }
-
-/** Event type prefixes the runtime owns; a tool cannot emit them (they would forge the audit log). */
-export const RESERVED_EVENT_PREFIXES: readonly string[] = ["tool.", "durable_step.", "run."];
 
 /** What identifies the call a context belongs to. */
 export interface ContextIdentity {
@@ -80,9 +78,9 @@ export function createToolContext(identity: ContextIdentity, channel: ContextCha
 }
 
 async function emitEvent(channel: ContextChannel, type: string, data: unknown): Promise<void> {
-  if (typeof type !== "string" || type === "") throw new TypeError("ctx.emit(type, data) needs a non-empty event type.");
-  const reserved = RESERVED_EVENT_PREFIXES.find((prefix) => type.startsWith(prefix));
-  if (reserved) throw new Error(`ctx.emit cannot record '${type}': event types starting with '${reserved}' are recorded by the runtime itself. Use your own prefix, e.g. 'note.recorded'.`);
+  // One rule with the host's check of the bridge message (`./event-type.ts`).
+  const problem = eventTypeProblem(type);
+  if (problem !== undefined) throw typeof type === "string" && type !== "" ? new Error(problem) : new TypeError(problem);
   const copied = data === undefined ? {} : copyJson(data, "event data");
   if (copied === null || typeof copied !== "object" || Array.isArray(copied)) throw new TypeError("ctx.emit(type, data): data must be a plain object.");
   if (Object.prototype.hasOwnProperty.call(copied, "type")) throw new Error("ctx.emit(type, data): data cannot have a 'type' key; the event's type is the first argument.");
@@ -101,8 +99,9 @@ async function runStep<T>(channel: ContextChannel, key: string, fn: () => Promis
   const result = await fn();
   // `undefined` is a valid step result (a step run for its side effect) and replays as undefined.
   const value = result === undefined ? undefined : copyJson(result, `step '${key}' result`);
-  const persisted = await channel.request({ op: "step.record", key, value, metadata: metadata as { [key: string]: Json } | undefined });
-  return persisted as T;
+  const recorded = (await channel.request({ op: "step.record", key, value, metadata: metadata as { [key: string]: Json } | undefined })) as StepRecorded;
+  // The host sends the stored value back only when it is not the one sent (`StepRecorded`).
+  return (recorded.kept ? value : recorded.value) as T;
 }
 
 function createSandbox(channel: ContextChannel, workspace: string): ToolSandbox {

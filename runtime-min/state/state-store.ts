@@ -84,6 +84,9 @@ export interface StepRecord {
   readonly value: Json | undefined;
 }
 
+/** What {@link StateStore.recordStep} did: stored the value given (`kept`), or found one stored first. */
+export type StepRecordOutcome = { readonly kept: true } | { readonly kept: false; readonly value: Json | undefined };
+
 /**
  * A run's progress lease as stored: the holder's owner id (`null`: free), its expiry in ms
  * since the epoch, and how many times it changed hands (`epoch`, a fencing token).
@@ -145,6 +148,8 @@ const WRITES_RUNS = /\b(?:INTO|UPDATE|DELETE\s+FROM)\s+runs\b/i;
 /** The state database of one agent root. All methods are synchronous. */
 export class StateStore {
   private readonly statements = new Map<string, Database.Statement>();
+  /** {@link runStateBytes} of the runs asked about so far. */
+  private readonly stateBytes = new Map<string, number>();
   /** The statements that write `runs` (see {@link ownRunWrites}). */
   private readonly runsWriters = new Set<Database.Statement>();
   /**
@@ -243,7 +248,7 @@ export class StateStore {
    * Throws {@link ControlPlaneError} when it cannot be opened or has a newer schema.
    */
   static open(file: string, options: StateStoreOptions = {}): StateStore {
-    return guard("open the state database", () => {
+    return guardOpen("open the state database", () => {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const existing = fs.statSync(file, { throwIfNoEntry: false });
       if (existing && existing.isFile() && existing.size === 0) {
@@ -295,6 +300,8 @@ export class StateStore {
       return result;
     } catch (error) {
       if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      // What the rolled-back writes counted is gone from the database: counted again on the next ask.
+      this.stateBytes.clear();
       throw toControlPlane(what, error);
     }
   }
@@ -334,9 +341,11 @@ export class StateStore {
    */
   appendEvent(runId: string, callId: string | null, type: string, data: { readonly [key: string]: Json }): void {
     guard(`record the event '${type}'`, () => {
+      const json = JSON.stringify(data);
       this.statement(
         "INSERT INTO events (run_id, seq, call_id, type, data_json, created_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?), ?, ?, ?, ?)",
-      ).run(runId, runId, callId, type, JSON.stringify(data), isoNow());
+      ).run(runId, runId, callId, type, json, isoNow());
+      this.countStateBytes(runId, json);
     });
   }
 
@@ -447,23 +456,56 @@ export class StateStore {
   }
 
   /**
-   * Persists a completed step unless one with the same key already exists (a concurrent call
-   * got there first), and returns the stored record — the first result always wins.
+   * Persists a completed step, its value and metadata given as JSON text (`undefined`: none),
+   * unless one with the same key already exists (a concurrent call got there first): the first
+   * result always wins. Returns `kept: true` when this value was stored (so it need not be read
+   * back), else the value stored first.
    */
-  recordStep(step: { runId: string; key: string; value: Json | undefined; metadata: Json | undefined; callId: string; tool: string }): StepRecord {
+  recordStep(step: { runId: string; key: string; valueJson: string | undefined; metadataJson: string | undefined; callId: string; tool: string }): StepRecordOutcome {
     return guard(`record the step '${step.key}'`, () => {
-      this.statement("INSERT OR IGNORE INTO steps (run_id, step_key, value_json, metadata_json, call_id, tool, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        .run(
-          step.runId,
-          step.key,
-          step.value === undefined ? null : JSON.stringify(step.value),
-          step.metadata === undefined ? null : JSON.stringify(step.metadata),
-          step.callId,
-          step.tool,
-          isoNow(),
-        );
-      return this.lookupStep(step.runId, step.key)!;
+      const { changes } = this.statement("INSERT OR IGNORE INTO steps (run_id, step_key, value_json, metadata_json, call_id, tool, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
+        step.runId,
+        step.key,
+        step.valueJson ?? null,
+        step.metadataJson ?? null,
+        step.callId,
+        step.tool,
+        isoNow(),
+      );
+      if (changes === 0) return { kept: false, value: this.lookupStep(step.runId, step.key)!.value };
+      this.countStateBytes(step.runId, step.key, step.valueJson, step.metadataJson);
+      return { kept: true };
     });
+  }
+
+  /**
+   * Bytes of JSON the run `runId` stores in steps (keys, values, metadata) and events (data):
+   * what `maxRunStateBytes` bounds. Summed from the database on a run's first ask, then kept up
+   * to date by this store's own writes (forgotten when a transaction rolls back, and summed
+   * again); a run is progressed by one host at a time (its lease), so another process's writes
+   * to it are not missed.
+   */
+  runStateBytes(runId: string): number {
+    let bytes = this.stateBytes.get(runId);
+    if (bytes === undefined) {
+      bytes = guard("read the run's stored size", () => {
+        const row = this.statement(
+          "SELECT (SELECT COALESCE(SUM(LENGTH(CAST(data_json AS BLOB))), 0) FROM events WHERE run_id = ?) + (SELECT COALESCE(SUM(LENGTH(CAST(step_key AS BLOB)) + COALESCE(LENGTH(CAST(value_json AS BLOB)), 0) + COALESCE(LENGTH(CAST(metadata_json AS BLOB)), 0)), 0) FROM steps WHERE run_id = ?) AS bytes",
+        ).get(runId, runId) as { bytes: number };
+        return row.bytes;
+      });
+      this.stateBytes.set(runId, bytes);
+    }
+    return bytes;
+  }
+
+  /** Adds the byte lengths of `texts` to the run's {@link runStateBytes}, when it is being counted (costs nothing otherwise). */
+  private countStateBytes(runId: string, ...texts: (string | undefined)[]): void {
+    const known = this.stateBytes.get(runId);
+    if (known === undefined) return;
+    let added = 0;
+    for (const text of texts) if (text !== undefined) added += Buffer.byteLength(text, "utf8");
+    this.stateBytes.set(runId, known + added);
   }
 
   /** Records deferred tools activated by `tool_search` in a run on a surface (idempotent). */
@@ -752,7 +794,28 @@ function toControlPlane(what: string, error: unknown): unknown {
   return error;
 }
 
+/**
+ * Runs a state-store operation; the store's own failures become the `state_store_failure`
+ * {@link ControlPlaneError} (which ends the run): SQLite's errors, and better-sqlite3's refusal
+ * of a closed connection. Anything else — a `JSON.stringify` overflow or a value SQLite cannot
+ * bind, which only data the store was handed can cause — is rethrown as it is: telling the
+ * operator the database failed when it did not, and ending the run for it, let a hostile tool
+ * end its run at will (helper-89's review of 6 December, finding 4; the host now refuses such
+ * data before it gets here: `../sandbox/child-message-check.ts`).
+ */
 function guard<T>(what: string, action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    if (error instanceof ControlPlaneError) throw error;
+    const ours = (loadedSqlite !== undefined && error instanceof loadedSqlite.SqliteError) || (error instanceof TypeError && /database connection is not open/.test(error.message));
+    if (!ours) throw error;
+    throw new ControlPlaneError("state_store_failure", `The runtime could not ${what} in the state database: ${error.message}`, { cause: error });
+  }
+}
+
+/** {@link guard} for opening the database: there any failure (a folder, the file, the addon) is the store's. */
+function guardOpen<T>(what: string, action: () => T): T {
   try {
     return action();
   } catch (error) {

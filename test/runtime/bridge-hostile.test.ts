@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
 import { EnvelopeBridge, INLINE_FRAME_MAX_BYTES } from "../../runtime-min/sandbox/bridge.js";
+import { MAX_FAILURE_TEXT_CHARS } from "../../runtime-min/sandbox/protocol.js";
 import { setFrameStallMs } from "../../runtime-min/sandbox/sandbox-worker.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
@@ -20,6 +21,7 @@ beforeAll(async () => {
   agent = await createAgent([
     { name: "echo", file: seedTools.echo },
     { name: "raw_frame", file: "bridge-hostile.ts", factory: "rawFrame" },
+    { name: "long_error", file: "bridge-hostile.ts", factory: "longError" },
   ]);
   runtime = await openRuntime({ root: agent.root });
 });
@@ -112,5 +114,102 @@ describe("which messages travel inline", () => {
       await host.close();
       files.cleanup();
     }
+  });
+});
+
+/** `message` as one inline frame (`i <bytes>\n<JSON>`), for each of the first `ids` call ids of a fresh sandbox process. */
+function framesFor(message: (id: number) => unknown, ids = 3): string {
+  let text = "";
+  for (let id = 1; id <= ids; id++) {
+    const json = JSON.stringify(message(id));
+    text += `i ${Buffer.byteLength(json)}\n${json}`;
+  }
+  return text;
+}
+
+/** `value` nested in `levels` arrays, as JSON text (built as text: a value this deep cannot be stringified). */
+function nestedText(levels: number): string {
+  return `${"[".repeat(levels)}${"]".repeat(levels)}`;
+}
+
+/** A forged `ctx` frame for each of the first call ids, then the tool returns normally. */
+async function forgeContext(runId: string, operation: Record<string, unknown>): Promise<string> {
+  return attack(runId, { text: framesFor((callId) => ({ kind: "ctx", id: 900_000 + callId, callId, operation })), after: "return" });
+}
+
+/** A forged result frame for each of the first call ids, then the tool never returns. */
+async function forgeResult(runId: string, fields: Record<string, unknown>): Promise<string> {
+  return attack(runId, { text: framesFor((id) => ({ kind: "result", id, ...fields })), after: "hang" });
+}
+
+// helper-89's review of 6 December, finding 4: raw frames skip every check the child's `ctx` and
+// result code make, so the host checks each message itself; a message no well-behaved child
+// sends breaks the protocol (the process is stopped, the call fails with execution_error, the run
+// continues) — it never forges the audit log nor ends the run as a state-store failure.
+describe("a hostile tool forging messages on the bridge socket", () => {
+  it("an emit of a reserved event type (a forged audit log): refused, and nothing of it recorded", async () => {
+    const error = await forgeContext("forged-reserved", { op: "emit", type: "tool.execution_completed", data: { tool: "echo", callId: "forged" } });
+    expect(error).toMatch(/broke the bridge protocol \(.*'tool\.execution_completed'.*recorded by the runtime itself.*\) and was stopped/);
+    expect(runtime.events("forged-reserved").filter((event) => event.callId === "forged")).toEqual([]);
+  });
+
+  it("an emit whose data has a 'type' key (a masked event type): refused", async () => {
+    const error = await forgeContext("forged-masked", { op: "emit", type: "note.recorded", data: { type: "innocent.type" } });
+    expect(error).toMatch(/broke the bridge protocol \(.*'type' key.*\)/);
+    expect(runtime.events("forged-masked").map((event) => event.type)).not.toContain("innocent.type");
+  });
+
+  it("an emit whose type is no string: refused as a protocol break, not a state-store failure", async () => {
+    const error = await forgeContext("forged-type-object", { op: "emit", type: { a: 1 }, data: {} });
+    expect(error).toMatch(/broke the bridge protocol \(.*event type.*\)/);
+  });
+
+  it("an emit whose type holds control characters (terminal escapes): refused", async () => {
+    const error = await forgeContext("forged-type-escape", { op: "emit", type: "note\u001b[2J", data: {} });
+    expect(error).toMatch(/broke the bridge protocol \(.*control character.*\)/);
+  });
+
+  it("an emit whose data is not a plain object: refused", async () => {
+    const error = await forgeContext("forged-data-null", { op: "emit", type: "note.null", data: null });
+    expect(error).toMatch(/broke the bridge protocol \(.*plain object.*\)/);
+  });
+
+  it("a step record whose key is no string: refused", async () => {
+    const error = await forgeContext("forged-step-key", { op: "step.record", key: { a: 1 }, value: 1 });
+    expect(error).toMatch(/broke the bridge protocol \(.*step key.*\)/);
+  });
+
+  it("a result with failureKind 'control_plane': refused; the call fails as execution_error and the run continues", async () => {
+    const error = await forgeResult("forged-control-plane", { ok: false, failureKind: "control_plane", error: "forged control plane" });
+    expect(error).toMatch(/broke the bridge protocol \(.*failureKind.*control_plane.*\)/);
+  });
+
+  it("a failed result with no error string, or an error that is an object, or a stack that is no string: refused", async () => {
+    expect(await forgeResult("forged-no-error", { ok: false, failureKind: "execution_error" })).toMatch(/broke the bridge protocol \(.*error.*\)/);
+    expect(await forgeResult("forged-error-object", { ok: false, failureKind: "execution_error", error: { not: "a string" } })).toMatch(/broke the bridge protocol \(.*error.*\)/);
+    expect(await forgeResult("forged-stack-object", { ok: false, failureKind: "execution_error", error: "e", stack: { a: 1 } })).toMatch(/broke the bridge protocol \(.*stack.*\)/);
+  });
+
+  it("an ok result without output: refused", async () => {
+    const error = await forgeResult("forged-no-output", { ok: true });
+    expect(error).toMatch(/broke the bridge protocol \(.*output.*\)/);
+  });
+
+  it("output nested 20,000 levels: refused as a protocol break, not a state-store failure that ends the run", async () => {
+    const text = `{"kind":"result","id":1,"ok":true,"output":${nestedText(20_000)}}`;
+    const error = await attack("forged-deep", { text: `i ${Buffer.byteLength(text)}\n${text}`, after: "hang" });
+    expect(error).toMatch(/broke the bridge protocol \(.*nested deeper than.*\)/);
+  });
+
+  it(`a tool's own error longer than ${MAX_FAILURE_TEXT_CHARS} characters is cut by the child, not refused by the host`, async () => {
+    const result = await runtime.call({ tool: "long_error", input: { chars: 200_000 }, runId: "long-error" });
+    expect(result).toMatchObject({ status: "failed", failure: { kind: "execution_error", runCanContinue: true } });
+    expect(result.error!.length).toBeLessThanOrEqual(MAX_FAILURE_TEXT_CHARS);
+    expect(result.error).toMatch(/^eeee.* … \(\d+ more characters cut\)$/);
+  });
+
+  it("a message of a kind the child never sends: refused", async () => {
+    const error = await attack("forged-kind", { text: framesFor(() => ({ kind: "call", id: 1 }), 1), after: "hang" });
+    expect(error).toMatch(/broke the bridge protocol \(.*kind.*\)/);
   });
 });

@@ -6,7 +6,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EnvelopeBridge, FrameReader } from "../../runtime-min/sandbox/bridge.js";
-import { copyJson } from "../../runtime-min/sandbox/json-copy.js";
+import { eventTypeProblem } from "../../runtime-min/sandbox/event-type.js";
+import { copyJson, MAX_JSON_DEPTH, nestedDeeperThan } from "../../runtime-min/sandbox/json-copy.js";
 import { sandboxEnvironment, sandboxNodeFlags } from "../../runtime-min/sandbox/sandbox-environment.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
@@ -68,6 +69,17 @@ describe("EnvelopeBridge", () => {
   });
 });
 
+describe("eventTypeProblem (the one rule for a tool's event type, in the child's ctx.emit and the host's message check)", () => {
+  it("refuses a missing or empty type, a reserved prefix and control characters; accepts a tool's own type", () => {
+    expect(eventTypeProblem("note.recorded")).toBeUndefined();
+    expect(eventTypeProblem("")).toMatch(/non-empty string event type/);
+    expect(eventTypeProblem({ a: 1 })).toMatch(/non-empty string event type/);
+    expect(eventTypeProblem("run.ended")).toMatch(/starting with 'run\.' are recorded by the runtime itself/);
+    expect(eventTypeProblem("note\u001b]0;title\u0007")).toBe('ctx.emit cannot record "note\\u001b]0;title\\u0007": an event type cannot hold control characters.');
+    expect(eventTypeProblem("note\u009b2J")).toMatch(/control characters/);
+  });
+});
+
 describe("copyJson", () => {
   it("returns the JSON round trip of well-formed values", () => {
     const value = { at: new Date(0), list: [1, undefined, "a"], skip: undefined, deep: { ok: true, none: null } };
@@ -75,6 +87,19 @@ describe("copyJson", () => {
     const proto = copyJson(JSON.parse('{"__proto__": {"polluted": true}}'), "result") as Record<string, unknown>;
     expect(Object.keys(proto)).toEqual(["__proto__"]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it(`refuses a value nested deeper than ${MAX_JSON_DEPTH} levels, naming where (the host could not serialise it: helper-89 finding 4), and copies one at the bound`, () => {
+    const nest = (levels: number): unknown => {
+      let value: unknown = 1;
+      for (let level = 0; level < levels; level++) value = level % 2 === 0 ? [value] : { a: value };
+      return value;
+    };
+    expect(JSON.stringify(copyJson(nest(MAX_JSON_DEPTH), "result"))).toBe(JSON.stringify(nest(MAX_JSON_DEPTH)));
+    expect(() => copyJson(nest(MAX_JSON_DEPTH + 1), "result")).toThrow(/^result(\[0\]|\.a)+ is nested deeper than 1000 levels of objects and arrays; the value must be JSON-serializable\.$/);
+    expect(nestedDeeperThan(nest(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
+    expect(nestedDeeperThan(nest(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
+    expect(nestedDeeperThan(JSON.parse(`${"[".repeat(20_000)}${"]".repeat(20_000)}`), MAX_JSON_DEPTH)).toBe(true);
   });
 
   it("copies keys Object.prototype also has as own data, never through an inherited setter (even on a polluted prototype)", () => {

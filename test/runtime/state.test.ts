@@ -59,6 +59,31 @@ describe("state database", () => {
   });
 });
 
+describe("what is a state-store failure", () => {
+  it("an error the data handed to the store causes (a stack overflow in JSON.stringify) is rethrown as it is, not worded as a failing database (helper-89 finding 4)", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-guard-"));
+    const store = StateStore.open(path.join(dir, "state.db"));
+    try {
+      store.ensureRun("r");
+      let deep: unknown = 1;
+      for (let level = 0; level < 200_000; level++) deep = [deep];
+      let thrown: unknown;
+      try {
+        store.appendEvent("r", null, "note.deep", { deep: deep as never });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(RangeError);
+      // The store itself still works.
+      store.appendEvent("r", null, "note.ok", {});
+      expect(store.listEvents("r").map((event) => event.type)).toEqual(["note.ok"]);
+    } finally {
+      store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("WAL checkpoints", () => {
   it("run after every 100 write transactions, once the current callback is done, not inside a commit (issue 14 item 2)", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-checkpoint-"));
