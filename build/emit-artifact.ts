@@ -3,6 +3,7 @@
  * only when it differs from what is on disk.
  */
 import * as fs from "node:fs";
+import { fileHolds } from "../common/file-holds.js";
 import * as path from "node:path";
 import type { AgentAnalysis } from "../compiler/analyze-agent.js";
 import { folderStart } from "../common/positions.js";
@@ -158,35 +159,12 @@ function sameBytes(file: string, bytes: Uint8Array): FileIdentity | undefined {
     // lstat first: a link in the old artifact is never reused (nor followed).
     const stat = fs.lstatSync(file, { bigint: true });
     if (!stat.isFile() || stat.size !== BigInt(bytes.length)) return undefined;
-    return holdsBytes(file, bytes) ? identityOfStats(stat) : undefined;
+    return fileHolds(file, bytes) ? identityOfStats(stat) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** How much of a file {@link holdsBytes} reads at a time. */
-const COMPARE_CHUNK = 64 * 1024;
-
-/**
- * Whether `file` holds exactly `bytes`, read a chunk at a time up to the first difference: the
- * manifest of the benchmark agent (2.5 MB) differs from the last compile's within its first
- * lines (`lockIntegrity`) after any change to the lock.
- */
-function holdsBytes(file: string, bytes: Uint8Array): boolean {
-  const fd = fs.openSync(file, "r");
-  try {
-    const chunk = Buffer.allocUnsafe(Math.min(COMPARE_CHUNK, Math.max(bytes.byteLength, 1)));
-    for (let offset = 0; offset < bytes.byteLength; ) {
-      const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, bytes.byteLength - offset), offset);
-      if (read === 0 || !chunk.subarray(0, read).equals(bytes.subarray(offset, offset + read))) return false;
-      offset += read;
-    }
-    // Nothing after the expected end (the file grew since its lstat).
-    return fs.readSync(fd, chunk, 0, 1, bytes.byteLength) === 0;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -2,6 +2,7 @@
  * Writing `plugins.lock` (issue 3 item 4): only when the content changes, atomically.
  */
 import * as fs from "node:fs";
+import { fileHolds } from "../common/file-holds.js";
 import * as path from "node:path";
 import { writeFileConfined } from "../common/confined-write.js";
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
@@ -87,32 +88,6 @@ export function writeLockfileIfChanged(lockPath: string, text: string, options: 
   }
 }
 
-/** Bytes compared per read by {@link fileHolds}. */
-const COMPARE_CHUNK = 256 * 1024;
-
-/**
- * True when the file at `file` holds exactly `bytes` (its size first, then its contents a
- * chunk at a time, without reading it whole); false when it differs or cannot be read.
- */
-function fileHolds(file: string, bytes: Uint8Array): boolean {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, "r");
-    if (fs.fstatSync(fd).size !== bytes.byteLength) return false;
-    const chunk = Buffer.allocUnsafe(Math.min(COMPARE_CHUNK, Math.max(bytes.byteLength, 1)));
-    for (let offset = 0; offset < bytes.byteLength; ) {
-      const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, bytes.byteLength - offset), offset);
-      if (read === 0 || !chunk.subarray(0, read).equals(bytes.subarray(offset, offset + read))) return false;
-      offset += read;
-    }
-    // Nothing after the expected end (the file grew since the fstat).
-    return fs.readSync(fd, chunk, 0, 1, bytes.byteLength) === 0;
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
 
 function readExisting(lockPath: string): Buffer | undefined {
   try {

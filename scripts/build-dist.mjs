@@ -25,7 +25,7 @@
  * Exits 1, printing the errors, on a syntax error or a failed declaration emit; the key is written
  * only after a build that succeeded.
  */
-import { createHash } from "node:crypto";
+import { fileHash } from "./build-key.mjs";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
@@ -41,14 +41,6 @@ const DECLARATION_WORKER = "assembly-line build-dist declarations";
 /** The key's format; another format is never current. */
 const KEY_FORMAT = 1;
 
-/** SHA-256 (hex) of a file's bytes, or `null` when it cannot be read. */
-function fileHash(file) {
-  try {
-    return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The sources `tsconfig.build.json` includes (its `include` folders; every `.ts` file that is not a

@@ -25,7 +25,7 @@ import * as path from "node:path";
 const KEY_FORMAT = 1;
 
 /** SHA-256 (hex) of the file's bytes, or `null` when it is not a readable file. */
-function fileHash(file) {
+export function fileHash(file) {
   try {
     return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
   } catch {
