@@ -24,6 +24,7 @@ export const OWN_PROCESS_FILES: readonly string[] = [
   "test/diagnostics/terminal-color.test.ts", // vi.stubEnv
   "test/runtime/child-script.test.ts", // vi.resetModules
   "test/runtime/early-start.test.ts", // LANG in process.env, process.umask, process.kill replaced
+  "test/runtime/process-escape.test.ts", // process.umask
   "test/runtime/sandbox.test.ts", // secrets and NODE_OPTIONS in process.env
   "test/runtime/sandbox-tls.test.ts", // NODE_EXTRA_CA_CERTS in process.env
   "test/runtime/shell-isolation.test.ts", // a secret and XDG_RUNTIME_DIR in process.env
