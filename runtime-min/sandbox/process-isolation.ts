@@ -197,20 +197,29 @@ exec "$@"`;
  * another, nor one holding a program of the launch (`programs`: this Node, `mount`…).
  */
 export function hiddenSocketDirs(programs: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
-  const candidates = ["/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm"];
-  if (env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR)) candidates.push(env.XDG_RUNTIME_DIR);
-  const real = new Set<string>();
-  for (const candidate of candidates) {
+  const realPrograms = programs.map(realOrSame);
+  const dirs = existingRealFolders(["/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm"], env);
+  return dirs.filter((dir) => !dirs.some((other) => other !== dir && within(other, dir)) && !realPrograms.some((program) => within(dir, program)));
+}
+
+/**
+ * The real paths of `candidates` and `$XDG_RUNTIME_DIR` (when absolute) that exist as folders
+ * other than `/`, in that order, each once: the folders where host sockets live that a sandbox
+ * process ({@link hiddenSocketDirs}) or a shell command (`./shell-isolation.ts`) never sees.
+ * A missing one has nothing to hide. Never throws.
+ */
+export function existingRealFolders(candidates: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  const all = env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR) ? [...candidates, env.XDG_RUNTIME_DIR] : candidates;
+  const found = new Set<string>();
+  for (const candidate of all) {
     try {
-      const dir = fs.realpathSync(candidate);
-      if (dir !== "/" && fs.statSync(dir).isDirectory()) real.add(dir);
+      const real = fs.realpathSync(candidate);
+      if (real !== "/" && fs.statSync(real).isDirectory()) found.add(real);
     } catch {
       // A missing folder has nothing to hide.
     }
   }
-  const realPrograms = programs.map(realOrSame);
-  const dirs = [...real];
-  return dirs.filter((dir) => !dirs.some((other) => other !== dir && within(other, dir)) && !realPrograms.some((program) => within(dir, program)));
+  return [...found];
 }
 
 /** What {@link LINK_GUARD_SCRIPT} hides and keeps: the folders it covers, the paths inside them it keeps, and where it stages them. */

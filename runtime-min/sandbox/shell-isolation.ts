@@ -46,7 +46,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { hiddenSocketDirs } from "./process-isolation.js";
+import { existingRealFolders, hiddenSocketDirs } from "./process-isolation.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { findExecutable, PROBE_TIMEOUT_MS, rememberedSetpriv, setprivWorks, SYSTEM_DIRS, withSetprivNote } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
@@ -199,18 +199,7 @@ export interface IsolatedCommand {
  * one that does not contain the state directory is where the setup stages the workspace).
  */
 export function hiddenHostDirs(env: NodeJS.ProcessEnv = process.env): string[] {
-  const candidates = ["/dev/shm"];
-  if (env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR)) candidates.push(env.XDG_RUNTIME_DIR);
-  const found = new Set<string>();
-  for (const candidate of candidates) {
-    try {
-      const real = fs.realpathSync(candidate);
-      if (real !== "/" && fs.statSync(real).isDirectory()) found.add(real);
-    } catch {
-      // A missing directory has nothing to hide.
-    }
-  }
-  return [...found];
+  return existingRealFolders(["/dev/shm"], env);
 }
 
 /**
