@@ -50,6 +50,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { LINK_GUARD_SCRIPT, hiddenSocketDirs, writeLinkGuardTable, type LinkGuardPaths } from "./link-guard.js";
 import { findExecutable, PROBE_TIMEOUT_MS, rememberedSetpriv, setprivWorks, withSetprivNote } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
 
@@ -73,11 +74,6 @@ export interface LaunchTools {
    * the child's own mount namespace ({@link LINK_GUARD_SCRIPT}).
    */
   readonly mount?: string;
-  /**
-   * coreutils `mkdir`, with `mount`: makes the paths a sandbox process keeps in the empty tmpfs
-   * the link guard puts over the folders where host sockets live ({@link hiddenSocketDirs}).
-   */
-  readonly mkdir?: string;
 }
 
 /** What the once-per-process probe found. */
@@ -106,11 +102,13 @@ export interface SandboxLaunch {
  * `/bin/sh`) with `nodeArgs`, wrapped as the module comment describes in what `tools` offers.
  * With `dataLimitMb` and `tools.prlimit`, `program` runs under that data size (`RLIMIT_DATA`,
  * soft and hard: `prlimit --data=<bytes> --`, innermost, so only the child is limited).
- * With `workspace` (a real, absolute path), `tools.unshare` and `tools.mount`, the link guard
- * runs first in the child's namespaces ({@link LINK_GUARD_SCRIPT}).
- * Network `"none"` needs `tools.unshare` (callers check).
+ * With `guard`, `tools.unshare` and `tools.mount`, the link guard runs first in the child's
+ * namespaces (`./link-guard.ts`): its mount table is written into `guard.tableDir` now, with
+ * the certificates the host names to Node and OpenSSL (`./sandbox-environment.ts`) and, under
+ * the host's network, the resolver's configuration kept visible. Network `"none"` needs
+ * `tools.unshare` (callers check). Throws what writing the table throws.
  */
-export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], network: NetworkPolicy, program: string = process.execPath, dataLimitMb?: number, workspace?: string, keep: readonly string[] = []): SandboxLaunch {
+export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], network: NetworkPolicy, program: string = process.execPath, dataLimitMb?: number, guard?: LinkGuardPaths): SandboxLaunch {
   let command = program;
   let args: string[] = [...nodeArgs];
   let isolated = false;
@@ -118,13 +116,12 @@ export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], n
     args = [`--data=${dataLimitMb * 1024 * 1024}`, "--", command, ...args];
     command = tools.prlimit;
   }
-  if (tools.unshare && tools.mount && workspace !== undefined) {
+  if (tools.unshare && tools.mount && guard !== undefined) {
     // Under the host's network the resolver's configuration stays, wherever it lies (`/run/systemd/resolve/`…).
-    // So do the certificates the host names to Node and OpenSSL (`../sandbox/sandbox-environment.ts`).
     const certificates = CERTIFICATE_VARIABLES.map((name) => process.env[name]).filter((value): value is string => value !== undefined && path.isAbsolute(value));
-    const needs = [workspace, ...keep, ...certificates, ...(network === "host" ? [RESOLVER_CONFIGURATION] : [])];
-    const hiding = tools.mkdir === undefined ? { stage: "", kept: [], hidden: [] } : socketHiding(needs, [program, tools.mount, tools.mkdir, tools.prlimit ?? PROBE_SHELL, PROBE_SHELL]);
-    args = ["-c", LINK_GUARD_SCRIPT, "link-guard", tools.mount, tools.mkdir ?? "", workspace, hiding.stage, String(hiding.kept.length), String(hiding.hidden.length), ...hiding.kept, ...hiding.hidden, command, ...args];
+    const keep = [...guard.keep, ...certificates, ...(network === "host" ? [RESOLVER_CONFIGURATION] : [])];
+    const table = writeLinkGuardTable({ ...guard, keep }, [program, tools.mount, tools.prlimit ?? PROBE_SHELL, PROBE_SHELL]);
+    args = ["-c", LINK_GUARD_SCRIPT, "link-guard", tools.mount, table, guard.workspace, command, ...args];
     command = PROBE_SHELL;
   }
   if (tools.unshare) {
@@ -137,130 +134,6 @@ export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], n
     command = tools.setpriv;
   }
   return { command, args, isolated };
-}
-
-/**
- * The link guard (`/bin/sh -c SCRIPT link-guard <mount> <mkdir> <workspace> <stage> <kept
- * count> <hidden count> <kept...> <hidden...> <program> <args...>`), run inside the child's
- * user and mount namespaces before the program:
- *
- * 1. hides the folders where host sockets live ({@link socketHiding}): each `kept` path (the
- *    workspace, the bridge folder, the bundle, where they lie in such a folder) is bind-mounted
- *    into a tmpfs over `stage`, an empty tmpfs is mounted over each `hidden` folder, and the
- *    kept paths are made again in it and moved back, so they keep their absolute paths;
- * 2. bind-mounts the workspace onto itself with `nosymfollow` (and `nosuid`, `nodev`; only this
- *    namespace sees the mount), enters it again (the working directory the process was spawned
- *    in is the folder under the new mount, where relative paths would still follow links);
- * 3. `exec`s the program, with the environment it was given (the shell's `PWD` and `OLDPWD`
- *    unset).
- *
- * A failure stops the launch (exit 125; the call reports a sandbox start failure): the child
- * never runs unguarded.
- */
-export const LINK_GUARD_SCRIPT = `mount_bin=$1 mkdir_bin=$2 workspace=$3 stage=$4 kept=$5 hidden=$6
-shift 6
-if [ "$kept" -gt 0 ]; then
-  "$mount_bin" -n -t tmpfs -o mode=0755,nosuid,nodev -- tmpfs "$stage" || exit 125
-  n=0
-  for item; do
-    n=$((n + 1)); [ "$n" -le "$kept" ] || break
-    if [ -d "$item" ]; then "$mkdir_bin" -- "$stage/$n" || exit 125; else : > "$stage/$n" || exit 125; fi
-    "$mount_bin" -n --bind -- "$item" "$stage/$n" || exit 125
-  done
-fi
-n=0
-for item; do
-  n=$((n + 1)); [ "$n" -le "$kept" ] && continue; [ "$n" -le $((kept + hidden)) ] || break
-  [ "$item" = "$stage" ] || "$mount_bin" -n -t tmpfs -o mode=0755,nosuid,nodev -- tmpfs "$item" || exit 125
-done
-n=0
-for item; do
-  n=$((n + 1)); [ "$n" -le "$kept" ] || break
-  if [ -d "$stage/$n" ]; then "$mkdir_bin" -p -- "$item" || exit 125
-  else "$mkdir_bin" -p -- "\${item%/*}" || exit 125; [ -e "$item" ] || : > "$item" || exit 125; fi
-  "$mount_bin" -n --move -- "$stage/$n" "$item" || exit 125
-done
-shift $((kept + hidden))
-"$mount_bin" -n --bind -o nosymfollow,nosuid,nodev -- "$workspace" "$workspace" || exit 125
-cd -- "$workspace" || exit 125
-unset PWD OLDPWD
-exec "$@"`;
-
-/**
- * The folders where the host's Unix sockets live, which a sandbox process never sees: `/run`
- * (and `/var/run`), `/tmp`, `/var/tmp`, `/dev/shm` and `$XDG_RUNTIME_DIR` — docker's and the
- * system bus's sockets, the user's session bus and `systemd` manager, ssh and gpg agents, a
- * database's or an X server's socket. Node 20's permission model does not check
- * `net.connect({ path })`, and a network namespace separates only abstract sockets, so without
- * this a tool connected to any socket file the host user may use, under network `"none"` too
- * (helper-89's review, finding 2). Real paths of the folders that exist, without one inside
- * another, nor one holding a program of the launch (`programs`: this Node, `mount`…).
- */
-export function hiddenSocketDirs(programs: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
-  const realPrograms = programs.map(realOrSame);
-  const dirs = existingRealFolders(["/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm"], env);
-  return dirs.filter((dir) => !dirs.some((other) => other !== dir && within(other, dir)) && !realPrograms.some((program) => within(dir, program)));
-}
-
-/**
- * The real paths of `candidates` and `$XDG_RUNTIME_DIR` (when absolute) that exist as folders
- * other than `/`, in that order, each once: the folders where host sockets live that a sandbox
- * process ({@link hiddenSocketDirs}) or a shell command (`./shell-isolation.ts`) never sees.
- * A missing one has nothing to hide. Never throws.
- */
-export function existingRealFolders(candidates: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
-  const all = env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR) ? [...candidates, env.XDG_RUNTIME_DIR] : candidates;
-  const found = new Set<string>();
-  for (const candidate of all) {
-    try {
-      const real = fs.realpathSync(candidate);
-      if (real !== "/" && fs.statSync(real).isDirectory()) found.add(real);
-    } catch {
-      // A missing folder has nothing to hide.
-    }
-  }
-  return [...found];
-}
-
-/** What {@link LINK_GUARD_SCRIPT} hides and keeps: the folders it covers, the paths inside them it keeps, and where it stages them. */
-export interface SocketHiding {
-  /** The folder whose tmpfs holds the kept paths meanwhile (`""` when none is kept). */
-  readonly stage: string;
-  /** The paths of `keep` that lie in a hidden folder. */
-  readonly kept: readonly string[];
-  /** The folders covered by an empty tmpfs. */
-  readonly hidden: readonly string[];
-}
-
-/**
- * What the link guard hides for a sandbox process that needs the paths `paths` (absolute; those
- * that exist are kept, by their real paths):
- * {@link hiddenSocketDirs}, keeping the paths of `keep` that lie in one of them, staged in the
- * first hidden folder that holds none. Where every hidden folder holds one, those holding one
- * are left visible (nothing is staged). Never throws.
- */
-export function socketHiding(paths: readonly string[], programs: readonly string[], env: NodeJS.ProcessEnv = process.env): SocketHiding {
-  let hidden = hiddenSocketDirs(programs, env);
-  const keep = paths.filter((item) => fs.existsSync(item)).map(realOrSame);
-  const holdsKept = (dir: string): boolean => keep.some((item) => item === dir || within(dir, item) || within(item, dir));
-  const stage = hidden.find((dir) => !holdsKept(dir));
-  if (stage === undefined) hidden = hidden.filter((dir) => !holdsKept(dir));
-  const kept = stage === undefined ? [] : keep.filter((item) => hidden.some((dir) => within(dir, item)));
-  return { stage: kept.length > 0 && stage !== undefined ? stage : "", kept, hidden };
-}
-
-/** The real path of `file`, or `file` when it has none (missing). */
-function realOrSame(file: string): string {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    return file;
-  }
-}
-
-/** True when `inner` is strictly inside `outer` (both normalized absolute paths). */
-function within(outer: string, inner: string): boolean {
-  return inner.startsWith(outer.endsWith("/") ? outer : `${outer}/`);
 }
 
 /** The environment variables of the sandbox's allowlist that name certificate files or folders, kept visible. */
@@ -330,7 +203,7 @@ export function takeKnownLaunchTools(tools: LaunchTools): void {
 function findLaunchers():
   | { readonly kind: "unavailable"; readonly probe: ProcessIsolationProbe }
   | { readonly kind: "remembered"; readonly tools: LaunchTools }
-  | { readonly kind: "unknown"; readonly tools: LaunchTools & { readonly unshare: string; readonly mkdir: string }; readonly fingerprint: string | undefined } {
+  | { readonly kind: "unknown"; readonly tools: LaunchTools & { readonly unshare: string; readonly mount: string }; readonly fingerprint: string | undefined } {
   if (process.platform !== "linux") return { kind: "unavailable", probe: { tools: { setpriv: undefined, unshare: undefined, prlimit: undefined }, unavailableReason: `namespaces are a Linux feature and this host runs ${process.platform}` } };
   const setpriv = findExecutable("setpriv");
   const unshare = findExecutable("unshare");
@@ -339,18 +212,16 @@ function findLaunchers():
   if (!unshare) return { kind: "unavailable", probe: { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: "util-linux `unshare` was not found on PATH" } };
   const mount = findExecutable("mount", [path.dirname(unshare)]);
   if (!mount) return { kind: "unavailable", probe: { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: "util-linux `mount` (the link guard) was not found on PATH" } };
-  const mkdir = findExecutable("mkdir");
-  if (!mkdir) return { kind: "unavailable", probe: { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: "`mkdir` (the link guard) was not found on PATH" } };
   // A success on this machine as it is now is remembered per agent (./probe-cache.ts); the
   // kernel's release is part of it, since the link guard needs Linux 5.10.
-  const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, mount, mkdir, PROBE_SHELL, `kernel ${os.release()}`, "socket folders hidden"], hiddenSocketDirs([process.execPath, mount, mkdir, PROBE_SHELL]));
+  const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, mount, PROBE_SHELL, `kernel ${os.release()}`, "socket folders hidden by one mount table"], hiddenSocketDirs([process.execPath, mount, PROBE_SHELL]));
   const remembered = cachedSuccess("process", fingerprint);
   const note = rememberedSetpriv(remembered);
   const base = note?.value;
   const kept = note?.setprivLeftOut ? undefined : setpriv;
-  if (base === ISOLATED_WITH_LINK_GUARD) return { kind: "remembered", tools: { setpriv: kept, unshare, prlimit, mount, mkdir } };
+  if (base === ISOLATED_WITH_LINK_GUARD) return { kind: "remembered", tools: { setpriv: kept, unshare, prlimit, mount } };
   if (base === ISOLATED_WITHOUT_LINK_GUARD) return { kind: "remembered", tools: { setpriv: kept, unshare, prlimit } };
-  return { kind: "unknown", tools: { setpriv, unshare, prlimit, mount, mkdir }, fingerprint };
+  return { kind: "unknown", tools: { setpriv, unshare, prlimit, mount }, fingerprint };
 }
 
 /** What the probe cache remembers of a launch that isolates and guards links (older records said "isolated"). */
@@ -365,21 +236,30 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
   if (found.kind === "unavailable") return found.probe;
   if (found.kind === "remembered") return found.tools.mount ? { tools: found.tools } : { tools: found.tools, linkGuardUnavailableReason: NO_LINK_GUARD };
   const { tools, fingerprint } = found;
-  const { unshare, prlimit, mount, mkdir } = tools;
+  const { unshare, prlimit, mount } = tools;
   // A `setpriv` that cannot set the parent-death signal is left out rather than failing every launch.
   const setpriv = tools.setpriv !== undefined && (await setprivWorks(tools.setpriv)) ? tools.setpriv : undefined;
   const leftOut = setpriv !== tools.setpriv;
   const namespaces = `\`${unshare} --user --map-root-user --pid --net\``;
-  // The launch of a sandbox process, with `/bin/sh` for Node, in a folder holding a link that
-  // the guard must keep the shell from following (`test -e` through it fails with ELOOP).
+  // The launch of a sandbox process, with `/bin/sh` for Node, in a workspace holding a link that
+  // the guard must keep the shell from following (`test -e` through it fails with ELOOP), and
+  // keeping a file outside it: under `/tmp`, a hidden folder, this runs every kind of line of
+  // the link guard's table (`./link-guard.ts`).
   let folder: string | undefined;
   let failure: string | undefined;
   try {
     folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "assembly-line-probe-")));
-    fs.symlinkSync("/", path.join(folder, "link"));
-    const check = `${PID_ONE_CHECK}; ! test -e "$1/link/" || { echo "mount -o nosymfollow did not stop a link (Linux 5.10 and util-linux 2.38 are needed)" >&2; exit 1; }`;
-    const failed = await launchFails(sandboxLaunch({ setpriv, unshare, prlimit: undefined, mount, mkdir }, ["-c", check, "probe", folder], "none", PROBE_SHELL, undefined, folder));
-    failure = failed && `${namespaces} with the link guard (\`mount --bind -o nosymfollow\`) failed: ${failed}`;
+    const workspace = path.join(folder, "workspace");
+    const kept = path.join(folder, "kept", "file");
+    const tableDir = path.join(folder, "table");
+    fs.mkdirSync(workspace);
+    fs.mkdirSync(path.dirname(kept));
+    fs.mkdirSync(tableDir, { mode: 0o700 });
+    fs.writeFileSync(kept, "kept\n");
+    fs.symlinkSync("/", path.join(workspace, "link"));
+    const check = `${PID_ONE_CHECK}; ! test -e "$1/link/" || { echo "mount -o nosymfollow did not stop a link (Linux 5.10 and util-linux 2.38 are needed)" >&2; exit 1; }; test -f "$2" || { echo "the link guard hid a path it keeps" >&2; exit 1; }`;
+    const failed = await launchFails(sandboxLaunch({ setpriv, unshare, prlimit: undefined, mount }, ["-c", check, "probe", workspace, kept], "none", PROBE_SHELL, undefined, { workspace, keep: [kept], tableDir }));
+    failure = failed && `${namespaces} with the link guard (\`mount -a\` of its table: \`nosymfollow\` binds, \`X-mount.mkdir\`) failed: ${failed}`;
   } catch (error) {
     failure = `could not prepare the link guard's probe folder: ${(error as Error).message}`;
   } finally {
@@ -387,7 +267,7 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
   }
   if (failure === undefined) {
     recordSuccess("process", fingerprint, withSetprivNote(ISOLATED_WITH_LINK_GUARD, leftOut));
-    return { tools: { setpriv, unshare, prlimit, mount, mkdir } };
+    return { tools: { setpriv, unshare, prlimit, mount } };
   }
   // The namespaces without the guard (an older util-linux or kernel): kept, so that the PID and
   // network isolation and `network: "none"` still hold; the runtime then counts shell commands

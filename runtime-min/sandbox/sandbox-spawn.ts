@@ -116,7 +116,7 @@ export function spawnSandboxProcess(options: SandboxSpawnOptions): SpawnedSandbo
   fs.mkdirSync(path.join(options.workspace, ".tmp"), { recursive: true });
   const flags = sandboxNodeFlags({ read: [options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] }, options.permission);
   const nodeArgs = [...flags, `--max-old-space-size=${options.memoryMb}`, "--input-type=module", "-", bridgeDir, String(options.maxResultBytes)];
-  const launch = sandboxLaunch(options.launch, nodeArgs, options.network, undefined, processDataLimitMb(options.memoryMb), options.workspace, [bridgeDir, options.bundlePath]);
+  const launch = sandboxLaunch(options.launch, nodeArgs, options.network, undefined, processDataLimitMb(options.memoryMb), { workspace: options.workspace, keep: [options.bundlePath], tableDir: bridgeDir });
   const inherited = inheritedState(options.workspace);
   const child = spawn(launch.command, launch.args, {
     cwd: options.workspace,
@@ -182,7 +182,6 @@ export function sameSpawnOptions(a: SandboxSpawnOptions, b: SandboxSpawnOptions)
     a.launch.unshare === b.launch.unshare &&
     a.launch.prlimit === b.launch.prlimit &&
     a.launch.mount === b.launch.mount &&
-    a.launch.mkdir === b.launch.mkdir &&
     a.network === b.network &&
     a.memoryMb === b.memoryMb &&
     a.maxResultBytes === b.maxResultBytes

@@ -46,7 +46,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { existingRealFolders, hiddenSocketDirs } from "./process-isolation.js";
+import { existingRealFolders, hiddenSocketDirs } from "./link-guard.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { findExecutable, PROBE_TIMEOUT_MS, rememberedSetpriv, setprivWorks, SYSTEM_DIRS, withSetprivNote } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";

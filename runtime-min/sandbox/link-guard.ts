@@ -1,0 +1,240 @@
+/**
+ * The link guard of a sandbox process: what its mount namespace looks like before Node starts
+ * (`./process-isolation.ts` launches it).
+ *
+ * - **No symbolic link in the workspace is followed**: the workspace is bind-mounted
+ *   `nosymfollow` (and `nosuid`, `nodev`) in the child's mount namespace (review of 5 December,
+ *   F0; helper-89's review, finding 1).
+ * - **No Unix socket of the host is in reach by path**: an empty tmpfs covers each folder where
+ *   host sockets live ({@link hiddenSocketDirs}), and the paths the process needs that lie in
+ *   one of them (its workspace, bridge folder and bundle, the certificates the host names, the
+ *   resolver's configuration) are put back at their paths (helper-89's review, finding 2).
+ *
+ * All of it is one mount table ({@link linkGuardTable}) that one `mount -a -T <table>` process
+ * mounts in order ({@link LINK_GUARD_SCRIPT}): a `mount` or `mkdir` process per path cost a
+ * whole `call echo` about 67 ms (docs/performance.md, "Twenty-third round"). A table cannot
+ * `--move` a mount nor make a file, so the kept paths are bind-mounted from a staging tmpfs that
+ * an empty one covers at the end, and a kept file gets its mount point from a read-only
+ * skeleton folder the host writes beside the table.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** The paths of a launch's link guard. All absolute. */
+export interface LinkGuardPaths {
+  /** The child's workspace, a real path: mounted `nosymfollow,nosuid,nodev`; the child starts in it. */
+  readonly workspace: string;
+  /** Other paths the child needs (bridge folder, bundle, certificates…), kept visible at their paths. */
+  readonly keep: readonly string[];
+  /**
+   * A fresh folder of the host's, private to it (mode 0700), where the table and the skeleton
+   * folders are written (`.link-guard/`); kept visible, since `mount` reads the table and the
+   * skeletons from it. The bridge folder for a sandbox process, the probe's folder for the probe.
+   */
+  readonly tableDir: string;
+}
+
+/** A path the link guard keeps visible inside a hidden folder. */
+export interface KeptPath {
+  /** The real path. */
+  readonly path: string;
+  /** True for a folder, false for any other file (a bundle, a certificate file). */
+  readonly isFolder: boolean;
+}
+
+/** What the link guard hides and keeps: the folders it covers, the paths inside them it keeps, and where it stages them. */
+export interface SocketHiding {
+  /** The hidden folder whose tmpfs holds the kept paths meanwhile (`""` when none is kept). */
+  readonly stage: string;
+  /** The paths to keep that lie in a hidden folder, none inside another, sorted. */
+  readonly kept: readonly KeptPath[];
+  /** The folders covered by an empty tmpfs. */
+  readonly hidden: readonly string[];
+}
+
+/** The mount table of a launch and the skeleton it needs (paths relative to `<tableDir>/.link-guard/skeleton`). */
+export interface LinkGuardTable {
+  /** The table, in fstab(5)'s format, mounted in order by `mount -a -T`. */
+  readonly text: string;
+  /** Folders to make in the skeleton (absolute paths mirrored under it), outer ones first. */
+  readonly skeletonFolders: readonly string[];
+  /** Empty files to make in the skeleton: the mount points of kept files. */
+  readonly skeletonFiles: readonly string[];
+}
+
+/**
+ * The link guard (`/bin/sh -c SCRIPT link-guard <mount> <table> <workspace> <program>
+ * <args...>`), run inside the child's user and mount namespaces before the program: mounts the
+ * table ({@link linkGuardTable}) in one `mount -a` process, enters the workspace again (the
+ * working directory the process was spawned in is the folder under the new mounts, where
+ * relative paths would still follow links), and `exec`s the program with the environment it was
+ * given (the shell's `PWD` and `OLDPWD` unset). A failure stops the launch (exit 125; the call
+ * reports a sandbox start failure): the child never runs unguarded.
+ */
+export const LINK_GUARD_SCRIPT = `"$1" -n -a -T "$2" || exit 125
+cd -- "$3" || exit 125
+shift 3
+unset PWD OLDPWD
+exec "$@"`;
+
+/** The tmpfs sources of the table: each role its own, since `mount -a` skips an entry whose source is already mounted at its target. */
+const STAGE_SOURCE = "assembly-line-stage";
+const HIDDEN_SOURCE = "assembly-line-hidden";
+const COVER_SOURCE = "assembly-line-cover";
+const TMPFS_OPTIONS = "mode=0755,nosuid,nodev";
+/** The workspace's mount options: no link followed, no setuid file run, no device opened. */
+const WORKSPACE_OPTIONS = "nosymfollow,nosuid,nodev";
+
+/**
+ * Writes the link guard's table for `paths` into `<tableDir>/.link-guard/` (with the skeleton
+ * it needs) and returns the table's path, for {@link LINK_GUARD_SCRIPT}. `programs` are the
+ * executables of the launch (a folder holding one is not hidden). Throws what `mkdir` and
+ * `writeFile` throw (the table is made with `O_EXCL`: never through a link).
+ */
+export function writeLinkGuardTable(paths: LinkGuardPaths, programs: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
+  const hiding = socketHiding([paths.workspace, paths.tableDir, ...paths.keep], programs, env);
+  const guardDir = path.join(paths.tableDir, ".link-guard");
+  const skeleton = path.join(guardDir, "skeleton");
+  const table = linkGuardTable(hiding, paths.workspace, paths.tableDir);
+  fs.mkdirSync(guardDir, { mode: 0o700 });
+  for (const folder of table.skeletonFolders) fs.mkdirSync(skeleton + folder, { recursive: true, mode: 0o755 });
+  for (const file of table.skeletonFiles) fs.writeFileSync(skeleton + file, "", { flag: "wx", mode: 0o644 });
+  const tablePath = path.join(guardDir, "fstab");
+  fs.writeFileSync(tablePath, table.text, { flag: "wx", mode: 0o600 });
+  return tablePath;
+}
+
+/**
+ * The mount table that hides `hiding.hidden` and keeps `hiding.kept` ({@link socketHiding}),
+ * and guards `workspace`; the skeleton is read from `<tableDir>/.link-guard/skeleton`. In order:
+ *
+ * 1. a tmpfs over the stage, and each kept folder (for a kept file: its folder) bind-mounted
+ *    into it (`<stage>/<n>`);
+ * 2. an empty tmpfs over each other hidden folder;
+ * 3. for kept files, the skeleton of their outermost folders, read-only, at those folders' paths
+ *    (it holds an empty file where each kept file goes, and a folder where each kept folder
+ *    inside goes);
+ * 4. each kept folder bind-mounted back from the stage (`X-mount.mkdir` makes its mount point;
+ *    the workspace's mount `nosymfollow,nosuid,nodev`), then each kept file;
+ * 5. an empty tmpfs over the stage, which hid nothing else;
+ * 6. the workspace bind-mounted onto itself `nosymfollow,nosuid,nodev` where it was not kept.
+ *
+ * Pure; paths are escaped as fstab(5) requires.
+ */
+export function linkGuardTable(hiding: SocketHiding, workspace: string, tableDir: string): LinkGuardTable {
+  const lines: string[] = [];
+  const mount = (source: string, target: string, type: string, options: string): void => {
+    lines.push(`${fstabField(source)} ${fstabField(target)} ${type} ${options} 0 0`);
+  };
+  const folders = hiding.kept.filter((kept) => kept.isFolder).map((kept) => kept.path);
+  const files = hiding.kept.filter((kept) => !kept.isFolder).map((kept) => kept.path);
+  const staged = new Map<string, string>();
+  for (const source of [...folders, ...new Set(files.map((file) => path.dirname(file)))]) staged.set(source, `${hiding.stage}/${staged.size + 1}`);
+  // Where a path is until the stage is covered: under its staged folder, or where it is.
+  const stagedPath = (item: string): string => {
+    for (const [source, place] of staged) if (item === source || within(source, item)) return place + item.slice(source.length);
+    return item;
+  };
+  if (staged.size > 0) {
+    mount(STAGE_SOURCE, hiding.stage, "tmpfs", TMPFS_OPTIONS);
+    for (const [source, place] of staged) mount(source, place, "none", "bind,X-mount.mkdir");
+  }
+  for (const dir of hiding.hidden) if (dir !== hiding.stage) mount(HIDDEN_SOURCE, dir, "tmpfs", TMPFS_OPTIONS);
+  const parents = [...new Set(files.map((file) => path.dirname(file)))].sort();
+  const roots = parents.filter((parent) => !parents.some((other) => other !== parent && within(other, parent)));
+  const skeletonFolders: string[] = [];
+  for (const root of roots) {
+    skeletonFolders.push(...parents.filter((parent) => parent === root || within(root, parent)));
+    skeletonFolders.push(...folders.filter((folder) => within(root, folder)));
+    mount(stagedPath(path.join(tableDir, ".link-guard", "skeleton") + root), root, "none", "bind,ro,X-mount.mkdir");
+  }
+  for (const folder of folders) mount(staged.get(folder) as string, folder, "none", folder === workspace ? `bind,${WORKSPACE_OPTIONS},X-mount.mkdir` : "bind,X-mount.mkdir");
+  for (const file of files) mount(stagedPath(file), file, "none", "bind");
+  if (staged.size > 0) mount(COVER_SOURCE, hiding.stage, "tmpfs", TMPFS_OPTIONS);
+  if (!folders.includes(workspace)) mount(workspace, workspace, "none", `bind,${WORKSPACE_OPTIONS}`);
+  return { text: `${lines.join("\n")}\n`, skeletonFolders: [...new Set(skeletonFolders)].sort(), skeletonFiles: files };
+}
+
+/**
+ * `text` as a field of fstab(5): space, tab, newline, backslash and every other control
+ * character as a three-digit octal escape (`\040`), which libmount reads back.
+ */
+export function fstabField(text: string): string {
+  return text.replace(/[\u0000-\u0020\\\u007f]/g, (char) => `\\${char.charCodeAt(0).toString(8).padStart(3, "0")}`);
+}
+
+/**
+ * The folders where the host's Unix sockets live, which a sandbox process never sees: `/run`
+ * (and `/var/run`), `/tmp`, `/var/tmp`, `/dev/shm` and `$XDG_RUNTIME_DIR` — docker's and the
+ * system bus's sockets, the user's session bus and `systemd` manager, ssh and gpg agents, a
+ * database's or an X server's socket. Node 20's permission model does not check
+ * `net.connect({ path })`, and a network namespace separates only abstract sockets, so without
+ * this a tool connected to any socket file the host user may use, under network `"none"` too
+ * (helper-89's review, finding 2). Real paths of the folders that exist, without one inside
+ * another, nor one holding a program of the launch (`programs`: this Node, `mount`…).
+ */
+export function hiddenSocketDirs(programs: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  const realPrograms = programs.map(realOrSame);
+  const dirs = existingRealFolders(["/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm"], env);
+  return dirs.filter((dir) => !dirs.some((other) => other !== dir && within(other, dir)) && !realPrograms.some((program) => within(dir, program)));
+}
+
+/**
+ * The real paths of `candidates` and `$XDG_RUNTIME_DIR` (when absolute) that exist as folders
+ * other than `/`, in that order, each once: the folders where host sockets live that a sandbox
+ * process ({@link hiddenSocketDirs}) or a shell command (`./shell-isolation.ts`) never sees.
+ * A missing one has nothing to hide. Never throws.
+ */
+export function existingRealFolders(candidates: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  const all = env.XDG_RUNTIME_DIR && path.isAbsolute(env.XDG_RUNTIME_DIR) ? [...candidates, env.XDG_RUNTIME_DIR] : candidates;
+  const found = new Set<string>();
+  for (const candidate of all) {
+    try {
+      const real = fs.realpathSync(candidate);
+      if (real !== "/" && fs.statSync(real).isDirectory()) found.add(real);
+    } catch {
+      // A missing folder has nothing to hide.
+    }
+  }
+  return [...found];
+}
+
+/**
+ * What the link guard hides for a sandbox process that needs the paths `paths` (absolute; those
+ * that exist are kept, by their real paths, none inside another): {@link hiddenSocketDirs},
+ * keeping the paths that lie in one of them, staged in the first hidden folder that holds none.
+ * Where every hidden folder holds one, those holding one are left visible (nothing is staged).
+ * Never throws.
+ */
+export function socketHiding(paths: readonly string[], programs: readonly string[], env: NodeJS.ProcessEnv = process.env): SocketHiding {
+  let hidden = hiddenSocketDirs(programs, env);
+  const found: KeptPath[] = [];
+  for (const item of paths) {
+    try {
+      const real = fs.realpathSync(item);
+      if (!found.some((other) => other.path === real)) found.push({ path: real, isFolder: fs.statSync(real).isDirectory() });
+    } catch {
+      // A missing path has nothing to keep.
+    }
+  }
+  const keep = found.filter((item) => !found.some((other) => other.isFolder && within(other.path, item.path))).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const holdsKept = (dir: string): boolean => keep.some((item) => item.path === dir || within(dir, item.path) || within(item.path, dir));
+  const stage = hidden.find((dir) => !holdsKept(dir));
+  if (stage === undefined) hidden = hidden.filter((dir) => !holdsKept(dir));
+  const kept = stage === undefined ? [] : keep.filter((item) => hidden.some((dir) => within(dir, item.path)));
+  return { stage: kept.length > 0 && stage !== undefined ? stage : "", kept, hidden };
+}
+
+/** The real path of `file`, or `file` when it has none (missing). */
+function realOrSame(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+/** True when `inner` is strictly inside `outer` (both normalized absolute paths). */
+function within(outer: string, inner: string): boolean {
+  return inner.startsWith(outer.endsWith("/") ? outer : `${outer}/`);
+}
