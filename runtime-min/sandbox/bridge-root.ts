@@ -122,7 +122,7 @@ const TRASH_NAME = /^\.trash-(\d{1,10})-[0-9a-f-]{36}$/;
  * folder where the host's spare envelope was (H7b), folders without permissions, or hundreds of
  * thousands of files, whose removal held the host's event loop for as long as the tool took to
  * make them, long enough to lose other runs' leases (helper-65 B1). So a folder of a few plain
- * files — what the protocol leaves — is removed at once; anything else is renamed aside
+ * files and folders — what the protocol and the link guard leave — is removed at once; anything else is renamed aside
  * (`.trash-<pid>-<uuid>`) and removed by `rm -rf` (any depth, after `chmod -R u+rwx`) in a
  * process of its own that the host does not wait for. What a killed host left aside, the next
  * sweep ({@link removeStaleBridges}) removes.
@@ -150,25 +150,36 @@ export function removeBridgeFolder(dir: string): boolean {
   return true;
 }
 
-/** Removes `dir` when it holds at most {@link SMALL_BRIDGE_ENTRIES} entries, all plain files (reading no more than that); returns whether it did. */
+/**
+ * Removes `dir` when its tree holds at most {@link SMALL_BRIDGE_ENTRIES} entries, all plain
+ * files and folders (reading no more than that: what the protocol and the link guard's table
+ * and skeleton leave, `./link-guard.ts`); returns whether it did. Throws what reading or
+ * removing throws (the caller then moves the folder aside).
+ */
 function removeIfSmall(dir: string): boolean {
-  let folder: fs.Dir;
-  try {
-    folder = fs.opendirSync(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
-    throw error;
-  }
   const files: string[] = [];
-  try {
-    for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
-      if (!entry.isFile() || files.length === SMALL_BRIDGE_ENTRIES) return false;
-      files.push(entry.name);
+  const folders: string[] = [dir];
+  for (let index = 0; index < folders.length; index++) {
+    let folder: fs.Dir;
+    try {
+      folder = fs.opendirSync(folders[index] as string);
+    } catch (error) {
+      if (index === 0 && (error as NodeJS.ErrnoException).code === "ENOENT") return true;
+      throw error;
     }
-  } finally {
-    folder.closeSync();
+    try {
+      for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
+        if (files.length + folders.length > SMALL_BRIDGE_ENTRIES) return false;
+        const full = path.join(folders[index] as string, entry.name);
+        if (entry.isFile()) files.push(full);
+        else if (entry.isDirectory()) folders.push(full);
+        else return false;
+      }
+    } finally {
+      folder.closeSync();
+    }
   }
-  for (const name of files) fs.rmSync(path.join(dir, name), { force: true });
-  fs.rmdirSync(dir);
+  for (const file of files) fs.rmSync(file, { force: true });
+  for (const folder of folders.reverse()) fs.rmdirSync(folder);
   return true;
 }

@@ -64,11 +64,15 @@ describe("stale temporaries", () => {
     expect(fs.readdirSync(bridgeRoot).sort()).toEqual([path.basename(live), "my-notes"].sort());
   });
 
-  it("a bridge folder of a few files goes at once; a full one is moved aside and removed in the background, never on the host's thread (helper-65 B1)", async () => {
+  it("a bridge folder of a few files and folders goes at once; a full one is moved aside and removed in the background, never on the host's thread (helper-65 B1)", async () => {
     const bridgeRoot = tempDir("al-bridges-");
     const small = path.join(bridgeRoot, `${process.pid}-0f8fad5b-d9cb-469f-a165-70867728950e`);
     fs.mkdirSync(small);
     for (const name of ["h-1.json", ".h-2.json.tmp", "c-1.json"]) fs.writeFileSync(path.join(small, name), "{}");
+    // The link guard's table and skeleton (runtime-min/sandbox/link-guard.ts): a few folders more.
+    fs.mkdirSync(path.join(small, ".link-guard", "skeleton", "tmp", "agent", "bundles"), { recursive: true });
+    fs.writeFileSync(path.join(small, ".link-guard", "fstab"), "");
+    fs.writeFileSync(path.join(small, ".link-guard", "skeleton", "tmp", "agent", "bundles", "echo.mjs"), "");
     expect(removeBridgeFolder(small)).toBe(true);
     expect(fs.readdirSync(bridgeRoot)).toEqual([]);
     // What a hostile tool leaves: thousands of files in a sub-folder.
