@@ -63,17 +63,20 @@ export interface LinkGuardTable {
 }
 
 /**
- * The link guard (`/bin/sh -c SCRIPT link-guard <mount> <table> <workspace> <program>
- * <args...>`), run inside the child's user and mount namespaces before the program: mounts the
- * table ({@link linkGuardTable}) in one `mount -a` process, enters the workspace again (the
- * working directory the process was spawned in is the folder under the new mounts, where
- * relative paths would still follow links), and `exec`s the program with the environment it was
- * given (the shell's `PWD` and `OLDPWD` unset). A failure stops the launch (exit 125; the call
+ * The link guard (`/bin/sh -c SCRIPT link-guard <mount> <table> <workspace> <data KiB>
+ * <program> <args...>`), run inside the child's user and mount namespaces before the program:
+ * mounts the table ({@link linkGuardTable}) in one `mount -a` process, enters the workspace
+ * again (the working directory the process was spawned in is the folder under the new mounts,
+ * where relative paths would still follow links), sets the program's data size (`RLIMIT_DATA`,
+ * soft and hard, when `<data KiB>` is not empty: `ulimit -d`, a builtin where `prlimit` would be
+ * a process more), and `exec`s the program with the environment it was given (the shell's
+ * `PWD` and `OLDPWD` unset). A failure stops the launch (exit 125; the call
  * reports a sandbox start failure): the child never runs unguarded.
  */
 export const LINK_GUARD_SCRIPT = `"$1" -n -a -T "$2" || exit 125
 cd -- "$3" || exit 125
-shift 3
+[ -z "$4" ] || ulimit -d "$4" || exit 125
+shift 4
 unset PWD OLDPWD
 exec "$@"`;
 

@@ -5,7 +5,7 @@
  * The child is started as
  *
  *     setpriv --pdeathsig KILL -- unshare --user --map-root-user --pid --fork --mount-proc
- *       --kill-child [--net] -- [prlimit --data=<bytes> --] node <flags> --input-type=module - <bridgeDir>
+ *       --kill-child [--net] -- /bin/sh -c <link guard> … node <flags> --input-type=module - <bridgeDir>
  *
  * in its own session and process group (`spawn(..., { detached: true })`):
  *
@@ -34,11 +34,11 @@
  *   every path through a link there fails with `ELOOP`; the host's view is unchanged. A shell
  *   cannot make a hard link into the workspace either: there the workspace is a mount of its own
  *   (`link` across mounts fails with `EXDEV`), and the child may not call `link`.
- * - **A bounded data size** (`prlimit --data`, `RLIMIT_DATA`): the heap limit (`memoryMb`,
+ * - **A bounded data size** (`RLIMIT_DATA`: the link guard's `ulimit -d`, else `prlimit --data`): the heap limit (`memoryMb`,
  *   `--max-old-space-size`) does not count `Buffer`s and `ArrayBuffer`s, so the child's data as
  *   a whole is capped at twice `memoryMb` plus a headroom (`../host-limits.ts`); an allocation
  *   past it fails in the tool (`RangeError: Array buffer allocation failed`) or stops the
- *   process. Without `prlimit` (not Linux, no util-linux) only the heap is limited.
+ *   process. Without either (not Linux, no util-linux) only the heap is limited.
  *
  * Whether this works is probed once per process with the real launch (a success is remembered
  * per agent while the machine stays as it is: `./probe-cache.ts`). Where it does not (not
@@ -100,8 +100,9 @@ export interface SandboxLaunch {
 /**
  * The command line of a sandbox child: `program` (this Node unless given: the probe passes
  * `/bin/sh`) with `nodeArgs`, wrapped as the module comment describes in what `tools` offers.
- * With `dataLimitMb` and `tools.prlimit`, `program` runs under that data size (`RLIMIT_DATA`,
- * soft and hard: `prlimit --data=<bytes> --`, innermost, so only the child is limited).
+ * With `dataLimitMb`, `program` runs under that data size (`RLIMIT_DATA`, soft and hard, set
+ * for the child alone): by the link guard's shell (`ulimit -d`) where it runs, else by
+ * `prlimit --data=<bytes> --` (innermost) where `tools.prlimit` is.
  * With `guard`, `tools.unshare` and `tools.mount`, the link guard runs first in the child's
  * namespaces (`./link-guard.ts`): its mount table is written into `guard.tableDir` now, with
  * the certificates the host names to Node and OpenSSL (`./sandbox-environment.ts`) and, under
@@ -112,16 +113,19 @@ export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], n
   let command = program;
   let args: string[] = [...nodeArgs];
   let isolated = false;
-  if (tools.prlimit && dataLimitMb !== undefined) {
+  const guarded = tools.unshare !== undefined && tools.mount !== undefined && guard !== undefined;
+  // Under the link guard its shell sets the data size itself (`ulimit -d`): one process fewer.
+  if (tools.prlimit && dataLimitMb !== undefined && !guarded) {
     args = [`--data=${dataLimitMb * 1024 * 1024}`, "--", command, ...args];
     command = tools.prlimit;
   }
-  if (tools.unshare && tools.mount && guard !== undefined) {
+  if (guarded) {
     // Under the host's network the resolver's configuration stays, wherever it lies (`/run/systemd/resolve/`…).
     const certificates = CERTIFICATE_VARIABLES.map((name) => process.env[name]).filter((value): value is string => value !== undefined && path.isAbsolute(value));
     const keep = [...guard.keep, ...certificates, ...(network === "host" ? [RESOLVER_CONFIGURATION] : [])];
-    const table = writeLinkGuardTable({ ...guard, keep }, [program, tools.mount, tools.prlimit ?? PROBE_SHELL, PROBE_SHELL]);
-    args = ["-c", LINK_GUARD_SCRIPT, "link-guard", tools.mount, table, guard.workspace, command, ...args];
+    const mount = tools.mount as string;
+    const table = writeLinkGuardTable({ ...guard, keep }, [program, mount, PROBE_SHELL]);
+    args = ["-c", LINK_GUARD_SCRIPT, "link-guard", mount, table, guard.workspace, dataLimitMb === undefined ? "" : String(dataLimitMb * 1024), command, ...args];
     command = PROBE_SHELL;
   }
   if (tools.unshare) {
@@ -214,7 +218,7 @@ function findLaunchers():
   if (!mount) return { kind: "unavailable", probe: { tools: { setpriv, unshare: undefined, prlimit }, unavailableReason: "util-linux `mount` (the link guard) was not found on PATH" } };
   // A success on this machine as it is now is remembered per agent (./probe-cache.ts); the
   // kernel's release is part of it, since the link guard needs Linux 5.10.
-  const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, mount, PROBE_SHELL, `kernel ${os.release()}`, "socket folders hidden by one mount table"], hiddenSocketDirs([process.execPath, mount, PROBE_SHELL]));
+  const fingerprint = isolationFingerprint("process", [setpriv ?? "no setpriv", unshare, mount, PROBE_SHELL, `kernel ${os.release()}`, "link guard: one mount table, ulimit -d"], hiddenSocketDirs([process.execPath, mount, PROBE_SHELL]));
   const remembered = cachedSuccess("process", fingerprint);
   const note = rememberedSetpriv(remembered);
   const base = note?.value;
@@ -258,7 +262,7 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
     fs.writeFileSync(kept, "kept\n");
     fs.symlinkSync("/", path.join(workspace, "link"));
     const check = `${PID_ONE_CHECK}; ! test -e "$1/link/" || { echo "mount -o nosymfollow did not stop a link (Linux 5.10 and util-linux 2.38 are needed)" >&2; exit 1; }; test -f "$2" || { echo "the link guard hid a path it keeps" >&2; exit 1; }`;
-    const failed = await launchFails(sandboxLaunch({ setpriv, unshare, prlimit: undefined, mount }, ["-c", check, "probe", workspace, kept], "none", PROBE_SHELL, undefined, { workspace, keep: [kept], tableDir }));
+    const failed = await launchFails(sandboxLaunch({ setpriv, unshare, prlimit: undefined, mount }, ["-c", check, "probe", workspace, kept], "none", PROBE_SHELL, PROBE_DATA_LIMIT_MB, { workspace, keep: [kept], tableDir }));
     failure = failed && `${namespaces} with the link guard (\`mount -a\` of its table: \`nosymfollow\` binds, \`X-mount.mkdir\`) failed: ${failed}`;
   } catch (error) {
     failure = `could not prepare the link guard's probe folder: ${(error as Error).message}`;
@@ -277,6 +281,9 @@ async function runProbe(): Promise<ProcessIsolationProbe> {
   recordSuccess("process", fingerprint, withSetprivNote(ISOLATED_WITHOUT_LINK_GUARD, leftOut));
   return { tools: { setpriv, unshare, prlimit }, linkGuardUnavailableReason: failure };
 }
+
+/** The data size the probe's launch runs under (the link guard's `ulimit -d`), ample for a shell. */
+const PROBE_DATA_LIMIT_MB = 256;
 
 /** The probe's check that the shell is PID 1 of a namespace of its own, with no parent in it. */
 const PID_ONE_CHECK = 'test $$ -eq 1 && test "$PPID" -eq 0 || { echo "not PID 1 of its own namespace" >&2; exit 1; }';

@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRuntime, type Runtime, type RuntimeOptions } from "../../runtime-min/index.js";
 import { DEFAULT_HOST_LIMITS } from "../../runtime-min/host-limits.js";
 import { probeProcessIsolation, sandboxLaunch, setSandboxLaunchTools } from "../../runtime-min/sandbox/process-isolation.js";
+import { LINK_GUARD_SCRIPT } from "../../runtime-min/sandbox/link-guard.js";
+import { tempDir } from "../helpers/temp-tree.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 import { runSourceCli, sourceCliArgs } from "./helpers/run-source-cli.js";
@@ -180,7 +182,7 @@ describe("resource limits", () => {
     expect(result.error).toContain("--memory-mb");
   });
 
-  it.runIf(process.platform === "linux")("memory outside the heap (Buffers) is bounded too: the process's data size is 2 × memoryMb + 256 MiB (prlimit), and the run goes on", async () => {
+  it.runIf(process.platform === "linux")("memory outside the heap (Buffers) is bounded too: the process's data size is 2 × memoryMb + 256 MiB (the link guard's ulimit -d, or prlimit), and the run goes on", async () => {
     // util-linux, like setpriv and unshare: the launch has it here.
     expect((await probeProcessIsolation()).tools.prlimit).toMatch(/\/prlimit$/);
     const runtime = await open({ memoryMb: 64 });
@@ -208,6 +210,18 @@ describe("resource limits", () => {
     ]);
     expect(sandboxLaunch(tools, ["-"], "host", "/usr/bin/node").args).not.toContain("/usr/bin/prlimit");
     expect(sandboxLaunch({ ...tools, prlimit: undefined }, ["-"], "host", "/usr/bin/node", 320).args).not.toContain("--data=335544320");
+  });
+
+  it("under the link guard its shell sets the data size (ulimit -d, KiB), and prlimit is not started", () => {
+    const workspace = tempDir("al-guard-launch-");
+    const tableDir = path.join(workspace, "bridge");
+    fs.mkdirSync(tableDir, { mode: 0o700 });
+    const tools = { setpriv: undefined, unshare: "/usr/bin/unshare", prlimit: "/usr/bin/prlimit", mount: "/usr/bin/mount" };
+    const launch = sandboxLaunch(tools, ["-"], "host", "/usr/bin/node", 320, { workspace, keep: [], tableDir });
+    expect(launch.args).not.toContain("/usr/bin/prlimit");
+    const script = launch.args.indexOf(LINK_GUARD_SCRIPT);
+    expect(launch.args.slice(script + 1, script + 7)).toEqual(["link-guard", "/usr/bin/mount", path.join(tableDir, ".link-guard", "fstab"), workspace, String(320 * 1024), "/usr/bin/node"]);
+    expect(LINK_GUARD_SCRIPT).toContain('ulimit -d "$4"');
   });
 
   it("an oversized result is refused as execution_error naming maxResultBytes, in the sandbox and in direct mode", async () => {
