@@ -22,7 +22,8 @@ describe.runIf(process.platform === "linux" && realUnshare !== undefined && real
     const bin = tempDir("al-old-mount-");
     // The probe looks for mount beside unshare first: both here.
     fs.symlinkSync(realUnshare!, path.join(bin, "unshare"));
-    fs.writeFileSync(path.join(bin, "mount"), `#!/bin/sh\ncase " $* " in *nosymfollow*) echo "mount: unknown mount option nosymfollow" >&2; exit 32 ;; esac\nexec ${realMount} "$@"\n`, { mode: 0o755 });
+    // It refuses the option on its command line and in a table it is given (`mount -a -T <table>`: the link guard's).
+    fs.writeFileSync(path.join(bin, "mount"), `#!/bin/sh\nfor arg; do case "$arg" in *nosymfollow*) refused=1 ;; esac; [ -f "$arg" ] && grep -q nosymfollow "$arg" && refused=1; done\nif [ -n "$refused" ]; then echo "mount: unknown mount option nosymfollow" >&2; exit 32; fi\nexec ${realMount} "$@"\n`, { mode: 0o755 });
     const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` };
     const root = copyAgent(supportAgentRoot);
     const call = (...extra: string[]) => runCli(["call", "echo", "--input", '{"message":"hi"}', "--format", "json", ...extra], { cwd: root, env });
