@@ -164,7 +164,7 @@ export const ValidationMessages = defineMessages({
     severity: "error",
     message: "The {0} has a $ref to '{1}', which does not resolve.",
     hint: "Point $ref at a definition inside the schema, e.g. '#/$defs/name'; remote schemas are never fetched.",
-    docs: "References are resolved inside the schema only; nothing is fetched at compile time.",
+    docs: "References are resolved inside the schema only; nothing is fetched at compile time. Reported at the `$ref` value itself (found by its text, under the base URI ajv names), every unresolved `$ref` of the schema in one run: the local JSON-Pointer references (`#/…`) whose target does not exist are found without ajv, any other (an anchor, a relative URI) by asking ajv again without those already found (docs/schemas.md).",
   },
   SchemaNotCompilable: {
     code: "AL4025",
