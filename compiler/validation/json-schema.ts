@@ -446,15 +446,23 @@ function localRefTarget(schema: JsonObject, pointer: string): string | undefined
 
 /** The pointer the `$ref` of `ref` (a subschema of `schema`) names inside `schema`, as {@link localRefTarget}. */
 function localRefOf(schema: JsonObject, ref: unknown): string | undefined {
-  if (!isJsonObject(ref) || typeof ref["$ref"] !== "string" || !ref["$ref"].startsWith("#")) return undefined;
+  const target = isJsonObject(ref) && typeof ref["$ref"] === "string" ? localPointerOf(ref["$ref"]) : undefined;
+  return target !== undefined && isJsonObject(valueAtPointer(schema, target)) ? target : undefined;
+}
+
+/**
+ * The JSON Pointer a `$ref` text names inside the same schema (`"#"` → `""`, `"#/$defs/a%20b"` →
+ * `"/$defs/a b"`); `undefined` for anything else (an anchor, another URI, a bad escape).
+ */
+function localPointerOf(text: string): string | undefined {
+  if (!text.startsWith("#")) return undefined;
   let target: string;
   try {
-    target = decodeURIComponent(ref["$ref"].slice(1));
+    target = decodeURIComponent(text.slice(1));
   } catch {
     return undefined;
   }
-  if (target !== "" && !target.startsWith("/")) return undefined; // an anchor, not a pointer
-  return isJsonObject(valueAtPointer(schema, target)) ? target : undefined;
+  return target === "" || target.startsWith("/") ? target : undefined;
 }
 
 /** What {@link compileErrorDiagnostics} needs besides the message: who compiles, and how to report. */
@@ -481,8 +489,8 @@ function compileErrorDiagnostics(message: string, compiled: JsonObject, context:
 
 /** The `$ref` text and base URI of ajv's "can't resolve reference R from id B" message. */
 function unresolvedRefOf(message: string | null): { readonly text: string; readonly base: string } | undefined {
-  const match = message === null ? null : /can't resolve reference (\S+) from id (\S+)/.exec(message);
-  return match ? { text: match[1]!, base: match[2]! } : undefined;
+  const match = message === null ? null : /can't resolve reference (\S+)(?: from id (\S+))?/.exec(message);
+  return match ? { text: match[1]!, base: match[2] ?? "#" } : undefined;
 }
 
 /** How many more compiles one schema's unresolved `$ref`s may cost (one per distinct reference ajv names that the located check did not find). */
@@ -590,14 +598,8 @@ function resolveBase(id: string, parent: string | undefined): string {
 
 /** Whether `text` is a JSON-Pointer `$ref` into the same document (`#/…`) whose target does not exist. */
 function isMissingLocalTarget(schema: JsonObject, text: string): boolean {
-  if (!text.startsWith("#/")) return false;
-  let pointer: string;
-  try {
-    pointer = decodeURIComponent(text.slice(1));
-  } catch {
-    return false;
-  }
-  return valueAtPointer(schema, pointer) === undefined;
+  const pointer = localPointerOf(text);
+  return pointer !== undefined && valueAtPointer(schema, pointer) === undefined;
 }
 
 /** Maps the message `ajv.compile` threw to a diagnostic, located when ajv names a schema path. */
@@ -613,8 +615,8 @@ function compileErrorDiagnostic(message: string, report: Report, role: string, s
     const index = Array.isArray(names) ? names.indexOf(required[1]!) : -1;
     return report(Diagnostics.SchemaRequiredNotDefined, `${relative}/required${index >= 0 ? `/${index}` : ""}`, [role, required[1]!]);
   }
-  const ref = /can't resolve reference (\S+)/.exec(message);
-  if (ref) return report(Diagnostics.SchemaUnresolvedRef, relative, [role, ref[1]!]);
+  const ref = unresolvedRefOf(message);
+  if (ref) return report(Diagnostics.SchemaUnresolvedRef, relative, [role, ref.text]);
   const meta = /^no schema with key or ref "([^"]*)"/.exec(message);
   if (meta) return report(Diagnostics.SchemaDialectUnsupported, "/$schema", [role, meta[1]!]);
   const tuple = /"(items|prefixItems)" is (\d+)-tuple, but minItems or maxItems\/(additionalItems|items) are not specified or different/.exec(message);
