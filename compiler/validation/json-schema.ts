@@ -213,12 +213,9 @@ function compiledSubschemas(schema: JsonObject, dialect: SchemaDialect): Compile
   const referenced = new Set<string>();
   walkSubschemas(schema, dialect, (subschema) => {
     const ref = subschema["$ref"];
-    if (typeof ref !== "string" || !ref.startsWith("#/")) return;
-    try {
-      referenced.add(decodeURIComponent(ref.slice(1)));
-    } catch {
-      // not a pointer: resolves to nothing here
-    }
+    // Not a pointer below the root: names no definition here.
+    const target = typeof ref === "string" ? localPointerOf(ref) : undefined;
+    if (target) referenced.add(target);
   });
   const isReferenced = (pointer: string) => [...referenced].some((target) => target === pointer || target.startsWith(`${pointer}/`));
   const skipped: string[] = [];
