@@ -10,7 +10,7 @@ import type { JsonValue } from "../../common/json-value.js";
 import type { DefinedTool } from "../model.js";
 import { coreFunctionOf, skipTypeWrappers, type ParsedSource } from "./core-imports.js";
 import { spanLocation, toLocatedValue, ValueTooLargeError, type Located, type Span } from "./located-tree.js";
-import { moduleScopeOf, type ImportBinding } from "./module-scope.js";
+import { moduleScopeOf } from "./module-scope.js";
 import type { StaticEvaluator } from "./static-evaluator.js";
 import { DEFAULT_SIDE_EFFECT } from "../../contract/approval.js";
 import { TOOL_DEFINITION_FIELDS } from "../../contract/authoring-core.js";
@@ -75,11 +75,19 @@ export interface UnknownToolField {
 const MAX_SPREAD_DEPTH = 4;
 
 /**
- * The parsed module a named import of `from` names, when it is a relative module of the same
- * plugin that parsed without errors (`definition-analysis.ts` resolves it through the session,
- * so the module is a dependency of the analysis); `undefined` for anything else. Reports nothing.
+ * The parsed module the import specifier `specifier`, written in `from`, names when it is a
+ * relative module of the same plugin that parsed without errors (`definition-analysis.ts`
+ * resolves it through the session, so the module is a dependency of the analysis and an edit
+ * of it invalidates the cached result); `undefined` for anything else. Reports nothing.
  */
-export type ImportedModule = (from: ParsedSource, binding: ImportBinding) => ParsedSource | undefined;
+export type ImportedModule = (from: ParsedSource, specifier: string) => ParsedSource | undefined;
+
+/**
+ * How many modules one spread's named import may look into (`import { x }` → `export { x } from`
+ * → `export *` → … → `export const x`, each `export *` tried counting too); past it the spread
+ * is not followed (nothing reported).
+ */
+const MAX_IMPORT_HOPS = 8;
 
 /** An object literal and the module it is written in. */
 interface ModuleLiteral {
@@ -92,12 +100,13 @@ interface ModuleLiteral {
  * that are not {@link TOOL_DEFINITION_FIELDS}: written keys only (a computed key says nothing
  * certain about a name). A spread is followed when its source is an object literal of this
  * file (inline, or a top-level `const` that is not destructured) or, given `imported`, a named
- * import of such a `const` exported by a relative module of the same plugin (read statically,
- * never run), spreads of spreads too, each in its own module, up to {@link MAX_SPREAD_DEPTH}; a
+ * import of such a `const` exported by a relative module of the same plugin, directly or through
+ * re-exports ({@link importedLiteral}; read statically, never run), spreads of spreads too, each
+ * in its own module, up to {@link MAX_SPREAD_DEPTH}; a
  * key that reaches the call that way is reported only when it is a near miss of a field
  * (`isNearMiss`: `descripton`), since an object spread into several places may carry data the
  * others use, and `tsc` checks no excess property of a spread (helper-76). A spread of anything
- * else (a package, a re-export, a call, a parameter) is not guessed at.
+ * else (a package, a default or namespace import, a call, a parameter) is not guessed at.
  */
 export function unknownToolFields(module: ParsedSource, call: ts.CallExpression, isNearMiss: (name: string) => boolean, imported?: ImportedModule): UnknownToolField[] {
   const object = toolObject(module, call);
@@ -123,23 +132,71 @@ export function unknownToolFields(module: ParsedSource, call: ts.CallExpression,
 }
 
 /**
- * A spread's source as an object literal: one of `module` ({@link objectLiteralOf}), or the
- * top-level `const` a named import names in the module `imported` resolves it to, when that
- * module exports it under that name from its own declaration (`export const base = {...}` or
- * `export { base }`).
+ * A spread's source as an object literal: one of `module` ({@link objectLiteralOf}), or, given
+ * `imported`, the `const` a named import names ({@link boundLiteral}).
  */
 function spreadSourceOf(module: ParsedSource, expression: ts.Expression, imported: ImportedModule | undefined): ModuleLiteral | undefined {
   const literal = objectLiteralOf(module, expression);
   if (literal) return { literal, module };
   const value = skipTypeWrappers(expression);
   if (!imported || !ts.isIdentifier(value)) return undefined;
-  const binding = moduleScopeOf(module).bindings.get(value.text);
-  if (binding?.kind !== "import" || binding.typeOnly || binding.imported === "*" || binding.imported === "default") return undefined;
-  const target = imported(module, binding);
-  const exported = target ? moduleScopeOf(target).exports.get(binding.imported) : undefined;
-  if (!target || exported?.kind !== "local" || exported.typeOnly) return undefined;
-  const source = constLiteralOf(target, exported.localName);
-  return source ? { literal: source, module: target } : undefined;
+  return boundLiteral(module, value.text, { imported, hops: 0, seen: new Set() });
+}
+
+/** The state of following one named import: the module loader, the hops so far, the exports visited. */
+interface ImportWalk {
+  readonly imported: ImportedModule;
+  hops: number;
+  /** `path` + NUL + export name of each export looked at: a re-export cycle stops there. */
+  readonly seen: Set<string>;
+}
+
+/**
+ * The object literal the top-level name `name` of `module` holds: its own non-destructured
+ * `const`, or, when `name` is a named import (`import { x as name }`), what the imported
+ * module exports under `x` ({@link exportedLiteral}). Type-only, default and namespace
+ * imports give `undefined`.
+ */
+function boundLiteral(module: ParsedSource, name: string, walk: ImportWalk): ModuleLiteral | undefined {
+  const binding = moduleScopeOf(module).bindings.get(name);
+  if (binding?.kind !== "import") {
+    const literal = constLiteralOf(module, name);
+    return literal ? { literal, module } : undefined;
+  }
+  if (binding.typeOnly) return undefined;
+  return importedLiteral(module, binding.specifier, binding.imported, walk);
+}
+
+/** What the module `specifier` (written in `from`) exports under `name`, when it is a relative module of the plugin. */
+function importedLiteral(from: ParsedSource, specifier: string, name: string, walk: ImportWalk): ModuleLiteral | undefined {
+  if (name === "*" || name === "default" || walk.hops >= MAX_IMPORT_HOPS) return undefined;
+  walk.hops++;
+  const target = walk.imported(from, specifier);
+  return target ? exportedLiteral(target, name, walk) : undefined;
+}
+
+/**
+ * The object literal `module` exports under `name`, followed the way ES modules resolve an
+ * export: its own export (`export const name`, `export { local as name }`, where `local` may
+ * itself be a named import), a re-export (`export { x as name } from "…"`), else the first
+ * `export * from "…"` that has it (as the static evaluator's `findExport` does). An export seen
+ * before in this walk (a re-export cycle, which `tsc` reports) stops the walk; nothing is
+ * reported here.
+ */
+function exportedLiteral(module: ParsedSource, name: string, walk: ImportWalk): ModuleLiteral | undefined {
+  const key = `${module.path}\0${name}`;
+  if (walk.seen.has(key)) return undefined;
+  walk.seen.add(key);
+  const scope = moduleScopeOf(module);
+  const exported = scope.exports.get(name);
+  if (exported?.kind === "local") return exported.typeOnly ? undefined : boundLiteral(module, exported.localName, walk);
+  if (exported?.kind === "reexport") return exported.typeOnly ? undefined : importedLiteral(module, exported.specifier, exported.imported, walk);
+  if (exported || name === "default") return undefined;
+  for (const star of scope.starExports) {
+    const found = importedLiteral(module, star.specifier, name, walk);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**

@@ -18,7 +18,7 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { TOOL_DEFINITION_FIELDS } from "../../contract/authoring-core.js";
 import { reportInvalidUtf8, reportSyntaxProblems, reportUnreadable } from "./file-problems.js";
-import { moduleScopeOf, type ExportTarget, type ImportBinding, type ModuleScope } from "./module-scope.js";
+import { moduleScopeOf, type ExportTarget, type ModuleScope } from "./module-scope.js";
 import { resolveImport } from "./module-resolution.js";
 import { StaticEvaluator } from "./static-evaluator.js";
 import { byCodeUnits } from "../../common/compare.js";
@@ -84,8 +84,8 @@ export function analyzeDefinitionModule(session: AnalysisSession, definitionFile
 function reportUnknownFields(session: AnalysisSession, module: ParsedSource, calls: ReadonlySet<ts.CallExpression>): void {
   const known = TOOL_DEFINITION_FIELDS;
   // A spread's source imported from a relative module of the plugin is read there, never run.
-  const imported = (from: ParsedSource, binding: ImportBinding): ParsedSource | undefined => {
-    const resolution = resolveImport(binding.specifier, from.path, session);
+  const imported = (from: ParsedSource, specifier: string): ParsedSource | undefined => {
+    const resolution = resolveImport(specifier, from.path, session);
     if (resolution.kind !== "module") return undefined;
     const loaded = session.load(resolution.path, false);
     return loaded?.kind === "module" && loaded.module.sourceFile && loaded.module.syntaxErrors.length === 0 ? (loaded.module as ParsedSource) : undefined;

@@ -134,7 +134,7 @@ export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject, compi
   // ajv's own compile error, unless it is one of those already located (an unknown keyword or
   // an invalid pattern is what ajv stopped at; a format or required name is reported above).
   if (keywords.length === 0 && cycles.length === 0 && verdict.compileError !== null) {
-    diagnostics = withFurther(diagnostics, [compileErrorDiagnostic(verdict.compileError, report, subject.role, schema)]);
+    diagnostics = withFurther(diagnostics, compileErrorDiagnostics(verdict.compileError, schema, { compiler, dialect, report, role: subject.role, original: schema }));
   }
   // ajv stopped at the first of the located mistakes: what it says without them. (A $ref cycle
   // would send ajv round it for ever.)
@@ -181,8 +181,8 @@ function hiddenMistakes(
   // Formats, required names, keywords and patterns are the located checks' to judge on the schema
   // as written (a required name under a misspelt `properties` is that one mistake, AL4020):
   // taking `propertes` out must not make its names undefined.
-  const compiled = verdict.compileError === null ? undefined : compileErrorDiagnostic(verdict.compileError, report, role, original);
-  if (compiled && !LOCATED_CODES.has(compiled.code)) found.push(compiled);
+  const compiled = verdict.compileError === null ? [] : compileErrorDiagnostics(verdict.compileError, repaired, { compiler, dialect, report, role, original });
+  found.push(...compiled.filter((d) => !LOCATED_CODES.has(d.code)));
   if (defaults && holdsKey(repaired, "default")) found.push(...defaultDiagnostics(compiledSubschemas(repaired, dialect), repaired, dialect, report, role));
   return found;
 }
@@ -213,12 +213,9 @@ function compiledSubschemas(schema: JsonObject, dialect: SchemaDialect): Compile
   const referenced = new Set<string>();
   walkSubschemas(schema, dialect, (subschema) => {
     const ref = subschema["$ref"];
-    if (typeof ref !== "string" || !ref.startsWith("#/")) return;
-    try {
-      referenced.add(decodeURIComponent(ref.slice(1)));
-    } catch {
-      // not a pointer: resolves to nothing here
-    }
+    // Not a pointer below the root: names no definition here.
+    const target = typeof ref === "string" ? localPointerOf(ref) : undefined;
+    if (target) referenced.add(target);
   });
   const isReferenced = (pointer: string) => [...referenced].some((target) => target === pointer || target.startsWith(`${pointer}/`));
   const skipped: string[] = [];
@@ -446,15 +443,160 @@ function localRefTarget(schema: JsonObject, pointer: string): string | undefined
 
 /** The pointer the `$ref` of `ref` (a subschema of `schema`) names inside `schema`, as {@link localRefTarget}. */
 function localRefOf(schema: JsonObject, ref: unknown): string | undefined {
-  if (!isJsonObject(ref) || typeof ref["$ref"] !== "string" || !ref["$ref"].startsWith("#")) return undefined;
+  const target = isJsonObject(ref) && typeof ref["$ref"] === "string" ? localPointerOf(ref["$ref"]) : undefined;
+  return target !== undefined && isJsonObject(valueAtPointer(schema, target)) ? target : undefined;
+}
+
+/**
+ * The JSON Pointer a `$ref` text names inside the same schema (`"#"` → `""`, `"#/$defs/a%20b"` →
+ * `"/$defs/a b"`); `undefined` for anything else (an anchor, another URI, a bad escape).
+ */
+function localPointerOf(text: string): string | undefined {
+  if (!text.startsWith("#")) return undefined;
   let target: string;
   try {
-    target = decodeURIComponent(ref["$ref"].slice(1));
+    target = decodeURIComponent(text.slice(1));
   } catch {
     return undefined;
   }
-  if (target !== "" && !target.startsWith("/")) return undefined; // an anchor, not a pointer
-  return isJsonObject(valueAtPointer(schema, target)) ? target : undefined;
+  return target === "" || target.startsWith("/") ? target : undefined;
+}
+
+/** What {@link compileErrorDiagnostics} needs besides the message: who compiles, and how to report. */
+interface CompileContext {
+  readonly compiler: SchemaCompiler;
+  readonly dialect: SchemaDialect;
+  readonly report: Report;
+  readonly role: string;
+  /** The schema as written: locations and words come from it (the compiled one may be a repaired copy of it). */
+  readonly original: JsonObject;
+}
+
+/**
+ * The diagnostics of the message `ajv.compile` threw for `compiled` (the schema as written, or a
+ * copy without its located mistakes): one ({@link compileErrorDiagnostic}), but for an
+ * unresolved `$ref`, every unresolved `$ref` of the schema, each at its own `$ref`
+ * ({@link unresolvedRefDiagnostics}).
+ */
+function compileErrorDiagnostics(message: string, compiled: JsonObject, context: CompileContext): Diagnostic[] {
+  const ref = unresolvedRefOf(message);
+  const refs = ref ? unresolvedRefDiagnostics(ref, compiled, context) : [];
+  return refs.length > 0 ? refs : [compileErrorDiagnostic(message, context.report, context.role, context.original)];
+}
+
+/** The `$ref` text and base URI of ajv's "can't resolve reference R from id B" message. */
+function unresolvedRefOf(message: string | null): { readonly text: string; readonly base: string } | undefined {
+  const match = message === null ? null : /can't resolve reference (\S+)(?: from id (\S+))?/.exec(message);
+  return match ? { text: match[1]!, base: match[2] ?? "#" } : undefined;
+}
+
+/** How many more compiles one schema's unresolved `$ref`s may cost (one per distinct reference ajv names that the located check did not find). */
+const MAX_REF_ROUNDS = 16;
+
+/**
+ * Every `$ref` of `compiled` that does not resolve (AL4024), each at its `$ref` value (ajv's
+ * message names the reference, not where it is written). ajv throws at the first one, with its
+ * text and base URI: the `$ref`s with that text (under that base when it can be told) are it.
+ * Then, found without ajv, every local JSON-Pointer `$ref` (`#/…`) whose target does not exist,
+ * when the schema has no `$id` below its root (a nested `$id` makes `#/…` relative to another
+ * resource). ajv judges the schema again without all of those: another unresolved reference (an
+ * anchor, a relative URI) is located the same way, round after round, up to
+ * {@link MAX_REF_ROUNDS}; a different compile error it then throws is reported too. Only a schema
+ * ajv already refused for a `$ref` gets here: an accepted schema costs nothing more, a refused one
+ * usually one compile more (two or more unresolved non-pointer references cost one each).
+ */
+function unresolvedRefDiagnostics(first: { readonly text: string; readonly base: string }, compiled: JsonObject, context: CompileContext): Diagnostic[] {
+  const { compiler, dialect, report, role, original } = context;
+  const refs = refsOf(compiled, dialect);
+  const pointers = new Set<string>();
+  const found: Diagnostic[] = [];
+  const add = (pointer: string, text: string): void => {
+    if (pointers.has(pointer)) return;
+    pointers.add(pointer);
+    found.push(report(Diagnostics.SchemaUnresolvedRef, `${pointer}/$ref`, [role, text]));
+  };
+  const named = (ref: { readonly text: string; readonly base: string }): WrittenRef[] => {
+    const same = refs.filter((r) => r.text === ref.text && !pointers.has(r.pointer));
+    const underBase = same.filter((r) => r.base === ref.base);
+    return underBase.length > 0 ? underBase : same;
+  };
+  const firstFound = named(first);
+  if (firstFound.length === 0) return [];
+  for (const r of firstFound) add(r.pointer, r.text);
+  if (!refs.some((r) => r.nestedId)) {
+    // Only in subschemas ajv compiles: a `$ref` in a definition nothing references is never resolved.
+    const read = new Set(compiledSubschemas(compiled, dialect).map((c) => c.pointer));
+    for (const r of refs) if (read.has(r.pointer) && isMissingLocalTarget(compiled, r.text)) add(r.pointer, r.text);
+  }
+  for (let round = 0; round < MAX_REF_ROUNDS; round++) {
+    const repaired = withoutMistakes(compiled, [...pointers].map((pointer) => `${pointer}/$ref`));
+    if (repaired === undefined) break;
+    const verdict = compiler.verdict(dialect, repaired);
+    if (verdict.metaErrors !== null || verdict.compileError === null) break;
+    const next = unresolvedRefOf(verdict.compileError);
+    if (!next) {
+      const other = compileErrorDiagnostic(verdict.compileError, report, role, original);
+      if (!LOCATED_CODES.has(other.code)) found.push(other);
+      break;
+    }
+    const more = named(next);
+    if (more.length === 0) {
+      // Written nowhere we can see (a reference ajv built itself): at the schema, as ajv says it.
+      found.push(compileErrorDiagnostic(verdict.compileError, report, role, original));
+      break;
+    }
+    for (const r of more) add(r.pointer, r.text);
+  }
+  return found;
+}
+
+/** A `$ref` as written: the pointer of its subschema, its text, the base URI it resolves against. */
+interface WrittenRef {
+  readonly pointer: string;
+  readonly text: string;
+  /** The base URI as ajv names it in its message (`#` for a schema without `$id`). */
+  readonly base: string;
+  /** Whether some subschema from the root down to it (the root excluded) has an `$id`. */
+  readonly nestedId: boolean;
+}
+
+/** Every string `$ref` of the schema, in written order, with its base URI. */
+function refsOf(schema: JsonObject, dialect: SchemaDialect): WrittenRef[] {
+  const bases = new Map<string, { readonly base: string; readonly nestedId: boolean }>();
+  const refs: WrittenRef[] = [];
+  walkSubschemas(schema, dialect, (subschema, pointer) => {
+    // Parents are visited first: the nearest ancestor's base is known.
+    let parent = pointer;
+    let inherited: { readonly base: string; readonly nestedId: boolean } | undefined;
+    while (parent !== "" && inherited === undefined) {
+      parent = parent.slice(0, parent.lastIndexOf("/"));
+      inherited = bases.get(parent);
+    }
+    const id = subschema["$id"];
+    const base = typeof id === "string" ? resolveBase(id, inherited?.base) : (inherited?.base ?? "#");
+    const own = { base, nestedId: (inherited?.nestedId ?? false) || (pointer !== "" && typeof id === "string") };
+    bases.set(pointer, own);
+    const ref = subschema["$ref"];
+    if (typeof ref === "string") refs.push({ pointer, text: ref, ...own });
+  });
+  return refs;
+}
+
+/** An `$id` resolved against the base of its parent resource, without its fragment, as ajv prints it. */
+function resolveBase(id: string, parent: string | undefined): string {
+  try {
+    const url = parent === undefined || parent === "#" ? new URL(id) : new URL(id, parent);
+    url.hash = "";
+    return url.href;
+  } catch {
+    return id.replace(/#.*$/, "");
+  }
+}
+
+/** Whether `text` is a JSON-Pointer `$ref` into the same document (`#/…`) whose target does not exist. */
+function isMissingLocalTarget(schema: JsonObject, text: string): boolean {
+  const pointer = localPointerOf(text);
+  return pointer !== undefined && valueAtPointer(schema, pointer) === undefined;
 }
 
 /** Maps the message `ajv.compile` threw to a diagnostic, located when ajv names a schema path. */
@@ -470,8 +612,8 @@ function compileErrorDiagnostic(message: string, report: Report, role: string, s
     const index = Array.isArray(names) ? names.indexOf(required[1]!) : -1;
     return report(Diagnostics.SchemaRequiredNotDefined, `${relative}/required${index >= 0 ? `/${index}` : ""}`, [role, required[1]!]);
   }
-  const ref = /can't resolve reference (\S+)/.exec(message);
-  if (ref) return report(Diagnostics.SchemaUnresolvedRef, relative, [role, ref[1]!]);
+  const ref = unresolvedRefOf(message);
+  if (ref) return report(Diagnostics.SchemaUnresolvedRef, relative, [role, ref.text]);
   const meta = /^no schema with key or ref "([^"]*)"/.exec(message);
   if (meta) return report(Diagnostics.SchemaDialectUnsupported, "/$schema", [role, meta[1]!]);
   const tuple = /"(items|prefixItems)" is (\d+)-tuple, but minItems or maxItems\/(additionalItems|items) are not specified or different/.exec(message);

@@ -6,7 +6,7 @@ export const ValidationMessages = defineMessages({
     code: "AL4001",
     severity: "error",
     message: "Unknown field '{0}' in {1}.",
-    docs: "Plugin entries and tool descriptors are closed (schemas/assemblyline-entry.schema.json), and so is the object a definition module passes to defineTool({...}) (description, inputSchema, needsApproval, execute, toModelOutput: the runtime reads no other field); an unknown field is usually a typo (DESIGN §3). A key that reaches defineTool({...}) through a spread of an object literal (`...base`, `base` a top-level const of the same file, or a const a relative module of the plugin exports, imported by name: read statically, never run) is reported too when it is a near miss of a field (`descripton`), at the key, in the file that writes it, with the spread as related location; a spread of a package import, a default or namespace import, a re-export or a call is not followed.",
+    docs: "Plugin entries and tool descriptors are closed (schemas/assemblyline-entry.schema.json), and so is the object a definition module passes to defineTool({...}) (description, inputSchema, needsApproval, execute, toModelOutput: the runtime reads no other field); an unknown field is usually a typo (DESIGN §3). A key that reaches defineTool({...}) through a spread of an object literal (`...base`, `base` a top-level const of the same file, or a const a relative module of the plugin exports, imported by name, directly or through up to eight modules of re-exports (`export { x } from`, `export *`, renamed imports; a re-export cycle stops the search): read statically, never run) is reported too when it is a near miss of a field (`descripton`), at the key, in the file that writes it, with the spread as related location; a spread of a package import, a default or namespace import or a call is not followed.",
   },
   EntryMissingField: {
     code: "AL4002",
@@ -164,7 +164,7 @@ export const ValidationMessages = defineMessages({
     severity: "error",
     message: "The {0} has a $ref to '{1}', which does not resolve.",
     hint: "Point $ref at a definition inside the schema, e.g. '#/$defs/name'; remote schemas are never fetched.",
-    docs: "References are resolved inside the schema only; nothing is fetched at compile time.",
+    docs: "References are resolved inside the schema only; nothing is fetched at compile time. Reported at the `$ref` value itself (found by its text, under the base URI ajv names), every unresolved `$ref` of the schema in one run: the local JSON-Pointer references (`#/…`) whose target does not exist are found without ajv, any other (an anchor, a relative URI) by asking ajv again without those already found (docs/schemas.md).",
   },
   SchemaNotCompilable: {
     code: "AL4025",

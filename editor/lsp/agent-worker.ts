@@ -3,9 +3,14 @@
  * takes long enough (about a second for 50 plugins) that running it on the server's thread
  * would hold back the per-file diagnostics of the next keystroke. Each message is one job
  * `{ id, root, overlays }`; the answer is `{ id, byFile }` or `{ id, error }`.
+ *
+ * It runs at the server's own CPU priority. It used to lower its thread to the lowest one
+ * (nice 19), for the keystroke's diagnostics to win on a busy machine; but the server's thread
+ * sleeps between requests, so the scheduler already favours it when it wakes; and at nice 19
+ * the analysis got about 1/70 of the CPU of each busy process of its session (a build, a test
+ * run): `plugins.lock` and `mcp.json` diagnostics came minutes late, and the language server's
+ * tests timed out in a loaded test run (helper-95).
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
 import { parentPort } from "node:worker_threads";
 import { createNodeHost, createOverlayHost, type OverlayFile } from "../../common/host.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -24,21 +29,6 @@ export type AgentJobResult =
   | { readonly id: number; readonly byFile: readonly (readonly [string, readonly Diagnostic[]])[] }
   | { readonly id: number; readonly error: string };
 
-/**
- * Lowers this thread's CPU priority (Linux: `setpriority` on the thread id read from
- * `/proc/thread-self`), so that on a busy machine the server's thread — the next keystroke's
- * diagnostics — wins over the background analysis. Elsewhere, or when refused, nothing changes.
- */
-function lowerThreadPriority(): void {
-  try {
-    const tid = Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isInteger(tid) && tid !== process.pid) os.setPriority(tid, os.constants.priority.PRIORITY_LOW);
-  } catch {
-    // Not Linux, or not allowed: the analysis runs at the server's priority.
-  }
-}
-
-lowerThreadPriority();
 const base = createNodeHost();
 parentPort?.on("message", (job: AgentJob) => {
   const host = createOverlayHost(base, new Map(job.overlays));

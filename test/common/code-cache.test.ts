@@ -30,6 +30,22 @@ function setup(source = "module.exports = { answer: 42 };"): { root: string; cac
   return { root, cacheDir: path.join(root, "cache"), moduleFile };
 }
 
+/** How long before a process starts a file must have changed for its entry to get a stamp (`SETTLED_MS` in common/code-cache.ts). */
+const SETTLED_MS = 2000;
+
+/**
+ * Waits until each of `files` last changed more than {@link SETTLED_MS} ago, so that every
+ * process started from now on stamps its entry. Without it, a run's writing or not depends on
+ * how long the runs before it took: one started within 2 s of the fixture's write makes an
+ * entry without a stamp, the next run (more than 2 s later on a loaded machine) stamps it again
+ * and so writes the cache.
+ */
+function waitUntilSettled(...files: string[]): void {
+  const changed = Math.max(...files.map((file) => fs.statSync(file).ctimeMs));
+  const left = changed + SETTLED_MS + 100 - Date.now();
+  if (left > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, left);
+}
+
 /** Installs the cache in a new process, requires the fixture, prints what happened. */
 function run(root: string, cacheDir: string, env: NodeJS.ProcessEnv = {}): Run {
   const script = [
@@ -186,7 +202,7 @@ describe("the code cache", () => {
   it("skips the CRC-32 of a file unchanged since well before the process started, and still sees a change", () => {
     const { root, cacheDir, moduleFile } = setup("module.exports = { answer: 41, twice: require('./helper').twice(1) };");
     // Files changed less than 2 s before a process started get no stamp (the racy-clean rule).
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2200);
+    waitUntilSettled(moduleFile, path.join(root, "node_modules", "fixture", "helper.js"));
     expect(run(root, cacheDir).stats).toMatchObject({ hits: 0, misses: 2, unchecked: 0 });
     expect(run(root, cacheDir).stats).toMatchObject({ hits: 2, misses: 0, unchecked: 2 });
     fs.writeFileSync(moduleFile, "module.exports = { answer: 42, twice: require('./helper').twice(1) };");
@@ -255,8 +271,10 @@ describe("the code cache", () => {
   });
 
   it("deletes the folder's cache files not written for 30 days when it writes (any installation's), and nothing else", () => {
-    const { root, cacheDir } = setup();
+    const { root, cacheDir, moduleFile } = setup();
     fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    // The second run below must write nothing: its entry is stamped by the first one.
+    waitUntilSettled(moduleFile);
     const names = {
       stale: "v8-v20.0.0-x64-aaaaaaaaaaaa.bin",
       staleOwn: "v8-v20.0.0-x64-aaaaaaaaaaaa-0123456789abcdef.bin",
@@ -374,14 +392,14 @@ describe("the code cache", () => {
       expect(entryFile()).toHaveLength(1);
     });
 
-    it("makes a kind's entry from a run that failed provisional: the first later run of the kind that ends well makes it again, with what it ran", async () => {
+    it("makes a kind's entry from a run that failed provisional: the first later run of the kind that ends well makes it again, with what it ran", () => {
       const { bundleDir, cacheDir } = bundleSetup();
       // A bundle with a long path that only a run given AL_TEST_DEEP takes (a failed run's short path does not).
       const deep = Array.from({ length: 200 }, (_, i) => `function f${i}(x) { return x.map((y) => y * ${i} + 1).filter((y) => y % 3 !== ${i % 3}).length; }`).join("\n");
       fs.writeFileSync(path.join(bundleDir, "deep.cjs"), `${deep}\nmodule.exports = process.env.AL_TEST_DEEP ? [${Array.from({ length: 200 }, (_, i) => `f${i}([1, 2, 3])`).join(", ")}].length : 0;\n`);
       // Settled before the first run (SETTLED_MS, 2 s): otherwise a run more than 2 s after the
       // write (a slow machine) stamps the entry again, and its bytes change for that reason alone.
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      waitUntilSettled(path.join(bundleDir, "deep.cjs"));
       const bundleRun = (exitCode: number, deepPath: boolean) => runBundle(bundleDir, cacheDir, "./deep.cjs", [], "search", false, exitCode, { AL_TEST_DEEP: deepPath ? "1" : "" }).stats;
       const entry = () => {
         const files = fs.readdirSync(cacheDir).filter((name) => name.endsWith("-search.bin"));

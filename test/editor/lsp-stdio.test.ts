@@ -4,6 +4,7 @@
  * message and span that `compile --format json` reports for the same files.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
@@ -61,6 +62,18 @@ async function growPlugin(session: LspSession, root: string) {
     .map((d) => ({ code: d.code, message: d.message, line: d.line - 1, character: d.column - 1 }));
   expect(expected.length).toBeGreaterThan(0);
   return { uri, files: [limits, ...Object.keys(GROWN).map((relative) => path.join(root, relative))], expected };
+}
+
+/** The distinct nice values of the threads of process `pid` (Linux: `/proc/<pid>/task/<tid>/stat`, field 19). */
+function threadNiceValues(pid: number): number[] {
+  const tasks = fs.readdirSync(`/proc/${pid}/task`);
+  expect(tasks.length).toBeGreaterThan(1);
+  const nice = tasks.map((tid) => {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    // The fields after the command name (in parentheses): state is field 3, nice field 19.
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19 - 3]);
+  });
+  return [...new Set(nice)];
 }
 
 const summary = (diagnostics: readonly LspDiagnostic[]) =>
@@ -211,6 +224,10 @@ describe("assembly-line lsp --stdio", () => {
     session.open(lockUri, fs.readFileSync(lockFile, "utf8"));
     const diagnostics = await stale;
     expect(summary(diagnostics)).toEqual(expected);
+    // That came from the whole-agent analysis on the server's worker thread, which runs at the
+    // server's own CPU priority: at the lowest one, the other busy processes of its session (a
+    // loaded test run) starved it, and this test timed out waiting for it.
+    expect(threadNiceValues(session.process.pid!)).toEqual([os.getPriority(session.process.pid!)]);
 
     const actions = await session.connection.sendRequest<{ title: string; command?: { command: string; arguments: unknown[] } }[]>("textDocument/codeAction", {
       textDocument: { uri: lockUri },

@@ -376,6 +376,46 @@ describe("problems", () => {
     expect(others.diagnostics.filter((d) => d.code === "AL4001")).toEqual([]);
   });
 
+  it("follows a spread's named import through re-exports (export { x } from, export { x as y } from, export *, import-then-export), and stops at a cycle", () => {
+    const base = `${DIR}/shared/base.ts`;
+    const host = createMemoryHost({
+      [base]: lines("export const common = { descripton: 'd' };", "export const other = { needsAproval: null };"),
+      [`${DIR}/shared/index.ts`]: lines("export { common as shared } from './base.js';", "export * from './more.js';"),
+      [`${DIR}/shared/more.ts`]: lines("import { other as renamed } from './base.js';", "export { renamed };"),
+      [`${DIR}/loop-a.ts`]: "export { looped } from './loop-b.js';",
+      [`${DIR}/loop-b.ts`]: lines("export { looped } from './loop-a.js';", "export * from './loop-b.js';"),
+      [TOOL]: lines(
+        IMPORT,
+        "import { shared as base, renamed } from './shared/index.js';",
+        "import { looped } from './loop-a.js';",
+        "export const a = defineTool({ ...base, inputSchema: {}, execute() {} });",
+        "export const b = defineTool({ ...renamed, ...looped, description: 'd', inputSchema: {}, execute() {} });",
+      ),
+    });
+    const analyzer = createStaticAnalyzer(host);
+    const result = analyzer.analyzeDefinition(TOOL, ROOT);
+    expect(result.diagnostics.map((d) => ({ code: d.code, file: d.file, line: d.line, column: d.column, path: d.path, related: d.related?.map((r) => [r.file, r.line, r.column]) }))).toEqual([
+      { code: "AL4001", file: base, line: 1, column: 25, path: "descripton", related: [[TOOL, 4, 31]] },
+      { code: "AL4001", file: base, line: 2, column: 24, path: "needsAproval", related: [[TOOL, 5, 31]] },
+    ]);
+    // Every module of the chain is a dependency: fixing the key in base.ts re-runs the analysis.
+    expect(result.dependencies).toEqual(expect.arrayContaining([base, `${DIR}/shared/index.ts`, `${DIR}/shared/more.ts`]));
+    host.write(base, lines("export const common = { description: 'd' };", "export const other = { needsAproval: null };"));
+    expect(analyzer.analyzeDefinition(TOOL, ROOT).diagnostics.map((d) => d.path)).toEqual(["needsAproval"]);
+  });
+
+  it("follows at most eight modules for one spread's import", () => {
+    const chain = (length: number): Record<string, string> => {
+      const files: Record<string, string> = { [`${DIR}/m${length}.ts`]: "export const base = { descripton: 'd' };" };
+      for (let i = 1; i < length; i++) files[`${DIR}/m${i}.ts`] = `export { base } from './m${i + 1}.js';`;
+      files[TOOL] = lines(IMPORT, "import { base } from './m1.js';", "export default defineTool({ ...base, inputSchema: {}, execute() {} });");
+      return files;
+    };
+    const codes = (length: number) => createStaticAnalyzer(createMemoryHost(chain(length))).analyzeDefinition(TOOL, ROOT).diagnostics.map((d) => d.code);
+    expect(codes(8)).toEqual(["AL4001"]);
+    expect(codes(9)).toEqual([]);
+  });
+
   it("reports syntax errors and no other facts", () => {
     const result = analyzeDefinitionSource(lines(IMPORT, "export default defineTool({ description: 'x', "));
     expect(result.parsed).toBe(false);

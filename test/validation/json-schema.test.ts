@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkJsonSchema, MAX_SCHEMA_DEPTH, selectDialect } from "../../compiler/validation/json-schema.js";
 import type { JsonObject, JsonValue } from "../../common/json-value.js";
-import type { LocatedValue, ValueLocation } from "../../compiler/model.js";
+import { locateValue, type LocatedValue, type ValueLocation } from "../../compiler/model.js";
 import { repoRoot } from "../helpers/temp-tree.js";
 
 const fallback = { file: "/p/ai.assemblyline/index.ts", line: 1, column: 1 };
@@ -137,6 +137,35 @@ describe("checkJsonSchema: problems", () => {
     expect(afterKeyword.sort()).toEqual(["AL4020", "AL4024"]);
     const afterMeta = check({ type: "object", additionalProperties: "no", properties: { b: { $ref: "#/$defs/missing" } } }).map((d) => d.code);
     expect(afterMeta.sort()).toEqual(["AL4019", "AL4024"]);
+  });
+  it("reports every unresolved $ref of a schema in one run, each at its own $ref value, not at the schema's root", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        a: { $ref: "#/$defs/missing" },
+        b: { $ref: "#/$defs/gone" },
+        c: { $ref: "#nowhere" },
+        d: { $ref: "other.json" },
+        e: { $ref: "#/$defs/ok" },
+        f: { $ref: "#/$defs/missing" },
+      },
+      // A definition nothing references is never compiled by ajv: its $ref is not judged.
+      $defs: { ok: { type: "string" }, unused: { $ref: "#/$defs/absent" } },
+    };
+    const subject = subjectFor(schema);
+    const at = (name: string) => locateValue(subject.located, `/tools/t/inputSchema/properties/${name}/$ref`, fallback).value;
+    const found = checkJsonSchema(schema, subject).map((d) => ({ code: d.code, path: d.path, line: d.line, column: d.column, message: d.message }));
+    const expected = (name: string, ref: string) => ({ code: "AL4024", path: `tools.t.inputSchema.properties.${name}.$ref`, line: at(name).line, column: at(name).column, message: `The inputSchema has a $ref to '${ref}', which does not resolve.` });
+    expect(found).toEqual([expected("a", "#/$defs/missing"), expected("f", "#/$defs/missing"), expected("b", "#/$defs/gone"), expected("c", "#nowhere"), expected("d", "other.json")]);
+    // A `#/…` reference resolves in the resource of its nearest $id: the same text is unresolved in one place only.
+    const nested = { type: "object", properties: { a: { type: "object", $id: "https://x.example/a", properties: { inner: { $ref: "#/$defs/q" } } }, b: { $ref: "#/$defs/q" } }, $defs: { q: { type: "string" } } };
+    expect(check(nested).map((d) => [d.code, d.path])).toEqual([["AL4024", "tools.t.inputSchema.properties.a.properties.inner.$ref"]]);
+    // Behind a mistake ajv stops at first (AL4022), located the same way.
+    expect(check({ type: "object", properties: { a: { type: "string", format: "emial" }, b: { $ref: "#/$defs/missing" }, c: { $ref: "#x" } } }).map((d) => [d.code, d.path])).toEqual([
+      ["AL4022", "tools.t.inputSchema.properties.a.format"],
+      ["AL4024", "tools.t.inputSchema.properties.b.$ref"],
+      ["AL4024", "tools.t.inputSchema.properties.c.$ref"],
+    ]);
   });
   it("names the near format and the near property (helper-83's E8)", () => {
     const diagnostics = check({ type: "object", properties: { email: { type: "string", format: "emial" } }, required: ["emali", "zzz"] });
