@@ -183,6 +183,12 @@ export interface CompileResult {
    */
   readonly artifactFiles?: ReadonlyMap<string, Uint8Array>;
   /**
+   * Of {@link artifactFiles}, the stat signatures of those this compile found unchanged by the
+   * signature `knownArtifactFiles` gave and left untouched (`EmittedArtifact.signatures`,
+   * `./emit-artifact.ts`): the compile record takes them instead of asking `lstat` again.
+   */
+  readonly artifactSignatures?: ReadonlyMap<string, string>;
+  /**
    * When this compile wrote new lock bytes: that text and its bytes, and whether a compile
    * reading it instead of the previous lock would decide alike (`rereadsAlike` in `./lock-inputs.ts`), for the
    * compile record (`cli/compile-record.ts`).
@@ -354,6 +360,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   let artifactChanged = false;
   let removal: Promise<void> = Promise.resolve();
   let artifactFiles: ReadonlyMap<string, Uint8Array> | undefined;
+  let artifactSignatures: ReadonlyMap<string, string> | undefined;
   if (packaged) {
     const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);
     // The caches are saved while the unchanged bundles are linked, and the lock written while the
@@ -371,6 +378,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
     removal = written.removal;
     artifactChanged = written.changed;
     artifactFiles = written.files;
+    artifactSignatures = written.signatures;
     ignoreStateDir(root);
   }
   saves.run();
@@ -388,6 +396,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
     artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
     artifactChanged,
     ...(artifactFiles ? { artifactFiles } : {}),
+    ...(artifactSignatures ? { artifactSignatures } : {}),
     ...(lockWrite.changed ? { lockWritten: { text: lockText, bytes: lockBytes(), rereadAlike: rereadsAlike(previous, lock, analysed.previousPins) } } : {}),
   };
   // `review`, computed when first read (an enumerable property, as before).

@@ -133,6 +133,34 @@ describe("the compile record", () => {
     expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
   });
 
+  it("after a change, records the artifact files it left untouched with the signature the comparison found, and every other with its signature after the compile", async () => {
+    const echo = path.join(root, "plugins", "example", "ai.assemblyline", "echo.ts");
+    const original = fs.readFileSync(echo, "utf8");
+    const signaturesAfterChange = async (variant: string): Promise<ReadonlyMap<string, string>> => {
+      fs.writeFileSync(echo, original.replace("return { message: input.message };", `return { message: input.message, variant: "${variant}" };`));
+      // As \`compile\` does: the failed check hands on the artifact files the record vouches for.
+      const known = new Map<string, readonly [string, string]>();
+      expect(replayCompile(root, compileRecordKey(options), known)).toBeUndefined();
+      expect(known.size).toBeGreaterThan(1);
+      const recording = recordingHost(root);
+      const recorder = compileRecorder(root, recording);
+      const result = await compileAgent({ ...options, host: recording.host, recordInput: recorder.recordInput, knownArtifactFiles: known });
+      expect(result.ok).toBe(true);
+      recorder.save(result, compileRecordKey(options));
+      const payload = readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as { artifact: [string, string, string | null][] };
+      expect(payload.artifact.length).toBe(result.artifactFiles!.size);
+      for (const [file, , signature] of payload.artifact) expect(signature, file).toBe(statSignature(file));
+      return result.artifactSignatures!;
+    };
+    // No spare yet: the unchanged bundles are linked into a fresh folder (their change times move).
+    expect((await signaturesAfterChange("one")).size).toBe(0);
+    // From the spare: the unchanged bundles are the very files compared, untouched.
+    const untouched = await signaturesAfterChange("two");
+    expect(untouched.size).toBeGreaterThan(0);
+    expect(untouched.has("manifest.json")).toBe(false);
+    expect([...untouched.keys()].some((file) => file.endsWith("/echo.mjs"))).toBe(false);
+  }, 120_000);
+
   it("checks the artifact by content when its stat moved: a touch holds, other bytes do not", () => {
     const manifest = path.join(root, ".assemblyline", "build", "manifest.json");
     const later = new Date(Date.now() + 5000);
