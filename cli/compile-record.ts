@@ -35,7 +35,7 @@ import * as v8 from "node:v8";
 import type { CompileOptions, CompileResult } from "../build/compile.js";
 import { checkWriteTarget, writeFileConfined } from "../common/confined-write.js";
 import { createNodeHost, type CompilerHost } from "../common/host.js";
-import { readSealedPayload, writeSealedFile } from "../common/sealed-file.js";
+import { readSealedLog, writeSealedLog } from "../common/sealed-file.js";
 import { signatureOfStats, statSignature } from "../common/file-stats-hash.js";
 import type { KnownArtifactFiles } from "../build/compile.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -53,9 +53,14 @@ export const COMPILE_RECORD_FILE = path.join(".assemblyline", "cache", "compile.
 /** The stamp whose modification time dates the artifact's stat signatures (the file system's own clock). */
 const STAMP_FILE = path.join(".assemblyline", "cache", "compile.stamp");
 
-/** First bytes of a record of this format (then a SHA-256 of the payload, then the payload; `common/sealed-file.ts`). */
-// 2: the probes are packed (`common/probe.ts`). 3: the packed probes are bytes of their own, the newest file probe apart.
-export const COMPILE_RECORD_MAGIC = Buffer.from("assembly-line compile record 3\n", "utf8");
+/**
+ * First bytes of a record of this format: a sealed log of one segment (`common/sealed-file.ts`),
+ * so that the 2 MB of packed probes' bytes are written and read as they are, without the copies
+ * `v8.serialize` and `v8.deserialize` make of a typed array (docs/performance.md, "Incremental
+ * compiles with packaging", twelfth round).
+ */
+// 2: the probes are packed (`common/probe.ts`). 3: the packed probes are bytes of their own, the newest file probe apart. 4: a sealed log.
+export const COMPILE_RECORD_MAGIC = Buffer.from("assembly-line compile record 4\n", "utf8");
 
 /** An answer no probe ever gives: the file may have changed while the compile read it. */
 const UNSETTLED = "unsettled";
@@ -125,7 +130,9 @@ export function compileRecordKey(options: CompileOptions): string {
  */
 export function replayCompile(root: string, key: string, known?: Map<string, readonly [integrity: string, signature: string]>): RecordedOutcome | undefined {
   try {
-    const stored: unknown = readSealedPayload(path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC);
+    const log = readSealedLog(path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC);
+    // One segment, as written: a record is never appended to.
+    const stored: unknown = log?.segments.length === 1 ? log.segments[0] : undefined;
     if (!isRecord(stored) || stored.root !== root) return undefined;
     // What the last compile left in the artifact holds whatever this compile's options and
     // toolchain are: the compile may link a file with an unchanged signature without reading it.
@@ -203,7 +210,7 @@ export function compileRecorder(root: string, recording: RecordingHost): Compile
         const recordable = result.ok && (!result.lockChanged || result.lockWritten?.rereadAlike === true);
         const record = recordable ? buildRecord(root, recording, inputs, result, key, started) : undefined;
         const stored: StoredCompileRecord | undefined = record && storedRecord(record);
-        if (stored === undefined || !writeSealedFile(root, path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC, stored).written) forgetCompileRecord(root);
+        if (stored === undefined || !writeSealedLog(root, path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC, stored).written) forgetCompileRecord(root);
       } catch {
         forgetCompileRecord(root);
       }
