@@ -10,7 +10,7 @@
  * {@link RACY_MARGIN_MS} before the recording started holds without being read (Git's "racily
  * clean" rule: a coarse clock could hide a later write); otherwise it is read and hashed again.
  */
-import * as crypto from "node:crypto";
+import * as nodeCrypto from "node:crypto";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -145,7 +145,7 @@ function listingAnswer(entries: readonly DirectoryEntry[]): string {
  * twelfth round).
  */
 export function digest(data: string | Uint8Array): string {
-  const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "base64url") => string }).hash;
+  const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "base64url") => string }).hash;
   return oneShot ? oneShot("sha256", data, "base64url") : createHash("sha256").update(data).digest("base64url");
 }
 
