@@ -183,6 +183,12 @@ export interface CompileResult {
    */
   readonly artifactFiles?: ReadonlyMap<string, Uint8Array>;
   /**
+   * Of {@link artifactFiles}, the stat signatures of those this compile found unchanged by the
+   * signature `knownArtifactFiles` gave and left untouched (`EmittedArtifact.signatures`,
+   * `./emit-artifact.ts`): the compile record takes them instead of asking `lstat` again.
+   */
+  readonly artifactSignatures?: ReadonlyMap<string, string>;
+  /**
    * When this compile wrote new lock bytes: that text and its bytes, and whether a compile
    * reading it instead of the previous lock would decide alike (`rereadsAlike` in `./lock-inputs.ts`), for the
    * compile record (`cli/compile-record.ts`).
@@ -298,16 +304,19 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   const bundles = packaged ? new Map([...packaged.toolBundles.values()].map((tool) => [tool.bundle, tool.integrity])) : undefined;
   const base = { lockfile: LOCKFILE_NAME, analysis, lockRecomputed: false, artifactChanged: false, ...(bundles ? { bundles } : {}), get timings() { return clock.timings(); } } as const;
 
-  const committedText = previous.kind === "ok" ? previous.text : undefined;
-  // Compared once: the lock of a 2,000-tool agent is 2.5 MB, about 2 ms a comparison.
-  const lockUnchanged = committedText === lockText;
-  // The lock's UTF-8 bytes, encoded once (for the manifest's lock integrity, the write and the
-  // compile record): the previous lock's when its text is the new one's and they are exactly its
-  // encoding (not after a byte order mark, which the text drops and `--check` reports as drift:
-  // reusing those bytes kept the mark for good; helper-72's review).
-  let lockBytesMemo: Uint8Array | undefined;
-  const lockBytes = (): Uint8Array =>
-    (lockBytesMemo ??= lockUnchanged && previous.kind === "ok" && !previous.invalidUtf8 && !startsWithByteOrderMark(previous.bytes) ? previous.bytes : Buffer.from(lockText, "utf8"));
+  // The new lock's UTF-8 bytes, encoded once (for the comparison below, the manifest's lock
+  // integrity, the write and the compile record).
+  let encodedMemo: Buffer | undefined;
+  const encoded = (): Buffer => (encodedMemo ??= Buffer.from(lockText, "utf8"));
+  // The previous lock's bytes are exactly the UTF-8 encoding of its text (not after a byte order
+  // mark, which the text drops and `--check` reports as drift: reusing those bytes kept the mark
+  // for good; helper-72's review). Then its text is the new one's exactly when its bytes are the
+  // new bytes, and they are compared without decoding the previous text (2.7 MB of the benchmark
+  // agent's lock; `contract/read-lock.ts` decodes it only when read). Compared once.
+  const previousExact = previous.kind === "ok" && !previous.invalidUtf8 && !startsWithByteOrderMark(previous.bytes);
+  const lockUnchanged = previous.kind === "ok" && (previousExact ? Buffer.from(previous.bytes.buffer, previous.bytes.byteOffset, previous.bytes.byteLength).equals(encoded()) : previous.text === lockText);
+  // The previous lock's bytes when they are the new ones, so an unchanged lock is one object.
+  const lockBytes = (): Uint8Array => (lockUnchanged && previousExact && previous.kind === "ok" ? previous.bytes : encoded());
   // The review compares every tool of both locks: computed only when something asks for it
   // (`--check`, `add`'s onLockChange, a reader of `result.review`), not on every compile.
   const reviewBase = options.check ? options.reviewBase : undefined;
@@ -354,6 +363,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   let artifactChanged = false;
   let removal: Promise<void> = Promise.resolve();
   let artifactFiles: ReadonlyMap<string, Uint8Array> | undefined;
+  let artifactSignatures: ReadonlyMap<string, string> | undefined;
   if (packaged) {
     const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);
     // The caches are saved while the unchanged bundles are linked, and the lock written while the
@@ -371,6 +381,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
     removal = written.removal;
     artifactChanged = written.changed;
     artifactFiles = written.files;
+    artifactSignatures = written.signatures;
     ignoreStateDir(root);
   }
   saves.run();
@@ -388,6 +399,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
     artifact: packaged ? toPosix(path.relative(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR))) || "." : null,
     artifactChanged,
     ...(artifactFiles ? { artifactFiles } : {}),
+    ...(artifactSignatures ? { artifactSignatures } : {}),
     ...(lockWrite.changed ? { lockWritten: { text: lockText, bytes: lockBytes(), rereadAlike: rereadsAlike(previous, lock, analysed.previousPins) } } : {}),
   };
   // `review`, computed when first read (an enumerable property, as before).

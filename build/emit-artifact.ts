@@ -40,6 +40,16 @@ export interface EmittedArtifact {
   /** Artifact-relative POSIX path → bytes of every file of the artifact (manifest, bundles, copied skills). */
   readonly files: ReadonlyMap<string, Uint8Array>;
   /**
+   * Artifact-relative POSIX path → stat signature (`common/file-stats-hash.ts`) of the files this
+   * compile found unchanged by the signature the compile record gave (`known`, {@link knownSame})
+   * and left as they were: not written, linked or unlinked since (the artifact was current, or
+   * the file was kept in the fitted spare: `WrittenArtifact.untouched`). The compile record
+   * records these without asking `lstat` again (`cli/compile-record.ts`, `artifactEntries`).
+   * A change after the comparison moved the file's change time, so such a signature never
+   * vouches for other bytes.
+   */
+  readonly signatures: ReadonlyMap<string, string>;
+  /**
    * Settles (never rejects) once the old artifact is removed (`WrittenArtifact.removal`): the
    * caller awaits it before returning, after overlapping other work with it.
    */
@@ -95,10 +105,12 @@ export async function emitArtifact(
   const integrities = new Map([...packaged.toolBundles.values()].map((tool) => [tool.bundle, tool.integrity]));
   const compared = compareArtifact(outDir, manifestBytes, new Map([...packaged.bundles, ...extra]), known && { files: known, integrities });
   const files = new Map<string, Uint8Array>([[MANIFEST_FILE, manifestBytes], ...packaged.bundles, ...extra]);
-  if (compared.current) return { changed: false, files, removal: Promise.resolve() };
+  if (compared.current) return { changed: false, files, signatures: compared.signatures, removal: Promise.resolve() };
   try {
-    const { removal } = await writeArtifact(outDir, packaged.bundles, manifest, extra, root, compared.unchanged, writeOptions);
-    return { changed: true, files, removal };
+    const { removal, untouched } = await writeArtifact(outDir, packaged.bundles, manifest, extra, root, compared.unchanged, writeOptions);
+    const signatures = new Map<string, string>();
+    for (const [relative, signature] of compared.signatures) if (untouched.has(relative)) signatures.set(relative, signature);
+    return { changed: true, files, signatures, removal };
   } catch (error) {
     if (error instanceof ArtifactWriteRefusedError) {
       diagnostics.push(writeRefusalDiagnostic("The artifact", error.refusal, root));
@@ -113,41 +125,45 @@ export async function emitArtifact(
  * Compares what `outDir` holds with this manifest and these files (bundles, skills;
  * artifact-relative path → bytes): `current` when it holds exactly them, and the files whose
  * bytes are already there, each with the identity of the file holding them (the artifact writer
- * links those instead of writing them again, or keeps them in its spare when they are the same file).
+ * links those instead of writing them again, or keeps them in its spare when they are the same
+ * file), and of those the stat signatures of the ones found by {@link knownSame}.
  */
 function compareArtifact(
   outDir: string,
   manifestBytes: Uint8Array,
   files: ReadonlyMap<string, Uint8Array>,
   known?: { readonly files: KnownArtifactFiles; readonly integrities: ReadonlyMap<string, string> },
-): { current: boolean; unchanged: Map<string, FileIdentity> } {
+): { current: boolean; unchanged: Map<string, FileIdentity>; signatures: Map<string, string> } {
   const unchanged = new Map<string, FileIdentity>();
+  const signatures = new Map<string, string>();
   const manifest = sameBytes(path.join(outDir, MANIFEST_FILE), manifestBytes);
   let current = manifest !== undefined;
-  if (!current && !fs.existsSync(path.join(outDir, MANIFEST_FILE))) return { current: false, unchanged };
+  if (!current && !fs.existsSync(path.join(outDir, MANIFEST_FILE))) return { current: false, unchanged, signatures };
   for (const [relative, bytes] of files) {
     const file = path.join(outDir, relative);
-    const identity = knownSame(file, known?.integrities.get(relative), known?.files) ?? sameBytes(file, bytes);
+    const vouched = knownSame(file, known?.integrities.get(relative), known?.files);
+    if (vouched !== undefined) signatures.set(relative, vouched.signature);
+    const identity = vouched?.identity ?? sameBytes(file, bytes);
     if (identity !== undefined) unchanged.set(relative, identity);
     else current = false;
   }
   if (manifest !== undefined) unchanged.set(MANIFEST_FILE, manifest);
-  return { current, unchanged };
+  return { current, unchanged, signatures };
 }
 
 /**
- * The file's identity when the last compile wrote bytes of SRI `integrity` to `file` and the
- * file still has the stat signature recorded then (settled: older than the compile record's
- * stamp, so a later write, even one restoring size and modification time, has changed the
- * change time): the bytes are the same without reading them (Git's index rule, as the compile
+ * The file's identity and stat signature when the last compile wrote bytes of SRI `integrity` to
+ * `file` and the file still has the stat signature recorded then (settled: older than the compile
+ * record's stamp, so a later write, even one restoring size and modification time, has changed
+ * the change time): the bytes are the same without reading them (Git's index rule, as the compile
  * record's check applies it). `undefined` otherwise.
  */
-function knownSame(file: string, integrity: string | undefined, known: KnownArtifactFiles | undefined): FileIdentity | undefined {
+function knownSame(file: string, integrity: string | undefined, known: KnownArtifactFiles | undefined): { readonly identity: FileIdentity; readonly signature: string } | undefined {
   const recorded = integrity === undefined ? undefined : known?.get(file);
   if (recorded === undefined || recorded[0] !== integrity) return undefined;
   try {
     const stat = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false });
-    return stat?.isFile() && signatureOfStats(stat) === recorded[1] ? identityOfStats(stat) : undefined;
+    return stat?.isFile() && signatureOfStats(stat) === recorded[1] ? { identity: identityOfStats(stat), signature: recorded[1] } : undefined;
   } catch {
     return undefined;
   }

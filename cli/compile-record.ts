@@ -35,7 +35,7 @@ import * as v8 from "node:v8";
 import type { CompileOptions, CompileResult } from "../build/compile.js";
 import { checkWriteTarget, writeFileConfined } from "../common/confined-write.js";
 import { createNodeHost, type CompilerHost } from "../common/host.js";
-import { readSealedPayload, writeSealedFile } from "../common/sealed-file.js";
+import { readSealedLog, writeSealedLog } from "../common/sealed-file.js";
 import { signatureOfStats, statSignature } from "../common/file-stats-hash.js";
 import type { KnownArtifactFiles } from "../build/compile.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -53,9 +53,14 @@ export const COMPILE_RECORD_FILE = path.join(".assemblyline", "cache", "compile.
 /** The stamp whose modification time dates the artifact's stat signatures (the file system's own clock). */
 const STAMP_FILE = path.join(".assemblyline", "cache", "compile.stamp");
 
-/** First bytes of a record of this format (then a SHA-256 of the payload, then the payload; `common/sealed-file.ts`). */
-// 2: the probes are packed (`common/probe.ts`). 3: the packed probes are bytes of their own, the newest file probe apart.
-export const COMPILE_RECORD_MAGIC = Buffer.from("assembly-line compile record 3\n", "utf8");
+/**
+ * First bytes of a record of this format: a sealed log of one segment (`common/sealed-file.ts`),
+ * so that the 2 MB of packed probes' bytes are written and read as they are, without the copies
+ * `v8.serialize` and `v8.deserialize` make of a typed array (docs/performance.md, "Incremental
+ * compiles with packaging", twelfth round).
+ */
+// 2: the probes are packed (`common/probe.ts`). 3: the packed probes are bytes of their own, the newest file probe apart. 4: a sealed log.
+export const COMPILE_RECORD_MAGIC = Buffer.from("assembly-line compile record 4\n", "utf8");
 
 /** An answer no probe ever gives: the file may have changed while the compile read it. */
 const UNSETTLED = "unsettled";
@@ -125,7 +130,9 @@ export function compileRecordKey(options: CompileOptions): string {
  */
 export function replayCompile(root: string, key: string, known?: Map<string, readonly [integrity: string, signature: string]>): RecordedOutcome | undefined {
   try {
-    const stored: unknown = readSealedPayload(path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC);
+    const log = readSealedLog(path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC);
+    // One segment, as written: a record is never appended to.
+    const stored: unknown = log?.segments.length === 1 ? log.segments[0] : undefined;
     if (!isRecord(stored) || stored.root !== root) return undefined;
     // What the last compile left in the artifact holds whatever this compile's options and
     // toolchain are: the compile may link a file with an unchanged signature without reading it.
@@ -203,7 +210,7 @@ export function compileRecorder(root: string, recording: RecordingHost): Compile
         const recordable = result.ok && (!result.lockChanged || result.lockWritten?.rereadAlike === true);
         const record = recordable ? buildRecord(root, recording, inputs, result, key, started) : undefined;
         const stored: StoredCompileRecord | undefined = record && storedRecord(record);
-        if (stored === undefined || !writeSealedFile(root, path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC, stored).written) forgetCompileRecord(root);
+        if (stored === undefined || !writeSealedLog(root, path.join(root, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC, stored).written) forgetCompileRecord(root);
       } catch {
         forgetCompileRecord(root);
       }
@@ -278,7 +285,7 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
       current = parent;
     }
   }
-  const artifact = result.artifact === null ? [] : artifactEntries(root, path.resolve(root, result.artifact), result.artifactFiles, result.bundles, started);
+  const artifact = result.artifact === null ? [] : artifactEntries(root, path.resolve(root, result.artifact), result.artifactFiles, result.bundles, started, result.artifactSignatures);
   if (artifact === undefined) return undefined;
   const outcome: RecordedOutcome = { diagnostics: result.diagnostics, lockfile: result.lockfile, artifact: result.artifact, ...summaryCounts(result.analysis) };
   return { toolchain: toolchainIdentity(true), root, key, startedAt: recording.startedAt, probes: probes.values(), artifact, outcome };
@@ -290,8 +297,12 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
  * same clock tick as the stamp, gives a newer change time). Each file the compile wrote (modified
  * after `started`, the compile's start in the same clock) is compared byte for byte with what it
  * wrote; a file modified before was not written but kept, its bytes compared by the compile
- * itself (`emitArtifact` links only files whose bytes it found equal). `undefined` when the disk
- * does not hold what the compile wrote.
+ * itself (`emitArtifact` links only files whose bytes it found equal). A file in `signatures`
+ * (`CompileResult.artifactSignatures`: found unchanged by its recorded signature and left
+ * untouched since) is recorded with that signature without an `lstat`: 2,000 calls fewer after
+ * one file of the benchmark agent changed; a change since that comparison moved its change time,
+ * so the signature never vouches for other bytes. `undefined` when the disk does not hold what
+ * the compile wrote.
  */
 function artifactEntries(
   root: string,
@@ -299,10 +310,11 @@ function artifactEntries(
   files: ReadonlyMap<string, Uint8Array> | undefined,
   integrities: ReadonlyMap<string, string> | undefined,
   started: bigint | undefined,
+  signatures: ReadonlyMap<string, string> = new Map(),
 ): ArtifactEntry[] | undefined {
   if (files === undefined || started === undefined) return undefined;
   // Bundles' integrities are in the result already; the manifest's and the skills' are computed here.
-  const absolute = [...files].map(([relative, bytes]) => [path.join(outDir, ...relative.split("/")), bytes, integrities?.get(relative)] as const);
+  const absolute = [...files].map(([relative, bytes]) => [path.join(outDir, ...relative.split("/")), bytes, integrities?.get(relative), signatures.get(relative)] as const);
   // The stamp is written twice: every artifact file was written before the first write, so its
   // times are at most that stamp's, and the second is later than the first (`stampAfter` waits
   // for the clock), so each file is older than it without an `lstat` of each file to find the
@@ -311,7 +323,11 @@ function artifactEntries(
   const first = stampAfter(root, -1n);
   const stamp = first === undefined ? undefined : stampAfter(root, first);
   const entries: ArtifactEntry[] = [];
-  for (const [file, bytes, integrity] of absolute) {
+  for (const [file, bytes, integrity, known] of absolute) {
+    if (known !== undefined && integrity !== undefined) {
+      entries.push([file, integrity, known]);
+      continue;
+    }
     const stat = fs.lstatSync(file, { bigint: true });
     if (!stat.isFile() || stat.size !== BigInt(bytes.byteLength)) return undefined;
     if (stat.mtimeNs >= started && !fs.readFileSync(file).equals(bytes)) return undefined;

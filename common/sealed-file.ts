@@ -1,7 +1,8 @@
 /**
- * The on-disk form of the toolchain's caches. A sealed file (the compile record, the code cache):
+ * The on-disk form of the toolchain's caches. A sealed file (the code cache):
  * a format line (`magic`), the SHA-256 of the payload, then the payload (`v8.serialize`). A
- * sealed log (the analysis cache, the bundle cache): the format line, then segments, each sealed
+ * sealed log (the analysis cache, the bundle cache, and the compile record, always one
+ * segment): the format line, then segments, each sealed
  * on its own and holding its typed arrays' bytes after its structure ({@link sealLog}). A file
  * that is truncated, altered or of another format reads as nothing — a cache miss, never a crash
  * or a wrong result (docs/caches.md). One rule for every cache (issue 8: a rule in one place).

@@ -62,8 +62,10 @@ export function readLockfile(lockPath: string, options: ReadLockfileOptions = {}
   const read = readLockBytes(lockPath, host);
   if (read.kind === "missing") return { kind: "missing" };
   if (read.kind === "unreadable") return { kind: "unreadable", diagnostic: createDiagnostic(Diagnostics.LockfileUnreadable, fileStart(lockPath), [read.reason]) };
-  const { bytes, text, invalidUtf8 } = read;
-  if (options.knownReadable?.(bytes) === true) return lazilyParsed(bytes, text, invalidUtf8);
+  const bytes = read.bytes;
+  // Known bytes: their text is not even decoded here (`readLockBytes` decodes it when first read).
+  if (options.knownReadable?.(bytes) === true) return lazilyParsed(read);
+  const { text, invalidUtf8 } = read;
   const markers = findConflictMarkers(text);
   if (markers.length > 0) {
     const first = markers[0]!;
@@ -92,18 +94,22 @@ export function readLockfile(lockPath: string, options: ReadLockfileOptions = {}
 /**
  * The `ok` reading of bytes known to read as `ok` ({@link ReadLockfileOptions.knownReadable}):
  * `lock` is `JSON.parse` of the text after a byte order mark, what the checked reading gives for
- * such bytes, parsed when first read.
+ * such bytes, parsed when first read; `text` is `read`'s, decoded when first read (all-ASCII
+ * bytes, `contract/read-lock.ts`).
  */
-function lazilyParsed(bytes: Uint8Array, text: string, invalidUtf8: boolean): ReadLockfileResult {
+function lazilyParsed(read: { readonly bytes: Uint8Array; readonly text: string; readonly invalidUtf8: boolean }): ReadLockfileResult {
   let lock: Lockfile | undefined;
   return {
     kind: "ok",
     get lock(): Lockfile {
+      const text = read.text;
       return (lock ??= JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Lockfile);
     },
-    bytes,
-    text,
-    invalidUtf8,
+    bytes: read.bytes,
+    get text(): string {
+      return read.text;
+    },
+    invalidUtf8: read.invalidUtf8,
   };
 }
 

@@ -128,8 +128,13 @@ export async function writeArtifact(
   const kept = backup !== undefined && options.spare === true && (await keepAsSpare(backup, target));
   const removal = backup === undefined || kept ? Promise.resolve() : removeTree(backup);
   if (options.deferRemoval !== true) await removal;
-  return { removal };
+  // A file kept from the spare is the replaced artifact's own file (one inode in both): no link,
+  // unlink or write touched it, unless the replaced artifact is being removed (each unlink moves
+  // the change time of the file it shares).
+  return { removal, untouched: fitted !== undefined && (backup === undefined || kept) ? fitted.kept : NOTHING_UNTOUCHED };
 }
+
+const NOTHING_UNTOUCHED: ReadonlySet<string> = new Set();
 
 /** The identities among `unchanged`'s (the files {@link fitSpare} may keep). */
 function identitiesOf(unchanged: ReadonlyMap<string, FileIdentity | undefined>): Map<string, FileIdentity> {
@@ -179,6 +184,15 @@ export interface WrittenArtifact {
    * removes (`common/stale-temporaries.ts`): the new artifact is in place either way.
    */
   readonly removal: Promise<void>;
+  /**
+   * Artifact-relative POSIX paths of the files now in place that are the very files the replaced
+   * artifact held at those paths (same inode, kept in the fitted spare) and that no link, unlink
+   * or write of this call touched, so their `lstat` (change time included) is what it was before
+   * the call. Empty without a fitted spare, or when the replaced artifact is removed instead of
+   * kept as the spare. The compile record takes their stat signatures from the compile's
+   * comparison instead of asking `lstat` again (`build/emit-artifact.ts`, `EmittedArtifact.signatures`).
+   */
+  readonly untouched: ReadonlySet<string>;
 }
 
 /** All files of the artifact, sorted by path, after checking paths and the manifest. */

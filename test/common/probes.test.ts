@@ -39,11 +39,14 @@ function record(root: string, files: Record<string, string>, hashes?: { count: n
   const upper: Probe[] = [];
   const snapshot = snapshotHost(probingHost(createNodeHost(), (probe) => lower.push(probe)));
   const host = probingHost(snapshot, (probe) => upper.push(probe));
-  // Counts SHA-256 objects made (the ES-module bindings of node:crypto follow its CommonJS object).
-  const crypto = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  // Counts SHA-256 digests made, by a Hash object or by the one-shot `crypto.hash` (the ES-module
+  // bindings of node:crypto follow its CommonJS object).
+  const crypto = createRequire(import.meta.url)("node:crypto") as { createHash: typeof import("node:crypto").createHash; hash?: (...args: unknown[]) => string };
   const original = crypto.createHash;
+  const originalHash = crypto.hash;
   if (hashes) {
     crypto.createHash = ((...args: Parameters<typeof original>) => (hashes.count++, original(...args))) as typeof original;
+    if (originalHash) crypto.hash = (...args: unknown[]) => (hashes.count++, originalHash(...args));
     syncBuiltinESMExports();
   }
   try {
@@ -56,6 +59,7 @@ function record(root: string, files: Record<string, string>, hashes?: { count: n
     }
   } finally {
     crypto.createHash = original;
+    if (originalHash) crypto.hash = originalHash;
     syncBuiltinESMExports();
   }
   return { lower, upper };

@@ -224,6 +224,46 @@ describe("writeArtifact with a spare", () => {
   });
 });
 
+describe("writeArtifact's untouched files", () => {
+  /** `lstat` signature (size, times in ns, inode) of `file`. */
+  const signature = (file: string): string => {
+    const stat = fs.lstatSync(file, { bigint: true });
+    return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
+  };
+
+  test("are the files kept in the spare, their stat (change time included) as before the write", async () => {
+    const out = path.join(tempDir(), "build");
+    await withSpare(out);
+    const before = signature(path.join(out, ...BUNDLE.split("/")));
+    const written = await writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
+    expect([...written.untouched]).toEqual([BUNDLE]);
+    expect(signature(path.join(out, ...BUNDLE.split("/")))).toBe(before);
+  });
+
+  test("are none when the replaced artifact is removed instead of kept as the spare (each unlink moves the shared file's change time)", async () => {
+    const out = path.join(tempDir(), "build");
+    await withSpare(out);
+    const before = signature(path.join(out, ...BUNDLE.split("/")));
+    // Another spare appears meanwhile: the replaced artifact cannot be kept and is removed.
+    const meanwhile = (): void => {
+      fs.mkdirSync(path.join(spareOf(out), "theirs"), { recursive: true });
+    };
+    // The clock ticks between the comparison and the removal's unlinks.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const written = await writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), new Map(), undefined, bundleUnchanged(out), { spare: true, meanwhile });
+    expect(fs.readdirSync(spareOf(out))).toEqual(["theirs"]);
+    expect(signature(path.join(out, ...BUNDLE.split("/")))).not.toBe(before);
+    expect([...written.untouched]).toEqual([]);
+  });
+
+  test("are none without a spare (the unchanged files are linked)", async () => {
+    const out = path.join(tempDir(), "build");
+    await writeArtifact(out, packaged.bundles, manifestFor("lock v1\n"), new Map(), undefined, new Map(), { spare: true });
+    const written = await writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
+    expect([...written.untouched]).toEqual([]);
+  });
+});
+
 describe("keepAsSpare", () => {
   test("leaves a spare another write kept meanwhile, and says so", async () => {
     const base = tempDir();

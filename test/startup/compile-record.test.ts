@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { compileAgent, type CompileOptions } from "../../build/compile.js";
 import { COMPILE_RECORD_FILE, COMPILE_RECORD_MAGIC, compileRecorder, compileRecordKey, replayCompile } from "../../cli/compile-record.js";
 import { recordingHost } from "../../cli/inputs-record.js";
-import { readSealedPayload, sealPayload } from "../../common/sealed-file.js";
+import { readSealedLog, sealLog } from "../../common/sealed-file.js";
 import { statSignature } from "../../common/file-stats-hash.js";
 import { newestFileProbe, packProbes, unpackProbes, type PackedProbes } from "../../common/probe.js";
 import { copyAgent } from "../helpers/copy-agent.js";
@@ -58,11 +58,11 @@ describe("the compile record", () => {
   });
 
   it("does not hold for another toolchain", () => {
-    const payload = readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as Record<string, unknown>;
-    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { ...payload, toolchain: `${String(payload["toolchain"])}-next` }));
+    const payload = readSealedLog(recordFile(), COMPILE_RECORD_MAGIC)?.segments[0] as Record<string, unknown>;
+    fs.writeFileSync(recordFile(), sealLog(COMPILE_RECORD_MAGIC, { ...payload, toolchain: `${String(payload["toolchain"])}-next` }));
     expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
     // The same payload sealed again holds: only the toolchain differed.
-    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, payload));
+    fs.writeFileSync(recordFile(), sealLog(COMPILE_RECORD_MAGIC, payload));
     expect(replayCompile(root, compileRecordKey(options))).toBeDefined();
   });
 
@@ -72,29 +72,36 @@ describe("the compile record", () => {
       fs.writeFileSync(recordFile(), damaged);
       expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
     }
-    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { toolchain: 1 }));
+    fs.writeFileSync(recordFile(), sealLog(COMPILE_RECORD_MAGIC, { toolchain: 1 }));
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+    // A record is one segment: a whole second one appended (each sealed) is not a record either.
+    fs.writeFileSync(recordFile(), bytes);
+    const whole = sealLog(COMPILE_RECORD_MAGIC, readSealedLog(recordFile(), COMPILE_RECORD_MAGIC)!.segments[0]);
+    expect(replayCompile(root, compileRecordKey(options))).toBeDefined();
+    fs.writeFileSync(recordFile(), Buffer.concat([bytes, whole.subarray(COMPILE_RECORD_MAGIC.length)]));
+    expect(readSealedLog(recordFile(), COMPILE_RECORD_MAGIC)?.segments.length).toBe(2);
     expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
   });
 
   it("a record whose packed probes are damaged never holds and never throws", () => {
-    const record = () => readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as Record<string, unknown> & { probes: Uint8Array; newest: PackedProbes };
+    const record = () => readSealedLog(recordFile(), COMPILE_RECORD_MAGIC)?.segments[0] as Record<string, unknown> & { probes: Uint8Array; newest: PackedProbes };
     const payload = record();
     const packed = v8.deserialize(payload.probes) as PackedProbes;
     expect(unpackProbes(packed)?.length).toBeGreaterThan(0);
     const damagedBodies = [unpackProbes(packed), { ...packed, paths: packed.paths.slice(1) }, { ...packed, stats: [...packed.stats] }, null].map((probes) => v8.serialize(probes));
     const damagedHeads = [unpackProbes(payload.newest), { ...payload.newest, paths: [] }, null, packProbes([...unpackProbes(packed)!.slice(0, 2)])];
     for (const change of [...damagedBodies.map((probes) => ({ probes })), { probes: unpackProbes(packed) }, { probes: Buffer.from("not v8") }, ...damagedHeads.map((newest) => ({ newest }))]) {
-      fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { ...payload, ...change }));
+      fs.writeFileSync(recordFile(), sealLog(COMPILE_RECORD_MAGIC, { ...payload, ...change }));
       expect(() => replayCompile(root, compileRecordKey(options))).not.toThrow();
       expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
     }
     // The same payload sealed again holds: only the probes differed.
-    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, payload));
+    fs.writeFileSync(recordFile(), sealLog(COMPILE_RECORD_MAGIC, payload));
     expect(replayCompile(root, compileRecordKey(options))).toBeDefined();
   });
 
   it("asks the most recently modified file first (before deserializing the rest): a touch of it holds, other bytes do not, and the artifact files are handed on either way", () => {
-    const payload = readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as Record<string, unknown> & { probes: Uint8Array; newest: PackedProbes };
+    const payload = readSealedLog(recordFile(), COMPILE_RECORD_MAGIC)?.segments[0] as Record<string, unknown> & { probes: Uint8Array; newest: PackedProbes };
     const [newest, ...more] = unpackProbes(payload.newest)!;
     expect(more).toEqual([]);
     const all = unpackProbes(v8.deserialize(payload.probes))!;
@@ -112,18 +119,18 @@ describe("the compile record", () => {
     expect(replayCompile(root, compileRecordKey(options), known)).toBeUndefined();
     expect(known.size).toBe(artifactFiles);
     // The file asked first is only asked first: without it apart, the rest still finds the change.
-    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { ...payload, newest: packProbes([]) }));
+    fs.writeFileSync(recordFile(), sealLog(COMPILE_RECORD_MAGIC, { ...payload, newest: packProbes([]) }));
     expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
     // And another file apart that holds does not vouch for the rest.
     const older = files.find((probe) => probe.path !== newest!.path)!;
-    fs.writeFileSync(recordFile(), sealPayload(COMPILE_RECORD_MAGIC, { ...payload, newest: packProbes([older]) }));
+    fs.writeFileSync(recordFile(), sealLog(COMPILE_RECORD_MAGIC, { ...payload, newest: packProbes([older]) }));
     expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
   });
 
   it("records every artifact file settled, with the signature it has after the compile; a rewrite with the same size and modification time does not hold", () => {
     // The stamp is written after the artifact (twice: the second later than the first), and each
     // file's signature taken once after it (cli/compile-record.ts, artifactEntries).
-    const payload = readSealedPayload(recordFile(), COMPILE_RECORD_MAGIC) as { artifact: [string, string, string | null][] };
+    const payload = readSealedLog(recordFile(), COMPILE_RECORD_MAGIC)?.segments[0] as { artifact: [string, string, string | null][] };
     expect(payload.artifact.length).toBeGreaterThan(1);
     for (const [file, , signature] of payload.artifact) expect(signature, file).toBe(statSignature(file));
     const bundle = payload.artifact.map(([file]) => file).find((file) => file.endsWith(".mjs"))!;
@@ -132,6 +139,34 @@ describe("the compile record", () => {
     expect(fs.statSync(bundle).size).toBe(before.size);
     expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
   });
+
+  it("after a change, records the artifact files it left untouched with the signature the comparison found, and every other with its signature after the compile", async () => {
+    const echo = path.join(root, "plugins", "example", "ai.assemblyline", "echo.ts");
+    const original = fs.readFileSync(echo, "utf8");
+    const signaturesAfterChange = async (variant: string): Promise<ReadonlyMap<string, string>> => {
+      fs.writeFileSync(echo, original.replace("return { message: input.message };", `return { message: input.message, variant: "${variant}" };`));
+      // As \`compile\` does: the failed check hands on the artifact files the record vouches for.
+      const known = new Map<string, readonly [string, string]>();
+      expect(replayCompile(root, compileRecordKey(options), known)).toBeUndefined();
+      expect(known.size).toBeGreaterThan(1);
+      const recording = recordingHost(root);
+      const recorder = compileRecorder(root, recording);
+      const result = await compileAgent({ ...options, host: recording.host, recordInput: recorder.recordInput, knownArtifactFiles: known });
+      expect(result.ok).toBe(true);
+      recorder.save(result, compileRecordKey(options));
+      const payload = readSealedLog(recordFile(), COMPILE_RECORD_MAGIC)?.segments[0] as { artifact: [string, string, string | null][] };
+      expect(payload.artifact.length).toBe(result.artifactFiles!.size);
+      for (const [file, , signature] of payload.artifact) expect(signature, file).toBe(statSignature(file));
+      return result.artifactSignatures!;
+    };
+    // No spare yet: the unchanged bundles are linked into a fresh folder (their change times move).
+    expect((await signaturesAfterChange("one")).size).toBe(0);
+    // From the spare: the unchanged bundles are the very files compared, untouched.
+    const untouched = await signaturesAfterChange("two");
+    expect(untouched.size).toBeGreaterThan(0);
+    expect(untouched.has("manifest.json")).toBe(false);
+    expect([...untouched.keys()].some((file) => file.endsWith("/echo.mjs"))).toBe(false);
+  }, 120_000);
 
   it("checks the artifact by content when its stat moved: a touch holds, other bytes do not", () => {
     const manifest = path.join(root, ".assemblyline", "build", "manifest.json");

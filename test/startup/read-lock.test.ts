@@ -31,6 +31,25 @@ describe("readLockBytes", () => {
     expect(read.text).toBe('{ "lockfileVersion": 1, "surfaces": {} }\r\n');
   });
 
+  it("gives the text of ASCII, other UTF-8 and invalid bytes alike, and says which bytes are not UTF-8", () => {
+    const dir = tempDir("al-lock-read-");
+    const lock = path.join(dir, "plugins.lock");
+    const cases: [Buffer, string, boolean][] = [
+      [Buffer.from('{ "lockfileVersion": 1, "surfaces": {} }\n', "latin1"), '{ "lockfileVersion": 1, "surfaces": {} }\n', false],
+      [Buffer.from('{ "name": "caf\u00e9 \u2014 \u{1F600}" }\n', "utf8"), '{ "name": "caf\u00e9 \u2014 \u{1F600}" }\n', false],
+      [Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]), '{"\uFFFD"}\n', true],
+    ];
+    for (const [bytes, text, invalidUtf8] of cases) {
+      fs.writeFileSync(lock, bytes);
+      const read = readLockBytes(lock);
+      expect(read).toMatchObject({ kind: "read", invalidUtf8 });
+      if (read.kind !== "read") return;
+      expect(read.text).toBe(text);
+      expect(read.text).toBe(text);
+      expect(Buffer.from(read.bytes).equals(bytes)).toBe(true);
+    }
+  });
+
   it("is what the compiler's and the runtime's readers report from", () => {
     const dir = tempDir("al-lock-read-");
     const lock = path.join(dir, "plugins.lock");

@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COMPILE_RECORD_FILE, COMPILE_RECORD_MAGIC } from "../../cli/compile-record.js";
 import { INPUTS_RECORD_FILE } from "../../cli/inputs-record.js";
-import { readSealedPayload } from "../../common/sealed-file.js";
+import { readSealedLog } from "../../common/sealed-file.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 
@@ -28,7 +28,7 @@ function compileAndReadToolchains(): { compile: unknown; inputs: unknown } {
     env: { ...process.env, NO_COLOR: "1" },
   });
   expect(run.status, run.stderr).toBe(0);
-  const compile = readSealedPayload(path.join(agent, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC) as { toolchain?: unknown } | undefined;
+  const compile = readSealedLog(path.join(agent, COMPILE_RECORD_FILE), COMPILE_RECORD_MAGIC)?.segments[0] as { toolchain?: unknown } | undefined;
   const inputs = JSON.parse(fs.readFileSync(path.join(agent, INPUTS_RECORD_FILE), "utf8")) as { toolchain?: unknown };
   expect(typeof compile?.toolchain).toBe("string");
   expect(typeof inputs.toolchain).toBe("string");
