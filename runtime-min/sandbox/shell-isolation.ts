@@ -334,7 +334,8 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   // whether `setpriv` was kept: the fingerprint names the `setpriv` found (or its absence), so
   // one installed or replaced re-probes, and a remembered probe starts no process at all (every
   // `call` starts this probe in case its tool runs a shell command).
-  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", found ?? "no setpriv", prlimit ?? "no prlimit"], hiddenHostDirs());
+  // The setup script's text too (hashed as it is): a success of an older setup says nothing of this one.
+  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", found ?? "no setpriv", prlimit ?? "no prlimit", SHELL_ISOLATION_SETUP], hiddenHostDirs());
   const tools = (killChild: boolean, setpriv: string | undefined): ShellIsolationTools => ({ unshare, mount, mkdir, killChild, ...(setpriv === undefined ? {} : { setpriv }), ...(prlimit === undefined ? {} : { prlimit }) });
   const cached = cachedSuccess("shell", fingerprint);
   const remembered = rememberedSetpriv(cached);
