@@ -9,6 +9,8 @@
  *
  *     npm run build && node bench/runtime.mjs [--calls 5000] [--warmup 500] [--call-ids] [--dist DIR] [--baseline DIR] [--json] [--quick]
  *
+ * `--help` prints the options (`USAGE`); an unknown flag is refused with them (exit 2).
+ *
  * `--json` prints the figure `runtime.echo` as one JSON line (bench/lib.mjs); `--quick` makes
  * 200 calls after 50 warm-up calls. `--baseline DIR` interleaves another build's runtime.
  *
@@ -34,33 +36,66 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
+const USAGE = `Usage: node bench/runtime.mjs [options]   (npm run build first)
+
+The median round trip of an echo call through runtime.call in a warm sandbox, against the same
+tool served by the MCP TypeScript SDK over stdio, interleaved in one run.
+
+Options:
+  --calls N        measured calls per side (default 5000)
+  --warmup N       warm-up calls per side (default 500)
+  --call-ids       pass an explicit tool-call id per call, as a model host does
+  --dist DIR       the build to measure (default: this checkout's dist/)
+  --baseline DIR   another build's dist/, interleaved as a third side (issue 14)
+  --json           print the figure runtime.echo as one JSON line (bench/lib.mjs)
+  --quick          200 calls after 50 warm-up calls
+  -h, --help       print this and exit
+`;
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      calls: { type: "string", default: "5000" },
+      warmup: { type: "string", default: "500" },
+      "call-ids": { type: "boolean", default: false },
+      dist: { type: "string" },
+      baseline: { type: "string" },
+      json: { type: "boolean", default: false },
+      quick: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  }));
+} catch (error) {
+  // An unknown or malformed flag: say which, and how to call it, rather than a stack.
+  process.stderr.write(`bench/runtime.mjs: ${error.message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+for (const name of ["calls", "warmup"]) {
+  if (!/^[1-9][0-9]*$/.test(values[name])) {
+    process.stderr.write(`bench/runtime.mjs: --${name} ${values[name]} is not a whole number of calls (1 or more).\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const distArgument = process.argv.indexOf("--dist");
-const dist = distArgument === -1 ? path.join(repo, "dist") : path.resolve(process.argv[distArgument + 1]);
+const dist = values.dist === undefined ? path.join(repo, "dist") : path.resolve(values.dist);
 const entry = path.join(dist, "runtime-min", "index.js");
 if (!fs.existsSync(entry)) {
   console.error("bench/runtime.mjs: dist/runtime-min/index.js is missing; run `npm run build` first.");
   process.exit(2);
 }
 const { openRuntime } = await import(entry);
-const baselineArgument = process.argv.indexOf("--baseline");
-const baselineDist = baselineArgument === -1 ? undefined : path.resolve(process.argv[baselineArgument + 1]);
+const baselineDist = values.baseline === undefined ? undefined : path.resolve(values.baseline);
 const openBaseline = baselineDist ? (await import(path.join(baselineDist, "runtime-min", "index.js"))).openRuntime : undefined;
 const { compileAgent } = await import(path.join(dist, "build", "compile.js"));
 const { emit, ratioFigure } = await import("./lib.mjs");
 const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-const { values } = parseArgs({
-  options: {
-    calls: { type: "string", default: "5000" },
-    warmup: { type: "string", default: "500" },
-    "call-ids": { type: "boolean", default: false },
-    dist: { type: "string" },
-    baseline: { type: "string" },
-    json: { type: "boolean", default: false },
-    quick: { type: "boolean", default: false },
-  },
-});
 const calls = values.quick ? 200 : Number(values.calls);
 const warmup = values.quick ? 50 : Number(values.warmup);
 

@@ -263,8 +263,10 @@ export class Runtime {
 
   /**
    * Warnings about this runtime's setup: AL8030 when sandboxes lack the permission model,
-   * AL8031 when shell commands run unisolated under `shellIsolation: "auto"`, AL8032 when
-   * `"required"` isolation is unavailable (shell requests will fail).
+   * AL8060 when sandbox processes get no namespaces, AL8063 when they get them without the link
+   * guard (no socket hiding either), AL8031 when shell commands run unisolated under
+   * `shellIsolation: "auto"`, AL8032 when `"required"` isolation is unavailable (shell requests
+   * will fail).
    */
   get warnings(): readonly Diagnostic[] {
     const warnings: Diagnostic[] = [];
@@ -273,6 +275,10 @@ export class Runtime {
     }
     if (this.execution === "sandbox" && this.isolation.unavailableReason !== undefined) {
       warnings.push(createDiagnostic(Diagnostics.SandboxProcessIsolationUnavailable, { file: ".assemblyline/build/manifest.json", line: 1, column: 1 }, [this.isolation.unavailableReason]));
+    } else if (this.execution === "sandbox" && this.isolation.tools.mount === undefined) {
+      // The namespaces without the link guard: the socket folders are not hidden from the process either.
+      const reason = this.isolation.linkGuardUnavailableReason ?? "the host's launchers have no link guard (setSandboxLaunchTools without mount)";
+      warnings.push(createDiagnostic(Diagnostics.SandboxLinkGuardUnavailable, { file: ".assemblyline/build/manifest.json", line: 1, column: 1 }, [reason]));
     }
     warnings.push(...this.shell.warnings());
     return warnings;

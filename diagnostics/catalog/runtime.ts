@@ -269,9 +269,9 @@ export const RuntimeMessages = defineMessages({
   SandboxProcessIsolationUnavailable: {
     code: "AL8060",
     severity: "warning",
-    message: "Sandbox processes run without their own PID and mount namespaces on this host ({0}), so an authored tool can see and signal the host user's other processes, and follow a symbolic link that a shell command left in its workspace.",
+    message: "Sandbox processes run without their own PID and mount namespaces on this host ({0}), so an authored tool can see and signal the host user's other processes, connect to every Unix socket the host user may (no socket folder is hidden from it: docker's, the session bus, ssh and gpg agents), and follow a symbolic link that a shell command left in its workspace.",
     hint: "Provide util-linux unshare, mount (2.38 or later, on Linux 5.10 or later) and setpriv and allow unprivileged user namespaces (user.max_user_namespaces > 0; kernel.unprivileged_userns_clone=1 or kernel.apparmor_restrict_unprivileged_userns=0 where they exist).",
-    docs: "A sandboxed tool must not be able to touch its host (seed \"Execution Model\"; issue 12): each sandbox child runs as PID 1 of its own PID namespace, in its own session, sees its workspace through a mount that follows no symbolic link, and dies with its host. When the once-per-process probe shows this host cannot create the namespaces, children still get their own session and the parent-death signal, and the runtime says once that they can see other processes.",
+    docs: "A sandboxed tool must not be able to touch its host (seed \"Execution Model\"; issue 12): each sandbox child runs as PID 1 of its own PID namespace, in its own session, sees its workspace through a mount that follows no symbolic link, and dies with its host. When the once-per-process probe shows this host cannot create the namespaces, children still get their own session and the parent-death signal, and the runtime says once that they can see other processes and reach the host's Unix sockets.",
   },
   NetworkPolicyUnenforceable: {
     code: "AL8061",
@@ -286,5 +286,12 @@ export const RuntimeMessages = defineMessages({
     message: "{0} {1} is not valid: {2}.",
     hint: "See docs/host-policy.md for each limit, its default and its range; omit the option to use the default.",
     docs: "Host limits (deadlineMs, memoryMb, maxResultBytes, maxEventBytes, network) bound every call (issue 12: every call ends, no tool exhausts the host); a limit that is not a number in range would disable or break that bound, so it is refused up front.",
+  },
+  SandboxLinkGuardUnavailable: {
+    code: "AL8063",
+    severity: "warning",
+    message: "Sandbox processes run without their link guard on this host ({0}), so an authored tool's process connects to every Unix socket the host user may, under network \"none\" too (/run, /tmp, /dev/shm and $XDG_RUNTIME_DIR are not hidden from it), and shell commands count as not isolated.",
+    hint: "Provide util-linux mount 2.38 or later on Linux 5.10 or later (Ubuntu 22.04 and Debian 11 ship older ones), or run the host as an account or in a container whose sockets a tool may reach.",
+    docs: "Before Node starts, each sandbox process's launch script (the link guard) mounts its workspace `nosymfollow` and hides the host's socket folders behind empty tmpfs mounts in the process's own mount namespace: Node's permission model does not check `net.connect({ path })`, so without it a tool reaches docker's socket, the session bus, ssh and gpg agents, whatever the network policy (helper-89's review, finding 2; docs/host-policy.md). Where the probe finds that `mount` cannot do it, the process keeps its PID and network namespaces but neither part of the guard, and the runtime says so once.",
   },
 });

@@ -11,7 +11,10 @@
  *    and a new PID namespace with its own `/proc`, so the host process, its `/proc/<pid>/environ`
  *    and every other host process are invisible (`$PPID` is 0). With `--kill-child`, killing
  *    the `unshare` process (SIGKILL on timeout) kills every process of the command.
- * 2. {@link SHELL_ISOLATION_SETUP} runs as PID 1 of that namespace and hides the runtime's
+ * 2. {@link SHELL_ISOLATION_SETUP} runs as PID 1 of that namespace. It first bounds the
+ *    namespace's process count: it writes {@link SHELL_PROCESS_LIMIT} + 1 to the namespace's own
+ *    `/proc/sys/kernel/pid_max` (per PID namespace since Linux 6.14; on older kernels the write
+ *    fails and is ignored, leaving `prlimit --nproc`). Then it hides the runtime's
  *    state directory (`<root>/.assemblyline/`: other runs' workspaces, `state.db`, the blob
  *    store, handoffs, deliveries, a fallback bridge) except the run's own workspace:
  *    a. *stage*: mounts an empty tmpfs over the first hidden host directory (`/dev/shm`, else
@@ -29,11 +32,15 @@
  *    e. enters the workspace only then, so no working directory keeps a reference into the
  *       hidden tree. Any failure stops it (exit 125 and a {@link ISOLATION_FAILURE_MARKER} line
  *       on stderr): the command never runs half-isolated.
- * 3. It then `exec`s `unshare --user --map-root-user --mount -- /bin/sh -c "$command"`. The
- *    second user namespace makes every mount it inherits *locked*: the command cannot unmount
- *    the namespace's `/proc` to reach the host's, nor a tmpfs to reveal what it hides, nor
- *    remount `/` read-write, nor bind-mount a directory without the mounts that cover parts of
- *    it, although it is root inside (without this step it could do all of these).
+ * 3. It then `exec`s `unshare --user --map-root-user --mount --pid --fork --mount-proc --
+ *    /bin/sh -c "$command"`. The second user namespace makes every mount it inherits *locked*:
+ *    the command cannot unmount the namespace's `/proc` to reach the host's, nor a tmpfs to
+ *    reveal what it hides, nor remount `/` read-write, nor bind-mount a directory without the
+ *    mounts that cover parts of it, although it is root inside (without this step it could do
+ *    all of these). The second PID namespace keeps the first one's `pid_max` out of the
+ *    command's reach: Linux lets a process write the `pid_max` of its own PID namespace only,
+ *    and lets it do so when its user is the namespace's root, which every namespace here maps to
+ *    the host's user; a process of the command still needs a PID in the first namespace too.
  *
  * The command is a positional argument of both shells, never part of the script text. The
  * environment is the caller's (the sandbox allowlist), and the working directory the
@@ -84,11 +91,16 @@ export interface ShellIsolationTools {
 }
 
 /**
- * Most processes one shell command may run at once (`RLIMIT_NPROC`, set by `prlimit --nproc`
- * before its user namespaces are made, so that it counts the command's own processes): a fork
- * bomb in a command stops there instead of filling the host's process table (helper-65 E5,
- * helper-89 finding 8). Linux does not apply it to a host running as root (uid 0 of the
- * initial namespace is exempt whatever namespace it enters), which docs/host-policy.md says.
+ * Most processes (threads included) one shell command may run at once: a fork bomb in a command
+ * stops there, with `fork` failing `EAGAIN` ("Resource temporarily unavailable"), instead of
+ * filling the host's process table (helper-65 E5, helper-89 finding 8). Two bounds apply it:
+ * - the command's PID namespace has no PID above it (`pid_max`, written by
+ *   {@link SHELL_ISOLATION_SETUP}; Linux 6.14 and later). This one also holds for a host
+ *   running as root;
+ * - `RLIMIT_NPROC` (`prlimit --nproc`, set before the command's user namespaces are made, so it
+ *   counts the command's own processes). Linux exempts uid 0 of the initial user namespace from
+ *   it, whatever namespace that user enters, so it does not bound a root host.
+ * A root host on a kernel before 6.14 has neither (docs/host-policy.md).
  */
 export const SHELL_PROCESS_LIMIT = 1024;
 
@@ -104,7 +116,7 @@ export const ISOLATION_FAILURE_EXIT_CODE = 125;
 
 /**
  * The setup script (`/bin/sh -c SCRIPT name workspace stateDir unshare mount mkdir command
- * hiddenDir...`; the steps are the module comment's 2a–2e). Only builtins besides the three
+ * pidMax hiddenDir...`; the steps are the module comment's 2–2e). Only builtins besides the three
  * absolute paths it is given. Mount points in mountinfo escape space, tab, newline and
  * backslash as `\ooo`; `decode` turns them back (a trailing `x` keeps a decoded newline from
  * being stripped by the command substitution).
@@ -127,8 +139,9 @@ decode() {
 cover() {
   err=$("$mount_bin" -t tmpfs -o mode=0755,nosuid,nodev -- tmpfs "$1" 2>&1) || fail "could not mount an empty tmpfs over $1: $err"
 }
-workspace=$1 state=$2 unshare_bin=$3 mount_bin=$4 mkdir_bin=$5 user_command=$6
-shift 6
+workspace=$1 state=$2 unshare_bin=$3 mount_bin=$4 mkdir_bin=$5 user_command=$6 pid_max=$7
+shift 7
+{ printf '%s\\n' "$pid_max" > /proc/sys/kernel/pid_max; } 2>/dev/null || :
 case $state in /?*) ;; *) fail "the state directory '$state' is not an absolute path" ;; esac
 case $workspace in "$state"/?*) ;; *) fail "the workspace $workspace is not inside the state directory $state" ;; esac
 stage=
@@ -176,7 +189,7 @@ $table
 MOUNTS
 cd -- "$workspace" 2>/dev/null || fail "could not enter the workspace $workspace"
 unset OLDPWD
-exec "$unshare_bin" --user --map-root-user --mount -- /bin/sh -c "$user_command"`;
+exec "$unshare_bin" --user --map-root-user --mount --pid --fork --mount-proc -- /bin/sh -c "$user_command"`;
 
 /** What one isolated command needs: where it runs, what to hide, and the command itself. */
 export interface IsolatedCommand {
@@ -243,6 +256,7 @@ export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedComma
     tools.mount,
     tools.mkdir,
     run.command,
+    String(SHELL_PROCESS_LIMIT + 1),
     ...hidden,
   ];
 }
@@ -320,7 +334,8 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   // whether `setpriv` was kept: the fingerprint names the `setpriv` found (or its absence), so
   // one installed or replaced re-probes, and a remembered probe starts no process at all (every
   // `call` starts this probe in case its tool runs a shell command).
-  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", found ?? "no setpriv", prlimit ?? "no prlimit"], hiddenHostDirs());
+  // The setup script's text too (hashed as it is): a success of an older setup says nothing of this one.
+  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", found ?? "no setpriv", prlimit ?? "no prlimit", SHELL_ISOLATION_SETUP], hiddenHostDirs());
   const tools = (killChild: boolean, setpriv: string | undefined): ShellIsolationTools => ({ unshare, mount, mkdir, killChild, ...(setpriv === undefined ? {} : { setpriv }), ...(prlimit === undefined ? {} : { prlimit }) });
   const cached = cachedSuccess("shell", fingerprint);
   const remembered = rememberedSetpriv(cached);

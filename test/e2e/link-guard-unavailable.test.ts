@@ -33,6 +33,9 @@ describe.runIf(process.platform === "linux" && realUnshare !== undefined && real
     expect(first.stderr).toContain("AL8031");
     expect(first.stderr).toContain("would follow a symbolic link a command leaves in the workspace");
     expect(first.stderr).not.toContain("AL8060");
+    // Nor does the sandbox process's own launch hide the host's socket folders (AL8063).
+    expect(first.stderr).toContain("AL8063");
+    expect(first.stderr).toContain("connects to every Unix socket the host user may");
     // The namespaces are kept: network "none" is still enforced, not refused (AL8061).
     const offline = call("--network", "none");
     expect(offline.status, offline.stderr).toBe(0);

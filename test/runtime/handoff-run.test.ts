@@ -5,8 +5,10 @@
  * byte limit is enforced.
  */
 import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listDeliveries, readDeliveredBytes } from "../../runtime-min/core-tools/index.js";
+import { blobPath, handoffReceiptPath, listDeliveries, readDeliveredBytes } from "../../runtime-min/core-tools/index.js";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
 import { createCatalogAgent } from "./catalog-fixture.js";
 import type { AgentFixture } from "./helpers/agent-fixture.js";
@@ -72,5 +74,29 @@ describe("handoff then deliver across runs", () => {
     const fits = await runtime.call({ ...child, tool: "write", input: { path: "/workspace/small.txt", content: "x".repeat(1024) } });
     expect(fits.status).toBe("ok");
     expect((await runtime.call({ ...child, tool: "handoff_artifact", input: { path: "/workspace/small.txt" } })).status).toBe("ok");
+  });
+
+  it("copies a file's bytes out of the workspace, never its setuid, setgid, sticky, execute or write bits", async () => {
+    // A tool may chmod its workspace files (Node's chmod, a shell's chmod 7777; helper-89 finding 1).
+    const child = { surface: CHILD, runId: "child-run-modes", parentRunId: "root-run-modes" } as const;
+    const root = { runId: "root-run-modes" } as const;
+    const workspaceFile = (runId: string): string => path.join(runtime.stateDir, "runs", runId, "workspace", "tool.bin");
+    await runtime.call({ ...child, tool: "write", input: { path: "/workspace/tool.bin", content: "#!/bin/sh\nid\n" } });
+    await runtime.call({ ...root, tool: "write", input: { path: "/workspace/tool.bin", content: "#!/bin/sh\nid -u\n" } });
+    fs.chmodSync(workspaceFile(child.runId), 0o7777);
+    fs.chmodSync(workspaceFile(root.runId), 0o7777);
+    const handed = await runtime.call({ ...child, tool: "handoff_artifact", input: { path: "/workspace/tool.bin" } });
+    const fromWorkspace = await runtime.call({ ...root, tool: "deliver_artifact", input: { path: "/workspace/tool.bin" } });
+    const fromHandoff = await runtime.call({ ...root, tool: "deliver_artifact", input: { path: "/files/handoffs/child-run-modes/tool.bin" } });
+    for (const result of [handed, fromWorkspace, fromHandoff]) expect(result.status, result.error).toBe("ok");
+    const stored = [
+      blobPath(runtime.stateDir, (handed.output as { sha512: string }).sha512),
+      blobPath(runtime.stateDir, (fromWorkspace.output as { sha512: string }).sha512),
+      handoffReceiptPath(runtime.stateDir, child.runId, "tool.bin"),
+      ...fs.readdirSync(path.join(runtime.stateDir, "deliveries", root.runId)).map((name) => path.join(runtime.stateDir, "deliveries", root.runId, name)),
+    ];
+    expect(stored).toHaveLength(5);
+    // What the host keeps is the owner's read-only copy (0400 under any umask), whatever the source's mode.
+    for (const file of stored) expect({ file: path.relative(runtime.stateDir, file), mode: (fs.statSync(file).mode & 0o7777).toString(8) }).toEqual({ file: path.relative(runtime.stateDir, file), mode: "400" });
   });
 });

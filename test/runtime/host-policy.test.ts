@@ -63,6 +63,22 @@ describe("a sandboxed tool cannot reach its host's processes", () => {
       const result = await runtime.call({ tool: "signaller", input: { target: process.pid, signal: 0 } });
       expect(result.output).toMatchObject({ sent: true });
       expect(runtime.warnings.map((warning) => warning.code)).toContain("AL8060");
+      // Without a mount namespace no socket folder is hidden either (helper-89 finding 2).
+      expect(runtime.warnings.find((warning) => warning.code === "AL8060")?.message).toContain("connect to every Unix socket the host user may");
+    } finally {
+      setSandboxLaunchTools(undefined);
+    }
+  });
+
+  it("says the socket folders are not hidden when the namespaces come without the link guard (AL8063)", async () => {
+    const { setpriv, unshare, prlimit } = (await probeProcessIsolation()).tools;
+    expect(unshare).toBeDefined();
+    expect((await open()).warnings.map((warning) => warning.code)).not.toContain("AL8063");
+    setSandboxLaunchTools({ setpriv, unshare, prlimit });
+    try {
+      const warnings = (await open()).warnings;
+      expect(warnings.map((warning) => warning.code)).not.toContain("AL8060");
+      expect(warnings.find((warning) => warning.code === "AL8063")?.message).toMatch(/^Sandbox processes run without their link guard on this host \(.+\), so an authored tool's process connects to every Unix socket the host user may, under network "none" too/);
     } finally {
       setSandboxLaunchTools(undefined);
     }

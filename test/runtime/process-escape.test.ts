@@ -163,6 +163,35 @@ describe("a shell command's processes and memory (finding 8)", () => {
   }, 60_000);
 });
 
+describe("a fork bomb in a shell command (finding 8, also for a host running as root)", () => {
+  it("fails with the resource error at the process limit, and the host runs the next command", async () => {
+    const runtime = await openRuntime({ root: agent.root });
+    try {
+      // A bounded bomb (3000 forked shells, each waiting to open a FIFO no one writes) stands in
+      // for :(){ :|:& };: so that a missing limit cannot take the machine down. dash gives up at
+      // the first fork that fails.
+      const bomb = "mkfifo hold; (i=0; while [ $i -lt 3000 ]; do read -r _ < hold & i=$((i+1)); done) 2>bomb.err; status=$?";
+      // Counted with builtins only (a glob): while the waiting shells hold every PID, nothing can fork.
+      const count = "set -- /proc/[0-9]*; echo \"processes $#\"; read -r line < bomb.err; echo \"$line\" >&2; exit $status";
+      // First the bomb raises its PID namespace's pid_max, which it may: the bound is its parent's.
+      const raise = "{ echo 4194304 > /proc/sys/kernel/pid_max; } 2>/dev/null || :";
+      const result = await runtime.call({ tool: "shell", input: { command: `${raise}; ${bomb}; ${count}` }, runId: "fork-bomb" });
+      expect(result.status, result.error).toBe("ok");
+      const { stdout, stderr, exitCode } = result.output as { stdout: string; stderr: string; exitCode: number };
+      expect(stderr).toMatch(/Cannot fork|Resource temporarily unavailable/);
+      expect(exitCode).not.toBe(0);
+      const processes = Number(/^processes (\d+)$/m.exec(stdout)?.[1]);
+      expect(processes).toBeLessThanOrEqual(SHELL_PROCESS_LIMIT);
+      // The bomb really ran up to the bound (its waiting shells are all still there).
+      expect(processes).toBeGreaterThan(SHELL_PROCESS_LIMIT / 2);
+      const next = await runtime.call({ tool: "shell", input: { command: "echo still here" }, runId: "fork-bomb" });
+      expect(next.output).toMatchObject({ stdout: "still here\n", exitCode: 0 });
+    } finally {
+      await runtime.close();
+    }
+  }, 120_000);
+});
+
 describe("tool code that outlives its call in the warm sandbox process (finding 5)", () => {
   const beats = (runId: string): number => {
     const file = path.join(runsDir(), runId, "workspace", "beat.txt");

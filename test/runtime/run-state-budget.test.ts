@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hostLimitArgs, parseHostLimitFlags } from "../../cli/commands/call-flags.js";
+import { formatCallResult } from "../../cli/format-call-result.js";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
 import { EnvelopeBridge } from "../../runtime-min/sandbox/bridge.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
@@ -98,5 +99,23 @@ describe("the --max-run-state-bytes flag", () => {
     expect(parseHostLimitFlags({ maxRunStateBytes: "1000" })).toEqual({ maxRunStateBytes: 1000 });
     expect(() => parseHostLimitFlags({ maxRunStateBytes: "0" })).toThrow(/--max-run-state-bytes '0' is not valid: it must be a whole number of bytes from 1 to 1099511627776 \(1 TiB\)/);
     expect(hostLimitArgs({ maxRunStateBytes: "1000" })).toEqual(["--max-run-state-bytes", "1000"]);
+  });
+});
+
+describe("a step key with control characters (finding 6 for step keys)", () => {
+  it("reaches call's output only as pictures: in the replay event, in a refusal, in the tool's output", async () => {
+    // OSC title, clear screen, 8-bit CSI, DEL and CR: what a key could use to rewrite the terminal.
+    const prefix = "\u001b]0;PWN\u0007\u001b[2J\u009b1A\u007f\r";
+    const recorded = await runtime.call({ tool: "big_steps", input: { count: 1, chars: 10, prefix }, runId: "control-key" });
+    const replayed = await runtime.call({ tool: "big_steps", input: { count: 1, chars: 10, prefix }, runId: "control-key" });
+    const refused = await runtime.call({ tool: "big_steps", input: { count: 1, chars: 20_000, prefix }, runId: "control-key-big" });
+    expect(replayed.events.map((event) => event.type)).toContain("durable_step.replayed");
+    expect((refused.output as { outcomes: string[] }).outcomes[0]).toContain(`The step '${prefix}-0' is`);
+    for (const result of [recorded, replayed, refused]) {
+      const text = formatCallResult(result);
+      expect(text).not.toMatch(/[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/);
+    }
+    expect(formatCallResult(replayed)).toContain("\u2421"); // DEL's picture: JSON does not escape it
+    expect(formatCallResult(refused)).toContain("\uFFFD"); // the 8-bit CSI's
   });
 });
