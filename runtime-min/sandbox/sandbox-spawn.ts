@@ -13,8 +13,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { Writable } from "node:stream";
 import { processDataLimitMb } from "../host-limits.js";
+import { removeBridgeFolder } from "./bridge-root.js";
 import { coverInheritedDescriptors } from "./inherited-descriptors.js";
-import { sandboxLaunch, type LaunchTools, type NetworkPolicy } from "./process-isolation.js";
+import { sandboxLaunch, type LaunchTools, type NetworkPolicy, type SandboxLaunch } from "./process-isolation.js";
 import { sandboxEnvironment, sandboxNodeFlags, type PermissionSupport } from "./sandbox-environment.js";
 
 /** Everything that decides how a sandbox process is launched (and nothing else). */
@@ -107,16 +108,24 @@ function priorityOfThisProcess(): number | undefined {
  * the workspace's `.tmp`, then spawns the child in its own session and process group (see
  * `./process-isolation.ts`) with four pipes (stdin, stdout, stderr and the doorbell on fd 3),
  * every descriptor the host inherited without close-on-exec covered by `/dev/null`
- * (`./inherited-descriptors.ts`), and ends its stdin with the entry script ({@link sendEntryScript}). Throws what `mkdir` throws; a failed `spawn` is
+ * (`./inherited-descriptors.ts`), and ends its stdin with the entry script ({@link sendEntryScript}). Throws what `mkdir` and
+ * writing the link guard's table throw (the bridge folder made is removed first); a failed `spawn` is
  * reported by the child's `error` and `exit` events.
  */
 export function spawnSandboxProcess(options: SandboxSpawnOptions): SpawnedSandbox {
   const bridgeDir = path.join(options.bridgeRoot, `${process.pid}-${randomUUID()}`);
   fs.mkdirSync(bridgeDir, { recursive: true, mode: 0o700 });
-  fs.mkdirSync(path.join(options.workspace, ".tmp"), { recursive: true });
-  const flags = sandboxNodeFlags({ read: [options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] }, options.permission);
-  const nodeArgs = [...flags, `--max-old-space-size=${options.memoryMb}`, "--input-type=module", "-", bridgeDir, String(options.maxResultBytes)];
-  const launch = sandboxLaunch(options.launch, nodeArgs, options.network, undefined, processDataLimitMb(options.memoryMb), { workspace: options.workspace, keep: [options.bundlePath], tableDir: bridgeDir });
+  let launch: SandboxLaunch;
+  try {
+    fs.mkdirSync(path.join(options.workspace, ".tmp"), { recursive: true });
+    const flags = sandboxNodeFlags({ read: [options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] }, options.permission);
+    const nodeArgs = [...flags, `--max-old-space-size=${options.memoryMb}`, "--input-type=module", "-", bridgeDir, String(options.maxResultBytes)];
+    launch = sandboxLaunch(options.launch, nodeArgs, options.network, undefined, processDataLimitMb(options.memoryMb), { workspace: options.workspace, keep: [options.bundlePath], tableDir: bridgeDir });
+  } catch (error) {
+    // Nothing will use the folder: it goes now, not at a later host's sweep.
+    removeBridgeFolder(bridgeDir);
+    throw error;
+  }
   const inherited = inheritedState(options.workspace);
   const child = spawn(launch.command, launch.args, {
     cwd: options.workspace,

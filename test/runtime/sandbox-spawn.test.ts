@@ -101,3 +101,13 @@ describe("spawnSandboxProcess", () => {
     }
   });
 });
+
+describe("spawnSandboxProcess when it cannot start", () => {
+  it("removes the bridge folder it made when the launch cannot be prepared (a workspace that is a file)", () => {
+    const bridgeRoot = tempDir("al-spawn-bridges-");
+    const workspace = path.join(tempDir("al-spawn-ws-"), "workspace");
+    fs.writeFileSync(workspace, "not a folder");
+    expect(() => spawnSandboxProcess({ ...base, bridgeRoot, workspace })).toThrow(/ENOTDIR|EEXIST/);
+    expect(fs.readdirSync(bridgeRoot)).toEqual([]);
+  });
+});
