@@ -72,8 +72,18 @@ describe.runIf(process.platform === "linux")("the host's workspace file exchange
     const outside = tempDir("al-out-");
     fs.writeFileSync(path.join(state, "state.db"), "SQLite format 3");
     // The swapper runs until the attempts are done (a fixed count, not a time: a loaded machine makes fewer per second).
-    const script = `while :; do ln -s '${state}' x 2>/dev/null; ln -s '${outside}' y 2>/dev/null; rm -rf x y; mkdir -p x y; rm -rf x y; done`;
-    const swapper = spawn("/bin/sh", ["-c", script], { cwd: workspace, stdio: "ignore" });
+    // One process that starts no other: once it has exited nothing touches the workspace, so the
+    // clean-up cannot race a last `mkdir` (a shell loop's `ln`/`rm`/`mkdir` children outlived the
+    // killed shell and made `rmdir` fail with ENOTEMPTY on a loaded machine, 6 December).
+    const script = `const fs = require("node:fs");
+for (;;) {
+  try { fs.symlinkSync(${JSON.stringify(state)}, "x"); } catch {}
+  try { fs.symlinkSync(${JSON.stringify(outside)}, "y"); } catch {}
+  for (const name of ["x", "y"]) fs.rmSync(name, { recursive: true, force: true });
+  for (const name of ["x", "y"]) fs.mkdirSync(name, { recursive: true });
+  for (const name of ["x", "y"]) fs.rmSync(name, { recursive: true, force: true });
+}`;
+    const swapper = spawn(process.execPath, ["-e", script], { cwd: workspace, stdio: "ignore" });
     const ended = new Promise((resolve) => swapper.on("exit", resolve));
     let hits = 0;
     let attempts = 0;
