@@ -25,15 +25,52 @@ const GNU_TIME = fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 
 /**
  * Parses a bench script's arguments: the shared `--quick` and `--json` flags plus the script's
- * own `options` (node:util parseArgs options). Returns `{ quick, json, values, positionals }`.
+ * own `options` (node:util parseArgs options), and `--help`/`-h` ({@link parseScriptArgs}: the
+ * usage on stdout, exit 0; an unknown or malformed flag is refused with it, exit 2). `usage` is
+ * the script's usage text; without it, one is made from the option names
+ * ({@link defaultUsage}). Returns `{ quick, json, values, positionals }`.
  */
-export function parseBenchArgs(options = {}, argv = process.argv.slice(2)) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { quick: { type: "boolean", default: false }, json: { type: "boolean", default: false }, ...options },
-  });
+export function parseBenchArgs(options = {}, argv = process.argv.slice(2), usage = undefined) {
+  const all = { quick: { type: "boolean", default: false }, json: { type: "boolean", default: false }, ...options };
+  const script = scriptName();
+  const { values, positionals } = parseScriptArgs({ script, usage: usage ?? defaultUsage(script, all), options: all, argv, allowPositionals: true });
   return { quick: values.quick, json: values.json, values, positionals };
+}
+
+/**
+ * The command line of every bench script, parsed with node:util `parseArgs` and `options`
+ * plus `-h, --help`: with `--help` it prints `usage` on stdout and exits 0; a flag it does not
+ * know, or one without its value, prints `<script>: <what is wrong>` and `usage` on stderr and
+ * exits 2 (never an ERR_PARSE_ARGS stack). `script` is the name shown (`bench/run.mjs`).
+ * Returns parseArgs' `{ values, positionals }`.
+ */
+export function parseScriptArgs({ script, usage, options, argv = process.argv.slice(2), allowPositionals = false }) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals, options: { ...options, help: { type: "boolean", short: "h", default: false } } });
+  } catch (error) {
+    process.stderr.write(`${script}: ${error.message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (parsed.values.help) {
+    process.stdout.write(usage);
+    process.exit(0);
+  }
+  return parsed;
+}
+
+/** `bench/<file>` of the running script (`bench/run.mjs`), as its messages name it. */
+function scriptName() {
+  return `bench/${path.basename(process.argv[1] ?? "bench.mjs")}`;
+}
+
+/**
+ * A usage text made from parseArgs `options` when a script has none of its own: each option,
+ * with `VALUE` after the ones that take a value, and where the shared flags are described.
+ */
+export function defaultUsage(script, options) {
+  const lines = Object.entries(options).map(([name, option]) => `  --${name}${option.type === "string" ? " VALUE" : ""}`);
+  return `Usage: node ${script} [options]   (npm run build first)\n\nOptions (--quick and --json: bench/lib.mjs, docs/benchmarks.md):\n${lines.join("\n")}\n  -h, --help       print this and exit\n`;
 }
 
 /**

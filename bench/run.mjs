@@ -32,7 +32,22 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** In order: the issue-14 figures first, the slow size scan last. */
 const SCRIPTS = ["compile.mjs", "runtime.mjs", "startup.mjs", "incremental.mjs", "packaging.mjs", "search.mjs", "providers.mjs", "lsp.mjs", "editor.mjs", "scale.mjs"];
 
-const { quick, json, values } = parseBenchArgs({ write: { type: "boolean", default: false }, out: { type: "string" }, only: { type: "string" }, render: { type: "string" } });
+const USAGE = `Usage: node bench/run.mjs [options]   (npm run build first)
+
+Every bench script, one after the other, against the built dist/ tree; then the ratios issue 14
+names next to their targets (docs/benchmarks.md).
+
+Options:
+  --quick          every script smoke-sized: a minute or so, numbers meaningless
+  --json           stdout is the results object (what results.json holds) and nothing else
+  --write          write RESULTS.md and results.json into --out (default bench/)
+  --out DIR        where --write and --render write (a --quick --write needs it)
+  --only a,b       run only the named scripts, in that order (scale,compile or scale.mjs,compile.mjs)
+  --render FILE    run nothing: render RESULTS.md from a results.json
+  -h, --help       print this and exit
+`;
+
+const { quick, json, values } = parseBenchArgs({ write: { type: "boolean", default: false }, out: { type: "string" }, only: { type: "string" }, render: { type: "string" } }, undefined, USAGE);
 if (values.render) {
   const target = path.join(path.resolve(values.out ?? here), "RESULTS.md");
   fs.mkdirSync(path.dirname(target), { recursive: true });

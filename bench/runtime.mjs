@@ -34,7 +34,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { parseScriptArgs } from "./lib.mjs";
 
 const USAGE = `Usage: node bench/runtime.mjs [options]   (npm run build first)
 
@@ -52,29 +52,19 @@ Options:
   -h, --help       print this and exit
 `;
 
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      calls: { type: "string", default: "5000" },
-      warmup: { type: "string", default: "500" },
-      "call-ids": { type: "boolean", default: false },
-      dist: { type: "string" },
-      baseline: { type: "string" },
-      json: { type: "boolean", default: false },
-      quick: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  }));
-} catch (error) {
-  // An unknown or malformed flag: say which, and how to call it, rather than a stack.
-  process.stderr.write(`bench/runtime.mjs: ${error.message}\n\n${USAGE}`);
-  process.exit(2);
-}
-if (values.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
+const { values } = parseScriptArgs({
+  script: "bench/runtime.mjs",
+  usage: USAGE,
+  options: {
+    calls: { type: "string", default: "5000" },
+    warmup: { type: "string", default: "500" },
+    "call-ids": { type: "boolean", default: false },
+    dist: { type: "string" },
+    baseline: { type: "string" },
+    json: { type: "boolean", default: false },
+    quick: { type: "boolean", default: false },
+  },
+});
 for (const name of ["calls", "warmup"]) {
   if (!/^[1-9][0-9]*$/.test(values[name])) {
     process.stderr.write(`bench/runtime.mjs: --${name} ${values[name]} is not a whole number of calls (1 or more).\n\n${USAGE}`);
