@@ -5,6 +5,7 @@
 import { showControlCharacters } from "../common/terminal-text.js";
 import { plainPalette, type Palette } from "../diagnostics/terminal-color.js";
 import { hostCommand } from "./format-call-result.js";
+import { jsonText } from "./output.js";
 import { countToolTokens, tokenCountLabel, type TokenCounter } from "../compiler/providers/tokens.js";
 import type { JsonObject } from "../common/json-value.js";
 import type { CapabilitySnapshot, CatalogTool, SnapshotTool, SnapshotWarning } from "../runtime-min/snapshot/types.js";
@@ -16,7 +17,7 @@ import type { ToolSearchResult } from "../runtime-min/types.js";
  * command's `diagnostics` and `lockChanged` added ({@link toolsDocument}, `./commands/host-report.ts`).
  */
 export function toolsJson(snapshot: CapabilitySnapshot, count?: TokenCounter): string {
-  return `${JSON.stringify(toolsDocument(snapshot, count))}\n`;
+  return `${jsonText(toolsDocument(snapshot, count))}\n`;
 }
 
 /** The object {@link toolsJson} prints: `{ tools, tokens }` (without `count`, `{ tools }` without token counts). */
@@ -71,7 +72,7 @@ export function formatTools(snapshot: CapabilitySnapshot, root = ".", colors: Pa
  * ({@link searchDocument}, `./commands/host-report.ts`).
  */
 export function searchJson(result: ToolSearchResult): string {
-  return `${JSON.stringify(searchDocument(result))}\n`;
+  return `${jsonText(searchDocument(result))}\n`;
 }
 
 /** The object {@link searchJson} prints. */

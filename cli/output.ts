@@ -10,9 +10,36 @@ import { colorFor } from "../diagnostics/terminal-color.js";
 import { maskSecretsIn } from "../compiler/config/credentials.js";
 import { rebaseFile } from "../common/positions.js";
 
-/** Writes `value` as one JSON document (two-space indent) and a newline to stdout. */
+/** Writes `value` as one JSON document (two-space indent) and a newline to stdout ({@link jsonText}). */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${jsonText(value, 2)}\n`);
+}
+
+/**
+ * DEL (U+007F) and the C1 controls (U+0080–U+009F), which `JSON.stringify` leaves raw (RFC 8259
+ * asks only U+0000–U+001F to be escaped), though a terminal that reads 8-bit controls acts on them
+ * (U+009B is CSI, as ESC [ is).
+ */
+const RAW_CONTROLS = /[\u007f-\u009f]/g;
+
+/**
+ * `value` as JSON text, as `JSON.stringify(value, null, indent)` writes it, with DEL and the C1
+ * controls escaped (`\u007f`, `\u009b`, …): still valid JSON that parses to the same value, and no
+ * raw control reaches a terminal a `--format json` document is printed on. Every JSON document the
+ * CLI prints on stdout is written with it (a README trial of 6 December found them raw).
+ */
+export function jsonText(value: unknown, indent?: number): string {
+  return escapeRawControls(JSON.stringify(value, null, indent));
+}
+
+/**
+ * JSON `text` (a whole document, as a lower layer wrote it: the contract review's JSON, a SARIF
+ * log) with DEL and the C1 controls escaped as {@link jsonText} escapes them.
+ */
+export function escapeRawControls(text: string): string {
+  // Outside strings JSON text is ASCII punctuation, digits and literals, so every such character
+  // is inside a string, where `\uXXXX` stands for it.
+  return text.replace(RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**

@@ -78,14 +78,14 @@ export async function runProgram(program: Command, argv: readonly string[], exit
  */
 async function printFailureJson(program: Command, argv: readonly string[], message: DiagnosticMessage, text: string, hint?: string): Promise<void> {
   if ((await failureFormat(program, argv)) !== "json") return;
-  const [{ createDiagnostic }, { toJsonDiagnostic }] = await Promise.all([import("../diagnostics/diagnostic.js"), import("../diagnostics/format-machine.js")]);
+  const [{ createDiagnostic }, { toJsonDiagnostic }, { jsonText }] = await Promise.all([import("../diagnostics/diagnostic.js"), import("../diagnostics/format-machine.js"), import("./output.js")]);
   const diagnostic = toJsonDiagnostic(createDiagnostic(message, { file: "", line: 1, column: 1 }, [text], hint === undefined ? {} : { hint }));
   const command = argv.find((arg) => !arg.startsWith("-"));
   const document =
     command === "call" || command === "approve"
       ? { status: "failed", error: diagnostic["message"], diagnostics: [diagnostic], events: [] }
       : { ok: false, diagnostics: [diagnostic] };
-  process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  process.stdout.write(`${jsonText(document, 2)}\n`);
 }
 
 /**

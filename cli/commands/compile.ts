@@ -21,7 +21,7 @@ import { LOCKFILE_NAME } from "../../contract/lockfile-types.js";
 import { compileOptionsFor, expandRoots, loadTargets, outputFormat, sharedOutDirs, type CompileTarget, type ConfigFlags } from "../compile-targets.js";
 import { checkSarifProperties, compileJson, printPretty, type ReportedCompile } from "../compile-report.js";
 import { compileRecorder, compileRecordKey, replayCompile } from "../compile-record.js";
-import { printDiagnostics, printJson } from "../output.js";
+import { escapeRawControls, printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
 import { recordingHost } from "../inputs-record.js";
 import { createNodeHost } from "../../common/host.js";
@@ -218,7 +218,7 @@ function printSingle(outcome: RootOutcome, format: CompileFormat, flags: Compile
   const root = outcome.target.root;
   const result = reported(outcome);
   if (format === "json") printJson(compileJson(result));
-  else if (format === "sarif") process.stdout.write(formatSarif(result.diagnostics, toolVersion(), path.relative(process.cwd(), root), process.cwd(), checkSarifProperties(result)));
+  else if (format === "sarif") process.stdout.write(escapeRawControls(formatSarif(result.diagnostics, toolVersion(), path.relative(process.cwd(), root), process.cwd(), checkSarifProperties(result))));
   else if (format === "github") process.stdout.write(formatGithub(result.diagnostics, path.relative(process.cwd(), root)));
   else printPrettyOutcome(outcome, flags);
 }
@@ -251,7 +251,7 @@ function printMultiple(outcomes: readonly RootOutcome[], format: CompileFormat, 
         return shown;
       });
     });
-    process.stdout.write(format === "sarif" ? formatSarif(all, toolVersion(), "", process.cwd(), (d) => properties.get(d)) : formatGithub(all, ""));
+    process.stdout.write(format === "sarif" ? escapeRawControls(formatSarif(all, toolVersion(), "", process.cwd(), (d) => properties.get(d))) : formatGithub(all, ""));
     return;
   }
   for (const outcome of outcomes) {

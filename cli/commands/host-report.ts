@@ -9,6 +9,7 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { RuntimeError } from "../../runtime-min/errors.js";
+import { jsonText } from "../output.js";
 import type { CommandOutput, RuntimeCommandHooks } from "./command-output.js";
 
 /**
@@ -41,7 +42,7 @@ export function hostJson(document: Readonly<Record<string, unknown>>, report: Ho
   const json: Record<string, unknown> = { ...document };
   json["diagnostics"] ??= report.diagnostics.map(toJsonDiagnostic);
   json["lockChanged"] = report.lockChanged;
-  return `${JSON.stringify(json)}\n`;
+  return `${jsonText(json)}\n`;
 }
 
 /**

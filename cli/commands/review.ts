@@ -18,7 +18,7 @@ import { contractReviewJson, formatContractReview } from "../../lockfile/format-
 import type { ContractReview } from "../../lockfile/review-contract.js";
 import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { committedLock } from "../git-head-lock.js";
-import { printDiagnostics, printJson } from "../output.js";
+import { escapeRawControls, printDiagnostics, printJson } from "../output.js";
 
 /** Lock states a review can compare against (a missing lock is "every tool is new"). */
 const COMPARABLE = new Set(["up-to-date", "missing", "out-of-date"]);
@@ -44,7 +44,7 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
     return 1;
   }
   const review: ContractReview = result.review ?? { changes: [], needsReview: false };
-  if (flags.format === "json") process.stdout.write(contractReviewJson(review));
+  if (flags.format === "json") process.stdout.write(escapeRawControls(contractReviewJson(review)));
   else {
     printDiagnostics(result.diagnostics.filter((d) => d.severity !== "error"), root);
     process.stdout.write(formatContractReview(review, committed !== undefined ? `Contract review of ${report.lockPath} against its last commit (HEAD${committed === null ? ", which has no lock yet" : ""})` : `Contract review of ${report.lockPath}`));

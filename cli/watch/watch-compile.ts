@@ -42,7 +42,7 @@ import { fileStart } from "../../common/positions.js";
 import { writeFileConfined } from "../../common/confined-write.js";
 import { compileJson, printPretty } from "../compile-report.js";
 import type { CompileTarget } from "../compile-targets.js";
-import { printDiagnostics } from "../output.js";
+import { jsonText, printDiagnostics } from "../output.js";
 import { signatureOfStats } from "../../common/file-stats-hash.js";
 
 /** How `--watch` prints. */
@@ -238,7 +238,7 @@ async function compileOnce(state: RootWatch, changed: readonly string[], output:
   const bundleChanges = result.bundles ? changedBundles(state.bundles, result.bundles) : [];
   if (output.json) {
     const shown = changed.map((file) => toPosix(path.relative(state.target.root, file)) || ".");
-    process.stdout.write(`${JSON.stringify({ root: state.target.displayRoot, changed: shown, ...compileJson(result), bundlesChanged: bundleChanges })}\n`);
+    process.stdout.write(`${jsonText({ root: state.target.displayRoot, changed: shown, ...compileJson(result), bundlesChanged: bundleChanges })}\n`);
   } else if (state.previous === undefined) {
     printPretty(result, state.target.root, {});
   } else {
