@@ -91,7 +91,7 @@ export class InputValidator {
   async validate(schema: { readonly [key: string]: unknown }, input: unknown): Promise<InputProblem> {
     const validate = await this.compile(schema);
     if (validate(input)) return undefined;
-    const reasons = [...new Set((validate.errors ?? []).map((error) => describe(error, input)))];
+    const reasons = [...new Set(describeErrors(validate.errors ?? [], input))];
     const shown = reasons.slice(0, MAX_REPORTED).join("; ");
     const more = reasons.length > MAX_REPORTED ? `; and ${reasons.length - MAX_REPORTED} more` : "";
     return { message: `${shown}${more}.` };
@@ -135,6 +135,87 @@ export class InputValidator {
       }
     }
     return validate;
+  }
+}
+
+/**
+ * Each failing field in words ({@link describe}), in ajv's order. A missing required property
+ * names the keys the input gave that the schema does not list ({@link unlistedKeys}), and when
+ * one of them is most likely meant as that property, says so: `\`note\` is required, but the
+ * input has \`text\`, which the schema does not list (did you mean 'note'?)`; that key's own
+ * "is not allowed" is then left out, since the one clause says both (README trial of
+ * 6 December: the required error alone did not point at the key given).
+ */
+function describeErrors(errors: readonly ErrorObject[], input: unknown): string[] {
+  const extras = new Map<ErrorObject, UnlistedKeys>();
+  const named = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword !== "required") continue;
+    const unlisted = unlistedKeys(error, input);
+    if (unlisted === undefined) continue;
+    extras.set(error, unlisted);
+    if (unlisted.meant !== undefined) named.add(`${error.instancePath}\0${unlisted.meant}`);
+  }
+  const words: string[] = [];
+  for (const error of errors) {
+    const extra = error.keyword === "additionalProperties" ? (error.params as { additionalProperty?: unknown }).additionalProperty : undefined;
+    if (typeof extra === "string" && named.has(`${error.instancePath}\0${extra}`)) continue;
+    const unlisted = extras.get(error);
+    words.push(unlisted === undefined ? describe(error, input) : `${describe(error, input)}${unlistedWords(error, input, unlisted)}`);
+  }
+  return words;
+}
+
+/** What {@link unlistedKeys} found beside a missing required property. */
+interface UnlistedKeys {
+  /** The keys of the object the schema does not list, in the input's order. */
+  readonly keys: readonly string[];
+  /** The one most likely meant as the missing property, if any. */
+  readonly meant?: string;
+  /** True when the schema accepts no other properties (`additionalProperties: false`). */
+  readonly forbidden: boolean;
+}
+
+/** How many unlisted keys a required clause names (the rest are counted). */
+const MAX_UNLISTED_NAMED = 3;
+
+function unlistedWords(error: ErrorObject, input: unknown, unlisted: UnlistedKeys): string {
+  const at = pointerToSegmentsIn(error.instancePath, input);
+  const missing = String((error.params as { missingProperty?: unknown }).missingProperty);
+  if (unlisted.meant !== undefined) return `, but the input has \`${field([...at, unlisted.meant])}\`, which the schema does not list (did you mean '${missing}'?)`;
+  // Each unlisted key of a schema that forbids them has its own "is not allowed" clause.
+  if (unlisted.forbidden) return "";
+  const shown = unlisted.keys.slice(0, MAX_UNLISTED_NAMED).map((key) => `\`${field([...at, key])}\``);
+  const more = unlisted.keys.length > MAX_UNLISTED_NAMED ? ` and ${unlisted.keys.length - MAX_UNLISTED_NAMED} more` : "";
+  const names = more === "" && shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)!}` : `${shown.join(", ")}${more}`;
+  return ` (the input has ${names}, which the schema does not list)`;
+}
+
+/**
+ * For a `required` error, the keys of that object the schema does not list (in `properties`, nor
+ * matched by a `patternProperties` pattern), and the one the input most likely meant as the
+ * missing property: one within a typo of its name (`notes` for `note`), else, when the schema
+ * accepts no other properties, the only such key. `undefined` when the object has no such key.
+ */
+function unlistedKeys(error: ErrorObject, input: unknown): UnlistedKeys | undefined {
+  const missing = (error.params as { missingProperty?: unknown }).missingProperty;
+  const object = valueAt(input, pointerToSegmentsIn(error.instancePath, input));
+  if (typeof missing !== "string" || typeof object !== "object" || object === null || Array.isArray(object)) return undefined;
+  const schema = (error.parentSchema ?? {}) as { properties?: Record<string, unknown>; patternProperties?: Record<string, unknown>; additionalProperties?: unknown };
+  const listed = (key: string): boolean => (schema.properties !== undefined && Object.hasOwn(schema.properties, key)) || Object.keys(schema.patternProperties ?? {}).some((pattern) => matches(pattern, key));
+  const keys = Object.keys(object).filter((key) => !listed(key));
+  if (keys.length === 0) return undefined;
+  const forbidden = schema.additionalProperties === false;
+  const meant = didYouMean(missing, keys) ?? (forbidden && keys.length === 1 ? keys[0] : undefined);
+  return meant === undefined ? { keys, forbidden } : { keys, meant, forbidden };
+}
+
+/** Whether `key` matches a `patternProperties` pattern (JSON Schema's are ECMA-262, unanchored); a pattern that does not compile matches nothing. */
+function matches(pattern: string, key: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(key);
+  } catch {
+    return false;
   }
 }
 

@@ -38,4 +38,22 @@ describe("InputValidator", () => {
     const validator = new InputValidator();
     await expect(validator.validate({ type: "object", properties: { a: { $ref: "#/$defs/missing" } } }, { a: 1 })).rejects.toThrow(SchemaCompileError);
   });
+
+  // README trial of 6 December: a tool needing `note` called with `{"text": …}` said only that
+  // `note` is required, not which key the input gave instead.
+  describe("a missing required property names the key given in its place", () => {
+    const note = { type: "object", properties: { note: { type: "string" } }, required: ["note"] };
+    const closed = { ...note, additionalProperties: false };
+    it.each([
+      ["a near miss, extras allowed", note, { notes: "x" }, "`note` is required, but the input has `notes`, which the schema does not list (did you mean 'note'?)."],
+      ["the only other key, extras forbidden (its 'is not allowed' folded in)", closed, { text: "x" }, "`note` is required, but the input has `text`, which the schema does not list (did you mean 'note'?)."],
+      ["no near miss, extras allowed: the keys, no guess", note, { text: "x", other: 1 }, "`note` is required (the input has `text` and `other`, which the schema does not list)."],
+      ["several keys, extras forbidden: each is not allowed", closed, { text: "x", other: 1 }, "`note` is required; `text` is not allowed (the schema accepts no other properties; allowed: note); `other` is not allowed (the schema accepts no other properties; allowed: note)."],
+      ["nested, by its path", { type: "object", properties: { item: note }, required: ["item"] }, { item: { nots: "x" } }, "`item.note` is required, but the input has `item.nots`, which the schema does not list (did you mean 'note'?)."],
+      ["a key a patternProperties pattern lists is not a candidate", { ...note, patternProperties: { "^x-": {} } }, { "x-note": "x" }, "`note` is required."],
+      ["nothing else given", note, {}, "`note` is required."],
+    ])("%s", async (_label, schema, input, message) => {
+      expect((await new InputValidator().validate(schema, input))?.message).toBe(message);
+    });
+  });
 });
