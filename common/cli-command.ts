@@ -14,11 +14,18 @@
  *    working directory or a folder above it (the README's `npm install -D` setup; npm, pnpm and
  *    Yarn's node_modules layouts alike). npx looks for the bin there (from the project upwards)
  *    and runs it without asking the registry.
- * 2. `assembly-line` when a folder on `PATH` has an `assembly-line` that is the running script
+ * 2. Under npx (`npm exec`, which sets `npm_command=exec`), for a package npx put in its cache
+ *    (`<npm cache>/_npx/<hash>/node_modules/`; README trial of 6 December: every printed command
+ *    began `node /root/.npm/_npx/…`): `npx assembly-line` when the project npx ran in is this
+ *    toolchain's own package (its checkout: npx runs a project's own bin there), else the
+ *    command npx was given, `npx --package=<spec> assembly-line` or `npx <spec>` for the one
+ *    package spec npx recorded in the cache folder's `package.json` (`_npx.packages`), since a
+ *    bare `npx assembly-line` there would ask the registry. Anything else falls through.
+ * 3. `assembly-line` when a folder on `PATH` has an `assembly-line` that is the running script
  *    (a global install), as npm and cargo print their own names: the shell finds it. Folders that
  *    npm puts on `PATH` for `npx`/`npm run` (`…/node_modules/.bin`) do not count: the user's own
  *    shell does not have them.
- * 3. Otherwise `node <script>`, the script Node ran (relative to the working directory when it
+ * 4. Otherwise `node <script>`, the script Node ran (relative to the working directory when it
  *    lies inside it, else absolute), which runs this same toolchain from any folder.
  *
  * Lower layers (the lockfile's fix command, the runtime's messages, the diagnostics catalogue's
@@ -53,6 +60,16 @@ export interface CliStart {
   readonly pathVariable: string | undefined;
   /** `process.platform`: the `PATH` separator and the bin's file names (`.cmd` shims on Windows). */
   readonly platform: NodeJS.Platform;
+  /** Set when npm exec (`npx`) started the CLI (`npm_command=exec`): what npm told it in its environment. */
+  readonly npmExec?: NpmExecStart;
+}
+
+/** What `npm exec` (`npx`) tells the command it runs, in its environment. */
+export interface NpmExecStart {
+  /** `npm_config_local_prefix`: the project folder npx ran in (the nearest with a package.json). */
+  readonly localPrefix?: string;
+  /** `npm_config_package`: the `--package` (`-p`) npx was given, when it was given one. */
+  readonly packageSpec?: string;
 }
 
 /**
@@ -63,6 +80,8 @@ export interface CliStart {
  */
 export function commandPrefixFor(start: CliStart): string {
   if (projectBinAbove(start.cwd, start.platform)) return NPX_COMMAND_PREFIX;
+  const npx = npxCommand(start);
+  if (npx !== undefined) return npx;
   if (onPath(start)) return CLI_BIN_NAME;
   const relative = path.relative(start.cwd, start.script);
   const shown = relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : start.script;
@@ -98,8 +117,16 @@ function state(): CliCommandState {
 export function rememberCliStart(script: string | undefined): void {
   const current = state();
   if (script === undefined || script === "") delete current.started;
-  else current.started = { script: path.resolve(script), cwd: process.cwd(), pathVariable: process.env["PATH"], platform: process.platform };
+  else current.started = { script: path.resolve(script), cwd: process.cwd(), pathVariable: process.env["PATH"], platform: process.platform, ...npmExecOfEnvironment(process.env) };
   delete current.prefix;
+}
+
+/** `{ npmExec }` when npm exec (`npx`) started this process (`npm_command=exec`), else nothing. */
+function npmExecOfEnvironment(env: NodeJS.ProcessEnv): { npmExec?: NpmExecStart } {
+  if (env["npm_command"] !== "exec") return {};
+  const localPrefix = env["npm_config_local_prefix"];
+  const packageSpec = env["npm_config_package"];
+  return { npmExec: { ...(localPrefix ? { localPrefix } : {}), ...(packageSpec ? { packageSpec } : {}) } };
 }
 
 /**
@@ -119,6 +146,53 @@ export function cliCommandPrefix(): string {
  */
 export function cliCommand(...words: readonly string[]): string {
   return [cliCommandPrefix(), ...words.map(shellQuote)].join(" ");
+}
+
+/**
+ * The npx command that runs this toolchain again where it ran, for a CLI npm exec started from
+ * npx's cache (rule 2 of the module comment); `undefined` when it was not, or when what npx was
+ * given cannot be told.
+ */
+function npxCommand(start: CliStart): string | undefined {
+  if (start.npmExec === undefined) return undefined;
+  const cacheFolder = npxCacheFolderOf(path.resolve(start.script));
+  if (cacheFolder === undefined) return undefined;
+  const { localPrefix, packageSpec } = start.npmExec;
+  // The checkout of this toolchain: `npx assembly-line` there runs the project's own bin.
+  if (localPrefix !== undefined && packageNameAt(localPrefix) === CLI_PACKAGE_NAME) return NPX_COMMAND_PREFIX;
+  if (packageSpec !== undefined && packageSpec !== "" && !packageSpec.includes("\n")) return `npx ${shellQuote(`--package=${packageSpec}`)} ${CLI_BIN_NAME}`;
+  const packages = npxPackagesOf(cacheFolder);
+  return packages?.length === 1 ? `npx ${shellQuote(packages[0]!)}` : undefined;
+}
+
+/** The `<cache>/_npx/<hash>` folder `script` lies in (`…/_npx/<hash>/node_modules/…`), else `undefined`. */
+function npxCacheFolderOf(script: string): string | undefined {
+  const parts = script.split(path.sep);
+  for (let at = parts.length - 4; at >= 0; at -= 1) {
+    if (parts[at] === "_npx" && parts[at + 2] === "node_modules") return parts.slice(0, at + 2).join(path.sep);
+  }
+  return undefined;
+}
+
+/** The package specs npx installed into `cacheFolder`, from its `package.json`'s `_npx.packages` (npm 7 and later); `undefined` when unreadable. */
+function npxPackagesOf(cacheFolder: string): readonly string[] | undefined {
+  const manifest = readJson(path.join(cacheFolder, "package.json")) as { _npx?: { packages?: unknown } } | undefined;
+  const packages = manifest?._npx?.packages;
+  return Array.isArray(packages) && packages.every((spec) => typeof spec === "string" && spec !== "") ? (packages as string[]) : undefined;
+}
+
+/** The `name` of the package.json in `folder`, if it has a readable one. */
+function packageNameAt(folder: string): string | undefined {
+  const name = (readJson(path.join(folder, "package.json")) as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" ? name : undefined;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -82,6 +82,50 @@ describe("commandPrefixFor", () => {
   });
 });
 
+// README trial of 6 December: `npx assembly-line` in the checkout ran the toolchain from npm's
+// npx cache, and every printed command began `node /root/.npm/_npx/<hash>/node_modules/.bin/…`.
+describe("commandPrefixFor under npx (npm exec), the package in npm's npx cache", () => {
+  /** An npx cache folder `_npx/<hash>/` for the package specs `packages`, its package linked to (or copied from) `source`. */
+  function npxCache(packages: readonly string[], source?: string): { cache: string; script: string } {
+    const cache = writeTree({
+      "_npx/0a1b2c3d4e5f6a7b/package.json": JSON.stringify({ dependencies: {}, _npx: { packages } }),
+      ...(source === undefined ? packageAt("_npx/0a1b2c3d4e5f6a7b/node_modules/@assemblyline-agents/assembly-line/") : { "_npx/0a1b2c3d4e5f6a7b/node_modules/@assemblyline-agents/assembly-line": { link: source } }),
+      "_npx/0a1b2c3d4e5f6a7b/node_modules/.bin/assembly-line": { link: "../@assemblyline-agents/assembly-line/dist/bin/assembly-line.cjs" },
+    });
+    return { cache, script: path.join(cache, "_npx/0a1b2c3d4e5f6a7b/node_modules/.bin/assembly-line") };
+  }
+  const npx = (script: string, cwd: string, npmExec: { localPrefix?: string; packageSpec?: string }) => ({ ...linux(script, cwd, `${path.dirname(script)}:/usr/bin`), npmExec });
+
+  it("is `npx assembly-line` in the toolchain's own checkout (npx runs the project's own bin there), from a folder below it too", () => {
+    const checkout = writeTree({ ...PACKAGE, "examples/agent/agent.md": "---\n---\n" });
+    const { script } = npxCache([checkout], checkout);
+    expect(commandPrefixFor(npx(script, checkout, { localPrefix: checkout }))).toBe("npx assembly-line");
+    expect(commandPrefixFor(npx(script, path.join(checkout, "examples/agent"), { localPrefix: checkout }))).toBe("npx assembly-line");
+  });
+
+  it("is `npx <spec>` for the one package spec npx was given (a tarball, a registry name): a bare `npx assembly-line` there would ask the registry", () => {
+    const elsewhere = writeTree({ "agent.md": "---\n---\n" });
+    const tarball = npxCache(["/home/ada/my tools/assemblyline-agents-assembly-line-0.1.0.tgz"]);
+    expect(commandPrefixFor(npx(tarball.script, elsewhere, { localPrefix: elsewhere }))).toBe("npx '/home/ada/my tools/assemblyline-agents-assembly-line-0.1.0.tgz'");
+    const registry = npxCache(["@assemblyline-agents/assembly-line@0.1.0"]);
+    expect(commandPrefixFor(npx(registry.script, elsewhere, { localPrefix: elsewhere }))).toBe("npx @assemblyline-agents/assembly-line@0.1.0");
+  });
+
+  it("is `npx --package=<spec> assembly-line` when npx was given --package", () => {
+    const elsewhere = writeTree({ "agent.md": "---\n---\n" });
+    const { script } = npxCache(["./tools/assemblyline-agents-assembly-line-0.1.0.tgz"]);
+    expect(commandPrefixFor(npx(script, elsewhere, { localPrefix: elsewhere, packageSpec: "./tools/assemblyline-agents-assembly-line-0.1.0.tgz" }))).toBe("npx --package=./tools/assemblyline-agents-assembly-line-0.1.0.tgz assembly-line");
+  });
+
+  it("keeps `node <script>` when it cannot tell what npx was given (several specs), or when npm exec did not start it", () => {
+    const elsewhere = writeTree({ "agent.md": "---\n---\n" });
+    const several = npxCache(["a-package", "/tmp/x.tgz"]);
+    expect(commandPrefixFor(npx(several.script, elsewhere, { localPrefix: elsewhere }))).toBe(`node ${several.script}`);
+    const single = npxCache(["@assemblyline-agents/assembly-line"]);
+    expect(commandPrefixFor(linux(single.script, elsewhere))).toBe(`node ${single.script}`);
+  });
+});
+
 describe("the process's prefix", () => {
   afterEach(() => rememberCliStart(undefined));
 
