@@ -6,9 +6,11 @@
  */
 import * as path from "node:path";
 import { loadProjectConfig } from "../build/project-config/load-project-config.js";
-import type { ProjectConfig } from "../build/project-config/types.js";
+import { shownFile, type ProjectConfig } from "../build/project-config/types.js";
 import { relativizeDiagnostic } from "../diagnostics/diagnostic.js";
-import { RuntimeError } from "../runtime-min/errors.js";
+import { Diagnostics } from "../diagnostics/catalog/index.js";
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { RuntimeError, runtimeError } from "../runtime-min/errors.js";
 import { configSelection } from "./config-selection.js";
 
 /** The flags a host command takes for its policy. */
@@ -78,4 +80,35 @@ export async function catalogRuntimeOptions(root: string, flags: Pick<HostPolicy
     ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}),
     ...(policy.runtimeOptions.artifactByteLimit !== undefined ? { artifactByteLimit: policy.runtimeOptions.artifactByteLimit } : {}),
   };
+}
+
+/** The host-limit flags direct execution cannot apply to a tool's code, as the command line gave them. */
+export interface DirectLimitFlags {
+  /** `--memory-mb` as typed. */
+  readonly memoryMb?: string;
+  /** `--network` as typed. */
+  readonly network?: string;
+}
+
+/**
+ * The host limits a call under direct execution cannot apply to the tool's code, which runs in
+ * the host process (docs/host-policy.md: `memoryMb` and `network` bound sandbox processes; a
+ * tool's shell commands still get them). Asked for on the command line (`--memory-mb`,
+ * `--network none`) they throw `RuntimeError` AL8065, a usage error naming both settings and
+ * the two ways out; set by the project configuration (`host.memoryMb`, `host.network: "none"`,
+ * no flag over them) they come back as warnings AL8066, and the call runs. Nothing under the
+ * sandbox. README trial of 6 December: both were dropped silently. The one place this rule is.
+ */
+export function directExecutionProblems(policy: HostPolicy, execution: "sandbox" | "direct", flags: HostPolicyFlags & DirectLimitFlags): Diagnostic[] {
+  if (execution !== "direct") return [];
+  const configFile = policy.config.file === undefined ? "" : shownFile(policy.config.file);
+  const direct = flags.execution === "direct" ? "--execution direct" : `host.execution "direct" of ${configFile}`;
+  const given = [...(flags.network === "none" ? ["--network none"] : []), ...(flags.memoryMb !== undefined ? [`--memory-mb ${flags.memoryMb}`] : [])];
+  if (given.length > 0) {
+    throw runtimeError(Diagnostics.DirectExecutionLimitFlags, "", [given.join(" and "), direct, flags.execution === "direct" ? "leave out --execution direct" : "pass --execution sandbox"]);
+  }
+  const host = policy.config.host;
+  const configured = [...(flags.network === undefined && host.network === "none" ? ['host.network "none"'] : []), ...(host.memoryMb !== undefined ? [`host.memoryMb ${host.memoryMb}`] : [])];
+  if (configured.length === 0) return [];
+  return [createDiagnostic(Diagnostics.DirectExecutionLimitConfig, { file: "", line: 1, column: 1 }, [configFile, configured.join(" and "), flags.execution === "direct" ? "--execution direct" : 'host.execution "direct"'])];
 }

@@ -88,6 +88,13 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw runtimeError(Diagnostics.NetworkPolicyUnenforceable, "", [isolation.unavailableReason]);
   }
   const parts = runtimeParts(options, root, stateDir, artifact, limits, isolation);
+  try {
+    refuseUncallableFirstCall(options.firstCall, artifact, parts);
+  } catch (error) {
+    await parts.executor.close();
+    options.earlyStart?.discard();
+    throw error;
+  }
   // The call the host announced starts its sandbox process now, so the process boots while
   // SQLite loads and the state database opens (issue 14 item 3).
   const workspaces = startFirstCall(options, parts, artifact, root, stateDir, limits);
@@ -153,6 +160,19 @@ function startFirstCall(options: RuntimeOptions, parts: RuntimeParts, artifact: 
   if (firstCall.remember === false) forgetSandboxStart(root, surfaceId, toolName);
   else rememberSandboxStart(root, surfaceId, toolName, started && { bundlePath: started.verifiedBundle, memoryMb: limits.memoryMb, maxResultBytes: limits.maxResultBytes, network: limits.network }, known);
   return workspaces;
+}
+
+/**
+ * With `firstCall.refuse` (`RuntimeOptions.firstCall`), throws `RuntimeError` AL8020 for an
+ * unknown surface and AL8064 for a tool the surface cannot call (`CallTargets.resolve`, the
+ * dispatch the call itself would do), with the reason and its "did you mean"; nothing is written.
+ */
+function refuseUncallableFirstCall(firstCall: RuntimeOptions["firstCall"], artifact: LoadedArtifact, parts: RuntimeParts): void {
+  if (firstCall?.refuse !== true) return;
+  const surfaceId = firstCall.surface ?? ".";
+  assertSurface(artifact.manifest, surfaceId);
+  const target = parts.targets.resolve(surfaceId, String(firstCall.tool));
+  if (target.kind === "refused") throw runtimeError(Diagnostics.CallToolRefused, "", [target.message]);
 }
 
 /** Starts the announced call's process as {@link startFirstCall} says; returns the tool it started, if any. */

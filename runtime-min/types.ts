@@ -91,9 +91,15 @@ export interface RuntimeOptions {
    * call uses is ended by `Runtime.close`, or at once when opening fails. With `remember:
    * false`, what it started is not remembered for the next host's early start, and a start
    * remembered before is forgotten: the host runs code of its own before each call (a JavaScript
-   * project configuration) that may change what a process inherits from it.
+   * project configuration) that may change what a process inherits from it. With `refuse:
+   * true`, a call the runtime could not make at all is refused by `openRuntime` itself, before
+   * the state database opens and before any run folder is made, so nothing of a run is written:
+   * an unknown surface (AL8020), or a tool the surface cannot call (AL8064: a name it does not
+   * know, a built-in that is disabled there, a tool without a verified bundle). The CLI's `call`
+   * asks for it, since a person typed the name (README trial of 6 December); without it, such
+   * a call is what the contract says a model's unknown tool is, a failed call in its run.
    */
-  readonly firstCall?: { readonly tool: string; readonly runId: string; readonly surface?: string; readonly remember?: boolean };
+  readonly firstCall?: { readonly tool: string; readonly runId: string; readonly surface?: string; readonly remember?: boolean; readonly refuse?: boolean };
   /**
    * The sandbox process the host started for `firstCall` before it opened the runtime
    * (`startSandboxEarly`, `./execution/early-start.ts`; the CLI's `call` does): the call's

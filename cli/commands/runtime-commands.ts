@@ -21,7 +21,7 @@ import { checkId, newId } from "../../runtime-min/execution/ids.js";
 import type { Runtime } from "../../runtime-min/runtime.js";
 import type { CallResult, RuntimeOptions, ToolSearchResult } from "../../runtime-min/types.js";
 import type { CapabilitySnapshot } from "../../runtime-min/snapshot/types.js";
-import { resolveHostPolicy } from "../host-policy.js";
+import { directExecutionProblems, resolveHostPolicy } from "../host-policy.js";
 import { configIsCode } from "../../build/project-config/load-project-config.js";
 import { formatCallResult, formatRefusal } from "../format-call-result.js";
 import { unusedHostConfigWarnings } from "../host-config-check.js";
@@ -91,9 +91,12 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     const hostConfig = parseConfig(options.config ?? []);
     // The limit flags first: a bad `--deadline` is AL8062 before anything is loaded.
     const limits = parseHostLimitFlags(options);
+    // A bad `--run` is refused before anything is opened (AL8022, as the runtime refuses it).
+    if (options.run !== undefined) checkId(options.run, "run");
     startProbesEarly(options.root, hooks);
     const policy = await resolveHostPolicy(options.root ?? ".", options);
     const execution = parseExecution(policy.execution);
+    const warnings = directExecutionProblems(policy, execution, options);
     // The printed `approve` command repeats the host settings, since the approved call runs in that process.
     const hostArgs = [...(options.config ?? []).flatMap((pair) => ["--config", pair]), ...(execution === "direct" ? ["--execution", "direct"] : []), ...hostLimitArgs(options)];
     // The run id is generated here when omitted, so the runtime can start the call's sandbox
@@ -110,10 +113,13 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     // made with): its process is not adopted, and no start is remembered for the next call.
     const codeRan = configIsCode(policy.config.file);
     if (codeRan) early?.discard();
-    const firstCall = { tool: options.tool, runId, ...surface, ...(codeRan ? { remember: false } : {}) };
+    // `refuse`: a tool name the surface cannot call (a typo) is refused before any run state is
+    // written, the state database included (README trial of 6 December).
+    const firstCall = { tool: options.tool, runId, ...surface, refuse: true, ...(codeRan ? { remember: false } : {}) };
     const earlyStart = early !== undefined && !codeRan && early.runId === runId ? { earlyStart: early } : {};
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}), firstCall, ...earlyStart };
-    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, report, (runtime) =>
+    const notes = { warnings, ...(options.run === undefined ? {} : { namedRun: options.run }) };
+    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, report, notes, (runtime) =>
       runtime.call({
         tool: options.tool,
         input,
@@ -138,8 +144,9 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
     startProbesEarly(options.root, hooks);
     const policy = await resolveHostPolicy(options.root ?? ".", options);
     const execution = parseExecution(policy.execution);
+    const warnings = directExecutionProblems(policy, execution, options);
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
-    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, [], report, (runtime) =>
+    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, [], report, { warnings }, (runtime) =>
       runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }),
     );
   } catch (error) {
@@ -155,16 +162,32 @@ async function withRuntime(
   color: OutputColor | undefined,
   hostArgs: readonly string[],
   report: HostReport,
+  notes: CallNotes,
   act: (runtime: Runtime) => Promise<CallResult>,
 ): Promise<CommandOutput> {
   return withHostRuntime(root, options, hooks, async (runtime) => {
+    // Asked before the call, which records the run.
+    const unknownRun = notes.namedRun !== undefined && !runtime.hasRun(notes.namedRun) ? [unknownRunDiagnostic({ id: notes.namedRun, command: "call" })] : [];
     const result = await act(runtime);
+    const warnings = [...unknownRun, ...notes.warnings];
+    report.diagnostics.push(...warnings);
+    const stderr = warnings.length > 0 ? formatRefusal("", warnings, paletteFor(color?.stderr ?? false)) : "";
     const exitCode = exitCodeOf(result);
-    if (json) return { exitCode, document: { ...result }, stderr: "" };
+    if (json) return { exitCode, document: { ...result }, stderr };
     // Read by a person: a tool's stack at its sources (the JSON keeps it as the tool reported it).
     const shown = hooks.sourceStacks ? await hooks.sourceStacks(result, runtime) : result;
-    return { exitCode, stdout: formatCallResult(shown, root ?? ".", paletteFor(color?.stdout ?? false), hostArgs), stderr: "" };
+    return { exitCode, stdout: formatCallResult(shown, root ?? ".", paletteFor(color?.stdout ?? false), hostArgs), stderr };
   }, color, report);
+}
+
+/**
+ * What `call` and `approve` warn about beside the runtime's own warnings: `warnings` known before
+ * the runtime opened (AL8066, a configuration's limits direct execution does not apply), and for
+ * `call --run`, the run it names, warned about (AL8046) when the state has no record of it.
+ */
+interface CallNotes {
+  readonly warnings: readonly Diagnostic[];
+  readonly namedRun?: string;
 }
 
 
@@ -214,27 +237,29 @@ export interface HostCatalog {
 }
 
 /**
- * The `--run` of `tools` or `search`: the run id and the command, which decides what the
- * warning about a run the state has no record of says (see {@link unknownRunWarning}).
+ * The `--run` of `tools`, `search` or `call`: the run id and the command, which decides what
+ * the warning about a run the state has no record of says (see {@link unknownRunWarning}).
  */
 export interface HostCatalogRun {
   readonly id: string;
-  readonly command: "tools" | "search";
+  readonly command: "tools" | "search" | "call";
 }
 
 /**
- * What a run the state has no record of means for each catalogue command: `tools` lists no
- * activations, and `search` (which records its activations) starts the run.
+ * What a run the state has no record of means for each command: `tools` lists no
+ * activations, and `search` (which records its activations) and `call` start the run.
  */
 const UNKNOWN_RUN_CONSEQUENCE: Readonly<Record<HostCatalogRun["command"], string>> = {
   tools: "nothing was called or searched in it, so the list has no tools it activated",
   search: "nothing was called or searched in it, so this search started it; check the id if you meant an existing run",
+  call: "nothing was called or searched in it, so this call started it; check the id if you meant an existing run",
 };
 
 /**
- * Warning AL8046 for `tools --run` or `search --run` of a run the state had no record of before
- * the command: a mistyped run id would otherwise look like a run that activated nothing (`tools`)
- * or silently start a new one (`search`). The one place this rule is worded.
+ * Warning AL8046 for `tools --run`, `search --run` or `call --run` of a run the state had no
+ * record of before the command: a mistyped run id would otherwise look like a run that activated
+ * nothing (`tools`) or silently start a new one (`search`, `call`: README trial of 6 December).
+ * The one place this rule is worded.
  */
 export function unknownRunDiagnostic(run: HostCatalogRun): Diagnostic {
   return createDiagnostic(Diagnostics.CatalogRunUnknown, { file: "", line: 1, column: 1 }, [run.id, UNKNOWN_RUN_CONSEQUENCE[run.command]]);

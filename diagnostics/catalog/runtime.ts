@@ -251,7 +251,7 @@ export const RuntimeMessages = defineMessages({
     severity: "warning",
     message: "Run '{0}' has no record in this agent's state (.assemblyline/state.db): {1}.",
     hint: "Use the runId printed by a `call` or a `search --run` of this agent, with the same agent root (each agent keeps its runs in its own .assemblyline/state.db).",
-    docs: "`tools --run` lists a run's tools with the deferred ones it activated, and `search --run` activates what it finds in that run (seed \"Tool Search\"). A run the state has no record of was never called or searched in this agent: a mistyped id would otherwise look like a run that activated nothing (`tools`), or silently start a new run (`search`). The command still answers; the warning says which of the two happened.",
+    docs: "`tools --run` lists a run's tools with the deferred ones it activated, `search --run` activates what it finds in that run (seed \"Tool Search\"), and `call --run` calls in that run, whose steps it replays and whose approvals it keeps (seed \"Durable Steps\"). A run the state has no record of was never called or searched in this agent: a mistyped id would otherwise look like a run that activated nothing (`tools`), or silently start a new run (`search`, `call`: README trial of 6 December). The command still answers; the warning says which of the two happened.",
   },
   StateStoreOpenFailed: {
     code: "AL8047",
@@ -286,6 +286,27 @@ export const RuntimeMessages = defineMessages({
     message: "{0} {1} is not valid: {2}.",
     hint: "See docs/host-policy.md for each limit, its default and its range; omit the option to use the default.",
     docs: "Host limits (deadlineMs, memoryMb, maxResultBytes, maxEventBytes, network) bound every call (issue 12: every call ends, no tool exhausts the host); a limit that is not a number in range would disable or break that bound, so it is refused up front.",
+  },
+  CallToolRefused: {
+    code: "AL8064",
+    severity: "error",
+    message: "{0} Nothing was run or recorded.",
+    hint: "Run `{cli} tools` for the tools the model starts with, or `{cli} search <words>` to find deferred ones; pass --surface for a subagent's.",
+    docs: "`call` runs a tool as the host on behalf of a person who typed its name. A name the surface cannot call (one it does not know, a built-in disabled there, a tool without a verified bundle) is refused before the state database opens and before any run folder is made, so a typo leaves no run behind (README trial of 6 December). A model's call of an unknown tool through the runtime API is still what the contract says: a failed call (`invalid_input`) in its run, which can continue.",
+  },
+  DirectExecutionLimitFlags: {
+    code: "AL8065",
+    severity: "error",
+    message: "{0} cannot bind the tool under {1}: direct execution runs the tool's code inside this host process, with the host's network and memory (only its shell commands would get {0}).",
+    hint: "Leave out {0} to run the tool in this process anyway, or run it in the sandbox, which enforces it ({2}).",
+    docs: "`--network none` and `--memory-mb` bound a sandbox process (docs/host-policy.md); under `--execution direct` (or `host.execution: \"direct\"` of the project configuration) the tool runs in the host process, where neither can apply. Asked for on the command line together with direct execution, they are refused rather than dropped: a tool that was to have no network would get the host's.",
+  },
+  DirectExecutionLimitConfig: {
+    code: "AL8066",
+    severity: "warning",
+    message: "The project configuration {0} sets {1}, which direct execution ({2}) does not apply to the tool's code: it runs inside this host process, with the host's network and memory (only its shell commands get {1}).",
+    hint: "Run tools in the sandbox (--execution sandbox), or remove {1} from the configuration's host section if direct execution is what you mean.",
+    docs: "`host.network: \"none\"` and `host.memoryMb` bound sandbox processes (docs/host-policy.md); under direct execution the tool runs in the host process, where neither applies. A configuration is shared by every command, so the call still runs, with this warning rather than silently (AL8065 is the same asked for on the command line, an error).",
   },
   SandboxLinkGuardUnavailable: {
     code: "AL8063",

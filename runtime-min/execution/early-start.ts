@@ -105,7 +105,10 @@ export function startSandboxEarly(call: EarlyCall): EarlySandboxStart | undefine
     const runDir = path.join(stateDir, "runs", runId);
     // Only a run id generated here is this host's alone: a run the user named may be another
     // host's at the same moment (its early start may have found this folder and run in it), so
-    // its folder is never removed by a discard.
+    // its folder is never removed by a discard. Hence no early start for a named run that has no
+    // folder yet: a call refused before its runtime opens (input that is not JSON, a usage error)
+    // would leave a run folder behind that it could not remove (README trial of 6 December).
+    if (call.runId !== undefined && !fs.existsSync(runDir)) return undefined;
     const madeRun = call.runId === undefined && !fs.existsSync(runDir);
     // A bridge folder that would be made through a link: no early start (the call reports it).
     const bridgeRoot = chooseBridgeRoot(stateDir);

@@ -54,7 +54,11 @@ describe("assembly-line call: the early start", () => {
     expect(early.spawns).toEqual([{ bundleLoaded: false }]);
     expect(masked(early.stdout)).toBe(masked(late.stdout));
     expect(JSON.parse(early.stdout)).toMatchObject({ status: "ok", output: { message: "hi" } });
-    // With --run, the early start takes that run.
+    // With --run of a run that has its folder, the early start takes that run; a named run that
+    // has none yet gets no early start (a refused call would leave a folder it cannot remove).
+    const fresh = probedCall(root, [...input, "--run", "run-named"]);
+    expect(fresh.spawns).toEqual([{ bundleLoaded: true }]);
+    expect(JSON.parse(fresh.stdout)).toMatchObject({ status: "ok", runId: "run-named" });
     const named = probedCall(root, [...input, "--run", "run-named"]);
     expect(named.spawns).toEqual([{ bundleLoaded: false }]);
     expect(JSON.parse(named.stdout)).toMatchObject({ status: "ok", runId: "run-named" });
@@ -71,6 +75,10 @@ describe("assembly-line call: the early start", () => {
     const badInput = probedCall(root, ["echo", "--input", "{not json"]);
     expect(badInput.status).not.toBe(0);
     expect(badInput.spawns).toEqual([{ bundleLoaded: false }]);
+    // A new run named with --run, refused the same way: no folder either (README trial of 6 December).
+    const badNamed = probedCall(root, ["echo", "--input", "{not json", "--run", "typed-run"]);
+    expect(badNamed.status).toBe(2);
+    expect(badNamed.spawns).toEqual([]);
     expect(runsOf(root)).toEqual(before);
   }, 120_000);
 

@@ -142,6 +142,8 @@ describe("the runtime adopts an early process only when it would launch exactly 
   it("ends a process that was started for another run than the announced call's", async () => {
     agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
     await callEcho(agent.root, "run-a");
+    // run-b has its folder: a named run without one gets no early start.
+    await callEcho(agent.root, "run-b");
     early = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-b" })!;
     const pid = early.pid!;
     runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: "run-c" }, earlyStart: early });
@@ -326,13 +328,17 @@ describe("a process nobody adopts", () => {
     early = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-a" })!;
     early.discard();
     expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs/run-a/workspace"))).toBe(true);
-    // A run the user named keeps the folder its start made: a second host's start for the same
-    // run found it and runs in it, and the first host's call being refused must not remove it.
-    const first = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-named" })!;
-    const second = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-named" })!;
+    // A run the user named keeps its folder: a second host's start for the same run found it and
+    // runs in it, and the first host's call being refused must not remove it.
+    const first = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-a" })!;
+    const second = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-a" })!;
     first.discard();
-    expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs/run-named/workspace/.tmp"))).toBe(true);
-    expect(await callEcho(agent.root, "run-named", { earlyStart: second })).toMatchObject({ status: "ok", output: { message: "hi" } });
+    expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs/run-a/workspace/.tmp"))).toBe(true);
+    expect(await callEcho(agent.root, "run-a", { earlyStart: second })).toMatchObject({ status: "ok", output: { message: "hi" } });
+    // So a named run that has no folder yet gets no early start: a call refused before its
+    // runtime opens would leave a folder it cannot remove (README trial of 6 December).
+    expect(startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-named" })).toBeUndefined();
+    expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs/run-named"))).toBe(false);
     const claimed = startSandboxEarly({ root: agent.root, tool: "echo" })!;
     early = claimed;
     const opened = await openRuntime({ root: agent.root, firstCall: { tool: "no_such_tool", runId: claimed.runId }, earlyStart: claimed });
