@@ -17,6 +17,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { FOLDERS_BY_DESCRIPTOR, MAX_FOLDER_DEPTH, type OpenFolder } from "../execution/beneath.js";
+import { RUNTIME_ENTRY } from "../execution/workspace-entries.js";
 import { ToolCallError } from "../failures.js";
 import { globToRegExpSource } from "./glob.js";
 import { optionalInteger, optionalString, pickSpec, requiredString } from "./spec.js";
@@ -49,6 +50,8 @@ interface GrepJob {
   readonly includeByName: boolean;
   readonly limit: number;
   readonly maxFileBytes: number;
+  /** The runtime's own entries, left out of the walk: `RUNTIME_ENTRY`'s source (`../execution/workspace-entries.ts`). */
+  readonly runtimeEntry: string;
 }
 
 /**
@@ -98,11 +101,13 @@ function searchFile(dir, name, rel, relFromStart) {
   }
   return true;
 }
+const runtimeEntry = new RegExp(job.runtimeEntry);
 function walk(dir, rel, relFromStart, depth) {
   let entries; try { entries = fs.readdirSync(dirName(dir), { withFileTypes: true }); } catch { return true; }
   entries.sort((a, b) => cmp(a.name, b.name));
   for (const entry of entries) {
     const childRel = rel === "" ? entry.name : rel + "/" + entry.name;
+    if (runtimeEntry.test(childRel)) continue;
     const childFromStart = relFromStart === "" ? entry.name : relFromStart + "/" + entry.name;
     if (entry.isDirectory()) {
       if (entry.name === ".git" || entry.name === "node_modules" || depth >= job.maxDepth) continue;
@@ -196,6 +201,7 @@ export async function grepTool(input: CoreJson, ctx: CoreToolContext, timeoutMs 
     includeByName: includeGlob !== undefined && !includeGlob.includes("/"),
     limit: optionalInteger(input, "limit", GREP_DEFAULT_LIMIT),
     maxFileBytes: GREP_MAX_FILE_BYTES,
+    runtimeEntry: RUNTIME_ENTRY.source,
   });
   // The start is a folder, opened never through a link, or else a file searched in its folder.
   const outcome = await withFolderOf(start, (folder) => runGrepWorker(job(folder, null), timeoutMs, ctx.signal)).catch(async (error: unknown) => {

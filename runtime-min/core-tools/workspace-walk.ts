@@ -2,13 +2,14 @@
  * Deterministic walks of the workspace for `list`, `workspace_info` and `workspace_snapshot`.
  *
  * Entries are visited depth-first with siblings in code-unit order of their names (never in
- * readdir order). Symlinks are reported but never followed, so a walk cannot leave the
+ * readdir order), the runtime's own entries left out (`../execution/workspace-entries.ts`). Symlinks are reported but never followed, so a walk cannot leave the
  * workspace: each folder is opened through the one before it, never through a link
  * (`../execution/beneath.ts`), also when a tool's shell command swaps one in while the walk runs.
  */
 import { lstat, readdir } from "node:fs/promises";
 import { byCodeUnits } from "../../common/compare.js";
 import { closeFolder, entryOf, folderName, MAX_FOLDER_DEPTH, openChildFolder, type OpenFolder } from "../execution/beneath.js";
+import { isRuntimeEntry } from "../execution/workspace-entries.js";
 
 /** One entry found by a walk. */
 export interface WalkEntry {
@@ -55,6 +56,8 @@ export async function walkWorkspace(
     // The call may have ended meanwhile (its deadline, the host's cancel): its walk ends too.
     signal?.throwIfAborted();
     const relative = relativeDir === "" ? name : `${relativeDir}/${name}`;
+    // The runtime's own (the tools' TMPDIR, a write's temporary) is not among the tool's files.
+    if (isRuntimeEntry(relative)) continue;
     const entry = await describe(folder, name, relative).catch(() => undefined);
     if (!entry) continue; // removed while walking
     if (!(await visit(entry))) return false;

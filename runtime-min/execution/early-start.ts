@@ -40,6 +40,7 @@ import { sameInheritedState, sameSpawnOptions, spawnSandboxProcess, type Sandbox
 import type { EarlySandboxProcess } from "../sandbox/sandbox-worker.js";
 import { isValidId, newId } from "./ids.js";
 import { makeWorkspace } from "./workspace.js";
+import { WORKSPACE_TEMP_FOLDER } from "./workspace-entries.js";
 
 /** The file of remembered starts, relative to the agent root. */
 export const SANDBOX_START_FILE = ".assemblyline/cache/sandbox-start.json";
@@ -233,7 +234,7 @@ export class EarlySandboxStart implements EarlySandboxProcess {
     this.madeRun = undefined;
     if (this.claimed || madeRun === undefined) return;
     try {
-      for (const dir of [path.join(madeRun, "workspace", ".tmp"), path.join(madeRun, "workspace"), madeRun]) fs.rmdirSync(dir);
+      for (const dir of [path.join(madeRun, "workspace", WORKSPACE_TEMP_FOLDER), path.join(madeRun, "workspace"), madeRun]) fs.rmdirSync(dir);
     } catch {
       // Something was written there after all: it stays.
     }

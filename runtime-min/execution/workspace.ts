@@ -13,13 +13,13 @@
  * PID namespaces when the host's policy and machine allow it (`../sandbox/shell-isolation.ts`).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Readable } from "node:stream";
 import { checkWriteTarget, type WriteRefusal } from "../../common/confined-write.js";
 import { writeRefusalError } from "../errors.js";
 import { closeFolder, entryOf, MAX_FOLDER_DEPTH, openFolderBeneath, readFileIn, type OpenFolder } from "./beneath.js";
+import { WORKSPACE_TEMP_FOLDER, writeTemporaryName } from "./workspace-entries.js";
 import { coverInheritedDescriptors } from "../sandbox/inherited-descriptors.js";
 import { sandboxEnvironment } from "../sandbox/sandbox-environment.js";
 import { isolatedShellLaunch, isolationFailureOf, type ShellIsolationTools } from "../sandbox/shell-isolation.js";
@@ -45,13 +45,13 @@ export function ensureWorkspace(stateDir: string, runId: string): string {
  */
 export function makeWorkspace(stateDir: string, runId: string): string | WriteRefusal {
   const dir = path.join(stateDir, "runs", runId, "workspace");
-  const refusal = checkWriteTarget(path.dirname(stateDir), path.join(dir, ".tmp"), "directory") ?? linkBelowStateDir(stateDir, ["runs", runId, "workspace", ".tmp"]);
+  const refusal = checkWriteTarget(path.dirname(stateDir), path.join(dir, WORKSPACE_TEMP_FOLDER), "directory") ?? linkBelowStateDir(stateDir, ["runs", runId, "workspace", WORKSPACE_TEMP_FOLDER]);
   if (refusal) return refusal;
-  fs.mkdirSync(path.join(dir, ".tmp"), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+  fs.mkdirSync(path.join(dir, WORKSPACE_TEMP_FOLDER), { recursive: true, mode: PRIVATE_FOLDER_MODE });
   // Made as checked, unless a link was swapped in meanwhile: the real path says.
   const real = fs.realpathSync(dir);
   const expected = path.join(fs.realpathSync(stateDir), "runs", runId, "workspace");
-  if (real !== expected) return linkBelowStateDir(stateDir, ["runs", runId, "workspace", ".tmp"]) ?? { kind: "link", path: dir, reason: `resolves to ${real}, not to its own folder ${expected}` };
+  if (real !== expected) return linkBelowStateDir(stateDir, ["runs", runId, "workspace", WORKSPACE_TEMP_FOLDER]) ?? { kind: "link", path: dir, reason: `resolves to ${real}, not to its own folder ${expected}` };
   keepPrivate(path.dirname(path.dirname(real)));
   keepPrivate(path.dirname(real));
   return real;
@@ -226,7 +226,7 @@ export async function writeWorkspaceFile(workspace: string, requested: string, c
   const { folder, name } = openTargetFolder(workspace, mapIntoWorkspace(workspace, requested), requested, true);
   try {
     // A short name of its own, so a file name the host allows is never too long with it.
-    const temporary = entryOf(folder, `.al-${randomBytes(8).toString("hex")}.tmp`);
+    const temporary = entryOf(folder, writeTemporaryName());
     // `wx`: a new file (O_EXCL), so not a link either; the rename replaces a link named `name`.
     await fs.promises.writeFile(temporary, contents, { flag: "wx" });
     try {

@@ -10,6 +10,7 @@
  * call envelope, not in the environment.
  */
 import * as path from "node:path";
+import { WORKSPACE_TEMP_FOLDER } from "../execution/workspace-entries.js";
 
 /**
  * Host variables copied into the sandbox when set: portable process basics, and where the host
@@ -38,7 +39,7 @@ export function sandboxEnvironment(workspace: string, hostEnv: NodeJS.ProcessEnv
   }
   env.PATH ??= FALLBACK_PATH;
   env.HOME = workspace;
-  env.TMPDIR = path.join(workspace, ".tmp");
+  env.TMPDIR = path.join(workspace, WORKSPACE_TEMP_FOLDER);
   return env;
 }
 

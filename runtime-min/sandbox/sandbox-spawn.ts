@@ -14,6 +14,7 @@ import * as path from "node:path";
 import type { Writable } from "node:stream";
 import { processDataLimitMb } from "../host-limits.js";
 import { removeBridgeFolder } from "./bridge-root.js";
+import { WORKSPACE_TEMP_FOLDER } from "../execution/workspace-entries.js";
 import { coverInheritedDescriptors } from "./inherited-descriptors.js";
 import { sandboxLaunch, type LaunchTools, type NetworkPolicy, type SandboxLaunch } from "./process-isolation.js";
 import { sandboxEnvironment, sandboxNodeFlags, type PermissionSupport } from "./sandbox-environment.js";
@@ -117,7 +118,7 @@ export function spawnSandboxProcess(options: SandboxSpawnOptions): SpawnedSandbo
   fs.mkdirSync(bridgeDir, { recursive: true, mode: 0o700 });
   let launch: SandboxLaunch;
   try {
-    fs.mkdirSync(path.join(options.workspace, ".tmp"), { recursive: true });
+    fs.mkdirSync(path.join(options.workspace, WORKSPACE_TEMP_FOLDER), { recursive: true });
     const flags = sandboxNodeFlags({ read: [options.bundlePath, options.workspace, bridgeDir], write: [options.workspace, bridgeDir] }, options.permission);
     const nodeArgs = [...flags, `--max-old-space-size=${options.memoryMb}`, "--input-type=module", "-", bridgeDir, String(options.maxResultBytes)];
     launch = sandboxLaunch(options.launch, nodeArgs, options.network, undefined, processDataLimitMb(options.memoryMb), { workspace: options.workspace, keep: [options.bundlePath], tableDir: bridgeDir });

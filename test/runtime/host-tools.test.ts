@@ -65,7 +65,8 @@ describe("host tools", () => {
     expect(extra.failure?.kind).toBe("invalid_input");
     expect(extra.error).toBe("Input for tool 'workspace_note' does not match its inputSchema: `mode` is not allowed (the schema accepts no other properties; allowed: text).");
     const typo = await runtime.call({ tool: "workspace_note", input: { txt: "x" } });
-    expect(typo.error).toContain("`txt` is not allowed (the schema accepts no other properties; allowed: text; did you mean 'text'?)");
+    // The missing property and the key given in its place, in one clause (README trial of 6 December).
+    expect(typo.error).toBe("Input for tool 'workspace_note' does not match its inputSchema: `text` is required, but the input has `txt`, which the schema does not list (did you mean 'text'?).");
     const empty = await runtime.call({ tool: "workspace_note", input: { text: "" } });
     expect(empty).toMatchObject({ error: "text must not be empty", failure: { kind: "invalid_input", runCanContinue: true } });
   });
