@@ -22,8 +22,9 @@ export interface HostReport {
   lockChanged: boolean;
   /**
    * The warnings the command also prints on stderr, in that order: AL8046 for a `--run` the
-   * state had no record of, AL8048 for a `--config` key no tool requires (`../host-config-check.ts`),
-   * then the runtime's own (AL8030 and the other isolation warnings).
+   * state had no record of, AL8066 for a configuration's host limits direct execution does not
+   * apply (`../host-policy.ts`), AL8048 for a `--config` key no tool requires
+   * (`../host-config-check.ts`), then the runtime's own (AL8030 and the other isolation warnings).
    */
   readonly diagnostics: Diagnostic[];
 }
