@@ -42,6 +42,7 @@ afterAll(async () => {
   await runtime?.close();
   secretHolder?.kill("SIGKILL");
   agent?.cleanup();
+  for (const folder of madeFolders) fs.rmSync(folder, { recursive: true, force: true });
   if (savedSecret === undefined) delete process.env.SHELL_TEST_SECRET;
   else process.env.SHELL_TEST_SECRET = savedSecret;
 });
@@ -91,6 +92,18 @@ function stateDirWithTwoRuns(parent: string, prefix: string): { base: string; st
   const stateDb = path.join(stateDir, "state.db");
   fs.writeFileSync(stateDb, `${SECRET}-state-db\n`);
   return { base, stateDir, own, otherFile, stateDb };
+}
+
+/** Folders the tests made outside any agent (removed at the end). */
+const madeFolders: string[] = [];
+
+/** A `mount` that does what `real` does but refuses every table (`-T`): the setup's second step fails. */
+function failingTableMount(real: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-failing-mount-"));
+  madeFolders.push(dir);
+  const wrapper = path.join(dir, "mount");
+  fs.writeFileSync(wrapper, `#!/bin/sh\nfor arg; do [ "$arg" = -T ] && { echo "no table for you" >&2; exit 32; }; done\nexec ${real} "$@"\n`, { mode: 0o755 });
+  return wrapper;
 }
 
 /** A shell loop printing `VISIBLE <path>` (and the contents) of each of `paths` it can reach. */
@@ -214,7 +227,7 @@ describe("isolated shell commands (util-linux unshare; available on this project
     expect(fs.existsSync(`/dev/shm/al-planted-${process.pid}`)).toBe(false);
   });
 
-  it("a symbolic link in the workspace that points outside cannot be written through", async () => {
+  it("a symbolic link in the workspace that points outside cannot be written through (nor read: the agent root lies in the hidden /tmp here)", async () => {
     const target = path.join(agent.root, "link-target.txt");
     fs.writeFileSync(target, "original\n");
     for (const { via, call } of paths) {
@@ -226,8 +239,10 @@ describe("isolated shell commands (util-linux unshare; available on this project
       const result = await call(runtime, "echo changed > to-target; echo new > to-root/planted.txt; cat to-target", runId);
       expect(result.status, via).toBe("ok");
       const output = result.output as ShellOutput;
-      expect(output.stdout, via).toBe("original\n");
-      expect(output.stderr, via).toMatch(/Read-only file system/);
+      // The agent root is in the host's /tmp, which the command never sees (an empty read-only tmpfs).
+      expect(os.tmpdir(), "precondition: the fixture lies in /tmp").toBe("/tmp");
+      expect(output.stdout, via).toBe("");
+      expect(output.stderr, via).toMatch(/No such file or directory/);
     }
     expect(fs.readFileSync(target, "utf8")).toBe("original\n");
     expect(fs.existsSync(path.join(agent.root, "planted.txt"))).toBe(false);
@@ -451,8 +466,8 @@ describe("isolated shell commands (util-linux unshare; available on this project
   });
 
   const brokenSetups = [
-    { what: "mount fails", tools: (tools: ShellIsolationTools) => ({ ...tools, mount: "/bin/false" }), workspace: "layout", reason: /could not mount an empty tmpfs over / },
-    { what: "mkdir fails", tools: (tools: ShellIsolationTools) => ({ ...tools, mkdir: "/bin/false" }), workspace: "layout", reason: /could not create the state directory's path/ },
+    { what: "mount fails", tools: (tools: ShellIsolationTools) => ({ ...tools, mount: "/bin/false" }), workspace: "layout", reason: /could not remount the mounts read-only/ },
+    { what: "a line of the link guard's table fails", tools: (tools: ShellIsolationTools) => ({ ...tools, mount: failingTableMount(tools.mount) }), workspace: "layout", reason: /could not mount the link guard's table .*\/\.shell-[^/]+\/\.link-guard\/fstab .*no table for you/ },
     { what: "the workspace is not <stateDir>/runs/<runId>/workspace", tools: (tools: ShellIsolationTools) => tools, workspace: "bare", reason: /is not <stateDir>\/runs\/<runId>\/workspace/ },
   ] as const;
   it.each(brokenSetups)("a setup that fails never runs the command (ShellIsolationSetupError with the setup's reason): $what", async ({ tools, workspace: shape, reason }) => {
@@ -464,6 +479,8 @@ describe("isolated shell commands (util-linux unshare; available on this project
       await expect(run).rejects.toBeInstanceOf(ShellIsolationSetupError);
       await expect(run).rejects.toThrow(reason);
       expect(fs.existsSync(path.join(workspace, "ran.txt"))).toBe(false);
+      // The mount table's private folder goes with the command.
+      if (shape === "layout") expect(fs.readdirSync(path.dirname(workspace))).toEqual(["workspace"]);
     } finally {
       fs.rmSync(base, { recursive: true, force: true });
     }
@@ -577,7 +594,7 @@ describe("probe of an older unshare without --kill-child", () => {
 
   it("still isolates, without --kill-child", async () => {
     const probe = await probeShellIsolation();
-    expect(probe).toEqual({ available: true, tools: { unshare: path.join(dir, "unshare"), mount: expect.stringMatching(/\/mount$/), mkdir: expect.stringMatching(/\/mkdir$/), killChild: false, setpriv: expect.stringMatching(/\/setpriv$/), prlimit: expect.stringMatching(/\/prlimit$/) } });
+    expect(probe).toEqual({ available: true, tools: { unshare: path.join(dir, "unshare"), mount: expect.stringMatching(/\/mount$/), killChild: false, setpriv: expect.stringMatching(/\/setpriv$/), prlimit: expect.stringMatching(/\/prlimit$/) } });
     const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-old-unshare-ws-")));
     const workspace = ensureWorkspace(path.join(base, ".assemblyline"), "run-a");
     try {
