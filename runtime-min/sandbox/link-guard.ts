@@ -252,10 +252,12 @@ export function fstabField(text: string): string {
  * `net.connect({ path })`, and a network namespace separates only abstract sockets, so without
  * this a tool connected to any socket file the host user may use, under network `"none"` too
  * (helper-89's review, finding 2). Real paths of the folders that exist, without one inside
- * another, nor one holding a program of the launch (`programs`: this Node, `mount`…).
+ * another, nor one holding a program of the launch (`programs`: this Node, `mount`…), by the
+ * path it is run by or by its real path.
  */
 export function hiddenSocketDirs(programs: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
-  const realPrograms = programs.map(realOrSame);
+  // The path a program is run by and its real path: either folder hidden would lose it.
+  const realPrograms = programs.flatMap((program) => [program, realOrSame(program)]);
   const dirs = existingRealFolders(["/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm"], env);
   return dirs.filter((dir) => !dirs.some((other) => other !== dir && within(other, dir)) && !realPrograms.some((program) => within(dir, program)));
 }
