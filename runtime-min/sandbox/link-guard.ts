@@ -1,6 +1,6 @@
 /**
  * The link guard of a sandbox process: what its mount namespace looks like before Node starts
- * (`./process-isolation.ts` launches it).
+ * (`./process-isolation.ts` launches it); and the hiding of a shell command (below).
  *
  * - **No symbolic link in the workspace is followed**: the workspace is bind-mounted
  *   `nosymfollow` (and `nosuid`, `nodev`) in the child's mount namespace (review of 5 December,
@@ -245,7 +245,8 @@ export function fstabField(text: string): string {
 }
 
 /**
- * The folders where the host's Unix sockets live, which a sandbox process never sees: `/run`
+ * The folders where the host's Unix sockets live, which a sandbox process and a shell command
+ * (under both network policies) never see: `/run`
  * (and `/var/run`), `/tmp`, `/var/tmp`, `/dev/shm` and `$XDG_RUNTIME_DIR` — docker's and the
  * system bus's sockets, the user's session bus and `systemd` manager, ssh and gpg agents, a
  * database's or an X server's socket. Node 20's permission model does not check

@@ -19,8 +19,10 @@
  *    removed when the command ends; {@link isolatedShellLaunch}), and the setup
  *    a. remounts every mount of the namespace read-only in one `mount -a -o remount,bind,ro`
  *       process (libmount reads `/proc/self/mountinfo`, decodes its escapes and keeps each
- *       mount's locked `nosuid`/`nodev`/`noexec` flags); nothing is hidden yet, so every mount,
- *       those beneath the host's `/proc` included, is reachable;
+ *       mount's current flags, the locked `nosuid`/`nodev`/`noexec` among them, which the
+ *       kernel refuses to drop; `--options-source mtab`: nothing from `/etc/fstab` is mixed in);
+ *       nothing is hidden yet, so every mount, those beneath the host's `/proc` included, is
+ *       reachable;
  *    b. mounts the table in one `mount -a -T <table>` process: the runtime's state directory
  *       (`<root>/.assemblyline/`: other runs' workspaces, `state.db`, the blob store, handoffs,
  *       deliveries, a fallback bridge) and the folders where host sockets live (`/run`,
@@ -127,7 +129,7 @@ export const ISOLATION_FAILURE_EXIT_CODE = 125;
 export const SHELL_ISOLATION_SETUP = `set -u
 fail() { printf '%s%s\\n' '${ISOLATION_FAILURE_MARKER}' "$1" >&2; exit ${ISOLATION_FAILURE_EXIT_CODE}; }
 mount_bin=$1 table=$2 workspace=$3 unshare_bin=$4 user_command=$5 pid_max=$6
-err=$("$mount_bin" -n -a -o remount,bind,ro 2>&1) || fail "could not remount the mounts read-only: $err"
+err=$("$mount_bin" -n -a -o remount,bind,ro --options-source mtab 2>&1) || fail "could not remount the mounts read-only: $err"
 err=$("$mount_bin" -n -a -T "$table" 2>&1) || fail "could not mount the link guard's table $table (the hidden folders, the workspace): $err"
 { printf '%s\\n' "$pid_max" > /proc/sys/kernel/pid_max; } 2>/dev/null || :
 cd -- "$workspace" 2>/dev/null || fail "could not enter the workspace $workspace"
