@@ -15,7 +15,7 @@
  *    host's `/proc` stays reachable until the setup has made it read-only with every other
  *    mount). It hides with the sandbox process's link guard (`./link-guard.ts`, profile
  *    `SHELL_COMMAND_GUARD`): one job, one mechanism. The host writes the guard's mount table
- *    (`O_EXCL`) into a fresh private folder of the run (`<stateDir>/runs/<runId>/.shell-XXXXXX/`,
+ *    (`O_EXCL`) into a fresh private folder of the run (`<stateDir>/runs/<runId>/.shell-<pid>-XXXXXX/`,
  *    removed when the command ends; {@link isolatedShellLaunch}), and the setup
  *    a. remounts every mount of the namespace read-only in one `mount -a -o remount,bind,ro`
  *       process (libmount reads `/proc/self/mountinfo`, decodes its escapes and keeps each
@@ -156,7 +156,7 @@ export interface IsolatedCommand {
 export interface IsolatedShellLaunch {
   readonly command: string;
   readonly args: readonly string[];
-  /** `<stateDir>/runs/<runId>/.shell-XXXXXX/`: the link guard's table and skeleton. */
+  /** `<stateDir>/runs/<runId>/.shell-<host pid>-XXXXXX/`: the link guard's table and skeleton. */
   readonly tableDir: string;
 }
 
@@ -218,7 +218,8 @@ export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedComma
  * state directory cannot be hidden.
  */
 export function isolatedShellLaunch(tools: ShellIsolationTools, run: IsolatedCommand, env: NodeJS.ProcessEnv = process.env): IsolatedShellLaunch {
-  const tableDir = fs.mkdtempSync(path.join(path.dirname(run.workspace), ".shell-"));
+  // The host's pid in the name: a folder a killed host left behind can be told from a live one's.
+  const tableDir = fs.mkdtempSync(path.join(path.dirname(run.workspace), `.shell-${process.pid}-`));
   let table: string;
   try {
     table = writeLinkGuardTable(shellGuardPaths(run, tableDir, env), shellPrograms(tools), env, SHELL_COMMAND_GUARD);
