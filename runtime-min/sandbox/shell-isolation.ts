@@ -15,8 +15,10 @@
  *    host's `/proc` stays reachable until the setup has made it read-only with every other
  *    mount). It hides with the sandbox process's link guard (`./link-guard.ts`, profile
  *    `SHELL_COMMAND_GUARD`): one job, one mechanism. The host writes the guard's mount table
- *    (`O_EXCL`) into a fresh private folder of the run (`<stateDir>/runs/<runId>/.shell-<pid>-XXXXXX/`,
- *    removed when the command ends; {@link isolatedShellLaunch}), and the setup
+ *    (`O_EXCL`) into a fresh private folder of the run
+ *    (`<stateDir>/runs/<runId>/.shell-<pid>-XXXXXX/`, removed when the command ends, or by the
+ *    run's next command when a killed host left it: {@link isolatedShellLaunch},
+ *    {@link removeStaleShellTables}), and the setup
  *    a. remounts every mount of the namespace read-only in one `mount -a -o remount,bind,ro`
  *       process (libmount reads `/proc/self/mountinfo`, decodes its escapes and keeps each
  *       mount's current flags, the locked `nosuid`/`nodev`/`noexec` among them, which the
@@ -61,6 +63,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { processExists } from "./bridge-root.js";
 import { hiddenSocketDirs, launchKeptPaths, SHELL_COMMAND_GUARD, writeLinkGuardTable, type LinkGuardPaths } from "./link-guard.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { findExecutable, PROBE_TIMEOUT_MS, rememberedSetpriv, setprivWorks, SYSTEM_DIRS, withSetprivNote } from "./launchers.js";
@@ -219,6 +222,7 @@ export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedComma
  */
 export function isolatedShellLaunch(tools: ShellIsolationTools, run: IsolatedCommand, env: NodeJS.ProcessEnv = process.env): IsolatedShellLaunch {
   // The host's pid in the name: a folder a killed host left behind can be told from a live one's.
+  removeStaleShellTables(path.dirname(run.workspace));
   const tableDir = fs.mkdtempSync(path.join(path.dirname(run.workspace), `.shell-${process.pid}-`));
   let table: string;
   try {
@@ -234,6 +238,35 @@ export function isolatedShellLaunch(tools: ShellIsolationTools, run: IsolatedCom
     command = tools.prlimit;
   }
   return tools.setpriv === undefined ? { command, args, tableDir } : { command: tools.setpriv, args: ["--pdeathsig", "KILL", "--", command, ...args], tableDir };
+}
+
+/** The name of an isolated command's table folder: `.shell-<host pid>-<mkdtemp's six characters>`. */
+const SHELL_TABLE_NAME = /^\.shell-(\d{1,10})-[A-Za-z0-9]{6}$/;
+
+/**
+ * Removes the table folders in `runDir` that a killed host left behind (their host pid no longer
+ * exists; a live host's, this one's included, are left alone), before a command adds its own.
+ * Returns the names removed, sorted; never throws.
+ */
+export function removeStaleShellTables(runDir: string): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(runDir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const match = SHELL_TABLE_NAME.exec(name);
+    if (!match || processExists(Number(match[1]))) continue;
+    try {
+      fs.rmSync(path.join(runDir, name), { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
+  }
+  return removed.sort();
 }
 
 /** The reason in a setup failure's stderr, or `undefined` when the command itself ran. */

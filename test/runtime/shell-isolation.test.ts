@@ -466,6 +466,24 @@ describe("isolated shell commands (util-linux unshare; available on this project
     }
   });
 
+  it("removes the table folders a killed host left beside the workspace, not a live host's", async () => {
+    const tools = await isolationTools();
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-stale-table-")));
+    madeFolders.push(base);
+    const workspace = ensureWorkspace(path.join(base, ".assemblyline"), "run-a");
+    const runDir = path.dirname(workspace);
+    // No process has a pid above pid_max (at most 2^22), so this host is gone.
+    const stale = path.join(runDir, ".shell-999999999-abcdef");
+    const live = path.join(runDir, `.shell-${process.pid}-Ab12Cd`);
+    for (const folder of [stale, live]) {
+      fs.mkdirSync(path.join(folder, ".link-guard"), { recursive: true });
+      fs.writeFileSync(path.join(folder, ".link-guard", "fstab"), "");
+    }
+    const result = await execInWorkspace(workspace, "true", 10_000, tools);
+    expect(result.exitCode).toBe(0);
+    expect(fs.readdirSync(runDir).sort()).toEqual([path.basename(live), "workspace"]);
+  });
+
   it("keeps exit codes, stdout and stderr as results", async () => {
     for (const { via, output } of await runBoth(runtime, "printf 'out'; printf 'err' >&2; exit 3", "exit-code")) {
       expect(output, via).toMatchObject({ stdout: "out", stderr: "err", exitCode: 3 });
