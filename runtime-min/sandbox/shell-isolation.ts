@@ -6,11 +6,12 @@
  *
  * A command runs under util-linux `unshare`, never as a direct child shell of the host:
  *
- * 1. `unshare --user --map-root-user --mount --pid --fork --mount-proc [--kill-child]` — a new
- *    user namespace (the host's user is root inside it), a private copy of the host's mounts
- *    and a new PID namespace with its own `/proc`, so the host process, its `/proc/<pid>/environ`
- *    and every other host process are invisible (`$PPID` is 0). With `--kill-child`, killing
- *    the `unshare` process (SIGKILL on timeout) kills every process of the command.
+ * 1. `unshare --user --map-root-user --mount --pid --fork [--kill-child] [--net]` — a new user
+ *    namespace (the host's user is root inside it), a private copy of the host's mounts and a
+ *    new PID namespace (its own `/proc` comes with the setup's table, 2b), so the host process,
+ *    its `/proc/<pid>/environ` and every other host process are invisible (`$PPID` is 0). With
+ *    `--kill-child`, killing the `unshare` process (SIGKILL on timeout) kills every process of
+ *    the command.
  * 2. {@link SHELL_ISOLATION_SETUP} runs as PID 1 of that namespace (no `--mount-proc`: the
  *    host's `/proc` stays reachable until the setup has made it read-only with every other
  *    mount). It hides with the sandbox process's link guard (`./link-guard.ts`, profile
