@@ -280,13 +280,19 @@ export function execInWorkspace(
   const timeout = Math.min(Math.max(1, Math.floor(timeoutMs ?? EXEC_DEFAULT_TIMEOUT_MS)), EXEC_MAX_TIMEOUT_MS);
   let file = "/bin/sh";
   let args: readonly string[] = ["-c", command];
+  // The isolated command's mount table (`isolatedShellLaunch`), removed once the command has ended.
+  let tableDir: string | undefined;
+  if (stop?.aborted) return Promise.reject(new Error(`The command did not run: its tool call has finished: ${command}`));
   if (isolation) {
     const stateDir = stateDirOfWorkspace(workspace);
     if (stateDir === undefined) return Promise.reject(new ShellIsolationSetupError(`the workspace ${workspace} is not <stateDir>/runs/<runId>/workspace, so there is no state directory to hide`));
-    // Under `setpriv --pdeathsig KILL` when the probe kept it: dies with the host, whatever ends it.
-    ({ command: file, args } = isolatedShellLaunch(isolation, { workspace, stateDir, command, network, ...(dataLimitMb === undefined ? {} : { dataLimitMb }) }));
+    try {
+      // Under `setpriv --pdeathsig KILL` when the probe kept it: dies with the host, whatever ends it.
+      ({ command: file, args, tableDir } = isolatedShellLaunch(isolation, { workspace, stateDir, command, network, ...(dataLimitMb === undefined ? {} : { dataLimitMb }) }));
+    } catch (error) {
+      return Promise.reject(new ShellIsolationSetupError(`its mount table could not be written: ${(error as Error).message}`));
+    }
   }
-  if (stop?.aborted) return Promise.reject(new Error(`The command did not run: its tool call has finished: ${command}`));
   return new Promise((resolve, reject) => {
     // `spawn`, not `execFile`: execFile drops `detached`, so the command would have no process
     // group of its own to end whole. Descriptors the host inherited without close-on-exec
@@ -321,6 +327,7 @@ export function execInWorkspace(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      if (tableDir !== undefined) fs.rmSync(tableDir, { recursive: true, force: true });
       stop?.removeEventListener("abort", onStop);
       outcome();
     };

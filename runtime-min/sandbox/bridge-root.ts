@@ -96,7 +96,8 @@ export function removeStaleBridges(bridgeRoot: string, now = Date.now()): string
   return removed.sort();
 }
 
-function processExists(pid: number): boolean {
+/** True when a process `pid` exists (ours or not: `EPERM` counts), for the sweeps of folders named after their host's pid. Never throws. */
+export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

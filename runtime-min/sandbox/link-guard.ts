@@ -1,6 +1,6 @@
 /**
  * The link guard of a sandbox process: what its mount namespace looks like before Node starts
- * (`./process-isolation.ts` launches it).
+ * (`./process-isolation.ts` launches it); and the hiding of a shell command (below).
  *
  * - **No symbolic link in the workspace is followed**: the workspace is bind-mounted
  *   `nosymfollow` (and `nosuid`, `nodev`) in the child's mount namespace (review of 5 December,
@@ -16,6 +16,13 @@
  * `--move` a mount nor make a file, so the kept paths are bind-mounted from a staging tmpfs that
  * an empty one covers at the end, and a kept file gets its mount point from a read-only
  * skeleton folder the host writes beside the table.
+ *
+ * Shell commands (`./shell-isolation.ts`) hide with the same table and rules: one job, one
+ * mechanism. Their launch differs only in what {@link LinkGuardProfile} names: the state
+ * directory hidden too ({@link LinkGuardPaths.hide}), every cover and kept path read-only, the
+ * workspace writable and following links (the shell's own namespace makes them harmless), the
+ * table's folder read while mounting but never visible, and a `/proc` of the command's PID
+ * namespace mounted last ({@link SHELL_COMMAND_GUARD}).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -32,7 +39,41 @@ export interface LinkGuardPaths {
    * skeletons from it. The bridge folder for a sandbox process, the probe's folder for the probe.
    */
   readonly tableDir: string;
+  /**
+   * Folders hidden besides the socket folders, and never left visible: the launch fails
+   * (throws) when one cannot be hidden. A shell command's state directory (`<root>/.assemblyline`).
+   */
+  readonly hide?: readonly string[];
 }
+
+/**
+ * How a launch's table mounts what it hides and keeps: what differs between the sandbox process
+ * ({@link SANDBOX_PROCESS_GUARD}) and a shell command ({@link SHELL_COMMAND_GUARD}).
+ */
+export interface LinkGuardProfile {
+  /** The workspace's mount options besides `bind`. */
+  readonly workspaceOptions: string;
+  /**
+   * True for a launch whose mounts are all read-only but the workspace (a shell command, whose
+   * setup remounts the host's read-only before the table): every cover is read-only (one that
+   * holds a kept path is sealed by a read-only recursive bind onto itself once its paths are
+   * back), and so is every kept path but the workspace.
+   */
+  readonly readOnly: boolean;
+  /**
+   * True: the table's folder is kept visible (the sandbox process's bridge folder); false: it is
+   * only read while mounting (staged when it lies in a hidden folder), never seen afterwards.
+   */
+  readonly keepTableDir: boolean;
+  /** True: a `/proc` of the launch's PID namespace is mounted last (a launch under `unshare --pid` without `--mount-proc`). */
+  readonly mountProc: boolean;
+}
+
+/** A sandbox process: its workspace follows no link (`nosymfollow`, review of 5 December, F0); its bridge folder (the table's) stays writable. */
+export const SANDBOX_PROCESS_GUARD: LinkGuardProfile = { workspaceOptions: "nosymfollow,nosuid,nodev", readOnly: false, keepTableDir: true, mountProc: false };
+
+/** A shell command (`./shell-isolation.ts`): everything read-only but the workspace, the table never visible, its own `/proc`. */
+export const SHELL_COMMAND_GUARD: LinkGuardProfile = { workspaceOptions: "rw,nosuid,nodev", readOnly: true, keepTableDir: false, mountProc: true };
 
 /** A path the link guard keeps visible inside a hidden folder. */
 export interface KeptPath {
@@ -50,6 +91,12 @@ export interface SocketHiding {
   readonly kept: readonly KeptPath[];
   /** The folders covered by an empty tmpfs. */
   readonly hidden: readonly string[];
+  /**
+   * Folders read while mounting but not kept (a shell command's table folder), that lie in a
+   * hidden folder: staged beside the kept paths when the skeleton is read, never put back.
+   * Absent: none.
+   */
+  readonly reached?: readonly string[];
 }
 
 /** The mount table of a launch and the skeleton it needs (paths relative to `<tableDir>/.link-guard/skeleton`). */
@@ -80,25 +127,19 @@ shift 4
 unset PWD OLDPWD
 exec "$@"`;
 
-/** The tmpfs sources of the table: each role its own, since `mount -a` skips an entry whose source is already mounted at its target. */
-const STAGE_SOURCE = "assembly-line-stage";
-const HIDDEN_SOURCE = "assembly-line-hidden";
-const COVER_SOURCE = "assembly-line-cover";
-const TMPFS_OPTIONS = "mode=0755,nosuid,nodev";
-/** The workspace's mount options: no link followed, no setuid file run, no device opened. */
-const WORKSPACE_OPTIONS = "nosymfollow,nosuid,nodev";
-
 /**
  * Writes the link guard's table for `paths` into `<tableDir>/.link-guard/` (with the skeleton
- * it needs) and returns the table's path, for {@link LINK_GUARD_SCRIPT}. `programs` are the
- * executables of the launch (a folder holding one is not hidden). Throws what `mkdir` and
- * `writeFile` throw (the table is made with `O_EXCL`: never through a link).
+ * it needs) and returns the table's path, for {@link LINK_GUARD_SCRIPT} (or the shell's setup,
+ * with {@link SHELL_COMMAND_GUARD}). `programs` are the executables of the launch (a folder
+ * holding one is not hidden). Throws what `mkdir` and `writeFile` throw (the table is made with
+ * `O_EXCL`: never through a link), and when a folder of `paths.hide` cannot be hidden.
  */
-export function writeLinkGuardTable(paths: LinkGuardPaths, programs: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
-  const hiding = socketHiding([paths.workspace, paths.tableDir, ...paths.keep], programs, env);
+export function writeLinkGuardTable(paths: LinkGuardPaths, programs: readonly string[], env: NodeJS.ProcessEnv = process.env, profile: LinkGuardProfile = SANDBOX_PROCESS_GUARD): string {
+  const kept = [paths.workspace, ...(profile.keepTableDir ? [paths.tableDir] : []), ...paths.keep];
+  const hiding = socketHiding(kept, programs, env, { hide: paths.hide ?? [], reach: profile.keepTableDir ? [] : [paths.tableDir] });
   const guardDir = path.join(paths.tableDir, ".link-guard");
   const skeleton = path.join(guardDir, "skeleton");
-  const table = linkGuardTable(hiding, paths.workspace, paths.tableDir);
+  const table = linkGuardTable(hiding, paths.workspace, paths.tableDir, profile);
   fs.mkdirSync(guardDir, { mode: 0o700 });
   for (const folder of table.skeletonFolders) fs.mkdirSync(skeleton + folder, { recursive: true, mode: 0o755 });
   for (const file of table.skeletonFiles) fs.writeFileSync(skeleton + file, "", { flag: "wx", mode: 0o644 });
@@ -107,42 +148,77 @@ export function writeLinkGuardTable(paths: LinkGuardPaths, programs: readonly st
   return tablePath;
 }
 
+/** The resolver's configuration, often a link into `/run` (systemd-resolved's `stub-resolv.conf`), which a launch under the host's network keeps. */
+export const RESOLVER_CONFIGURATION = "/etc/resolv.conf";
+
+/** The environment variables of the sandbox's allowlist that name certificate files or folders, kept visible. */
+const CERTIFICATE_VARIABLES = ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"];
+
+/**
+ * What every guarded launch (a sandbox process, a shell command) keeps visible besides its own
+ * paths: the certificate files or folders `env` names to Node and OpenSSL (absolute values of
+ * `NODE_EXTRA_CA_CERTS`, `SSL_CERT_FILE`, `SSL_CERT_DIR`: they may lie in `/tmp`), and under
+ * the host's network the resolver's configuration (`resolver`, {@link RESOLVER_CONFIGURATION}
+ * unless a test names another), wherever it lies: hiding `/run` must not break DNS. Pure.
+ */
+export function launchKeptPaths(network: "host" | "none", env: NodeJS.ProcessEnv = process.env, resolver: string = RESOLVER_CONFIGURATION): string[] {
+  const certificates = CERTIFICATE_VARIABLES.map((name) => env[name]).filter((value): value is string => value !== undefined && path.isAbsolute(value));
+  return [...certificates, ...(network === "host" ? [resolver] : [])];
+}
+
+/** The tmpfs sources of the table: each role its own, since `mount -a` skips an entry whose source is already mounted at its target. */
+const STAGE_SOURCE = "assembly-line-stage";
+const HIDDEN_SOURCE = "assembly-line-hidden";
+const COVER_SOURCE = "assembly-line-cover";
+/** The source of a shell command's own `/proc` (not `proc`, which is mounted at `/proc` already). */
+const PROC_SOURCE = "assembly-line-proc";
+const TMPFS_OPTIONS = "mode=0755,nosuid,nodev";
+
 /**
  * The mount table that hides `hiding.hidden` and keeps `hiding.kept` ({@link socketHiding}),
  * and guards `workspace`; the skeleton is read from `<tableDir>/.link-guard/skeleton`. In order:
  *
- * 1. a tmpfs over the stage, and each kept folder (for a kept file: its folder) bind-mounted
- *    into it (`<stage>/<n>`);
- * 2. an empty tmpfs over each other hidden folder;
+ * 1. a tmpfs over the stage, and each kept folder (for a kept file: its folder; then, when a
+ *    skeleton is read, each of `hiding.reached`) bind-mounted into it (`<stage>/<n>`);
+ * 2. an empty tmpfs over each other hidden folder (read-only under `profile.readOnly` when it
+ *    holds no kept path);
  * 3. for kept files, the skeleton of their outermost folders, read-only, at those folders' paths
  *    (it holds an empty file where each kept file goes, and a folder where each kept folder
  *    inside goes);
  * 4. each kept folder bind-mounted back from the stage (`X-mount.mkdir` makes its mount point;
- *    the workspace's mount `nosymfollow,nosuid,nodev`), then each kept file;
+ *    the workspace's mount with `profile.workspaceOptions`), then each kept file (both
+ *    read-only under `profile.readOnly`, but the workspace);
  * 5. an empty tmpfs over the stage, which hid nothing else;
- * 6. the workspace bind-mounted onto itself `nosymfollow,nosuid,nodev` where it was not kept.
+ * 6. the workspace bind-mounted onto itself with `profile.workspaceOptions` where it was not kept;
+ * 7. under `profile.readOnly`, each hidden folder that holds a kept path bind-mounted onto
+ *    itself recursively, read-only (its tmpfs was written by step 4's `X-mount.mkdir`);
+ * 8. with `profile.mountProc`, a `/proc` of the launch's PID namespace.
  *
  * Pure; paths are escaped as fstab(5) requires.
  */
-export function linkGuardTable(hiding: SocketHiding, workspace: string, tableDir: string): LinkGuardTable {
+export function linkGuardTable(hiding: SocketHiding, workspace: string, tableDir: string, profile: LinkGuardProfile = SANDBOX_PROCESS_GUARD): LinkGuardTable {
   const lines: string[] = [];
   const mount = (source: string, target: string, type: string, options: string): void => {
     lines.push(`${fstabField(source)} ${fstabField(target)} ${type} ${options} 0 0`);
   };
+  const readOnly = (options: string): string => (profile.readOnly ? `${options},ro` : options);
   const folders = hiding.kept.filter((kept) => kept.isFolder).map((kept) => kept.path);
   const files = hiding.kept.filter((kept) => !kept.isFolder).map((kept) => kept.path);
+  // The table's folder is read through the stage only for the skeleton, which only kept files need.
+  const reached = files.length > 0 ? (hiding.reached ?? []) : [];
   const staged = new Map<string, string>();
-  for (const source of [...folders, ...new Set(files.map((file) => path.dirname(file)))]) staged.set(source, `${hiding.stage}/${staged.size + 1}`);
+  for (const source of [...folders, ...new Set(files.map((file) => path.dirname(file))), ...reached]) if (!staged.has(source)) staged.set(source, `${hiding.stage}/${staged.size + 1}`);
   // Where a path is until the stage is covered: under its staged folder, or where it is.
   const stagedPath = (item: string): string => {
     for (const [source, place] of staged) if (item === source || within(source, item)) return place + item.slice(source.length);
     return item;
   };
+  const holdsKept = (dir: string): boolean => hiding.kept.some((kept) => within(dir, kept.path));
   if (staged.size > 0) {
     mount(STAGE_SOURCE, hiding.stage, "tmpfs", TMPFS_OPTIONS);
     for (const [source, place] of staged) mount(source, place, "none", "bind,X-mount.mkdir");
   }
-  for (const dir of hiding.hidden) if (dir !== hiding.stage) mount(HIDDEN_SOURCE, dir, "tmpfs", TMPFS_OPTIONS);
+  for (const dir of hiding.hidden) if (dir !== hiding.stage) mount(HIDDEN_SOURCE, dir, "tmpfs", holdsKept(dir) ? TMPFS_OPTIONS : readOnly(TMPFS_OPTIONS));
   const parents = [...new Set(files.map((file) => path.dirname(file)))].sort();
   const roots = parents.filter((parent) => !parents.some((other) => other !== parent && within(other, parent)));
   const skeletonFolders: string[] = [];
@@ -151,10 +227,12 @@ export function linkGuardTable(hiding: SocketHiding, workspace: string, tableDir
     skeletonFolders.push(...folders.filter((folder) => within(root, folder)));
     mount(stagedPath(path.join(tableDir, ".link-guard", "skeleton") + root), root, "none", "bind,ro,X-mount.mkdir");
   }
-  for (const folder of folders) mount(staged.get(folder) as string, folder, "none", folder === workspace ? `bind,${WORKSPACE_OPTIONS},X-mount.mkdir` : "bind,X-mount.mkdir");
-  for (const file of files) mount(stagedPath(file), file, "none", "bind");
-  if (staged.size > 0) mount(COVER_SOURCE, hiding.stage, "tmpfs", TMPFS_OPTIONS);
-  if (!folders.includes(workspace)) mount(workspace, workspace, "none", `bind,${WORKSPACE_OPTIONS}`);
+  for (const folder of folders) mount(staged.get(folder) as string, folder, "none", folder === workspace ? `bind,${profile.workspaceOptions},X-mount.mkdir` : readOnly("bind,X-mount.mkdir"));
+  for (const file of files) mount(stagedPath(file), file, "none", readOnly("bind"));
+  if (staged.size > 0) mount(COVER_SOURCE, hiding.stage, "tmpfs", readOnly(TMPFS_OPTIONS));
+  if (!folders.includes(workspace)) mount(workspace, workspace, "none", `bind,${profile.workspaceOptions}`);
+  if (profile.readOnly) for (const dir of hiding.hidden) if (dir !== hiding.stage && holdsKept(dir)) mount(dir, dir, "none", "rbind,ro,nosuid,nodev");
+  if (profile.mountProc) mount(PROC_SOURCE, "/proc", "proc", "nosuid,nodev,noexec");
   return { text: `${lines.join("\n")}\n`, skeletonFolders: [...new Set(skeletonFolders)].sort(), skeletonFiles: files };
 }
 
@@ -167,17 +245,20 @@ export function fstabField(text: string): string {
 }
 
 /**
- * The folders where the host's Unix sockets live, which a sandbox process never sees: `/run`
+ * The folders where the host's Unix sockets live, which a sandbox process and a shell command
+ * (under both network policies) never see: `/run`
  * (and `/var/run`), `/tmp`, `/var/tmp`, `/dev/shm` and `$XDG_RUNTIME_DIR` — docker's and the
  * system bus's sockets, the user's session bus and `systemd` manager, ssh and gpg agents, a
  * database's or an X server's socket. Node 20's permission model does not check
  * `net.connect({ path })`, and a network namespace separates only abstract sockets, so without
  * this a tool connected to any socket file the host user may use, under network `"none"` too
  * (helper-89's review, finding 2). Real paths of the folders that exist, without one inside
- * another, nor one holding a program of the launch (`programs`: this Node, `mount`…).
+ * another, nor one holding a program of the launch (`programs`: this Node, `mount`…), by the
+ * path it is run by or by its real path.
  */
 export function hiddenSocketDirs(programs: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
-  const realPrograms = programs.map(realOrSame);
+  // The path a program is run by and its real path: either folder hidden would lose it.
+  const realPrograms = programs.flatMap((program) => [program, realOrSame(program)]);
   const dirs = existingRealFolders(["/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm"], env);
   return dirs.filter((dir) => !dirs.some((other) => other !== dir && within(other, dir)) && !realPrograms.some((program) => within(dir, program)));
 }
@@ -203,14 +284,25 @@ export function existingRealFolders(candidates: readonly string[], env: NodeJS.P
 }
 
 /**
- * What the link guard hides for a sandbox process that needs the paths `paths` (absolute; those
- * that exist are kept, by their real paths, none inside another): {@link hiddenSocketDirs},
- * keeping the paths that lie in one of them, staged in the first hidden folder that holds none.
- * Where every hidden folder holds one, those holding one are left visible (nothing is staged).
- * Never throws.
+ * What the link guard hides for a launch that needs the paths `paths` (absolute; those that
+ * exist are kept, by their real paths, none inside another): {@link hiddenSocketDirs} and the
+ * folders of `extra.hide` (a shell command's state directory; none inside another), keeping the
+ * paths that lie in one of them, staged in the first hidden folder that holds none of them nor
+ * of `extra.reach` (folders read while mounting, not kept: `reached` when they lie in a hidden
+ * folder). Where every hidden folder holds one, those holding one are left visible (nothing is
+ * staged). Throws only for `extra.hide`: a folder of it that is missing, or that would be left
+ * visible; never otherwise.
  */
-export function socketHiding(paths: readonly string[], programs: readonly string[], env: NodeJS.ProcessEnv = process.env): SocketHiding {
-  let hidden = hiddenSocketDirs(programs, env);
+export function socketHiding(paths: readonly string[], programs: readonly string[], env: NodeJS.ProcessEnv = process.env, extra: { readonly hide?: readonly string[]; readonly reach?: readonly string[] } = {}): SocketHiding {
+  const socketDirs = hiddenSocketDirs(programs, env);
+  const required = (extra.hide ?? []).map((dir) => {
+    const real = fs.realpathSync(dir);
+    if (!fs.statSync(real).isDirectory()) throw new Error(`${dir} is not a folder, so it cannot be hidden`);
+    return real;
+  });
+  // A folder to hide inside a socket folder is hidden with it; a socket folder inside one, with that one.
+  const own = required.filter((dir, index) => !socketDirs.some((other) => other === dir || within(other, dir)) && !required.some((other, at) => (other === dir && at < index) || within(other, dir)));
+  let hidden = [...socketDirs.filter((dir) => !own.some((other) => within(other, dir))), ...own];
   const found: KeptPath[] = [];
   for (const item of paths) {
     try {
@@ -220,12 +312,18 @@ export function socketHiding(paths: readonly string[], programs: readonly string
       // A missing path has nothing to keep.
     }
   }
+  const reach = (extra.reach ?? []).map(realOrSame);
   const keep = found.filter((item) => !found.some((other) => other.isFolder && within(other.path, item.path))).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const holdsKept = (dir: string): boolean => keep.some((item) => item.path === dir || within(dir, item.path) || within(item.path, dir));
-  const stage = hidden.find((dir) => !holdsKept(dir));
-  if (stage === undefined) hidden = hidden.filter((dir) => !holdsKept(dir));
+  const needed = [...keep.map((item) => item.path), ...reach];
+  const holdsNeeded = (dir: string): boolean => needed.some((item) => item === dir || within(dir, item) || within(item, dir));
+  const stage = hidden.find((dir) => !holdsNeeded(dir));
+  if (stage === undefined) hidden = hidden.filter((dir) => !holdsNeeded(dir));
+  const unhidden = required.filter((dir) => !hidden.some((other) => other === dir || within(other, dir)));
+  if (unhidden.length > 0) throw new Error(`${unhidden.join(", ")} cannot be hidden: every folder to hide holds a path to keep, so none is left to stage them in`);
   const kept = stage === undefined ? [] : keep.filter((item) => hidden.some((dir) => within(dir, item.path)));
-  return { stage: kept.length > 0 && stage !== undefined ? stage : "", kept, hidden };
+  const inHidden = (item: string): boolean => hidden.some((dir) => within(dir, item));
+  const reached = kept.length === 0 ? [] : reach.filter((item) => inHidden(item) && !keep.some((other) => other.isFolder && (other.path === item || within(other.path, item))));
+  return { stage: kept.length > 0 && stage !== undefined ? stage : "", kept, hidden, ...(reached.length > 0 ? { reached } : {}) };
 }
 
 /** The real path of `file`, or `file` when it has none (missing). */

@@ -50,7 +50,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LINK_GUARD_SCRIPT, hiddenSocketDirs, writeLinkGuardTable, type LinkGuardPaths } from "./link-guard.js";
+import { LINK_GUARD_SCRIPT, hiddenSocketDirs, launchKeptPaths, writeLinkGuardTable, type LinkGuardPaths } from "./link-guard.js";
 import { findExecutable, PROBE_TIMEOUT_MS, rememberedSetpriv, setprivWorks, withSetprivNote } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
 
@@ -120,9 +120,8 @@ export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], n
     command = tools.prlimit;
   }
   if (guarded) {
-    // Under the host's network the resolver's configuration stays, wherever it lies (`/run/systemd/resolve/`…).
-    const certificates = CERTIFICATE_VARIABLES.map((name) => process.env[name]).filter((value): value is string => value !== undefined && path.isAbsolute(value));
-    const keep = [...guard.keep, ...certificates, ...(network === "host" ? [RESOLVER_CONFIGURATION] : [])];
+    // The certificates, and under the host's network the resolver's configuration, wherever it lies (`/run/systemd/resolve/`…).
+    const keep = [...guard.keep, ...launchKeptPaths(network)];
     const mount = tools.mount as string;
     const table = writeLinkGuardTable({ ...guard, keep }, [program, mount, PROBE_SHELL]);
     args = ["-c", LINK_GUARD_SCRIPT, "link-guard", mount, table, guard.workspace, dataLimitMb === undefined ? "" : String(dataLimitMb * 1024), command, ...args];
@@ -139,12 +138,6 @@ export function sandboxLaunch(tools: LaunchTools, nodeArgs: readonly string[], n
   }
   return { command, args, isolated };
 }
-
-/** The environment variables of the sandbox's allowlist that name certificate files or folders, kept visible. */
-const CERTIFICATE_VARIABLES = ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"];
-
-/** The resolver's configuration, often a link into `/run` (systemd-resolved), which a sandbox process under the host's network keeps. */
-const RESOLVER_CONFIGURATION = "/etc/resolv.conf";
 
 /** The program the probe launches in the namespaces (POSIX requires it at this path). */
 const PROBE_SHELL = "/bin/sh";

@@ -6,30 +6,40 @@
  *
  * A command runs under util-linux `unshare`, never as a direct child shell of the host:
  *
- * 1. `unshare --user --map-root-user --mount --pid --fork --mount-proc [--kill-child]` — a new
- *    user namespace (the host's user is root inside it), a private copy of the host's mounts
- *    and a new PID namespace with its own `/proc`, so the host process, its `/proc/<pid>/environ`
- *    and every other host process are invisible (`$PPID` is 0). With `--kill-child`, killing
- *    the `unshare` process (SIGKILL on timeout) kills every process of the command.
- * 2. {@link SHELL_ISOLATION_SETUP} runs as PID 1 of that namespace. It first bounds the
- *    namespace's process count: it writes {@link SHELL_PROCESS_LIMIT} + 1 to the namespace's own
- *    `/proc/sys/kernel/pid_max` (per PID namespace since Linux 6.14; on older kernels the write
- *    fails and is ignored, leaving `prlimit --nproc`). Then it hides the runtime's
- *    state directory (`<root>/.assemblyline/`: other runs' workspaces, `state.db`, the blob
- *    store, handoffs, deliveries, a fallback bridge) except the run's own workspace:
- *    a. *stage*: mounts an empty tmpfs over the first hidden host directory (`/dev/shm`, else
- *       `$XDG_RUNTIME_DIR`, else `/tmp`) that does not contain the state directory, and
- *       bind-mounts the workspace onto it;
- *    b. mounts an empty tmpfs over each other hidden host directory — `/dev/shm` and
- *       `$XDG_RUNTIME_DIR`, where the sandbox bridge (and the session bus) live;
- *    c. mounts an empty tmpfs over the state directory, creates the workspace's path in it and
- *       `mount --move`s the staged workspace there: the workspace keeps its absolute path, and
- *       `..` from it walks only through empty directories of the tmpfs;
- *    d. reads `/proc/self/mountinfo` and remounts every other read-write mount point read-only
- *       (`/` included, the new tmpfs mounts too; `/proc` is the namespace's own and stays;
- *       mounts beneath a hidden directory are unreachable and skipped), keeping each mount's
- *       locked `nosuid`/`nodev`/`noexec` flags;
- *    e. enters the workspace only then, so no working directory keeps a reference into the
+ * 1. `unshare --user --map-root-user --mount --pid --fork [--kill-child] [--net]` — a new user
+ *    namespace (the host's user is root inside it), a private copy of the host's mounts and a
+ *    new PID namespace (its own `/proc` comes with the setup's table, 2b), so the host process,
+ *    its `/proc/<pid>/environ` and every other host process are invisible (`$PPID` is 0). With
+ *    `--kill-child`, killing the `unshare` process (SIGKILL on timeout) kills every process of
+ *    the command.
+ * 2. {@link SHELL_ISOLATION_SETUP} runs as PID 1 of that namespace (no `--mount-proc`: the
+ *    host's `/proc` stays reachable until the setup has made it read-only with every other
+ *    mount). It hides with the sandbox process's link guard (`./link-guard.ts`, profile
+ *    `SHELL_COMMAND_GUARD`): one job, one mechanism. The host writes the guard's mount table
+ *    (`O_EXCL`) into a fresh private folder of the run
+ *    (`<stateDir>/runs/<runId>/.shell-<pid>-XXXXXX/`, removed when the command ends, or by the
+ *    run's next command when a killed host left it: {@link isolatedShellLaunch},
+ *    {@link removeStaleShellTables}), and the setup
+ *    a. remounts every mount of the namespace read-only in one `mount -a -o remount,bind,ro`
+ *       process (libmount reads `/proc/self/mountinfo`, decodes its escapes and keeps each
+ *       mount's current flags, the locked `nosuid`/`nodev`/`noexec` among them, which the
+ *       kernel refuses to drop; `--options-source mtab`: nothing from `/etc/fstab` is mixed in);
+ *       nothing is hidden yet, so every mount, those beneath the host's `/proc` included, is
+ *       reachable;
+ *    b. mounts the table in one `mount -a -T <table>` process: the runtime's state directory
+ *       (`<root>/.assemblyline/`: other runs' workspaces, `state.db`, the blob store, handoffs,
+ *       deliveries, a fallback bridge) and the folders where host sockets live (`/run`,
+ *       `/var/run`, `/tmp`, `/var/tmp`, `/dev/shm`, `$XDG_RUNTIME_DIR`: the sandbox bridge, the
+ *       session bus, docker's socket…) under read-only empty tmpfs mounts, under both network
+ *       policies; kept at their paths: the run's workspace (writable; `X-mount.mkdir` makes its
+ *       path in the tmpfs over the state directory, so `..` from it walks only through empty
+ *       folders), the certificates the host names and, under the host's network, the
+ *       resolver's configuration (`/etc/resolv.conf`'s target, often in `/run`), read-only;
+ *       then a `/proc` of the namespace;
+ *    c. bounds the namespace's process count: it writes {@link SHELL_PROCESS_LIMIT} + 1 to the
+ *       namespace's own `/proc/sys/kernel/pid_max` (per PID namespace since Linux 6.14; on older
+ *       kernels the write fails and is ignored, leaving `prlimit --nproc`);
+ *    d. enters the workspace only then, so no working directory keeps a reference into the
  *       hidden tree. Any failure stops it (exit 125 and a {@link ISOLATION_FAILURE_MARKER} line
  *       on stderr): the command never runs half-isolated.
  * 3. It then `exec`s `unshare --user --map-root-user --mount --pid --fork --mount-proc --
@@ -46,14 +56,16 @@
  * environment is the caller's (the sandbox allowlist), and the working directory the
  * workspace. What stays: the rest of the file system is readable (read-only) — the agent root
  * beside `.assemblyline/`, the host user's home, `/etc` — unix sockets outside the hidden
- * directories can still be connected to, and the network is the host's. Background processes
- * end with the command (PID 1 of the namespace exits).
+ * folders (in the home, the agent root) can still be connected to, and under network `"host"`
+ * the network is the host's. Background processes end with the command (PID 1 of the namespace
+ * exits).
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { existingRealFolders, hiddenSocketDirs } from "./link-guard.js";
+import { processExists } from "./bridge-root.js";
+import { hiddenSocketDirs, launchKeptPaths, SHELL_COMMAND_GUARD, writeLinkGuardTable, type LinkGuardPaths } from "./link-guard.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { findExecutable, PROBE_TIMEOUT_MS, rememberedSetpriv, setprivWorks, SYSTEM_DIRS, withSetprivNote } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
@@ -72,9 +84,8 @@ export const SHELL_ISOLATION_POLICIES: readonly ShellIsolationPolicy[] = ["auto"
 /** The executables an isolated command needs (absolute paths) and what `unshare` supports. */
 export interface ShellIsolationTools {
   readonly unshare: string;
+  /** util-linux `mount` (2.38 or later: `X-mount.mkdir`), which mounts the link guard's table. */
   readonly mount: string;
-  /** coreutils `mkdir`: creates the workspace's path inside the tmpfs over the state directory. */
-  readonly mkdir: string;
   /** True when `unshare` accepted `--kill-child` (util-linux ≥ 2.32). */
   readonly killChild: boolean;
   /**
@@ -115,78 +126,16 @@ export const ISOLATION_FAILURE_MARKER = "assembly-line shell isolation: ";
 export const ISOLATION_FAILURE_EXIT_CODE = 125;
 
 /**
- * The setup script (`/bin/sh -c SCRIPT name workspace stateDir unshare mount mkdir command
- * pidMax hiddenDir...`; the steps are the module comment's 2–2e). Only builtins besides the three
- * absolute paths it is given. Mount points in mountinfo escape space, tab, newline and
- * backslash as `\ooo`; `decode` turns them back (a trailing `x` keeps a decoded newline from
- * being stripped by the command substitution).
+ * The setup script (`/bin/sh -c SCRIPT name mount table workspace unshare command pidMax`; the
+ * steps are the module comment's 2a–2d). Only builtins besides the two absolute paths it is
+ * given; the table is the link guard's (`./link-guard.ts`), written by the host.
  */
 export const SHELL_ISOLATION_SETUP = `set -u
 fail() { printf '%s%s\\n' '${ISOLATION_FAILURE_MARKER}' "$1" >&2; exit ${ISOLATION_FAILURE_EXIT_CODE}; }
-decode() {
-  rest=$1 decoded=
-  while :; do
-    case $rest in *\\\\*) ;; *) break ;; esac
-    decoded=$decoded\${rest%%\\\\*}
-    rest=\${rest#*\\\\}
-    digits=\${rest%"\${rest#???}"}
-    rest=\${rest#???}
-    char=$(printf "\\\\\${digits}x")
-    decoded=$decoded\${char%x}
-  done
-  decoded=$decoded$rest
-}
-cover() {
-  err=$("$mount_bin" -t tmpfs -o mode=0755,nosuid,nodev -- tmpfs "$1" 2>&1) || fail "could not mount an empty tmpfs over $1: $err"
-}
-workspace=$1 state=$2 unshare_bin=$3 mount_bin=$4 mkdir_bin=$5 user_command=$6 pid_max=$7
-shift 7
+mount_bin=$1 table=$2 workspace=$3 unshare_bin=$4 user_command=$5 pid_max=$6
+err=$("$mount_bin" -n -a -o remount,bind,ro --options-source mtab 2>&1) || fail "could not remount the mounts read-only: $err"
+err=$("$mount_bin" -n -a -T "$table" 2>&1) || fail "could not mount the link guard's table $table (the hidden folders, the workspace): $err"
 { printf '%s\\n' "$pid_max" > /proc/sys/kernel/pid_max; } 2>/dev/null || :
-case $state in /?*) ;; *) fail "the state directory '$state' is not an absolute path" ;; esac
-case $workspace in "$state"/?*) ;; *) fail "the workspace $workspace is not inside the state directory $state" ;; esac
-stage=
-for dir in "$@" /tmp; do
-  [ -d "$dir" ] && [ ! -L "$dir" ] || continue
-  case $state/ in "$dir"/*) continue ;; esac
-  stage=$dir
-  break
-done
-[ -n "$stage" ] || fail "no directory outside the state directory $state to stage the workspace in"
-listed=
-for dir in "$@"; do [ "$dir" = "$stage" ] && listed=1; done
-[ -n "$listed" ] || set -- "$@" "$stage"
-cover "$stage"
-err=$("$mount_bin" --bind -- "$workspace" "$stage" 2>&1) || fail "could not bind-mount the workspace $workspace onto $stage: $err"
-for dir in "$@"; do
-  [ "$dir" = "$stage" ] || [ ! -d "$dir" ] || cover "$dir"
-done
-err=$("$mkdir_bin" -p -- "$state" 2>&1) || fail "could not create the state directory's path $state: $err"
-cover "$state"
-err=$("$mkdir_bin" -p -- "$workspace" 2>&1) || fail "could not create the workspace's path $workspace in the empty state directory: $err"
-err=$("$mount_bin" --move -- "$stage" "$workspace" 2>&1) || fail "could not move the workspace from $stage to $workspace: $err"
-table=
-while IFS= read -r line; do table="$table$line
-"; done < /proc/self/mountinfo
-while read -r _ _ _ _ raw options _; do
-  [ -n "$raw" ] || continue
-  decode "$raw"
-  point=$decoded
-  case $point in /proc|/proc/*) continue ;; esac
-  [ "$point" = "$workspace" ] && continue
-  hidden=
-  for dir in "$state" "$@"; do
-    case $point in "$dir"/*) hidden=1 ;; esac
-  done
-  [ -z "$hidden" ] || continue
-  case ,$options, in *,ro,*) continue ;; esac
-  flags=remount,bind,ro
-  case ,$options, in *,nosuid,*) flags=$flags,nosuid ;; esac
-  case ,$options, in *,nodev,*) flags=$flags,nodev ;; esac
-  case ,$options, in *,noexec,*) flags=$flags,noexec ;; esac
-  err=$("$mount_bin" -o "$flags" -- "$point" 2>&1) || fail "could not remount $point read-only: $err"
-done <<MOUNTS
-$table
-MOUNTS
 cd -- "$workspace" 2>/dev/null || fail "could not enter the workspace $workspace"
 unset OLDPWD
 exec "$unshare_bin" --user --map-root-user --mount --pid --fork --mount-proc -- /bin/sh -c "$user_command"`;
@@ -203,46 +152,47 @@ export interface IsolatedCommand {
   readonly network?: "host" | "none";
   /** The data size (`RLIMIT_DATA`, MiB) of each of the command's processes, with `tools.prlimit`; none when absent. */
   readonly dataLimitMb?: number;
+  /** Other paths kept visible, read-only, where they lie in a hidden folder (the probe's check; tests). */
+  readonly keep?: readonly string[];
+}
+
+/** An isolated command's launch line, and the private folder holding its mount table (the caller removes it once the command has ended). */
+export interface IsolatedShellLaunch {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** `<stateDir>/runs/<runId>/.shell-<host pid>-XXXXXX/`: the link guard's table and skeleton. */
+  readonly tableDir: string;
+}
+
+/** The programs of an isolated command's namespaces: a folder holding one is not hidden (`hiddenSocketDirs`). */
+function shellPrograms(tools: ShellIsolationTools): string[] {
+  return ["/bin/sh", tools.unshare, tools.mount];
 }
 
 /**
- * Host directories an isolated command never sees (each gets an empty tmpfs): `/dev/shm` and
- * `$XDG_RUNTIME_DIR` — the places `chooseBridgeRoot` puts the sandbox bridge, which also hold
- * the host user's session sockets. Real paths of the ones that exist, in that order (the first
- * one that does not contain the state directory is where the setup stages the workspace).
+ * What the link guard hides and keeps for `run` (`./link-guard.ts`, `SHELL_COMMAND_GUARD`): the
+ * state directory hidden but for the workspace, and what every guarded launch keeps under
+ * `run.network` (certificates; under `"host"` the resolver's configuration, `resolver` unless a
+ * test names another), with `run.keep`. Throws when the workspace is not inside the state directory.
  */
-export function hiddenHostDirs(env: NodeJS.ProcessEnv = process.env): string[] {
-  return existingRealFolders(["/dev/shm"], env);
+export function shellGuardPaths(run: IsolatedCommand, tableDir: string, env: NodeJS.ProcessEnv = process.env, resolver?: string): LinkGuardPaths {
+  if (!run.workspace.startsWith(`${run.stateDir}/`) || !path.isAbsolute(run.stateDir)) throw new Error(`the workspace ${run.workspace} is not inside the state directory ${run.stateDir}`);
+  return { workspace: run.workspace, keep: [...launchKeptPaths(run.network ?? "host", env, resolver), ...(run.keep ?? [])], tableDir, hide: [run.stateDir] };
 }
 
 /**
- * What a command under network `"none"` never sees: {@link hiddenHostDirs}, and the other
- * folders where host sockets live (`/run`, `/var/run`, `/tmp`, `/var/tmp`: docker's and the
- * system bus's sockets, ssh and gpg agents…). A network namespace separates only abstract
- * sockets, so without this a command reached every socket file the host user may use
- * (helper-89's review, finding 2). Under the host's network they stay visible (read-only):
- * the resolver's configuration often lives in `/run`, and the network reaches the host's
- * services anyway. Folders holding a program of the setup are left visible.
+ * The argv (after the `unshare` executable) that runs `run.command` isolated in `run.workspace`
+ * with the link guard's table `table`; with `run.network` `"none"`, in a network namespace of
+ * its own whose only device, the loopback, is down, as the sandbox process's
+ * (`./process-isolation.ts`; review of 5 December, N4).
  */
-export function offlineHiddenDirs(env: NodeJS.ProcessEnv = process.env): string[] {
-  const found = new Set(hiddenHostDirs(env));
-  for (const dir of hiddenSocketDirs(["/bin/sh", process.execPath], env)) found.add(dir);
-  return [...found];
-}
-
-/**
- * The argv (after the `unshare` executable) that runs `run.command` isolated in `run.workspace`;
- * with `run.network` `"none"`, in a network namespace of its own whose only device, the
- * loopback, is down, as the sandbox process's (`./process-isolation.ts`; review of 5 December, N4).
- */
-export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedCommand, hidden: readonly string[] = hiddenHostDirs()): string[] {
+export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedCommand, table: string): string[] {
   return [
     "--user",
     "--map-root-user",
     "--mount",
     "--pid",
     "--fork",
-    "--mount-proc",
     ...(tools.killChild ? ["--kill-child"] : []),
     ...(run.network === "none" ? ["--net"] : []),
     "--",
@@ -250,32 +200,74 @@ export function isolatedShellArgs(tools: ShellIsolationTools, run: IsolatedComma
     "-c",
     SHELL_ISOLATION_SETUP,
     "assembly-line-shell-setup",
-    run.workspace,
-    run.stateDir,
-    tools.unshare,
     tools.mount,
-    tools.mkdir,
+    table,
+    run.workspace,
+    tools.unshare,
     run.command,
     String(SHELL_PROCESS_LIMIT + 1),
-    ...hidden,
   ];
 }
 
 /**
- * The whole launch of an isolated command: {@link isolatedShellArgs} under `tools.unshare`,
- * under `tools.prlimit` when the probe found it (at most {@link SHELL_PROCESS_LIMIT} processes,
- * and `run.dataLimitMb` of data each), itself under `tools.setpriv --pdeathsig KILL` when the probe kept `setpriv` (the command dies
- * with the host however the host ends; host-file review of 5 December, H6). The one place the
- * launch line is made, so the probe runs exactly what commands run.
+ * The whole launch of an isolated command: writes the link guard's table for it
+ * ({@link shellGuardPaths}) into a fresh folder beside the workspace (`mkdtemp`, mode 0700;
+ * the table itself `O_EXCL`), never visible to the command, and returns
+ * {@link isolatedShellArgs} under `tools.unshare`, under `tools.prlimit` when the probe found it
+ * (at most {@link SHELL_PROCESS_LIMIT} processes, and `run.dataLimitMb` of data each), itself
+ * under `tools.setpriv --pdeathsig KILL` when the probe kept `setpriv` (the command dies with
+ * the host however the host ends; host-file review of 5 December, H6). The one place the launch
+ * line is made, so the probe runs exactly what commands run. The caller removes `tableDir` once
+ * the command has ended. Throws (the folder removed) when the table cannot be written or the
+ * state directory cannot be hidden.
  */
-export function isolatedShellLaunch(tools: ShellIsolationTools, run: IsolatedCommand, hidden: readonly string[] = run.network === "none" ? offlineHiddenDirs() : hiddenHostDirs()): { readonly command: string; readonly args: readonly string[] } {
+export function isolatedShellLaunch(tools: ShellIsolationTools, run: IsolatedCommand, env: NodeJS.ProcessEnv = process.env): IsolatedShellLaunch {
+  // The host's pid in the name: a folder a killed host left behind can be told from a live one's.
+  removeStaleShellTables(path.dirname(run.workspace));
+  const tableDir = fs.mkdtempSync(path.join(path.dirname(run.workspace), `.shell-${process.pid}-`));
+  let table: string;
+  try {
+    table = writeLinkGuardTable(shellGuardPaths(run, tableDir, env), shellPrograms(tools), env, SHELL_COMMAND_GUARD);
+  } catch (error) {
+    fs.rmSync(tableDir, { recursive: true, force: true });
+    throw error;
+  }
   let command = tools.unshare;
-  let args = isolatedShellArgs(tools, run, hidden);
+  let args = isolatedShellArgs(tools, run, table);
   if (tools.prlimit !== undefined) {
     args = [`--nproc=${SHELL_PROCESS_LIMIT}`, ...(run.dataLimitMb === undefined ? [] : [`--data=${run.dataLimitMb * 1024 * 1024}`]), "--", command, ...args];
     command = tools.prlimit;
   }
-  return tools.setpriv === undefined ? { command, args } : { command: tools.setpriv, args: ["--pdeathsig", "KILL", "--", command, ...args] };
+  return tools.setpriv === undefined ? { command, args, tableDir } : { command: tools.setpriv, args: ["--pdeathsig", "KILL", "--", command, ...args], tableDir };
+}
+
+/** The name of an isolated command's table folder: `.shell-<host pid>-<mkdtemp's six characters>`. */
+const SHELL_TABLE_NAME = /^\.shell-(\d{1,10})-[A-Za-z0-9]{6}$/;
+
+/**
+ * Removes the table folders in `runDir` that a killed host left behind (their host pid no longer
+ * exists; a live host's, this one's included, are left alone), before a command adds its own.
+ * Returns the names removed, sorted; never throws.
+ */
+export function removeStaleShellTables(runDir: string): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(runDir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const match = SHELL_TABLE_NAME.exec(name);
+    if (!match || processExists(Number(match[1]))) continue;
+    try {
+      fs.rmSync(path.join(runDir, name), { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
+  }
+  return removed.sort();
 }
 
 /** The reason in a setup failure's stderr, or `undefined` when the command itself ran. */
@@ -302,10 +294,13 @@ export function setUnshareCommand(command: string | undefined): void {
 /**
  * Probes once per process (per `unshare` command; a success is remembered per agent while the
  * machine stays as it is: `./probe-cache.ts`) whether isolated shell commands work here:
- * runs the real isolated command on `true` in the workspace of a temporary state directory
- * (`<tmp>/runs/probe/workspace`) and checks it exits 0. Never throws; a failure's `reason`
- * names what is missing (Linux only, util-linux `unshare` and `mount`, `mkdir`, unprivileged
- * user namespaces) or the setup's own error.
+ * runs the real isolated launch in the workspace of a temporary state directory
+ * (`<tmp>/runs/probe/workspace`), keeping a file inside the hidden state directory (so every kind
+ * of line of the link guard's table runs: staging, covers, the skeleton read through the stage,
+ * the seals, `/proc`), and checks that the command sees that file, not its neighbour, and that
+ * `..` cannot be written. Never throws; a failure's `reason` names what is missing (Linux only,
+ * util-linux `unshare` and `mount` 2.38 or later, unprivileged user namespaces) or the setup's
+ * own error.
  */
 export function probeShellIsolation(): Promise<ShellIsolationProbe> {
   const command = unshareCommand;
@@ -326,17 +321,18 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   }
   const mount = findExecutable("mount", [path.dirname(unshare)]);
   if (!mount) return { available: false, reason: "util-linux `mount` was not found on PATH" };
-  const mkdir = findExecutable("mkdir");
-  if (!mkdir) return { available: false, reason: "`mkdir` was not found on PATH" };
   const found = findExecutable("setpriv", [path.dirname(unshare)]);
   const prlimit = findExecutable("prlimit", [path.dirname(unshare)]);
   // A success on this machine as it is now is remembered per agent (./probe-cache.ts), with
   // whether `setpriv` was kept: the fingerprint names the `setpriv` found (or its absence), so
   // one installed or replaced re-probes, and a remembered probe starts no process at all (every
   // `call` starts this probe in case its tool runs a shell command).
-  // The setup script's text too (hashed as it is): a success of an older setup says nothing of this one.
-  const fingerprint = isolationFingerprint("shell", [unshare, mount, mkdir, "/bin/sh", found ?? "no setpriv", prlimit ?? "no prlimit", SHELL_ISOLATION_SETUP], hiddenHostDirs());
-  const tools = (killChild: boolean, setpriv: string | undefined): ShellIsolationTools => ({ unshare, mount, mkdir, killChild, ...(setpriv === undefined ? {} : { setpriv }), ...(prlimit === undefined ? {} : { prlimit }) });
+  // The setup script's text too (hashed as it is), and what it hides with: a success of an
+  // older setup (a `mount` per path, `/run` and `/tmp` visible under the host's network) says
+  // nothing of this one; the hidden folders by identity.
+  const hiding = "hiding: the link guard's table (SHELL_COMMAND_GUARD), remount of all read-only first";
+  const fingerprint = isolationFingerprint("shell", [unshare, mount, "/bin/sh", found ?? "no setpriv", prlimit ?? "no prlimit", SHELL_ISOLATION_SETUP, hiding], hiddenSocketDirs(["/bin/sh", unshare, mount]));
+  const tools = (killChild: boolean, setpriv: string | undefined): ShellIsolationTools => ({ unshare, mount, killChild, ...(setpriv === undefined ? {} : { setpriv }), ...(prlimit === undefined ? {} : { prlimit }) });
   const cached = cachedSuccess("shell", fingerprint);
   const remembered = rememberedSetpriv(cached);
   if (remembered?.value === "kill-child" || remembered?.value === "no-kill-child") return { available: true, tools: tools(remembered.value === "kill-child", remembered.setprivLeftOut ? undefined : found) };
@@ -357,8 +353,12 @@ async function probeTools(withSetpriv: (killChild: boolean) => ShellIsolationToo
   try {
     // The real layout (`<stateDir>/runs/<runId>/workspace`), so the probe hides a state directory too.
     const workspace = path.join(stateDir, "runs", "probe", "workspace");
+    const kept = path.join(stateDir, "kept", "file");
     fs.mkdirSync(workspace, { recursive: true });
-    const run = { workspace, stateDir, command: "true" };
+    fs.mkdirSync(path.dirname(kept));
+    fs.writeFileSync(kept, "kept\n");
+    fs.writeFileSync(path.join(stateDir, "kept", "neighbour"), "hidden\n");
+    const run = { workspace, stateDir, command: PROBE_CHECK, keep: [kept] };
     const first = await tryIsolated(withSetpriv(true), run);
     if (first.ok) {
       recordSuccess("shell", fingerprint, withSetprivNote("kill-child", setprivLeftOut));
@@ -377,11 +377,20 @@ async function probeTools(withSetpriv: (killChild: boolean) => ShellIsolationToo
   }
 }
 
+/** The probe's command: the kept file is there, its neighbour is not, `..` is read-only, the workspace writable. */
+const PROBE_CHECK = `test -f ../../../kept/file && ! test -e ../../../kept/neighbour && ! touch ../probe 2>/dev/null && touch probe || { echo "the link guard's table did not hide and keep as it should" >&2; exit 1; }`;
+
 function tryIsolated(tools: ShellIsolationTools, run: IsolatedCommand): Promise<{ ok: true } | { ok: false; reason: string }> {
   return new Promise((resolve) => {
     const options = { cwd: run.workspace, env: sandboxEnvironment(run.workspace), timeout: PROBE_TIMEOUT_MS, killSignal: "SIGKILL" as const, encoding: "utf8" as const };
-    const launch = isolatedShellLaunch(tools, run);
+    let launch: IsolatedShellLaunch;
+    try {
+      launch = isolatedShellLaunch(tools, run);
+    } catch (error) {
+      return resolve({ ok: false, reason: `the link guard's table for the probe could not be written: ${(error as Error).message}` });
+    }
     execFile(launch.command, launch.args, options, (error, _stdout, stderr) => {
+      fs.rmSync(launch.tableDir, { recursive: true, force: true });
       if (!error) return resolve({ ok: true });
       const code = (error as { code?: unknown }).code;
       const said = (typeof code === "number" ? isolationFailureOf(code, stderr) : undefined) ?? stderr.trim();

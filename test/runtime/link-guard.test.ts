@@ -11,7 +11,7 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fstabField, linkGuardTable, socketHiding } from "../../runtime-min/sandbox/link-guard.js";
+import { fstabField, linkGuardTable, SHELL_COMMAND_GUARD, socketHiding } from "../../runtime-min/sandbox/link-guard.js";
 import { probeProcessIsolation, sandboxLaunch, type LaunchTools } from "../../runtime-min/sandbox/process-isolation.js";
 
 describe("the table's text", () => {
@@ -66,6 +66,66 @@ describe("the table's text", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("for a shell command: read-only covers and kept paths, the workspace writable and following links, the table's folder staged but never put back, seals, and its own /proc", () => {
+    const runDir = "/tmp/agent/.assemblyline/runs/r";
+    const table = linkGuardTable(
+      {
+        stage: "/dev/shm",
+        hidden: ["/run", "/tmp", "/var/tmp", "/dev/shm"],
+        kept: [
+          { path: "/run/systemd/resolve/stub-resolv.conf", isFolder: false },
+          { path: `${runDir}/workspace`, isFolder: true },
+        ],
+        reached: [`${runDir}/.shell-1`],
+      },
+      `${runDir}/workspace`,
+      `${runDir}/.shell-1`,
+      SHELL_COMMAND_GUARD,
+    );
+    expect(table.text.split("\n")).toEqual([
+      "assembly-line-stage /dev/shm tmpfs mode=0755,nosuid,nodev 0 0",
+      `${runDir}/workspace /dev/shm/1 none bind,X-mount.mkdir 0 0`,
+      "/run/systemd/resolve /dev/shm/2 none bind,X-mount.mkdir 0 0",
+      `${runDir}/.shell-1 /dev/shm/3 none bind,X-mount.mkdir 0 0`,
+      "assembly-line-hidden /run tmpfs mode=0755,nosuid,nodev 0 0",
+      "assembly-line-hidden /tmp tmpfs mode=0755,nosuid,nodev 0 0",
+      "assembly-line-hidden /var/tmp tmpfs mode=0755,nosuid,nodev,ro 0 0",
+      "/dev/shm/3/.link-guard/skeleton/run/systemd/resolve /run/systemd/resolve none bind,ro,X-mount.mkdir 0 0",
+      `/dev/shm/1 ${runDir}/workspace none bind,rw,nosuid,nodev,X-mount.mkdir 0 0`,
+      "/dev/shm/2/stub-resolv.conf /run/systemd/resolve/stub-resolv.conf none bind,ro 0 0",
+      "assembly-line-cover /dev/shm tmpfs mode=0755,nosuid,nodev,ro 0 0",
+      "/run /run none rbind,ro,nosuid,nodev 0 0",
+      "/tmp /tmp none rbind,ro,nosuid,nodev 0 0",
+      "assembly-line-proc /proc proc nosuid,nodev,noexec 0 0",
+      "",
+    ]);
+    expect(table.skeletonFiles).toEqual(["/run/systemd/resolve/stub-resolv.conf"]);
+  });
+
+  it("hides the folders it is asked to (a shell's state directory) with the socket folder holding them, stages the table's folder, and throws when one cannot be hidden", () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-guard-hide-")));
+    try {
+      const stateDir = path.join(root, ".assemblyline");
+      const workspace = path.join(stateDir, "runs", "r", "workspace");
+      const tableDir = path.join(stateDir, "runs", "r", ".shell-1");
+      fs.mkdirSync(workspace, { recursive: true });
+      fs.mkdirSync(tableDir);
+      const hiding = socketHiding([workspace], [process.execPath], { XDG_RUNTIME_DIR: "" }, { hide: [stateDir], reach: [tableDir] });
+      const tmp = fs.realpathSync(os.tmpdir());
+      expect(hiding.hidden).toContain(tmp);
+      expect(hiding.hidden).not.toContain(stateDir);
+      expect(hiding.stage).not.toBe(tmp);
+      expect(hiding.kept).toEqual([{ path: workspace, isFolder: true }]);
+      expect(hiding.reached).toEqual([tableDir]);
+      // Every socket folder holds a program of the launch (so none is hidden): the state directory alone holds the workspace, with nowhere to stage it.
+      const everywhere = ["/run", "/var/run", "/tmp", "/var/tmp", "/dev/shm", tmp].map((dir) => path.join(dir, "program"));
+      expect(() => socketHiding([workspace], everywhere, { XDG_RUNTIME_DIR: "" }, { hide: [stateDir] })).toThrow(/cannot be hidden: every folder to hide holds a path to keep/);
+      expect(() => socketHiding([workspace], [], {}, { hide: [path.join(root, "missing")] })).toThrow(/ENOENT/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("keeps no path inside a kept folder on its own, and sees which kept paths are files", () => {

@@ -123,7 +123,7 @@ process.stdout.write(JSON.stringify(result));
 describe("a Unix socket of the host, by path (finding 2)", () => {
   const answer = "host service answered: SECRET=host-only-data";
 
-  it.each(["none", "host"] as const)("is out of the tool's own process's reach under network %j (and out of its shell's under \"none\")", async (network) => {
+  it.each(["none", "host"] as const)("is out of the tool's own process's reach and its shell's under network %j", async (network) => {
     // A host service in the host's /tmp, private to the host user (the folder 0700, the socket 0600).
     const folder = tempDir("al-escape-uds-");
     const socketPath = path.join(folder, "host.sock");
@@ -138,7 +138,8 @@ describe("a Unix socket of the host, by path (finding 2)", () => {
       expect(tool.output).toMatchObject({ connected: false, code: "ENOENT" });
       const shell = await runtime.call({ tool: "shell", input: { command: `test -e '${socketPath}' && echo visible || echo hidden` }, runId: `uds-shell-${network}` });
       expect(shell.status, shell.error).toBe("ok");
-      if (network === "none") expect((shell.output as { stdout: string }).stdout).toBe("hidden\n");
+      // Under the host's network too: the shell hides /tmp with the link guard's table (keeping the resolver's configuration).
+      expect((shell.output as { stdout: string }).stdout).toBe("hidden\n");
     } finally {
       await runtime.close();
       await new Promise((resolve) => server.close(resolve));

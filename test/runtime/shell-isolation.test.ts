@@ -10,8 +10,9 @@
  * the probe's reason instead of passing silently. The policy tests force the probe to fail
  * with `setUnshareCommand` (a nonexistent binary).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +21,8 @@ import { handoffReceiptPath } from "../../runtime-min/core-tools/handoffs.js";
 import { ensureWorkspace, execInWorkspace, ShellIsolationSetupError } from "../../runtime-min/execution/workspace.js";
 import { openRuntime, probeShellIsolation, RuntimeError, SANDBOX_ENV_ALLOWLIST, type CallResult, type Runtime, type ShellIsolationPolicy } from "../../runtime-min/index.js";
 import { chooseBridgeRoot } from "../../runtime-min/sandbox/bridge-root.js";
-import { setUnshareCommand, type ShellIsolationTools } from "../../runtime-min/sandbox/shell-isolation.js";
+import { RESOLVER_CONFIGURATION, SHELL_COMMAND_GUARD, writeLinkGuardTable } from "../../runtime-min/sandbox/link-guard.js";
+import { isolatedShellArgs, setUnshareCommand, shellGuardPaths, type ShellIsolationTools } from "../../runtime-min/sandbox/shell-isolation.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 
 const SECRET = "sk-live-shell-5ecret-never-visible";
@@ -42,6 +44,7 @@ afterAll(async () => {
   await runtime?.close();
   secretHolder?.kill("SIGKILL");
   agent?.cleanup();
+  for (const folder of madeFolders) fs.rmSync(folder, { recursive: true, force: true });
   if (savedSecret === undefined) delete process.env.SHELL_TEST_SECRET;
   else process.env.SHELL_TEST_SECRET = savedSecret;
 });
@@ -91,6 +94,18 @@ function stateDirWithTwoRuns(parent: string, prefix: string): { base: string; st
   const stateDb = path.join(stateDir, "state.db");
   fs.writeFileSync(stateDb, `${SECRET}-state-db\n`);
   return { base, stateDir, own, otherFile, stateDb };
+}
+
+/** Folders the tests made outside any agent (removed at the end). */
+const madeFolders: string[] = [];
+
+/** A `mount` that does what `real` does but refuses every table (`-T`): the setup's second step fails. */
+function failingTableMount(real: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-failing-mount-"));
+  madeFolders.push(dir);
+  const wrapper = path.join(dir, "mount");
+  fs.writeFileSync(wrapper, `#!/bin/sh\nfor arg; do [ "$arg" = -T ] && { echo "no table for you" >&2; exit 32; }; done\nexec ${real} "$@"\n`, { mode: 0o755 });
+  return wrapper;
 }
 
 /** A shell loop printing `VISIBLE <path>` (and the contents) of each of `paths` it can reach. */
@@ -214,7 +229,7 @@ describe("isolated shell commands (util-linux unshare; available on this project
     expect(fs.existsSync(`/dev/shm/al-planted-${process.pid}`)).toBe(false);
   });
 
-  it("a symbolic link in the workspace that points outside cannot be written through", async () => {
+  it("a symbolic link in the workspace that points outside cannot be written through (nor read: the agent root lies in the hidden /tmp here)", async () => {
     const target = path.join(agent.root, "link-target.txt");
     fs.writeFileSync(target, "original\n");
     for (const { via, call } of paths) {
@@ -226,8 +241,10 @@ describe("isolated shell commands (util-linux unshare; available on this project
       const result = await call(runtime, "echo changed > to-target; echo new > to-root/planted.txt; cat to-target", runId);
       expect(result.status, via).toBe("ok");
       const output = result.output as ShellOutput;
-      expect(output.stdout, via).toBe("original\n");
-      expect(output.stderr, via).toMatch(/Read-only file system/);
+      // The agent root is in the host's /tmp, which the command never sees (an empty read-only tmpfs).
+      expect(os.tmpdir(), "precondition: the fixture lies in /tmp").toBe("/tmp");
+      expect(output.stdout, via).toBe("");
+      expect(output.stderr, via).toMatch(/No such file or directory/);
     }
     expect(fs.readFileSync(target, "utf8")).toBe("original\n");
     expect(fs.existsSync(path.join(agent.root, "planted.txt"))).toBe(false);
@@ -388,6 +405,85 @@ describe("isolated shell commands (util-linux unshare; available on this project
     }
   });
 
+  it("under the default (host) network too, host sockets in /tmp, /var/tmp and /dev/shm are out of reach, and the resolver's configuration is read", async () => {
+    const servers: net.Server[] = [];
+    const sockets = [path.join(fs.mkdtempSync(path.join(os.tmpdir(), "al-shell-sock-")), "host.sock"), path.join(fs.mkdtempSync("/var/tmp/al-shell-sock-"), "host.sock"), path.join(fs.mkdtempSync("/dev/shm/al-shell-sock-"), "host.sock")];
+    madeFolders.push(...sockets.map((socket) => path.dirname(socket)));
+    try {
+      for (const socket of sockets) {
+        const server = net.createServer((connection) => connection.end("reached\n"));
+        await new Promise<void>((resolve) => server.listen(socket, resolve));
+        servers.push(server);
+      }
+      const resolverTarget = fs.realpathSync(RESOLVER_CONFIGURATION);
+      const command = [`for s in ${sockets.map(sq).join(" ")}; do test -e "$s" && echo "VISIBLE $s"; done`, `cat ${RESOLVER_CONFIGURATION} ${sq(resolverTarget)} > /dev/null && echo resolver-read`].join("\n");
+      for (const { via, runId, output } of await runBoth(runtime, command, "host-sockets")) {
+        expect(output.stdout, `${via}: ${output.stderr}`).toBe("resolver-read\n");
+        // The mount table's private folder (beside the workspace) went with the command.
+        expect(fs.readdirSync(path.dirname(workspaceOf(runId))), via).toEqual(["workspace"]);
+      }
+    } finally {
+      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    }
+  });
+
+  it("keeps the resolver's configuration where a link leads into a hidden folder (systemd-resolved's /run/systemd/resolve), read-only, hiding its neighbours", async () => {
+    const tools = await isolationTools();
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-resolver-")));
+    madeFolders.push(base);
+    const resolveDir = path.join(base, "run", "systemd", "resolve");
+    const target = path.join(resolveDir, "stub-resolv.conf");
+    const socket = path.join(resolveDir, "io.systemd.Resolve");
+    fs.mkdirSync(resolveDir, { recursive: true });
+    fs.writeFileSync(target, "nameserver 127.0.0.53\n");
+    fs.writeFileSync(path.join(resolveDir, "resolv.conf"), "nameserver 192.0.2.1\n");
+    // `/etc/resolv.conf` of this test: a link into the hidden /tmp, like systemd-resolved's into /run.
+    const resolver = path.join(base, "etc-resolv.conf");
+    fs.symlinkSync(target, resolver);
+    const server = net.createServer((connection) => connection.end("reached\n"));
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      const stateDir = path.join(base, "agent", ".assemblyline");
+      const workspace = ensureWorkspace(stateDir, "run-a");
+      const command = [`cat ${sq(target)}`, `ls -A ${sq(resolveDir)}`, `test -e ${sq(socket)} && echo SOCKET-VISIBLE`, `echo x >> ${sq(target)} || echo read-only`, "echo w > written && echo written"].join("\n");
+      for (const network of ["host", "none"] as const) {
+        const run = { workspace, stateDir, command, network };
+        const tableDir = fs.mkdtempSync(path.join(path.dirname(workspace), ".shell-"));
+        const table = writeLinkGuardTable(shellGuardPaths(run, tableDir, process.env, resolver), ["/bin/sh", tools.unshare, tools.mount], process.env, SHELL_COMMAND_GUARD);
+        const result = spawnSync(tools.unshare, isolatedShellArgs(tools, run, table), { cwd: workspace, encoding: "utf8" });
+        fs.rmSync(tableDir, { recursive: true, force: true });
+        if (network === "host") {
+          expect(result.stdout, result.stderr).toBe("nameserver 127.0.0.53\nstub-resolv.conf\nread-only\nwritten\n");
+          expect(result.stderr).toMatch(/Read-only file system/);
+        } else {
+          // Under network "none" nothing is kept: the folder is hidden whole.
+          expect(result.stdout, result.stderr).toBe("read-only\nwritten\n");
+        }
+      }
+      expect(fs.readFileSync(target, "utf8")).toBe("nameserver 127.0.0.53\n");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("removes the table folders a killed host left beside the workspace, not a live host's", async () => {
+    const tools = await isolationTools();
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-stale-table-")));
+    madeFolders.push(base);
+    const workspace = ensureWorkspace(path.join(base, ".assemblyline"), "run-a");
+    const runDir = path.dirname(workspace);
+    // No process has a pid above pid_max (at most 2^22), so this host is gone.
+    const stale = path.join(runDir, ".shell-999999999-abcdef");
+    const live = path.join(runDir, `.shell-${process.pid}-Ab12Cd`);
+    for (const folder of [stale, live]) {
+      fs.mkdirSync(path.join(folder, ".link-guard"), { recursive: true });
+      fs.writeFileSync(path.join(folder, ".link-guard", "fstab"), "");
+    }
+    const result = await execInWorkspace(workspace, "true", 10_000, tools);
+    expect(result.exitCode).toBe(0);
+    expect(fs.readdirSync(runDir).sort()).toEqual([path.basename(live), "workspace"]);
+  });
+
   it("keeps exit codes, stdout and stderr as results", async () => {
     for (const { via, output } of await runBoth(runtime, "printf 'out'; printf 'err' >&2; exit 3", "exit-code")) {
       expect(output, via).toMatchObject({ stdout: "out", stderr: "err", exitCode: 3 });
@@ -451,8 +547,8 @@ describe("isolated shell commands (util-linux unshare; available on this project
   });
 
   const brokenSetups = [
-    { what: "mount fails", tools: (tools: ShellIsolationTools) => ({ ...tools, mount: "/bin/false" }), workspace: "layout", reason: /could not mount an empty tmpfs over / },
-    { what: "mkdir fails", tools: (tools: ShellIsolationTools) => ({ ...tools, mkdir: "/bin/false" }), workspace: "layout", reason: /could not create the state directory's path/ },
+    { what: "mount fails", tools: (tools: ShellIsolationTools) => ({ ...tools, mount: "/bin/false" }), workspace: "layout", reason: /could not remount the mounts read-only/ },
+    { what: "a line of the link guard's table fails", tools: (tools: ShellIsolationTools) => ({ ...tools, mount: failingTableMount(tools.mount) }), workspace: "layout", reason: /could not mount the link guard's table .*\/\.shell-[^/]+\/\.link-guard\/fstab .*no table for you/ },
     { what: "the workspace is not <stateDir>/runs/<runId>/workspace", tools: (tools: ShellIsolationTools) => tools, workspace: "bare", reason: /is not <stateDir>\/runs\/<runId>\/workspace/ },
   ] as const;
   it.each(brokenSetups)("a setup that fails never runs the command (ShellIsolationSetupError with the setup's reason): $what", async ({ tools, workspace: shape, reason }) => {
@@ -464,6 +560,8 @@ describe("isolated shell commands (util-linux unshare; available on this project
       await expect(run).rejects.toBeInstanceOf(ShellIsolationSetupError);
       await expect(run).rejects.toThrow(reason);
       expect(fs.existsSync(path.join(workspace, "ran.txt"))).toBe(false);
+      // The mount table's private folder goes with the command.
+      if (shape === "layout") expect(fs.readdirSync(path.dirname(workspace))).toEqual(["workspace"]);
     } finally {
       fs.rmSync(base, { recursive: true, force: true });
     }
@@ -577,7 +675,7 @@ describe("probe of an older unshare without --kill-child", () => {
 
   it("still isolates, without --kill-child", async () => {
     const probe = await probeShellIsolation();
-    expect(probe).toEqual({ available: true, tools: { unshare: path.join(dir, "unshare"), mount: expect.stringMatching(/\/mount$/), mkdir: expect.stringMatching(/\/mkdir$/), killChild: false, setpriv: expect.stringMatching(/\/setpriv$/), prlimit: expect.stringMatching(/\/prlimit$/) } });
+    expect(probe).toEqual({ available: true, tools: { unshare: path.join(dir, "unshare"), mount: expect.stringMatching(/\/mount$/), killChild: false, setpriv: expect.stringMatching(/\/setpriv$/), prlimit: expect.stringMatching(/\/prlimit$/) } });
     const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-old-unshare-ws-")));
     const workspace = ensureWorkspace(path.join(base, ".assemblyline"), "run-a");
     try {
@@ -589,5 +687,20 @@ describe("probe of an older unshare without --kill-child", () => {
     } finally {
       fs.rmSync(base, { recursive: true, force: true });
     }
+  });
+});
+
+describe("what a shell command's link guard keeps (shellGuardPaths)", () => {
+  const run = { workspace: "/home/a/agent/.assemblyline/runs/r/workspace", stateDir: "/home/a/agent/.assemblyline", command: "true" };
+
+  it("hides the state directory, keeps the resolver's configuration under the host's network only, and the certificates the host names under both", () => {
+    const env = { SSL_CERT_FILE: "/tmp/proxy-ca.pem", NODE_EXTRA_CA_CERTS: "relative.pem" };
+    expect(shellGuardPaths(run, "/t", env)).toEqual({ workspace: run.workspace, keep: ["/tmp/proxy-ca.pem", RESOLVER_CONFIGURATION], tableDir: "/t", hide: [run.stateDir] });
+    expect(shellGuardPaths({ ...run, network: "none" }, "/t", env).keep).toEqual(["/tmp/proxy-ca.pem"]);
+    expect(shellGuardPaths({ ...run, keep: ["/tmp/x"] }, "/t", {}).keep).toEqual([RESOLVER_CONFIGURATION, "/tmp/x"]);
+  });
+
+  it("refuses a workspace outside its state directory", () => {
+    expect(() => shellGuardPaths({ ...run, stateDir: "/home/a/other/.assemblyline" }, "/t", {})).toThrow(/is not inside the state directory/);
   });
 });
