@@ -389,7 +389,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
     // zlib only here: a settled file is not read again (every start of a host command).
     const crc = sameFile ? known[2] : (require_("node:zlib") as typeof import("node:zlib")).crc32(content);
     const cachedData = known && known[1] === content.length && known[2] === crc ? known[3] : undefined;
-    const script = new vm.Script(Module.wrap(content), {
+    const script = new vm.Script(wrappedSource(Module, content, filename), {
       filename,
       ...(cachedData ? { cachedData } : {}),
       // Only large modules that mention `import(` get here (see below): their dynamic imports
@@ -512,22 +512,71 @@ function readLargeAsciiModules(Module: ModuleStatics, stats: Stats, covered: Cov
   const original = extensions[".js"];
   if (typeof original !== "function") return;
   extensions[".js"] = function (this: unknown, module: ModuleInternals, filename: string): unknown {
-    const text = coverageOf(filename, covered) !== undefined ? largeAsciiText(filename) : undefined;
-    if (text === undefined) return original.call(this, module, filename);
+    const read = coverageOf(filename, covered) !== undefined ? largeAsciiText(filename, Module) : undefined;
+    if (read === undefined) return original.call(this, module, filename);
     stats.asciiReads++;
-    return module._compile(text, filename);
+    prewrapped.set(filename, read);
+    try {
+      return module._compile(read.text, filename);
+    } finally {
+      prewrapped.delete(filename);
+    }
   };
 }
 
+/** A large module's text read by {@link largeAsciiText}, and the same text in Node's module wrapper. */
+interface WrappedText {
+  /** The module's text: a slice of `wrapped` (V8 keeps it as a view into it, not a copy). */
+  readonly text: string;
+  /** `Module.wrap(text)`, made as one flat string. */
+  readonly wrapped: string;
+}
+
+/** The wrapped text of the large module being loaded, by file (set while its `_compile` runs). */
+const prewrapped = new Map<string, WrappedText>();
+
 /**
- * The text of a large all-ASCII CommonJS file (see {@link readLargeAsciiModules}); otherwise
- * `undefined`. A `.cjs` file is CommonJS whatever its package says.
+ * The source `vm.Script` compiles for `content` of `filename`: `Module.wrap(content)`, or, for a
+ * large module {@link largeAsciiText} read, the same text made as one flat string when the file
+ * was read. `Module.wrap` joins three strings into a rope, which V8 copies into a flat string to
+ * hash it for its compilation cache: for the CLI bundle (2.4 MB) and the bundle's TypeScript
+ * (3.6 MB) one more copy of the module into fresh memory at every start, about one page fault
+ * per 4 KB of it (docs/performance.md, "The test suite's budget", helper-98).
  */
-function largeAsciiText(filename: string): string | undefined {
+function wrappedSource(Module: ModuleStatics, content: string, filename: string): string {
+  const read = prewrapped.get(filename);
+  return read !== undefined && read.text === content ? read.wrapped : Module.wrap(content);
+}
+
+/**
+ * The text of a large all-ASCII CommonJS file (see {@link readLargeAsciiModules}), with the
+ * same text in `Module`'s wrapper as one string (read into one buffer between the wrapper's two
+ * parts); otherwise `undefined`. A `.cjs` file is CommonJS whatever its package says.
+ */
+function largeAsciiText(filename: string, Module: ModuleStatics): WrappedText | undefined {
   try {
-    if (fs.statSync(filename).size < OWN_FILE_BYTES || (!filename.endsWith(".cjs") && packageType(filename) === "module")) return undefined;
-    const bytes = fs.readFileSync(filename);
-    return isAscii(bytes) ? bytes.toString("latin1") : undefined;
+    const size = fs.statSync(filename).size;
+    if (size < OWN_FILE_BYTES || (!filename.endsWith(".cjs") && packageType(filename) === "module")) return undefined;
+    // The wrapper's parts, as Module.wrap puts them around a text (whatever wraps it).
+    const probe = Module.wrap("\0");
+    const cut = probe.indexOf("\0");
+    const head = Buffer.from(probe.slice(0, cut), "latin1");
+    const tail = Buffer.from(probe.slice(cut + 1), "latin1");
+    const bytes = Buffer.allocUnsafe(head.length + size + tail.length);
+    head.copy(bytes, 0);
+    const fd = fs.openSync(filename, "r");
+    let read = 0;
+    try {
+      for (let n = -1; read < size && n !== 0; read += n) n = fs.readSync(fd, bytes, head.length + read, size - read, read);
+      // A file that grew since the stat: not this fast path.
+      if (read !== size || fs.readSync(fd, Buffer.alloc(1), 0, 1, size) !== 0) return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+    tail.copy(bytes, head.length + size);
+    if (!isAscii(bytes)) return undefined;
+    const wrapped = bytes.toString("latin1");
+    return { text: wrapped.slice(head.length, head.length + size), wrapped };
   } catch {
     return undefined;
   }

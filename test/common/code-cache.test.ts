@@ -130,10 +130,13 @@ describe("the code cache", () => {
     const body = `[${"1,".repeat(300_000)}1]`;
     const { root, cacheDir } = setup(`module.exports = [require("./ascii.js"), require("./other.js")];`);
     const fixture = path.join(root, "node_modules", "fixture");
-    fs.writeFileSync(path.join(fixture, "ascii.js"), `module.exports = { size: ${body}.length, text: "plain" };\n`);
+    // Read as bytes, the module is compiled already in Node's wrapper (one flat string, helper-98):
+    // it gets the wrapper's five arguments as Node's loader gives them.
+    const wrapperArguments = "args: [typeof exports, typeof require, module.exports === exports, __filename.endsWith('ascii.js'), __dirname === require('node:path').dirname(__filename)]";
+    fs.writeFileSync(path.join(fixture, "ascii.js"), `module.exports = { size: ${body}.length, text: "plain", ${wrapperArguments} };\n`);
     fs.writeFileSync(path.join(fixture, "other.js"), `module.exports = { size: ${body}.length, text: "café ✓" };\n`);
     for (const run_ of [run(root, cacheDir), run(root, cacheDir)]) {
-      expect(run_.value).toEqual([{ size: 300_001, text: "plain" }, { size: 300_001, text: "café ✓" }]);
+      expect(run_.value).toEqual([{ size: 300_001, text: "plain", args: ["object", "function", true, true, true] }, { size: 300_001, text: "café ✓" }]);
       expect(run_.stats.asciiReads).toBe(1);
     }
     // A .js file of a `"type": "module"` package is Node's to load (or refuse, before Node 20.19).
