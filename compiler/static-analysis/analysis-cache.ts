@@ -14,7 +14,8 @@
  *   symlink resolves the same way; a schema verdict is keyed by a hash of the dialect and the
  *   schema's exact JSON text.
  * - The whole cache belongs to one toolchain ({@link toolchainKey}: this package's version and
- *   compiled files, the installed ts-morph, ajv, ajv-formats, jsonc-parser and yaml, Node's version);
+ *   compiled files — from the CLI bundle, its folder and stubs —, the installed ts-morph, ajv,
+ *   ajv-formats, jsonc-parser and yaml, Node's version);
  *   any other toolchain's cache is ignored.
  * - The file carries a SHA-256 of its payload; a truncated, corrupt or foreign file is
  *   ignored (and replaced on save), never a crash and never a wrong result.
