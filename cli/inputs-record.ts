@@ -37,6 +37,7 @@ import { writeFileConfined } from "../common/confined-write.js";
 import { createNodeHost, type CompilerHost } from "../common/host.js";
 import { digest, probeHolds, probingHost, ProbeSet, RACY_MARGIN_MS, type Probe } from "../common/probes.js";
 import { packageRoot } from "../common/package-root.js";
+import { bundleStubs } from "../common/bundle-stubs.js";
 import { ignoreStateDir } from "../common/state-dir.js";
 import { listFilesRecursively } from "../common/list-files.js";
 
@@ -143,41 +144,6 @@ function saveInputsRecord(root: string, record: InputsRecord): void {
  * emitted them: the worker threads' stubs, and the whole compile path after a `tsc` run alone.
  */
 const COMPILE_LAYERS = ["cli-bundle", "build", "packaging", "lockfile", "compiler", "contract", "diagnostics", "common"];
-
-/**
- * Inside the CLI bundle (esbuild's `define`, scripts/build-cli-bundle.mjs): JSON of the stubs in
- * `dist/` that start it (the bin and the worker threads' scripts, relative to `dist/`) and of
- * `mark`, how each of them begins (after the bin's `#!` line). Not defined outside the bundle
- * (tests, `tsc`'s `dist/`).
- */
-declare const ASSEMBLY_LINE_BUNDLE_STUBS: string | undefined;
-
-/**
- * The stubs that start the CLI bundle, as absolute paths, when this code runs from the bundle and
- * every one of them is still the bundle's stub; `undefined` otherwise: outside the bundle, or when
- * a `tsc` run alone has written a stub back as the unbundled module (whose layers then run).
- */
-function bundleStubs(distRoot: string): string[] | undefined {
-  if (typeof ASSEMBLY_LINE_BUNDLE_STUBS !== "string") return undefined;
-  const defined = JSON.parse(ASSEMBLY_LINE_BUNDLE_STUBS) as { readonly mark: string; readonly stubs: readonly string[] };
-  const stubs = defined.stubs.map((stub) => path.join(distRoot, stub));
-  for (const stub of stubs) {
-    let head: string;
-    try {
-      const fd = fs.openSync(stub, "r");
-      try {
-        const buffer = Buffer.alloc(256);
-        head = buffer.toString("utf8", 0, fs.readSync(fd, buffer, 0, buffer.length, 0));
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch {
-      return undefined;
-    }
-    if (!head.replace(/^#![^\n]*\n/, "").startsWith(defined.mark)) return undefined;
-  }
-  return stubs;
-}
 
 /** The other layers a `compile` command runs: its command line, printing, and the authoring API bundled into every tool. */
 const PRINTING_LAYERS = ["cli", "runtime-min", "bin"];

@@ -54,7 +54,7 @@ import { createRequire, Module as ModuleNs } from "node:module";
 import * as path from "node:path";
 import * as vm from "node:vm";
 import { isAscii } from "node:buffer";
-import { readSealedPayload, sealPayload } from "./sealed-file.js";
+import { sealPayload, unsealPayload } from "./sealed-file.js";
 import { codeCachesOff, defaultCodeCacheFolder, isPrivateFolder, pruneStaleCacheFiles } from "./private-cache-folder.js";
 
 /** First bytes of a code cache file; then the SHA-256 of the payload, then the payload. */
@@ -329,7 +329,7 @@ function keepNewestKinds(prefix: string): void {
 const OWN_FILE_BYTES = 512 * 1024;
 
 function readEntries(file: string): Map<string, Entry> {
-  const payload = readSealedPayload(file, MAGIC);
+  const payload = readCacheFile(file);
   const entries = new Map<string, Entry>();
   if (!Array.isArray(payload)) return entries;
   for (const item of payload as unknown[]) {
@@ -340,6 +340,51 @@ function readEntries(file: string): Map<string, Entry> {
     }
   }
   return entries;
+}
+
+/** V8 uses cached data in place only at this alignment; elsewhere it copies it first. */
+const DATA_ALIGNMENT = 8;
+
+/**
+ * The payload of the cache file `file` ({@link unsealPayload}), read so that the cached data of
+ * a file holding one entry (each large module's and each kind's) lies where V8 uses it in place:
+ * V8 copies cached data that is not {@link DATA_ALIGNMENT}-aligned before deserialising it, and
+ * where the data falls in the file depends on what precedes it (the entry's path, its stamp).
+ * So the file is read with {@link DATA_ALIGNMENT} spare bytes, and its bytes are moved up within
+ * the same buffer until that entry's data is aligned: for the CLI bundle's entry of a `compile`
+ * (1–1.6 MB) and TypeScript's (2.5 MB) a copy into fresh memory less at every start, and a page
+ * fault per 4 KB of it (docs/performance.md, "The test suite's budget", helper-98).
+ * `undefined` when the file is missing, unreadable or not sealed.
+ */
+export function readCacheFile(file: string): unknown {
+  let buffer: Buffer;
+  let size: number;
+  try {
+    const fd = fs.openSync(file, "r");
+    try {
+      size = fs.fstatSync(fd).size;
+      // allocUnsafeSlow: a buffer of its own, at the start of its memory (a pooled one starts anywhere).
+      buffer = Buffer.allocUnsafeSlow(size + DATA_ALIGNMENT);
+      let read = 0;
+      for (let n = -1; read < size && n !== 0; read += n) n = fs.readSync(fd, buffer, read, size - read, read);
+      if (read !== size) return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const payload = unsealPayload(buffer.subarray(0, size), MAGIC);
+  const entry = Array.isArray(payload) && payload.length === 1 && Array.isArray(payload[0]) ? (payload[0] as unknown[]) : undefined;
+  const data = entry?.[3];
+  if (!(data instanceof Uint8Array) || data.buffer !== buffer.buffer) return payload;
+  const offset = data.byteOffset - buffer.byteOffset;
+  const shift = (DATA_ALIGNMENT - (data.byteOffset % DATA_ALIGNMENT)) % DATA_ALIGNMENT;
+  if (shift === 0) return payload;
+  // The same bytes (their digest already checked), `shift` bytes later in the same buffer.
+  buffer.copyWithin(shift, 0, size);
+  entry![3] = new Uint8Array(buffer.buffer, buffer.byteOffset + offset + shift, data.length);
+  return payload;
 }
 
 /** An entry, with its marks only when set (the form {@link readEntries} gives and `save` writes). */
@@ -389,7 +434,7 @@ function hook(Module: ModuleStatics, store: EntryStore, stats: Stats, save: bool
     // zlib only here: a settled file is not read again (every start of a host command).
     const crc = sameFile ? known[2] : (require_("node:zlib") as typeof import("node:zlib")).crc32(content);
     const cachedData = known && known[1] === content.length && known[2] === crc ? known[3] : undefined;
-    const script = new vm.Script(Module.wrap(content), {
+    const script = new vm.Script(wrappedSource(Module, content, filename), {
       filename,
       ...(cachedData ? { cachedData } : {}),
       // Only large modules that mention `import(` get here (see below): their dynamic imports
@@ -512,22 +557,71 @@ function readLargeAsciiModules(Module: ModuleStatics, stats: Stats, covered: Cov
   const original = extensions[".js"];
   if (typeof original !== "function") return;
   extensions[".js"] = function (this: unknown, module: ModuleInternals, filename: string): unknown {
-    const text = coverageOf(filename, covered) !== undefined ? largeAsciiText(filename) : undefined;
-    if (text === undefined) return original.call(this, module, filename);
+    const read = coverageOf(filename, covered) !== undefined ? largeAsciiText(filename, Module) : undefined;
+    if (read === undefined) return original.call(this, module, filename);
     stats.asciiReads++;
-    return module._compile(text, filename);
+    prewrapped.set(filename, read);
+    try {
+      return module._compile(read.text, filename);
+    } finally {
+      prewrapped.delete(filename);
+    }
   };
 }
 
+/** A large module's text read by {@link largeAsciiText}, and the same text in Node's module wrapper. */
+interface WrappedText {
+  /** The module's text: a slice of `wrapped` (V8 keeps it as a view into it, not a copy). */
+  readonly text: string;
+  /** `Module.wrap(text)`, made as one flat string. */
+  readonly wrapped: string;
+}
+
+/** The wrapped text of the large module being loaded, by file (set while its `_compile` runs). */
+const prewrapped = new Map<string, WrappedText>();
+
 /**
- * The text of a large all-ASCII CommonJS file (see {@link readLargeAsciiModules}); otherwise
- * `undefined`. A `.cjs` file is CommonJS whatever its package says.
+ * The source `vm.Script` compiles for `content` of `filename`: `Module.wrap(content)`, or, for a
+ * large module {@link largeAsciiText} read, the same text made as one flat string when the file
+ * was read. `Module.wrap` joins three strings into a rope, which V8 copies into a flat string to
+ * hash it for its compilation cache: for the CLI bundle (2.4 MB) and the bundle's TypeScript
+ * (3.6 MB) one more copy of the module into fresh memory at every start, about one page fault
+ * per 4 KB of it (docs/performance.md, "The test suite's budget", helper-98).
  */
-function largeAsciiText(filename: string): string | undefined {
+function wrappedSource(Module: ModuleStatics, content: string, filename: string): string {
+  const read = prewrapped.get(filename);
+  return read !== undefined && read.text === content ? read.wrapped : Module.wrap(content);
+}
+
+/**
+ * The text of a large all-ASCII CommonJS file (see {@link readLargeAsciiModules}), with the
+ * same text in `Module`'s wrapper as one string (read into one buffer between the wrapper's two
+ * parts); otherwise `undefined`. A `.cjs` file is CommonJS whatever its package says.
+ */
+function largeAsciiText(filename: string, Module: ModuleStatics): WrappedText | undefined {
   try {
-    if (fs.statSync(filename).size < OWN_FILE_BYTES || (!filename.endsWith(".cjs") && packageType(filename) === "module")) return undefined;
-    const bytes = fs.readFileSync(filename);
-    return isAscii(bytes) ? bytes.toString("latin1") : undefined;
+    const size = fs.statSync(filename).size;
+    if (size < OWN_FILE_BYTES || (!filename.endsWith(".cjs") && packageType(filename) === "module")) return undefined;
+    // The wrapper's parts, as Module.wrap puts them around a text (whatever wraps it).
+    const probe = Module.wrap("\0");
+    const cut = probe.indexOf("\0");
+    const head = Buffer.from(probe.slice(0, cut), "latin1");
+    const tail = Buffer.from(probe.slice(cut + 1), "latin1");
+    const bytes = Buffer.allocUnsafe(head.length + size + tail.length);
+    head.copy(bytes, 0);
+    const fd = fs.openSync(filename, "r");
+    let read = 0;
+    try {
+      for (let n = -1; read < size && n !== 0; read += n) n = fs.readSync(fd, bytes, head.length + read, size - read, read);
+      // A file that grew since the stat: not this fast path.
+      if (read !== size || fs.readSync(fd, Buffer.alloc(1), 0, 1, size) !== 0) return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+    tail.copy(bytes, head.length + size);
+    if (!isAscii(bytes)) return undefined;
+    const wrapped = bytes.toString("latin1");
+    return { text: wrapped.slice(head.length, head.length + size), wrapped };
   } catch {
     return undefined;
   }

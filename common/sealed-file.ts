@@ -57,6 +57,15 @@ export function readSealedPayload(file: string, magic: Buffer): unknown {
   } catch {
     return undefined;
   }
+  return unsealPayload(bytes, magic);
+}
+
+/**
+ * The payload of the sealed file whose bytes are `bytes` (as {@link readSealedPayload} reads
+ * them); `undefined` when they do not start with `magic` or their digest does not match. Typed
+ * arrays in the payload are views into `bytes` (`v8.deserialize` copies none of them).
+ */
+export function unsealPayload(bytes: Buffer, magic: Buffer): unknown {
   const bodyStart = magic.length + DIGEST_LENGTH;
   if (bytes.length < bodyStart || !bytes.subarray(0, magic.length).equals(magic)) return undefined;
   const body = bytes.subarray(bodyStart);

@@ -90,11 +90,13 @@ const STUB_MARK = "// Written by scripts/build-cli-bundle.mjs";
  * which every compile loads for agent.md's front matter (74 files: about 20 ms of each compile's
  * start when loaded from node_modules/, docs/performance.md "Thirteenth round"); and
  * better-sqlite3's JavaScript, which every `call` loads (its native addon stays in its package
- * folder: the state store names it, `runtime-min/state/state-store.ts`). cosmiconfig is joined
+ * folder: the state store names it, `runtime-min/state/state-store.ts`); and secretlint's preset,
+ * which every compile that reports a diagnostic loads to mask them (an ES module, compiled at
+ * every start outside the bundle: about 22 ms; `compiler/config/secret-scan.ts`). cosmiconfig is joined
  * but what it loads lazily stays out ({@link COSMICONFIG_LAZY}). Every other package — large and
  * used on few paths (typescript, esbuild, the token encoder) — is imported from `node_modules/`.
  */
-const BUNDLED_PACKAGES = new Set(["commander", "ajv", "ajv-formats", "ssri", "minisearch", "picomatch", "canonicalize", "picocolors", "fastest-levenshtein", "yaml", "cosmiconfig", "better-sqlite3"]);
+const BUNDLED_PACKAGES = new Set(["commander", "ajv", "ajv-formats", "ssri", "minisearch", "picomatch", "canonicalize", "picocolors", "fastest-levenshtein", "yaml", "cosmiconfig", "better-sqlite3", "@secretlint/secretlint-rule-preset-recommend"]);
 
 /**
  * What cosmiconfig (bundled: every command searches the project configuration with it) loads

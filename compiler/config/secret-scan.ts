@@ -67,13 +67,29 @@ const RULE_KINDS: Readonly<Record<string, string>> = {
 let loadedScanners: readonly ScannerRule[] | undefined;
 
 /**
+ * The preset's module. In the CLI bundle (CommonJS, so `require` is defined there) esbuild joins
+ * the preset into the bundle (`BUNDLED_PACKAGES` of scripts/build-cli-bundle.mjs) through the
+ * `require` call below, and runs it on first use: its code then comes from the code cache.
+ * Loaded from `node_modules/` it is an ES module, which Node 20 compiles at every start (no code
+ * cache for ES modules): about 22 ms of CPU, and every compile that reports a diagnostic or has
+ * a config value loads it (docs/performance.md, "The test suite's budget", helper-98). The
+ * unbundled ES modules of `dist/` (the language server, the `./compiler` export) have no
+ * `require` and load it from `node_modules/` as before.
+ */
+function loadPreset(): typeof import("@secretlint/secretlint-rule-preset-recommend") {
+  return typeof require === "function"
+    ? (require("@secretlint/secretlint-rule-preset-recommend") as typeof import("@secretlint/secretlint-rule-preset-recommend"))
+    : (createRequire(import.meta.url)("@secretlint/secretlint-rule-preset-recommend") as typeof import("@secretlint/secretlint-rule-preset-recommend"));
+}
+
+/**
  * The preset's text scanners, loaded on first use (issue 14 item 1): the preset is about 10 ms
  * of a compile's start, and an agent without config values never scans.
  */
 function scanners(): readonly ScannerRule[] {
-  loadedScanners ??= (
-    (createRequire(import.meta.url)("@secretlint/secretlint-rule-preset-recommend") as typeof import("@secretlint/secretlint-rule-preset-recommend")).rules as unknown as readonly ScannerRule[]
-  ).filter((rule) => rule.meta.type === "scanner" && (rule.meta.supportedContentTypes ?? []).some((type) => type === "text" || type === "all"));
+  loadedScanners ??= (loadPreset().rules as unknown as readonly ScannerRule[]).filter(
+    (rule) => rule.meta.type === "scanner" && (rule.meta.supportedContentTypes ?? []).some((type) => type === "text" || type === "all"),
+  );
   return loadedScanners;
 }
 

@@ -14,7 +14,8 @@
  *   symlink resolves the same way; a schema verdict is keyed by a hash of the dialect and the
  *   schema's exact JSON text.
  * - The whole cache belongs to one toolchain ({@link toolchainKey}: this package's version and
- *   compiled files, the installed ts-morph, ajv, ajv-formats, jsonc-parser and yaml, Node's version);
+ *   compiled files — from the CLI bundle, its folder and stubs —, the installed ts-morph, ajv,
+ *   ajv-formats, jsonc-parser and yaml, Node's version);
  *   any other toolchain's cache is ignored.
  * - The file carries a SHA-256 of its payload; a truncated, corrupt or foreign file is
  *   ignored (and replaced on save), never a crash and never a wrong result.
@@ -45,6 +46,7 @@ import type { ContentFingerprint } from "./analysis-session.js";
 import type { AnalysisKind, PersistentAnalyses } from "./static-analyzer.js";
 import { appendSealedSegment, readSealedLog, sealLog, writeSealedLog, type SealedLogIdentity } from "../../common/sealed-file.js";
 import { listFilesRecursively } from "../../common/list-files.js";
+import { bundleStubs } from "../../common/bundle-stubs.js";
 import { packProbes, unpackProbes } from "../../common/probe.js";
 import type { PluginRecord, PluginResultStore } from "../plugin-reuse.js";
 import type { FrontMatter, FrontMatterStore } from "../agent/front-matter.js";
@@ -729,6 +731,10 @@ let cachedToolchain: string | undefined;
  * this package's package.json (its version), of every file of the front end and the layers
  * below it (`compiler/`, `contract/`, `diagnostics/`, `common/`: any rebuild or edit changes it)
  * and of the entry files of the libraries the results depend on (`yaml` for the front matters).
+ * Run from the CLI bundle through its own stubs (`common/bundle-stubs.ts`), the code that runs
+ * is the bundle's folder and the stubs, so those stand for the layers, as in the inputs record
+ * (`cli/inputs-record.ts`): about 15–25 ms of every compile that analyses less (the ~200 files of
+ * the layers in `dist/` listed and `stat`ed; docs/performance.md, "The test suite's budget").
  */
 export function toolchainKey(): string {
   if (cachedToolchain) return cachedToolchain;
@@ -736,7 +742,10 @@ export function toolchainKey(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const layersRoot = path.dirname(path.dirname(here));
   const require = createRequire(import.meta.url);
-  const files = ["compiler", "contract", "diagnostics", "common"].flatMap((layer) => listFilesRecursively(path.join(layersRoot, layer)));
+  const stubs = bundleStubs(layersRoot);
+  const files = stubs
+    ? [...listFilesRecursively(path.join(layersRoot, "cli-bundle")), ...stubs]
+    : ["compiler", "contract", "diagnostics", "common"].flatMap((layer) => listFilesRecursively(path.join(layersRoot, layer)));
   for (const name of ["ts-morph", "ajv", "ajv-formats", "jsonc-parser", "yaml"]) {
     try {
       files.push(require.resolve(name));

@@ -9,9 +9,14 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
+import * as v8 from "node:v8";
 import { describe, expect, it } from "vitest";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 import { cliPath } from "../helpers/run-cli.js";
+import { readCacheFile } from "../../common/code-cache.js";
+
+/** The length of a code cache file's format line (`MAGIC` in common/code-cache.ts), before the SHA-256 of its payload. */
+const MAGIC_LENGTH = "assembly-line code cache 1\n".length;
 
 const codeCacheModule = pathToFileURL(path.join(repoRoot, "dist", "common", "code-cache.js")).href;
 
@@ -126,14 +131,42 @@ describe("the code cache", () => {
     expect(run(root, cacheDir).stats).toMatchObject({ hits: 2, misses: 0 });
   });
 
+  it("reads a file holding one entry so that its cached data is 8-byte aligned, which V8 uses in place (helper-98)", () => {
+    // Eight large modules whose paths are 0 to 7 characters longer: their data falls at every
+    // alignment in their files.
+    const names = Array.from({ length: 8 }, (_, i) => `large${"x".repeat(i)}.js`);
+    const { root, cacheDir } = setup(`module.exports = [${names.map((name) => `require("./${name}")`).join(", ")}];`);
+    for (const [i, name] of names.entries()) fs.writeFileSync(path.join(root, "node_modules", "fixture", name), `module.exports = ${i} + ${"[" + "1,".repeat(300_000) + "1]"}.length;\n`);
+    expect(run(root, cacheDir).value).toEqual(names.map((_, i) => i + 300_001));
+    const own = fs.readdirSync(cacheDir).filter((name) => /-[0-9a-f]{16}\.bin$/.test(name));
+    expect(own).toHaveLength(8);
+    const misaligned = new Set<number>();
+    for (const name of own) {
+      const file = path.join(cacheDir, name);
+      const plain = v8.deserialize(fs.readFileSync(file).subarray(MAGIC_LENGTH + 32)) as [string, number, number, Uint8Array][];
+      misaligned.add(plain[0]![3].byteOffset % 8);
+      const read = readCacheFile(file) as [string, number, number, Uint8Array][];
+      expect(read[0]![3].byteOffset % 8, name).toBe(0);
+      expect(Buffer.from(read[0]![3]).equals(Buffer.from(plain[0]![3])), name).toBe(true);
+      expect(read[0]!.slice(0, 3)).toEqual(plain[0]!.slice(0, 3));
+    }
+    // The files did put the data at other alignments (what the reading corrects).
+    expect(misaligned.size).toBeGreaterThan(1);
+    // And the second run uses every entry.
+    expect(run(root, cacheDir).stats).toMatchObject({ hits: 9, misses: 0, rejected: 0 });
+  });
+
   it("reads a large all-ASCII module as bytes, and leaves one with other characters, or of an ES-module package, to Node", () => {
     const body = `[${"1,".repeat(300_000)}1]`;
     const { root, cacheDir } = setup(`module.exports = [require("./ascii.js"), require("./other.js")];`);
     const fixture = path.join(root, "node_modules", "fixture");
-    fs.writeFileSync(path.join(fixture, "ascii.js"), `module.exports = { size: ${body}.length, text: "plain" };\n`);
+    // Read as bytes, the module is compiled already in Node's wrapper (one flat string, helper-98):
+    // it gets the wrapper's five arguments as Node's loader gives them.
+    const wrapperArguments = "args: [typeof exports, typeof require, module.exports === exports, __filename.endsWith('ascii.js'), __dirname === require('node:path').dirname(__filename)]";
+    fs.writeFileSync(path.join(fixture, "ascii.js"), `module.exports = { size: ${body}.length, text: "plain", ${wrapperArguments} };\n`);
     fs.writeFileSync(path.join(fixture, "other.js"), `module.exports = { size: ${body}.length, text: "café ✓" };\n`);
     for (const run_ of [run(root, cacheDir), run(root, cacheDir)]) {
-      expect(run_.value).toEqual([{ size: 300_001, text: "plain" }, { size: 300_001, text: "café ✓" }]);
+      expect(run_.value).toEqual([{ size: 300_001, text: "plain", args: ["object", "function", true, true, true] }, { size: 300_001, text: "café ✓" }]);
       expect(run_.stats.asciiReads).toBe(1);
     }
     // A .js file of a `"type": "module"` package is Node's to load (or refuse, before Node 20.19).

@@ -40,7 +40,12 @@ const TYPESCRIPT_COPY = "cli-bundle/typescript.cjs";
  * (0.3 → 0.8 s for `tools`); `bundleModules: false` leaves it out where a test reads only
  * `files`, or where the same command's bundle modules are checked by another test here.
  */
-function loadedBy(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}, { bundleModules = true } = {}): { status: number | null; stdout: string; stderr: string; packages: Set<string>; files: string[] } {
+function loadedBy(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+  { bundleModules = true } = {},
+): { status: number | null; stdout: string; stderr: string; packages: Set<string>; fromNodeModules: Set<string>; files: string[] } {
   const log = path.join(tempDir("al-loads-"), "loads.txt");
   const coverage = tempDir("al-coverage-");
   // Without the code cache: these runs are instrumented, and their compiled code is not the CLI's.
@@ -51,9 +56,12 @@ function loadedBy(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv =
   });
   const urls = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
   const packages = new Set<string>();
+  /** The packages loaded from their own files in node_modules/ (not run inside a bundle). */
+  const fromNodeModules = new Set<string>();
   for (const url of urls) {
     const inModules = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
     if (inModules) packages.add(inModules[1]!);
+    if (inModules) fromNodeModules.add(inModules[1]!);
     const inDist = /\/dist\/(.+)$/.exec(url);
     if (inDist && !inModules) packages.add(inDist[1] === TYPESCRIPT_COPY ? "typescript" : `dist/${inDist[1]}`);
   }
@@ -61,7 +69,7 @@ function loadedBy(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv =
   // Each file once, where first seen: the bin, a CommonJS file, is recorded as the main module (Node
   // runs it through the ES module loader when `--import` is given) and again from the require cache.
   const files = [...new Set(urls.flatMap((url) => (/\/node_modules\//.test(url) ? [] : (/\/dist\/(.+)$/.exec(url)?.[1] ?? []))))];
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, packages, files };
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, packages, fromNodeModules, files };
 }
 
 /** The repository's own modules (not npm packages) a bundle holds, by its source map: paths relative to the repository. */
@@ -97,6 +105,9 @@ function initialisedInBundle(coverageDir: string): string[] {
   }
   return modules;
 }
+
+/** secretlint's recommended preset: the secret scanner of config values and of everything a compile prints. */
+const SECRETLINT_PRESET = "@secretlint/secretlint-rule-preset-recommend";
 
 const HEAVY = ["typescript", "ts-morph", "@ts-morph/common", "esbuild", "ajv", "better-sqlite3", "gpt-tokenizer", "chokidar", "@secretlint/secretlint-rule-preset-recommend", "yaml", "diff"];
 
@@ -208,6 +219,10 @@ describe("what each command loads", () => {
       if (calls) expect(run.files[1], args.join(" ")).toBe("cli-bundle/early-call.cjs");
       expect(run.files.indexOf("cli-bundle/code-cache.cjs"), args.join(" ")).toBeLessThan(run.files.indexOf(runs));
       expect(run.packages.has("@ts-morph/common"), args.join(" ")).toBe(false);
+      // The support agent's config values are scanned for secrets with secretlint's preset, which
+      // runs from the CLI bundle (its code from the code cache), not as an ES module Node 20
+      // compiles at every start (compiler/config/secret-scan.ts).
+      if (parses && env !== worker) expect([run.packages.has(SECRETLINT_PRESET), run.fromNodeModules.has(SECRETLINT_PRESET)], args.join(" ")).toEqual([true, false]);
       if (env === worker) expect(run.packages.has("dist/compiler/analysis-worker-thread.js")).toBe(true);
     }
   }, 120_000);
