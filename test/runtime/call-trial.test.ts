@@ -17,7 +17,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
-import { runSourceCli } from "./helpers/run-source-cli.js";
+import { runSourceCliJson } from "./helpers/run-source-cli.js";
 
 let agent: AgentFixture;
 
@@ -30,16 +30,7 @@ beforeAll(async () => {
 
 afterAll(() => agent?.cleanup());
 
-function cli(...args: string[]): { code: number | null; stdout: string; stderr: string; json: any } {
-  const result = runSourceCli(...args);
-  let json: unknown;
-  try {
-    json = JSON.parse(result.stdout);
-  } catch {
-    json = undefined;
-  }
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr, json };
-}
+const cli = runSourceCliJson;
 
 const stateDb = () => path.join(agent.root, ".assemblyline", "state.db");
 const runsDir = () => path.join(agent.root, ".assemblyline", "runs");

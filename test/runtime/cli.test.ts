@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
-import { runSourceCli, runSourceCliWithEnv, sourceCliCommandLine } from "./helpers/run-source-cli.js";
+import { runSourceCliJson, runSourceCliWithEnv, sourceCliCommandLine } from "./helpers/run-source-cli.js";
 
 let agent: AgentFixture;
 
@@ -25,16 +25,7 @@ beforeAll(async () => {
 
 afterAll(() => agent?.cleanup());
 
-function cli(...args: string[]): { code: number | null; stdout: string; stderr: string; json: any } {
-  const result = runSourceCli(...args);
-  let json: unknown;
-  try {
-    json = JSON.parse(result.stdout);
-  } catch {
-    json = undefined;
-  }
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr, json };
-}
+const cli = runSourceCliJson;
 
 describe("assembly-line call / approve across processes", () => {
   it("approval_required, then approve runs it once, then a second approve does nothing", () => {

@@ -31,6 +31,26 @@ export function runSourceCli(...args: string[]): CliRun {
   return runSourceCliWithEnv(args, {});
 }
 
+/** What {@link runSourceCliJson} gives: the run, and its standard output parsed as JSON (`undefined` when it is not JSON). */
+export interface CliJsonRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly json: any;
+}
+
+/** {@link runSourceCli}, with standard output parsed as JSON when it is JSON (`--format json`'s runs). */
+export function runSourceCliJson(...args: string[]): CliJsonRun {
+  const result = runSourceCli(...args);
+  let json: unknown;
+  try {
+    json = JSON.parse(result.stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr, json };
+}
+
 /** {@link runSourceCli} with extra environment variables (`NO_COLOR: ""` lets colour through) and, optionally, text on standard input. */
 export function runSourceCliWithEnv(args: readonly string[], env: NodeJS.ProcessEnv, stdin?: string): CliRun {
   const result = spawnSync(process.execPath, sourceCliArgs(args), {
