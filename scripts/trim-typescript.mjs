@@ -1,0 +1,187 @@
+/**
+ * The parser-only TypeScript of the CLI bundle (docs/performance.md, "Incremental compiles with
+ * packaging", thirteenth round): scripts/build-cli-bundle.mjs minifies ts-morph's TypeScript into
+ * `dist/cli-bundle/typescript.cjs`, and the bundle uses that copy only to parse
+ * (`compiler/static-analysis/typescript.ts`: `createSourceFile`, `forEachChild`, the `is…` tests,
+ * `SyntaxKind`, …). Every process that parses deserialises the copy's cached code, whose size
+ * follows the number of functions in the script, not the ones it runs: the type checker, the
+ * emitter, the language service and tsserver made about half of it. {@link trimTypeScript}
+ * removes the top-level declarations nothing kept reaches, before esbuild minifies the rest.
+ *
+ * TypeScript's `typescript.js` is one arrow function (`var ts = {}; ((module) => { … })(…)`) whose
+ * body declares everything at its top level and exports it with one
+ * `__export(typescript_exports, { name: () => name, … })`. What is kept (the rest is removed):
+ * - every top-level statement that may do something when the script runs: calls, enums
+ *   (`var SyntaxKind = ((SyntaxKind) => …)(…)`), initialised state, `setObjectAllocator(…)`;
+ * - a declaration that only binds a name (a function, or a `var` bound to a function, an arrow,
+ *   a class, another name, a string or number, `{}` or `[]`), and the statements tied to that
+ *   name (`X.y = …`, its namespace's `__export(X, {…})`, a `registerCodeFix(…)`/`registerRefactor(…)`
+ *   tied to the registering function), only when a kept statement or a name in `keep` reaches it
+ *   (a name reaches a declaration when it appears in the statement as a reference: a property
+ *   name after a dot or before a colon does not count, so the reach is an over-approximation by
+ *   name, never an under-approximation of what the code can call);
+ * - the exports of kept declarations and of names declared otherwise; the `0 && (module.exports
+ *   = {…})` annotation for Node's ESM loader goes (the copy is only `require`d).
+ * `keep` (names of TypeScript's exports, or of its top-level declarations) is every `ts.<name>`
+ * the toolchain's compiler sources write (the build collects it), so
+ * whatever they call is in the copy; test/startup/bundled-typescript.test.ts checks that each of
+ * them is, and that the copy parses every example and toolchain source to the same tree.
+ */
+
+/**
+ * Removes from `text` (TypeScript's `typescript.js`, parsed with `ts`, the TypeScript module the
+ * build runs) the top-level declarations that neither a statement kept nor a name of `keep`
+ * reaches (see above). Returns the new text, and the counts of statements and exports before and
+ * after. Throws when the file does not have the expected shape (the build then fails: a new
+ * TypeScript release must be looked at, not silently copied whole or cut wrong).
+ */
+export function trimTypeScript(ts, text, keep) {
+  const sourceFile = ts.createSourceFile("typescript.js", text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const wrapper = sourceFile.statements[1];
+  const arrow = wrapper && ts.isExpressionStatement(wrapper) && ts.isCallExpression(wrapper.expression) && ts.isParenthesizedExpression(wrapper.expression.expression) ? wrapper.expression.expression.expression : undefined;
+  if (!arrow || !ts.isArrowFunction(arrow) || !ts.isBlock(arrow.body)) throw new Error("trim-typescript: typescript.js is not `var ts = {}; ((module) => { … })(…)`");
+  const body = arrow.body.statements;
+  const declared = new Map(); // name → index of the statement declaring it
+  const tied = new Map(); // name → indexes of statements kept only with that name
+  const removable = new Set();
+  const tie = (name, index) => {
+    if (!tied.has(name)) tied.set(name, []);
+    tied.get(name).push(index);
+    removable.add(index);
+  };
+  const onlyBinds = (init) =>
+    init !== undefined &&
+    (ts.isArrowFunction(init) ||
+      ts.isFunctionExpression(init) ||
+      ts.isClassExpression(init) ||
+      ts.isIdentifier(init) ||
+      ts.isStringLiteral(init) ||
+      ts.isNumericLiteral(init) ||
+      (ts.isObjectLiteralExpression(init) && init.properties.length === 0) ||
+      (ts.isArrayLiteralExpression(init) && init.elements.length === 0));
+  let exportAt = -1;
+  body.forEach((statement, index) => {
+    if (ts.isFunctionDeclaration(statement) && statement.name) {
+      declared.set(statement.name.text, index);
+      removable.add(index);
+    } else if (ts.isVariableStatement(statement) && statement.declarationList.declarations.every((d) => ts.isIdentifier(d.name) && onlyBinds(d.initializer))) {
+      for (const d of statement.declarationList.declarations) declared.set(d.name.text, index);
+      removable.add(index);
+    }
+  });
+  body.forEach((statement, index) => {
+    if (!ts.isExpressionStatement(statement)) return;
+    const e = statement.expression;
+    if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "__export" && e.arguments.length === 2 && ts.isIdentifier(e.arguments[0]) && ts.isObjectLiteralExpression(e.arguments[1])) {
+      if (e.arguments[0].text === "typescript_exports") exportAt = index;
+      else if (declared.has(e.arguments[0].text)) tie(e.arguments[0].text, index);
+    } else if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && /^register(?:CodeFix|Refactor)$/.test(e.expression.text) && declared.has(e.expression.text)) {
+      tie(e.expression.text, index);
+    } else if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(e.left) && ts.isIdentifier(e.left.expression) && declared.has(e.left.expression.text)) {
+      tie(e.left.expression.text, index);
+    } else if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken && ts.isNumericLiteral(e.left) && e.left.text === "0") {
+      removable.add(index); // `0 && (module.exports = {…})`: never runs
+    }
+  });
+  if (exportAt === -1) throw new Error("trim-typescript: no `__export(typescript_exports, {…})` in typescript.js");
+  const nameOnly = (node) => {
+    const parent = node.parent;
+    if (ts.isPropertyAccessExpression(parent)) return parent.name === node;
+    if (ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isGetAccessorDeclaration(parent) || ts.isSetAccessorDeclaration(parent)) return parent.name === node;
+    return false;
+  };
+  const referenced = new Map();
+  const references = (statement) => {
+    if (referenced.has(statement)) return referenced.get(statement);
+    const names = new Set();
+    referenced.set(statement, names);
+    const visit = (node) => {
+      if (ts.isIdentifier(node) && !nameOnly(node)) names.add(node.text);
+      ts.forEachChild(node, visit);
+    };
+    visit(statement);
+    return names;
+  };
+  const reached = new Set();
+  const reachedNames = new Set();
+  const work = [];
+  const reach = (name) => {
+    const at = declared.get(name);
+    if (at === undefined || reachedNames.has(name)) return;
+    reachedNames.add(name);
+    for (const index of [at, ...(tied.get(name) ?? [])]) {
+      if (reached.has(index)) continue;
+      reached.add(index);
+      work.push(index);
+    }
+  };
+  body.forEach((statement, index) => {
+    if (!removable.has(index) && index !== exportAt) for (const name of references(statement)) reach(name);
+  });
+  const exportsObject = body[exportAt].expression.arguments[1];
+  // `name: () => binding`: an export goes with the declaration of the name it returns.
+  const bindingOf = new Map(
+    exportsObject.properties.map((property) => {
+      const ok = ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && ts.isArrowFunction(property.initializer) && ts.isIdentifier(property.initializer.body);
+      if (!ok) throw new Error(`trim-typescript: the export ${property.getText(sourceFile).slice(0, 80)} is not \`name: () => binding\``);
+      return [property.name.text, property.initializer.body.text];
+    }),
+  );
+  // The export statement itself runs: its function and target are kept (its exports as kept below).
+  const exportCall = body[exportAt].expression;
+  for (const name of [...references(exportCall.expression), ...references(exportCall.arguments[0])]) reach(name);
+  for (const name of keep) reach(bindingOf.get(name) ?? name);
+  const settle = () => {
+    while (work.length > 0) for (const name of references(body[work.pop()])) reach(name);
+  };
+  settle();
+  // A registering function's calls are kept with it; it is kept whenever anything kept reads
+  // what it fills (its registries: the top-level variables it names that are always kept), so a
+  // registry is never read emptied by the trim.
+  const everDeclared = new Map();
+  body.forEach((statement, index) => {
+    if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) everDeclared.set(d.name.text, index);
+  });
+  const registering = [...tied.keys()].filter((name) => /^register(?:CodeFix|Refactor)$/.test(name));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const name of registering) {
+      if (reachedNames.has(name)) continue;
+      const registries = [...references(body[declared.get(name)])].filter((other) => everDeclared.has(other) && !removable.has(everDeclared.get(other)));
+      const reads = (index) => index !== declared.get(name) && registries.some((registry) => index !== everDeclared.get(registry) && references(body[index]).has(registry));
+      if (body.some((_, index) => (reached.has(index) || (!removable.has(index) && index !== exportAt)) && reads(index))) {
+        reach(name);
+        settle();
+        changed = true;
+      }
+    }
+  }
+  // A tied statement of a name declared but not kept, or of a name nothing declares, stays out.
+  const exported = exportsObject.properties.filter((property) => {
+    const at = declared.get(bindingOf.get(property.name.text));
+    return at === undefined || reached.has(at);
+  });
+  const edits = [[exportsObject.getStart(sourceFile), exportsObject.getEnd(), `{\n${exported.map((property) => `  ${property.getText(sourceFile)}`).join(",\n")}\n}`]];
+  body.forEach((statement, index) => {
+    if (removable.has(index) && !reached.has(index)) edits.push([statement.getFullStart(), statement.getEnd(), ""]);
+  });
+  edits.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let at = 0;
+  for (const [start, end, replacement] of edits) {
+    out += text.slice(at, start) + replacement;
+    at = end;
+  }
+  out += text.slice(at);
+  return { text: out, statements: [body.length, body.length - (edits.length - 1)], exports: [exportsObject.properties.length, exported.length] };
+}
+
+/**
+ * The names the toolchain's compiler sources read from TypeScript's namespace: every `ts.<name>`
+ * in the `.ts` files of `texts` (types included: a type name that is no value keeps nothing).
+ */
+export function typescriptNamesUsed(texts) {
+  const names = new Set();
+  for (const text of texts) for (const match of text.matchAll(/\bts\.([A-Za-z_$][\w$]*)/g)) names.add(match[1]);
+  return [...names].sort();
+}
