@@ -50,15 +50,39 @@ export function trimTypeScript(ts, text, keep) {
     removable.add(index);
   };
   const onlyBinds = (init) =>
-    init !== undefined &&
-    (ts.isArrowFunction(init) ||
+    init === undefined ||
+    ts.isArrowFunction(init) ||
       ts.isFunctionExpression(init) ||
       ts.isClassExpression(init) ||
       ts.isIdentifier(init) ||
       ts.isStringLiteral(init) ||
       ts.isNumericLiteral(init) ||
       (ts.isObjectLiteralExpression(init) && init.properties.length === 0) ||
-      (ts.isArrayLiteralExpression(init) && init.elements.length === 0));
+      (ts.isArrayLiteralExpression(init) && init.elements.length === 0);
+  /** `X` of a statement `((X2) => { … })(X || (X = {}))`, TypeScript's namespaces; else `undefined`. */
+  const namespaceOf = (e) => {
+    if (!ts.isCallExpression(e) || e.arguments.length !== 1 || !ts.isParenthesizedExpression(e.expression) || !ts.isArrowFunction(e.expression.expression)) return undefined;
+    const arg = e.arguments[0];
+    if (!ts.isBinaryExpression(arg) || arg.operatorToken.kind !== ts.SyntaxKind.BarBarToken || !ts.isIdentifier(arg.left)) return undefined;
+    const fill = ts.isParenthesizedExpression(arg.right) ? arg.right.expression : undefined;
+    const ok = fill && ts.isBinaryExpression(fill) && fill.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(fill.left) && fill.left.text === arg.left.text && ts.isObjectLiteralExpression(fill.right) && fill.right.properties.length === 0;
+    return ok ? arg.left.text : undefined;
+  };
+  /** `{ name: () => binding, … }` of an `__export` call: export name → binding. */
+  const gettersOf = (object) =>
+    new Map(
+      object.properties.map((property) => {
+        const ok = ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && ts.isArrowFunction(property.initializer) && ts.isIdentifier(property.initializer.body);
+        if (!ok) throw new Error(`trim-typescript: the export ${property.getText(sourceFile).slice(0, 80)} is not \`name: () => binding\``);
+        return [property.name.text, property.initializer.body.text];
+      }),
+    );
+  /**
+   * The namespace objects other than TypeScript's own exports (`var ts_X_exports = {}` filled by
+   * `__export(ts_X_exports, {…})`): a reference `ts_X_exports.member` keeps only that member (and
+   * the object); any other reference keeps them all.
+   */
+  const namespaces = new Map();
   let exportAt = -1;
   body.forEach((statement, index) => {
     if (ts.isFunctionDeclaration(statement) && statement.name) {
@@ -74,7 +98,12 @@ export function trimTypeScript(ts, text, keep) {
     const e = statement.expression;
     if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "__export" && e.arguments.length === 2 && ts.isIdentifier(e.arguments[0]) && ts.isObjectLiteralExpression(e.arguments[1])) {
       if (e.arguments[0].text === "typescript_exports") exportAt = index;
-      else if (declared.has(e.arguments[0].text)) tie(e.arguments[0].text, index);
+      else if (declared.has(e.arguments[0].text)) {
+        tie(e.arguments[0].text, index);
+        namespaces.set(e.arguments[0].text, { at: index, bindings: gettersOf(e.arguments[1]), members: new Set() });
+      }
+    } else if (namespaceOf(e) !== undefined && declared.has(namespaceOf(e))) {
+      tie(namespaceOf(e), index); // `((X2) => { … })(X || (X = {}))`: fills the namespace X only
     } else if (ts.isCallExpression(e) && ts.isIdentifier(e.expression) && /^register(?:CodeFix|Refactor)$/.test(e.expression.text) && declared.has(e.expression.text)) {
       tie(e.expression.text, index);
     } else if (ts.isBinaryExpression(e) && e.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isPropertyAccessExpression(e.left) && ts.isIdentifier(e.left.expression) && declared.has(e.left.expression.text)) {
@@ -87,6 +116,8 @@ export function trimTypeScript(ts, text, keep) {
   const nameOnly = (node) => {
     const parent = node.parent;
     if (ts.isPropertyAccessExpression(parent)) return parent.name === node;
+    // A declaration's own name declares; it does not reach (what reaches it is a use elsewhere).
+    if (ts.isVariableDeclaration(parent) || ts.isFunctionDeclaration(parent)) return parent.name === node;
     if (ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isGetAccessorDeclaration(parent) || ts.isSetAccessorDeclaration(parent)) return parent.name === node;
     return false;
   };
@@ -96,7 +127,11 @@ export function trimTypeScript(ts, text, keep) {
     const names = new Set();
     referenced.set(statement, names);
     const visit = (node) => {
-      if (ts.isIdentifier(node) && !nameOnly(node)) names.add(node.text);
+      if (ts.isIdentifier(node) && !nameOnly(node)) {
+        const parent = node.parent;
+        const member = namespaces.has(node.text) && ts.isPropertyAccessExpression(parent) && parent.expression === node && ts.isIdentifier(parent.name) ? parent.name.text : undefined;
+        names.add(member === undefined ? node.text : `${node.text}.${member}`);
+      }
       ts.forEachChild(node, visit);
     };
     visit(statement);
@@ -105,10 +140,28 @@ export function trimTypeScript(ts, text, keep) {
   const reached = new Set();
   const reachedNames = new Set();
   const work = [];
+  const reachedFrom = new Map(); // name → the statement (index) or `keep` (-1) that reached it first
+  let from = -1;
   const reach = (name) => {
+    const dot = name.indexOf(".");
+    if (dot !== -1) {
+      const namespace = namespaces.get(name.slice(0, dot));
+      const member = name.slice(dot + 1);
+      if (reachedNames.has(name.slice(0, dot)) || namespace.members.has(member)) return;
+      namespace.members.add(member);
+      const at = declared.get(name.slice(0, dot));
+      if (!reached.has(at)) {
+        reached.add(at);
+        work.push(at);
+      }
+      // The `__export` statement is written with the members kept (below); its own references are not followed.
+      if (namespace.bindings.has(member)) reach(namespace.bindings.get(member));
+      return;
+    }
     const at = declared.get(name);
     if (at === undefined || reachedNames.has(name)) return;
     reachedNames.add(name);
+    reachedFrom.set(name, from);
     for (const index of [at, ...(tied.get(name) ?? [])]) {
       if (reached.has(index)) continue;
       reached.add(index);
@@ -116,38 +169,52 @@ export function trimTypeScript(ts, text, keep) {
     }
   };
   body.forEach((statement, index) => {
+    from = index;
     if (!removable.has(index) && index !== exportAt) for (const name of references(statement)) reach(name);
   });
+  from = -1;
   const exportsObject = body[exportAt].expression.arguments[1];
   // `name: () => binding`: an export goes with the declaration of the name it returns.
-  const bindingOf = new Map(
-    exportsObject.properties.map((property) => {
-      const ok = ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && ts.isArrowFunction(property.initializer) && ts.isIdentifier(property.initializer.body);
-      if (!ok) throw new Error(`trim-typescript: the export ${property.getText(sourceFile).slice(0, 80)} is not \`name: () => binding\``);
-      return [property.name.text, property.initializer.body.text];
-    }),
-  );
+  const bindingOf = gettersOf(exportsObject);
   // The export statement itself runs: its function and target are kept (its exports as kept below).
   const exportCall = body[exportAt].expression;
   for (const name of [...references(exportCall.expression), ...references(exportCall.arguments[0])]) reach(name);
   for (const name of keep) reach(bindingOf.get(name) ?? name);
   const settle = () => {
-    while (work.length > 0) for (const name of references(body[work.pop()])) reach(name);
+    while (work.length > 0) {
+      from = work.pop();
+      for (const name of references(body[from])) reach(name);
+    }
+    from = -1;
   };
   settle();
   // A registering function's calls are kept with it; it is kept whenever anything kept reads
-  // what it fills (its registries: the top-level variables it names that are always kept), so a
+  // what it fills (its registries: the top-level variables it assigns or adds to), so a
   // registry is never read emptied by the trim.
   const everDeclared = new Map();
   body.forEach((statement, index) => {
     if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) everDeclared.set(d.name.text, index);
   });
+  /** The names a statement fills: assigned (`r = …`) or added to (`r.set(…)`, `r.add(…)`, `r.push(…)`). */
+  const filledBy = (statement) => {
+    const names = new Set();
+    const visit = (node) => {
+      if (ts.isIdentifier(node)) {
+        const parent = node.parent;
+        if (ts.isBinaryExpression(parent) && parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) names.add(node.text);
+        if (ts.isPropertyAccessExpression(parent) && parent.expression === node && /^(?:set|add|push)$/.test(parent.name.text) && ts.isCallExpression(parent.parent) && parent.parent.expression === parent) names.add(node.text);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(statement);
+    return names;
+  };
   const registering = [...tied.keys()].filter((name) => /^register(?:CodeFix|Refactor)$/.test(name));
   for (let changed = true; changed; ) {
     changed = false;
     for (const name of registering) {
       if (reachedNames.has(name)) continue;
-      const registries = [...references(body[declared.get(name)])].filter((other) => everDeclared.has(other) && !removable.has(everDeclared.get(other)));
+      const registries = [...filledBy(body[declared.get(name)])].filter((other) => everDeclared.has(other));
       const reads = (index) => index !== declared.get(name) && registries.some((registry) => index !== everDeclared.get(registry) && references(body[index]).has(registry));
       if (body.some((_, index) => (reached.has(index) || (!removable.has(index) && index !== exportAt)) && reads(index))) {
         reach(name);
@@ -162,8 +229,15 @@ export function trimTypeScript(ts, text, keep) {
     return at === undefined || reached.has(at);
   });
   const edits = [[exportsObject.getStart(sourceFile), exportsObject.getEnd(), `{\n${exported.map((property) => `  ${property.getText(sourceFile)}`).join(",\n")}\n}`]];
+  const partial = new Map(); // index of an `__export` statement → the members it keeps
+  for (const [name, namespace] of namespaces) if (!reachedNames.has(name) && namespace.members.size > 0) partial.set(namespace.at, namespace.members);
   body.forEach((statement, index) => {
-    if (removable.has(index) && !reached.has(index)) edits.push([statement.getFullStart(), statement.getEnd(), ""]);
+    const members = partial.get(index);
+    if (members !== undefined) {
+      const object = statement.expression.arguments[1];
+      const kept = object.properties.filter((property) => members.has(property.name.text));
+      edits.push([object.getStart(sourceFile), object.getEnd(), `{\n${kept.map((property) => `  ${property.getText(sourceFile)}`).join(",\n")}\n}`]);
+    } else if (removable.has(index) && !reached.has(index)) edits.push([statement.getFullStart(), statement.getEnd(), ""]);
   });
   edits.sort((a, b) => a[0] - b[0]);
   let out = "";
@@ -173,7 +247,18 @@ export function trimTypeScript(ts, text, keep) {
     at = end;
   }
   out += text.slice(at);
-  return { text: out, statements: [body.length, body.length - (edits.length - 1)], exports: [exportsObject.properties.length, exported.length] };
+  /** Why `name` is kept: the first lines of the statements that reached it, nearest first. */
+  const why = (name) => {
+    const chain = [];
+    for (let at = reachedFrom.get(name); at !== undefined && at >= 0 && chain.length < 40; ) {
+      const statement = body[at];
+      chain.push(statement.getText(sourceFile).slice(0, 100).replace(/\s+/g, " "));
+      const bound = [...declared].find(([, index]) => index === at)?.[0] ?? [...tied].find(([, list]) => list.includes(at))?.[0];
+      at = bound === undefined ? undefined : reachedFrom.get(bound);
+    }
+    return chain;
+  };
+  return { text: out, why, statements: [body.length, body.length - (edits.length - 1)], exports: [exportsObject.properties.length, exported.length] };
 }
 
 /**

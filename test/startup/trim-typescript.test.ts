@@ -2,7 +2,8 @@
  * scripts/trim-typescript.mjs: the CLI bundle's TypeScript keeps only what the compiler's sources
  * read of `ts` and what that, and every statement that runs at load, reaches (docs/performance.md,
  * "Incremental compiles with packaging", thirteenth round). On a small file of
- * `typescript.js`'s shape: what nothing reaches goes, with its exports; what is kept still runs;
+ * `typescript.js`'s shape: what nothing reaches goes, with its exports (a namespace object's
+ * members one by one when read as `ns.member`); what is kept still runs;
  * a registering function's calls stay whenever something kept reads what they fill; a file of
  * another shape fails the build instead of being copied wrong.
  */
@@ -36,7 +37,9 @@ __export(typescript_exports, {
   check: () => check,
   fixCount: () => fixCount,
   parse: () => parse,
-  Tools: () => ts_Tools_exports
+  Tools: () => ts_Tools_exports,
+  lazyValue: () => lazyValue,
+  utilKeys: () => utilKeys
 });
 module.exports = typescript_exports;
 var Kind = ((Kind2) => {
@@ -44,7 +47,25 @@ var Kind = ((Kind2) => {
   return Kind2;
 })(Kind || {});
 function parse(text) {
-  return helper(text);
+  return helper(text) + ts_Util_exports.twice(1);
+}
+var ts_Util_exports = {};
+__export(ts_Util_exports, { heavy: () => heavy, twice: () => twice });
+function twice(n) {
+  return 2 * n;
+}
+function heavy() {
+  return "heavy";
+}
+function utilKeys() {
+  return Object.keys(ts_Util_exports).join();
+}
+var Lazy;
+((Lazy2) => {
+  Lazy2.value = 7;
+})(Lazy || (Lazy = {}));
+function lazyValue() {
+  return Lazy.value;
 }
 function helper(text) {
   return text.length + Kind.A;
@@ -83,10 +104,18 @@ describe("trimTypeScript (scripts/trim-typescript.mjs)", () => {
     const trimmed = trimTypeScript(ts, SOURCE, ["parse"]);
     const kept = load(trimmed.text);
     expect(Object.keys(kept).sort()).toEqual(["Kind", "parse"]);
-    expect((kept["parse"] as (text: string) => number)("abc")).toBe(4);
-    for (const gone of ["function check", "unusedHelper", "var Checker", "Checker.runs", "ts_Tools_exports", "registerCodeFix", "0 &&"]) expect(trimmed.text).not.toContain(gone);
+    expect((kept["parse"] as (text: string) => number)("abc")).toBe(6);
+    for (const gone of ["function check", "unusedHelper", "var Checker", "Checker.runs", "ts_Tools_exports", "registerCodeFix", "0 &&", "Lazy2", "function heavy", "heavy: () => heavy"]) expect(trimmed.text).not.toContain(gone);
+    expect(trimmed.text).toContain("twice: () => twice");
     expect(trimmed.text.startsWith("/*! licence */")).toBe(true);
-    expect(trimmed.exports).toEqual([5, 2]);
+    expect(trimmed.exports).toEqual([7, 2]);
+  });
+
+  it("keeps one member of a namespace object read as `ns.member`, all of it when read otherwise, and a namespace's filling with its name", () => {
+    const all = load(trimTypeScript(ts, SOURCE, ["utilKeys"]).text);
+    expect((all["utilKeys"] as () => string)()).toBe("heavy,twice");
+    const lazy = load(trimTypeScript(ts, SOURCE, ["lazyValue"]).text);
+    expect((lazy["lazyValue"] as () => number)()).toBe(7);
   });
 
   it("keeps an export by its name when it returns another binding, and what that reaches", () => {
