@@ -58,7 +58,27 @@ export function trimTypeScript(ts, text, keep) {
       ts.isStringLiteral(init) ||
       ts.isNumericLiteral(init) ||
       (ts.isObjectLiteralExpression(init) && init.properties.length === 0) ||
-      (ts.isArrayLiteralExpression(init) && init.elements.length === 0);
+      (ts.isArrayLiteralExpression(init) && init.elements.length === 0) ||
+      pureCall(init);
+  /**
+   * A call or `new` marked `/* @__PURE__ *\/` (its result unused, it may go: the annotation's
+   * contract, which esbuild and TypeScript's own build keep) whose arguments have no effects of
+   * their own: TypeScript's enums `/* @__PURE__ *\/ ((E2) => {…})(E || {})`, `new Map([…])`,
+   * `memoize(() => …)`, `createBinder()`.
+   */
+  function pureCall(init) {
+    if (!(ts.isCallExpression(init) || ts.isNewExpression(init)) || !text.slice(init.pos, init.getStart(sourceFile)).includes("@__PURE__")) return false;
+    return (init.arguments ?? []).every(effectless);
+  }
+  function effectless(node) {
+    if (ts.isIdentifier(node) || ts.isStringLiteral(node) || ts.isNumericLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)) return true;
+    if (node.kind === ts.SyntaxKind.TrueKeyword || node.kind === ts.SyntaxKind.FalseKeyword || node.kind === ts.SyntaxKind.NullKeyword) return true;
+    if (ts.isParenthesizedExpression(node)) return effectless(node.expression);
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.BarBarToken) return effectless(node.left) && effectless(node.right);
+    if (ts.isArrayLiteralExpression(node)) return node.elements.every(effectless);
+    if (ts.isObjectLiteralExpression(node)) return node.properties.every((property) => ts.isPropertyAssignment(property) && !ts.isComputedPropertyName(property.name) && effectless(property.initializer));
+    return false;
+  }
   /** `X` of a statement `((X2) => { … })(X || (X = {}))`, TypeScript's namespaces; else `undefined`. */
   const namespaceOf = (e) => {
     if (!ts.isCallExpression(e) || e.arguments.length !== 1 || !ts.isParenthesizedExpression(e.expression) || !ts.isArrowFunction(e.expression.expression)) return undefined;
@@ -84,7 +104,16 @@ export function trimTypeScript(ts, text, keep) {
    */
   const namespaces = new Map();
   let exportAt = -1;
+  // A name declared twice at the top level (an enum merged, a function redeclared) would be kept
+  // by one of its statements only: such a file is refused.
+  const names = new Set();
+  const declare = (name) => {
+    if (names.has(name)) throw new Error(`trim-typescript: ${name} is declared twice at the top level of typescript.js`);
+    names.add(name);
+  };
   body.forEach((statement, index) => {
+    if (ts.isFunctionDeclaration(statement) && statement.name) declare(statement.name.text);
+    else if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) declare(d.name.text);
     if (ts.isFunctionDeclaration(statement) && statement.name) {
       declared.set(statement.name.text, index);
       removable.add(index);

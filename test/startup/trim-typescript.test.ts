@@ -4,8 +4,9 @@
  * "Incremental compiles with packaging", thirteenth round). On a small file of
  * `typescript.js`'s shape: what nothing reaches goes, with its exports (a namespace object's
  * members one by one when read as `ns.member`); what is kept still runs;
- * a registering function's calls stay whenever something kept reads what they fill; a file of
- * another shape fails the build instead of being copied wrong.
+ * a registering function's calls stay whenever something kept reads what they fill; an unused
+ * `/* @__PURE__ *\/` call goes unless its arguments do something; a file of another shape (a name
+ * declared twice included) fails the build instead of being copied wrong.
  */
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -67,6 +68,18 @@ var Lazy;
 function lazyValue() {
   return Lazy.value;
 }
+var Color = /* @__PURE__ */ ((Color2) => {
+  Color2[Color2["Red"] = 0] = "Red";
+  return Color2;
+})(Color || {});
+function make(value) {
+  return value;
+}
+function touch() {
+  globalThis.touched = true;
+  return 1;
+}
+var made = /* @__PURE__ */ make(touch());
 function helper(text) {
   return text.length + Kind.A;
 }
@@ -130,7 +143,16 @@ describe("trimTypeScript (scripts/trim-typescript.mjs)", () => {
     expect((kept["fixCount"] as () => number)()).toBe(1);
   });
 
+  it("removes an unused binding of a `/* @__PURE__ */` call, but not of one whose arguments do something", () => {
+    const trimmed = trimTypeScript(ts, SOURCE, ["parse"]);
+    expect(trimmed.text).not.toContain("Color2");
+    const context: { touched?: boolean } = {};
+    vm.runInNewContext(trimmed.text, context);
+    expect(context.touched).toBe(true);
+  });
+
   it("fails on a file of another shape", () => {
+    expect(() => trimTypeScript(ts, SOURCE.replace("function heavy()", "function twice()"), [])).toThrow(/twice is declared twice/);
     expect(() => trimTypeScript(ts, "module.exports = {};", [])).toThrow(/is not `var ts = \{\}/);
     expect(() => trimTypeScript(ts, SOURCE.replace("__export(typescript_exports", "__export(other_exports"), [])).toThrow(/no `__export\(typescript_exports/);
     expect(() => trimTypeScript(ts, SOURCE.replace("parse: () => parse", "parse"), [])).toThrow(/is not `name: \(\) => binding`/);
