@@ -54,6 +54,7 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build as esbuildBuild, version as esbuildVersion } from "esbuild";
 import { buildIsCurrent, forgetBuildKey, writeBuildKey } from "./build-key.mjs";
+import { trimTypeScript, typescriptNamesUsed } from "./trim-typescript.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, "dist");
@@ -204,7 +205,7 @@ const requireForKey = createRequire(import.meta.url);
 const installedTypeScriptFile = createRequire(createRequire(requireForKey.resolve("ts-morph")).resolve("@ts-morph/common")).resolve("./typescript.js");
 const keyStamp = { esbuild: esbuildVersion, node: process.version };
 // package.json and the lock: a dependency changed (its resolution included) changes the lock.
-const scriptInputs = [fileURLToPath(import.meta.url), fileURLToPath(new URL("./build-key.mjs", import.meta.url)), path.join(dist, "cli", "commands", "host-commands.js"), installedTypeScriptFile, path.join(root, "package.json"), path.join(root, "package-lock.json")];
+const scriptInputs = [fileURLToPath(import.meta.url), fileURLToPath(new URL("./build-key.mjs", import.meta.url)), fileURLToPath(new URL("./trim-typescript.mjs", import.meta.url)), path.join(dist, "cli", "commands", "host-commands.js"), installedTypeScriptFile, path.join(root, "package.json"), path.join(root, "package-lock.json")];
 if (!process.argv.includes("--force") && buildIsCurrent(keyFile, keyStamp)) process.exit(0);
 forgetBuildKey(keyFile);
 const { default: ts } = await import("typescript");
@@ -224,9 +225,11 @@ const bundle = path.join(outdir, "assembly-line.cjs");
 
 /**
  * The bundle's TypeScript: the copy ts-morph embeds (what compiler/static-analysis/typescript.ts
- * loads outside the bundle, resolved the same way), minified by esbuild into `typescript.cjs`
- * beside the bundle: the same code in 3.6 MB instead of 9 MB, so every process that parses
- * reads, checks and compiles (from the code cache) less (docs/performance.md, "Ninth round").
+ * loads outside the bundle, resolved the same way), cut down to the parser
+ * (scripts/trim-typescript.mjs) and minified by esbuild into `typescript.cjs` beside the bundle:
+ * the parser in 1.1 MB instead of 9 MB, so every process that parses reads, checks and
+ * deserialises (from the code cache) less (docs/performance.md, "Ninth round", and "Incremental
+ * compiles with packaging", thirteenth round).
  * Its licence comment stays at its head. The bundle learns where the copy is, relative to the
  * parser module's own file in dist/, and the size of the file it was made from (it loads the
  * installed file instead when that size changed), through `define`.
@@ -234,16 +237,28 @@ const bundle = path.join(outdir, "assembly-line.cjs");
 const requireHere = createRequire(import.meta.url);
 const installedTypeScript = createRequire(createRequire(requireHere.resolve("ts-morph")).resolve("@ts-morph/common")).resolve("./typescript.js");
 const typescriptCopy = path.join(outdir, "typescript.cjs");
-const typescriptOptions = { entryPoints: [installedTypeScript], outfile: typescriptCopy, minify: true, format: "cjs", platform: "node", target: "node20", charset: "ascii", legalComments: "inline", logLevel: "warning" };
-// Made again only when what it is made from changed (about 1.6 s of every build otherwise): the
-// installed file (path, size, mtime), esbuild's version and these options, kept beside the copy.
+const typescriptOptions = { outfile: typescriptCopy, minify: true, format: "cjs", platform: "node", target: "node20", charset: "ascii", legalComments: "inline", logLevel: "warning" };
+// Only the parser is kept (scripts/trim-typescript.mjs): what the compiler's sources read of `ts`
+// and whatever that, and every statement that runs at load, reaches.
+const typescriptNames = typescriptNamesUsed(
+  fs
+    .readdirSync(path.join(root, "compiler"), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts"))
+    .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8")),
+);
+const trimScript = fileURLToPath(new URL("./trim-typescript.mjs", import.meta.url));
+// Made again only when what it is made from changed (about 15 s of every build otherwise): the
+// installed file (path, size, mtime), esbuild's version and these options, the trimming script
+// and the names kept, kept beside the copy.
 const typescriptSource = fs.statSync(installedTypeScript);
-const typescriptKey = JSON.stringify({ source: installedTypeScript, size: typescriptSource.size, mtimeMs: typescriptSource.mtimeMs, esbuild: esbuildVersion, options: typescriptOptions });
+const typescriptKey = JSON.stringify({ source: installedTypeScript, size: typescriptSource.size, mtimeMs: typescriptSource.mtimeMs, esbuild: esbuildVersion, options: typescriptOptions, trim: fs.readFileSync(trimScript, "utf8"), names: typescriptNames });
 const typescriptKeyFile = `${typescriptCopy}.key`;
 const readIfFile = (file) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined);
 if (!fs.existsSync(typescriptCopy) || readIfFile(typescriptKeyFile) !== typescriptKey) {
   fs.rmSync(typescriptKeyFile, { force: true });
-  await build(typescriptOptions);
+  const trimmed = trimTypeScript(ts, fs.readFileSync(installedTypeScript, "utf8"), typescriptNames);
+  // The installed file is among the build key's inputs already (scriptInputs); the trimmed text goes in on stdin.
+  await esbuildBuild({ ...typescriptOptions, stdin: { contents: trimmed.text, sourcefile: installedTypeScript, loader: "js", resolveDir: path.dirname(installedTypeScript) } });
   fs.writeFileSync(typescriptKeyFile, typescriptKey);
 }
 const parserModule = emitted(path.join(root, "compiler", "static-analysis", "typescript.ts"));

@@ -12,6 +12,7 @@ import { isAscii } from "node:buffer";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import type * as TsMorph from "ts-morph";
 import { describe, expect, it } from "vitest";
 import { minifiedCopyOf, typescriptModulePath } from "../../compiler/static-analysis/typescript.js";
@@ -61,6 +62,22 @@ describe("the CLI bundle's TypeScript", () => {
       const text = fs.readFileSync(file, "utf8");
       expect(dump(copy, file, text), file).toBe(dump(installed, file, text));
     }
+  });
+
+  it("keeps only the parser: every name the compiler's sources read of `ts`, each export defined (scripts/trim-typescript.mjs)", async () => {
+    const installed = require_(typescriptModulePath()) as Record<string, unknown>;
+    const copy = require_(copyFile) as Record<string, unknown>;
+    const { typescriptNamesUsed } = (await import(pathToFileURL(path.join(repoRoot, "scripts", "trim-typescript.mjs")).href)) as { typescriptNamesUsed: (texts: readonly string[]) => string[] };
+    const compilerSources = sources(path.join(repoRoot, "compiler")).filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts"));
+    const names = typescriptNamesUsed(compilerSources.map((file) => fs.readFileSync(file, "utf8")));
+    const values = names.filter((name) => installed[name] !== undefined);
+    // The parser's API the analysis calls, among them.
+    expect(values).toEqual(expect.arrayContaining(["createSourceFile", "forEachChild", "SyntaxKind", "isIdentifier", "createScanner", "flattenDiagnosticMessageText"]));
+    for (const name of values) expect(typeof copy[name], name).toBe(typeof installed[name]);
+    // Every export the copy keeps is defined (a getter of a removed binding would throw).
+    for (const name of Object.keys(copy)) expect(() => copy[name], name).not.toThrow();
+    // What the trim is for: the checker, the program and the language service are gone.
+    for (const name of ["createTypeChecker", "createProgram", "createLanguageService", "server"]) expect(copy[name], name).toBeUndefined();
   });
 
   it("keeps TypeScript's licence at its head, and the bundle and the copy are all ASCII (read as Latin-1 by the code cache)", () => {
