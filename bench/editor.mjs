@@ -23,7 +23,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { launchServer } from "@typescript/server-harness";
 import { generateAgent } from "./generate-agent.mjs";
-import { emit, note, parseBenchArgs, quantile, ratioFigure, summarizeMs } from "./lib.mjs";
+import { emit, note, parseBenchArgs, processCpuMs, quantile, ratioFigure, summarizeMs } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.dirname(here);
@@ -54,17 +54,6 @@ function makeProject(dir, withPlugin) {
   const link = path.join(dir, "node_modules/@assemblyline-agents/assembly-line");
   fs.mkdirSync(path.dirname(link), { recursive: true });
   fs.symlinkSync(repo, link, "dir");
-}
-
-/** User + system CPU time (ms) of process `pid` from /proc/<pid>/stat, or undefined where unavailable. */
-function cpuMsOf(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // utime and stime are fields 14 and 15 of stat(5); fields[0] here is field 3.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
 }
 
 function positionOf(text, offset) {
@@ -98,7 +87,7 @@ async function openSession(dir, relative, needle, server = launch(dir)) {
     times: [],
     ours: 0,
     /** CPU ms (user + system) of the server process so far, or undefined off Linux. */
-    cpu: () => cpuMsOf(server.pid),
+    cpu: () => processCpuMs(server.pid),
     async edit(i) {
       // Alternately insert and remove one character, so the text returns to where it was.
       const insert = i % 2 === 0;

@@ -53,7 +53,7 @@ const EXPECTED: Record<string, string[]> = {
   "packaging.mjs": ["packaging.bundle"],
   "search.mjs": ["search.tool-search"],
   "providers.mjs": ["providers.families", "providers.all", "providers.phase-share.families", "providers.phase-share.all"],
-  "lsp.mjs": ["lsp.typing", "lsp.pauses"],
+  "lsp.mjs": ["lsp.typing", "lsp.pauses", "lsp.first.initialize", "lsp.first.diagnostics"],
   "editor.mjs": ["editor.entry", "editor.ordinary"],
   "scale.mjs": [
     "scale.fixed-cost",
