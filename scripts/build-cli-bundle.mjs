@@ -43,7 +43,8 @@
  * - `import.meta.url` in a bundled module is replaced by the URL of that module's own file in
  *   `dist/` (e.g. `dist/runtime-min/sandbox/child-script.js`), so everything a module finds
  *   relative to itself — the prebuilt sandbox child, the package root, `jsonc-parser` —
- *   is found exactly as before. The language server (`editor/`) stays as `build-dist.mjs` built it.
+ *   is found exactly as before. The language server (`editor/lsp/`) is in the bundle too since
+ *   helper-101 (see {@link DIST_LAYERS}); its whole-agent analysis worker has a stub like the compile's.
  * - A source map (`assembly-line.cjs.map`) maps the bundle to the TypeScript sources: run with
  *   `node --enable-source-maps` to see source positions in stack traces (the code cache then
  *   leaves the bundle to Node, which reads the map).
@@ -59,14 +60,25 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, "dist");
 const outdir = path.join(dist, "cli-bundle");
 
-/** Layers whose modules stay in `dist/`: the language server (editor/), loaded on its own paths. */
-const DIST_LAYERS = ["editor"];
+/**
+ * Layers whose modules stay in `dist/`: none since helper-101 (6 December). The language server
+ * (`editor/lsp/`, with the editor engine) used to stay as `build-dist.mjs` built it: about a
+ * hundred ES modules, the compiler front end among them a second time, read and compiled without
+ * a code cache on every start of `assembly-line lsp` (docs/performance.md, "The language
+ * server's first diagnostics"). The TypeScript plugin has its own bundle (build-ts-plugin.mjs).
+ */
+const DIST_LAYERS = [];
 
 /**
  * The compile's worker threads' scripts (compiler/helper-worker.ts starts `<name>.js` beside the
  * module that asks), by the name of the bundle's loader that runs each.
  */
-const WORKER_SCRIPTS = { analysisWorker: "compiler/analysis-worker-thread.ts", schemaWorker: "compiler/validation/schema-worker-thread.ts" };
+const WORKER_SCRIPTS = {
+  analysisWorker: "compiler/analysis-worker-thread.ts",
+  schemaWorker: "compiler/validation/schema-worker-thread.ts",
+  // The language server's whole-agent analysis (editor/lsp/agent-runner.ts starts it).
+  agentWorker: "editor/lsp/agent-worker.ts",
+};
 
 /** The global through which the bundle imports what stays outside it (set by every stub). */
 const IMPORTER = 'Symbol.for("assembly-line.import")';
