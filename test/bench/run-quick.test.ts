@@ -54,7 +54,7 @@ const EXPECTED: Record<string, string[]> = {
   "search.mjs": ["search.tool-search"],
   "providers.mjs": ["providers.families", "providers.all", "providers.phase-share.families", "providers.phase-share.all"],
   "lsp.mjs": ["lsp.typing", "lsp.pauses", "lsp.first.initialize", "lsp.first.diagnostics"],
-  "editor.mjs": ["editor.entry", "editor.ordinary"],
+  "editor.mjs": ["editor.entry", "editor.ordinary", "editor.first"],
   "scale.mjs": [
     "scale.fixed-cost",
     "scale.2x10.compile-no-package",
