@@ -104,7 +104,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   /**
    * Loads the engine and the runner (their modules hold the compiler front end) once; every
    * handler that needs them awaits this. Started right after `initialize` is answered, or by
-   * the first handler that needs them. A failed load is logged and rejects.
+   * the first handler that needs them. A failed load rejects; the handlers that wait log it.
    */
   const ready = (): Promise<void> =>
     (loading ??= (async () => {
