@@ -7,9 +7,10 @@
  * (`module.enableCompileCache` is Node ≥ 22.1). A CommonJS file can be compiled from V8's cached
  * code (`common/code-cache.ts`), so the toolchain's code is one such file:
  *
- * - **One file, initialised on use.** The entry exports three loaders: `run` (the CLI:
- *   `bin/run.ts`), `analysisWorker` and `schemaWorker` (the compile's worker threads'
- *   scripts). Each loads its module with `import()`, so esbuild wraps every module in an
+ * - **One file, initialised on use.** The entry exports four loaders: `run` (the CLI:
+ *   `bin/run.ts`, the language server included), `analysisWorker` and `schemaWorker` (the
+ *   compile's worker threads' scripts) and `agentWorker` (the language server's whole-agent
+ *   analysis). Each loads its module with `import()`, so esbuild wraps every module in an
  *   initialiser that runs on first use: a command still runs only the modules it uses (and
  *   `test/startup/startup-cli.test.ts` checks which, from V8's coverage of those initialisers),
  *   while the file is read and compiled from the code cache once. The entry also exports
