@@ -63,8 +63,8 @@ const outdir = path.join(dist, "cli-bundle");
 
 /**
  * Layers whose modules stay in `dist/`: none since helper-101 (6 December). The language server
- * (`editor/lsp/`, with the editor engine) used to stay as `build-dist.mjs` built it: about a
- * hundred ES modules, the compiler front end among them a second time, read and compiled without
+ * (`editor/lsp/`, with the editor engine) used to stay as `build-dist.mjs` built it: 346
+ * ES modules of `dist/` to its first diagnostics, the compiler front end among them a second time, read and compiled without
  * a code cache on every start of `assembly-line lsp` (docs/performance.md, "The language
  * server's first diagnostics"). The TypeScript plugin has its own bundle (build-ts-plugin.mjs).
  */
