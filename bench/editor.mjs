@@ -11,9 +11,13 @@
  * through `updateOpen`; then the `semanticDiagnosticsSync` request is timed as an editor sees it.
  * The two servers' edits alternate, so a busy machine slows both alike.
  * Targets: entry ≤ 1.5× TypeScript's own time; ordinary files within noise.
+ * Then the first wait (`editor.first`, no target): a fresh tsserver with the plugin against one
+ * without, spawn → the answer to the first `semanticDiagnosticsSync` of the entry, opened with a
+ * drifted description (the plugin reports it), in FIRST_ROUNDS rounds (which server starts first
+ * alternates); CPU is the server's user + system time until the answer, from /proc.
  * Usage: node bench/editor.mjs [--quick] [--json] (bench/lib.mjs: the shared flags and figures
- * `editor.entry` and `editor.ordinary`; --quick: 3 edits after 1 warm-up edit, 2 plugins, one
- * tsserver pair for both cases).
+ * `editor.entry`, `editor.ordinary` and `editor.first`; --quick: 3 edits after 1 warm-up edit,
+ * 2 plugins, one tsserver pair for both cases, one round of fresh servers).
  */
 import "./clean-env.mjs";
 import * as fs from "node:fs";
@@ -23,7 +27,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { launchServer } from "@typescript/server-harness";
 import { generateAgent } from "./generate-agent.mjs";
-import { emit, note, parseBenchArgs, quantile, ratioFigure, summarizeMs } from "./lib.mjs";
+import { emit, note, parseBenchArgs, processCpuMs, quantile, ratioFigure, summarizeMs } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.dirname(here);
@@ -33,6 +37,7 @@ const out = { json };
 const EDITS = quick ? 3 : 200;
 const WARMUP = quick ? 1 : 20;
 const PLUGINS = quick ? 2 : 50;
+const FIRST_ROUNDS = quick ? 1 : 10;
 const PLUGIN = "@assemblyline-agents/assembly-line/ts-plugin";
 
 const ORDINARY = `export interface Order { id: string; total: number; lines: { sku: string; qty: number }[] }
@@ -54,17 +59,6 @@ function makeProject(dir, withPlugin) {
   const link = path.join(dir, "node_modules/@assemblyline-agents/assembly-line");
   fs.mkdirSync(path.dirname(link), { recursive: true });
   fs.symlinkSync(repo, link, "dir");
-}
-
-/** User + system CPU time (ms) of process `pid` from /proc/<pid>/stat, or undefined where unavailable. */
-function cpuMsOf(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // utime and stime are fields 14 and 15 of stat(5); fields[0] here is field 3.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
 }
 
 function positionOf(text, offset) {
@@ -98,7 +92,7 @@ async function openSession(dir, relative, needle, server = launch(dir)) {
     times: [],
     ours: 0,
     /** CPU ms (user + system) of the server process so far, or undefined off Linux. */
-    cpu: () => cpuMsOf(server.pid),
+    cpu: () => processCpuMs(server.pid),
     async edit(i) {
       // Alternately insert and remove one character, so the text returns to where it was.
       const insert = i % 2 === 0;
@@ -113,6 +107,23 @@ async function openSession(dir, relative, needle, server = launch(dir)) {
     // A shared server (given by the caller) is closed by the caller.
     close: () => (server.shared ? Promise.resolve() : server.close()),
   };
+}
+
+/**
+ * A fresh tsserver on `dir`: spawn → the answer to the first `semanticDiagnosticsSync` of
+ * `relative`, opened with `text`. Returns `{ wallMs, cpuMs, ours }` (CPU of the server until the
+ * answer; `ours`: how many diagnostics the plugin gave), then closes the server.
+ */
+async function firstDiagnostics(dir, relative, text) {
+  const start = performance.now();
+  const server = launch(dir);
+  const file = path.join(dir, relative);
+  await server.request("updateOpen", { openFiles: [{ file, fileContent: text, projectRootPath: dir }] });
+  const diagnostics = await server.request("semanticDiagnosticsSync", { file });
+  const wallMs = performance.now() - start;
+  const cpuMs = processCpuMs(server.pid) ?? null;
+  await server.close();
+  return { wallMs, cpuMs, ours: diagnostics.filter((d) => d.source === "assembly-line").length };
 }
 
 /**
@@ -176,6 +187,24 @@ try {
   } finally {
     if (servers) await Promise.all([servers.without.close(), servers.withPlugin.close()]);
   }
+  const entry = cases[0][2];
+  const drifted = fs.readFileSync(path.join(withDir, entry), "utf8").replace("Generated tool 0", "Generated tool 0x");
+  const first = { without: [], withPlugin: [] };
+  for (let round = 0; round < FIRST_ROUNDS; round++) {
+    for (const name of round % 2 === 0 ? ["without", "withPlugin"] : ["withPlugin", "without"]) {
+      first[name].push(await firstDiagnostics(name === "without" ? withoutDir : withDir, entry, drifted));
+    }
+  }
+  emit(
+    ratioFigure({
+      name: "editor.first",
+      label: `fresh tsserver with the Assembly Line plugin: spawn → first semanticDiagnosticsSync of the entry of a ${PLUGINS}-plugin agent (up to ${Math.max(...first.withPlugin.map((s) => s.ours))} assembly-line diagnostics)`,
+      baselineLabel: "a fresh tsserver without the plugin",
+      subject: first.withPlugin,
+      baseline: first.without,
+    }),
+    out,
+  );
   note(`load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`, out);
 } finally {
   fs.rmSync(base, { recursive: true, force: true });

@@ -115,6 +115,21 @@ function readTimeReport(report) {
   }
 }
 
+/**
+ * User + system CPU ms of process `pid` so far, every thread (also ones that ended), from
+ * /proc/<pid>/stat (clock ticks of 10 ms); undefined off Linux or once the process is gone.
+ * For long-lived servers measured while they run (bench/lsp.mjs, bench/editor.mjs).
+ */
+export function processCpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime are fields 14 and 15 of stat(5); fields[0] here is field 3.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `node …args` as a whole process, measured like {@link timeProcess}. */
 export function timeNode(args, options) {
   return timeProcess(process.execPath, args, options);

@@ -7,9 +7,10 @@
  * (`module.enableCompileCache` is Node ≥ 22.1). A CommonJS file can be compiled from V8's cached
  * code (`common/code-cache.ts`), so the toolchain's code is one such file:
  *
- * - **One file, initialised on use.** The entry exports three loaders: `run` (the CLI:
- *   `bin/run.ts`), `analysisWorker` and `schemaWorker` (the compile's worker threads'
- *   scripts). Each loads its module with `import()`, so esbuild wraps every module in an
+ * - **One file, initialised on use.** The entry exports four loaders: `run` (the CLI:
+ *   `bin/run.ts`, the language server included), `analysisWorker` and `schemaWorker` (the
+ *   compile's worker threads' scripts) and `agentWorker` (the language server's whole-agent
+ *   analysis). Each loads its module with `import()`, so esbuild wraps every module in an
  *   initialiser that runs on first use: a command still runs only the modules it uses (and
  *   `test/startup/startup-cli.test.ts` checks which, from V8's coverage of those initialisers),
  *   while the file is read and compiled from the code cache once. The entry also exports
@@ -43,7 +44,8 @@
  * - `import.meta.url` in a bundled module is replaced by the URL of that module's own file in
  *   `dist/` (e.g. `dist/runtime-min/sandbox/child-script.js`), so everything a module finds
  *   relative to itself — the prebuilt sandbox child, the package root, `jsonc-parser` —
- *   is found exactly as before. The language server (`editor/`) stays as `build-dist.mjs` built it.
+ *   is found exactly as before. The language server (`editor/lsp/`) is in the bundle too since
+ *   helper-101 (see {@link DIST_LAYERS}); its whole-agent analysis worker has a stub like the compile's.
  * - A source map (`assembly-line.cjs.map`) maps the bundle to the TypeScript sources: run with
  *   `node --enable-source-maps` to see source positions in stack traces (the code cache then
  *   leaves the bundle to Node, which reads the map).
@@ -60,14 +62,25 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, "dist");
 const outdir = path.join(dist, "cli-bundle");
 
-/** Layers whose modules stay in `dist/`: the language server (editor/), loaded on its own paths. */
-const DIST_LAYERS = ["editor"];
+/**
+ * Layers whose modules stay in `dist/`: none since helper-101 (6 December). The language server
+ * (`editor/lsp/`, with the editor engine) used to stay as `build-dist.mjs` built it: 346
+ * ES modules of `dist/` to its first diagnostics, the compiler front end among them a second time, read and compiled without
+ * a code cache on every start of `assembly-line lsp` (docs/performance.md, "The language
+ * server's first diagnostics"). The TypeScript plugin has its own bundle (build-ts-plugin.mjs).
+ */
+const DIST_LAYERS = [];
 
 /**
  * The compile's worker threads' scripts (compiler/helper-worker.ts starts `<name>.js` beside the
  * module that asks), by the name of the bundle's loader that runs each.
  */
-const WORKER_SCRIPTS = { analysisWorker: "compiler/analysis-worker-thread.ts", schemaWorker: "compiler/validation/schema-worker-thread.ts" };
+const WORKER_SCRIPTS = {
+  analysisWorker: "compiler/analysis-worker-thread.ts",
+  schemaWorker: "compiler/validation/schema-worker-thread.ts",
+  // The language server's whole-agent analysis (editor/lsp/agent-runner.ts starts it).
+  agentWorker: "editor/lsp/agent-worker.ts",
+};
 
 /** The global through which the bundle imports what stays outside it (set by every stub). */
 const IMPORTER = 'Symbol.for("assembly-line.import")';

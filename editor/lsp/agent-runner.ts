@@ -9,7 +9,8 @@ import * as fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { createOverlayHost, type CompilerHost, type OverlayFile } from "../../common/host.js";
-import { analyzeAgentDiagnostics, type DiagnosticsByFile } from "./agent-diagnostics.js";
+// Type only: the analysis (the whole compile driver) loads in the worker; in process only where there is none.
+import type { DiagnosticsByFile } from "./agent-diagnostics.js";
 import type { AgentJob, AgentJobResult } from "./agent-worker.js";
 
 /** Analyses whole agents with the editor's buffers. */
@@ -28,7 +29,7 @@ export interface AgentAnalysisRunner {
  * @param onError receives a worker failure (the job is then analysed in process), e.g. to log it to the client.
  */
 export function createAgentAnalysisRunner(host: CompilerHost, onError: (error: unknown) => void): AgentAnalysisRunner {
-  const inProcess = (root: string, overlays: ReadonlyMap<string, OverlayFile>) => analyzeAgentDiagnostics(createOverlayHost(host, new Map(overlays)), root);
+  const inProcess = async (root: string, overlays: ReadonlyMap<string, OverlayFile>) => (await import("./agent-diagnostics.js")).analyzeAgentDiagnostics(createOverlayHost(host, new Map(overlays)), root);
   const script = new URL("./agent-worker.js", import.meta.url);
   if (script.protocol !== "file:" || !fs.existsSync(fileURLToPath(script))) return { analyze: inProcess, close: () => {} };
 

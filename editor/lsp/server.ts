@@ -19,6 +19,14 @@
  * have open; all others get `textDocument/publishDiagnostics` for everything.
  * Every handler is guarded: an exception is logged to the client and the request answers with
  * nothing, so a bug in an analysis never takes the server down.
+ *
+ * What a user waits for after opening a file (docs/editor.md "What you wait for"): `initialize`
+ * is answered before the analyses load (the editor engine and, through the whole-agent analysis,
+ * the compiler: most of a cold server's start); they load right after the answer, while the
+ * client sends `initialized` and its first `didOpen`, and every handler that needs them waits
+ * for them. The whole-agent analysis waits for a pending per-file pass, so that on a cold
+ * process the open entry's own diagnostics come first instead of sharing the CPU with the
+ * worker's start.
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,12 +44,12 @@ import {
   type InitializeResult,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { compileAgent } from "../../build/compile.js";
 import { createNodeHost, createOverlayHost, type CompilerHost, type OverlayFile } from "../../common/host.js";
-import { createEditorEngine, type CodeFix, type EditorEngine } from "../engine/index.js";
+// Types only: the engine, the runner and the compiler load after `initialize` is answered ({@link startLanguageServer}).
+import type { CodeFix, EditorEngine } from "../engine/index.js";
 import type { DiagnosticsByFile } from "./agent-diagnostics.js";
 import { findAgentRoot } from "../../compiler/agent/agent-root.js";
-import { createAgentAnalysisRunner, type AgentAnalysisRunner } from "./agent-runner.js";
+import type { AgentAnalysisRunner } from "./agent-runner.js";
 import { COMPILE_COMMAND, codeActionsFor } from "./code-actions.js";
 import { fileUri, toLspDiagnostic, toRange } from "./to-lsp.js";
 
@@ -88,12 +96,27 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   /** Open buffers by absolute path (what the engine and the whole-agent analysis read first). */
   const overlays = new Map<string, OverlayFile>();
   const host = createOverlayHost(base, overlays);
-  // On the real file system the engine checks its cached results with a stat per file, and
-  // trusts the disk for DISK_RECHECK_MS: changes behind the editor's back come in through the
-  // file watchers (filesChanged), which make it ask again at once.
-  const engine = options.engine ?? createEditorEngine(options.host ? { host: base } : { diskRecheckMs: DISK_RECHECK_MS });
   const log = (error: unknown): void => connection.console.error(`assembly-line: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  const runner = options.runner ?? createAgentAnalysisRunner(base, log);
+  /** The per-file engine and the whole-agent runner: undefined until {@link ready} has loaded them. */
+  let engine: EditorEngine | undefined = options.engine;
+  let runner: AgentAnalysisRunner | undefined = options.runner;
+  let loading: Promise<void> | undefined;
+  /**
+   * Loads the engine and the runner (their modules hold the compiler front end) once; every
+   * handler that needs them awaits this. Started right after `initialize` is answered, or by
+   * the first handler that needs them. A failed load rejects; the handlers that wait log it.
+   */
+  const ready = (): Promise<void> =>
+    (loading ??= (async () => {
+      const [engineModule, runnerModule] = await Promise.all([engine ? undefined : import("../engine/index.js"), runner ? undefined : import("./agent-runner.js")]);
+      // On the real file system the engine checks its cached results with a stat per file, and
+      // trusts the disk for DISK_RECHECK_MS: changes behind the editor's back come in through the
+      // file watchers (filesChanged), which make it ask again at once.
+      engine ??= engineModule!.createEditorEngine(options.host ? { host: base } : { diskRecheckMs: DISK_RECHECK_MS });
+      runner ??= runnerModule!.createAgentAnalysisRunner(base, log);
+    })());
+  /** The per-file pass that is scheduled or running, settled when it ends (the whole-agent analysis waits for it). */
+  let filePass: { readonly done: Promise<void>; readonly end: () => void } | undefined;
   const agents = new Map<string, AgentState>();
   /** Last diagnostics sent per URI (to clear stale ones and skip repeats). */
   const published = new Map<string, LspDiagnostic[]>();
@@ -128,11 +151,11 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     return state;
   };
   /** True for an open file the per-file engine answers for. */
-  const byEngine = (file: string): boolean => overlays.has(file) && engine.isCandidate(file);
+  const byEngine = (file: string): boolean => overlays.has(file) && engine !== undefined && engine.isCandidate(file);
 
   /** Our diagnostics for `file` now: the engine's for open files it covers, else the agent's last analysis. */
   const diagnosticsOf = (file: string): LspDiagnostic[] => {
-    if (byEngine(file)) return engine.analyzeFile(file, overlays).diagnostics.map(toLspDiagnostic);
+    if (byEngine(file)) return engine!.analyzeFile(file, overlays).diagnostics.map(toLspDiagnostic);
     const root = findAgentRoot(host, file);
     return (root === undefined ? [] : (agentOf(root).byFile.get(file) ?? [])).map(toLspDiagnostic);
   };
@@ -155,20 +178,46 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     else pushedToPullClient.delete(uri);
   };
 
-  /** The per-file pass: every open file the engine covers (cached, so unaffected files cost little). */
+  /**
+   * The per-file pass: every open file the engine covers (cached, so unaffected files cost
+   * little). Before the engine has loaded it runs again once it has.
+   */
   const analyzeOpenFiles = guarded(undefined, () => {
     fileTimer = undefined;
-    for (const file of [...overlays.keys()].sort()) {
-      if (!byEngine(file)) continue;
-      try {
-        publish(file, diagnosticsOf(file), edited.has(file));
-      } catch (error) {
-        log(error);
-      }
+    if (engine === undefined) {
+      ready().then(() => {
+        if (!fileTimer && !closed) scheduleFilePass();
+      }, log);
+      return;
     }
-    edited.clear();
-    watchEngineFolders();
+    try {
+      for (const file of [...overlays.keys()].sort()) {
+        if (!byEngine(file)) continue;
+        try {
+          publish(file, diagnosticsOf(file), edited.has(file));
+        } catch (error) {
+          log(error);
+        }
+      }
+      edited.clear();
+      watchEngineFolders();
+    } finally {
+      const pass = filePass;
+      filePass = undefined;
+      pass?.end();
+    }
   });
+
+  /** Schedules the per-file pass {@link LanguageServerOptions.fileDelayMs} from now (a burst of changes is analysed once). */
+  function scheduleFilePass(): void {
+    if (fileTimer) clearTimeout(fileTimer);
+    if (!filePass) {
+      let end = (): void => {};
+      const done = new Promise<void>((resolve) => (end = resolve));
+      filePass = { done, end };
+    }
+    fileTimer = setTimeout(analyzeOpenFiles, fileDelay);
+  }
 
   /**
    * Files or folders were created, changed or deleted (reported by the client's file watchers
@@ -176,15 +225,15 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
    * analysed again, and so are the open files.
    */
   const filesChanged = (files: readonly string[]): void => {
-    engine.filesChanged(files);
+    // An engine that has not loaded yet has learnt nothing to forget.
+    engine?.filesChanged(files);
     const roots = new Set<string>();
     for (const file of files) {
       const root = findAgentRoot(host, file);
       if (root !== undefined) roots.add(root);
     }
     for (const root of roots) scheduleAgent(root);
-    if (fileTimer) clearTimeout(fileTimer);
-    fileTimer = setTimeout(analyzeOpenFiles, fileDelay);
+    scheduleFilePass();
   };
 
   /**
@@ -193,7 +242,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
    * would select a plugin), feeding {@link filesChanged}.
    */
   const watchEngineFolders = (): void => {
-    if (clientWatches || closed) return;
+    if (clientWatches || closed || engine === undefined) return;
     for (const { folder, recursive } of engine.foldersToWatch()) {
       if (watchers.has(folder)) continue;
       // Not what compile writes (.assemblyline/: the artifact and the analysis cache) nor what it never reads.
@@ -231,8 +280,12 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     state.again = false;
     state.running = (async () => {
       try {
+        await ready();
+        // The open files' own diagnostics first: on a cold process the worker's start would share the CPU with them.
+        while (filePass) await filePass.done;
+        if (closed) return;
         const previous = state.byFile;
-        state.byFile = await runner.analyze(root, new Map([...overlays].filter(([file]) => isInside(root, file))));
+        state.byFile = await runner!.analyze(root, new Map([...overlays].filter(([file]) => isInside(root, file))));
         state.analysed = true;
         const files = new Set([...previous.keys(), ...state.byFile.keys()]);
         for (const file of [...files].sort()) if (!byEngine(file)) publish(file, diagnosticsOf(file));
@@ -263,8 +316,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     if (!overlays.has(file) && pushedToPullClient.delete(document.uri)) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
     overlays.set(file, { text: document.getText(), version: String(document.version) });
     edited.add(file);
-    if (fileTimer) clearTimeout(fileTimer);
-    fileTimer = setTimeout(analyzeOpenFiles, fileDelay);
+    scheduleFilePass();
     const root = findAgentRoot(host, file);
     if (root !== undefined) scheduleAgent(root);
   });
@@ -273,6 +325,9 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     pull = params.capabilities.textDocument?.diagnostic !== undefined;
     refreshSupported = params.capabilities.workspace?.diagnostics?.refreshSupport === true;
     clientWatches = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    // The analyses load once this answer is on its way (the reply is written from a setImmediate
+    // queued after this one), while the client sends `initialized` and its first `didOpen`.
+    setImmediate(() => setImmediate(() => void ready().catch(() => {})));
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -322,6 +377,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     try {
       const file = fileOf(params.textDocument.uri);
       if (!file) return report([]);
+      await ready();
       if (!byEngine(file)) {
         const root = findAgentRoot(host, file);
         const state = root === undefined ? undefined : agentOf(root);
@@ -339,24 +395,29 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     }
   });
 
-  connection.onCodeAction(
-    guarded([] as CodeAction[], (params) => {
+  connection.onCodeAction(async (params): Promise<CodeAction[]> => {
+    try {
+      await ready();
       const document = documents.get(params.textDocument.uri);
       const file = fileOf(params.textDocument.uri);
       if (!document || !file) return [];
       const root = findAgentRoot(host, file);
       if (!byEngine(file)) return codeActionsFor(document, params.context.diagnostics, root);
-      const fixes = engine.codeFixesAt(file, document.offsetAt(params.range.start), document.offsetAt(params.range.end), overlays);
+      const fixes = engine!.codeFixesAt(file, document.offsetAt(params.range.start), document.offsetAt(params.range.end), overlays);
       const lockActions = codeActionsFor(document, params.context.diagnostics, root).filter((action) => action.command !== undefined);
       return [...fixes.map((fix) => toCodeAction(fix, uriOf, params.context.diagnostics)), ...lockActions];
-    }),
-  );
+    } catch (error) {
+      log(error);
+      return [];
+    }
+  });
 
   connection.onExecuteCommand(async (params) => {
     const root = params.command === COMPILE_COMMAND && typeof params.arguments?.[0] === "string" ? params.arguments[0] : undefined;
     if (root === undefined) return undefined;
     try {
       // The real compile on the files on disk, as the CLI would run it: it writes plugins.lock and the artifact.
+      const { compileAgent } = await import("../../build/compile.js");
       const result = await compileAgent({ root });
       if (!result.ok) {
         const errors = result.diagnostics.filter((d) => d.severity === "error").length;
@@ -372,7 +433,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
 
   connection.onShutdown(async () => {
     closed = true;
-    runner.close();
+    runner?.close();
     const stopping = [...watchers.values()];
     watchers.clear();
     await Promise.all(stopping.map(async (watcher) => (await watcher)?.close()));

@@ -53,8 +53,8 @@ const EXPECTED: Record<string, string[]> = {
   "packaging.mjs": ["packaging.bundle"],
   "search.mjs": ["search.tool-search"],
   "providers.mjs": ["providers.families", "providers.all", "providers.phase-share.families", "providers.phase-share.all"],
-  "lsp.mjs": ["lsp.typing", "lsp.pauses"],
-  "editor.mjs": ["editor.entry", "editor.ordinary"],
+  "lsp.mjs": ["lsp.typing", "lsp.pauses", "lsp.first.initialize", "lsp.first.diagnostics"],
+  "editor.mjs": ["editor.entry", "editor.ordinary", "editor.first"],
   "scale.mjs": [
     "scale.fixed-cost",
     "scale.2x10.compile-no-package",
