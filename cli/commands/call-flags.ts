@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import * as tty from "node:tty";
 import { cliCommandPrefix } from "../../common/cli-command.js";
+import { didYouMeanHint } from "../../common/did-you-mean.js";
 import { parseJsonText } from "../../common/json-text.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { runtimeError } from "../../runtime-min/errors.js";
@@ -88,9 +89,13 @@ export function parseConfig(pairs: readonly string[]): Record<string, string> {
   return config;
 }
 
+/**
+ * The `--execution` flag's mode (`sandbox` when absent). Throws AL8042 for any other value, with
+ * "Did you mean …?" for a near miss (`drect`), else the catalogue's hint naming both modes.
+ */
 export function parseExecution(value: string | undefined): "sandbox" | "direct" {
   if (value === undefined || value === "sandbox" || value === "direct") return value ?? "sandbox";
-  throw runtimeError(Diagnostics.ExecutionFlagInvalid, "", [value]);
+  throw runtimeError(Diagnostics.ExecutionFlagInvalid, "", [value], didYouMeanHint(value, ["sandbox", "direct"]));
 }
 
 /** The host-limit flags of `call` and `approve` and the `RuntimeOptions` field each sets. */

@@ -216,6 +216,7 @@ export const RuntimeMessages = defineMessages({
     code: "AL8042",
     severity: "error",
     message: "--execution '{0}' is not one of: sandbox, direct.",
+    hint: "Leave the flag out to run tools in the sandbox (the default), or pass --execution direct for reviewed code that may run in the host process.",
     docs: "The host chooses where authored tools run: `sandbox` (default) or `direct` for reviewed code in its trusted computing base (seed \"Execution Model\").",
   },
   PageFlagInvalid: {
