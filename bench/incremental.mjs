@@ -23,18 +23,17 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { generateAgent } from "./generate-agent.mjs";
+import { parseBenchArgs } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// --help/-h and unknown flags: bench/lib.mjs (parseBenchArgs).
+const { values } = parseBenchArgs({ runs: { type: "string" }, plugins: { type: "string" }, tools: { type: "string" } });
 const cli = path.join(here, "..", "dist", "bin", "assembly-line.cjs");
 if (!fs.existsSync(cli)) {
   console.error("bench/incremental.mjs: dist/bin/assembly-line.cjs is missing; run `npm run build` first.");
   process.exit(2);
 }
-const { values } = parseArgs({
-  options: { runs: { type: "string" }, plugins: { type: "string" }, tools: { type: "string" }, quick: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
-});
 const quick = values.quick;
 const runs = Number(values.runs ?? (quick ? 1 : 5));
 const plugins = Number(values.plugins ?? (quick ? 2 : 200));

@@ -24,10 +24,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import * as esbuild from "esbuild";
-import { emit, ratioFigure, summarizeMs } from "./lib.mjs";
+import { emit, parseBenchArgs, ratioFigure, summarizeMs } from "./lib.mjs";
 
+// --help/-h and unknown flags: bench/lib.mjs (parseBenchArgs).
+const { values } = parseBenchArgs({ tools: { type: "string", default: "2000" }, runs: { type: "string", default: "9" } });
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(repo, "dist");
 if (!fs.existsSync(path.join(dist, "packaging", "index.js"))) {
@@ -35,9 +36,6 @@ if (!fs.existsSync(path.join(dist, "packaging", "index.js"))) {
   process.exit(2);
 }
 const { bundleTools, buildOptions, planBundles, locateAuthoringCore } = await import(path.join(dist, "packaging", "index.js"));
-const { values } = parseArgs({
-  options: { tools: { type: "string", default: "2000" }, runs: { type: "string", default: "9" }, quick: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
-});
 const toolCount = values.quick ? 100 : Number(values.tools);
 const runs = values.quick ? 1 : Number(values.runs);
 const PLUGINS = 40;

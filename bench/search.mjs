@@ -22,19 +22,15 @@
  */
 import "./clean-env.mjs";
 import { performance } from "node:perf_hooks";
-import { createToolSearchIndex } from "../dist/runtime-min/search/index.js";
-import { emit, ratioFigure } from "./lib.mjs";
+import { emit, parseBenchArgs, ratioFigure } from "./lib.mjs";
 import { seededRandom } from "./seeded-random.mjs";
 
-function argument(name, fallback) {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-}
-const QUICK = process.argv.includes("--quick");
-const TOOL_COUNT = argument("tools", QUICK ? 1_000 : 10_000);
-const QUERY_COUNT = argument("queries", QUICK ? 100 : 1_000);
-const SEED = argument("seed", 42);
-const JSON_OUTPUT = process.argv.includes("--json");
+// --help/-h and unknown flags: bench/lib.mjs (parseBenchArgs).
+const { quick: QUICK, json: JSON_OUTPUT, values } = parseBenchArgs({ tools: { type: "string" }, queries: { type: "string" }, seed: { type: "string" } });
+const TOOL_COUNT = Number(values.tools ?? (QUICK ? 1_000 : 10_000));
+const QUERY_COUNT = Number(values.queries ?? (QUICK ? 100 : 1_000));
+const SEED = Number(values.seed ?? 42);
+const { createToolSearchIndex } = await import("../dist/runtime-min/search/index.js");
 
 const random = seededRandom(SEED);
 const pick = (list) => list[Math.floor(random() * list.length)];

@@ -14,9 +14,18 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseScriptArgs } from "./lib.mjs";
 
-const dist = path.resolve(process.argv[2] ?? "dist");
-const calls = Number(process.argv[3] ?? 40);
+const USAGE = `Usage: node bench/shell-start.mjs [distDir = dist] [calls = 40]   (npm run build first)
+
+The CPU of one isolated shell command's start (execInWorkspace of \`true\`), one JSON line.
+
+Options:
+  -h, --help       print this and exit
+`;
+const { positionals } = parseScriptArgs({ script: "bench/shell-start.mjs", usage: USAGE, options: {}, allowPositionals: true });
+const dist = path.resolve(positionals[0] ?? "dist");
+const calls = Number(positionals[1] ?? 40);
 const load = (file) => import(pathToFileURL(path.join(dist, file)).href);
 const { execInWorkspace, ensureWorkspace } = await load("runtime-min/execution/workspace.js");
 const { probeShellIsolation } = await load("runtime-min/sandbox/shell-isolation.js");

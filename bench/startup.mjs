@@ -29,18 +29,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { parseBenchArgs } from "./lib.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { values } = parseArgs({
-  options: {
-    runs: { type: "string" },
-    quick: { type: "boolean", default: false },
-    dist: { type: "string" },
-    baseline: { type: "string" },
-    json: { type: "boolean", default: false },
-  },
-});
+// --help/-h and unknown flags: bench/lib.mjs (parseBenchArgs).
+const { values } = parseBenchArgs({ runs: { type: "string" }, dist: { type: "string" }, baseline: { type: "string" } });
 // --quick: one round after the warm-up pass (a smoke check of the script; its numbers mean nothing).
 const runs = Number(values.runs ?? (values.quick ? 1 : 15));
 const dist = values.dist ? path.resolve(values.dist) : path.join(repo, "dist");

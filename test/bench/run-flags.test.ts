@@ -31,7 +31,7 @@ describe("bench/run.mjs flags", () => {
 });
 
 describe("the other scripts of the shared flags", () => {
-  it.each(["compile.mjs", "scale.mjs"])("%s: --help prints its usage, an unknown flag is exit 2", (script) => {
+  it.each(["compile.mjs", "scale.mjs", "incremental.mjs", "packaging.mjs", "startup.mjs", "search.mjs", "editor.mjs", "lsp.mjs", "providers.mjs"])("%s: --help prints its usage, an unknown flag is exit 2", (script) => {
     const help = run(script, "--help");
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(new RegExp(`^Usage: node bench/${script.replace(".", "\\.")} `));
