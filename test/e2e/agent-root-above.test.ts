@@ -94,6 +94,25 @@ describe("AL1001 inside an agent", () => {
     expect(nowhere.stderr).toContain("error AL1024: The agent root 'nowhere' does not exist.");
   });
 
+  it("names the agent below a folder that holds one, typed root and all (README trial of 6 December, C4)", () => {
+    const above = path.dirname(root);
+    const printed = printedCli(above);
+    expect(hintOf(runCli(["compile"], { cwd: above }).stderr)).toBe(`The agent below this folder is agent (the folder with its agent.md): run \`${printed} compile agent\`.`);
+    expect(hintOf(runCli(["tools", "."], { cwd: above }).stderr)).toBe(`The agent below this folder is agent (the folder with its agent.md): run \`${printed} tools agent\`.`);
+  });
+
+  it("lists the agents two folders below, never inside node_modules, dot folders or an agent's own subagents", () => {
+    const repo = tempDir("al-agents-below-");
+    for (const dir of ["examples/b", "examples/a", "examples/a/subagents/child", "node_modules/pkg", ".hidden/x", "deep/er/still"]) {
+      fs.mkdirSync(path.join(repo, dir), { recursive: true });
+      fs.writeFileSync(path.join(repo, dir, "agent.md"), "---\ncapabilities: {}\n---\n");
+    }
+    const printed = printedCli(repo);
+    const run = runCli(["compile", "--no-package"], { cwd: repo });
+    expect(run.status).toBe(1);
+    expect(hintOf(run.stderr)).toBe(`Agents below this folder: examples/a, examples/b (each a folder with its agent.md). Pass one as the agent root, e.g. \`${printed} compile examples/a --no-package\`.`);
+  });
+
   it("keeps the init hint where no folder above has an agent.md", () => {
     const lonely = tempDir("al-no-agent-");
     expect(hintOf(runCli(["compile"], { cwd: lonely }).stderr)).toContain(`\`${printedCli(lonely)} init <dir>\` writes a starting agent`);
