@@ -50,7 +50,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL2008: "Duplicate key 'mcpServers': only the last occurrence is used.",
   AL2009: "'mcp.json' must be a regular file, but it is a directory; MCP is disabled for this plugin (Agent Plugins v1 §4.1, §6.2, §7.2.2).",
   AL2101: "plugin.json must contain a JSON object at the top level, but it contains an array; the plugin is rejected (Agent Plugins v1 §5.2).",
-  AL2102: "Unknown top-level field 'extra' in plugin.json is ignored (Agent Plugins v1 §5.2: the manifest schema is closed).",
+  AL2102: "Unknown top-level field 'extra' in plugin.json is ignored: the manifest schema is closed, and a client reports each unknown field and keeps loading, so this is a warning (Agent Plugins v1 §5.2).",
   AL2103: "plugin.json is missing the required field 'name'; the plugin is rejected (Agent Plugins v1 §5.3).",
   AL2104: "plugin.json $schema 'https://agent-plugins.org/schemas/2.0.0/plugin.schema.json' targets Agent Plugins 2.0.0, which this toolchain does not support (it supports 1.0.0); the plugin is rejected (Agent Plugins v1 §5.2).",
   AL2105: "'keywords[1]' in plugin.json must be a string, but it is a number; the plugin is rejected (Agent Plugins v1 §5.2).",

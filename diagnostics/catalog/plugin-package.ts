@@ -86,7 +86,7 @@ export const PluginPackageMessages = defineMessages({
   ManifestUnknownField: {
     code: "AL2102",
     severity: "warning",
-    message: "Unknown top-level field '{0}' in plugin.json is ignored (Agent Plugins v1 §5.2: the manifest schema is closed).",
+    message: "Unknown top-level field '{0}' in plugin.json is ignored: the manifest schema is closed, and a client reports each unknown field and keeps loading, so this is a warning (Agent Plugins v1 §5.2).",
     hint: "Move client-specific data under \"extensions\", keyed by a reverse-domain namespace (§8.1).",
     docs: "Clients MUST report and ignore each unknown top-level field, assign it no meaning, and keep loading (Agent Plugins v1 §5.2).",
   },

@@ -13,6 +13,10 @@ describe("encodings and line ends", () => {
     const pkg = load({ "plugin.json": `\uFEFF{\r\n  "$schema": "${PLUGIN_SCHEMA}",\r\n  "name": "demo", "extra": 1\r\n}\r\n` });
     expect(pkg.rejected).toBe(false);
     expectDiagnostic(pkg, { code: "AL2102", file: "plugin.json", line: 3, column: 19, path: "extra" });
+    // Why a closed schema's unknown field is only a warning (README trial of 6 December, C5).
+    expect(pkg.diagnostics.find((d) => d.code === "AL2102")?.message).toBe(
+      "Unknown top-level field 'extra' in plugin.json is ignored: the manifest schema is closed, and a client reports each unknown field and keeps loading, so this is a warning (Agent Plugins v1 §5.2).",
+    );
     const firstLine = load({ "plugin.json": `\uFEFF{"extra": 1, "$schema": "${PLUGIN_SCHEMA}", "name": "demo"}` });
     expectDiagnostic(firstLine, { code: "AL2102", file: "plugin.json", line: 1, column: 2, path: "extra" });
   });
