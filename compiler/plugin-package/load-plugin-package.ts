@@ -13,7 +13,8 @@
 import * as path from "node:path";
 import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { fileStart } from "../../common/positions.js";
+import { didYouMean } from "../../common/did-you-mean.js";
+import { fileStart, folderStart } from "../../common/positions.js";
 import type { CompilerHost } from "../../common/host.js";
 import type { PluginPackage } from "../model.js";
 import { findExtensionEntry } from "./extension-directory.js";
@@ -37,7 +38,11 @@ export function loadPluginPackage(host: CompilerHost, pluginRoot: string): Plugi
   const rootReal = host.realpath(root);
   if (rootReal === undefined || host.kind(rootReal) !== "directory") {
     const problem = rootReal === undefined ? (host.kind(root) === "symlink" ? "is a broken symbolic link" : "does not exist") : "is not a directory";
-    return rejectedPackage(root, undefined, undefined, [createDiagnostic(Diagnostics.PluginRootNotDirectory, fileStart(root), [root, problem])]);
+    // A root that is not there is named as the folder it was meant to be (`plugins/helo/`, not
+    // `plugins/helo:1:1`), with a near-miss sibling folder when there is one (README trial of 6 December, C9).
+    const missing = problem === "does not exist";
+    const nearMiss = missing ? siblingFolderHint(host, root) : undefined;
+    return rejectedPackage(root, undefined, undefined, [createDiagnostic(Diagnostics.PluginRootNotDirectory, missing ? folderStart(root) : fileStart(root), [root, problem], nearMiss === undefined ? {} : { hint: nearMiss })]);
   }
   const manifest = loadManifest(host, root, rootReal);
   if (manifest.rejected) return rejectedPackage(root, manifest.name, manifest.version, manifest.diagnostics);
@@ -80,4 +85,14 @@ function rejectedPackage(root: string, name: string | undefined, version: string
     skippedMcpServers: [],
     diagnostics: sortDiagnostics(diagnostics),
   };
+}
+
+/**
+ * "Did you mean '<sibling>'?" for a plugin root that does not exist when a folder beside it has
+ * a near-miss name (`plugins/helo` for `plugins/hello`), else `undefined`.
+ */
+function siblingFolderHint(host: CompilerHost, root: string): string | undefined {
+  const siblings = host.readDirectory(path.dirname(root))?.filter((entry) => entry.kind === "directory" || entry.kind === "symlink").map((entry) => entry.name) ?? [];
+  const near = didYouMean(path.basename(root), siblings, {}, 2);
+  return near === undefined ? undefined : `Did you mean '${near}', the folder beside it? Pass the directory that contains plugin.json.`;
 }

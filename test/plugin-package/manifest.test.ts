@@ -1,4 +1,5 @@
 /** plugin.json (Agent Plugins v1 §5): one test per diagnostic code, with exact positions. */
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { mapManifestSchemaIssues } from "../../compiler/plugin-package/manifest.js";
@@ -23,9 +24,14 @@ describe("plugin.json", () => {
     const missing = loadPluginPackage(createMemoryHost({ "/work/other/plugin.json": MANIFEST }), ROOT);
     expect(missing.rejected).toBe(true);
     expect(missing.mcpStatus).toBe("not-discovered");
-    expect(missing.diagnostics.map((d) => [d.code, d.file, d.line, d.column])).toEqual([["AL2001", ROOT, 1, 1]]);
+    // A root that is not there is the folder it was meant to be (plugins/helo/, not plugins/helo:1:1; README trial of 6 December, C9).
+    expect(missing.diagnostics.map((d) => [d.code, d.file, d.line, d.column])).toEqual([["AL2001", `${ROOT}/`, 1, 1]]);
+    expect(missing.diagnostics[0]?.hint).toBe("Pass the directory that contains plugin.json.");
     const file = loadPluginPackage(createMemoryHost({ [ROOT]: "not a directory" }), ROOT);
-    expect(file.diagnostics.map((d) => d.message)).toEqual([`The plugin root '${ROOT}' is not a directory, so no plugin can be loaded from it.`]);
+    expect(file.diagnostics.map((d) => [d.message, d.file])).toEqual([[`The plugin root '${ROOT}' is not a directory, so no plugin can be loaded from it.`, ROOT]]);
+    // A near-miss folder beside a missing root is named.
+    const typo = loadPluginPackage(createMemoryHost({ [`${path.dirname(ROOT)}/hello/plugin.json`]: MANIFEST }), `${path.dirname(ROOT)}/helo`);
+    expect(typo.diagnostics.map((d) => [d.code, d.file, d.hint])).toEqual([["AL2001", `${path.dirname(ROOT)}/helo/`, "Did you mean 'hello', the folder beside it? Pass the directory that contains plugin.json."]]);
   });
 
   it("AL2002: a missing plugin.json rejects the plugin", () => {
