@@ -1,7 +1,9 @@
 /**
  * Static analysis of `ai.assemblyline/index.{ts,mts,js,mjs}` entries and tool definition
- * modules (DESIGN §1 and §3, issue 2 item 3). Syntax only: one reused ts-morph Project with an
- * in-memory file system, no type checker, no Program; plugin code is never imported or run.
+ * modules (DESIGN §1 and §3, issue 2 item 3). Syntax only: `ts.createSourceFile` of the
+ * TypeScript that ts-morph embeds, through one {@link SourceStore} (in the CLI bundle, a copy cut
+ * to the parser: scripts/trim-typescript.mjs); no type checker, no Program; plugin code is never
+ * imported or run.
  *
  * Files are read only through {@link CompilerHost.read}, so an editor can pass unsaved
  * buffers. Results are kept per file and reused while neither the file nor anything it
