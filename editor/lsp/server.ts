@@ -96,7 +96,14 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   /** Open buffers by absolute path (what the engine and the whole-agent analysis read first). */
   const overlays = new Map<string, OverlayFile>();
   const host = createOverlayHost(base, overlays);
-  const log = (error: unknown): void => connection.console.error(`assembly-line: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  /** Logs a failure to the client; never throws (the connection may be gone: an analysis can fail after the client left). */
+  const log = (error: unknown): void => {
+    try {
+      connection.console.error(`assembly-line: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    } catch {
+      // No client to tell.
+    }
+  };
   /** The per-file engine and the whole-agent runner: undefined until {@link ready} has loaded them. */
   let engine: EditorEngine | undefined = options.engine;
   let runner: AgentAnalysisRunner | undefined = options.runner;

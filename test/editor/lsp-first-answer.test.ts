@@ -66,7 +66,7 @@ function startInProcess(options: LanguageServerOptions = { agentDelayMs: 0 }, ev
     client.dispose();
     server.dispose();
   });
-  return { client, state };
+  return { client, server, state };
 }
 
 describe("the language server's first answers", () => {
@@ -124,5 +124,41 @@ describe("the language server's first answers", () => {
     await analysing;
     expect(events).toEqual(["published index.ts", "whole-agent analysis"]);
     await client.sendRequest("shutdown");
+  });
+
+  // A whole `npm test` of 6 December: the connection was disposed while an analysis ran; the
+  // analysis failed, and logging its failure to the gone client threw an unhandled rejection.
+  it("an analysis that fails after the connection is gone is not an unhandled rejection", async () => {
+    const root = writeLspAgent();
+    const entry = path.join(root, ENTRY);
+    let fail = (): void => {};
+    const failing = new Promise<void>((resolve) => (fail = resolve));
+    let started = (): void => {};
+    const analysing = new Promise<void>((resolve) => (started = resolve));
+    const runner = {
+      analyze: async () => {
+        started();
+        await failing;
+        throw new Error("the agent went away");
+      },
+      close: () => {},
+    };
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown): void => void rejections.push(reason);
+    process.on("unhandledRejection", onRejection);
+    try {
+      const { client, server } = startInProcess({ agentDelayMs: 0, runner });
+      await client.sendRequest("initialize", { processId: process.pid, rootUri: uriOf(root), capabilities: {} });
+      await client.sendNotification("initialized", {});
+      await client.sendNotification("textDocument/didOpen", { textDocument: { uri: uriOf(entry), languageId: "typescript", version: 1, text: AGENT_FILES[ENTRY] } });
+      await analysing;
+      client.dispose();
+      server.dispose();
+      fail();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off("unhandledRejection", onRejection);
+    }
+    expect(rejections).toEqual([]);
   });
 });
