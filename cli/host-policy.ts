@@ -7,6 +7,7 @@
 import * as path from "node:path";
 import { loadProjectConfig } from "../build/project-config/load-project-config.js";
 import { shownFile, type ProjectConfig } from "../build/project-config/types.js";
+import { fileStart } from "../common/positions.js";
 import { relativizeDiagnostic } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -39,6 +40,8 @@ export interface HostPolicy {
     readonly network?: "host" | "none";
   };
   readonly config: ProjectConfig;
+  /** The agent root, absolute: the diagnostics' files are relative to it. */
+  readonly root: string;
 }
 
 /**
@@ -65,6 +68,7 @@ export async function resolveHostPolicy(root: string, flags: HostPolicyFlags): P
       ...(host.network !== undefined ? { network: host.network } : {}),
     },
     config: loaded.config,
+    root: absolute,
   };
 }
 
@@ -98,6 +102,8 @@ export interface DirectLimitFlags {
  * the two ways out; set by the project configuration (`host.memoryMb`, `host.network: "none"`,
  * no flag over them) they come back as warnings AL8066, and the call runs. Nothing under the
  * sandbox. README trial of 6 December: both were dropped silently. The one place this rule is.
+ * AL8066 is reported at the first such key of the configuration file (the file's start for a
+ * configuration that is code), relative to the agent root.
  */
 export function directExecutionProblems(policy: HostPolicy, execution: "sandbox" | "direct", flags: HostPolicyFlags & DirectLimitFlags): Diagnostic[] {
   if (execution !== "direct") return [];
@@ -110,5 +116,8 @@ export function directExecutionProblems(policy: HostPolicy, execution: "sandbox"
   const host = policy.config.host;
   const configured = [...(flags.network === undefined && host.network === "none" ? ['host.network "none"'] : []), ...(host.memoryMb !== undefined ? [`host.memoryMb ${host.memoryMb}`] : [])];
   if (configured.length === 0) return [];
-  return [createDiagnostic(Diagnostics.DirectExecutionLimitConfig, { file: "", line: 1, column: 1 }, [configFile, configured.join(" and "), flags.execution === "direct" ? "--execution direct" : 'host.execution "direct"'])];
+  const keys = policy.config.hostKeys;
+  const at = (flags.network === undefined && host.network === "none" ? keys?.network : undefined) ?? (host.memoryMb !== undefined ? keys?.memoryMb : undefined) ?? fileStart(policy.config.file ?? "");
+  const warning = createDiagnostic(Diagnostics.DirectExecutionLimitConfig, at, [configFile, configured.join(" and "), flags.execution === "direct" ? "--execution direct" : 'host.execution "direct"']);
+  return [at.file === "" ? warning : relativizeDiagnostic(warning, policy.root, path.relative)];
 }

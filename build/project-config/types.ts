@@ -3,6 +3,7 @@
  * `schemas/assembly-line.config.schema.json`; docs: `docs/configuration.md`).
  */
 import * as path from "node:path";
+import type { SourceLocation } from "../../common/positions.js";
 
 /** A severity setting of `rules`, as in ESLint. */
 export type RuleSetting = "off" | "warn" | "error";
@@ -35,6 +36,12 @@ export interface ProjectConfig {
   readonly targets?: readonly string[];
   /** Token budget of the model's starting tool snapshot (consumed by the provider profiles). */
   readonly tokenBudget?: number;
+  /**
+   * Where each key of `host` is written (its key's span, absolute `file`), for the warnings a
+   * host command reports about a setting it cannot apply (AL8066); absent for a configuration
+   * that is code (JavaScript/TypeScript), which has no locations.
+   */
+  readonly hostKeys?: Readonly<Partial<Record<keyof HostPolicyDefaults, SourceLocation>>>;
 }
 
 /** The configuration when there is none. */

@@ -56,15 +56,18 @@ export function validateProjectConfig(file: string, value: unknown, source: Conf
   diagnostics.push(...checkRules(rules, at));
   if (diagnostics.length > 0) return { config: { rules: {}, host: {} }, diagnostics: sortDiagnostics(diagnostics) };
   const dir = path.dirname(file);
+  const host = (raw["host"] ?? {}) as HostPolicyDefaults;
+  const hostKeys = source.located ? Object.fromEntries(Object.keys(host).map((key) => [key, at(childPointer("/host", key), true)])) : undefined;
   const config: ProjectConfig = {
     file,
     rules,
-    host: (raw["host"] ?? {}) as HostPolicyDefaults,
+    host,
     ...(raw["format"] !== undefined ? { format: raw["format"] as ProjectConfig["format"] & string } : {}),
     ...(typeof raw["outDir"] === "string" ? { outDir: path.resolve(dir, raw["outDir"]) } : {}),
     ...(typeof raw["maxWarnings"] === "number" ? { maxWarnings: raw["maxWarnings"] } : {}),
     ...(Array.isArray(raw["targets"]) ? { targets: raw["targets"] as string[] } : {}),
     ...(typeof raw["tokenBudget"] === "number" ? { tokenBudget: raw["tokenBudget"] } : {}),
+    ...(hostKeys ? { hostKeys } : {}),
   };
   return { config, diagnostics: [] };
 }

@@ -141,13 +141,19 @@ describe("host limits direct execution cannot apply", () => {
 
   it("from the project configuration they are a warning (AL8066) and the call runs", () => {
     const config = path.join(agent.root, "direct-limits.config.json");
-    fs.writeFileSync(config, JSON.stringify({ host: { network: "none", memoryMb: 256 } }));
+    fs.writeFileSync(config, '{\n  "host": {\n    "memoryMb": 256,\n    "network": "none"\n  }\n}\n');
     try {
       const ran = cli("call", "echo", agent.root, "--input", '{"message":"x"}', "--execution", "direct", "--project-config", config, "--format", "json");
       expect(ran.code, ran.stdout).toBe(0);
-      expect(ran.json.diagnostics).toEqual([expect.objectContaining({ code: "AL8066", severity: "warning" })]);
+      // At the first of the keys it names, in the configuration file, relative to the agent root
+      // (the last new-user trial: it was reported without a file or line).
+      expect(ran.json.diagnostics).toEqual([expect.objectContaining({ code: "AL8066", severity: "warning", file: "direct-limits.config.json", line: 4, column: 5 })]);
       expect(ran.json.diagnostics[0].message).toContain('sets host.network "none" and host.memoryMb 256, which direct execution (--execution direct) does not apply');
-      expect(ran.stderr).toMatch(/^warning AL8066: /);
+      expect(ran.stderr).toMatch(/^direct-limits\.config\.json:4:5 - warning AL8066: /);
+      // Only the memory limit: at its key.
+      fs.writeFileSync(config, '{\n  "host": {\n    "memoryMb": 256,\n    "network": "none"\n  }\n}\n');
+      const memory = cli("call", "echo", agent.root, "--input", '{"message":"x"}', "--execution", "direct", "--network", "host", "--project-config", config, "--format", "json");
+      expect(memory.json.diagnostics).toEqual([expect.objectContaining({ code: "AL8066", file: "direct-limits.config.json", line: 3, column: 5 })]);
       // Given on the command line over the configuration's, the flag's own rule applies.
       const flagged = cli("call", "echo", agent.root, "--input", '{"message":"x"}', "--execution", "direct", "--network", "none", "--project-config", config, "--format", "json");
       expect(flagged.code).toBe(2);
