@@ -4,7 +4,7 @@
  * policy must equal the descriptor's, which is what the model sees and the lock records.
  */
 import * as path from "node:path";
-import { createDiagnostic, type Diagnostic, type SourceLocation } from "../../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic, type RelatedLocation, type SourceLocation } from "../../diagnostics/diagnostic.js";
 import { formatPropertyPath } from "../../common/property-path.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json-value.js";
@@ -70,6 +70,22 @@ export function checkDrift(input: DriftInput): Diagnostic[] {
     }
   }
   return diagnostics;
+}
+
+/**
+ * The definition's place to name beside a descriptor's inputSchema errors (AL4017–AL4025) when
+ * `defineTool({...})` in the definition module says the very same schema: the same mistake is
+ * then written twice, and the drift check, which compares only a sound descriptor, would not
+ * report the second copy until the first is fixed (new-user trial of 6 December, C8: a
+ * `type: "strng"` in both `index.ts` and `hello.ts` was reported in `index.ts` alone).
+ *
+ * @returns the related location (the definition's inputSchema), or `undefined` when the export
+ *   has no statically readable inputSchema or it differs from the descriptor's.
+ */
+export function sameSchemaInDefinition(analysis: DefinitionAnalysis, exportName: string, descriptorSchema: JsonValue | undefined): RelatedLocation | undefined {
+  const defined = analysis.definedTools.find((tool) => tool.exportName === exportName)?.inputSchema;
+  if (!defined || descriptorSchema === undefined || !jsonEqual(defined.value, descriptorSchema)) return undefined;
+  return { ...defined.location, message: `defineTool() in ${path.basename(analysis.file)} says the same inputSchema: correct it there too` };
 }
 
 /** Where two JSON values first differ (depth first, keys in the descriptor's order, then the rest). */

@@ -18,7 +18,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from "../../common/json
 import { locateValue, type DefinitionAnalysis, type EntryAnalysis, type LocatedValue } from "../model.js";
 import { checkConfigCredentials, checkCredentialNames } from "../config/check-credentials.js";
 import { CORE_TOOL_NAMES } from "./core-tool-names.js";
-import { checkDrift } from "./drift.js";
+import { checkDrift, sameSchemaInDefinition } from "./drift.js";
 import { checkEntryShape } from "./entry-shape.js";
 import { checkSideEffectLabels } from "./side-effect-label.js";
 import { checkControlCharacters } from "./control-characters.js";
@@ -151,11 +151,13 @@ function validateTool(
   // Root causes before consequences: a descriptor schema with errors (AL4017–AL4025) is not
   // also compared with defineTool()'s, whose "differs" report (AL4026) would only restate them.
   let schemaBroken = false;
+  const schemaStart = diagnostics.length;
   if (usable("inputSchema", isJsonObject(inputSchema))) {
     const schemaProblems = checkJsonSchema(inputSchema, { role: "inputSchema", located: entry, pointer: `${pointer}/inputSchema`, fallback }, input.schemaCompiler);
     schemaBroken = schemaProblems.some((d) => d.severity === "error");
     diagnostics.push(...schemaProblems);
   }
+  const schemaEnd = diagnostics.length;
 
   const definition = descriptor["definition"] as string;
   const definitionAt = locateValue(entry, `${pointer}/definition`, fallback).value;
@@ -171,6 +173,12 @@ function validateTool(
   if (analysis) {
     diagnostics.push(...analysis.diagnostics);
     diagnostics.push(...checkExports(analysis, factory, definition, entry, pointer, fallback, name));
+    // The same broken schema written again in defineTool(): each of its errors names that copy too.
+    const copy = schemaBroken ? sameSchemaInDefinition(analysis, factory ?? "default", inputSchema) : undefined;
+    for (let i = schemaStart; copy && i < schemaEnd; i++) {
+      const problem = diagnostics[i]!;
+      if (problem.severity === "error") diagnostics[i] = { ...problem, related: [...(problem.related ?? []), copy] };
+    }
     // Drift compares whole fields, so only a descriptor without shape errors is compared.
     if (!fieldBroken) {
       const skip = schemaBroken ? ["inputSchema" as const] : [];

@@ -36,6 +36,23 @@ describe("root causes before consequences", () => {
     expect(result.diagnostics[0]).toMatchObject({ code: "AL4020", hint: "Did you mean 'minimum'?", path: "tools.count.inputSchema.properties.n.min" });
   });
 
+  it("the same schema typo in defineTool() too is named beside the descriptor's error (new-user trial C8)", async () => {
+    const typo = `{ type: "object", properties: { n: { type: "strng" } } }`;
+    const definition = `import { defineTool } from "@assemblyline-agents/core";\nexport default defineTool({ description: "Count.", inputSchema: ${typo}, async execute() { return 1; } });\n`;
+    const root = agent(`export default { tools: { count: { definition: "./ai.assemblyline/tool.ts", description: "Count.", inputSchema: ${typo} } } };\n`, definition);
+    const result = await compileAgent({ root, package: false, displayRoot: "." });
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["AL4019"]);
+    expect(result.diagnostics[0]).toMatchObject({
+      hint: "Did you mean 'string'?",
+      related: [{ file: "plugins/p/ai.assemblyline/tool.ts", line: 2, column: 65, message: "defineTool() in tool.ts says the same inputSchema: correct it there too" }],
+    });
+    // Only the descriptor wrong: nothing to name in tool.ts (and no drift: the root cause alone).
+    const alone = agent(`export default { tools: { count: { definition: "./ai.assemblyline/tool.ts", description: "Count.", inputSchema: ${typo} } } };\n`, DEFINITION);
+    const first = (await compileAgent({ root: alone, package: false, displayRoot: "." })).diagnostics;
+    expect(first.map((d) => d.code)).toEqual(["AL4019"]);
+    expect(first[0]!.related).toBeUndefined();
+  });
+
   it("drift is still reported when the descriptor's schema is valid", async () => {
     const other = `{ type: "object", properties: { n: { type: "integer", minimum: 2 } } }`;
     const root = agent(`export default { tools: { count: { definition: "./ai.assemblyline/tool.ts", description: "Count.", inputSchema: ${other} } } };\n`, DEFINITION);
