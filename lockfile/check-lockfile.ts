@@ -14,6 +14,7 @@ import { fixCommandFor } from "./fix-command.js";
 import { leadChange } from "./lead-change.js";
 import { locateProperty, parseJsonText } from "./json-text.js";
 import { readLockfile } from "./read-lockfile.js";
+import { handEditedCapabilities, handEditedNote } from "./hand-edits.js";
 import { bundlesLeftOut, bundlesLeftOutNote, droppedSurfaces, droppedWords, type DroppedSurface } from "./dropped-tools.js";
 import type { ContractReview } from "./review-contract.js";
 
@@ -101,6 +102,7 @@ export function checkLockfile(lockPath: string, expectedText: string, options: C
   const notes = [
     ...(actualText.startsWith("\uFEFF") ? ["The file starts with a byte order mark; the lock is written without one."] : []),
     ...(leftOut > 0 ? [bundlesLeftOutNote(leftOut)] : []),
+    ...(parsed.ok ? handEditedCapabilities(groups, parsed.value, expected).map(handEditedNote) : []),
   ];
   const shared = { ...base, fixCommand, groups, formattingOnly: parsed.ok && groups.length === 0, notes, diff: lines, diffOmittedLines: omitted };
   if (read.kind === "invalid") return fail({ ...shared, status: "invalid", diagnostic: read.diagnostic });

@@ -66,6 +66,8 @@ describe("checkLockfile", () => {
         '  surfaces["."].capabilities.example',
         '    tools.echo.description: "Echo a message back to the caller." → "Echo the message."',
         "",
+        "  The files of capability 'example' are unchanged (the same integrity), yet its locked tools.echo.description differs from what they say: plugins.lock was edited by hand (or written by another version of assembly-line).",
+        "",
         "  --- agent/plugins.lock (committed)",
         "  +++ agent/plugins.lock (what compile would write)",
         "  @@ -18,7 +18,7 @@",
@@ -107,6 +109,29 @@ describe("checkLockfile", () => {
     expect(changeRelevance(["surfaces", ".", "capabilities", "example", "integrity"])).toBe(2);
     expect(changeRelevance(["surfaces", ".", "capabilities", "example", "config", "index"])).toBe(1);
     expect(changeRelevance(["surfaces", ".", "capabilities", "example", "tools", "echo"])).toBe(0);
+  });
+
+  it("says a lock was edited by hand when a tool's contract changed and its plugin's integrity did not (new-user trial C11)", () => {
+    const text = serializeLockfile(sampleLock());
+    const edited = serializeLockfile(mutated((lock) => {
+      lock.surfaces["."].capabilities.example.tools.echo.description = "Edited.";
+      lock.surfaces["."].capabilities.example.tools.echo.tags = ["x"];
+    }));
+    const handEdit = checkLockfile(commit(edited), text, options).report;
+    expect(handEdit.notes).toEqual([
+      "The files of capability 'example' are unchanged (the same integrity), yet its locked tools.echo.description, tools.echo.tags differ from what they say: plugins.lock was edited by hand (or written by another version of assembly-line).",
+    ]);
+    // Stale, not edited: the plugin's files changed too (its integrity), so the contract may have.
+    const stale = checkLockfile(commit(text), serializeLockfile(mutated((lock) => {
+      lock.surfaces["."].capabilities.example.tools.echo.description = "New.";
+      lock.surfaces["."].capabilities.example.integrity = "sha512-" + "A".repeat(86) + "==";
+    })), options).report;
+    expect(stale.status).toBe("out-of-date");
+    expect(stale.notes).toEqual([]);
+    // The agent's config merges into `config` and packages into `bundle`: neither says a hand edit.
+    const config = checkLockfile(commit(text), serializeLockfile(mutated((lock) => (lock.surfaces["."].capabilities.example.tools.echo.config = { a: 1 }))), options).report;
+    expect(config.groups.length).toBe(1);
+    expect(config.notes).toEqual([]);
   });
 
   it("catches a changed schema keyword", () => {
