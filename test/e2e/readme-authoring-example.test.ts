@@ -7,13 +7,26 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
-import { writeTree } from "../helpers/temp-tree.js";
+import { repoRoot, tempDir, writeTree } from "../helpers/temp-tree.js";
 
 const readme = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../README.md"), "utf8");
 const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
 
 describe("the README's authoring example", () => {
+  it("type-checks as written under the tsconfig.json `init` writes (new-user trial C13: a verbatim copy called an undefined save)", () => {
+    const root = path.join(tempDir("al-readme-tsc-"), "agent");
+    expect(runCli(["init", root]).status).toBe(0);
+    const folder = path.join(root, "plugins", "notes", "ai.assemblyline");
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, "index.ts"), blocks.find((block) => block.includes("plugins/notes/ai.assemblyline/index.ts"))!);
+    fs.writeFileSync(path.join(folder, "save-note.ts"), blocks.find((block) => block.includes("export function createSaveNote"))!);
+    const tsc = spawnSync(process.execPath, [path.join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", path.join(root, "tsconfig.json")], { encoding: "utf8" });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+  });
+
   it("compiles, stops at the approval gate, and runs once approved with the merged config", () => {
     const entry = blocks.find((block) => block.includes("plugins/notes/ai.assemblyline/index.ts"));
     const tool = blocks.find((block) => block.includes("export function createSaveNote"));
@@ -23,8 +36,8 @@ describe("the README's authoring example", () => {
       "agent.md": "---\nname: notes-agent\ncapabilities:\n  notes:\n    config: { folder: team }\n---\nTakes notes.\n",
       "plugins/notes/plugin.json": JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "notes", version: "1.0.0" }),
       "plugins/notes/ai.assemblyline/index.ts": entry!,
-      // The README leaves `save` to the reader; here it returns where the note would go.
-      "plugins/notes/ai.assemblyline/save-note.ts": `${tool!}\nasync function save(folder: string, _text: string, key: string): Promise<string> {\n  return \`\${folder}/\${key}\`;\n}\n`,
+      // Verbatim: the README's block defines its own stand-in for `save` (new-user trial C13).
+      "plugins/notes/ai.assemblyline/save-note.ts": tool!,
     });
     const compiled = runCli(["compile", root, "--format", "json"]);
     expect(JSON.parse(compiled.stdout).diagnostics).toEqual([]);
