@@ -523,8 +523,8 @@ export class SandboxWorker {
    * One timer serves a stream of calls: going idle only notes the time, and arms the timer when
    * none is pending; a call starting leaves it armed. When it fires, a busy child is left alone
    * (its next idle arms the timer again), and a child idle for less than the delay gets the timer
-   * again for the rest of it. Setting and clearing a timer per call cost a `Timeout`, its async
-   * resource and a rebuild of Node's 100 ms timer list every call (docs/runtime.md, eighth round).
+   * again for the rest of it. A timer set and cleared per call cost a `Timeout`, its async resource
+   * and a timer-list insert and removal every call (docs/runtime.md, eighth round).
    */
   private pause(idle: boolean): void {
     if (!idle) {
