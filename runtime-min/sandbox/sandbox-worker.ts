@@ -162,8 +162,13 @@ export class SandboxWorker {
   private active: boolean | undefined;
   /** Set while the child's process group is stopped ({@link pause}). */
   private paused = false;
-  /** The pending pause of an idle child ({@link pause}). */
+  /**
+   * The pause timer ({@link pause}): armed when the child goes idle and no timer is pending, and
+   * left armed while calls come and go; it re-arms itself for whatever is left of the idle delay.
+   */
   private pauseTimer: NodeJS.Timeout | undefined;
+  /** When the child last went idle (`performance.now()`), for {@link pause}. */
+  private idleSince = 0;
   /** The call setups the child holds, oldest first (see `MAX_CALL_SETUPS` in `./protocol.ts`). */
   private readonly setups: { readonly id: number; readonly fields: CallSetup }[] = [];
   private nextSetupId = 0;
@@ -514,21 +519,32 @@ export class SandboxWorker {
    * still ends with a `SIGKILL` ({@link kill}, the parent-death signal); the kernel delivers
    * `SIGSTOP` and `SIGCONT` from the host's namespace to the child's PID 1. A group already gone
    * is not an error.
+   *
+   * One timer serves a stream of calls: going idle only notes the time, and arms the timer when
+   * none is pending; a call starting leaves it armed. When it fires, a busy child is left alone
+   * (its next idle arms the timer again), and a child idle for less than the delay gets the timer
+   * again for the rest of it. A timer set and cleared per call cost a `Timeout`, its async resource
+   * and a timer-list insert and removal every call (docs/runtime.md, eighth round).
    */
   private pause(idle: boolean): void {
     if (!idle) {
-      if (this.pauseTimer !== undefined) clearTimeout(this.pauseTimer);
-      this.pauseTimer = undefined;
       if (this.paused) this.signalGroup("SIGCONT");
       this.paused = false;
       return;
     }
-    if (this.pauseTimer !== undefined) return;
+    this.idleSince = performance.now();
+    if (this.pauseTimer === undefined) this.armPause(PAUSE_AFTER_IDLE_MS);
+  }
+
+  /** Arms the pause timer ({@link pause}) to fire in `delayMs`. */
+  private armPause(delayMs: number): void {
     this.pauseTimer = setTimeout(() => {
       this.pauseTimer = undefined;
       if (this.active === true || this.paused) return;
-      this.paused = this.signalGroup("SIGSTOP");
-    }, PAUSE_AFTER_IDLE_MS);
+      const left = this.idleSince + PAUSE_AFTER_IDLE_MS - performance.now();
+      if (left > 0) this.armPause(left);
+      else this.paused = this.signalGroup("SIGSTOP");
+    }, delayMs);
     this.pauseTimer.unref();
   }
 

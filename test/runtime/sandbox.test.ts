@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openRuntime, SANDBOX_ENV_ALLOWLIST, type Runtime } from "../../runtime-min/index.js";
 import { EnvelopeBridge } from "../../runtime-min/sandbox/bridge.js";
 import { MAX_CALL_SETUPS, type CallRequest } from "../../runtime-min/sandbox/protocol.js";
-import { SandboxWorker } from "../../runtime-min/sandbox/sandbox-worker.js";
+import { PAUSE_AFTER_IDLE_MS, SandboxWorker } from "../../runtime-min/sandbox/sandbox-worker.js";
 import { deriveIdempotencyKey } from "../../runtime-min/index.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
@@ -136,6 +136,23 @@ describe("warm sandbox processes", () => {
       process.off("warning", onWarning);
     }
     expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning").map((warning) => warning.message)).toEqual([]);
+  });
+
+  it("a stream of calls to a warm process arms the idle pause's timer once, not once per call (issue 14 item 2)", async () => {
+    expect((await runtime.call({ tool: "echo", input: { message: "warm" }, runId: "pause-timer-run" })).status).toBe("ok");
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    const started = performance.now();
+    let delays: unknown[];
+    try {
+      for (let i = 0; i < 30; i++) expect((await runtime.call({ tool: "echo", input: { message: `m${i}` }, runId: "pause-timer-run" })).status).toBe("ok");
+    } finally {
+      delays = timers.mock.calls.map(([, delay]) => delay);
+      timers.mockRestore();
+    }
+    const pauseTimers = delays.filter((delay) => delay === PAUSE_AFTER_IDLE_MS).length;
+    // One timer per PAUSE_AFTER_IDLE_MS of calls at most (it fires and is armed again on a slow machine); per call, 30.
+    expect(pauseTimers).toBeLessThanOrEqual(1 + Math.floor((performance.now() - started) / PAUSE_AFTER_IDLE_MS));
+    expect(pauseTimers).toBeLessThan(30);
   });
 
   it("a sandbox killed mid-call fails that call as execution_error; the next call gets a fresh process", async () => {
