@@ -240,9 +240,9 @@ const bundle = path.join(outdir, "assembly-line.cjs");
  * The bundle's TypeScript: the copy ts-morph embeds (what compiler/static-analysis/typescript.ts
  * loads outside the bundle, resolved the same way), cut down to the parser
  * (scripts/trim-typescript.mjs) and minified by esbuild into `typescript.cjs` beside the bundle:
- * the parser in 1.1 MB instead of 9 MB, so every process that parses reads, checks and
+ * the parser in 0.83 MB instead of 9 MB, so every process that parses reads, checks and
  * deserialises (from the code cache) less (docs/performance.md, "Ninth round", and "Incremental
- * compiles with packaging", thirteenth round).
+ * compiles with packaging", thirteenth and fourteenth rounds).
  * Its licence comment stays at its head. The bundle learns where the copy is, relative to the
  * parser module's own file in dist/, and the size of the file it was made from (it loads the
  * installed file instead when that size changed), through `define`.

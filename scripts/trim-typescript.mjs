@@ -20,6 +20,12 @@
  *   (a name reaches a declaration when it appears in the statement as a reference: a property
  *   name after a dot or before a colon does not count, so the reach is an over-approximation by
  *   name, never an under-approximation of what the code can call);
+ * - TypeScript's message table (`var Diagnostics = { X: diag(…), … }`, 2,130 messages, a quarter
+ *   of the file) member by member, like a namespace object: `Diagnostics.X` keeps `X`, any other
+ *   reference keeps them all. One exception to "a call runs at load" makes that pay: a codefix's
+ *   `var errorCodes = mapDefined(Object.keys(Diagnostics), (key) => …)` only binds its name when
+ *   `mapDefined` is TypeScript's and the callback calls, assigns and creates nothing (otherwise it
+ *   runs, and keeps every message) — docs/performance.md, fourteenth round;
  * - the exports of kept declarations and of names declared otherwise; the `0 && (module.exports
  *   = {…})` annotation for Node's ESM loader goes (the copy is only `require`d).
  * `keep` (names of TypeScript's exports, or of its top-level declarations) is every `ts.<name>`
@@ -59,7 +65,58 @@ export function trimTypeScript(ts, text, keep) {
       ts.isNumericLiteral(init) ||
       (ts.isObjectLiteralExpression(init) && init.properties.length === 0) ||
       (ts.isArrayLiteralExpression(init) && init.elements.length === 0) ||
-      pureCall(init);
+      pureCall(init) ||
+      diagTable(init) ||
+      keysOfTable(init);
+  /**
+   * TypeScript's message table, `var Diagnostics = { X: diag(1002, 1, "X_1002", "…"), … }`: an
+   * object literal whose every member is a call of the top-level `diag`, which only returns a new
+   * object of its arguments (checked below), with literal arguments. It only binds its name, and
+   * is kept member by member like a namespace object: a reference `Diagnostics.X` keeps that
+   * member, any other reference keeps them all.
+   */
+  function diagTable(init) {
+    if (!ts.isObjectLiteralExpression(init) || init.properties.length === 0 || !diagOnlyBuilds()) return false;
+    const literal = (arg) => effectless(arg) || (ts.isVoidExpression(arg) && ts.isNumericLiteral(arg.expression));
+    return init.properties.every((property) => ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && ts.isCallExpression(property.initializer) && ts.isIdentifier(property.initializer.expression) && property.initializer.expression.text === "diag" && property.initializer.arguments.every(literal));
+  }
+  /** Whether the top-level `function diag(…)` only returns an object literal of plain values and its parameters. */
+  function diagOnlyBuilds() {
+    const diag = body.find((statement) => ts.isFunctionDeclaration(statement) && statement.name?.text === "diag");
+    const only = diag?.body?.statements.length === 1 ? diag.body.statements[0] : undefined;
+    return only !== undefined && ts.isReturnStatement(only) && only.expression !== undefined && ts.isObjectLiteralExpression(only.expression) && only.expression.properties.every((property) => ts.isShorthandPropertyAssignment(property) || (ts.isPropertyAssignment(property) && effectless(property.initializer)));
+  }
+  /**
+   * The one exception the trim makes to "a call runs at load": a codefix's list of error codes
+   * read from the whole message table, `var errorCodes = mapDefined(Object.keys(Diagnostics),
+   * (key) => { const d = Diagnostics[key]; return d.category === 1 ? d.code : void 0; })`
+   * (TypeScript's disableJsDiagnostics). `Object.keys` of a {@link diagTable} and the top-level
+   * `mapDefined` (a loop that pushes what its callback returns into a new array) have no effect,
+   * and neither does a callback that calls, assigns and creates nothing, so the statement only
+   * binds its name: left in, it would keep every message of the table.
+   */
+  function keysOfTable(init) {
+    if (!ts.isCallExpression(init) || !ts.isIdentifier(init.expression) || init.expression.text !== "mapDefined" || init.arguments.length !== 2) return false;
+    const [keys, callback] = init.arguments;
+    const table = ts.isCallExpression(keys) && keys.arguments.length === 1 && ts.isIdentifier(keys.arguments[0]) && keys.expression.getText(sourceFile) === "Object.keys" ? keys.arguments[0].text : undefined;
+    const declaration = table === undefined ? undefined : body.find((statement) => ts.isVariableStatement(statement) && statement.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === table));
+    const tableInit = declaration?.declarationList.declarations.find((d) => d.name.text === table)?.initializer;
+    return tableInit !== undefined && diagTable(tableInit) && mapDefinedOnlyMaps() && ts.isArrowFunction(callback) && readsOnly(callback.body);
+  }
+  /** Whether the top-level `function mapDefined(array, mapFn)` is TypeScript's: a new array of `mapFn`'s defined results. */
+  function mapDefinedOnlyMaps() {
+    const mapDefined = body.find((statement) => ts.isFunctionDeclaration(statement) && statement.name?.text === "mapDefined");
+    if (mapDefined?.body === undefined || mapDefined.parameters.length !== 2) return false;
+    const text = mapDefined.body.getText(sourceFile).replace(/\s+/g, " ");
+    return text === "{ const result = []; if (array !== void 0) { for (let i = 0; i < array.length; i++) { const mapped = mapFn(array[i], i); if (mapped !== void 0) { result.push(mapped); } } } return result; }";
+  }
+  /** Whether `node` reads only: no call, `new`, assignment, `++`/`--`, `delete`, `await` or `yield` in it. */
+  function readsOnly(node) {
+    if (ts.isCallExpression(node) || ts.isNewExpression(node) || ts.isTaggedTemplateExpression(node) || ts.isDeleteExpression(node) || ts.isAwaitExpression(node) || ts.isYieldExpression(node)) return false;
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) return false;
+    if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && (node.operator === ts.SyntaxKind.PlusPlusToken || node.operator === ts.SyntaxKind.MinusMinusToken)) return false;
+    return ts.forEachChild(node, (child) => (readsOnly(child) ? undefined : true)) === undefined;
+  }
   /**
    * A call or `new` marked `/* @__PURE__ *\/` (its result unused, it may go: the annotation's
    * contract, which esbuild and TypeScript's own build keep) whose arguments have no effects of
@@ -118,7 +175,11 @@ export function trimTypeScript(ts, text, keep) {
       declared.set(statement.name.text, index);
       removable.add(index);
     } else if (ts.isVariableStatement(statement) && statement.declarationList.declarations.every((d) => ts.isIdentifier(d.name) && onlyBinds(d.initializer))) {
-      for (const d of statement.declarationList.declarations) declared.set(d.name.text, index);
+      for (const d of statement.declarationList.declarations) {
+        declared.set(d.name.text, index);
+        // A message table is kept member by member, its members' code being in its own statement.
+        if (statement.declarationList.declarations.length === 1 && d.initializer !== undefined && diagTable(d.initializer)) namespaces.set(d.name.text, { at: index, bindings: new Map(), members: new Set(), object: d.initializer });
+      }
       removable.add(index);
     }
   });
@@ -129,7 +190,7 @@ export function trimTypeScript(ts, text, keep) {
       if (e.arguments[0].text === "typescript_exports") exportAt = index;
       else if (declared.has(e.arguments[0].text)) {
         tie(e.arguments[0].text, index);
-        namespaces.set(e.arguments[0].text, { at: index, bindings: gettersOf(e.arguments[1]), members: new Set() });
+        namespaces.set(e.arguments[0].text, { at: index, bindings: gettersOf(e.arguments[1]), members: new Set(), object: e.arguments[1] });
       }
     } else if (namespaceOf(e) !== undefined && declared.has(namespaceOf(e))) {
       tie(namespaceOf(e), index); // `((X2) => { … })(X || (X = {}))`: fills the namespace X only
@@ -258,13 +319,13 @@ export function trimTypeScript(ts, text, keep) {
     return at === undefined || reached.has(at);
   });
   const edits = [[exportsObject.getStart(sourceFile), exportsObject.getEnd(), `{\n${exported.map((property) => `  ${property.getText(sourceFile)}`).join(",\n")}\n}`]];
-  const partial = new Map(); // index of an `__export` statement → the members it keeps
-  for (const [name, namespace] of namespaces) if (!reachedNames.has(name) && namespace.members.size > 0) partial.set(namespace.at, namespace.members);
+  const partial = new Map(); // index of an `__export` statement or a message table → that namespace
+  for (const [name, namespace] of namespaces) if (!reachedNames.has(name) && namespace.members.size > 0) partial.set(namespace.at, namespace);
   body.forEach((statement, index) => {
-    const members = partial.get(index);
-    if (members !== undefined) {
-      const object = statement.expression.arguments[1];
-      const kept = object.properties.filter((property) => members.has(property.name.text));
+    const namespace = partial.get(index);
+    if (namespace !== undefined) {
+      const object = namespace.object;
+      const kept = object.properties.filter((property) => namespace.members.has(property.name.text));
       edits.push([object.getStart(sourceFile), object.getEnd(), `{\n${kept.map((property) => `  ${property.getText(sourceFile)}`).join(",\n")}\n}`]);
     } else if (removable.has(index) && !reached.has(index)) edits.push([statement.getFullStart(), statement.getEnd(), ""]);
   });

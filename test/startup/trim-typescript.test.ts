@@ -5,7 +5,9 @@
  * `typescript.js`'s shape: what nothing reaches goes, with its exports (a namespace object's
  * members one by one when read as `ns.member`); what is kept still runs;
  * a registering function's calls stay whenever something kept reads what they fill; an unused
- * `/* @__PURE__ *\/` call goes unless its arguments do something; a file of another shape (a name
+ * `/* @__PURE__ *\/` call goes unless its arguments do something; the `diag(…)` message table is
+ * kept member by member, and a codefix's `mapDefined(Object.keys(Diagnostics), …)` goes unless
+ * something reads it or it does something (fourteenth round); a file of another shape (a name
  * declared twice included) fails the build instead of being copied wrong.
  */
 import * as path from "node:path";
@@ -107,6 +109,50 @@ function fixCount() {
 })({ get exports() { return ts; }, set exports(v) { ts = v; } });
 `;
 
+/**
+ * {@link SOURCE} with a message table of TypeScript's shape (`var Diagnostics = { X: diag(…) }`),
+ * a parser function reading one member, a codefix's `mapDefined(Object.keys(Diagnostics), …)` and
+ * a function reading the whole table. `change` edits the added text (a guard's counter-example).
+ */
+function withMessages(change: (text: string) => string = (text) => text): string {
+  const exports = `  messageOf: () => messageOf,\n  allCodes: () => allCodes,\n  errorCount: () => errorCount,\n`;
+  const added = change(`function diag(code, category, key, message) {
+  return { code, category, key, message };
+}
+var Diagnostics = {
+  Unterminated: diag(1002, 1 /* Error */, "Unterminated_1002", "Unterminated string literal."),
+  Identifier_expected: diag(1003, 1 /* Error */, "Identifier_expected_1003", "Identifier expected.", void 0),
+  Unused_label: diag(7028, 2 /* Suggestion */, "Unused_label_7028", "Unused label.", true)
+};
+function mapDefined(array, mapFn) {
+  const result = [];
+  if (array !== void 0) {
+    for (let i = 0; i < array.length; i++) {
+      const mapped = mapFn(array[i], i);
+      if (mapped !== void 0) {
+        result.push(mapped);
+      }
+    }
+  }
+  return result;
+}
+function messageOf() {
+  return Diagnostics.Identifier_expected.message;
+}
+var errorCodes = mapDefined(Object.keys(Diagnostics), (key) => {
+  const diag2 = Diagnostics[key];
+  return diag2.category === 1 /* Error */ ? diag2.code : void 0;
+});
+function errorCount() {
+  return errorCodes.length;
+}
+function allCodes() {
+  return Object.keys(Diagnostics).map((key) => Diagnostics[key].code).join();
+}
+`);
+  return SOURCE.replace("__export(typescript_exports, {\n", `__export(typescript_exports, {\n${exports}`).replace("0 && (module.exports", `${added}0 && (module.exports`);
+}
+
 /** Runs a trimmed text and returns its `ts`. */
 function load(text: string): Record<string, unknown> {
   return vm.runInNewContext(`${text}\nts`) as Record<string, unknown>;
@@ -149,6 +195,39 @@ describe("trimTypeScript (scripts/trim-typescript.mjs)", () => {
     const context: { touched?: boolean } = {};
     vm.runInNewContext(trimmed.text, context);
     expect(context.touched).toBe(true);
+  });
+
+  it("keeps a message table (`diag(…)` members) member by member, and drops a codefix's `mapDefined(Object.keys(table), …)` nothing reads", () => {
+    const trimmed = trimTypeScript(ts, withMessages(), ["messageOf"]);
+    const kept = load(trimmed.text);
+    expect((kept["messageOf"] as () => string)()).toBe("Identifier expected.");
+    expect(trimmed.text).toContain("Identifier_expected: diag(1003");
+    for (const gone of ["Unterminated", "Unused_label", "errorCodes", "function mapDefined"]) expect(trimmed.text).not.toContain(gone);
+  });
+
+  it("keeps the whole message table when something kept reads it otherwise than by member", () => {
+    const all = load(trimTypeScript(ts, withMessages(), ["allCodes"]).text);
+    expect((all["allCodes"] as () => string)()).toBe("1002,1003,7028");
+    // The codefix's list, read by something kept, is computed from every message.
+    const errors = load(trimTypeScript(ts, withMessages(), ["errorCount"]).text);
+    expect((errors["errorCount"] as () => number)()).toBe(2);
+  });
+
+  it("keeps a codefix's list, and so every message, when its callback does something or the helpers are not TypeScript's", () => {
+    const calling = trimTypeScript(ts, withMessages((text) => text.replace("const diag2 = Diagnostics[key];", "const diag2 = Diagnostics[key]; globalThis.seen = key;")), ["messageOf"]);
+    expect(calling.text).toContain("Unterminated:");
+    const context: { seen?: string } = {};
+    vm.runInNewContext(calling.text, context);
+    expect(context.seen).toBe("Unused_label");
+    const otherMap = trimTypeScript(ts, withMessages((text) => text.replace("result.push(mapped);", "result.push(mapped); globalThis.mapped = true;")), ["messageOf"]);
+    expect(otherMap.text).toContain("Unused_label:");
+  });
+
+  it("keeps every member of a table whose `diag` does more than build an object", () => {
+    const trimmed = trimTypeScript(ts, withMessages((text) => text.replace("return { code, category, key, message };", "globalThis.made = (globalThis.made ?? 0) + 1;\n  return { code, category, key, message };")), ["messageOf"]);
+    const context: { made?: number } = {};
+    vm.runInNewContext(trimmed.text, context);
+    expect(context.made).toBe(3);
   });
 
   it("fails on a file of another shape", () => {
