@@ -154,19 +154,21 @@ export class SliceStages {
    * `current`'s entry: a name collision there needs another capability of the surface that
    * declares one of its names, so the other plugins are validated only when one does (their
    * declared names are cheap to keep fresh); otherwise `current` alone gives its core-tool
-   * collisions.
+   * collisions. With `deferOthers`, when the declared names of another capability's folder
+   * are not known yet, they are not read: `current` alone gives the answer and the folders go
+   * into `deferred` (read later by {@link readDeferred}).
    */
   #collisions(resolution: CapabilityResolution, current: ResolvedCapability, deferred: Set<string>): Diagnostic[] {
     const surface = resolution.capabilities.filter((c) => c.surfaceId === current.surfaceId);
-    if (this.deferOthers) {
-      const unknown = surface.filter((other) => other !== current && other.source.dir !== current.source.dir && this.#names.peek(other.source.dir) === undefined);
-      if (unknown.length > 0) {
-        for (const other of unknown) deferred.add(other.source.dir);
-        return checkSurfaceCollisions([this.validation(current)]);
-      }
+    const others = surface.filter((other) => other !== current);
+    // With deferOthers, names not known yet are not read (`peek` records what it checks, as `get` does).
+    const names = others.map((other) => (this.deferOthers && other.source.dir !== current.source.dir ? this.#names.peek(other.source.dir) : this.declaredNames(other.source.dir)));
+    if (names.includes(undefined)) {
+      for (const [index, other] of others.entries()) if (names[index] === undefined) deferred.add(other.source.dir);
+      return checkSurfaceCollisions([this.validation(current)]);
     }
     const own = this.declaredNames(current.source.dir);
-    const shared = surface.some((other) => other !== current && [...this.declaredNames(other.source.dir)].some((name) => own.has(name)));
+    const shared = names.some((declared) => [...declared!].some((name) => own.has(name)));
     return checkSurfaceCollisions(shared ? surface.map((c) => this.validation(c)) : [this.validation(current)]);
   }
 
