@@ -26,7 +26,10 @@
  * client sends `initialized` and its first `didOpen`, and every handler that needs them waits
  * for them. The whole-agent analysis waits for a pending per-file pass, so that on a cold
  * process the open entry's own diagnostics come first instead of sharing the CPU with the
- * worker's start.
+ * worker's start. The engine's first answer comes from the opened plugin alone
+ * (`deferCollisionReads`): the other entries of its surface are read right after that answer is
+ * written, and the files whose answers change (a tool-name collision) are sent again, as part
+ * of the same per-file pass (helper-106).
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,7 +1,8 @@
 /**
  * What a user waits for after starting the language server (docs/editor.md "What you wait for"):
  * `initialize` is answered before the editor engine and the compiler load, and the first
- * `didOpen` still gets the entry's diagnostics, as `compile` reports them. The server runs in
+ * `didOpen` still gets the entry's diagnostics, as `compile` reports them; a tool-name collision
+ * with an entry that first answer did not read follows it, before the whole-agent analysis. The server runs in
  * this process over in-memory streams, so the test sees which of its modules had loaded when
  * the answer was written (the mocks below only record the load and return the real module).
  */
