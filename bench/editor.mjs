@@ -15,9 +15,15 @@
  * without, spawn → the answer to the first `semanticDiagnosticsSync` of the entry, opened with a
  * drifted description (the plugin reports it), in FIRST_ROUNDS rounds (which server starts first
  * alternates); CPU is the server's user + system time until the answer, from /proc.
- * Usage: node bench/editor.mjs [--quick] [--json] (bench/lib.mjs: the shared flags and figures
- * `editor.entry`, `editor.ordinary` and `editor.first`; --quick: 3 edits after 1 warm-up edit,
- * 2 plugins, one tsserver pair for both cases, one round of fresh servers).
+ * `--fresh N` sets how many rounds (default 10); `--before DIR` adds, to the same rounds, a
+ * fresh tsserver whose plugin is another checkout's build (`DIR/dist/`, linked as the package
+ * of a third copy of the project), for before/after figures (`editor.first.before`, and
+ * `editor.first.vs-before` with the medians of the paired wall and CPU ratios); `--first-only`
+ * measures only those rounds (not the 200 edits).
+ * Usage: node bench/editor.mjs [--quick] [--json] [--fresh N] [--before DIR] [--first-only]
+ * (bench/lib.mjs: the shared flags and figures `editor.entry`, `editor.ordinary` and
+ * `editor.first`; --quick: 3 edits after 1 warm-up edit, 2 plugins, one tsserver pair for both
+ * cases, one round of fresh servers).
  */
 import "./clean-env.mjs";
 import * as fs from "node:fs";
@@ -27,17 +33,19 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { launchServer } from "@typescript/server-harness";
 import { generateAgent } from "./generate-agent.mjs";
-import { emit, note, parseBenchArgs, processCpuMs, quantile, ratioFigure, summarizeMs } from "./lib.mjs";
+import { emit, median, note, parseBenchArgs, processCpuMs, quantile, ratioFigure, summarizeMs } from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.dirname(here);
 const require = createRequire(import.meta.url);
-const { quick, json } = parseBenchArgs();
+const { quick, json, values } = parseBenchArgs({ fresh: { type: "string" }, before: { type: "string" }, "first-only": { type: "boolean", default: false } });
 const out = { json };
 const EDITS = quick ? 3 : 200;
 const WARMUP = quick ? 1 : 20;
 const PLUGINS = quick ? 2 : 50;
-const FIRST_ROUNDS = quick ? 1 : 10;
+const FIRST_ROUNDS = quick ? 1 : Number(values.fresh ?? 10);
+const BEFORE = values.before === undefined ? undefined : path.resolve(values.before);
+if (BEFORE !== undefined && !fs.existsSync(path.join(BEFORE, "dist/editor/ts-plugin.cjs"))) throw new Error(`--before: no ${path.join(BEFORE, "dist/editor/ts-plugin.cjs")} (build that checkout first)`);
 const PLUGIN = "@assemblyline-agents/assembly-line/ts-plugin";
 
 const ORDINARY = `export interface Order { id: string; total: number; lines: { sku: string; qty: number }[] }
@@ -49,7 +57,8 @@ export function totalOf(order: Order): number {
 export const label = "orders";
 `;
 
-function makeProject(dir, withPlugin) {
+/** The generated project in `dir`; with `withPlugin`, its tsconfig lists the plugin of the checkout `checkout` (default: this one). */
+function makeProject(dir, withPlugin, checkout = repo) {
   generateAgent(dir, { plugins: PLUGINS, tools: 5 });
   fs.mkdirSync(path.join(dir, "src"), { recursive: true });
   fs.writeFileSync(path.join(dir, "src/ordinary.ts"), ORDINARY);
@@ -58,7 +67,7 @@ function makeProject(dir, withPlugin) {
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "bench-agent", private: true, type: "module" }));
   const link = path.join(dir, "node_modules/@assemblyline-agents/assembly-line");
   fs.mkdirSync(path.dirname(link), { recursive: true });
-  fs.symlinkSync(repo, link, "dir");
+  fs.symlinkSync(checkout, link, "dir");
 }
 
 function positionOf(text, offset) {
@@ -153,8 +162,10 @@ const base = fs.mkdtempSync(path.join(os.tmpdir(), "al-bench-editor-"));
 try {
   const withDir = path.join(base, "with");
   const withoutDir = path.join(base, "without");
+  const beforeDir = path.join(base, "before");
   makeProject(withDir, true);
   makeProject(withoutDir, false);
+  if (BEFORE !== undefined) makeProject(beforeDir, true, BEFORE);
   const cases = [
     ["editor.entry", `entry of a ${PLUGINS}-plugin agent`, `plugins/plugin-000${quick ? 1 : 7}/ai.assemblyline/index.ts`, "Generated tool 0", { op: "<=", value: 1.5 }],
     ["editor.ordinary", "ordinary .ts file", "src/ordinary.ts", 'label = "orders', undefined],
@@ -165,7 +176,7 @@ try {
   // server the other warmed.
   const servers = quick ? { without: { ...launch(withoutDir), shared: true }, withPlugin: { ...launch(withDir), shared: true } } : undefined;
   try {
-    for (const [name, label, relative, needle, target] of cases) {
+    for (const [name, label, relative, needle, target] of values["first-only"] ? [] : cases) {
       const { without, withPlugin, cpuRatio } = await measure(withoutDir, withDir, relative, needle, servers);
       emit(
         ratioFigure({
@@ -189,10 +200,14 @@ try {
   }
   const entry = cases[0][2];
   const drifted = fs.readFileSync(path.join(withDir, entry), "utf8").replace("Generated tool 0", "Generated tool 0x");
-  const first = { without: [], withPlugin: [] };
+  const first = { without: [], withPlugin: [], before: [] };
+  const dirs = { without: withoutDir, withPlugin: withDir, before: beforeDir };
+  const variants = ["without", "withPlugin", ...(BEFORE !== undefined ? ["before"] : [])];
   for (let round = 0; round < FIRST_ROUNDS; round++) {
-    for (const name of round % 2 === 0 ? ["without", "withPlugin"] : ["withPlugin", "without"]) {
-      first[name].push(await firstDiagnostics(name === "without" ? withoutDir : withDir, entry, drifted));
+    // Which server starts first rotates.
+    for (let k = 0; k < variants.length; k++) {
+      const name = variants[(round + k) % variants.length];
+      first[name].push(await firstDiagnostics(dirs[name], entry, drifted));
     }
   }
   emit(
@@ -205,6 +220,33 @@ try {
     }),
     out,
   );
+  if (BEFORE !== undefined) {
+    emit(
+      ratioFigure({
+        name: "editor.first.before",
+        label: `fresh tsserver with the --before build's plugin: spawn → first semanticDiagnosticsSync of the entry of a ${PLUGINS}-plugin agent`,
+        baselineLabel: "a fresh tsserver without the plugin",
+        subject: first.before,
+        baseline: first.without,
+      }),
+      out,
+    );
+    const paired = (pick) => Math.round(median(first.withPlugin.map((s, i) => pick(s) / pick(first.before[i]))) * 1000) / 1000;
+    emit(
+      ratioFigure({
+        name: "editor.first.vs-before",
+        label: `fresh tsserver with this build's plugin: spawn → first semanticDiagnosticsSync of the entry of a ${PLUGINS}-plugin agent`,
+        baselineLabel: "the same with the --before build's plugin",
+        subject: first.withPlugin,
+        baseline: first.before,
+        pairedWallRatio: paired((s) => s.wallMs),
+        pairedCpuRatio: paired((s) => s.cpuMs),
+        pairedCpuRatioToWithout: Math.round(median(first.withPlugin.map((s, i) => s.cpuMs / first.without[i].cpuMs)) * 1000) / 1000,
+        pairedCpuRatioBeforeToWithout: Math.round(median(first.before.map((s, i) => s.cpuMs / first.without[i].cpuMs)) * 1000) / 1000,
+      }),
+      out,
+    );
+  }
   note(`load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`, out);
 } finally {
   fs.rmSync(base, { recursive: true, force: true });

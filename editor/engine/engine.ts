@@ -67,6 +67,16 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
   const definitions = new Map<string, string>();
   /** Folders to watch → recursively (agent roots) or not (where an `agent.md` would select a plugin). */
   const watches = new Map<string, boolean>();
+  /**
+   * Answers given without the collisions with other plugins whose entries were not read yet
+   * (`deferCollisionReads`), by file: the file's plugin folder and the folders left out. Read
+   * by {@link EditorEngine.readDeferred}, or before the next request's answer.
+   */
+  const incomplete = new Map<string, { readonly pluginDir: string; readonly deferred: readonly string[] }>();
+  /** Files whose answers changed when `analyzeFile` read what earlier answers left out (reported by the next `readDeferred`). */
+  const changedByReads = new Set<string>();
+  /** What {@link analyze} learnt about the file it answers for (set there, read by `analyzeFile`). */
+  let answerDeferred: { readonly pluginDir: string; readonly deferred: readonly string[] } | undefined;
 
   /** Watches an agent root (everything below it), or the folder where an agent.md would select `pluginDir`. */
   function watchAround(root: string | undefined, pluginDir: string | undefined): void {
@@ -76,7 +86,7 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
 
   function newStages(): SliceStages {
     // Never announced to, so it judges inline (no worker thread inside an editor) and keeps verdicts.
-    return new SliceStages(host, createStaticAnalyzer(host), createSchemaCompiler());
+    return new SliceStages(host, createStaticAnalyzer(host), createSchemaCompiler(), options.deferCollisionReads === true);
   }
 
   /** Remembers (and returns) the definition modules the entry of `pluginDir` points to. */
@@ -109,6 +119,7 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
       const known = learnDefinitions(slice!, pluginDir);
       const entryFile = slice!.package?.pluginPackage.entryFile;
       const role: FileRole = entryFile !== undefined && path.resolve(entryFile) === file ? "entry" : known.has(file) ? "definition" : "plugin-module";
+      if (slice!.deferred.length > 0) answerDeferred = { pluginDir, deferred: slice!.deferred };
       return finish(file, role, selected ? root : pluginDir, slice!.diagnostics);
     }
     if (isAgentFileName(file)) {
@@ -134,6 +145,20 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
     return nothing(file);
   }
 
+  /** Reads what the incomplete answers left out; returns their files whose answers change. */
+  function readIncomplete(source: BufferSource | undefined): string[] {
+    if (incomplete.size === 0) return [];
+    const answers = [...incomplete];
+    incomplete.clear();
+    begin(source);
+    host.startRound();
+    try {
+      return answers.filter(([, { pluginDir, deferred }]) => stages.readDeferred(pluginDir, deferred)).map(([file]) => file);
+    } finally {
+      begin(undefined);
+    }
+  }
+
   function finish(file: string, role: FileRole, root: string | undefined, all: readonly Diagnostic[]): FileAnalysis {
     const diagnostics = sortDiagnostics(dedupeDiagnostics(all.filter((d) => d.file === file)));
     const fixes = fixesFor(diagnostics, {
@@ -156,13 +181,31 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
     analyzeFile(file, source) {
       const absolute = path.resolve(file);
       if (!engine.isCandidate(absolute)) return nothing(absolute);
+      // What an earlier answer left out is read before this one: only the first answer waits less.
+      if (incomplete.size > 0) for (const changed of readIncomplete(source)) changedByReads.add(changed);
       begin(source);
       host.startRound();
       try {
-        return results.get(absolute, () => analyze(absolute));
+        answerDeferred = undefined;
+        const analysis = results.get(absolute, () => analyze(absolute));
+        if (answerDeferred !== undefined) {
+          // Not kept: once the other entries are read, the same request gives the whole answer.
+          incomplete.set(absolute, answerDeferred);
+          results.delete(absolute);
+        }
+        return analysis;
       } finally {
+        answerDeferred = undefined;
         begin(undefined);
       }
+    },
+    hasDeferredReads() {
+      return incomplete.size > 0 || changedByReads.size > 0;
+    },
+    readDeferred(source) {
+      const changed = new Set([...changedByReads, ...readIncomplete(source)]);
+      changedByReads.clear();
+      return [...changed].sort();
     },
     codeFixesAt(file, start, end, source) {
       const analysis = engine.analyzeFile(file, source);

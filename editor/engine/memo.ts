@@ -18,6 +18,17 @@ export class StageMemo<T> {
     return result;
   }
 
+  /** The kept result for `key` when everything it read is unchanged, else `undefined` (nothing is computed). */
+  peek(key: string): T | undefined {
+    const hit = this.#entries.get(key);
+    return hit && this.host.holds(hit.fingerprint) ? hit.result : undefined;
+  }
+
+  /** Forgets the result for `key`. */
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
   /** Forgets every result. */
   clear(): void {
     this.#entries.clear();

@@ -4,7 +4,9 @@
  * validation of every capability that selects it, its content hash, its config merge, and the
  * tool-name collisions of every surface that selects it (which need the other plugins of that
  * surface validated too, but only when one of them declares one of its tool names). Each piece is a {@link StageMemo}, so an edit re-runs only what read
- * the edited file. The diagnostics are the ones `analyzeAgent` produces, by the same rules (a
+ * the edited file. With `deferOthers`, a slice leaves out the collisions with other plugins
+ * whose declared names are not known yet instead of reading their entries, and says which
+ * (`PluginSlice.deferred`); {@link SliceStages.readDeferred} reads them after the answer. The diagnostics are the ones `analyzeAgent` produces, by the same rules (a
  * package shared by two capabilities reports its own diagnostics once).
  */
 import * as path from "node:path";
@@ -50,6 +52,12 @@ export interface PluginSlice {
   readonly diagnostics: readonly Diagnostic[];
   /** The folder's package and entry, when read. */
   readonly package: PackageStage | undefined;
+  /**
+   * Plugin folders of a surface that selects this one whose declared tool names were not known
+   * (their entries not read) when the slice was made with `deferOthers`: the collisions with
+   * them are left out of `diagnostics`. Empty when the slice is complete.
+   */
+  readonly deferred: readonly string[];
 }
 
 /** The published-package pins of the agent's current plugins.lock, as compile reads them. */
@@ -65,10 +73,16 @@ export class SliceStages {
   readonly #hashes: StageMemo<PluginDirectoryHash>;
   readonly #names: StageMemo<ReadonlySet<string>>;
 
+  /**
+   * @param deferOthers leave out the tool-name collisions with other plugins whose declared
+   *   names are not known yet, instead of reading their entries (see {@link PluginSlice.deferred}):
+   *   the editor's first answer comes from the opened plugin alone (helper-106).
+   */
   constructor(
     readonly host: RecordingHost,
     readonly analyzer: StaticAnalyzer,
     readonly schemaCompiler: SchemaCompiler,
+    readonly deferOthers = false,
   ) {
     this.#agents = new StageMemo(host);
     this.#packages = new StageMemo(host);
@@ -140,12 +154,21 @@ export class SliceStages {
    * `current`'s entry: a name collision there needs another capability of the surface that
    * declares one of its names, so the other plugins are validated only when one does (their
    * declared names are cheap to keep fresh); otherwise `current` alone gives its core-tool
-   * collisions.
+   * collisions. With `deferOthers`, when the declared names of another capability's folder
+   * are not known yet, they are not read: `current` alone gives the answer and the folders go
+   * into `deferred` (read later by {@link readDeferred}).
    */
-  #collisions(resolution: CapabilityResolution, current: ResolvedCapability): Diagnostic[] {
+  #collisions(resolution: CapabilityResolution, current: ResolvedCapability, deferred: Set<string>): Diagnostic[] {
     const surface = resolution.capabilities.filter((c) => c.surfaceId === current.surfaceId);
+    const others = surface.filter((other) => other !== current);
+    // With deferOthers, names not known yet are not read (`peek` records what it checks, as `get` does).
+    const names = others.map((other) => (this.deferOthers && other.source.dir !== current.source.dir ? this.#names.peek(other.source.dir) : this.declaredNames(other.source.dir)));
+    if (names.includes(undefined)) {
+      for (const [index, other] of others.entries()) if (names[index] === undefined) deferred.add(other.source.dir);
+      return checkSurfaceCollisions([this.validation(current)]);
+    }
     const own = this.declaredNames(current.source.dir);
-    const shared = surface.some((other) => other !== current && [...this.declaredNames(other.source.dir)].some((name) => own.has(name)));
+    const shared = names.some((declared) => [...declared!].some((name) => own.has(name)));
     return checkSurfaceCollisions(shared ? surface.map((c) => this.validation(c)) : [this.validation(current)]);
   }
 
@@ -154,7 +177,8 @@ export class SliceStages {
     const { agent, resolution } = this.agent(root);
     const diagnostics: Diagnostic[] = [...agent.diagnostics, ...resolution.diagnostics];
     const selecting = resolution.capabilities.filter((c) => path.resolve(c.source.dir) === pluginDir);
-    if (selecting.length === 0) return { selected: false, diagnostics, package: undefined };
+    if (selecting.length === 0) return { selected: false, diagnostics, package: undefined, deferred: [] };
+    const deferred = new Set<string>();
     const dir = selecting[0]!.source.dir;
     const loaded = this.package(dir);
     selecting.forEach((resolved, index) => {
@@ -167,9 +191,9 @@ export class SliceStages {
       }
       const surface = agent.surfaces.find((s) => s.id === resolved.surfaceId)!;
       if (configSchemaKnown(loaded.pluginPackage, loaded.entry)) diagnostics.push(...mergeCapabilityConfig(surface, resolved.request, plugin, () => loaded.entry).diagnostics);
-      diagnostics.push(...this.#collisions(resolution, resolved));
+      diagnostics.push(...this.#collisions(resolution, resolved, deferred));
     });
-    return { selected: true, diagnostics, package: loaded };
+    return { selected: true, diagnostics, package: loaded, deferred: [...deferred].sort() };
   }
 
   /**
@@ -198,6 +222,18 @@ export class SliceStages {
         diagnostics.push(...plugin.diagnostics, ...checkSurfaceCollisions([plugin]));
       }
     }
-    return { selected: false, diagnostics, package: loaded };
+    return { selected: false, diagnostics, package: loaded, deferred: [] };
+  }
+
+  /**
+   * Reads the declared tool names of the plugin folders `dirs` (what a slice deferred) and
+   * returns true when one of them declares a name of `pluginDir`'s own: then a slice of
+   * `pluginDir` made without them left out a collision, and the answer made from it changes.
+   */
+  readDeferred(pluginDir: string, dirs: readonly string[]): boolean {
+    const own = this.declaredNames(pluginDir);
+    let shared = false;
+    for (const dir of dirs) if ([...this.declaredNames(dir)].some((name) => own.has(name))) shared = true;
+    return shared;
   }
 }

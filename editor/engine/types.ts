@@ -33,6 +33,15 @@ export interface EditorEngineOptions {
    * changes to open files anyway, can set a short interval; the tsserver plugin uses 1000.
    */
   readonly diskRecheckMs?: number;
+  /**
+   * Answer a plugin file without reading the entries of the other plugins of its surface when
+   * their tool names are not known yet (a fresh engine): the tool-name collisions with them are
+   * left out of that answer, and the entries are read by {@link EditorEngine.readDeferred}, or
+   * before the next answer. Default false (every answer is whole). The front ends set it so
+   * that the first answer after the editor starts comes from the opened plugin alone
+   * (docs/editor.md, "What you wait for"); they call `readDeferred` right after answering.
+   */
+  readonly deferCollisionReads?: boolean;
 }
 
 /**
@@ -110,6 +119,20 @@ export interface EditorEngine {
    * inputs did not change are kept.
    */
   filesChanged(paths: readonly string[]): void;
+  /**
+   * True when an answer since the last {@link readDeferred} left out the collisions with other
+   * plugins whose entries were not read yet (only with `deferCollisionReads`).
+   */
+  hasDeferredReads(): boolean;
+  /**
+   * Reads what earlier answers left out (the other plugins' declared tool names; `buffers` as
+   * for {@link analyzeFile}) and returns the files (absolute, sorted) whose answers may change:
+   * those of a plugin one of the other entries shares a tool name with. Ask
+   * {@link analyzeFile} again for them. Empty when nothing was left out, or when what was left
+   * out changes nothing (the common case: the first answers were whole). `analyzeFile` and
+   * `codeFixesAt` call it first themselves, so only one answer is ever given without them.
+   */
+  readDeferred(buffers?: BufferSource): readonly string[];
 }
 
 /** A folder to watch for {@link EditorEngine.filesChanged}. */

@@ -26,7 +26,10 @@
  * client sends `initialized` and its first `didOpen`, and every handler that needs them waits
  * for them. The whole-agent analysis waits for a pending per-file pass, so that on a cold
  * process the open entry's own diagnostics come first instead of sharing the CPU with the
- * worker's start.
+ * worker's start. The engine's first answer comes from the opened plugin alone
+ * (`deferCollisionReads`): the other entries of its surface are read right after that answer is
+ * written, and the files whose answers change (a tool-name collision) are sent again, as part
+ * of the same per-file pass (helper-106).
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -119,7 +122,9 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
       // On the real file system the engine checks its cached results with a stat per file, and
       // trusts the disk for DISK_RECHECK_MS: changes behind the editor's back come in through the
       // file watchers (filesChanged), which make it ask again at once.
-      engine ??= engineModule!.createEditorEngine(options.host ? { host: base } : { diskRecheckMs: DISK_RECHECK_MS });
+      // The first answer comes from the opened plugin alone: the other entries of its surface
+      // are read right after it is sent (completeDeferred).
+      engine ??= engineModule!.createEditorEngine(options.host ? { host: base, deferCollisionReads: true } : { diskRecheckMs: DISK_RECHECK_MS, deferCollisionReads: true });
       runner ??= runnerModule!.createAgentAnalysisRunner(base, log);
     })());
   /** The per-file pass that is scheduled or running, settled when it ends (the whole-agent analysis waits for it). */
@@ -209,9 +214,37 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
       edited.clear();
       watchEngineFolders();
     } finally {
-      const pass = filePass;
-      filePass = undefined;
-      pass?.end();
+      if (engine.hasDeferredReads()) {
+        // Once the answers are written (the writer sends them from a later turn of the event loop).
+        setImmediate(completeDeferred);
+      } else {
+        endFilePass();
+      }
+    }
+  });
+
+  /** Ends the per-file pass (the whole-agent analysis waits for it). */
+  const endFilePass = (): void => {
+    const pass = filePass;
+    filePass = undefined;
+    pass?.end();
+  };
+
+  /**
+   * The rest of a per-file pass whose answers left out the other entries of a plugin's surface
+   * (a fresh engine, `deferCollisionReads`): reads them, and sends the open files whose answers
+   * change (a tool-name collision with one of them) again; a pull client is asked to refresh.
+   * Part of the per-file pass: the whole-agent analysis starts after it.
+   */
+  const completeDeferred = guarded(undefined, () => {
+    try {
+      if (closed || engine === undefined) return;
+      const changed = engine.readDeferred(overlays);
+      for (const file of changed) if (byEngine(file)) publish(file, diagnosticsOf(file));
+      if (changed.length > 0 && pull && refreshSupported) void connection.languages.diagnostics.refresh();
+    } finally {
+      // A pass scheduled meanwhile ends it instead.
+      if (fileTimer === undefined) endFilePass();
     }
   });
 

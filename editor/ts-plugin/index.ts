@@ -88,7 +88,9 @@ function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.
   if ((service as unknown as Record<symbol, unknown>)[DECORATED]) return service;
   // Open files are always checked (their versions come from tsserver); what is only on disk is
   // re-checked at most once a second while the user types.
-  const analysis = (engine ??= createEditorEngine({ diskRecheckMs: DISK_RECHECK_MS }));
+  // The first answer comes from the opened plugin alone; the other entries of its surface are
+  // read right after it ({@link readDeferredSoon}).
+  const analysis = (engine ??= createEditorEngine({ diskRecheckMs: DISK_RECHECK_MS, deferCollisionReads: true }));
   const logger = info.project.projectService.logger;
   const report = (where: string, error: unknown): void => {
     logger.info(`[assembly-line] ${where} failed; TypeScript's own result is returned: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -110,6 +112,7 @@ function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.
       injectFault(fileName);
       const found = analysis.analyzeFile(fileName, buffers);
       watchFolders(analysis, info.serverHost, report);
+      if (analysis.hasDeferredReads()) readDeferredSoon(analysis, buffers, info.serverHost, report);
       if (found.diagnostics.length === 0) return own;
       const program = service.getProgram();
       const sourceFile = program?.getSourceFile(fileName);
@@ -176,6 +179,27 @@ function watchFolders(analysis: EditorEngine, host: ts.server.ServerHost, report
     };
     watchers.set(folder, host.watchDirectory(folder, onChange, recursive));
   }
+}
+
+let deferredTimer: unknown;
+
+/**
+ * After an answer that left out the other entries of the plugin's surface (a fresh engine:
+ * `deferCollisionReads`), reads them once tsserver is idle, and when one of them shares a tool
+ * name with the answered plugin asks the decorated projects to refresh their diagnostics (the
+ * editor then asks again and gets the collision). A request that comes first reads them itself
+ * before its answer (`EditorEngine.analyzeFile`).
+ */
+function readDeferredSoon(analysis: EditorEngine, buffers: BufferSource, host: ts.server.ServerHost, report: (where: string, error: unknown) => void): void {
+  if (deferredTimer !== undefined) return;
+  deferredTimer = host.setTimeout(() => {
+    deferredTimer = undefined;
+    try {
+      if (analysis.readDeferred(buffers).length > 0) refreshProjects();
+    } catch (error) {
+      report("readDeferred", error);
+    }
+  }, 0);
 }
 
 /** Asks every decorated project to refresh its open files' diagnostics. */

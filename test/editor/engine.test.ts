@@ -200,6 +200,42 @@ describe("editor engine", () => {
     expect(engine.analyzeFile(file).diagnostics).toEqual(frontEnd(root, file));
   });
 
+  it("with deferCollisionReads, answers first from the opened plugin alone, then reads the other entries and names the answers that change (helper-106)", () => {
+    const root = fixtureAgent();
+    const clash = path.join(root, "plugins/clash/ai.assemblyline/index.ts");
+    const engine = createEditorEngine({ deferCollisionReads: true });
+    // The collision with good's `echo` needs good's entry, which no answer has read yet.
+    const first = engine.analyzeFile(clash);
+    expect(frontEnd(root, clash).map((d) => d.code)).toContain("AL4012");
+    expect(first.diagnostics.map((d) => d.code)).not.toContain("AL4012");
+    expect(engine.hasDeferredReads()).toBe(true);
+    expect(engine.readDeferred()).toEqual([clash]);
+    expect(engine.hasDeferredReads()).toBe(false);
+    expect(engine.readDeferred()).toEqual([]);
+    expect(engine.analyzeFile(clash).diagnostics).toEqual(frontEnd(root, clash));
+
+    // A plugin that shares no name: the first answer is already whole, and reading changes nothing.
+    const typo = path.join(root, "plugins/typo/ai.assemblyline/index.ts");
+    const fresh = createEditorEngine({ deferCollisionReads: true });
+    const answer = fresh.analyzeFile(typo).diagnostics;
+    expect(answer).toEqual(frontEnd(root, typo));
+    expect(fresh.hasDeferredReads()).toBe(true);
+    expect(fresh.readDeferred()).toEqual([]);
+    expect(fresh.analyzeFile(typo).diagnostics).toEqual(answer);
+
+    // Without readDeferred, the next request reads them before it answers: one answer at most goes without.
+    const next = createEditorEngine({ deferCollisionReads: true });
+    expect(next.analyzeFile(clash).diagnostics.map((d) => d.code)).not.toContain("AL4012");
+    expect(next.analyzeFile(typo).diagnostics).toEqual(frontEnd(root, typo));
+    // That read found clash's first answer changed: the next readDeferred says so (the language server sends it again).
+    expect(next.hasDeferredReads()).toBe(true);
+    expect(next.readDeferred()).toEqual([clash]);
+    expect(next.hasDeferredReads()).toBe(false);
+    expect(next.analyzeFile(clash).diagnostics).toEqual(frontEnd(root, clash));
+    // Without the option every answer is whole.
+    expect(createEditorEngine().analyzeFile(clash).diagnostics).toEqual(frontEnd(root, clash));
+  });
+
   it("checks a plugin no agent selects as `validate` does", () => {
     const dir = writeTree(plugin("alone", "solo", GOOD_FIELDS.replace("description", "descripton")));
     const pluginDir = path.join(dir, "plugins/alone");

@@ -1,7 +1,8 @@
 /**
  * What a user waits for after starting the language server (docs/editor.md "What you wait for"):
  * `initialize` is answered before the editor engine and the compiler load, and the first
- * `didOpen` still gets the entry's diagnostics, as `compile` reports them. The server runs in
+ * `didOpen` still gets the entry's diagnostics, as `compile` reports them; a tool-name collision
+ * with an entry that first answer did not read follows it, before the whole-agent analysis. The server runs in
  * this process over in-memory streams, so the test sees which of its modules had loaded when
  * the answer was written (the mocks below only record the load and return the real module).
  */
@@ -123,6 +124,53 @@ describe("the language server's first answers", () => {
     await client.sendNotification("textDocument/didOpen", { textDocument: { uri: uriOf(entry), languageId: "typescript", version: 1, text: broken } });
     await analysing;
     expect(events).toEqual(["published index.ts", "whole-agent analysis"]);
+    await client.sendRequest("shutdown");
+  });
+
+  it("answers the first didOpen from the opened plugin alone, then sends the collision with an entry it had not read, before the whole-agent analysis (helper-106)", async () => {
+    const root = writeLspAgent();
+    // A second plugin that declares `echo` too.
+    for (const [file, text] of Object.entries(AGENT_FILES)) {
+      if (!file.startsWith("plugins/example/")) continue;
+      const twin = path.join(root, file.replace("plugins/example/", "plugins/twin/"));
+      fs.mkdirSync(path.dirname(twin), { recursive: true });
+      fs.writeFileSync(twin, text.replace('"name": "example"', '"name": "twin"'));
+    }
+    fs.writeFileSync(path.join(root, "agent.md"), AGENT_FILES["agent.md"].replace("capabilities:\n", "capabilities:\n  twin: {}\n"));
+    const { json } = runCliJson(["compile", ".", "--no-package", "--check"], { cwd: root });
+    const all = json.diagnostics as { file: string; code: string; message: string; line: number; column: number }[];
+    const collision = all.filter((d) => d.code === "AL4012");
+    expect(collision).toHaveLength(1);
+    const expected = all.filter((d) => d.file === collision[0]!.file && d.code !== "AL6013").map((d) => ({ code: d.code, message: d.message, line: d.line - 1, character: d.column - 1 }));
+
+    const events: string[] = [];
+    let analysed = (): void => {};
+    const analysing = new Promise<void>((resolve) => (analysed = resolve));
+    const runner = {
+      analyze: async () => {
+        events.push("whole-agent analysis");
+        analysed();
+        return new Map();
+      },
+      close: () => {},
+    };
+    const { client } = startInProcess({ agentDelayMs: 0, runner }, events);
+    const entry = path.join(root, collision[0]!.file);
+    const uri = uriOf(entry);
+    const published: (readonly LspDiagnostic[])[] = [];
+    client.onNotification("textDocument/publishDiagnostics", (params: { uri: string; diagnostics: readonly LspDiagnostic[] }) => {
+      if (params.uri === uri) published.push(params.diagnostics);
+    });
+    await client.sendRequest("initialize", { processId: process.pid, rootUri: uriOf(root), capabilities: {} });
+    await client.sendNotification("initialized", {});
+    await client.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "typescript", version: 1, text: fs.readFileSync(entry, "utf8") } });
+    await analysing;
+    // The collision's other entry was sent after the first answer and before the whole-agent analysis.
+    expect(events).toEqual(["published index.ts", "whole-agent analysis"]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(published).toHaveLength(2);
+    expect(published[0]!.map((d) => d.code)).not.toContain("AL4012");
+    expect(published[1]!.map((d) => ({ code: d.code, message: d.message, line: d.range.start.line, character: d.range.start.character }))).toEqual(expected);
     await client.sendRequest("shutdown");
   });
 

@@ -110,6 +110,9 @@ const FILES: Record<string, string> = {
   // One per TypeScript version (both runs share the project): see "picks up a plugin folder created after the server started".
   "lf/plugins/grown-6/shared/limits.ts": SHARED_LIMITS,
   "lf/plugins/grown-5/shared/limits.ts": SHARED_LIMITS,
+  // Two plugins that declare the same tool (compile reports AL4012 in one entry): see "answers first from the opened plugin alone".
+  ...agent("dup-6", { first: GOOD_SCHEMA_ENTRY, second: GOOD_SCHEMA_ENTRY }),
+  ...agent("dup-5", { first: GOOD_SCHEMA_ENTRY, second: GOOD_SCHEMA_ENTRY }),
   ...agent("crlf", { demo: BAD_SCHEMA_ENTRY }, (t) => t.replace(/\n/g, "\r\n")),
   ...agent("bom", { demo: BAD_SCHEMA_ENTRY }, (t) => `\uFEFF${t}`),
 };
@@ -145,12 +148,16 @@ beforeAll(() => {
   project = createPackedProject(FILES);
 }, 300_000);
 
-/** What `assembly-line compile` (the installed package's own CLI) reports for `file` of the agent at `root`. */
-function cliDiagnostics(root: string, file: string): CliDiagnostic[] {
+/**
+ * What `assembly-line compile` (the installed package's own CLI) reports for `file` of the agent
+ * at `root`; with `check`, `compile --check`, which writes nothing (no plugins.lock: no change
+ * for tsserver's watchers to report).
+ */
+function cliDiagnostics(root: string, file: string, check = false): CliDiagnostic[] {
   const bin = path.join(installedPackageDir(project), "dist/bin/assembly-line.cjs");
   let out: string;
   try {
-    out = execFileSync(process.execPath, [bin, "compile", path.join(project, root), "--no-package", "--no-cache", "--format", "json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    out = execFileSync(process.execPath, [bin, "compile", path.join(project, root), "--no-package", "--no-cache", ...(check ? ["--check"] : []), "--format", "json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   } catch (error) {
     out = (error as { stdout: string }).stdout;
   }
@@ -170,11 +177,11 @@ function validateDiagnostics(pluginDir: string, file: string): CliDiagnostic[] {
 }
 
 const versions = [
-  { label: "TypeScript 6.0", tsserver: require.resolve("typescript/lib/tsserver.js"), version: (require("typescript/package.json") as { version: string }).version, major: "6.0.", grown: "grown-6" },
-  { label: "TypeScript 5.9", tsserver: require.resolve("typescript-5.9/lib/tsserver.js"), version: (require("typescript-5.9/package.json") as { version: string }).version, major: "5.9.", grown: "grown-5" },
+  { label: "TypeScript 6.0", tsserver: require.resolve("typescript/lib/tsserver.js"), version: (require("typescript/package.json") as { version: string }).version, major: "6.0.", grown: "grown-6", dup: "dup-6" },
+  { label: "TypeScript 5.9", tsserver: require.resolve("typescript-5.9/lib/tsserver.js"), version: (require("typescript-5.9/package.json") as { version: string }).version, major: "5.9.", grown: "grown-5", dup: "dup-5" },
 ];
 
-describe.each(versions)("tsserver plugin in $label", ({ tsserver, version, major, grown }) => {
+describe.each(versions)("tsserver plugin in $label", ({ tsserver, version, major, grown, dup }) => {
   let server: Server;
   let seq = 0;
   const request = async <T>(command: string, args: unknown): Promise<T> => {
@@ -345,6 +352,22 @@ describe.each(versions)("tsserver plugin in $label", ({ tsserver, version, major
     expect(ours(broken)).toEqual([]);
     expect(broken).toEqual(theirs(working));
   });
+
+  it("answers first from the opened plugin alone, then reads the other entries and asks the editor to refresh: the collision shows as compile reports it (helper-106)", async () => {
+    const events: string[] = [];
+    server.on("event", (event: { event: string }) => events.push(event.event));
+    // One server per version, so each has an agent no request has read yet.
+    // (`--check`: a plugins.lock written now would make tsserver's watchers refresh the projects too.)
+    const [file] = ["first", "second"].map((name) => `${dup}/plugins/${name}/ai.assemblyline/index.ts`).filter((f) => cliDiagnostics(dup, f.slice(dup.length + 1), true).some((d) => d.code === "AL4012"));
+    expect(file).toBeDefined();
+    const expected = cliDiagnostics(dup, file!.slice(dup.length + 1), true);
+    await open(file!);
+    expect(ours(await diagnostics(file!)).map((d) => d.code)).not.toContain(TS_CODE_BASE + 4012);
+    // The other entry is read once tsserver is idle; the plugin then asks the editor to ask again.
+    while (!events.includes("projectsUpdatedInBackground")) await new Promise((resolve) => setTimeout(resolve, 50));
+    const got = ours(await diagnostics(file!));
+    expect(got.map((d) => [d.code, d.text.split("\n")[0], d.start.line, d.start.offset])).toEqual(expected.map((d) => [TS_CODE_BASE + Number(d.code.slice(2)), `${d.code}: ${d.message}`, d.line, d.column]));
+  }, 60_000);
 
   it("picks up a plugin folder created after the server started, through its directory watcher", async () => {
     // The engine has met the agent `lf` (and so watches it) through its entry.
