@@ -12,7 +12,8 @@
  * `--help` prints the options (`USAGE`); an unknown flag is refused with them (exit 2).
  *
  * `--json` prints the figure `runtime.echo` as one JSON line (bench/lib.mjs); `--quick` makes
- * 200 calls after 50 warm-up calls. `--baseline DIR` interleaves another build's runtime.
+ * 20 calls after 5 warm-up calls (a smoke check: 200 after 50 cost `npm test` about 0.7 s more
+ * of CPU for numbers that mean nothing either way). `--baseline DIR` interleaves another build's runtime.
  *
  * Fairness: one host process and one tool process per side (runtime host + sandbox child;
  * MCP client + stdio server), same machine, same Node. Both sides are warmed up (`--warmup`
@@ -48,7 +49,7 @@ Options:
   --dist DIR       the build to measure (default: this checkout's dist/)
   --baseline DIR   another build's dist/, interleaved as a third side (issue 14)
   --json           print the figure runtime.echo as one JSON line (bench/lib.mjs)
-  --quick          200 calls after 50 warm-up calls
+  --quick          20 calls after 5 warm-up calls
   -h, --help       print this and exit
 `;
 
@@ -86,8 +87,8 @@ const { compileAgent } = await import(path.join(dist, "build", "compile.js"));
 const { emit, ratioFigure } = await import("./lib.mjs");
 const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-const calls = values.quick ? 200 : Number(values.calls);
-const warmup = values.quick ? 50 : Number(values.warmup);
+const calls = values.quick ? 20 : Number(values.calls);
+const warmup = values.quick ? 5 : Number(values.warmup);
 
 const MCP_SERVER_SOURCE = `
 import { McpServer } from ${JSON.stringify(import.meta.resolve("@modelcontextprotocol/sdk/server/mcp.js"))};

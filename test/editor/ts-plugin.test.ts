@@ -88,6 +88,11 @@ const tsconfig = (plugins: boolean) =>
         module: "nodenext",
         moduleResolution: "nodenext",
         target: "es2022",
+        // Without the DOM that es2022's default lib adds (lib.dom.d.ts, about 2 MB): no file
+        // here names it, and each program (two per server, a server per TypeScript version)
+        // parsed and checked against it, 0.6-0.9 s of CPU each (docs/performance.md, "The test
+        // suite's budget", helper-104).
+        lib: ["es2022"],
         noEmit: true,
         skipLibCheck: true,
         types: [],
