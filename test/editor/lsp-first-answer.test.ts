@@ -70,6 +70,21 @@ function startInProcess(options: LanguageServerOptions = { agentDelayMs: 0 }, ev
   return { client, server, state };
 }
 
+/** A whole-agent runner that records when it runs (in `events`) and finds nothing; `analysing` settles then. */
+function recordingRunner(events: string[]) {
+  let analysed = (): void => {};
+  const analysing = new Promise<void>((resolve) => (analysed = resolve));
+  const runner = {
+    analyze: async () => {
+      events.push("whole-agent analysis");
+      analysed();
+      return new Map();
+    },
+    close: () => {},
+  };
+  return { runner, analysing };
+}
+
 describe("the language server's first answers", () => {
   it("answers initialize before the engine and the compiler load, and the first didOpen gets the entry's diagnostics", async () => {
     const root = writeLspAgent();
@@ -107,16 +122,7 @@ describe("the language server's first answers", () => {
     const entry = path.join(root, ENTRY);
     const broken = AGENT_FILES[ENTRY].replace("description:", "descripton:");
     const events: string[] = [];
-    let analysed = (): void => {};
-    const analysing = new Promise<void>((resolve) => (analysed = resolve));
-    const runner = {
-      analyze: async () => {
-        events.push("whole-agent analysis");
-        analysed();
-        return new Map();
-      },
-      close: () => {},
-    };
+    const { runner, analysing } = recordingRunner(events);
     // The whole-agent analysis is due before the per-file pass: it waits for that pass instead.
     const { client } = startInProcess({ agentDelayMs: 0, fileDelayMs: 50, runner }, events);
     await client.sendRequest("initialize", { processId: process.pid, rootUri: uriOf(root), capabilities: {} });
@@ -144,16 +150,7 @@ describe("the language server's first answers", () => {
     const expected = all.filter((d) => d.file === collision[0]!.file && d.code !== "AL6013").map((d) => ({ code: d.code, message: d.message, line: d.line - 1, character: d.column - 1 }));
 
     const events: string[] = [];
-    let analysed = (): void => {};
-    const analysing = new Promise<void>((resolve) => (analysed = resolve));
-    const runner = {
-      analyze: async () => {
-        events.push("whole-agent analysis");
-        analysed();
-        return new Map();
-      },
-      close: () => {},
-    };
+    const { runner, analysing } = recordingRunner(events);
     const { client } = startInProcess({ agentDelayMs: 0, runner }, events);
     const entry = path.join(root, collision[0]!.file);
     const uri = uriOf(entry);
