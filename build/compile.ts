@@ -22,7 +22,7 @@ import { createStaticAnalyzer } from "../compiler/static-analysis/static-analyze
 import { ONE_SHOT_RETENTION } from "../compiler/static-analysis/source-store.js";
 import { createDiagnostic, hasErrors, relativizeDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
-import { fileStart } from "../common/positions.js";
+import { fileStart, type SourceLocation } from "../common/positions.js";
 import { createNodeHost, createRecordingHost, type CompilerHost } from "../common/host.js";
 import { ignoreStateDir } from "../common/state-dir.js";
 import { buildLockfile, type BundleIntegrityLookup } from "../lockfile/build-lockfile.js";
@@ -134,6 +134,12 @@ export interface CompileOptions {
    * snapshot may cost, for every surface or by surface path (`"."`, `"subagents/<name>"`).
    */
   readonly tokenBudget?: TokenBudget;
+  /**
+   * Where the project configuration wrote `targets` and `tokenBudget` (`ProjectConfig.locations`:
+   * `/targets/<i>`, `/tokenBudget/<surface>`), when they came from it: an unknown target
+   * (AL4712) and a budget key that names no surface (AL4721) are reported there, not at agent.md.
+   */
+  readonly settingLocations?: Readonly<Record<string, SourceLocation>>;
   /**
    * Called with the contract review (committed lock → new lock) right before a changed lock is
    * written, so `add` can print it first (issue 11 item 3). Not called when the lock is unchanged.

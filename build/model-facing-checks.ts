@@ -10,6 +10,8 @@ import { checkProviderTargets } from "../compiler/providers/check-targets.js";
 import { checkTokenBudget, type TokenBudget } from "../compiler/providers/token-budget.js";
 import { surfaceTools } from "../compiler/providers/surface-tools.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { SourceLocation } from "../common/positions.js";
+import { childPointer } from "../common/json-pointer.js";
 import { BUDGET_TOKENS_CACHE_FILE, withCachedTokenCounts } from "./token-count-cache.js";
 
 /** What the checks are asked for, and how the token-count cache is used. */
@@ -18,6 +20,8 @@ export interface ModelFacingOptions {
   readonly targets?: readonly string[];
   /** `--token-budget` / `tokenBudget`. */
   readonly tokenBudget?: TokenBudget;
+  /** Where the configuration wrote them (`CompileOptions.settingLocations`). */
+  readonly settingLocations?: Readonly<Record<string, SourceLocation>>;
   /** The absolute agent root, whose `.assemblyline/cache/` holds the counts. */
   readonly root: string;
   /** `false` (`--no-cache`): count every tool with the encoder. Default `true`. */
@@ -35,11 +39,13 @@ export async function checkModelFacingRules(analysis: AgentAnalysis, options: Mo
   if (targets.length === 0 && options.tokenBudget === undefined) return [];
   if (analysis.agent.surfaces.length === 0) return [];
   const surfaces = surfaceTools(analysis);
-  const diagnostics = targets.length > 0 ? checkProviderTargets(analysis, targets, surfaces) : [];
+  const written = options.settingLocations ?? {};
+  const targetAt = (id: string): SourceLocation | undefined => written[`/targets/${targets.indexOf(id)}`];
+  const diagnostics = targets.length > 0 ? checkProviderTargets(analysis, targets, surfaces, targetAt) : [];
   const budget = options.tokenBudget;
   if (budget !== undefined) {
     const rootAgentFile = analysis.agent.surfaces[0]!.agentFile;
-    const overruns = await withCachedTokenCounts(options.root, (count) => checkTokenBudget(surfaces, budget, count, rootAgentFile), {
+    const overruns = await withCachedTokenCounts(options.root, (count) => checkTokenBudget(surfaces, budget, count, rootAgentFile, (key) => written[childPointer("/tokenBudget", key)]), {
       file: BUDGET_TOKENS_CACHE_FILE,
       read: options.readCache !== false,
       save: options.saveCache,

@@ -97,8 +97,13 @@ export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & {
       : target.config.maxWarnings !== undefined
         ? { limit: target.config.maxWarnings, source: `maxWarnings in ${shownFile(target.config.file)}` }
         : undefined;
-  const targets = flags.target && flags.target.length > 0 ? flags.target : target.config.targets;
+  const targetsFlag = flags.target !== undefined && flags.target.length > 0;
+  const targets = targetsFlag ? flags.target : target.config.targets;
   const tokenBudget = flags.tokenBudget ?? target.config.tokenBudget;
+  // Where the configuration wrote the settings it gave (a flag's have no place in a file).
+  const settingLocations = Object.fromEntries(
+    Object.entries(target.config.locations ?? {}).filter(([pointer]) => (!targetsFlag && pointer.startsWith("/targets/")) || (flags.tokenBudget === undefined && pointer.startsWith("/tokenBudget/"))),
+  );
   return {
     root: target.root,
     check: flags.check === true,
@@ -109,6 +114,7 @@ export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & {
     rules: target.config.rules,
     ...(targets && targets.length > 0 ? { targets } : {}),
     ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+    ...(Object.keys(settingLocations).length > 0 ? { settingLocations } : {}),
     ...(outDir !== undefined ? { outDir } : {}),
     ...(maxWarnings ? { maxWarnings } : {}),
   };

@@ -116,8 +116,8 @@ export function directExecutionProblems(policy: HostPolicy, execution: "sandbox"
   const host = policy.config.host;
   const configured = [...(flags.network === undefined && host.network === "none" ? ['host.network "none"'] : []), ...(host.memoryMb !== undefined ? [`host.memoryMb ${host.memoryMb}`] : [])];
   if (configured.length === 0) return [];
-  const keys = policy.config.hostKeys;
-  const at = (flags.network === undefined && host.network === "none" ? keys?.network : undefined) ?? (host.memoryMb !== undefined ? keys?.memoryMb : undefined) ?? fileStart(policy.config.file ?? "");
+  const keys = policy.config.locations;
+  const at = (flags.network === undefined && host.network === "none" ? keys?.["/host/network"] : undefined) ?? (host.memoryMb !== undefined ? keys?.["/host/memoryMb"] : undefined) ?? fileStart(policy.config.file ?? "");
   const warning = createDiagnostic(Diagnostics.DirectExecutionLimitConfig, at, [configFile, configured.join(" and "), flags.execution === "direct" ? "--execution direct" : 'host.execution "direct"']);
   return [at.file === "" ? warning : relativizeDiagnostic(warning, policy.root, path.relative)];
 }

@@ -34,14 +34,19 @@ export interface ProjectConfig {
   readonly host: HostPolicyDefaults;
   /** Provider profile ids (consumed by the provider profiles). */
   readonly targets?: readonly string[];
-  /** Token budget of the model's starting tool snapshot (consumed by the provider profiles). */
-  readonly tokenBudget?: number;
   /**
-   * Where each key of `host` is written (its key's span, absolute `file`), for the warnings a
-   * host command reports about a setting it cannot apply (AL8066); absent for a configuration
+   * Token budget of the model's starting tool snapshot (consumed by the provider profiles): one
+   * number for every surface, or budgets by surface path (issue 11 item 2).
+   */
+  readonly tokenBudget?: number | Readonly<Record<string, number>>;
+  /**
+   * Where the settings a command reports on are written, by JSON pointer into the configuration
+   * (absolute `file`): each key of `host` (`/host/network`: the key's span) for AL8066, each
+   * element of `targets` (`/targets/0`: the value) for AL4712, each key of an object
+   * `tokenBudget` (`/tokenBudget/subagents~1x`: the key) for AL4721. Absent for a configuration
    * that is code (JavaScript/TypeScript), which has no locations.
    */
-  readonly hostKeys?: Readonly<Partial<Record<keyof HostPolicyDefaults, SourceLocation>>>;
+  readonly locations?: Readonly<Record<string, SourceLocation>>;
 }
 
 /** The configuration when there is none. */

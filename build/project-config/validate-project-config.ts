@@ -57,7 +57,15 @@ export function validateProjectConfig(file: string, value: unknown, source: Conf
   if (diagnostics.length > 0) return { config: { rules: {}, host: {} }, diagnostics: sortDiagnostics(diagnostics) };
   const dir = path.dirname(file);
   const host = (raw["host"] ?? {}) as HostPolicyDefaults;
-  const hostKeys = source.located ? Object.fromEntries(Object.keys(host).map((key) => [key, at(childPointer("/host", key), true)])) : undefined;
+  const tokenBudget = raw["tokenBudget"] as ProjectConfig["tokenBudget"];
+  const located = (pointers: readonly string[], key: boolean) => pointers.map((pointer) => [pointer, at(pointer, key)] as const);
+  const locations = source.located
+    ? Object.fromEntries([
+        ...located(Object.keys(host).map((key) => childPointer("/host", key)), true),
+        ...located(Array.isArray(raw["targets"]) ? raw["targets"].map((_, i) => `/targets/${i}`) : [], false),
+        ...located(typeof tokenBudget === "object" ? Object.keys(tokenBudget).map((key) => childPointer("/tokenBudget", key)) : [], true),
+      ])
+    : undefined;
   const config: ProjectConfig = {
     file,
     rules,
@@ -66,8 +74,8 @@ export function validateProjectConfig(file: string, value: unknown, source: Conf
     ...(typeof raw["outDir"] === "string" ? { outDir: path.resolve(dir, raw["outDir"]) } : {}),
     ...(typeof raw["maxWarnings"] === "number" ? { maxWarnings: raw["maxWarnings"] } : {}),
     ...(Array.isArray(raw["targets"]) ? { targets: raw["targets"] as string[] } : {}),
-    ...(typeof raw["tokenBudget"] === "number" ? { tokenBudget: raw["tokenBudget"] } : {}),
-    ...(hostKeys ? { hostKeys } : {}),
+    ...(tokenBudget !== undefined ? { tokenBudget } : {}),
+    ...(locations ? { locations } : {}),
   };
   return { config, diagnostics: [] };
 }

@@ -24,8 +24,10 @@ import { initialSnapshot, surfaceTools, type SurfaceTool, type SurfaceTools } fr
  * with a "did you mean"); a repeated id is checked once. Never throws.
  *
  * @param surfaces the surfaces' tools, when the caller already computed them.
+ * @param writtenAt where a target id was written (the project configuration's `targets` entry),
+ *   for AL4712; the root agent.md's start when it gives none (a `--target` flag, the API).
  */
-export function checkProviderTargets(analysis: AgentAnalysis, targets: readonly string[], surfaces: readonly SurfaceTools[] = surfaceTools(analysis)): Diagnostic[] {
+export function checkProviderTargets(analysis: AgentAnalysis, targets: readonly string[], surfaces: readonly SurfaceTools[] = surfaceTools(analysis), writtenAt: (id: string) => SourceLocation | undefined = () => undefined): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const rootAgent = analysis.agent.surfaces[0]?.agentFile ?? analysis.root;
   const profiles: ProviderProfile[] = [];
@@ -34,7 +36,7 @@ export function checkProviderTargets(analysis: AgentAnalysis, targets: readonly 
       profiles.push(profileOf(id));
       continue;
     }
-    diagnostics.push(createDiagnostic(Diagnostics.ProviderUnknownTarget, fileStart(rootAgent), [id], { hint: unknownTargetHint(id) }));
+    diagnostics.push(createDiagnostic(Diagnostics.ProviderUnknownTarget, writtenAt(id) ?? fileStart(rootAgent), [id], { hint: unknownTargetHint(id) }));
   }
   for (const profile of profiles) {
     for (const surface of surfaces) {

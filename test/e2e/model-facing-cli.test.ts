@@ -34,6 +34,46 @@ describe("compile --target and --token-budget", () => {
     expect(json.diagnostics.map((d: { code: string }) => d.code)).toEqual(["AL4720"]);
     expect(runCli(["compile", root, "--token-budget", "-3"]).status).toBe(2);
   });
+
+  it("counts what `tools` counts: delegate on a surface with subagents, schemas as the artifact records them (new-user trial of 6 December)", () => {
+    // Keys not in canonical order: the lock and the artifact record them sorted, and the model gets that.
+    const root = agentWithTools({ echo: { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false } } });
+    writeFiles(root, { "subagents/reviewer/agent.md": "---\nname: reviewer\n---\nReview.\n" });
+    expect(runCli(["compile", root]).status).toBe(0);
+    const { json: listed } = runCliJson(["tools", root]);
+    expect(listed.tools.map((tool: { name: string }) => tool.name)).toContain("delegate");
+    const total = listed.tokens as number;
+    expect(runCli(["compile", root, "--no-package", "--token-budget", String(total)]).status).toBe(0);
+    const over = runCliJson(["compile", root, "--no-package", "--token-budget", String(total - 1)]);
+    expect(over.status).toBe(1);
+    expect(over.json.diagnostics[0].message).toContain(`Surface '.' starts with ${total} tokens of tool definitions`);
+  });
+
+  it("when the core tools alone are over the budget, the hint says to disable core tools, not to defer the surface's own", () => {
+    const root = agentWithTools({ echo: { inputSchema: { type: "object" } } });
+    const { json } = runCliJson(["compile", root, "--no-package", "--token-budget", "100"]);
+    expect(json.diagnostics[0]).toMatchObject({ code: "AL4720" });
+    expect(json.diagnostics[0].hint).toMatch(/^The core tools alone take \d+ tokens, more than the budget: remove those the agent does not need with a `\w+: \{ disabled: true \}` descriptor/);
+  });
+
+  it("takes tokenBudget by surface from the configuration, and reports an unknown key and target where the file writes them", () => {
+    const root = agentWithTools({ echo: { inputSchema: { type: "object" } } });
+    writeFiles(root, {
+      "subagents/reviewer/agent.md": "---\nname: reviewer\n---\nReview.\n",
+      "assembly-line.config.json": '{\n  "targets": ["openai", "gemni"],\n  "tokenBudget": { ".": 100000, "subagents/reviewr": 1000 }\n}\n',
+    });
+    const { status, json } = runCliJson(["compile", root, "--no-package"]);
+    expect(status).toBe(1);
+    const shown = json.diagnostics.map((d: { code: string; file: string; line: number; column: number }) => [d.code, d.file, d.line, d.column]);
+    expect(shown).toEqual([
+      ["AL4712", "assembly-line.config.json", 2, 25],
+      ["AL4721", "assembly-line.config.json", 3, 33],
+    ]);
+    // A budget the root surface is over, by surface path.
+    writeFiles(root, { "assembly-line.config.json": '{ "tokenBudget": { "subagents/reviewer": 10 } }\n' });
+    const over = runCliJson(["compile", root, "--no-package"]);
+    expect(over.json.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([["AL4720", "subagents/reviewer/agent.md"]]);
+  });
 });
 
 describe("tools", () => {
