@@ -98,4 +98,44 @@ describe("Neovim's LSP client attached to assembly-line lsp --stdio", () => {
     expect(result.edited_ok).toBe(true);
     expect(list(result.edited)).toEqual([]);
   });
+
+  // New-user trial of 6 December: the documented snippet started npx in Neovim's folder, where
+  // npx found no assembly-line, asked the registry, and the client quit; nothing was shown.
+  it("docs/editor.md's Neovim 0.7 block, as written, shows diagnostics when Neovim starts in the agent's parent folder", () => {
+    const docs = fs.readFileSync(path.join(repoRoot, "docs", "editor.md"), "utf8");
+    const block = [...docs.matchAll(/```lua\n([\s\S]*?)```/g)].map((match) => match[1]!).find((lua) => lua.includes("vim.lsp.start_client"));
+    expect(block, "the 0.7 block of docs/editor.md").toBeDefined();
+    const root = writeLspAgent();
+    // The project's installed CLI, where npx looks for it (as `npm install` links it).
+    fs.mkdirSync(path.join(root, "node_modules", ".bin"), { recursive: true });
+    fs.symlinkSync(cliPath, path.join(root, "node_modules", ".bin", "assembly-line"));
+    const agentFile = path.join(root, "agent.md");
+    fs.writeFileSync(agentFile, AGENT_FILES["agent.md"].replace("greeting: hello", "greeting: 42"));
+    const dir = tempDir("al-nvim-docs-");
+    const init = path.join(dir, "init.lua");
+    const out = path.join(dir, "result.json");
+    fs.writeFileSync(init, block!);
+    const probe = path.join(dir, "probe.lua");
+    fs.writeFileSync(
+      probe,
+      [
+        `local ok = vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 20)`,
+        `local codes = {}`,
+        `for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(codes, d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)) end`,
+        `local handle = assert(io.open(${JSON.stringify(out)}, "w"))`,
+        `handle:write(vim.fn.json_encode({ ok = ok, codes = codes }))`,
+        `handle:close()`,
+        `vim.cmd("qa!")`,
+      ].join("\n"),
+    );
+    const run = spawnSync("nvim", ["--headless", "-u", init, "-i", "NONE", "-n", path.join(path.basename(root), "agent.md"), "-c", `luafile ${probe}`], {
+      cwd: path.dirname(root),
+      encoding: "utf8",
+      timeout: 150_000,
+    });
+    expect(fs.existsSync(out), `nvim wrote no result (exit ${run.status}):\n${run.stdout}\n${run.stderr}`).toBe(true);
+    const result = JSON.parse(fs.readFileSync(out, "utf8")) as { ok: boolean; codes: string[] };
+    expect(result.ok).toBe(true);
+    expect(result.codes).toEqual(compileDiagnostics(root, "agent.md").map((d) => d.code));
+  });
 });
