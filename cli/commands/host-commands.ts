@@ -129,9 +129,14 @@ export function compileFirst(loadCompiler: CompilerLoader): NonNullable<RuntimeC
     const ensured = await ensureArtifact(root, loadCompiler, artifactDir);
     // Said plainly (new-user trial M23, M41: "compiled . first: plugins.lock was updated" was cryptic): what moved, why, what to do.
     // Both causes are named: a lock edited by hand is rewritten too, and "the agent changed" alone was wrong then (E9).
+    // A merge's conflicted lock says so, and what Git still needs (new-user trial of 6 December:
+    // `tools` recomputed it under the generic words, and `git status` still said UU).
+    const conflicted = ensured.diagnostics.some((d) => d.code === "AL6004");
     if (ensured.lockChanged) {
       process.stderr.write(
-        hadLock
+        conflicted
+          ? `assembly-line: ${lock} had Git conflict markers, so the agent (${root}) was compiled first and ${lock} was recomputed from its inputs: review it with \`git diff ${lock}\`, then \`git add ${lock}\` and commit to finish the merge.\n`
+          : hadLock
           ? `assembly-line: ${lock} did not match the agent (${root}): the agent changed since its last compile, or the lock was edited. The agent was compiled first, and ${lock} was updated: review it with \`git diff ${lock}\` and commit it with your change.\n`
           : `assembly-line: the agent (${root}) had no plugins.lock, so it was compiled first, and ${lock} was written: commit it with the agent.\n`,
       );

@@ -55,6 +55,11 @@ export interface InitResult {
   readonly gitignoreAdded: readonly string[];
   /** The agent's name in `agent.md`. */
   readonly agentName: string;
+  /**
+   * The root of the agent whose subagent this is (`dir` is its `subagents/<name>/`), absolute:
+   * the subagent is compiled and called through that root (a surface of it), not on its own.
+   */
+  readonly parentAgent?: string;
 }
 
 /**
@@ -118,7 +123,14 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
   }
   const diagnostics = kept.includes("tsconfig.json") ? [createDiagnostic(Diagnostics.InitKeptTsconfig, fileStart(path.join(dir, "tsconfig.json")), [shown("tsconfig.json"), tsconfigAdditions(types), types.assets])] : [];
   if (inside) diagnostics.push(inside);
-  return { ok: true, diagnostics, written: [...files.keys()], gitignoreAdded, agentName };
+  return { ok: true, diagnostics, written: [...files.keys()], gitignoreAdded, agentName, ...(parentOfSubagent(dir) ? { parentAgent: parentOfSubagent(dir)! } : {}) };
+}
+
+/** The agent root `dir` is a subagent folder of (`<root>/subagents/<name>` of a folder with an agent.md), or `undefined`. */
+function parentOfSubagent(dir: string): string | undefined {
+  const parent = path.dirname(dir);
+  const root = path.dirname(parent);
+  return path.basename(parent) === "subagents" && createNodeHost().kind(path.join(root, "agent.md")) === "file" ? root : undefined;
 }
 
 /**
@@ -127,10 +139,9 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
  * there is none.
  */
 function enclosingAgent(dir: string): string | undefined {
-  const host = createNodeHost();
   const parent = path.dirname(dir);
-  if (path.basename(parent) === "subagents" && host.kind(path.join(path.dirname(parent), "agent.md")) === "file") return undefined;
-  return parent === dir ? undefined : findAgentRoot(host, path.join(parent, "agent.md"));
+  if (parentOfSubagent(dir) !== undefined) return undefined;
+  return parent === dir ? undefined : findAgentRoot(createNodeHost(), path.join(parent, "agent.md"));
 }
 
 /**

@@ -48,10 +48,16 @@ export function checkInstalledVersion(check: InstalledVersionCheck): Diagnostic 
   // Installed from a path or git: `npm install` keeps what package.json names, and `add
   // npm:<name>@<version>` would ask the registry for a package of that name, which may be
   // another one (new-user trial E4). The hint names what package.json installs from instead.
+  // A tarball `npm pack` named for the locked version (`<name>-<version>.tgz`): package.json
+  // already agrees with the lock, and node_modules is only behind it, as after a `git pull`
+  // without an install (new-user trial of 6 December: the hint said to edit package.json).
+  const packedLocked = source?.kind === "path" && check.declared!.spec.trim().endsWith(`-${locked.version}.tgz`);
   const hint =
     source === undefined
       ? undefined
-      : source.kind === "path"
+      : packedLocked
+        ? fillTemplate("package.json already installs {1} from {6}, the locked version {2}: node_modules is behind it (as after a pull without an install). Run `{4}`.", args)
+        : source.kind === "path"
         ? fillTemplate("package.json installs {1} from {6}. To compile the locked {1}@{2}, point package.json at it and run `{4}`; to lock what package.json installs, run `{cli} add {5}`.", args)
         : fillTemplate("package.json installs {1} from {6}, which `add` does not lock. To compile the locked {1}@{2}, point package.json at it and run `{4}`; to lock the installed {1}@{3}, pack it with `npm pack` and add the tarball.", args);
   return createDiagnostic(Diagnostics.LockedVersionMismatch, check.location, args, hint === undefined ? {} : { hint });

@@ -87,9 +87,17 @@ function resolveOne(
   const packageName = request.package ?? pin?.name;
   if (packageName === undefined) {
     const folders = (host.readDirectory(path.join(surface.dir, "plugins")) ?? []).filter((e) => e.kind === "directory" || e.kind === "symlink").map((e) => e.name);
-    const suggestion = didYouMean(request.key, folders);
+    // A folder the surface selects already is no fix: renaming the key to it repeats that key
+    // (AL1006), which the editor's quick fix did (new-user trial of 6 December).
+    const selected = new Set(surface.capabilities.map((c) => c.key));
+    const suggestion = didYouMean(request.key, folders.filter((folder) => !selected.has(folder)));
+    const repeated = suggestion ? undefined : didYouMean(request.key, folders.filter((folder) => selected.has(folder) && folder !== request.key));
     const shown = `${surface.id === "." ? "" : `${surface.id}/`}plugins/${request.key}/`;
-    const hint = suggestion ? `Did you mean '${suggestion}'? plugins/${suggestion}/ is a local plugin of this surface.` : rootPluginHint(host, surface, request.key, shown);
+    const hint = suggestion
+      ? `Did you mean '${suggestion}'? plugins/${suggestion}/ is a local plugin of this surface.`
+      : repeated
+        ? `'${repeated}' (plugins/${repeated}/) is selected already: remove this line if it repeats it, or create ${shown} with a plugin.json.`
+        : rootPluginHint(host, surface, request.key, shown);
     diagnostics.push(createDiagnostic(Diagnostics.CapabilityUnresolved, request.location, [request.key, shown], { ...at, ...(hint ? { hint } : {}) }));
     return undefined;
   }

@@ -221,6 +221,15 @@ describe("resolveCapabilities", () => {
     expect(unresolved).toMatchObject({ code: "AL1012", line: 3, column: 3, hint: "Did you mean 'greeter'? plugins/greeter/ is a local plugin of this surface." });
   });
 
+  it("does not suggest a folder the surface already selects (new-user trial of 6 December: the quick fix made a duplicate key)", () => {
+    const root = writeTree({ "agent.md": "---\ncapabilities:\n  hello: {}\n  helo: {}\n---\n", "plugins/hello/plugin.json": "{}" });
+    const [unresolved] = resolveCapabilities(host, loadAgent(host, root)).diagnostics.filter((d) => d.code === "AL1012");
+    expect(unresolved).toMatchObject({
+      line: 4,
+      hint: "'hello' (plugins/hello/) is selected already: remove this line if it repeats it, or create plugins/helo/ with a plugin.json.",
+    });
+  });
+
   it("names a subagent's own plugins folder, and says so when only the root agent has the plugin (new-user review)", () => {
     const root = writeTree({
       "agent.md": "---\ncapabilities:\n  hello: {}\n---\n",

@@ -84,6 +84,20 @@ describe("call, approve, tools and search compile first only when needed", () =>
     expect(fs.readFileSync(lock, "utf8")).toBe(compiled);
   });
 
+  it("says a lock with Git conflict markers was recomputed, and that Git needs it staged (new-user trial of 6 December)", () => {
+    const agent = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    expect(runCliJson(["compile", agent]).status).toBe(0);
+    const lock = path.join(agent, "plugins.lock");
+    const compiled = fs.readFileSync(lock, "utf8");
+    fs.writeFileSync(lock, `<<<<<<< HEAD\n${compiled}=======\n${compiled.replace("Echo a message back to the caller.", "Echo, theirs.")}>>>>>>> theirs\n`);
+    const run = runCli(["tools", agent, "--format", "json"]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`${lock} had Git conflict markers, so the agent (${agent}) was compiled first and ${lock} was recomputed from its inputs`);
+    expect(run.stderr).toContain(`then \`git add ${lock}\` and commit to finish the merge`);
+    expect(run.stderr).not.toContain("did not match the agent");
+    expect(fs.readFileSync(lock, "utf8")).toBe(compiled);
+  });
+
   it("compiles a changed plugin before the call and says the lock was updated", () => {
     // The descriptor and defineTool() must agree (the drift check), so both change.
     for (const file of ["index.ts", "echo.ts"]) {

@@ -70,6 +70,21 @@ describe("assembly-line init", () => {
     expect(typo.stdout).toContain("Did you mean to write 'description'?");
   });
 
+  it("for a subagent, the next steps compile the parent agent and call through its surface (new-user trial of 6 December)", () => {
+    const root = path.join(tempDir("al-init-sub-"), "agent");
+    expect(runCli(["init", root]).status).toBe(0);
+    const run = runCli(["init", "subagents/reviewer"], { cwd: root });
+    expect(run.status, run.stderr).toBe(0);
+    const next = run.stdout.slice(run.stdout.indexOf("Next:")).split("\n").slice(1, 3).map((line) => line.trim());
+    expect(next[0]).toMatch(/ compile$/);
+    expect(next[1]).toMatch(/ call hello --surface subagents\/reviewer --input '\{"name":"Ada"\}'$/);
+    // Followed as printed, in the parent: one lock, the subagent a surface of it.
+    expect(runCli(["compile"], { cwd: root }).status).toBe(0);
+    expect(fs.existsSync(path.join(root, "subagents", "reviewer", "plugins.lock"))).toBe(false);
+    const called = runCli(["call", "hello", "--surface", "subagents/reviewer", "--input", '{"name":"Ada"}', "--format", "json"], { cwd: root });
+    expect(JSON.parse(called.stdout)).toMatchObject({ status: "ok" });
+  });
+
   it("refuses to overwrite: one existing file and nothing is written (AL9101, exit 1)", () => {
     const root = tempDir("al-init-refuse-");
     fs.writeFileSync(path.join(root, "agent.md"), "mine\n");

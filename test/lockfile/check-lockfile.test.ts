@@ -319,6 +319,10 @@ describe("checkInstalledVersion", () => {
       "package.json installs weather-plugin from github:me/weather, which `add` does not lock. To compile the locked weather-plugin@1.2.0, point package.json at it and run `npm install`; to lock the installed weather-plugin@1.3.0, pack it with `npm pack` and add the tarball.",
     );
     expect(checkInstalledVersion({ ...base, declared: { spec: "^1.3.0", projectDir: "/agent" } })?.hint).toContain("add npm:weather-plugin@1.3.0");
+    // package.json already names the locked version's tarball: only node_modules is behind (new-user trial of 6 December).
+    expect(checkInstalledVersion({ ...base, declared: { spec: "file:vendor/weather-plugin-1.2.0.tgz", projectDir: "/agent" } })?.hint).toBe(
+      "package.json already installs weather-plugin from file:vendor/weather-plugin-1.2.0.tgz, the locked version 1.2.0: node_modules is behind it (as after a pull without an install). Run `npm install`.",
+    );
   });
 
   it("names an unscoped package with npm: in the hint (a bare name would mean @assemblyline-agents/<name>)", () => {
