@@ -156,7 +156,7 @@ function summarize(groups: readonly LockChangeGroup[], formattingOnly: boolean):
 /** A unified diff (3 lines of context) capped at {@link MAX_DIFF_LINES} lines. */
 function unifiedDiff(displayPath: string, actual: string, expected: string): { lines: string[]; omitted: number } {
   const patch = diffPackage().structuredPatch(displayPath, displayPath, actual, expected, "committed", "what compile would write", { context: 3 });
-  const all = [`--- ${displayPath} (committed)`, `+++ ${displayPath} (what compile would write)`];
+  const all = [`--- ${displayPath} (on disk)`, `+++ ${displayPath} (what compile would write)`];
   for (const hunk of patch.hunks) {
     all.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines);
   }

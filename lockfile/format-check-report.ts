@@ -22,7 +22,7 @@ const MAX_VALUE_LENGTH = 100;
  *     tools.echo.description: "a" → "b"
  *     + tools.search
  *
- *   --- agent/plugins.lock (committed)
+ *   --- agent/plugins.lock (on disk)
  *   +++ agent/plugins.lock (what compile would write)
  *   @@ -12,7 +12,7 @@
  *   …

@@ -59,6 +59,7 @@ import { deniedResult, pendingResult, recordedResult } from "./execution/approva
 
 import { openArtifact, STATE_DB_FILE } from "./artifact/open-artifact.js";
 import { assertSurface, searchPageOf } from "./catalog-view.js";
+import { didYouMean } from "../common/did-you-mean.js";
 
 export { STATE_DB_FILE } from "./artifact/open-artifact.js";
 
@@ -361,7 +362,7 @@ export class Runtime {
     if (!approval) {
       // A run with no record at all is a mistyped id or another agent's run, not a missing call.
       const unknownRun = this.store.getRun(runId) === undefined;
-      throw runtimeError(unknownRun ? Diagnostics.ApprovalRunUnknown : Diagnostics.ApprovalNotFound, "", [runId, callId]);
+      throw runtimeError(unknownRun ? Diagnostics.ApprovalRunUnknown : Diagnostics.ApprovalNotFound, "", [runId, callId], unknownRun ? undefined : waitingCallsHint(this.store.pendingApprovals(runId, MAX_WAITING_NAMED + 1), callId));
     }
     const session = this.openSession(runId, callId, approval.tool);
     return this.guard(session, request, async (run) => {
@@ -639,3 +640,19 @@ function describeCall(call: CallRecord): string {
   return `a call of '${call.tool}' on surface '${call.surface}'`;
 }
 
+
+/** How many waiting calls AL8023's hint names. */
+const MAX_WAITING_NAMED = 3;
+
+/**
+ * AL8023's hint when the run has calls waiting for approval: they are named (with their tools),
+ * and the one `callId` most likely meant first as a "did you mean" (new-user trial of 6
+ * December: a mistyped call id got the catalog's general hint only). `undefined` when none waits.
+ */
+function waitingCallsHint(waiting: readonly { readonly callId: string; readonly tool: string }[], callId: string): string | undefined {
+  if (waiting.length === 0) return undefined;
+  const near = didYouMean(callId, waiting.map((call) => call.callId));
+  const named = waiting.slice(0, MAX_WAITING_NAMED).map((call) => `${call.callId} (${call.tool})`);
+  const more = waiting.length > MAX_WAITING_NAMED ? " and more" : "";
+  return `${near === undefined ? "" : `Did you mean '${near}'? `}Waiting for approval in this run: ${named.join(", ")}${more}.`;
+}

@@ -418,6 +418,19 @@ export class StateStore {
     });
   }
 
+  /**
+   * The calls of a run still waiting for approval (`callId` and `tool`), oldest first, at most
+   * `limit`: what `approve` names when given a call id the run does not have.
+   */
+  pendingApprovals(runId: string, limit: number): { readonly callId: string; readonly tool: string }[] {
+    return guard("read the pending approvals", () =>
+      (this.statement("SELECT call_id, tool FROM approvals WHERE run_id = ? AND state = 'pending' ORDER BY requested_at, call_id LIMIT ?").all(runId, limit) as { call_id: string; tool: string }[]).map((row) => ({
+        callId: row.call_id,
+        tool: row.tool,
+      })),
+    );
+  }
+
   /** The approval of a call, or `undefined`. */
   getApproval(runId: string, callId: string): ApprovalRecord | undefined {
     return guard("read the approval", () => {

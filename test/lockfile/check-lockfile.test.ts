@@ -68,7 +68,7 @@ describe("checkLockfile", () => {
         "",
         "  The files of capability 'example' are unchanged (the same integrity), yet its locked tools.echo.description differs from what they say: plugins.lock was edited by hand (or written by another version of assembly-line).",
         "",
-        "  --- agent/plugins.lock (committed)",
+        "  --- agent/plugins.lock (on disk)",
         "  +++ agent/plugins.lock (what compile would write)",
         "  @@ -18,7 +18,7 @@",
         '                 "aliases": [],',

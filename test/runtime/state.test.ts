@@ -302,6 +302,14 @@ describe("control-plane failures end the run", () => {
 });
 
 describe("refusals", () => {
+  it("a call id the run does not have names the calls waiting in it, the nearest first (new-user trial of 6 December)", async () => {
+    expect(await runtime.call({ tool: "record_note", input: { note: "n" }, runId: "hint-run", callId: "call-1" })).toMatchObject({ status: "approval_required" });
+    const refused = runtime.approve({ runId: "hint-run", callId: "call-2" });
+    await expect(refused).rejects.toMatchObject({ code: "AL8023" });
+    const error = (await refused.catch((caught: unknown) => caught)) as { diagnostics: { hint?: string }[] };
+    expect(error.diagnostics[0]!.hint).toBe("Did you mean 'call-1'? Waiting for approval in this run: call-1 (record_note).");
+  });
+
   it("refuses unknown surfaces, bad ids, unknown approvals, reused call ids and a closed runtime", async () => {
     await expect(runtime.call({ surface: "subagents/nope", tool: "echo", input: {} })).rejects.toMatchObject({ code: "AL8020" });
     await expect(runtime.call({ tool: "echo", input: {}, runId: "../escape" })).rejects.toMatchObject({ code: "AL8022" });
