@@ -86,9 +86,19 @@ describe("assembly-line add", () => {
     const { status, json } = runCliJson(["compile", root]);
     expect(status).toBe(1);
     expect(json.diagnostics).toMatchObject([{ code: "AL6008", file: "agent.md", line: 5, column: 3 }]);
-    // Installed from a tarball: the hint names it, never the registry (new-user trial E4).
-    expect(json.diagnostics[0].hint).toContain(`package.json installs @assemblyline-agents/openui from file:${path.relative(root, tarball)}.`);
-    expect(json.diagnostics[0].hint).toContain(`run \`${printedCli()} add ${path.relative(root, tarball)}\``);
+    // Installed from a tarball: the hint names it, never the registry (new-user trial E4); package.json
+    // names the locked version's tarball, so the install is what is out of step (new-user trial of 6 December).
+    expect(json.diagnostics[0].hint).toBe(
+      `package.json already installs @assemblyline-agents/openui from file:${path.relative(root, tarball)}, the locked version 1.0.0: node_modules is behind it (as after a pull without an install). Run \`npm install\`.`,
+    );
+    // When package.json names another version, both ways out: lock what it installs, or point it at the locked one.
+    const pkg = path.join(root, "package.json");
+    const other = path.join(path.dirname(tarball), "assemblyline-agents-openui-1.0.1.tgz");
+    fs.copyFileSync(tarball, other);
+    fs.writeFileSync(pkg, fs.readFileSync(pkg, "utf8").split(path.basename(tarball)).join(path.basename(other)));
+    const moved = runCliJson(["compile", root]);
+    expect(moved.json.diagnostics[0].hint).toContain(`package.json installs @assemblyline-agents/openui from file:${path.relative(root, other)}.`);
+    expect(moved.json.diagnostics[0].hint).toContain(`run \`${printedCli()} add ${path.relative(root, other)}\``);
   });
 
   it("refuses a key that a local plugin folder owns (it would win resolution), before and after installing", () => {
