@@ -240,8 +240,19 @@ function listAllowed(error: ErrorObject, unknown: string): string {
   const properties = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
   const names = properties ? Object.keys(properties).sort() : [];
   if (names.length === 0) return "";
-  const near = didYouMean(unknown, names);
+  const near = didYouMean(unknown, names) ?? onlyExtension(unknown, names);
   return `; allowed: ${names.join(", ")}${near ? `; did you mean '${near}'?` : ""}`;
+}
+
+/**
+ * The one allowed name that begins with `given` (an abbreviation: `lang` for `language`, which is
+ * too many edits away for {@link didYouMean}), when `given` has at least three characters and no
+ * other name begins with it (new-user trial of 6 December).
+ */
+function onlyExtension(given: string, names: readonly string[]): string | undefined {
+  if (given.length < 3) return undefined;
+  const longer = names.filter((name) => name.length > given.length && name.toLowerCase().startsWith(given.toLowerCase()));
+  return longer.length === 1 ? longer[0] : undefined;
 }
 
 function valueAt(input: unknown, segments: readonly PropertyKey[]): unknown {

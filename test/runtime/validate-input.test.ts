@@ -56,4 +56,17 @@ describe("InputValidator", () => {
       expect((await new InputValidator().validate(schema, input))?.message).toBe(message);
     });
   });
+
+  // New-user trial of 6 December: `lang` beside `language` got the allowed names but no guess.
+  describe("a key the schema does not accept gets the one allowed name it abbreviates", () => {
+    const schema = { type: "object", properties: { name: { type: "string" }, language: { type: "string" } }, additionalProperties: false };
+    const two = { ...schema, properties: { ...schema.properties, langCode: { type: "string" } } };
+    it.each([
+      ["an abbreviation of one name", schema, { name: "Ada", lang: "fr" }, "`lang` is not allowed (the schema accepts no other properties; allowed: language, name; did you mean 'language'?)."],
+      ["a prefix of two names: no guess", two, { name: "Ada", lang: "fr" }, "`lang` is not allowed (the schema accepts no other properties; allowed: langCode, language, name)."],
+      ["too short to guess from", schema, { name: "Ada", la: "fr" }, "`la` is not allowed (the schema accepts no other properties; allowed: language, name)."],
+    ])("%s", async (_label, schemaUsed, input, message) => {
+      expect((await new InputValidator().validate(schemaUsed, input))?.message).toBe(message);
+    });
+  });
 });
