@@ -41,16 +41,31 @@ export async function listInputs(root: string, flags: ConfigFlags = {}): Promise
   const read = new Set<string>();
   if (loaded.config.file) read.add(loaded.config.file);
   const result = await compileAgent({ root, check: true, package: true, cache: false, rules: loaded.config.rules, recordInput: (file) => read.add(file) });
-  const toolchain = packageRoot() + path.sep;
+  const toolchain = packageRoot();
   const outputs = [path.join(root, LOCKFILE_NAME), ...[loaded.config.outDir, path.join(root, DEFAULT_ARTIFACT_DIR), path.join(root, ".assemblyline")].filter((d) => d !== undefined).map((d) => d + path.sep)];
   const files = [...read]
-    .filter((file) => !(file.startsWith(toolchain) && !file.startsWith(root + path.sep)) && !outputs.some((out) => file === out || file.startsWith(out)))
+    .filter((file) => !isToolchainFile(file, root, toolchain) && !outputs.some((out) => file === out || file.startsWith(out)))
     .map((file) => path.relative(root, file).split(path.sep).join("/"))
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   // Drift of the lock is not a failure here: `inputs` describes the compile, it does not check it.
   const drift = result.checkReport?.diagnostic?.code;
   const diagnostics = result.diagnostics.filter((d) => d.code !== drift);
   return { files, diagnostics, ok: !diagnostics.some((d) => d.severity === "error") };
+}
+
+/**
+ * Whether `file` (absolute) is one of the toolchain's own files, which `inputs` leaves out (its
+ * version is declared instead: docs/monorepo.md): a file under `toolchainRoot` (the package's
+ * folder), except one of the agent's own where the agent lies inside the toolchain's folder (the
+ * repository's examples). A toolchain installed inside the agent (`<root>/node_modules/…`) is the
+ * toolchain all the same (new-user trial of 6 December: its authoring module, which a plugin's
+ * bundle imports, was listed there and not in a monorepo).
+ */
+export function isToolchainFile(file: string, root: string, toolchainRoot: string): boolean {
+  const toolchain = toolchainRoot + path.sep;
+  if (!file.startsWith(toolchain)) return false;
+  const agentInsideToolchain = (root + path.sep).startsWith(toolchain);
+  return !agentInsideToolchain || !file.startsWith(root + path.sep);
 }
 
 /** Runs `inputs` and prints the list; resolves to 0, or 1 when the agent has errors (the list is still printed). */

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
 import { repoRoot, tempDir, writeFiles } from "../helpers/temp-tree.js";
+import { isToolchainFile } from "../../cli/commands/inputs.js";
 
 /** plugins.lock and every artifact file, by path relative to the root → SHA-256. */
 function outputs(root: string): Map<string, string> {
@@ -95,6 +96,19 @@ describe("compile with several roots", () => {
 });
 
 describe("assembly-line inputs", () => {
+  it("leaves out the toolchain's own files wherever it is installed, and keeps an agent's own files inside the toolchain's folder (new-user trial of 6 December)", () => {
+    const toolchain = path.join("/w", "agent", "node_modules", "@assemblyline-agents", "assembly-line");
+    const authoring = path.join(toolchain, "dist", "runtime-min", "authoring", "index.js");
+    // Installed inside the agent, as `npm install` in the agent puts it: still the toolchain's.
+    expect(isToolchainFile(authoring, path.join("/w", "agent"), toolchain)).toBe(true);
+    // Installed above the agent (a monorepo's root).
+    expect(isToolchainFile(path.join("/m", "node_modules", "x", "a.js"), path.join("/m", "agents", "a"), path.join("/m", "node_modules", "x"))).toBe(true);
+    // An agent inside the toolchain's checkout (its examples): the agent's files are its own, the rest the toolchain's.
+    expect(isToolchainFile(path.join("/repo", "examples", "a", "agent.md"), path.join("/repo", "examples", "a"), "/repo")).toBe(false);
+    expect(isToolchainFile(path.join("/repo", "dist", "x.js"), path.join("/repo", "examples", "a"), "/repo")).toBe(true);
+    expect(isToolchainFile(path.join("/w", "agent", "plugins", "p", "index.ts"), path.join("/w", "agent"), toolchain)).toBe(false);
+  });
+
   it("lists exactly the files whose change changes the lock or the artifact", () => {
     const root = richAgent(tempDir("al-inputs-"), "agent");
     const listed = runCli(["inputs", root]);
