@@ -448,6 +448,14 @@ export class Runtime {
     return this.store.getRun(checkId(runId, "run")) !== undefined;
   }
 
+  /**
+   * A run of this agent whose id is within a typo of `runId` (among the 1,000 most recent), for
+   * the warning about a `--run` the state has no record of; `undefined` when none is.
+   */
+  nearRunId(runId: string): string | undefined {
+    return didYouMean(runId, this.store.recentRunIds(1000));
+  }
+
   /** Every persisted event of a run, in order (for audits and tests). */
   events(runId: string): RuntimeEvent[] {
     return this.store.listEvents(checkId(runId, "run")).map((event) => ({ ...event.data, type: event.type }));

@@ -167,7 +167,7 @@ async function withRuntime(
 ): Promise<CommandOutput> {
   return withHostRuntime(root, options, hooks, async (runtime) => {
     // Asked before the call, which records the run.
-    const unknownRun = notes.namedRun !== undefined && !runtime.hasRun(notes.namedRun) ? [unknownRunDiagnostic({ id: notes.namedRun, command: "call" })] : [];
+    const unknownRun = notes.namedRun !== undefined && !runtime.hasRun(notes.namedRun) ? [unknownRunDiagnostic({ id: notes.namedRun, command: "call" }, runtime.nearRunId(notes.namedRun))] : [];
     const result = await act(runtime);
     const warnings = [...unknownRun, ...notes.warnings];
     report.diagnostics.push(...warnings);
@@ -261,13 +261,15 @@ const UNKNOWN_RUN_CONSEQUENCE: Readonly<Record<HostCatalogRun["command"], string
  * nothing (`tools`) or silently start a new one (`search`, `call`: README trial of 6 December).
  * The one place this rule is worded.
  */
-export function unknownRunDiagnostic(run: HostCatalogRun): Diagnostic {
-  return createDiagnostic(Diagnostics.CatalogRunUnknown, { file: "", line: 1, column: 1 }, [run.id, UNKNOWN_RUN_CONSEQUENCE[run.command]]);
+export function unknownRunDiagnostic(run: HostCatalogRun, near?: string): Diagnostic {
+  // A run of this agent within a typo of the id (new-user trial of 6 December: a dropped digit started a new run silently but for the warning).
+  const hint = near === undefined ? {} : { hint: `Did you mean '${near}', a run of this agent? Give that id to --run to continue it.` };
+  return createDiagnostic(Diagnostics.CatalogRunUnknown, { file: "", line: 1, column: 1 }, [run.id, UNKNOWN_RUN_CONSEQUENCE[run.command]], hint);
 }
 
 /** {@link unknownRunDiagnostic} as stderr prints it, formatted as the runtime's own warnings are. */
-export function unknownRunWarning(run: HostCatalogRun, color?: OutputColor): string {
-  return formatRefusal("", [unknownRunDiagnostic(run)], paletteFor(color?.stderr ?? false));
+export function unknownRunWarning(run: HostCatalogRun, color?: OutputColor, near?: string): string {
+  return formatRefusal("", [unknownRunDiagnostic(run, near)], paletteFor(color?.stderr ?? false));
 }
 
 /**
@@ -300,7 +302,7 @@ export async function withHostCatalog(
         search: (query, request) => runtime.search(query, { ...request, runId }),
       });
       if (known) return answer;
-      const warning = unknownRunDiagnostic(run);
+      const warning = unknownRunDiagnostic(run, runtime.nearRunId(runId));
       report.diagnostics.push(warning);
       return { ...answer, stderr: formatRefusal("", [warning], paletteFor(color?.stderr ?? false)) + answer.stderr };
     }, color, report);

@@ -418,6 +418,11 @@ export class StateStore {
     });
   }
 
+  /** The ids of the most recent runs (by creation, newest first), at most `limit`. */
+  recentRunIds(limit: number): string[] {
+    return guard("read the runs", () => (this.statement("SELECT run_id FROM runs ORDER BY created_at DESC, run_id LIMIT ?").all(limit) as { run_id: string }[]).map((row) => row.run_id));
+  }
+
   /**
    * The calls of a run still waiting for approval (`callId` and `tool`), oldest first, at most
    * `limit`: what `approve` names when given a call id the run does not have.

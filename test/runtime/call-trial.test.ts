@@ -108,6 +108,9 @@ describe("call --run of a run the state has no record of", () => {
     // Without --run the call starts a run of its own: nothing to warn about.
     const unnamed = cli("call", "echo", agent.root, "--input", '{"message":"c"}', "--format", "json");
     expect(unnamed.json.diagnostics).toEqual([]);
+    // A typo of a run this agent has: the warning names it (new-user trial of 6 December).
+    const typo = cli("call", "echo", agent.root, "--input", '{"message":"d"}', "--run", "fresh-rum", "--format", "json");
+    expect(typo.json.diagnostics).toEqual([expect.objectContaining({ code: "AL8046", hint: "Did you mean 'fresh-run', a run of this agent? Give that id to --run to continue it." })]);
   });
 });
 

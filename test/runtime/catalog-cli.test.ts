@@ -252,6 +252,8 @@ describe("assembly-line search", () => {
     expect(tools.stderr).toBe("");
     // The search started the run, so a second search in it does not warn.
     expect((await runSearchCommand({ query: "invoice", root: agent.root, limit: "1", run: "cli-search-run" })).stderr).toBe("");
+    // A typo of it: the warning names the run this agent has (new-user trial of 6 December).
+    expect((await runToolsCommand({ root: agent.root, run: "cli-search-rnu" })).stderr).toContain("hint: Did you mean 'cli-search-run', a run of this agent? Give that id to --run to continue it.");
   });
 
   it("with --run of a run the state has no record of, warns that the search started it (helper-64 M28b: a mistyped id silently made a new run)", async () => {
@@ -265,10 +267,10 @@ describe("assembly-line search", () => {
   });
 
   it("with --run of a run the state has no record of, warns (a mistyped id would look like a run that activated nothing)", async () => {
-    const tools = await runToolsCommand({ root: agent.root, run: "cli-search-rnu" });
+    const tools = await runToolsCommand({ root: agent.root, run: "never-made-run" });
     expect(tools.exitCode).toBe(0);
     expect(tools.stderr).toBe(
-      "warning AL8046: Run 'cli-search-rnu' has no record in this agent's state (.assemblyline/state.db): nothing was called or searched in it, so the list has no tools it activated.\n" +
+      "warning AL8046: Run 'never-made-run' has no record in this agent's state (.assemblyline/state.db): nothing was called or searched in it, so the list has no tools it activated.\n" +
         `  hint: ${UNKNOWN_RUN_HINT}\n\nFound 1 warning.\n`,
     );
     expect(tools.stdout).toBe((await runToolsCommand({ root: agent.root })).stdout);
