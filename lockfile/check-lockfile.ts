@@ -98,10 +98,15 @@ export function checkLockfile(lockPath: string, expectedText: string, options: C
   const expected: unknown = JSON.parse(expectedText);
   const groups = parsed.ok ? diffLocks(parsed.value, expected) : [];
   const { lines, omitted } = unifiedDiff(base.lockPath, actualText, expectedText);
-  const leftOut = parsed.ok ? bundlesLeftOut(parsed.value, expected) : 0;
+  const unreadable = read.kind === "invalid";
+  const leftOut = parsed.ok && !unreadable ? bundlesLeftOut(parsed.value, expected) : 0;
+  // A lock that is not valid has no integrities to carry over: its every bundle line goes in
+  // the diff, which deserves the same word as a changed plugin's (new-user trial of 6 December).
+  const unreadBundles = unreadable ? Math.max(0, bundleLines(actualText) - bundleLines(expectedText)) : 0;
   const notes = [
     ...(actualText.startsWith("\uFEFF") ? ["The file starts with a byte order mark; the lock is written without one."] : []),
     ...(leftOut > 0 ? [bundlesLeftOutNote(leftOut)] : []),
+    ...(unreadBundles > 0 ? [`The diff drops ${unreadBundles === 1 ? "a bundle integrity line" : `${unreadBundles} bundle integrity lines`}: the lock could not be read, so --check (which does not bundle) had none to carry over. compile bundles the tools and writes their integrities.`] : []),
     ...(parsed.ok ? handEditedCapabilities(groups, parsed.value, expected).map(handEditedNote) : []),
   ];
   const shared = { ...base, fixCommand, groups, formattingOnly: parsed.ok && groups.length === 0, notes, diff: lines, diffOmittedLines: omitted };
@@ -115,6 +120,11 @@ export function checkLockfile(lockPath: string, expectedText: string, options: C
   const warning = dropped.length > 0 ? { hint: `${droppedWords(dropped)}. Check agent.md's capabilities: first; run \`${fixCommand}\` only if that is what you want, and commit plugins.lock.` } : {};
   const diagnostic = createDiagnostic(Diagnostics.LockfileOutOfDate, location, [summary, fixCommand], { ...(first ? { path: first.segments } : {}), ...warning });
   return fail({ ...shared, status: "out-of-date", diagnostic, ...(dropped.length > 0 ? { dropsEveryTool: dropped } : {}) });
+}
+
+/** How many lines of a lock's text hold a tool's `bundle` integrity (a lock that does not parse is read as text). */
+function bundleLines(text: string): number {
+  return text.match(/^\s*"bundle": "sha(?:256|384|512)-/gm)?.length ?? 0;
 }
 
 /**

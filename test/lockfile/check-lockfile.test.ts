@@ -273,6 +273,17 @@ describe("checkLockfile", () => {
     expect(report.status).toBe("invalid");
     expect(report.diagnostic?.code).toBe("AL6005");
     expect(report.diff.some((l) => l.startsWith("-") && l.includes('"visible",'))).toBe(true);
+    expect(report.notes).toEqual([]);
+  });
+
+  it("says why the diff of an unreadable lock drops its bundle lines (new-user trial of 6 December)", () => {
+    const committed = serializeLockfile(sampleLock());
+    // What --check computes when it has no integrities to carry over: no bundle lines.
+    const expected = serializeLockfile(mutated((lock) => delete lock.surfaces["."].capabilities.openui.tools.render_card.bundle));
+    expect(committed.match(/"bundle":/g)?.length).toBe(1);
+    const { report } = checkLockfile(commit(committed.replace('"surfaces": {', '"surfaces": {,')), expected, options);
+    expect(report.status).toBe("invalid");
+    expect(report.notes).toEqual(["The diff drops a bundle integrity line: the lock could not be read, so --check (which does not bundle) had none to carry over. compile bundles the tools and writes their integrities."]);
   });
 
   it("writes nothing", () => {
