@@ -134,4 +134,30 @@ describe("a configuration's problems", () => {
     expect(columns).toEqual([...columns].sort((a, b) => a - b));
     expect(diagnostics.map((d) => d.path)).toEqual(["outdir", "host.execution", "format", "maxWarnings"]);
   });
+
+  // tokenBudget is a number or budgets by surface (issue 11 item 2); a bad budget by surface is
+  // reported at that budget, not as "must be an integer" of the whole object (oneOf's first branch).
+  it.each([
+    ['{ "tokenBudget": { ".": 0 } }', 'tokenBudget["."]', "must be >= 1"],
+    ['{ "tokenBudget": { ".": "x" } }', 'tokenBudget["."]', "must be an integer, but it is a string"],
+    ['{ "tokenBudget": {} }', "tokenBudget", "must NOT have fewer than 1 properties"],
+    ['{ "tokenBudget": "big" }', "tokenBudget", "must be an integer or an object, but it is a string"],
+    ['{ "tokenBudget": 0 }', "tokenBudget", "must be >= 1"],
+  ])("tokenBudget %s is AL9111 at %s", async (text, at, words) => {
+    const agent = tempDir("al-config-budget-");
+    writeFiles(agent, { "assembly-line.config.json": `${text}\n` });
+    const { diagnostics } = await loadProjectConfig(agent);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ code: "AL9111", path: at });
+    expect(diagnostics[0]!.message).toContain(words);
+  });
+
+  it("takes tokenBudget as a number or as budgets by surface path, with where each key is written", async () => {
+    const agent = tempDir("al-config-budget-");
+    writeFiles(agent, { "assembly-line.config.json": '{\n  "tokenBudget": { ".": 4000, "subagents/r": 900 }\n}\n' });
+    const { config, diagnostics } = await loadProjectConfig(agent);
+    expect(diagnostics).toEqual([]);
+    expect(config.tokenBudget).toEqual({ ".": 4000, "subagents/r": 900 });
+    expect(config.locations?.["/tokenBudget/subagents~1r"]).toMatchObject({ line: 2, column: 31 });
+  });
 });
