@@ -123,7 +123,8 @@ export function initAgent(dir: string, types: AuthoringTypes = authoringTypesFor
   }
   const diagnostics = kept.includes("tsconfig.json") ? [createDiagnostic(Diagnostics.InitKeptTsconfig, fileStart(path.join(dir, "tsconfig.json")), [shown("tsconfig.json"), tsconfigAdditions(types), types.assets])] : [];
   if (inside) diagnostics.push(inside);
-  return { ok: true, diagnostics, written: [...files.keys()], gitignoreAdded, agentName, ...(parentOfSubagent(dir) ? { parentAgent: parentOfSubagent(dir)! } : {}) };
+  const parentAgent = parentOfSubagent(dir);
+  return { ok: true, diagnostics, written: [...files.keys()], gitignoreAdded, agentName, ...(parentAgent !== undefined ? { parentAgent } : {}) };
 }
 
 /** The agent root `dir` is a subagent folder of (`<root>/subagents/<name>` of a folder with an agent.md), or `undefined`. */
