@@ -20,7 +20,8 @@
  */
 import { distance } from "fastest-levenshtein";
 import type { ArtifactManifest, ArtifactSurface, ArtifactTool, ManifestApproval } from "../../contract/manifest.js";
-import { childSurfacesOf, CORE_TOOL_SPECS, DELEGATE_TOOL_NAME, delegateToolSpec, isCoreToolName, type CoreToolSpec } from "../../contract/core-catalog.js";
+import { childSurfacesOf, DELEGATE_TOOL_NAME, isCoreToolName, type CoreToolSpec } from "../../contract/core-catalog.js";
+import { surfaceToolSet } from "../../contract/surface-tool-set.js";
 import type {
   CapabilitySnapshot,
   CatalogTool,
@@ -106,40 +107,35 @@ function collectEntries(options: SnapshotOptions, surface: ArtifactSurface, disa
       warnings.push({ code: "unknown_policy_tool", name, message: `Host core-tool policy approval-gates "${name}", which is not a core tool; authored tools keep their locked approval policy.` });
     }
   }
-  for (const spec of CORE_TOOL_SPECS) {
-    if (disabled.has(spec.name)) continue;
+  const authored = Object.keys(surface.tools).flatMap((name) => {
+    const tool = surface.tools[name];
+    return tool ? [{ name, tool }] : [];
+  });
+  // Which tools the surface offers is contract/surface-tool-set.ts's rule, shared with the compiler.
+  const set = surfaceToolSet({
+    removed: new Map([...disabled].map(([name, entry]) => [name, entry.by])),
+    authored,
+    children: childSurfacesOf(options.manifest.surfaces, options.surfaceId).map((child) => child.name),
+  });
+  for (const spec of set.core) {
     const given = Object.prototype.hasOwnProperty.call(approvals, spec.name) ? approvals[spec.name] : undefined;
     // As approvalRequired(reason, sideEffect = "external") (seed "Tool implementation"): a host
     // rule without a side effect (a plain-JS host) gets the same default.
     const approval = given ? { reason: String(given.reason ?? ""), sideEffect: sideEffectOrDefault(given.sideEffect) } : undefined;
     entries.set(spec.name, approval ? { kind: "core", spec, approval } : { kind: "core", spec });
   }
-  for (const name of Object.keys(surface.tools).sort(byCodeUnits)) {
-    const tool = surface.tools[name];
-    if (!tool) continue;
-    if (isCoreToolName(name) && disabled.get(name)?.by !== "plugin") {
-      warnings.push({
-        code: "authored_shadows_core",
-        name,
-        message: `Capability "${tool.capability}" contributes "${name}", the name of a core tool that no plugin disabled; the built-in keeps the name. Disable the core default with \`disabled: true\` to replace it.`,
-      });
-      continue;
-    }
-    entries.set(name, { kind: "authored", tool });
+  for (const { name, tool } of set.authored) entries.set(name, { kind: "authored", tool });
+  for (const { tool: { name, tool }, by } of set.shadowed) {
+    warnings.push({
+      code: "authored_shadows_core",
+      name,
+      message:
+        by === "core"
+          ? `Capability "${tool.capability}" contributes "${name}", the name of a core tool that no plugin disabled; the built-in keeps the name. Disable the core default with \`disabled: true\` to replace it.`
+          : `Capability "${tool.capability}" contributes "delegate", the framework's delegation tool on a surface with subagents; the framework tool keeps the name.`,
+    });
   }
-  // `delegate` exists only where there is someone to delegate to: this surface's own subagents.
-  const children = childSurfacesOf(options.manifest.surfaces, options.surfaceId).map((child) => child.name);
-  if (children.length > 0) {
-    const shadowed = entries.get(DELEGATE_TOOL_NAME);
-    if (shadowed?.kind === "authored") {
-      warnings.push({
-        code: "authored_shadows_core",
-        name: DELEGATE_TOOL_NAME,
-        message: `Capability "${shadowed.tool.capability}" contributes "delegate", the framework's delegation tool on a surface with subagents; the framework tool keeps the name.`,
-      });
-    }
-    entries.set(DELEGATE_TOOL_NAME, { kind: "core", spec: delegateToolSpec(children) });
-  }
+  if (set.delegate) entries.set(DELEGATE_TOOL_NAME, { kind: "core", spec: set.delegate });
   return entries;
 }
 

@@ -89,7 +89,7 @@ describe("anthropic-strict", () => {
 
   it("refuses numerical and string constraints and minItems above 1, at their keywords", async () => {
     const { diagnostics } = await compileFor(["anthropic-strict"], {
-      list: {
+      list_items: {
         inputSchema: {
           type: "object",
           properties: { limit: { type: "integer", minimum: 1 }, name: { type: "string", maxLength: 10 }, ids: { type: "array", items: { type: "string" }, minItems: 2 } },
@@ -98,9 +98,9 @@ describe("anthropic-strict", () => {
       },
     });
     expect(findings(diagnostics)).toEqual([
-      "AL4703 tools.list.inputSchema.properties.ids.minItems",
-      "AL4703 tools.list.inputSchema.properties.limit.minimum",
-      "AL4703 tools.list.inputSchema.properties.name.maxLength",
+      "AL4703 tools.list_items.inputSchema.properties.ids.minItems",
+      "AL4703 tools.list_items.inputSchema.properties.limit.minimum",
+      "AL4703 tools.list_items.inputSchema.properties.name.maxLength",
     ]);
   });
 
