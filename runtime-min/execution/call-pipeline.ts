@@ -22,6 +22,7 @@ import type { StateStore } from "../state/state-store.js";
 import { requestApproval } from "./approvals.js";
 import type { CallResult } from "../types.js";
 import type { CallSession } from "./call-session.js";
+import { stepScope } from "../state/schema.js";
 import type { AuthoredExecutor } from "./execute-authored.js";
 import { executeCoreTool } from "./execute-core.js";
 import type { CallTarget } from "./resolve-target.js";
@@ -93,6 +94,7 @@ export class CallPipeline {
     // The start commits with the call's next commit (see call-session.ts). A built-in acts in
     // the host directly (files, blobs, receipts), so its start is made durable before it runs.
     session.deferStart(surfaceId, runtimeBoundary);
+    if (target.kind === "authored") session.scopeSteps(stepScope(surfaceId, target.tool.capability));
     if (target.kind === "core") session.persist("record the start of the call", () => undefined);
     const outcome =
       target.kind === "authored"

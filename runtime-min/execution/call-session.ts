@@ -119,6 +119,8 @@ export class CallSession {
   private lease: LeaseCheck | undefined;
   /** True inside a commit: records made by its action join it without a second lease check. */
   private committing = false;
+  /** The authored tool's step scope ({@link scopeSteps}). */
+  private steps: string | undefined;
 
   constructor(
     private readonly store: StateStore,
@@ -163,6 +165,20 @@ export class CallSession {
    */
   expectCall(surface: string, inputJson: string): void {
     this.pendingCall = { surface, inputJson };
+  }
+
+  /**
+   * Names the plugin whose tool the call runs (`stepScope` of its surface and capability): its
+   * `ctx.step` keys are looked up and recorded in that scope only (durable-steps.ts).
+   */
+  scopeSteps(scope: string): void {
+    this.steps = scope;
+  }
+
+  /** The step scope {@link scopeSteps} named; throws when the call runs no authored tool. */
+  get stepScope(): string {
+    if (this.steps === undefined) throw new Error("Durable steps belong to an authored tool's call; this call runs none.");
+    return this.steps;
   }
 
   /**

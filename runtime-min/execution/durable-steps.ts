@@ -4,7 +4,9 @@
  * replayed from the state database (`durable_step.replayed`) and `fn` does not run again;
  * otherwise the sandbox runs `fn` and asks the host to record its value (`step.record`,
  * `durable_step.recorded`). The step row and its event commit together, so a stored step always
- * has its audit record. Keys are per run, so a retried call replays the steps it completed.
+ * has its audit record. Keys are per run, so a retried call replays the steps it completed, and
+ * within the run per plugin (`stepScope`: the surface and capability of the calling tool), so a
+ * plugin never sees another's steps.
  */
 import type { Json } from "../sandbox/json-copy.js";
 import type { StateStore } from "../state/state-store.js";
@@ -15,6 +17,8 @@ import type { StateStore } from "../state/state-store.js";
  */
 export interface StepSession {
   readonly identity: { readonly runId: string; readonly callId: string; readonly tool: string };
+  /** The calling tool's step scope (`stepScope`); throws when the call runs no authored tool. */
+  readonly stepScope: string;
   guard<T>(action: () => T): T;
   persist<T>(what: string, action: () => T): T;
   recordRuntime(type: string, data?: { readonly [key: string]: Json }): void;
@@ -27,7 +31,7 @@ export interface StepSession {
  * A state-store failure ends the run (the session remembers it; see `CallSession.guard`).
  */
 export function lookupDurableStep(session: StepSession, store: StateStore, key: string): Json {
-  const found = session.guard(() => store.lookupStep(session.identity.runId, key));
+  const found = session.guard(() => store.lookupStep(session.identity.runId, session.stepScope, key, session.identity.tool));
   if (!found) return { found: false };
   session.recordRuntime("durable_step.replayed", { key });
   // The envelope is JSON: a step whose value is `undefined` is sent without `value`.
@@ -44,8 +48,9 @@ export function lookupDurableStep(session: StepSession, store: StateStore, key: 
  */
 export function recordDurableStep(session: StepSession, store: StateStore, key: string, valueJson: string | undefined, metadataJson: string | undefined): Json {
   const { runId, callId, tool } = session.identity;
+  const scope = session.stepScope;
   return session.persist(`record the step '${key}'`, (): Json => {
-    const stored = store.recordStep({ runId, key, valueJson, metadataJson, callId, tool });
+    const stored = store.recordStep({ runId, scope, key, valueJson, metadataJson, callId, tool });
     session.recordRuntime("durable_step.recorded", { key });
     if (stored.kept) return { kept: true };
     return stored.value === undefined ? { kept: false } : { kept: false, value: stored.value };

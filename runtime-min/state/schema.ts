@@ -8,13 +8,29 @@
  *
  * Versions: 1 — the tables below without the lease columns; 2 — `runs.lease_owner`,
  * `runs.lease_expires_at` and `runs.lease_epoch` (the run progress lease, seed "Tool
- * implementation").
+ * implementation"); 3 — `steps.scope`, in the steps' key: a durable step belongs to the plugin
+ * whose tool recorded it ({@link stepScope}), so one plugin can neither read nor pre-empt
+ * another's steps under the same key. Steps a version-2 database holds keep the scope `''` and
+ * are replayed only to a call of the tool that recorded them (`StateStore.lookupStep`).
  */
 
 import type Database from "better-sqlite3";
 
 /** Version written to `PRAGMA user_version`. */
-export const STATE_SCHEMA_VERSION = 2;
+export const STATE_SCHEMA_VERSION = 3;
+
+/** The durable steps' table (version 3: `scope` is part of the key; see {@link stepScope}). */
+const STEPS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS steps (
+  run_id        TEXT NOT NULL REFERENCES runs (run_id),
+  scope         TEXT NOT NULL DEFAULT '',
+  step_key      TEXT NOT NULL,
+  value_json    TEXT,
+  metadata_json TEXT,
+  call_id       TEXT NOT NULL,
+  tool          TEXT NOT NULL,
+  created_at    TEXT NOT NULL,
+  PRIMARY KEY (run_id, scope, step_key)
+);`;
 
 /**
  * DDL of the current version (idempotent: creates missing tables only). JSON columns hold
@@ -65,16 +81,7 @@ CREATE TABLE IF NOT EXISTS approvals (
   decided_at   TEXT,
   PRIMARY KEY (run_id, call_id)
 );
-CREATE TABLE IF NOT EXISTS steps (
-  run_id        TEXT NOT NULL REFERENCES runs (run_id),
-  step_key      TEXT NOT NULL,
-  value_json    TEXT,
-  metadata_json TEXT,
-  call_id       TEXT NOT NULL,
-  tool          TEXT NOT NULL,
-  created_at    TEXT NOT NULL,
-  PRIMARY KEY (run_id, step_key)
-);
+${STEPS_TABLE_SQL}
 CREATE TABLE IF NOT EXISTS activations (
   run_id     TEXT NOT NULL REFERENCES runs (run_id),
   surface    TEXT NOT NULL,
@@ -104,6 +111,32 @@ export const STATE_MIGRATIONS: readonly (readonly [table: string, column: string
   ["runs", "lease_epoch", "INTEGER NOT NULL DEFAULT 0"],
 ];
 
+/**
+ * The scope of the durable steps a tool records: its surface and the capability (plugin
+ * instance) that contributes it, as JSON text (never `''`, the scope of steps recorded before
+ * version 3). Seed "Durable Steps": "Step keys are scoped to the current run"; within the run
+ * each plugin's keys are its own (hostile plugin code is the normal case: a shared key would let
+ * one plugin read another's results, or record one first and have it replayed to the other).
+ */
+export function stepScope(surface: string, capability: string): string {
+  return JSON.stringify([surface, capability]);
+}
+
+/**
+ * Version 3 puts `scope` into the steps' primary key, which `ALTER TABLE` cannot change: an
+ * older `steps` table is copied into the new shape (its rows with scope `''`) and replaced,
+ * inside the migration's transaction.
+ */
+function rebuildStepsWithScope(db: Database.Database): void {
+  const columns = (db.prepare("PRAGMA table_info(steps)").all() as { name: string }[]).map((info) => info.name);
+  if (columns.includes("scope")) return;
+  db.exec(`ALTER TABLE steps RENAME TO steps_before_scope;
+${STEPS_TABLE_SQL}
+INSERT INTO steps (run_id, scope, step_key, value_json, metadata_json, call_id, tool, created_at)
+  SELECT run_id, '', step_key, value_json, metadata_json, call_id, tool, created_at FROM steps_before_scope;
+DROP TABLE steps_before_scope;`);
+}
+
 /** The database's `user_version`; throws when it is newer than this runtime understands. */
 export function schemaVersion(db: Database.Database, file: string): number {
   const version = db.pragma("user_version", { simple: true }) as number;
@@ -115,14 +148,16 @@ export function schemaVersion(db: Database.Database, file: string): number {
 
 /**
  * Brings an older (or new, empty) database to {@link STATE_SCHEMA_VERSION} in one write
- * transaction: creates missing tables, adds the columns of {@link STATE_MIGRATIONS} it lacks
- * and records the version. The version is read again inside the transaction, so two processes
- * opening the same old database migrate it once.
+ * transaction: gives `steps` its version-3 key, creates missing tables, adds the columns of
+ * {@link STATE_MIGRATIONS} it lacks and records the version. The version is read again inside
+ * the transaction, so two processes opening the same old database migrate it once.
  */
 export function migrateStateSchema(db: Database.Database, file: string): void {
   db.exec("BEGIN IMMEDIATE");
   try {
     if (schemaVersion(db, file) < STATE_SCHEMA_VERSION) {
+      const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+      if (tables.has("steps")) rebuildStepsWithScope(db);
       db.exec(STATE_SCHEMA_SQL);
       for (const [table, column, declaration] of STATE_MIGRATIONS) {
         const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((info) => info.name);

@@ -465,24 +465,30 @@ export class StateStore {
     });
   }
 
-  /** The persisted result of a step, or `undefined` when the step has not completed in this run. */
-  lookupStep(runId: string, key: string): StepRecord | undefined {
+  /**
+   * The persisted result of a step of the plugin `scope` (`stepScope`), or `undefined` when it has
+   * not completed in this run. A step recorded before schema version 3 (scope `''`) is found
+   * only by a call of the tool that recorded it (`tool`).
+   */
+  lookupStep(runId: string, scope: string, key: string, tool: string): StepRecord | undefined {
     return guard("read the step", () => {
-      const row = this.statement("SELECT value_json FROM steps WHERE run_id = ? AND step_key = ?").get(runId, key) as { value_json: string | null } | undefined;
+      const row = (this.statement("SELECT value_json FROM steps WHERE run_id = ? AND scope = ? AND step_key = ?").get(runId, scope, key) ??
+        this.statement("SELECT value_json FROM steps WHERE run_id = ? AND scope = '' AND step_key = ? AND tool = ?").get(runId, key, tool)) as { value_json: string | null } | undefined;
       return row && { value: row.value_json === null ? undefined : (JSON.parse(row.value_json) as Json) };
     });
   }
 
   /**
-   * Persists a completed step, its value and metadata given as JSON text (`undefined`: none),
-   * unless one with the same key already exists (a concurrent call got there first): the first
-   * result always wins. Returns `kept: true` when this value was stored (so it need not be read
-   * back), else the value stored first.
+   * Persists a completed step of the plugin `scope`, its value and metadata given as JSON text
+   * (`undefined`: none), unless one with the same scope and key already exists (a concurrent
+   * call got there first): the first result always wins. Returns `kept: true` when this value was
+   * stored (so it need not be read back), else the value stored first.
    */
-  recordStep(step: { runId: string; key: string; valueJson: string | undefined; metadataJson: string | undefined; callId: string; tool: string }): StepRecordOutcome {
+  recordStep(step: { runId: string; scope: string; key: string; valueJson: string | undefined; metadataJson: string | undefined; callId: string; tool: string }): StepRecordOutcome {
     return guard(`record the step '${step.key}'`, () => {
-      const { changes } = this.statement("INSERT OR IGNORE INTO steps (run_id, step_key, value_json, metadata_json, call_id, tool, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
+      const { changes } = this.statement("INSERT OR IGNORE INTO steps (run_id, scope, step_key, value_json, metadata_json, call_id, tool, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
         step.runId,
+        step.scope,
         step.key,
         step.valueJson ?? null,
         step.metadataJson ?? null,
@@ -490,7 +496,7 @@ export class StateStore {
         step.tool,
         isoNow(),
       );
-      if (changes === 0) return { kept: false, value: this.lookupStep(step.runId, step.key)!.value };
+      if (changes === 0) return { kept: false, value: this.lookupStep(step.runId, step.scope, step.key, step.tool)!.value };
       this.countStateBytes(step.runId, step.key, step.valueJson, step.metadataJson);
       return { kept: true };
     });

@@ -57,5 +57,12 @@ describe("the README's authoring example", () => {
       "note.saved",
       "tool.execution_completed",
     ]);
+
+    // A second note in the same run is saved too, not replayed from the first (new-user trial 112, B1).
+    expect(runCliJson(["call", "save_note", root, "--input", '{"text":"second"}', "--run", "r1", "--call", "c2", "--format", "json"]).json.status).toBe("approval_required");
+    const second = runCliJson(["approve", "c2", root, "--run", "r1", "--format", "json"]);
+    expect(second.json.events.map((event: { type: string }) => event.type)).toContain("durable_step.recorded");
+    expect(second.json.output).toMatch(/^Saved note team\/\S+\.$/);
+    expect(second.json.output).not.toBe(approved.json.output);
   });
 });

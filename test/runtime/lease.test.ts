@@ -361,7 +361,7 @@ describe("state.db schema migration", () => {
       const db = new Database(file, { readonly: true });
       try {
         expect(db.pragma("user_version", { simple: true })).toBe(STATE_SCHEMA_VERSION);
-        expect(STATE_SCHEMA_VERSION).toBe(2);
+        expect(STATE_SCHEMA_VERSION).toBe(3);
         const columns = (db.prepare("PRAGMA table_info(runs)").all() as { name: string }[]).map((column) => column.name);
         expect(columns).toEqual(expect.arrayContaining(["lease_owner", "lease_expires_at", "lease_epoch"]));
         // Taken once, held across both calls (the idle hold), released by close().
