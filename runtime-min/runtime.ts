@@ -466,6 +466,20 @@ export class Runtime {
     return this.store.getCall(runId, callId);
   }
 
+  /**
+   * Lets go of every run at once, for a host process about to exit on a signal (the CLI's `call`
+   * and `approve` on Ctrl-C or SIGTERM): releases the progress leases this runtime holds, so the
+   * next host need not wait up to `leaseMs` for them to expire (AL8028), and records nothing
+   * more. A call in flight stays unfinished, as after a crash: its retry with the same run id,
+   * call id and input is its next attempt, and its completed steps replay. The sandbox
+   * processes end with the host (their parent-death signal). Synchronous, so a signal handler
+   * can call it and exit; the runtime refuses every request afterwards.
+   */
+  abandon(): void {
+    this.closed = true;
+    this.leases.releaseAll();
+  }
+
   /** Stops every sandbox process, releases the run leases held and closes the state database. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -23,7 +23,7 @@ import type { CallResult, RuntimeOptions, ToolSearchResult } from "../../runtime
 import type { CapabilitySnapshot } from "../../runtime-min/snapshot/types.js";
 import { directExecutionProblems, resolveHostPolicy } from "../host-policy.js";
 import { configIsCode } from "../../build/project-config/load-project-config.js";
-import { formatCallResult, formatRefusal } from "../format-call-result.js";
+import { formatCallResult, formatRefusal, hostCommand } from "../format-call-result.js";
 import { unusedHostConfigWarnings } from "../host-config-check.js";
 import { formatDiagnosticsFrom } from "../output.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
@@ -119,14 +119,17 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     const earlyStart = early !== undefined && !codeRan && early.runId === runId ? { earlyStart: early } : {};
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}), firstCall, ...earlyStart };
     const notes = { warnings, ...(options.run === undefined ? {} : { namedRun: options.run }) };
-    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, report, notes, (runtime) =>
+    // Named here, not by the runtime, so that an interrupted call can say how to retry it.
+    const callId = options.call ?? newId("call");
+    const retry = { tool: options.tool, runId, callId, inputJson: JSON.stringify(input), ...(options.surface === undefined || options.surface === "." ? {} : { surface: options.surface }) };
+    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, report, notes, () => retry, (runtime) =>
       runtime.call({
         tool: options.tool,
         input,
         ...(policy.deadlineMs === undefined ? {} : { deadlineMs: policy.deadlineMs }),
         ...surface,
         runId,
-        ...(options.call === undefined ? {} : { callId: options.call }),
+        callId,
       }),
     );
   } catch (error) {
@@ -146,7 +149,8 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
     const execution = parseExecution(policy.execution);
     const warnings = directExecutionProblems(policy, execution, options);
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
-    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, [], report, { warnings }, (runtime) =>
+    const retry = (runtime: Runtime) => retryOfRecorded(runtime, options.run, options.callId);
+    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, [], report, { warnings }, retry, (runtime) =>
       runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }),
     );
   } catch (error) {
@@ -163,12 +167,13 @@ async function withRuntime(
   hostArgs: readonly string[],
   report: HostReport,
   notes: CallNotes,
+  retry: (runtime: Runtime) => CallRetry | undefined,
   act: (runtime: Runtime) => Promise<CallResult>,
 ): Promise<CommandOutput> {
   return withHostRuntime(root, options, hooks, async (runtime) => {
     // Asked before the call, which records the run.
     const unknownRun = notes.namedRun !== undefined && !runtime.hasRun(notes.namedRun) ? [unknownRunDiagnostic({ id: notes.namedRun, command: "call" }, runtime.nearRunId(notes.namedRun))] : [];
-    const result = await act(runtime);
+    const result = await exitOnSignal(runtime, () => retry(runtime), root ?? ".", hostArgs, () => act(runtime));
     const warnings = [...unknownRun, ...notes.warnings];
     report.diagnostics.push(...warnings);
     const stderr = warnings.length > 0 ? formatRefusal("", warnings, paletteFor(color?.stderr ?? false)) : "";
@@ -176,8 +181,65 @@ async function withRuntime(
     if (json) return { exitCode, document: { ...result }, stderr };
     // Read by a person: a tool's stack at its sources (the JSON keeps it as the tool reported it).
     const shown = hooks.sourceStacks ? await hooks.sourceStacks(result, runtime) : result;
-    return { exitCode, stdout: formatCallResult(shown, root ?? ".", paletteFor(color?.stdout ?? false), hostArgs), stderr };
+    // An approved call that never finished (its process was interrupted): say how to finish it.
+    const unfinished = result.alreadyDecided === true && result.status === "failed" && result.failure === undefined && result.approval?.state === "approved" ? retry(runtime) : undefined;
+    const stdout = formatCallResult(shown, root ?? ".", paletteFor(color?.stdout ?? false), hostArgs);
+    return { exitCode, stdout: unfinished ? `${stdout}  finish it (the approval stands): ${retryCommand(unfinished, root ?? ".", hostArgs)}\n` : stdout, stderr };
   }, color, report);
+}
+
+/** What retrying a call takes: the same tool, run id, call id, input and surface (a retry, not a new call: AL8024 otherwise). */
+interface CallRetry {
+  readonly tool: string;
+  readonly runId: string;
+  readonly callId: string;
+  readonly inputJson: string;
+  readonly surface?: string;
+}
+
+/** The retry of a recorded call (`approve`'s call: the runtime recorded it when it asked for approval), or `undefined` without a record. */
+function retryOfRecorded(runtime: Runtime, runId: string, callId: string): CallRetry | undefined {
+  const record = runtime.callRecord(runId, callId);
+  if (!record) return undefined;
+  return { tool: record.tool, runId, callId, inputJson: record.inputJson, ...(record.surface === "." ? {} : { surface: record.surface }) };
+}
+
+/** The `call` command line that retries `retry`, with the host flags `hostArgs` the call ran under. */
+function retryCommand(retry: CallRetry, root: string, hostArgs: readonly string[]): string {
+  const surface = retry.surface === undefined ? [] : ["--surface", retry.surface];
+  return hostCommand("call", root, [retry.tool, "--run", retry.runId, "--call", retry.callId, ...surface, ...hostArgs, "--input", retry.inputJson]);
+}
+
+/**
+ * Runs `act` (a `call` or `approve`) so that Ctrl-C or SIGTERM does not leave the run locked (new-user
+ * trial 112, C2): the runtime lets its runs go at once (`Runtime.abandon`: the leases released,
+ * nothing more recorded, the sandbox processes ending with this process), the call's retry
+ * command is printed on stderr, and the process exits 130 (SIGINT) or 143 (SIGTERM), as a shell
+ * reports a command a signal ended. Without this, the lease stayed until it expired (up to
+ * `leaseMs`, 30 s) and the next `call` was refused with AL8028.
+ */
+async function exitOnSignal<T>(runtime: Runtime, retry: () => CallRetry | undefined, root: string, hostArgs: readonly string[], act: () => Promise<T>): Promise<T> {
+  const onSignal = (signal: NodeJS.Signals) => {
+    let known: CallRetry | undefined;
+    try {
+      known = retry();
+    } catch {
+      // An unreadable record: the message below names no command.
+    }
+    runtime.abandon();
+    const what = known ? `the call ${known.callId} of run ${known.runId} did not finish` : "the call did not finish";
+    const next = known ? `\n  retry it (its finished steps replay): ${retryCommand(known, root, hostArgs)}` : "";
+    process.stderr.write(`assembly-line: interrupted (${signal}); ${what}. The run is free for the next command.${next}\n`);
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    return await act();
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
 }
 
 /**

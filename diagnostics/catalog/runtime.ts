@@ -160,7 +160,7 @@ export const RuntimeMessages = defineMessages({
     code: "AL8028",
     severity: "error",
     message: "Run '{0}' is being driven by another host, which holds its progress lease until {1}; this call was not started and nothing was recorded for it.",
-    hint: "Wait until the other host lets the run go (runtime.close(), the end of its process, or leaseMs / 3 after its last call) or its lease expires, then retry the call with the same run and call id.",
+    hint: "Wait until the other host lets the run go (runtime.close(), the end of its `call` or `approve` command, Ctrl-C included, or leaseMs / 3 after its last call) or its lease expires (a host that was killed keeps it until then: up to leaseMs, 30 s by default), then run the call again.",
     docs: "A run is driven by one host at a time: a runtime takes the run's progress lease in state.db for its calls and keeps it while it drives the run (an idle hold of leaseMs / 3 after its last call, or until it closes), and a live lease held by another runtime refuses the call, so two hosts never progress the same run at once (seed \"Tool implementation\": an expired run progress lease is a control-plane failure).",
   },
   LeaseDurationInvalid: {

@@ -72,5 +72,5 @@ export function recordedResult(session: CallSession, store: StateStore, approval
   if (call?.status === "failed") {
     return { ...base, status: "failed", error: call.error ?? "The call failed.", failure: { kind: call.failureKind as FailureKind, runCanContinue: true } };
   }
-  return { ...base, status: "failed", error: "This call was approved earlier and has not finished yet (it may be running in another process); this approve did nothing." };
+  return { ...base, status: "failed", error: "This call was approved earlier and has not finished yet: another process may be running it, or the process that ran it was interrupted (then call the tool again with the same run id, call id and input: the approval stands); this approve did nothing." };
 }
