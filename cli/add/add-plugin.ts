@@ -165,7 +165,12 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   });
   // A `file:` path that leaves the repository breaks `npm ci` elsewhere (helper-78 D8.3): said, not refused.
   const outside = outsideRepositoryDiagnostic(spec.spec, root, installed.name, key);
-  const diagnostics = outside ? [...compile.diagnostics, relativizeDiagnostic(outside, root, path.relative)] : compile.diagnostics;
+  // add says it in its own words (AL6213, with the capability's plugins/<key>/): the compile's
+  // AL6214 for the same dependency would repeat it.
+  const shownOutside = outside && relativizeDiagnostic(outside, root, path.relative);
+  const diagnostics = shownOutside
+    ? [...compile.diagnostics.filter((d) => !(d.code === Diagnostics.DependencyPathOutsideRepository.code && d.file === shownOutside.file && d.line === shownOutside.line)), shownOutside]
+    : compile.diagnostics;
   return { ok: compile.ok, diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
 }
 
