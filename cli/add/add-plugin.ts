@@ -63,7 +63,7 @@ export interface AddPluginResult {
   readonly diagnostics: readonly Diagnostic[];
   readonly key?: string;
   readonly package?: { readonly name: string; readonly version: string };
-  /** The package manager command that ran. */
+  /** The package manager command that ran; absent when none did (npm had installed the same tarball already). */
   readonly command?: string;
   /** The package manager command that removes what the install added (said when a later step fails). */
   readonly undoCommand?: string;
@@ -128,7 +128,8 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   });
   if (!installed.ok) return fail(installed.diagnostic, { ...(installed.command ? { command: installed.command } : {}), ...(installed.output ? { installOutput: installed.output } : {}) });
   const pkg = { name: installed.name, version: installed.version };
-  const base = { package: pkg, command: installed.command, undoCommand: uninstallCommand(manager, installed.name) };
+  // Nothing ran when npm had installed this very tarball already: no install to undo or report.
+  const base = installed.alreadyInstalled ? { package: pkg } : { package: pkg, command: installed.command, undoCommand: uninstallCommand(manager, installed.name) };
 
   let key = options.as;
   if (key === undefined) {

@@ -54,14 +54,17 @@ describe("assembly-line add", () => {
     expect(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).dependencies["@assemblyline-agents/openui"]).toMatch(/^file:/);
     expect(fs.readdirSync(root).sort()).toEqual([".assemblyline", "agent.md", "node_modules", "package-lock.json", "package.json", "plugins.lock"]);
 
+    const installedMtime = fs.statSync(path.join(root, "node_modules/@assemblyline-agents/openui/package.json")).mtimeMs;
     const lockBytes = fs.readFileSync(path.join(root, "plugins.lock"));
     const lockMtime = fs.statSync(path.join(root, "plugins.lock")).mtimeMs;
     const second = runCli(["add", `file:${tarball}`, root]);
     expect(second.status, second.stderr).toBe(0);
-    expect(second.stdout).toContain("nothing changed");
+    // npm had installed that very tarball: nothing is installed again (node_modules untouched).
+    expect(second.stdout).toContain("openui (@assemblyline-agents/openui@1.0.0) is already installed, added and pinned; nothing changed.");
     expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(agentMd);
     expect(fs.readFileSync(path.join(root, "plugins.lock")).equals(lockBytes)).toBe(true);
     expect(fs.statSync(path.join(root, "plugins.lock")).mtimeMs).toBe(lockMtime);
+    expect(fs.statSync(path.join(root, "node_modules/@assemblyline-agents/openui/package.json")).mtimeMs).toBe(installedMtime);
 
     const check = runCli(["compile", root, "--check"]);
     expect(check.status, check.stderr).toBe(0);
