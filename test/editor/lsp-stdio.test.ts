@@ -251,7 +251,7 @@ describe("assembly-line lsp --stdio", () => {
     fs.writeFileSync(path.join(root, ENTRY), AGENT_FILES[ENTRY].replace('description: "Echo', 'tags: ["echo"],\n      description: "Echo'));
     const session = await start(root);
     const lockUri = uriOf(lockFile);
-    const compileAction = async (diagnostics: LspDiagnostic[]) => {
+    const compileAction = async (diagnostics: readonly LspDiagnostic[]) => {
       const actions = await session.connection.sendRequest<{ command?: { command: string; arguments: unknown[] } }[]>("textDocument/codeAction", {
         textDocument: { uri: lockUri },
         range: diagnostics[0]!.range,
