@@ -542,6 +542,10 @@ async function packageTools(
   saves: PendingSaves,
   known: Pick<BundleCacheOptions, "knownContent" | "knownListing">,
 ): Promise<PackagingResult> {
+  const tools = packagingTools(analysis);
+  // No authored tool (an agent of core tools alone): nothing to bundle, so neither esbuild nor
+  // the bundle cache is loaded (helper-111; docs/performance.md).
+  if (tools.length === 0) return { bundles: new Map(), toolBundles: new Map(), diagnostics: [] };
   const [{ bundleTools }, { BundleCache }] = await Promise.all([import("../packaging/bundle-tools.js"), import("../packaging/bundle-cache.js")]);
   // Saved as the analysis cache is: not by `--check` (unless asked), only in an agent root.
   const save = (options.saveCache ?? !options.check) && fs.existsSync(path.join(root, "agent.md"));
@@ -556,7 +560,7 @@ async function packageTools(
           ...(known.knownContent ? { knownContent: known.knownContent } : {}),
           ...(known.knownListing ? { knownListing: known.knownListing } : {}),
         });
-  const packaged = await bundleTools({ root, tools: packagingTools(analysis) }, {
+  const packaged = await bundleTools({ root, tools }, {
     ...(options.bundler ? { build: options.bundler } : {}),
     ...(options.recordInput ? { recordInput: options.recordInput } : {}),
     ...(cache ? { cache } : {}),

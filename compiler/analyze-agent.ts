@@ -9,6 +9,7 @@
  */
 import { loadAgent } from "./agent/load-agent.js";
 import type { FrontMatterStore } from "./agent/front-matter.js";
+import { dependenciesOutsideRepository } from "./agent/dependency-paths.js";
 import { resolveCapabilities, type PackagePins } from "./agent/resolve-capabilities.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { dedupeDiagnostics, createDiagnostic } from "../diagnostics/diagnostic.js";
@@ -96,6 +97,8 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   diagnostics.push(...agent.diagnostics);
   const resolution = resolveCapabilities(host, agent, options);
   diagnostics.push(...resolution.diagnostics);
+  // A package.json dependency by a path outside the repository (AL6214, a warning).
+  diagnostics.push(...dependenciesOutsideRepository(host, root));
 
   const analyzer = options.analyzer ?? createStaticAnalyzer(host, { retainModules: ONE_SHOT_RETENTION });
   const surfacesById = new Map(agent.surfaces.map((surface) => [surface.id, surface]));

@@ -14,7 +14,7 @@ import { fixCommandFor } from "./fix-command.js";
 import { leadChange } from "./lead-change.js";
 import { locateProperty, parseJsonText } from "./json-text.js";
 import { readLockfile } from "./read-lockfile.js";
-import { handEditedCapabilities, handEditedNote } from "./hand-edits.js";
+import { handEditedCapabilities, handEditedNote, type HandEditedCapability } from "./hand-edits.js";
 import { bundlesLeftOut, bundlesLeftOutNote, droppedSurfaces, droppedWords, type DroppedSurface } from "./dropped-tools.js";
 import type { ContractReview } from "./review-contract.js";
 
@@ -47,6 +47,12 @@ export interface LockfileCheckReport {
    * that, so the report says so next to it (issue 13 item 4).
    */
   readonly dropsEveryTool?: readonly DroppedSurface[];
+  /**
+   * Capabilities whose locked tool fields the lock on disk changed by hand (the same integrity,
+   * another contract: `lockfile/hand-edits.ts`); each is also one of `notes`. Absent when none.
+   * `review`, which compares with Git's `HEAD`, says them too (new-user trial of 6 December).
+   */
+  readonly handEdited?: readonly HandEditedCapability[];
   /** The model-visible meaning of the change (issue 11 item 3); set by `compile --check` when the inputs have no errors. */
   readonly review?: ContractReview;
 }
@@ -103,13 +109,14 @@ export function checkLockfile(lockPath: string, expectedText: string, options: C
   // A lock that is not valid has no integrities to carry over: its every bundle line goes in
   // the diff, which deserves the same word as a changed plugin's (new-user trial of 6 December).
   const unreadBundles = unreadable ? Math.max(0, bundleLines(actualText) - bundleLines(expectedText)) : 0;
+  const handEdited = parsed.ok ? handEditedCapabilities(groups, parsed.value, expected) : [];
   const notes = [
     ...(actualText.startsWith("\uFEFF") ? ["The file starts with a byte order mark; the lock is written without one."] : []),
     ...(leftOut > 0 ? [bundlesLeftOutNote(leftOut)] : []),
     ...(unreadBundles > 0 ? [`The diff drops ${unreadBundles === 1 ? "a bundle integrity line" : `${unreadBundles} bundle integrity lines`}: the lock could not be read, so --check (which does not bundle) had none to carry over. compile bundles the tools and writes their integrities.`] : []),
-    ...(parsed.ok ? handEditedCapabilities(groups, parsed.value, expected).map(handEditedNote) : []),
+    ...handEdited.map(handEditedNote),
   ];
-  const shared = { ...base, fixCommand, groups, formattingOnly: parsed.ok && groups.length === 0, notes, diff: lines, diffOmittedLines: omitted };
+  const shared = { ...base, fixCommand, groups, formattingOnly: parsed.ok && groups.length === 0, notes, diff: lines, diffOmittedLines: omitted, ...(handEdited.length > 0 ? { handEdited } : {}) };
   if (read.kind === "invalid") return fail({ ...shared, status: "invalid", diagnostic: read.diagnostic });
   // Led by, and placed on, the most relevant change (a tool's contract before a hash): a GitHub
   // annotation or SARIF result shows this diagnostic alone (helper-78 D8.8).

@@ -16,7 +16,7 @@ const MAX_VALUE_LENGTH = 100;
  * Renders a check report as plain text (no colour; the CLI may colour it), ending in a newline:
  *
  * ```text
- * error AL6002: plugins.lock is out of date: agent/plugins.lock
+ * agent/plugins.lock:19:15 - error AL6002: plugins.lock is out of date
  *
  *   surfaces["."].capabilities.example
  *     tools.echo.description: "a" → "b"
@@ -104,34 +104,31 @@ export function checkReportJson(report: LockfileCheckReport): LockfileCheckJson 
   };
 }
 
+/**
+ * The report's first line, placed as the pretty diagnostics place theirs (`file:line:column -
+ * severity CODE: message`, diagnostics/format-pretty.ts) at the diagnostic's location, the one
+ * `--format github`, SARIF and JSON give: a stale lock's lead change, the first conflict marker,
+ * a syntax error (new-user trial of 6 December). A missing lock has no line to point at: its
+ * path alone. An up-to-date lock has no diagnostic: `plugins.lock is up to date: <path>`.
+ */
 function headline(report: LockfileCheckReport): string {
-  const code = report.diagnostic && report.status !== "up-to-date" ? `${report.diagnostic.severity} ${report.diagnostic.code}: ` : "";
-  return code + statusLine(report);
+  const d = report.diagnostic;
+  if (!d || report.status === "up-to-date") return `plugins.lock is up to date${report.lockPath === "plugins.lock" ? "" : `: ${report.lockPath}`}`;
+  const where = report.status === "missing" ? report.lockPath : `${report.lockPath}:${d.line}:${d.column}`;
+  return `${where} - ${d.severity} ${d.code}: ${statusLine(report, d.message)}`;
 }
 
-function statusLine(report: LockfileCheckReport): string {
+function statusLine(report: LockfileCheckReport, message: string): string {
   switch (report.status) {
-    case "up-to-date":
-      return `plugins.lock is up to date${where(report)}`;
     case "missing":
-      return `plugins.lock is missing${where(report)}`;
+      return "plugins.lock is missing";
     case "conflict":
-      return `plugins.lock contains Git conflict markers${where(report, lineOf(report))}`;
+      return "plugins.lock contains Git conflict markers";
     case "out-of-date":
-      return `plugins.lock is out of date${where(report)}`;
+      return "plugins.lock is out of date";
     default:
-      return `${report.diagnostic?.message ?? "plugins.lock cannot be used."} (${report.lockPath}${lineOf(report)})`;
+      return message;
   }
-}
-
-/** `: <lock path><line>`, or nothing for the lock of the working directory itself (it would repeat the name). */
-function where(report: LockfileCheckReport, line = ""): string {
-  return report.lockPath === "plugins.lock" && line === "" ? "" : `: ${report.lockPath}${line}`;
-}
-
-function lineOf(report: LockfileCheckReport): string {
-  const line = report.diagnostic?.line;
-  return line !== undefined && line > 1 ? `:${line}` : "";
 }
 
 function fixSuffix(status: LockfileCheckReport["status"]): string {

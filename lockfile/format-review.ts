@@ -35,8 +35,8 @@ export function formatContractReview(review: ContractReview, heading = "Contract
   return `${lines.join("\n")}\n`;
 }
 
-/** `review --format json`: exactly `{ changes: [{ kind, surface, tool, detail }] }`, on one line. */
-export function contractReviewJson(review: ContractReview): string {
+/** `review --format json`: exactly `{ changes: [{ kind, surface, tool, detail }] }`, on one line; `notes` after it when there are any (a hand edit of the lock on disk, `cli/commands/review.ts`). */
+export function contractReviewJson(review: ContractReview, notes: readonly string[] = []): string {
   const changes = review.changes.map(({ kind, surface, tool, detail }) => ({ kind, surface, tool, detail }));
-  return `${JSON.stringify({ changes })}\n`;
+  return `${JSON.stringify(notes.length > 0 ? { changes, notes } : { changes })}\n`;
 }

@@ -63,7 +63,7 @@ export interface AddPluginResult {
   readonly diagnostics: readonly Diagnostic[];
   readonly key?: string;
   readonly package?: { readonly name: string; readonly version: string };
-  /** The package manager command that ran. */
+  /** The package manager command that ran; absent when none did (npm had installed the same tarball already). */
   readonly command?: string;
   /** The package manager command that removes what the install added (said when a later step fails). */
   readonly undoCommand?: string;
@@ -128,7 +128,8 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   });
   if (!installed.ok) return fail(installed.diagnostic, { ...(installed.command ? { command: installed.command } : {}), ...(installed.output ? { installOutput: installed.output } : {}) });
   const pkg = { name: installed.name, version: installed.version };
-  const base = { package: pkg, command: installed.command, undoCommand: uninstallCommand(manager, installed.name) };
+  // Nothing ran when npm had installed this very tarball already: no install to undo or report.
+  const base = installed.alreadyInstalled ? { package: pkg } : { package: pkg, command: installed.command, undoCommand: uninstallCommand(manager, installed.name) };
 
   let key = options.as;
   if (key === undefined) {
@@ -165,7 +166,12 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   });
   // A `file:` path that leaves the repository breaks `npm ci` elsewhere (helper-78 D8.3): said, not refused.
   const outside = outsideRepositoryDiagnostic(spec.spec, root, installed.name, key);
-  const diagnostics = outside ? [...compile.diagnostics, relativizeDiagnostic(outside, root, path.relative)] : compile.diagnostics;
+  // add says it in its own words (AL6213, with the capability's plugins/<key>/): the compile's
+  // AL6214 for the same dependency would repeat it.
+  const shownOutside = outside && relativizeDiagnostic(outside, root, path.relative);
+  const diagnostics = shownOutside
+    ? [...compile.diagnostics.filter((d) => !(d.code === Diagnostics.DependencyPathOutsideRepository.code && d.file === shownOutside.file && d.line === shownOutside.line)), shownOutside]
+    : compile.diagnostics;
   return { ok: compile.ok, diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
 }
 

@@ -3,6 +3,7 @@
  * version (issue 3 item 7: "installing it is the job of the project's package manager").
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -50,8 +51,10 @@ export type InstallResult =
       readonly version: string;
       /** Absolute path of `node_modules/<name>` (may be a symlink, e.g. with pnpm). */
       readonly directory: string;
-      /** The command that ran, for display (`npm install --save-exact …`). */
+      /** The command that ran, for display (`npm install --save-exact …`); the one that would have run when {@link alreadyInstalled}. */
       readonly command: string;
+      /** True when nothing ran: npm had installed this very tarball already ({@link installedTarball}). */
+      readonly alreadyInstalled: boolean;
       /** True when `add` created a minimal package.json first. */
       readonly createdPackageJson: boolean;
       readonly output: string;
@@ -91,9 +94,12 @@ export function installPackage(manager: PackageManager, projectDir: string, spec
   // The name first: a spec that cannot be installed leaves the project as it was (no package.json made).
   const name = packageNameOf(spec);
   if (name === undefined) return { ok: false, diagnostic: notAPackage(spec, options.key), output: "" };
+  const args0 = installArguments(manager, spec.installSpec, options);
+  const same = installedTarball(manager, projectDir, spec, name);
+  if (same) return { ok: true, name, ...same, command: [manager, ...args0].map(shellQuote).join(" "), alreadyInstalled: true, createdPackageJson: false, output: "" };
   const prepared = ensurePackageJson(packageJson);
   if (!prepared.ok) return { ok: false, diagnostic: prepared.diagnostic, output: "" };
-  const args = installArguments(manager, spec.installSpec, options);
+  const args = args0;
   const command = [manager, ...args].map(shellQuote).join(" ");
   const result = (options.run ?? runCommand)(manager, args, projectDir);
   const output = `${result.stdout}${result.stderr}`;
@@ -106,7 +112,47 @@ export function installPackage(manager: PackageManager, projectDir: string, spec
   if (version === undefined) {
     return { ok: false, command, output, diagnostic: createDiagnostic(Diagnostics.AddInstalledPackageMissing, fileStart(packageJson), [command, name]) };
   }
-  return { ok: true, name, version, directory, command, createdPackageJson: prepared.created, output };
+  return { ok: true, name, version, directory, command, alreadyInstalled: false, createdPackageJson: prepared.created, output };
+}
+
+/**
+ * The installed package when npm installed exactly the tarball `spec` already (a second `add` of
+ * the same file: it said "already added" only after reinstalling it): package.json names `name`
+ * by a `file:` path to the same file, package-lock.json records for `node_modules/<name>` the
+ * tarball's SHA-512 integrity (as npm computes it) and the version node_modules holds.
+ * `undefined` otherwise: another package manager (their lockfiles are not read), a registry spec
+ * or a folder (whose contents npm does not hash), a repacked tarball, an install that is behind.
+ */
+export function installedTarball(manager: PackageManager, projectDir: string, spec: PluginSpec, name: string): { version: string; directory: string } | undefined {
+  if (manager !== "npm" || spec.kind !== "tarball") return undefined;
+  const manifest = readJson(path.join(projectDir, "package.json"));
+  const declared = ["dependencies", "devDependencies", "optionalDependencies"]
+    .map((field) => manifest?.[field])
+    .map((deps) => (deps !== null && typeof deps === "object" && !Array.isArray(deps) ? (deps as Record<string, unknown>)[name] : undefined))
+    .find((value) => value !== undefined);
+  if (typeof declared !== "string" || !declared.startsWith("file:")) return undefined;
+  if (realPath(path.resolve(projectDir, declared.slice("file:".length))) !== realPath(spec.path)) return undefined;
+  const packages = readJson(path.join(projectDir, "package-lock.json"))?.["packages"];
+  const locked = packages !== null && typeof packages === "object" ? (packages as Record<string, unknown>)[`node_modules/${name}`] : undefined;
+  if (locked === null || typeof locked !== "object") return undefined;
+  const { integrity, version } = locked as Record<string, unknown>;
+  const directory = path.join(projectDir, "node_modules", ...name.split("/"));
+  if (typeof version !== "string" || readVersion(path.join(directory, "package.json")) !== version) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(spec.path);
+  } catch {
+    return undefined;
+  }
+  return integrity === `sha512-${createHash("sha512").update(bytes).digest("base64")}` ? { version, directory } : undefined;
+}
+
+function realPath(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 /**

@@ -37,7 +37,7 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
   process.stdout.write(
     result.agentMdChanged || result.compile?.lockChanged
       ? `Added ${what}: capabilities.${result.key} in agent.md, pinned in plugins.lock.\n`
-      : `${what} is already added and pinned; nothing changed.\n`,
+      : `${what} is already ${result.command === undefined ? "installed, " : ""}added and pinned; nothing changed.\n`,
   );
   return 0;
 }

@@ -5,7 +5,8 @@
  * model-visible terms (tool added, removed or renamed, description changed with a word diff,
  * schema widened or narrowed, approval removed or weakened, …). Writes nothing.
  *
- * JSON: exactly `{ "changes": [{ "kind", "surface", "tool", "detail" }] }`; when the agent's
+ * JSON: exactly `{ "changes": [{ "kind", "surface", "tool", "detail" }] }`, with `notes` (the
+ * hand-edit notes of `compile --check`) after it when the lock on disk was edited by hand; when the agent's
  * inputs have errors (nothing to compare), `{ "changes": [], "diagnostics": [...] }`.
  * Exit codes: 0 — nothing needs review; 1 — a change needs review (an approval gate removed
  * or weakened, a published pack's description changed), or the inputs have errors.
@@ -16,6 +17,8 @@ import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { contractReviewJson, formatContractReview } from "../../lockfile/format-review.js";
 import type { ContractReview } from "../../lockfile/review-contract.js";
+import { handEditedNote } from "../../lockfile/hand-edits.js";
+import { showControlCharacters } from "../../common/terminal-text.js";
 import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { committedLock } from "../git-head-lock.js";
 import { escapeRawControls, printDiagnostics, printJson } from "../output.js";
@@ -44,9 +47,13 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
     return 1;
   }
   const review: ContractReview = result.review ?? { changes: [], needsReview: false };
-  if (flags.format === "json") process.stdout.write(escapeRawControls(contractReviewJson(review)));
+  // The review compares with HEAD's lock; a hand edit of the lock on disk is said as
+  // `compile --check` says it (lockfile/hand-edits.ts; new-user trial of 6 December).
+  const notes = (report.handEdited ?? []).map(handEditedNote);
+  if (flags.format === "json") process.stdout.write(escapeRawControls(contractReviewJson(review, notes)));
   else {
     printDiagnostics(result.diagnostics.filter((d) => d.severity !== "error"), root);
+    for (const note of notes) process.stderr.write(`note: ${showControlCharacters(note)}\n`);
     process.stdout.write(formatContractReview(review, committed !== undefined ? `Contract review of ${report.lockPath} against its last commit (HEAD${committed === null ? ", which has no lock yet" : ""})` : `Contract review of ${report.lockPath}`));
   }
   return review.needsReview ? 1 : 0;

@@ -244,6 +244,13 @@ export const LockfileMessages = defineMessages({
     hint: "To share the agent, copy the plugin into plugins/{3}/ (a local plugin, nothing to install) and remove the dependency; or pack it into the repository (`npm pack --pack-destination <agent>/vendor` in the plugin's folder) and `add` that tarball; or publish it and `add` it by name.",
     docs: "npm, pnpm and Yarn record a folder or tarball dependency as a `file:` path relative to package.json; a path that leaves the repository exists only on the machine that ran `add`, so the next `npm ci` elsewhere fails (or works only from a warm cache), as the README says of the toolchain's own tarball. `add` keeps the install (it works here, and trying a plugin from a sibling checkout is fine) and warns. The repository is the nearest folder at or above the agent root with a `.git`, else the agent root; a path inside it (`vendor/x.tgz`, a workspace package) is not reported.",
   },
+  DependencyPathOutsideRepository: {
+    code: "AL6214",
+    severity: "warning",
+    message: "package.json depends on '{0}' by the path '{1}', which is outside {2}: `npm ci` on CI or in another clone cannot find it there.",
+    hint: "Put what it points at inside the repository and depend on that: a tarball (`npm pack --pack-destination <agent>/vendor` in its folder, then `npm install --save-dev ./vendor/<file>.tgz` in the agent), or a local plugin copied into plugins/<name>/; or install it from the registry by name.",
+    docs: "The same rule as AL6213 (`compiler/agent/dependency-paths.ts`), checked by every compile and `compile --check` for every dependency of the agent root's package.json (dependencies, devDependencies, optionalDependencies) that names a path (`file:`, `link:`, `portal:`, `../x`): such a path exists only on the machine that wrote it, so `npm ci` elsewhere fails or works only from a warm cache, as the README says of the toolchain's own tarball (`\"@assemblyline-agents/assembly-line\": \"file:../assembly-line\"`). The repository is the nearest folder at or above the agent root with a `.git`, else the agent root; a path inside it is not reported. A warning: the install works on this machine.",
+  },
   WriteThroughLinkRefused: {
     code: "AL6301",
     severity: "error",

@@ -438,9 +438,13 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   connection.onCodeAction(async (params): Promise<CodeAction[]> => {
     try {
       await ready();
-      const document = documents.get(params.textDocument.uri);
       const file = fileOf(params.textDocument.uri);
-      if (!document || !file) return [];
+      if (!file) return [];
+      // A file the server pushes diagnostics to without the editor having opened it (a stale or
+      // missing plugins.lock) is read from the disk, or is empty when it does not exist, so its
+      // fixes (the compile command) are offered where its diagnostics are shown (new-user trial
+      // of 6 December: the command was offered only once plugins.lock was open).
+      const document = documents.get(params.textDocument.uri) ?? documentOnDisk(host, params.textDocument.uri, file);
       const root = findAgentRoot(host, file);
       if (!byEngine(file)) return codeActionsFor(document, params.context.diagnostics, root);
       const fixes = engine!.codeFixesAt(file, document.offsetAt(params.range.start), document.offsetAt(params.range.end), overlays);
@@ -480,6 +484,12 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   });
   documents.listen(connection);
   connection.listen();
+}
+
+/** A file that is not open in the editor as a document: its text on disk, empty when it cannot be read (a missing plugins.lock). */
+function documentOnDisk(host: CompilerHost, uri: string, file: string): TextDocument {
+  const read = host.read(file);
+  return TextDocument.create(uri, "", 0, read.kind === "file" ? read.text : "");
 }
 
 /** An engine fix as an LSP code action (its edits may touch another file: drift fixes). */

@@ -41,7 +41,9 @@
  *       kernels the write fails and is ignored, leaving `prlimit --nproc`);
  *    d. enters the workspace only then, so no working directory keeps a reference into the
  *       hidden tree. Any failure stops it (exit 125 and a {@link ISOLATION_FAILURE_MARKER} line
- *       on stderr): the command never runs half-isolated.
+ *       on stderr): the command never runs half-isolated. That includes an `unshare` for step 3
+ *       that is not an executable file (checked before the `exec`, whose failure would exit 127,
+ *       the code of a command not found, as if the command had run).
  * 3. It then `exec`s `unshare --user --map-root-user --mount --pid --fork --mount-proc --
  *    /bin/sh -c "$command"`. The second user namespace makes every mount it inherits *locked*:
  *    the command cannot unmount the namespace's `/proc` to reach the host's, nor a tmpfs to
@@ -138,6 +140,7 @@ err=$("$mount_bin" -n -a -T "$table" 2>&1) || fail "could not mount the link gua
 { printf '%s\\n' "$pid_max" > /proc/sys/kernel/pid_max; } 2>/dev/null || :
 cd -- "$workspace" 2>/dev/null || fail "could not enter the workspace $workspace"
 unset OLDPWD
+[ -f "$unshare_bin" ] && [ -x "$unshare_bin" ] || fail "could not run $unshare_bin for the command's own namespaces: it is not an executable file"
 exec "$unshare_bin" --user --map-root-user --mount --pid --fork --mount-proc -- /bin/sh -c "$user_command"`;
 
 /** What one isolated command needs: where it runs, what to hide, and the command itself. */

@@ -1,13 +1,13 @@
 /**
  * Tier 1 and 2 of `tool_search` ranking: which tools a query *names*. A query names a phrase
- * (a tool's name or alias: tier 2; a tag or namespace: tier 1) when every term of the phrase
+ * (a tool's name or alias: tier 2; a tag, its namespace or its plugin's name: tier 1) when every term of the phrase
  * occurs among the query's terms.
  *
  * Checking every matching tool's phrases per query is slow on large catalogues, so each
  * phrase is filed under its rarest term: a query only examines the phrases filed under one
  * of its own terms, and a phrase can only be named if that term is in the query.
  */
-import type { SearchableTool } from "./searchable-tool.js";
+import { pluginOf, type SearchableTool } from "./searchable-tool.js";
 import { tokenize } from "./tokenize.js";
 
 /** Per-query tiers: document number (position in the indexed list) → tier (1 or 2). */
@@ -35,6 +35,8 @@ function phrasesOf(tool: SearchableTool, doc: number): Phrase[] {
   for (const alias of tool.aliases ?? []) add(alias, 2);
   for (const tag of tool.tags ?? []) add(tag, 1);
   if (tool.namespace !== undefined) add(tool.namespace, 1);
+  const plugin = pluginOf(tool);
+  if (plugin !== undefined) add(plugin, 1);
   return phrases;
 }
 

@@ -7,10 +7,12 @@
  *
  * Ranking, in order:
  * 1. Tier. A tool whose name or one of whose aliases the query names (every term of it occurs
- *    in the query) is tier 2; one whose tag or namespace the query names is tier 1; others 0.
- *    So a query naming a tag or an alias lists those tools first, whatever their descriptions say.
+ *    in the query) is tier 2; one whose tag or namespace, or whose plugin (the capability key
+ *    of a `plugin:<key>` source, `pluginOf`), the query names is tier 1; others 0. So a query
+ *    naming a tag or an alias lists those tools first, whatever their descriptions say, and
+ *    `weather` lists the plugin `weather`'s tools after a tool named `weather`.
  * 2. BM25+ score (minisearch) over the fields, boosted name 3, aliases 3, tags 2.5,
- *    namespace 2, description 1; terms of three or more characters also match as prefixes
+ *    namespace 2, plugin 1.5, description 1; terms of three or more characters also match as prefixes
  *    (`deliv` → `deliver`), and a term of five or more characters that is not in the index
  *    also matches within edit distance 1 (typos: `biling` → `billing`); both at a lower
  *    weight than an exact term. Query terms are OR-combined.
@@ -22,7 +24,7 @@
  */
 import MiniSearch from "minisearch";
 import { createNamedPhraseIndex } from "./named-phrases.js";
-import type { SearchableTool } from "./searchable-tool.js";
+import { pluginOf, type SearchableTool } from "./searchable-tool.js";
 
 export type { SearchableTool };
 import { normalizeTerm, splitWords, tokenize } from "./tokenize.js";
@@ -60,7 +62,7 @@ export interface ToolSearchIndex<T> {
 }
 
 
-const FIELD_BOOSTS = { name: 3, aliases: 3, tags: 2.5, namespace: 2, description: 1 } as const;
+const FIELD_BOOSTS = { name: 3, aliases: 3, tags: 2.5, namespace: 2, plugin: 1.5, description: 1 } as const;
 const FIELDS = Object.keys(FIELD_BOOSTS);
 
 interface IndexedDoc {
@@ -70,6 +72,7 @@ interface IndexedDoc {
   readonly aliases: string;
   readonly tags: string;
   readonly namespace: string;
+  readonly plugin: string;
 }
 
 
@@ -148,6 +151,7 @@ function createBm25Index(tools: readonly SearchableTool[]): MiniSearch<IndexedDo
       aliases: (tool.aliases ?? []).join(" \n "),
       tags: (tool.tags ?? []).join(" \n "),
       namespace: tool.namespace ?? "",
+      plugin: pluginOf(tool) ?? "",
     })),
   );
   return mini;

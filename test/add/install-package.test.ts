@@ -77,6 +77,43 @@ describe("installPackage with npm, offline, from an `npm pack` tarball", () => {
   });
 });
 
+describe("a second install of the same tarball (npm)", () => {
+  it("runs nothing when package.json, package-lock.json and node_modules hold that very tarball; a changed file, another manager or a stale node_modules run the install", () => {
+    const project = tempDir();
+    const spec = (resolvePluginSpec(tarball, project) as { spec: PluginSpec }).spec;
+    const first = installPackage("npm", project, spec, { offline: true, run: offlineNpm });
+    expect(first).toMatchObject({ ok: true, alreadyInstalled: false });
+    const calls: string[][] = [];
+    const counting: CommandRunner = (command, args, cwd) => {
+      calls.push([command, ...args]);
+      return offlineNpm(command, args, cwd);
+    };
+    const again = installPackage("npm", project, spec, { offline: true, run: counting });
+    expect(again).toMatchObject({ ok: true, alreadyInstalled: true, name: "@assemblyline-agents/openui", version: "1.0.0", directory: path.join(project, "node_modules/@assemblyline-agents/openui") });
+    expect(calls).toEqual([]);
+    // The same tarball under another name is the same file only by its bytes: npm installs it.
+    const copy = path.join(tempDir(), path.basename(tarball));
+    fs.copyFileSync(tarball, copy);
+    expect(installPackage("npm", project, (resolvePluginSpec(copy, project) as { spec: PluginSpec }).spec, { offline: true, run: counting })).toMatchObject({ alreadyInstalled: false });
+    expect(calls).toHaveLength(1);
+    // Back to the first file, then repacked with other bytes at the same path: installed again.
+    installPackage("npm", project, spec, { offline: true, run: offlineNpm });
+    expect(installPackage("npm", project, spec, { run: () => ({ status: 99, stdout: "", stderr: "" }) })).toMatchObject({ ok: true, alreadyInstalled: true });
+    const original = fs.readFileSync(tarball);
+    try {
+      fs.writeFileSync(tarball, Buffer.concat([original, Buffer.alloc(512)]));
+      expect(installPackage("npm", project, spec, { run: () => ({ status: 99, stdout: "", stderr: "" }) })).toMatchObject({ ok: false });
+    } finally {
+      fs.writeFileSync(tarball, original);
+    }
+    // Another package manager's lockfile is not read; node_modules behind the lock is installed again.
+    expect(installPackage("pnpm", project, spec, { run: () => ({ status: 99, stdout: "", stderr: "" }) })).toMatchObject({ ok: false });
+    const installedManifest = path.join(project, "node_modules/@assemblyline-agents/openui/package.json");
+    fs.writeFileSync(installedManifest, fs.readFileSync(installedManifest, "utf8").replace('"version": "1.0.0"', '"version": "0.9.0"'));
+    expect(installPackage("npm", project, spec, { run: () => ({ status: 99, stdout: "", stderr: "" }) })).toMatchObject({ ok: false });
+  });
+});
+
 describe("installPackage failures and other managers", () => {
   const registrySpec: PluginSpec = { kind: "registry", name: "@assemblyline-agents/openui", version: "1.0.0", short: true, installSpec: "@assemblyline-agents/openui@1.0.0" };
 

@@ -54,14 +54,17 @@ describe("assembly-line add", () => {
     expect(JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).dependencies["@assemblyline-agents/openui"]).toMatch(/^file:/);
     expect(fs.readdirSync(root).sort()).toEqual([".assemblyline", "agent.md", "node_modules", "package-lock.json", "package.json", "plugins.lock"]);
 
+    const installedMtime = fs.statSync(path.join(root, "node_modules/@assemblyline-agents/openui/package.json")).mtimeMs;
     const lockBytes = fs.readFileSync(path.join(root, "plugins.lock"));
     const lockMtime = fs.statSync(path.join(root, "plugins.lock")).mtimeMs;
     const second = runCli(["add", `file:${tarball}`, root]);
     expect(second.status, second.stderr).toBe(0);
-    expect(second.stdout).toContain("nothing changed");
+    // npm had installed that very tarball: nothing is installed again (node_modules untouched).
+    expect(second.stdout).toContain("openui (@assemblyline-agents/openui@1.0.0) is already installed, added and pinned; nothing changed.");
     expect(fs.readFileSync(path.join(root, "agent.md"), "utf8")).toBe(agentMd);
     expect(fs.readFileSync(path.join(root, "plugins.lock")).equals(lockBytes)).toBe(true);
     expect(fs.statSync(path.join(root, "plugins.lock")).mtimeMs).toBe(lockMtime);
+    expect(fs.statSync(path.join(root, "node_modules/@assemblyline-agents/openui/package.json")).mtimeMs).toBe(installedMtime);
 
     const check = runCli(["compile", root, "--check"]);
     expect(check.status, check.stderr).toBe(0);
@@ -85,7 +88,11 @@ describe("assembly-line add", () => {
     fs.writeFileSync(manifest, fs.readFileSync(manifest, "utf8").replace('"version": "1.0.0"', '"version": "1.0.1"'));
     const { status, json } = runCliJson(["compile", root]);
     expect(status).toBe(1);
-    expect(json.diagnostics).toMatchObject([{ code: "AL6008", file: "agent.md", line: 5, column: 3 }]);
+    // The tarball lies outside the agent's folder (no Git repository here): compile says so too (AL6214).
+    expect(json.diagnostics).toMatchObject([
+      { code: "AL6008", file: "agent.md", line: 5, column: 3 },
+      { code: "AL6214", severity: "warning", file: "package.json", path: 'dependencies["@assemblyline-agents/openui"]' },
+    ]);
     // Installed from a tarball: the hint names it, never the registry (new-user trial E4); package.json
     // names the locked version's tarball, so the install is what is out of step (new-user trial of 6 December).
     expect(json.diagnostics[0].hint).toBe(
@@ -149,6 +156,9 @@ describe("assembly-line add", () => {
     expect(outside.stderr).toMatch(new RegExp(`package\\.json:${line}:5 - warning AL6213: package\\.json now depends on '@assemblyline-agents/openui' by the path '\\.\\./\\.\\./[^']+\\.tgz', which is outside the repository \\(\\.\\.\\): \`npm ci\` on CI or in another clone cannot find it there\\.`));
     expect(hintOf(outside.stderr)).toContain("copy the plugin into plugins/openui/");
     expect(hintOf(outside.stderr)).toContain("npm pack --pack-destination");
+    // Said once, in add's words: not again as the compile's AL6214, which every later compile gives.
+    expect(outside.stderr).not.toContain("AL6214");
+    expect(runCliJson(["compile", root, "--check"]).json.diagnostics).toMatchObject([{ code: "AL6214", file: "package.json", line, column: 5 }]);
 
     // The same tarball committed into the repository (vendor/): nothing to say.
     const inside = writeTree({ ".git/HEAD": "ref: refs/heads/main\n", "agent/agent.md": AGENT_MD, "vendor/.keep": "" }, "al-repo-");

@@ -66,7 +66,7 @@ describe("compile --check with errors in the inputs", () => {
     expect(run.status).toBe(1);
     const printed = run.stdout + run.stderr;
     expect(printed).toContain("error AL3201");
-    expect(printed).toContain("error AL6013: plugins.lock was not checked: the agent's inputs have 1 error");
+    expect(printed).toContain("ck/plugins.lock:1:1 - error AL6013: plugins.lock was not checked: the agent's inputs have 1 error");
     expect(printed).not.toContain("- tools.echo");
     expect(printed).not.toContain('"tools": {}');
     expect(printed).not.toContain("(what compile would write)");

@@ -112,8 +112,8 @@ describe("plugins.lock through the CLI", () => {
       });
       expect(report).toContain('tools.echo.description: "Echo a message back to the caller." → "Echo the message."');
       // The code, and the lock's path as the user typed the root (not just "plugins.lock").
-      expect(report).toContain("error AL6002: plugins.lock is out of date: /");
-      expect(report).toMatch(/out of date: \/\S+\/support-agent\/plugins\.lock$/m);
+      // Placed at the lead change, file:line:column first, as every pretty diagnostic is.
+      expect(report).toMatch(/^\/\S+\/support-agent\/plugins\.lock:\d+:\d+ - error AL6002: plugins\.lock is out of date$/m);
       expect(report).toContain(`${printedCli()} compile`);
       expect(report).toMatch(/^\s+-\s+"description": "Echo a message back to the caller.",$/m);
     });

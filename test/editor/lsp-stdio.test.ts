@@ -245,6 +245,37 @@ describe("assembly-line lsp --stdio", () => {
     expect(runCliJson(["compile", ".", "--no-package", "--check"], { cwd: root }).json.ok).toBe(true);
   });
 
+  it("offers the 'run compile' fix on a stale or missing plugins.lock the editor has not opened (new-user trial of 6 December)", async () => {
+    const root = writeLspAgent();
+    const lockFile = path.join(root, "plugins.lock");
+    fs.writeFileSync(path.join(root, ENTRY), AGENT_FILES[ENTRY].replace('description: "Echo', 'tags: ["echo"],\n      description: "Echo'));
+    const session = await start(root);
+    const lockUri = uriOf(lockFile);
+    const compileAction = async (diagnostics: readonly LspDiagnostic[]) => {
+      const actions = await session.connection.sendRequest<{ command?: { command: string; arguments: unknown[] } }[]>("textDocument/codeAction", {
+        textDocument: { uri: lockUri },
+        range: diagnostics[0]!.range,
+        context: { diagnostics },
+      });
+      return actions.find((a) => a.command?.command === "assembly-line.compile")?.command;
+    };
+    const stale = session.waitForDiagnostics(lockUri, (d) => d.length > 0);
+    session.open(uriOf(path.join(root, "agent.md")), AGENT_FILES["agent.md"]);
+    const pushed = await stale;
+    expect(pushed.map((d) => d.code)).toEqual(["AL6002"]);
+    expect(await compileAction(pushed)).toEqual({ command: "assembly-line.compile", title: "Run assembly-line compile", arguments: [root] });
+
+    // A missing lock is shown on a file that does not exist: the fix is offered there too.
+    fs.rmSync(lockFile);
+    const missing = session.waitForDiagnostics(lockUri, (d) => d.some((x) => x.code === "AL6001"));
+    session.change(uriOf(path.join(root, "agent.md")), `${AGENT_FILES["agent.md"]}\n`);
+    const gone = await missing;
+    const command = await compileAction(gone);
+    expect(command?.arguments).toEqual([root]);
+    expect(await session.connection.sendRequest("workspace/executeCommand", command)).toEqual({ ok: true, lockChanged: true });
+    expect(fs.existsSync(lockFile)).toBe(true);
+  });
+
   it("pushes a stale plugins.lock to a pull client that has not opened it, and clears that push when it opens it", async () => {
     const root = writeLspAgent();
     fs.writeFileSync(path.join(root, ENTRY), AGENT_FILES[ENTRY].replace('description: "Echo', 'tags: ["echo"],\n      description: "Echo'));

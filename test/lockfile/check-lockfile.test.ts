@@ -51,17 +51,21 @@ describe("checkLockfile", () => {
       }),
     ]);
     const committedLines = fs.readFileSync(file, "utf8").split("\n");
+    const line = committedLines.findIndex((l) => l.includes('"description": "Echo a message')) + 1;
+    const column = committedLines[line - 1]!.indexOf('"description"') + 1;
     expect(report.diagnostic).toMatchObject({
       code: "AL6002",
       file,
-      line: committedLines.findIndex((l) => l.includes('"description": "Echo a message')) + 1,
+      line,
+      column,
       path: 'surfaces["."].capabilities.example.tools.echo.description',
       message: 'plugins.lock does not match what `compile` would write (surfaces["."].capabilities.example.tools.echo.description changed).',
       hint: `Run \`${FIX}\` and commit plugins.lock.`,
     });
     expect(formatLockfileCheckReport(report)).toBe(
       [
-        "error AL6002: plugins.lock is out of date: agent/plugins.lock",
+        // Placed where --format github and SARIF place it (the lead change), as pretty diagnostics are.
+        `agent/plugins.lock:${line}:${column} - error AL6002: plugins.lock is out of date`,
         "",
         '  surfaces["."].capabilities.example',
         '    tools.echo.description: "Echo a message back to the caller." → "Echo the message."',
@@ -236,22 +240,22 @@ describe("checkLockfile", () => {
     const { ok, report } = checkLockfile(file, serializeLockfile(sampleLock()), options);
     expect(ok).toBe(false);
     expect(report.diagnostic).toMatchObject({ code: "AL6001", hint: `Run \`${FIX}\` and commit plugins.lock.` });
-    expect(formatLockfileCheckReport(report)).toBe(`error AL6001: plugins.lock is missing: agent/plugins.lock\n\nFix: ${FIX} (then commit plugins.lock)\n`);
+    // A missing file has no line to point at: its path alone.
+    expect(formatLockfileCheckReport(report)).toBe(`agent/plugins.lock - error AL6001: plugins.lock is missing\n\nFix: ${FIX} (then commit plugins.lock)\n`);
     expect(fs.existsSync(file)).toBe(false);
-    // Checked in the agent root itself, the path would only repeat the name.
     const here = checkLockfile(file, serializeLockfile(sampleLock()), { ...options, displayPath: "plugins.lock" }).report;
-    expect(formatLockfileCheckReport(here)).toBe(`error AL6001: plugins.lock is missing\n\nFix: ${FIX} (then commit plugins.lock)\n`);
+    expect(formatLockfileCheckReport(here)).toBe(`plugins.lock - error AL6001: plugins.lock is missing\n\nFix: ${FIX} (then commit plugins.lock)\n`);
   });
 
   it("fails on conflict markers and says to run compile", () => {
     const text = serializeLockfile(sampleLock());
-    const file = commit(`<<<<<<< HEAD\n${text}=======\n${text}>>>>>>> theirs\n`);
+    const file = commit(`{\n<<<<<<< HEAD\n${text}=======\n${text}>>>>>>> theirs\n`);
     const { ok, report } = checkLockfile(file, text, options);
     expect(ok).toBe(false);
     expect(report.status).toBe("conflict");
     expect(report.diagnostic?.code).toBe("AL6003");
     expect(formatLockfileCheckReport(report)).toBe(
-      `error AL6003: plugins.lock contains Git conflict markers: agent/plugins.lock\n\nFix: ${FIX} (recomputes the lock from the agent's inputs; then commit it)\n`,
+      `agent/plugins.lock:2:1 - error AL6003: plugins.lock contains Git conflict markers\n\nFix: ${FIX} (recomputes the lock from the agent's inputs; then commit it)\n`,
     );
   });
 
@@ -272,6 +276,9 @@ describe("checkLockfile", () => {
     expect(ok).toBe(false);
     expect(report.status).toBe("invalid");
     expect(report.diagnostic?.code).toBe("AL6005");
+    const { line, column, message } = report.diagnostic!;
+    expect(line).toBeGreaterThan(1);
+    expect(formatLockfileCheckReport(report).split("\n")[0]).toBe(`agent/plugins.lock:${line}:${column} - error AL6005: ${message}`);
     expect(report.diff.some((l) => l.startsWith("-") && l.includes('"visible",'))).toBe(true);
     expect(report.notes).toEqual([]);
   });

@@ -22,7 +22,7 @@ import { ensureWorkspace, execInWorkspace, ShellIsolationSetupError } from "../.
 import { openRuntime, probeShellIsolation, RuntimeError, SANDBOX_ENV_ALLOWLIST, type CallResult, type Runtime, type ShellIsolationPolicy } from "../../runtime-min/index.js";
 import { chooseBridgeRoot } from "../../runtime-min/sandbox/bridge-root.js";
 import { RESOLVER_CONFIGURATION, SHELL_COMMAND_GUARD, writeLinkGuardTable } from "../../runtime-min/sandbox/link-guard.js";
-import { isolatedShellArgs, setUnshareCommand, shellGuardPaths, type ShellIsolationTools } from "../../runtime-min/sandbox/shell-isolation.js";
+import { ISOLATION_FAILURE_EXIT_CODE, isolatedShellArgs, isolationFailureOf, setUnshareCommand, SHELL_ISOLATION_SETUP, shellGuardPaths, type ShellIsolationTools } from "../../runtime-min/sandbox/shell-isolation.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 
 const SECRET = "sk-live-shell-5ecret-never-visible";
@@ -482,6 +482,26 @@ describe("isolated shell commands (util-linux unshare; available on this project
     const result = await execInWorkspace(workspace, "true", 10_000, tools);
     expect(result.exitCode).toBe(0);
     expect(fs.readdirSync(runDir).sort()).toEqual([path.basename(live), "workspace"]);
+  });
+
+  it("an unshare for the command's namespaces that cannot be run is a setup failure (125 and the marker), not the command's 127", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-setup-"));
+    const workspace = path.join(dir, "ws");
+    fs.mkdirSync(workspace);
+    fs.writeFileSync(path.join(dir, "fstab"), "");
+    fs.writeFileSync(path.join(dir, "not-executable"), "#!/bin/sh\n", { mode: 0o644 });
+    const setup = (unshare: string) =>
+      spawnSync("unshare", ["--user", "--map-root-user", "--mount", "--", "/bin/sh", "-c", SHELL_ISOLATION_SETUP, "setup", "mount", path.join(dir, "fstab"), workspace, unshare, "echo ran", "1025"], { encoding: "utf8" });
+    try {
+      for (const unshare of [path.join(dir, "missing"), path.join(dir, "not-executable"), workspace]) {
+        const run = setup(unshare);
+        expect(run.stdout, unshare).toBe("");
+        expect(run.status, run.stderr).toBe(ISOLATION_FAILURE_EXIT_CODE);
+        expect(isolationFailureOf(run.status!, run.stderr), unshare).toBe(`could not run ${unshare} for the command's own namespaces: it is not an executable file`);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("keeps exit codes, stdout and stderr as results", async () => {

@@ -111,6 +111,29 @@ describe("ranking", () => {
   });
 });
 
+describe("a tool's plugin is searched as its namespace (new-user trial of 6 December: `search weather`)", () => {
+  const catalogue: SearchableTool[] = [
+    { name: "forecast", description: "Get tomorrow's forecast for a city.", source: "plugin:weather" },
+    { name: "alerts", description: "List warnings for a region.", source: "plugin:weather", visibility: "deferred" },
+    { name: "weather", description: "Current conditions.", source: "plugin:conditions" },
+    { name: "packing_list", description: "Suggest clothes for the weather at a place.", source: "plugin:travel" },
+    { name: "read", description: "Read a file.", source: "core" },
+  ];
+  const index = createToolSearchIndex(catalogue);
+  const names = (query: string): string[] => index.search(query, { limit: 20 }).tools.map((tool) => tool.name);
+
+  test("the plugin's name finds its tools, below a tool that name names and above a description's mention", () => {
+    expect(names("weather")).toEqual(["weather", "alerts", "forecast", "packing_list"]);
+  });
+
+  test("a core tool's source is not a namespace, and a plugin's name is matched as words", () => {
+    expect(names("core")).toEqual([]);
+    expect(names("plugin")).toEqual([]);
+    const kebab = createToolSearchIndex([{ name: "lookup", description: "Look a record up.", source: "plugin:private-search" }]);
+    expect(kebab.search("private search").tools.map((tool) => tool.name)).toEqual(["lookup"]);
+  });
+});
+
 describe("hidden tools", () => {
   test("are never found by name, alias, tag, description or browsing", () => {
     const index = createToolSearchIndex([

@@ -179,6 +179,17 @@ describe("what each command loads", () => {
     }
   });
 
+  it("compile of an agent without authored tools loads no esbuild (nothing to bundle), one with a tool does", () => {
+    const coreOnly = tempDir();
+    fs.writeFileSync(path.join(coreOnly, "agent.md"), "---\nname: core-only\n---\nUse the core tools.\n");
+    for (const root of [coreOnly, copyAgent(path.join(repoRoot, "examples", "support-agent"))]) {
+      const run = loadedBy(["compile", ".", "--no-cache"], root);
+      expect(run.status, run.stderr).toBe(0);
+      expect(fs.existsSync(path.join(root, ".assemblyline", "build", "manifest.json"))).toBe(true);
+      expect(run.packages.has("esbuild"), root).toBe(root !== coreOnly);
+    }
+  }, 120_000);
+
   it("call on a current artifact loads no compiler, bundler or TypeScript (the sandbox entry is prebuilt)", () => {
     const run = loadedBy(["call", "echo", "--input", '{"message":"hi"}', "--format", "json", "."], agent);
     expect(run.status, run.stdout).toBe(0);
