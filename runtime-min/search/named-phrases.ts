@@ -1,7 +1,11 @@
 /**
  * Tier 1 and 2 of `tool_search` ranking: which tools a query *names*. A query names a phrase
- * (a tool's name or alias: tier 2; a tag, its namespace or its plugin's name: tier 1) when every term of the phrase
- * occurs among the query's terms.
+ * (a tool's name or alias: tier 2; a tag, its namespace or its plugin's name: tier 1) when every
+ * term of the phrase occurs among the query's terms. A tag, namespace or plugin name earns
+ * tier 1 only when the query says nothing beyond the tool's labels (every query term is a term
+ * of its name, aliases, tags, namespace or plugin): `file` lists the tools tagged `file` first,
+ * but in `publish a file to the team channel` the tag is one word of a description, and BM25
+ * ranks the tool that publishes above the ten core tools tagged `file` (new-user trial 112, C1).
  *
  * Checking every matching tool's phrases per query is slow on large catalogues, so each
  * phrase is filed under its rarest term: a query only examines the phrases filed under one
@@ -23,6 +27,11 @@ interface Phrase {
   readonly doc: number;
   readonly terms: readonly string[];
   readonly tier: number;
+}
+
+/** Every term of a tool's labels: its name, aliases, tags, namespace and plugin. */
+function labelTermsOf(phrases: readonly Phrase[]): Set<string> {
+  return new Set(phrases.flatMap((phrase) => phrase.terms));
 }
 
 function phrasesOf(tool: SearchableTool, doc: number): Phrase[] {
@@ -48,7 +57,9 @@ function rarestTerm(terms: readonly string[], frequency: ReadonlyMap<string, num
 
 /** Builds the phrase index over `tools` (document number = position in `tools`). */
 export function createNamedPhraseIndex(tools: readonly SearchableTool[]): NamedPhraseIndex {
-  const phrases = tools.flatMap(phrasesOf);
+  const phrasesByDoc = tools.map(phrasesOf);
+  const labels = phrasesByDoc.map(labelTermsOf);
+  const phrases = phrasesByDoc.flat();
   const frequency = new Map<string, number>();
   for (const phrase of phrases) for (const term of phrase.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const byKey = new Map<string, Phrase[]>();
@@ -69,6 +80,15 @@ export function createNamedPhraseIndex(tools: readonly SearchableTool[]): NamedP
             if (!queryTerms.has(other)) {
               named = false;
               break;
+            }
+          }
+          if (named && phrase.tier === 1) {
+            const own = labels[phrase.doc] as ReadonlySet<string>;
+            for (const queried of queryTerms) {
+              if (!own.has(queried)) {
+                named = false;
+                break;
+              }
             }
           }
           if (named) tiers.set(phrase.doc, phrase.tier);

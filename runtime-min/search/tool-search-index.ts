@@ -8,9 +8,11 @@
  * Ranking, in order:
  * 1. Tier. A tool whose name or one of whose aliases the query names (every term of it occurs
  *    in the query) is tier 2; one whose tag or namespace, or whose plugin (the capability key
- *    of a `plugin:<key>` source, `pluginOf`), the query names is tier 1; others 0. So a query
- *    naming a tag or an alias lists those tools first, whatever their descriptions say, and
- *    `weather` lists the plugin `weather`'s tools after a tool named `weather`.
+ *    of a `plugin:<key>` source, `pluginOf`), the query names, and whose labels cover every
+ *    other term of the query, is tier 1 (`named-phrases.ts`); others 0. So a query naming an
+ *    alias, or made of a tag, lists those tools first, whatever their descriptions say, and
+ *    `weather` lists the plugin `weather`'s tools after a tool named `weather`; a tag that is
+ *    one word of a longer description is ranked by BM25 like any other word.
  * 2. BM25+ score (minisearch) over the fields, boosted name 3, aliases 3, tags 2.5,
  *    namespace 2, plugin 1.5, description 1; terms of three or more characters also match as prefixes
  *    (`deliv` → `deliver`), and a term of five or more characters that is not in the index

@@ -171,7 +171,7 @@ test("pages of any size concatenate to the same ranking, also past the deep-page
   const collect = (limit: number): string[] => {
     const names: string[] = [];
     for (let offset: number | undefined = 0; offset !== undefined; ) {
-      const page: ReturnType<typeof index.search> = index.search("export alpha", { limit, offset });
+      const page: ReturnType<typeof index.search> = index.search("export", { limit, offset });
       names.push(...page.tools.map((tool) => tool.name));
       offset = page.nextOffset;
     }
@@ -197,4 +197,14 @@ test("tiers reorder hits that BM25 alone ranks lower, on every page size", () =>
     expect(names.slice(0, 15).sort()).toEqual(aliased);
   }
   expect(index.search("ship", { limit: 20, offset: 15 }).tools.every((tool) => tool.name.startsWith("ship_"))).toBe(true);
+});
+
+test("a tag that is one word of a descriptive query does not outrank the tool the query describes (new-user trial 112, C1)", () => {
+  const fileTools: SearchableTool[] = ["read", "write", "edit", "delete", "list", "grep"].map((name) => ({ name, description: `${name} files in the workspace.`, tags: ["file", "workspace"], source: "core" }));
+  const index = createToolSearchIndex([...fileTools, { name: "publish_report", description: "Post a file to the team channel.", source: "plugin:filekit", visibility: "deferred" }]);
+  expect(index.search("publish a file to the team channel").tools[0]?.name).toBe("publish_report");
+  expect(index.search("publish file").tools[0]?.name).toBe("publish_report");
+  // Made of the tag alone (or of a tool's own labels), the query still lists the tagged tools first.
+  expect(index.search("file").tools.slice(0, 6).map((tool) => tool.name).sort()).toEqual(["delete", "edit", "grep", "list", "read", "write"]);
+  expect(index.search("workspace file").tools[0]?.source).toBe("core");
 });
