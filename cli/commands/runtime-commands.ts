@@ -173,7 +173,7 @@ async function withRuntime(
   return withHostRuntime(root, options, hooks, async (runtime) => {
     // Asked before the call, which records the run.
     const unknownRun = notes.namedRun !== undefined && !runtime.hasRun(notes.namedRun) ? [unknownRunDiagnostic({ id: notes.namedRun, command: "call" }, runtime.nearRunId(notes.namedRun))] : [];
-    const result = await exitOnSignal(runtime, () => retry(runtime), root ?? ".", hostArgs, () => act(runtime));
+    const result = await exitOnSignal(runtime, () => retry(runtime), root ?? ".", hostArgs, () => (options.execution === "direct" ? toolOutputToStderr(() => act(runtime)) : act(runtime)));
     const warnings = [...unknownRun, ...notes.warnings];
     report.diagnostics.push(...warnings);
     const stderr = warnings.length > 0 ? formatRefusal("", warnings, paletteFor(color?.stderr ?? false)) : "";
@@ -186,6 +186,22 @@ async function withRuntime(
     const stdout = formatCallResult(shown, root ?? ".", paletteFor(color?.stdout ?? false), hostArgs);
     return { exitCode, stdout: unfinished ? `${stdout}  finish it (the approval stands): ${retryCommand(unfinished, root ?? ".", hostArgs)}\n` : stdout, stderr };
   }, color, report);
+}
+
+/**
+ * Runs `act` with this process's standard output sent to standard error: under direct execution
+ * the tool runs in this process, and what it prints (`console.log`, `process.stdout.write`) would
+ * otherwise come before the command's answer on stdout, breaking `--format json`'s one JSON
+ * object (new-user trial 112, C5). The answer is written after `act`, to the real stdout.
+ */
+async function toolOutputToStderr<T>(act: () => Promise<T>): Promise<T> {
+  const write = process.stdout.write;
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  try {
+    return await act();
+  } finally {
+    process.stdout.write = write;
+  }
 }
 
 /** What retrying a call takes: the same tool, run id, call id, input and surface (a retry, not a new call: AL8024 otherwise). */
