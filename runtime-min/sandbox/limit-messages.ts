@@ -61,3 +61,18 @@ export function runStateFull(runId: string, stored: number, what: string, bytes:
 export function deadlinePassed(deadlineMs: number): string {
   return `The operation deadline of ${deadlineMs} ms passed before the call finished, so the call was stopped and the run ended. If the tool legitimately needs longer, raise the deadline with --deadline MS (or host.deadlineMs / RuntimeOptions.deadlineMs, or the call's deadlineMs).`;
 }
+
+/** The words V8 throws (a `RangeError`) when a `Buffer` or `ArrayBuffer` cannot be allocated. */
+const ARRAY_BUFFER_REFUSED = "Array buffer allocation failed";
+
+/**
+ * A sandboxed tool's `execution_error` with the host's memory limit named when the tool failed
+ * because an `ArrayBuffer` could not be allocated (V8's RangeError, uncaught): under the data size
+ * {@link outOfMemory} describes, large `Buffer`s are refused this way rather than stopping the
+ * process (docs/host-policy.md, "Limits of every call"), and the bare words named no limit
+ * (new-user trial 112, C9). Any other error is returned unchanged.
+ */
+export function withDataLimitHint(error: string, memoryMb: number, dataLimitMb: number): string {
+  if (!error.startsWith(ARRAY_BUFFER_REFUSED)) return error;
+  return `${error} (the sandbox process's memory is bounded by the host: ${dataLimitMb} MiB in all for a JavaScript heap of ${memoryMb} MiB, memoryMb; process the data in smaller pieces, or raise the limit with --memory-mb MB or host.memoryMb / RuntimeOptions.memoryMb)`;
+}

@@ -13,7 +13,7 @@ import { EnvelopeBridge, FrameReader, INLINE_FRAME_MAX_BYTES, socketSender, type
 import type { CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
 import { processDataLimitMb } from "../host-limits.js";
-import { outOfMemory, resultTooLarge } from "./limit-messages.js";
+import { outOfMemory, resultTooLarge, withDataLimitHint } from "./limit-messages.js";
 import { exchangesFileContents, MAX_CALL_SETUPS, type CallRequest, type CallSetup, type ChildMessage, type ContextOperation } from "./protocol.js";
 import { descriptorOf, spawnSandboxProcess, type SandboxSpawnOptions, type SpawnedSandbox } from "./sandbox-spawn.js";
 
@@ -408,7 +408,7 @@ export class SandboxWorker {
         waiter.resolve({
           ok: false,
           failureKind: message.failureKind,
-          error: message.error,
+          error: message.failureKind === "execution_error" ? withDataLimitHint(message.error, this.options.memoryMb, processDataLimitMb(this.options.memoryMb)) : message.error,
           ...(message.stack ? { stack: message.stack } : {}),
           ...(message.output !== undefined ? { output: message.output } : {}),
           // The child is not trusted: a size that is no count of bytes is dropped (then its words stand).
