@@ -82,7 +82,7 @@ describe("the per-user TypeScript copy", () => {
     await expect(attempt()).rejects.toThrow("made again");
     fs.chmodSync(user, 0o700);
     const bytes = fs.readFileSync(file);
-    bytes[bytes.length - 10] ^= 1;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 10) ^ 1, bytes.length - 10);
     fs.writeFileSync(file, bytes, { mode: 0o600 });
     await expect(attempt()).rejects.toThrow("made again");
   });
