@@ -54,12 +54,21 @@ export function isPrivateFolder(dir: string): boolean {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stat = fs.lstatSync(dir);
-    if (!stat.isDirectory()) return false;
-    if (process.platform === "win32") return true; // the temporary folder is per user
-    return stat.uid === process.getuid!() && (stat.mode & 0o022) === 0;
+    return stat.isDirectory() && isPrivateStat(stat);
   } catch {
     return false;
   }
+}
+
+/**
+ * True when a file or folder with this `stat` is this user's and nobody else can write it: owned
+ * by this user, no group or other write bit (always true on Windows, whose temporary folder is
+ * per user). The one ownership rule of the private folder ({@link isPrivateFolder}) and of the
+ * records read from it that are not sealed code (`runtime-min/sandbox/probe-cache.ts`).
+ */
+export function isPrivateStat(stat: { readonly uid: number; readonly mode: number }): boolean {
+  if (process.platform === "win32") return true;
+  return stat.uid === process.getuid!() && (stat.mode & 0o022) === 0;
 }
 
 /**

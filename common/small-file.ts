@@ -14,9 +14,10 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.
  * The UTF-8 text of `file` when it is a regular file, not a link, of at most `maxBytes` bytes;
  * otherwise `undefined`: missing, unreadable, a link (`O_NOFOLLOW`), a FIFO or device (opened
  * without blocking, then refused by its type), larger than `maxBytes`, or grown past its size
- * while read. Never throws.
+ * while read, or refused by `accept` (given the open file's `stat`: e.g. its owner and mode,
+ * checked on the very file read, not on a path that could be replaced in between). Never throws.
  */
-export function readSmallRegularFile(file: string, maxBytes: number): string | undefined {
+export function readSmallRegularFile(file: string, maxBytes: number, accept?: (stat: fs.Stats) => boolean): string | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, OPEN_FLAGS);
@@ -25,7 +26,7 @@ export function readSmallRegularFile(file: string, maxBytes: number): string | u
   }
   try {
     const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > maxBytes) return undefined;
+    if (!stat.isFile() || stat.size > maxBytes || (accept !== undefined && !accept(stat))) return undefined;
     // One byte more than the size, to notice a file that grows while it is read.
     const buffer = Buffer.alloc(stat.size + 1);
     let filled = 0;

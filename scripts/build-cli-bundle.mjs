@@ -56,7 +56,8 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build as esbuildBuild, version as esbuildVersion } from "esbuild";
 import { buildIsCurrent, forgetBuildKey, writeBuildKey } from "./build-key.mjs";
-import { trimTypeScript, typescriptNamesUsed } from "./trim-typescript.mjs";
+import { typescriptNamesUsed } from "./trim-typescript.mjs";
+import { TYPESCRIPT_COPY_OPTIONS, writeTypeScriptCopy } from "./typescript-copy.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, "dist");
@@ -218,7 +219,7 @@ const requireForKey = createRequire(import.meta.url);
 const installedTypeScriptFile = createRequire(createRequire(requireForKey.resolve("ts-morph")).resolve("@ts-morph/common")).resolve("./typescript.js");
 const keyStamp = { esbuild: esbuildVersion, node: process.version };
 // package.json and the lock: a dependency changed (its resolution included) changes the lock.
-const scriptInputs = [fileURLToPath(import.meta.url), fileURLToPath(new URL("./build-key.mjs", import.meta.url)), fileURLToPath(new URL("./trim-typescript.mjs", import.meta.url)), path.join(dist, "cli", "commands", "host-commands.js"), installedTypeScriptFile, path.join(root, "package.json"), path.join(root, "package-lock.json")];
+const scriptInputs = [fileURLToPath(import.meta.url), fileURLToPath(new URL("./build-key.mjs", import.meta.url)), fileURLToPath(new URL("./trim-typescript.mjs", import.meta.url)), fileURLToPath(new URL("./typescript-copy.mjs", import.meta.url)), path.join(dist, "cli", "commands", "host-commands.js"), installedTypeScriptFile, path.join(root, "package.json"), path.join(root, "package-lock.json")];
 if (!process.argv.includes("--force") && buildIsCurrent(keyFile, keyStamp)) process.exit(0);
 forgetBuildKey(keyFile);
 const { default: ts } = await import("typescript");
@@ -250,7 +251,6 @@ const bundle = path.join(outdir, "assembly-line.cjs");
 const requireHere = createRequire(import.meta.url);
 const installedTypeScript = createRequire(createRequire(requireHere.resolve("ts-morph")).resolve("@ts-morph/common")).resolve("./typescript.js");
 const typescriptCopy = path.join(outdir, "typescript.cjs");
-const typescriptOptions = { outfile: typescriptCopy, minify: true, format: "cjs", platform: "node", target: "node20", charset: "ascii", legalComments: "inline", logLevel: "warning" };
 // Only the parser is kept (scripts/trim-typescript.mjs): what the compiler's sources read of `ts`
 // and whatever that, and every statement that runs at load, reaches.
 const typescriptNames = typescriptNamesUsed(
@@ -260,18 +260,20 @@ const typescriptNames = typescriptNamesUsed(
     .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8")),
 );
 const trimScript = fileURLToPath(new URL("./trim-typescript.mjs", import.meta.url));
+const copyScript = fileURLToPath(new URL("./typescript-copy.mjs", import.meta.url));
 // Made again only when what it is made from changed (about 15 s of every build otherwise): the
-// installed file (path, size, mtime), esbuild's version and these options, the trimming script
-// and the names kept, kept beside the copy.
+// installed file (path, size, mtime), esbuild's version and the copy's options, the trimming
+// script and the names kept, kept beside the copy. Otherwise copied from the user's per-user
+// copy of the same content, or made and kept there (./typescript-copy.mjs): a fresh clone does
+// not trim again.
 const typescriptSource = fs.statSync(installedTypeScript);
-const typescriptKey = JSON.stringify({ source: installedTypeScript, size: typescriptSource.size, mtimeMs: typescriptSource.mtimeMs, esbuild: esbuildVersion, options: typescriptOptions, trim: fs.readFileSync(trimScript, "utf8"), names: typescriptNames });
+const typescriptKey = JSON.stringify({ source: installedTypeScript, size: typescriptSource.size, mtimeMs: typescriptSource.mtimeMs, esbuild: esbuildVersion, options: TYPESCRIPT_COPY_OPTIONS, trim: fs.readFileSync(trimScript, "utf8"), copy: fs.readFileSync(copyScript, "utf8"), names: typescriptNames });
 const typescriptKeyFile = `${typescriptCopy}.key`;
 const readIfFile = (file) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined);
 if (!fs.existsSync(typescriptCopy) || readIfFile(typescriptKeyFile) !== typescriptKey) {
   fs.rmSync(typescriptKeyFile, { force: true });
-  const trimmed = trimTypeScript(ts, fs.readFileSync(installedTypeScript, "utf8"), typescriptNames);
-  // The installed file is among the build key's inputs already (scriptInputs); the trimmed text goes in on stdin.
-  await esbuildBuild({ ...typescriptOptions, stdin: { contents: trimmed.text, sourcefile: installedTypeScript, loader: "js", resolveDir: path.dirname(installedTypeScript) } });
+  // The installed file is among the build key's inputs already (scriptInputs); the trimmed text goes to esbuild on stdin.
+  await writeTypeScriptCopy({ installedTypeScript, names: typescriptNames, outfile: typescriptCopy, build: esbuildBuild, esbuildVersion, loadTypeScript: async () => ts });
   fs.writeFileSync(typescriptKeyFile, typescriptKey);
 }
 const parserModule = emitted(path.join(root, "compiler", "static-analysis", "typescript.ts"));

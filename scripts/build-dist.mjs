@@ -21,6 +21,9 @@
  *   source's JavaScript only the `.js` file needs to exist, whatever it holds: the CLI bundle's
  *   build writes its stubs over two of them (the worker scripts) and removes their source maps,
  *   and that must not make them stale (it would make the CLI bundle stale in turn).
+ * - **Per user**: the declarations of a set of inputs are kept in the user's private cache folder
+ *   and written from there by a later build of the same inputs, in another clone too (the
+ *   pre-commit test's, a new checkout's `pretest`): `./declarations-cache.mjs`.
  *
  * Exits 1, printing the errors, on a syntax error or a failed declaration emit; the key is written
  * only after a build that succeeded.
@@ -113,10 +116,23 @@ export function planEmit(key, stamp, hashes, exists) {
 
 /**
  * The declaration emit (worker thread): every declaration file of the program `tsconfig.build.json`
- * describes, with `noCheck`; a file is written only when its text changed. Posts the error text,
- * or `null` on success.
+ * describes, with `noCheck`; a file is written only when its text changed. Posts `{ error }` (the
+ * error text, or `null` on success) and, with `record`, the files written and read
+ * (`./declarations-cache.mjs`).
  */
-async function emitDeclarations({ repo, sources }) {
+async function emitDeclarations({ repo, sources, record }) {
+  const outputs = [];
+  const error = await emitDeclarationFiles({ repo, sources, outputs: record ? outputs : undefined });
+  if (error !== null || !record) return { error };
+  const { emitInputs } = await import("./declarations-cache.mjs");
+  return { error, outputs, inputs: emitInputs(repo, lastProgramFiles, sources) };
+}
+
+/** The files the last declaration program of this thread read (for the per-user record). */
+let lastProgramFiles = [];
+
+/** {@link emitDeclarations}'s emit; `outputs`, when given, receives [path relative to `repo`, text] of every declaration file. */
+async function emitDeclarationFiles({ repo, sources, outputs }) {
   const { default: ts } = await import(pathToFileURL(createRequire(path.join(repo, "package.json")).resolve("typescript")).href);
   const format = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => repo, getNewLine: () => "\n" };
   const config = ts.getParsedCommandLineOfConfigFile(path.join(repo, "tsconfig.build.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
@@ -129,7 +145,9 @@ async function emitDeclarations({ repo, sources }) {
   const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, noCheck: true, emitDeclarationOnly: true, incremental: false } });
   const syntax = [...program.getOptionsDiagnostics(), ...program.getSyntacticDiagnostics()];
   if (syntax.length > 0) return ts.formatDiagnostics(syntax, format);
+  lastProgramFiles = program.getSourceFiles().map((file) => file.fileName);
   const result = program.emit(undefined, (file, text) => {
+    outputs?.push([path.relative(repo, file).split(path.sep).join("/"), text]);
     let old = null;
     try {
       old = fs.readFileSync(file, "utf8");
@@ -143,15 +161,34 @@ async function emitDeclarations({ repo, sources }) {
   return result.diagnostics.length > 0 || result.emitSkipped ? ts.formatDiagnostics(result.diagnostics, format) || "declaration emit skipped" : null;
 }
 
-/** Starts {@link emitDeclarations} in a worker thread; resolves to its error text or `null`. */
-function declarationsInWorker(sources) {
+/**
+ * Starts {@link emitDeclarations} in a worker thread; resolves to `{ error }` (its error text or
+ * `null`) and, with `record`, the emit's `outputs` and `inputs` for the per-user record.
+ */
+function declarationsInWorker(sources, record) {
   return new Promise((resolve) => {
-    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { role: DECLARATION_WORKER, repo: root, sources } });
-    let answer = "the declaration worker ended without an answer";
+    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { role: DECLARATION_WORKER, repo: root, sources, record } });
+    let answer = { error: "the declaration worker ended without an answer" };
     worker.once("message", (message) => (answer = message));
-    worker.once("error", (error) => (answer = String(error?.stack ?? error)));
+    worker.once("error", (error) => (answer = { error: String(error?.stack ?? error) }));
     worker.once("exit", () => resolve(answer));
   });
+}
+
+/**
+ * The declarations, from the per-user record of these inputs when there is one
+ * (`./declarations-cache.mjs`), else emitted and then recorded. Waits for `javascript` first when
+ * it emits `common/` (the record's helpers are `dist/common/`'s). Resolves to the error text or `null`.
+ */
+async function declarationsOf(sources, stamp, hashes, plan, javascript) {
+  if (plan.js.some((source) => source.startsWith("common/"))) await javascript;
+  const { declarationsKey, openDeclarationsCache, sha256File } = await import("./declarations-cache.mjs");
+  const lock = (file) => (fs.existsSync(path.join(root, file)) ? sha256File(path.join(root, file)) : "missing");
+  const cache = await openDeclarationsCache(root, declarationsKey({ ...stamp, packageJson: lock("package.json"), packageLock: lock("package-lock.json") }, hashes));
+  if (cache?.restore()) return null;
+  const answer = await declarationsInWorker(sources, cache !== undefined);
+  if (answer.error === null && answer.outputs !== undefined) cache?.store(answer.inputs, answer.outputs);
+  return answer.error;
 }
 
 /** Emits the JavaScript of `sources` (relative paths) with esbuild; resolves to error text or `null`. */
@@ -204,8 +241,8 @@ export function buildDist() {
     if (error !== null) process.stderr.write(`build-dist: ${what}:\n${error}\n`);
     return error === null;
   };
-  const declarations = (plan.declarations ? declarationsInWorker(sources) : Promise.resolve(null)).then(reported("the declaration emit failed"));
   const javascript = emitJavaScript(plan.js).then(reported("esbuild failed"));
+  const declarations = (plan.declarations ? declarationsOf(sources, stamp, hashes, plan, javascript) : Promise.resolve(null)).then(reported("the declaration emit failed"));
   const finished = Promise.all([javascript, declarations]).then(([jsDone, dtsDone]) => {
     if (!jsDone || !dtsDone) return 1;
     if (plan.js.length === 0 && !plan.declarations && plan.removed.length === 0) return 0;

@@ -15,10 +15,16 @@ import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 const linux = process.platform === "linux";
 const CACHE = ".assemblyline/cache/isolation.json";
 
-/** The probe-cache module afresh (its cache root is chosen once per module instance). */
-async function freshCache(): Promise<typeof import("../../runtime-min/sandbox/probe-cache.js")> {
+/**
+ * The probe-cache module afresh (its cache root is chosen once per module instance), with a
+ * per-user folder of its own (`userFolder`, default a new one): the real one holds this
+ * machine's records.
+ */
+async function freshCache(userFolder: string | null = path.join(tempDir("al-probe-user-"), "private")): Promise<typeof import("../../runtime-min/sandbox/probe-cache.js")> {
   vi.resetModules();
-  return import("../../runtime-min/sandbox/probe-cache.js");
+  const cache = await import("../../runtime-min/sandbox/probe-cache.js");
+  cache.useUserIsolationFolder(userFolder);
+  return cache;
 }
 
 describe("the probe cache", () => {
@@ -53,7 +59,7 @@ describe("the probe cache", () => {
   });
 
   it("keeps a success under its fingerprint only, one record per kind, and nothing without a root", async () => {
-    const cache = await freshCache();
+    const cache = await freshCache(null); // the agent's record alone
     // No root named yet: nothing recorded, nothing read.
     cache.recordSuccess("shell", "print-1", "kill-child");
     expect(cache.cachedSuccess("shell", "print-1")).toBeUndefined();
@@ -73,7 +79,7 @@ describe("the probe cache", () => {
   });
 
   it.runIf(linux)("reads no link, FIFO or oversized file as the record (a cloned agent folder may hold any), and does not wait on a FIFO", async () => {
-    const cache = await freshCache();
+    const cache = await freshCache(null); // the agent's record alone
     cache.useIsolationCache(root);
     cache.recordSuccess("shell", "print-1", "kill-child");
     const good = fs.readFileSync(path.join(root, CACHE), "utf8");
@@ -95,7 +101,7 @@ describe("the probe cache", () => {
   });
 
   it("keeps a success found before .assemblyline/ exists, and writes it when the root is named again once it does", async () => {
-    const cache = await freshCache();
+    const cache = await freshCache(null); // the agent's record alone
     const fresh = path.join(root, "fresh-agent");
     fs.mkdirSync(fresh);
     cache.useIsolationCache(fresh);
@@ -111,6 +117,75 @@ describe("the probe cache", () => {
     cache.recordSuccess("process", "print-2", "isolated");
     cache.useIsolationCache(fresh);
     expect(cache.cachedSuccess("process", "print-2")).toBe("isolated");
+  });
+
+  it("keeps a success per user too: another agent's first lookup finds it there, and copies it into its own record", async () => {
+    const user = path.join(tempDir("al-probe-user-"), "private");
+    const first = await freshCache(user);
+    first.useIsolationCache(root);
+    first.recordSuccess("shell", "print-1", "kill-child");
+    expect(first.isolationCacheStats()).toMatchObject({ userWrites: 1 });
+    expect(fs.readdirSync(user).filter((name) => /^isolation-[0-9a-f]{32}\.json$/.test(name))).toHaveLength(1);
+    // Another agent in another process (a fresh module): its own record has nothing yet.
+    const other = tempDir("al-probe-other-");
+    fs.mkdirSync(path.join(other, ".assemblyline"));
+    const second = await freshCache(user);
+    second.useIsolationCache(other);
+    expect(second.cachedSuccess("shell", "print-1")).toBe("kill-child");
+    expect(second.isolationCacheStats()).toEqual({ agentHits: 0, userHits: 1, misses: 0, userWrites: 0 });
+    expect(JSON.parse(fs.readFileSync(path.join(other, CACHE), "utf8"))).toEqual({ shell: { fingerprint: "print-1", value: "kill-child" } });
+    // The next lookup is the agent's own; another fingerprint or kind (a changed machine) is a miss.
+    expect(second.cachedSuccess("shell", "print-1")).toBe("kill-child");
+    expect(second.cachedSuccess("shell", "print-2")).toBeUndefined();
+    expect(second.cachedSuccess("process", "print-1")).toBeUndefined();
+    expect(second.isolationCacheStats()).toEqual({ agentHits: 1, userHits: 1, misses: 2, userWrites: 0 });
+    // Without a root named, the per-user record is not read either.
+    const third = await freshCache(user);
+    expect(third.cachedSuccess("shell", "print-1")).toBeUndefined();
+  });
+
+  it("reads no per-user record that group or others can write, or that another user owns, nor one from a folder that is not private", async () => {
+    const user = path.join(tempDir("al-probe-user-"), "private");
+    const writer = await freshCache(user);
+    writer.useIsolationCache(root);
+    writer.recordSuccess("process", "print-1", "isolated");
+    const [name] = fs.readdirSync(user).filter((entry) => entry.startsWith("isolation-"));
+    const record = path.join(user, name!);
+    expect((fs.statSync(record).mode & 0o777).toString(8)).toBe("600");
+    /** Whether a fresh process of another agent finds the record. */
+    const found = async (folder: string = user): Promise<string | undefined> => {
+      const other = tempDir("al-probe-other-");
+      const cache = await freshCache(folder);
+      cache.useIsolationCache(other);
+      return cache.cachedSuccess("process", "print-1");
+    };
+    expect(await found()).toBe("isolated");
+    for (const mode of [0o620, 0o602, 0o666]) {
+      fs.chmodSync(record, mode);
+      expect(await found(), mode.toString(8)).toBeUndefined();
+    }
+    fs.chmodSync(record, 0o600);
+    expect(await found()).toBe("isolated");
+    // The folder itself: group-writable, or a link to a private folder, is not used.
+    fs.chmodSync(user, 0o770);
+    expect(await found()).toBeUndefined();
+    fs.chmodSync(user, 0o700);
+    const link = path.join(path.dirname(user), "link");
+    fs.symlinkSync(user, link);
+    expect(await found(link)).toBeUndefined();
+    // Another user's record or folder (as root, which the suite runs as here, by chown; the rule itself for any user).
+    const { isPrivateStat } = await import("../../common/private-cache-folder.js");
+    const uid = process.getuid?.() ?? 0;
+    expect(isPrivateStat({ uid, mode: 0o100600 })).toBe(true);
+    expect(isPrivateStat({ uid: uid + 1, mode: 0o100600 })).toBe(process.platform === "win32");
+    if (uid === 0) {
+      fs.chownSync(record, 4321, 4321);
+      expect(await found()).toBeUndefined();
+      fs.chownSync(record, 0, 0);
+      expect(await found()).toBe("isolated");
+      fs.chownSync(user, 4321, 4321);
+      expect(await found()).toBeUndefined();
+    }
   });
 
   it("never creates the root or its state directory", async () => {
@@ -159,10 +234,25 @@ describe.runIf(linux)("call and the probe cache", () => {
     const second = call();
     expect(second.json.output).toEqual({ message: "hi" });
     expect(probes()).toEqual([]);
-    // Another machine state (here: a record of another fingerprint) probes again.
-    fs.writeFileSync(path.join(agent, CACHE), JSON.stringify({ shell: { fingerprint: "another", value: "kill-child" }, process: { fingerprint: "another", value: "isolated" } }));
+    // Another machine state (here: a changed `unshare`, so another fingerprint) probes again,
+    // although both the agent's and the per-user record hold a success of the old one.
+    fs.appendFileSync(path.join(bin, "unshare"), "# changed\n");
     expect(call().json.output).toEqual({ message: "hi" });
     expect(probes().length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+
+  it("a second agent's first call finds the first agent's success in the per-user record and launches no probe", () => {
+    fs.rmSync(log, { recursive: true, force: true });
+    expect(call().json.output).toEqual({ message: "hi" });
+    if (!fs.existsSync(path.join(agent, CACHE))) return; // no isolation here: nothing is remembered (the test above checked the warning)
+    const second = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    expect(runCli(["compile", second]).status).toBe(0);
+    fs.rmSync(log, { recursive: true, force: true });
+    const run = runCliJson(["call", "echo", second, "--input", '{"message":"hi"}', "--format", "json"], { env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` } });
+    expect(run.json.output).toEqual({ message: "hi" });
+    expect(probes()).toEqual([]);
+    // Copied into the second agent's own record.
+    expect(JSON.parse(fs.readFileSync(path.join(second, CACHE), "utf8"))).toEqual(JSON.parse(fs.readFileSync(path.join(agent, CACHE), "utf8")));
   }, 120_000);
 
   it("never remembers a failure: without a working unshare every call warns (AL8031) and records nothing", () => {
@@ -187,12 +277,15 @@ describe("the launchers known without a probe (a call's early start)", () => {
   it.runIf(linux)("are the probe's own answer once it is remembered for the root, and nothing before", async () => {
     const root = tempDir("al-known-launch-");
     fs.mkdirSync(path.join(root, ".assemblyline"));
+    const user = path.join(tempDir("al-probe-user-"), "private");
     const first = await fresh();
+    (await import("../../runtime-min/sandbox/probe-cache.js")).useUserIsolationFolder(user);
     (await import("../../runtime-min/sandbox/probe-cache.js")).useIsolationCache(root);
     expect(first.isolation.knownLaunchTools()).toBeUndefined();
     const probed = await first.isolation.probeProcessIsolation();
     // Without isolation here nothing is remembered, and nothing becomes known.
     const next = await fresh();
+    (await import("../../runtime-min/sandbox/probe-cache.js")).useUserIsolationFolder(user);
     (await import("../../runtime-min/sandbox/probe-cache.js")).useIsolationCache(root);
     expect(next.isolation.knownLaunchTools()).toEqual(probed.unavailableReason === undefined ? probed.tools : undefined);
   });
