@@ -1,8 +1,13 @@
 /**
  * Whether a file holds exactly some bytes, read a chunk at a time up to the first difference
- * and never whole: the lock write's "unchanged" check (`lockfile/write-lockfile.ts`) and the
- * artifact's reuse of an old file (`build/emit-artifact.ts`; the benchmark agent's 2.5 MB
- * manifest differs from the last compile's within its first lines after any lock change).
+ * and never whole: the lock write's "unchanged" check and its check that the lock still holds
+ * the bytes read (`lockfile/write-lockfile.ts`), the artifact's reuse of an old file
+ * (`build/emit-artifact.ts`; the benchmark agent's 2.5 MB manifest differs from the last
+ * compile's within its first lines after any lock change) and the compile record's check of
+ * the artifact files the compile wrote (`cli/compile-record.ts`). Even a comparison that reads
+ * to the end costs less than a whole read: one small buffer instead of a new one of the file's
+ * size, whose fresh pages the kernel faults in one by one (docs/performance.md, "Incremental
+ * compiles with packaging", fifteenth round).
  */
 import * as fs from "node:fs";
 

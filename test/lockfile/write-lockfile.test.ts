@@ -110,6 +110,28 @@ describe("writeLockfileIfChanged", () => {
     expect(fs.readFileSync(file, "utf8")).toBe(newer);
   });
 
+  it("takes the bytes read as the file only while it holds exactly them (a view into a larger buffer; a same-length replacement is read as it is now)", () => {
+    const file = path.join(tempDir(), "plugins.lock");
+    const text = serializeLockfile(sampleLock());
+    const crlf = Buffer.from(text.replace(/\n/g, "\r\n"), "utf8");
+    fs.writeFileSync(file, crlf);
+    fs.utimesSync(file, PAST, PAST);
+    // The CRLF checkout the caller read, handed over as a plain Uint8Array view at an offset.
+    const backing = new Uint8Array(crlf.byteLength + 16);
+    backing.set(crlf, 7);
+    const view = backing.subarray(7, 7 + crlf.byteLength);
+    expect(writeLockfileIfChanged(file, text, { readableBytes: view })).toEqual({ changed: false });
+    expect(fs.statSync(file).mtimeMs).toBe(PAST.getTime());
+    // Replaced since by a newer lock of exactly the same length: compared by its bytes, refused.
+    const newerHead = '{\n  "lockfileVersion": 2,\n  "packages": {}\n}\n';
+    const newer = newerHead + " ".repeat(crlf.byteLength - Buffer.byteLength(newerHead));
+    fs.writeFileSync(file, newer);
+    expect(fs.statSync(file).size).toBe(crlf.byteLength);
+    const result = writeLockfileIfChanged(file, text, { readableBytes: view });
+    expect(result.diagnostic).toMatchObject({ code: "AL6007", file });
+    expect(fs.readFileSync(file, "utf8")).toBe(newer);
+  });
+
   it("finds a newer lockfileVersion however the lock spells it, and rewrites an older or equal one", () => {
     // The check reads the version numbers without parsing the whole lock, then parses when one is
     // above ours or a key may be written with escapes.

@@ -168,6 +168,22 @@ describe("the compile record", () => {
     expect([...untouched.keys()].some((file) => file.endsWith("/echo.mjs"))).toBe(false);
   }, 120_000);
 
+  it("keeps no record that vouches for an artifact file another writer changed after the compile wrote it (same size)", async () => {
+    const echo = path.join(root, "plugins", "example", "ai.assemblyline", "echo.ts");
+    fs.writeFileSync(echo, fs.readFileSync(echo, "utf8").replace("return { message: input.message };", 'return { message: input.message, variant: "other" };'));
+    const recording = recordingHost(root);
+    const recorder = compileRecorder(root, recording);
+    const result = await compileAgent({ ...options, host: recording.host, recordInput: recorder.recordInput });
+    expect(result.ok).toBe(true);
+    // Between the compile's write and the record: the manifest's last byte changed, its size kept.
+    const manifest = path.join(root, ".assemblyline", "build", "manifest.json");
+    const bytes = fs.readFileSync(manifest);
+    bytes[bytes.length - 1] = 0x20;
+    fs.writeFileSync(manifest, bytes);
+    recorder.save(result, compileRecordKey(options));
+    expect(replayCompile(root, compileRecordKey(options))).toBeUndefined();
+  }, 120_000);
+
   it("checks the artifact by content when its stat moved: a touch holds, other bytes do not", () => {
     const manifest = path.join(root, ".assemblyline", "build", "manifest.json");
     const later = new Date(Date.now() + 5000);
