@@ -185,7 +185,7 @@ export function findInstalledPackage(host: CompilerHost, fromDir: string, name: 
 }
 
 /**
- * Plugin folders the surface does not select: one AL1017 note each, or, when the surface
+ * Plugin folders (with a `plugin.json`) the surface does not select: one AL1017 note each, or, when the surface
  * selects nothing at all, one AL1028 warning naming them all (a misspelled or missing
  * `capabilities:` would otherwise drop every tool silently).
  */
@@ -197,7 +197,9 @@ function reportUnselectedPlugins(host: CompilerHost, surface: Surface, diagnosti
   for (const entry of entries) {
     if (entry.name.startsWith(".") || selected.has(entry.name)) continue;
     const dir = path.join(surface.dir, "plugins", entry.name);
-    if (entry.kind === "directory" || (entry.kind === "symlink" && kindBehindLink(host, dir) === "directory")) unselected.push(entry.name);
+    // A folder without plugin.json is no plugin package: selecting it would only fail (new-user trial 112).
+    const isFolder = entry.kind === "directory" || (entry.kind === "symlink" && kindBehindLink(host, dir) === "directory");
+    if (isFolder && host.kind(path.join(dir, "plugin.json")) !== "missing") unselected.push(entry.name);
   }
   unselected.sort(byCodeUnits);
   if (unselected.length > 0 && selected.size === 0) {

@@ -130,11 +130,12 @@ export const EXEC_DEFAULT_TIMEOUT_MS = 60_000;
 const EXEC_MAX_TIMEOUT_MS = 10 * 60_000;
 const EXEC_MAX_BUFFER = 64 * 1024 * 1024;
 
-/** `requested` mapped onto `workspace` (`/workspace/...` and relative paths); throws when `..` or an absolute path leaves it. */
+/** `requested` mapped onto `workspace` (`/workspace/...` and relative paths); throws (code `EACCES`) when `..` or an absolute path leaves it. */
 function mapIntoWorkspace(workspace: string, requested: string): string {
   const mapped = requested === "/workspace" || requested.startsWith("/workspace/") ? requested.slice("/workspace".length).replace(/^\/+/, "") : requested;
   const target = path.resolve(workspace, mapped);
-  if (!isInside(workspace, target)) throw new Error(`The path '${requested}' is outside the run's workspace.`);
+  // `EACCES`, as `fs` sets a code on every failed exchange (new-user trial 112: this one had none).
+  if (!isInside(workspace, target)) throw Object.assign(new Error(`The path '${requested}' is outside the run's workspace.`), { code: "EACCES" });
   return target;
 }
 

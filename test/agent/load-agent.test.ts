@@ -168,6 +168,8 @@ describe("resolveCapabilities", () => {
       "agent.md": "---\ncapabilities:\n  local: {}\n  published:\n    package: \"@scope/published\"\n  pinned: {}\n  missing: {}\n---\n",
       "plugins/local/plugin.json": "{}",
       "plugins/unused/plugin.json": "{}",
+      // No plugin.json: not a plugin package, so no AL1017 suggesting to select it (new-user trial 112).
+      "plugins/notes-draft/README.md": "scratch",
       "node_modules/@scope/published/package.json": '{"name":"@scope/published","version":"1.2.3"}',
       "node_modules/pinned-pkg/package.json": '{"name":"pinned-pkg","version":"2.0.0"}',
     });
@@ -183,6 +185,7 @@ describe("resolveCapabilities", () => {
       ["AL1012", "error"],
       ["AL1017", "info"],
     ]);
+    expect(result.diagnostics[1]!.message).toBe("plugins/unused/ is not selected in agent.md, so it is not part of this surface.");
     expect(result.diagnostics[0]!.hint).toContain("npx assembly-line add missing");
   });
 

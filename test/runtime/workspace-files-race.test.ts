@@ -49,6 +49,7 @@ describe.runIf(process.platform === "linux")("the host's workspace file exchange
     expect([...(await readWorkspaceFileBytes(workspace, "made/deep/b.txt"))]).toEqual([1, 2, 3]);
     expect(await readWorkspaceFile(workspace, "real/a.txt")).toBe("a");
     await expect(readWorkspaceFile(workspace, "../secret.txt")).rejects.toThrow(/outside the run's workspace/);
+    await expect(readWorkspaceFile(workspace, "../secret.txt")).rejects.toMatchObject({ code: "EACCES" });
   });
 
   // New-user trial E6: a missing file's error named the host's descriptor path
