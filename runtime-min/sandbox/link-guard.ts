@@ -18,8 +18,10 @@
  * skeleton folder the host writes beside the table.
  *
  * Shell commands (`./shell-isolation.ts`) hide with the same table and rules: one job, one
- * mechanism. Their launch differs only in what {@link LinkGuardProfile} names: the state
- * directory hidden too ({@link LinkGuardPaths.hide}), every cover and kept path read-only, the
+ * mechanism. Their launch differs only in what {@link LinkGuardProfile} names: the agent root
+ * and the host user's homes hidden too ({@link LinkGuardPaths.hide}, {@link hostHomeFolders},
+ * keeping the `PATH` folders inside: {@link pathFoldersInside}), `/etc`'s root-only files
+ * covered ({@link LinkGuardPaths.cover}, {@link HOST_SECRET_FILES}), every cover and kept path read-only, the
  * workspace writable and following links (the shell's own namespace makes them harmless), the
  * table's folder read while mounting but never visible, and a `/proc` of the command's PID
  * namespace mounted last ({@link SHELL_COMMAND_GUARD}).

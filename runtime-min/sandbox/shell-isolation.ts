@@ -26,16 +26,21 @@
  *       kernel refuses to drop; `--options-source mtab`: nothing from `/etc/fstab` is mixed in);
  *       nothing is hidden yet, so every mount, those beneath the host's `/proc` included, is
  *       reachable;
- *    b. mounts the table in one `mount -a -T <table>` process: the runtime's state directory
- *       (`<root>/.assemblyline/`: other runs' workspaces, `state.db`, the blob store, handoffs,
- *       deliveries, a fallback bridge) and the folders where host sockets live (`/run`,
+ *    b. mounts the table in one `mount -a -T <table>` process: first an empty read-only file
+ *       (or tmpfs) over each of `/etc`'s root-only files that exists (`HOST_SECRET_FILES`:
+ *       `/etc/shadow`, `/etc/sudoers.d`…, which a root host's command read); then the agent root
+ *       with the runtime's state directory (`<root>/.assemblyline/`: other runs' workspaces,
+ *       `state.db`, the blob store, handoffs, deliveries, a fallback bridge; `agent.md` and the
+ *       plugins' sources beside it), the host user's home folders (`hostHomeFolders`: `~/.ssh`,
+ *       `~/.npmrc`, `~/.aws`; new-user trial 112, C4) and the folders where host sockets live (`/run`,
  *       `/var/run`, `/tmp`, `/var/tmp`, `/dev/shm`, `$XDG_RUNTIME_DIR`: the sandbox bridge, the
  *       session bus, docker's socket…) under read-only empty tmpfs mounts, under both network
  *       policies; kept at their paths: the run's workspace (writable; `X-mount.mkdir` makes its
  *       path in the tmpfs over the state directory, so `..` from it walks only through empty
- *       folders), the certificates the host names and, under the host's network, the
- *       resolver's configuration (`/etc/resolv.conf`'s target, often in `/run`), read-only;
- *       then a `/proc` of the namespace;
+ *       folders), the `PATH` folders inside the home or the agent root (`node` from nvm,
+ *       `~/.local/bin`), the folders of the setup's programs, the certificates the host names
+ *       and, under the host's network, the resolver's configuration (`/etc/resolv.conf`'s
+ *       target, often in `/run`), read-only; then a `/proc` of the namespace;
  *    c. bounds the namespace's process count: it writes {@link SHELL_PROCESS_LIMIT} + 1 to the
  *       namespace's own `/proc/sys/kernel/pid_max` (per PID namespace since Linux 6.14; on older
  *       kernels the write fails and is ignored, leaving `prlimit --nproc`);
@@ -56,10 +61,12 @@
  *
  * The command is a positional argument of both shells, never part of the script text. The
  * environment is the caller's (the sandbox allowlist), and the working directory the
- * workspace. What stays: the rest of the file system is readable (read-only) — the agent root
- * beside `.assemblyline/`, the host user's home, `/etc` — unix sockets outside the hidden
- * folders (in the home, the agent root) can still be connected to, and under network `"host"`
- * the network is the host's. Background processes end with the command (PID 1 of the namespace
+ * workspace (also its `HOME`, so it needs nothing of the host's home). What stays: the rest of
+ * the file system is readable (read-only) — `/usr`, `/opt`, `/srv`, `/etc` but its root-only
+ * files, other users' homes and other agents' roots as their permissions allow, the kept `PATH`
+ * folders as a whole (docs/host-policy.md, "What a sandboxed tool may use") — unix sockets
+ * outside the hidden folders can still be connected to, and under network `"host"` the network
+ * is the host's. Background processes end with the command (PID 1 of the namespace
  * exits).
  */
 import { execFile } from "node:child_process";
