@@ -380,7 +380,7 @@ async function probeTools(withSetpriv: (killChild: boolean) => ShellIsolationToo
     fs.mkdirSync(path.dirname(kept));
     fs.writeFileSync(kept, "kept\n");
     fs.writeFileSync(path.join(stateDir, "kept", "neighbour"), "hidden\n");
-    const run = { workspace, stateDir, command: `${PROBE_CHECK} && ${probeHidingCheck()}`, keep: [kept] };
+    const run = { workspace, stateDir, command: `${PROBE_CHECK} && ${probeHidingCheck(process.env, shellPrograms(withSetpriv(true)))}`, keep: [kept] };
     const first = await tryIsolated(withSetpriv(true), run);
     if (first.ok) {
       recordSuccess("shell", fingerprint, withSetprivNote("kill-child", setprivLeftOut));
@@ -404,14 +404,15 @@ const PROBE_CHECK = `{ test -f ../../../kept/file && ! test -e ../../../kept/nei
 
 /**
  * The probe's check of what every command hides of this host (helper-113): in each of the host's
- * homes, its first entry (by name) that holds no kept `PATH` folder is gone, and each of
- * {@link HOST_SECRET_FILES} that holds something here (a file of some bytes, a folder with
- * entries) is empty. Made from the host's file system now; `true` when there is nothing to check.
+ * homes, its first entry (by name) that holds no kept `PATH` folder nor a folder of `programs`
+ * (the launch's) is gone, and each of {@link HOST_SECRET_FILES} that holds something here (a
+ * file of some bytes, a folder with entries) is empty. Made from the host's file system now;
+ * `true` when there is nothing to check.
  */
-export function probeHidingCheck(env: NodeJS.ProcessEnv = process.env): string {
+export function probeHidingCheck(env: NodeJS.ProcessEnv = process.env, programs: readonly string[] = []): string {
   const checks: string[] = [];
   const homes = hostHomeFolders(env);
-  const kept = pathFoldersInside(homes, [], env);
+  const kept = [...pathFoldersInside(homes, [], env), ...programs.map((program) => path.dirname(program))];
   for (const home of homes) {
     let names: string[] = [];
     try {

@@ -129,5 +129,8 @@ describe("the shell probe checks this hiding (probeHidingCheck)", () => {
     const nonEmpty = HOST_SECRET_FILES.filter((file) => fs.statSync(file, { throwIfNoEntry: false })?.isFile() && fs.statSync(file).size > 0);
     for (const file of nonEmpty) expect(probeHidingCheck()).toContain(`! test -s ${sq(file)}`);
     expect(probeHidingCheck({ HOME: path.join(home, "missing"), PATH: "" }).includes(home)).toBe(false);
+    // A program of the launch in the home (an `unshare` the host names by path) keeps its folder: not checked as gone.
+    expect(probeHidingCheck({ HOME: home, PATH: "" })).toContain(sq(path.join(home, ".local")));
+    expect(probeHidingCheck({ HOME: home, PATH: "" }, [path.join(home, ".local", "bin", "unshare")])).not.toContain(sq(path.join(home, ".local")));
   });
 });
