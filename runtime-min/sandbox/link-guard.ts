@@ -18,13 +18,16 @@
  * skeleton folder the host writes beside the table.
  *
  * Shell commands (`./shell-isolation.ts`) hide with the same table and rules: one job, one
- * mechanism. Their launch differs only in what {@link LinkGuardProfile} names: the state
- * directory hidden too ({@link LinkGuardPaths.hide}), every cover and kept path read-only, the
+ * mechanism. Their launch differs only in what {@link LinkGuardProfile} names: the agent root
+ * and the host user's homes hidden too ({@link LinkGuardPaths.hide}, {@link hostHomeFolders},
+ * keeping the `PATH` folders inside: {@link pathFoldersInside}), `/etc`'s root-only files
+ * covered ({@link LinkGuardPaths.cover}, {@link HOST_SECRET_FILES}), every cover and kept path read-only, the
  * workspace writable and following links (the shell's own namespace makes them harmless), the
  * table's folder read while mounting but never visible, and a `/proc` of the command's PID
  * namespace mounted last ({@link SHELL_COMMAND_GUARD}).
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 
 /** The paths of a launch's link guard. All absolute. */
@@ -41,9 +44,16 @@ export interface LinkGuardPaths {
   readonly tableDir: string;
   /**
    * Folders hidden besides the socket folders, and never left visible: the launch fails
-   * (throws) when one cannot be hidden. A shell command's state directory (`<root>/.assemblyline`).
+   * (throws) when one cannot be hidden. A shell command's agent root (with its state directory)
+   * and the host user's home folders ({@link hostHomeFolders}).
    */
   readonly hide?: readonly string[];
+  /**
+   * Files and folders covered, where they exist outside every hidden folder, by an empty
+   * read-only file or tmpfs before anything else is mounted: a shell command's
+   * {@link HOST_SECRET_FILES}. Absent: none.
+   */
+  readonly cover?: readonly string[];
 }
 
 /**
@@ -97,6 +107,8 @@ export interface SocketHiding {
    * Absent: none.
    */
   readonly reached?: readonly string[];
+  /** Files and folders covered by an empty read-only file or tmpfs (`LinkGuardPaths.cover` that exist), sorted. Absent: none. */
+  readonly covered?: readonly KeptPath[];
 }
 
 /** The mount table of a launch and the skeleton it needs (paths relative to `<tableDir>/.link-guard/skeleton`). */
@@ -107,7 +119,12 @@ export interface LinkGuardTable {
   readonly skeletonFolders: readonly string[];
   /** Empty files to make in the skeleton: the mount points of kept files. */
   readonly skeletonFiles: readonly string[];
+  /** True when the table bind-mounts {@link EMPTY_COVER_FILE} (a covered file): the host writes it beside the table. */
+  readonly coversFiles: boolean;
 }
+
+/** The empty file, relative to `<tableDir>/.link-guard/`, that a covered file is bind-mounted from (read while mounting only). */
+export const EMPTY_COVER_FILE = "empty";
 
 /**
  * The link guard (`/bin/sh -c SCRIPT link-guard <mount> <table> <workspace> <data KiB>
@@ -136,13 +153,14 @@ exec "$@"`;
  */
 export function writeLinkGuardTable(paths: LinkGuardPaths, programs: readonly string[], env: NodeJS.ProcessEnv = process.env, profile: LinkGuardProfile = SANDBOX_PROCESS_GUARD): string {
   const kept = [paths.workspace, ...(profile.keepTableDir ? [paths.tableDir] : []), ...paths.keep];
-  const hiding = socketHiding(kept, programs, env, { hide: paths.hide ?? [], reach: profile.keepTableDir ? [] : [paths.tableDir] });
+  const hiding = socketHiding(kept, programs, env, { hide: paths.hide ?? [], reach: profile.keepTableDir ? [] : [paths.tableDir], cover: paths.cover ?? [] });
   const guardDir = path.join(paths.tableDir, ".link-guard");
   const skeleton = path.join(guardDir, "skeleton");
   const table = linkGuardTable(hiding, paths.workspace, paths.tableDir, profile);
   fs.mkdirSync(guardDir, { mode: 0o700 });
   for (const folder of table.skeletonFolders) fs.mkdirSync(skeleton + folder, { recursive: true, mode: 0o755 });
   for (const file of table.skeletonFiles) fs.writeFileSync(skeleton + file, "", { flag: "wx", mode: 0o644 });
+  if (table.coversFiles) fs.writeFileSync(path.join(guardDir, EMPTY_COVER_FILE), "", { flag: "wx", mode: 0o444 });
   const tablePath = path.join(guardDir, "fstab");
   fs.writeFileSync(tablePath, table.text, { flag: "wx", mode: 0o600 });
   return tablePath;
@@ -166,10 +184,67 @@ export function launchKeptPaths(network: "host" | "none", env: NodeJS.ProcessEnv
   return [...certificates, ...(network === "host" ? [resolver] : [])];
 }
 
+/**
+ * Files and folders of `/etc` that only root may read, which a shell command never reads: when
+ * the host runs as root, the command is root in its namespaces, mapped to the host's root, and
+ * read them (new-user trial 112, C4). Each that exists is covered by an empty read-only file
+ * (a folder by an empty read-only tmpfs) before the rest of the table is mounted; the rest of
+ * `/etc` stays readable (`passwd`, `resolv.conf`, `ssl/` are needed). The one list.
+ */
+export const HOST_SECRET_FILES: readonly string[] = [
+  "/etc/shadow",
+  "/etc/shadow-",
+  "/etc/gshadow",
+  "/etc/gshadow-",
+  "/etc/sudoers",
+  "/etc/sudoers.d",
+  "/etc/security/opasswd",
+  "/etc/ssh/ssh_host_dsa_key",
+  "/etc/ssh/ssh_host_ecdsa_key",
+  "/etc/ssh/ssh_host_ed25519_key",
+  "/etc/ssh/ssh_host_rsa_key",
+];
+
+/**
+ * The host user's home folders, which a shell command never sees (new-user trial 112, C4:
+ * `~/.ssh`, `~/.npmrc`, `~/.aws`): `env.HOME` when absolute (else `os.homedir()`, from the
+ * password database) and `/root` when it is another folder — real paths of those that exist,
+ * other than `/`, each once, sorted. The command's own `HOME` is its workspace
+ * (`./sandbox-environment.ts`), so it needs none of them. Never throws.
+ */
+export function hostHomeFolders(env: NodeJS.ProcessEnv = process.env): string[] {
+  let home = env.HOME;
+  if (home === undefined || !path.isAbsolute(home)) {
+    try {
+      home = os.userInfo().homedir;
+    } catch {
+      home = undefined;
+    }
+  }
+  return existingRealFolders([...(home === undefined ? [] : [home]), "/root"], {}).sort();
+}
+
+/**
+ * The folders of `env.PATH` (absolute entries; the sandbox passes the host's `PATH` on) that
+ * lie strictly inside one of `folders` (hidden folders: the host's home, the agent root), so a
+ * command still runs `node` from nvm's `~/.nvm/versions/node/<v>/bin` or a program of
+ * `~/.local/bin` while the rest of the home stays hidden. An entry equal to a hidden folder is
+ * not kept (the whole home on `PATH` would show it all), nor one inside `exclude` (the state
+ * directory). Duplicates once, in `PATH`'s order; never throws.
+ */
+export function pathFoldersInside(folders: readonly string[], exclude: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
+  const entries = (env.PATH ?? "").split(":").filter((entry) => path.isAbsolute(entry)).map(realOrSame);
+  const inside = (outer: readonly string[], entry: string): boolean => outer.some((dir) => entry === dir || within(dir, entry));
+  // By real path, as the hidden folders are named: `~/bin` through a linked home is kept too.
+  return [...new Set(entries)].filter((entry) => folders.some((dir) => within(dir, entry)) && !inside(exclude, entry));
+}
+
 /** The tmpfs sources of the table: each role its own, since `mount -a` skips an entry whose source is already mounted at its target. */
 const STAGE_SOURCE = "assembly-line-stage";
 const HIDDEN_SOURCE = "assembly-line-hidden";
 const COVER_SOURCE = "assembly-line-cover";
+/** The source of the empty tmpfs over a covered folder of root-only secrets (`/etc/sudoers.d`). */
+const SECRET_SOURCE = "assembly-line-secret";
 /** The source of a shell command's own `/proc` (not `proc`, which is mounted at `/proc` already). */
 const PROC_SOURCE = "assembly-line-proc";
 const TMPFS_OPTIONS = "mode=0755,nosuid,nodev";
@@ -178,6 +253,8 @@ const TMPFS_OPTIONS = "mode=0755,nosuid,nodev";
  * The mount table that hides `hiding.hidden` and keeps `hiding.kept` ({@link socketHiding}),
  * and guards `workspace`; the skeleton is read from `<tableDir>/.link-guard/skeleton`. In order:
  *
+ * 0. each covered path (`hiding.covered`): a folder under an empty read-only tmpfs, a file under
+ *    an empty read-only file (`<tableDir>/.link-guard/empty`, read before anything hides it);
  * 1. a tmpfs over the stage, and each kept folder (for a kept file: its folder; then, when a
  *    skeleton is read, each of `hiding.reached`) bind-mounted into it (`<stage>/<n>`);
  * 2. an empty tmpfs over each other hidden folder (read-only under `profile.readOnly` when it
@@ -214,6 +291,12 @@ export function linkGuardTable(hiding: SocketHiding, workspace: string, tableDir
     return item;
   };
   const holdsKept = (dir: string): boolean => hiding.kept.some((kept) => within(dir, kept.path));
+  // First, while the table's folder is still at its path: the covers of root-only secrets.
+  const covered = hiding.covered ?? [];
+  for (const item of covered) {
+    if (item.isFolder) mount(SECRET_SOURCE, item.path, "tmpfs", `${TMPFS_OPTIONS},ro`);
+    else mount(path.join(tableDir, ".link-guard", EMPTY_COVER_FILE), item.path, "none", "bind,ro,nosuid,nodev");
+  }
   if (staged.size > 0) {
     mount(STAGE_SOURCE, hiding.stage, "tmpfs", TMPFS_OPTIONS);
     for (const [source, place] of staged) mount(source, place, "none", "bind,X-mount.mkdir");
@@ -233,7 +316,7 @@ export function linkGuardTable(hiding: SocketHiding, workspace: string, tableDir
   if (!folders.includes(workspace)) mount(workspace, workspace, "none", `bind,${profile.workspaceOptions}`);
   if (profile.readOnly) for (const dir of hiding.hidden) if (dir !== hiding.stage && holdsKept(dir)) mount(dir, dir, "none", "rbind,ro,nosuid,nodev");
   if (profile.mountProc) mount(PROC_SOURCE, "/proc", "proc", "nosuid,nodev,noexec");
-  return { text: `${lines.join("\n")}\n`, skeletonFolders: [...new Set(skeletonFolders)].sort(), skeletonFiles: files };
+  return { text: `${lines.join("\n")}\n`, skeletonFolders: [...new Set(skeletonFolders)].sort(), skeletonFiles: files, coversFiles: covered.some((item) => !item.isFolder) };
 }
 
 /**
@@ -293,7 +376,7 @@ export function existingRealFolders(candidates: readonly string[], env: NodeJS.P
  * staged). Throws only for `extra.hide`: a folder of it that is missing, or that would be left
  * visible; never otherwise.
  */
-export function socketHiding(paths: readonly string[], programs: readonly string[], env: NodeJS.ProcessEnv = process.env, extra: { readonly hide?: readonly string[]; readonly reach?: readonly string[] } = {}): SocketHiding {
+export function socketHiding(paths: readonly string[], programs: readonly string[], env: NodeJS.ProcessEnv = process.env, extra: { readonly hide?: readonly string[]; readonly reach?: readonly string[]; readonly cover?: readonly string[] } = {}): SocketHiding {
   const socketDirs = hiddenSocketDirs(programs, env);
   const required = (extra.hide ?? []).map((dir) => {
     const real = fs.realpathSync(dir);
@@ -323,7 +406,25 @@ export function socketHiding(paths: readonly string[], programs: readonly string
   const kept = stage === undefined ? [] : keep.filter((item) => hidden.some((dir) => within(dir, item.path)));
   const inHidden = (item: string): boolean => hidden.some((dir) => within(dir, item));
   const reached = kept.length === 0 ? [] : reach.filter((item) => inHidden(item) && !keep.some((other) => other.isFolder && (other.path === item || within(other.path, item))));
-  return { stage: kept.length > 0 && stage !== undefined ? stage : "", kept, hidden, ...(reached.length > 0 ? { reached } : {}) };
+  const covered = coveredPaths(extra.cover ?? [], (item) => hidden.some((dir) => dir === item || within(dir, item)) || found.some((other) => other.path === item || within(item, other.path)));
+  return { stage: kept.length > 0 && stage !== undefined ? stage : "", kept, hidden, ...(reached.length > 0 ? { reached } : {}), ...(covered.length > 0 ? { covered } : {}) };
+}
+
+/**
+ * The paths of `cover` that exist, by real path, sorted, without those `skip` names (in a hidden
+ * folder: hidden anyway; holding a kept path, which a cover would hide). Never throws.
+ */
+function coveredPaths(cover: readonly string[], skip: (real: string) => boolean): KeptPath[] {
+  const covered: KeptPath[] = [];
+  for (const item of cover) {
+    try {
+      const real = fs.realpathSync(item);
+      if (!skip(real) && !covered.some((other) => other.path === real)) covered.push({ path: real, isFolder: fs.statSync(real).isDirectory() });
+    } catch {
+      // A missing file has nothing to cover.
+    }
+  }
+  return covered.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** The real path of `file`, or `file` when it has none (missing). */

@@ -26,16 +26,21 @@
  *       kernel refuses to drop; `--options-source mtab`: nothing from `/etc/fstab` is mixed in);
  *       nothing is hidden yet, so every mount, those beneath the host's `/proc` included, is
  *       reachable;
- *    b. mounts the table in one `mount -a -T <table>` process: the runtime's state directory
- *       (`<root>/.assemblyline/`: other runs' workspaces, `state.db`, the blob store, handoffs,
- *       deliveries, a fallback bridge) and the folders where host sockets live (`/run`,
+ *    b. mounts the table in one `mount -a -T <table>` process: first an empty read-only file
+ *       (or tmpfs) over each of `/etc`'s root-only files that exists (`HOST_SECRET_FILES`:
+ *       `/etc/shadow`, `/etc/sudoers.d`…, which a root host's command read); then the agent root
+ *       with the runtime's state directory (`<root>/.assemblyline/`: other runs' workspaces,
+ *       `state.db`, the blob store, handoffs, deliveries, a fallback bridge; `agent.md` and the
+ *       plugins' sources beside it), the host user's home folders (`hostHomeFolders`: `~/.ssh`,
+ *       `~/.npmrc`, `~/.aws`; new-user trial 112, C4) and the folders where host sockets live (`/run`,
  *       `/var/run`, `/tmp`, `/var/tmp`, `/dev/shm`, `$XDG_RUNTIME_DIR`: the sandbox bridge, the
  *       session bus, docker's socket…) under read-only empty tmpfs mounts, under both network
  *       policies; kept at their paths: the run's workspace (writable; `X-mount.mkdir` makes its
  *       path in the tmpfs over the state directory, so `..` from it walks only through empty
- *       folders), the certificates the host names and, under the host's network, the
- *       resolver's configuration (`/etc/resolv.conf`'s target, often in `/run`), read-only;
- *       then a `/proc` of the namespace;
+ *       folders), the `PATH` folders inside the home or the agent root (`node` from nvm,
+ *       `~/.local/bin`), the folders of the setup's programs, the certificates the host names
+ *       and, under the host's network, the resolver's configuration (`/etc/resolv.conf`'s
+ *       target, often in `/run`), read-only; then a `/proc` of the namespace;
  *    c. bounds the namespace's process count: it writes {@link SHELL_PROCESS_LIMIT} + 1 to the
  *       namespace's own `/proc/sys/kernel/pid_max` (per PID namespace since Linux 6.14; on older
  *       kernels the write fails and is ignored, leaving `prlimit --nproc`);
@@ -56,10 +61,12 @@
  *
  * The command is a positional argument of both shells, never part of the script text. The
  * environment is the caller's (the sandbox allowlist), and the working directory the
- * workspace. What stays: the rest of the file system is readable (read-only) — the agent root
- * beside `.assemblyline/`, the host user's home, `/etc` — unix sockets outside the hidden
- * folders (in the home, the agent root) can still be connected to, and under network `"host"`
- * the network is the host's. Background processes end with the command (PID 1 of the namespace
+ * workspace (also its `HOME`, so it needs nothing of the host's home). What stays: the rest of
+ * the file system is readable (read-only) — `/usr`, `/opt`, `/srv`, `/etc` but its root-only
+ * files, other users' homes and other agents' roots as their permissions allow, the kept `PATH`
+ * folders as a whole (docs/host-policy.md, "What a sandboxed tool may use") — unix sockets
+ * outside the hidden folders can still be connected to, and under network `"host"` the network
+ * is the host's. Background processes end with the command (PID 1 of the namespace
  * exits).
  */
 import { execFile } from "node:child_process";
@@ -67,7 +74,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { processExists } from "./bridge-root.js";
-import { hiddenSocketDirs, launchKeptPaths, SHELL_COMMAND_GUARD, writeLinkGuardTable, type LinkGuardPaths } from "./link-guard.js";
+import { hiddenSocketDirs, HOST_SECRET_FILES, hostHomeFolders, launchKeptPaths, pathFoldersInside, SHELL_COMMAND_GUARD, writeLinkGuardTable, type LinkGuardPaths } from "./link-guard.js";
 import { sandboxEnvironment } from "./sandbox-environment.js";
 import { findExecutable, PROBE_TIMEOUT_MS, rememberedSetpriv, setprivWorks, SYSTEM_DIRS, withSetprivNote } from "./launchers.js";
 import { cachedSuccess, isolationFingerprint, recordSuccess } from "./probe-cache.js";
@@ -173,14 +180,23 @@ function shellPrograms(tools: ShellIsolationTools): string[] {
 }
 
 /**
- * What the link guard hides and keeps for `run` (`./link-guard.ts`, `SHELL_COMMAND_GUARD`): the
- * state directory hidden but for the workspace, and what every guarded launch keeps under
+ * What the link guard hides and keeps for `run` (`./link-guard.ts`, `SHELL_COMMAND_GUARD`):
+ * hidden, the agent root (the state directory's folder, or the state directory alone when that
+ * folder is `/`) but for the workspace, and the host user's home folders (`hostHomeFolders` of
+ * `env`: new-user trial 112, C4); kept, read-only, the folders of `env.PATH` inside those
+ * (`pathFoldersInside`: `node` from nvm, `~/.local/bin`), what every guarded launch keeps under
  * `run.network` (certificates; under `"host"` the resolver's configuration, `resolver` unless a
- * test names another), with `run.keep`. Throws when the workspace is not inside the state directory.
+ * test names another), the folders of `programs` (the launch's `unshare`, `mount`, `/bin/sh`:
+ * one in a hidden folder, as a test's wrapper in the probe's agent root `/tmp`, stays runnable),
+ * and `run.keep`; covered, `HOST_SECRET_FILES`. Throws when the workspace is not inside the
+ * state directory.
  */
-export function shellGuardPaths(run: IsolatedCommand, tableDir: string, env: NodeJS.ProcessEnv = process.env, resolver?: string): LinkGuardPaths {
+export function shellGuardPaths(run: IsolatedCommand, tableDir: string, env: NodeJS.ProcessEnv = process.env, resolver?: string, programs: readonly string[] = []): LinkGuardPaths {
   if (!run.workspace.startsWith(`${run.stateDir}/`) || !path.isAbsolute(run.stateDir)) throw new Error(`the workspace ${run.workspace} is not inside the state directory ${run.stateDir}`);
-  return { workspace: run.workspace, keep: [...launchKeptPaths(run.network ?? "host", env, resolver), ...(run.keep ?? [])], tableDir, hide: [run.stateDir] };
+  const agentRoot = path.dirname(run.stateDir);
+  const hide = [agentRoot === "/" ? run.stateDir : agentRoot, ...hostHomeFolders(env).filter((home) => home !== agentRoot)];
+  const keep = [...launchKeptPaths(run.network ?? "host", env, resolver), ...pathFoldersInside(hide, [run.stateDir], env), ...programs.map((program) => path.dirname(program)), ...(run.keep ?? [])];
+  return { workspace: run.workspace, keep, tableDir, hide, cover: HOST_SECRET_FILES };
 }
 
 /**
@@ -230,7 +246,7 @@ export function isolatedShellLaunch(tools: ShellIsolationTools, run: IsolatedCom
   const tableDir = fs.mkdtempSync(path.join(path.dirname(run.workspace), `.shell-${process.pid}-`));
   let table: string;
   try {
-    table = writeLinkGuardTable(shellGuardPaths(run, tableDir, env), shellPrograms(tools), env, SHELL_COMMAND_GUARD);
+    table = writeLinkGuardTable(shellGuardPaths(run, tableDir, env, undefined, shellPrograms(tools)), shellPrograms(tools), env, SHELL_COMMAND_GUARD);
   } catch (error) {
     fs.rmSync(tableDir, { recursive: true, force: true });
     throw error;
@@ -332,9 +348,12 @@ async function runProbe(command: string): Promise<ShellIsolationProbe> {
   // `call` starts this probe in case its tool runs a shell command).
   // The setup script's text too (hashed as it is), and what it hides with: a success of an
   // older setup (a `mount` per path, `/run` and `/tmp` visible under the host's network) says
-  // nothing of this one; the hidden folders by identity.
-  const hiding = "hiding: the link guard's table (SHELL_COMMAND_GUARD), remount of all read-only first";
-  const fingerprint = isolationFingerprint("shell", [unshare, mount, "/bin/sh", found ?? "no setpriv", prlimit ?? "no prlimit", SHELL_ISOLATION_SETUP, hiding], hiddenSocketDirs(["/bin/sh", unshare, mount]));
+  // nothing of this one; the hidden folders by identity. Since helper-113 it hides the agent
+  // root and the host's homes (but the `PATH` folders inside: `PATH` is hashed too) and covers
+  // `HOST_SECRET_FILES` (hashed with their sizes and times): a success of the older table is not reused.
+  const hiding = "hiding: the link guard's table (SHELL_COMMAND_GUARD), remount of all read-only first; the agent root, the host's homes but their PATH folders; HOST_SECRET_FILES covered";
+  const inputs = [unshare, mount, "/bin/sh", found ?? "no setpriv", prlimit ?? "no prlimit", SHELL_ISOLATION_SETUP, hiding, `PATH=${process.env.PATH ?? ""}`, ...HOST_SECRET_FILES];
+  const fingerprint = isolationFingerprint("shell", inputs, [...hiddenSocketDirs(["/bin/sh", unshare, mount]), ...hostHomeFolders()]);
   const tools = (killChild: boolean, setpriv: string | undefined): ShellIsolationTools => ({ unshare, mount, killChild, ...(setpriv === undefined ? {} : { setpriv }), ...(prlimit === undefined ? {} : { prlimit }) });
   const cached = cachedSuccess("shell", fingerprint);
   const remembered = rememberedSetpriv(cached);
@@ -361,7 +380,7 @@ async function probeTools(withSetpriv: (killChild: boolean) => ShellIsolationToo
     fs.mkdirSync(path.dirname(kept));
     fs.writeFileSync(kept, "kept\n");
     fs.writeFileSync(path.join(stateDir, "kept", "neighbour"), "hidden\n");
-    const run = { workspace, stateDir, command: PROBE_CHECK, keep: [kept] };
+    const run = { workspace, stateDir, command: `${PROBE_CHECK} && ${probeHidingCheck(process.env, shellPrograms(withSetpriv(true)))}`, keep: [kept] };
     const first = await tryIsolated(withSetpriv(true), run);
     if (first.ok) {
       recordSuccess("shell", fingerprint, withSetprivNote("kill-child", setprivLeftOut));
@@ -381,7 +400,51 @@ async function probeTools(withSetpriv: (killChild: boolean) => ShellIsolationToo
 }
 
 /** The probe's command: the kept file is there, its neighbour is not, `..` is read-only, the workspace writable. */
-const PROBE_CHECK = `test -f ../../../kept/file && ! test -e ../../../kept/neighbour && ! touch ../probe 2>/dev/null && touch probe || { echo "the link guard's table did not hide and keep as it should" >&2; exit 1; }`;
+const PROBE_CHECK = `{ test -f ../../../kept/file && ! test -e ../../../kept/neighbour && ! touch ../probe 2>/dev/null && touch probe; } || { echo "the link guard's table did not hide and keep as it should" >&2; exit 1; }`;
+
+/**
+ * The probe's check of what every command hides of this host (helper-113): in each of the host's
+ * homes, its first entry (by name) that holds no kept `PATH` folder nor a folder of `programs`
+ * (the launch's) is gone, and each of {@link HOST_SECRET_FILES} that holds something here (a
+ * file of some bytes, a folder with entries) is empty. Made from the host's file system now;
+ * `true` when there is nothing to check.
+ */
+export function probeHidingCheck(env: NodeJS.ProcessEnv = process.env, programs: readonly string[] = []): string {
+  const checks: string[] = [];
+  const homes = hostHomeFolders(env);
+  const kept = [...pathFoldersInside(homes, [], env), ...programs.map((program) => path.dirname(program))];
+  for (const home of homes) {
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(home).sort();
+    } catch {
+      // An unreadable home: nothing to compare with.
+    }
+    const gone = names.map((name) => path.join(home, name)).find((entry) => !kept.some((folder) => folder === entry || folder.startsWith(`${entry}/`)));
+    if (gone !== undefined) checks.push(`! test -e ${shellWord(gone)} && ! test -L ${shellWord(gone)}`);
+  }
+  for (const file of HOST_SECRET_FILES) {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (stat?.isFile() && stat.size > 0) checks.push(`! test -s ${shellWord(file)}`);
+    else if (stat?.isDirectory() && safeReaddir(file).length > 0) checks.push(`test -z "$(ls -A ${shellWord(file)})"`);
+  }
+  if (checks.length === 0) return "true";
+  return `{ ${checks.join(" && ")}; } || { echo "the host's homes or /etc's root-only files were not hidden" >&2; exit 1; }`;
+}
+
+/** `text` as one single-quoted shell word. */
+function shellWord(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** The names in `folder`, or none when it cannot be read (a non-root host's `/etc/sudoers.d`). */
+function safeReaddir(folder: string): string[] {
+  try {
+    return fs.readdirSync(folder);
+  } catch {
+    return [];
+  }
+}
 
 function tryIsolated(tools: ShellIsolationTools, run: IsolatedCommand): Promise<{ ok: true } | { ok: false; reason: string }> {
   return new Promise((resolve) => {

@@ -56,6 +56,40 @@ describe("the table's text", () => {
     expect(table.skeletonFiles).toEqual(["/tmp/agent/bundles/echo.mjs"]);
   });
 
+  it("covers root-only secrets first (a file with the empty file beside the table, a folder with an empty tmpfs), read-only", () => {
+    const table = linkGuardTable(
+      { stage: "", hidden: ["/tmp"], kept: [], covered: [{ path: "/etc/shadow", isFolder: false }, { path: "/etc/sudoers.d", isFolder: true }] },
+      "/home/a/ws",
+      "/home/a/.shell-1-abcdef",
+      SHELL_COMMAND_GUARD,
+    );
+    expect(table.text.split("\n").slice(0, 3)).toEqual([
+      "/home/a/.shell-1-abcdef/.link-guard/empty /etc/shadow none bind,ro,nosuid,nodev 0 0",
+      "assembly-line-secret /etc/sudoers.d tmpfs mode=0755,nosuid,nodev,ro 0 0",
+      "assembly-line-hidden /tmp tmpfs mode=0755,nosuid,nodev,ro 0 0",
+    ]);
+    expect(table.coversFiles).toBe(true);
+    expect(linkGuardTable({ stage: "", hidden: ["/tmp"], kept: [] }, "/home/a/ws", "/t", SHELL_COMMAND_GUARD).coversFiles).toBe(false);
+  });
+
+  it("covers only what exists outside the hidden folders and holds no kept path (socketHiding)", () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-cover-")));
+    try {
+      fs.mkdirSync(path.join(root, "ws"));
+      fs.writeFileSync(path.join(root, "secret"), "x");
+      fs.mkdirSync(path.join(root, "secrets.d"));
+      const hiding = socketHiding([path.join(root, "ws")], [process.execPath], { XDG_RUNTIME_DIR: "" }, { cover: [path.join(root, "secrets.d"), path.join(root, "secret"), path.join(root, "missing"), root, "/tmp/x"] });
+      // `root` lies in the hidden /tmp here: everything inside it is hidden anyway.
+      expect(hiding.covered).toBeUndefined();
+      const outside = socketHiding([], [process.execPath], { XDG_RUNTIME_DIR: "" }, { cover: ["/etc/passwd", "/etc/missing-secret", "/etc"] });
+      expect(outside.covered).toEqual([{ path: "/etc/passwd", isFolder: false }, { path: "/etc", isFolder: true }].sort((a, b) => (a.path < b.path ? -1 : 1)));
+      const holding = socketHiding(["/etc/passwd"], [process.execPath], { XDG_RUNTIME_DIR: "" }, { cover: ["/etc"] });
+      expect(holding.covered).toBeUndefined();
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("with nothing to keep in a hidden folder, only covers them and binds the workspace onto itself", () => {
     const table = linkGuardTable({ stage: "", hidden: ["/run", "/tmp"], kept: [] }, "/home/a/ws", "/home/a/ws/.bridge");
     expect(table.text).toBe(

@@ -21,7 +21,7 @@ import { handoffReceiptPath } from "../../runtime-min/core-tools/handoffs.js";
 import { ensureWorkspace, execInWorkspace, ShellIsolationSetupError } from "../../runtime-min/execution/workspace.js";
 import { openRuntime, probeShellIsolation, RuntimeError, SANDBOX_ENV_ALLOWLIST, type CallResult, type Runtime, type ShellIsolationPolicy } from "../../runtime-min/index.js";
 import { chooseBridgeRoot } from "../../runtime-min/sandbox/bridge-root.js";
-import { RESOLVER_CONFIGURATION, SHELL_COMMAND_GUARD, writeLinkGuardTable } from "../../runtime-min/sandbox/link-guard.js";
+import { HOST_SECRET_FILES, hostHomeFolders, RESOLVER_CONFIGURATION, SHELL_COMMAND_GUARD, writeLinkGuardTable } from "../../runtime-min/sandbox/link-guard.js";
 import { ISOLATION_FAILURE_EXIT_CODE, isolatedShellArgs, isolationFailureOf, setUnshareCommand, SHELL_ISOLATION_SETUP, shellGuardPaths, type ShellIsolationTools } from "../../runtime-min/sandbox/shell-isolation.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 
@@ -713,11 +713,24 @@ describe("probe of an older unshare without --kill-child", () => {
 describe("what a shell command's link guard keeps (shellGuardPaths)", () => {
   const run = { workspace: "/home/a/agent/.assemblyline/runs/r/workspace", stateDir: "/home/a/agent/.assemblyline", command: "true" };
 
-  it("hides the state directory, keeps the resolver's configuration under the host's network only, and the certificates the host names under both", () => {
+  it("hides the agent root and the homes, keeps the resolver's configuration under the host's network only, and the certificates the host names under both", () => {
     const env = { SSL_CERT_FILE: "/tmp/proxy-ca.pem", NODE_EXTRA_CA_CERTS: "relative.pem" };
-    expect(shellGuardPaths(run, "/t", env)).toEqual({ workspace: run.workspace, keep: ["/tmp/proxy-ca.pem", RESOLVER_CONFIGURATION], tableDir: "/t", hide: [run.stateDir] });
+    expect(shellGuardPaths(run, "/t", env)).toEqual({ workspace: run.workspace, keep: ["/tmp/proxy-ca.pem", RESOLVER_CONFIGURATION], tableDir: "/t", hide: ["/home/a/agent", ...hostHomeFolders(env)], cover: HOST_SECRET_FILES });
     expect(shellGuardPaths({ ...run, network: "none" }, "/t", env).keep).toEqual(["/tmp/proxy-ca.pem"]);
     expect(shellGuardPaths({ ...run, keep: ["/tmp/x"] }, "/t", {}).keep).toEqual([RESOLVER_CONFIGURATION, "/tmp/x"]);
+  });
+
+  it("keeps the PATH folders inside the homes and the agent root, not the home itself nor one in the state directory, and the programs' folders", () => {
+    const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "al-guard-home-")));
+    madeFolders.push(home);
+    const inHome = { workspace: `${home}/agent/.assemblyline/runs/r/workspace`, stateDir: `${home}/agent/.assemblyline`, command: "true" };
+    const env = { HOME: home, PATH: `${home}/.nvm/versions/node/v20/bin:${home}:/usr/bin:${home}/agent/node_modules/.bin:${home}/agent/.assemblyline/runs/r/bin:relative/bin` };
+    expect(shellGuardPaths(inHome, "/t", env).hide).toEqual([`${home}/agent`, ...hostHomeFolders(env)]);
+    expect(hostHomeFolders(env)).toContain(home);
+    expect(shellGuardPaths(inHome, "/t", env).keep).toEqual([RESOLVER_CONFIGURATION, `${home}/.nvm/versions/node/v20/bin`, `${home}/agent/node_modules/.bin`]);
+    expect(shellGuardPaths(inHome, "/t", env, undefined, ["/bin/sh", `${home}/tools/unshare`]).keep).toEqual([RESOLVER_CONFIGURATION, `${home}/.nvm/versions/node/v20/bin`, `${home}/agent/node_modules/.bin`, "/bin", `${home}/tools`]);
+    // The agent root `/`: the state directory alone is hidden.
+    expect(shellGuardPaths({ workspace: "/.assemblyline/runs/r/workspace", stateDir: "/.assemblyline", command: "true" }, "/t", {}).hide![0]).toBe("/.assemblyline");
   });
 
   it("refuses a workspace outside its state directory", () => {

@@ -28,6 +28,7 @@ export const OWN_PROCESS_FILES: readonly string[] = [
   "test/runtime/process-escape.test.ts", // process.umask
   "test/runtime/sandbox.test.ts", // secrets and NODE_OPTIONS in process.env
   "test/runtime/sandbox-tls.test.ts", // NODE_EXTRA_CA_CERTS in process.env
+  "test/runtime/shell-isolation-home.test.ts", // HOME and PATH in process.env
   "test/runtime/shell-isolation.test.ts", // a secret and XDG_RUNTIME_DIR in process.env
   "test/startup/compile-record.test.ts", // process.chdir
   "test/startup/isolation-cache.test.ts", // vi.resetModules
