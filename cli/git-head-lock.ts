@@ -31,16 +31,48 @@ export type CommittedLock = Lockfile | null;
  */
 export function committedLock(root: string): CommittedLock | undefined {
   try {
-    // The agent may be a clone someone else prepared: no pager, no filesystem monitor, no
-    // textconv filter (a repository's own configuration could name a program for each).
-    const git = (args: readonly string[]) =>
-      spawnSync("git", ["--no-pager", "-c", "core.fsmonitor=false", "-C", root, ...args], { encoding: "utf8", maxBuffer: MAX_LOCK_BYTES, stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 });
-    const shown = git(["show", "--no-textconv", `HEAD:./${LOCKFILE_NAME}`]);
+    const shown = git(root, ["show", "--no-textconv", `HEAD:./${LOCKFILE_NAME}`]);
     if (shown.status === 0 && typeof shown.stdout === "string") return lockFromText(path.join(root, LOCKFILE_NAME), shown.stdout);
     // Not shown: a work tree without that file at HEAD (or without a HEAD), or no work tree at all.
-    const inside = git(["rev-parse", "--is-inside-work-tree"]);
-    return inside.status === 0 && inside.stdout.trim() === "true" ? null : undefined;
+    return insideWorkTree(root) ? null : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What {@link lockAtRevision} found: the lock (or `null`: the revision has no `plugins.lock` in
+ * the agent's folder), or why there is none to compare with.
+ */
+export type LockAtRevision = { readonly lock: CommittedLock } | { readonly problem: "not-a-work-tree" | "unknown-revision" | "not-a-lock" };
+
+/**
+ * The lock at `revision` (a branch, tag or commit: `review --base origin/main`, the pull
+ * request's base in CI, where `HEAD` is the pull request's own commit with its recompiled lock:
+ * new-user trial 115, B2) of the Git work tree holding `root` (absolute). `revision` must not
+ * begin with `-` (the caller refuses it: Git would read it as an option). Never throws.
+ */
+export function lockAtRevision(root: string, revision: string): LockAtRevision {
+  try {
+    if (!insideWorkTree(root)) return { problem: "not-a-work-tree" };
+    const commit = git(root, ["rev-parse", "--verify", "--quiet", `${revision}^{commit}`]);
+    if (commit.status !== 0) return { problem: "unknown-revision" };
+    const shown = git(root, ["show", "--no-textconv", `${commit.stdout.trim()}:./${LOCKFILE_NAME}`]);
+    if (shown.status !== 0 || typeof shown.stdout !== "string") return { lock: null };
+    const lock = lockFromText(path.join(root, LOCKFILE_NAME), shown.stdout);
+    return lock === undefined ? { problem: "not-a-lock" } : { lock };
+  } catch {
+    return { problem: "not-a-work-tree" };
+  }
+}
+
+/** Runs Git in `root`. The agent may be a clone someone else prepared: no pager, no filesystem monitor, no textconv filter (a repository's own configuration could name a program for each). */
+function git(root: string, args: readonly string[]) {
+  return spawnSync("git", ["--no-pager", "-c", "core.fsmonitor=false", "-C", root, ...args], { encoding: "utf8", maxBuffer: MAX_LOCK_BYTES, stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 });
+}
+
+/** Whether `root` is in a Git work tree (false without Git). */
+function insideWorkTree(root: string): boolean {
+  const inside = git(root, ["rev-parse", "--is-inside-work-tree"]);
+  return inside.status === 0 && inside.stdout.trim() === "true";
 }

@@ -112,7 +112,8 @@ export async function main(argv: readonly string[], services: CliServices = {}):
     .description("Show what the next plugins.lock changes for the model (tools, descriptions, schemas, approvals) against the committed one.")
     .argument("[root]", "agent root", ".")
     .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
-    .action(async (root: string, options: { format: "pretty" | "json" }) => {
+    .option("--base <revision>", "compare with the plugins.lock of this Git revision (a pull request's base, e.g. origin/main) instead of HEAD's")
+    .action(async (root: string, options: { format: "pretty" | "json"; base?: string }) => {
       const { runReview } = await import("./commands/review.js");
       exitCode = await runReview(root, options);
     });

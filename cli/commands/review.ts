@@ -1,7 +1,8 @@
 /**
- * `assembly-line review [root] [--format pretty|json]` (DESIGN §7; issue 11 item 3): what the
- * lock `compile` would write changes for the model, against the committed `plugins.lock` (the
- * one of Git's `HEAD` when the agent is in a Git work tree, else the file on disk), in
+ * `assembly-line review [root] [--base <revision>] [--format pretty|json]` (DESIGN §7; issue 11
+ * item 3): what the lock `compile` would write changes for the model, against the committed
+ * `plugins.lock` (the one of Git's `HEAD` when the agent is in a Git work tree, else the file on
+ * disk; with `--base`, the one of that revision: a pull request's base in CI), in
  * model-visible terms (tool added, removed or renamed, description changed with a word diff,
  * schema widened or narrowed, approval removed or weakened, …). Writes nothing.
  *
@@ -9,7 +10,8 @@
  * hand-edit notes of `compile --check`) after it when the lock on disk was edited by hand; when the agent's
  * inputs have errors (nothing to compare), `{ "changes": [], "diagnostics": [...] }`.
  * Exit codes: 0 — nothing needs review; 1 — a change needs review (an approval gate removed
- * or weakened, a published pack's description changed), or the inputs have errors.
+ * or weakened, a published pack's description changed), or the inputs have errors; 2 — `--base`
+ * names no commit of the agent's Git work tree (AL6215).
  */
 import * as path from "node:path";
 import { compileAgent } from "../../build/compile.js";
@@ -20,17 +22,40 @@ import type { ContractReview } from "../../lockfile/review-contract.js";
 import { handEditedNote } from "../../lockfile/hand-edits.js";
 import { showControlCharacters } from "../../common/terminal-text.js";
 import { hintAgentRootAbove } from "../agent-root-hint.js";
-import { committedLock } from "../git-head-lock.js";
+import { committedLock, lockAtRevision } from "../git-head-lock.js";
+import { createDiagnostic } from "../../diagnostics/diagnostic.js";
 import { escapeRawControls, printDiagnostics, printJson } from "../output.js";
 
 /** Lock states a review can compare against (a missing lock is "every tool is new"). */
 const COMPARABLE = new Set(["up-to-date", "missing", "out-of-date"]);
 
-/** Runs `review`; resolves to the exit code. */
-export async function runReview(rootArgument: string, flags: { readonly format: "pretty" | "json" }): Promise<number> {
+/** Why `--base` gave no lock to compare with, in AL6215's words. */
+const BASE_PROBLEMS = {
+  "not-a-work-tree": "the agent is not in a Git work tree (or Git is not installed)",
+  "unknown-revision": "Git knows no commit '{0}' in the repository holding the agent",
+  "not-a-lock": "the plugins.lock of '{0}' is not a lock this toolchain reads",
+} as const;
+
+/**
+ * Runs `review`; resolves to the exit code. `base` names the revision whose lock is compared with
+ * (`--base`, for a pull request's CI); without it, Git's `HEAD` (or the file on disk outside Git).
+ */
+export async function runReview(rootArgument: string, flags: { readonly format: "pretty" | "json"; readonly base?: string }): Promise<number> {
   const root = path.resolve(rootArgument);
   // The committed lock is Git's HEAD's when there is one: the file on disk may be the new lock already.
-  const committed = committedLock(root);
+  let committed = committedLock(root);
+  if (flags.base !== undefined) {
+    const found = flags.base.startsWith("-") ? { problem: "unknown-revision" as const } : lockAtRevision(root, flags.base);
+    if ("problem" in found) {
+      const why = BASE_PROBLEMS[found.problem].replace("{0}", flags.base);
+      const refused = createDiagnostic(Diagnostics.ReviewBaseUnavailable, { file: "", line: 1, column: 1 }, [flags.base, why]);
+      if (flags.format === "json") printJson({ changes: [], diagnostics: [toJsonDiagnostic(refused)] });
+      else printDiagnostics([refused], root);
+      return 2;
+    }
+    committed = found.lock;
+  }
+  const against = flags.base === undefined ? `its last commit (HEAD${committed === null ? ", which has no lock yet" : ""})` : `${flags.base}${committed === null ? ", which has no lock" : ""}`;
   const result = await compileAgent({ root, check: true, package: false, displayRoot: rootArgument, ...(committed !== undefined ? { reviewBase: committed } : {}) });
   const report = result.checkReport;
   const problems = result.diagnostics.filter((d) => d.severity === "error" && !(report && COMPARABLE.has(report.status) && d.code === report.diagnostic?.code));
@@ -54,7 +79,7 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
   else {
     printDiagnostics(result.diagnostics.filter((d) => d.severity !== "error"), root);
     for (const note of notes) process.stderr.write(`note: ${showControlCharacters(note)}\n`);
-    process.stdout.write(formatContractReview(review, committed !== undefined ? `Contract review of ${report.lockPath} against its last commit (HEAD${committed === null ? ", which has no lock yet" : ""})` : `Contract review of ${report.lockPath}`));
+    process.stdout.write(formatContractReview(review, committed !== undefined ? `Contract review of ${report.lockPath} against ${against}` : `Contract review of ${report.lockPath}`));
   }
   return review.needsReview ? 1 : 0;
 }

@@ -217,6 +217,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL6211: "'file:<tmp>/hello' cannot be installed: the folder has no package.json, and `add` installs plugins as npm packages.",
   AL6212: "package.json could not be created in the agent root: EACCES: permission denied, open '<tmp>/agent/package.json'.",
   AL6213: "package.json now depends on 'chaos-ext' by the path '../extplug', which is outside the repository (..): `npm ci` on CI or in another clone cannot find it there.",
+  AL6215: "review --base origin/main: Git knows no commit 'origin/main' in the repository holding the agent; nothing was reviewed.",
   AL6214: "package.json depends on '@assemblyline-agents/assembly-line' by the path 'file:../assembly-line', which is outside the repository (.): `npm ci` on CI or in another clone cannot find it there.",
   AL6301: "plugins.lock was not written: plugins.lock is a symbolic link to <tmp>/victim.txt; writing through it would change a file outside the agent root.",
   AL6302: "The artifact was not written: not-a-dir is a file where a folder is expected.",

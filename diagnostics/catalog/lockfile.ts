@@ -251,6 +251,13 @@ export const LockfileMessages = defineMessages({
     hint: "Put what it points at inside the repository and depend on that: a tarball (`npm pack --pack-destination <agent>/vendor` in its folder, then `npm install --save-dev ./vendor/<file>.tgz` in the agent), or a local plugin copied into plugins/<name>/; or install it from the registry by name.",
     docs: "The same rule as AL6213 (`compiler/agent/dependency-paths.ts`), checked by every compile and `compile --check` for every dependency of the agent root's package.json (dependencies, devDependencies, optionalDependencies) that names a path (`file:`, `link:`, `portal:`, `../x`): such a path exists only on the machine that wrote it, so `npm ci` elsewhere fails or works only from a warm cache, as the README says of the toolchain's own tarball (`\"@assemblyline-agents/assembly-line\": \"file:../assembly-line\"`). The repository is the nearest folder at or above the agent root with a `.git`, else the agent root; a path inside it is not reported. A warning: the install works on this machine.",
   },
+  ReviewBaseUnavailable: {
+    code: "AL6215",
+    severity: "error",
+    message: "review --base {0}: {1}; nothing was reviewed.",
+    hint: "In CI, fetch the base first (GitHub Actions: actions/checkout with fetch-depth: 0, then --base origin/$GITHUB_BASE_REF), or name a branch, tag or commit the repository has.",
+    docs: "`review --base <revision>` compares the next lock with the plugins.lock of that revision (new-user trial 115: in a pull request's CI, HEAD is the pull request's own commit, whose lock already holds the change, so the default comparison with HEAD says nothing). The revision must be a commit of the Git work tree holding the agent; a revision that has no plugins.lock in the agent's folder is compared as an empty lock (every tool is new). Exit code 2, as a usage error.",
+  },
   WriteThroughLinkRefused: {
     code: "AL6301",
     severity: "error",

@@ -155,6 +155,25 @@ describe("review", () => {
     // Committed: nothing left to review.
     expect(git("commit", "-q", "-am", "no gate").status).toBe(0);
     expect(runCli(["review", root, "--format", "json"]).status).toBe(0);
+
+    // A pull request's CI: HEAD is the pull request's commit, so only --base shows what it changes (new-user trial 115, B2).
+    const againstBase = runCli(["review", root, "--base", "HEAD~1"]);
+    expect(againstBase.status).toBe(1);
+    expect(againstBase.stdout).toContain(`Contract review of ${path.join(root, "plugins.lock")} against HEAD~1: 1 change, 1 needs review (marked !).`);
+    expect(JSON.parse(runCli(["review", root, "--base", "HEAD~1", "--format", "json"]).stdout).changes).toMatchObject([{ kind: "approval-removed", tool: "deploy" }]);
+    const unknown = runCli(["review", root, "--base", "origin/main", "--format", "json"]);
+    expect(unknown.status).toBe(2);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ changes: [], diagnostics: [{ code: "AL6215", message: "review --base origin/main: Git knows no commit 'origin/main' in the repository holding the agent; nothing was reviewed." }] });
+    // A revision Git would read as an option is refused, never passed on.
+    expect(runCli(["review", root, "--base=--output=x"]).stderr).toContain("AL6215");
+    expect(fs.existsSync(path.join(root, "x"))).toBe(false);
+  });
+
+  it("--base outside a Git work tree is AL6215, exit 2", () => {
+    const root = agentWithTools(base);
+    const run = runCli(["review", root, "--base", "main"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("error AL6215: review --base main: the agent is not in a Git work tree (or Git is not installed); nothing was reviewed.");
   });
 
   it("in a Git work tree says, as compile --check does, that the lock on disk was edited by hand (new-user trial of 6 December)", () => {
