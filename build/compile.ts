@@ -594,7 +594,7 @@ async function checkLock(
   // With errors in the inputs, compile would write nothing: a diff against the partial lock
   // built here would claim removals and suggest a command that fails.
   const inputErrors = diagnostics.filter((d) => d.severity === "error" || CREDENTIAL_CODES.has(d.code)).length;
-  const { ok, report } = inputErrors > 0 ? { ok: false, report: notCheckedReport(lockPath, inputErrors, displayPath) } : checkLockfile(lockPath, lockText, { host, displayPath, fixCommand });
+  const { ok, report } = inputErrors > 0 ? { ok: false, report: notCheckedReport(lockPath, inputErrors, displayPath, fixCommand) } : checkLockfile(lockPath, lockText, { host, displayPath, fixCommand });
   // Not said where the root has no agent.md (AL1001): there is no agent, hence no lock, to check,
   // and a second error for one mistake only adds noise (helper-67's trial: `review` in plugins/hello/).
   const noAgent = diagnostics.some((d) => d.code === "AL1001" && d.file === "");

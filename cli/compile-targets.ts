@@ -15,6 +15,7 @@ import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../diag
 import { configSelection, type ConfigFlags } from "./config-selection.js";
 export { configSelection, type ConfigFlags } from "./config-selection.js";
 import { detectPackageManager, installAllCommand } from "./add/detect-package-manager.js";
+import { shellQuote } from "../common/shell-quote.js";
 
 /** The configuration flags shared by `compile`, `inputs` and the host commands. */
 
@@ -110,7 +111,7 @@ export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & {
     package: flags.package,
     cache: flags.cache !== false,
     displayRoot: target.displayRoot,
-    installCommand: installAllCommand(detectPackageManager(target.root).manager),
+    installCommand: installCommandFor(target.root, target.displayRoot),
     rules: target.config.rules,
     ...(targets && targets.length > 0 ? { targets } : {}),
     ...(tokenBudget !== undefined ? { tokenBudget } : {}),
@@ -135,4 +136,17 @@ export function sharedOutDirs(targets: readonly CompileTarget[], options: readon
 
 function shownFile(file: string | undefined): string {
   return file === undefined ? "the configuration" : path.relative(process.cwd(), file) || file;
+}
+
+/**
+ * The command that installs the agent's dependencies, as the AL6008/AL6009 hints print it: the
+ * package manager's install, run in the agent root when the root has a `package.json` of its own
+ * and is not where the user runs the CLI (`cd agents/bot && npm install`: new-user trial 115, where
+ * `add` had written the agent folder's own package.json and `npm install` at the repository root
+ * changed nothing).
+ */
+function installCommandFor(root: string, displayRoot: string): string {
+  const install = installAllCommand(detectPackageManager(root).manager);
+  const elsewhere = displayRoot !== "" && displayRoot !== "." && fs.existsSync(path.join(root, "package.json"));
+  return elsewhere ? `cd ${shellQuote(displayRoot)} && ${install}` : install;
 }

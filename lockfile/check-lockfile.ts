@@ -142,8 +142,9 @@ function bundleLines(text: string): number {
  * @param lockPath absolute path of `plugins.lock` (the diagnostic's file).
  * @param errorCount how many error diagnostics the inputs have (at least 1).
  * @param displayPath how to print the lock's path (default: as given).
+ * @param fixCommand the `compile` command the hint names, with `--check` added (default: for the lock's folder).
  */
-export function notCheckedReport(lockPath: string, errorCount: number, displayPath = lockPath): LockfileCheckReport {
+export function notCheckedReport(lockPath: string, errorCount: number, displayPath = lockPath, fixCommand = fixCommandFor(path.dirname(lockPath))): LockfileCheckReport {
   const errors = `${errorCount} error${errorCount === 1 ? "" : "s"}`;
   return {
     status: "not-checked",
@@ -153,7 +154,8 @@ export function notCheckedReport(lockPath: string, errorCount: number, displayPa
     notes: [],
     diff: [],
     diffOmittedLines: 0,
-    diagnostic: createDiagnostic(Diagnostics.LockfileNotChecked, fileStart(lockPath), [errors]),
+    // The command names the agent root as the user gave it (new-user trial 115: run from the repository root, a bare `compile --check` was AL1001).
+    diagnostic: createDiagnostic(Diagnostics.LockfileNotChecked, fileStart(lockPath), [errors, `${fixCommand} --check`]),
   };
 }
 

@@ -290,7 +290,7 @@ export async function withHostRuntime(
   // Loaded on use, so commands that never open a runtime (compile, validate) do not pay for it.
   const { openRuntime } = await import("../../runtime-min/runtime.js");
   const runtime = await openRuntime({ ...hooks.runtimeOptions, ...options, root: agentRoot }).catch((error: unknown) => {
-    throw stateStoreOpenError(error, agentRoot) ?? error;
+    throw stateStoreOpenError(error) ?? error;
   });
   try {
     const answer = await act(runtime);
@@ -441,13 +441,19 @@ export function refusalOutput(error: unknown, json: boolean, color?: OutputColor
  * AL8047 (a `RuntimeError`, which the refusal prints with its code, file and hint) for a state
  * store that could not be opened: the runtime API reports it as the control-plane failure
  * `state_store_failure` (docs/host-policy.md), whose words alone ("could not open the state
- * database in the state database: …") had no code, file or hint in the CLI (helper-73).
+ * database in the state database: …") had no code, file or hint in the CLI (helper-73). Its file
+ * is relative to the agent root; a native module built for another Node is said as such.
  * `undefined` for any other error.
  */
-function stateStoreOpenError(error: unknown, root: string): RuntimeError | undefined {
+export function stateStoreOpenError(error: unknown): RuntimeError | undefined {
   if (!(error instanceof ControlPlaneError) || error.reason !== "state_store_failure") return undefined;
   const cause = (error as { cause?: unknown }).cause;
   const reason = (cause instanceof Error ? cause.message : error.message).replace(/\.$/, "");
   const shown = path.posix.join(".assemblyline", STATE_DB_FILE);
-  return runtimeError(Diagnostics.StateStoreOpenFailed, path.join(root, ".assemblyline", STATE_DB_FILE), [shown, reason]);
+  // SQLite's native module built for another Node (a `npm ci` under one Node, a run under another): not the database's fault.
+  const otherNode = /NODE_MODULE_VERSION|compiled against a different Node\.js version/.test(reason)
+    ? `The SQLite module (better-sqlite3) was built for another Node.js than this one (${process.version}): run with the Node.js the project was installed with (package.json's engines: >= 20.19), or reinstall under this one (\`npm rebuild better-sqlite3\`, or \`npm ci\`); nothing was run.`
+    : undefined;
+  // The file relative to the agent root, as every diagnostic's (`root` joined in made it agents/bot/agents/bot/…: new-user trial 115).
+  return runtimeError(Diagnostics.StateStoreOpenFailed, shown, [shown, reason], otherNode);
 }

@@ -94,7 +94,7 @@ export const LockfileMessages = defineMessages({
     code: "AL6013",
     severity: "error",
     message: "plugins.lock was not checked: the agent's inputs have {0}, so what `compile` would write is not known.",
-    hint: "Fix the agent's errors reported with it, then run `{cli} compile --check` again.",
+    hint: "Fix the agent's errors reported with it, then run `{1}` again.",
     frame: false,
     docs: "`compile --check` compares the lock with what `compile` would write; while the inputs have errors `compile` writes nothing, so any diff or fix command would be wrong (DESIGN §5).",
   },

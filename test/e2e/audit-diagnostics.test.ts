@@ -71,7 +71,9 @@ describe("compile --check with errors in the inputs", () => {
     expect(printed).not.toContain('"tools": {}');
     expect(printed).not.toContain("(what compile would write)");
     expect(printed).not.toContain("Fix: ");
-    expect(printed).not.toContain("assembly-line compile ck");
+    // Only the check's own command, with the agent root as given (new-user trial 115: it named none).
+    expect(printed).toMatch(/then run `[^`]*assembly-line(\.cjs)? compile ck --check` again/);
+    expect(printed).not.toMatch(/assembly-line(\.cjs)? compile ck(?! --check)/);
     const { json } = runCliJson(["compile", "ck", "--check", "--no-package"], { cwd: parent });
     expect(json.diagnostics.map((d: any) => d.code)).toEqual(["AL6013", "AL3201"]);
   });
@@ -96,6 +98,25 @@ describe("compile --check with errors in the inputs", () => {
     expect(printed).not.toContain("(what compile would write)");
     expect(printed).not.toMatch(/^\s+- /m);
     expect(printed).not.toContain("Fix: ");
+  });
+
+  it("a locked package missing from an agent folder with its own package.json: the install hint runs there (new-user trial 115, B1)", () => {
+    const pkg = "bot/node_modules/@x/openui";
+    const parent = writeTree({
+      "bot/agent.md": `---\nname: ck\ncapabilities:\n  openui:\n    package: "@x/openui"\n---\n`,
+      "bot/package.json": JSON.stringify({ name: "bot", private: true, dependencies: { "@x/openui": "1.0.0" } }),
+      [`${pkg}/package.json`]: JSON.stringify({ name: "@x/openui", version: "1.0.0" }),
+      [`${pkg}/plugin.json`]: PLUGIN_JSON("openui"),
+      [`${pkg}/ai.assemblyline/index.ts`]: ENTRY(""),
+      [`${pkg}/ai.assemblyline/echo.ts`]: ECHO,
+    });
+    expect(runCli(["compile", "bot", "--no-package"], { cwd: parent }).status).toBe(0);
+    fs.rmSync(path.join(parent, "bot/node_modules"), { recursive: true });
+    const { json } = runCliJson(["compile", "bot", "--check", "--no-package"], { cwd: parent });
+    expect(json.diagnostics.find((d: { code: string }) => d.code === "AL6009")?.hint).toBe("Run `cd bot && npm install` to install the project's dependencies.");
+    // Run in the agent folder itself, the command needs no folder.
+    const inside = runCliJson(["compile", "--check", "--no-package"], { cwd: path.join(parent, "bot") });
+    expect(inside.json.diagnostics.find((d: { code: string }) => d.code === "AL6009")?.hint).toBe("Run `npm install` to install the project's dependencies.");
   });
 });
 

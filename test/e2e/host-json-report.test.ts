@@ -128,8 +128,12 @@ describe("host commands' JSON", () => {
         expect.objectContaining({ code: "AL8047", severity: "error", message: "The run state .assemblyline/state.db could not be opened: file is not a database." }),
       ]);
       expect(refused.json.diagnostics[0].hint).toContain("nothing was run");
-      const pretty = runCli(["call", "hello", root, "--input", '{"name":"Ada"}']);
+      // Relative to the agent root, as every diagnostic's file: run from the parent, its path appears once (new-user trial 115).
+      expect(refused.json.diagnostics[0].file).toBe(".assemblyline/state.db");
+      const pretty = runCli(["call", "hello", path.basename(root), "--input", '{"name":"Ada"}'], { cwd: path.dirname(root) });
       expect(pretty.stderr).toMatch(/error AL8047: The run state \.assemblyline\/state\.db could not be opened/);
+      expect(pretty.stderr).toContain(`${path.basename(root)}/.assemblyline/state.db:1:1 - error AL8047`);
+      expect(pretty.stderr).not.toContain(`${path.basename(root)}/${path.basename(root)}/`);
     } finally {
       fs.rmSync(state, { force: true });
     }
