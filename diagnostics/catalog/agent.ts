@@ -78,8 +78,8 @@ export const AgentMessages = defineMessages({
   CapabilityUnresolved: {
     code: "AL1012",
     severity: "error",
-    message: "Capability '{0}' does not resolve: there is no {1} folder, no 'package' field and no pin in plugins.lock.",
-    hint: "Run '{cli} add {0}' to install a published plugin, or create {1} with a plugin.json.",
+    message: "Capability '{0}' does not resolve: there is no {1} folder, no 'package' field and no published package pinned in plugins.lock.",
+    hint: "Run '{cli} add {0}' to install a published plugin, or create {1} with a plugin.json; if the plugin was removed on purpose, remove '{0}:' from capabilities: too.",
     docs: "A key resolves to plugins/<key>/ of its surface (a subagent's own subagents/<name>/plugins/<key>/: a surface sees only its own plugins, seed \"Tools are scoped by plugin activation\"), then the entry's 'package', then the package pinned in plugins.lock (DESIGN §2).",
   },
   CapabilityPackageNotInstalled: {

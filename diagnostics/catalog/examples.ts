@@ -19,7 +19,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL1009: "Capability 'listy' must be a mapping (or '{}'), but it is a list.",
   AL1010: "Unknown field 'bogus' in capability 'p'.",
   AL1011: "Capability key 'Bad_Key' is not a valid name: it contains uppercase letters ('B', 'K'); it contains characters other than a-z, 0-9, '-' and '.' ('_').",
-  AL1012: "Capability 'missing' does not resolve: there is no plugins/missing/ folder, no 'package' field and no pin in plugins.lock.",
+  AL1012: "Capability 'missing' does not resolve: there is no plugins/missing/ folder, no 'package' field and no published package pinned in plugins.lock.",
   AL1013: "Package '@acme/search' of capability 'search' is not installed.",
   AL1015: "The tools/ folder of this MD-first surface is never discovered.",
   AL1016: "plugins/q is not a directory.",

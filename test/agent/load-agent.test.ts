@@ -243,7 +243,7 @@ describe("resolveCapabilities", () => {
     expect(diagnostics).toMatchObject([
       {
         file: `${root}/subagents/helper/agent.md`,
-        message: "Capability 'hello' does not resolve: there is no subagents/helper/plugins/hello/ folder, no 'package' field and no pin in plugins.lock.",
+        message: "Capability 'hello' does not resolve: there is no subagents/helper/plugins/hello/ folder, no 'package' field and no published package pinned in plugins.lock.",
         hint: "plugins/hello/ is a local plugin of the root agent, and a subagent sees only the plugins in its own folder: move or copy it to subagents/helper/plugins/hello/, or publish it and select it with 'package' in each agent.md that needs it.",
       },
       { message: expect.stringContaining("there is no subagents/helper/plugins/other/ folder"), hint: expect.stringContaining("create subagents/helper/plugins/other/ with a plugin.json") },
