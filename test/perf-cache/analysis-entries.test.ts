@@ -55,7 +55,7 @@ function damageRecordOf(root: string, text: string): void {
   const bytes = fs.readFileSync(entriesIn(root));
   const at = bytes.indexOf(Buffer.from(text, "utf8"));
   expect(at).toBeGreaterThan(ANALYSIS_ENTRIES_MAGIC.length);
-  bytes[at + 1] ^= 0x01;
+  bytes.writeUInt8(bytes.readUInt8(at + 1) ^ 0x01, at + 1);
   fs.writeFileSync(entriesIn(root), bytes);
 }
 
