@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ANALYSIS_CACHE_FILE, AnalysisCache } from "../../compiler/static-analysis/analysis-cache.js";
-import { ANALYSIS_ENTRIES_FILE, ANALYSIS_ENTRIES_MAGIC } from "../../compiler/static-analysis/analysis-entries.js";
+import { ANALYSIS_ENTRIES_FILE, ANALYSIS_ENTRIES_MAGIC, EntriesFile } from "../../compiler/static-analysis/analysis-entries.js";
 import type { DefinitionAnalysis, EntryAnalysis } from "../../compiler/model.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
@@ -109,6 +109,27 @@ describe("the entries' analyses in analysis-entries.bin", () => {
     expect(stateOf(root, ["a", "b"])).toEqual({ a: undefined, b: undefined, def: "D" });
     expect(compileWith(root, { a: "A1", b: "B1" })).toBe(true);
     expect(stateOf(root, ["a", "b"])).toEqual({ a: "A1", b: "B1", def: "D" });
+  });
+
+  it("never appends through a link out of the root: the entries stay in analysis.bin instead", () => {
+    const root = tempDir("al-analysis-entries-");
+    compileWith(root, { a: "A1", b: "B1" });
+    const outside = path.join(tempDir("al-analysis-outside-"), "entries.bin");
+    fs.copyFileSync(entriesIn(root), outside);
+    const before = fs.readFileSync(outside);
+    fs.rmSync(entriesIn(root));
+    fs.symlinkSync(outside, entriesIn(root));
+    // Read through no link (a miss), and the changed records are not written through it.
+    expect(stateOf(root, ["a", "b"])).toEqual({ a: undefined, b: undefined, def: "D" });
+    compileWith(root, { a: "A1", b: "B2" });
+    expect(fs.readFileSync(outside).equals(before)).toBe(true);
+    expect(fs.lstatSync(entriesIn(root)).isSymbolicLink()).toBe(true);
+    expect(stateOf(root, ["a", "b"])).toEqual({ a: "A1", b: "B2", def: "D" });
+    // The append itself (a compile whose other entries still read) refuses the link.
+    const appended = new EntriesFile(root).append([Buffer.from("more")]);
+    expect(appended.refs).toBeUndefined();
+    expect(appended.refusal).toBeDefined();
+    expect(fs.readFileSync(outside).equals(before)).toBe(true);
   });
 
   it("rewrites the entries file whole, with only the records in use, when analysis.bin is written whole", () => {
