@@ -131,7 +131,7 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
       return loaded;
     };
     const load = (dir: string): LoadedPackage => {
-      const reused = consulted ? reuseStored(consulted, dir, resolution.capabilities) : undefined;
+      const reused = consulted ? reuseStored(consulted, dir, resolution.capabilities, analyzer) : undefined;
       if (reused) {
         packages.set(dir, reused);
         return reused;
@@ -147,7 +147,7 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
       for (const resolved of resolution.capabilities) {
         const dir = resolved.source.dir;
         if (packages.has(dir) || changed.includes(dir)) continue;
-        const reused = reuseStored(reuse!, dir, resolution.capabilities);
+        const reused = reuseStored(reuse!, dir, resolution.capabilities, analyzer);
         if (reused) packages.set(dir, reused);
         else changed.push(dir);
       }
@@ -276,16 +276,27 @@ function loadPackage(host: CompilerHost, dir: string, analyzer: StaticAnalyzer):
   return { pluginPackage, hash: undefined, entry, reported: false, validated: new Map(), reused: false };
 }
 
-/** The folder `dir`'s stored results when they hold for every capability the agent gives it; else `undefined`. */
-function reuseStored(reuse: PluginReuse, dir: string, resolved: readonly ResolvedCapability[]): LoadedPackage | undefined {
+/**
+ * The folder `dir`'s stored results when they hold for every capability the agent gives it; else
+ * `undefined`. `analyzer` analyses the entry again when its stored analysis, read only when first
+ * asked for, is no longer there.
+ */
+function reuseStored(reuse: PluginReuse, dir: string, resolved: readonly ResolvedCapability[], analyzer: StaticAnalyzer): LoadedPackage | undefined {
   const requests = resolved.filter((capability) => capability.source.dir === dir).map((capability) => capability.request);
   const found = reuse.reuse(dir, (pluginPackage, hasEntry) => requests.map((request) => validatedKey(request.key, request.location, pluginPackage, hasEntry)));
   if (!found) return undefined;
   const entry = found.entry;
+  let analysed: EntryAnalysis | undefined;
+  const entryFile = found.pluginPackage.entryFile;
   return {
     pluginPackage: found.pluginPackage,
     get entry() {
-      return entry();
+      // A record read when first asked for (the analysis cache's entries file) can be gone by
+      // then (replaced by another compile's, damaged): the entry is then analysed again, which
+      // gives the same analysis, its files having held by their `stat` (docs/caches.md).
+      const stored = entry();
+      if (stored !== undefined || found.entryOutline === undefined || entryFile === undefined || found.pluginPackage.rejected) return stored;
+      return (analysed ??= analyzer.analyzeEntry(entryFile, dir));
     },
     ...(found.entryOutline ? { entryOutline: found.entryOutline } : {}),
     hash: found.hash,

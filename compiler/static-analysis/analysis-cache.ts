@@ -51,6 +51,7 @@ import { packProbes, unpackProbes } from "../../common/probe.js";
 import type { PluginRecord, PluginResultStore } from "../plugin-reuse.js";
 import type { FrontMatter, FrontMatterStore } from "../agent/front-matter.js";
 import { createLineMap } from "../../common/positions.js";
+import { ANALYSIS_ENTRIES_FILE, EntriesFile, isEntryRef, type EntryRef } from "./analysis-entries.js";
 
 /** Where the cache lives, relative to the agent root. */
 export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis.bin");
@@ -66,7 +67,19 @@ export const ANALYSIS_CACHE_FILE = path.join(".assemblyline", "cache", "analysis
 // 5: sealed-log segments keep their typed arrays' bytes after the structure (`common/sealed-file.ts`).
 // 6: a plugin record's probes are packed (`common/probe.ts`); a first compile keeps no definition
 //    records of the plugins it keeps records of.
-export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 6\n", "utf8");
+// 7: an entry's record may be an {@link EntryRef} into `analysis-entries.bin` (`./analysis-entries.ts`).
+export const ANALYSIS_CACHE_MAGIC = Buffer.from("assembly-line analysis cache 7\n", "utf8");
+
+/**
+ * A record as the state holds it: its bytes, or (an entry module's analysis) where they are in
+ * the entries file, read when the analysis is asked for (`./analysis-entries.ts`).
+ */
+type StoredValue = Uint8Array | EntryRef;
+
+/** Whether a record's key is an entry module's analysis (kept in the entries file). */
+function isEntryKey(key: string): boolean {
+  return key.startsWith("entry\0");
+}
 
 /** Appended segments after which the next save writes the whole state anew. */
 export const MAX_SEGMENTS = 64;
@@ -97,18 +110,20 @@ interface PackedLocations {
 /** What the file holds after its header. */
 interface Payload {
   readonly toolchain: string;
-  /** Each record as the bytes of `v8.serialize(StoredRecord)`. */
-  readonly records: readonly (readonly [string, Uint8Array])[];
+  /** Each record as the bytes of `v8.serialize(StoredRecord)`, or where they are in the entries file. */
+  readonly records: readonly (readonly [string, StoredValue])[];
   readonly verdicts: readonly (readonly [string, SchemaVerdict])[];
   /** Each plugin folder's front-end results (`../plugin-reuse.ts`), as the bytes of `v8.serialize(PluginRecord)`. */
   readonly plugins?: readonly (readonly [string, Uint8Array])[];
+  /** The entries file's size when it was written with this state (what its appends are counted from). */
+  readonly entriesSize?: number;
 }
 
 /** An appended segment: what one compile changed in the state before it (set, then removed keys). */
 interface Changes {
   readonly toolchain: string;
   readonly changes: true;
-  readonly records: readonly (readonly [string, Uint8Array])[];
+  readonly records: readonly (readonly [string, StoredValue])[];
   readonly verdicts: readonly (readonly [string, SchemaVerdict])[];
   readonly plugins: readonly (readonly [string, Uint8Array])[];
   readonly removed: { readonly records: readonly string[]; readonly verdicts: readonly string[]; readonly plugins: readonly string[] };
@@ -129,12 +144,16 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   readonly #root: string;
   #refusal: WriteRefusal | undefined;
   readonly #toolchain: string;
-  readonly #stored: ReadonlyMap<string, Uint8Array>;
+  readonly #stored: ReadonlyMap<string, StoredValue>;
+  /** The entries' analyses (`./analysis-entries.ts`), read a record at a time. */
+  readonly #entries: EntriesFile;
+  /** The entries file's size when the state read was written whole (0 without one). */
+  readonly #entriesSize: number;
   readonly #storedVerdicts: ReadonlyMap<string, SchemaVerdict>;
   /** Stored records as handed out by {@link find}, unpacked once. */
   readonly #unpacked = new Map<string, AnalysisRecord>();
   /** What this compile used or produced: the next file's content. */
-  readonly #used = new Map<string, Uint8Array>();
+  readonly #used = new Map<string, StoredValue>();
   readonly #usedVerdicts = new Map<string, SchemaVerdict>();
   readonly #storedPlugins: ReadonlyMap<string, Uint8Array>;
   /** Stored plugin records as handed out by {@link findPlugin}, deserialized once. */
@@ -145,7 +164,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
    * objects, not yet serialized, until the plugin's own record is kept ({@link keepPlugin}: then
    * they are dropped) or the cache is saved (then they are stored). See {@link keep}.
    */
-  readonly #held = new Map<string, Map<string, AnalysisRecord | Uint8Array>>();
+  readonly #held = new Map<string, Map<string, AnalysisRecord | StoredValue>>();
   /** The plugin roots (resolved) that had a stored plugin record, made on first use. */
   #rootsWithRecord: ReadonlySet<string> | undefined;
   /** Where the keys of records and verdicts used are added while a plugin is worked on. */
@@ -161,6 +180,8 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     this.#toolchain = toolchain;
     this.#loaded = loaded && { identity: loaded.identity, baseSize: loaded.baseSize, segments: loaded.segments };
     this.#stored = new Map(payload?.records ?? []);
+    this.#entries = new EntriesFile(root);
+    this.#entriesSize = typeof payload?.entriesSize === "number" ? payload.entriesSize : 0;
     this.#storedVerdicts = new Map(payload?.verdicts ?? []);
     this.#storedPlugins = new Map(storedPlugins(payload));
     this.#changed = payload === undefined;
@@ -190,7 +211,8 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     const key = recordKey(kind, file, pluginRoot);
     const known = this.#unpacked.get(key);
     if (known) return known;
-    const bytes = this.#stored.get(key);
+    const value = this.#stored.get(key);
+    const bytes = value && this.#bytesOf(value);
     if (!bytes) return undefined;
     const stored = deserializeRecord(bytes);
     if (!stored) return undefined;
@@ -237,7 +259,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
 
   /** Stores the held definition records ({@link keep}) of the plugins that got no record of their own. */
   #storeHeld(): void {
-    for (const held of this.#held.values()) for (const [key, record] of held) this.#used.set(key, record instanceof Uint8Array ? record : v8.serialize(packRecord(record)));
+    for (const held of this.#held.values()) for (const [key, record] of held) this.#used.set(key, record instanceof Uint8Array || isEntryRef(record) ? record : v8.serialize(packRecord(record as AnalysisRecord)));
     this.#held.clear();
   }
 
@@ -315,7 +337,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
   frontMatter(file: string, text: string, parse: () => FrontMatter): FrontMatter {
     const key = `${FRONT_MATTER}\0${file}`;
     const digest = createHash("sha256").update(text).digest("base64url");
-    const stored = this.#stored.get(key);
+    const stored = this.#inline(key);
     const kept = stored && storedFrontMatter(stored, digest);
     if (stored && kept) {
       this.#used.set(key, stored);
@@ -343,7 +365,7 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
    */
   derived(name: string, digest: string): unknown {
     const key = `${DERIVED}\0${name}`;
-    const stored = this.#stored.get(key);
+    const stored = this.#inline(key);
     const value = stored && deserializedObject(stored);
     if (!stored || !value || (value as { digest?: unknown }).digest !== digest) return undefined;
     this.#used.set(key, stored);
@@ -358,12 +380,23 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
     const key = `${DERIVED}\0${name}`;
     try {
       const bytes = v8.serialize({ digest, value });
-      const stored = this.#stored.get(key);
+      const stored = this.#inline(key);
       if (!stored || !Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).equals(bytes)) this.#changed = true;
       this.#used.set(key, bytes);
     } catch {
       this.#used.delete(key);
     }
+  }
+
+  /** A stored value's bytes: held in the state, or read from the entries file (checked against its SHA-256; `undefined` when they are not there). */
+  #bytesOf(value: StoredValue): Uint8Array | undefined {
+    return value instanceof Uint8Array ? value : this.#entries.read(value);
+  }
+
+  /** The stored bytes under `key` when the state holds them itself (front matters, derived values: never in the entries file). */
+  #inline(key: string): Uint8Array | undefined {
+    const value = this.#stored.get(key);
+    return value instanceof Uint8Array ? value : undefined;
   }
 
   /** The stored record of `dir` when its bytes deserialize to a record's shape; else `undefined` (a miss). */
@@ -435,19 +468,61 @@ export class AnalysisCache implements PersistentAnalyses, VerdictStore, PluginRe
         this.#refusal = undefined;
         return false;
       }
-      // Appended while the appended segments stay under half of the full state; the whole state otherwise.
-      const appendedSoFar = loaded.identity.size - loaded.baseSize;
-      if (appendedSoFar + changes.size <= loaded.baseSize / 2) {
-        const appended = appendSealedSegment(this.#root, this.#file, loaded.identity, changes.segment);
+      // Appended while the appended segments (and the entries appended to the entries file) stay
+      // under half of the full state (with its entries file); the whole state otherwise.
+      const entriesGrowth = Math.max(0, (this.#entries.size() ?? this.#entriesSize) - this.#entriesSize);
+      const appendedSoFar = loaded.identity.size - loaded.baseSize + entriesGrowth;
+      if (appendedSoFar + changes.size <= (loaded.baseSize + this.#entriesSize) / 2) {
+        const appended = appendSealedSegment(this.#root, this.#file, loaded.identity, this.#appendEntries(changes.segment));
         this.#refusal = appended.refusal;
         if (appended.appended) return true;
         if (appended.refusal) return false;
       }
     }
-    const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts], plugins: [...this.#usedPlugins] };
+    const entries = this.#writeEntries();
+    const payload: Payload = { toolchain: this.#toolchain, records: [...this.#used], verdicts: [...this.#usedVerdicts], plugins: [...this.#usedPlugins], entriesSize: entries.size };
     const result = writeSealedLog(this.#root, this.#file, MAGIC, payload);
-    this.#refusal = result.refusal;
+    this.#refusal = result.refusal ?? entries.refusal;
     return result.written;
+  }
+
+  /**
+   * `segment` with its new entries' analyses appended to the entries file and named by their
+   * references; when the append does not happen (no entries file, refused, failed), as it is:
+   * the bytes then stay in `analysis.bin`, which is as correct, only larger.
+   */
+  #appendEntries(segment: Changes): Changes {
+    const moved = segment.records.filter((pair): pair is readonly [string, Uint8Array] => isEntryKey(pair[0]) && pair[1] instanceof Uint8Array);
+    if (moved.length === 0) return segment;
+    const { refs } = this.#entries.append(moved.map(([, bytes]) => bytes));
+    if (!refs) return segment;
+    const refOf = new Map(moved.map(([key], i) => [key, refs[i]!]));
+    return { ...segment, records: segment.records.map(([key, value]) => [key, refOf.get(key) ?? value] as const) };
+  }
+
+  /**
+   * Writes the entries' analyses this compile used to a new entries file (their bytes read from
+   * the old one where they were there; one no longer there is dropped, a miss next time) and
+   * names them in {@link #used} by their references. When the file is not written, their bytes
+   * stay in the state itself. Returns the new file's size (0 when there is none) and a refusal.
+   */
+  #writeEntries(): { readonly size: number; readonly refusal?: WriteRefusal } {
+    const keys: string[] = [];
+    const records: Uint8Array[] = [];
+    for (const [key, value] of this.#used) {
+      if (!isEntryKey(key)) continue;
+      if (!(value instanceof Uint8Array)) this.#entries.readAll();
+      const bytes = this.#bytesOf(value);
+      if (!bytes) {
+        this.#used.delete(key);
+        continue;
+      }
+      keys.push(key);
+      records.push(bytes);
+    }
+    const written = this.#entries.writeAll(records);
+    keys.forEach((key, i) => this.#used.set(key, written.refs?.[i] ?? records[i]!));
+    return { size: written.refs ? written.size! : 0, ...(written.refusal ? { refusal: written.refusal } : {}) };
   }
 
   /**
@@ -637,7 +712,7 @@ function readState(file: string, toolchain: string): LoadedState | undefined {
     for (const key of segment.removed.verdicts) verdicts.delete(key);
     for (const key of segment.removed.plugins) plugins.delete(key);
   }
-  const payload: Payload = { toolchain, records: [...records], verdicts: [...verdicts], plugins: [...plugins] };
+  const payload: Payload = { toolchain, records: [...records], verdicts: [...verdicts], plugins: [...plugins], ...(first.entriesSize === undefined ? {} : { entriesSize: first.entriesSize }) };
   return { payload, identity: log.identity, baseSize, segments: log.segments.length };
 }
 
@@ -649,12 +724,21 @@ function storedPlugins(payload: Payload | undefined): (readonly [string, Uint8Ar
 
 /**
  * The state the analysis cache file `file` holds (every segment applied), for tests that
- * inspect or damage it; `undefined` when it reads as a miss.
+ * inspect or damage it, with every record's bytes (an entry's read from the entries file beside
+ * it; one that is not there left out); `undefined` when it reads as a miss.
  */
-export function readAnalysisCacheState(file: string): Payload | undefined {
+export function readAnalysisCacheState(file: string): (Omit<Payload, "records"> & { readonly records: readonly (readonly [string, Uint8Array])[] }) | undefined {
   const log = readSealedLog(file, MAGIC);
   const toolchain = log && isPayload(log.segments[0]) ? log.segments[0].toolchain : undefined;
-  return toolchain === undefined ? undefined : readState(file, toolchain)?.payload;
+  const payload = toolchain === undefined ? undefined : readState(file, toolchain)?.payload;
+  if (!payload) return undefined;
+  const entries = new EntriesFile(path.dirname(path.dirname(path.dirname(file))), path.join(path.dirname(file), path.basename(ANALYSIS_ENTRIES_FILE)));
+  const records: (readonly [string, Uint8Array])[] = [];
+  for (const [key, value] of payload.records) {
+    const bytes = value instanceof Uint8Array ? value : entries.read(value);
+    if (bytes) records.push([key, bytes]);
+  }
+  return { toolchain: payload.toolchain, records, verdicts: payload.verdicts, ...(payload.plugins ? { plugins: payload.plugins } : {}) };
 }
 
 /** The bytes of an analysis cache file holding `payload` as one full state (for tests that write a damaged one). */
@@ -669,7 +753,7 @@ function isChanges(value: unknown): value is Changes {
   const bytesPairs = (list: unknown): boolean => Array.isArray(list) && list.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && item[1] instanceof Uint8Array);
   const objectPairs = (list: unknown): boolean => Array.isArray(list) && list.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && typeof item[1] === "object" && item[1] !== null);
   const keys = (list: unknown): boolean => Array.isArray(list) && list.every((key) => typeof key === "string");
-  if (typeof toolchain !== "string" || changes !== true || !bytesPairs(records) || !objectPairs(verdicts) || !bytesPairs(plugins)) return false;
+  if (typeof toolchain !== "string" || changes !== true || !recordPairs(records) || !objectPairs(verdicts) || !bytesPairs(plugins)) return false;
   if (typeof removed !== "object" || removed === null) return false;
   const gone = removed as Record<string, unknown>;
   return keys(gone["records"]) && keys(gone["verdicts"]) && keys(gone["plugins"]);
@@ -706,7 +790,13 @@ function isPayload(value: unknown): value is Payload {
   const pairs = (list: unknown): list is [string, Record<string, unknown>][] =>
     Array.isArray(list) && list.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && typeof item[1] === "object" && item[1] !== null);
   if (typeof toolchain !== "string" || !pairs(verdicts)) return false;
-  return Array.isArray(records) && records.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && item[1] instanceof Uint8Array);
+  const entriesSize = (value as Record<string, unknown>)["entriesSize"];
+  return recordPairs(records) && (entriesSize === undefined || Number.isSafeInteger(entriesSize));
+}
+
+/** Whether `list` is a state's records: key and bytes, or (an entry's analysis) key and {@link EntryRef}. */
+function recordPairs(list: unknown): boolean {
+  return Array.isArray(list) && list.every((item) => Array.isArray(item) && item.length === 2 && typeof item[0] === "string" && (item[1] instanceof Uint8Array || (isEntryKey(item[0]) && isEntryRef(item[1]))));
 }
 
 /** A stored record from its bytes, when they deserialize to a record's shape; else `undefined` (a miss). */

@@ -20,6 +20,7 @@ import { createNodeHost, type CompilerHost } from "../../common/host.js";
 import type { Probe } from "../../common/probes.js";
 import { packProbes, unpackProbes, type PackedProbes } from "../../common/probe.js";
 import { ANALYSIS_CACHE_FILE, readAnalysisCacheState, sealAnalysisCache } from "../../compiler/static-analysis/analysis-cache.js";
+import { ANALYSIS_ENTRIES_FILE } from "../../compiler/static-analysis/analysis-entries.js";
 import { RACY_MARGIN_MS } from "../../compiler/plugin-reuse.js";
 import { outputsOf, pluginJson, TWO_TOOL_ENTRY } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
@@ -186,6 +187,22 @@ describe.each([
     expect(result.diagnostics.some((d) => d.code === "AL4704" && d.file.endsWith(path.join("gamma", "ai.assemblyline", "index.ts")))).toBe(true);
     expect(diagnosticsOf(result)).toEqual(diagnosticsOf(cold));
     expect(recorded.ok).toBe(result.ok);
+  }, 60_000);
+
+  it("analyses a reused plugin's entry again when its stored analysis is gone by the time --target asks for it, as a cold compile does", async () => {
+    const targets = ["openai", "anthropic", "gemini"];
+    const diagnosticsOf = (result: CompileResult): unknown => JSON.parse(JSON.stringify(result.diagnostics));
+    await settle();
+    await compileAgent({ root, host: countingHost(root).host, hostReadsDisk: true, targets });
+    edit(root, "plugins/alpha/ai.assemblyline/count.ts", (t) => t.replace(/return \d+/, "return 8"));
+    // gamma's record is reused (its outline says what its entry gave) while the entries' analyses are gone.
+    fs.rmSync(path.join(root, ANALYSIS_ENTRIES_FILE));
+    const result = await compileAgent({ root, host: countingHost(root).host, hostReadsDisk: true, targets });
+    const copy = path.join(tempDir("al-reuse-cold-"), "agent");
+    fs.cpSync(root, copy, { recursive: true, filter: (from) => !from.includes(`${path.sep}.assemblyline`) });
+    const cold = await compileAgent({ root: copy, cache: false, targets });
+    expect(result.diagnostics.some((d) => d.code === "AL4704" && d.file.endsWith(path.join("gamma", "ai.assemblyline", "index.ts")))).toBe(true);
+    expect(diagnosticsOf(result)).toEqual(diagnosticsOf(cold));
   }, 60_000);
 
   it("works on every plugin again for another toolchain, with a cold compile's results", async () => {
