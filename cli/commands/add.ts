@@ -2,6 +2,9 @@
  * `assembly-line add <plugin> [root] [--as KEY]` (DESIGN §7, issue 3 item 7).
  */
 import * as path from "node:path";
+import { shellQuote } from "../../common/shell-quote.js";
+import { createNodeHost } from "../../common/host.js";
+import { repositoryRoot } from "../../compiler/agent/dependency-paths.js";
 import { addPlugin } from "../add/add-plugin.js";
 import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { printDiagnostics } from "../output.js";
@@ -39,5 +42,14 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
       ? `Added ${what}: capabilities.${result.key} in agent.md, pinned in plugins.lock.\n`
       : `${what} is already ${result.command === undefined ? "installed, " : ""}added and pinned; nothing changed.\n`,
   );
+  // The install ran in the agent root: below the repository's root, its package.json is a project
+  // of its own that CI must install too (new-user trial 115: the workflow's root `npm ci` did not).
+  const repository = repositoryRoot(createNodeHost(), root);
+  if (result.command !== undefined && repository !== root) {
+    const folder = path.relative(repository, root);
+    process.stdout.write(
+      `${pkg.name} is a dependency of ${path.join(folder, "package.json")}, a project of its own below the repository's root: commit it with its package-lock.json, and install it in CI too (\`npm ci --prefix ${shellQuote(folder)}\`, as docs/examples/github-actions.yml does).\n`,
+    );
+  }
   return 0;
 }

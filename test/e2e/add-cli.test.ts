@@ -38,6 +38,16 @@ Be helpful.
 `;
 
 describe("assembly-line add", () => {
+  it("in an agent folder below the repository's root, says that folder's package.json must be installed in CI too (new-user trial 115, B1)", () => {
+    const repo = writeTree({ ".git/HEAD": "ref: refs/heads/main\n", "agents/bot/agent.md": AGENT_MD });
+    const run = runCli(["add", `file:${tarball}`, path.join(repo, "agents/bot")]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("@assemblyline-agents/openui is a dependency of agents/bot/package.json, a project of its own below the repository's root: commit it with its package-lock.json, and install it in CI too (`npm ci --prefix agents/bot`");
+    // At the repository's root (no .git above: the agent folder is the repository) there is nothing to say.
+    const alone = writeTree({ "agent.md": AGENT_MD });
+    expect(runCli(["add", `file:${tarball}`, alone]).stdout).not.toContain("a project of its own");
+  });
+
   it("adds a packed plugin: agent.md keeps its comments, the lock pins version and integrity, a second add changes nothing", () => {
     const root = writeTree({ "agent.md": AGENT_MD });
     const first = runCli(["add", `file:${tarball}`, root]);
@@ -95,8 +105,9 @@ describe("assembly-line add", () => {
     ]);
     // Installed from a tarball: the hint names it, never the registry (new-user trial E4); package.json
     // names the locked version's tarball, so the install is what is out of step (new-user trial of 6 December).
+    // The agent root is not where the CLI ran, so the install command goes there first (new-user trial 115).
     expect(json.diagnostics[0].hint).toBe(
-      `package.json already installs @assemblyline-agents/openui from file:${path.relative(root, tarball)}, the locked version 1.0.0: node_modules is behind it (as after a pull without an install). Run \`npm install\`.`,
+      `package.json already installs @assemblyline-agents/openui from file:${path.relative(root, tarball)}, the locked version 1.0.0: node_modules is behind it (as after a pull without an install). Run \`cd ${root} && npm install\`.`,
     );
     // When package.json names another version, both ways out: lock what it installs, or point it at the locked one.
     const pkg = path.join(root, "package.json");
