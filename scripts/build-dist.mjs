@@ -133,6 +133,7 @@ let lastProgramFiles = [];
 
 /** {@link emitDeclarations}'s emit; `outputs`, when given, receives [path relative to `repo`, text] of every declaration file. */
 async function emitDeclarationFiles({ repo, sources, outputs }) {
+  const { writeIfChanged } = await import("./declarations-cache.mjs");
   const { default: ts } = await import(pathToFileURL(createRequire(path.join(repo, "package.json")).resolve("typescript")).href);
   const format = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => repo, getNewLine: () => "\n" };
   const config = ts.getParsedCommandLineOfConfigFile(path.join(repo, "tsconfig.build.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
@@ -148,15 +149,7 @@ async function emitDeclarationFiles({ repo, sources, outputs }) {
   lastProgramFiles = program.getSourceFiles().map((file) => file.fileName);
   const result = program.emit(undefined, (file, text) => {
     outputs?.push([path.relative(repo, file).split(path.sep).join("/"), text]);
-    let old = null;
-    try {
-      old = fs.readFileSync(file, "utf8");
-    } catch {
-      // not there yet
-    }
-    if (old === text) return;
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
+    writeIfChanged(file, text);
   });
   return result.diagnostics.length > 0 || result.emitSkipped ? ts.formatDiagnostics(result.diagnostics, format) || "declaration emit skipped" : null;
 }

@@ -34,6 +34,22 @@ const ENTRY_FILE = /^declarations-[0-9a-f]{64}\.bin(?:\.\d+-[0-9a-f]{8}\.tmp)?$/
 /** The most bytes the entries keep (each is about 1.5 MB). */
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Writes `text` to `file` (making its folder) unless the file holds exactly that already, so an
+ * unchanged declaration keeps its modification time (the build's emit and this cache's restore).
+ */
+export function writeIfChanged(file, text) {
+  let old = null;
+  try {
+    old = fs.readFileSync(file, "utf8");
+  } catch {
+    // not there yet
+  }
+  if (old === text) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+}
+
 /** SHA-256 hex of a file's bytes. */
 export function sha256File(file) {
   return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
@@ -80,17 +96,7 @@ export async function openDeclarationsCache(repo, key, folder, distCommon = path
           if (typeof text !== "string" || !target.startsWith(path.join(repo, "dist") + path.sep) || !target.endsWith(".d.ts")) throw new Error(`not a declaration file of dist/: ${output}`);
           return [target, text];
         });
-        for (const [target, text] of targets) {
-          let old = null;
-          try {
-            old = fs.readFileSync(target, "utf8");
-          } catch {
-            // not there yet
-          }
-          if (old === text) continue;
-          fs.mkdirSync(path.dirname(target), { recursive: true });
-          fs.writeFileSync(target, text);
-        }
+        for (const [target, text] of targets) writeIfChanged(target, text);
         return true;
       } catch {
         return false;

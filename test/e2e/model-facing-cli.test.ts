@@ -11,6 +11,11 @@ import { runCli, runCliJson } from "../helpers/run-cli.js";
 import { repoRoot, writeFiles, writeTree } from "../helpers/temp-tree.js";
 import { agentWithTools, rewriteTools } from "../providers/helpers.js";
 
+/** Git in `root`, with a committer of its own (the machine may have none configured). */
+function gitIn(root: string): (...args: string[]) => ReturnType<typeof spawnSync> {
+  return (...args) => spawnSync("git", ["-C", root, ...args], { encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.org" } });
+}
+
 describe("compile --target and --token-budget", () => {
   it("refuses an unknown target as a usage error (AL9001, exit 2) with a did-you-mean", () => {
     const root = agentWithTools({ echo: { inputSchema: { type: "object" } } });
@@ -135,7 +140,7 @@ describe("review", () => {
   it("in a Git work tree compares with the lock of HEAD, so a compile since the last commit hides nothing (helper-67's trial)", () => {
     const root = agentWithTools(base);
     expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
-    const git = (...args: string[]) => spawnSync("git", ["-C", root, ...args], { encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.org" } });
+    const git = gitIn(root);
     expect(git("init", "-q").status).toBe(0);
     // No commit yet: there is no committed lock, so every tool is new to a reviewer.
     const first = runCli(["review", root]);
@@ -179,7 +184,7 @@ describe("review", () => {
   it("in a Git work tree says, as compile --check does, that the lock on disk was edited by hand (new-user trial of 6 December)", () => {
     const root = agentWithTools(base);
     expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
-    const git = (...args: string[]) => spawnSync("git", ["-C", root, ...args], { encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.org", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.org" } });
+    const git = gitIn(root);
     expect(git("init", "-q").status).toBe(0);
     expect(git("add", "-A").status).toBe(0);
     expect(git("commit", "-q", "-m", "agent").status).toBe(0);
