@@ -72,14 +72,32 @@ export async function runProgram(program: Command, argv: readonly string[], exit
 /**
  * With `--format json`, a usage or internal failure still prints exactly one JSON object on
  * stdout (DESIGN §7): `{ ok: false, diagnostics }`, or for `call`/`approve` the call shape
- * `{ status: "failed", error, diagnostics, events: [] }`. The format is the flag's, else — for
+ * `{ status: "failed", error, diagnostics, events: [] }`; with `--format sarif`, a SARIF log whose
+ * one result is the failure; with `--format github`, its annotation (a whole-run one: no file). The format is the flag's, else — for
  * `compile`, whose default format the project configuration sets (docs/configuration.md) — the
  * configuration's `format` (`failureFormat`).
  */
 async function printFailureJson(program: Command, argv: readonly string[], message: DiagnosticMessage, text: string, hint?: string): Promise<void> {
-  if ((await failureFormat(program, argv)) !== "json") return;
-  const [{ createDiagnostic }, { toJsonDiagnostic }, { jsonText }] = await Promise.all([import("../diagnostics/diagnostic.js"), import("../diagnostics/format-machine.js"), import("./output.js")]);
-  const diagnostic = toJsonDiagnostic(createDiagnostic(message, { file: "", line: 1, column: 1 }, [text], hint === undefined ? {} : { hint }));
+  const format = await failureFormat(program, argv);
+  if (format !== "json" && format !== "sarif" && format !== "github") return;
+  const [{ createDiagnostic }, { formatGithub, formatSarif, toJsonDiagnostic }, { escapeRawControls, jsonText }, { toolVersion }] = await Promise.all([
+    import("../diagnostics/diagnostic.js"),
+    import("../diagnostics/format-machine.js"),
+    import("./output.js"),
+    import("./version.js"),
+  ]);
+  const failure = createDiagnostic(message, { file: "", line: 1, column: 1 }, [text], hint === undefined ? {} : { hint });
+  // `compile --format sarif|github` (CI): the failure as a SARIF log with one result, or as an
+  // annotation, so that a workflow's upload step gets a valid log, not an empty file (new-user trial 115).
+  if (format === "sarif") {
+    process.stdout.write(escapeRawControls(formatSarif([failure], toolVersion(), "", process.cwd())));
+    return;
+  }
+  if (format === "github") {
+    process.stdout.write(formatGithub([failure], ""));
+    return;
+  }
+  const diagnostic = toJsonDiagnostic(failure);
   const command = argv.find((arg) => !arg.startsWith("-"));
   const document =
     command === "call" || command === "approve"

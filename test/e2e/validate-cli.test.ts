@@ -75,6 +75,19 @@ describe("--format json on failures of the command line itself", () => {
     expect(JSON.parse(call.stdout)).toMatchObject({ status: "failed", diagnostics: [{ code: "AL9001" }], events: [] });
   });
 
+  it("--format sarif prints a SARIF log with the failure, --format github its annotation (new-user trial 115: the SARIF file was empty)", () => {
+    const sarif = runCli(["compile", "x", "--chek", "--format", "sarif"]);
+    expect(sarif.status).toBe(2);
+    const log = JSON.parse(sarif.stdout);
+    expect(log.version).toBe("2.1.0");
+    expect(log.runs[0].results).toMatchObject([{ ruleId: "AL9001", level: "error", message: { text: expect.stringContaining("unknown option '--chek'") } }]);
+    expect(log.runs[0].results[0].locations).toBeUndefined();
+    const github = runCli(["compile", "x", "--chek", "--format", "github"]);
+    expect(github.status).toBe(2);
+    expect(github.stdout).toMatch(/^::error title=AL9001::The command line is not valid: unknown option '--chek'\. Did you mean --check\? /);
+    expect(github.stdout.trim().split("\n")).toHaveLength(1);
+  });
+
   it("pretty output names the code too", () => {
     const run = runCli(["call", "echo", "x"]);
     expect(run.status).toBe(2);
