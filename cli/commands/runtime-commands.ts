@@ -24,6 +24,7 @@ import type { CapabilitySnapshot } from "../../runtime-min/snapshot/types.js";
 import { directExecutionProblems, resolveHostPolicy } from "../host-policy.js";
 import { configIsCode } from "../../build/project-config/load-project-config.js";
 import { formatCallResult, formatRefusal, hostCommand } from "../format-call-result.js";
+import { supportedNode } from "../version.js";
 import { unusedHostConfigWarnings } from "../host-config-check.js";
 import { formatDiagnosticsFrom } from "../output.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
@@ -452,7 +453,7 @@ export function stateStoreOpenError(error: unknown): RuntimeError | undefined {
   const shown = path.posix.join(".assemblyline", STATE_DB_FILE);
   // SQLite's native module built for another Node (a `npm ci` under one Node, a run under another): not the database's fault.
   const otherNode = /NODE_MODULE_VERSION|compiled against a different Node\.js version/.test(reason)
-    ? `The SQLite module (better-sqlite3) was built for another Node.js than this one (${process.version}): run with the Node.js the project was installed with (package.json's engines: >= 20.19), or reinstall under this one (\`npm rebuild better-sqlite3\`, or \`npm ci\`); nothing was run.`
+    ? `The SQLite module (better-sqlite3) was built for another Node.js than this one (${process.version}): run with the Node.js the project was installed with (this toolchain supports ${supportedNode() ?? "the versions its package.json names"}), or reinstall under this one (\`npm rebuild better-sqlite3\`, or \`npm ci\`); nothing was run.`
     : undefined;
   // The file relative to the agent root, as every diagnostic's (`root` joined in made it agents/bot/agents/bot/…: new-user trial 115).
   return runtimeError(Diagnostics.StateStoreOpenFailed, shown, [shown, reason], otherNode);
