@@ -7,7 +7,14 @@
  * to run the CLI bundle (scripts/build-cli-bundle.mjs).
  */
 import { commandKind, installCodeCache } from "../common/code-cache.js";
+import { nodeVersionProblem } from "../cli/version.js";
 
+// As the package's bin does first (scripts/build-cli-bundle.mjs): an unsupported Node.js gets one line.
+const unsupported = nodeVersionProblem();
+if (unsupported !== undefined) {
+  process.stderr.write(`assembly-line: ${unsupported}\n`);
+  process.exit(2);
+}
 installCodeCache({ kind: commandKind(process.argv.slice(2)) });
 const { run } = await import("./run.js");
 process.exitCode = await run(process.argv.slice(2));

@@ -528,7 +528,8 @@ function specifierFrom(file, target) {
  * entry costs Node's ES module loader and the built-in modules' ES facades (about 4 ms of every
  * start, docs/performance.md "Eighteenth round"). `--version` (or `-v`) alone prints the version
  * first, without the code cache and the bundle (what commander prints for it: the version and a
- * line end, exit code 0); anything else installs the code cache, which keeps the bundle's entry
+ * line end, exit code 0); anything else asks first whether this Node.js is supported
+ * (`nodeVersionProblem`, from the same small file: one line on stderr and exit code 2 when not), then installs the code cache, which keeps the bundle's entry
  * per kind of run (common/code-cache.ts, commandKind), gives the bundle its importer, starts a
  * \`call\`'s sandbox process early (`early-call.cjs`, handed to the CLI and discarded when it is done)
  * and runs the CLI: a host command ({@link HOST_COMMANDS}) from the host bundle, with a loader of
@@ -550,8 +551,21 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
     // Commander answers instead, as it would without this shortcut.
   }
 }
+// Anything else first asks whether this Node.js is one the package supports (its package.json
+// "engines", cli/version.ts nodeVersionProblem): an old Node gets one line and exit code 2.
+let unsupported;
+if (version === undefined) {
+  try {
+    unsupported = require(${JSON.stringify(specifierFrom(file, versionModule))}).nodeVersionProblem();
+  } catch {
+    unsupported = undefined;
+  }
+}
 if (version !== undefined) process.stdout.write(\`\${version}\\n\`);
-else {
+else if (unsupported !== undefined) {
+  process.stderr.write(\`assembly-line: \${unsupported}\\n\`);
+  process.exitCode = 2;
+} else {
   // A \`call\` starts its tool's sandbox process first, so it boots while the CLI loads
   // (cli/early-call.ts). Only a head start: without it the call starts its process as before.
   let early;

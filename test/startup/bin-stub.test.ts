@@ -55,4 +55,20 @@ describe("the bin", () => {
     expect(which("call")).toBe(42);
     expect(["compile", "inputs", "init", "validate", "add", "review", "lsp", "--help", "tool"].map(which)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1]);
   });
+
+  it("refuses an unsupported Node.js with one line naming both versions, before loading anything, and still answers --version", () => {
+    const dir = tempDir("al-bin-node-");
+    // A preload that makes this Node.js report an old version, as Node 18 would.
+    const preload = path.join(dir, "old-node.cjs");
+    fs.writeFileSync(preload, 'Object.defineProperty(process.versions, "node", { value: "18.19.0" });\n');
+    const bin = path.join(repoRoot, "dist", "bin", "assembly-line.cjs");
+    const refused = spawnSync(process.execPath, ["--require", preload, bin, "compile", dir], { encoding: "utf8" });
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(/^assembly-line: this toolchain needs Node\.js >=\S+ \(its package\.json "engines"\), and this is Node\.js 18\.19\.0: .*nothing was done\.\n$/);
+    // Nothing of the compile ran: no lock, no cache folder.
+    expect(fs.readdirSync(dir)).toEqual(["old-node.cjs"]);
+    const version = spawnSync(process.execPath, ["--require", preload, bin, "--version"], { encoding: "utf8" });
+    expect([version.status, version.stdout]).toEqual([0, `${JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")).version}\n`]);
+  });
 });
