@@ -111,9 +111,9 @@ export async function main(argv: readonly string[], services: CliServices = {}):
     .command("review")
     .description("Show what the next plugins.lock changes for the model (tools, descriptions, schemas, approvals) against the committed one.")
     .argument("[root]", "agent root", ".")
-    .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
+    .addOption(new Option("--format <format>", "output format (github and sarif: each change placed on plugins.lock)").choices(["pretty", "json", "github", "sarif"]).default("pretty"))
     .option("--base <revision>", "compare with the plugins.lock of this Git revision (a pull request's base, e.g. origin/main) instead of HEAD's")
-    .action(async (root: string, options: { format: "pretty" | "json"; base?: string }) => {
+    .action(async (root: string, options: { format: "pretty" | "json" | "github" | "sarif"; base?: string }) => {
       const { runReview } = await import("./commands/review.js");
       exitCode = await runReview(root, options);
     });

@@ -46,6 +46,13 @@ export interface ContractChange {
   readonly kind: ContractChangeKind;
   /** Surface id (`"."`, `"subagents/<name>"`). */
   readonly surface: string;
+  /**
+   * The capability key the change is in: the tool's in the new lock (the old lock's for a removed
+   * tool), the package's for a package change. Not in `review --format json`, whose shape
+   * DESIGN §7 pins; `review --format github|sarif` places the change in plugins.lock with it
+   * (`lockfile/review-diagnostics.ts`).
+   */
+  readonly capability: string;
   /** The tool's name (the new name for a rename); `null` for a package change. */
   readonly tool: string | null;
   readonly detail: string;
@@ -118,7 +125,7 @@ function packageChanges(surface: string, before: Capabilities, after: Capabiliti
     else if (to === undefined) detail = `${key}: ${from} removed`;
     else if (from !== to) detail = `${key}: ${from} → ${to}`;
     else if (before[key]!.integrity !== after[key]!.integrity) detail = `${key}: ${to} has different content (integrity ${short(before[key]!.integrity)} → ${short(after[key]!.integrity)})`;
-    if (detail) out.push({ kind: "package-changed", surface, tool: null, detail, needsReview: false });
+    if (detail) out.push({ kind: "package-changed", surface, capability: key, tool: null, detail, needsReview: false });
   }
   return out;
 }
@@ -138,17 +145,17 @@ function toolChanges(surface: string, before: Map<string, LocatedTool>, after: M
   }
   const renamed = new Set(renamedFrom.values());
   for (const name of removed) {
-    if (!renamed.has(name)) out.push({ kind: "tool-removed", surface, tool: name, detail: `${name} (${before.get(name)!.capabilityKey}) is no longer sent to the model`, needsReview: false });
+    if (!renamed.has(name)) out.push({ kind: "tool-removed", surface, capability: before.get(name)!.capabilityKey, tool: name, detail: `${name} (${before.get(name)!.capabilityKey}) is no longer sent to the model`, needsReview: false });
   }
   for (const name of added) {
     const oldName = renamedFrom.get(name);
     if (oldName !== undefined) {
-      out.push({ kind: "tool-renamed", surface, tool: name, detail: `${oldName} → ${name} (same definition)`, needsReview: false });
+      out.push({ kind: "tool-renamed", surface, capability: after.get(name)!.capabilityKey, tool: name, detail: `${oldName} → ${name} (same definition)`, needsReview: false });
       out.push(...compareTool(surface, name, before.get(oldName)!, after.get(name)!));
       continue;
     }
     const { tool, capabilityKey } = after.get(name)!;
-    out.push({ kind: "tool-added", surface, tool: name, detail: `${name} (${capabilityKey}, ${tool.visibility}${tool.needsApproval ? ", needs approval" : ""})`, needsReview: false });
+    out.push({ kind: "tool-added", surface, capability: capabilityKey, tool: name, detail: `${name} (${capabilityKey}, ${tool.visibility}${tool.needsApproval ? ", needs approval" : ""})`, needsReview: false });
   }
   for (const name of [...after.keys()].filter((n) => before.has(n)).sort(byCodeUnits)) out.push(...compareTool(surface, name, before.get(name)!, after.get(name)!));
   return out;
@@ -161,25 +168,26 @@ function definitionIdentity({ tool, capabilityKey }: LocatedTool): string {
 
 function compareTool(surface: string, name: string, before: LocatedTool, after: LocatedTool): ContractChange[] {
   const out: ContractChange[] = [];
+  const capability = after.capabilityKey;
   const a = before.tool;
   const b = after.tool;
   if (a.description !== b.description) {
-    out.push({ kind: "description-changed", surface, tool: name, detail: wordDiff(a.description, b.description), needsReview: after.capability.source.type === "npm" });
+    out.push({ kind: "description-changed", surface, capability, tool: name, detail: wordDiff(a.description, b.description), needsReview: after.capability.source.type === "npm" });
   }
   const signals = compareSchemas(a.inputSchema, b.inputSchema);
   const schemaKind = classifySchemaChange(signals);
   if (schemaKind) {
     const all = [...signals.narrowed, ...signals.widened, ...signals.changed];
     const shown = all.slice(0, 5).join("; ") + (all.length > 5 ? `; and ${all.length - 5} more` : "");
-    out.push({ kind: schemaKind, surface, tool: name, detail: shown, needsReview: false });
+    out.push({ kind: schemaKind, surface, capability, tool: name, detail: shown, needsReview: false });
   }
-  out.push(...approvalChanges(surface, name, a.needsApproval, b.needsApproval));
-  if (a.visibility !== b.visibility) out.push({ kind: "visibility-changed", surface, tool: name, detail: `${a.visibility} → ${b.visibility}`, needsReview: false });
+  out.push(...approvalChanges(surface, capability, name, a.needsApproval, b.needsApproval));
+  if (a.visibility !== b.visibility) out.push({ kind: "visibility-changed", surface, capability, tool: name, detail: `${a.visibility} → ${b.visibility}`, needsReview: false });
   if (canonicalJsonText(a.requiredConfig) !== canonicalJsonText(b.requiredConfig)) {
     const plus = b.requiredConfig.filter((k) => !a.requiredConfig.includes(k)).map((k) => `+ ${k}`);
     const minus = a.requiredConfig.filter((k) => !b.requiredConfig.includes(k)).map((k) => `- ${k}`);
     const parts = [...plus, ...minus];
-    out.push({ kind: "required-config-changed", surface, tool: name, detail: parts.length > 0 ? parts.join(", ") : "same names, new order", needsReview: false });
+    out.push({ kind: "required-config-changed", surface, capability, tool: name, detail: parts.length > 0 ? parts.join(", ") : "same names, new order", needsReview: false });
   }
   return out;
 }
@@ -187,18 +195,18 @@ function compareTool(surface: string, name: string, before: LocatedTool, after: 
 /** How much care a side effect asks for: `external` (the default) above `idempotent`; unknown kinds rank lowest. */
 const SIDE_EFFECT_RANK: Readonly<Record<string, number>> = { [DEFAULT_SIDE_EFFECT]: 2, idempotent: 1 };
 
-function approvalChanges(surface: string, name: string, a: LockedApproval | undefined, b: LockedApproval | undefined): ContractChange[] {
+function approvalChanges(surface: string, capability: string, name: string, a: LockedApproval | undefined, b: LockedApproval | undefined): ContractChange[] {
   if (a === undefined && b === undefined) return [];
-  if (a !== undefined && b === undefined) return [{ kind: "approval-removed", surface, tool: name, detail: `the approval gate is gone (it asked: ${JSON.stringify(a.reason)}, sideEffect ${a.sideEffect})`, needsReview: true }];
-  if (a === undefined && b !== undefined) return [{ kind: "approval-added", surface, tool: name, detail: `now needs approval: ${JSON.stringify(b.reason)}, sideEffect ${b.sideEffect}`, needsReview: false }];
+  if (a !== undefined && b === undefined) return [{ kind: "approval-removed", surface, capability, tool: name, detail: `the approval gate is gone (it asked: ${JSON.stringify(a.reason)}, sideEffect ${a.sideEffect})`, needsReview: true }];
+  if (a === undefined && b !== undefined) return [{ kind: "approval-added", surface, capability, tool: name, detail: `now needs approval: ${JSON.stringify(b.reason)}, sideEffect ${b.sideEffect}`, needsReview: false }];
   const out: ContractChange[] = [];
   if (a!.sideEffect !== b!.sideEffect) {
     const weaker = (SIDE_EFFECT_RANK[b!.sideEffect] ?? 0) < (SIDE_EFFECT_RANK[a!.sideEffect] ?? 0);
-    out.push({ kind: weaker ? "approval-weakened" : "approval-added", surface, tool: name, detail: `sideEffect ${a!.sideEffect} → ${b!.sideEffect}`, needsReview: weaker });
+    out.push({ kind: weaker ? "approval-weakened" : "approval-added", surface, capability, tool: name, detail: `sideEffect ${a!.sideEffect} → ${b!.sideEffect}`, needsReview: weaker });
   }
   if (a!.reason !== b!.reason) {
     // What the person at the gate is told changed: a reworded reason can hide what the call does.
-    out.push({ kind: "approval-weakened", surface, tool: name, detail: `the reason shown at the approval gate changed: ${wordDiff(a!.reason, b!.reason)}`, needsReview: true });
+    out.push({ kind: "approval-weakened", surface, capability, tool: name, detail: `the reason shown at the approval gate changed: ${wordDiff(a!.reason, b!.reason)}`, needsReview: true });
   }
   return out;
 }

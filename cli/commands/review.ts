@@ -1,5 +1,5 @@
 /**
- * `assembly-line review [root] [--base <revision>] [--format pretty|json]` (DESIGN §7; issue 11
+ * `assembly-line review [root] [--base <revision>] [--format pretty|json|github|sarif]` (DESIGN §7; issue 11
  * item 3): what the lock `compile` would write changes for the model, against the committed
  * `plugins.lock` (the one of Git's `HEAD` when the agent is in a Git work tree, else the file on
  * disk; with `--base`, the one of that revision: a pull request's base in CI), in
@@ -9,14 +9,22 @@
  * JSON: exactly `{ "changes": [{ "kind", "surface", "tool", "detail" }] }`, with `notes` (the
  * hand-edit notes of `compile --check`) after it when the lock on disk was edited by hand; when the agent's
  * inputs have errors (nothing to compare), `{ "changes": [], "diagnostics": [...] }`.
+ * `github` and `sarif` print each change as a diagnostic placed on the lock's line (AL6216 when it
+ * needs review, AL6217 otherwise; `lockfile/review-diagnostics.ts`), as `compile` prints its own in
+ * those formats, for a pull request's annotations and code scanning (new-user trial 115).
  * Exit codes: 0 — nothing needs review; 1 — a change needs review (an approval gate removed
  * or weakened, a published pack's description changed), or the inputs have errors; 2 — `--base`
  * names no commit of the agent's Git work tree (AL6215).
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { compileAgent } from "../../build/compile.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
+import { formatGithub, formatSarif, toJsonDiagnostic } from "../../diagnostics/format-machine.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { LOCKFILE_NAME } from "../../contract/lockfile-types.js";
+import { reviewDiagnostics } from "../../lockfile/review-diagnostics.js";
+import { toolVersion } from "../version.js";
 import { contractReviewJson, formatContractReview } from "../../lockfile/format-review.js";
 import type { ContractReview } from "../../lockfile/review-contract.js";
 import { handEditedNote } from "../../lockfile/hand-edits.js";
@@ -25,6 +33,9 @@ import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { committedLock, lockAtRevision } from "../git-head-lock.js";
 import { createDiagnostic } from "../../diagnostics/diagnostic.js";
 import { escapeRawControls, printDiagnostics, printJson } from "../output.js";
+
+/** `review`'s output formats (DESIGN §7 names pretty and json; github and sarif as `compile` has them). */
+export type ReviewFormat = "pretty" | "json" | "github" | "sarif";
 
 /** Lock states a review can compare against (a missing lock is "every tool is new"). */
 const COMPARABLE = new Set(["up-to-date", "missing", "out-of-date"]);
@@ -40,8 +51,13 @@ const BASE_PROBLEMS = {
  * Runs `review`; resolves to the exit code. `base` names the revision whose lock is compared with
  * (`--base`, for a pull request's CI); without it, Git's `HEAD` (or the file on disk outside Git).
  */
-export async function runReview(rootArgument: string, flags: { readonly format: "pretty" | "json"; readonly base?: string }): Promise<number> {
+export async function runReview(rootArgument: string, flags: { readonly format: ReviewFormat; readonly base?: string }): Promise<number> {
   const root = path.resolve(rootArgument);
+  // GitHub annotations and SARIF name files relative to the working directory (the repository's root in CI).
+  const machine = (diagnostics: readonly Diagnostic[], properties?: (d: Diagnostic) => Readonly<Record<string, unknown>> | undefined): void => {
+    const base = path.relative(process.cwd(), root);
+    process.stdout.write(flags.format === "sarif" ? escapeRawControls(formatSarif(diagnostics, toolVersion(), base, process.cwd(), properties)) : formatGithub(diagnostics, base));
+  };
   // The committed lock is Git's HEAD's when there is one: the file on disk may be the new lock already.
   let committed = committedLock(root);
   if (flags.base !== undefined) {
@@ -50,6 +66,7 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
       const why = BASE_PROBLEMS[found.problem].replace("{0}", flags.base);
       const refused = createDiagnostic(Diagnostics.ReviewBaseUnavailable, { file: "", line: 1, column: 1 }, [flags.base, why]);
       if (flags.format === "json") printJson({ changes: [], diagnostics: [toJsonDiagnostic(refused)] });
+      else if (flags.format === "github" || flags.format === "sarif") machine([refused]);
       else printDiagnostics([refused], root);
       return 2;
     }
@@ -64,6 +81,7 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
     // says it in its own words below (helper-73: it printed first, pointing at "the errors above").
     const shown = result.diagnostics.filter((d) => d.code !== Diagnostics.LockfileNotChecked.code);
     if (flags.format === "json") printJson({ changes: [], diagnostics: shown.map(toJsonDiagnostic) });
+    else if (flags.format === "github" || flags.format === "sarif") machine(shown);
     else {
       // A root inside an agent (run from plugins/hello/): AL1001's hint names the agent root above.
       printDiagnostics(hintAgentRootAbove(shown, root, rootArgument), root);
@@ -76,10 +94,33 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
   // `compile --check` says it (lockfile/hand-edits.ts; new-user trial of 6 December).
   const notes = (report.handEdited ?? []).map(handEditedNote);
   if (flags.format === "json") process.stdout.write(escapeRawControls(contractReviewJson(review, notes)));
-  else {
+  else if (flags.format === "github" || flags.format === "sarif") {
+    // The notes have no place in the lock's lines: said on stderr, as pretty does.
+    for (const note of notes) process.stderr.write(`note: ${showControlCharacters(note)}\n`);
+    const changes = reviewDiagnostics(review, LOCKFILE_NAME, lockOnDisk(root));
+    const changeOf = new Map(changes.map((d, index) => [d, review.changes[index]!] as const));
+    machine([...result.diagnostics.filter((d) => d.severity !== "error"), ...changes], (d) => {
+      const change = changeOf.get(d);
+      return change === undefined ? undefined : { kind: change.kind, surface: change.surface, tool: change.tool, detail: change.detail, needsReview: change.needsReview };
+    });
+  } else {
     printDiagnostics(result.diagnostics.filter((d) => d.severity !== "error"), root);
     for (const note of notes) process.stderr.write(`note: ${showControlCharacters(note)}\n`);
     process.stdout.write(formatContractReview(review, committed !== undefined ? `Contract review of ${report.lockPath} against ${against}` : `Contract review of ${report.lockPath}`));
   }
   return review.needsReview ? 1 : 0;
+}
+
+/**
+ * The text of the agent's plugins.lock, to place the changes on (`undefined` when it is missing,
+ * not a regular file — a link is not followed — or unreadable: the changes are then placed at
+ * line 1).
+ */
+function lockOnDisk(root: string): string | undefined {
+  const file = path.join(root, LOCKFILE_NAME);
+  try {
+    return fs.lstatSync(file).isFile() ? fs.readFileSync(file, "utf8") : undefined;
+  } catch {
+    return undefined;
+  }
 }

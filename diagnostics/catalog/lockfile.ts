@@ -258,6 +258,19 @@ export const LockfileMessages = defineMessages({
     hint: "In CI, fetch the base first (GitHub Actions: actions/checkout with fetch-depth: 0, then --base origin/$GITHUB_BASE_REF), or name a branch, tag or commit the repository has.",
     docs: "`review --base <revision>` compares the next lock with the plugins.lock of that revision (new-user trial 115: in a pull request's CI, HEAD is the pull request's own commit, whose lock already holds the change, so the default comparison with HEAD says nothing). The revision must be a commit of the Git work tree holding the agent; a revision that has no plugins.lock in the agent's folder is compared as an empty lock (every tool is new). Exit code 2, as a usage error.",
   },
+  ContractChangeNeedsReview: {
+    code: "AL6216",
+    severity: "error",
+    message: "{0}: {1}: {2}",
+    hint: "A person should read this change before it is merged: an approval gate removed or weakened, or a published pack's description changed, is how a reviewed tool is turned against its users (docs/review.md).",
+    docs: "`review --format github|sarif` reports each change of the contract review (`lockfile/review-contract.ts`) as a diagnostic placed on the change in the lock on disk (`lockfile/review-diagnostics.ts`): the tool's member of plugins.lock, its `description`, `inputSchema`, `needsApproval`, `visibility` or `requiredConfig`, a package's `source`; a removed tool at the nearest member the lock still has. This code is a change that needs review (the review then exits 1): in a pull request its annotation marks the lock's line in the diff. The JSON of `review --format json` is unchanged (DESIGN §7).",
+  },
+  ContractChange: {
+    code: "AL6217",
+    severity: "info",
+    message: "{0}: {1}: {2}",
+    docs: "A change of the contract review that does not need review on its own (a tool added, removed or renamed, a schema widened or narrowed, a local plugin's description reworded, …), reported by `review --format github|sarif` as AL6216 is, as a notice: a reviewer sees on the lock's lines what the pull request changes for the model.",
+  },
   WriteThroughLinkRefused: {
     code: "AL6301",
     severity: "error",

@@ -166,6 +166,26 @@ describe("review", () => {
     expect(againstBase.status).toBe(1);
     expect(againstBase.stdout).toContain(`Contract review of ${path.join(root, "plugins.lock")} against HEAD~1: 1 change, 1 needs review (marked !).`);
     expect(JSON.parse(runCli(["review", root, "--base", "HEAD~1", "--format", "json"]).stdout).changes).toMatchObject([{ kind: "approval-removed", tool: "deploy" }]);
+    // For the pull request's annotations: each change on the lock's line (AL6216 needs review, an error), as SARIF for code scanning.
+    const lockLines = fs.readFileSync(path.join(root, "plugins.lock"), "utf8").split("\n");
+    const deployLine = lockLines.findIndex((line) => line.trimStart().startsWith('"deploy": {')) + 1;
+    const deployColumn = lockLines[deployLine - 1]!.indexOf('"deploy"') + 1;
+    const github = runCli(["review", ".", "--base", "HEAD~1", "--format", "github"], { cwd: root });
+    expect(github.status).toBe(1);
+    expect(github.stdout).toBe(
+      `::error file=plugins.lock,line=${deployLine},col=${deployColumn},endLine=${deployLine},endColumn=${deployColumn + 8},title=AL6216 at surfaces["."].capabilities.tools.tools.deploy.needsApproval::approval-removed: tool 'deploy' on surface '.': the approval gate is gone (it asked: "Deploys to production.", sideEffect external) A person should read this change before it is merged: an approval gate removed or weakened, or a published pack's description changed, is how a reviewed tool is turned against its users (docs/review.md).\n`,
+    );
+    const sarif = JSON.parse(runCli(["review", ".", "--base", "HEAD~1", "--format", "sarif"], { cwd: root }).stdout);
+    expect(sarif.runs[0].results).toMatchObject([
+      {
+        ruleId: "AL6216",
+        level: "error",
+        locations: [{ physicalLocation: { artifactLocation: { uri: "plugins.lock" }, region: { startLine: deployLine, startColumn: deployColumn } } }],
+        properties: { kind: "approval-removed", surface: ".", tool: "deploy", needsReview: true },
+      },
+    ]);
+    const unknownGithub = runCli(["review", root, "--base", "origin/main", "--format", "github"]);
+    expect([unknownGithub.status, unknownGithub.stdout]).toEqual([2, expect.stringMatching(/^::error title=AL6215::review --base origin\/main: /)]);
     const unknown = runCli(["review", root, "--base", "origin/main", "--format", "json"]);
     expect(unknown.status).toBe(2);
     expect(JSON.parse(unknown.stdout)).toMatchObject({ changes: [], diagnostics: [{ code: "AL6215", message: "review --base origin/main: Git knows no commit 'origin/main' in the repository holding the agent; nothing was reviewed." }] });

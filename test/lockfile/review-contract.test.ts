@@ -19,7 +19,7 @@ const BASE: Record<string, ToolSpec> = {
 };
 
 /** Compiles `before` (writing its lock), changes the agent to `after`, and returns the review `compile --check` makes. */
-async function review(after: Record<string, ToolSpec>, before: Record<string, ToolSpec> = BASE): Promise<Omit<ContractChange, "needsReview">[] & { needsReview?: boolean }> {
+async function review(after: Record<string, ToolSpec>, before: Record<string, ToolSpec> = BASE): Promise<Omit<ContractChange, "needsReview" | "capability">[] & { needsReview?: boolean }> {
   const root = agentWithTools(before);
   const first = await compileAgent({ root, package: false, cache: false });
   expect(first.ok, JSON.stringify(first.diagnostics)).toBe(true);
@@ -118,8 +118,8 @@ describe("the contract review", () => {
     openui.tools.render_card.description = "Render a card with the brand's colours.";
     const result = reviewContract(before, after as unknown as Lockfile);
     expect(result.changes).toEqual([
-      { kind: "package-changed", surface: ".", tool: null, detail: "openui: @assemblyline-agents/openui@1.0.0 → @assemblyline-agents/openui@1.1.0", needsReview: false },
-      { kind: "description-changed", surface: ".", tool: "render_card", detail: "Render a card {+with the brand's colours+}.", needsReview: true },
+      { kind: "package-changed", surface: ".", capability: "openui", tool: null, detail: "openui: @assemblyline-agents/openui@1.0.0 → @assemblyline-agents/openui@1.1.0", needsReview: false },
+      { kind: "description-changed", surface: ".", capability: "openui", tool: "render_card", detail: "Render a card {+with the brand's colours+}.", needsReview: true },
     ]);
     expect(result.needsReview).toBe(true);
   });
