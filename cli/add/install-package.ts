@@ -14,6 +14,8 @@ import type { PackageManager } from "./detect-package-manager.js";
 import { looksLikeTarball, readTarballManifest } from "./read-tarball-manifest.js";
 import type { PluginSpec } from "./resolve-plugin-spec.js";
 import { readPluginName } from "./capability-key.js";
+import { findInstalledPackage } from "../../compiler/agent/resolve-capabilities.js";
+import { createNodeHost } from "../../common/host.js";
 
 /** What a process run returned (the shape of `spawnSync`'s result that matters here). */
 export interface RunResult {
@@ -49,7 +51,7 @@ export type InstallResult =
       /** The installed package's name and exact version, from `node_modules/<name>/package.json`. */
       readonly name: string;
       readonly version: string;
-      /** Absolute path of `node_modules/<name>` (may be a symlink, e.g. with pnpm). */
+      /** Absolute path of `node_modules/<name>` where Node finds it from the project (in a workspace, the root's; may be a symlink, e.g. with pnpm). */
       readonly directory: string;
       /** The command that ran, for display (`npm install --save-exact …`); the one that would have run when {@link alreadyInstalled}. */
       readonly command: string;
@@ -80,10 +82,11 @@ export function installArguments(manager: PackageManager, installSpec: string, o
 /**
  * Installs `spec` into `projectDir` with `manager`, then reads what was installed.
  *
- * Creates `{ "private": true }` as package.json when the project has none (so the dependency
+ * Creates a private package.json named after the folder ({@link newPackageJson}) when the project has none (so the dependency
  * has somewhere to be recorded). Learns the package name before installing (registry: from the
  * spec; directory: its package.json; tarball: the package.json inside it), so that afterwards
- * it can read `node_modules/<name>/package.json` for the exact version. Never throws: failures
+ * it can read the installed package.json for the exact version, found from the project upwards as
+ * Node and `compile` find it (`findInstalledPackage`: a workspace hoists it to its root). Never throws: failures
  * are AL6202 (the manager failed), AL6203 (nothing in node_modules, e.g. Yarn PnP), AL6212 (no
  * package.json and none could be created), AL6209
  * (package.json unreadable) or AL6211 (the spec holds no package.json name; then nothing is
@@ -107,12 +110,13 @@ export function installPackage(manager: PackageManager, projectDir: string, spec
     const why = result.error ? `it could not be started: ${(result.error as NodeJS.ErrnoException).code ?? result.error.message}` : `exit code ${String(result.status)}`;
     return { ok: false, command, output, diagnostic: createDiagnostic(Diagnostics.AddInstallFailed, fileStart(packageJson), [command, why]) };
   }
-  const directory = path.join(projectDir, "node_modules", ...name.split("/"));
-  const version = readVersion(path.join(directory, "package.json"));
-  if (version === undefined) {
+  // Where `compile` will find it: from the project upwards, as Node resolves (new-user trial 119:
+  // in an npm, pnpm or Yarn workspace the manager hoists it to the workspace root's node_modules).
+  const installed = findInstalledPackage(createNodeHost(), projectDir, name);
+  if (installed?.version === undefined) {
     return { ok: false, command, output, diagnostic: createDiagnostic(Diagnostics.AddInstalledPackageMissing, fileStart(packageJson), [command, name]) };
   }
-  return { ok: true, name, version, directory, command, alreadyInstalled: false, createdPackageJson: prepared.created, output };
+  return { ok: true, name, version: installed.version, directory: installed.dir, command, alreadyInstalled: false, createdPackageJson: prepared.created, output };
 }
 
 /**
@@ -171,10 +175,20 @@ export function runCommand(command: string, args: readonly string[], cwd: string
   return { status: result.status, stdout: result.stdout ?? "", stderr: result.stderr ?? "", ...(result.error ? { error: result.error } : {}) };
 }
 
+/**
+ * The package.json `add` creates in a folder that has none: private, named after the folder (an
+ * npm workspace member needs a name: without one, npm installs nothing into a folder its root's
+ * `workspaces` matches, new-user trial 119).
+ */
+export function newPackageJson(folder: string): string {
+  const name = path.basename(path.resolve(folder)).toLowerCase().replace(/[^a-z0-9._~-]+/g, "-").replace(/^[._-]+/, "").slice(0, 214) || "agent";
+  return `${JSON.stringify({ name, private: true }, null, 2)}\n`;
+}
+
 function ensurePackageJson(file: string): { ok: true; created: boolean } | { ok: false; diagnostic: Diagnostic } {
   if (!fs.existsSync(file)) {
     try {
-      fs.writeFileSync(file, '{\n  "private": true\n}\n', { flag: "wx" });
+      fs.writeFileSync(file, newPackageJson(path.dirname(file)), { flag: "wx" });
       return { ok: true, created: true };
     } catch (error) {
       // Not a read: the file is not there and could not be made (helper-73: AL6209 said "could not be read").

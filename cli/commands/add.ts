@@ -1,6 +1,7 @@
 /**
  * `assembly-line add <plugin> [root] [--as KEY]` (DESIGN §7, issue 3 item 7).
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { shellQuote } from "../../common/shell-quote.js";
 import { createNodeHost } from "../../common/host.js";
@@ -47,9 +48,17 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
   const repository = repositoryRoot(createNodeHost(), root);
   if (result.command !== undefined && repository !== root) {
     const folder = path.relative(repository, root);
+    // A workspace member has no lockfile of its own: the manager recorded the install in the
+    // workspace root's, whose install installs it (new-user trial 119).
+    const ownLockfile = OWN_LOCKFILES.some((name) => fs.existsSync(path.join(root, name)));
     process.stdout.write(
-      `${pkg.name} is a dependency of ${path.join(folder, "package.json")}, a project of its own below the repository's root: commit it with its package-lock.json, and install it in CI too (\`npm ci --prefix ${shellQuote(folder)}\`, as docs/examples/github-actions.yml does).\n`,
+      ownLockfile
+        ? `${pkg.name} is a dependency of ${path.join(folder, "package.json")}, a project of its own below the repository's root: commit it with its package-lock.json, and install it in CI too (\`npm ci --prefix ${shellQuote(folder)}\`, as docs/examples/github-actions.yml does).\n`
+        : `${pkg.name} is a dependency of ${path.join(folder, "package.json")}, a workspace package: commit it with the workspace root's lockfile, whose install (\`npm ci\` at the root) installs it.\n`,
     );
   }
   return 0;
 }
+
+/** The lockfiles of npm, pnpm and Yarn: a folder with one is a project of its own, not a workspace member. */
+const OWN_LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock"] as const;

@@ -207,7 +207,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL6107: "'pipe' is not a regular file, directory or symlink; it is left out of the plugin's integrity.",
   AL6201: "'' is not a plugin name, package name, tarball or path: it is empty.",
   AL6202: "`npm install --save-exact --no-audit --no-fund @assemblyline-agents/openui@1.0.0` failed (exit code 1).",
-  AL6203: "`yarn add --exact @assemblyline-agents/openui@1.0.0` finished, but '@assemblyline-agents/openui' has no package.json under node_modules.",
+  AL6203: "`yarn add --exact @assemblyline-agents/openui@1.0.0` finished, but '@assemblyline-agents/openui' has no package.json in the node_modules of the agent root or a folder above it.",
   AL6205: "capabilities in agent.md is not a mapping, so 'openui' cannot be added to it.",
   AL6206: "capabilities.openui already selects '@acme/openui'; it is not replaced with '@assemblyline-agents/openui'.",
   AL6207: "'Brand UI' cannot be a capability key: it contains uppercase letters ('B', 'U', 'I'); it contains characters other than a-z, 0-9, '-' and '.' (\" \").",

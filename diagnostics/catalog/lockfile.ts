@@ -175,9 +175,9 @@ export const LockfileMessages = defineMessages({
   AddInstalledPackageMissing: {
     code: "AL6203",
     severity: "error",
-    message: "`{0}` finished, but '{1}' has no package.json under node_modules.",
-    hint: "If the project uses Yarn Plug'n'Play, set `nodeLinker: node-modules` in .yarnrc.yml: plugins are read from node_modules.",
-    docs: "Published plugins are read from the installed package directory `node_modules/<name>` (issue 3 item 7).",
+    message: "`{0}` finished, but '{1}' has no package.json in the node_modules of the agent root or a folder above it.",
+    hint: "If the project uses Yarn Plug'n'Play, set `nodeLinker: node-modules` in .yarnrc.yml: plugins are read from node_modules. In a workspace, the agent folder's package.json needs a `name` (and the root's `workspaces` must list the folder) for the package manager to install into it.",
+    docs: "Published plugins are read from the installed package directory `node_modules/<name>`, found from the agent root upwards as Node finds it (issue 3 item 7; in a workspace the package manager hoists it to the root's node_modules, new-user trial 119).",
   },
   // AL6204 (add's own "front matter is not valid YAML") is retired: `add` reports compile's
   // AL1005 and AL1006 for the same faults (helper-73). Never reuse the code.

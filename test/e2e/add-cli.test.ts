@@ -48,6 +48,27 @@ describe("assembly-line add", () => {
     expect(runCli(["add", `file:${tarball}`, alone]).stdout).not.toContain("a project of its own");
   });
 
+  it("in an npm workspace finds the package where npm hoisted it, and names the agent folder's new package.json (new-user trial 119, B1)", () => {
+    const repo = writeTree({
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "package.json": `${JSON.stringify({ name: "team", private: true, workspaces: ["agents/*"] }, null, 2)}\n`,
+      "agents/support/agent.md": AGENT_MD,
+    });
+    const agent = path.join(repo, "agents/support");
+    const run = runCli(["add", `file:${tarball}`, agent]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("Added openui (@assemblyline-agents/openui@1.0.0): capabilities.openui in agent.md, pinned in plugins.lock.");
+    // npm hoisted it to the workspace root; the agent folder's package.json is a named workspace member with the dependency.
+    expect(fs.existsSync(path.join(repo, "node_modules/@assemblyline-agents/openui/package.json"))).toBe(true);
+    expect(fs.existsSync(path.join(agent, "node_modules/@assemblyline-agents/openui"))).toBe(false);
+    const manifest = JSON.parse(fs.readFileSync(path.join(agent, "package.json"), "utf8"));
+    expect(manifest).toMatchObject({ name: "support", private: true, dependencies: { "@assemblyline-agents/openui": expect.stringMatching(/^file:/) } });
+    expect(fs.existsSync(path.join(agent, "package-lock.json"))).toBe(false);
+    expect(run.stdout).toContain("a workspace package: commit it with the workspace root's lockfile, whose install (`npm ci` at the root) installs it.");
+    expect(JSON.parse(fs.readFileSync(path.join(agent, "plugins.lock"), "utf8")).surfaces["."].capabilities.openui.source).toMatchObject({ type: "npm", name: "@assemblyline-agents/openui", version: "1.0.0" });
+    expect(runCli(["compile", agent, "--check"]).status).toBe(0);
+  }, 120_000);
+
   it("adds a packed plugin: agent.md keeps its comments, the lock pins version and integrity, a second add changes nothing", () => {
     const root = writeTree({ "agent.md": AGENT_MD });
     const first = runCli(["add", `file:${tarball}`, root]);
