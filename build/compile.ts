@@ -10,6 +10,7 @@
  * bytes change (`writeLockfileIfChanged`). A failed compile leaves both untouched.
  */
 import { checkWriteTarget } from "../common/confined-write.js";
+import { shellQuote } from "../common/shell-quote.js";
 import { compileTemporaries, removeStaleTemporaries } from "../common/stale-temporaries.js";
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import * as fs from "node:fs";
@@ -392,7 +393,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   }
   saves.run();
   if (reviewed && options.onLockChange) options.onLockChange(reviewOf());
-  const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged, lockBytes());
+  const lockWrite = writeLock(root, previous, lockText, diagnostics, analysed.damaged, lockBytes(), shownRoot(options));
   await removal;
   clock.lap("lock");
   if (!lockWrite) return { ...failed, diagnostics: end() };
@@ -607,7 +608,7 @@ async function checkLock(
  * The lock step's write: atomically, only when the bytes change. Says when a conflicted or
  * damaged lock was recomputed. `undefined` when the write failed (reported).
  */
-function writeLock(root: string, previous: ReadLockfileResult, lockText: string, diagnostics: Diagnostic[], damaged: Diagnostic | undefined, textBytes: Uint8Array): { changed: boolean } | undefined {
+function writeLock(root: string, previous: ReadLockfileResult, lockText: string, diagnostics: Diagnostic[], damaged: Diagnostic | undefined, textBytes: Uint8Array, rootShown: string): { changed: boolean } | undefined {
   const lockPath = path.join(root, LOCKFILE_NAME);
   // `textBytes`: exactly the new text's bytes (compared with the file as it is now, and written).
   const written = writeLockfileIfChanged(lockPath, lockText, { textBytes, ...(previous.kind === "ok" ? { readableBytes: previous.bytes } : {}) });
@@ -615,7 +616,8 @@ function writeLock(root: string, previous: ReadLockfileResult, lockText: string,
     diagnostics.push(written.diagnostic);
     return undefined;
   }
-  if (previous.kind === "conflict") diagnostics.push(createDiagnostic(Diagnostics.LockfileConflictRecomputed, fileStart(lockPath)));
+  // Its `git add` names the lock as typed from where the command runs (new-user trial 119: from the repository's root, `git add plugins.lock` adds nothing).
+  if (previous.kind === "conflict") diagnostics.push(createDiagnostic(Diagnostics.LockfileConflictRecomputed, fileStart(lockPath), [shellQuote(path.join(rootShown, LOCKFILE_NAME))]));
   // (The warning may be gone: the project's rules can turn it off.)
   if (damaged && diagnostics.includes(damaged)) diagnostics.splice(diagnostics.indexOf(damaged), 1, createDiagnostic(Diagnostics.LockfileInvalidRecomputed, fileStart(lockPath), [damaged.message.replace(/^plugins\.lock /, "").replace(/\.$/, "")]));
   return { changed: written.changed };

@@ -32,7 +32,7 @@ export const LockfileMessages = defineMessages({
     severity: "warning",
     message: "plugins.lock contained Git conflict markers; it was recomputed from the agent's inputs.",
     frame: false,
-    hint: "Review the recomputed plugins.lock, then `git add plugins.lock` (Git counts the file as conflicted until it is staged) and commit to finish the merge.",
+    hint: "Review the recomputed plugins.lock, then `git add {0}` (Git counts the file as conflicted until it is staged) and commit to finish the merge.",
     docs: "`compile` resolves a conflicted lock by recomputing it and says that it did (issue 3 item 6).",
   },
   LockfileInvalidJson: {

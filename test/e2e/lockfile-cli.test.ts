@@ -235,6 +235,8 @@ describe("plugins.lock through the CLI", () => {
     const { status, json } = runCliJson(["compile", root]);
     expect(status).toBe(0);
     expect(json.diagnostics.map((d: any) => d.code)).toContain("AL6004");
+    // Its `git add` names the lock as typed from where the command ran (new-user trial 119).
+    expect(json.diagnostics.find((d: any) => d.code === "AL6004").hint).toContain(`\`git add ${path.join(root, "plugins.lock")}\``);
     expect(lockOf(root).toString("utf8")).toBe(clean);
   });
 
