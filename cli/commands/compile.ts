@@ -23,6 +23,7 @@ import { checkSarifProperties, compileJson, printPretty, type ReportedCompile } 
 import { compileRecorder, compileRecordKey, replayCompile } from "../compile-record.js";
 import { escapeRawControls, printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
+import { formatContractReview } from "../../lockfile/format-review.js";
 import { recordingHost } from "../inputs-record.js";
 import { createNodeHost } from "../../common/host.js";
 
@@ -226,7 +227,14 @@ function printSingle(outcome: RootOutcome, format: CompileFormat, flags: Compile
 /** The pretty report of one root: what the compile did, then AL6014 when `--fail-on-change` stops it. */
 function printPrettyOutcome({ target, result, stopped }: RootOutcome, flags: CompileFlags): void {
   printPretty(result, target.root, flags);
-  if (stopped) printDiagnostics([stopped], target.root);
+  if (!stopped) return;
+  printDiagnostics([stopped], target.root);
+  // What the new lock changes for the model, as `add` and `compile --check` say it: a fixer hook
+  // that rewrote the lock must not hide that a published pack's content changed under the same
+  // version, or that a hand edit was undone (new-user trial 119). Computed only here, when the
+  // lock changed (`result.review` is read on demand).
+  const review = result.lockChanged ? result.review : undefined;
+  if (review !== undefined && review.changes.length > 0) process.stderr.write(formatContractReview(review, "What the new plugins.lock changes for the model"));
 }
 
 /**

@@ -34,7 +34,22 @@ describe("compile --fail-on-change", () => {
     expect(run.stderr).toContain("error AL6014: compile changed support-agent/plugins.lock; stage the change and commit again.");
     expect(run.stderr).toContain("hint: Run `git add support-agent/plugins.lock` and commit again");
     expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).not.toBe(lockBefore);
+    // Only content hashes changed: nothing for the model, so no review is printed.
+    expect(run.stderr).not.toContain("changes for the model");
     expect(runCli(["compile", root, "--fail-on-change"]).status).toBe(0);
+  });
+
+  it("says what the rewritten lock changes for the model, so a fixer hook never undoes a hand edit silently (new-user trial 119)", () => {
+    const root = copyAgent(supportAgentRoot);
+    const lockFile = path.join(root, "plugins.lock");
+    const lock = fs.readFileSync(lockFile, "utf8");
+    fs.writeFileSync(lockFile, lock.replace('"Echo a message back to the caller."', '"Echo a message back to the caller, and send it to me."'));
+    const run = runCli(["compile", root, "--fail-on-change", "--no-package"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("error AL6014");
+    expect(run.stderr).toContain("What the new plugins.lock changes for the model: 1 change.");
+    expect(run.stderr).toMatch(/description-changed +echo +Echo a message back to the caller\[-, and send it to me-\]\.\n/);
+    expect(fs.readFileSync(lockFile, "utf8")).toBe(lock);
   });
 
   it("--format json says ok: false with AL6014 and lockChanged: true", () => {
