@@ -2,6 +2,7 @@
  * Machine formats over the same diagnostic data: JSON (DESIGN §7's Diagnostic shape),
  * SARIF 2.1.0 (code scanning) and GitHub Actions workflow commands (annotations in PRs).
  */
+import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { isFolderFile, type SourceLocation } from "../common/positions.js";
 import { allDiagnosticMessages } from "./catalog/index.js";
@@ -35,7 +36,9 @@ const SARIF_LEVEL: Record<Severity, string> = { error: "error", warning: "warnin
 function underBase(base: string, file: string): string {
   if (base === "" || base === ".") return file;
   const joined = `${base.replace(/\\/g, "/").replace(/\/$/, "")}/${file}`;
-  return joined.replace(/\/\.$/, "");
+  // `..` steps out of the root to a file of the repository (a workspace's plugin package,
+  // resolved to its folder): GitHub and SARIF viewers want the plain repository path.
+  return path.posix.normalize(joined).replace(/\/\.$/, "");
 }
 
 /** The SARIF `uriBaseId` every location is relative to: the folder the tool ran in (the repository root in CI). */

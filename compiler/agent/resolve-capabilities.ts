@@ -55,8 +55,18 @@ export function resolveCapabilities(host: CompilerHost, agent: AgentModel, optio
   const capabilities: ResolvedCapability[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const surface of agent.surfaces) {
+    // The first key of a surface that selected each published package (new-user trial 119).
+    const firstKeyOf = new Map<string, string>();
     for (const request of surface.capabilities) {
       const source = resolveOne(host, surface, request, options, diagnostics, agent.root);
+      if (source?.type === "npm") {
+        const first = firstKeyOf.get(source.name);
+        if (first !== undefined) {
+          diagnostics.push(createDiagnostic(Diagnostics.CapabilityPackageSelectedTwice, request.location, [request.key, first, source.name], { path: ["capabilities", request.key] }));
+          continue;
+        }
+        firstKeyOf.set(source.name, request.key);
+      }
       if (source) capabilities.push({ surfaceId: surface.id, request, source });
     }
     // When agent.md itself is broken, what it selects is unknown: do not call folders unselected.
@@ -161,7 +171,12 @@ function declaredDependency(host: CompilerHost, installedDir: string | undefined
 
 /**
  * Finds `node_modules/<name>` from `fromDir` upwards, as Node's resolver does.
- * @returns the package directory (symlinks kept as written) and its package.json `version`.
+ * @returns the package directory and its package.json `version`. The directory is the link's
+ *   target when `node_modules/<name>` is a link to a folder outside every `node_modules` (a
+ *   workspace's own package, `npm link`): its files are the repository's, and diagnostics,
+ *   GitHub annotations and source maps name them where the user edits them (new-user trial 119:
+ *   `node_modules/@team/shared-tools/…` is not in the checkout GitHub shows). Other links (pnpm's
+ *   store under `node_modules/.pnpm`) are kept as written.
  */
 export function findInstalledPackage(host: CompilerHost, fromDir: string, name: string): { dir: string; version: string | undefined } | undefined {
   let dir = fromDir;
@@ -176,12 +191,21 @@ export function findInstalledPackage(host: CompilerHost, fromDir: string, name: 
       } catch {
         version = undefined;
       }
-      return { dir: candidate, version };
+      return { dir: sourceFolder(host, candidate), version };
     }
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
+}
+
+/** `dir`, or the folder a link there leads to when that folder is outside every `node_modules` ({@link findInstalledPackage}). */
+function sourceFolder(host: CompilerHost, dir: string): string {
+  const real = host.realpath(dir);
+  const parent = host.realpath(path.dirname(dir));
+  // Not a link itself (a folder above it may be one, as the agent root's may: kept as given).
+  if (real === undefined || parent === undefined || real === path.join(parent, path.basename(dir))) return dir;
+  return real.split(path.sep).includes("node_modules") ? dir : real;
 }
 
 /**

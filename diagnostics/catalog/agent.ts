@@ -145,6 +145,13 @@ export const AgentMessages = defineMessages({
     hint: "Use the published name, e.g. '@assemblyline-agents/openui'.",
     docs: "The 'package' field names an installed npm package.",
   },
+  CapabilityPackageSelectedTwice: {
+    code: "AL1031",
+    severity: "error",
+    message: "Capability '{0}' selects the package '{2}', which capability '{1}' of this surface selects already.",
+    hint: "Select '{2}' once on this surface: remove '{0}', or move its config into '{1}'. To run it with another config, use it from another agent or subagent.",
+    docs: "Tool names are model-facing and unique within a surface's snapshot (AL4012; seed: \"The key in the plugin entry is the model-facing tool name\"), and a package's tools carry their names with them, so selecting one package under two keys would declare every tool twice (AL4012, reported in the package's own files, which the user cannot change: new-user trial 119). The second key is reported where agent.md selects it, and left out; the first is kept.",
+  },
   CapabilityPackageManifestInvalid: {
     code: "AL1023",
     severity: "error",

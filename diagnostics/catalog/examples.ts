@@ -35,6 +35,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL1026: "agent.md is empty: it has neither front matter nor instructions.",
   AL1027: "agent.md has the unknown front matter field 'capabilites', which is close to 'capabilities'.",
   AL1028: "This surface selects no capabilities, but plugins/ holds plugins/p/: none of them is part of it.",
+  AL1031: "Capability 'kb' selects the package '@team/shared-tools', which capability 'shared-tools' of this surface selects already.",
   AL1029: "plugins/hello/plugin.json names the plugin 'other', but its folder and capability key are 'hello'.",
   AL1030: "The first line '----' is not the front matter's opening '---', so the front matter below it is not read and this surface would select no capabilities.",
   AL1040: "'skills' is a file, not a folder, so this surface has no skills of its own.",

@@ -69,6 +69,38 @@ describe("assembly-line add", () => {
     expect(runCli(["compile", agent, "--check"]).status).toBe(0);
   }, 120_000);
 
+  it("reports a workspace's own plugin package at its folder in the repository, not at the node_modules link npm made (new-user trial 119, C4)", () => {
+    const repo = writeTree({
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "package.json": `${JSON.stringify({ name: "team", private: true, workspaces: ["agents/*", "packages/*"] }, null, 2)}\n`,
+      "agents/support/agent.md": AGENT_MD,
+    });
+    fs.cpSync(pack, path.join(repo, "packages/openui"), { recursive: true });
+    const entry = path.join(repo, "packages/openui/ai.assemblyline/index.ts");
+    fs.writeFileSync(entry, fs.readFileSync(entry, "utf8").replace('      description: "Render rows', '      descripton: "Render rows'));
+    // What npm install does for a workspace package: a link in the root's node_modules.
+    fs.mkdirSync(path.join(repo, "node_modules/@assemblyline-agents"), { recursive: true });
+    fs.symlinkSync("../../packages/openui", path.join(repo, "node_modules/@assemblyline-agents/openui"));
+    fs.writeFileSync(path.join(repo, "agents/support/agent.md"), AGENT_MD.replace("  openui:\n", '  openui:\n    package: "@assemblyline-agents/openui"\n'));
+    const line = fs.readFileSync(entry, "utf8").split("\n").findIndex((l) => l.includes("descripton:")) + 1;
+    const github = runCli(["compile", "agents/support", "--check", "--format", "github"], { cwd: repo });
+    expect(github.status).toBe(1);
+    expect(github.stdout).toContain(`::error file=packages/openui/ai.assemblyline/index.ts,line=${line},col=7,`);
+    expect(github.stdout).not.toContain("node_modules/");
+    const pretty = runCli(["compile", "agents/support", "--check"], { cwd: repo });
+    expect(pretty.stderr).toContain(`packages/openui/ai.assemblyline/index.ts:${line}:7 - error AL4001`);
+
+    // The same package selected under a second key of the surface: reported where agent.md selects it, not as AL4012 in the package's files (C7).
+    fs.writeFileSync(entry, fs.readFileSync(entry, "utf8").replace("descripton:", "description:"));
+    fs.writeFileSync(path.join(repo, "agents/support/agent.md"), AGENT_MD.replace("  openui:\n", '  openui:\n    package: "@assemblyline-agents/openui"\n').replace("---\n\nBe helpful.", '  cards:\n    package: "@assemblyline-agents/openui"\n---\n\nBe helpful.'));
+    const twice = runCliJson(["compile", "agents/support", "--check"], { cwd: repo });
+    expect(twice.status).toBe(1);
+    const cardsLine = fs.readFileSync(path.join(repo, "agents/support/agent.md"), "utf8").split("\n").indexOf("  cards:") + 1;
+    // (AL6013: --check with errors compares no lock.)
+    expect(twice.json.diagnostics.map((d: any) => [d.code, d.file, d.line, d.path])).toEqual([["AL1031", "agent.md", cardsLine, "capabilities.cards"], ["AL6013", "plugins.lock", 1, undefined]]);
+    expect(twice.json.diagnostics[0].message).toBe("Capability 'cards' selects the package '@assemblyline-agents/openui', which capability 'openui' of this surface selects already.");
+  }, 60_000);
+
   it("adds a packed plugin: agent.md keeps its comments, the lock pins version and integrity, a second add changes nothing", () => {
     const root = writeTree({ "agent.md": AGENT_MD });
     const first = runCli(["add", `file:${tarball}`, root]);
