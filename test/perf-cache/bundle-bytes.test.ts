@@ -180,6 +180,20 @@ describe("the bundles' bytes in bundles-bytes.bin", () => {
     expect(verified(root)).toEqual([...NAMES].sort());
   });
 
+  it("reads a bundle whose bytes a torn append cut short as a miss, built in the batch", async () => {
+    const root = await compiledAgent();
+    const bytesFile = path.join(root, BUNDLE_BYTES_FILE);
+    // The last bundle's bytes lose their end, as after a crash during an append.
+    fs.truncateSync(bytesFile, fs.statSync(bytesFile).size - 5);
+    fs.rmSync(artifactDir(root), { recursive: true });
+    const { built, bundler } = countingBundler();
+    expect((await compileAgent({ root, bundler })).ok).toBe(true);
+    // Only the bundle cut short goes to esbuild; the others' bytes verify and are used.
+    expect(built.length).toBe(1);
+    expect(outputsOf(root)).toEqual(await coldOutputs(root));
+    expect(verified(root)).toEqual([...NAMES].sort());
+  });
+
   it("never reads or writes through a link: an outside file stays as it was", async () => {
     const root = await compiledAgent();
     const bytesFile = path.join(root, BUNDLE_BYTES_FILE);
