@@ -35,6 +35,7 @@ import { LOCKFILE_NAME, type Lockfile } from "../contract/lockfile-types.js";
 import { writeLockfileIfChanged } from "../lockfile/write-lockfile.js";
 import type { BuildFunction, PackagingResult } from "../packaging/bundle-tools.js";
 import type { BundleCacheOptions } from "../packaging/bundle-cache.js";
+import type { BundleBytes } from "../packaging/bundle-bytes.js";
 import { toolBundleKey } from "../packaging/plan-bundles.js";
 import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { checkRoot, emptyAnalysis } from "./check-root.js";
@@ -187,8 +188,10 @@ export interface CompileResult {
    * Artifact-relative POSIX path → bytes of every file the artifact holds after this compile
    * (`manifest.json`, bundles, copied skills), when it succeeded with packaging (for the compile
    * record, `cli/compile-record.ts`, which checks later that the artifact on disk is still this one).
+   * A reused bundle's bytes are a `DeferredBundle` (`packaging/bundle-bytes.ts`): read only where
+   * its file was written or compared.
    */
-  readonly artifactFiles?: ReadonlyMap<string, Uint8Array>;
+  readonly artifactFiles?: ReadonlyMap<string, BundleBytes>;
   /**
    * Of {@link artifactFiles}, the stat signatures of those this compile found unchanged by the
    * signature `knownArtifactFiles` gave and left untouched (`EmittedArtifact.signatures`,
@@ -369,7 +372,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   }
   let artifactChanged = false;
   let removal: Promise<void> = Promise.resolve();
-  let artifactFiles: ReadonlyMap<string, Uint8Array> | undefined;
+  let artifactFiles: ReadonlyMap<string, BundleBytes> | undefined;
   let artifactSignatures: ReadonlyMap<string, string> | undefined;
   if (packaged) {
     const outDir = options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR);

@@ -13,6 +13,7 @@ import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeRefusalDiagnostic } from "../diagnostics/write-refusal.js";
 import type { PackagingResult } from "../packaging/bundle-tools.js";
+import { bundleSize, bytesOfBundle, type BundleBytes } from "../packaging/bundle-bytes.js";
 import { signatureOfStats } from "../common/file-stats-hash.js";
 import { identityOfStats, type FileIdentity } from "../packaging/artifact-spare.js";
 import type { ArtifactWriteOptions } from "../packaging/write-artifact.js";
@@ -37,8 +38,12 @@ export function packagingTools(analysis: AgentAnalysis) {
 export interface EmittedArtifact {
   /** True when the artifact was written (it differed from what `outDir` held). */
   readonly changed: boolean;
-  /** Artifact-relative POSIX path → bytes of every file of the artifact (manifest, bundles, copied skills). */
-  readonly files: ReadonlyMap<string, Uint8Array>;
+  /**
+   * Artifact-relative POSIX path → bytes of every file of the artifact (manifest, bundles, copied
+   * skills); a reused bundle's as a `DeferredBundle` (`packaging/bundle-bytes.ts`), whose bytes
+   * were read only if its file was written or compared.
+   */
+  readonly files: ReadonlyMap<string, BundleBytes>;
   /**
    * Artifact-relative POSIX path → stat signature (`common/file-stats-hash.ts`) of the files this
    * compile found unchanged by the signature the compile record gave (`known`, {@link knownSame})
@@ -103,10 +108,10 @@ export async function emitArtifact(
   // The copied SKILL.md files count too: a surface's own skill can change without changing the
   // lock (and so the manifest), and load_skill must then serve the new text.
   const integrities = new Map([...packaged.toolBundles.values()].map((tool) => [tool.bundle, tool.integrity]));
-  const compared = compareArtifact(outDir, manifestBytes, new Map([...packaged.bundles, ...extra]), known && { files: known, integrities });
-  const files = new Map<string, Uint8Array>([[MANIFEST_FILE, manifestBytes], ...packaged.bundles, ...extra]);
-  if (compared.current) return { changed: false, files, signatures: compared.signatures, removal: Promise.resolve() };
+  const files = new Map<string, BundleBytes>([[MANIFEST_FILE, manifestBytes], ...packaged.bundles, ...extra]);
   try {
+    const compared = await compareArtifact(outDir, manifestBytes, new Map<string, BundleBytes>([...packaged.bundles, ...extra]), known && { files: known, integrities });
+    if (compared.current) return { changed: false, files, signatures: compared.signatures, removal: Promise.resolve() };
     const { removal, untouched } = await writeArtifact(outDir, packaged.bundles, manifest, extra, root, compared.unchanged, writeOptions);
     const signatures = new Map<string, string>();
     for (const [relative, signature] of compared.signatures) if (untouched.has(relative)) signatures.set(relative, signature);
@@ -126,24 +131,26 @@ export async function emitArtifact(
  * artifact-relative path → bytes): `current` when it holds exactly them, and the files whose
  * bytes are already there, each with the identity of the file holding them (the artifact writer
  * links those instead of writing them again, or keeps them in its spare when they are the same
- * file), and of those the stat signatures of the ones found by {@link knownSame}.
+ * file), and of those the stat signatures of the ones found by {@link knownSame}. A reused
+ * bundle's bytes are read (and verified, `DeferredBundle.load`) only for a file that
+ * {@link knownSame} does not vouch for and whose size is its own; rejects when they cannot be had.
  */
-function compareArtifact(
+async function compareArtifact(
   outDir: string,
   manifestBytes: Uint8Array,
-  files: ReadonlyMap<string, Uint8Array>,
+  files: ReadonlyMap<string, BundleBytes>,
   known?: { readonly files: KnownArtifactFiles; readonly integrities: ReadonlyMap<string, string> },
-): { current: boolean; unchanged: Map<string, FileIdentity>; signatures: Map<string, string> } {
+): Promise<{ current: boolean; unchanged: Map<string, FileIdentity>; signatures: Map<string, string> }> {
   const unchanged = new Map<string, FileIdentity>();
   const signatures = new Map<string, string>();
-  const manifest = sameBytes(path.join(outDir, MANIFEST_FILE), manifestBytes);
+  const manifest = await sameBytes(path.join(outDir, MANIFEST_FILE), manifestBytes);
   let current = manifest !== undefined;
   if (!current && !fs.existsSync(path.join(outDir, MANIFEST_FILE))) return { current: false, unchanged, signatures };
   for (const [relative, bytes] of files) {
     const file = path.join(outDir, relative);
     const vouched = knownSame(file, known?.integrities.get(relative), known?.files);
     if (vouched !== undefined) signatures.set(relative, vouched.signature);
-    const identity = vouched?.identity ?? sameBytes(file, bytes);
+    const identity = vouched?.identity ?? (await sameBytes(file, bytes));
     if (identity !== undefined) unchanged.set(relative, identity);
     else current = false;
   }
@@ -169,13 +176,23 @@ function knownSame(file: string, integrity: string | undefined, known: KnownArti
   }
 }
 
-/** The file's identity when `file` is a regular file (never a link) holding exactly `bytes`; `undefined` otherwise. */
-function sameBytes(file: string, bytes: Uint8Array): FileIdentity | undefined {
+/**
+ * The file's identity when `file` is a regular file (never a link) holding exactly `bytes`;
+ * `undefined` otherwise. A reused bundle's bytes are read only when the file's size is theirs;
+ * rejects when they cannot be had (`DeferredBundle.load`).
+ */
+async function sameBytes(file: string, bytes: BundleBytes): Promise<FileIdentity | undefined> {
+  let stat;
   try {
     // lstat first: a link in the old artifact is never reused (nor followed).
-    const stat = fs.lstatSync(file, { bigint: true });
-    if (!stat.isFile() || stat.size !== BigInt(bytes.length)) return undefined;
-    return fileHolds(file, bytes) ? identityOfStats(stat) : undefined;
+    stat = fs.lstatSync(file, { bigint: true });
+  } catch {
+    return undefined;
+  }
+  if (!stat.isFile() || stat.size !== BigInt(bundleSize(bytes))) return undefined;
+  const held = await bytesOfBundle(bytes);
+  try {
+    return fileHolds(file, held) ? identityOfStats(stat) : undefined;
   } catch {
     return undefined;
   }

@@ -41,6 +41,7 @@ import { signatureOfStats, statSignature } from "../common/file-stats-hash.js";
 import type { KnownArtifactFiles } from "../build/compile.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { bundleIntegrity } from "../packaging/integrity.js";
+import { bundleSize, bytesInMemory, integrityOfBundle, type BundleBytes } from "../packaging/bundle-bytes.js";
 import { summaryCounts } from "./compile-report.js";
 import { BUDGET_TOKENS_CACHE_FILE } from "../build/token-count-cache.js";
 import { bytesAnswer, listAnswer, probeHolds, RACY_MARGIN_MS, toolchainIdentity, type Probe, type RecordingHost } from "./inputs-record.js";
@@ -308,7 +309,7 @@ function buildRecord(root: string, recording: RecordingHost, inputs: ReadonlySet
 function artifactEntries(
   root: string,
   outDir: string,
-  files: ReadonlyMap<string, Uint8Array> | undefined,
+  files: ReadonlyMap<string, BundleBytes> | undefined,
   integrities: ReadonlyMap<string, string> | undefined,
   started: bigint | undefined,
   signatures: ReadonlyMap<string, string> = new Map(),
@@ -330,13 +331,18 @@ function artifactEntries(
       continue;
     }
     const stat = fs.lstatSync(file, { bigint: true });
-    if (!stat.isFile() || stat.size !== BigInt(bytes.byteLength)) return undefined;
+    if (!stat.isFile() || stat.size !== BigInt(bundleSize(bytes))) return undefined;
     // Compared a chunk at a time (`fileHolds`), not read whole: the manifest is 2.5 MB on the
     // benchmark agent, written again after every change (docs/performance.md, "Fifteenth round").
-    if (stat.mtimeNs >= started && !fileHolds(file, bytes)) return undefined;
+    // A file the compile wrote has its bytes in memory (a reused bundle's were read, and
+    // verified, to write it); one whose bytes are not is not vouched for.
+    if (stat.mtimeNs >= started) {
+      const held = bytesInMemory(bytes);
+      if (held === undefined || !fileHolds(file, held)) return undefined;
+    }
     const settled = stamp !== undefined && stat.mtimeNs < stamp && stat.ctimeNs < stamp;
     // `emitArtifact` compares it with `statSignature` of the file: one format (common/file-stats-hash.ts).
-    entries.push([file, integrity ?? bundleIntegrity(bytes), settled ? signatureOfStats(stat) : null]);
+    entries.push([file, integrity ?? integrityOfBundle(bytes), settled ? signatureOfStats(stat) : null]);
   }
   return entries;
 }

@@ -53,14 +53,14 @@ export function removeStaleTemporaries(places: readonly TemporaryPatterns[], max
  * `outDir`: write-file-atomic's `plugins.lock.<n>` and `writeFileConfined`'s
  * `plugins.lock.<pid>-<hex>.tmp` in the root; the artifact swap's `.<out>.old-<uuid>` and
  * `.<out>.tmp-<random>` (with the spare a compile claimed into it, `packaging/artifact-spare.ts`)
- * beside `outDir`; the analysis and bundle caches' `analysis.bin.*.tmp`, `analysis-entries.bin.*.tmp`, `bundles.bin.*.tmp`, `bundles.stamp.*.tmp`, and `--watch`'s `watch.stamp.*.tmp`.
+ * beside `outDir`; the analysis and bundle caches' `analysis.bin.*.tmp`, `analysis-entries.bin.*.tmp`, `bundles.bin.*.tmp`, `bundles-bytes.bin.*.tmp`, `bundles.stamp.*.tmp`, and `--watch`'s `watch.stamp.*.tmp`.
  */
 export function compileTemporaries(root: string, outDir: string): TemporaryPatterns[] {
   const out = escape(path.basename(outDir));
   return [
     { dir: root, patterns: [/^plugins\.lock\.\d{1,10}$/, /^plugins\.lock\.\d+-[0-9a-f]{8}\.tmp$/] },
     { dir: path.dirname(outDir), patterns: [new RegExp(`^\\.${out}\\.old-[0-9a-f-]{36}$`), new RegExp(`^\\.${out}\\.tmp-[A-Za-z0-9]{6}$`)] },
-    { dir: path.join(root, ".assemblyline", "cache"), patterns: [/^analysis\.bin\.[0-9a-f-]{36}\.tmp$/, /^analysis(?:-entries)?\.bin\.\d+-[0-9a-f]{8}\.tmp$/, /^(?:bundles\.(?:bin|stamp)|watch\.stamp)\.\d+-[0-9a-f]{8}\.tmp$/] },
+    { dir: path.join(root, ".assemblyline", "cache"), patterns: [/^analysis\.bin\.[0-9a-f-]{36}\.tmp$/, /^analysis(?:-entries)?\.bin\.\d+-[0-9a-f]{8}\.tmp$/, /^(?:bundles(?:-bytes)?\.bin|bundles\.stamp|watch\.stamp)\.\d+-[0-9a-f]{8}\.tmp$/] },
   ];
 }
 

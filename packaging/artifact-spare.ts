@@ -106,7 +106,7 @@ export interface FittedSpare {
  * Rejects with the file system's error when a removal fails (the caller then writes a fresh
  * folder instead).
  */
-export async function fitSpare(staging: string, files: readonly (readonly [string, Uint8Array])[], unchanged: ReadonlyMap<string, FileIdentity>): Promise<FittedSpare> {
+export async function fitSpare(staging: string, files: readonly (readonly [string, unknown])[], unchanged: ReadonlyMap<string, FileIdentity>): Promise<FittedSpare> {
   const needed = new Set<string>();
   for (const [file] of files) {
     for (let folder = path.posix.dirname(file); folder !== "." && !needed.has(folder); folder = path.posix.dirname(folder)) needed.add(folder);

@@ -19,7 +19,10 @@
  *
  * Safe by construction: the file starts with a magic line, then segments each with a SHA-256
  * of its payload; a truncated (a torn append included), corrupt or foreign file is ignored (the
- * compile is then cold), and every reused bundle's bytes are checked against their stored SRI.
+ * compile is then cold). The bundles' bytes are in a file of their own (`./bundle-bytes.ts`,
+ * `bundles-bytes.bin`), named from here by offset and length beside the SRI recorded at the
+ * build: a reused bundle's bytes are read only when a bundle file must be written or compared,
+ * and used only when their SHA-512 is that SRI (verified at use; else the bundle is built again).
  * Saving appends the bundles a compile rebuilt (and the names it dropped) to the file it read,
  * or writes a temporary file and renames it (`writeFileConfined`) when the appended segments
  * outgrow half of the whole; never through a link out of the agent root. What a reader gets is
@@ -39,6 +42,9 @@ import { packageRoot } from "../common/package-root.js";
 import { appendSealedSegment, readSealedLog, writeSealedLog, type SealedLogIdentity } from "../common/sealed-file.js";
 import { listFilesRecursively } from "../common/list-files.js";
 import type { DirectoryEntry } from "../common/host.js";
+import { RecordFile } from "../common/record-file.js";
+import { BUNDLE_BYTES_FILE, BUNDLE_BYTES_MAGIC, isBytesRef, type BytesRef } from "./bundle-bytes.js";
+import { bundleIntegrity } from "./integrity.js";
 
 /** Where the cache lives, relative to the agent root. */
 export const BUNDLE_CACHE_FILE = path.join(".assemblyline", "cache", "bundles.bin");
@@ -51,7 +57,8 @@ export const BUNDLE_CACHE_FILE = path.join(".assemblyline", "cache", "bundles.bi
  * when the appended segments outgrow half of the full state or number {@link MAX_BUNDLE_SEGMENTS}.
  */
 // 3: sealed-log segments keep their typed arrays' bytes after the structure (`common/sealed-file.ts`).
-export const BUNDLE_CACHE_MAGIC = Buffer.from("assembly-line bundle cache 3\n", "utf8");
+// 4: the bundles' bytes in `bundles-bytes.bin`, named by offset and length (`./bundle-bytes.ts`).
+export const BUNDLE_CACHE_MAGIC = Buffer.from("assembly-line bundle cache 4\n", "utf8");
 
 /** Appended segments after which the next save writes the whole cache anew. */
 export const MAX_BUNDLE_SEGMENTS = 64;
@@ -60,7 +67,12 @@ export const MAX_BUNDLE_SEGMENTS = 64;
 interface StoredBundle {
   /** SHA-256 of the build key (options, toolchain, core, name, definition). */
   readonly key: string;
-  readonly bytes: Uint8Array;
+  /**
+   * The bundle's bytes: where they are in `bundles-bytes.bin`, or the bytes themselves (a
+   * bundle just built, or one whose bytes could not be written to that file).
+   */
+  readonly bytes: Uint8Array | BytesRef;
+  /** SRI (`sha512-…`) of the bytes, recorded when the bundle was built: what a use verifies them against. */
   readonly integrity: string;
   /**
    * esbuild's input keys of the entry's import graph (root-relative, maybe `namespace:path`)
@@ -76,6 +88,8 @@ interface StoredBundle {
 interface Payload {
   readonly toolchain: string;
   readonly bundles: readonly (readonly [string, StoredBundle])[];
+  /** Size of `bundles-bytes.bin` when this state was written whole (0: none); appends are measured from it. */
+  readonly bytesSize?: number;
 }
 
 /** An appended segment: the bundles one compile stored anew, and the names it no longer used. */
@@ -93,11 +107,18 @@ interface LoadedBundles {
   /** Length of the file's first segment (magic and full state), and its number of segments. */
   readonly baseSize: number;
   readonly segments: number;
+  /** `Payload.bytesSize` of the first segment. */
+  readonly bytesSize: number;
 }
 
-/** A reused bundle: its bytes, SRI, input keys (for `assembly-line inputs`) and warnings. */
+/**
+ * A reused bundle: its SRI as recorded, its byte length, a reader of its stored bytes (unverified:
+ * `./bundle-bytes.ts`'s `DeferredBundle` checks them against the SRI at use), input keys (for
+ * `assembly-line inputs`) and warnings.
+ */
 export interface CachedBundle {
-  readonly bytes: Uint8Array;
+  readonly size: number;
+  readonly read: () => Uint8Array | undefined;
   readonly integrity: string;
   readonly inputs: readonly string[];
   readonly warnings: readonly Message[];
@@ -132,6 +153,8 @@ export class BundleCache {
   readonly #file: string;
   readonly #toolchain: string;
   readonly #stored: ReadonlyMap<string, StoredBundle>;
+  /** `bundles-bytes.bin`, read a bundle at a time. */
+  readonly #bytesFile: RecordFile;
   readonly #used = new Map<string, StoredBundle>();
   #changed: boolean;
   readonly #readOnly: boolean;
@@ -162,9 +185,10 @@ export class BundleCache {
     this.#root = root;
     this.#file = file;
     this.#toolchain = toolchain;
-    this.#stored = loaded?.bundles ?? new Map();
-    this.#loaded = loaded && { identity: loaded.identity, baseSize: loaded.baseSize, segments: loaded.segments };
-    this.#changed = loaded === undefined;
+    this.#bytesFile = new RecordFile(root, path.join(root, BUNDLE_BYTES_FILE), BUNDLE_BYTES_MAGIC);
+    this.#stored = loaded ? this.#withBytesThere(loaded.bundles) : new Map();
+    this.#loaded = loaded && { identity: loaded.identity, baseSize: loaded.baseSize, segments: loaded.segments, bytesSize: loaded.bytesSize };
+    this.#changed = loaded === undefined || this.#stored.size !== loaded.bundles.size;
   }
 
   /**
@@ -178,6 +202,24 @@ export class BundleCache {
     for (const [known, hash] of options.knownContent ?? []) cache.#hashes.set(known, hash);
     cache.#knownListing = options.knownListing;
     return cache;
+  }
+
+  /**
+   * `bundles` without those whose bytes the bytes file cannot hold: when it is missing, of
+   * another format, a link, or ends before them, they are misses (built again with the others,
+   * in the same batches) rather than rebuilt one by one when their bytes are asked for.
+   */
+  #withBytesThere(bundles: ReadonlyMap<string, StoredBundle>): ReadonlyMap<string, StoredBundle> {
+    let size: number | undefined | null = null;
+    const kept = new Map<string, StoredBundle>();
+    for (const [name, bundle] of bundles) {
+      if (!(bundle.bytes instanceof Uint8Array)) {
+        if (size === null) size = this.#bytesFile.formatSize();
+        if (size === undefined || bundle.bytes.at + bundle.bytes.length > size) continue;
+      }
+      kept.set(name, bundle);
+    }
+    return kept;
   }
 
   /** The toolchain identity this cache is keyed by (part of every build key). */
@@ -201,7 +243,21 @@ export class BundleCache {
     for (const [fact, hash] of stored.facts) if (this.#fact(fact) !== hash) return undefined;
     this.#used.set(name, stored);
     this.stats.reused++;
-    return { bytes: stored.bytes, integrity: stored.integrity, inputs: stored.inputs.map(([input]) => input), warnings: stored.warnings };
+    const bytes = stored.bytes;
+    const read = bytes instanceof Uint8Array ? () => bytes : () => this.#bytesFile.range(bytes.at, bytes.length);
+    return { size: bytes instanceof Uint8Array ? bytes.byteLength : bytes.length, read, integrity: stored.integrity, inputs: stored.inputs.map(([input]) => input), warnings: stored.warnings };
+  }
+
+  /**
+   * Keeps `bytes` as the bytes of the reused bundle `name`, built again because its stored
+   * bytes did not verify (`./bundle-bytes.ts`, `DeferredBundle`); the caller has checked that
+   * they have the recorded SRI. The next {@link save} stores them: the cache repairs itself.
+   */
+  repair(name: string, bytes: Uint8Array): void {
+    const used = this.#used.get(name);
+    if (used === undefined || this.#readOnly || bundleIntegrity(bytes) !== used.integrity) return;
+    this.#used.set(name, { ...used, bytes });
+    this.#changed = true;
   }
 
   /**
@@ -314,20 +370,73 @@ export class BundleCache {
         this.#refusal = undefined;
         return false;
       }
-      // Appended while the appended segments stay under half of the full state; the whole cache otherwise.
-      const size = changed.reduce((sum, [name, bundle]) => sum + name.length + bundle.bytes.byteLength + 64 * (bundle.inputs.length + bundle.facts.length), 0);
-      if (loaded.identity.size - loaded.baseSize + size <= loaded.baseSize / 2) {
-        const segment: Changes = { toolchain: this.#toolchain, changes: true, bundles: changed, removed };
+      // Appended while the appended segments (and the bytes appended to the bytes file) stay under
+      // half of the full state (with its bytes file); the whole cache otherwise.
+      const size = changed.reduce((sum, [name, bundle]) => sum + name.length + bytesLength(bundle.bytes) + 64 * (bundle.inputs.length + bundle.facts.length), 0);
+      const bytesGrowth = Math.max(0, (this.#bytesFile.size() ?? loaded.bytesSize) - loaded.bytesSize);
+      if (loaded.identity.size - loaded.baseSize + bytesGrowth + size <= (loaded.baseSize + loaded.bytesSize) / 2) {
+        const segment: Changes = { toolchain: this.#toolchain, changes: true, bundles: this.#appendBytes(changed), removed };
         const appended = appendSealedSegment(this.#root, this.#file, loaded.identity, segment);
         this.#refusal = appended.refusal;
         if (appended.appended) return true;
         if (appended.refusal) return false;
       }
     }
-    const payload: Payload = { toolchain: this.#toolchain, bundles: [...this.#used].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) };
+    const bytes = this.#writeBytes();
+    const payload: Payload = { toolchain: this.#toolchain, bundles: [...this.#used].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)), bytesSize: bytes.size };
     const result = writeSealedLog(this.#root, this.#file, BUNDLE_CACHE_MAGIC, payload);
-    this.#refusal = result.refusal;
+    this.#refusal = result.refusal ?? bytes.refusal;
     return result.written;
+  }
+
+  /**
+   * `changed` with its bundles' bytes appended to the bytes file and named by their offsets;
+   * as it is when the append does not happen (no bytes file, refused, failed): the bytes then
+   * stay in `bundles.bin`, which is as correct, only larger.
+   */
+  #appendBytes(changed: readonly (readonly [string, StoredBundle])[]): (readonly [string, StoredBundle])[] {
+    const moved = changed.filter((pair): pair is readonly [string, StoredBundle & { bytes: Uint8Array }] => pair[1].bytes instanceof Uint8Array);
+    if (moved.length === 0) return [...changed];
+    const { at } = this.#bytesFile.append(moved.map(([, bundle]) => bundle.bytes));
+    if (at === undefined) return [...changed];
+    const refOf = new Map(moved.map(([name, bundle], i) => [name, { at: at[i]!, length: bundle.bytes.byteLength }]));
+    return changed.map(([name, bundle]) => {
+      const ref = refOf.get(name);
+      return ref === undefined ? ([name, bundle] as const) : ([name, { ...bundle, bytes: ref }] as const);
+    });
+  }
+
+  /**
+   * Writes the bytes of the bundles this compile used to a new bytes file and names them in
+   * {@link #used} by their offsets. Bytes named by offset are taken from the old file only when
+   * their SHA-512 is the recorded SRI (nothing damaged is carried over); a bundle whose bytes are
+   * gone is dropped (a miss next time). When the file is not written, the bytes stay in
+   * `bundles.bin` itself. Returns the new file's size (0 when there is none) and a refusal.
+   */
+  #writeBytes(): { readonly size: number; readonly refusal?: WriteRefusal } {
+    const names: string[] = [];
+    const records: Uint8Array[] = [];
+    for (const [name, bundle] of this.#used) {
+      let bytes: Uint8Array | undefined;
+      if (bundle.bytes instanceof Uint8Array) bytes = bundle.bytes;
+      else {
+        this.#bytesFile.readAll();
+        bytes = this.#bytesFile.range(bundle.bytes.at, bundle.bytes.length);
+        if (bytes !== undefined && bundleIntegrity(bytes) !== bundle.integrity) bytes = undefined;
+      }
+      if (bytes === undefined) {
+        this.#used.delete(name);
+        continue;
+      }
+      names.push(name);
+      records.push(bytes);
+    }
+    const written = this.#bytesFile.writeAll(records);
+    names.forEach((name, i) => {
+      const at = written.at?.[i];
+      this.#used.set(name, { ...this.#used.get(name)!, bytes: at === undefined ? records[i]! : { at, length: records[i]!.byteLength } });
+    });
+    return { size: written.at ? written.size! : 0, ...(written.refusal ? { refusal: written.refusal } : {}) };
   }
 
   /** Why the last {@link save} wrote nothing (a link out of the root, or a file where a folder is expected). */
@@ -524,6 +633,11 @@ function computeFact(fact: string, list: (folder: string) => (readonly [string, 
   return hash.digest("base64url");
 }
 
+/** The byte length of a stored bundle's bytes (held, or named by offset and length). */
+function bytesLength(bytes: Uint8Array | BytesRef): number {
+  return bytes instanceof Uint8Array ? bytes.byteLength : bytes.length;
+}
+
 function digest(bytes: Uint8Array): Buffer {
   return createHash("sha256").update(bytes).digest();
 }
@@ -542,7 +656,7 @@ function readBundles(file: string, toolchain: string): LoadedBundles | undefined
     for (const [name, bundle] of segment.bundles) bundles.set(name, bundle);
     for (const name of segment.removed) bundles.delete(name);
   }
-  return { bundles, identity: log.identity, baseSize: log.ends[0]!, segments: log.segments.length };
+  return { bundles, identity: log.identity, baseSize: log.ends[0]!, segments: log.segments.length, bytesSize: first.bytesSize ?? 0 };
 }
 
 /** Shape check of an appended segment. */
@@ -555,8 +669,9 @@ function isChanges(value: unknown): value is Changes {
 /** Shape check of a deserialized payload. */
 function isPayload(value: unknown): value is Payload {
   if (typeof value !== "object" || value === null) return false;
-  const { toolchain, bundles } = value as Record<string, unknown>;
+  const { toolchain, bundles, bytesSize } = value as Record<string, unknown>;
   if (typeof toolchain !== "string" || !Array.isArray(bundles)) return false;
+  if (bytesSize !== undefined && !(Number.isSafeInteger(bytesSize) && (bytesSize as number) >= 0)) return false;
   const tuples = (list: unknown, length: number): boolean =>
     Array.isArray(list) && list.every((item) => Array.isArray(item) && item.length === length && item.every((part) => typeof part === "string"));
   return bundles.every((item) => {
@@ -566,7 +681,7 @@ function isPayload(value: unknown): value is Payload {
       typeof stored === "object" &&
       stored !== null &&
       typeof stored["key"] === "string" &&
-      stored["bytes"] instanceof Uint8Array &&
+      (stored["bytes"] instanceof Uint8Array || isBytesRef(stored["bytes"])) &&
       typeof stored["integrity"] === "string" &&
       tuples(stored["inputs"], 3) &&
       tuples(stored["facts"], 2) &&

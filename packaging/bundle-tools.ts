@@ -23,6 +23,7 @@ import { diagnosticFromEsbuildError, diagnosticFromEsbuildWarning, type MessageC
 import { withServiceMemoryLimit } from "./esbuild-service.js";
 import { bundleIntegrity } from "./integrity.js";
 import { bundleBuildKey, buildOptionsKey, locationKey, type BundleCache, type CachedBundle } from "./bundle-cache.js";
+import { DeferredBundle, type BundleBytes } from "./bundle-bytes.js";
 import { BUNDLE_EXTENSION, planBundles, toolBundleKey, type PackagingTool, type PlannedBundle } from "./plan-bundles.js";
 
 /** What to package: the agent root and every non-disabled authored tool of every surface. */
@@ -40,10 +41,17 @@ export interface ToolBundle {
   readonly integrity: string;
 }
 
-/** The result of {@link bundleTools}. */
-export interface PackagingResult {
-  /** Bundle bytes by artifact-relative path, in path order. */
-  readonly bundles: ReadonlyMap<string, Uint8Array>;
+/**
+ * The result of {@link bundleTools}: `B` is `Uint8Array` when no cache was given (every bundle
+ * built), else `BundleBytes` (reused bundles deferred).
+ */
+export interface PackagingResult<B extends BundleBytes = BundleBytes> {
+  /**
+   * Bundle bytes by artifact-relative path, in path order: the bytes of a bundle built, a
+   * `DeferredBundle` for one reused from the cache (its bytes read, and verified against the
+   * recorded SRI, only when asked for: `./bundle-bytes.ts`).
+   */
+  readonly bundles: ReadonlyMap<string, B>;
   /** Each packaged tool's bundle, keyed by {@link toolBundleKey}`(surfaceId, capability, toolName)`. */
   readonly toolBundles: ReadonlyMap<string, ToolBundle>;
   /** Sorted; when one is an error, the tools it concerns (or, for esbuild errors, all tools) have no bundle. */
@@ -115,7 +123,11 @@ const REQUIRE_BANNER =
  * @returns bundles, each tool's bundle and integrity, and diagnostics (AL7xxx) for anything
  *   that cannot be bundled: an unresolvable import (with esbuild's file, line and column), a
  *   file no asset rule covers, an unknown import attribute, a naming collision. Never throws.
+ *   Without a cache every bundle's bytes are built bytes; with one, a reused bundle's are a
+ *   `DeferredBundle` (`./bundle-bytes.ts`).
  */
+export function bundleTools(input: PackagingInput, options?: BundleToolsOptions & { readonly cache?: undefined }): Promise<PackagingResult<Uint8Array>>;
+export function bundleTools(input: PackagingInput, options?: BundleToolsOptions): Promise<PackagingResult>;
 export async function bundleTools(input: PackagingInput, options: BundleToolsOptions = {}): Promise<PackagingResult> {
   const plan = planBundles(input.tools);
   const diagnostics: Diagnostic[] = [...plan.diagnostics];
@@ -152,15 +164,25 @@ export async function bundleTools(input: PackagingInput, options: BundleToolsOpt
   };
   for (const hit of reused.values()) for (const file of hit.inputs) recordKey(file);
   const stabilize = createCorePathRewriter(input.root, core);
-  const bundles = new Map<string, Uint8Array>();
+  const bundles = new Map<string, BundleBytes>();
   const toolBundles = new Map<string, ToolBundle>();
-  const add = (planned: PlannedBundle, bundle: string, bytes: Uint8Array, integrity: string): void => {
+  const add = (planned: PlannedBundle, bundle: string, bytes: BundleBytes, integrity: string): void => {
     bundles.set(bundle, bytes);
     for (const tool of planned.tools) toolBundles.set(toolBundleKey(tool.surfaceId, tool.capability, tool.toolName), { bundle, integrity });
   };
   for (const planned of plan.bundles) {
     const hit = reused.get(planned.name);
-    if (hit) add(planned, `${planned.name}${BUNDLE_EXTENSION}`, hit.bytes, hit.integrity);
+    if (!hit) continue;
+    const bundle = `${planned.name}${BUNDLE_EXTENSION}`;
+    const deferred = new DeferredBundle({
+      bundle,
+      integrity: hit.integrity,
+      size: hit.size,
+      read: hit.read,
+      rebuild: () => rebuild(planned, bundle),
+      repaired: (bytes) => cache?.repair(planned.name, bytes),
+    });
+    add(planned, bundle, deferred, hit.integrity);
   }
   // The cache's stamp of the files' state before esbuild reads them (`BundleCache.stamp`).
   let cacheStamp: ReturnType<BundleCache["stamp"]> | undefined;
@@ -190,6 +212,18 @@ export async function bundleTools(input: PackagingInput, options: BundleToolsOpt
   }
   diagnostics.push(...reusedWarnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
   return finish(bundles, toolBundles, diagnostics);
+
+  /**
+   * Builds one reused bundle again, alone (the same options, so the same bytes: bundles are
+   * self-contained), when its stored bytes did not verify at use (`DeferredBundle`). esbuild's
+   * own `build`, not `options.build`: the watch bundler keeps a context per batch of the compile.
+   */
+  async function rebuild(planned: PlannedBundle, bundle: string): Promise<Uint8Array> {
+    const result = await withServiceMemoryLimit(() => esbuild.build(buildOptions(input.root, outdir, [planned], core)));
+    const output = result.outputFiles.find((file) => artifactPathOf(outdir, file.path) === bundle);
+    if (output === undefined) throw new Error(`esbuild produced no output file ${bundle}`);
+    return stabilize(output.contents);
+  }
 
   /** Takes one build's bundles (`batch`, built into `result`): their bytes, the cache, the inputs. */
   function keepBuilt(batch: readonly PlannedBundle[], result: esbuild.BuildResult<{ write: false }>): void {
@@ -300,7 +334,7 @@ function toolsByDefinition(bundles: readonly PlannedBundle[]): Map<string, Packa
 }
 
 function finish(
-  bundles: Map<string, Uint8Array>,
+  bundles: Map<string, BundleBytes>,
   toolBundles: Map<string, ToolBundle>,
   diagnostics: readonly Diagnostic[],
 ): PackagingResult {

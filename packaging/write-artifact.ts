@@ -18,7 +18,7 @@ import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { serializeCanonicalJson } from "../common/canonical-json.js";
 import { MANIFEST_FILE, type ArtifactManifest } from "../contract/manifest.js";
-import { bundleIntegrity } from "./integrity.js";
+import { bytesOfBundle, integrityOfBundle, type BundleBytes } from "./bundle-bytes.js";
 import { checkWriteTarget, type WriteRefusal } from "../common/confined-write.js";
 import { claimSpare, dropSpare, fitSpare, keepAsSpare, type FileIdentity, type FittedSpare } from "./artifact-spare.js";
 
@@ -60,9 +60,12 @@ export function serializeManifest(manifest: ArtifactManifest): Uint8Array {
  * Writes an artifact, replacing any previous one at `outDir` atomically (see the module header).
  *
  * @param outDir the artifact directory (absolute, or relative to the working directory).
- * @param bundles bundle bytes by artifact-relative POSIX path (from `bundleTools`).
+ * @param bundles bundle bytes by artifact-relative POSIX path (from `bundleTools`): a reused
+ *   bundle's (`DeferredBundle`, `./bundle-bytes.ts`) are read only when its file is written, and
+ *   only after their SHA-512 is its recorded SRI.
  * @param manifest written as `manifest.json`; every tool's `bundle` must be a key of `bundles`
- *   and its `integrity` must match those bytes.
+ *   and its `integrity` must be that bundle's (computed from built bytes; a reused bundle's
+ *   recorded SRI, which its bytes are verified against when they are used).
  * @param extraFiles more files by artifact-relative POSIX path.
  * @param root the agent root: when `outDir` is inside it, no component of the way there may be
  *   a symbolic link out of the root or a file (`common/confined-write.ts`); throws
@@ -79,7 +82,7 @@ export function serializeManifest(manifest: ArtifactManifest): Uint8Array {
  */
 export async function writeArtifact(
   outDir: string,
-  bundles: ReadonlyMap<string, Uint8Array>,
+  bundles: ReadonlyMap<string, BundleBytes>,
   manifest: ArtifactManifest,
   extraFiles: ReadonlyMap<string, ArtifactFileContents> = new Map(),
   root?: string,
@@ -197,12 +200,12 @@ export interface WrittenArtifact {
 
 /** All files of the artifact, sorted by path, after checking paths and the manifest. */
 function collectFiles(
-  bundles: ReadonlyMap<string, Uint8Array>,
+  bundles: ReadonlyMap<string, BundleBytes>,
   manifest: ArtifactManifest,
   extraFiles: ReadonlyMap<string, ArtifactFileContents>,
-): [string, Uint8Array][] {
+): [string, BundleBytes][] {
   checkManifestAgainstBundles(manifest, bundles);
-  const files: [string, Uint8Array][] = [[MANIFEST_FILE, serializeManifest(manifest)]];
+  const files: [string, BundleBytes][] = [[MANIFEST_FILE, serializeManifest(manifest)]];
   for (const [file, bytes] of bundles) files.push([file, bytes]);
   for (const [file, contents] of extraFiles) files.push([file, typeof contents === "string" ? Buffer.from(contents, "utf8") : contents]);
   const seen = new Map<string, string>();
@@ -216,12 +219,18 @@ function collectFiles(
   return files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-function checkManifestAgainstBundles(manifest: ArtifactManifest, bundles: ReadonlyMap<string, Uint8Array>): void {
+/**
+ * Checks that every manifest tool names one of `bundles` with that bundle's integrity: computed
+ * from the bytes of a bundle just built, the sealed index's recorded SRI for a reused one (whose
+ * bytes are not read for this: they are verified against that SRI when they are used,
+ * `DeferredBundle.load`, so no bytes but those reach the artifact; docs/caches.md).
+ */
+function checkManifestAgainstBundles(manifest: ArtifactManifest, bundles: ReadonlyMap<string, BundleBytes>): void {
   for (const [surfaceId, surface] of Object.entries(manifest.surfaces)) {
     for (const [name, tool] of Object.entries(surface.tools)) {
       const bytes = bundles.get(tool.bundle);
       if (bytes === undefined) throw new Error(`manifest tool "${name}" of surface "${surfaceId}" names bundle "${tool.bundle}", which is not among the bundles`);
-      if (bundleIntegrity(bytes) !== tool.integrity) {
+      if (integrityOfBundle(bytes) !== tool.integrity) {
         throw new Error(`manifest tool "${name}" of surface "${surfaceId}" records integrity ${tool.integrity}, but "${tool.bundle}" hashes differently`);
       }
     }
@@ -259,7 +268,7 @@ async function assertReplaceable(target: string): Promise<void> {
  */
 async function writeFiles(
   directory: string,
-  files: readonly [string, Uint8Array][],
+  files: readonly [string, BundleBytes][],
   reuse?: { from: string; unchanged: ReadonlyMap<string, unknown> },
   meanwhile?: () => void,
   fitted?: FittedSpare,
@@ -271,7 +280,7 @@ async function writeFiles(
   const toWrite = reuse ? missing.filter(([file]) => !reuse.unchanged.has(file)) : missing;
   // allSettled, not all: the caller removes `directory` on failure, which must not race a call still in flight.
   const linked = Promise.allSettled(
-    toLink.map(async (entry): Promise<[string, Uint8Array] | undefined> => {
+    toLink.map(async (entry): Promise<[string, BundleBytes] | undefined> => {
       try {
         await fs.link(path.join(reuse!.from, ...entry[0].split("/")), target(entry[0]));
         return undefined;
@@ -292,15 +301,19 @@ async function writeFiles(
       failure ??= error;
     }
   };
-  const write = async (batch: readonly [string, Uint8Array][]): Promise<void> => {
+  const write = async (batch: readonly [string, BundleBytes][]): Promise<void> => {
     for (let start = 0; start < batch.length; start += WRITE_CONCURRENCY) {
-      const settled = Promise.allSettled(batch.slice(start, start + WRITE_CONCURRENCY).map(([file, bytes]) => fs.writeFile(target(file), bytes, { flag: "wx" })));
+      const settled = Promise.allSettled(batch.slice(start, start + WRITE_CONCURRENCY).map(async ([file, bytes]) => fs.writeFile(target(file), await bytesOfBundle(bytes), { flag: "wx" })));
       runMeanwhile();
       const rejected = (await settled).find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
       if (rejected) throw rejected.reason;
     }
   };
   try {
+    // A reused bundle's bytes are read (and verified: `DeferredBundle.load`) where its file is
+    // written, and before `meanwhile` saves the caches, so that a bundle built again because its
+    // stored bytes were damaged is in the bundle cache's save (the repair).
+    await Promise.all(toWrite.map(([, bytes]) => bytesOfBundle(bytes)));
     await write(toWrite);
   } catch (error) {
     failure ??= error;
@@ -318,7 +331,7 @@ async function writeFiles(
  * agent's artifact took 60–150 ms created one after another, 10–30 ms this way (issue 14 item 4,
  * docs/performance.md, "Seventh round: the artifact's folders, and the replaced artifact kept as a spare").
  */
-async function makeFolders(directory: string, files: readonly [string, Uint8Array][], existing: ReadonlySet<string> = new Set()): Promise<void> {
+async function makeFolders(directory: string, files: readonly (readonly [string, unknown])[], existing: ReadonlySet<string> = new Set()): Promise<void> {
   const byDepth: string[][] = [];
   const seen = new Set<string>();
   const add = (folder: string): void => {

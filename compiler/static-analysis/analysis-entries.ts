@@ -16,9 +16,9 @@
  * name), and the whole file is written anew, atomically, when `analysis.bin` is.
  */
 import { createHash } from "node:crypto";
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { checkWriteTarget, writeFileConfined, type WriteRefusal } from "../../common/confined-write.js";
+import type { WriteRefusal } from "../../common/confined-write.js";
+import { RecordFile } from "../../common/record-file.js";
 
 /** Where the entries' analyses live, relative to the agent root. */
 export const ANALYSIS_ENTRIES_FILE = path.join(".assemblyline", "cache", "analysis-entries.bin");
@@ -46,110 +46,43 @@ function sha256(bytes: Uint8Array): Buffer {
 
 /**
  * The entries file of one agent root, read lazily: {@link read} reads one record's bytes at a
- * time (or, after {@link readAll}, takes them from the whole file read once).
+ * time (or, after {@link readAll}, takes them from the whole file read once). The file's
+ * mechanics are `common/record-file.ts`'s; the SHA-256 proof is this module's.
  */
 export class EntriesFile {
-  readonly #root: string;
-  readonly #file: string;
-  #whole: Buffer | null | undefined;
+  readonly #records: RecordFile;
 
   constructor(root: string, file = path.join(root, ANALYSIS_ENTRIES_FILE)) {
-    this.#root = root;
-    this.#file = file;
+    this.#records = new RecordFile(root, file, ANALYSIS_ENTRIES_MAGIC);
   }
 
   /** The bytes `ref` names when the file holds them with that SHA-256; else `undefined` (a miss). Never throws. */
   read(ref: EntryRef): Uint8Array | undefined {
-    let bytes: Uint8Array | undefined;
-    if (this.#whole !== undefined) bytes = this.#whole && ref.at + ref.length <= this.#whole.length ? this.#whole.subarray(ref.at, ref.at + ref.length) : undefined;
-    else bytes = this.#readRange(ref);
+    const bytes = this.#records.range(ref.at, ref.length);
     return bytes && sha256(bytes).equals(ref.digest) ? bytes : undefined;
   }
 
   /** Reads the whole file once, for a save that writes every record anew (later {@link read}s use it). */
   readAll(): void {
-    if (this.#whole !== undefined) return;
-    try {
-      const fd = fs.openSync(this.#file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-      try {
-        this.#whole = fs.fstatSync(fd).isFile() ? fs.readFileSync(fd) : null;
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch {
-      this.#whole = null;
-    }
-    if (this.#whole && !this.#whole.subarray(0, ANALYSIS_ENTRIES_MAGIC.length).equals(ANALYSIS_ENTRIES_MAGIC)) this.#whole = null;
-  }
-
-  #readRange(ref: EntryRef): Uint8Array | undefined {
-    try {
-      const fd = fs.openSync(this.#file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-      try {
-        if (!fs.fstatSync(fd).isFile()) return undefined;
-        const bytes = Buffer.allocUnsafe(ref.length);
-        let done = 0;
-        while (done < ref.length) {
-          const n = fs.readSync(fd, bytes, done, ref.length - done, ref.at + done);
-          if (n === 0) return undefined;
-          done += n;
-        }
-        return bytes;
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch {
-      return undefined;
-    }
+    this.#records.readAll();
   }
 
   /** The file's size now (what {@link append} would write after); `undefined` when it is not there or no regular file. */
   size(): number | undefined {
-    try {
-      const stat = fs.lstatSync(this.#file);
-      return stat.isFile() ? stat.size : undefined;
-    } catch {
-      return undefined;
-    }
+    return this.#records.size();
   }
 
   /**
    * Appends `records` (bytes each) at the end of the file, when it is there, is ours to write
-   * ({@link checkWriteTarget}: confined to the root, no link, one hard link) and starts with the
+   * (`checkWriteTarget`: confined to the root, no link, one hard link) and starts with the
    * format line; one positional write at the size seen, without `fsync` (a torn append leaves
    * bytes whose digest does not match: a miss). Returns a reference per record, or `undefined`
    * when nothing was appended (the caller keeps the bytes in `analysis.bin`). Never throws.
    */
   append(records: readonly Uint8Array[]): { readonly refs?: EntryRef[]; readonly refusal?: WriteRefusal } {
-    try {
-      const refusal = checkWriteTarget(this.#root, this.#file, "file");
-      if (refusal) return { refusal };
-      const fd = fs.openSync(this.#file, fs.constants.O_RDWR | fs.constants.O_NOFOLLOW);
-      try {
-        const stat = fs.fstatSync(fd);
-        if (!stat.isFile() || stat.nlink !== 1 || stat.size < ANALYSIS_ENTRIES_MAGIC.length) return {};
-        const head = Buffer.alloc(ANALYSIS_ENTRIES_MAGIC.length);
-        if (fs.readSync(fd, head, 0, head.length, 0) !== head.length || !head.equals(ANALYSIS_ENTRIES_MAGIC)) return {};
-        const refs: EntryRef[] = [];
-        let at = stat.size;
-        for (const bytes of records) {
-          refs.push({ at, length: bytes.byteLength, digest: sha256(bytes) });
-          at += bytes.byteLength;
-        }
-        const all = Buffer.concat(records);
-        let written = 0;
-        while (written < all.length) {
-          const n = fs.writeSync(fd, all, written, all.length - written, stat.size + written);
-          if (n <= 0) return {};
-          written += n;
-        }
-        return { refs };
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch {
-      return {};
-    }
+    const { at, refusal } = this.#records.append(records);
+    if (at === undefined) return refusal ? { refusal } : {};
+    return { refs: records.map((bytes, i) => ({ at: at[i]!, length: bytes.byteLength, digest: sha256(bytes) })) };
   }
 
   /**
@@ -158,17 +91,8 @@ export class EntriesFile {
    * or `undefined` when it was not written (`refusal` when refused). Never throws.
    */
   writeAll(records: readonly Uint8Array[]): { readonly refs?: EntryRef[]; readonly size?: number; readonly refusal?: WriteRefusal } {
-    const refs: EntryRef[] = [];
-    let at = ANALYSIS_ENTRIES_MAGIC.length;
-    for (const bytes of records) {
-      refs.push({ at, length: bytes.byteLength, digest: sha256(bytes) });
-      at += bytes.byteLength;
-    }
-    try {
-      const refusal = writeFileConfined(this.#root, this.#file, [ANALYSIS_ENTRIES_MAGIC, ...records], { createFolders: true, durable: false });
-      return refusal === undefined ? { refs, size: at } : { refusal };
-    } catch {
-      return {};
-    }
+    const { at, size, refusal } = this.#records.writeAll(records);
+    if (at === undefined) return refusal ? { refusal } : {};
+    return { refs: records.map((bytes, i) => ({ at: at[i]!, length: bytes.byteLength, digest: sha256(bytes) })), size: size! };
   }
 }

@@ -35,11 +35,12 @@ describe("stale temporaries", () => {
       path.join(state, ".build.tmp-Ab12Cd"),
       path.join(state, "cache/analysis.bin.0f8fad5b-d9cb-469f-a165-70867728950e.tmp"),
       path.join(state, "cache/analysis-entries.bin.4242-0badc0de.tmp"),
+      path.join(state, "cache/bundles-bytes.bin.4242-0badc0de.tmp"),
     ];
     for (const file of stale) plant(file, true, file.includes(".build."));
     const fresh = path.join(root, "plugins.lock.12345");
     plant(fresh, false);
-    const users = [path.join(root, "plugins.lock.backup"), path.join(state, ".build.old-notes"), path.join(state, "cache/analysis-entries.bin.notes.tmp")];
+    const users = [path.join(root, "plugins.lock.backup"), path.join(state, ".build.old-notes"), path.join(state, "cache/analysis-entries.bin.notes.tmp"), path.join(state, "cache/bundles-bytes.bin.notes.tmp")];
     for (const file of users) plant(file, true);
 
     // Reproduction of the leftovers' fate before: nothing removed them.

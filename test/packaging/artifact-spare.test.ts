@@ -16,7 +16,7 @@ import { tempDir } from "../helpers/temp-tree.js";
 import { copyFixture, echoManifest, tool } from "./helpers.js";
 
 const BUNDLE = "bundles/root/assets/ai.assemblyline/echo.mjs";
-let packaged: PackagingResult;
+let packaged: PackagingResult<Uint8Array>;
 
 beforeAll(async () => {
   const root = copyFixture("assets-agent");

@@ -14,7 +14,7 @@ const ASSETS = "plugins/assets/ai.assemblyline/assets";
 const KINDS_BUNDLE = "bundles/root/assets/ai.assemblyline/kinds.mjs";
 
 let root: string;
-let packaged: PackagingResult;
+let packaged: PackagingResult<Uint8Array>;
 let values: Record<string, { type: string; value: unknown }>;
 let brand: unknown;
 

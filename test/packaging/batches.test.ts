@@ -38,7 +38,7 @@ function agent(count: number, missing = false): { root: string; tools: Packaging
 }
 
 /** A result as comparable plain data. */
-function plain(result: PackagingResult): unknown {
+function plain(result: PackagingResult<Uint8Array>): unknown {
   return {
     bundles: [...result.bundles].map(([file, bytes]) => [file, Buffer.from(bytes).toString("base64")]),
     toolBundles: [...result.toolBundles],

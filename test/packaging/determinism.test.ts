@@ -18,7 +18,7 @@ function toolsOf(root: string): PackagingTool[] {
   ];
 }
 
-async function packageFixture(root: string): Promise<PackagingResult> {
+async function packageFixture(root: string): Promise<PackagingResult<Uint8Array>> {
   const result = await bundleTools({ root, tools: toolsOf(root) });
   expect(result.diagnostics).toEqual([]);
   expect(result.bundles.size).toBe(4);
@@ -26,7 +26,7 @@ async function packageFixture(root: string): Promise<PackagingResult> {
 }
 
 /** Bundles as comparable plain data: path → base64 of the bytes. */
-function snapshot(result: PackagingResult): Record<string, string> {
+function snapshot(result: PackagingResult<Uint8Array>): Record<string, string> {
   return Object.fromEntries([...result.bundles].map(([file, bytes]) => [file, Buffer.from(bytes).toString("base64")]));
 }
 

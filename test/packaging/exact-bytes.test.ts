@@ -45,7 +45,7 @@ export default defineTool({
 });
 `;
 
-let packaged: PackagingResult;
+let packaged: PackagingResult<Uint8Array>;
 let values: Record<string, { type: string; value: unknown }>;
 
 beforeAll(async () => {
