@@ -25,7 +25,8 @@
  *   only to write files the caller accepts (the bundle's folder and the stubs: checked before
  *   anything is written); each is written atomically and never through a link
  *   (`writeFileConfined`). The same bytes as a build, since every input is the same and no output
- *   depends on the repository's absolute path (a build whose output holds that path is not kept).
+ *   depends on the repository's absolute path (a build whose output holds that path, or that read a
+ *   file outside the repository, is not kept).
  * - A writer prunes the entries not written for 30 days, and the oldest beyond 128 MB (each is
  *   about 14 MB, mostly the two source maps).
  */
@@ -97,7 +98,7 @@ export function cliBundleKey(repo, stamp, cwd, scriptInputs) {
  * (absolute path → boolean) takes every file it holds; else `undefined`, writing nothing.
  * `store(inputs, outputs)` keeps a build's (`inputs`: absolute paths of the files esbuild read;
  * `outputs`: absolute paths of the files written); it keeps nothing when an output holds `repo`'s
- * absolute path. `undefined` when there is no private folder or the helpers cannot be loaded.
+ * absolute path or an input is outside `repo`. `undefined` when there is no private folder or the helpers cannot be loaded.
  * `folder`: default the code caches'; `distCommon`: where the helpers are, default `repo`'s
  * `dist/common/`. Never throws.
  */
@@ -146,6 +147,9 @@ export async function openCliBundleCache(repo, key, folder, distCommon = path.jo
           const hash = fileHash(input);
           return hash === null ? [] : [[relativeTo(repo, input), hash]];
         });
+        // An input outside the repository (a package installed above it) is named by its absolute
+        // path, and the bundle's comments and maps by their path from this clone: not for another.
+        if (recorded.some(([input]) => path.isAbsolute(input))) return;
         const folders = [...new Set(recorded.map(([input]) => path.dirname(path.resolve(repo, input))))].sort().map((listed) => [relativeTo(repo, listed), folderListing(listed)]);
         const own = Buffer.from(repo, "utf8");
         const written = [];

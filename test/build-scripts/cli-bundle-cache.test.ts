@@ -135,7 +135,7 @@ describe("the per-user CLI bundle builds", () => {
     expect(fs.existsSync(path.join(repo, "dist"))).toBe(false);
   });
 
-  it("write nothing when one of the kept files is not the build's to write, and keep nothing that names the clone's own path", async () => {
+  it("write nothing when one of the kept files is not the build's to write, and keep nothing that names the clone's own path or read outside it", async () => {
     const user = path.join(tempDir("al-bundle-user-"), "private");
     const writer = clone();
     const key = keyOf(writer);
@@ -153,6 +153,13 @@ describe("the per-user CLI bundle builds", () => {
     const pathful = clone();
     const own = built(pathful, { "dist/cli-bundle/map.json": JSON.stringify({ file: path.join(pathful, "dist/cli-bundle/assembly-line.cjs") }) });
     (await openCliBundleCache(pathful, keyOf(pathful), other, distCommon))!.store(own.inputs, own.outputs);
+    expect(fs.readdirSync(other).filter((name) => name.startsWith("cli-bundle-"))).toEqual([]);
+    // Nor one that read a file outside the repository (a package installed above it).
+    const above = tempDir("al-bundle-above-");
+    writeFiles(above, { "node_modules/y/index.js": "module.exports = 4;\n" });
+    const outside = clone();
+    const read = built(outside);
+    (await openCliBundleCache(outside, keyOf(outside), other, distCommon))!.store([...read.inputs, path.join(above, "node_modules/y/index.js")], read.outputs);
     expect(fs.readdirSync(other).filter((name) => name.startsWith("cli-bundle-"))).toEqual([]);
   });
 });
