@@ -56,6 +56,7 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build as esbuildBuild, version as esbuildVersion } from "esbuild";
 import { buildIsCurrent, forgetBuildKey, writeBuildKey } from "./build-key.mjs";
+import { cliBundleKey, openCliBundleCache } from "./cli-bundle-cache.mjs";
 import { typescriptNamesUsed } from "./trim-typescript.mjs";
 import { TYPESCRIPT_COPY_OPTIONS, writeTypeScriptCopy } from "./typescript-copy.mjs";
 
@@ -219,10 +220,12 @@ const requireForKey = createRequire(import.meta.url);
 const installedTypeScriptFile = createRequire(createRequire(requireForKey.resolve("ts-morph")).resolve("@ts-morph/common")).resolve("./typescript.js");
 const keyStamp = { esbuild: esbuildVersion, node: process.version };
 // package.json and the lock: a dependency changed (its resolution included) changes the lock.
-const scriptInputs = [fileURLToPath(import.meta.url), fileURLToPath(new URL("./build-key.mjs", import.meta.url)), fileURLToPath(new URL("./trim-typescript.mjs", import.meta.url)), fileURLToPath(new URL("./typescript-copy.mjs", import.meta.url)), path.join(dist, "cli", "commands", "host-commands.js"), installedTypeScriptFile, path.join(root, "package.json"), path.join(root, "package-lock.json")];
+const scriptInputs = [fileURLToPath(import.meta.url), fileURLToPath(new URL("./build-key.mjs", import.meta.url)), fileURLToPath(new URL("./trim-typescript.mjs", import.meta.url)), fileURLToPath(new URL("./typescript-copy.mjs", import.meta.url)), fileURLToPath(new URL("./cli-bundle-cache.mjs", import.meta.url)), path.join(dist, "cli", "commands", "host-commands.js"), installedTypeScriptFile, path.join(root, "package.json"), path.join(root, "package-lock.json")];
 if (!process.argv.includes("--force") && buildIsCurrent(keyFile, keyStamp)) process.exit(0);
 forgetBuildKey(keyFile);
-const { default: ts } = await import("typescript");
+/** TypeScript, for the trim of the copy and {@link checkRouted}: loaded only when this run bundles (not when the per-user build answers, below). */
+let ts;
+const loadTypeScript = async () => (ts ??= (await import("typescript")).default);
 
 /** Every file an esbuild build of this script read (its metafile's inputs), for the key. */
 const readByEsbuild = new Set();
@@ -273,7 +276,7 @@ const readIfFile = (file) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8"
 if (!fs.existsSync(typescriptCopy) || readIfFile(typescriptKeyFile) !== typescriptKey) {
   fs.rmSync(typescriptKeyFile, { force: true });
   // The installed file is among the build key's inputs already (scriptInputs); the trimmed text goes to esbuild on stdin.
-  await writeTypeScriptCopy({ installedTypeScript, names: typescriptNames, outfile: typescriptCopy, build: esbuildBuild, esbuildVersion, loadTypeScript: async () => ts });
+  await writeTypeScriptCopy({ installedTypeScript, names: typescriptNames, outfile: typescriptCopy, build: esbuildBuild, esbuildVersion, loadTypeScript });
   fs.writeFileSync(typescriptKeyFile, typescriptKey);
 }
 const parserModule = emitted(path.join(root, "compiler", "static-analysis", "typescript.ts"));
@@ -284,6 +287,38 @@ const typescriptDefines = {
   // when the bundle runs (cli/inputs-record.ts, bundleStubs).
   ASSEMBLY_LINE_BUNDLE_STUBS: JSON.stringify(JSON.stringify({ mark: STUB_MARK, stubs: [`bin/${BIN_STUB}`, ...Object.values(WORKER_SCRIPTS).map((script) => posix(path.relative(dist, emitted(path.join(root, script)))))] })),
 };
+/**
+ * The files this script writes but the TypeScript copy and the key, absolute: every file of the
+ * bundle's folder, the bin and the worker scripts' stubs. A per-user build (./cli-bundle-cache.mjs)
+ * writes nothing else.
+ */
+const isBuildOutput = (file) =>
+  (path.dirname(file) === outdir && !["build-key.json", "typescript.cjs", "typescript.cjs.key"].includes(path.basename(file))) ||
+  file === path.join(dist, "bin", BIN_STUB) ||
+  Object.values(WORKER_SCRIPTS).some((script) => file === emitted(path.join(root, script)));
+
+/**
+ * An earlier build wrote the bin as an ES module over the unbundled entry: that stub would load
+ * files this build no longer writes, so it goes (the next build that emits the entry writes it back).
+ */
+function removeOldBin() {
+  const oldBin = path.join(dist, "bin", "assembly-line.js");
+  if (readIfFile(oldBin)?.replace(/^#![^\n]*\n/, "").startsWith(STUB_MARK)) fs.rmSync(oldBin);
+}
+
+// The same build kept per user (./cli-bundle-cache.mjs): a fresh clone of the same sources (the
+// pre-commit test's, a new checkout's `pretest`) writes its files instead of bundling, about 5 s
+// of CPU, then its key as a build would. `--force` bundles (and keeps the result).
+const userBuilds = await openCliBundleCache(root, cliBundleKey(root, keyStamp, process.cwd(), scriptInputs));
+const restored = process.argv.includes("--force") ? undefined : userBuilds?.restore(isBuildOutput);
+if (restored !== undefined) {
+  removeOldBin();
+  const kept = fs.readdirSync(outdir).filter((name) => name !== "build-key.json").map((name) => path.join(outdir, name));
+  writeBuildKey(keyFile, keyStamp, [...scriptInputs, ...restored.inputs], [...kept, ...restored.written]);
+  process.exit(0);
+}
+await loadTypeScript();
+
 /** What {@link asciiOnly} writes before a non-ASCII character's code point. */
 const NON_ASCII_MARK = "<non-ascii ";
 
@@ -641,10 +676,7 @@ ${body}
 }
 
 writeBin(path.join(dist, "bin", BIN_STUB));
-// An earlier build wrote the bin as an ES module over the unbundled entry: that stub would load
-// files this build no longer writes, so it goes (the next build that emits the entry writes it back).
-const oldBin = path.join(dist, "bin", "assembly-line.js");
-if (readIfFile(oldBin)?.replace(/^#![^\n]*\n/, "").startsWith(STUB_MARK)) fs.rmSync(oldBin);
+removeOldBin();
 const workerStubs = Object.entries(WORKER_SCRIPTS).map(([name, script]) => {
   const file = emitted(path.join(root, script));
   writeWorkerStub(file, `await bundle.${name}();`);
@@ -654,3 +686,4 @@ const workerStubs = Object.entries(WORKER_SCRIPTS).map(([name, script]) => {
 // The key of this build (see keyFile above): written last, so a build that failed leaves none.
 const written = [...fs.readdirSync(outdir).filter((name) => name !== "build-key.json").map((name) => path.join(outdir, name)), path.join(dist, "bin", BIN_STUB), ...workerStubs];
 writeBuildKey(keyFile, keyStamp, [...scriptInputs, ...readByEsbuild], written);
+userBuilds?.store([...readByEsbuild], written.filter(isBuildOutput));
