@@ -3,6 +3,7 @@
  * version (issue 3 item 7: "installing it is the job of the project's package manager").
  */
 import { spawnSync } from "node:child_process";
+import picomatch from "picomatch";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -104,6 +105,19 @@ export function installPackage(manager: PackageManager, projectDir: string, spec
   if (!prepared.ok) return { ok: false, diagnostic: prepared.diagnostic, output: "" };
   const args = args0;
   const command = [manager, ...args].map(shellQuote).join(" ");
+  // A workspace member npm's root lockfile does not list yet (a folder `add` just gave a
+  // package.json): npm installs nothing into it ("no workspace folder present") until an install
+  // at the root registers it (new-user trial 120), so that install runs first.
+  const workspaceRoot = manager === "npm" ? unregisteredWorkspaceRoot(projectDir) : undefined;
+  if (workspaceRoot !== undefined) {
+    const registerArgs = ["install", "--no-audit", "--no-fund", ...(options.offline ? ["--offline"] : []), ...(options.ignoreScripts ? ["--ignore-scripts"] : [])];
+    const registered = (options.run ?? runCommand)(manager, registerArgs, workspaceRoot);
+    if (registered.error || registered.status !== 0) {
+      const registerCommand = `cd ${shellQuote(workspaceRoot)} && ${[manager, ...registerArgs].map(shellQuote).join(" ")}`;
+      const why = registered.error ? `it could not be started: ${(registered.error as NodeJS.ErrnoException).code ?? registered.error.message}` : `exit code ${String(registered.status)}`;
+      return { ok: false, command: registerCommand, output: `${registered.stdout}${registered.stderr}`, diagnostic: createDiagnostic(Diagnostics.AddInstallFailed, fileStart(packageJson), [registerCommand, why]) };
+    }
+  }
   const result = (options.run ?? runCommand)(manager, args, projectDir);
   const output = `${result.stdout}${result.stderr}`;
   if (result.error || result.status !== 0) {
@@ -117,6 +131,31 @@ export function installPackage(manager: PackageManager, projectDir: string, spec
     return { ok: false, command, output, diagnostic: createDiagnostic(Diagnostics.AddInstalledPackageMissing, fileStart(packageJson), [command, name]) };
   }
   return { ok: true, name, version: installed.version, directory: installed.dir, command, alreadyInstalled: false, createdPackageJson: prepared.created, output };
+}
+
+/**
+ * The root of the npm workspace `projectDir` is a member of, when that root's package-lock.json
+ * does not list the member yet; `undefined` otherwise (no workspace above, no root lockfile — a
+ * first install at the root registers every member anyway — or the member is listed). The root
+ * is the nearest folder above with a package.json whose `workspaces` (an array, or
+ * `{ packages }`) names globs, one of which matches `projectDir` (picomatch); the member is
+ * listed when the lock's `packages` has its path.
+ */
+export function unregisteredWorkspaceRoot(projectDir: string): string | undefined {
+  for (let dir = path.dirname(projectDir); ; dir = path.dirname(dir)) {
+    const manifest = readJson(path.join(dir, "package.json"));
+    const workspaces = manifest?.["workspaces"];
+    const globs = Array.isArray(workspaces) ? workspaces : workspaces !== null && typeof workspaces === "object" ? (workspaces as Record<string, unknown>)["packages"] : undefined;
+    if (Array.isArray(globs) && globs.length > 0) {
+      const member = path.relative(dir, projectDir).split(path.sep).join("/");
+      // Not one of its members: a project of its own below the root, which npm installs alone.
+      if (!picomatch(globs.filter((glob): glob is string => typeof glob === "string"))(member)) return undefined;
+      const packages = readJson(path.join(dir, "package-lock.json"))?.["packages"];
+      if (packages === null || typeof packages !== "object") return undefined;
+      return Object.hasOwn(packages, member) ? undefined : dir;
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 /**

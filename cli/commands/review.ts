@@ -60,7 +60,8 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
   };
   // The committed lock is Git's HEAD's when there is one: the file on disk may be the new lock already.
   let committed = committedLock(root);
-  if (flags.base !== undefined) {
+  // A root that does not exist is the compile's AL1024 below, not a Git problem (new-user trial 120).
+  if (flags.base !== undefined && fs.existsSync(root)) {
     const found = flags.base.startsWith("-") ? { problem: "unknown-revision" as const } : lockAtRevision(root, flags.base);
     if ("problem" in found) {
       const why = BASE_PROBLEMS[found.problem].replace("{0}", flags.base);

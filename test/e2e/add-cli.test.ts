@@ -55,6 +55,11 @@ describe("assembly-line add", () => {
       "agents/support/agent.md": AGENT_MD,
     });
     const agent = path.join(repo, "agents/support");
+    // The root installed before the agent folder had a package.json: its lockfile does not list
+    // the member, and npm installs nothing into it until the root registers it (new-user trial 120).
+    const rootInstall = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--offline"], { cwd: repo, encoding: "utf8" });
+    expect(rootInstall.status, rootInstall.stderr).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(repo, "package-lock.json"), "utf8")).packages["agents/support"]).toBeUndefined();
     const run = runCli(["add", `file:${tarball}`, agent]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain("Added openui (@assemblyline-agents/openui@1.0.0): capabilities.openui in agent.md, pinned in plugins.lock.");

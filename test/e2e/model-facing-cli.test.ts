@@ -186,6 +186,9 @@ describe("review", () => {
     ]);
     const unknownGithub = runCli(["review", root, "--base", "origin/main", "--format", "github"]);
     expect([unknownGithub.status, unknownGithub.stdout]).toEqual([2, expect.stringMatching(/^::error title=AL6215::review --base origin\/main: /)]);
+    // A root that does not exist is said as such, not as a Git problem (new-user trial 120).
+    const missing = runCliJson(["review", path.join(root, "nope"), "--base", "HEAD~1"]);
+    expect(missing.json.diagnostics.map((d: { code: string }) => d.code)).toEqual(["AL1024"]);
     const unknown = runCli(["review", root, "--base", "origin/main", "--format", "json"]);
     expect(unknown.status).toBe(2);
     expect(JSON.parse(unknown.stdout)).toMatchObject({ changes: [], diagnostics: [{ code: "AL6215", message: "review --base origin/main: Git knows no commit 'origin/main' in the repository holding the agent; nothing was reviewed." }] });
