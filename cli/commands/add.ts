@@ -7,6 +7,7 @@ import { shellQuote } from "../../common/shell-quote.js";
 import { createNodeHost } from "../../common/host.js";
 import { repositoryRoot } from "../../compiler/agent/dependency-paths.js";
 import { addPlugin } from "../add/add-plugin.js";
+import { PACKAGE_MANAGER_LOCKFILES } from "../add/detect-package-manager.js";
 import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { printDiagnostics } from "../output.js";
 import { formatContractReview } from "../../lockfile/format-review.js";
@@ -50,7 +51,7 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
     const folder = path.relative(repository, root);
     // A workspace member has no lockfile of its own: the manager recorded the install in the
     // workspace root's, whose install installs it (new-user trial 119).
-    const ownLockfile = OWN_LOCKFILES.some((name) => fs.existsSync(path.join(root, name)));
+    const ownLockfile = PACKAGE_MANAGER_LOCKFILES.some(({ file }) => fs.existsSync(path.join(root, file)));
     process.stdout.write(
       ownLockfile
         ? `${pkg.name} is a dependency of ${path.join(folder, "package.json")}, a project of its own below the repository's root: commit it with its package-lock.json, and install it in CI too (\`npm ci --prefix ${shellQuote(folder)}\`, as docs/examples/github-actions.yml does).\n`
@@ -59,6 +60,3 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
   }
   return 0;
 }
-
-/** The lockfiles of npm, pnpm and Yarn: a folder with one is a project of its own, not a workspace member. */
-const OWN_LOCKFILES = ["package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock"] as const;
