@@ -15,6 +15,19 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 /** Diagnostics of one agent by absolute file path (files with none are absent). */
 export type DiagnosticsByFile = ReadonlyMap<string, readonly Diagnostic[]>;
 
+/** What one whole-agent analysis found: its diagnostics, and the plugin folders it read outside the agent root. */
+export interface AgentDiagnostics {
+  readonly byFile: DiagnosticsByFile;
+  /**
+   * Absolute folders of the agent's plugin packages that lie outside its root, sorted: a
+   * workspace's own plugin package read through its `node_modules` link, a package hoisted to a
+   * workspace root's `node_modules`, a local `source` above the agent (`compiler/agent/resolve-capabilities.ts`).
+   * A change there can stale the agent's `plugins.lock`, so the language server watches them and
+   * analyses the agent again when one changes (new-user trial 120).
+   */
+  readonly outside: readonly string[];
+}
+
 /**
  * Codes the editor leaves out: "plugins.lock was not checked because the inputs have errors"
  * is what `--check` says instead of a diff; in the editor the input errors are already shown
@@ -24,12 +37,13 @@ const NOT_SHOWN: ReadonlySet<string> = new Set([Diagnostics.LockfileNotChecked.c
 
 /**
  * Analyses the agent at `root` (absolute) as `compile --check --no-package` does and returns
- * its diagnostics by absolute file, with absolute paths in `file` and `related[].file`.
+ * its diagnostics by absolute file, with absolute paths in `file` and `related[].file`, and
+ * the plugin folders it read outside `root` ({@link AgentDiagnostics.outside}).
  * Diagnostics without a file (a root that is not a folder) are attached to `root/agent.md`.
  * Fix-it commands name the root relative to the working directory, as the CLI's do.
  * Never throws for bad input.
  */
-export async function analyzeAgentDiagnostics(host: CompilerHost, root: string): Promise<DiagnosticsByFile> {
+export async function analyzeAgentDiagnostics(host: CompilerHost, root: string): Promise<AgentDiagnostics> {
   const result = await compileAgent({ root, host, check: true, package: false });
   const byFile = new Map<string, Diagnostic[]>();
   for (const reported of result.diagnostics) {
@@ -44,5 +58,10 @@ export async function analyzeAgentDiagnostics(host: CompilerHost, root: string):
     list.push(diagnostic);
     byFile.set(file, list);
   }
-  return byFile;
+  const outside = new Set<string>();
+  for (const { source } of result.analysis.capabilities.map((capability) => capability.resolved)) {
+    const relative = path.relative(root, source.dir);
+    if (relative.startsWith("..") || path.isAbsolute(relative)) outside.add(path.resolve(source.dir));
+  }
+  return { byFile, outside: [...outside].sort() };
 }

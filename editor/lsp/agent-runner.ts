@@ -10,13 +10,13 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { createOverlayHost, type CompilerHost, type OverlayFile } from "../../common/host.js";
 // Type only: the analysis (the whole compile driver) loads in the worker; in process only where there is none.
-import type { DiagnosticsByFile } from "./agent-diagnostics.js";
+import type { AgentDiagnostics } from "./agent-diagnostics.js";
 import type { AgentJob, AgentJobResult } from "./agent-worker.js";
 
 /** Analyses whole agents with the editor's buffers. */
 export interface AgentAnalysisRunner {
-  /** `compile --check --no-package` diagnostics of the agent at `root` by absolute file (see `analyzeAgentDiagnostics`). */
-  analyze(root: string, overlays: ReadonlyMap<string, OverlayFile>): Promise<DiagnosticsByFile>;
+  /** `compile --check --no-package` diagnostics of the agent at `root` by absolute file, and its plugin folders outside `root` (see `analyzeAgentDiagnostics`). */
+  analyze(root: string, overlays: ReadonlyMap<string, OverlayFile>): Promise<AgentDiagnostics>;
   /** Stops the worker. */
   close(): void;
 }
@@ -35,7 +35,7 @@ export function createAgentAnalysisRunner(host: CompilerHost, onError: (error: u
 
   let worker: Worker | undefined;
   let nextId = 1;
-  const pending = new Map<number, { readonly resolve: (byFile: DiagnosticsByFile) => void; readonly fallback: () => void }>();
+  const pending = new Map<number, { readonly resolve: (found: AgentDiagnostics) => void; readonly fallback: () => void }>();
   const failAll = (error: unknown): void => {
     onError(error);
     worker = undefined;
@@ -54,7 +54,7 @@ export function createAgentAnalysisRunner(host: CompilerHost, onError: (error: u
       if ("error" in result) {
         onError(new Error(result.error));
         job.fallback();
-      } else job.resolve(new Map(result.byFile));
+      } else job.resolve({ byFile: new Map(result.byFile), outside: result.outside });
     });
     started.on("error", failAll);
     started.on("exit", (code) => {

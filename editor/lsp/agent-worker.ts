@@ -26,14 +26,14 @@ export interface AgentJob {
 
 /** The worker's answer to an {@link AgentJob}. */
 export type AgentJobResult =
-  | { readonly id: number; readonly byFile: readonly (readonly [string, readonly Diagnostic[]])[] }
+  | { readonly id: number; readonly byFile: readonly (readonly [string, readonly Diagnostic[]])[]; readonly outside: readonly string[] }
   | { readonly id: number; readonly error: string };
 
 const base = createNodeHost();
 parentPort?.on("message", (job: AgentJob) => {
   const host = createOverlayHost(base, new Map(job.overlays));
   analyzeAgentDiagnostics(host, job.root).then(
-    (byFile) => parentPort!.postMessage({ id: job.id, byFile: [...byFile] } satisfies AgentJobResult),
+    ({ byFile, outside }) => parentPort!.postMessage({ id: job.id, byFile: [...byFile], outside } satisfies AgentJobResult),
     (error: unknown) => parentPort!.postMessage({ id: job.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies AgentJobResult),
   );
 });

@@ -49,7 +49,7 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { createNodeHost, createOverlayHost, type CompilerHost, type OverlayFile } from "../../common/host.js";
 // Types only: the engine, the runner and the compiler load after `initialize` is answered ({@link startLanguageServer}).
-import type { CodeFix, EditorEngine } from "../engine/index.js";
+import type { CodeFix, EditorEngine, FolderWatch } from "../engine/index.js";
 import type { DiagnosticsByFile } from "./agent-diagnostics.js";
 import { findAgentRoot } from "../../compiler/agent/agent-root.js";
 import type { AgentAnalysisRunner } from "./agent-runner.js";
@@ -77,6 +77,8 @@ export interface LanguageServerOptions {
 interface AgentState {
   /** Diagnostics of the last whole-agent analysis. */
   byFile: DiagnosticsByFile;
+  /** The agent's plugin folders outside its root, from the last whole-agent analysis (`AgentDiagnostics.outside`). */
+  outside: readonly string[];
   /** True once a whole-agent analysis finished. */
   analysed: boolean;
   /** The pending (debounced) whole-agent analysis. */
@@ -159,17 +161,35 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   const fileOf = (uri: string): string | undefined => (uri.startsWith("file:") ? path.resolve(fileURLToPath(uri)) : undefined);
   const agentOf = (root: string): AgentState => {
     let state = agents.get(root);
-    if (!state) agents.set(root, (state = { byFile: new Map(), analysed: false, timer: undefined, running: undefined, again: false }));
+    if (!state) agents.set(root, (state = { byFile: new Map(), outside: [], analysed: false, timer: undefined, running: undefined, again: false }));
     return state;
   };
   /** True for an open file the per-file engine answers for. */
   const byEngine = (file: string): boolean => overlays.has(file) && engine !== undefined && engine.isCandidate(file);
 
-  /** Our diagnostics for `file` now: the engine's for open files it covers, else the agent's last analysis. */
+  /**
+   * The agents whose whole-agent analysis reads `file`: the agent whose root holds it, and every
+   * agent with a plugin folder outside its root that holds it (a workspace's shared plugin
+   * package: `AgentDiagnostics.outside`, learnt from each agent's last analysis).
+   */
+  const agentsOf = (file: string): string[] => {
+    const roots = new Set<string>();
+    const own = findAgentRoot(host, file);
+    if (own !== undefined) roots.add(own);
+    for (const [root, state] of agents) if (state.outside.some((folder) => isInside(folder, file))) roots.add(root);
+    return [...roots];
+  };
+
+  /** Our diagnostics for `file` now: the engine's for open files it covers, else the last analyses of the agents that read it. */
   const diagnosticsOf = (file: string): LspDiagnostic[] => {
     if (byEngine(file)) return engine!.analyzeFile(file, overlays).diagnostics.map(toLspDiagnostic);
-    const root = findAgentRoot(host, file);
-    return (root === undefined ? [] : (agentOf(root).byFile.get(file) ?? [])).map(toLspDiagnostic);
+    const found = agentsOf(file).flatMap((root) => agentOf(root).byFile.get(file) ?? []);
+    // A shared package's problem is reported once, whichever agents selecting it found it.
+    const seen = new Set<string>();
+    return found.map(toLspDiagnostic).filter((diagnostic) => {
+      const key = JSON.stringify(diagnostic);
+      return !seen.has(key) && seen.add(key) !== undefined;
+    });
   };
 
   /**
@@ -268,10 +288,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     // An engine that has not loaded yet has learnt nothing to forget.
     engine?.filesChanged(files);
     const roots = new Set<string>();
-    for (const file of files) {
-      const root = findAgentRoot(host, file);
-      if (root !== undefined) roots.add(root);
-    }
+    for (const file of files) for (const root of agentsOf(file)) roots.add(root);
     for (const root of roots) scheduleAgent(root);
     scheduleFilePass();
   };
@@ -279,11 +296,17 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   /**
    * For a client that does not watch files for us: a chokidar watcher on every folder the
    * engine asks to watch (agent roots, without `.git/`, `node_modules/` and `.assemblyline/`; where an `agent.md`
-   * would select a plugin), feeding {@link filesChanged}.
+   * would select a plugin), and on every analysed agent's plugin folders outside its root (a
+   * workspace's shared plugin package), feeding {@link filesChanged}.
    */
   const watchEngineFolders = (): void => {
     if (clientWatches || closed || engine === undefined) return;
-    for (const { folder, recursive } of engine.foldersToWatch()) {
+    const engineFolders = engine.foldersToWatch();
+    const deep = engineFolders.filter((watch) => watch.recursive).map((watch) => watch.folder);
+    const outside = [...new Set([...agents.values()].flatMap((state) => state.outside))]
+      .filter((folder) => !deep.some((root) => isInside(root, folder)))
+      .map((folder): FolderWatch => ({ folder, recursive: true }));
+    for (const { folder, recursive } of [...engineFolders, ...outside]) {
       if (watchers.has(folder)) continue;
       // Not what compile writes (.assemblyline/: the artifact and the analysis cache) nor what it never reads.
       const ignoredDirs = [".git", "node_modules", ".assemblyline"].map((name) => path.join(folder, name));
@@ -325,8 +348,16 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
         while (filePass) await filePass.done;
         if (closed) return;
         const previous = state.byFile;
-        state.byFile = await runner!.analyze(root, new Map([...overlays].filter(([file]) => isInside(root, file))));
+        // The buffers it reads: the agent's own, and those in its plugin folders outside it (as the last analysis found them).
+        const read = (file: string): boolean => isInside(root, file) || state.outside.some((folder) => isInside(folder, file));
+        const found = await runner!.analyze(root, new Map([...overlays].filter(([file]) => read(file))));
+        state.byFile = found.byFile;
+        const newlyOutside = found.outside.some((folder) => !state.outside.includes(folder));
+        state.outside = found.outside;
         state.analysed = true;
+        watchEngineFolders();
+        // A plugin folder outside the root seen for the first time may have open buffers the analysis did not read.
+        if (newlyOutside && [...overlays.keys()].some((file) => !isInside(root, file) && read(file))) state.again = true;
         const files = new Set([...previous.keys(), ...state.byFile.keys()]);
         for (const file of [...files].sort()) if (!byEngine(file)) publish(file, diagnosticsOf(file));
         if (pull && refreshSupported) void connection.languages.diagnostics.refresh();
@@ -357,8 +388,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     overlays.set(file, { text: document.getText(), version: String(document.version) });
     edited.add(file);
     scheduleFilePass();
-    const root = findAgentRoot(host, file);
-    if (root !== undefined) scheduleAgent(root);
+    for (const root of agentsOf(file)) scheduleAgent(root);
   });
 
   connection.onInitialize((params): InitializeResult => {
@@ -391,8 +421,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   documents.onDidSave(
     guarded(undefined, (event: { document: TextDocument }) => {
       const file = fileOf(event.document.uri);
-      const root = file === undefined ? undefined : findAgentRoot(host, file);
-      if (root !== undefined) scheduleAgent(root);
+      for (const root of file === undefined ? [] : agentsOf(file)) scheduleAgent(root);
     }),
   );
   documents.onDidClose(
@@ -401,9 +430,9 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
       if (!file) return;
       overlays.delete(file);
       // The disk's content counts again: the file's diagnostics come from the next whole-agent analysis.
-      const root = findAgentRoot(host, file);
-      if (root !== undefined) scheduleAgent(root);
-      else publish(file, []);
+      const roots = agentsOf(file);
+      for (const root of roots) scheduleAgent(root);
+      if (roots.length === 0) publish(file, []);
     }),
   );
   connection.onDidChangeWatchedFiles(
@@ -419,13 +448,14 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
       if (!file) return report([]);
       await ready();
       if (!byEngine(file)) {
-        const root = findAgentRoot(host, file);
-        const state = root === undefined ? undefined : agentOf(root);
-        // A pull asks for the current state: settle a pending whole-agent analysis first.
-        if (root !== undefined && state && (state.timer || state.running || !state.analysed)) {
-          if (state.timer) clearTimeout(state.timer);
-          state.timer = undefined;
-          await runAgent(root);
+        for (const root of agentsOf(file)) {
+          const state = agentOf(root);
+          // A pull asks for the current state: settle a pending whole-agent analysis first.
+          if (state.timer || state.running || !state.analysed) {
+            if (state.timer) clearTimeout(state.timer);
+            state.timer = undefined;
+            await runAgent(root);
+          }
         }
       }
       return report(diagnosticsOf(file));

@@ -78,7 +78,7 @@ function recordingRunner(events: string[]) {
     analyze: async () => {
       events.push("whole-agent analysis");
       analysed();
-      return new Map();
+      return { byFile: new Map(), outside: [] };
     },
     close: () => {},
   };

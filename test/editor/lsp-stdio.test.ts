@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
+import { tempDir } from "../helpers/temp-tree.js";
 import { AGENT_FILES, writeLspAgent } from "./lsp-agent.js";
 import { startLspSession, uriOf, type LspDiagnostic, type LspSession } from "./lsp-client.js";
 
@@ -300,6 +301,49 @@ describe("assembly-line lsp --stdio", () => {
     expect((await pulled()).items).toEqual([]);
     await session.connection.sendNotification("workspace/didChangeWatchedFiles", { changes: grown.files.map((file) => ({ uri: uriOf(file), type: 1 })) });
     expect(summary((await pulled()).items)).toEqual(grown.expected);
+  });
+
+  it("analyses the agent again when its workspace plugin package outside the agent root changes, in a buffer or on disk (new-user trial 120)", async () => {
+    // An npm workspace: the agent selects its own plugin package, linked into the root's node_modules.
+    const repo = tempDir("al-lsp-ws-");
+    const agent = path.join(repo, "agents/demo");
+    const pkg = path.join(repo, "packages/example");
+    for (const [relative, text] of Object.entries(AGENT_FILES)) {
+      const file = relative === "agent.md" ? path.join(agent, "agent.md") : path.join(pkg, relative.slice("plugins/example/".length));
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, relative === "agent.md" ? text.replace("  example:\n", '  example:\n    package: "@team/example"\n') : text);
+    }
+    fs.writeFileSync(path.join(pkg, "package.json"), `${JSON.stringify({ name: "@team/example", version: "1.0.0" }, null, 2)}\n`);
+    fs.writeFileSync(path.join(repo, "package.json"), `${JSON.stringify({ name: "team", private: true, workspaces: ["agents/*", "packages/*"] }, null, 2)}\n`);
+    fs.mkdirSync(path.join(repo, "node_modules/@team"), { recursive: true });
+    fs.symlinkSync("../../packages/example", path.join(repo, "node_modules/@team/example"));
+    const compiled = runCli(["compile", agent, "--no-package"]);
+    expect(compiled.status, compiled.stderr).toBe(0);
+    const entry = path.join(pkg, "ai.assemblyline/index.ts");
+    const tagged = AGENT_FILES[ENTRY].replace('description: "Echo', 'tags: ["echo"],\n      description: "Echo');
+
+    // A pull client that does not watch files: the server watches the package folder itself.
+    const session = await start(repo, { pull: true });
+    const lockUri = uriOf(path.join(agent, "plugins.lock"));
+    const pulled = () => session.connection.sendRequest<{ items: LspDiagnostic[] }>("textDocument/diagnostic", { textDocument: { uri: lockUri } });
+    expect((await pulled()).items).toEqual([]);
+
+    // An unsaved edit of the package's entry changes the agent's locked contract.
+    const entryUri = uriOf(entry);
+    const staleInBuffer = session.waitForDiagnostics(lockUri, (d) => d.length > 0);
+    session.open(entryUri, tagged);
+    expect((await staleInBuffer).map((d) => d.code)).toEqual(["AL6002"]);
+    // Closed without saving: the disk's text counts again, and the lock is current.
+    const current = session.waitForDiagnostics(lockUri, (d) => d.length === 0);
+    await session.connection.sendNotification("textDocument/didClose", { textDocument: { uri: entryUri } });
+    await current;
+
+    // The same edit made on disk behind the editor's back (a git checkout, another editor).
+    fs.writeFileSync(entry, tagged);
+    const expected = compileDiagnostics(agent, "plugins.lock");
+    expect(expected.map((d) => d.code)).toEqual(["AL6002"]);
+    const staleOnDisk = session.waitForDiagnostics(lockUri, (d) => d.length > 0);
+    expect(summary(await staleOnDisk)).toEqual(expected);
   });
 
   it("answers nothing for a file outside any agent and exits with 0 after shutdown", async () => {
