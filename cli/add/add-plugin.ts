@@ -20,6 +20,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { compileAgent, type CompileResult } from "../../build/compile.js";
+import { pinsOf } from "../../build/lock-inputs.js";
+import { readLockfile } from "../../lockfile/read-lockfile.js";
 import type { ContractReview } from "../../lockfile/review-contract.js";
 import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
@@ -70,6 +72,12 @@ export interface AddPluginResult {
   /** What the package manager printed (stdout, then stderr) when it failed (AL6202), for the user to read. */
   readonly installOutput?: string;
   readonly agentMdChanged: boolean;
+  /**
+   * The package and version `plugins.lock` pinned for the key before this add (absent when it
+   * pinned none): `add` of another version of a plugin the agent has says "Upgraded",
+   * "Downgraded" or "Re-pinned", not "Added" (new-user trial 120).
+   */
+  readonly previous?: { readonly name: string; readonly version: string };
   /** The compile that pinned the plugin (absent when an earlier step failed). */
   readonly compile?: CompileResult;
 }
@@ -158,6 +166,8 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
     const refusal = writeFileConfined(root, agentFile, edited.text, { mode });
     if (refusal) return fail(writeRefusalDiagnostic("agent.md", refusal, root), { ...base, key });
   }
+  // What the lock pinned for the key before this compile rewrites it (root surface: `.`).
+  const previous = pinsOf(readLockfile(path.join(root, "plugins.lock"))).get(".")?.get(key);
   const compile = await compileAgent({
     root,
     acceptInstalled: new Set([`.\0${key}`]),
@@ -172,7 +182,7 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   const diagnostics = shownOutside
     ? [...compile.diagnostics.filter((d) => !(d.code === Diagnostics.DependencyPathOutsideRepository.code && d.file === shownOutside.file && d.line === shownOutside.line)), shownOutside]
     : compile.diagnostics;
-  return { ok: compile.ok, diagnostics, agentMdChanged: edited.changed, ...base, key, compile };
+  return { ok: compile.ok, diagnostics, agentMdChanged: edited.changed, ...base, key, ...(previous ? { previous } : {}), compile };
 }
 
 /**

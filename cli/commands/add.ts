@@ -11,6 +11,7 @@ import { PACKAGE_MANAGER_LOCKFILES } from "../add/detect-package-manager.js";
 import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { printDiagnostics } from "../output.js";
 import { formatContractReview } from "../../lockfile/format-review.js";
+import semver from "semver";
 import { fixCommandFor } from "../../lockfile/fix-command.js";
 
 /** Runs `add`; 0 when the plugin was added and locked, 1 otherwise. */
@@ -40,9 +41,11 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
   const pkg = result.package!;
   const what = `${result.key} (${pkg.name}@${pkg.version})`;
   process.stdout.write(
-    result.agentMdChanged || result.compile?.lockChanged
-      ? `Added ${what}: capabilities.${result.key} in agent.md, pinned in plugins.lock.\n`
-      : `${what} is already ${result.command === undefined ? "installed, " : ""}added and pinned; nothing changed.\n`,
+    !(result.agentMdChanged || result.compile?.lockChanged)
+      ? `${what} is already ${result.command === undefined ? "installed, " : ""}added and pinned; nothing changed.\n`
+      : result.previous && !result.agentMdChanged
+        ? `${pinChangeLine(result.key!, result.previous, pkg)}\n`
+        : `Added ${what}: capabilities.${result.key} in agent.md, pinned in plugins.lock.\n`,
   );
   // The install ran in the agent root: below the repository's root, its package.json is a project
   // of its own that CI must install too (new-user trial 115: the workflow's root `npm ci` did not).
@@ -59,4 +62,20 @@ export async function runAdd(spec: string, rootArgument: string, flags: { as?: s
     );
   }
   return 0;
+}
+
+/** Package name and version. */
+type Pin = { readonly name: string; readonly version: string };
+
+/**
+ * What an `add` that changed the lock's pin of a key agent.md had already did, in one line:
+ * "Upgraded" or "Downgraded" (the same package, semver order), else "Re-pinned" (another package
+ * under the key, or the same version with other content: a rebuilt tarball). New-user trial 120:
+ * it said "Added".
+ */
+function pinChangeLine(key: string, previous: Pin, now: Pin): string {
+  if (previous.name !== now.name) return `Re-pinned ${key} (${previous.name}@${previous.version} → ${now.name}@${now.version}) in plugins.lock.`;
+  const order = semver.valid(previous.version) && semver.valid(now.version) ? semver.compare(now.version, previous.version) : 0;
+  if (order === 0) return `Re-pinned ${key} (${now.name}@${now.version}, new content) in plugins.lock.`;
+  return `${order > 0 ? "Upgraded" : "Downgraded"} ${key} (${now.name} ${previous.version} → ${now.version}): pinned in plugins.lock.`;
 }

@@ -106,6 +106,35 @@ describe("assembly-line add", () => {
     expect(twice.json.diagnostics[0].message).toBe("Capability 'cards' selects the package '@assemblyline-agents/openui', which capability 'openui' of this surface selects already.");
   }, 60_000);
 
+  it("says Upgraded, Downgraded or Re-pinned, with both versions, when add changes the pin of a plugin the agent has (new-user trial 120)", () => {
+    /** The openui pack as `version`, its description `extra`-suffixed, packed into a folder of its own. */
+    const packAs = (version: string, extra = ""): string => {
+      const folder = writeTree({}, "al-pack-");
+      fs.cpSync(pack, path.join(folder, "openui"), { recursive: true });
+      for (const file of ["package.json", "plugin.json"]) {
+        const manifest = path.join(folder, "openui", file);
+        fs.writeFileSync(manifest, fs.readFileSync(manifest, "utf8").replace('"version": "1.0.0"', `"version": "${version}"`).replace(/("description": "[^"]*)"/, `$1${extra}"`));
+      }
+      const run = spawnSync("npm", ["pack", "--pack-destination", folder, "--silent"], { cwd: path.join(folder, "openui"), encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+      return path.join(folder, run.stdout.trim().split("\n").pop()!);
+    };
+    const root = writeTree({ "agent.md": AGENT_MD });
+    expect(runCli(["add", `file:${tarball}`, root]).stdout).toContain("Added openui (@assemblyline-agents/openui@1.0.0)");
+    const upgraded = runCli(["add", `file:${packAs("1.1.0")}`, root]);
+    expect(upgraded.status, upgraded.stderr).toBe(0);
+    expect(upgraded.stdout).toContain("Upgraded openui (@assemblyline-agents/openui 1.0.0 → 1.1.0): pinned in plugins.lock.");
+    expect(upgraded.stdout).not.toContain("Added");
+    const downgraded = runCli(["add", `file:${tarball}`, root]);
+    expect(downgraded.status, downgraded.stderr).toBe(0);
+    expect(downgraded.stdout).toContain("Downgraded openui (@assemblyline-agents/openui 1.1.0 → 1.0.0): pinned in plugins.lock.");
+    // The same version rebuilt with other content (a tarball made again after an edit).
+    const rebuilt = runCli(["add", `file:${packAs("1.0.0", " Rebuilt.")}`, root]);
+    expect(rebuilt.status, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stdout).toContain("Re-pinned openui (@assemblyline-agents/openui@1.0.0, new content) in plugins.lock.");
+    expect(runCli(["compile", root, "--check"]).status).toBe(0);
+  }, 120_000);
+
   it("adds a packed plugin: agent.md keeps its comments, the lock pins version and integrity, a second add changes nothing", () => {
     const root = writeTree({ "agent.md": AGENT_MD });
     const first = runCli(["add", `file:${tarball}`, root]);
