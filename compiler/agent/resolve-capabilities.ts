@@ -126,7 +126,7 @@ function resolveOne(
       location: request.location,
       installCommand: options.installCommand ?? "npm install",
       // Read only for a mismatch: package.json is otherwise no input of the compile.
-      ...(installed?.version !== pin.version ? declaredDependency(host, installed?.dir, packageName) : {}),
+      ...(installed !== undefined && installed.version !== pin.version ? declaredDependency(host, surface.dir, packageName) : {}),
       displayFrom: agentRoot,
     });
     if (mismatch) {
@@ -146,27 +146,33 @@ function resolveOne(
 }
 
 /**
- * How the `package.json` beside the `node_modules` that holds `installedDir` declares `name`
- * (in `dependencies`, `devDependencies` or `optionalDependencies`), for AL6008's hint; nothing
- * when it is not installed, the file is unreadable or does not name it.
+ * How the nearest `package.json` at or above `fromDir` that declares `name` (in `dependencies`,
+ * `devDependencies` or `optionalDependencies`) declares it, for AL6008's hint; nothing when none
+ * does or one on the way cannot be read. The nearest, not the one beside the `node_modules` that
+ * holds the package: in an npm workspace the member declares it and npm hoists it to the root's
+ * `node_modules` (new-user trial 120: the hint offered a registry `add` for a `file:` tarball).
  */
-function declaredDependency(host: CompilerHost, installedDir: string | undefined, name: string): { declared?: { spec: string; projectDir: string } } {
-  if (installedDir === undefined) return {};
-  const projectDir = path.dirname(path.dirname(name.startsWith("@") ? path.dirname(installedDir) : installedDir));
-  const manifest = host.read(path.join(projectDir, "package.json"));
-  if (manifest.kind !== "file") return {};
-  try {
-    const parsed: unknown = JSON.parse(manifest.text.replace(/^\uFEFF/, ""));
-    if (!isJsonObject(parsed)) return {};
-    for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
-      const deps = parsed[field];
-      const spec = isJsonObject(deps) ? deps[name] : undefined;
-      if (typeof spec === "string") return { declared: { spec, projectDir } };
+function declaredDependency(host: CompilerHost, fromDir: string, name: string): { declared?: { spec: string; projectDir: string } } {
+  for (let projectDir = fromDir; ; ) {
+    const manifest = host.read(path.join(projectDir, "package.json"));
+    if (manifest.kind === "file") {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(manifest.text.replace(/^\uFEFF/, ""));
+      } catch {
+        // Not JSON: the hint keeps its registry form.
+        return {};
+      }
+      for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
+        const deps = isJsonObject(parsed) ? parsed[field] : undefined;
+        const spec = isJsonObject(deps) ? deps[name] : undefined;
+        if (typeof spec === "string") return { declared: { spec, projectDir } };
+      }
     }
-  } catch {
-    // Not JSON: the hint keeps its registry form.
+    const parent = path.dirname(projectDir);
+    if (parent === projectDir) return {};
+    projectDir = parent;
   }
-  return {};
 }
 
 /**

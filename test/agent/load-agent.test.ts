@@ -276,6 +276,20 @@ describe("resolveCapabilities", () => {
     expect(diagnostic!.hint).toContain("to lock what package.json installs, run `npx assembly-line add ./vendor/weather-plugin-1.3.0.tgz`");
     expect(diagnostic!.hint).not.toContain("npm:");
   });
+
+  it("reads the declaring package.json of an npm workspace member, where npm hoisted the package to the root's node_modules (new-user trial 120, K4)", () => {
+    const repo = writeTree({
+      "package.json": '{"name":"team","private":true,"workspaces":["agents/*"]}',
+      "agents/support/agent.md": "---\ncapabilities:\n  weather:\n    package: weather-plugin\n---\n",
+      "agents/support/package.json": '{"name":"support","dependencies":{"weather-plugin":"file:../../vendor/weather-plugin-1.0.0.tgz"}}',
+      "node_modules/weather-plugin/package.json": '{"version":"1.1.0"}',
+    });
+    const pins = new Map([[".", new Map([["weather", { name: "weather-plugin", version: "1.0.0" }]])]]);
+    const [diagnostic] = resolveCapabilities(host, loadAgent(host, path.join(repo, "agents/support")), { pins }).diagnostics;
+    expect(diagnostic).toMatchObject({ code: "AL6008", path: "capabilities.weather" });
+    // A branch switch back to the lock's version: package.json names the locked tarball already.
+    expect(diagnostic!.hint).toBe("package.json already installs weather-plugin from file:../../vendor/weather-plugin-1.0.0.tgz, the locked version 1.0.0: node_modules is behind it (as after a pull without an install). Run `npm install`.");
+  });
 });
 
 describe("loadAgent: agent.md that is not UTF-8 (AL1003)", () => {
