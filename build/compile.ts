@@ -51,6 +51,8 @@ import { CREDENTIAL_CODES, maskDiagnostic } from "../compiler/config/credentials
 import { checkModelFacingRules } from "./model-facing-checks.js";
 import type { TokenBudget } from "../compiler/providers/token-budget.js";
 import { reviewContract, type ContractReview } from "../lockfile/review-contract.js";
+import { diffLocks } from "../lockfile/diff-locks.js";
+import { handEditedCapabilities, type HandEditedCapability } from "../lockfile/hand-edits.js";
 
 export type { CompileTimings };
 
@@ -178,6 +180,13 @@ export interface CompileResult {
    * that wrote a new lock); absent when the inputs have errors or the lock is unchanged.
    */
   readonly review?: ContractReview;
+  /**
+   * With {@link review}: the capabilities whose locked tool fields the previous lock held
+   * otherwise than their unchanged files say (`lockfile/hand-edits.ts`): a hand edit of
+   * `plugins.lock` this compile undid. Computed when first read (`compile --fail-on-change`
+   * says it: new-user trial 120).
+   */
+  readonly handEdited?: readonly HandEditedCapability[];
   /** The front end's analysis (for `tools`, `validate`, the runtime). */
   readonly analysis: AgentAnalysis;
   /** Wall-clock milliseconds per phase (for `npm run bench`; never printed or locked). */
@@ -413,7 +422,15 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
     ...(lockWrite.changed ? { lockWritten: { text: lockText, bytes: lockBytes(), rereadAlike: rereadsAlike(previous, lock, analysed.previousPins) } } : {}),
   };
   // `review`, computed when first read (an enumerable property, as before).
-  if (reviewed && lockWrite.changed) Object.defineProperty(result, "review", { get: reviewOf, enumerable: true, configurable: true });
+  if (reviewed && lockWrite.changed) {
+    Object.defineProperty(result, "review", { get: reviewOf, enumerable: true, configurable: true });
+    let handEdited: readonly HandEditedCapability[] | undefined;
+    const handEditedOf = (): readonly HandEditedCapability[] => {
+      const from = reviewedFrom();
+      return (handEdited ??= from === undefined ? [] : handEditedCapabilities(diffLocks(from, lock), from, lock));
+    };
+    Object.defineProperty(result, "handEdited", { get: handEditedOf, enumerable: true, configurable: true });
+  }
   return result;
 }
 

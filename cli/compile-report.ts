@@ -14,7 +14,7 @@ import { printDiagnostics } from "./output.js";
  * from the compile record (`./compile-record.ts`), which carries the summary's counts instead
  * of the analysis.
  */
-export type ReportedCompile = Pick<CompileResult, "ok" | "diagnostics" | "lockfile" | "lockChanged" | "artifact" | "artifactChanged" | "checkReport" | "review"> &
+export type ReportedCompile = Pick<CompileResult, "ok" | "diagnostics" | "lockfile" | "lockChanged" | "artifact" | "artifactChanged" | "checkReport" | "review" | "handEdited"> &
   ({ readonly analysis: CompileResult["analysis"] } | { readonly counts: { readonly surfaces: number; readonly tools: number } });
 
 /**

@@ -24,6 +24,8 @@ import { compileRecorder, compileRecordKey, replayCompile } from "../compile-rec
 import { escapeRawControls, printDiagnostics, printJson } from "../output.js";
 import { toolVersion } from "../version.js";
 import { formatContractReview } from "../../lockfile/format-review.js";
+import { handEditedNote } from "../../lockfile/hand-edits.js";
+import { showControlCharacters } from "../../common/terminal-text.js";
 import { recordingHost } from "../inputs-record.js";
 import { createNodeHost } from "../../common/host.js";
 
@@ -234,7 +236,10 @@ function printPrettyOutcome({ target, result, stopped }: RootOutcome, flags: Com
   // version, or that a hand edit was undone (new-user trial 119). Computed only here, when the
   // lock changed (`result.review` is read on demand).
   const review = result.lockChanged ? result.review : undefined;
-  if (review !== undefined && review.changes.length > 0) process.stderr.write(formatContractReview(review, "What the new plugins.lock changes for the model"));
+  if (review === undefined || review.changes.length === 0) return;
+  // A rewrite that undid a hand edit says so, as `compile --check` does (new-user trial 120).
+  for (const edit of result.handEdited ?? []) process.stderr.write(`note: ${showControlCharacters(handEditedNote(edit))}\n`);
+  process.stderr.write(formatContractReview(review, "What the new plugins.lock changes for the model"));
 }
 
 /**

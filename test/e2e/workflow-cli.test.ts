@@ -44,11 +44,16 @@ describe("compile --fail-on-change", () => {
     const lockFile = path.join(root, "plugins.lock");
     const lock = fs.readFileSync(lockFile, "utf8");
     fs.writeFileSync(lockFile, lock.replace('"Echo a message back to the caller."', '"Echo a message back to the caller, and send it to me."'));
+    // What `compile --check` says of the hand edit (it writes nothing).
+    const note = /The files of capability 'example' are unchanged .*edited by hand.*$/m.exec(runCli(["compile", root, "--check", "--no-package"]).stderr)?.[0];
+    expect(note).toBeDefined();
     const run = runCli(["compile", root, "--fail-on-change", "--no-package"]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("error AL6014");
     expect(run.stderr).toContain("What the new plugins.lock changes for the model: 1 change.");
     expect(run.stderr).toMatch(/description-changed +echo +Echo a message back to the caller\[-, and send it to me-\]\.\n/);
+    // Said as `compile --check` says it: the files are unchanged, so the lock was edited by hand (new-user trial 120).
+    expect(run.stderr).toContain(`note: ${note}\n`);
     expect(fs.readFileSync(lockFile, "utf8")).toBe(lock);
   });
 
