@@ -255,13 +255,19 @@ function printMultiple(outcomes: readonly RootOutcome[], format: CompileFormat, 
   if (format === "sarif" || format === "github") {
     // Each root's lock diagnostic keeps its check's properties (SARIF) through the rebasing.
     const properties = new Map<Diagnostic, Readonly<Record<string, unknown>> | undefined>();
+    // A plugin package several agents select (a workspace's shared package) is reported by each
+    // of them at the same place in the same words: annotated once (new-user trial 120).
+    const seen = new Set<string>();
     const all = outcomes.flatMap((outcome) => {
       const result = reported(outcome);
       const propertiesOf = checkSarifProperties(result);
-      return result.diagnostics.map((d) => {
+      return result.diagnostics.flatMap((d) => {
         const shown = d.file === "" ? d : { ...d, file: rebaseFile(d.file, (f) => toPosix(path.relative(process.cwd(), path.resolve(outcome.target.root, f)))) };
+        const key = JSON.stringify([shown, propertiesOf(d) ?? null]);
+        if (seen.has(key)) return [];
+        seen.add(key);
         properties.set(shown, propertiesOf(d));
-        return shown;
+        return [shown];
       });
     });
     process.stdout.write(format === "sarif" ? escapeRawControls(formatSarif(all, toolVersion(), "", process.cwd(), (d) => properties.get(d))) : formatGithub(all, ""));

@@ -94,6 +94,15 @@ describe("assembly-line add", () => {
     expect(github.stdout).not.toContain("node_modules/");
     const pretty = runCli(["compile", "agents/support", "--check"], { cwd: repo });
     expect(pretty.stderr).toContain(`packages/openui/ai.assemblyline/index.ts:${line}:7 - error AL4001`);
+    // A second agent selecting the same package: one annotation, not one per agent (new-user trial 120).
+    fs.mkdirSync(path.join(repo, "agents/ops"));
+    fs.copyFileSync(path.join(repo, "agents/support/agent.md"), path.join(repo, "agents/ops/agent.md"));
+    const both = runCli(["compile", "agents/*", "--check", "--format", "github"], { cwd: repo });
+    expect(both.status).toBe(1);
+    expect(both.stdout.split("\n").filter((l) => l.startsWith(`::error file=packages/openui/ai.assemblyline/index.ts,line=${line},col=7,`))).toHaveLength(1);
+    const sarif = JSON.parse(runCli(["compile", "agents/*", "--check", "--format", "sarif"], { cwd: repo }).stdout);
+    expect(sarif.runs[0].results.filter((r: any) => r.ruleId === "AL4001")).toHaveLength(1);
+    fs.rmSync(path.join(repo, "agents/ops"), { recursive: true });
 
     // The same package selected under a second key of the surface: reported where agent.md selects it, not as AL4012 in the package's files (C7).
     fs.writeFileSync(entry, fs.readFileSync(entry, "utf8").replace("descripton:", "description:"));
