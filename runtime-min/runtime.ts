@@ -449,11 +449,14 @@ export class Runtime {
   }
 
   /**
-   * A run of this agent whose id is within a typo of `runId` (among the 1,000 most recent), for
-   * the warning about a `--run` the state has no record of; `undefined` when none is.
+   * A run of this agent whose id is one typo from `runId` (one character dropped, added, changed
+   * or swapped; among the 1,000 most recent), for the warning about a `--run` the state has no
+   * record of; `undefined` when none is. One edit, not did-you-mean's usual two or more: run ids
+   * share prefixes (`run_int1`, `run_link1`), and a new id two edits from an old one is a new run,
+   * not a typo (new-user trial 112).
    */
   nearRunId(runId: string): string | undefined {
-    return didYouMean(runId, this.store.recentRunIds(1000));
+    return didYouMean(runId, this.store.recentRunIds(1000), {}, 1);
   }
 
   /** Every persisted event of a run, in order (for audits and tests). */

@@ -111,6 +111,10 @@ describe("call --run of a run the state has no record of", () => {
     // A typo of a run this agent has: the warning names it (new-user trial of 6 December).
     const typo = cli("call", "echo", agent.root, "--input", '{"message":"d"}', "--run", "fresh-rum", "--format", "json");
     expect(typo.json.diagnostics).toEqual([expect.objectContaining({ code: "AL8046", hint: "Did you mean 'fresh-run', a run of this agent? Give that id to --run to continue it." })]);
+    // A new id two edits from one (run_link1 and run_int1): a new run, not a typo; no suggestion (new-user trial 112).
+    const other = cli("call", "echo", agent.root, "--input", '{"message":"e"}', "--run", "fresh-ruin1", "--format", "json");
+    expect(other.json.diagnostics).toEqual([expect.objectContaining({ code: "AL8046" })]);
+    expect(other.json.diagnostics[0].hint).toBe("Use the runId printed by a `call` or a `search --run` of this agent, with the same agent root (each agent keeps its runs in its own .assemblyline/state.db).");
   });
 });
 
