@@ -52,6 +52,7 @@ import { checkModelFacingRules } from "./model-facing-checks.js";
 import type { TokenBudget } from "../compiler/providers/token-budget.js";
 import { reviewContract, type ContractReview } from "../lockfile/review-contract.js";
 import { diffLocks } from "../lockfile/diff-locks.js";
+import { staleLockPlaces } from "./stale-lock-places.js";
 import { handEditedCapabilities, type HandEditedCapability } from "../lockfile/hand-edits.js";
 
 export type { CompileTimings };
@@ -86,6 +87,12 @@ export interface CompileOptions {
    * unchanged (a changed plugin changes its capability's integrity, which the check reports).
    */
   readonly check?: boolean;
+  /**
+   * With {@link check}: an out-of-date lock's changed tool fields are also reported where the
+   * agent writes them, as AL6218 notices (`./stale-lock-places.ts`), for `--format github|sarif`,
+   * whose annotations must land on a line of the pull request's diff.
+   */
+  readonly placeStaleLock?: boolean;
   /** `false` for `--no-package`: no bundles, no artifact. */
   readonly package?: boolean;
   /** `--out`: absolute artifact directory (default `<root>/.assemblyline/build`). */
@@ -358,7 +365,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
   const review = reviewed && options.check ? reviewOf() : undefined;
   if (options.check) {
     saves.run();
-    const checked = await checkLock(host, options, analysed.fixCommand, lockText, diagnostics);
+    const checked = await checkLock(host, options, analysed.fixCommand, lockText, diagnostics, analysis);
     clock.lap("lock");
     const checkReport = checked.checkReport && review ? { ...checked.checkReport, review } : checked.checkReport;
     return { ...base, ...checked, ...(review ? { review } : {}), ...(checkReport ? { checkReport } : {}) };
@@ -606,6 +613,7 @@ async function checkLock(
   fixCommand: string,
   lockText: string,
   diagnostics: Diagnostic[],
+  analysis: AgentAnalysis,
 ): Promise<{ ok: boolean; diagnostics: Diagnostic[]; lockChanged: false; artifact: null; checkReport?: LockfileCheckReport }> {
   const { checkLockfile, notCheckedReport } = await import("../lockfile/check-lockfile.js");
   const lockPath = path.join(options.root, LOCKFILE_NAME);
@@ -620,6 +628,7 @@ async function checkLock(
   // and a second error for one mistake only adds noise (helper-67's trial: `review` in plugins/hello/).
   const noAgent = diagnostics.some((d) => d.code === "AL1001" && d.file === "");
   if (report.diagnostic && !noAgent) diagnostics.push(report.diagnostic);
+  if (options.placeStaleLock) diagnostics.push(...staleLockPlaces(report, analysis, fixCommand));
   const failed = hasErrors(diagnostics) || !ok;
   return { ok: !failed, diagnostics: finish(diagnostics, options.root), lockChanged: false, artifact: null, ...(noAgent ? {} : { checkReport: report }) };
 }

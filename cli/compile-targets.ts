@@ -90,7 +90,7 @@ export function outputFormat(flags: SettingFlags, targets: readonly CompileTarge
 }
 
 /** The compile options of one target (flags over its configuration). */
-export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & { check?: boolean; package: boolean; cache?: boolean }): CompileOptions {
+export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & { check?: boolean; package: boolean; cache?: boolean; format?: string }): CompileOptions {
   const outDir = flags.out !== undefined ? path.resolve(flags.out) : target.config.outDir;
   const maxWarnings: WarningLimit | undefined =
     flags.maxWarnings !== undefined
@@ -108,6 +108,8 @@ export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & {
   return {
     root: target.root,
     check: flags.check === true,
+    // Annotations of a stale lock also where the agent writes each change (AL6218): they must land on the pull request's lines.
+    ...(flags.check === true && (flags.format === "github" || flags.format === "sarif") ? { placeStaleLock: true } : {}),
     package: flags.package,
     cache: flags.cache !== false,
     displayRoot: target.displayRoot,

@@ -77,7 +77,7 @@ export async function runCompile(rootArguments: readonly string[], flags: Compil
   const expanded = await expandRoots(rootArguments);
   const targets = await loadTargets(expanded.roots, flags);
   const format = outputFormat(flags, targets);
-  const options = targets.map((target) => compileOptionsFor(target, flags));
+  const options = targets.map((target) => compileOptionsFor(target, { ...flags, format }));
   const usage = [...expanded.diagnostics, ...sharedOutDirs(targets, options)];
   if (usage.length > 0) {
     if (format === "json") printJson({ ok: false, diagnostics: usage.map(toJsonDiagnostic) });

@@ -271,6 +271,12 @@ export const LockfileMessages = defineMessages({
     message: "{0}: {1}: {2}",
     docs: "A change of the contract review that does not need review on its own (a tool added, removed or renamed, a schema widened or narrowed, a local plugin's description reworded, …), reported by `review --format github|sarif` as AL6216 is, as a notice: a reviewer sees on the lock's lines what the pull request changes for the model.",
   },
+  LockfileStaleHere: {
+    code: "AL6218",
+    severity: "info",
+    message: "{0}: run `{1}` and commit plugins.lock.",
+    docs: "`compile --check --format github|sarif` reports a stale plugins.lock (AL6002) on the lock, which a pull request that forgot to compile does not change; each changed tool field is then also reported where the agent writes it — the tool's descriptor member in the plugin's entry, or the capability's `config` in agent.md — so the annotation lands on the pull request's line (new-user trials 119 and 120; `build/stale-lock-places.ts`). At most ten per capability; a changed bundle integrity, package version or content, and a tool only the lock still has, are left to AL6002.",
+  },
   WriteThroughLinkRefused: {
     code: "AL6301",
     severity: "error",

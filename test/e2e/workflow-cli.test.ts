@@ -146,3 +146,32 @@ describe("add shows the package manager's output when it fails", () => {
     expect(run.stderr).toMatch(/^agent\/package\.json:1:1 - error AL6202/m);
   });
 });
+
+describe("compile --check --format github|sarif on a stale lock", () => {
+  it("also places each changed tool field where the agent writes it (AL6218), so the annotation lands on the pull request's line (new-user trials 119 and 120)", () => {
+    const root = copyAgent(supportAgentRoot);
+    const entry = path.join(root, "plugins/example/ai.assemblyline/index.ts");
+    fs.writeFileSync(entry, fs.readFileSync(entry, "utf8").replace('      description: "Echo', '      tags: ["echo"],\n      description: "Echo'));
+    fs.writeFileSync(path.join(root, "agent.md"), fs.readFileSync(path.join(root, "agent.md"), "utf8").replace("index: products", "index: docs"));
+    const tagsLine = fs.readFileSync(entry, "utf8").split("\n").findIndex((l) => l.includes("tags:")) + 1;
+    const keyLine = fs.readFileSync(path.join(root, "agent.md"), "utf8").split("\n").indexOf("  private-search:") + 1;
+    const parent = path.dirname(root);
+    const agent = path.basename(root);
+
+    const github = runCli(["compile", agent, "--check", "--no-package", "--format", "github"], { cwd: parent });
+    expect(github.status).toBe(1);
+    const lines = github.stdout.split("\n");
+    expect(lines.filter((l) => l.startsWith(`::error file=${agent}/plugins.lock,`) && l.includes("AL6002"))).toHaveLength(1);
+    const here = lines.filter((l) => l.includes("AL6218"));
+    expect(here).toEqual([
+      expect.stringMatching(new RegExp(`^::notice file=${agent}/agent\\.md,line=${keyLine},col=3,.*::tools\\.search\\.config\\.index differs from plugins\\.lock: run \`.* compile ${agent}\` and commit plugins\\.lock\\.$`)),
+      expect.stringMatching(new RegExp(`^::notice file=${agent}/plugins/example/ai\\.assemblyline/index\\.ts,line=${tagsLine},col=13,.*::tools\\.echo\\.tags differs from plugins\\.lock: run \`.* compile ${agent}\` and commit plugins\\.lock\\.$`)),
+    ]);
+
+    const sarif = JSON.parse(runCli(["compile", agent, "--check", "--no-package", "--format", "sarif"], { cwd: parent }).stdout);
+    const placed = sarif.runs[0].results.filter((r: any) => r.ruleId === "AL6218").map((r: any) => r.locations[0].physicalLocation.artifactLocation.uri);
+    expect(placed.sort()).toEqual([`${agent}/agent.md`, `${agent}/plugins/example/ai.assemblyline/index.ts`]);
+    // The pretty report has the diff instead: no notices there.
+    expect(runCli(["compile", agent, "--check", "--no-package"], { cwd: parent }).stderr).not.toContain("AL6218");
+  });
+});
