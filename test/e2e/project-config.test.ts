@@ -18,6 +18,7 @@ import { describe, expect, it } from "vitest";
 import { loadTargets, outputFormat, type CompileTarget, type ConfigFlags, type SettingFlags } from "../../cli/compile-targets.js";
 import { formatPretty } from "../../diagnostics/format-pretty.js";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { writeStarterAgent } from "../helpers/starter-agent.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
 /**
@@ -220,7 +221,7 @@ describe("rules and maxWarnings", () => {
 describe("host policy defaults for call", () => {
   it("takes execution, deadlineMs and outDir from the configuration; flags win", () => {
     const root = path.join(tempDir("al-host-"), "agent");
-    expect(runCli(["init", root]).status).toBe(0);
+    writeStarterAgent(root);
     const tool = path.join(root, "plugins", "hello", "ai.assemblyline", "hello.ts");
     // A tool that takes a while, so a short deadline fails it.
     fs.writeFileSync(tool, fs.readFileSync(tool, "utf8").replace("return {", "await new Promise((resolve) => setTimeout(resolve, 1500));\n    return {"));
