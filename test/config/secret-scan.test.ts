@@ -97,8 +97,8 @@ describe("credential values: never written, never printed", () => {
       expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).toBe(lockBefore);
       expect(fs.readFileSync(path.join(root, "plugins.lock"), "utf8")).not.toContain(value);
 
-      // The printed forms of these diagnostics, in-process: pretty output with its code frames
-      // (which show agent.md's line holding the token, masked) and GitHub's annotations.
+      // The printed forms of these diagnostics, in-process: pretty output (AL5001 withholds its
+      // source line; a frame that showed it would be masked) and GitHub's annotations.
       expect(formatDiagnosticsFrom(result.diagnostics, root, false)).toContain("AL5001");
       expect(formatDiagnosticsFrom(result.diagnostics, root, false)).not.toContain(value);
       expect(formatGithub(result.diagnostics, root)).not.toContain(value);
