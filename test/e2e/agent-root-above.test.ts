@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cliPath, printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
+import { writeStarterAgent } from "../helpers/starter-agent.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
 let root: string;
@@ -19,7 +20,7 @@ let CLI: string;
 
 beforeAll(() => {
   root = path.join(tempDir("al-root-above-"), "agent");
-  expect(runCli(["init", root]).status).toBe(0);
+  writeStarterAgent(root);
   plugin = path.join(root, "plugins", "hello");
   CLI = printedCli(plugin);
 });

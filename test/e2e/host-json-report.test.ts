@@ -9,13 +9,14 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { writeStarterAgent } from "../helpers/starter-agent.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
 let root: string;
 
 beforeAll(() => {
   root = path.join(tempDir("al-host-json-"), "agent");
-  expect(runCli(["init", root]).status).toBe(0);
+  writeStarterAgent(root);
 });
 
 /** Changes the hello tool's description in both files that state it, so the next host command compiles first and rewrites the lock. */

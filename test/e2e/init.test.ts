@@ -8,7 +8,15 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
+import { writeStarterAgent } from "../helpers/starter-agent.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
+
+/** Every file under `root`: relative POSIX path → text, sorted by path. */
+function filesOf(root: string): Record<string, string> {
+  const files = fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const entries = files.map((e) => [path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join("/"), fs.readFileSync(path.join(e.parentPath, e.name), "utf8")] as const);
+  return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : 1)));
+}
 
 describe("assembly-line init", () => {
   it("starts an agent that compiles and whose tool runs (init → compile → call)", () => {
@@ -33,6 +41,16 @@ describe("assembly-line init", () => {
     const call = runCliJson(["call", "hello", "--input", '{"name":"Ada"}'], { cwd: root });
     expect(call.status, call.stderr).toBe(0);
     expect(call.json).toMatchObject({ status: "ok", output: { greeting: "Hello, Ada!" } });
+  });
+
+  it("writes the files the tests' in-process starter agent writes (test/helpers/starter-agent.ts), byte for byte", () => {
+    const viaCli = path.join(tempDir("al-init-same-"), "agent");
+    expect(runCli(["init", viaCli]).status).toBe(0);
+    // The same depth below the OS temporary folder: the tsconfig's paths to dist/ are relative.
+    const inProcess = writeStarterAgent(path.join(tempDir("al-init-same-"), "agent"));
+    const written = filesOf(viaCli);
+    expect(Object.keys(written)).toContain("tsconfig.json");
+    expect(filesOf(inProcess)).toEqual(written);
   });
 
   it("writes a tsconfig.json under which the starter plugin type-checks against the authoring API", () => {

@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
+import { writeStarterAgent } from "../helpers/starter-agent.js";
 import { convertToCrlf, copyAgent } from "../helpers/copy-agent.js";
 import { supportAgentRoot } from "../helpers/support-agent.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
@@ -160,7 +161,7 @@ describe("plugins.lock through the CLI", () => {
 
   it("--check --format github and sarif lead with, and sit on, a tool's contract change, not the integrity that changed with it (helper-78 D8.8)", () => {
     const root = path.join(tempDir("al-check-lead-"), "agent");
-    expect(runCli(["init", root]).status).toBe(0);
+    writeStarterAgent(root);
     expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
     for (const file of ["index.ts", "hello.ts"]) {
       const module = path.join(root, "plugins/hello/ai.assemblyline", file);
@@ -180,7 +181,7 @@ describe("plugins.lock through the CLI", () => {
 
   it("--check --format json carries the lock's changes and the contract review the pretty report shows, and SARIF puts them on the AL6002 result (helper-88)", () => {
     const root = path.join(tempDir("al-check-json-"), "agent");
-    expect(runCli(["init", root]).status).toBe(0);
+    writeStarterAgent(root);
     expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
     const current = runCliJson(["compile", root, "--check", "--no-package"]);
     expect(current.json.check).toEqual({ status: "up-to-date", changes: [], review: [], formattingOnly: false, notes: [] });

@@ -8,12 +8,13 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, printedCli } from "../helpers/run-cli.js";
+import { writeStarterAgent } from "../helpers/starter-agent.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
 describe("a missing option value before another flag", () => {
   const agent = (): string => {
     const root = path.join(tempDir("al-missing-value-"), "agent");
-    expect(runCli(["init", root]).status).toBe(0);
+    writeStarterAgent(root);
     return root;
   };
 

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { writeStarterAgent } from "../helpers/starter-agent.js";
 import { repoRoot, tempDir, writeFiles } from "../helpers/temp-tree.js";
 import { isToolchainFile } from "../../cli/commands/inputs.js";
 
@@ -28,7 +29,7 @@ function outputs(root: string): Map<string, string> {
 /** The starter agent plus a skill, an asset, and a module outside the plugin that a tool imports. */
 function richAgent(parent: string, name: string): string {
   const root = path.join(parent, name);
-  expect(runCli(["init", root]).status).toBe(0);
+  writeStarterAgent(root);
   const tool = path.join(root, "plugins", "hello", "ai.assemblyline", "hello.ts");
   const text = fs
     .readFileSync(tool, "utf8")

@@ -7,13 +7,14 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { runCliJson } from "../helpers/run-cli.js";
+import { writeStarterAgent } from "../helpers/starter-agent.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
 describe("a local plugin's plugin.json name", () => {
   it("that differs from its folder and capability key is warning AL1029 naming both; a matching one is not", () => {
     const root = path.join(tempDir("al-plugin-name-"), "agent");
-    expect(runCli(["init", root]).status).toBe(0);
+    writeStarterAgent(root);
     const matching = runCliJson(["compile", root, "--no-package"]);
     expect(matching.json.diagnostics.map((d: { code: string }) => d.code)).not.toContain("AL1029");
 

@@ -3,11 +3,22 @@
  * finds is read; the search goes up from the agent root and paths are relative to the file; a
  * bad configuration is a diagnostic with file, line, column and property path; flags override
  * the configuration; `rules` and `maxWarnings` act on compile's diagnostics.
+ *
+ * The matrices (every file kind, every broken configuration) ask `compile`'s own configuration
+ * step in-process (`loadTargets` and `outputFormat` of cli/compile-targets.ts, the functions
+ * `compile` calls before it compiles, and the pretty formatter it prints with); a real CLI run
+ * checks each behaviour end to end once per file family (JSON, YAML, JavaScript, TypeScript,
+ * package.json) and per broken file name. Every CLI process costs about 0.35 s of CPU to start,
+ * and the suite's time follows the number of processes (docs/performance.md, "The test suite's
+ * budget").
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadTargets, outputFormat, type CompileTarget, type ConfigFlags, type SettingFlags } from "../../cli/compile-targets.js";
+import { formatPretty } from "../../diagnostics/format-pretty.js";
 import { runCli, runCliJson } from "../helpers/run-cli.js";
+import { writeStarterAgent } from "../helpers/starter-agent.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
 /**
@@ -36,6 +47,22 @@ function printsJson(root: string, args: readonly string[] = []): boolean {
   }
 }
 
+/** In-process, what `compile` run in `root` with `flags` works on: the root's target (its configuration, or its diagnostics relative to the root). */
+async function targetOf(root: string, flags: ConfigFlags = {}): Promise<CompileTarget> {
+  const [target] = await loadTargets([{ root, displayRoot: "." }], flags);
+  return target!;
+}
+
+/** Diagnostics without their `message`s. */
+function withoutMessages(diagnostics: readonly { readonly message?: unknown }[]): unknown[] {
+  return diagnostics.map(({ message: _message, ...rest }) => rest);
+}
+
+/** In-process, the output format `compile` run in `root` with `flags` chooses (the flag, else the configuration's, else pretty). */
+async function formatChosen(root: string, flags: ConfigFlags & SettingFlags = {}): Promise<string> {
+  return outputFormat(flags, [await targetOf(root, flags)]);
+}
+
 describe("project configuration files", () => {
   const kinds: Record<string, string> = {
     "assembly-line.config.json": '{ "format": "json" }\n',
@@ -55,18 +82,30 @@ describe("project configuration files", () => {
   it("prints pretty output without a configuration file", () => {
     expect(printsJson(agentWithWarning())).toBe(false);
   });
-  // One loader of each family (JSON, YAML, JavaScript, TypeScript, package.json) also checks that
-  // --format wins over the file (the flag is applied after the search, whatever found the file)
-  // and that --no-config ignores it (--no-config returns before the search reads any file:
-  // build/project-config/load-project-config.ts; one CLI run per family, not per file name).
-  const flagsChecked = new Set(["assembly-line.config.json", "assembly-line.config.yaml", "assembly-line.config.mjs", "assembly-line.config.ts", "package.json"]);
+  // Every file kind through compile's configuration step in-process, with the flags: --format
+  // wins over the file (the flag is applied after the search, whatever found the file) and
+  // --no-config ignores it (it returns before the search reads any file:
+  // build/project-config/load-project-config.ts). One loader of each family (JSON, YAML,
+  // JavaScript, TypeScript, package.json) also through the real CLI, which prints JSON; the
+  // flags through the real CLI once, on the TypeScript file (the loader that does the most: with
+  // --no-config nothing is transpiled).
+  const cliChecked = new Set(["assembly-line.config.json", "assembly-line.config.yaml", "assembly-line.config.mjs", "assembly-line.config.ts", "package.json"]);
+  const flagsChecked = "assembly-line.config.ts";
   for (const [file, text] of Object.entries(kinds)) {
-    it(`reads ${file}`, () => {
+    it(`reads ${file}`, async () => {
       const root = agentWithWarning();
       writeFiles(root, { [file]: text });
-      expect(printsJson(root)).toBe(true);
+      // compile's configuration step, in-process: this file is found and read, and says JSON;
       // --no-config ignores it; --format wins over it.
-      if (flagsChecked.has(file)) {
+      const target = await targetOf(root);
+      expect(target.configDiagnostics).toEqual([]);
+      expect(target.config.file).toBe(path.join(root, file));
+      expect(await formatChosen(root)).toBe("json");
+      expect(await formatChosen(root, { config: false })).toBe("pretty");
+      expect(await formatChosen(root, { format: "pretty" })).toBe("pretty");
+      // The real CLI, once per family: it prints what the configuration asks for; the flags win.
+      if (cliChecked.has(file)) expect(printsJson(root)).toBe(true);
+      if (file === flagsChecked) {
         expect(printsJson(root, ["--no-config"])).toBe(false);
         expect(printsJson(root, ["--format", "pretty"])).toBe(false);
       }
@@ -116,25 +155,39 @@ describe("a bad configuration is a diagnostic, and nothing is compiled", () => {
     { name: "a rule that lowers an error", file: "assembly-line.config.json", text: '{ "rules": { "AL1001": "warn" } }\n', expected: { code: "AL9114", path: "rules.AL1001" } },
     { name: "a JavaScript configuration that throws", file: "assembly-line.config.mjs", text: "throw new Error('boom');\n", expected: { code: "AL9112", file: "assembly-line.config.mjs" } },
   ];
-  // --no-config is checked on the first broken file of each name (JSON, YAML, package.json,
-  // .assemblylinerc.json, a throwing module): it returns before any file is read, so the other
-  // cases of the same file would repeat the same run.
-  const noConfigChecked = new Set(cases.filter((c, i) => cases.findIndex((d) => d.file === c.file) === i).map((c) => c.name));
+  // Every case through compile's configuration step in-process (the diagnostics it reports, as
+  // JSON prints them, and as pretty output renders them; --no-config ignoring the file, as it
+  // returns before any file is read). The real CLI runs the first broken file of each name
+  // (JSON, YAML, package.json, .assemblylinerc.json, a throwing module): exit 1, the same
+  // diagnostic in JSON and pretty output, nothing compiled; and --no-config once, on the module
+  // that throws (a compile that imported it would fail). The other cases of the same file name
+  // take the same path through the CLI with another diagnostic, which the in-process step checks.
+  const cliChecked = new Set(cases.filter((c, i) => cases.findIndex((d) => d.file === c.file) === i).map((c) => c.name));
   for (const { name, file, text, expected, hint } of cases) {
-    it(name, () => {
+    it(name, async () => {
       const root = agentWithWarning();
       writeFiles(root, { [file]: text });
+      const target = await targetOf(root);
+      expect(target.configDiagnostics[0]).toMatchObject(expected);
+      if (hint) expect(target.configDiagnostics[0]!.hint).toMatch(hint);
+      // Pretty output names the file and line too (run in the root: files as the diagnostics name them).
+      expect(formatPretty(target.configDiagnostics)).toContain(`${file}:${expected["line"] ?? ""}`);
+      expect((await targetOf(root, { config: false })).configDiagnostics).toEqual([]);
+      if (!cliChecked.has(name)) return;
       const run = runCliJson(["compile"], { cwd: root });
       expect(run.status).toBe(1);
       expect(run.json.ok).toBe(false);
       expect(run.json.diagnostics[0]).toMatchObject(expected);
       if (hint) expect(run.json.diagnostics[0].hint).toMatch(hint);
+      // The step in-process reported the same diagnostics (their messages name the file relative
+      // to the working directory, the repository's here and the root in the CLI run).
+      expect(withoutMessages(run.json.diagnostics)).toEqual(withoutMessages(JSON.parse(JSON.stringify(target.configDiagnostics))));
       expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
-      // Pretty output names the file and line too.
       const pretty = runCli(["compile", "--format", "pretty"], { cwd: root });
+      expect(pretty.status).toBe(1);
       expect(pretty.stderr).toContain(`${file}:${expected["line"] ?? ""}`);
       // --no-config ignores the broken file.
-      if (noConfigChecked.has(name)) expect(runCli(["compile", "--no-config"], { cwd: root }).status).toBe(0);
+      if (file === "assembly-line.config.mjs") expect(runCli(["compile", "--no-config"], { cwd: root }).status).toBe(0);
     });
   }
 });
@@ -172,7 +225,7 @@ describe("rules and maxWarnings", () => {
 describe("host policy defaults for call", () => {
   it("takes execution, deadlineMs and outDir from the configuration; flags win", () => {
     const root = path.join(tempDir("al-host-"), "agent");
-    expect(runCli(["init", root]).status).toBe(0);
+    writeStarterAgent(root);
     const tool = path.join(root, "plugins", "hello", "ai.assemblyline", "hello.ts");
     // A tool that takes a while, so a short deadline fails it.
     fs.writeFileSync(tool, fs.readFileSync(tool, "utf8").replace("return {", "await new Promise((resolve) => setTimeout(resolve, 1500));\n    return {"));

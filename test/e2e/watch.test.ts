@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliPath, runCli } from "../helpers/run-cli.js";
+import { writeStarterAgent } from "../helpers/starter-agent.js";
 import { tempDir } from "../helpers/temp-tree.js";
 
 interface Watcher {
@@ -68,7 +69,7 @@ function startWatch(root: string): Watcher {
 
 function starterAgent(): string {
   const root = path.join(tempDir("al-watch-"), "agent");
-  expect(runCli(["init", root]).status).toBe(0);
+  writeStarterAgent(root);
   // A second local plugin, not selected yet (agent.md adds it later).
   fs.mkdirSync(path.join(root, "plugins", "extra", "ai.assemblyline"), { recursive: true });
   fs.writeFileSync(path.join(root, "plugins", "extra", "plugin.json"), JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name: "extra", version: "1.0.0", description: "Extra." }));
