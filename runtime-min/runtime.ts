@@ -103,7 +103,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   try {
     // SQLite by `import()` (bundled in the CLI); a failure to load it is the open's to report.
     await loadStateStoreDriver().catch(() => undefined);
-    store = StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
+    store = StateStore.open(path.join(stateDir, STATE_DB_FILE), {
+      ...(options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs }),
+      callJournal: options.callJournal === true,
+    });
   } catch (error) {
     await parts.executor.close();
     options.earlyStart?.discard();
