@@ -329,6 +329,17 @@ export function checkLeaseMs(leaseMs: unknown): number {
   throw runtimeError(Diagnostics.LeaseDurationInvalid, "", [shown]);
 }
 
+/**
+ * Checks `RuntimeOptions.callJournal` and returns it (`false` when omitted). Throws
+ * `RuntimeError` AL8067 for anything but a boolean.
+ */
+export function checkCallJournal(callJournal: unknown): boolean {
+  if (callJournal === undefined) return false;
+  if (typeof callJournal === "boolean") return callJournal;
+  const shown = typeof callJournal === "string" ? JSON.stringify(callJournal) : typeof callJournal === "number" ? String(callJournal) : `(${typeof callJournal})`;
+  throw runtimeError(Diagnostics.CallJournalOptionInvalid, "", [shown]);
+}
+
 /** What a {@link LeaseShare} asks its `RunLeases` to do with the entry it shares. */
 interface ShareActions {
   assertHeld(entry: LeaseEntry): void;

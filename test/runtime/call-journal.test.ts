@@ -139,6 +139,25 @@ describe("the call journal's records", () => {
   });
 });
 
+describe("the callJournal option", () => {
+  it("refuses anything but a boolean (AL8067)", async () => {
+    for (const callJournal of ["yes", 1, null, {}]) {
+      await expect(openRuntime({ root: agent.root, callJournal: callJournal as unknown as boolean })).rejects.toMatchObject({ name: "RuntimeError", code: "AL8067" });
+    }
+  });
+
+  it("off (the default), the common call is committed to state.db and no journal is made", async () => {
+    const runtime = await openRuntime({ root: agent.root });
+    try {
+      await runtime.call({ tool: "echo", input: { message: "m1" }, runId: "no-journal", callId: "c1" });
+      expect(inStateDb("no-journal").calls.size).toBe(1);
+      expect(journals("no-journal")).toEqual([]);
+    } finally {
+      await runtime.close();
+    }
+  });
+});
+
 describe("journaled calls in one host", () => {
   it("are appended, not committed, and every reader of the host sees them; letting the lease go folds them once and removes the journal", async () => {
     const runtime = await openRuntime({ root: agent.root, callJournal: true });
