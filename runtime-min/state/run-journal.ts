@@ -147,6 +147,8 @@ export interface JournalFile {
  * `state_store_failure` ControlPlaneError when the folder or a journal cannot be read.
  */
 export function readJournals(runDir: string): JournalFile[] {
+  // A run folder (or `runs/`) that is a link holds no journal of ours: the writer refuses links.
+  if (linkedRunDir(runDir) !== undefined) return [];
   for (let attempt = 0; ; attempt++) {
     let names: string[];
     try {
@@ -196,6 +198,7 @@ function readNoFollow(file: string): Buffer | undefined {
  * Throws the `state_store_failure` ControlPlaneError when a rename fails.
  */
 export function claimJournals(runDir: string): void {
+  if (linkedRunDir(runDir) !== undefined) return;
   let names: string[];
   try {
     names = fs.readdirSync(runDir);
@@ -260,6 +263,8 @@ export class JournalWriter {
     const file = path.join(runDir, journalName(epoch));
     let fd: number | undefined;
     try {
+      const linked = linkedRunDir(runDir);
+      if (linked !== undefined) throw new Error(`${linked} is a link or not a folder; the journal is never written through one`);
       fs.mkdirSync(runDir, { recursive: true });
       fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o600);
       const stat = fs.fstatSync(fd, { bigint: true });
@@ -350,6 +355,18 @@ export class JournalWriter {
       }
     }
   }
+}
+
+/**
+ * The first of `runs/` and `runs/<run>/` (`runDir` and its parent) that exists and is not a
+ * plain folder — a link, which could lead out of the agent — or `undefined`.
+ */
+function linkedRunDir(runDir: string): string | undefined {
+  for (const folder of [path.dirname(runDir), runDir]) {
+    const stat = fs.lstatSync(folder, { throwIfNoEntry: false });
+    if (stat && !stat.isDirectory()) return folder;
+  }
+  return undefined;
 }
 
 function journalFailure(what: string, error: unknown): ControlPlaneError {
