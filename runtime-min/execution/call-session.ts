@@ -16,7 +16,10 @@
  *   built-in that records anything — commits its start before the host performs the first
  *   request, in the same transaction as that request's own record.
  * So every recorded effect is preceded by a durable start, events keep their order, and the
- * start is always durable before a result is returned. Crash semantics: if the host process
+ * start is always durable before a result is returned. With `RuntimeOptions.callJournal`, the
+ * first case — a call that ends `ok` — is instead one append to the run's call journal
+ * ({@link CallSession.persistResult}, `state/run-journal.ts`), durable in the same sense once
+ * its `write` returned and folded into state.db before any other commit of the run. Crash semantics: if the host process
  * dies while a tool runs and before its first `ctx` request, state.db has no trace of the
  * call; the sandbox child exits with its doorbell; the retry of the same call id is then its
  * first recorded attempt, with the same idempotency keys (they derive from run and call id),

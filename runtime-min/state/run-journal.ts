@@ -82,7 +82,11 @@ export function crc32(bytes: Uint8Array, start = 0, end = bytes.length): number 
 
 /** The bytes of one record of `call` (header and payload, written with one `write`). */
 export function encodeRecord(call: JournaledCall): Buffer {
-  const json = JSON.stringify(call);
+  return encodeRecordText(JSON.stringify(call));
+}
+
+/** The bytes of one record whose payload is `json`, the JSON text of a {@link JournaledCall}. */
+export function encodeRecordText(json: string): Buffer {
   const length = Buffer.byteLength(json, "utf8");
   const record = Buffer.allocUnsafe(8 + length);
   record.write(json, 8, "utf8");

@@ -191,6 +191,18 @@ describe("journaled calls in one host", () => {
     expect(journals(runId)).toEqual([]);
   });
 
+  it("keeps what was recorded, not the returned objects a host changes afterwards", async () => {
+    const runtime = await openRuntime({ root: agent.root, callJournal: true });
+    try {
+      const result = await runtime.call({ tool: "echo", input: { message: "m1" }, runId: "changed-after", callId: "c1" });
+      (result.output as { message: string }).message = "changed";
+      expect(runtime.callRecord("changed-after", "c1")).toMatchObject({ output: { message: "m1" }, modelOutput: { message: "m1" } });
+    } finally {
+      await runtime.close();
+    }
+    expect(inStateDb("changed-after").calls.get("c1")?.output).toBe('{"message":"m1"}');
+  });
+
   it("counts journaled events in the run's stored size (maxRunStateBytes)", async () => {
     const runtime = await openRuntime({ root: agent.root, callJournal: true });
     const runId = "state-bytes";
