@@ -15,7 +15,7 @@ import * as path from "node:path";
 import type Database from "better-sqlite3";
 import { ControlPlaneError } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
-import { claimJournals, encodeRecord, JournalWriter, readJournals, removeJournal, type JournaledCall } from "./run-journal.js";
+import { claimJournals, encodeRecordText, JournalWriter, readJournals, removeJournal, type JournaledCall } from "./run-journal.js";
 import { addMissingColumns, migrateStateSchema, schemaVersion, STATE_SCHEMA_SQL, STATE_SCHEMA_VERSION } from "./schema.js";
 
 /** A run's row. `ended` runs refuse further calls. */
@@ -124,6 +124,20 @@ export interface StateStoreOptions {
  */
 const JOURNAL_FOLD_RECORDS = 1000;
 
+/**
+ * A journaled call held in memory until folded: its record's JSON text, parsed only when read
+ * or folded (never the objects the call returned, which the host may change afterwards).
+ */
+interface UnfoldedCall {
+  readonly callId: string;
+  readonly json: string;
+}
+
+/** The journaled call `unfolded` holds (parsed afresh: readers get objects of their own). */
+function parsedCall(unfolded: UnfoldedCall): JournaledCall {
+  return JSON.parse(unfolded.json) as JournaledCall;
+}
+
 /** A run whose progress lease this store's runtime holds ({@link StateStore.openRun}), with its call journal. */
 interface LeasedRun {
   readonly owner: string;
@@ -131,9 +145,9 @@ interface LeasedRun {
   /** This host's journal of the epoch; `undefined` when calls are not journaled (or it failed). */
   writer: JournalWriter | undefined;
   /** Journaled calls not folded yet, in journal order. */
-  pending: JournaledCall[];
+  pending: UnfoldedCall[];
   /** {@link pending} by call id. */
-  byCall: Map<string, JournaledCall[]>;
+  byCall: Map<string, UnfoldedCall[]>;
   /** How many of {@link pending} the open write transaction folds (dropped from memory after its COMMIT). */
   folding: number;
 }
@@ -802,8 +816,9 @@ export class StateStore {
     const writer = run?.writer;
     if (!run || !writer) throw new ControlPlaneError("state_store_failure", `The run '${runId}' has no open call journal in this host.`);
     const record: JournaledCall = { seq: writer.nextSeq, ...call };
+    const json = JSON.stringify(record);
     try {
-      writer.append(encodeRecord(record));
+      writer.append(encodeRecordText(json));
     } catch (error) {
       // Claimed by a host that took the run over (it folds what was written), or unwritable:
       // nothing more is journaled for the run here.
@@ -812,10 +827,11 @@ export class StateStore {
       if (error instanceof ControlPlaneError && error.reason === "lease_expired") this.forgetLeased(runId);
       throw error;
     }
-    run.pending.push(record);
+    const unfolded: UnfoldedCall = { callId: record.callId, json };
+    run.pending.push(unfolded);
     const same = run.byCall.get(record.callId);
-    if (same) same.push(record);
-    else run.byCall.set(record.callId, [record]);
+    if (same) same.push(unfolded);
+    else run.byCall.set(record.callId, [unfolded]);
     this.unfoldedRecords += 1;
     const known = this.stateBytes.get(runId);
     if (known !== undefined) this.stateBytes.set(runId, known + eventBytes(record));
@@ -852,7 +868,7 @@ export class StateStore {
         this.forgetLeased(runId);
         continue;
       }
-      this.applyJournaled(runId, run.epoch, run.pending);
+      this.applyJournaled(runId, run.epoch, run.pending.map(parsedCall));
       run.folding = run.pending.length;
     }
   }
@@ -927,7 +943,7 @@ export class StateStore {
   private withJournal<T>(runId: string, read: (journaled: readonly JournaledCall[]) => T): T {
     const run = this.leased.get(runId);
     // Inside a transaction that folds them, those being folded are read from state.db.
-    if (run) return read(run.folding === 0 ? run.pending : run.pending.slice(run.folding));
+    if (run) return read((run.folding === 0 ? run.pending : run.pending.slice(run.folding)).map(parsedCall));
     const files = readJournals(this.runDir(runId));
     if (files.length === 0) return read([]);
     const inSnapshot = () => {

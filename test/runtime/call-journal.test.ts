@@ -307,10 +307,12 @@ describe("a host killed around the journal", () => {
     const run = spawnSync(process.execPath, ["--import", loader, host, agent.root, runId, "after-fold-commit", "3"], { encoding: "utf8", timeout: 120_000 });
     expect(run.signal).toBe("SIGKILL");
     expect(returnedIn(run.stdout)).toEqual(["c1", "c2", "c3"]);
-    // Folded and committed, the journal still whole.
+    // Folded and committed, the journal not truncated (what a lease renewal folded earlier was).
     expect(recordedWhole(runId)).toEqual(["c1", "c2", "c3"]);
     expect(journals(runId)).toHaveLength(1);
-    expect(decodeRecords(fs.readFileSync(path.join(runDir(runId), journals(runId)[0]!))).records).toHaveLength(3);
+    const left = decodeRecords(fs.readFileSync(path.join(runDir(runId), journals(runId)[0]!))).records.map((record) => record.callId);
+    expect(left.length).toBeGreaterThan(0);
+    expect(left).toEqual(["c1", "c2", "c3"].slice(3 - left.length));
     // A reader meanwhile sees each call once.
     const reader = await openRuntime({ root: agent.root });
     try {
