@@ -35,7 +35,8 @@ if (mode === "after-fold-commit") {
     truncate.call(this);
   };
 }
-const runtime = await openRuntime({ root, leaseMs: 2000, callJournal: true });
+// `hold` keeps its lease live while the parent reads (10 s: a loaded machine may delay a renewal).
+const runtime = await openRuntime({ root, leaseMs: mode === "hold" ? 10_000 : 2000, callJournal: true });
 for (let i = 1; mode === "until-killed" || i <= n; i++) {
   const result = await runtime.call({ tool: "echo", input: { message: `m${i}` }, runId, callId: `c${i}` });
   if (result.status !== "ok") throw new Error(JSON.stringify(result));
