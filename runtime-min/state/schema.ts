@@ -38,6 +38,10 @@ const STEPS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS steps (
  * that holds the run's progress lease (`NULL`: free); `lease_expires_at` is when it expires,
  * in milliseconds since the Unix epoch; `lease_epoch` counts the times the lease changed
  * hands (a fencing token: a runtime whose epoch is no longer current lost the run).
+ * `journal_folded` is a JSON object naming, per lease epoch, the last record of that epoch's
+ * call journal (`runs/<run>/journal-<epoch>.bin`, `run-journal.ts`) already folded into these
+ * tables (`NULL`: none): a fold writes it in the same transaction as the rows it adds, so a
+ * record is folded exactly once.
  */
 export const STATE_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS runs (
@@ -49,7 +53,8 @@ CREATE TABLE IF NOT EXISTS runs (
   updated_at       TEXT NOT NULL,
   lease_owner      TEXT,
   lease_expires_at INTEGER,
-  lease_epoch      INTEGER NOT NULL DEFAULT 0
+  lease_epoch      INTEGER NOT NULL DEFAULT 0,
+  journal_folded   TEXT
 );
 CREATE TABLE IF NOT EXISTS calls (
   run_id            TEXT NOT NULL REFERENCES runs (run_id),
@@ -109,7 +114,27 @@ export const STATE_MIGRATIONS: readonly (readonly [table: string, column: string
   ["runs", "lease_owner", "TEXT"],
   ["runs", "lease_expires_at", "INTEGER"],
   ["runs", "lease_epoch", "INTEGER NOT NULL DEFAULT 0"],
+  ["runs", "journal_folded", "TEXT"],
 ];
+
+/**
+ * Adds the columns of {@link STATE_MIGRATIONS} a database of the current version lacks (one
+ * added within a version: `runs.journal_folded`), in one write transaction; two processes doing
+ * it at once add each column once.
+ */
+export function addMissingColumns(db: Database.Database): void {
+  const missing = () =>
+    STATE_MIGRATIONS.filter(([table, column]) => !(db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((info) => info.name === column));
+  if (missing().length === 0) return;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    for (const [table, column, declaration] of missing()) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${declaration}`);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
 
 /**
  * The scope of the durable steps a tool records: its surface and the capability (plugin
