@@ -16,7 +16,7 @@ import type Database from "better-sqlite3";
 import { ControlPlaneError } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
 import { claimJournals, encodeRecordText, JournalWriter, readJournals, removeJournal, type JournaledCall } from "./run-journal.js";
-import { addMissingColumns, migrateStateSchema, schemaVersion, STATE_SCHEMA_SQL, STATE_SCHEMA_VERSION } from "./schema.js";
+import { migrateStateSchema, schemaVersion, STATE_SCHEMA_SQL, STATE_SCHEMA_VERSION } from "./schema.js";
 
 /** A run's row. `ended` runs refuse further calls. */
 export interface RunRecord {
@@ -110,8 +110,10 @@ export interface StateStoreOptions {
   readonly busyTimeoutMs?: number;
   /**
    * Record the common call (no `ctx` request, `ok`) as one append to the run's call journal
-   * instead of a SQLite transaction ({@link StateStore.journalCall}; `RuntimeOptions.callJournal`,
-   * default off). Journals other hosts wrote are folded and read whatever this says.
+   * instead of a SQLite transaction ({@link StateStore.journalCall}). Off when omitted here: the
+   * runtime passes `RuntimeOptions.callJournal` as `checkCallJournal` reads it (on unless
+   * `false`), so this default only concerns a store opened on its own (a reader, a taker, a
+   * tool). Journals other hosts wrote are folded and read whatever this says.
    */
   readonly callJournal?: boolean;
 }
@@ -320,10 +322,7 @@ export class StateStore {
         db.pragma("synchronous = NORMAL");
         db.pragma("foreign_keys = ON");
         if (schemaVersion(db, file) < STATE_SCHEMA_VERSION) migrateStateSchema(db, file);
-        else {
-          db.exec(STATE_SCHEMA_SQL);
-          addMissingColumns(db);
-        }
+        else db.exec(STATE_SCHEMA_SQL);
         const identity = identityOf(file);
         if (!identity) throw new Error(`${file} disappeared while it was being opened`);
         return new StateStore(db, file, identity, options.callJournal === true);
