@@ -69,9 +69,10 @@ export interface RuntimeOptions {
    * Record a call that ends `ok` without a `ctx` request as one checksummed append to the run's
    * call journal (`.assemblyline/runs/<runId>/journal-<epoch>.bin`) instead of a SQLite
    * transaction, folded into state.db later — before any other commit of the run, when the lease
-   * is let go or taken by another host (default `false`; docs/runtime.md, tenth round). Every
+   * is let go or taken by another host (default `true`; docs/runtime.md, tenth round). Every
    * reader of run state (`events`, `callRecord`, a repeated call id, `approve`,
-   * `maxRunStateBytes`) sees journaled calls either way; only `true` turns journaling on.
+   * `maxRunStateBytes`) sees journaled calls either way; only `false` turns journaling off
+   * (every call committed to state.db as its own transaction before it is returned).
    */
   readonly callJournal?: boolean;
   /**

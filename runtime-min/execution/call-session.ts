@@ -16,7 +16,7 @@
  *   built-in that records anything — commits its start before the host performs the first
  *   request, in the same transaction as that request's own record.
  * So every recorded effect is preceded by a durable start, events keep their order, and the
- * start is always durable before a result is returned. With `RuntimeOptions.callJournal`, the
+ * start is always durable before a result is returned. By default (`RuntimeOptions.callJournal` unless `false`), the
  * first case — a call that ends `ok` — is instead one append to the run's call journal
  * ({@link CallSession.persistResult}, `state/run-journal.ts`), durable in the same sense once
  * its `write` returned and folded into state.db before any other commit of the run. Crash semantics: if the host process

@@ -330,11 +330,12 @@ export function checkLeaseMs(leaseMs: unknown): number {
 }
 
 /**
- * Checks `RuntimeOptions.callJournal` and returns it (`false` when omitted). Throws
- * `RuntimeError` AL8067 for anything but a boolean.
+ * Checks `RuntimeOptions.callJournal` and returns it: `true` when omitted (the call journal is
+ * the default since helper-121; docs/runtime.md, tenth round), `false` only when passed
+ * `false`. Throws `RuntimeError` AL8067 for anything but a boolean.
  */
 export function checkCallJournal(callJournal: unknown): boolean {
-  if (callJournal === undefined) return false;
+  if (callJournal === undefined) return true;
   if (typeof callJournal === "boolean") return callJournal;
   const shown = typeof callJournal === "string" ? JSON.stringify(callJournal) : typeof callJournal === "number" ? String(callJournal) : `(${typeof callJournal})`;
   throw runtimeError(Diagnostics.CallJournalOptionInvalid, "", [shown]);

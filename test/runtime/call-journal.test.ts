@@ -3,11 +3,12 @@
  * `ok` without a `ctx` request is recorded as one checksummed append to
  * `runs/<run>/journal-<epoch>.bin` (`RuntimeOptions.callJournal`), folded into state.db exactly
  * once — before any other commit of the run, when the lease is let go, by whoever takes it
- * next — and seen by every reader of run state before it is folded. Kill points around the
- * `write`, a record cut at every byte offset, a kill between a fold's COMMIT and the
- * truncation, the takeover race with a paused writer, and readers in another process.
+ * next — and seen by every reader of run state before it is folded. A record cut at every
+ * byte offset, the takeover race with a paused writer, and readers in another process. The
+ * journal's kill points (before the `write`, after it, between a fold's COMMIT and the
+ * truncation, mid-stream) are in commit-crash.test.ts, beside the SQLite path's.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import Database from "better-sqlite3";
@@ -32,7 +33,6 @@ afterAll(() => agent?.cleanup());
 const stateDb = () => path.join(agent.root, ".assemblyline/state.db");
 const runDir = (runId: string) => path.join(agent.root, ".assemblyline/runs", runId);
 const journals = (runId: string) => (fs.existsSync(runDir(runId)) ? fs.readdirSync(runDir(runId)).filter((name) => name.startsWith("journal-")) : []);
-const returnedIn = (stdout: string) => [...stdout.matchAll(/^returned (c\d+)$/gm)].map((match) => match[1]!);
 
 /** What state.db itself holds for `runId` (no journal): calls, and each call's event types; integrity checked. */
 function inStateDb(runId: string): { calls: Map<string, { status: string; output: string | null; attempts: number }>; events: Map<string, string[]>; seqs: number[] } {
@@ -61,23 +61,6 @@ function recordedWhole(runId: string): string[] {
   expect(new Set(events.keys())).toEqual(new Set(calls.keys()));
   expect(seqs).toEqual(seqs.map((_, index) => index + 1));
   return [...calls.keys()].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
-}
-
-/** Calls `echo` as `callId` in a new host (waiting out a dead host's 2 s lease: AL8028 until then); returns the result. */
-async function callAfterLease(runId: string, callId: string, message: string, options: { callJournal?: boolean } = {}) {
-  const runtime = await openRuntime({ root: agent.root, ...options });
-  try {
-    for (;;) {
-      try {
-        return await runtime.call({ tool: "echo", input: { message }, runId, callId });
-      } catch (error) {
-        if ((error as { code?: string }).code !== "AL8028") throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-  } finally {
-    await runtime.close();
-  }
 }
 
 function journaled(seq: number, callId: string): JournaledCall {
@@ -146,8 +129,21 @@ describe("the callJournal option", () => {
     }
   });
 
-  it("off (the default), the common call is committed to state.db and no journal is made", async () => {
+  it("on by default: the common call is appended to the run's journal, not committed to state.db, until the lease is let go", async () => {
     const runtime = await openRuntime({ root: agent.root });
+    try {
+      await runtime.call({ tool: "echo", input: { message: "m1" }, runId: "journal-by-default", callId: "c1" });
+      expect(inStateDb("journal-by-default").calls.size).toBe(0);
+      expect(journals("journal-by-default")).toEqual([expect.stringMatching(/^journal-\d+\.bin$/)]);
+    } finally {
+      await runtime.close();
+    }
+    expect(inStateDb("journal-by-default").calls.size).toBe(1);
+    expect(journals("journal-by-default")).toEqual([]);
+  });
+
+  it("off (callJournal: false), the common call is committed to state.db and no journal is made", async () => {
+    const runtime = await openRuntime({ root: agent.root, callJournal: false });
     try {
       await runtime.call({ tool: "echo", input: { message: "m1" }, runId: "no-journal", callId: "c1" });
       expect(inStateDb("no-journal").calls.size).toBe(1);
@@ -286,76 +282,6 @@ describe("the takeover race with a paused writer", () => {
       expect(journals(runId)).toEqual([]);
     });
   }
-});
-
-describe("a host killed around the journal", () => {
-  it("killed right before the write of its 4th record: calls 1–3 are recorded once a new host takes the run, call 4 not at all, and its retry is its first attempt", async () => {
-    const runId = "before-write";
-    const run = spawnSync(process.execPath, ["--import", loader, host, agent.root, runId, "before-write", "4"], { encoding: "utf8", timeout: 120_000 });
-    expect(run.signal).toBe("SIGKILL");
-    expect(returnedIn(run.stdout)).toEqual(["c1", "c2", "c3"]);
-    expect(inStateDb(runId).calls.size).toBe(0);
-    const again = await callAfterLease(runId, "c4", "m4");
-    expect(again).toMatchObject({ status: "ok", output: { message: "m4" } });
-    expect(recordedWhole(runId)).toEqual(["c1", "c2", "c3", "c4"]);
-    expect(inStateDb(runId).calls.get("c4")).toEqual({ status: "ok", output: '{"message":"m4"}', attempts: 1 });
-    expect(journals(runId)).toEqual([]);
-  });
-
-  it("killed between a fold's COMMIT and the journal's truncation: the next host folds nothing twice", async () => {
-    const runId = "after-fold-commit";
-    const run = spawnSync(process.execPath, ["--import", loader, host, agent.root, runId, "after-fold-commit", "3"], { encoding: "utf8", timeout: 120_000 });
-    expect(run.signal).toBe("SIGKILL");
-    expect(returnedIn(run.stdout)).toEqual(["c1", "c2", "c3"]);
-    // Folded and committed, the journal not truncated (what a lease renewal folded earlier was).
-    expect(recordedWhole(runId)).toEqual(["c1", "c2", "c3"]);
-    expect(journals(runId)).toHaveLength(1);
-    const left = decodeRecords(fs.readFileSync(path.join(runDir(runId), journals(runId)[0]!))).records.map((record) => record.callId);
-    expect(left.length).toBeGreaterThan(0);
-    expect(left).toEqual(["c1", "c2", "c3"].slice(3 - left.length));
-    // A reader meanwhile sees each call once.
-    const reader = await openRuntime({ root: agent.root });
-    try {
-      expect(reader.events(runId)).toHaveLength(6);
-    } finally {
-      await reader.close();
-    }
-    await callAfterLease(runId, "c4", "m4", { callJournal: true });
-    expect(recordedWhole(runId)).toEqual(["c1", "c2", "c3", "c4"]);
-    for (const id of ["c1", "c2", "c3", "c4"]) expect(inStateDb(runId).calls.get(id)?.attempts).toBe(1);
-    expect(journals(runId)).toEqual([]);
-  });
-
-  it("killed at arbitrary moments of a stream of journaled calls: every call it returned is recorded, with its result", async () => {
-    for (const [round, delayMs] of [100, 350, 800].entries()) {
-      const runId = `journal-until-killed-${round}`;
-      const child = spawn(process.execPath, ["--import", loader, host, agent.root, runId, "until-killed"], { stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-      await pollFor(() => (returnedIn(stdout).length > 0 ? true : undefined), 60_000);
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-      child.kill("SIGKILL");
-      expect(await exited).toBe("SIGKILL");
-      const returned = returnedIn(stdout);
-      // Before anyone folds: a reader in another process sees every returned call.
-      const reader = await openRuntime({ root: agent.root });
-      let seen: number;
-      try {
-        for (const callId of returned) expect(reader.callRecord(runId, callId)).toMatchObject({ status: "ok", output: { message: `m${callId.slice(1)}` }, attempts: 1 });
-        seen = new Set(reader.events(runId).map((event) => event.callId)).size;
-      } finally {
-        await reader.close();
-      }
-      expect(seen - returned.length).toBeGreaterThanOrEqual(0);
-      expect(seen - returned.length).toBeLessThanOrEqual(1);
-      // The run continues in a new host, which folds the journal first.
-      expect(await callAfterLease(runId, `c${seen + 1}`, `m${seen + 1}`)).toMatchObject({ status: "ok" });
-      const calls = recordedWhole(runId);
-      expect(calls).toHaveLength(seen + 1);
-      for (const callId of returned) expect(inStateDb(runId).calls.get(callId)).toEqual({ status: "ok", output: JSON.stringify({ message: `m${callId.slice(1)}` }), attempts: 1 });
-    }
-  });
 });
 
 describe("readers in another process", () => {
