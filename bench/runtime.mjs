@@ -48,6 +48,10 @@ Options:
   --call-ids       pass an explicit tool-call id per call, as a model host does
   --dist DIR       the build to measure (default: this checkout's dist/)
   --baseline DIR   another build's dist/, interleaved as a third side (issue 14)
+  --no-call-journal
+                   open the measured build with callJournal: false, every call committed to
+                   state.db (the journal is the default: docs/runtime.md, tenth round; the
+                   baseline is opened as it is)
   --json           print the figure runtime.echo as one JSON line (bench/lib.mjs)
   --quick          20 calls after 5 warm-up calls
   -h, --help       print this and exit
@@ -62,6 +66,7 @@ const { values } = parseScriptArgs({
     "call-ids": { type: "boolean", default: false },
     dist: { type: "string" },
     baseline: { type: "string" },
+    "no-call-journal": { type: "boolean", default: false },
     json: { type: "boolean", default: false },
     quick: { type: "boolean", default: false },
   },
@@ -128,7 +133,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "al-bench-runtime-"));
 try {
   await createEchoAgent(dir);
   fs.writeFileSync(path.join(dir, "mcp-server.mjs"), MCP_SERVER_SOURCE);
-  const runtime = await openRuntime({ root: dir });
+  // The product's default (the call journal on) unless --no-call-journal.
+  const runtime = await openRuntime({ root: dir, ...(values["no-call-journal"] ? { callJournal: false } : {}) });
   const client = new Client({ name: "bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(dir, "mcp-server.mjs")], stderr: "inherit" }));
   // The baseline gets its own copy of the compiled agent, so the two runtimes share no state.db.

@@ -28,7 +28,7 @@ import { CallSession, type RuntimeEvent } from "./execution/call-session.js";
 import { AuthoredExecutor } from "./execution/execute-authored.js";
 import { forgetSandboxStart, rememberSandboxStart, type EarlySandboxStart } from "./execution/early-start.js";
 import { checkId, newId } from "./execution/ids.js";
-import { checkLeaseMs, RunLeases, type LeaseHandle } from "./execution/run-lease.js";
+import { checkCallJournal, checkLeaseMs, RunLeases, type LeaseHandle } from "./execution/run-lease.js";
 import { superviseCall } from "./execution/supervise-call.js";
 import { ToolCatalog } from "./execution/tool-catalog.js";
 import { ensureWorkspace } from "./execution/workspace.js";
@@ -69,11 +69,12 @@ export { STATE_DB_FILE } from "./artifact/open-artifact.js";
  * probes (once per process) whether shell commands can run isolated, unless
  * `shellIsolation` is `"off"`. Throws `RuntimeError` AL1024/AL1025 when the root is missing or
  * not a folder, (AL8001–AL8014) for a missing, stale or
- * tampered artifact, AL8029 for an invalid `leaseMs`, AL8033 for an invalid `shellIsolation`,
+ * tampered artifact, AL8029 for an invalid `leaseMs`, AL8067 for an invalid `callJournal`, AL8033 for an invalid `shellIsolation`,
  * and `ControlPlaneError` when the state database cannot be opened.
  */
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   checkLeaseMs(options.leaseMs);
+  checkCallJournal(options.callJournal);
   const shellPolicy = checkShellIsolationPolicy(options.shellIsolation);
   const limits = resolveHostLimits(options);
   const { root, stateDir, artifact } = openArtifact(options);
@@ -103,7 +104,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   try {
     // SQLite by `import()` (bundled in the CLI); a failure to load it is the open's to report.
     await loadStateStoreDriver().catch(() => undefined);
-    store = StateStore.open(path.join(stateDir, STATE_DB_FILE), options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs });
+    store = StateStore.open(path.join(stateDir, STATE_DB_FILE), {
+      ...(options.stateBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.stateBusyTimeoutMs }),
+      callJournal: checkCallJournal(options.callJournal),
+    });
   } catch (error) {
     await parts.executor.close();
     options.earlyStart?.discard();

@@ -66,6 +66,16 @@ export interface RuntimeOptions {
   /** Busy timeout of the state database for writes contended by other processes (ms, default 5000). */
   readonly stateBusyTimeoutMs?: number;
   /**
+   * Record a call that ends `ok` without a `ctx` request as one checksummed append to the run's
+   * call journal (`.assemblyline/runs/<runId>/journal-<epoch>.bin`) instead of a SQLite
+   * transaction, folded into state.db later — before any other commit of the run, when the lease
+   * is let go or taken by another host (default `true`; docs/runtime.md, tenth round). Every
+   * reader of run state (`events`, `callRecord`, a repeated call id, `approve`,
+   * `maxRunStateBytes`) sees journaled calls either way; only `false` turns journaling off
+   * (every call committed to state.db as its own transaction before it is returned).
+   */
+  readonly callJournal?: boolean;
+  /**
    * Duration of a run progress lease in ms (positive integer, default 30000; AL8029
    * otherwise). A call takes its run's lease, renews it every `leaseMs / 3` while it runs
    * and releases it when the run's last call here finishes; another host's live lease

@@ -170,6 +170,13 @@ export const RuntimeMessages = defineMessages({
     hint: "Pass a positive integer such as 30000 (the default), or omit leaseMs.",
     docs: "The run progress lease is taken for leaseMs and renewed every leaseMs/3 while the runtime holds it; a missing, fractional or non-positive duration would make every call fail or never expire (seed \"Tool implementation\").",
   },
+  CallJournalOptionInvalid: {
+    code: "AL8067",
+    severity: "error",
+    message: "callJournal {0} is not valid: it is true (journal the common call, the default) or false.",
+    hint: "Pass callJournal: false to commit every call to state.db as its own transaction, or true (or nothing) to record a call that ends ok without a ctx request as one append to the run's call journal.",
+    docs: "By default (callJournal true or omitted) the runtime records a call that ends ok without a ctx request as one checksummed append to .assemblyline/runs/<run>/journal-<epoch>.bin instead of a state.db transaction, folded into state.db later (docs/runtime.md, tenth round). A value that is neither true nor false is refused rather than read as one of them.",
+  },
   SandboxWithoutPermissionModel: {
     code: "AL8030",
     severity: "warning",

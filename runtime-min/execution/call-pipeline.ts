@@ -122,7 +122,7 @@ export class CallPipeline {
     // A refused host service fails the call even when the tool caught the error.
     if (session.callFailure) return this.fail(session, session.callFailure.kind, session.callFailure.message);
     if (!outcome.ok) return this.fail(session, outcome.failureKind, outcome.error, "stack" in outcome ? outcome.stack : undefined, "output" in outcome ? outcome.output : undefined);
-    session.persist("record the call result", () => session.recordRuntime("tool.execution_completed"), {
+    session.persistResult({
       status: "ok",
       runtimeBoundary,
       output: outcome.output,

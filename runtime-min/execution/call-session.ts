@@ -16,7 +16,10 @@
  *   built-in that records anything — commits its start before the host performs the first
  *   request, in the same transaction as that request's own record.
  * So every recorded effect is preceded by a durable start, events keep their order, and the
- * start is always durable before a result is returned. Crash semantics: if the host process
+ * start is always durable before a result is returned. By default (`RuntimeOptions.callJournal` unless `false`), the
+ * first case — a call that ends `ok` — is instead one append to the run's call journal
+ * ({@link CallSession.persistResult}, `state/run-journal.ts`), durable in the same sense once
+ * its `write` returned and folded into state.db before any other commit of the run. Crash semantics: if the host process
  * dies while a tool runs and before its first `ctx` request, state.db has no trace of the
  * call; the sandbox child exits with its doorbell; the retry of the same call id is then its
  * first recorded attempt, with the same idempotency keys (they derive from run and call id),
@@ -226,6 +229,60 @@ export class CallSession {
     } finally {
       if (outer) this.committing = false;
     }
+  }
+
+  /**
+   * Records the call's `ok` outcome: `tool.execution_completed` with `update`. When that is the
+   * call's only record — its row and start still pending (no `ctx` request, no built-in), the
+   * lease attached, the run's call journal open in this host (`RuntimeOptions.callJournal`) —
+   * after the lease check it is one append to the journal (`StateStore.journalCall`:
+   * docs/runtime.md, tenth round), committed once the `write` returned, and the events are
+   * those {@link persist} would have written; otherwise it is {@link persist}'s transaction.
+   * Throws (and remembers) the {@link ControlPlaneError} as {@link persist} does.
+   */
+  persistResult(update: CallUpdate & { readonly status: "ok" }): void {
+    const call = this.pendingCall;
+    const start = this.pendingStart;
+    const { runId, callId, tool } = this.identity;
+    const sameOutput = update.modelOutput === update.output;
+    if (
+      !call ||
+      !start ||
+      !this.lease ||
+      this.interrupted ||
+      this.committing ||
+      this.finished ||
+      (!sameOutput && update.modelOutput === undefined) ||
+      !this.store.journalsCalls(runId)
+    ) {
+      this.persist("record the call result", () => this.recordRuntime("tool.execution_completed"), update);
+      return;
+    }
+    const runtimeBoundary = update.runtimeBoundary ?? start.runtimeBoundary;
+    const started = { tool, callId, surface: start.surface, runtimeBoundary: start.runtimeBoundary };
+    const completed = { tool, callId };
+    try {
+      this.lease.assertHeld();
+      this.store.journalCall(runId, {
+        callId,
+        surface: call.surface,
+        tool,
+        inputJson: call.inputJson,
+        status: "ok",
+        runtimeBoundary,
+        ...(update.output === undefined ? {} : { output: update.output }),
+        ...(sameOutput ? {} : { modelOutput: update.modelOutput! }),
+        events: [
+          { type: "tool.execution_started", data: started },
+          { type: "tool.execution_completed", data: completed },
+        ],
+      });
+    } catch (error) {
+      throw this.fail(error);
+    }
+    this.pendingCall = undefined;
+    this.pendingStart = undefined;
+    this.events.push({ ...started, type: "tool.execution_started" }, { ...completed, type: "tool.execution_completed" });
   }
 
   /** Commits the pending call row and start event, if any, before the host acts for the tool. */

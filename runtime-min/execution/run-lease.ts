@@ -153,6 +153,18 @@ export class RunLeases {
     if (take.outcome === "held") {
       throw runtimeError(Diagnostics.RunLeaseHeld, "", [runId, new Date(take.expiresAt).toISOString()]);
     }
+    // Whoever takes the lease folds the journals earlier holders left, before any read or
+    // commit of the run (docs/runtime.md, tenth round); failing that, the lease goes back.
+    try {
+      this.store.openRun(runId, this.owner, take.epoch);
+    } catch (error) {
+      try {
+        this.store.releaseLease(runId, this.owner, take.epoch);
+      } catch {
+        // Unavailable state.db: the lease expires on its own after leaseMs.
+      }
+      throw error;
+    }
     const created: LeaseEntry = {
       runId,
       inFlight: 1,
@@ -278,10 +290,18 @@ export class RunLeases {
     entry.watchers.clear();
   }
 
-  /** Forgets the entry and frees the lease if this runtime still holds it (expired or not). */
+  /**
+   * Forgets the entry and frees the lease if this runtime still holds it (expired or not),
+   * after folding this host's journaled calls of the run into state.db (StateStore.closeRun).
+   */
   private drop(entry: LeaseEntry): void {
     clearInterval(entry.timer);
     if (this.entries.get(entry.runId) === entry) this.entries.delete(entry.runId);
+    try {
+      this.store.closeRun(entry.runId);
+    } catch {
+      // Not folded: the journal stays, and the run's next holder folds it.
+    }
     try {
       this.store.releaseLease(entry.runId, this.owner, entry.epoch);
     } catch {
@@ -307,6 +327,18 @@ export function checkLeaseMs(leaseMs: unknown): number {
   if (typeof leaseMs === "number" && Number.isSafeInteger(leaseMs) && leaseMs > 0) return leaseMs;
   const shown = typeof leaseMs === "number" ? String(leaseMs) : typeof leaseMs === "string" ? JSON.stringify(leaseMs) : `(${typeof leaseMs})`;
   throw runtimeError(Diagnostics.LeaseDurationInvalid, "", [shown]);
+}
+
+/**
+ * Checks `RuntimeOptions.callJournal` and returns it: `true` when omitted (the call journal is
+ * the default since helper-121; docs/runtime.md, tenth round), `false` only when passed
+ * `false`. Throws `RuntimeError` AL8067 for anything but a boolean.
+ */
+export function checkCallJournal(callJournal: unknown): boolean {
+  if (callJournal === undefined) return true;
+  if (typeof callJournal === "boolean") return callJournal;
+  const shown = typeof callJournal === "string" ? JSON.stringify(callJournal) : typeof callJournal === "number" ? String(callJournal) : `(${typeof callJournal})`;
+  throw runtimeError(Diagnostics.CallJournalOptionInvalid, "", [shown]);
 }
 
 /** What a {@link LeaseShare} asks its `RunLeases` to do with the entry it shares. */

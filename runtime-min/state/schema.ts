@@ -11,13 +11,17 @@
  * implementation"); 3 — `steps.scope`, in the steps' key: a durable step belongs to the plugin
  * whose tool recorded it ({@link stepScope}), so one plugin can neither read nor pre-empt
  * another's steps under the same key. Steps a version-2 database holds keep the scope `''` and
- * are replayed only to a call of the tool that recorded them (`StateStore.lookupStep`).
+ * are replayed only to a call of the tool that recorded them (`StateStore.lookupStep`); 4 —
+ * `runs.journal_folded`, the per-epoch fold marks of the call journal (`run-journal.ts`,
+ * docs/runtime.md, tenth round). A version-3 runtime would neither fold nor read a run's
+ * journal, so it must refuse a database a journaling runtime writes: hence a version, not a
+ * column added silently on open.
  */
 
 import type Database from "better-sqlite3";
 
 /** Version written to `PRAGMA user_version`. */
-export const STATE_SCHEMA_VERSION = 3;
+export const STATE_SCHEMA_VERSION = 4;
 
 /** The durable steps' table (version 3: `scope` is part of the key; see {@link stepScope}). */
 const STEPS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS steps (
@@ -38,6 +42,10 @@ const STEPS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS steps (
  * that holds the run's progress lease (`NULL`: free); `lease_expires_at` is when it expires,
  * in milliseconds since the Unix epoch; `lease_epoch` counts the times the lease changed
  * hands (a fencing token: a runtime whose epoch is no longer current lost the run).
+ * `journal_folded` is a JSON object naming, per lease epoch, the last record of that epoch's
+ * call journal (`runs/<run>/journal-<epoch>.bin`, `run-journal.ts`) already folded into these
+ * tables (`NULL`: none): a fold writes it in the same transaction as the rows it adds, so a
+ * record is folded exactly once.
  */
 export const STATE_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS runs (
@@ -49,7 +57,8 @@ CREATE TABLE IF NOT EXISTS runs (
   updated_at       TEXT NOT NULL,
   lease_owner      TEXT,
   lease_expires_at INTEGER,
-  lease_epoch      INTEGER NOT NULL DEFAULT 0
+  lease_epoch      INTEGER NOT NULL DEFAULT 0,
+  journal_folded   TEXT
 );
 CREATE TABLE IF NOT EXISTS calls (
   run_id            TEXT NOT NULL REFERENCES runs (run_id),
@@ -101,14 +110,15 @@ CREATE TABLE IF NOT EXISTS events (
 `;
 
 /**
- * Columns added after version 1, per table: `[table, column, declaration]`. Migrating adds the
- * ones a database lacks (checked with `PRAGMA table_info`), so a database whose version was
- * never recorded migrates too.
+ * Columns added after version 1, per table: `[table, column, declaration]` (versions 2 and 4).
+ * Migrating adds the ones a database lacks (checked with `PRAGMA table_info`), so a database
+ * whose version was never recorded migrates too.
  */
 export const STATE_MIGRATIONS: readonly (readonly [table: string, column: string, declaration: string])[] = [
   ["runs", "lease_owner", "TEXT"],
   ["runs", "lease_expires_at", "INTEGER"],
   ["runs", "lease_epoch", "INTEGER NOT NULL DEFAULT 0"],
+  ["runs", "journal_folded", "TEXT"],
 ];
 
 /**
@@ -149,7 +159,7 @@ export function schemaVersion(db: Database.Database, file: string): number {
 /**
  * Brings an older (or new, empty) database to {@link STATE_SCHEMA_VERSION} in one write
  * transaction: gives `steps` its version-3 key, creates missing tables, adds the columns of
- * {@link STATE_MIGRATIONS} it lacks and records the version. The version is read again inside
+ * {@link STATE_MIGRATIONS} it lacks (version 4: `runs.journal_folded`) and records the version. The version is read again inside
  * the transaction, so two processes opening the same old database migrate it once.
  */
 export function migrateStateSchema(db: Database.Database, file: string): void {

@@ -15,6 +15,7 @@ import * as path from "node:path";
 import type Database from "better-sqlite3";
 import { ControlPlaneError } from "../failures.js";
 import type { Json } from "../sandbox/json-copy.js";
+import { claimJournals, encodeRecordText, JournalWriter, readJournals, removeJournal, type JournaledCall } from "./run-journal.js";
 import { migrateStateSchema, schemaVersion, STATE_SCHEMA_SQL, STATE_SCHEMA_VERSION } from "./schema.js";
 
 /** A run's row. `ended` runs refuse further calls. */
@@ -107,6 +108,50 @@ export type LeaseTake =
 export interface StateStoreOptions {
   /** How long a write waits for another process's write lock, in milliseconds (default 5000). */
   readonly busyTimeoutMs?: number;
+  /**
+   * Record the common call (no `ctx` request, `ok`) as one append to the run's call journal
+   * instead of a SQLite transaction ({@link StateStore.journalCall}). Off when omitted here: the
+   * runtime passes `RuntimeOptions.callJournal` as `checkCallJournal` reads it (on unless
+   * `false`), so this default only concerns a store opened on its own (a reader, a taker, a
+   * tool). Journals other hosts wrote are folded and read whatever this says.
+   */
+  readonly callJournal?: boolean;
+}
+
+/**
+ * How many journaled calls of a run this store keeps unfolded before it folds them into
+ * `state.db` (after the current callback, as a checkpoint is run): folding costs 35–47 µs of
+ * CPU per record in batches (docs/runtime.md, ninth round), and the records are held in memory
+ * for this host's own readers until then.
+ */
+const JOURNAL_FOLD_RECORDS = 1000;
+
+/**
+ * A journaled call held in memory until folded: its record's JSON text, parsed only when read
+ * or folded (never the objects the call returned, which the host may change afterwards).
+ */
+interface UnfoldedCall {
+  readonly callId: string;
+  readonly json: string;
+}
+
+/** The journaled call `unfolded` holds (parsed afresh: readers get objects of their own). */
+function parsedCall(unfolded: UnfoldedCall): JournaledCall {
+  return JSON.parse(unfolded.json) as JournaledCall;
+}
+
+/** A run whose progress lease this store's runtime holds ({@link StateStore.openRun}), with its call journal. */
+interface LeasedRun {
+  readonly owner: string;
+  readonly epoch: number;
+  /** This host's journal of the epoch; `undefined` when calls are not journaled (or it failed). */
+  writer: JournalWriter | undefined;
+  /** Journaled calls not folded yet, in journal order. */
+  pending: UnfoldedCall[];
+  /** {@link pending} by call id. */
+  byCall: Map<string, UnfoldedCall[]>;
+  /** How many of {@link pending} the open write transaction folds (dropped from memory after its COMMIT). */
+  folding: number;
 }
 
 /**
@@ -169,11 +214,19 @@ export class StateStore {
   private commitsSinceCheckpoint = 0;
   /** The checkpoint queued to run after the current callback, if one is. */
   private pendingCheckpoint: NodeJS.Immediate | undefined;
+  /** Runs whose lease this store's runtime holds, by run id ({@link openRun}). */
+  private readonly leased = new Map<string, LeasedRun>();
+  /** Journaled calls of all {@link leased} runs not folded yet (a write folds them first). */
+  private unfoldedRecords = 0;
+  /** The fold queued to run after the current callback ({@link JOURNAL_FOLD_RECORDS}), if one is. */
+  private pendingFold: NodeJS.Immediate | undefined;
 
   private constructor(
     private readonly db: Database.Database,
     private readonly file: string,
     private readonly identity: FileIdentity,
+    /** {@link StateStoreOptions.callJournal}. */
+    private readonly callJournal: boolean,
   ) {}
 
   /**
@@ -208,6 +261,9 @@ export class StateStore {
       if (WRITES_RUNS.test(sql)) this.runsWriters.add(prepared);
     }
     if (this.runsWriters.has(prepared)) this.ownRunWrites += 1;
+    // A write on its own folds this host's journaled calls first, in their own transaction
+    // (docs/runtime.md, tenth round: before any other commit, so events keep their order).
+    if (this.unfoldedRecords > 0 && !prepared.reader && !this.db.inTransaction && sql !== "BEGIN IMMEDIATE") this.foldJournals();
     if (sql === "COMMIT" || (!prepared.reader && sql !== "BEGIN IMMEDIATE" && !this.db.inTransaction)) {
       this.verifyFile();
       this.noteCommit();
@@ -269,7 +325,7 @@ export class StateStore {
         else db.exec(STATE_SCHEMA_SQL);
         const identity = identityOf(file);
         if (!identity) throw new Error(`${file} disappeared while it was being opened`);
-        return new StateStore(db, file, identity);
+        return new StateStore(db, file, identity, options.callJournal === true);
       } catch (error) {
         db.close();
         throw error;
@@ -295,10 +351,14 @@ export class StateStore {
       throw toControlPlane(what, error);
     }
     try {
+      // This host's journaled calls are folded first, in the same transaction (tenth round).
+      if (this.unfoldedRecords > 0) this.foldOwnJournals();
       const result = action();
       this.statement("COMMIT").run();
+      this.afterFold();
       return result;
     } catch (error) {
+      for (const run of this.leased.values()) run.folding = 0;
       if (this.db.inTransaction) this.db.exec("ROLLBACK");
       // What the rolled-back writes counted is gone from the database: counted again on the next ask.
       this.stateBytes.clear();
@@ -342,42 +402,70 @@ export class StateStore {
   appendEvent(runId: string, callId: string | null, type: string, data: { readonly [key: string]: Json }): void {
     guard(`record the event '${type}'`, () => {
       const json = JSON.stringify(data);
-      this.statement(
-        "INSERT INTO events (run_id, seq, call_id, type, data_json, created_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?), ?, ?, ?, ?)",
-      ).run(runId, runId, callId, type, json, isoNow());
+      this.insertEvent(runId, callId, type, json);
       this.countStateBytes(runId, json);
     });
   }
 
+  /** Inserts an event at the run's next sequence number (not counted in {@link runStateBytes}). */
+  private insertEvent(runId: string, callId: string | null, type: string, json: string): void {
+    this.statement(
+      "INSERT INTO events (run_id, seq, call_id, type, data_json, created_at) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?), ?, ?, ?, ?)",
+    ).run(runId, runId, callId, type, json, isoNow());
+  }
+
   /** Events of a run in order, optionally only those of one call. */
   listEvents(runId: string, callId?: string): EventRecord[] {
-    return guard("read events", () => {
-      const rows = (
-        callId === undefined
-          ? this.statement("SELECT seq, call_id, type, data_json FROM events WHERE run_id = ? ORDER BY seq").all(runId)
-          : this.statement("SELECT seq, call_id, type, data_json FROM events WHERE run_id = ? AND call_id = ? ORDER BY seq").all(runId, callId)
-      ) as { seq: number; call_id: string | null; type: string; data_json: string }[];
-      return rows.map((row) => ({ seq: row.seq, callId: row.call_id, type: row.type, data: JSON.parse(row.data_json) as { [key: string]: Json } }));
-    });
+    return guard("read events", () =>
+      this.withJournal(runId, (journaled) => {
+        const rows = (
+          callId === undefined
+            ? this.statement("SELECT seq, call_id, type, data_json FROM events WHERE run_id = ? ORDER BY seq").all(runId)
+            : this.statement("SELECT seq, call_id, type, data_json FROM events WHERE run_id = ? AND call_id = ? ORDER BY seq").all(runId, callId)
+        ) as { seq: number; call_id: string | null; type: string; data_json: string }[];
+        const events: EventRecord[] = rows.map((row) => ({ seq: row.seq, callId: row.call_id, type: row.type, data: JSON.parse(row.data_json) as { [key: string]: Json } }));
+        if (journaled.length === 0) return events;
+        // Journaled calls come after every event in state.db (they are folded before any other commit), in journal order.
+        let seq = this.statement("SELECT COALESCE(MAX(seq), 0) FROM events WHERE run_id = ?").pluck().get(runId) as number;
+        for (const call of journaled) {
+          for (const event of call.events) {
+            seq += 1;
+            if (callId === undefined || call.callId === callId) events.push({ seq, callId: call.callId, type: event.type, data: event.data });
+          }
+        }
+        return events;
+      }),
+    );
   }
 
   /** The call, or `undefined`. */
   getCall(runId: string, callId: string): CallRecord | undefined {
-    return guard("read the call", () => {
-      const row = this.statement("SELECT * FROM calls WHERE run_id = ? AND call_id = ?").get(runId, callId) as CallRow | undefined;
-      return row && toCallRecord(row);
-    });
+    return guard("read the call", () =>
+      this.withJournal(runId, (journaled) => {
+        const row = this.statement("SELECT * FROM calls WHERE run_id = ? AND call_id = ?").get(runId, callId) as CallRow | undefined;
+        let call = row && toCallRecord(row);
+        for (const record of journaled) if (record.callId === callId) call = withJournaled(call, runId, record);
+        return call;
+      }),
+    );
   }
 
-  /** True when the run has a call or an approval with this call id (one indexed query). */
+  /** True when the run has a call or an approval with this call id (one indexed query, and the run's unfolded journal). */
   hasCallOrApproval(runId: string, callId: string): boolean {
-    return guard("read the call", () =>
-      this.statement(
-        "SELECT EXISTS (SELECT 1 FROM calls WHERE run_id = ? AND call_id = ?) OR EXISTS (SELECT 1 FROM approvals WHERE run_id = ? AND call_id = ?) AS found",
-      )
-        .pluck()
-        .get(runId, callId, runId, callId) === 1,
-    );
+    return guard("read the call", () => {
+      const leased = this.leased.get(runId);
+      const inJournal = leased ? () => leased.byCall.has(callId) : () => false;
+      const read = (journaled: readonly JournaledCall[]) =>
+        inJournal() ||
+        journaled.some((record) => record.callId === callId) ||
+        this.statement(
+          "SELECT EXISTS (SELECT 1 FROM calls WHERE run_id = ? AND call_id = ?) OR EXISTS (SELECT 1 FROM approvals WHERE run_id = ? AND call_id = ?) AS found",
+        )
+          .pluck()
+          .get(runId, callId, runId, callId) === 1;
+      // This host's own journal is answered by its index (the per-call path), others' from their files.
+      return leased ? read([]) : this.withJournal(runId, read);
+    });
   }
 
   /**
@@ -512,13 +600,18 @@ export class StateStore {
   runStateBytes(runId: string): number {
     let bytes = this.stateBytes.get(runId);
     if (bytes === undefined) {
-      bytes = guard("read the run's stored size", () => {
-        const row = this.statement(
-          "SELECT (SELECT COALESCE(SUM(LENGTH(CAST(data_json AS BLOB))), 0) FROM events WHERE run_id = ?) + (SELECT COALESCE(SUM(LENGTH(CAST(step_key AS BLOB)) + COALESCE(LENGTH(CAST(value_json AS BLOB)), 0) + COALESCE(LENGTH(CAST(metadata_json AS BLOB)), 0)), 0) FROM steps WHERE run_id = ?) AS bytes",
-        ).get(runId, runId) as { bytes: number };
-        return row.bytes;
-      });
-      this.stateBytes.set(runId, bytes);
+      let journaledBytes = 0;
+      bytes = guard("read the run's stored size", () =>
+        this.withJournal(runId, (journaled) => {
+          for (const call of journaled) journaledBytes += eventBytes(call);
+          const row = this.statement(
+            "SELECT (SELECT COALESCE(SUM(LENGTH(CAST(data_json AS BLOB))), 0) FROM events WHERE run_id = ?) + (SELECT COALESCE(SUM(LENGTH(CAST(step_key AS BLOB)) + COALESCE(LENGTH(CAST(value_json AS BLOB)), 0) + COALESCE(LENGTH(CAST(metadata_json AS BLOB)), 0)), 0) FROM steps WHERE run_id = ?) AS bytes",
+          ).get(runId, runId) as { bytes: number };
+          return row.bytes + journaledBytes;
+        }),
+      );
+      // Another host's unfolded journal can still grow: counted afresh on the next ask.
+      if (journaledBytes === 0 || this.leased.has(runId)) this.stateBytes.set(runId, bytes);
     }
     return bytes;
   }
@@ -654,10 +747,240 @@ export class StateStore {
     });
   }
 
+  /**
+   * Called by the runtime right after it took the run's progress lease in `epoch` as `owner`
+   * (docs/runtime.md, tenth round): claims every journal other epochs left in the run's folder
+   * (renamed away, so their writers' identity checks fail), folds their records not folded yet
+   * into `state.db` in one transaction (with the last folded record per epoch), removes them,
+   * and — with {@link StateStoreOptions.callJournal} — opens this host's journal of `epoch`
+   * (before any call of the lease is checked, so a host taking the run later finds it). From
+   * then on this store answers the run's readers from `state.db` and its own journal. Throws
+   * the `state_store_failure` ControlPlaneError (the caller gives the lease back).
+   */
+  openRun(runId: string, owner: string, epoch: number): void {
+    const runDir = this.runDir(runId);
+    // An earlier hold of the run here (lost, or let go without folding): its journal is folded from the file.
+    this.forgetLeased(runId);
+    claimJournals(runDir);
+    const files = readJournals(runDir);
+    if (files.length > 0) {
+      this.transaction("fold the run's call journals", () => {
+        const folded = this.foldedSeqs(runId);
+        for (const file of files) {
+          const records = file.records.filter((record) => record.seq > (folded.get(file.epoch) ?? 0));
+          if (records.length === 0) continue;
+          this.applyJournaled(runId, file.epoch, records);
+          folded.set(file.epoch, records[records.length - 1]!.seq);
+        }
+      });
+      // Folded and committed: only now removed (a crash before re-folds nothing, by `seq`).
+      for (const file of files) removeJournal(runDir, file.name);
+    }
+    this.stateBytes.delete(runId);
+    const writer = this.callJournal ? JournalWriter.open(runDir, epoch, this.foldedSeqs(runId).get(epoch) ?? 0) : undefined;
+    this.leased.set(runId, { owner, epoch, writer, pending: [], byCall: new Map(), folding: 0 });
+  }
+
+  /**
+   * Called by the runtime before it gives the run's lease back (or lets it go): folds this
+   * host's journaled calls of the run into `state.db` (when it still holds the lease), closes
+   * and removes its emptied journal, and forgets the run. Throws the `state_store_failure`
+   * ControlPlaneError when the fold fails (the journal stays for the next host to fold).
+   */
+  closeRun(runId: string): void {
+    const run = this.leased.get(runId);
+    if (!run) return;
+    try {
+      if (run.pending.length > 0) this.foldJournals();
+    } finally {
+      this.forgetLeased(runId);
+    }
+  }
+
+  /** True when a call of the run can be journaled: calls are journaled and this host holds the run's lease with its journal open. */
+  journalsCalls(runId: string): boolean {
+    return this.leased.get(runId)?.writer !== undefined;
+  }
+
+  /**
+   * Records a call that finished `ok` without a `ctx` request as one append to this host's
+   * journal of the run ({@link journalsCalls} must be true; the caller has just checked the
+   * lease). Committed once the `write` returned and the journal's path still names the file;
+   * then the call is answered by this store's readers as if it were in `state.db`. Throws the
+   * `state_store_failure` ControlPlaneError when it cannot be written (nothing of it is kept),
+   * and the `lease_expired` one when another host claimed the journal (the run was taken over).
+   */
+  journalCall(runId: string, call: Omit<JournaledCall, "seq">): void {
+    const run = this.leased.get(runId);
+    const writer = run?.writer;
+    if (!run || !writer) throw new ControlPlaneError("state_store_failure", `The run '${runId}' has no open call journal in this host.`);
+    const record: JournaledCall = { seq: writer.nextSeq, ...call };
+    const json = JSON.stringify(record);
+    try {
+      writer.append(encodeRecordText(json));
+    } catch (error) {
+      // Claimed by a host that took the run over (it folds what was written), or unwritable:
+      // nothing more is journaled for the run here.
+      run.writer = undefined;
+      writer.close(false);
+      if (error instanceof ControlPlaneError && error.reason === "lease_expired") this.forgetLeased(runId);
+      throw error;
+    }
+    const unfolded: UnfoldedCall = { callId: record.callId, json };
+    run.pending.push(unfolded);
+    const same = run.byCall.get(record.callId);
+    if (same) same.push(unfolded);
+    else run.byCall.set(record.callId, [unfolded]);
+    this.unfoldedRecords += 1;
+    const known = this.stateBytes.get(runId);
+    if (known !== undefined) this.stateBytes.set(runId, known + eventBytes(record));
+    if (run.pending.length >= JOURNAL_FOLD_RECORDS && !this.pendingFold) {
+      this.pendingFold = setImmediate(() => {
+        this.pendingFold = undefined;
+        try {
+          if (this.db.open && !this.db.inTransaction) this.foldJournals();
+        } catch {
+          // The run's next write folds again, and reports a failing store.
+        }
+      });
+      this.pendingFold.unref();
+    }
+  }
+
+  /** Folds this host's journaled calls in a transaction of their own (see {@link foldOwnJournals}). */
+  private foldJournals(): void {
+    this.transaction("fold the run's call journal", () => undefined);
+  }
+
+  /**
+   * Inside a write transaction: folds every leased run's journaled calls into `state.db` when
+   * this host still holds the run's lease in its epoch (owner and epoch in the run's row; a
+   * host that took the run over cannot commit before this transaction ends, and claims the
+   * journal only after its own commit), else forgets them: the new holder folds them from the
+   * file. Dropped from memory and the journal truncated after the COMMIT ({@link afterFold}).
+   */
+  private foldOwnJournals(): void {
+    for (const [runId, run] of [...this.leased]) {
+      if (run.pending.length === 0) continue;
+      const lease = this.leaseOf(runId);
+      if (!lease || lease.owner !== run.owner || lease.epoch !== run.epoch) {
+        this.forgetLeased(runId);
+        continue;
+      }
+      this.applyJournaled(runId, run.epoch, run.pending.map(parsedCall));
+      run.folding = run.pending.length;
+    }
+  }
+
+  /** After a COMMIT: drops what it folded from memory and empties the journals it came from. */
+  private afterFold(): void {
+    for (const run of this.leased.values()) {
+      if (run.folding === 0) continue;
+      const folded = run.pending.splice(0, run.folding);
+      run.folding = 0;
+      this.unfoldedRecords -= folded.length;
+      for (const record of folded) {
+        const same = run.byCall.get(record.callId);
+        if (same && same.length > 1) same.shift();
+        else run.byCall.delete(record.callId);
+      }
+      try {
+        // Folding is synchronous: nothing was appended since, so the whole journal is folded.
+        if (run.pending.length === 0) run.writer?.truncate();
+      } catch {
+        // Left in place: its records are at or below the folded `seq`, never folded again.
+      }
+    }
+  }
+
+  /** Forgets a leased run: closes its journal (removing it when empty and still this host's). */
+  private forgetLeased(runId: string): void {
+    const run = this.leased.get(runId);
+    if (!run) return;
+    this.leased.delete(runId);
+    this.unfoldedRecords -= run.pending.length;
+    run.writer?.close(run.pending.length === 0);
+  }
+
+  /** Inserts journaled calls (rows as `beginCall` writes them, events, the last folded `seq`); inside a write transaction. */
+  private applyJournaled(runId: string, epoch: number, records: readonly JournaledCall[]): void {
+    for (const record of records) {
+      this.beginCall(
+        { runId, callId: record.callId, surface: record.surface, tool: record.tool, inputJson: record.inputJson },
+        { status: record.status, runtimeBoundary: record.runtimeBoundary, ...(record.output === undefined ? {} : { output: record.output }), ...journaledModelOutput(record) },
+      );
+      for (const event of record.events) this.insertEvent(runId, record.callId, event.type, JSON.stringify(event.data));
+    }
+    const folded = this.foldedSeqs(runId);
+    folded.set(epoch, Math.max(folded.get(epoch) ?? 0, records[records.length - 1]!.seq));
+    this.statement("UPDATE runs SET journal_folded = ? WHERE run_id = ?").run(JSON.stringify(Object.fromEntries(folded)), runId);
+  }
+
+  /** The last folded journal record of each lease epoch of the run (`runs.journal_folded`). */
+  private foldedSeqs(runId: string): Map<number, number> {
+    const text = this.statement("SELECT journal_folded FROM runs WHERE run_id = ?").pluck().get(runId) as string | null | undefined;
+    const folded = new Map<number, number>();
+    if (typeof text !== "string") return folded;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ControlPlaneError("state_store_failure", `The run '${runId}' has a damaged record of its folded call journals (runs.journal_folded is not JSON), so its journals cannot be folded exactly once.`);
+    }
+    if (typeof parsed === "object" && parsed !== null) {
+      for (const [epoch, seq] of Object.entries(parsed)) if (Number.isSafeInteger(Number(epoch)) && Number.isSafeInteger(seq)) folded.set(Number(epoch), seq as number);
+    }
+    return folded;
+  }
+
+  /**
+   * Runs `read` with the run's journaled calls not folded yet, in order: this host's own (held
+   * in memory) for a run it holds the lease of; otherwise those in the run's journal files,
+   * read first, and `read` then runs in one read transaction with the folded `seq`s, so a fold
+   * committed meanwhile is seen either in `state.db` or in the files, never twice or not at all.
+   */
+  private withJournal<T>(runId: string, read: (journaled: readonly JournaledCall[]) => T): T {
+    const run = this.leased.get(runId);
+    // Inside a transaction that folds them, those being folded are read from state.db.
+    if (run) return read((run.folding === 0 ? run.pending : run.pending.slice(run.folding)).map(parsedCall));
+    const files = readJournals(this.runDir(runId));
+    if (files.length === 0) return read([]);
+    const inSnapshot = () => {
+      const folded = this.foldedSeqs(runId);
+      const seen = new Set<string>();
+      const journaled: JournaledCall[] = [];
+      for (const file of files) {
+        for (const record of file.records) {
+          const key = `${file.epoch}:${record.seq}`;
+          if (record.seq <= (folded.get(file.epoch) ?? 0) || seen.has(key)) continue;
+          seen.add(key);
+          journaled.push(record);
+        }
+      }
+      return read(journaled);
+    };
+    if (this.db.inTransaction) return inSnapshot();
+    this.db.exec("BEGIN");
+    try {
+      return inSnapshot();
+    } finally {
+      if (this.db.inTransaction) this.db.exec("COMMIT");
+    }
+  }
+
+  /** The run's folder (`runs/<runId>` beside `state.db`), where its call journals are. */
+  private runDir(runId: string): string {
+    return path.join(path.dirname(this.file), "runs", runId);
+  }
+
   /** Closes the database (idempotent). */
   close(): void {
     if (this.pendingCheckpoint) clearImmediate(this.pendingCheckpoint);
     this.pendingCheckpoint = undefined;
+    if (this.pendingFold) clearImmediate(this.pendingFold);
+    this.pendingFold = undefined;
+    // Unfolded journals stay on disk: the run's next host folds them.
+    for (const runId of [...this.leased.keys()]) this.forgetLeased(runId);
     if (this.db.open) this.db.close();
   }
 }
@@ -708,6 +1031,38 @@ function updateValues(update: CallUpdate): [string, string | null, string | null
   // Without toModelOutput the model sees the full result itself: reuse its text.
   const modelOutput = update.modelOutput === undefined ? null : update.modelOutput === update.output ? output : JSON.stringify(update.modelOutput);
   return [update.status, update.runtimeBoundary ?? null, output, modelOutput, update.error ?? null, update.failureKind ?? null];
+}
+
+/** `modelOutput` of a journaled call as a {@link CallUpdate} field (absent in the record: the same as `output`). */
+function journaledModelOutput(record: JournaledCall): { modelOutput?: Json } {
+  if ("modelOutput" in record && record.modelOutput !== undefined) return { modelOutput: record.modelOutput };
+  return record.output === undefined ? {} : { modelOutput: record.output };
+}
+
+/** `call` (`undefined`: none yet) as it reads once the journaled `record` is folded (`beginCall`'s insert or retry). */
+function withJournaled(call: CallRecord | undefined, runId: string, record: JournaledCall): CallRecord {
+  const modelOutput = journaledModelOutput(record).modelOutput;
+  return {
+    runId,
+    callId: record.callId,
+    surface: call?.surface ?? record.surface,
+    tool: call?.tool ?? record.tool,
+    inputJson: call?.inputJson ?? record.inputJson,
+    status: record.status,
+    attempts: (call?.attempts ?? 0) + 1,
+    runtimeBoundary: record.runtimeBoundary,
+    output: record.output,
+    modelOutput,
+    error: null,
+    failureKind: null,
+  };
+}
+
+/** Bytes of JSON a journaled call's events add to the run's stored size (`maxRunStateBytes`). */
+function eventBytes(record: JournaledCall): number {
+  let bytes = 0;
+  for (const event of record.events) bytes += Buffer.byteLength(JSON.stringify(event.data), "utf8");
+  return bytes;
 }
 
 function toCallRecord(row: CallRow): CallRecord {

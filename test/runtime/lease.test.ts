@@ -72,13 +72,15 @@ const sleepMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)
 
 describe("taking the lease", () => {
   it("refuses a call on a run another runtime drives (AL8028, nothing recorded); renewal keeps the long call alive; closing the runtime frees the run at once", async () => {
-    const first = await open({ leaseMs: 500 });
-    const second = await open({ leaseMs: 500 });
+    // 1.5 s, renewed every 0.5 s: a loaded machine (load 15) may delay a renewal by a second
+    // without the lease lapsing (with 500 ms it could, a flake seen in helper-117's broad run).
+    const first = await open({ leaseMs: 1500 });
+    const second = await open({ leaseMs: 1500 });
     const runId = "held-run";
     // Warm the first runtime's sandbox process for the run, so the long call below starts at once.
     expect((await first.call({ tool: "sleep", input: { ms: 0 }, runId })).status).toBe("ok");
     fs.rmSync(pidFile(runId));
-    const long = first.call({ tool: "sleep", input: { ms: 1600 }, runId, callId: "long" });
+    const long = first.call({ tool: "sleep", input: { ms: 4800 }, runId, callId: "long" });
     await waitForFile(pidFile(runId));
     expect(leaseRow(runId)).toMatchObject({ lease_owner: expect.any(String) });
 
@@ -93,9 +95,9 @@ describe("taking the lease", () => {
     expect(query("SELECT call_id FROM calls WHERE run_id = ? AND call_id IN ('intruder', 'cli-intruder')", runId)).toEqual([]);
     expect(query("SELECT seq FROM events WHERE run_id = ? AND call_id IN ('intruder', 'cli-intruder')", runId)).toEqual([]);
 
-    // 1600 ms is more than three leases: without renewal the result commit would find the lease expired.
+    // 4800 ms is more than three leases: without renewal the result commit would find the lease expired.
     const result = await long;
-    expect(result).toMatchObject({ status: "ok", output: { slept: 1600 } });
+    expect(result).toMatchObject({ status: "ok", output: { slept: 4800 } });
     expect(first.callRecord(runId, "long")?.status).toBe("ok");
     // The first runtime keeps driving the run for its idle hold (its next call needs no write)…
     expect(leaseRow(runId)?.lease_owner).toEqual(expect.any(String));
@@ -154,8 +156,10 @@ describe("taking the lease", () => {
     expect((await earlier.call({ tool: "echo", input: { message: "before" }, runId })).status).toBe("ok");
     await earlier.close();
     const runtime = await open({ leaseMs: 500 });
-    // A host that took the lease and died without releasing it leaves its row behind.
-    const expiresAt = Date.now() + 400;
+    // A host that took the lease and died without releasing it leaves its row behind. Its lease
+    // runs 3 s more: the refused call below must come before that even on a loaded machine (with
+    // 400 ms it sometimes did not, helper-117's broad run).
+    const expiresAt = Date.now() + 3000;
     write("UPDATE runs SET lease_owner = 'dead-host', lease_expires_at = ?, lease_epoch = lease_epoch + 1 WHERE run_id = ?", expiresAt, runId);
     await expect(runtime.call({ tool: "echo", input: { message: "too early" }, runId, callId: "early" })).rejects.toMatchObject({ code: "AL8028" });
     expect(runtime.callRecord(runId, "early")).toBeUndefined();
@@ -361,11 +365,65 @@ describe("state.db schema migration", () => {
       const db = new Database(file, { readonly: true });
       try {
         expect(db.pragma("user_version", { simple: true })).toBe(STATE_SCHEMA_VERSION);
-        expect(STATE_SCHEMA_VERSION).toBe(3);
+        expect(STATE_SCHEMA_VERSION).toBe(4);
         const columns = (db.prepare("PRAGMA table_info(runs)").all() as { name: string }[]).map((column) => column.name);
         expect(columns).toEqual(expect.arrayContaining(["lease_owner", "lease_expires_at", "lease_epoch"]));
         // Taken once, held across both calls (the idle hold), released by close().
         expect(db.prepare("SELECT lease_owner, lease_expires_at, lease_epoch FROM runs WHERE run_id = 'old-run'").get()).toEqual({ lease_owner: null, lease_expires_at: null, lease_epoch: 1 });
+      } finally {
+        db.close();
+      }
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  it("opens a version-3 state.db (no call journal), migrates it to version 4 and keeps its runs, calls, events and steps intact", async () => {
+    const fixture = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    try {
+      const file = path.join(fixture.root, ".assemblyline/state.db");
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const old = new Database(file);
+      old.pragma("journal_mode = WAL");
+      old.exec(VERSION_3_SCHEMA);
+      old.prepare("INSERT INTO runs (run_id, status, created_at, updated_at, lease_epoch) VALUES ('v3-run', 'active', 't', 't', 2)").run();
+      old.prepare("INSERT INTO calls (run_id, call_id, surface, tool, input_json, status, attempts, runtime_boundary, output_json, model_output_json, created_at, updated_at) VALUES ('v3-run', 'c0', '.', 'echo', '{\"message\":\"old\"}', 'ok', 1, 'sandbox', '{\"message\":\"old\"}', '{\"message\":\"old\"}', 't', 't')").run();
+      old.prepare("INSERT INTO events (run_id, seq, call_id, type, data_json, created_at) VALUES ('v3-run', 1, 'c0', 'tool.execution_started', '{\"tool\":\"echo\",\"callId\":\"c0\"}', 't'), ('v3-run', 2, 'c0', 'tool.execution_completed', '{\"tool\":\"echo\",\"callId\":\"c0\"}', 't')").run();
+      old.prepare("INSERT INTO steps (run_id, scope, step_key, value_json, call_id, tool, created_at) VALUES ('v3-run', '[\".\",\"echo\"]', 'k', '1', 'c0', 'echo', 't')").run();
+      old.pragma("user_version = 3");
+      old.close();
+
+      const runtime = await openRuntime({ root: fixture.root });
+      try {
+        // The version-3 records read as they were, and the run continues (a new call, and the old one retried).
+        expect(runtime.callRecord("v3-run", "c0")).toMatchObject({ status: "ok", attempts: 1, output: { message: "old" } });
+        expect(await runtime.call({ tool: "echo", input: { message: "new" }, runId: "v3-run", callId: "c1" })).toMatchObject({ status: "ok", output: { message: "new" } });
+        expect(await runtime.call({ tool: "echo", input: { message: "old" }, runId: "v3-run", callId: "c0" })).toMatchObject({ status: "ok" });
+        expect(runtime.events("v3-run").map((event) => `${event.callId as string} ${event.type}`)).toEqual([
+          "c0 tool.execution_started",
+          "c0 tool.execution_completed",
+          "c1 tool.execution_started",
+          "c1 tool.execution_completed",
+          "c0 tool.execution_started",
+          "c0 tool.execution_completed",
+        ]);
+      } finally {
+        await runtime.close();
+      }
+      const db = new Database(file, { readonly: true });
+      try {
+        expect(db.pragma("user_version", { simple: true })).toBe(4);
+        expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+        const columns = (db.prepare("PRAGMA table_info(runs)").all() as { name: string }[]).map((column) => column.name);
+        expect(columns).toEqual(expect.arrayContaining(["lease_owner", "lease_expires_at", "lease_epoch", "journal_folded"]));
+        expect(db.prepare("SELECT call_id, status, attempts, output_json FROM calls WHERE run_id = 'v3-run' ORDER BY call_id").all()).toEqual([
+          { call_id: "c0", status: "ok", attempts: 2, output_json: '{"message":"old"}' },
+          { call_id: "c1", status: "ok", attempts: 1, output_json: '{"message":"new"}' },
+        ]);
+        expect((db.prepare("SELECT seq FROM events WHERE run_id = 'v3-run' ORDER BY seq").all() as { seq: number }[]).map((row) => row.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+        expect(db.prepare("SELECT scope, step_key, value_json FROM steps WHERE run_id = 'v3-run'").all()).toEqual([{ scope: '[".","echo"]', step_key: "k", value_json: "1" }]);
+        // The old epoch was kept: the new host's take counted from it.
+        expect(db.prepare("SELECT lease_owner, lease_epoch FROM runs WHERE run_id = 'v3-run'").get()).toEqual({ lease_owner: null, lease_epoch: 3 });
       } finally {
         db.close();
       }
@@ -381,6 +439,7 @@ describe("state.db schema migration", () => {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const newer = new Database(file);
       newer.pragma(`user_version = ${STATE_SCHEMA_VERSION + 1}`);
+      expect(STATE_SCHEMA_VERSION + 1).toBe(5);
       newer.close();
       await expect(openRuntime({ root: fixture.root })).rejects.toMatchObject({ name: "ControlPlaneError", reason: "state_store_failure" });
     } finally {
@@ -438,6 +497,78 @@ CREATE TABLE IF NOT EXISTS steps (
   tool          TEXT NOT NULL,
   created_at    TEXT NOT NULL,
   PRIMARY KEY (run_id, step_key)
+);
+CREATE TABLE IF NOT EXISTS activations (
+  run_id     TEXT NOT NULL REFERENCES runs (run_id),
+  surface    TEXT NOT NULL,
+  tool       TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, surface, tool)
+);
+CREATE TABLE IF NOT EXISTS events (
+  run_id     TEXT NOT NULL REFERENCES runs (run_id),
+  seq        INTEGER NOT NULL,
+  call_id    TEXT,
+  type       TEXT NOT NULL,
+  data_json  TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+`;
+
+/** The state.db schema version 3 created (runtime-min before the call journal, 85b67bf). */
+const VERSION_3_SCHEMA = `
+CREATE TABLE IF NOT EXISTS runs (
+  run_id           TEXT PRIMARY KEY,
+  status           TEXT NOT NULL CHECK (status IN ('active', 'ended')),
+  end_reason       TEXT,
+  end_message      TEXT,
+  created_at       TEXT NOT NULL,
+  updated_at       TEXT NOT NULL,
+  lease_owner      TEXT,
+  lease_expires_at INTEGER,
+  lease_epoch      INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS calls (
+  run_id            TEXT NOT NULL REFERENCES runs (run_id),
+  call_id           TEXT NOT NULL,
+  surface           TEXT NOT NULL,
+  tool              TEXT NOT NULL,
+  input_json        TEXT NOT NULL,
+  status            TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed', 'approval_required', 'denied')),
+  attempts          INTEGER NOT NULL DEFAULT 0,
+  runtime_boundary  TEXT,
+  output_json       TEXT,
+  model_output_json TEXT,
+  error             TEXT,
+  failure_kind      TEXT,
+  created_at        TEXT NOT NULL,
+  updated_at        TEXT NOT NULL,
+  PRIMARY KEY (run_id, call_id)
+);
+CREATE TABLE IF NOT EXISTS approvals (
+  run_id       TEXT NOT NULL REFERENCES runs (run_id),
+  call_id      TEXT NOT NULL,
+  surface      TEXT NOT NULL,
+  tool         TEXT NOT NULL,
+  input_json   TEXT NOT NULL,
+  reason       TEXT NOT NULL,
+  side_effect  TEXT NOT NULL,
+  state        TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied')),
+  requested_at TEXT NOT NULL,
+  decided_at   TEXT,
+  PRIMARY KEY (run_id, call_id)
+);
+CREATE TABLE IF NOT EXISTS steps (
+  run_id        TEXT NOT NULL REFERENCES runs (run_id),
+  scope         TEXT NOT NULL DEFAULT '',
+  step_key      TEXT NOT NULL,
+  value_json    TEXT,
+  metadata_json TEXT,
+  call_id       TEXT NOT NULL,
+  tool          TEXT NOT NULL,
+  created_at    TEXT NOT NULL,
+  PRIMARY KEY (run_id, scope, step_key)
 );
 CREATE TABLE IF NOT EXISTS activations (
   run_id     TEXT NOT NULL REFERENCES runs (run_id),
