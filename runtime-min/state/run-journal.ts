@@ -196,12 +196,15 @@ function readNoFollow(file: string): Buffer | undefined {
 }
 
 /**
- * Renames every live journal of `runDir` (`journal-<epoch>.bin`) to a claimed name
- * (`journal-<epoch>.<random>.folding`): called by a host after it took the run's lease, before it
- * folds them, so a writer of an older epoch that still appends fails its identity check.
- * Throws the `state_store_failure` ControlPlaneError when a rename fails.
+ * Renames every live journal of `runDir` (`journal-<epoch>.bin`) of an epoch up to `upToEpoch`
+ * (the taker's own) to a claimed name (`journal-<epoch>.<random>.folding`): called by a host
+ * after it took the run's lease in `upToEpoch`, before it folds them, so a writer of an older
+ * epoch that still appends fails its identity check. A journal of a newer epoch is never
+ * claimed: its writer took the run after this host (which is then a stale taker, paused past
+ * its lease) and still holds it. Throws the `state_store_failure` ControlPlaneError when a
+ * rename fails.
  */
-export function claimJournals(runDir: string): void {
+export function claimJournals(runDir: string, upToEpoch: number): void {
   if (linkedRunDir(runDir) !== undefined) return;
   let names: string[];
   try {
@@ -211,7 +214,8 @@ export function claimJournals(runDir: string): void {
     throw journalFailure(`read the run folder ${runDir}`, error);
   }
   for (const name of names) {
-    if (!name.endsWith(".bin") || journalEpoch(name) === undefined) continue;
+    const epoch = journalEpoch(name);
+    if (!name.endsWith(".bin") || epoch === undefined || epoch > upToEpoch) continue;
     const claimed = name.replace(/\.bin$/, `.${randomBytes(8).toString("hex")}.folding`);
     try {
       fs.renameSync(path.join(runDir, name), path.join(runDir, claimed));

@@ -761,8 +761,10 @@ export class StateStore {
     const runDir = this.runDir(runId);
     // An earlier hold of the run here (lost, or let go without folding): its journal is folded from the file.
     this.forgetLeased(runId);
-    claimJournals(runDir);
-    const files = readJournals(runDir);
+    claimJournals(runDir, epoch);
+    // A newer epoch's journal belongs to a host that took the run after this one (this host is
+    // a stale taker, paused past its lease): never claimed, folded or removed here.
+    const files = readJournals(runDir).filter((file) => file.epoch <= epoch);
     if (files.length > 0) {
       this.transaction("fold the run's call journals", () => {
         const folded = this.foldedSeqs(runId);
