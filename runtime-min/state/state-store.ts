@@ -938,16 +938,26 @@ export class StateStore {
   /**
    * Runs `read` with the run's journaled calls not folded yet, in order: this host's own (held
    * in memory) for a run it holds the lease of; otherwise those in the run's journal files,
-   * read first, and `read` then runs in one read transaction with the folded `seq`s, so a fold
-   * committed meanwhile is seen either in `state.db` or in the files, never twice or not at all.
+   * read first. `read` then runs in one read transaction with the folded `seq`s, and records at
+   * or below their epoch's are left out, so a fold committed meanwhile — by this host, or by a
+   * host that took the run over — is seen either in `state.db` or in the journal, never twice
+   * or not at all.
    */
   private withJournal<T>(runId: string, read: (journaled: readonly JournaledCall[]) => T): T {
     const run = this.leased.get(runId);
-    // Inside a transaction that folds them, those being folded are read from state.db.
-    if (run) return read((run.folding === 0 ? run.pending : run.pending.slice(run.folding)).map(parsedCall));
+    if (run) {
+      if (run.pending.length === 0) return read([]);
+      // What state.db already holds of them is left out: those a transaction folding them has
+      // inserted, and all of them once a host that took the run over (this host paused past its
+      // lease) claimed and folded its journal — until this host's next write notices the loss.
+      return this.inReadSnapshot(() => {
+        const folded = this.foldedSeqs(runId).get(run.epoch) ?? 0;
+        return read(run.pending.map(parsedCall).filter((record) => record.seq > folded));
+      });
+    }
     const files = readJournals(this.runDir(runId));
     if (files.length === 0) return read([]);
-    const inSnapshot = () => {
+    return this.inReadSnapshot(() => {
       const folded = this.foldedSeqs(runId);
       const seen = new Set<string>();
       const journaled: JournaledCall[] = [];
@@ -960,11 +970,15 @@ export class StateStore {
         }
       }
       return read(journaled);
-    };
-    if (this.db.inTransaction) return inSnapshot();
+    });
+  }
+
+  /** Runs `read` in one read transaction (one snapshot of state.db), or in the open transaction. */
+  private inReadSnapshot<T>(read: () => T): T {
+    if (this.db.inTransaction) return read();
     this.db.exec("BEGIN");
     try {
-      return inSnapshot();
+      return read();
     } finally {
       if (this.db.inTransaction) this.db.exec("COMMIT");
     }
