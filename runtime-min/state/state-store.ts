@@ -127,6 +127,16 @@ export interface StateStoreOptions {
 const JOURNAL_FOLD_RECORDS = 1000;
 
 /**
+ * How many bytes of journaled records (their JSON text) this store keeps unfolded before it
+ * folds them, whatever their count: each is held twice until then (in the journal and in memory),
+ * and a tool's result may be `maxResultBytes` (8 MiB by default), so a bound by count alone let
+ * a few hundred large results fill the heap and pass the 2 GiB the next host can read back
+ * (helper-122's review). 8 MiB: one default-sized result; 1,000 `echo` records (about 400 bytes
+ * each) stay far below it, so small results keep folding every {@link JOURNAL_FOLD_RECORDS}.
+ */
+const JOURNAL_FOLD_BYTES = 8 * 1024 * 1024;
+
+/**
  * A journaled call held in memory until folded: its record's JSON text, parsed only when read
  * or folded (never the objects the call returned, which the host may change afterwards).
  */
@@ -218,6 +228,8 @@ export class StateStore {
   private readonly leased = new Map<string, LeasedRun>();
   /** Journaled calls of all {@link leased} runs not folded yet (a write folds them first). */
   private unfoldedRecords = 0;
+  /** The JSON text length of {@link unfoldedRecords} ({@link JOURNAL_FOLD_BYTES}). */
+  private unfoldedBytes = 0;
   /** The fold queued to run after the current callback ({@link JOURNAL_FOLD_RECORDS}), if one is. */
   private pendingFold: NodeJS.Immediate | undefined;
 
@@ -834,9 +846,10 @@ export class StateStore {
     if (same) same.push(unfolded);
     else run.byCall.set(record.callId, [unfolded]);
     this.unfoldedRecords += 1;
+    this.unfoldedBytes += json.length;
     const known = this.stateBytes.get(runId);
     if (known !== undefined) this.stateBytes.set(runId, known + eventBytes(record));
-    if (run.pending.length >= JOURNAL_FOLD_RECORDS && !this.pendingFold) {
+    if ((run.pending.length >= JOURNAL_FOLD_RECORDS || this.unfoldedBytes >= JOURNAL_FOLD_BYTES) && !this.pendingFold) {
       this.pendingFold = setImmediate(() => {
         this.pendingFold = undefined;
         try {
@@ -882,6 +895,7 @@ export class StateStore {
       run.folding = 0;
       this.unfoldedRecords -= folded.length;
       for (const record of folded) {
+        this.unfoldedBytes -= record.json.length;
         const same = run.byCall.get(record.callId);
         if (same && same.length > 1) same.shift();
         else run.byCall.delete(record.callId);
@@ -901,6 +915,7 @@ export class StateStore {
     if (!run) return;
     this.leased.delete(runId);
     this.unfoldedRecords -= run.pending.length;
+    for (const record of run.pending) this.unfoldedBytes -= record.json.length;
     run.writer?.close(run.pending.length === 0);
   }
 
