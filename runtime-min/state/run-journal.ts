@@ -178,7 +178,7 @@ export function readJournals(runDir: string): JournalFile[] {
   }
 }
 
-/** The file's bytes, `undefined` when it no longer exists; a link or a non-file is refused. */
+/** The file's bytes, `undefined` when it no longer exists; a link or a non-file is refused, and any failure to read it is the `state_store_failure` ControlPlaneError. */
 function readNoFollow(file: string): Buffer | undefined {
   let fd: number;
   try {
@@ -188,8 +188,11 @@ function readNoFollow(file: string): Buffer | undefined {
     throw journalFailure(`open the journal ${file}`, error);
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) throw journalFailure(`read the journal ${file}`, new Error("it is not a regular file"));
+    if (!fs.fstatSync(fd).isFile()) throw new Error("it is not a regular file");
     return fs.readFileSync(fd);
+  } catch (error) {
+    // An I/O error, or a journal larger than one buffer holds (`ERR_FS_FILE_TOO_LARGE`): the store's failure.
+    throw journalFailure(`read the journal ${file}`, error);
   } finally {
     fs.closeSync(fd);
   }
