@@ -787,8 +787,8 @@ export class StateStore {
           folded.set(file.epoch, records[records.length - 1]!.seq);
         }
       });
-      // Folded and committed: only now removed (a crash before re-folds nothing, by `seq`).
-      for (const file of files) removeJournal(runDir, file.name);
+      // Folded, committed and on disk: only now removed (a crash before re-folds nothing, by `seq`).
+      if (this.syncFold()) for (const file of files) removeJournal(runDir, file.name);
     }
     this.stateBytes.delete(runId);
     const writer = this.callJournal ? JournalWriter.open(runDir, epoch, this.foldedSeqs(runId).get(epoch) ?? 0) : undefined;
@@ -887,8 +887,36 @@ export class StateStore {
     }
   }
 
-  /** After a COMMIT: drops what it folded from memory and empties the journals it came from. */
+  /**
+   * Makes a fold's COMMIT durable before its journal is truncated or removed: the database runs
+   * with `synchronous = NORMAL`, whose WAL commits survive a process crash but may be lost to an
+   * OS crash or power cut, while the journal's truncation (file-system metadata) may survive it —
+   * which would lose calls from the middle of a run while keeping later ones, where SQLite alone
+   * loses only the last commits (helper-122's review, finding 6). One `fsync` of the WAL file
+   * per fold (every {@link JOURNAL_FOLD_RECORDS} records, 8 MiB or a lease's end), none per call.
+   * Returns false when it could not sync: the journal is then left as it is (its records are at
+   * or below the folded `seq`, never folded twice).
+   */
+  private syncFold(): boolean {
+    for (const file of [`${this.file}-wal`, this.file]) {
+      let fd: number | undefined;
+      try {
+        fd = fs.openSync(file, "r");
+        fs.fsyncSync(fd);
+        return true;
+      } catch (error) {
+        // No WAL file (checkpointed and removed): the commit is in the database file itself.
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT" || file === this.file) return false;
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+      }
+    }
+    return false;
+  }
+
+  /** After a COMMIT: drops what it folded from memory and empties the journals it came from (once the fold is on disk, {@link syncFold}). */
   private afterFold(): void {
+    let synced: boolean | undefined;
     for (const run of this.leased.values()) {
       if (run.folding === 0) continue;
       const folded = run.pending.splice(0, run.folding);
@@ -902,7 +930,7 @@ export class StateStore {
       }
       try {
         // Folding is synchronous: nothing was appended since, so the whole journal is folded.
-        if (run.pending.length === 0) run.writer?.truncate();
+        if (run.pending.length === 0 && run.writer !== undefined && (synced ??= this.syncFold())) run.writer.truncate();
       } catch {
         // Left in place: its records are at or below the folded `seq`, never folded again.
       }

@@ -23,6 +23,7 @@ export const OWN_PROCESS_FILES: readonly string[] = [
   "test/contract/validator-code-cache.test.ts", // vi.stubEnv (ASSEMBLY_LINE_CODE_CACHE)
   "test/diagnostics/terminal-color.test.ts", // vi.stubEnv
   "test/editor/lsp-first-answer.test.ts", // vi.mock
+  "test/runtime/call-journal-fold-durable.test.ts", // node:fs functions wrapped (syncBuiltinESMExports)
   "test/runtime/child-script.test.ts", // vi.resetModules
   "test/runtime/early-start.test.ts", // LANG in process.env, process.umask, process.kill replaced
   "test/runtime/process-escape.test.ts", // process.umask
