@@ -628,7 +628,7 @@ async function checkLock(
   // and a second error for one mistake only adds noise (helper-67's trial: `review` in plugins/hello/).
   const noAgent = diagnostics.some((d) => d.code === "AL1001" && d.file === "");
   if (report.diagnostic && !noAgent) diagnostics.push(report.diagnostic);
-  if (options.placeStaleLock) diagnostics.push(...staleLockPlaces(report, analysis, fixCommand));
+  if (options.placeStaleLock) diagnostics.push(...staleLockPlaces(report, analysis));
   const failed = hasErrors(diagnostics) || !ok;
   return { ok: !failed, diagnostics: finish(diagnostics, options.root), lockChanged: false, artifact: null, ...(noAgent ? {} : { checkReport: report }) };
 }

@@ -22,9 +22,11 @@ const MAX_PER_CAPABILITY = 10;
  * descriptor member in the plugin's entry (`tools.<name>.<field>`; a tool the lock lacks at its
  * descriptor), or its `config` at the capability's key in `agent.md`. Changes without a place
  * of their own (a tool the lock still has and the entry no longer does, a bundle's integrity, a
- * package's version or content) are left to AL6002. Diagnostics hold absolute paths, as the analysis's do. Never throws.
+ * package's version or content) are left to AL6002, which names the fix command: the notice's
+ * words name no agent, so the notices of agents that share a plugin package are one annotation
+ * (new-user trial 125). Diagnostics hold absolute paths, as the analysis's do. Never throws.
  */
-export function staleLockPlaces(report: LockfileCheckReport, analysis: AgentAnalysis, fixCommand: string): Diagnostic[] {
+export function staleLockPlaces(report: LockfileCheckReport, analysis: AgentAnalysis): Diagnostic[] {
   if (report.status !== "out-of-date") return [];
   const out: Diagnostic[] = [];
   for (const group of report.groups) {
@@ -47,7 +49,7 @@ export function staleLockPlaces(report: LockfileCheckReport, analysis: AgentAnal
         field === "config"
           ? capability.resolved.request.location
           : locateValue(entry.entry, `/tools/${escapePointerSegment(tool)}${field === undefined ? "" : `/${escapePointerSegment(String(field))}`}`, fileStart(entry.file)).value;
-      out.push(createDiagnostic(Diagnostics.LockfileStaleHere, location, [what, fixCommand]));
+      out.push(createDiagnostic(Diagnostics.LockfileStaleHere, location, [what]));
     }
   }
   return out;

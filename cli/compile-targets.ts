@@ -15,6 +15,7 @@ import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../diag
 import { configSelection, type ConfigFlags } from "./config-selection.js";
 export { configSelection, type ConfigFlags } from "./config-selection.js";
 import { detectPackageManager, installAllCommand } from "./add/detect-package-manager.js";
+import { npmWorkspaceRootOf } from "./add/install-package.js";
 import { shellQuote } from "../common/shell-quote.js";
 
 /** The configuration flags shared by `compile`, `inputs` and the host commands. */
@@ -145,10 +146,19 @@ function shownFile(file: string | undefined): string {
  * package manager's install, run in the agent root when the root has a `package.json` of its own
  * and is not where the user runs the CLI (`cd agents/bot && npm install`: new-user trial 115, where
  * `add` had written the agent folder's own package.json and `npm install` at the repository root
- * changed nothing).
+ * changed nothing); for an npm workspace member, the install at the workspace root.
  */
 function installCommandFor(root: string, displayRoot: string): string {
-  const install = installAllCommand(detectPackageManager(root).manager);
+  const manager = detectPackageManager(root).manager;
+  const install = installAllCommand(manager);
+  // An npm workspace member is installed from the workspace root, whose lockfile lists its
+  // dependencies (new-user trial 125: `cd agents/support && npm install` made a nested
+  // node_modules and changed the root's lockfile).
+  const workspaceRoot = manager === "npm" && fs.existsSync(path.join(root, "package.json")) ? npmWorkspaceRootOf(root) : undefined;
+  if (workspaceRoot !== undefined) {
+    const shown = path.relative(process.cwd(), workspaceRoot);
+    return shown === "" ? install : `cd ${shellQuote(shown)} && ${install}`;
+  }
   const elsewhere = displayRoot !== "" && displayRoot !== "." && fs.existsSync(path.join(root, "package.json"));
   return elsewhere ? `cd ${shellQuote(displayRoot)} && ${install}` : install;
 }

@@ -366,7 +366,10 @@ export class Runtime {
     if (!approval) {
       // A run with no record at all is a mistyped id or another agent's run, not a missing call.
       const unknownRun = this.store.getRun(runId) === undefined;
-      throw runtimeError(unknownRun ? Diagnostics.ApprovalRunUnknown : Diagnostics.ApprovalNotFound, "", [runId, callId], unknownRun ? undefined : waitingCallsHint(this.store.pendingApprovals(runId, MAX_WAITING_NAMED + 1), callId));
+      // A run one typo away, as `call --run` suggests it (new-user trial 125), saying whether it holds this call's approval.
+      const near = unknownRun ? this.nearRunId(runId) : undefined;
+      const nearHint = near === undefined ? undefined : `Did you mean '${near}', a run of this agent${this.store.getApproval(near, callId) ? ` with call '${callId}' waiting for approval` : ""}?`;
+      throw runtimeError(unknownRun ? Diagnostics.ApprovalRunUnknown : Diagnostics.ApprovalNotFound, "", [runId, callId], unknownRun ? nearHint : waitingCallsHint(this.store.pendingApprovals(runId, MAX_WAITING_NAMED + 1), callId));
     }
     const session = this.openSession(runId, callId, approval.tool);
     return this.guard(session, request, async (run) => {

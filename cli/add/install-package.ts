@@ -142,17 +142,28 @@ export function installPackage(manager: PackageManager, projectDir: string, spec
  * listed when the lock's `packages` has its path.
  */
 export function unregisteredWorkspaceRoot(projectDir: string): string | undefined {
+  const root = npmWorkspaceRootOf(projectDir);
+  if (root === undefined) return undefined;
+  const packages = readJson(path.join(root, "package-lock.json"))?.["packages"];
+  if (packages === null || typeof packages !== "object") return undefined;
+  return Object.hasOwn(packages, path.relative(root, projectDir).split(path.sep).join("/")) ? undefined : root;
+}
+
+/**
+ * The npm workspace root `projectDir` is a member of: the nearest folder above with a
+ * package.json whose `workspaces` (an array, or `{ packages }`) names globs, when one of them
+ * matches `projectDir` (picomatch); `undefined` when there is none or it does not match (a project
+ * of its own below the root, which npm installs alone). npm installs a member's dependencies
+ * only from the workspace root (its lockfile lists them), so that is where a hint's install runs.
+ */
+export function npmWorkspaceRootOf(projectDir: string): string | undefined {
   for (let dir = path.dirname(projectDir); ; dir = path.dirname(dir)) {
     const manifest = readJson(path.join(dir, "package.json"));
     const workspaces = manifest?.["workspaces"];
     const globs = Array.isArray(workspaces) ? workspaces : workspaces !== null && typeof workspaces === "object" ? (workspaces as Record<string, unknown>)["packages"] : undefined;
     if (Array.isArray(globs) && globs.length > 0) {
       const member = path.relative(dir, projectDir).split(path.sep).join("/");
-      // Not one of its members: a project of its own below the root, which npm installs alone.
-      if (!picomatch(globs.filter((glob): glob is string => typeof glob === "string"))(member)) return undefined;
-      const packages = readJson(path.join(dir, "package-lock.json"))?.["packages"];
-      if (packages === null || typeof packages !== "object") return undefined;
-      return Object.hasOwn(packages, member) ? undefined : dir;
+      return picomatch(globs.filter((glob): glob is string => typeof glob === "string"))(member) ? dir : undefined;
     }
     if (path.dirname(dir) === dir) return undefined;
   }

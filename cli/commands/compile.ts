@@ -238,7 +238,10 @@ function printPrettyOutcome({ target, result, stopped }: RootOutcome, flags: Com
   const review = result.lockChanged ? result.review : undefined;
   if (review === undefined || review.changes.length === 0) return;
   // A rewrite that undid a hand edit says so, as `compile --check` does (new-user trial 120).
-  for (const edit of result.handEdited ?? []) process.stderr.write(`note: ${showControlCharacters(handEditedNote(edit))}\n`);
+  const handEdited = result.handEdited ?? [];
+  for (const edit of handEdited) process.stderr.write(`note: ${showControlCharacters(handEditedNote(edit))}\n`);
+  // AL6014's "stage and commit again" then stages the lock as it was (new-user trial 125).
+  if (handEdited.length > 0) process.stderr.write("note: staging the rewritten plugins.lock undoes that edit; if it was all the commit held, Git then has nothing to commit.\n");
   process.stderr.write(formatContractReview(review, "What the new plugins.lock changes for the model"));
 }
 

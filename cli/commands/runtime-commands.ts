@@ -183,7 +183,10 @@ async function withRuntime(
     // Read by a person: a tool's stack at its sources (the JSON keeps it as the tool reported it).
     const shown = hooks.sourceStacks ? await hooks.sourceStacks(result, runtime) : result;
     // An approved call that never finished (its process was interrupted): say how to finish it.
-    const unfinished = result.alreadyDecided === true && result.status === "failed" && result.failure === undefined && result.approval?.state === "approved" ? retry(runtime) : undefined;
+    // Never for one that ran to its end: the command would run an approved side effect again
+    // without a new approval (new-user trial 125: `approve --deny` of a finished call offered it).
+    const recorded = result.alreadyDecided === true && result.status === "failed" && result.failure === undefined && result.approval?.state === "approved" ? retry(runtime) : undefined;
+    const unfinished = recorded?.finished === true ? undefined : recorded;
     const stdout = formatCallResult(shown, root ?? ".", paletteFor(color?.stdout ?? false), hostArgs);
     return { exitCode, stdout: unfinished ? `${stdout}  finish it (the approval stands): ${retryCommand(unfinished, root ?? ".", hostArgs)}\n` : stdout, stderr };
   }, color, report);
@@ -212,13 +215,16 @@ interface CallRetry {
   readonly callId: string;
   readonly inputJson: string;
   readonly surface?: string;
+  /** True when the recorded call has an outcome (`ok`, `failed`, `denied`): there is nothing to finish. */
+  readonly finished?: boolean;
 }
 
 /** The retry of a recorded call (`approve`'s call: the runtime recorded it when it asked for approval), or `undefined` without a record. */
 function retryOfRecorded(runtime: Runtime, runId: string, callId: string): CallRetry | undefined {
   const record = runtime.callRecord(runId, callId);
   if (!record) return undefined;
-  return { tool: record.tool, runId, callId, inputJson: record.inputJson, ...(record.surface === "." ? {} : { surface: record.surface }) };
+  const finished = record.status === "ok" || record.status === "failed" || record.status === "denied";
+  return { tool: record.tool, runId, callId, inputJson: record.inputJson, ...(record.surface === "." ? {} : { surface: record.surface }), ...(finished ? { finished } : {}) };
 }
 
 /** The `call` command line that retries `retry`, with the host flags `hostArgs` the call ran under. */

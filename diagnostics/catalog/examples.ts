@@ -222,7 +222,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL6214: "package.json depends on '@assemblyline-agents/assembly-line' by the path 'file:../assembly-line', which is outside the repository (.): `npm ci` on CI or in another clone cannot find it there.",
   AL6216: "approval-removed: tool 'deploy' on surface '.': the approval gate is gone (it asked: \"Deploys to production.\", sideEffect external)",
   AL6217: "description-changed: tool 'echo' on surface '.': Echo [-the-]{+a+} message.",
-  AL6218: "tools.echo.description differs from plugins.lock: run `npx assembly-line compile agent` and commit plugins.lock.",
+  AL6218: "tools.echo.description differs from plugins.lock: compile the agent again and commit its plugins.lock (AL6002 on the lock names the command).",
   AL6301: "plugins.lock was not written: plugins.lock is a symbolic link to <tmp>/victim.txt; writing through it would change a file outside the agent root.",
   AL6302: "The artifact was not written: not-a-dir is a file where a folder is expected.",
   AL7001: "Cannot resolve import \"./helpers/not-there.js\": a tool bundle must contain every module it imports",

@@ -274,8 +274,8 @@ export const LockfileMessages = defineMessages({
   LockfileStaleHere: {
     code: "AL6218",
     severity: "info",
-    message: "{0}: run `{1}` and commit plugins.lock.",
-    docs: "`compile --check --format github|sarif` reports a stale plugins.lock (AL6002) on the lock, which a pull request that forgot to compile does not change; each changed tool field is then also reported where the agent writes it — the tool's descriptor member in the plugin's entry, or the capability's `config` in agent.md — so the annotation lands on the pull request's line (new-user trials 119 and 120; `build/stale-lock-places.ts`). At most ten per capability; a changed bundle integrity, package version or content, and a tool only the lock still has, are left to AL6002.",
+    message: "{0}: compile the agent again and commit its plugins.lock (AL6002 on the lock names the command).",
+    docs: "`compile --check --format github|sarif` reports a stale plugins.lock (AL6002) on the lock, which a pull request that forgot to compile does not change; each changed tool field is then also reported where the agent writes it — the tool's descriptor member in the plugin's entry, or the capability's `config` in agent.md — so the annotation lands on the pull request's line (new-user trials 119 and 120; `build/stale-lock-places.ts`). Its words name no agent, so a shared package's change that stales several agents' locks is annotated once by `compile 'agents/*'` (new-user trial 125). At most ten per capability; a changed bundle integrity, package version or content, and a tool only the lock still has, are left to AL6002.",
   },
   WriteThroughLinkRefused: {
     code: "AL6301",

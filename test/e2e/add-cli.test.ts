@@ -72,6 +72,16 @@ describe("assembly-line add", () => {
     expect(run.stdout).toContain("a workspace package: commit it with the workspace root's lockfile, whose install (`npm ci` at the root) installs it.");
     expect(JSON.parse(fs.readFileSync(path.join(agent, "plugins.lock"), "utf8")).surfaces["."].capabilities.openui.source).toMatchObject({ type: "npm", name: "@assemblyline-agents/openui", version: "1.0.0" });
     expect(runCli(["compile", agent, "--check"]).status).toBe(0);
+    // node_modules behind the lock (a branch switch without an install): the hint installs at the
+    // workspace root, whose lockfile lists the member's dependencies (new-user trial 125), not in the member.
+    const installed = path.join(repo, "node_modules/@assemblyline-agents/openui/package.json");
+    fs.writeFileSync(installed, fs.readFileSync(installed, "utf8").replace('"version": "1.0.0"', '"version": "1.0.1"'));
+    const behind = runCliJson(["compile", "agents/support", "--check"], { cwd: repo });
+    expect(behind.json.diagnostics[0]).toMatchObject({ code: "AL6008" });
+    expect(behind.json.diagnostics[0].hint).toMatch(/Run `npm install`\.$/);
+    expect(behind.json.diagnostics[0].hint).not.toContain("cd agents/support");
+    const fromAgent = runCliJson(["compile", ".", "--check"], { cwd: agent });
+    expect(fromAgent.json.diagnostics[0].hint).toMatch(/Run `cd \.\.\/\.\. && npm install`\.$/);
   }, 120_000);
 
   it("reports a workspace's own plugin package at its folder in the repository, not at the node_modules link npm made (new-user trial 119, C4)", () => {
@@ -102,6 +112,17 @@ describe("assembly-line add", () => {
     expect(both.stdout.split("\n").filter((l) => l.startsWith(`::error file=packages/openui/ai.assemblyline/index.ts,line=${line},col=7,`))).toHaveLength(1);
     const sarif = JSON.parse(runCli(["compile", "agents/*", "--check", "--format", "sarif"], { cwd: repo }).stdout);
     expect(sarif.runs[0].results.filter((r: any) => r.ruleId === "AL4001")).toHaveLength(1);
+    // Fixed and compiled, then a tool's tags changed without compiling (a pull request that forgot
+    // to): both agents' locks are stale, and the change's line is annotated once (AL6218, new-user trial 125).
+    fs.writeFileSync(entry, fs.readFileSync(entry, "utf8").replace("descripton:", "description:"));
+    expect(runCli(["compile", "agents/*", "--no-package"], { cwd: repo }).status).toBe(0);
+    fs.writeFileSync(entry, fs.readFileSync(entry, "utf8").replace('tags: ["ui", "table"]', 'tags: ["ui", "table", "grid"]'));
+    const tagsLine = fs.readFileSync(entry, "utf8").split("\n").findIndex((l) => l.includes('"grid"')) + 1;
+    const forgot = runCli(["compile", "agents/*", "--check", "--no-package", "--format", "github"], { cwd: repo });
+    expect(forgot.status).toBe(1);
+    const forgotLines = forgot.stdout.split("\n");
+    expect(forgotLines.filter((l) => l.includes("title=AL6002"))).toHaveLength(2);
+    expect(forgotLines.filter((l) => l.includes("title=AL6218"))).toEqual([expect.stringMatching(new RegExp(`^::notice file=packages/openui/ai\\.assemblyline/index\\.ts,line=${tagsLine},`))]);
     fs.rmSync(path.join(repo, "agents/ops"), { recursive: true });
 
     // The same package selected under a second key of the surface: reported where agent.md selects it, not as AL4012 in the package's files (C7).

@@ -54,6 +54,7 @@ describe("compile --fail-on-change", () => {
     expect(run.stderr).toMatch(/description-changed +echo +Echo a message back to the caller\[-, and send it to me-\]\.\n/);
     // Said as `compile --check` says it: the files are unchanged, so the lock was edited by hand (new-user trial 120).
     expect(run.stderr).toContain(`note: ${note}\n`);
+    expect(run.stderr).toContain("note: staging the rewritten plugins.lock undoes that edit; if it was all the commit held, Git then has nothing to commit.\n");
     expect(fs.readFileSync(lockFile, "utf8")).toBe(lock);
   });
 
@@ -164,8 +165,8 @@ describe("compile --check --format github|sarif on a stale lock", () => {
     expect(lines.filter((l) => l.startsWith(`::error file=${agent}/plugins.lock,`) && l.includes("AL6002"))).toHaveLength(1);
     const here = lines.filter((l) => l.includes("AL6218"));
     expect(here).toEqual([
-      expect.stringMatching(new RegExp(`^::notice file=${agent}/agent\\.md,line=${keyLine},col=3,.*::tools\\.search\\.config\\.index differs from plugins\\.lock: run \`.* compile ${agent}\` and commit plugins\\.lock\\.$`)),
-      expect.stringMatching(new RegExp(`^::notice file=${agent}/plugins/example/ai\\.assemblyline/index\\.ts,line=${tagsLine},col=13,.*::tools\\.echo\\.tags differs from plugins\\.lock: run \`.* compile ${agent}\` and commit plugins\\.lock\\.$`)),
+      expect.stringMatching(new RegExp(`^::notice file=${agent}/agent\\.md,line=${keyLine},col=3,.*::tools\\.search\\.config\\.index differs from plugins\\.lock: compile the agent again and commit its plugins\\.lock \\(AL6002 on the lock names the command\\)\\.$`)),
+      expect.stringMatching(new RegExp(`^::notice file=${agent}/plugins/example/ai\\.assemblyline/index\\.ts,line=${tagsLine},col=13,.*::tools\\.echo\\.tags differs from plugins\\.lock: compile the agent again and commit its plugins\\.lock \\(AL6002 on the lock names the command\\)\\.$`)),
     ]);
 
     const sarif = JSON.parse(runCli(["compile", agent, "--check", "--no-package", "--format", "sarif"], { cwd: parent }).stdout);

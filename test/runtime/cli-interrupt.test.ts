@@ -20,6 +20,7 @@ beforeAll(async () => {
     { name: "echo", file: seedTools.echo },
     { name: "hang", file: "hostile.ts", factory: "hang" },
     { name: "gated_hang", file: "hostile.ts", factory: "hang", needsApproval: { reason: "Waits for ever.", sideEffect: "external" } },
+    { name: "gated_echo", file: seedTools.echo, needsApproval: { reason: "Echoes, at a price.", sideEffect: "external" } },
   ]);
 });
 
@@ -82,5 +83,17 @@ describe("an interrupted call or approve", () => {
     expect(again.status).toBe(1);
     expect(again.stdout).toContain("the process that ran it was interrupted");
     expect(again.stdout).toMatch(/ {2}finish it \(the approval stands\): .*assembly-line call gated_hang .*--run gate-run --call g1 --input '\{"x":2\}'\n$/);
+  });
+
+  it("a call approved and finished: a later approve or deny says it was decided, and offers no command that would run it again (new-user trial 125)", () => {
+    const pending = runSourceCliJson("call", "gated_echo", agent.root, "--run", "done-run", "--call", "d1", "--input", '{"message":"once"}', "--format", "json");
+    expect(pending.json.status).toBe("approval_required");
+    const approved = runSourceCliJson("approve", "d1", agent.root, "--run", "done-run", "--format", "json");
+    expect(approved.json).toMatchObject({ status: "ok", output: { message: "once" } });
+    for (const extra of [[], ["--deny"]]) {
+      const again = runSourceCli("approve", "d1", agent.root, "--run", "done-run", ...extra);
+      expect(again.stdout).not.toContain("finish it");
+      expect(again.stdout).not.toContain("assembly-line call gated_echo");
+    }
   });
 });

@@ -308,6 +308,12 @@ describe("refusals", () => {
     await expect(refused).rejects.toMatchObject({ code: "AL8023" });
     const error = (await refused.catch((caught: unknown) => caught)) as { diagnostics: { hint?: string }[] };
     expect(error.diagnostics[0]!.hint).toBe("Did you mean 'call-1'? Waiting for approval in this run: call-1 (record_note).");
+    // A run id one typo off names that run, and that it holds the call's approval (new-user trial 125).
+    const typo = (await runtime.approve({ runId: "hint-rum", callId: "call-1" }).catch((caught: unknown) => caught)) as { code: string; diagnostics: { hint?: string }[] };
+    expect(typo.code).toBe("AL8045");
+    expect(typo.diagnostics[0]!.hint).toBe("Did you mean 'hint-run', a run of this agent with call 'call-1' waiting for approval?");
+    const far = (await runtime.approve({ runId: "hint-rumba", callId: "call-1" }).catch((caught: unknown) => caught)) as { diagnostics: { hint?: string }[] };
+    expect(far.diagnostics[0]!.hint).toMatch(/^Use the runId and callId printed by the `call`/);
   });
 
   it("refuses unknown surfaces, bad ids, unknown approvals, reused call ids and a closed runtime", async () => {
