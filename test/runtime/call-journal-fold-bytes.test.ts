@@ -13,6 +13,7 @@ import * as path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StateStore } from "../../runtime-min/state/state-store.js";
+import { echoRecord } from "./helpers/echo-record.js";
 
 let root: string;
 const stateDb = () => path.join(root, ".assemblyline", "state.db");
@@ -46,19 +47,7 @@ describe("the holder's unfolded journal", () => {
       store.openRun(runId, "holder", (take as { epoch: number }).epoch);
       for (let i = 1; i <= CALLS; i++) {
         const callId = `c${i}`;
-        store.journalCall(runId, {
-          callId,
-          surface: ".",
-          tool: "echo",
-          inputJson: JSON.stringify({ message: callId }),
-          status: "ok",
-          runtimeBoundary: "sandbox",
-          output: { message: RESULT },
-          events: [
-            { type: "tool.execution_started", data: { tool: "echo", callId } },
-            { type: "tool.execution_completed", data: { tool: "echo", callId } },
-          ],
-        });
+        store.journalCall(runId, echoRecord(callId, { message: RESULT }));
         // A host returns the result and turns the event loop between calls (a queued fold runs then).
         await new Promise((resolve) => setImmediate(resolve));
       }

@@ -13,6 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StateStore } from "../../runtime-min/state/state-store.js";
+import { echoRecord } from "./helpers/echo-record.js";
 
 const cjsFs = createRequire(import.meta.url)("node:fs") as typeof fs;
 const original = { fsyncSync: cjsFs.fsyncSync, ftruncateSync: cjsFs.ftruncateSync, rmSync: cjsFs.rmSync, openSync: cjsFs.openSync };
@@ -51,16 +52,7 @@ afterEach(() => {
 });
 
 function journal(store: StateStore, callId: string): void {
-  store.journalCall(runId, {
-    callId,
-    surface: ".",
-    tool: "echo",
-    inputJson: JSON.stringify({ message: callId }),
-    status: "ok",
-    runtimeBoundary: "sandbox",
-    output: { message: callId },
-    events: [{ type: "tool.execution_completed", data: { tool: "echo", callId } }],
-  });
+  store.journalCall(runId, echoRecord(callId));
 }
 
 describe("a fold of the call journal", () => {

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JournaledCall } from "../../runtime-min/state/run-journal.js";
 import { StateStore } from "../../runtime-min/state/state-store.js";
+import { echoRecord } from "./helpers/echo-record.js";
 
 let root: string;
 const stateDb = () => path.join(root, ".assemblyline", "state.db");
@@ -24,21 +25,7 @@ afterEach(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function call(callId: string): Omit<JournaledCall, "seq"> {
-  return {
-    callId,
-    surface: ".",
-    tool: "echo",
-    inputJson: JSON.stringify({ message: callId }),
-    status: "ok",
-    runtimeBoundary: "sandbox",
-    output: { message: callId },
-    events: [
-      { type: "tool.execution_started", data: { tool: "echo", callId } },
-      { type: "tool.execution_completed", data: { tool: "echo", callId } },
-    ],
-  };
-}
+const call = (callId: string): Omit<JournaledCall, "seq"> => echoRecord(callId);
 
 describe("the readers of a host whose run was taken over", () => {
   it("see each journaled call once after the new holder folded it: events once, attempts 1", () => {

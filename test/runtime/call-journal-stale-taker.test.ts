@@ -15,6 +15,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { JournaledCall } from "../../runtime-min/state/run-journal.js";
 import { StateStore } from "../../runtime-min/state/state-store.js";
+import { echoRecord } from "./helpers/echo-record.js";
 
 let root: string;
 const stateDb = () => path.join(root, ".assemblyline", "state.db");
@@ -28,21 +29,7 @@ afterEach(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-function call(callId: string): Omit<JournaledCall, "seq"> {
-  return {
-    callId,
-    surface: ".",
-    tool: "echo",
-    inputJson: JSON.stringify({ message: callId }),
-    status: "ok",
-    runtimeBoundary: "sandbox",
-    output: { message: callId },
-    events: [
-      { type: "tool.execution_started", data: { tool: "echo", callId } },
-      { type: "tool.execution_completed", data: { tool: "echo", callId } },
-    ],
-  };
-}
+const call = (callId: string): Omit<JournaledCall, "seq"> => echoRecord(callId);
 
 /** state.db's own rows for the run (no journal): attempts per call and event types per call. */
 function inStateDb(): { attempts: Map<string, number>; events: Map<string, string[]> } {
