@@ -49,7 +49,9 @@ export function staleLockPlaces(report: LockfileCheckReport, analysis: AgentAnal
         field === "config"
           ? capability.resolved.request.location
           : locateValue(entry.entry, `/tools/${escapePointerSegment(tool)}${field === undefined ? "" : `/${escapePointerSegment(String(field))}`}`, fileStart(entry.file)).value;
-      out.push(createDiagnostic(Diagnostics.LockfileStaleHere, location, [what]));
+      // The property path in the file it is placed in: the entry's descriptor member, or the capability's config in agent.md.
+      const at = field === "config" ? ["capabilities", capability.resolved.request.key, "config"] : ["tools", tool, ...(field === undefined ? [] : [String(field)])];
+      out.push(createDiagnostic(Diagnostics.LockfileStaleHere, location, [what], { path: at }));
     }
   }
   return out;

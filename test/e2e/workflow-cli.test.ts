@@ -165,8 +165,8 @@ describe("compile --check --format github|sarif on a stale lock", () => {
     expect(lines.filter((l) => l.startsWith(`::error file=${agent}/plugins.lock,`) && l.includes("AL6002"))).toHaveLength(1);
     const here = lines.filter((l) => l.includes("AL6218"));
     expect(here).toEqual([
-      expect.stringMatching(new RegExp(`^::notice file=${agent}/agent\\.md,line=${keyLine},col=3,.*::tools\\.search\\.config\\.index differs from plugins\\.lock: compile the agent again and commit its plugins\\.lock \\(AL6002 on the lock names the command\\)\\.$`)),
-      expect.stringMatching(new RegExp(`^::notice file=${agent}/plugins/example/ai\\.assemblyline/index\\.ts,line=${tagsLine},col=13,.*::tools\\.echo\\.tags differs from plugins\\.lock: compile the agent again and commit its plugins\\.lock \\(AL6002 on the lock names the command\\)\\.$`)),
+      expect.stringMatching(new RegExp(`^::notice file=${agent}/agent\\.md,line=${keyLine},col=3,.*title=AL6218 at capabilities\\["private-search"\\]\\.config::tools\\.search\\.config\\.index differs from plugins\\.lock: compile the agent again and commit its plugins\\.lock \\(AL6002 on the lock names the command\\)\\.$`)),
+      expect.stringMatching(new RegExp(`^::notice file=${agent}/plugins/example/ai\\.assemblyline/index\\.ts,line=${tagsLine},col=13,.*title=AL6218 at tools\\.echo\\.tags::tools\\.echo\\.tags differs from plugins\\.lock: compile the agent again and commit its plugins\\.lock \\(AL6002 on the lock names the command\\)\\.$`)),
     ]);
 
     const sarif = JSON.parse(runCli(["compile", agent, "--check", "--no-package", "--format", "sarif"], { cwd: parent }).stdout);
