@@ -19,6 +19,7 @@ import { StateStore } from "../../runtime-min/state/state-store.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
 import { pollFor } from "./helpers/sandbox-processes.js";
+import { echoRecord } from "./helpers/echo-record.js";
 
 const loader = path.join(import.meta.dirname, "helpers", "ts-loader.mjs");
 const host = path.join(import.meta.dirname, "helpers", "journal-host.ts");
@@ -66,13 +67,8 @@ function recordedWhole(runId: string): string[] {
 function journaled(seq: number, callId: string): JournaledCall {
   return {
     seq,
-    callId,
-    surface: ".",
-    tool: "echo",
-    inputJson: JSON.stringify({ message: callId }),
-    status: "ok",
-    runtimeBoundary: "sandbox",
-    output: { message: callId },
+    ...echoRecord(callId),
+    // The started event as the runtime records it (surface and boundary too).
     events: [
       { type: "tool.execution_started", data: { tool: "echo", callId, surface: ".", runtimeBoundary: "sandbox" } },
       { type: "tool.execution_completed", data: { tool: "echo", callId } },
