@@ -266,12 +266,13 @@ async function assertReplaceable(target: string): Promise<void> {
  * (`directory` is a fitted spare, `./artifact-spare.ts`) and is left as it is.
  *
  * The links are made one after another on the main thread (`linkSync`), before any write: on
- * the benchmark agent without a spare that is 2,000 links, which cost 45–55 ms of CPU this way
- * against 110–140 ms issued at once on the thread pool (each request's hand-over and wake-up
- * cost more than the link itself; docs/performance.md, "Eighteenth round"). A link that fails
- * is written with the new files, so a bundle whose stored bytes had to be built again
- * (`DeferredBundle.load`) is in the caches' save. Writes go {@link WRITE_CONCURRENCY} at a time
- * on the thread pool, and `meanwhile` runs while the first of them are on their way.
+ * the benchmark agent without a spare that is 2,000 links, which took a median 50 ms of CPU this
+ * way against 130 ms issued at once on the thread pool (each request's hand-over and wake-up cost
+ * more than the link itself; docs/performance.md, "Incremental compiles with packaging", its
+ * eighteenth round). A link that fails is written with the new files, so a bundle whose stored
+ * bytes had to be built again (`DeferredBundle.load`) is in the caches' save. Writes go
+ * {@link WRITE_CONCURRENCY} at a time on the thread pool, and `meanwhile` runs while the first of
+ * them are on their way.
  */
 async function writeFiles(
   directory: string,
