@@ -284,7 +284,12 @@ async function writeFiles(
   await makeFolders(directory, files, fitted?.folders);
   const target = (file: string): string => path.join(directory, ...file.split("/"));
   const missing = fitted ? files.filter(([file]) => !fitted.kept.has(file)) : files;
-  const toWrite = reuse ? missing.filter((entry) => !(reuse.unchanged.has(entry[0]) && linked(path.join(reuse.from, ...entry[0].split("/")), target(entry[0])))) : missing;
+  // The links first, one after another; a file whose link fails is written with the new files.
+  const toWrite: [string, BundleBytes][] = [];
+  for (const entry of missing) {
+    if (reuse?.unchanged.has(entry[0]) === true && linked(path.join(reuse.from, ...entry[0].split("/")), target(entry[0]))) continue;
+    toWrite.push(entry);
+  }
   let failure: unknown;
   let pending = meanwhile;
   // Runs `meanwhile` the first time it is called (and never again); what it throws is the write's failure.
@@ -316,7 +321,7 @@ async function writeFiles(
   if (failure !== undefined) throw failure;
 }
 
-/** Hard-links `to` to the file `from` (never following a link at `from`); false when that fails (the caller writes `to` instead). */
+/** Hard-links `to` to `from` (`link(2)`, as `fs.link` did before); false when that fails (the caller writes `to` instead). */
 function linked(from: string, to: string): boolean {
   try {
     linkSync(from, to);
