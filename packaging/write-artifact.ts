@@ -14,6 +14,7 @@
  * but never a half-written one.)
  */
 import { randomUUID } from "node:crypto";
+import { linkSync } from "node:fs";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { serializeCanonicalJson } from "../common/canonical-json.js";
@@ -147,15 +148,15 @@ function identitiesOf(unchanged: ReadonlyMap<string, FileIdentity | undefined>):
 }
 
 /**
- * Work a caller overlaps with {@link writeArtifact}'s file-system calls, which run on libuv's
- * thread pool and need the main thread only to be issued (issue 14 item 4: on the benchmark
- * agent, a one-file change links 2,000 unchanged bundles and removes the old artifact's 2,000
- * links, 0.25–0.4 s of waiting).
+ * Work a caller overlaps with {@link writeArtifact}'s file-system calls that run on libuv's
+ * thread pool and need the main thread only to be issued: the new files' writes, and the old
+ * artifact's removal (issue 14 item 4). The links of unchanged files are made on the main thread
+ * before it (`writeFiles`: one after another they cost less than half the CPU).
  */
 export interface ArtifactWriteOverlap {
   /**
-   * Synchronous work run once, after the links of the unchanged files (all issued at once) and
-   * the first writes are on their way, before they are awaited (the compile saves its caches
+   * Synchronous work run once, after the links of the unchanged files are made and the first
+   * writes are on their way, before they are awaited (the compile saves its caches
    * there). It runs only when the old artifact is still intact and the new one not yet in place;
    * it must not throw (an exception is reported as the write's failure).
    */
@@ -262,9 +263,16 @@ async function assertReplaceable(target: string): Promise<void> {
  * artifact being replaced and found these exact bytes there) is hard-linked from `reuse.from`
  * instead, and written when linking fails (another device, no link support): a one-bundle change
  * does not rewrite thousands of bundles. A file or folder in `fitted` is there already
- * (`directory` is a fitted spare, `./artifact-spare.ts`) and is left as it is. The links are
- * issued all at once (a link holds no file descriptor), so the thread pool works through them
- * while `meanwhile` runs; writes go {@link WRITE_CONCURRENCY} at a time.
+ * (`directory` is a fitted spare, `./artifact-spare.ts`) and is left as it is.
+ *
+ * The links are made one after another on the main thread (`linkSync`), before any write: on
+ * the benchmark agent without a spare that is 2,000 links, which took a median 50 ms of CPU this
+ * way against 130 ms issued at once on the thread pool (each request's hand-over and wake-up cost
+ * more than the link itself; docs/performance.md, "Incremental compiles with packaging", its
+ * eighteenth round). A link that fails is written with the new files, so a bundle whose stored
+ * bytes had to be built again (`DeferredBundle.load`) is in the caches' save. Writes go
+ * {@link WRITE_CONCURRENCY} at a time on the thread pool, and `meanwhile` runs while the first of
+ * them are on their way.
  */
 async function writeFiles(
   directory: string,
@@ -276,19 +284,12 @@ async function writeFiles(
   await makeFolders(directory, files, fitted?.folders);
   const target = (file: string): string => path.join(directory, ...file.split("/"));
   const missing = fitted ? files.filter(([file]) => !fitted.kept.has(file)) : files;
-  const toLink = reuse ? missing.filter(([file]) => reuse.unchanged.has(file)) : [];
-  const toWrite = reuse ? missing.filter(([file]) => !reuse.unchanged.has(file)) : missing;
-  // allSettled, not all: the caller removes `directory` on failure, which must not race a call still in flight.
-  const linked = Promise.allSettled(
-    toLink.map(async (entry): Promise<[string, BundleBytes] | undefined> => {
-      try {
-        await fs.link(path.join(reuse!.from, ...entry[0].split("/")), target(entry[0]));
-        return undefined;
-      } catch {
-        return entry; // Written below instead.
-      }
-    }),
-  );
+  // The links first, one after another; a file whose link fails is written with the new files.
+  const toWrite: [string, BundleBytes][] = [];
+  for (const entry of missing) {
+    if (reuse?.unchanged.has(entry[0]) === true && linked(path.join(reuse.from, ...entry[0].split("/")), target(entry[0]))) continue;
+    toWrite.push(entry);
+  }
   let failure: unknown;
   let pending = meanwhile;
   // Runs `meanwhile` the first time it is called (and never again); what it throws is the write's failure.
@@ -301,27 +302,33 @@ async function writeFiles(
       failure ??= error;
     }
   };
-  const write = async (batch: readonly [string, BundleBytes][]): Promise<void> => {
-    for (let start = 0; start < batch.length; start += WRITE_CONCURRENCY) {
-      const settled = Promise.allSettled(batch.slice(start, start + WRITE_CONCURRENCY).map(async ([file, bytes]) => fs.writeFile(target(file), await bytesOfBundle(bytes), { flag: "wx" })));
-      runMeanwhile();
-      const rejected = (await settled).find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
-      if (rejected) throw rejected.reason;
-    }
-  };
   try {
     // A reused bundle's bytes are read (and verified: `DeferredBundle.load`) where its file is
     // written, and before `meanwhile` saves the caches, so that a bundle built again because its
     // stored bytes were damaged is in the bundle cache's save (the repair).
     await Promise.all(toWrite.map(([, bytes]) => bytesOfBundle(bytes)));
-    await write(toWrite);
+    for (let start = 0; start < toWrite.length; start += WRITE_CONCURRENCY) {
+      // allSettled, not all: the caller removes `directory` on failure, which must not race a write still in flight.
+      const settled = Promise.allSettled(toWrite.slice(start, start + WRITE_CONCURRENCY).map(async ([file, bytes]) => fs.writeFile(target(file), await bytesOfBundle(bytes), { flag: "wx" })));
+      runMeanwhile();
+      const rejected = (await settled).find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+      if (rejected) throw rejected.reason;
+    }
   } catch (error) {
     failure ??= error;
   }
   runMeanwhile();
-  const outcomes = await linked;
   if (failure !== undefined) throw failure;
-  await write(outcomes.flatMap((outcome) => (outcome.status === "fulfilled" && outcome.value ? [outcome.value] : [])));
+}
+
+/** Hard-links `to` to `from` (`link(2)`, as `fs.link` did before); false when that fails (the caller writes `to` instead). */
+function linked(from: string, to: string): boolean {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { MANIFEST_FILE, type ArtifactManifest } from "../../contract/manifest.js";
 import { bundleIntegrity, bundleTools, serializeManifest, writeArtifact, type PackagingResult } from "../../packaging/index.js";
+import { DeferredBundle, type BundleBytes } from "../../packaging/bundle-bytes.js";
 import { tempDir } from "../helpers/temp-tree.js";
 import { copyFixture, echoManifest, tool } from "./helpers.js";
 
@@ -136,6 +137,30 @@ describe("writeArtifact", () => {
     expect(fs.readFileSync(path.join(out, "skills/a/b/SKILL.md"), "utf8")).toBe("# New\n");
     const linked = fs.statSync(path.join(out, bundle));
     expect([linked.ino, linked.nlink]).toEqual([inode, 1]);
+  });
+
+  test("an unchanged bundle that cannot be linked is loaded before `meanwhile` runs, so a repair of its damaged stored bytes is in the caches' save", async () => {
+    const out = path.join(tempDir(), "build");
+    const bundle = "bundles/root/assets/ai.assemblyline/echo.mjs";
+    await writeArtifact(out, packaged.bundles, manifestFor(packaged));
+    // Named unchanged, but gone from the old artifact: the link fails and the file is written instead.
+    fs.rmSync(path.join(out, bundle));
+    const good = packaged.bundles.get(bundle);
+    if (!(good instanceof Uint8Array)) throw new Error("bundleTools without a cache gives bytes");
+    const events: string[] = [];
+    const deferred = new DeferredBundle({
+      bundle,
+      integrity: bundleIntegrity(good),
+      size: good.length,
+      read: () => Buffer.from("damaged"),
+      rebuild: async () => good,
+      repaired: () => void events.push("repaired"),
+    });
+    const bundles = new Map<string, BundleBytes>(packaged.bundles);
+    bundles.set(bundle, deferred);
+    await writeArtifact(out, bundles, manifestFor(packaged, "lock v2\n"), new Map(), undefined, new Map([[bundle, undefined]]), { meanwhile: () => void events.push("meanwhile") });
+    expect(events).toEqual(["repaired", "meanwhile"]);
+    expect(Buffer.from(readTree(out)[bundle]!, "base64").equals(Buffer.from(good))).toBe(true);
   });
 
   test("without deferRemoval the old artifact is gone when the write resolves", async () => {
