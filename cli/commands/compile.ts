@@ -10,6 +10,7 @@ import { analysisWorkerWanted, discardPrestartedAnalysisWorker, POOL_THRESHOLD, 
 import { ANALYSIS_CACHE_FILE } from "../../compiler/static-analysis/analysis-cache.js";
 import { fileStart, rebaseFile } from "../../common/positions.js";
 import { shellQuote } from "../../common/shell-quote.js";
+import { cliCommand } from "../../common/cli-command.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { hintAgentRootAbove } from "../agent-root-hint.js";
@@ -280,6 +281,27 @@ function printMultiple(outcomes: readonly RootOutcome[], format: CompileFormat, 
     process.stdout.write(`${outcome.target.displayRoot}:\n`);
     printPrettyOutcome(outcome, flags);
   }
+  if (flags.check) {
+    const fixAll = fixEveryStaleRoot(outcomes);
+    if (fixAll !== undefined) process.stderr.write(`\n${fixAll}\n`);
+  }
+}
+
+/**
+ * The closing line of a pretty `compile --check` of several roots when two or more have a stale
+ * lock the fix command brings up to date: one command for them all, as given on the command line
+ * (a shared plugin package's change stales every agent that selects it; new-user trial 125 found
+ * one `Fix:` line per root and no single command). Roots whose check refuses a routine refresh
+ * (a lock that would drop every tool) or cannot be checked keep their own words only.
+ */
+export function fixEveryStaleRoot(outcomes: readonly { readonly target: { readonly displayRoot: string }; readonly result: Pick<ReportedCompile, "checkReport"> }[]): string | undefined {
+  const stale = outcomes.filter(({ result }) => {
+    const report = result.checkReport;
+    // The roots whose own report ends with a `Fix:` line (`lockfile/format-check-report.ts`).
+    return report?.fixCommand !== undefined && report.status !== "up-to-date" && !(report.dropsEveryTool && report.dropsEveryTool.length > 0);
+  });
+  if (stale.length < 2) return undefined;
+  return `Fix all ${stale.length}: ${cliCommand("compile", ...stale.map(({ target }) => target.displayRoot))} (then commit each plugins.lock)`;
 }
 
 /**

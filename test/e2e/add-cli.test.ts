@@ -123,6 +123,9 @@ describe("assembly-line add", () => {
     const forgotLines = forgot.stdout.split("\n");
     expect(forgotLines.filter((l) => l.includes("title=AL6002"))).toHaveLength(2);
     expect(forgotLines.filter((l) => l.includes("title=AL6218"))).toEqual([expect.stringMatching(new RegExp(`^::notice file=packages/openui/ai\\.assemblyline/index\\.ts,line=${tagsLine},`))]);
+    // The pretty report of the same check ends with one command for both stale roots (new-user trial 125).
+    const forgotPretty = runCli(["compile", "agents/*", "--check", "--no-package"], { cwd: repo });
+    expect(forgotPretty.stderr.trimEnd().split("\n").at(-1)).toMatch(/^Fix all 2: \S.* compile agents\/ops agents\/support \(then commit each plugins\.lock\)$/);
     fs.rmSync(path.join(repo, "agents/ops"), { recursive: true });
 
     // The same package selected under a second key of the surface: reported where agent.md selects it, not as AL4012 in the package's files (C7).
