@@ -11,7 +11,9 @@
  * inputs have errors (nothing to compare), `{ "changes": [], "diagnostics": [...] }`.
  * `github` and `sarif` print each change as a diagnostic placed on the lock's line (AL6216 when it
  * needs review, AL6217 otherwise; `lockfile/review-diagnostics.ts`), as `compile` prints its own in
- * those formats, for a pull request's annotations and code scanning (new-user trial 115).
+ * those formats, for a pull request's annotations and code scanning (new-user trial 115); on an
+ * out-of-date lock (a pull request that did not compile), where the entry writes the change
+ * (`build/stale-lock-places.ts`, new-user trial 125).
  * Exit codes: 0 — nothing needs review; 1 — a change needs review (an approval gate removed
  * or weakened, a published pack's description changed), or the inputs have errors; 2 — `--base`
  * names no commit of the agent's Git work tree (AL6215).
@@ -32,6 +34,7 @@ import { showControlCharacters } from "../../common/terminal-text.js";
 import { hintAgentRootAbove } from "../agent-root-hint.js";
 import { committedLock, lockAtRevision } from "../git-head-lock.js";
 import { createDiagnostic } from "../../diagnostics/diagnostic.js";
+import { placeReviewInSources } from "../../build/stale-lock-places.js";
 import { escapeRawControls, printDiagnostics, printJson } from "../output.js";
 
 /** `review`'s output formats (DESIGN §7 names pretty and json; github and sarif as `compile` has them). */
@@ -98,7 +101,10 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
   else if (flags.format === "github" || flags.format === "sarif") {
     // The notes have no place in the lock's lines: said on stderr, as pretty does.
     for (const note of notes) process.stderr.write(`note: ${showControlCharacters(note)}\n`);
-    const changes = reviewDiagnostics(review, LOCKFILE_NAME, lockOnDisk(root));
+    const onLock = reviewDiagnostics(review, LOCKFILE_NAME, lockOnDisk(root));
+    // A lock on disk that is not the next one (a pull request that changed a plugin without
+    // compiling): its lines are the old lock's, so the changes are placed in the sources instead.
+    const changes = report.status === "out-of-date" ? placeReviewInSources(review, onLock, result.analysis, root) : onLock;
     const changeOf = new Map(changes.map((d, index) => [d, review.changes[index]!] as const));
     machine([...result.diagnostics.filter((d) => d.severity !== "error"), ...changes], (d) => {
       const change = changeOf.get(d);

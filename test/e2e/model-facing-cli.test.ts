@@ -184,6 +184,33 @@ describe("review", () => {
         properties: { kind: "approval-removed", surface: ".", tool: "deploy", needsReview: true },
       },
     ]);
+    // A pull request that changed the plugin without compiling (new-user trial 125): the lock on
+    // disk is the old one, so the changes are placed where the entry writes them, on the pull
+    // request's changed lines.
+    rewriteTools(root, { deploy: { ...base.deploy, description: "Deploy the site now.", needsApproval: undefined }, status: { inputSchema: { type: "object" } } });
+    expect(git("commit", "-q", "-am", "forgot to compile").status).toBe(0);
+    const entryLines = fs.readFileSync(path.join(root, "plugins/tools/ai.assemblyline/index.ts"), "utf8").split("\n");
+    const lineOf = (text: string): number => entryLines.findIndex((line) => line.includes(text)) + 1;
+    const forgot = runCli(["review", ".", "--base", "HEAD~1", "--format", "github"], { cwd: root });
+    expect(forgot.status).toBe(0);
+    const annotations = forgot.stdout.trimEnd().split("\n");
+    expect(annotations).toEqual([
+      expect.stringMatching(new RegExp(`^::notice file=plugins/tools/ai\\.assemblyline/index\\.ts,line=${lineOf('"Deploy the site now."')},col=\\d+,.*title=AL6217 at tools\\.deploy\\.description::description-changed: tool 'deploy'`)),
+      expect.stringMatching(new RegExp(`^::notice file=plugins/tools/ai\\.assemblyline/index\\.ts,line=${lineOf('"status": {')},col=\\d+,.*title=AL6217 at tools\\.status::tool-added: tool 'status'`)),
+    ]);
+    const forgotSarif = JSON.parse(runCli(["review", ".", "--base", "HEAD~1", "--format", "sarif"], { cwd: root }).stdout);
+    expect(forgotSarif.runs[0].results.map((r: any) => [r.ruleId, r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine, r.properties.kind])).toEqual([
+      ["AL6217", "plugins/tools/ai.assemblyline/index.ts", lineOf('"Deploy the site now."'), "description-changed"],
+      ["AL6217", "plugins/tools/ai.assemblyline/index.ts", lineOf('"status": {'), "tool-added"],
+    ]);
+    // A tool removed without compiling has no line in the sources: it stays on the lock's.
+    expect(runCli(["compile", root, "--no-package"]).status).toBe(0);
+    expect(git("commit", "-q", "-am", "compiled").status).toBe(0);
+    rewriteTools(root, { deploy: { ...base.deploy, description: "Deploy the site now.", needsApproval: undefined } });
+    expect(git("commit", "-q", "-am", "status removed, forgot to compile").status).toBe(0);
+    const statusLine = fs.readFileSync(path.join(root, "plugins.lock"), "utf8").split("\n").findIndex((line) => line.trimStart().startsWith('"status": {')) + 1;
+    const removed = runCli(["review", ".", "--base", "HEAD~1", "--format", "github"], { cwd: root });
+    expect(removed.stdout).toMatch(new RegExp(`^::notice file=plugins\\.lock,line=${statusLine},.*title=AL6217 at surfaces\\["\\."\\]\\.capabilities\\.tools\\.tools\\.status::tool-removed: tool 'status'`));
     const unknownGithub = runCli(["review", root, "--base", "origin/main", "--format", "github"]);
     expect([unknownGithub.status, unknownGithub.stdout]).toEqual([2, expect.stringMatching(/^::error title=AL6215::review --base origin\/main: /)]);
     // A root that does not exist is said as such, not as a Git problem (new-user trial 120).
