@@ -63,10 +63,15 @@ export interface RuntimeCommandHooks {
   readonly sourceStacks?: (result: CallResult, runtime: Runtime) => Promise<CallResult>;
 }
 
-/** Writes a command's output to stdout, then stderr. */
+/**
+ * Writes a command's output: stderr (its warnings and errors), then stdout. Warnings come first,
+ * as a compiler prints its diagnostics before its summary: in a terminal or a log that holds both
+ * streams, `call`'s AL8046 ("this call started the run") had come after a long result, where it
+ * was easy to miss (new-user trial 125).
+ */
 export function printCommandOutput(output: CommandOutput): void {
-  if (output.stdout) process.stdout.write(output.stdout);
   if (output.stderr) process.stderr.write(output.stderr);
+  if (output.stdout) process.stdout.write(output.stdout);
 }
 
 /** Writes a command's output to stdout and stderr and sets `process.exitCode` (the default `write`). */

@@ -11,13 +11,16 @@
  *   warning (AL8066) when the project configuration sets them;
  * - `--format json` escapes DEL and the C1 controls.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedTools } from "../helpers/support-agent.js";
 import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
-import { runSourceCliJson } from "./helpers/run-source-cli.js";
+import { runSourceCliJson, sourceCliArgs } from "./helpers/run-source-cli.js";
+import { repoRoot } from "../helpers/temp-tree.js";
 
 let agent: AgentFixture;
 
@@ -115,6 +118,22 @@ describe("call --run of a run the state has no record of", () => {
     const other = cli("call", "echo", agent.root, "--input", '{"message":"e"}', "--run", "fresh-ruin1", "--format", "json");
     expect(other.json.diagnostics).toEqual([expect.objectContaining({ code: "AL8046" })]);
     expect(other.json.diagnostics[0].hint).toBe("Use the runId printed by a `call` or a `search --run` of this agent, with the same agent root (each agent keeps its runs in its own .assemblyline/state.db).");
+  });
+});
+
+describe("a call's warnings in a log that holds both streams", () => {
+  it("come before the result (new-user trial 125: AL8046 came after a long result)", () => {
+    const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "al-call-log-")), "log");
+    const fd = fs.openSync(log, "w");
+    try {
+      const run = spawnSync(process.execPath, sourceCliArgs(["call", "echo", agent.root, "--input", '{"message":"in the log"}', "--run", "logged-run"]), { cwd: repoRoot, stdio: ["ignore", fd, fd], env: { ...process.env, NO_COLOR: "1" }, timeout: 60_000 });
+      expect(run.status).toBe(0);
+    } finally {
+      fs.closeSync(fd);
+    }
+    const text = fs.readFileSync(log, "utf8");
+    expect(text.indexOf("warning AL8046")).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf("warning AL8046")).toBeLessThan(text.indexOf("in the log"));
   });
 });
 
