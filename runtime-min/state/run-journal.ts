@@ -276,7 +276,9 @@ export class JournalWriter {
     try {
       const linked = linkedRunDir(runDir);
       if (linked !== undefined) throw new Error(`${linked} is a link or not a folder; the journal is never written through one`);
-      fs.mkdirSync(runDir, { recursive: true });
+      // The host user's only, as the runtime's own `runs/` and run folders are
+      // (`execution/workspace.ts`, `keepPrivate`): a journal holds the calls' inputs and results.
+      fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
       fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o600);
       const stat = fs.fstatSync(fd, { bigint: true });
       if (!stat.isFile()) throw new Error("it is not a regular file");
