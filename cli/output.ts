@@ -76,10 +76,15 @@ export function fromWorkingDirectory(d: Diagnostic, base: string): Diagnostic {
   return { ...d, file: rebase(d.file), ...(d.related ? { related: d.related.map((r) => ({ ...r, file: rebase(r.file) })) } : {}) };
 }
 
+/**
+ * The text a code frame shows for `file`: a regular file's (credentials masked), never what a
+ * symbolic link points to — AL6102's link to `/etc/shadow` had printed its first lines into the
+ * log (security trial 128) — nor a device's, a FIFO's or a large file's.
+ */
 function readSource(file: string): string | undefined {
   try {
     const absolute = path.resolve(file);
-    const stat = fs.statSync(absolute);
+    const stat = fs.lstatSync(absolute);
     if (!stat.isFile() || stat.size > 2_000_000) return undefined;
     // Code frames show lines around each diagnostic: a credential on a nearby line is masked.
     return maskSecretsIn(fs.readFileSync(absolute, "utf8"));

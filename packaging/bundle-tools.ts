@@ -285,7 +285,8 @@ export function buildOptions(
     // import would cost more than the rest of packaging (see `createCorePathRewriter`).
     alias: { [AUTHORING_CORE_SPECIFIER]: core.file },
     loader: esbuildLoaders(),
-    plugins: [createAssemblyLinePlugin({ root })],
+    // Imports stay inside their package or project (AL7011); the authoring API is named by absolute path through `alias`.
+    plugins: [createAssemblyLinePlugin({ root, allowedAbsolute: new Set([core.file]) })],
     banner: { js: REQUIRE_BANNER },
     // Licence comments are kept (at the end of each bundle); esbuild writes them with LF.
     legalComments: "eof",

@@ -18,7 +18,8 @@
  */
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import type { OnLoadResult, Plugin, PluginBuild } from "esbuild";
+import type { OnLoadResult, PartialMessage, Plugin, PluginBuild } from "esbuild";
+import { ABSOLUTE_IMPORT, createImportConfinement, type ConfinementRefusal, type ImportConfinement } from "./import-confinement.js";
 import { ASSET_FILE_FILTER, assetBytes, assetKindOf, dataUrlMimeTypeOf, toDataUrl, type ImportForm } from "./asset-rules.js";
 
 /** Virtual namespace of files imported `with { type: "text" }` (paths relative to the agent root). */
@@ -35,9 +36,11 @@ const LOCAL_IMPORT = /^(?:\.\.?(?:[/\\]|$)|#)/;
 /** Marks the nested `build.resolve` call so the plugin does not intercept its own lookup. */
 const NESTED_RESOLVE = { nested: true };
 
-/** What the plugin needs to know: the agent root (esbuild's working directory). */
+/** What the plugin needs to know: the agent root (esbuild's working directory; where imports may lead follows from it, `./import-confinement.ts`). */
 export interface AssemblyLinePluginOptions {
   readonly root: string;
+  /** Absolute paths an import may name although they are absolute: the authoring API's module (esbuild's `alias`). */
+  readonly allowedAbsolute?: ReadonlySet<string>;
 }
 
 /** Creates the esbuild plugin described in this module's header. */
@@ -45,7 +48,9 @@ export function createAssemblyLinePlugin(options: AssemblyLinePluginOptions): Pl
   return {
     name: "assemblyline",
     setup(build) {
-      registerResolver(build, options.root);
+      const confinement = createImportConfinement(options.root);
+      registerAbsoluteRefusal(build, confinement, options.allowedAbsolute ?? new Set());
+      registerResolver(build, options.root, confinement);
       registerAttributeLoaders(build, options.root);
       build.onLoad({ filter: ASSET_FILE_FILTER, namespace: "file" }, async (args) => {
         // Any import attribute (json; text and bytes never get here) keeps esbuild's own rule.
@@ -56,8 +61,34 @@ export function createAssemblyLinePlugin(options: AssemblyLinePluginOptions): Pl
   };
 }
 
-function registerResolver(build: PluginBuild, root: string): void {
+/** esbuild's error for an import refused by `./import-confinement.ts` (AL7011, `./esbuild-messages.ts`). */
+function refused(refusal: ConfinementRefusal): { errors: PartialMessage[] } {
+  return { errors: [{ text: `The import "${refusal.specifier}" leads outside ${refusal.inside}`, detail: refusal }] };
+}
+
+/**
+ * Refuses every import written as an absolute path or a `file:` URL (AL7011), before esbuild
+ * reads anything: one callback per such import, none for the others.
+ */
+function registerAbsoluteRefusal(build: PluginBuild, confinement: ImportConfinement, allowedAbsolute: ReadonlySet<string>): void {
+  build.onResolve({ filter: ABSOLUTE_IMPORT }, (args) => {
+    // The definitions themselves are entry points named by absolute path (their place is AL7007's).
+    if (args.kind === "entry-point" || allowedAbsolute.has(args.path) || args.pluginData === NESTED_RESOLVE) return undefined;
+    return refused(confinement.refuseAbsolute(args.path, args.importer));
+  });
+}
+
+/**
+ * Relative imports and `#imports`: one callback each, which refuses a relative import leading out
+ * of its package (AL7011, before esbuild reads anything) and routes text and bytes imports into
+ * their namespaces.
+ */
+function registerResolver(build: PluginBuild, root: string, confinement: ImportConfinement): void {
   build.onResolve({ filter: LOCAL_IMPORT }, async (args) => {
+    if (args.pluginData !== NESTED_RESOLVE && args.kind !== "entry-point" && args.namespace === "file" && args.importer !== "" && args.path.startsWith(".")) {
+      const refusal = confinement.checkRelative(args.path, args.importer, args.resolveDir);
+      if (refusal !== undefined) return refused(refusal);
+    }
     const type = args.with["type"];
     if ((type !== "text" && type !== "bytes") || args.pluginData === NESTED_RESOLVE) return undefined;
     const resolved = await build.resolve(args.path, {

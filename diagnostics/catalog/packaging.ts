@@ -69,6 +69,13 @@ export const PackagingMessages = defineMessages({
     message: 'Cannot name a bundle after {0} "{1}": a path segment is empty, ".", "..", or contains "\\" or ":"',
     docs: "Bundle paths are built from the surface id, the capability key and the definition path; each must be a plain relative path so the bundle stays inside the artifact.",
   },
+  ImportLeavesPackage: {
+    code: "AL7011",
+    severity: "error",
+    message: "The import '{0}' leads outside {1}: a tool's bundle may hold only files of its own package or project",
+    hint: "Import a file of the plugin by a relative path (./…) and an installed package by its name; a file outside (an absolute path, /proc, /dev, a folder above the package or project) would be read on the machine that compiles and shipped inside the bundle.",
+    docs: "Seed: a tool declares a required neighbouring asset with an import, and the bundler includes it. An import written as a path must stay inside the installed package that writes it (a plugin package or a dependency under node_modules/), or, in the agent's own code, inside its project (the Git work tree holding the agent, else the agent root); an absolute path or file: URL is never bundled. Otherwise esbuild reads any file of the compiling machine (a CI secret in /proc/self/environ, ~/.npmrc, /etc/shadow) into the bundle and the sandbox hands it to the tool (security trial 128); a device file such as /dev/zero never ends.",
+  },
   ArtifactWriteFailed: {
     code: "AL7050",
     severity: "error",

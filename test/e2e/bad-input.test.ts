@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCliJson } from "../helpers/run-cli.js";
+import { runCli, runCliJson } from "../helpers/run-cli.js";
 import { writeTree, type TreeEntry } from "../helpers/temp-tree.js";
 
 const PLUGIN_JSON = (name: string) => JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name });
@@ -110,6 +110,15 @@ describe("bad input gets diagnostics and exit code 1", () => {
     expect(compileFails(root).codes).toContain("AL4007");
     const broken = writeTree({ "agent.md": "---\ncapabilities:\n  q: {}\n---\n", "plugins/q": { link: "../missing" } });
     expect(compileFails(broken).codes.length).toBeGreaterThan(0);
+  });
+
+  it("a symlink out of the plugin is AL6102, and the pretty report shows no line of what it points to (security trial 128)", () => {
+    const outside = path.join(writeTree({ "secret.txt": "TOP-SECRET-LINE-1\nTOP-SECRET-LINE-2\n" }), "secret.txt");
+    const root = agentWith(ENTRY(TOOL("echo")), { "plugins/p/ai.assemblyline/secret.txt": { link: outside } });
+    expect(compileFails(root).codes).toContain("AL6102");
+    const pretty = runCli(["compile", root]);
+    expect(pretty.stderr).toContain("error AL6102");
+    expect(`${pretty.stdout}${pretty.stderr}`).not.toContain("TOP-SECRET");
   });
 
   it("a directory where a file is expected: agent.md, plugin.json, the entry, a definition", () => {

@@ -1,0 +1,121 @@
+/**
+ * Where an import written as a path may lead when a tool is bundled (security trial 128): esbuild
+ * reads whatever file an import names, on the machine that compiles, and puts it in the bundle —
+ * `import env from "/proc/self/environ" with { type: "text" }` shipped a CI secret to the tool,
+ * `"../../../etc/shadow"` a host file, and `"/dev/zero"` never ended. The seed lets a tool
+ * "declare a required neighboring asset with an import"; so:
+ *  - an import written as an absolute path or a `file:` URL is refused, wherever it is written;
+ *  - a relative import (`./x`, `../x`) written in a module of an **installed package** (one whose
+ *    real path is under `node_modules/`: a plugin package from a registry or a tarball, or any
+ *    package a tool imports) must stay, as written, inside that package
+ *    (`<…>/node_modules/<name>` or `<…>/node_modules/@scope/<name>`): a third party's package
+ *    ships its neighbours, nothing of the machine that installs it;
+ *  - a relative import written in the agent's **own code** (a local plugin, a workspace package
+ *    npm linked: a real path outside every `node_modules/`) must stay inside the project: the
+ *    Git work tree holding the agent root (the nearest folder above it with `.git`), else the
+ *    agent root — a repository's `shared/format.ts` is the agent's own (docs/monorepo.md);
+ *  - an import of a package by name, and a package's `#imports`, resolve through Node's rules
+ *    and are not limited here (a package's dependencies are what its lockfile installs).
+ * A symbolic link inside a plugin that leads out of it is refused before packaging (AL6102,
+ * `compiler/plugin/`), so the check is on the path as written, without a `realpath` per import.
+ * Reported as AL7011 (`./esbuild-messages.ts`).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** `detail` of the esbuild error an import refused here carries, for `./esbuild-messages.ts`. */
+export interface ConfinementRefusal {
+  readonly kind: "import-leaves-package";
+  /** The import as written. */
+  readonly specifier: string;
+  /** What it must stay inside, as a message says it (`the installed package "node_modules/evil"`, `the agent root`). */
+  readonly inside: string;
+}
+
+/** An import written as an absolute path (POSIX, a Windows drive or UNC path) or a `file:` URL. */
+export const ABSOLUTE_IMPORT = /^(?:\/|[A-Za-z]:[\\/]|\\\\|file:)/i;
+
+/** The checks of one packaging of an agent ({@link createImportConfinement}). */
+export interface ImportConfinement {
+  /**
+   * The refusal of the relative import `specifier` written in `importer` (an absolute path, as
+   * esbuild gives it) when, resolved against `resolveDir`, it leads out of the importer's
+   * installed package or project; `undefined` when it stays inside.
+   */
+  checkRelative(specifier: string, importer: string, resolveDir: string): ConfinementRefusal | undefined;
+  /** The refusal of an import written as an absolute path or URL (always refused). */
+  refuseAbsolute(specifier: string, importer: string): ConfinementRefusal;
+}
+
+/**
+ * Makes the checks for the agent at `root` (absolute): its project folder is found once (the
+ * real paths are taken, as esbuild names modules by real path).
+ */
+export function createImportConfinement(root: string): ImportConfinement {
+  const agent = realOrSelf(root);
+  const project = gitWorkTreeOf(agent) ?? agent;
+  const packageFolders = new Map<string, string | undefined>();
+  const shown = (folder: string): string => {
+    const relative = path.relative(agent, folder).split(path.sep).join("/");
+    return relative === "" ? "." : relative;
+  };
+  /** The folder imports written in `importer` must stay inside, and how to name it. */
+  const ownerOf = (importer: string): { folder: string; words: string } => {
+    const installed = installedPackageOf(importer);
+    if (installed !== undefined) return { folder: installed, words: `the installed package "${shown(installed)}"` };
+    if (isInside(project, importer)) return { folder: project, words: project === agent ? "the agent root" : `the project "${shown(project)}" (its Git work tree)` };
+    // The toolchain's own modules, or a linked package outside the project: their package.
+    const folder = nearestPackageFolder(path.dirname(importer), packageFolders) ?? path.dirname(importer);
+    return { folder, words: `the package "${shown(folder)}"` };
+  };
+  return {
+    checkRelative(specifier, importer, resolveDir) {
+      const owner = ownerOf(importer);
+      // esbuild reads `\` in an import path as a separator, as Windows would.
+      const target = path.resolve(resolveDir, specifier.replace(/\\/g, "/"));
+      return isInside(owner.folder, target) ? undefined : { kind: "import-leaves-package", specifier, inside: owner.words };
+    },
+    refuseAbsolute(specifier, importer) {
+      return { kind: "import-leaves-package", specifier, inside: ownerOf(importer).words };
+    },
+  };
+}
+
+/** The nearest folder at or above `folder` holding `.git` (a Git work tree's top: a folder, or a file for a linked work tree). */
+function gitWorkTreeOf(folder: string): string | undefined {
+  for (let current = folder; ; current = path.dirname(current)) {
+    if (fs.existsSync(path.join(current, ".git"))) return current;
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
+/** True when `file` is `folder` or lies below it (both absolute and normalized). */
+function isInside(folder: string, file: string): boolean {
+  return file === folder || file.startsWith(folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`);
+}
+
+/** The installed package folder holding `file` (`…/node_modules/<name>` or `…/node_modules/@scope/<name>`, the last such), if any. */
+function installedPackageOf(file: string): string | undefined {
+  const segments = file.split(path.sep);
+  const at = segments.lastIndexOf("node_modules");
+  if (at < 0 || at + 1 >= segments.length - 1) return undefined;
+  const length = segments[at + 1]!.startsWith("@") ? at + 3 : at + 2;
+  return length < segments.length ? segments.slice(0, length).join(path.sep) : undefined;
+}
+
+/** The nearest folder at or above `folder` holding a `package.json` (memoized per folder). */
+function nearestPackageFolder(folder: string, memo: Map<string, string | undefined>): string | undefined {
+  if (memo.has(folder)) return memo.get(folder);
+  const parent = path.dirname(folder);
+  const found = fs.existsSync(path.join(folder, "package.json")) ? folder : parent === folder ? undefined : nearestPackageFolder(parent, memo);
+  memo.set(folder, found);
+  return found;
+}
+
+function realOrSelf(folder: string): string {
+  try {
+    return fs.realpathSync(folder);
+  } catch {
+    return folder;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * A tool's bundle holds only what its package or project may ship (AL7011,
+ * `packaging/import-confinement.ts`; security trial 128): an import written as an absolute path
+ * or a `file:` URL, a relative one that climbs out of the installed package writing it, or out
+ * of the project (the Git work tree, else the agent root) for the agent's own code, is refused
+ * before esbuild reads anything — it had shipped `/proc/self/environ` (the compiling machine's
+ * secrets) and `/etc/shadow` to the tool, and `/dev/zero` never ended. Neighbouring assets, a
+ * repository's shared module, installed packages and their own relative imports keep working.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, test } from "vitest";
+import { bundleTools } from "../../packaging/index.js";
+import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+import { tool } from "./helpers.js";
+
+const defineTool = (body: string): string => `import { defineTool } from "@assemblyline-agents/core";\n${body}\nexport default defineTool({ async execute() { return {}; } });\n`;
+
+/** The text of the one bundle of a packaging that succeeded. */
+function onlyBundle(result: Awaited<ReturnType<typeof bundleTools>>): string {
+  expect(result.diagnostics).toEqual([]);
+  const [bytes] = [...result.bundles.values()];
+  return Buffer.from(bytes as Uint8Array).toString("utf8");
+}
+
+describe("imports that leave the package or the project are refused (AL7011)", () => {
+  test("absolute paths, file: URLs, /proc and /dev, and relative paths above the agent root; nothing is read or packaged", async () => {
+    const parent = tempDir();
+    const root = path.join(parent, "agent");
+    writeFiles(parent, { "secret.txt": "TOP-SECRET\n" });
+    const definitions: Record<string, string> = {
+      environ: '// @ts-ignore\nimport env from "/proc/self/environ" with { type: "text" };\nconsole.log(env);',
+      zero: '// @ts-ignore\nimport zero from "/dev/zero" with { type: "text" };\nconsole.log(zero);',
+      absolute: `// @ts-ignore\nimport secret from ${JSON.stringify(`${parent}/secret.txt`)};\nconsole.log(secret);`,
+      url: `// @ts-ignore\nimport secret from ${JSON.stringify(`file://${parent}/secret.txt`)} with { type: "text" };\nconsole.log(secret);`,
+      climb: '// @ts-ignore\nimport secret from "../../../../secret.txt";\nconsole.log(secret);',
+      "climb-text": '// @ts-ignore\nimport secret from "../../../../secret.txt" with { type: "text" };\nconsole.log(secret);',
+      backslash: '// @ts-ignore\nimport secret from "..\\\\..\\\\..\\\\..\\\\secret.txt";\nconsole.log(secret);',
+    };
+    writeFiles(root, Object.fromEntries(Object.entries(definitions).map(([name, body]) => [`plugins/evil/ai.assemblyline/${name}.ts`, defineTool(body)])));
+    const started = Date.now();
+    const result = await bundleTools({ root, tools: Object.keys(definitions).map((name) => tool(root, "evil", name, `ai.assemblyline/${name}.ts`)) });
+    // /dev/zero was never read (it never ends): the build returned.
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect(result.bundles.size).toBe(0);
+    const byFile = new Map(result.diagnostics.map((d) => [path.basename(d.file, ".ts"), d]));
+    for (const name of Object.keys(definitions)) expect(byFile.get(name), name).toMatchObject({ code: "AL7011", severity: "error", line: 3 });
+    expect(result.diagnostics).toHaveLength(Object.keys(definitions).length);
+    expect(byFile.get("environ")).toMatchObject({
+      message: "The import '/proc/self/environ' leads outside the agent root: a tool's bundle may hold only files of its own package or project",
+      hint: expect.stringContaining("by a relative path"),
+    });
+  });
+
+  test("a plugin package installed under node_modules/ ships only its own files: a relative import out of it is refused, even into the agent", async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      "agent.md": "---\nname: a\n---\n",
+      "node_modules/evil-plugin/package.json": JSON.stringify({ name: "evil-plugin", version: "1.0.0" }),
+      "node_modules/evil-plugin/ai.assemblyline/steal.ts": defineTool('// @ts-ignore\nimport agent from "../../../agent.md";\nconsole.log(agent);'),
+      "node_modules/evil-plugin/ai.assemblyline/ok.ts": defineTool('import prompt from "../prompts/p.md";\nconsole.log(prompt);'),
+      "node_modules/evil-plugin/prompts/p.md": "the package's own prompt\n",
+    });
+    const pluginRoot = path.join(root, "node_modules/evil-plugin");
+    const at = (name: string) => tool(root, "evil-plugin", name, `ai.assemblyline/${name}.ts`, { pluginRoot, definitionFile: path.join(pluginRoot, "ai.assemblyline", `${name}.ts`) });
+    const refused = await bundleTools({ root, tools: [at("steal")] });
+    expect(refused.diagnostics).toEqual([expect.objectContaining({ code: "AL7011", message: expect.stringContaining("'../../../agent.md' leads outside the installed package \"node_modules/evil-plugin\"") })]);
+    expect(onlyBundle(await bundleTools({ root, tools: [at("ok")] }))).toContain("the package's own prompt");
+  });
+
+  test("an installed package's relative import that leaves the package is refused too", async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      "plugins/evil/ai.assemblyline/dep.ts": defineTool('import { leak } from "leaky";\nconsole.log(leak);'),
+      "node_modules/leaky/package.json": JSON.stringify({ name: "leaky", version: "1.0.0", type: "module", main: "index.js" }),
+      "node_modules/leaky/index.js": 'import secret from "../../plugins/evil/secret.txt";\nexport const leak = secret;\n',
+      "plugins/evil/secret.txt": "not the package's\n",
+    });
+    const result = await bundleTools({ root, tools: [tool(root, "evil", "dep", "ai.assemblyline/dep.ts")] });
+    expect(result.bundles.size).toBe(0);
+    expect(result.diagnostics).toEqual([expect.objectContaining({ code: "AL7011", message: expect.stringContaining('leads outside the installed package "node_modules/leaky"') })]);
+  });
+
+  test("the agent's own code may import its neighbours, another folder of the agent, an installed package (with its own relative imports) and, in a Git work tree, the repository's shared module", async () => {
+    const repo = tempDir();
+    const root = path.join(repo, "agents", "support");
+    fs.mkdirSync(path.join(repo, ".git"), { recursive: true });
+    writeFiles(repo, { "shared/format.ts": 'export const format = (s: string): string => `[${s}]`;\n', "outside.txt": "x\n" });
+    writeFiles(root, {
+      "plugins/tools/ai.assemblyline/ok.ts": defineTool('import prompt from "./prompt.md";\nimport shared from "../../lib/shared.txt";\nimport { format } from "../../../../../shared/format.ts";\nimport { pad } from "padder";\nconsole.log(prompt, shared, format(pad("x")));'),
+      "plugins/tools/ai.assemblyline/prompt.md": "# Prompt\n",
+      "plugins/lib/shared.txt": "shared text\n",
+      "node_modules/padder/package.json": JSON.stringify({ name: "padder", version: "1.0.0", type: "module", exports: "./src/index.js" }),
+      "node_modules/padder/src/index.js": 'import { fill } from "../lib/fill.js";\nexport const pad = (s) => fill + s;\n',
+      "node_modules/padder/lib/fill.js": 'export const fill = "--";\n',
+    });
+    const text = onlyBundle(await bundleTools({ root, tools: [tool(root, "tools", "ok", "ai.assemblyline/ok.ts")] }));
+    expect(text).toContain("shared text");
+    expect(text).toContain('"--"');
+    expect(text).toContain("[${s}]");
+    // Above the work tree's top is out of the project.
+    writeFiles(root, { "plugins/tools/ai.assemblyline/above.ts": defineTool('// @ts-ignore\nimport x from "../../../../../../outside-the-repo.txt";\nconsole.log(x);') });
+    const above = await bundleTools({ root, tools: [tool(root, "tools", "above", "ai.assemblyline/above.ts")] });
+    expect(above.diagnostics).toEqual([expect.objectContaining({ code: "AL7011", message: expect.stringContaining('leads outside the project "../.." (its Git work tree)') })]);
+  });
+});
