@@ -14,6 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { noteCompilingRun } from "../common/code-cache.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { cliCommand } from "../common/cli-command.js";
 import { LOCKFILE_NAME } from "../contract/lockfile-types.js";
 import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE } from "../contract/manifest.js";
 import { inputsUnchanged, recordingHost } from "./inputs-record.js";
@@ -47,10 +48,13 @@ export interface EnsuredArtifact {
  * @param root the agent root (absolute or relative to the working directory).
  * @param loadCompiler loads the compiler, when the check or a compile runs.
  * @param artifactDir the artifact directory (absolute), when the project configuration's `outDir` sets one.
+ * @param options `locked` (`--locked`): never compile; when the lock or the artifact is not
+ *   current, the check's errors and AL8068 are returned instead (nothing is written but the
+ *   analysis cache and the inputs record).
  * @returns the diagnostics to report (any error stops the host command). Never throws for bad
  *   input; throws only for internal failures, like `compileAgent`.
  */
-export async function ensureArtifact(root: string, loadCompiler: CompilerLoader, artifactDir?: string): Promise<EnsuredArtifact> {
+export async function ensureArtifact(root: string, loadCompiler: CompilerLoader, artifactDir?: string, options: { readonly locked?: boolean } = {}): Promise<EnsuredArtifact> {
   const absolute = path.resolve(root);
   if (inputsUnchanged(absolute) && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: [], compiled: false, recorded: true, lockChanged: false };
   // This run now loads the compiler, which its kind of run does not: the code cache then keeps
@@ -63,6 +67,7 @@ export async function ensureArtifact(root: string, loadCompiler: CompilerLoader,
   const check = await compileAgent({ root: absolute, host: checking.host, hostReadsDisk: true, check: true, package: false, saveCache: true });
   if (check.ok) checking.save();
   if (check.ok && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: check.diagnostics, compiled: false, recorded: false, lockChanged: false };
+  if (options.locked === true) return { diagnostics: await lockedRefusal(check, absolute, artifactDir), compiled: false, recorded: false, lockChanged: false };
   const compiling = recordingHost(absolute);
   const compiled = await compileAgent({ root: absolute, host: compiling.host, hostReadsDisk: true, ...(artifactDir ? { outDir: artifactDir } : {}) });
   // A compile that changed the lock read the old one: its record would not hold; the next check writes one.
@@ -84,4 +89,29 @@ export async function artifactMatchesLock(root: string, artifactDir = path.join(
   } catch {
     return false;
   }
+}
+
+/**
+ * What `--locked` reports instead of compiling: AL8068 at `plugins.lock`, saying which input is
+ * not current (the diagnostics catalogue is loaded only then), after the check's own errors (AL6002 with the lock's changes, AL6001 for a missing
+ * lock, or the agent's errors).
+ */
+async function lockedRefusal(check: { readonly ok: boolean; readonly diagnostics: readonly Diagnostic[] }, root: string, artifactDir = path.join(root, DEFAULT_ARTIFACT_DIR)): Promise<Diagnostic[]> {
+  // The catalogue loads only here: a host command on a current artifact never reads it.
+  const [{ createDiagnostic }, { Diagnostics }] = await Promise.all([import("../diagnostics/diagnostic.js"), import("../diagnostics/catalog/index.js")]);
+  const lockProblem = check.diagnostics.find((d) => d.severity === "error" && d.file === LOCKFILE_NAME);
+  const why = !check.ok
+    ? lockProblem !== undefined
+      ? "plugins.lock is not what a compile of the agent would write"
+      : "the agent has errors"
+    : fs.existsSync(path.join(artifactDir, MANIFEST_FILE))
+      ? "the artifact was packaged for other plugins.lock bytes"
+      : "there is no artifact";
+  const errors = check.diagnostics.filter((d) => d.severity === "error");
+  return [...errors, createDiagnostic(Diagnostics.LockedNotCurrent, { file: LOCKFILE_NAME, line: 1, column: 1 }, [why, compileCommand(path.relative(process.cwd(), root))])];
+}
+
+/** `compile` of `root` as the user types it (`lockfile/fix-command.ts`'s words, which the host bundle leaves out). */
+function compileCommand(root: string): string {
+  return root === "" || root === "." ? cliCommand("compile") : cliCommand("compile", root);
 }

@@ -49,9 +49,10 @@ export interface RuntimeCommandHooks {
   /**
    * Compiles the root when its artifact is missing or stale (DESIGN §7: `call` and `approve`
    * compile first). Resolves to what the step did: any error among its diagnostics stops the
-   * command. `artifactDir` is the project configuration's `outDir` when it sets one.
+   * command. `artifactDir` is the project configuration's `outDir` when it sets one; with
+   * `locked` (`--locked`) it never compiles: a lock or artifact that is not current is AL8068.
    */
-  readonly ensureArtifact?: (root: string, artifactDir?: string) => Promise<CompileFirstOutcome>;
+  readonly ensureArtifact?: (root: string, artifactDir?: string, options?: { readonly locked?: boolean }) => Promise<CompileFirstOutcome>;
   /** Extra runtime options (built-in tools, core-tool policy). */
   readonly runtimeOptions?: Omit<RuntimeOptions, "root" | "hostConfig" | "execution">;
   /** The sandbox process started for this `call` before the CLI loaded (`../early-call.ts`): `call` takes its run id when `--run` is omitted, and gives it to the runtime. */

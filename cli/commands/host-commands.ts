@@ -25,9 +25,9 @@ export function registerToolsCommand(program: Command, hooks: RuntimeCommandHook
   withProjectConfigOptions(tools);
   refuseConfigFlag(tools);
   tools.addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"));
-  tools.action(async (root: string, flags: Omit<ToolsCommandOptions, "root">) => {
+  tools.action(async (root: string, { locked, ...flags }: Omit<ToolsCommandOptions, "root"> & LockedFlag) => {
     const { runToolsCommand } = await import("./tools.js");
-    write(await runToolsCommand({ ...flags, root, color: terminalColor() }, hooks));
+    write(await runToolsCommand({ ...flags, root, color: terminalColor() }, lockedHooks(hooks, locked)));
   });
 }
 
@@ -45,9 +45,9 @@ export function registerSearchCommand(program: Command, hooks: RuntimeCommandHoo
   withProjectConfigOptions(search);
   refuseConfigFlag(search);
   search.addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"));
-  search.action(async (query: string, root: string, flags: Omit<SearchCommandOptions, "query" | "root">) => {
+  search.action(async (query: string, root: string, { locked, ...flags }: Omit<SearchCommandOptions, "query" | "root"> & LockedFlag) => {
     const { runSearchCommand } = await import("./search.js");
-    write(await runSearchCommand({ ...flags, query, root, color: terminalColor() }, hooks));
+    write(await runSearchCommand({ ...flags, query, root, color: terminalColor() }, lockedHooks(hooks, locked)));
   });
 }
 
@@ -78,10 +78,10 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--execution <policy>", "sandbox or direct (default: host.execution of the project configuration, else sandbox)")
     .option("--deadline <ms>", "deadline of the call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
   withHostPolicyOptions(call);
-  call.action(async (tool: string, root: string, flags: Omit<CallCommandOptions, "tool" | "root">) => {
+  call.action(async (tool: string, root: string, { locked, ...flags }: Omit<CallCommandOptions, "tool" | "root"> & LockedFlag) => {
     requireOption(call, flags.input, "--input <json>");
     const { runCallCommand } = await import("./runtime-commands.js");
-    write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, hooks));
+    write(await runCallCommand({ ...flags, tool, root, color: terminalColor() }, lockedHooks(hooks, locked)));
   });
   const approve = program
     .command("approve")
@@ -94,10 +94,10 @@ export function registerRuntimeCommands(program: Command, hooks: RuntimeCommandH
     .option("--execution <policy>", "sandbox or direct, for the approved call (default: host.execution of the project configuration, else sandbox)")
     .option("--deadline <ms>", "deadline of the approved call in milliseconds (default: host.deadlineMs of the project configuration, else 300000)");
   withHostPolicyOptions(approve);
-  approve.action(async (callId: string, root: string, flags: Omit<ApproveCommandOptions, "callId" | "root">) => {
+  approve.action(async (callId: string, root: string, { locked, ...flags }: Omit<ApproveCommandOptions, "callId" | "root"> & LockedFlag) => {
     requireOption(approve, flags.run, "--run <id>");
     const { runApproveCommand } = await import("./runtime-commands.js");
-    write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, hooks));
+    write(await runApproveCommand({ ...flags, callId, root, color: terminalColor() }, lockedHooks(hooks, locked)));
   });
 }
 
@@ -122,11 +122,11 @@ export function registerHostCommands(program: Command, hooks: RuntimeCommandHook
  * and whether the lock changed (the `lockChanged` of the command's JSON).
  */
 export function compileFirst(loadCompiler: CompilerLoader): NonNullable<RuntimeCommandHooks["ensureArtifact"]> {
-  return async (root, artifactDir) => {
+  return async (root, artifactDir, options) => {
     const { ensureArtifact } = await import("../ensure-artifact.js");
     const lock = path.join(root, "plugins.lock");
     const hadLock = fs.existsSync(lock);
-    const ensured = await ensureArtifact(root, loadCompiler, artifactDir);
+    const ensured = await ensureArtifact(root, loadCompiler, artifactDir, options);
     // Said plainly (new-user trial M23, M41: "compiled . first: plugins.lock was updated" was cryptic): what moved, why, what to do.
     // Both causes are named: a lock edited by hand is rewritten too, and "the agent changed" alone was wrong then (E9).
     // A merge's conflicted lock says so, and what Git still needs (new-user trial of 6 December:
@@ -166,7 +166,25 @@ function requireOption(command: Command, value: unknown, flags: string): void {
 function withProjectConfigOptions(command: Command): void {
   command
     .option("--project-config <file>", "the project configuration file (default: searched from the root upwards)")
-    .option("--no-project-config", "use no project configuration file");
+    .option("--no-project-config", "use no project configuration file")
+    .option("--locked", "never compile first: fail (AL8068) when plugins.lock or the artifact is not current");
+}
+
+/** `--locked` of every host command (cargo's `--locked`, pnpm's `--frozen-lockfile`): see {@link lockedHooks}. */
+interface LockedFlag {
+  readonly locked?: boolean;
+}
+
+/**
+ * `hooks` for a host command run with `--locked`: its compile-first step checks and refuses
+ * (AL8068) instead of compiling when `plugins.lock` or the artifact is not current, so a
+ * production host or a CI job runs exactly what was compiled and committed (security trial 128:
+ * a changed plugin was compiled and run by the next `call`, with one line on stderr).
+ */
+function lockedHooks(hooks: RuntimeCommandHooks, locked: boolean | undefined): RuntimeCommandHooks {
+  const ensure = hooks.ensureArtifact;
+  if (locked !== true || ensure === undefined) return hooks;
+  return { ...hooks, ensureArtifact: (root, artifactDir) => ensure(root, artifactDir, { locked: true }) };
 }
 
 /**

@@ -419,8 +419,8 @@ function exitCodeOf(result: CallResult): 0 | 1 | 2 {
 }
 
 /**
- * The output of a refused host command: exit code 1 for a refused artifact (AL8001–AL8019) or
- * compile errors, 2 for usage errors (other AL8xxx) and anything else; with `json`, one JSON
+ * The output of a refused host command: exit code 1 for a refused artifact (AL8001–AL8019, and
+ * AL8068: `--locked` and an artifact or lock that is not current) or compile errors, 2 for usage errors (other AL8xxx) and anything else; with `json`, one JSON
  * object on stdout — for `call` and `approve` (`shape: "call"`) the call shape
  * `{ status: "failed", error, diagnostics, events: [] }`, for `tools` and `search`
  * (`shape: "diagnostics"`) `{ ok: false, diagnostics }` as `compile` and `validate` print, each
@@ -433,7 +433,7 @@ export function refusalOutput(error: unknown, json: boolean, color?: OutputColor
   const refusal = error instanceof RuntimeError ? error : undefined;
   const diagnostics = refusal?.diagnostics ?? [];
   const message = error instanceof Error ? error.message : String(error);
-  const inputError = refusal !== undefined && /^AL80(0\d|1[0-9])$/.test(refusal.code);
+  const inputError = refusal !== undefined && /^AL80(?:0\d|1[0-9]|68)$/.test(refusal.code);
   const exitCode = inputError || (refusal && refusal.code.startsWith("AL") && !refusal.code.startsWith("AL8")) ? 1 : 2;
   if (json) {
     const document = shape === "call" ? { status: "failed", error: message, diagnostics, events: [] } : { ok: false, diagnostics };

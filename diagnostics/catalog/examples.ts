@@ -262,6 +262,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL8028: "Run 'held-run' is being driven by another host, which holds its progress lease until 2026-12-01T16:24:04.483Z; this call was not started and nothing was recorded for it.",
   AL8029: "leaseMs 0 is not valid: the run progress lease lasts a positive whole number of milliseconds.",
   AL8067: "callJournal \"yes\" is not valid: it is true (journal the common call, the default) or false.",
+  AL8068: "--locked: plugins.lock is not what a compile of the agent would write, and --locked never compiles first.",
   AL8030: "Node v20.20.2 has no permission model, so sandbox processes run without file-system restrictions.",
   AL8031: "Shell commands (bash, ctx.getSandbox().exec) run without process or file-system isolation on this host: util-linux `unshare` was not found ('/nonexistent/assembly-line-test/unshare' is not an executable file).",
   AL8032: "shellIsolation is \"required\" but this host cannot isolate shell commands: util-linux `unshare` was not found ('/nonexistent/assembly-line-test/unshare' is not an executable file); every bash and ctx.getSandbox().exec request will fail with configuration_error.",

@@ -177,6 +177,13 @@ export const RuntimeMessages = defineMessages({
     hint: "Pass callJournal: false to commit every call to state.db as its own transaction, or true (or nothing) to record a call that ends ok without a ctx request as one append to the run's call journal.",
     docs: "By default (callJournal true or omitted) the runtime records a call that ends ok without a ctx request as one checksummed append to .assemblyline/runs/<run>/journal-<epoch>.bin instead of a state.db transaction, folded into state.db later (docs/runtime.md, tenth round). A value that is neither true nor false is refused rather than read as one of them.",
   },
+  LockedNotCurrent: {
+    code: "AL8068",
+    severity: "error",
+    message: "--locked: {0}, and --locked never compiles first.",
+    hint: "Run `{1}` and commit plugins.lock (CI: `compile --check` says what changed), or run the command without --locked to compile first.",
+    docs: "DESIGN §7: a host command compiles first when the artifact is missing or stale. With --locked (as cargo's --locked and pnpm's --frozen-lockfile) it never does: it runs exactly the artifact compiled for the committed plugins.lock, or refuses, so a changed plugin package is never compiled and run on a production host or in CI without review (security trial 128).",
+  },
   SandboxWithoutPermissionModel: {
     code: "AL8030",
     severity: "warning",

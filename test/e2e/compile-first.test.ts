@@ -98,6 +98,41 @@ describe("call, approve, tools and search compile first only when needed", () =>
     expect(fs.readFileSync(lock, "utf8")).toBe(compiled);
   });
 
+  it("--locked never compiles: a changed plugin, an edited lock or a missing artifact is AL8068 (exit 1) and nothing is written (security trial 128)", () => {
+    const agent = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    const lock = path.join(agent, "plugins.lock");
+    const committed = fs.readFileSync(lock, "utf8");
+    // No artifact yet: refused, not built.
+    const missing = runCliJson(["call", "echo", agent, "--input", '{"message":"x"}', "--locked"]);
+    expect(missing.status).toBe(1);
+    expect(missing.json.diagnostics.map((d: { code: string }) => d.code)).toEqual(["AL8068"]);
+    expect(missing.json.diagnostics[0].message).toBe("--locked: there is no artifact, and --locked never compiles first.");
+    expect(fs.existsSync(path.join(agent, ".assemblyline/build"))).toBe(false);
+    // Compiled: --locked runs it.
+    expect(runCliJson(["compile", agent]).status).toBe(0);
+    expect(runCliJson(["call", "echo", agent, "--input", '{"message":"y"}', "--locked"]).json).toMatchObject({ status: "ok", output: { message: "y" } });
+    // A plugin changed after: refused with the lock's own AL6002, the lock and the artifact left as they were.
+    for (const file of ["index.ts", "echo.ts"]) {
+      const at = path.join(agent, "plugins/example/ai.assemblyline", file);
+      fs.writeFileSync(at, fs.readFileSync(at, "utf8").replace("Echo a message back to the caller.", "Echo, changed by the plugin's author."));
+    }
+    const manifest = fs.readFileSync(path.join(agent, ".assemblyline/build/manifest.json"));
+    for (const command of [["call", "echo", agent, "--input", '{"message":"z"}'], ["tools", agent], ["search", "echo", agent]]) {
+      const run = runCli([...command, "--locked", "--format", "json"]);
+      expect(run.status, command[0]).toBe(1);
+      const codes = JSON.parse(run.stdout).diagnostics.map((d: { code: string }) => d.code);
+      expect(codes, command[0]).toEqual(["AL6002", "AL8068"]);
+      expect(run.stderr).not.toContain("was compiled first");
+    }
+    const pretty = runCli(["tools", agent, "--locked"]);
+    expect(pretty.stderr).toContain("error AL8068: --locked: plugins.lock is not what a compile of the agent would write, and --locked never compiles first.");
+    expect(pretty.stderr).toMatch(/hint: Run `\S.* compile \S*support-agent` and commit plugins\.lock/);
+    expect(fs.readFileSync(lock, "utf8")).toBe(committed);
+    expect(fs.readFileSync(path.join(agent, ".assemblyline/build/manifest.json")).equals(manifest)).toBe(true);
+    // Without --locked the same command compiles first, as before.
+    expect(runCli(["tools", agent, "--format", "json"]).stderr).toContain("plugins.lock was updated");
+  });
+
   it("compiles a changed plugin before the call and says the lock was updated", () => {
     // The descriptor and defineTool() must agree (the drift check), so both change.
     for (const file of ["index.ts", "echo.ts"]) {
