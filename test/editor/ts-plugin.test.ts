@@ -6,6 +6,7 @@
  * version, shared by every case.
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createRequire } from "node:module";
@@ -159,14 +160,35 @@ beforeAll(() => {
  * for tsserver's watchers to report).
  */
 function cliDiagnostics(root: string, file: string, check = false): CliDiagnostic[] {
-  const bin = path.join(installedPackageDir(project), "dist/bin/assembly-line.cjs");
-  let out: string;
-  try {
-    out = execFileSync(process.execPath, [bin, "compile", path.join(project, root), "--no-package", "--no-cache", ...(check ? ["--check"] : []), "--format", "json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch (error) {
-    out = (error as { stdout: string }).stdout;
+  // One compile per state of the agent's files: a compile's report depends only on them
+  // (`--no-cache`), so a second question on the same bytes (another file of the same run, the
+  // other TypeScript version on an agent neither changed) reads the run made for the first.
+  const key = `${root}\0${check}\0${agentFilesDigest(path.join(project, root))}`;
+  let diagnostics = compileReports.get(key);
+  if (diagnostics === undefined) {
+    const bin = path.join(installedPackageDir(project), "dist/bin/assembly-line.cjs");
+    let out: string;
+    try {
+      out = execFileSync(process.execPath, [bin, "compile", path.join(project, root), "--no-package", "--no-cache", ...(check ? ["--check"] : []), "--format", "json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    } catch (error) {
+      out = (error as { stdout: string }).stdout;
+    }
+    diagnostics = (JSON.parse(out) as { diagnostics: CliDiagnostic[] }).diagnostics;
+    compileReports.set(key, diagnostics);
   }
-  return (JSON.parse(out) as { diagnostics: CliDiagnostic[] }).diagnostics.filter((d) => d.file === file);
+  return diagnostics.filter((d) => d.file === file);
+}
+
+/** The diagnostics of each compile run so far, by agent, `--check` and {@link agentFilesDigest} of the files it read. */
+const compileReports = new Map<string, CliDiagnostic[]>();
+
+/** SHA-256 over every file under `root` (its path and bytes), but the compile's own output folder `.assemblyline/`. */
+function agentFilesDigest(root: string): string {
+  const hash = createHash("sha256");
+  const files = fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => !entry.isDirectory());
+  const names = files.map((entry) => path.relative(root, path.join(entry.parentPath, entry.name))).filter((name) => !name.split(path.sep).includes(".assemblyline")).sort();
+  for (const name of names) hash.update(`${name}\0`).update(fs.readFileSync(path.join(root, name))).update("\0");
+  return hash.digest("hex");
 }
 
 /** What `assembly-line validate` (the installed package's own CLI) reports for `file` of the plugin folder `pluginDir`. */

@@ -111,6 +111,35 @@ const SECRETLINT_PRESET = "@secretlint/secretlint-rule-preset-recommend";
 
 const HEAVY = ["typescript", "ts-morph", "@ts-morph/common", "esbuild", "ajv", "better-sqlite3", "gpt-tokenizer", "chokidar", "@secretlint/secretlint-rule-preset-recommend", "yaml", "diff"];
 
+/**
+ * One recorded run (with the bundle modules) per command line, kept for the file: several tests
+ * read the same run of the same command on the compiled agent (what it loads, which files it
+ * reads as modules), so each command runs once, whichever test asks first.
+ */
+const recordedRuns = new Map<string, ReturnType<typeof loadedBy>>();
+function recordedRun(args: readonly string[]): ReturnType<typeof loadedBy> {
+  const key = JSON.stringify(args);
+  let run = recordedRuns.get(key);
+  if (run === undefined) recordedRuns.set(key, (run = loadedBy(args, agent)));
+  return run;
+}
+
+/** `call echo` on the compiled agent, as the tests below read it (JSON output). */
+const CALL_ECHO = ["call", "echo", "--input", '{"message":"hi"}', "--format", "json", "."] as const;
+
+/**
+ * A cold compile (`--no-cache`, bundle modules recorded) of a fresh copy of the support agent,
+ * made once for the file: what it loaded is read by the esbuild test and by the CLI bundle test.
+ */
+let supportCompile: { root: string; run: ReturnType<typeof loadedBy> } | undefined;
+function coldSupportCompile(): { root: string; run: ReturnType<typeof loadedBy> } {
+  if (supportCompile === undefined) {
+    const root = copyAgent(path.join(repoRoot, "examples", "support-agent"));
+    supportCompile = { root, run: loadedBy(["compile", ".", "--no-cache"], root) };
+  }
+  return supportCompile;
+}
+
 let agent: string;
 beforeAll(() => {
   agent = copyAgent(path.join(repoRoot, "examples", "support-agent"));
@@ -138,7 +167,7 @@ describe("what each command loads", () => {
 
   it("--help loads commander and the command definitions only", () => {
     for (const args of [["--help"]]) {
-      const run = loadedBy(args, agent);
+      const run = recordedRun(args);
       expect(run.status).toBe(0);
       expect([...run.packages].filter((name) => !name.startsWith("dist/")).sort()).toEqual(["commander", "fastest-levenshtein", "picocolors"]);
       // Of the layers below cli/, only the target ids of `--target`'s help (compiler/providers/profile.js).
@@ -170,7 +199,7 @@ describe("what each command loads", () => {
 
   it("tools and search on a current artifact load no compiler, bundler, validator, database or encoder", () => {
     for (const args of [["tools", "."], ["search", "echo", "."], ["tools", ".", "--format", "json"]]) {
-      const run = loadedBy(args, agent);
+      const run = recordedRun(args);
       expect(run.status, args.join(" ")).toBe(0);
       expect(HEAVY.filter((name) => run.packages.has(name)), args.join(" ")).toEqual([]);
       expect(run.packages.has("dist/build/compile.js"), args.join(" ")).toBe(false);
@@ -182,8 +211,9 @@ describe("what each command loads", () => {
   it("compile of an agent without authored tools loads no esbuild (nothing to bundle), one with a tool does", () => {
     const coreOnly = tempDir();
     fs.writeFileSync(path.join(coreOnly, "agent.md"), "---\nname: core-only\n---\nUse the core tools.\n");
-    for (const root of [coreOnly, copyAgent(path.join(repoRoot, "examples", "support-agent"))]) {
-      const run = loadedBy(["compile", ".", "--no-cache"], root);
+    const support = coldSupportCompile();
+    for (const root of [coreOnly, support.root]) {
+      const run = root === coreOnly ? loadedBy(["compile", ".", "--no-cache"], root) : support.run;
       expect(run.status, run.stderr).toBe(0);
       expect(fs.existsSync(path.join(root, ".assemblyline", "build", "manifest.json"))).toBe(true);
       expect(run.packages.has("esbuild"), root).toBe(root !== coreOnly);
@@ -191,7 +221,7 @@ describe("what each command loads", () => {
   }, 120_000);
 
   it("call on a current artifact loads no compiler, bundler or TypeScript (the sandbox entry is prebuilt)", () => {
-    const run = loadedBy(["call", "echo", "--input", '{"message":"hi"}', "--format", "json", "."], agent);
+    const run = recordedRun(CALL_ECHO);
     expect(run.status, run.stdout).toBe(0);
     expect(JSON.parse(run.stdout).output).toEqual({ message: "hi" });
     expect(["typescript", "ts-morph", "@ts-morph/common", "esbuild", "gpt-tokenizer", "chokidar", "jsonc-parser"].filter((name) => run.packages.has(name))).toEqual([]);
@@ -199,23 +229,22 @@ describe("what each command loads", () => {
   }, 120_000);
 
   it("every command but the language server runs the toolchain's code from the CLI bundle, compile and its worker included (scripts/build-cli-bundle.mjs)", () => {
-    const compiled = copyAgent(path.join(repoRoot, "examples", "support-agent"));
     const generated = tempDir("al-worker-loads-");
     generateAgent(generated, { plugins: POOL_THRESHOLD + 2, tools: 2 });
     const worker = { ASSEMBLY_LINE_ANALYSIS_WORKER: "1" };
-    const runs: readonly (readonly [readonly string[], string, NodeJS.ProcessEnv])[] = [
-      [["--help"], agent, {}],
-      [["tools", "."], agent, {}],
-      [["search", "echo", "."], agent, {}],
-      [["call", "echo", "--input", '{"message":"hi"}', "."], agent, {}],
-      [["compile", ".", "--no-cache"], compiled, {}],
+    // The runs of --help, tools, search, call and the support agent's cold compile are the ones
+    // the tests above read (one process per command line for the file: recordedRun, coldSupportCompile).
+    const runs: readonly (readonly [readonly string[], NodeJS.ProcessEnv, () => ReturnType<typeof loadedBy>])[] = [
+      [["--help"], {}, () => recordedRun(["--help"])],
+      [["tools", "."], {}, () => recordedRun(["tools", "."])],
+      [["search", "echo", "."], {}, () => recordedRun(["search", "echo", "."])],
+      [CALL_ECHO, {}, () => recordedRun(CALL_ECHO)],
+      [["compile", ".", "--no-cache"], {}, () => coldSupportCompile().run],
       // The analysis worker: its script in dist/ (the module the pool starts) runs its module from the bundle.
-      [["compile", ".", "--no-package", "--no-cache"], generated, worker],
+      [["compile", ".", "--no-package", "--no-cache"], worker, () => loadedBy(["compile", ".", "--no-package", "--no-cache"], generated, worker)],
     ];
-    for (const [args, cwd, env] of runs) {
-      // The bundle modules (for @ts-morph/common below) of compile's runs only: those of --help,
-      // tools, search and call are checked by the tests above, on the same commands.
-      const run = loadedBy(args, cwd, env, { bundleModules: args[0] === "compile" });
+    for (const [args, env, runOf] of runs) {
+      const run = runOf();
       expect(run.status, `${args.join(" ")}: ${run.stderr}`).toBe(0);
       // The bin, the code cache it installs, then the bundle: not one of the other modules tsc emitted.
       expect(run.files[0], args.join(" ")).toBe("bin/assembly-line.cjs");
