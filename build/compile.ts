@@ -41,6 +41,7 @@ import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
 import { checkRoot, emptyAnalysis } from "./check-root.js";
 import { startClock, type CompileTimings } from "./compile-clock.js";
 import { emitArtifact, packagingTools, type KnownArtifactFiles } from "./emit-artifact.js";
+import { stageArtifactFolders, type EarlyStaging } from "../packaging/artifact-staging.js";
 export type { KnownArtifactFiles } from "./emit-artifact.js";
 import { carriedOverBundles, keepLockReading, keptLockReading, lockDigest, pinsOf, pinsOfLock, rereadsAlike } from "./lock-inputs.js";
 import type { PackagePins } from "../compiler/agent/resolve-capabilities.js";
@@ -236,11 +237,36 @@ async function compileWithoutRules(options: CompileOptions): Promise<CompileResu
   // for the artifact's links, which run on the thread pool meanwhile (issue 14 item 4); every
   // other way out of the compile runs them where it leaves.
   const saves = new PendingSaves();
+  const staging: StagingSlot = {};
   try {
-    return await compileSteps(options, saves);
+    return await compileSteps(options, saves, staging);
   } finally {
     saves.run();
+    // A staging folder the artifact's writer did not take (nothing written, or a failure) is removed.
+    await staging.early?.discard();
   }
+}
+
+/** The artifact's staging folder a compile started making ahead, if any ({@link stageAhead}). */
+interface StagingSlot {
+  early?: EarlyStaging;
+}
+
+/**
+ * Starts making the artifact's staging folder (`packaging/artifact-staging.ts`) while the
+ * compile analyses, from the folders of the artifact the last compile left (`knownArtifactFiles`,
+ * which a compile that will replace an artifact has): `undefined` when it will not write one
+ * (`--check`, `--no-package`) or knows of none. The writer takes it, or the compile discards it.
+ */
+function stageAhead(options: CompileOptions, outDir: string): EarlyStaging | undefined {
+  const known = options.knownArtifactFiles;
+  if (options.check === true || options.package === false || known === undefined || known.size === 0) return undefined;
+  const files: string[] = [];
+  for (const file of known.keys()) {
+    const relative = path.relative(outDir, file);
+    if (relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative)) files.push(toPosix(relative));
+  }
+  return stageArtifactFolders(options.root, outDir, files);
 }
 
 /**
@@ -261,7 +287,7 @@ class PendingSaves {
   }
 }
 
-async function compileSteps(options: CompileOptions, saves: PendingSaves): Promise<CompileResult> {
+async function compileSteps(options: CompileOptions, saves: PendingSaves, staging: StagingSlot): Promise<CompileResult> {
   // A host of its own reads the plugin folders ahead (`common/read-ahead.ts`): a compile's reads follow.
   const disk = options.host ?? createNodeHost({ readAhead: true });
   // Real paths are derived per folder only on the operating system's own file system (not a
@@ -297,6 +323,8 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
 
   // What an earlier, killed compile left behind (only our own names, only when old).
   if (!options.check) removeStaleTemporaries(compileTemporaries(root, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR)));
+  // The new artifact's folders are made on the thread pool while this thread works (issue 14 item 4).
+  staging.early = stageAhead(options, options.outDir ?? path.join(root, DEFAULT_ARTIFACT_DIR));
   const analysed = analyse(host, options, saves);
   const { analysis, previous, diagnostics } = analysed;
   clock.lap("analyze");
@@ -401,6 +429,7 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves): Promi
       deferRemoval: true,
       // Only in the toolchain's own state folder does the replaced artifact stay as a spare.
       spare: path.resolve(outDir) === path.resolve(root, DEFAULT_ARTIFACT_DIR),
+      ...(staging.early ? { staged: staging.early } : {}),
     });
     clock.lap("artifact");
     if (written === undefined) return { ...failed, diagnostics: end() };

@@ -22,6 +22,7 @@ import { MANIFEST_FILE, type ArtifactManifest } from "../contract/manifest.js";
 import { bytesOfBundle, integrityOfBundle, type BundleBytes } from "./bundle-bytes.js";
 import { checkWriteTarget, type WriteRefusal } from "../common/confined-write.js";
 import { claimSpare, dropSpare, fitSpare, keepAsSpare, type FileIdentity, type FittedSpare } from "./artifact-spare.js";
+import type { EarlyStaging } from "./artifact-staging.js";
 
 export type { FileIdentity } from "./artifact-spare.js";
 
@@ -98,11 +99,13 @@ export async function writeArtifact(
   await fs.mkdir(parent, { recursive: true });
   await assertReplaceable(target);
   const freshTemporary = (): Promise<string> => fs.mkdtemp(path.join(parent, `.${path.basename(target)}.tmp-`));
-  let temporary = await freshTemporary();
+  // A staging folder made ahead (`./artifact-staging.ts`) is ours from here: it is `temporary`.
+  const staged = await options.staged?.take();
+  let temporary = staged?.dir ?? (await freshTemporary());
   // The new artifact is made in `temporary` itself, or in the claimed spare moved inside it.
   let staging = temporary;
   let fitted: FittedSpare | undefined;
-  if (options.spare === true) {
+  if (options.spare === true && staged === undefined) {
     const claimedAt = path.join(temporary, "spare");
     try {
       const claimed = await claimSpare(target, claimedAt);
@@ -121,7 +124,7 @@ export async function writeArtifact(
   }
   let backup: string | undefined;
   try {
-    await writeFiles(staging, files, unchanged.size > 0 ? { from: target, unchanged } : undefined, options.meanwhile, fitted);
+    await writeFiles(staging, files, unchanged.size > 0 ? { from: target, unchanged } : undefined, options.meanwhile, fitted, staged?.folders);
     backup = await swapInto(staging, target);
   } catch (error) {
     await fs.rm(temporary, { recursive: true, force: true });
@@ -178,6 +181,13 @@ export interface ArtifactWriteOptions extends ArtifactWriteOverlap {
    * The compile asks for it for the default artifact folder only (`<root>/.assemblyline/build`).
    */
   readonly spare?: boolean;
+  /**
+   * A staging folder the caller started making ahead (`./artifact-staging.ts`, made when there
+   * was no spare): the artifact is written into it (the folders it holds are not made again, and
+   * those the new artifact does not have are removed before the swap) instead of a fresh
+   * temporary folder, and no spare is claimed. When it could not be made, as without it.
+   */
+  readonly staged?: EarlyStaging;
 }
 
 /** What {@link writeArtifact} did. */
@@ -263,7 +273,8 @@ async function assertReplaceable(target: string): Promise<void> {
  * artifact being replaced and found these exact bytes there) is hard-linked from `reuse.from`
  * instead, and written when linking fails (another device, no link support): a one-bundle change
  * does not rewrite thousands of bundles. A file or folder in `fitted` is there already
- * (`directory` is a fitted spare, `./artifact-spare.ts`) and is left as it is.
+ * (`directory` is a fitted spare, `./artifact-spare.ts`) and is left as it is; so is a folder in
+ * `staged` (`directory` is a staging folder made ahead, `./artifact-staging.ts`).
  *
  * The links are made one after another on the main thread (`linkSync`), before any write: on
  * the benchmark agent without a spare that is 2,000 links, which took a median 50 ms of CPU this
@@ -280,8 +291,9 @@ async function writeFiles(
   reuse?: { from: string; unchanged: ReadonlyMap<string, unknown> },
   meanwhile?: () => void,
   fitted?: FittedSpare,
+  staged?: ReadonlySet<string>,
 ): Promise<void> {
-  await makeFolders(directory, files, fitted?.folders);
+  await makeFolders(directory, files, fitted?.folders ?? staged);
   const target = (file: string): string => path.join(directory, ...file.split("/"));
   const missing = fitted ? files.filter(([file]) => !fitted.kept.has(file)) : files;
   // The links first, one after another; a file whose link fails is written with the new files.
@@ -333,7 +345,9 @@ function linked(from: string, to: string): boolean {
 
 /**
  * Creates under `directory` every folder the artifact-relative `files` lie in, but those in
- * `existing` (a fitted spare's), one depth at a time with each depth's folders created at once:
+ * `existing` (a fitted spare's, or a staging folder's made ahead), and removes the folders of
+ * `existing` none of them lies in (a staging folder made for a plugin since removed: empty, ours),
+ * deepest first, so the tree is a fresh write's. New folders are made one depth at a time with each depth's folders created at once:
  * a `mkdir` costs about 0.1–0.2 ms of file-system work, and the 402 folders of the benchmark
  * agent's artifact took 60–150 ms created one after another, 10–30 ms this way (issue 14 item 4,
  * docs/performance.md, "Seventh round: the artifact's folders, and the replaced artifact kept as a spare").
@@ -348,6 +362,8 @@ async function makeFolders(directory: string, files: readonly (readonly [string,
     if (!existing.has(folder)) (byDepth[folder.split("/").length] ??= []).push(folder);
   };
   for (const [file] of files) add(path.posix.dirname(file));
+  const unneeded = [...existing].filter((folder) => !seen.has(folder)).sort((a, b) => b.split("/").length - a.split("/").length);
+  for (const folder of unneeded) await fs.rmdir(path.join(directory, ...folder.split("/")));
   for (const folders of byDepth) {
     if (folders === undefined) continue;
     // allSettled: a failure is thrown only once no `mkdir` of this depth is in flight (the caller removes `directory`).
