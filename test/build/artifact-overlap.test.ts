@@ -15,6 +15,7 @@ import { describe, expect, it } from "vitest";
 import { compileAgent } from "../../build/compile.js";
 import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+import { coldCompiledCopy, treeOf } from "../helpers/artifact-tree.js";
 
 const definition = (text: string): string =>
   `import { defineTool } from "@assemblyline-agents/core";\n\nexport default defineTool({\n  async execute() {\n    return "${text}";\n  }\n});\n`;
@@ -35,20 +36,9 @@ function writeAgent(root: string, capabilities = ["alpha", "beta"]): void {
 /** The folder of the last {@link coldOutputs} copy. */
 let tempCold = "";
 
-/** Every entry under `dir` (folders end in `/`), sorted: the shape of an artifact, empty folders included. */
-function treeOf(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/") + (entry.isDirectory() ? "/" : ""))
-    .sort();
-}
-
 async function coldOutputs(root: string): Promise<Record<string, string>> {
-  tempCold = tempDir("al-overlap-cold-");
-  const copy = path.join(tempCold, "agent");
-  fs.cpSync(root, copy, { recursive: true, filter: (from) => !from.includes(`${path.sep}.assemblyline`) });
-  const result = await compileAgent({ root: copy, cache: false });
-  expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
+  const copy = await coldCompiledCopy(root, "al-overlap-cold-");
+  tempCold = path.dirname(copy);
   return outputsOf(copy);
 }
 

@@ -13,6 +13,7 @@ import { statSignature } from "../../common/file-stats-hash.js";
 import { bundleIntegrity } from "../../packaging/integrity.js";
 import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+import { coldCompiledCopy, treeOf } from "../helpers/artifact-tree.js";
 
 const definition = (text: string): string =>
   `import { defineTool } from "@assemblyline-agents/core";\n\nexport default defineTool({\n  async execute() {\n    return "${text}";\n  }\n});\n`;
@@ -45,19 +46,8 @@ function knownArtifact(root: string): KnownArtifactFiles {
 /** The names beside the artifact folder (the state folder's own entries). */
 const besideArtifact = (root: string): string[] => fs.readdirSync(path.dirname(artifactDir(root))).sort();
 
-/** Every entry under `dir` (folders end in `/`), sorted. */
-function treeOf(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/") + (entry.isDirectory() ? "/" : ""))
-    .sort();
-}
-
 async function coldOutputs(root: string): Promise<Record<string, string>> {
-  const copy = path.join(tempDir("al-staging-cold-"), "agent");
-  fs.cpSync(root, copy, { recursive: true, filter: (from) => !from.includes(`${path.sep}.assemblyline`) });
-  const result = await compileAgent({ root: copy, cache: false });
-  expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
+  const copy = await coldCompiledCopy(root, "al-staging-cold-");
   return { ...outputsOf(copy), tree: treeOf(artifactDir(copy)).join("\n") };
 }
 

@@ -13,6 +13,7 @@ import { MANIFEST_FILE, type ArtifactManifest } from "../../contract/manifest.js
 import { fileIdentity, keepAsSpare, spareOf } from "../../packaging/artifact-spare.js";
 import { bundleIntegrity, bundleTools, writeArtifact, type PackagingResult } from "../../packaging/index.js";
 import { tempDir } from "../helpers/temp-tree.js";
+import { treeOf } from "../helpers/artifact-tree.js";
 import { copyFixture, echoManifest, tool } from "./helpers.js";
 
 const BUNDLE = "bundles/root/assets/ai.assemblyline/echo.mjs";
@@ -30,20 +31,6 @@ afterEach(() => {
 
 function manifestFor(lockText: string): ArtifactManifest {
   return echoManifest(packaged, lockText);
-}
-
-/** Every entry under `dir` (folders end in `/`, links in ` ->`), sorted; files with the SHA-256 of their bytes. */
-function treeOf(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .map((entry) => {
-      const file = path.join(entry.parentPath, entry.name);
-      const name = path.relative(dir, file).split(path.sep).join("/");
-      if (entry.isDirectory()) return `${name}/`;
-      if (entry.isSymbolicLink()) return `${name} ->`;
-      return `${name}: ${createHash("sha256").update(fs.readFileSync(file)).digest("hex")}`;
-    })
-    .sort();
 }
 
 function sha256(text: string): string {
@@ -80,8 +67,8 @@ describe("writeArtifact with a spare", () => {
     const inode = fs.statSync(path.join(out, BUNDLE)).ino;
     await writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
     expect(fs.readdirSync(path.dirname(out)).sort()).toEqual([".build.spare", "build"]);
-    expect(treeOf(spareOf(out))).toContain(`notes/deep/old.txt: ${sha256("old\n")}`);
-    expect(treeOf(out)).not.toContain("notes/");
+    expect(treeOf(spareOf(out), { hashes: true })).toContain(`notes/deep/old.txt: ${sha256("old\n")}`);
+    expect(treeOf(out, { hashes: true })).not.toContain("notes/");
     const bundle = fs.statSync(path.join(out, BUNDLE));
     expect([bundle.ino, bundle.nlink]).toEqual([inode, 2]);
   });
@@ -108,14 +95,14 @@ describe("writeArtifact with a spare", () => {
 
     const fresh = path.join(tempDir(), "build");
     await writeArtifact(fresh, packaged.bundles, manifestFor("lock v3\n"), extra);
-    expect(treeOf(out)).toEqual(treeOf(fresh));
+    expect(treeOf(out, { hashes: true })).toEqual(treeOf(fresh, { hashes: true }));
     expect(fs.readFileSync(path.join(out, "skills", "a", "SKILL.md"), "utf8")).toBe("# Three!\n");
     expect(fs.readFileSync(path.join(out, MANIFEST_FILE)).equals(fs.readFileSync(path.join(fresh, MANIFEST_FILE)))).toBe(true);
     // Kept from the spare: the same file as before, in the new artifact and the new spare.
     expect(fs.statSync(path.join(out, BUNDLE)).ino).toBe(bundleInode);
     expect(fs.statSync(path.join(spareOf(out), BUNDLE)).ino).toBe(bundleInode);
     // Nothing outside was followed or removed.
-    expect(treeOf(outside)).toEqual(["a/", `a/SKILL.md: ${sha256("outside\n")}`, `secret.txt: ${sha256("outside\n")}`]);
+    expect(treeOf(outside, { hashes: true })).toEqual(["a/", `a/SKILL.md: ${sha256("outside\n")}`, `secret.txt: ${sha256("outside\n")}`]);
     expect(fs.readdirSync(base).sort()).toEqual([".build.spare", "build", "outside"]);
   });
 
@@ -143,7 +130,7 @@ describe("writeArtifact with a spare", () => {
     fs.writeFileSync(path.join(outside, "keep.txt"), "mine\n");
     fs.symlinkSync(outside, spareOf(out));
     await writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
-    expect(treeOf(outside)).toEqual(["bundles/", `keep.txt: ${sha256("mine\n")}`]);
+    expect(treeOf(outside, { hashes: true })).toEqual(["bundles/", `keep.txt: ${sha256("mine\n")}`]);
     // The replaced artifact is the spare now, a folder of its own.
     expect(fs.lstatSync(spareOf(out)).isDirectory()).toBe(true);
     expect(JSON.parse(fs.readFileSync(path.join(out, MANIFEST_FILE), "utf8")).lockIntegrity).toBe(bundleIntegrity(Buffer.from("lock v2\n")));
@@ -157,10 +144,10 @@ describe("writeArtifact with a spare", () => {
     await writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
     const fresh = path.join(tempDir(), "build");
     await writeArtifact(fresh, packaged.bundles, manifestFor("lock v3\n"));
-    expect(treeOf(out)).toEqual(treeOf(fresh));
+    expect(treeOf(out, { hashes: true })).toEqual(treeOf(fresh, { hashes: true }));
     // No temporary left; the replaced artifact is the new spare.
     expect(fs.readdirSync(base).sort()).toEqual([".build.spare", "build"]);
-    expect(treeOf(spareOf(out))).not.toContain(`stray.txt: ${sha256("stray\n")}`);
+    expect(treeOf(spareOf(out), { hashes: true })).not.toContain(`stray.txt: ${sha256("stray\n")}`);
   });
 
   test("a file of the spare that is the live file is rewritten when its bytes change", async () => {
@@ -191,7 +178,7 @@ describe("writeArtifact with a spare", () => {
     await writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), new Map(), undefined, bundleUnchanged(out), { spare: true });
     const fresh = path.join(tempDir(), "build");
     await writeArtifact(fresh, packaged.bundles, manifestFor("lock v3\n"));
-    expect(treeOf(out)).toEqual(treeOf(fresh));
+    expect(treeOf(out, { hashes: true })).toEqual(treeOf(fresh, { hashes: true }));
     const left = fs.readdirSync(base).filter((name) => name.startsWith(".build.tmp-"));
     expect(left).toHaveLength(1);
     expect(fs.existsSync(path.join(base, left[0]!, "spare", "stray.txt"))).toBe(true);
@@ -211,13 +198,13 @@ describe("writeArtifact with a spare", () => {
     const base = tempDir();
     const out = path.join(base, "build");
     await withSpare(out);
-    const before = treeOf(out);
+    const before = treeOf(out, { hashes: true });
     const manifest = fs.readFileSync(path.join(out, MANIFEST_FILE));
     const meanwhile = (): void => {
       throw new Error("meanwhile failed");
     };
     await expect(writeArtifact(out, packaged.bundles, manifestFor("lock v3\n"), new Map(), undefined, bundleUnchanged(out), { spare: true, meanwhile })).rejects.toThrow(/meanwhile failed/);
-    expect(treeOf(out)).toEqual(before);
+    expect(treeOf(out, { hashes: true })).toEqual(before);
     expect(fs.readFileSync(path.join(out, MANIFEST_FILE)).equals(manifest)).toBe(true);
     // The claimed spare went with the temporary folder: the next write starts fresh.
     expect(fs.readdirSync(base)).toEqual(["build"]);

@@ -15,6 +15,7 @@ import { spareOf } from "../../packaging/artifact-spare.js";
 import { stageArtifactFolders } from "../../packaging/artifact-staging.js";
 import { bundleTools, writeArtifact, type PackagingResult } from "../../packaging/index.js";
 import { tempDir } from "../helpers/temp-tree.js";
+import { treeOf } from "../helpers/artifact-tree.js";
 import { copyFixture, echoManifest, tool } from "./helpers.js";
 
 const BUNDLE = "bundles/root/assets/ai.assemblyline/echo.mjs";
@@ -28,20 +29,6 @@ beforeAll(async () => {
 
 function manifestFor(lockText: string): ArtifactManifest {
   return echoManifest(packaged, lockText);
-}
-
-/** Every entry under `dir` (folders end in `/`, links in ` ->`), sorted; files with the SHA-256 of their bytes. */
-function treeOf(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .map((entry) => {
-      const file = path.join(entry.parentPath, entry.name);
-      const name = path.relative(dir, file).split(path.sep).join("/");
-      if (entry.isDirectory()) return `${name}/`;
-      if (entry.isSymbolicLink()) return `${name} ->`;
-      return `${name}: ${createHash("sha256").update(fs.readFileSync(file)).digest("hex")}`;
-    })
-    .sort();
 }
 
 /** The first artifact in `<agent>/build`, with a file in `notes/deep/` that the second no longer has. */
@@ -60,7 +47,7 @@ const SECOND_EXTRA = new Map([["skills/a/SKILL.md", "# Two\n"], ["more/new.txt",
 async function freshSecond(): Promise<string[]> {
   const out = path.join(tempDir(), "build");
   await writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), SECOND_EXTRA);
-  return treeOf(out);
+  return treeOf(out, { hashes: true });
 }
 
 describe("writeArtifact into a staging folder made ahead", () => {
@@ -71,32 +58,32 @@ describe("writeArtifact into a staging folder made ahead", () => {
     // The staging folder is the writer's own kind of temporary, beside the artifact.
     expect(fs.readdirSync(root).filter((name) => /^\.build\.tmp-[A-Za-z0-9]{6}$/.test(name))).toHaveLength(1);
     await writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), SECOND_EXTRA, root, new Map(), { staged });
-    expect(treeOf(out)).toEqual(await freshSecond());
-    expect(treeOf(out)).not.toContain("notes/");
+    expect(treeOf(out, { hashes: true })).toEqual(await freshSecond());
+    expect(treeOf(out, { hashes: true })).not.toContain("notes/");
     expect(fs.readdirSync(root)).toEqual(["build"]);
     // Taken once: the compile's discard afterwards leaves the new artifact alone.
     await staged!.discard();
-    expect(treeOf(out)).toEqual(await freshSecond());
+    expect(treeOf(out, { hashes: true })).toEqual(await freshSecond());
   });
 
   test("with a spare wanted, writes into the staging folder and keeps the replaced artifact as the spare", async () => {
     const { root, out } = await firstArtifact();
-    const before = treeOf(out);
+    const before = treeOf(out, { hashes: true });
     const staged = stageArtifactFolders(root, out, FIRST_FILES);
     await writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), SECOND_EXTRA, root, new Map(), { staged, spare: true });
-    expect(treeOf(out)).toEqual(await freshSecond());
+    expect(treeOf(out, { hashes: true })).toEqual(await freshSecond());
     expect(fs.readdirSync(root).sort()).toEqual([".build.spare", "build"]);
-    expect(treeOf(spareOf(out))).toEqual(before);
+    expect(treeOf(spareOf(out), { hashes: true })).toEqual(before);
   });
 
   test("a write that fails leaves the live artifact byte-identical and removes the staging folder", async () => {
     const { root, out } = await firstArtifact();
-    const before = treeOf(out);
+    const before = treeOf(out, { hashes: true });
     const staged = stageArtifactFolders(root, out, FIRST_FILES);
     // "conflict" must be both a file and a folder: the write fails after other files were written.
     const conflicting = new Map([["conflict", "a file"], ["conflict/inner.txt", "a file inside it"]]);
     await expect(writeArtifact(out, packaged.bundles, manifestFor("lock v2\n"), conflicting, root, new Map(), { staged })).rejects.toThrow(/EISDIR|ENOTDIR|EEXIST/);
-    expect(treeOf(out)).toEqual(before);
+    expect(treeOf(out, { hashes: true })).toEqual(before);
     expect(fs.readdirSync(root)).toEqual(["build"]);
   });
 
