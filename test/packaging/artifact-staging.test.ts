@@ -6,7 +6,6 @@
  * failed write leaves the live artifact byte-identical, and nothing is made where the writer
  * would refuse to write.
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
