@@ -368,7 +368,10 @@ export class Runtime {
       const unknownRun = this.store.getRun(runId) === undefined;
       // A run one typo away, as `call --run` suggests it (new-user trial 125), saying whether it holds this call's approval.
       const near = unknownRun ? this.nearRunId(runId) : undefined;
-      const nearHint = near === undefined ? undefined : `Did you mean '${near}', a run of this agent${this.store.getApproval(near, callId) ? ` with call '${callId}' waiting for approval` : ""}?`;
+      // The near run's approval of this call as it stands: a decided one is not "waiting" (new-user trial 129).
+      const nearApproval = near === undefined ? undefined : this.store.getApproval(near, callId);
+      const standing = nearApproval === undefined ? "" : nearApproval.state === "pending" ? ` with call '${callId}' waiting for approval` : ` whose call '${callId}' was already ${nearApproval.state}`;
+      const nearHint = near === undefined ? undefined : `Did you mean '${near}', a run of this agent${standing}?`;
       throw runtimeError(unknownRun ? Diagnostics.ApprovalRunUnknown : Diagnostics.ApprovalNotFound, "", [runId, callId], unknownRun ? nearHint : waitingCallsHint(this.store.pendingApprovals(runId, MAX_WAITING_NAMED + 1), callId));
     }
     const session = this.openSession(runId, callId, approval.tool);

@@ -312,6 +312,10 @@ describe("refusals", () => {
     const typo = (await runtime.approve({ runId: "hint-rum", callId: "call-1" }).catch((caught: unknown) => caught)) as { code: string; diagnostics: { hint?: string }[] };
     expect(typo.code).toBe("AL8045");
     expect(typo.diagnostics[0]!.hint).toBe("Did you mean 'hint-run', a run of this agent with call 'call-1' waiting for approval?");
+    // Decided: the hint no longer says it is waiting (new-user trial 129).
+    expect(await runtime.approve({ runId: "hint-run", callId: "call-1", deny: true })).toMatchObject({ status: "failed" });
+    const decided = (await runtime.approve({ runId: "hint-rum", callId: "call-1" }).catch((caught: unknown) => caught)) as { diagnostics: { hint?: string }[] };
+    expect(decided.diagnostics[0]!.hint).toBe("Did you mean 'hint-run', a run of this agent whose call 'call-1' was already denied?");
     const far = (await runtime.approve({ runId: "hint-rumba", callId: "call-1" }).catch((caught: unknown) => caught)) as { diagnostics: { hint?: string }[] };
     expect(far.diagnostics[0]!.hint).toMatch(/^Use the runId and callId printed by the `call`/);
   });
