@@ -106,6 +106,13 @@ export const ValidationMessages = defineMessages({
     hint: "Remove the other fields: a disabled descriptor only removes the core tool.",
     docs: "A descriptor that says disabled: true needs no other field (DESIGN §3).",
   },
+  DeferredToolsUnreachable: {
+    code: "AL4038",
+    severity: "warning",
+    message: "Capability '{0}' disables tool_search on surface '{1}', which still has {2} deferred tool{3} that only tool_search activates: {4}.",
+    hint: "Remove the `tool_search: { disabled: true }` descriptor, or make the tools the model needs `visibility: \"visible\"` (or promote them with useTool()).",
+    docs: "A deferred tool is not in the initial snapshot; \"tool_search finds and activates matching deferred framework, authored, and connection tools\" (seed, Plugin tools). Without tool_search, a model on an engine without native deferred loading can never call them. A warning, not an error: engines with native deferred loading \"use the engine's own discovery surface instead\" (same section), and host policy may restore nothing the compiler can see, so the tools are not unreachable everywhere.",
+  },
   SchemaTooDeep: {
     code: "AL4016",
     severity: "error",
