@@ -87,7 +87,7 @@ export const ProviderMessages = defineMessages({
     code: "AL4720",
     severity: "error",
     message: "Surface '{0}' starts with {1} tokens of tool definitions ({2}), over its tokenBudget of {3}. Largest tools: {4}; the core tools take {5}.",
-    hint: "Set `visibility: \"deferred\"` on the largest tools (the model finds them with tool_search when it needs them), or raise tokenBudget. A core tool the agent does not need can be removed with a `<name>: { disabled: true }` descriptor in a plugin's entry.",
+    hint: "Set `visibility: \"deferred\"` on the largest tools (the model finds them with tool_search when it needs them), or raise tokenBudget. A core tool the agent does not need can be removed with a `<name>: { disabled: true }` descriptor in a plugin's entry (not tool_search while tools are deferred: nothing else activates them, AL4038).",
     docs: "Every tool of the initial snapshot is sent with every request; `tokenBudget` caps what that costs (docs/providers.md, Token budgets).",
   },
   TokenBudgetUnknownSurface: {
