@@ -166,6 +166,13 @@ export const ValidationMessages = defineMessages({
     hint: "Add '{1}' to 'properties', or fix the spelling in 'required'.",
     docs: "Strict mode refuses required properties that are not defined (usually a typo). Reported at the name in 'required'; a near miss of a property of the same schema gets it as the hint ('emali': \"Did you mean 'email'?\"), which the editor's quick fix applies. Reported with the schema's other mistakes in one run, not after them (docs/schemas.md).",
   },
+  SchemaNullableEnumWithoutNull: {
+    code: "AL4039",
+    severity: "warning",
+    message: "The {0} allows null by its `type`, but its `enum` does not list null, so every null is refused.",
+    hint: "Add `null` to the `enum`, or remove \"null\" from the `type`.",
+    docs: "`type` and `enum` must both accept a value: a `\"type\": [\"string\", \"null\"]` whose enum lists only strings refuses null, so a model that sends null for \"no value\" (what OpenAI strict mode's optional fields are made of) gets invalid_input at run time (new-user trial 129).",
+  },
   SchemaUnresolvedRef: {
     code: "AL4024",
     severity: "error",
