@@ -90,6 +90,10 @@ export interface RequestOverrun {
   readonly limit: number;
   readonly hint: string;
   readonly source: string;
+  /** What was counted, per tool: the schema path of each counted property, in schema order (new-user trial 129, finding 4). */
+  readonly counted?: readonly { readonly tool: string; readonly paths: readonly SchemaPath[] }[];
+  /** What one counted property is, for its related location ("a union-typed parameter"). */
+  readonly item?: string;
 }
 
 /** The input of a request-wide check: one tool a request carries. */

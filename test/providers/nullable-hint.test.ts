@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { compileAgent } from "../../build/compile.js";
 import { nullableHint } from "../../compiler/providers/check-tool.js";
+import type { JsonValue } from "../../common/json-value.js";
 import { agentWithTools } from "./helpers.js";
 
 const ABSENT = "the model then sends null when it has no value, and the tool treats null as absent.";
@@ -26,7 +27,7 @@ describe("AL4707's hint fits the property", () => {
     ["an already nullable type and enum", { type: ["string", "null"], enum: ["a", null] }, "Add 'p' to `required`: it is already nullable, so "],
     ["an anyOf with a null member", { anyOf: [{ $ref: "#/$defs/x" }, { type: "null" }] }, "Add 'p' to `required`: it is already nullable, so "],
   ])("%s", (_, schema, start) => {
-    expect(nullableHint("p", schema)).toBe(start + ABSENT);
+    expect(nullableHint("p", schema as JsonValue)).toBe(start + ABSENT);
   });
 
   it("through the compile, for the trial's shapes", async () => {
