@@ -16,7 +16,7 @@
  */
 import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import { ANTHROPIC_NAME } from "./anthropic.js";
-import type { KeywordVerdict, ProviderProfile, RequestOverrun, RequestTool } from "./profile.js";
+import { removedRuleHint, type KeywordVerdict, type ProviderProfile, type RequestOverrun, type RequestTool } from "./profile.js";
 import { refCycles, walkSchema, type SchemaNode, type SchemaPath } from "./schema-walk.js";
 import { ANTHROPIC_DEFINE_TOOLS, ANTHROPIC_STRICT_TOOL_USE, ANTHROPIC_STRUCTURED_OUTPUTS, CHECKED } from "./sources.js";
 
@@ -36,9 +36,9 @@ const rejected = (reason: string, hint: string): KeywordVerdict => ({ treatment:
 
 function judgeKeyword(keyword: string, node: SchemaNode, root: JsonObject): KeywordVerdict | undefined {
   const value = node.schema[keyword];
-  if (NUMERIC.has(keyword)) return rejected(`strict tool use does not support numerical constraints ('${keyword}')`, `Remove '${keyword}' and state the bound in the description; the tool still validates its input at run time.`);
-  if (STRING_BOUNDS.has(keyword)) return rejected(`strict tool use does not support string constraints ('${keyword}')`, `Remove '${keyword}' and state the bound in the description.`);
-  if (ARRAY_BOUNDS.has(keyword)) return rejected(`strict tool use supports no array constraint beyond minItems 0 or 1 ('${keyword}')`, `Remove '${keyword}'.`);
+  if (NUMERIC.has(keyword)) return rejected(`strict tool use does not support numerical constraints ('${keyword}')`, removedRuleHint(keyword, "bound"));
+  if (STRING_BOUNDS.has(keyword)) return rejected(`strict tool use does not support string constraints ('${keyword}')`, removedRuleHint(keyword, "bound"));
+  if (ARRAY_BOUNDS.has(keyword)) return rejected(`strict tool use supports no array constraint beyond minItems 0 or 1 ('${keyword}')`, removedRuleHint(keyword, "constraint"));
   if (keyword === "minItems" && typeof value === "number" && value > 1) return rejected(`strict tool use supports minItems of 0 or 1 only (here ${value})`, "Use minItems 0 or 1 and check the count in the tool.");
   if (keyword === "$ref" && typeof value === "string" && !value.startsWith("#")) return rejected(`external $ref '${value}' is not supported`, "Inline the referenced schema, or move it under $defs.");
   if (keyword === "$ref" && refCycles(root).some((p) => p.join("/") === [...node.path, "$ref"].join("/"))) return rejected("recursive schemas are not supported", "Unroll the recursion to a fixed depth.");
