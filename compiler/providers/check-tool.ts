@@ -59,7 +59,7 @@ export function checkToolDefinition(profile: ProviderProfile, tool: ToolDefiniti
         path: present ? [...node.path, "additionalProperties"] : node.path,
         subject: node.path.length === 0 ? "the root object" : "this object",
         reason: present ? "its `additionalProperties` is not `false`" : "it has no `additionalProperties: false`",
-        hint: "Add `\"additionalProperties\": false` to this object: strict mode only generates the listed keys.",
+        hint: openObjectHint(schema),
         source: strict.source,
       });
     }
@@ -120,3 +120,19 @@ export function nullableHint(property: string, schema: JsonValue | undefined): s
   const shown = typeof schema["$ref"] === "string" ? `{ "$ref": ${JSON.stringify(schema["$ref"])} }` : "<its schema>";
   return `${add} and make it nullable (\`"anyOf": [${shown}, { "type": "null" }]\`): ${absent}`;
 }
+
+/**
+ * AL4708's hint for an open object: add `additionalProperties: false`; but for a map (a schema
+ * under `additionalProperties` and no listed keys) that would leave an always-empty object
+ * (new-user trial 129, finding 10), so a map becomes an array of key/value objects.
+ */
+export function openObjectHint(schema: JsonObject): string {
+  const values = schema["additionalProperties"];
+  const listed = isJsonObject(schema["properties"]) && Object.keys(schema["properties"]).length > 0;
+  if (!listed && (isJsonObject(values) || values === true)) {
+    const value = isJsonObject(values) ? JSON.stringify(values) : "<the value's schema>";
+    return `This object is a map (its keys are not listed), which strict mode cannot generate; \`"additionalProperties": false\` would leave it always empty. Make it an array of key/value objects: \`{ "type": "array", "items": { "type": "object", "properties": { "key": { "type": "string" }, "value": ${value} }, "required": ["key", "value"], "additionalProperties": false } }\`.`;
+  }
+  return "Add `\"additionalProperties\": false` to this object: strict mode only generates the listed keys.";
+}
+
