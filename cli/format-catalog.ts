@@ -58,7 +58,14 @@ export function formatTools(snapshot: CapabilitySnapshot, root = ".", colors: Pa
   if (deferred.length > 0) {
     // The example searches for the first one by name: `search ''` would open on visible tools.
     const example = hostCommand("search", root, [deferred[0]!.name, ...(snapshot.surfaceId === "." ? [] : ["--surface", snapshot.surfaceId])]);
-    lines.push(colors.dim(`${deferred.length} deferred tool${deferred.length === 1 ? "" : "s"} to find with tool_search (\`${example}\` finds the first, as tool_search would): ${deferred.map((tool) => tool.name).join(", ")}`));
+    const count = `${deferred.length} deferred tool${deferred.length === 1 ? "" : "s"}`;
+    const names = deferred.map((tool) => tool.name).join(", ");
+    // Without tool_search nothing activates them (new-user trial 129, finding 1; compile warns with AL4038).
+    lines.push(
+      loaded.has("tool_search")
+        ? colors.dim(`${count} to find with tool_search (\`${example}\` finds the first, as tool_search would): ${names}`)
+        : colors.yellow(`${count} the model cannot reach: tool_search, which activates them, is disabled (only an engine with native deferred loading finds them): ${names}`),
+    );
   }
   if (snapshot.disabled.length > 0) {
     lines.push(colors.dim(`disabled built-ins: ${snapshot.disabled.map((tool) => `${tool.name} (by ${tool.by === "plugin" ? "a plugin" : "host policy"})`).join(", ")}`));

@@ -21,6 +21,7 @@ import { createStaticAnalyzer, type StaticAnalyzer } from "./static-analysis/sta
 import { ONE_SHOT_RETENTION } from "./static-analysis/source-store.js";
 import { mergeCapabilityConfig, type MergedConfig } from "./config/merge-config.js";
 import { checkSurfaceCollisions } from "./validation/collisions.js";
+import { checkDeferredReach } from "./validation/deferred-reach.js";
 import { compileJobOf } from "./validation/json-schema.js";
 import { createSchemaCompiler, type SchemaCompileJob, type SchemaCompiler, type VerdictStore } from "./validation/schema-compiler.js";
 import { validatePlugin, type ValidatedPlugin } from "./validation/validate-plugin.js";
@@ -187,7 +188,8 @@ export function analyzeAgent(host: CompilerHost, root: string, options: AnalyzeO
   }
 
   for (const surface of agent.surfaces) {
-    diagnostics.push(...checkSurfaceCollisions(capabilities.filter((c) => c.surface.id === surface.id).map((c) => c.plugin)));
+    const plugins = capabilities.filter((c) => c.surface.id === surface.id).map((c) => c.plugin);
+    diagnostics.push(...checkSurfaceCollisions(plugins), ...checkDeferredReach(plugins, surface.id));
   }
   return { root, agent, capabilities, diagnostics: dedupeDiagnostics(diagnostics) };
 }

@@ -7,12 +7,16 @@
  * Kinds: `tool-added`, `tool-removed`, `tool-renamed` (same definition, new key, same capability),
  * `description-changed` (with a word diff), `schema-widened`, `schema-narrowed`,
  * `schema-changed`, `approval-removed`, `approval-weakened`, `approval-added`,
- * `visibility-changed`, `required-config-changed`, `package-changed`.
+ * `visibility-changed`, `required-config-changed`, `package-changed`, `core-tool-disabled`,
+ * `core-tool-restored` (a plugin's `{ "disabled": true }` descriptor for a core tool appears or
+ * goes).
  *
  * A change needs review when it removes or weakens an approval gate (a lower `sideEffect`, or a
- * reworded reason), or changes a description of a published (npm) pack. `{ "disabled": true }`
- * descriptors, tool config, tags, aliases, namespaces and bundle hashes are not reviewed here
- * (the lock diff of `compile --check` still shows them).
+ * reworded reason), or changes a description of a published (npm) pack, or a published pack
+ * removes a core tool (seed: "a reviewed plugin may contribute the same tool name with
+ * disabled: true"; new-user trial 129: a pack upgrade removed tool_search and read from every
+ * agent that installed it). Tool config, tags, aliases, namespaces and bundle hashes are not
+ * reviewed here (the lock diff of `compile --check` still shows them).
  */
 import { diffPackage } from "./diff-package.js";
 import { byCodeUnits } from "../common/compare.js";
@@ -36,6 +40,8 @@ export const CONTRACT_CHANGE_KINDS = [
   "visibility-changed",
   "required-config-changed",
   "package-changed",
+  "core-tool-disabled",
+  "core-tool-restored",
 ] as const;
 
 /** One kind of change. */
@@ -86,7 +92,7 @@ export function reviewContract(before: Lockfile | undefined, after: Lockfile): C
   for (const surface of surfaces) {
     const a = before?.surfaces[surface]?.capabilities ?? {};
     const b = after.surfaces[surface]?.capabilities ?? {};
-    changes.push(...packageChanges(surface, a, b), ...toolChanges(surface, toolsOf(a), toolsOf(b)));
+    changes.push(...packageChanges(surface, a, b), ...toolChanges(surface, toolsOf(a), toolsOf(b)), ...disabledChanges(surface, a, b));
   }
   changes.sort(
     (x, y) =>
@@ -108,6 +114,33 @@ function toolsOf(capabilities: Capabilities): Map<string, LocatedTool> {
     }
   }
   return tools;
+}
+
+/** The core tools each capability removes with `{ "disabled": true }`: tool name → capability key. */
+function disabledOf(capabilities: Capabilities): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const key of Object.keys(capabilities)) {
+    const tools = capabilities[key]!.tools;
+    for (const name of Object.keys(tools)) if (isDisabledTool(tools[name]!)) out.set(name, key);
+  }
+  return out;
+}
+
+/** A core tool a plugin now removes (needs review when the plugin is a published pack), or no longer removes. */
+function disabledChanges(surface: string, before: Capabilities, after: Capabilities): ContractChange[] {
+  const out: ContractChange[] = [];
+  const a = disabledOf(before);
+  const b = disabledOf(after);
+  for (const [name, key] of [...b].sort(([x], [y]) => byCodeUnits(x, y))) {
+    if (a.has(name)) continue;
+    const source = after[key]!.source;
+    const by = source.type === "npm" ? `${key} (${source.name}@${source.version})` : key;
+    out.push({ kind: "core-tool-disabled", surface, capability: key, tool: name, detail: `the core tool ${name} is removed from the surface by ${by}: the model no longer gets it`, needsReview: source.type === "npm" });
+  }
+  for (const [name, key] of [...a].sort(([x], [y]) => byCodeUnits(x, y))) {
+    if (!b.has(name)) out.push({ kind: "core-tool-restored", surface, capability: key, tool: name, detail: `the core tool ${name} is back: ${key} no longer removes it`, needsReview: false });
+  }
+  return out;
 }
 
 function packageChanges(surface: string, before: Capabilities, after: Capabilities): ContractChange[] {

@@ -26,6 +26,8 @@ const CHANGED_MEMBER: Readonly<Record<ContractChangeKind, string | undefined>> =
   "visibility-changed": "visibility",
   "required-config-changed": "requiredConfig",
   "package-changed": undefined,
+  "core-tool-disabled": undefined,
+  "core-tool-restored": undefined,
 };
 
 /** Length of a tool's path in the lock: `surfaces.<surface>.capabilities.<key>.tools.<tool>`. */

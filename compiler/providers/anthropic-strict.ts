@@ -16,8 +16,8 @@
  */
 import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import { ANTHROPIC_NAME } from "./anthropic.js";
-import type { KeywordVerdict, ProviderProfile, RequestOverrun, RequestTool } from "./profile.js";
-import { refCycles, walkSchema, type SchemaNode } from "./schema-walk.js";
+import { removedRuleHint, type KeywordVerdict, type ProviderProfile, type RequestOverrun, type RequestTool } from "./profile.js";
+import { refCycles, walkSchema, type SchemaNode, type SchemaPath } from "./schema-walk.js";
 import { ANTHROPIC_DEFINE_TOOLS, ANTHROPIC_STRICT_TOOL_USE, ANTHROPIC_STRUCTURED_OUTPUTS, CHECKED } from "./sources.js";
 
 const SOURCE = ANTHROPIC_STRUCTURED_OUTPUTS.title;
@@ -36,9 +36,9 @@ const rejected = (reason: string, hint: string): KeywordVerdict => ({ treatment:
 
 function judgeKeyword(keyword: string, node: SchemaNode, root: JsonObject): KeywordVerdict | undefined {
   const value = node.schema[keyword];
-  if (NUMERIC.has(keyword)) return rejected(`strict tool use does not support numerical constraints ('${keyword}')`, `Remove '${keyword}' and state the bound in the description; the tool still validates its input at run time.`);
-  if (STRING_BOUNDS.has(keyword)) return rejected(`strict tool use does not support string constraints ('${keyword}')`, `Remove '${keyword}' and state the bound in the description.`);
-  if (ARRAY_BOUNDS.has(keyword)) return rejected(`strict tool use supports no array constraint beyond minItems 0 or 1 ('${keyword}')`, `Remove '${keyword}'.`);
+  if (NUMERIC.has(keyword)) return rejected(`strict tool use does not support numerical constraints ('${keyword}')`, removedRuleHint(keyword, "bound"));
+  if (STRING_BOUNDS.has(keyword)) return rejected(`strict tool use does not support string constraints ('${keyword}')`, removedRuleHint(keyword, "bound"));
+  if (ARRAY_BOUNDS.has(keyword)) return rejected(`strict tool use supports no array constraint beyond minItems 0 or 1 ('${keyword}')`, removedRuleHint(keyword, "constraint"));
   if (keyword === "minItems" && typeof value === "number" && value > 1) return rejected(`strict tool use supports minItems of 0 or 1 only (here ${value})`, "Use minItems 0 or 1 and check the count in the tool.");
   if (keyword === "$ref" && typeof value === "string" && !value.startsWith("#")) return rejected(`external $ref '${value}' is not supported`, "Inline the referenced schema, or move it under $defs.");
   if (keyword === "$ref" && refCycles(root).some((p) => p.join("/") === [...node.path, "$ref"].join("/"))) return rejected("recursive schemas are not supported", "Unroll the recursion to a fixed depth.");
@@ -56,16 +56,23 @@ function judgeKeyword(keyword: string, node: SchemaNode, root: JsonObject): Keyw
 
 /** Optional and union-typed parameters of one schema, as the complexity limits count them. */
 export function countStrictParameters(schema: JsonObject): { optional: number; union: number } {
-  let optional = 0;
-  let union = 0;
-  walkSchema(schema, ({ schema: node }) => {
+  const { optional, union } = strictParameters(schema);
+  return { optional: optional.length, union: union.length };
+}
+
+/** The schema paths of the optional and of the union-typed parameters of one schema (every property of every object schema). */
+export function strictParameters(schema: JsonObject): { optional: SchemaPath[]; union: SchemaPath[] } {
+  const optional: SchemaPath[] = [];
+  const union: SchemaPath[] = [];
+  walkSchema(schema, ({ schema: node, path }) => {
     const props = node["properties"];
     if (!isJsonObject(props)) return;
     const required = Array.isArray(node["required"]) ? node["required"] : [];
     for (const name of Object.keys(props)) {
-      if (!required.includes(name)) optional++;
+      const at = [...path, "properties", name];
+      if (!required.includes(name)) optional.push(at);
       const property = props[name];
-      if (isJsonObject(property) && (Object.hasOwn(property, "anyOf") || Array.isArray(property["type"]))) union++;
+      if (isJsonObject(property) && (Object.hasOwn(property, "anyOf") || Array.isArray(property["type"]))) union.push(at);
     }
   });
   return { optional, union };
@@ -73,16 +80,23 @@ export function countStrictParameters(schema: JsonObject): { optional: number; u
 
 function requestBudgets(tools: readonly RequestTool[]): RequestOverrun[] {
   const limits = ANTHROPIC_STRICT_LIMITS;
-  let optional = 0;
-  let union = 0;
-  for (const tool of tools) {
-    const counted = countStrictParameters(tool.inputSchema);
-    optional += counted.optional;
-    union += counted.union;
-  }
+  const counted = tools.map((tool) => ({ tool: tool.name, ...strictParameters(tool.inputSchema) }));
+  const total = (pick: (c: (typeof counted)[number]) => readonly SchemaPath[]): number => counted.reduce((sum, c) => sum + pick(c).length, 0);
+  // Per tool, largest first, so the message says where to start (new-user trial 129, finding 4).
+  const perTool = (pick: (c: (typeof counted)[number]) => readonly SchemaPath[]) =>
+    counted.filter((c) => pick(c).length > 0).map((c) => ({ tool: c.tool, paths: pick(c) })).sort((a, b) => b.paths.length - a.paths.length || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+  const byTool = (list: ReturnType<typeof perTool>): string => list.map((c) => `${c.tool} ${c.paths.length}`).join(", ");
   const out: RequestOverrun[] = [];
-  if (optional > limits.optionalParameters) out.push({ what: "optional parameters across its strict tools", actual: optional, limit: limits.optionalParameters, hint: "Make parameters required (nullable where they may be absent), or set tools to `visibility: \"deferred\"`.", source: SOURCE });
-  if (union > limits.unionParameters) out.push({ what: "parameters with union types (anyOf or a type array) across its strict tools", actual: union, limit: limits.unionParameters, hint: "Give those parameters one type, or set tools to `visibility: \"deferred\"`.", source: SOURCE });
+  const optional = total((c) => c.optional);
+  const union = total((c) => c.union);
+  if (optional > limits.optionalParameters) {
+    const list = perTool((c) => c.optional);
+    out.push({ what: `optional parameters across its strict tools (${byTool(list)})`, actual: optional, limit: limits.optionalParameters, hint: "Make parameters required (nullable where they may be absent), or set tools to `visibility: \"deferred\"`.", source: SOURCE, counted: list, item: "an optional parameter" });
+  }
+  if (union > limits.unionParameters) {
+    const list = perTool((c) => c.union);
+    out.push({ what: `parameters with union types (anyOf or a type array) across its strict tools (${byTool(list)})`, actual: union, limit: limits.unionParameters, hint: "Give those parameters one type, or set tools to `visibility: \"deferred\"`.", source: SOURCE, counted: list, item: "a union-typed parameter" });
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@ import { createDiagnostic, dedupeDiagnostics, type Diagnostic } from "../../diag
 import { Diagnostics, type DiagnosticMessage } from "../../diagnostics/catalog/index.js";
 import { fileStart, type SourceLocation } from "../../common/positions.js";
 import { escapePointerSegment } from "../../common/json-pointer.js";
+import { formatPropertyPath } from "../../common/property-path.js";
 import { checkToolDefinition, type ToolFinding } from "./check-tool.js";
 import { isTargetId, profileOf, type ProviderProfile } from "./index.js";
 import { unknownTargetHint } from "./profile.js";
@@ -63,7 +64,13 @@ function surfaceDiagnostics(profile: ProviderProfile, surface: SurfaceTools): Di
     if (counted.length > cap.limit) out.push(createDiagnostic(Diagnostics.ProviderToolCapExceeded, at, [surface.surface.id, counted.length, cap.what, profile.id, cap.limit, `${cap.source}, checked ${profile.version}`]));
   }
   for (const budget of profile.requestBudgets?.(authored.map((tool) => ({ name: tool.name, inputSchema: tool.inputSchema }))) ?? []) {
-    out.push(createDiagnostic(Diagnostics.ProviderRequestBudgetExceeded, at, [surface.surface.id, budget.actual, budget.what, profile.id, budget.limit, `${budget.source}, checked ${profile.version}`], { hint: budget.hint }));
+    // Each counted property where its plugin writes it, so the reader sees which ones count (new-user trial 129, finding 4).
+    const related = (budget.counted ?? []).flatMap(({ tool: name, paths }) => {
+      const tool = authored.find((t) => t.name === name)!;
+      const { tool: validated, capability } = tool.authored!;
+      return paths.map((path) => ({ ...locate(capability.entry?.entry, name, path, validated.location), message: `${budget.item ?? "counted"} of tool '${name}': inputSchema.${formatPropertyPath(path)}` }));
+    });
+    out.push(createDiagnostic(Diagnostics.ProviderRequestBudgetExceeded, at, [surface.surface.id, budget.actual, budget.what, profile.id, budget.limit, `${budget.source}, checked ${profile.version}`], { hint: budget.hint, ...(related.length > 0 ? { related } : {}) }));
   }
   return out;
 }

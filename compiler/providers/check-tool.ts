@@ -59,7 +59,7 @@ export function checkToolDefinition(profile: ProviderProfile, tool: ToolDefiniti
         path: present ? [...node.path, "additionalProperties"] : node.path,
         subject: node.path.length === 0 ? "the root object" : "this object",
         reason: present ? "its `additionalProperties` is not `false`" : "it has no `additionalProperties: false`",
-        hint: "Add `\"additionalProperties\": false` to this object: strict mode only generates the listed keys.",
+        hint: openObjectHint(schema),
         source: strict.source,
       });
     }
@@ -74,7 +74,7 @@ export function checkToolDefinition(profile: ProviderProfile, tool: ToolDefiniti
           path: [...node.path, "properties", property],
           subject: property,
           reason: "strict mode requires every property to be listed in `required`",
-          hint: `Add '${property}' to \`required\` and make it nullable (\`"type": [${nullableTypes(properties[property])}]\`): the model then sends null when it has no value, and the tool treats null as absent.`,
+          hint: nullableHint(property, properties[property]),
           source: strict.source,
         });
       }
@@ -86,10 +86,53 @@ export function checkToolDefinition(profile: ProviderProfile, tool: ToolDefiniti
   return findings;
 }
 
-/** `"string", "null"` for a property typed `string`: the nullable form a hint suggests. */
-function nullableTypes(schema: JsonValue | undefined): string {
-  const type = isJsonObject(schema) ? schema["type"] : undefined;
+/**
+ * AL4707's hint for an optional `property` with subschema `schema`, fitted to its shape (new-user
+ * trial 129, findings 2, 3 and 14), by OpenAI's Structured Outputs guide ("emulate an optional
+ * parameter by using a union type with null"; `anyOf` is supported, `oneOf` is not listed):
+ * - already nullable (a type array or `anyOf` member allowing null, and null in its enum if it
+ *   has one): only "add it to `required`";
+ * - with a `type`: `"type": [<its types>, "null"]`, and `null` added to its `enum` when it has one
+ *   (else null is refused, AL4039);
+ * - without a `type`: `null` added to its `enum`, `{ "type": "null" }` added to its `anyOf` (its
+ *   `oneOf` written as `anyOf`), else `"anyOf": [<it>, { "type": "null" }]` (a `$ref` shown).
+ */
+export function nullableHint(property: string, schema: JsonValue | undefined): string {
+  const add = `Add '${property}' to \`required\``;
+  const absent = "the model then sends null when it has no value, and the tool treats null as absent.";
+  if (!isJsonObject(schema)) return `${add} and make it nullable (\`"anyOf": [<its schema>, { "type": "null" }]\`): ${absent}`;
+  const type = schema["type"];
+  const values = Array.isArray(schema["enum"]) ? schema["enum"] : undefined;
   const types = typeof type === "string" ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
-  const list = types.length > 0 ? types : ["string"];
-  return [...list.filter((t) => t !== "null"), "null"].map((t) => JSON.stringify(t)).join(", ");
+  const anyOf = Array.isArray(schema["anyOf"]) ? schema["anyOf"] : undefined;
+  const nullMember = anyOf?.some((member) => isJsonObject(member) && (member["type"] === "null" || (Array.isArray(member["type"]) && member["type"].includes("null")))) ?? false;
+  const typeAllowsNull = types.includes("null");
+  const enumAllowsNull = values?.includes(null) ?? false;
+  if ((typeAllowsNull || nullMember || (types.length === 0 && enumAllowsNull)) && (values === undefined || enumAllowsNull)) return `${add}: it is already nullable, so ${absent}`;
+  if (types.length > 0) {
+    const nullable = `\`"type": [${[...types.filter((t) => t !== "null"), "null"].map((t) => JSON.stringify(t)).join(", ")}]\``;
+    const withEnum = values !== undefined && !values.includes(null) ? ` and add \`null\` to its \`enum\` (a type that allows null is not enough: the enum refuses it)` : "";
+    return typeAllowsNull ? `${add}${withEnum}: ${absent}` : `${add} and make it nullable (${nullable}${withEnum}): ${absent}`;
+  }
+  if (values !== undefined) return `${add} and make it nullable (add \`null\` to its \`enum\`): ${absent}`;
+  if (anyOf !== undefined) return `${add} and make it nullable (add \`{ "type": "null" }\` to its \`anyOf\`): ${absent}`;
+  if (Array.isArray(schema["oneOf"])) return `${add} and make it nullable (write its \`oneOf\` as \`anyOf\`, which strict mode supports, and add \`{ "type": "null" }\` to it): ${absent}`;
+  const shown = typeof schema["$ref"] === "string" ? `{ "$ref": ${JSON.stringify(schema["$ref"])} }` : "<its schema>";
+  return `${add} and make it nullable (\`"anyOf": [${shown}, { "type": "null" }]\`): ${absent}`;
 }
+
+/**
+ * AL4708's hint for an open object: add `additionalProperties: false`; but for a map (a schema
+ * under `additionalProperties` and no listed keys) that would leave an always-empty object
+ * (new-user trial 129, finding 10), so a map becomes an array of key/value objects.
+ */
+export function openObjectHint(schema: JsonObject): string {
+  const values = schema["additionalProperties"];
+  const listed = isJsonObject(schema["properties"]) && Object.keys(schema["properties"]).length > 0;
+  if (!listed && (isJsonObject(values) || values === true)) {
+    const value = isJsonObject(values) ? JSON.stringify(values) : "<the value's schema>";
+    return `This object is a map (its keys are not listed), which strict mode cannot generate; \`"additionalProperties": false\` would leave it always empty. Make it an array of key/value objects: \`{ "type": "array", "items": { "type": "object", "properties": { "key": { "type": "string" }, "value": ${value} }, "required": ["key", "value"], "additionalProperties": false } }\`.`;
+  }
+  return "Add `\"additionalProperties\": false` to this object: strict mode only generates the listed keys.";
+}
+

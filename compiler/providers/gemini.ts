@@ -60,7 +60,7 @@ function judgeKeyword(keyword: string, node: SchemaNode, root: JsonObject): Keyw
     return { treatment: "rejected", reason: "`Schema.enum` is a list of strings; other values are refused", hint: "Use string enum values, or a string with a pattern.", source: REFERENCE };
   }
   if (!SCHEMA_FIELDS.has(keyword)) {
-    return { treatment: "rejected", reason: `'${keyword}' is not a field of the OpenAPI-subset \`Schema\`; the SDK passes it through and the API refuses unknown fields`, hint: `Remove '${keyword}', or add \`$schema\` so the SDK sends the schema as \`parametersJsonSchema\` (target \`gemini-json-schema\`).`, source: REFERENCE };
+    return { treatment: "rejected", reason: `'${keyword}' is not a field of the OpenAPI-subset \`Schema\`; the SDK passes it through and the API refuses unknown fields`, hint: `${replacementOf(keyword)}, or add \`$schema\` so the SDK sends the schema as \`parametersJsonSchema\` (target \`gemini-json-schema\`).`, source: REFERENCE };
   }
   return undefined;
 }
@@ -79,3 +79,25 @@ export const geminiProfile: ProviderProfile = {
     "No size budget (depth, property count) is published for function declarations; none is checked.",
   ],
 };
+
+/**
+ * What to write instead of a keyword `Schema` does not have (new-user trial 129, finding 9:
+ * "Remove '$ref'" left the definition unused and the property without a schema): a reference is
+ * replaced by what it names, a `oneOf` is an `anyOf`, a `const` a one-value enum; else the keyword goes.
+ */
+function replacementOf(keyword: string): string {
+  switch (keyword) {
+    case "$ref":
+      return "Replace the `$ref` with a copy of the definition it names (inline it), then remove `$defs` once nothing refers to it";
+    case "$defs":
+    case "definitions":
+      return `Inline each definition where a \`$ref\` names it, then remove '${keyword}'`;
+    case "oneOf":
+      return "Write `oneOf` as `anyOf` (a field of `Schema`)";
+    case "const":
+      return "Write `const: x` as `enum: [x]` (a string)";
+    default:
+      return `Remove '${keyword}'`;
+  }
+}
+

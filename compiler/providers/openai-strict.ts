@@ -18,7 +18,7 @@
  */
 import { isJsonObject, type JsonObject } from "../../common/json-value.js";
 import { OPENAI_NAME, OPENAI_TOOL_CAP } from "./openai.js";
-import type { BudgetOverrun, KeywordVerdict, ProviderProfile } from "./profile.js";
+import { removedRuleHint, type BudgetOverrun, type KeywordVerdict, type ProviderProfile } from "./profile.js";
 import { walkSchema, type SchemaNode } from "./schema-walk.js";
 import { CHECKED, OPENAI_API_REFERENCE, OPENAI_FUNCTION_CALLING, OPENAI_STRUCTURED_OUTPUTS } from "./sources.js";
 
@@ -39,7 +39,7 @@ function judgeKeyword(keyword: string, node: SchemaNode): KeywordVerdict | undef
     return { treatment: "rejected", reason: "the root of a strict schema must be an object, not `anyOf`", hint: "Make the root one object schema and move the alternatives into one of its properties.", source: SOURCE };
   }
   if (UNSUPPORTED.has(keyword)) {
-    const hint = keyword === "allOf" ? "Merge the allOf members into one schema." : `Remove '${keyword}' and state the rule in the description (the tool still validates its input at run time).`;
+    const hint = keyword === "allOf" ? "Merge the allOf members into one schema." : removedRuleHint(keyword, "rule");
     return { treatment: "rejected", reason: `OpenAI strict mode does not support '${keyword}'`, hint, source: SOURCE };
   }
   const format = node.schema["format"];

@@ -26,6 +26,17 @@ export function unknownTargetHint(id: string): string {
   return `${near ? `Did you mean '${near}'? ` : ""}Known targets: ${TARGET_IDS.join(", ")}.`;
 }
 
+/**
+ * The hint for a keyword a strict target refuses, so the schema must lose it: where the rule
+ * goes instead. The runtime validates a call's input against the inputSchema as the lock pins
+ * it (`runtime-min/execution/validate-input.ts`), the schema as written, so a removed bound is
+ * enforced by nothing but the tool's own code (new-user trial 129, finding 5: the hint said "the
+ * tool still validates its input at run time", and `limit: -5` reached the tool).
+ */
+export function removedRuleHint(keyword: string, what: "bound" | "rule" | "constraint"): string {
+  return `Remove '${keyword}', state the ${what} in the description, and check it in the tool's code (throw a RecoverableToolError): the run-time input check uses the schema as written, so once '${keyword}' is gone nothing else enforces it.`;
+}
+
 /** A page a rule was read from, and when. */
 export interface ProfileSource {
   readonly title: string;
@@ -90,6 +101,10 @@ export interface RequestOverrun {
   readonly limit: number;
   readonly hint: string;
   readonly source: string;
+  /** What was counted, per tool: the schema path of each counted property, in schema order (new-user trial 129, finding 4). */
+  readonly counted?: readonly { readonly tool: string; readonly paths: readonly SchemaPath[] }[];
+  /** What one counted property is, for its related location ("a union-typed parameter"). */
+  readonly item?: string;
 }
 
 /** The input of a request-wide check: one tool a request carries. */

@@ -140,7 +140,24 @@ export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject, compi
   // would send ajv round it for ever.)
   if (cycles.length === 0 && located.length > 0) diagnostics = withFurther(diagnostics, hiddenMistakes(withoutMistakes(schema, located), compiler, dialect, report, subject.role, schema, false));
   if (cycles.length === 0 && holdsKey(schema, "default")) diagnostics = withFurther(diagnostics, defaultDiagnostics(subschemas(), schema, dialect, report, subject.role));
+  if (holdsKey(schema, "enum")) diagnostics = withFurther(diagnostics, nullableEnumDiagnostics(subschemas(), report, subject.role));
   return diagnostics;
+}
+
+/**
+ * AL4039 at each `enum` whose subschema's `type` array lists "null" while the enum has no null:
+ * null passes the type and fails the enum, so the type only looks nullable (new-user trial 129,
+ * finding 3: the openai-strict hint's `"type": ["string", "null"]` on an enum property compiled
+ * clean, and every null failed invalid_input at run time).
+ */
+function nullableEnumDiagnostics(subschemas: readonly CompiledSubschema[], report: Report, role: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const { schema, pointer } of subschemas) {
+    const type = schema["type"];
+    const values = schema["enum"];
+    if (Array.isArray(type) && type.includes("null") && Array.isArray(values) && !values.includes(null)) out.push(report(Diagnostics.SchemaNullableEnumWithoutNull, `${pointer}/enum`, [role]));
+  }
+  return out;
 }
 
 /** The codes the located checks give (keywords, patterns, formats, required names). */

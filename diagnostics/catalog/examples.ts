@@ -164,6 +164,8 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL4032: "Tool 'send': sideEffect 'externel' is not a built-in side effect ('external' or 'idempotent'), so it is kept as a custom label for the host's policy.",
   AL4033: "In the configSchema, the default 100 does not match its own schema: it must be <= 50.",
   AL4034: "factory 'gated' names the tool itself (a defineTool({...}) value), not a function that returns it, so the call fails when it runs.",
+  AL4038: "Capability 'tracker' disables tool_search on surface '.', which still has 4 deferred tools that only tool_search activates: get_issue, history_search, workspace_info, workspace_snapshot.",
+  AL4039: "The inputSchema allows null by its `type`, but its `enum` does not list null, so every null is refused.",
   AL4037: "Tool 'evil': its description holds the control character U+001B, which a terminal acts on instead of showing it.",
   AL4701: "Tool '2fa-check' has a name target 'gemini' refuses: names must be 1–64 characters of a-z, A-Z, 0-9, '_', '.', ':' and '-', starting with a letter or '_' (Vertex AI Function calling reference (128 declarations; function name rules), checked 2026-12-01).",
   AL4702: "Tool 'search docs' has a name target 'mcp-2025-11-25' advises against: names should be 1–128 characters of A-Z, a-z, 0-9, '_', '-' and '.' (MCP specification 2025-11-25, Server › Tools › 'Tool names', checked 2026-12-01).",

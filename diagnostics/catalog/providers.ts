@@ -24,13 +24,13 @@ export const ProviderMessages = defineMessages({
     code: "AL4703",
     severity: "error",
     message: "Target '{0}' refuses the input schema of tool '{1}': {2}.",
-    docs: "The target's documented schema subset does not allow this keyword or value here; the API answers the whole request with an error (docs/providers.md).",
+    docs: "The target's documented schema subset does not allow this keyword or value here; the API answers the whole request with an error (docs/providers.md). Removing the keyword also removes it from the run-time input check, which uses the schema as written: a bound the tool needs must then be checked in its code.",
   },
   ProviderKeywordIgnored: {
     code: "AL4704",
     severity: "warning",
     message: "Target '{0}' silently drops part of the input schema of tool '{1}': {2}.",
-    docs: "The request succeeds, but the model is not held to this part of the schema; the tool must not rely on it (its input is still validated at run time).",
+    docs: "The request succeeds, but the model is not held to this part of the schema. The keyword stays in the schema, so the run-time input check (against the locked schema as written) still refuses a call that breaks it, as invalid_input the model can correct.",
   },
   ProviderKeywordTransformed: {
     code: "AL4705",
@@ -87,7 +87,7 @@ export const ProviderMessages = defineMessages({
     code: "AL4720",
     severity: "error",
     message: "Surface '{0}' starts with {1} tokens of tool definitions ({2}), over its tokenBudget of {3}. Largest tools: {4}; the core tools take {5}.",
-    hint: "Set `visibility: \"deferred\"` on the largest tools (the model finds them with tool_search when it needs them), or raise tokenBudget. A core tool the agent does not need can be removed with a `<name>: { disabled: true }` descriptor in a plugin's entry.",
+    hint: "Set `visibility: \"deferred\"` on the largest tools (the model finds them with tool_search when it needs them), or raise tokenBudget. A core tool the agent does not need can be removed with a `<name>: { disabled: true }` descriptor in a plugin's entry (not tool_search while tools are deferred: nothing else activates them, AL4038).",
     docs: "Every tool of the initial snapshot is sent with every request; `tokenBudget` caps what that costs (docs/providers.md, Token budgets).",
   },
   TokenBudgetUnknownSurface: {

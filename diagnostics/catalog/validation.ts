@@ -106,6 +106,13 @@ export const ValidationMessages = defineMessages({
     hint: "Remove the other fields: a disabled descriptor only removes the core tool.",
     docs: "A descriptor that says disabled: true needs no other field (DESIGN §3).",
   },
+  DeferredToolsUnreachable: {
+    code: "AL4038",
+    severity: "warning",
+    message: "Capability '{0}' disables tool_search on surface '{1}', which still has {2} deferred tool{3} that only tool_search activates: {4}.",
+    hint: "Remove the `tool_search: { disabled: true }` descriptor, or make the tools the model needs `visibility: \"visible\"` (or promote them with useTool()).",
+    docs: "A deferred tool is not in the initial snapshot; \"tool_search finds and activates matching deferred framework, authored, and connection tools\" (seed, Plugin tools). Without tool_search, a model on an engine without native deferred loading can never call them. A warning, not an error: engines with native deferred loading \"use the engine's own discovery surface instead\" (same section), and host policy may restore nothing the compiler can see, so the tools are not unreachable everywhere.",
+  },
   SchemaTooDeep: {
     code: "AL4016",
     severity: "error",
@@ -158,6 +165,13 @@ export const ValidationMessages = defineMessages({
     message: "The {0} requires '{1}', but does not define it under 'properties'.",
     hint: "Add '{1}' to 'properties', or fix the spelling in 'required'.",
     docs: "Strict mode refuses required properties that are not defined (usually a typo). Reported at the name in 'required'; a near miss of a property of the same schema gets it as the hint ('emali': \"Did you mean 'email'?\"), which the editor's quick fix applies. Reported with the schema's other mistakes in one run, not after them (docs/schemas.md).",
+  },
+  SchemaNullableEnumWithoutNull: {
+    code: "AL4039",
+    severity: "warning",
+    message: "The {0} allows null by its `type`, but its `enum` does not list null, so every null is refused.",
+    hint: "Add `null` to the `enum`, or remove \"null\" from the `type`.",
+    docs: "`type` and `enum` must both accept a value: a `\"type\": [\"string\", \"null\"]` whose enum lists only strings refuses null, so a model that sends null for \"no value\" (what OpenAI strict mode's optional fields are made of) gets invalid_input at run time (new-user trial 129).",
   },
   SchemaUnresolvedRef: {
     code: "AL4024",

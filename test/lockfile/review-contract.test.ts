@@ -124,11 +124,12 @@ describe("the contract review", () => {
     expect(result.needsReview).toBe(true);
   });
 
-  it("says nothing for an unchanged lock, and lists every tool as added without a committed lock", () => {
+  it("says nothing for an unchanged lock, and lists every tool as added (and every core tool removed) without a committed lock", () => {
     const lock = sampleLock();
     expect(reviewContract(lock, lock)).toEqual({ changes: [], needsReview: false });
     expect(reviewContract(undefined, lock).changes.map((c) => [c.kind, c.tool])).toEqual([
       ["package-changed", null],
+      ["core-tool-disabled", "bash"],
       ["tool-added", "echo"],
       ["tool-added", "render_card"],
     ]);

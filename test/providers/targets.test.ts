@@ -111,7 +111,9 @@ describe("anthropic-strict", () => {
     const surface = diagnostics.filter((d) => d.code === "AL4710" || d.code === "AL4711");
     expect(surface.map((d) => d.code)).toEqual(["AL4710", "AL4711"]);
     expect(surface[0]!.message).toContain("starts with 21 strict tools (authored, visible); target 'anthropic-strict' allows at most 20");
-    expect(surface[1]!.message).toContain("has 42 optional parameters across its strict tools; target 'anthropic-strict' allows at most 24 per request");
+    expect(surface[1]!.message).toContain("has 42 optional parameters across its strict tools (t0 2, t1 2, t10 2, ");
+    expect(surface[1]!.message).toContain("t9 2); target 'anthropic-strict' allows at most 24 per request");
+    expect(surface[1]!.related).toHaveLength(42);
   });
 });
 
