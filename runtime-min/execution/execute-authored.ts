@@ -82,7 +82,8 @@ export class AuthoredExecutor {
 
   /**
    * Runs one call and returns its outcome. Throws only a `RuntimeError` (AL8012) when the
-   * verified bundle copy changed since the artifact was loaded.
+   * verified bundle copy changed since the artifact was loaded: found by the host before it
+   * starts a process, or by the sandbox process before it imports the copy.
    */
   async run(tool: VerifiedTool, call: AuthoredCall, session: CallSession): Promise<CallOutcome> {
     const request: Omit<CallRequest, "kind" | "id"> = {
@@ -141,12 +142,22 @@ export class AuthoredExecutor {
       if (!started.ok) return started.outcome;
       worker = started.worker;
     }
+    let outcome: CallOutcome;
     try {
-      return await worker.call(request, channel.request);
+      outcome = await worker.call(request, channel.request);
     } catch (error) {
       if (error instanceof SandboxExitError) return { ok: false, failureKind: "execution_error", error: error.message };
       return { ok: false, failureKind: "execution_error", error: `The sandbox bridge failed: ${messageOf(error)}` };
     }
+    if (!outcome.ok && outcome.copyChanged === true) {
+      // The process read other bytes under the copy's path than the host verified (its mount
+      // namespace kept an older file, or one was swapped in): it imported nothing, and it is not
+      // used again (security trial 128, HIGH 3): ended, and its end seen, before the refusal, so
+      // the run's next call starts a fresh process.
+      await worker.close();
+      throw this.tamperedError(tool);
+    }
+    return outcome;
   }
 
   /** Starts (or joins the start of) the warm worker of the call's run and bundle. */
@@ -231,10 +242,13 @@ export class AuthoredExecutor {
   }
 
   private assertIntact(tool: VerifiedTool): void {
-    if (!cachedBundleIntact(tool.verifiedBundle, tool.integrity)) {
-      const shown = path.relative(this.options.root, tool.verifiedBundle).split(path.sep).join("/");
-      throw runtimeError(Diagnostics.BundleTampered, shown, [shown, tool.name, tool.integrity, "different bytes"]);
-    }
+    if (!cachedBundleIntact(tool.verifiedBundle, tool.integrity)) throw this.tamperedError(tool);
+  }
+
+  /** AL8012 for the verified copy of `tool`: it is no longer the file the runtime wrote (`../artifact/verified-copy.ts`). */
+  private tamperedError(tool: VerifiedTool): Error {
+    const shown = path.relative(this.options.root, tool.verifiedBundle).split(path.sep).join("/");
+    return runtimeError(Diagnostics.BundleTampered, shown, [shown, tool.name, tool.integrity, "different bytes"]);
   }
 }
 

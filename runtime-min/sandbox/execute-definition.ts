@@ -31,6 +31,8 @@ export type CallOutcome =
       readonly output?: Json;
       /** The size of a result refused over `maxResultBytes` (the host words `error` for the call's surface). */
       readonly resultBytes?: number;
+      /** The sandbox process found the bundle's copy changed and imported nothing (`CallResponse.copyChanged`). */
+      readonly copyChanged?: true;
     };
 
 class ConfigurationFailure extends Error {}

@@ -88,6 +88,12 @@ export type CallResponse =
       readonly output?: Json;
       /** The size of a result refused over `maxResultBytes`: the host words the refusal for the call's surface. */
       readonly resultBytes?: number;
+      /**
+       * True when the child did not import the bundle because the file it read at `bundlePath`
+       * is not an intact verified copy (`../artifact/verified-copy.ts`): the host refuses the
+       * call with AL8012 and ends the process (security trial 128, HIGH 3).
+       */
+      readonly copyChanged?: true;
     };
 
 /**

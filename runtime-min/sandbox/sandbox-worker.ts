@@ -413,6 +413,7 @@ export class SandboxWorker {
           ...(message.output !== undefined ? { output: message.output } : {}),
           // The child is not trusted: a size that is no count of bytes is dropped (then its words stand).
           ...(Number.isSafeInteger(message.resultBytes) && message.resultBytes! > 0 ? { resultBytes: message.resultBytes! } : {}),
+          ...(message.copyChanged === true ? { copyChanged: true } : {}),
         });
       }
     } else if (message.kind === "ctx") {

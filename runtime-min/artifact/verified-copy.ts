@@ -1,0 +1,57 @@
+/**
+ * What makes a file of `<stateDir>/bundles/` a verified copy (runtime-min/README.md, "Artifact
+ * verification"): a regular file, not a link, named `<sha256>.mjs` where `<sha256>` is the
+ * SHA-256 of its bytes in hex. The runtime names each copy so when it writes it
+ * (`./bundle-cache.ts`), so a copy can be checked by its name alone, without the lock: by a
+ * `call`'s early start before it spawns a process for it (`../execution/early-start.ts`), and by
+ * the sandbox process before it imports it (`../sandbox/child.ts`). Security trial 128, HIGH 3:
+ * an edited copy ran once through the early start, whose process was spawned with the copy as it
+ * was on disk while the runtime re-hashed the file that replaced it.
+ *
+ * Imports Node built-ins only: the early start runs before the CLI loads, and the sandbox child
+ * bundles this module.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** A verified copy's file name: the hex SHA-256 of its bytes, then `.mjs` (so Node loads it as an ES module). */
+export const VERIFIED_COPY_NAME = /^([0-9a-f]{64})\.mjs$/;
+
+/** The file name of the verified copy of `bytes` (see {@link VERIFIED_COPY_NAME}). */
+export function verifiedCopyName(bytes: Uint8Array): string {
+  return `${createHash("sha256").update(bytes).digest("hex")}.mjs`;
+}
+
+/**
+ * The bytes of the copy at `file`, read through one descriptor opened without following a link
+ * (`O_NOFOLLOW`), when that descriptor is a regular file whose bytes hash to the digest its name
+ * states; else `undefined` (a missing file, a link, a folder, a name that states no digest, other
+ * bytes). Never throws.
+ *
+ * The check and the read are one: the bytes returned are the bytes hashed, and a file swapped
+ * under the name while they are read is not mixed in (the descriptor keeps the file it opened).
+ */
+export function readIntactCopy(file: string): Buffer | undefined {
+  const digest = VERIFIED_COPY_NAME.exec(path.basename(file))?.[1];
+  if (digest === undefined) return undefined;
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    if (!fs.fstatSync(fd).isFile()) return undefined;
+    const bytes = fs.readFileSync(fd);
+    return createHash("sha256").update(bytes).digest("hex") === digest ? bytes : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeQuietly(fd);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // Nothing was written through it: nothing is lost.
+  }
+}
