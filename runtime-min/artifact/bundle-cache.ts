@@ -3,14 +3,16 @@
  *
  * After verification the runtime executes only these copies, never the artifact's files, so a
  * bundle swapped in the artifact after `openRuntime` cannot run; and a copy is re-hashed before
- * each sandbox process or direct import uses it, and by the sandbox process before it imports it
- * (what a verified copy is: `./verified-copy.ts`). Files end in `.mjs`, so Node loads them as ES
+ * each sandbox process or direct import uses it; the sandbox process imports it only when it is
+ * still the very file the host hashed (what a verified copy is: `./verified-copy.ts`; its
+ * identity: `./copy-identity.ts`). Files end in `.mjs`, so Node loads them as ES
  * modules whatever `package.json` says.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ssri from "ssri";
-import { readIntactCopy, verifiedCopyName } from "./verified-copy.js";
+import type { CopyIdentity } from "./copy-identity.js";
+import { checkIntactCopy, readIntactCopy, verifiedCopyName } from "./verified-copy.js";
 
 /**
  * Writes `bytes` (verified against the lock) to `<stateDir>/bundles/<sha256>.mjs` and returns that
@@ -36,12 +38,15 @@ export function materializeBundle(stateDir: string, bytes: Buffer): string {
   return fs.realpathSync(file);
 }
 
-/** True when the cached copy at `file` is intact (`readIntactCopy`) and hashes to `integrity`. */
-export function cachedBundleIntact(file: string, integrity: string): boolean {
+/**
+ * The identity of the cached copy at `file` (`./copy-identity.ts`) when it is intact
+ * (`checkIntactCopy`) and hashes to `integrity`; else `undefined`. Never throws.
+ */
+export function checkCachedBundle(file: string, integrity: string): CopyIdentity | undefined {
   try {
-    const bytes = readIntactCopy(file);
-    return bytes !== undefined && Boolean(ssri.checkData(bytes, integrity));
+    const copy = checkIntactCopy(file);
+    return copy !== undefined && ssri.checkData(copy.bytes, integrity) ? copy.identity : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

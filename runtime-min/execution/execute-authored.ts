@@ -12,7 +12,8 @@
 import { pathToFileURL } from "node:url";
 import * as path from "node:path";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { cachedBundleIntact } from "../artifact/bundle-cache.js";
+import { checkCachedBundle } from "../artifact/bundle-cache.js";
+import type { CopyIdentity } from "../artifact/copy-identity.js";
 import type { VerifiedTool } from "../artifact/load-artifact.js";
 import { runtimeError, writeRefusalError } from "../errors.js";
 import { chooseBridgeRoot, removeStaleBridges } from "../sandbox/bridge-root.js";
@@ -63,6 +64,8 @@ export class AuthoredExecutor {
   private readonly modules = new Map<string, Promise<BundleModule>>();
   private readonly definitions = new DefinitionCache();
   private bridgeRoot: string | undefined;
+  /** The identity of each copy as last hashed ({@link assertIntact}), by path: what its sandbox process must find. */
+  private readonly identities = new Map<string, CopyIdentity>();
   /** Starts begun by {@link prewarm} and not settled yet, by worker key: a call joins its own. */
   private readonly prestarts = new Map<string, Promise<StartedWorker>>();
 
@@ -86,7 +89,7 @@ export class AuthoredExecutor {
    * starts a process, or by the sandbox process before it imports the copy.
    */
   async run(tool: VerifiedTool, call: AuthoredCall, session: CallSession): Promise<CallOutcome> {
-    const request: Omit<CallRequest, "kind" | "id"> = {
+    const request: AuthoredRequest = {
       runId: call.runId,
       toolCallId: call.callId,
       toolName: tool.name,
@@ -135,7 +138,7 @@ export class AuthoredExecutor {
     await this.pool.close();
   }
 
-  private async runSandboxed(tool: VerifiedTool, request: Omit<CallRequest, "kind" | "id">, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
+  private async runSandboxed(tool: VerifiedTool, request: AuthoredRequest, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
     let worker = this.pool.warm({ runId: request.runId, bundlePath: tool.verifiedBundle });
     if (!worker) {
       const started = await (this.prestarts.get(workerKey(request.runId, tool.verifiedBundle)) ?? this.startWorker(tool, request));
@@ -144,7 +147,10 @@ export class AuthoredExecutor {
     }
     let outcome: CallOutcome;
     try {
-      outcome = await worker.call(request, channel.request);
+      // Hashed when its worker started (`startWorker`), before any process was handed the path.
+      const bundleIdentity = this.identities.get(tool.verifiedBundle);
+      if (bundleIdentity === undefined) throw this.tamperedError(tool);
+      outcome = await worker.call({ ...request, bundleIdentity }, channel.request);
     } catch (error) {
       if (error instanceof SandboxExitError) return { ok: false, failureKind: "execution_error", error: error.message };
       return { ok: false, failureKind: "execution_error", error: `The sandbox bridge failed: ${messageOf(error)}` };
@@ -193,7 +199,7 @@ export class AuthoredExecutor {
     };
   }
 
-  private async runDirect(tool: VerifiedTool, request: Omit<CallRequest, "kind" | "id">, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
+  private async runDirect(tool: VerifiedTool, request: AuthoredRequest, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
     let loading = this.modules.get(tool.verifiedBundle);
     if (!loading) {
       this.assertIntact(tool);
@@ -241,8 +247,11 @@ export class AuthoredExecutor {
     return this.bridgeRoot;
   }
 
+  /** Hashes the copy of `tool` and keeps the identity of the file hashed; throws AL8012 when it is not intact. */
   private assertIntact(tool: VerifiedTool): void {
-    if (!cachedBundleIntact(tool.verifiedBundle, tool.integrity)) throw this.tamperedError(tool);
+    const identity = checkCachedBundle(tool.verifiedBundle, tool.integrity);
+    if (identity === undefined) throw this.tamperedError(tool);
+    this.identities.set(tool.verifiedBundle, identity);
   }
 
   /** AL8012 for the verified copy of `tool`: it is no longer the file the runtime wrote (`../artifact/verified-copy.ts`). */
@@ -251,6 +260,9 @@ export class AuthoredExecutor {
     return runtimeError(Diagnostics.BundleTampered, shown, [shown, tool.name, tool.integrity, "different bytes"]);
   }
 }
+
+/** A call as the executor builds it: the request but its id, and the copy's identity a sandboxed call adds. */
+type AuthoredRequest = Omit<CallRequest, "kind" | "id" | "bundleIdentity">;
 
 /** A started worker, or the outcome of a call whose sandbox could not start. */
 type StartedWorker = { ok: true; worker: SandboxWorker } | { ok: false; outcome: CallOutcome };

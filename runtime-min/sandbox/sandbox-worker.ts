@@ -114,6 +114,7 @@ function setupOf(request: Omit<CallRequest, "kind" | "id">): CallSetup {
     runId: request.runId,
     toolName: request.toolName,
     bundlePath: request.bundlePath,
+    bundleIdentity: request.bundleIdentity,
     ...(request.factory === undefined ? {} : { factory: request.factory }),
     factoryConfig: request.factoryConfig,
     ctxConfig: request.ctxConfig,
@@ -133,6 +134,7 @@ function sameSetup(sent: CallSetup, request: Omit<CallRequest, "kind" | "id">): 
     sent.ctxConfig === request.ctxConfig &&
     sent.runId === request.runId &&
     sent.bundlePath === request.bundlePath &&
+    sent.bundleIdentity === request.bundleIdentity &&
     sent.factory === request.factory &&
     sent.workspace === request.workspace
   );

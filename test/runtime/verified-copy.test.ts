@@ -1,8 +1,9 @@
 /**
  * What a verified copy is (`runtime-min/artifact/verified-copy.ts`) and who checks it: the cache
  * keeps only intact copies (`materializeBundle`), the early start spawns nothing for another file,
- * and the sandbox process imports nothing but an intact copy, also when its mount namespace holds
- * an older file than the one the runtime verified (security trial 128, HIGH 3).
+ * and the sandbox process imports nothing but the very file the runtime hashed
+ * (`runtime-min/artifact/copy-identity.ts`), also when its mount namespace holds an older file
+ * than the one the runtime verified (security trial 128, HIGH 3).
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -10,7 +11,8 @@ import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
 import { materializeBundle } from "../../runtime-min/artifact/bundle-cache.js";
-import { readIntactCopy, verifiedCopyName } from "../../runtime-min/artifact/verified-copy.js";
+import { hasIdentity } from "../../runtime-min/artifact/copy-identity.js";
+import { checkIntactCopy, readIntactCopy, verifiedCopyName } from "../../runtime-min/artifact/verified-copy.js";
 import { SANDBOX_START_FILE, startSandboxEarly, type EarlySandboxStart, type SandboxStartEntry } from "../../runtime-min/execution/early-start.js";
 import { prepareChildSource } from "../../runtime-min/sandbox/child-script.js";
 import { probeProcessIsolation, setSandboxLaunchTools } from "../../runtime-min/sandbox/process-isolation.js";
@@ -72,6 +74,28 @@ describe("readIntactCopy", () => {
   });
 });
 
+describe("hasIdentity", () => {
+  it("holds for the very file checked, unchanged, and for nothing else: not one written since, swapped in, or a link to it", () => {
+    const file = copyOf("export default 1;\n");
+    const checked = checkIntactCopy(file)!;
+    expect(checked.bytes.toString()).toBe("export default 1;\n");
+    expect(hasIdentity(file, checked.identity)).toBe(true);
+    fs.chmodSync(file, 0o644);
+    fs.writeFileSync(file, "export default 1;\n");
+    expect(hasIdentity(file, checked.identity)).toBe(false);
+    const again = checkIntactCopy(file)!;
+    expect(hasIdentity(file, again.identity)).toBe(true);
+    fs.copyFileSync(file, `${file}.new`);
+    fs.renameSync(`${file}.new`, file);
+    expect(hasIdentity(file, again.identity)).toBe(false);
+    const now = checkIntactCopy(file)!;
+    const link = path.join(tempDir("al-link-"), "link.mjs");
+    fs.symlinkSync(file, link);
+    expect(hasIdentity(link, now.identity)).toBe(false);
+    expect(hasIdentity(path.join(path.dirname(file), "missing.mjs"), now.identity)).toBe(false);
+  });
+});
+
 describe("materializeBundle", () => {
   it("keeps an intact copy, and replaces anything else under its name without writing through a link", () => {
     const stateDir = tempDir("al-state-");
@@ -113,11 +137,11 @@ describe("a copy changed after the early start spawned its process", () => {
     const edited = `throw new Error(${JSON.stringify(MARKER)});\n${fs.readFileSync(copy, "utf8")}`;
     fs.chmodSync(copy, 0o644);
     fs.writeFileSync(copy, edited);
-    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: early.runId }, earlyStart: early });
+    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: early!.runId }, earlyStart: early! });
     expect(fs.readFileSync(copy, "utf8")).not.toContain(MARKER);
     let outcome: unknown;
     try {
-      outcome = await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early.runId });
+      outcome = await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early!.runId });
     } catch (error) {
       outcome = error;
     }
@@ -125,7 +149,7 @@ describe("a copy changed after the early start spawned its process", () => {
     if (outcome instanceof Error) {
       expect(outcome).toMatchObject({ name: "RuntimeError", code: "AL8012" });
       // The process that held the edited file is not used again: the next call spawns a fresh one and runs the verified bytes.
-      const again = await runtime.call({ tool: "echo", input: { message: "again" }, runId: early.runId });
+      const again = await runtime.call({ tool: "echo", input: { message: "again" }, runId: early!.runId });
       expect(again, JSON.stringify(again)).toMatchObject({ status: "ok", output: { message: "again" } });
     } else {
       expect(outcome).toMatchObject({ status: "ok", output: { message: "hi" } });
