@@ -18,6 +18,7 @@ import type { VerifiedTool } from "../artifact/load-artifact.js";
 import { runtimeError, writeRefusalError } from "../errors.js";
 import { chooseBridgeRoot, removeStaleBridges } from "../sandbox/bridge-root.js";
 import { prepareChildSource } from "../sandbox/child-script.js";
+import { noteHiddenModules } from "../sandbox/hidden-path-note.js";
 import { resultTooLarge, type SurfaceRole } from "../sandbox/limit-messages.js";
 import type { LaunchTools } from "../sandbox/process-isolation.js";
 import type { HostLimits } from "../host-limits.js";
@@ -163,7 +164,7 @@ export class AuthoredExecutor {
       await worker.close();
       throw this.tamperedError(tool);
     }
-    return outcome;
+    return noteHiddenModules(outcome);
   }
 
   /** Starts (or joins the start of) the warm worker of the call's run and bundle. */
