@@ -24,18 +24,24 @@ import { checkIntactCopy, readIntactCopy, verifiedCopyName } from "./verified-co
  * hash to its name); anything else under that name (other bytes, a link, even one to the very
  * bytes) is replaced, atomically, by a new file of `bytes`: the copy is a cache of bytes the
  * runtime has just verified, so the call runs those (security trial 128, HIGH 3).
+ *
+ * @returns the copy's real path, and in `replaced` what stood under its name instead of an
+ *   intact copy (`"edited"`, `"a symbolic link"`, `"not a regular file"`), for the AL8068
+ *   warning; absent when the copy was intact or missing.
  */
-export function materializeBundle(stateDir: string, bytes: Buffer): string {
+export function materializeBundle(stateDir: string, bytes: Buffer): { readonly path: string; readonly replaced?: string } {
   const dir = path.join(stateDir, "bundles");
   const file = path.join(dir, verifiedCopyName(bytes));
-  if (readIntactCopy(file) !== undefined) return fs.realpathSync(file);
+  if (readIntactCopy(file) !== undefined) return { path: fs.realpathSync(file) };
+  const found = fs.lstatSync(file, { throwIfNoEntry: false });
+  const replaced = found === undefined ? undefined : found.isSymbolicLink() ? "a symbolic link" : found.isFile() ? "edited" : "not a regular file";
   fs.mkdirSync(dir, { recursive: true });
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
   // `wx`: never written through a link planted under the temporary name.
   fs.writeFileSync(temporary, bytes, { mode: 0o444, flag: "wx" });
   // Over a link, `rename` replaces the link itself, never the file it names.
   fs.renameSync(temporary, file);
-  return fs.realpathSync(file);
+  return { path: fs.realpathSync(file), ...(replaced === undefined ? {} : { replaced }) };
 }
 
 /**

@@ -65,6 +65,8 @@ describe("assembly-line call: a changed verified copy never runs through the ear
     replaceFile(copy, edited(copy));
     const replaced = probedCall(root);
     expectVerifiedRan(replaced);
+    // Not silently: the CLI says the copy was edited and written anew (AL8068).
+    expect(replaced.stderr).toMatch(/warning AL8068: The verified copy \.assemblyline\/bundles\/[0-9a-f]{64}\.mjs of tool 'echo' was edited/);
     // No early process for a copy that does not hash to its name: the runtime spawned after verifying.
     expect(replaced.spawns).toEqual([{ bundleLoaded: true }]);
     // The runtime wrote the verified bytes back: the next call starts early again.
@@ -76,6 +78,7 @@ describe("assembly-line call: a changed verified copy never runs through the ear
     fs.writeFileSync(copy, text);
     const inPlace = probedCall(root);
     expectVerifiedRan(inPlace);
+    expect(inPlace.stderr).toContain("AL8068");
     expect(inPlace.spawns).toEqual([{ bundleLoaded: true }]);
   }, 120_000);
 
@@ -87,6 +90,7 @@ describe("assembly-line call: a changed verified copy never runs through the ear
     fs.symlinkSync(elsewhere, copy);
     const linked = probedCall(root);
     expectVerifiedRan(linked);
+    expect(linked.stderr).toMatch(/AL8068: .* was a symbolic link/);
     expect(linked.spawns).toEqual([{ bundleLoaded: true }]);
     // The link was replaced by a regular file of the verified bytes; the file it named is untouched.
     expect(fs.lstatSync(copy).isFile()).toBe(true);
@@ -100,6 +104,8 @@ describe("assembly-line call: a changed verified copy never runs through the ear
     fs.rmSync(copy);
     const deleted = probedCall(root);
     expectVerifiedRan(deleted);
+    // A deleted copy is written without a word: .assemblyline/ is safe to delete.
+    expect(deleted.stderr).not.toContain("AL8068");
     expect(deleted.spawns).toEqual([{ bundleLoaded: true }]);
     expect(fs.lstatSync(copy).isFile()).toBe(true);
   }, 120_000);

@@ -97,24 +97,28 @@ describe("hasIdentity", () => {
 });
 
 describe("materializeBundle", () => {
-  it("keeps an intact copy, and replaces anything else under its name without writing through a link", () => {
+  it("keeps an intact copy, and replaces anything else under its name without writing through a link, saying what it replaced", () => {
     const stateDir = tempDir("al-state-");
     const bytes = Buffer.from("export default 1;\n");
-    const file = materializeBundle(stateDir, bytes);
+    const { path: file, replaced } = materializeBundle(stateDir, bytes);
+    expect(replaced).toBeUndefined();
     const before = fs.statSync(file).ino;
-    expect(materializeBundle(stateDir, bytes)).toBe(file);
+    expect(materializeBundle(stateDir, bytes)).toEqual({ path: file });
     expect(fs.statSync(file).ino).toBe(before);
     const elsewhere = path.join(tempDir("al-elsewhere-"), "other.mjs");
     fs.writeFileSync(elsewhere, bytes);
     fs.rmSync(file);
     fs.symlinkSync(elsewhere, file);
-    expect(materializeBundle(stateDir, bytes)).toBe(file);
+    expect(materializeBundle(stateDir, bytes)).toEqual({ path: file, replaced: "a symbolic link" });
     expect(fs.lstatSync(file).isFile()).toBe(true);
     fs.chmodSync(file, 0o644);
     fs.writeFileSync(file, `throw new Error("${MARKER}");\n`);
-    expect(materializeBundle(stateDir, bytes)).toBe(file);
+    expect(materializeBundle(stateDir, bytes)).toEqual({ path: file, replaced: "edited" });
     expect(fs.readFileSync(file)).toEqual(bytes);
     expect(fs.readFileSync(elsewhere)).toEqual(bytes);
+    // A deleted copy is written without a word: the folder is safe to delete.
+    fs.rmSync(file);
+    expect(materializeBundle(stateDir, bytes)).toEqual({ path: file });
   });
 });
 
@@ -139,6 +143,8 @@ describe("a copy changed after the early start spawned its process", () => {
     fs.writeFileSync(copy, edited);
     runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: early!.runId }, earlyStart: early! });
     expect(fs.readFileSync(copy, "utf8")).not.toContain(MARKER);
+    // The runtime says it wrote the copy anew (AL8068).
+    expect(runtime.warnings.filter((warning) => warning.code === "AL8068")).toEqual([expect.objectContaining({ severity: "warning", message: expect.stringContaining("of tool 'echo' was edited") })]);
     let outcome: unknown;
     try {
       outcome = await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early!.runId });
