@@ -291,7 +291,7 @@ export class Runtime {
    * AL8060 when sandbox processes get no namespaces, AL8063 when they get them without the link
    * guard (no socket hiding either), AL8031 when shell commands run unisolated under
    * `shellIsolation: "auto"`, AL8032 when `"required"` isolation is unavailable (shell requests
-   * will fail).
+   * will fail), AL8069 for each verified bundle copy found changed and written anew when it opened.
    */
   get warnings(): readonly Diagnostic[] {
     const warnings: Diagnostic[] = [];
@@ -306,6 +306,7 @@ export class Runtime {
       warnings.push(createDiagnostic(Diagnostics.SandboxLinkGuardUnavailable, { file: ".assemblyline/build/manifest.json", line: 1, column: 1 }, [reason]));
     }
     warnings.push(...this.shell.warnings());
+    warnings.push(...this.artifact.warnings);
     return warnings;
   }
 

@@ -286,6 +286,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL8064: "There is no tool 'ecoh' on surface '.'. Did you mean 'echo'? Nothing was run or recorded.",
   AL8065: "--network none cannot bind the tool under --execution direct: direct execution runs the tool's code inside this host process, with the host's network and memory (only its shell commands would get --network none).",
   AL8066: "The project configuration assembly-line.config.json sets host.network \"none\", which direct execution (--execution direct) does not apply to the tool's code: it runs inside this host process, with the host's network and memory (only its shell commands get host.network \"none\").",
+  AL8069: "The verified copy .assemblyline/bundles/6be7ce1776507292759a264b943ba6c1ed16e48b1c7a9a168193964e39c44afe.mjs of tool 'echo' was edited, not the bytes the artifact holds; it was written anew from the verified artifact, and the call runs those bytes.",
   AL9001: "The command line is not valid: unknown option '--bogus'.",
   AL9002: "Internal error: simulated bug",
   AL9101: "init would overwrite agent.md, .gitignore, plugins/hello/ai.assemblyline/hello.ts, plugins/hello/ai.assemblyline/index.ts, plugins/hello/plugin.json and tsconfig.json (. has an agent.md: it is an agent already); nothing was written.",

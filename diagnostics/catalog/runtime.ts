@@ -323,6 +323,13 @@ export const RuntimeMessages = defineMessages({
     hint: "Run tools in the sandbox (--execution sandbox), or remove {1} from the configuration's host section if direct execution is what you mean.",
     docs: "`host.network: \"none\"` and `host.memoryMb` bound sandbox processes (docs/host-policy.md); under direct execution the tool runs in the host process, where neither applies. A configuration is shared by every command, so the call still runs, with this warning rather than silently (AL8065 is the same asked for on the command line, an error).",
   },
+  BundleCopyReplaced: {
+    code: "AL8069",
+    severity: "warning",
+    message: "The verified copy {0} of tool '{1}' was {2}, not the bytes the artifact holds; it was written anew from the verified artifact, and the call runs those bytes.",
+    hint: "Something changed a file of .assemblyline/bundles/ since the runtime wrote it. If you did not, treat it as tampering: .assemblyline/ is ignored by Git, so no review sees a change there.",
+    docs: "The runtime runs only its own copies of the bundles it verified against plugins.lock, `.assemblyline/bundles/<sha256>.mjs`, each a regular file whose bytes hash to its name (runtime-min/README.md, \"Artifact verification\"). A copy found edited, or replaced by a link, when the runtime opens is replaced by the verified bytes, so nothing that did not match the lock runs; this says it happened rather than silently (security trial 128, HIGH 3). A missing copy is written without a word: the folder is safe to delete. A copy that changes while the runtime is open is AL8012.",
+  },
   SandboxLinkGuardUnavailable: {
     code: "AL8063",
     severity: "warning",

@@ -3,37 +3,56 @@
  *
  * After verification the runtime executes only these copies, never the artifact's files, so a
  * bundle swapped in the artifact after `openRuntime` cannot run; and a copy is re-hashed before
- * each sandbox process or direct import uses it. Files end in `.mjs`, so Node loads them as ES
+ * each sandbox process or direct import uses it; the sandbox process imports it only when it is
+ * still the very file the host hashed (what a verified copy is: `./verified-copy.ts`; its
+ * identity: `./copy-identity.ts`). Files end in `.mjs`, so Node loads them as ES
  * modules whatever `package.json` says.
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ssri from "ssri";
+import type { CopyIdentity } from "./copy-identity.js";
+import { checkIntactCopy, readIntactCopy, verifiedCopyName } from "./verified-copy.js";
 
 /**
- * Writes `bytes` to `<stateDir>/bundles/<sha256>.mjs` (atomically, once) and returns that file's
- * real path: a sandbox process imports the bundle by it, and Node's permission model refuses an
- * import through a link it was not allowed to read (an agent root reached as `ln -s …/agent here`
- * failed every sandboxed call with "Access to this API has been restricted").
+ * Writes `bytes` (verified against the lock) to `<stateDir>/bundles/<sha256>.mjs` and returns that
+ * file's real path: a sandbox process imports the bundle by it, and Node's permission model
+ * refuses an import through a link it was not allowed to read (an agent root reached as
+ * `ln -s …/agent here` failed every sandboxed call with "Access to this API has been restricted").
+ *
+ * A copy already there is kept when it is intact (`readIntactCopy`: a regular file whose bytes
+ * hash to its name); anything else under that name (other bytes, a link, even one to the very
+ * bytes) is replaced, atomically, by a new file of `bytes`: the copy is a cache of bytes the
+ * runtime has just verified, so the call runs those (security trial 128, HIGH 3).
+ *
+ * @returns the copy's real path, and in `replaced` what stood under its name instead of an
+ *   intact copy (`"edited"`, `"a symbolic link"`, `"not a regular file"`), for the AL8069
+ *   warning; absent when the copy was intact or missing.
  */
-export function materializeBundle(stateDir: string, bytes: Buffer): string {
-  const digest = createHash("sha256").update(bytes).digest("hex");
+export function materializeBundle(stateDir: string, bytes: Buffer): { readonly path: string; readonly replaced?: string } {
   const dir = path.join(stateDir, "bundles");
-  const file = path.join(dir, `${digest}.mjs`);
-  if (fs.existsSync(file) && createHash("sha256").update(fs.readFileSync(file)).digest("hex") === digest) return fs.realpathSync(file);
+  const file = path.join(dir, verifiedCopyName(bytes));
+  if (readIntactCopy(file) !== undefined) return { path: fs.realpathSync(file) };
+  const found = fs.lstatSync(file, { throwIfNoEntry: false });
+  const replaced = found === undefined ? undefined : found.isSymbolicLink() ? "a symbolic link" : found.isFile() ? "edited" : "not a regular file";
   fs.mkdirSync(dir, { recursive: true });
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(temporary, bytes, { mode: 0o444 });
+  // `wx`: never written through a link planted under the temporary name.
+  fs.writeFileSync(temporary, bytes, { mode: 0o444, flag: "wx" });
+  // Over a link, `rename` replaces the link itself, never the file it names.
   fs.renameSync(temporary, file);
-  return fs.realpathSync(file);
+  return { path: fs.realpathSync(file), ...(replaced === undefined ? {} : { replaced }) };
 }
 
-/** True when the cached copy at `file` still hashes to `integrity`. */
-export function cachedBundleIntact(file: string, integrity: string): boolean {
+/**
+ * The identity of the cached copy at `file` (`./copy-identity.ts`) when it is intact
+ * (`checkIntactCopy`) and hashes to `integrity`; else `undefined`. Never throws.
+ */
+export function checkCachedBundle(file: string, integrity: string): CopyIdentity | undefined {
   try {
-    return Boolean(ssri.checkData(fs.readFileSync(file), integrity));
+    const copy = checkIntactCopy(file);
+    return copy !== undefined && ssri.checkData(copy.bytes, integrity) ? copy.identity : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

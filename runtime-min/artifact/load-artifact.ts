@@ -38,6 +38,8 @@ export interface LoadedArtifact {
   readonly lock: unknown;
   /** Verified tools by surface id, then tool name. */
   readonly tools: ReadonlyMap<string, ReadonlyMap<string, VerifiedTool>>;
+  /** AL8069 for each verified copy found edited or replaced by a link, and written anew (`materializeBundle`). */
+  readonly warnings: readonly Diagnostic[];
 }
 
 /** Where to find the artifact and where to keep verified bundle copies. */
@@ -77,6 +79,7 @@ export function loadArtifact(options: LoadArtifactOptions): LoadedArtifact {
     ]);
   }
   const problems: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
   const tools = new Map<string, Map<string, VerifiedTool>>();
   for (const [surfaceId, surface] of Object.entries(manifest.surfaces)) {
     const verified = new Map<string, VerifiedTool>();
@@ -84,12 +87,13 @@ export function loadArtifact(options: LoadArtifactOptions): LoadedArtifact {
     for (const [name, tool] of Object.entries(surface.tools)) {
       const result = verifyTool({ options, relative, locator: reading.locator, lock, surfaceId, name, tool });
       problems.push(...result.problems);
+      if (result.warning) warnings.push(result.warning);
       if (result.tool) verified.set(name, result.tool);
     }
   }
   problems.push(...unpackagedLockTools(manifest, lock));
   if (problems.length > 0) throw new RuntimeError(sortDiagnostics(problems));
-  return { root: options.root, artifactDir: options.artifactDir, manifest, lock: lock.value, tools };
+  return { root: options.root, artifactDir: options.artifactDir, manifest, lock: lock.value, tools, warnings: sortDiagnostics(warnings) };
 }
 
 interface ToolCheck {
@@ -102,7 +106,7 @@ interface ToolCheck {
   readonly tool: ArtifactTool;
 }
 
-function verifyTool(check: ToolCheck): { tool?: VerifiedTool; problems: Diagnostic[] } {
+function verifyTool(check: ToolCheck): { tool?: VerifiedTool; problems: Diagnostic[]; warning?: Diagnostic } {
   const { surfaceId, name, tool, lock, locator } = check;
   const at = ["surfaces", surfaceId, "tools", name];
   const lockPath = ["surfaces", surfaceId, "capabilities", tool.capability, "tools", name];
@@ -133,10 +137,10 @@ function verifyTool(check: ToolCheck): { tool?: VerifiedTool; problems: Diagnost
   const bundle = verifyBundle(check, at);
   problems.push(...bundle.problems);
   if (problems.length > 0 || !bundle.path) return { problems };
-  return { tool: { ...tool, name, surface: surfaceId, verifiedBundle: bundle.path }, problems };
+  return { tool: { ...tool, name, surface: surfaceId, verifiedBundle: bundle.path }, problems, ...(bundle.warning === undefined ? {} : { warning: bundle.warning }) };
 }
 
-function verifyBundle(check: ToolCheck, at: readonly string[]): { path?: string; problems: Diagnostic[] } {
+function verifyBundle(check: ToolCheck, at: readonly string[]): { path?: string; problems: Diagnostic[]; warning?: Diagnostic } {
   const { tool, name, options, locator } = check;
   const file = path.resolve(options.artifactDir, ...tool.bundle.split("/"));
   if (path.isAbsolute(tool.bundle) || !isPathInside(options.artifactDir, file)) {
@@ -158,7 +162,10 @@ function verifyBundle(check: ToolCheck, at: readonly string[]): { path?: string;
       ],
     };
   }
-  return { path: materializeBundle(options.stateDir, bytes), problems: [] };
+  const copy = materializeBundle(options.stateDir, bytes);
+  if (copy.replaced === undefined) return { path: copy.path, problems: [] };
+  const shown = check.relative(copy.path);
+  return { path: copy.path, problems: [], warning: createDiagnostic(Diagnostics.BundleCopyReplaced, { file: shown, line: 1, column: 1 }, [shown, name, copy.replaced]) };
 }
 
 function unpackagedLockTools(manifest: ArtifactManifest, lock: LockReading): Diagnostic[] {

@@ -13,11 +13,15 @@
  *   ({@link SANDBOX_START_FILE}; written confined to the root, and only when it changes). No
  *   program, argument or environment is read from the file: the launchers come from the
  *   remembered isolation probe (`../sandbox/process-isolation.ts`, `knownLaunchTools`), the
- *   bundle must be a file of the state directory's `bundles/`, the limits must be in their
+ *   bundle must be an intact verified copy in the state directory's `bundles/` (a regular file
+ *   whose bytes hash to its name: `../artifact/verified-copy.ts`), the limits must be in their
  *   ranges (`../host-limits.ts`), and the rest is computed as the runtime computes it.
  * - **What an early process may do.** Nothing until the runtime adopts it: the child entry
  *   loads a tool's bundle only for a call message, which only a worker sends, after the artifact
- *   was verified. A process that is not adopted is killed, and its bridge folder removed.
+ *   was verified, and it imports a copy only when the bytes it reads hash to the copy's name
+ *   (`../sandbox/child.ts`): the process may have been spawned, and its mount namespace may hold
+ *   the copy's file, before the runtime verified the artifact and wrote the copy anew (security
+ *   trial 128, HIGH 3). A process that is not adopted is killed, and its bridge folder removed.
  * - **When it is adopted.** `SandboxWorker.start` asks {@link EarlySandboxStart.adopt} with its
  *   own launch options (`../sandbox/sandbox-spawn.ts`): every option equal, or no adoption.
  * - **The run.** The early start picks the run id (the CLI's `--run`, else a fresh one that the
@@ -29,6 +33,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { checkWriteTarget, writeFileConfined } from "../../common/confined-write.js";
+import { readIntactCopy } from "../artifact/verified-copy.js";
 import { readSmallRegularFile } from "../../common/small-file.js";
 import { HOST_LIMIT_RANGES } from "../host-limits.js";
 import { chooseBridgeRoot, removeBridgeFolder } from "../sandbox/bridge-root.js";
@@ -44,8 +49,6 @@ import { WORKSPACE_TEMP_FOLDER } from "./workspace-entries.js";
 
 /** The file of remembered starts, relative to the agent root. */
 export const SANDBOX_START_FILE = ".assemblyline/cache/sandbox-start.json";
-/** A verified bundle's file name (`../artifact/bundle-cache.ts`). */
-const BUNDLE_FILE = /^[0-9a-f]{64}\.mjs$/;
 /** The most starts the file keeps (the most recently changed). */
 const MAX_ENTRIES = 64;
 /**
@@ -94,8 +97,12 @@ export function startSandboxEarly(call: EarlyCall): EarlySandboxStart | undefine
     if (checkWriteTarget(root, stateDir, "directory") !== undefined) return undefined;
     // The runtime remembers the verified copy by its real path (`materializeBundle`), also for a
     // root reached through a link.
-    if (path.dirname(entry.bundlePath) !== path.join(fs.realpathSync(stateDir), "bundles") || !BUNDLE_FILE.test(path.basename(entry.bundlePath))) return undefined;
-    if (!fs.lstatSync(entry.bundlePath, { throwIfNoEntry: false })?.isFile()) return undefined;
+    if (path.dirname(entry.bundlePath) !== path.join(fs.realpathSync(stateDir), "bundles")) return undefined;
+    // Only an intact copy: a regular file whose bytes hash to its name. An edited, replaced,
+    // linked or deleted copy gets no early process; the runtime writes the verified bytes anew
+    // and spawns after it checked them (security trial 128, HIGH 3). A copy changed after this
+    // check is refused by the sandbox process, which hashes what it imports (`../sandbox/child.ts`).
+    if (readIntactCopy(entry.bundlePath) === undefined) return undefined;
     const childSource = knownChildSource();
     if (childSource === undefined) return undefined;
     useIsolationCache(root);

@@ -12,11 +12,13 @@
 import { pathToFileURL } from "node:url";
 import * as path from "node:path";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { cachedBundleIntact } from "../artifact/bundle-cache.js";
+import { checkCachedBundle } from "../artifact/bundle-cache.js";
+import type { CopyIdentity } from "../artifact/copy-identity.js";
 import type { VerifiedTool } from "../artifact/load-artifact.js";
 import { runtimeError, writeRefusalError } from "../errors.js";
 import { chooseBridgeRoot, removeStaleBridges } from "../sandbox/bridge-root.js";
 import { prepareChildSource } from "../sandbox/child-script.js";
+import { noteHiddenModules } from "../sandbox/hidden-path-note.js";
 import { resultTooLarge, type SurfaceRole } from "../sandbox/limit-messages.js";
 import type { LaunchTools } from "../sandbox/process-isolation.js";
 import type { HostLimits } from "../host-limits.js";
@@ -63,6 +65,8 @@ export class AuthoredExecutor {
   private readonly modules = new Map<string, Promise<BundleModule>>();
   private readonly definitions = new DefinitionCache();
   private bridgeRoot: string | undefined;
+  /** The identity of each copy as last hashed ({@link assertIntact}), by path: what its sandbox process must find. */
+  private readonly identities = new Map<string, CopyIdentity>();
   /** Starts begun by {@link prewarm} and not settled yet, by worker key: a call joins its own. */
   private readonly prestarts = new Map<string, Promise<StartedWorker>>();
 
@@ -82,10 +86,11 @@ export class AuthoredExecutor {
 
   /**
    * Runs one call and returns its outcome. Throws only a `RuntimeError` (AL8012) when the
-   * verified bundle copy changed since the artifact was loaded.
+   * verified bundle copy changed since the artifact was loaded: found by the host before it
+   * starts a process, or by the sandbox process before it imports the copy.
    */
   async run(tool: VerifiedTool, call: AuthoredCall, session: CallSession): Promise<CallOutcome> {
-    const request: Omit<CallRequest, "kind" | "id"> = {
+    const request: AuthoredRequest = {
       runId: call.runId,
       toolCallId: call.callId,
       toolName: tool.name,
@@ -134,19 +139,32 @@ export class AuthoredExecutor {
     await this.pool.close();
   }
 
-  private async runSandboxed(tool: VerifiedTool, request: Omit<CallRequest, "kind" | "id">, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
+  private async runSandboxed(tool: VerifiedTool, request: AuthoredRequest, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
     let worker = this.pool.warm({ runId: request.runId, bundlePath: tool.verifiedBundle });
     if (!worker) {
       const started = await (this.prestarts.get(workerKey(request.runId, tool.verifiedBundle)) ?? this.startWorker(tool, request));
       if (!started.ok) return started.outcome;
       worker = started.worker;
     }
+    let outcome: CallOutcome;
     try {
-      return await worker.call(request, channel.request);
+      // Hashed when its worker started (`startWorker`), before any process was handed the path.
+      const bundleIdentity = this.identities.get(tool.verifiedBundle);
+      if (bundleIdentity === undefined) throw this.tamperedError(tool);
+      outcome = await worker.call({ ...request, bundleIdentity }, channel.request);
     } catch (error) {
       if (error instanceof SandboxExitError) return { ok: false, failureKind: "execution_error", error: error.message };
       return { ok: false, failureKind: "execution_error", error: `The sandbox bridge failed: ${messageOf(error)}` };
     }
+    if (!outcome.ok && outcome.copyChanged === true) {
+      // The process read other bytes under the copy's path than the host verified (its mount
+      // namespace kept an older file, or one was swapped in): it imported nothing, and it is not
+      // used again (security trial 128, HIGH 3): ended, and its end seen, before the refusal, so
+      // the run's next call starts a fresh process.
+      await worker.close();
+      throw this.tamperedError(tool);
+    }
+    return noteHiddenModules(outcome);
   }
 
   /** Starts (or joins the start of) the warm worker of the call's run and bundle. */
@@ -182,7 +200,7 @@ export class AuthoredExecutor {
     };
   }
 
-  private async runDirect(tool: VerifiedTool, request: Omit<CallRequest, "kind" | "id">, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
+  private async runDirect(tool: VerifiedTool, request: AuthoredRequest, channel: { request: CallSession["handle"] }): Promise<CallOutcome> {
     let loading = this.modules.get(tool.verifiedBundle);
     if (!loading) {
       this.assertIntact(tool);
@@ -230,13 +248,22 @@ export class AuthoredExecutor {
     return this.bridgeRoot;
   }
 
+  /** Hashes the copy of `tool` and keeps the identity of the file hashed; throws AL8012 when it is not intact. */
   private assertIntact(tool: VerifiedTool): void {
-    if (!cachedBundleIntact(tool.verifiedBundle, tool.integrity)) {
-      const shown = path.relative(this.options.root, tool.verifiedBundle).split(path.sep).join("/");
-      throw runtimeError(Diagnostics.BundleTampered, shown, [shown, tool.name, tool.integrity, "different bytes"]);
-    }
+    const identity = checkCachedBundle(tool.verifiedBundle, tool.integrity);
+    if (identity === undefined) throw this.tamperedError(tool);
+    this.identities.set(tool.verifiedBundle, identity);
+  }
+
+  /** AL8012 for the verified copy of `tool`: it is no longer the file the runtime wrote (`../artifact/verified-copy.ts`). */
+  private tamperedError(tool: VerifiedTool): Error {
+    const shown = path.relative(this.options.root, tool.verifiedBundle).split(path.sep).join("/");
+    return runtimeError(Diagnostics.BundleTampered, shown, [shown, tool.name, tool.integrity, "different bytes"]);
   }
 }
+
+/** A call as the executor builds it: the request but its id, and the copy's identity a sandboxed call adds. */
+type AuthoredRequest = Omit<CallRequest, "kind" | "id" | "bundleIdentity">;
 
 /** A started worker, or the outcome of a call whose sandbox could not start. */
 type StartedWorker = { ok: true; worker: SandboxWorker } | { ok: false; outcome: CallOutcome };

@@ -16,6 +16,7 @@ import { pathToFileURL } from "node:url";
 import { EnvelopeBridge, EnvelopeTooLargeError, FrameReader, INLINE_FRAME_MAX_BYTES, socketSender } from "./bridge.js";
 import { bundleLoadFailure, DefinitionCache, executeDefinition, messageOf, type BundleModule, type CallOutcome } from "./execute-definition.js";
 import type { Json } from "./json-copy.js";
+import { hasIdentity } from "../artifact/copy-identity.js";
 import { useNativeRealpath } from "./native-realpath.js";
 import { resultTooLarge } from "./limit-messages.js";
 import { clipFailureText, exchangesFileContents, MAX_CALL_SETUPS, type CallMessage, type CallRequest, type CallSetup, type ContextOperation, type HostMessage } from "./protocol.js";
@@ -160,6 +161,11 @@ async function runWithModule(
 ): Promise<CallOutcome> {
   let loading = modules.get(request.bundlePath);
   if (!loading) {
+    // The host verified the copy, but this process may find another file under its path: one its
+    // mount namespace bound when it was spawned, before the host wrote the verified bytes anew (a
+    // `call`'s early start), or one swapped in or written since. It must be the very file the host
+    // hashed, unchanged, or nothing is imported (security trial 128, HIGH 3).
+    if (!hasIdentity(request.bundlePath, request.bundleIdentity)) return copyChanged(request);
     loading = import(pathToFileURL(request.bundlePath).href) as Promise<BundleModule>;
     modules.set(request.bundlePath, loading);
   }
@@ -171,6 +177,16 @@ async function runWithModule(
     return bundleLoadFailure(error, request.toolName);
   }
   return executeDefinition(module, request, definitions, channel);
+}
+
+/** The failure of a call whose bundle copy is not intact in this process (the host refuses it with AL8012). */
+function copyChanged(request: CallRequest): CallOutcome {
+  return {
+    ok: false,
+    failureKind: "execution_error",
+    error: `The bundle copy of tool '${request.toolName}' (${request.bundlePath}) is not the file the runtime verified: another file, a link, or one written since. Nothing of it was imported.`,
+    copyChanged: true,
+  };
 }
 
 main();

@@ -31,7 +31,12 @@ export type CallOutcome =
       readonly output?: Json;
       /** The size of a result refused over `maxResultBytes` (the host words `error` for the call's surface). */
       readonly resultBytes?: number;
+      /** The sandbox process found the bundle's copy changed and imported nothing (`CallResponse.copyChanged`). */
+      readonly copyChanged?: true;
     };
+
+/** What running a definition takes of a call: all of it but the copy's identity, which only the sandbox process checks (direct mode has none to check). */
+export type DefinitionRequest = Omit<CallRequest, "bundleIdentity">;
 
 class ConfigurationFailure extends Error {}
 
@@ -50,7 +55,7 @@ export class DefinitionCache {
   private last: (Pick<CallRequest, "bundlePath" | "toolName" | "factory" | "factoryConfig"> & { readonly definition: ToolDefinition }) | undefined;
 
   /** Resolves the definition of `request` from `module`; throws {@link ConfigurationFailure}. */
-  async resolve(module: BundleModule, request: CallRequest): Promise<ToolDefinition> {
+  async resolve(module: BundleModule, request: DefinitionRequest): Promise<ToolDefinition> {
     const last = this.last;
     if (
       last &&
@@ -67,7 +72,7 @@ export class DefinitionCache {
     return definition;
   }
 
-  private async resolveByKey(module: BundleModule, request: CallRequest): Promise<ToolDefinition> {
+  private async resolveByKey(module: BundleModule, request: DefinitionRequest): Promise<ToolDefinition> {
     const key = `${request.bundlePath}\u0000${request.toolName}\u0000${request.factory ?? ""}`;
     const config = request.factory === undefined ? "" : JSON.stringify(request.factoryConfig);
     const cached = this.resolved.get(key);
@@ -86,7 +91,7 @@ export class DefinitionCache {
  * `RecoverableToolError` is `invalid_input`; any other throw, a result (or model output) that
  * is not JSON, and a throwing `toModelOutput` are `execution_error`.
  */
-export async function executeDefinition(module: BundleModule, request: CallRequest, cache: DefinitionCache, channel: ContextChannel): Promise<CallOutcome> {
+export async function executeDefinition(module: BundleModule, request: DefinitionRequest, cache: DefinitionCache, channel: ContextChannel): Promise<CallOutcome> {
   let definition: ToolDefinition;
   try {
     definition = await cache.resolve(module, request);
@@ -131,7 +136,7 @@ async function projectResult(definition: ToolDefinition, toolName: string, resul
   }
 }
 
-async function resolveDefinition(module: BundleModule, request: CallRequest): Promise<ToolDefinition> {
+async function resolveDefinition(module: BundleModule, request: DefinitionRequest): Promise<ToolDefinition> {
   const where = `the bundle of tool '${request.toolName}'`;
   if (request.factory === undefined) {
     if (!("default" in module) || module.default === undefined) {
@@ -164,7 +169,7 @@ function checkDefinition(value: unknown, what: string): ToolDefinition {
   return value as ToolDefinition;
 }
 
-function approvalDrift(definition: ToolDefinition, request: CallRequest): string | undefined {
+function approvalDrift(definition: ToolDefinition, request: DefinitionRequest): string | undefined {
   const policy = definition.needsApproval as { reason?: unknown } | undefined;
   if (request.approval !== "none" || policy === undefined || policy === null) return undefined;
   const reason = typeof policy.reason === "string" ? ` ("${policy.reason}")` : "";

@@ -4,9 +4,10 @@
  * replacement").
  *
  * Every message is one JSON envelope, sent as an inline frame or as a file (see `./bridge.ts`).
- * Ids are unique per bridge and per direction. This module imports nothing, so the
+ * Ids are unique per bridge and per direction. This module imports types only, so the
  * sandbox child can bundle it.
  */
+import type { CopyIdentity } from "../artifact/copy-identity.js";
 import type { Json } from "./json-copy.js";
 
 /** What the child needs to run one tool call. Host → child. */
@@ -19,6 +20,11 @@ export interface CallRequest {
   readonly toolName: string;
   /** Absolute path of the verified bundle copy to import. */
   readonly bundlePath: string;
+  /**
+   * The file the host hashed at `bundlePath` (`../artifact/copy-identity.ts`): the child imports
+   * the copy only when the file it finds there has this identity (security trial 128, HIGH 3).
+   */
+  readonly bundleIdentity: CopyIdentity;
   /** Named export to call with `factoryConfig`; absent means the default export is the tool. */
   readonly factory?: string;
   /** The tool's effective config (`{ ...descriptor.config, ...capabilityConfig }`). */
@@ -42,7 +48,7 @@ export interface CallRequest {
  * first call that needs them, under a number later calls name ({@link CallMessage}; issue 14
  * item 2: about 300 bytes of JSON less to write, read and parse per call).
  */
-export type CallSetup = Pick<CallRequest, "runId" | "toolName" | "bundlePath" | "factory" | "factoryConfig" | "ctxConfig" | "workspace">;
+export type CallSetup = Pick<CallRequest, "runId" | "toolName" | "bundlePath" | "bundleIdentity" | "factory" | "factoryConfig" | "ctxConfig" | "workspace">;
 
 /**
  * How many {@link CallSetup}s each side keeps. Both sides add a setup when it is sent and drop
@@ -88,6 +94,12 @@ export type CallResponse =
       readonly output?: Json;
       /** The size of a result refused over `maxResultBytes`: the host words the refusal for the call's surface. */
       readonly resultBytes?: number;
+      /**
+       * True when the child did not import the bundle because the file it found at `bundlePath`
+       * is not the one the host hashed (`CallRequest.bundleIdentity`): the host refuses the call
+       * with AL8012 and ends the process (security trial 128, HIGH 3).
+       */
+      readonly copyChanged?: true;
     };
 
 /**

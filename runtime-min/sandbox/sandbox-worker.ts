@@ -114,6 +114,7 @@ function setupOf(request: Omit<CallRequest, "kind" | "id">): CallSetup {
     runId: request.runId,
     toolName: request.toolName,
     bundlePath: request.bundlePath,
+    bundleIdentity: request.bundleIdentity,
     ...(request.factory === undefined ? {} : { factory: request.factory }),
     factoryConfig: request.factoryConfig,
     ctxConfig: request.ctxConfig,
@@ -133,6 +134,7 @@ function sameSetup(sent: CallSetup, request: Omit<CallRequest, "kind" | "id">): 
     sent.ctxConfig === request.ctxConfig &&
     sent.runId === request.runId &&
     sent.bundlePath === request.bundlePath &&
+    sent.bundleIdentity === request.bundleIdentity &&
     sent.factory === request.factory &&
     sent.workspace === request.workspace
   );
@@ -413,6 +415,7 @@ export class SandboxWorker {
           ...(message.output !== undefined ? { output: message.output } : {}),
           // The child is not trusted: a size that is no count of bytes is dropped (then its words stand).
           ...(Number.isSafeInteger(message.resultBytes) && message.resultBytes! > 0 ? { resultBytes: message.resultBytes! } : {}),
+          ...(message.copyChanged === true ? { copyChanged: true } : {}),
         });
       }
     } else if (message.kind === "ctx") {

@@ -12,6 +12,7 @@ import type { Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openRuntime, type Runtime } from "../../runtime-min/index.js";
 import { rememberSandboxStart, SANDBOX_START_FILE, startSandboxEarly, type EarlySandboxStart, type SandboxStartEntry } from "../../runtime-min/execution/early-start.js";
+import { verifiedCopyName } from "../../runtime-min/artifact/verified-copy.js";
 import { prepareChildSource } from "../../runtime-min/sandbox/child-script.js";
 import { probeProcessIsolation, setSandboxLaunchTools } from "../../runtime-min/sandbox/process-isolation.js";
 import { seedTools } from "../helpers/support-agent.js";
@@ -306,8 +307,10 @@ describe("a process nobody adopts", () => {
     agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
     await callEcho(agent.root, "run-a");
     // A bundle that leaves a mark in the workspace when imported, remembered as the tool's.
-    const marking = path.join(agent.root, ".assemblyline/bundles", `${"d".repeat(64)}.mjs`);
-    fs.writeFileSync(marking, 'import * as fs from "node:fs"; fs.writeFileSync("imported", "yes"); export default {};\n');
+    // Named as a verified copy (the SHA-256 of its bytes), or the early start would spawn nothing for it.
+    const markingText = 'import * as fs from "node:fs"; fs.writeFileSync("imported", "yes"); export default {};\n';
+    const marking = path.join(agent.root, ".assemblyline/bundles", verifiedCopyName(Buffer.from(markingText)));
+    fs.writeFileSync(marking, markingText);
     fs.writeFileSync(startsFile(agent.root), JSON.stringify({ version: 1, starts: { ".\u0000echo": { ...remembered(agent.root)[".\u0000echo"], bundlePath: marking } } }));
     early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
     const runDir = path.join(agent.root, ".assemblyline/runs", early.runId);

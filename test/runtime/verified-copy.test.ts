@@ -1,0 +1,164 @@
+/**
+ * What a verified copy is (`runtime-min/artifact/verified-copy.ts`) and who checks it: the cache
+ * keeps only intact copies (`materializeBundle`), the early start spawns nothing for another file,
+ * and the sandbox process imports nothing but the very file the runtime hashed
+ * (`runtime-min/artifact/copy-identity.ts`), also when its mount namespace holds an older file
+ * than the one the runtime verified (security trial 128, HIGH 3).
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openRuntime, type Runtime } from "../../runtime-min/index.js";
+import { materializeBundle } from "../../runtime-min/artifact/bundle-cache.js";
+import { hasIdentity } from "../../runtime-min/artifact/copy-identity.js";
+import { checkIntactCopy, readIntactCopy, verifiedCopyName } from "../../runtime-min/artifact/verified-copy.js";
+import { SANDBOX_START_FILE, startSandboxEarly, type EarlySandboxStart, type SandboxStartEntry } from "../../runtime-min/execution/early-start.js";
+import { prepareChildSource } from "../../runtime-min/sandbox/child-script.js";
+import { probeProcessIsolation, setSandboxLaunchTools } from "../../runtime-min/sandbox/process-isolation.js";
+import { seedTools } from "../helpers/support-agent.js";
+import { tempDir } from "../helpers/temp-tree.js";
+import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+
+const MARKER = "TAMPERED-COPY-RAN";
+
+beforeAll(async () => {
+  await prepareChildSource();
+  setSandboxLaunchTools((await probeProcessIsolation()).tools);
+}, 60_000);
+afterAll(() => setSandboxLaunchTools(undefined));
+
+let agent: AgentFixture | undefined;
+let runtime: Runtime | undefined;
+let early: EarlySandboxStart | undefined;
+afterEach(async () => {
+  await runtime?.close();
+  runtime = undefined;
+  early?.discard();
+  early = undefined;
+  agent?.cleanup();
+  agent = undefined;
+});
+
+/** A copy of `text` in a fresh `bundles/` folder, named as the runtime names it. */
+function copyOf(text: string): string {
+  const dir = path.join(tempDir("al-copy-"), "bundles");
+  fs.mkdirSync(dir);
+  const file = path.join(dir, verifiedCopyName(Buffer.from(text)));
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+describe("readIntactCopy", () => {
+  it("returns the bytes of a regular file that hashes to its name, and nothing for anything else", () => {
+    const file = copyOf("export default 1;\n");
+    expect(readIntactCopy(file)?.toString()).toBe("export default 1;\n");
+    const named = path.join(path.dirname(file), `${createHash("sha256").update("x").digest("hex")}.mjs`);
+    fs.writeFileSync(named, "export default 2;\n");
+    expect(readIntactCopy(named)).toBeUndefined();
+    const link = path.join(path.dirname(file), verifiedCopyName(Buffer.from("export default 1;\n")).replace(/^./, (c) => (c === "0" ? "1" : "0")));
+    fs.symlinkSync(file, link);
+    expect(readIntactCopy(link)).toBeUndefined();
+    // A link under the very name its target hashes to is no copy either.
+    const target = path.join(tempDir("al-elsewhere-"), "target.mjs");
+    fs.renameSync(file, target);
+    fs.symlinkSync(target, file);
+    expect(readIntactCopy(file)).toBeUndefined();
+    fs.rmSync(file);
+    expect(readIntactCopy(file)).toBeUndefined();
+    fs.mkdirSync(file);
+    expect(readIntactCopy(file)).toBeUndefined();
+    const unnamed = path.join(path.dirname(file), "bundle.mjs");
+    fs.writeFileSync(unnamed, "export default 1;\n");
+    expect(readIntactCopy(unnamed)).toBeUndefined();
+  });
+});
+
+describe("hasIdentity", () => {
+  it("holds for the very file checked, unchanged, and for nothing else: not one written since, swapped in, or a link to it", () => {
+    const file = copyOf("export default 1;\n");
+    const checked = checkIntactCopy(file)!;
+    expect(checked.bytes.toString()).toBe("export default 1;\n");
+    expect(hasIdentity(file, checked.identity)).toBe(true);
+    fs.chmodSync(file, 0o644);
+    fs.writeFileSync(file, "export default 1;\n");
+    expect(hasIdentity(file, checked.identity)).toBe(false);
+    const again = checkIntactCopy(file)!;
+    expect(hasIdentity(file, again.identity)).toBe(true);
+    fs.copyFileSync(file, `${file}.new`);
+    fs.renameSync(`${file}.new`, file);
+    expect(hasIdentity(file, again.identity)).toBe(false);
+    const now = checkIntactCopy(file)!;
+    const link = path.join(tempDir("al-link-"), "link.mjs");
+    fs.symlinkSync(file, link);
+    expect(hasIdentity(link, now.identity)).toBe(false);
+    expect(hasIdentity(path.join(path.dirname(file), "missing.mjs"), now.identity)).toBe(false);
+  });
+});
+
+describe("materializeBundle", () => {
+  it("keeps an intact copy, and replaces anything else under its name without writing through a link, saying what it replaced", () => {
+    const stateDir = tempDir("al-state-");
+    const bytes = Buffer.from("export default 1;\n");
+    const { path: file, replaced } = materializeBundle(stateDir, bytes);
+    expect(replaced).toBeUndefined();
+    const before = fs.statSync(file).ino;
+    expect(materializeBundle(stateDir, bytes)).toEqual({ path: file });
+    expect(fs.statSync(file).ino).toBe(before);
+    const elsewhere = path.join(tempDir("al-elsewhere-"), "other.mjs");
+    fs.writeFileSync(elsewhere, bytes);
+    fs.rmSync(file);
+    fs.symlinkSync(elsewhere, file);
+    expect(materializeBundle(stateDir, bytes)).toEqual({ path: file, replaced: "a symbolic link" });
+    expect(fs.lstatSync(file).isFile()).toBe(true);
+    fs.chmodSync(file, 0o644);
+    fs.writeFileSync(file, `throw new Error("${MARKER}");\n`);
+    expect(materializeBundle(stateDir, bytes)).toEqual({ path: file, replaced: "edited" });
+    expect(fs.readFileSync(file)).toEqual(bytes);
+    expect(fs.readFileSync(elsewhere)).toEqual(bytes);
+    // A deleted copy is written without a word: the folder is safe to delete.
+    fs.rmSync(file);
+    expect(materializeBundle(stateDir, bytes)).toEqual({ path: file });
+  });
+});
+
+describe("a copy changed after the early start spawned its process", () => {
+  it("is never imported: the call is refused with AL8012 where the process kept the changed file, else it runs the verified bytes", async () => {
+    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const first = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: "run-a" } });
+    expect(await first.call({ tool: "echo", input: { message: "hi" }, runId: "run-a" })).toMatchObject({ status: "ok" });
+    await first.close();
+    const entry = (JSON.parse(fs.readFileSync(path.join(agent.root, SANDBOX_START_FILE), "utf8")) as { starts: Record<string, SandboxStartEntry> }).starts[".\u0000echo"]!;
+    const copy = entry.bundlePath;
+    // The copy is intact: the early process starts, and its mount namespace binds the copy's file
+    // (the agent lies under the OS temp folder, which the link guard hides and puts the copy back in).
+    early = startSandboxEarly({ root: agent.root, tool: "echo" });
+    expect(early).toBeDefined();
+    const doorbell = (early as unknown as { spawned: { child: { stdio: { once(event: string, listener: () => void): void }[] } } }).spawned.child.stdio[3]!;
+    await new Promise<void>((resolve) => doorbell.once("readable", () => resolve()));
+    // Now that very file is edited in place; the runtime then writes the verified bytes under the
+    // copy's name anew (a new file) and checks those, while the early process still holds the edited one.
+    const edited = `throw new Error(${JSON.stringify(MARKER)});\n${fs.readFileSync(copy, "utf8")}`;
+    fs.chmodSync(copy, 0o644);
+    fs.writeFileSync(copy, edited);
+    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: early!.runId }, earlyStart: early! });
+    expect(fs.readFileSync(copy, "utf8")).not.toContain(MARKER);
+    // The runtime says it wrote the copy anew (AL8069).
+    expect(runtime.warnings.filter((warning) => warning.code === "AL8069")).toEqual([expect.objectContaining({ severity: "warning", message: expect.stringContaining("of tool 'echo' was edited") })]);
+    let outcome: unknown;
+    try {
+      outcome = await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early!.runId });
+    } catch (error) {
+      outcome = error;
+    }
+    expect(JSON.stringify(outcome) + String(outcome)).not.toContain(MARKER);
+    if (outcome instanceof Error) {
+      expect(outcome).toMatchObject({ name: "RuntimeError", code: "AL8012" });
+      // The process that held the edited file is not used again: the next call spawns a fresh one and runs the verified bytes.
+      const again = await runtime.call({ tool: "echo", input: { message: "again" }, runId: early!.runId });
+      expect(again, JSON.stringify(again)).toMatchObject({ status: "ok", output: { message: "again" } });
+    } else {
+      expect(outcome).toMatchObject({ status: "ok", output: { message: "hi" } });
+    }
+  }, 60_000);
+});
