@@ -35,7 +35,7 @@ export const CALL_VALUE_OPTIONS: readonly string[] = [
   "--format",
 ];
 /** The options of `call` that take none. */
-export const CALL_FLAG_OPTIONS: readonly string[] = ["--no-project-config"];
+export const CALL_FLAG_OPTIONS: readonly string[] = ["--no-project-config", "--locked"];
 
 /** What an early start needs of a `call` command line. */
 export interface CallWords {
