@@ -19,7 +19,8 @@
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import type { OnLoadResult, PartialMessage, Plugin, PluginBuild } from "esbuild";
-import { ABSOLUTE_IMPORT, createImportConfinement, type ConfinementRefusal, type ImportConfinement } from "./import-confinement.js";
+import { ABSOLUTE_IMPORT, createImportConfinement, packageImportFilter, type ConfinementRefusal, type ImportConfinement } from "./import-confinement.js";
+import { AUTHORING_CORE_SPECIFIER } from "./authoring-core.js";
 import { ASSET_FILE_FILTER, assetBytes, assetKindOf, dataUrlMimeTypeOf, toDataUrl, type ImportForm } from "./asset-rules.js";
 
 /** Virtual namespace of files imported `with { type: "text" }` (paths relative to the agent root). */
@@ -50,6 +51,7 @@ export function createAssemblyLinePlugin(options: AssemblyLinePluginOptions): Pl
     setup(build) {
       const confinement = createImportConfinement(options.root);
       registerAbsoluteRefusal(build, confinement, options.allowedAbsolute ?? new Set());
+      registerPackageCheck(build, confinement);
       registerResolver(build, options.root, confinement);
       registerAttributeLoaders(build, options.root);
       build.onLoad({ filter: ASSET_FILE_FILTER, namespace: "file" }, async (args) => {
@@ -75,6 +77,23 @@ function registerAbsoluteRefusal(build: PluginBuild, confinement: ImportConfinem
     // The definitions themselves are entry points named by absolute path (their place is AL7007's).
     if (args.kind === "entry-point" || allowedAbsolute.has(args.path) || args.pluginData === NESTED_RESOLVE) return undefined;
     return refused(confinement.refuseAbsolute(args.path, args.importer));
+  });
+}
+
+/**
+ * Imports of packages by name, but the authoring API's (which `alias` resolves, in every
+ * definition: no callback for it): resolved once more, they are refused (AL7011) when the file is
+ * neither inside the project nor under a `node_modules/` folder — a link npm made for a hostile
+ * package's `file:` dependency leads anywhere (`./import-confinement.ts`, `checkPackage`).
+ * Node's built-ins and what esbuild leaves external are not files: left as they are.
+ */
+function registerPackageCheck(build: PluginBuild, confinement: ImportConfinement): void {
+  build.onResolve({ filter: packageImportFilter(AUTHORING_CORE_SPECIFIER) }, async (args) => {
+    if (args.pluginData === NESTED_RESOLVE || args.kind === "entry-point" || args.namespace !== "file" || args.path.startsWith("node:")) return undefined;
+    const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, namespace: args.namespace, resolveDir: args.resolveDir, with: args.with, pluginData: NESTED_RESOLVE });
+    if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== "file") return undefined;
+    const refusal = confinement.checkPackage(args.path, args.importer, resolved.path);
+    return refusal === undefined ? undefined : refused(refusal);
   });
 }
 

@@ -14,8 +14,11 @@
  *    npm linked: a real path outside every `node_modules/`) must stay inside the project: the
  *    Git work tree holding the agent root (the nearest folder above it with `.git`), else the
  *    agent root — a repository's `shared/format.ts` is the agent's own (docs/monorepo.md);
- *  - an import of a package by name, and a package's `#imports`, resolve through Node's rules
- *    and are not limited here (a package's dependencies are what its lockfile installs).
+ *  - an import of a package by name resolves through Node's rules, and the file it resolves to
+ *    must be inside the project or under a `node_modules/` folder, by real path: npm makes a link
+ *    for a `file:` dependency (`"dependencies": { "host": "file:/" }` in a hostile package), and
+ *    `host/etc/shadow` would lead anywhere; a package's `#imports` are not limited here (esbuild
+ *    refuses a target that is not `./…` inside the package).
  * A symbolic link inside a plugin that leads out of it is refused before packaging (AL6102,
  * `compiler/plugin/`), so the check is on the path as written, without a `realpath` per import.
  * Reported as AL7011 (`./esbuild-messages.ts`).
@@ -45,6 +48,14 @@ export interface ImportConfinement {
   checkRelative(specifier: string, importer: string, resolveDir: string): ConfinementRefusal | undefined;
   /** The refusal of an import written as an absolute path or URL (always refused). */
   refuseAbsolute(specifier: string, importer: string): ConfinementRefusal;
+  /**
+   * The refusal of the import of a package by name (`specifier`, written in `importer`) that
+   * esbuild resolved to `resolved` (a real path) when that file is neither inside the project
+   * nor under a `node_modules/` folder: a link npm made for a `file:` dependency
+   * (`"dependencies": { "host": "file:/" }` in a hostile package's package.json) leads anywhere,
+   * and `host/etc/shadow` would be bundled. `undefined` when it is allowed.
+   */
+  checkPackage(specifier: string, importer: string, resolved: string): ConfinementRefusal | undefined;
 }
 
 /**
@@ -78,7 +89,30 @@ export function createImportConfinement(root: string): ImportConfinement {
     refuseAbsolute(specifier, importer) {
       return { kind: "import-leaves-package", specifier, inside: ownerOf(importer).words };
     },
+    checkPackage(specifier, importer, resolved) {
+      if (isInside(project, resolved) || installedPackageOf(resolved) !== undefined) return undefined;
+      return { kind: "import-leaves-package", specifier, inside: `${ownerOf(importer).words} and every node_modules/ folder (it resolves to ${resolved}, through a link)` };
+    },
   };
+}
+
+/**
+ * An esbuild `filter` (Go's RE2, which has no look-ahead) matching an import of a package by
+ * name — anything not starting with `.`, `/`, `#` or `\\` — other than exactly `except` (the
+ * authoring API, which every definition imports and `alias` resolves: no callback for it). For
+ * `except` = `c0 c1 … cn`, "not exactly" is spelt out character by character: the name ends
+ * early, differs at some character, or goes on after it.
+ */
+export function packageImportFilter(except: string): RegExp {
+  const escape = (character: string): string => (/[A-Za-z0-9]/.test(character) ? character : `\\${character}`);
+  let rest = ".+";
+  for (let index = except.length - 1; index >= 1; index--) {
+    const character = escape(except[index]!);
+    rest = `(?:$|[^${character}].*|${character}${rest})`;
+  }
+  const first = except[0]!;
+  // A name that does not start like `except`, or one that does and is not it.
+  return new RegExp(`^(?:[^./#\\\\${escape(first)}].*|${escape(first)}${rest})$`);
 }
 
 /** The nearest folder at or above `folder` holding `.git` (a Git work tree's top: a folder, or a file for a linked work tree). */

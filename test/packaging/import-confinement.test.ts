@@ -81,6 +81,24 @@ describe("imports that leave the package or the project are refused (AL7011)", (
     expect(result.diagnostics).toEqual([expect.objectContaining({ code: "AL7011", message: expect.stringContaining('leads outside the installed package "node_modules/leaky"') })]);
   });
 
+  test("a package reached by name through a link out of the project and every node_modules/ (a hostile package's file: dependency) is refused", async () => {
+    const parent = tempDir();
+    const root = path.join(parent, "agent");
+    writeFiles(parent, { "host/secret.txt": "TOP-SECRET\n" });
+    writeFiles(root, {
+      "plugins/evil/ai.assemblyline/linked.ts": defineTool('// @ts-ignore\nimport secret from "hostroot/secret.txt" with { type: "text" };\nconsole.log(secret);'),
+      "plugins/evil/ai.assemblyline/fine.ts": defineTool('import { pad } from "padder";\nconsole.log(pad);'),
+      "node_modules/padder/package.json": JSON.stringify({ name: "padder", version: "1.0.0", type: "module", main: "index.js" }),
+      "node_modules/padder/index.js": "export const pad = 1;\n",
+    });
+    // What npm makes for `"dependencies": { "hostroot": "file:<folder>" }` of an installed package.
+    fs.symlinkSync(path.join(parent, "host"), path.join(root, "node_modules", "hostroot"));
+    const refused = await bundleTools({ root, tools: [tool(root, "evil", "linked", "ai.assemblyline/linked.ts")] });
+    expect(refused.bundles.size).toBe(0);
+    expect(refused.diagnostics).toEqual([expect.objectContaining({ code: "AL7011", line: 3, message: expect.stringContaining(`The import 'hostroot/secret.txt' leads outside the agent root and every node_modules/ folder (it resolves to ${path.join(parent, "host", "secret.txt")}, through a link)`) })]);
+    expect(onlyBundle(await bundleTools({ root, tools: [tool(root, "evil", "fine", "ai.assemblyline/fine.ts")] }))).toContain("pad = 1");
+  });
+
   test("the agent's own code may import its neighbours, another folder of the agent, an installed package (with its own relative imports) and, in a Git work tree, the repository's shared module", async () => {
     const repo = tempDir();
     const root = path.join(repo, "agents", "support");
