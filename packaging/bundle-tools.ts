@@ -11,6 +11,7 @@
  * and the authoring API is named by its specifier, not by the path to this toolchain
  * (`createCorePathRewriter`).
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import * as esbuild from "esbuild";
 import { DEFAULT_ARTIFACT_DIR } from "../contract/manifest.js";
@@ -19,6 +20,7 @@ import { createDiagnostic, sortDiagnostics, type Diagnostic } from "../diagnosti
 import { esbuildLoaders } from "./asset-rules.js";
 import { AUTHORING_CORE_SPECIFIER, createCorePathRewriter, locateAuthoringCore, type AuthoringCoreModule } from "./authoring-core.js";
 import { BYTES_NAMESPACE, TEXT_NAMESPACE, createAssemblyLinePlugin, toPosixRelative } from "./esbuild-plugin.js";
+import { inputsOutsideProject } from "./import-confinement.js";
 import { diagnosticFromEsbuildError, diagnosticFromEsbuildWarning, type MessageContext } from "./esbuild-messages.js";
 import { withServiceMemoryLimit } from "./esbuild-service.js";
 import { bundleIntegrity } from "./integrity.js";
@@ -197,12 +199,15 @@ export async function bundleTools(input: PackagingInput, options: BundleToolsOpt
       const batch = toBuild.slice(index * size, (index + 1) * size);
       try {
         const settings = buildOptions(input.root, outdir, batch, core);
-        const withMetafile = record || cache ? { ...settings, metafile: true } : settings;
+        // Always a metafile: the files read are checked against the project (AL7011, `inputsOutsideProject`).
+        const withMetafile = { ...settings, metafile: true };
         built.push({ batch, result: await (options.build ? options.build(withMetafile, { index, count }) : withServiceMemoryLimit(() => esbuild.build(withMetafile))) });
       } catch (error) {
         failures.push(...failureDiagnostics(error, context));
       }
     }
+    // A file read through a link out of the project and every node_modules/ folder: no bundle is kept.
+    for (const { result } of built) failures.push(...outsideInputs(input.root, result.metafile, core));
     if (failures.length > 0) {
       diagnostics.push(...failures, ...built.flatMap(({ result }) => result.warnings.map((warning) => diagnosticFromEsbuildWarning(warning, context))));
       diagnostics.push(...reusedWarnings.map((warning) => diagnosticFromEsbuildWarning(warning, context)));
@@ -351,4 +356,29 @@ function rootLocation(root: string): { file: string; line: number; column: numbe
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * AL7011 for each file a build read outside the project and every `node_modules/` folder
+ * (`inputsOutsideProject`, `./import-confinement.ts`): placed on the module importing it, at the
+ * line of the import as written when it is found there, else at its first line.
+ */
+function outsideInputs(root: string, metafile: esbuild.Metafile | undefined, core: AuthoringCoreModule): Diagnostic[] {
+  if (metafile === undefined) return [];
+  // The authoring API's module (self-contained: it imports nothing) lies beside the toolchain.
+  return inputsOutsideProject(root, metafile.inputs, [path.dirname(core.file)]).map(({ file, importer, original }) => {
+    const at = importer ?? file;
+    let line = 1;
+    let column = 1;
+    if (importer !== undefined && original !== undefined) {
+      try {
+        const lines = fs.readFileSync(importer, "utf8").split("\n");
+        const index = lines.findIndex((text) => text.includes(JSON.stringify(original).slice(1, -1)));
+        if (index >= 0) [line, column] = [index + 1, lines[index]!.indexOf(JSON.stringify(original).slice(1, -1)) + 1];
+      } catch {
+        // The importer is not readable any more: its first line.
+      }
+    }
+    return createDiagnostic(Diagnostics.ImportLeavesPackage, { file: at, line, column }, [original ?? path.relative(root, file), `the project and every node_modules/ folder (it reads ${file}, through a link)`]);
+  });
 }

@@ -73,6 +73,10 @@ function refused(refusal: ConfinementRefusal): { errors: PartialMessage[] } {
  * reads anything: one callback per such import, none for the others.
  */
 function registerAbsoluteRefusal(build: PluginBuild, confinement: ImportConfinement, allowedAbsolute: ReadonlySet<string>): void {
+  // `.cache/x`: a name no npm package has (a leading `.`), which Node would look up in node_modules/.
+  build.onResolve({ filter: /^\.(?:[^./\\]|\.[^/\\])/ }, (args) =>
+    args.pluginData === NESTED_RESOLVE ? undefined : refused({ kind: "import-leaves-package", specifier: args.path, inside: "the packages a tool may import (no package name starts with '.')" }),
+  );
   build.onResolve({ filter: ABSOLUTE_IMPORT }, (args) => {
     // The definitions themselves are entry points named by absolute path (their place is AL7007's).
     if (args.kind === "entry-point" || allowedAbsolute.has(args.path) || args.pluginData === NESTED_RESOLVE) return undefined;
@@ -154,7 +158,14 @@ async function loadAsset(file: string, root: string): Promise<OnLoadResult> {
  */
 async function readAsset(file: string, shown: string, form: ImportForm): Promise<Uint8Array | { errors: { text: string }[] }> {
   try {
-    return assetBytes(await fs.readFile(file), form);
+    // Only a regular file: a device (`/dev/zero` behind a link) or a FIFO never ends (security re-check 132).
+    const handle = await fs.open(file, "r");
+    try {
+      if (!(await handle.stat()).isFile()) return { errors: [{ text: `Could not read "${shown}" (not a regular file)` }] };
+      return assetBytes(await handle.readFile(), form);
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unknown error";
     return { errors: [{ text: `Could not read "${shown}" (${code})` }] };

@@ -19,9 +19,12 @@
  *    for a `file:` dependency (`"dependencies": { "host": "file:/" }` in a hostile package), and
  *    `host/etc/shadow` would lead anywhere; a package's `#imports` are not limited here (esbuild
  *    refuses a target that is not `./…` inside the package).
+ *  - a package import whose path has a `.` or `..` segment, or whose name starts with `.`;
+ *  - after the build, any file it read (by real path, from the metafile) outside the project
+ *    and every `node_modules/` folder ({@link inputsOutsideProject}): a link in the agent's own
+ *    folders passes the checks on paths as written, and is caught there.
  * A symbolic link inside a plugin that leads out of it is refused before packaging (AL6102,
- * `compiler/plugin/`), so the check is on the path as written, without a `realpath` per import.
- * Reported as AL7011 (`./esbuild-messages.ts`).
+ * `compiler/plugin/`). Reported as AL7011 (`./esbuild-messages.ts`, `./bundle-tools.ts`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -90,10 +93,42 @@ export function createImportConfinement(root: string): ImportConfinement {
       return { kind: "import-leaves-package", specifier, inside: ownerOf(importer).words };
     },
     checkPackage(specifier, importer, resolved) {
+      // `evilpkg/../../.env`: a package's subpath that climbs out of it (security re-check 132).
+      if (specifier.split(/[/\\]/).some((segment) => segment === "." || segment === "..")) {
+        return { kind: "import-leaves-package", specifier, inside: "the package it names (a package import's path has no '.' or '..' segment)" };
+      }
       if (isInside(project, resolved) || installedPackageOf(resolved) !== undefined) return undefined;
       return { kind: "import-leaves-package", specifier, inside: `${ownerOf(importer).words} and every node_modules/ folder (it resolves to ${resolved}, through a link)` };
     },
   };
+}
+
+/**
+ * The files of a build (`metafile.inputs` keys: paths relative to the agent root `root`, the real
+ * paths esbuild read) that are neither inside the project nor under a `node_modules/` folder nor
+ * inside one of `allowed` (the authoring API's package): a symbolic link in the agent's own
+ * folders to `/proc/self/environ` or `/etc/shadow` passes the checks on the paths as written
+ * (security re-check 132), and is caught here, after the build and before any bundle is kept.
+ * Each refused file comes with a module that imports it and the import as written, when the
+ * metafile says so. Files outside esbuild's `file` namespace (`ns:path` keys) are not files.
+ */
+export function inputsOutsideProject(root: string, inputs: Readonly<Record<string, { readonly imports: readonly { readonly path: string; readonly original?: string }[] }>>, allowed: readonly string[]): { file: string; importer?: string; original?: string }[] {
+  const agent = realOrSelf(root);
+  const project = gitWorkTreeOf(agent) ?? agent;
+  const outside: { file: string; importer?: string; original?: string }[] = [];
+  const refused = new Set<string>();
+  for (const key of Object.keys(inputs)) {
+    if (/^[a-z-]+:/.test(key)) continue;
+    const file = path.resolve(root, key);
+    if (isInside(project, file) || installedPackageOf(file) !== undefined || allowed.some((folder) => isInside(folder, file))) continue;
+    refused.add(key);
+  }
+  for (const key of refused) {
+    const importer = Object.entries(inputs).find(([, input]) => input.imports.some((imported) => imported.path === key));
+    const original = importer?.[1].imports.find((imported) => imported.path === key)?.original;
+    outside.push({ file: path.resolve(root, key), ...(importer ? { importer: path.resolve(root, importer[0]) } : {}), ...(original !== undefined ? { original } : {}) });
+  }
+  return outside;
 }
 
 /**

@@ -99,6 +99,38 @@ describe("imports that leave the package or the project are refused (AL7011)", (
     expect(onlyBundle(await bundleTools({ root, tools: [tool(root, "evil", "fine", "ai.assemblyline/fine.ts")] }))).toContain("pad = 1");
   });
 
+  test("security re-check 132: a package path climbing out of it, a name starting with '.', and a link in the agent's own folders to a host file or /dev/zero", async () => {
+    const parent = tempDir();
+    const root = path.join(parent, "agent");
+    writeFiles(parent, { "host-secret.txt": "TOP-SECRET\n" });
+    writeFiles(root, {
+      ".env": "API_KEY=HOSTILE-MARKER\n",
+      "node_modules/evilpkg/package.json": JSON.stringify({ name: "evilpkg", version: "1.0.0" }),
+      "node_modules/evilpkg/index.js": "export default 1;\n",
+      "node_modules/.cache/x.txt": "cached\n",
+      "plugins/evil/ai.assemblyline/dotenv.ts": defineTool('// @ts-ignore\nimport env from "evilpkg/../../.env" with { type: "text" };\nconsole.log(env);'),
+      "plugins/evil/ai.assemblyline/cache.ts": defineTool('// @ts-ignore\nimport cached from ".cache/x.txt";\nconsole.log(cached);'),
+      "plugins/evil/ai.assemblyline/linked.ts": defineTool('// @ts-ignore\nimport secret from "../../../shared/secret.txt";\nconsole.log(secret);'),
+      "plugins/evil/ai.assemblyline/zero.ts": defineTool('// @ts-ignore\nimport zero from "../../../shared/zero.txt" with { type: "text" };\nconsole.log(zero);'),
+    });
+    fs.mkdirSync(path.join(root, "shared"));
+    fs.symlinkSync(path.join(parent, "host-secret.txt"), path.join(root, "shared", "secret.txt"));
+    fs.symlinkSync("/dev/zero", path.join(root, "shared", "zero.txt"));
+    const codes = async (name: string) => {
+      const result = await bundleTools({ root, tools: [tool(root, "evil", name, `ai.assemblyline/${name}.ts`)] });
+      expect(result.bundles.size, name).toBe(0);
+      return result.diagnostics.map((d) => [d.code, path.basename(d.file), d.line]);
+    };
+    expect(await codes("dotenv")).toEqual([["AL7011", "dotenv.ts", 3]]);
+    expect(await codes("cache")).toEqual([["AL7011", "cache.ts", 3]]);
+    // Read through the link, then refused before any bundle is kept: placed on the import.
+    expect(await codes("linked")).toEqual([["AL7011", "linked.ts", 3]]);
+    // A device is never read as an asset (it never ends): the build returns, refused.
+    const zero = await bundleTools({ root, tools: [tool(root, "evil", "zero", "ai.assemblyline/zero.ts")] });
+    expect(zero.bundles.size).toBe(0);
+    expect(zero.diagnostics.map((d) => d.message).join("\n")).toMatch(/Could not read ".*dev\/zero" \(not a regular file\)/);
+  });
+
   test("the agent's own code may import its neighbours, another folder of the agent, an installed package (with its own relative imports) and, in a Git work tree, the repository's shared module", async () => {
     const repo = tempDir();
     const root = path.join(repo, "agents", "support");
