@@ -379,6 +379,6 @@ function outsideInputs(root: string, metafile: esbuild.Metafile | undefined, cor
         // The importer is not readable any more: its first line.
       }
     }
-    return createDiagnostic(Diagnostics.ImportLeavesPackage, { file: at, line, column }, [original ?? path.relative(root, file), `the project and every node_modules/ folder (it reads ${file}, through a link)`]);
+    return createDiagnostic(Diagnostics.ImportLeavesPackage, { file: at, line, column }, [original ?? path.relative(root, file), `the project and every node_modules/ folder (the build read ${file})`]);
   });
 }

@@ -90,7 +90,8 @@ export function createImportConfinement(root: string): ImportConfinement {
       return isInside(owner.folder, target) ? undefined : { kind: "import-leaves-package", specifier, inside: owner.words };
     },
     refuseAbsolute(specifier, importer) {
-      return { kind: "import-leaves-package", specifier, inside: ownerOf(importer).words };
+      // Refused wherever it leads, even inside: the words say so (security re-check 132).
+      return { kind: "import-leaves-package", specifier, inside: `${ownerOf(importer).words} (an absolute path or file: URL is never bundled, wherever it leads)` };
     },
     checkPackage(specifier, importer, resolved) {
       // `evilpkg/../../.env`: a package's subpath that climbs out of it (security re-check 132).
@@ -98,7 +99,7 @@ export function createImportConfinement(root: string): ImportConfinement {
         return { kind: "import-leaves-package", specifier, inside: "the package it names (a package import's path has no '.' or '..' segment)" };
       }
       if (isInside(project, resolved) || installedPackageOf(resolved) !== undefined) return undefined;
-      return { kind: "import-leaves-package", specifier, inside: `${ownerOf(importer).words} and every node_modules/ folder (it resolves to ${resolved}, through a link)` };
+      return { kind: "import-leaves-package", specifier, inside: `${ownerOf(importer).words} and every node_modules/ folder (it resolves to ${resolved})` };
     },
   };
 }

@@ -47,7 +47,7 @@ describe("imports that leave the package or the project are refused (AL7011)", (
     for (const name of Object.keys(definitions)) expect(byFile.get(name), name).toMatchObject({ code: "AL7011", severity: "error", line: 3 });
     expect(result.diagnostics).toHaveLength(Object.keys(definitions).length);
     expect(byFile.get("environ")).toMatchObject({
-      message: "The import '/proc/self/environ' leads outside the agent root: a tool's bundle may hold only files of its own package or project",
+      message: "The import '/proc/self/environ' leads outside the agent root (an absolute path or file: URL is never bundled, wherever it leads): a tool's bundle may hold only files of its own package or project",
       hint: expect.stringContaining("by a relative path"),
     });
   });
@@ -95,7 +95,7 @@ describe("imports that leave the package or the project are refused (AL7011)", (
     fs.symlinkSync(path.join(parent, "host"), path.join(root, "node_modules", "hostroot"));
     const refused = await bundleTools({ root, tools: [tool(root, "evil", "linked", "ai.assemblyline/linked.ts")] });
     expect(refused.bundles.size).toBe(0);
-    expect(refused.diagnostics).toEqual([expect.objectContaining({ code: "AL7011", line: 3, message: expect.stringContaining(`The import 'hostroot/secret.txt' leads outside the agent root and every node_modules/ folder (it resolves to ${path.join(parent, "host", "secret.txt")}, through a link)`) })]);
+    expect(refused.diagnostics).toEqual([expect.objectContaining({ code: "AL7011", line: 3, message: expect.stringContaining(`The import 'hostroot/secret.txt' leads outside the agent root and every node_modules/ folder (it resolves to ${path.join(parent, "host", "secret.txt")})`) })]);
     expect(onlyBundle(await bundleTools({ root, tools: [tool(root, "evil", "fine", "ai.assemblyline/fine.ts")] }))).toContain("pad = 1");
   });
 
