@@ -427,8 +427,10 @@ async function compileSteps(options: CompileOptions, saves: PendingSaves, stagin
     const written = await emitArtifact(analysis, lock, lockBytes(), packaged, outDir, diagnostics, root, options.recordInput, options.knownArtifactFiles, {
       meanwhile: () => saves.run(),
       deferRemoval: true,
-      // Only in the toolchain's own state folder does the replaced artifact stay as a spare.
+      // Only in the toolchain's own state folder does the replaced artifact stay as a spare, and
+      // only there is a folder without a manifest replaced (a damaged artifact, not a user's folder).
       spare: path.resolve(outDir) === path.resolve(root, DEFAULT_ARTIFACT_DIR),
+      owned: path.resolve(outDir) === path.resolve(root, DEFAULT_ARTIFACT_DIR),
       ...(staging.early ? { staged: staging.early } : {}),
     });
     clock.lap("artifact");

@@ -97,7 +97,7 @@ export async function writeArtifact(
   if (refusal) throw new ArtifactWriteRefusedError(refusal);
   const parent = path.dirname(target);
   await fs.mkdir(parent, { recursive: true });
-  await assertReplaceable(target);
+  await assertReplaceable(target, options.owned === true);
   const freshTemporary = (): Promise<string> => fs.mkdtemp(path.join(parent, `.${path.basename(target)}.tmp-`));
   // A staging folder made ahead (`./artifact-staging.ts`) is ours from here: it is `temporary`.
   const staged = await options.staged?.take();
@@ -182,6 +182,12 @@ export interface ArtifactWriteOptions extends ArtifactWriteOverlap {
    */
   readonly spare?: boolean;
   /**
+   * When true, `outDir` is the toolchain's own folder (`<root>/.assemblyline/build`, which nothing
+   * else writes): a folder there without `manifest.json` is replaced rather than refused as a
+   * foreign folder (the rule that protects a `--out` folder).
+   */
+  readonly owned?: boolean;
+  /**
    * A staging folder the caller started making ahead (`./artifact-staging.ts`, made when there
    * was no spare): the artifact is written into it (the folders it holds are not made again, and
    * those the new artifact does not have are removed before the swap) instead of a fresh
@@ -252,8 +258,13 @@ function isPlainRelativePath(file: string): boolean {
   return file.split("/").every((segment) => segment !== "" && segment !== "." && segment !== ".." && !/[\\:\0]/.test(segment));
 }
 
-/** Refuses to replace anything that is not an artifact (a file, or a non-empty foreign directory). */
-async function assertReplaceable(target: string): Promise<void> {
+/**
+ * Refuses to replace anything that is not an artifact (a file, or a non-empty foreign directory);
+ * with `owned` (the toolchain's own `.assemblyline/build`), a directory without `manifest.json` is
+ * an artifact someone damaged and is replaced (security re-check 132: deleting the manifest alone
+ * made every compile fail with AL7050 until the folder was removed by hand).
+ */
+async function assertReplaceable(target: string, owned: boolean): Promise<void> {
   let stat;
   try {
     stat = await fs.lstat(target);
@@ -263,7 +274,7 @@ async function assertReplaceable(target: string): Promise<void> {
   }
   if (!stat.isDirectory()) throw new Error(`cannot write the artifact to ${target}: it exists and is not a directory`);
   const entries = await fs.readdir(target);
-  if (entries.length > 0 && !entries.includes(MANIFEST_FILE)) {
+  if (!owned && entries.length > 0 && !entries.includes(MANIFEST_FILE)) {
     throw new Error(`refusing to replace ${target}: it is not empty and holds no ${MANIFEST_FILE}, so it is not an artifact`);
   }
 }

@@ -42,6 +42,18 @@ async function coldOutputs(root: string): Promise<Record<string, string>> {
   return outputsOf(copy);
 }
 
+describe("a compile whose artifact lost its manifest", () => {
+  it("writes the artifact anew in the toolchain's own folder (security re-check 132: AL7050 until the folder was removed by hand)", async () => {
+    const root = path.join(tempDir("al-no-manifest-"), "agent");
+    writeAgent(root);
+    expect((await compileAgent({ root })).ok).toBe(true);
+    fs.rmSync(path.join(root, ".assemblyline", "build", "manifest.json"));
+    const again = await compileAgent({ root });
+    expect(again.ok, JSON.stringify(again.diagnostics)).toBe(true);
+    expect(fs.existsSync(path.join(root, ".assemblyline", "build", "manifest.json"))).toBe(true);
+  });
+});
+
 describe("a compile that replaces its artifact", () => {
   it("keeps the old artifact as the spare, linked the unchanged bundle and saved both caches when it returns", async () => {
     const root = path.join(tempDir("al-overlap-"), "agent");

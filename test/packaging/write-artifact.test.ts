@@ -117,6 +117,15 @@ describe("writeArtifact", () => {
     expect(siblingsOf(out)).toEqual(["src"]);
   });
 
+  test("replaces its own folder that lost its manifest (owned), never a foreign one (security re-check 132)", async () => {
+    const out = path.join(tempDir(), "build");
+    await writeArtifact(out, packaged.bundles, manifestFor(packaged));
+    fs.rmSync(path.join(out, "manifest.json"));
+    await expect(writeArtifact(out, packaged.bundles, manifestFor(packaged))).rejects.toThrow(/not an artifact/);
+    await writeArtifact(out, packaged.bundles, manifestFor(packaged), new Map(), undefined, new Map(), { owned: true });
+    expect(fs.existsSync(path.join(out, "manifest.json"))).toBe(true);
+  });
+
   test("links unchanged files while `meanwhile` runs, and leaves the old artifact's removal to the caller when asked", async () => {
     const out = path.join(tempDir(), "build");
     const bundle = "bundles/root/assets/ai.assemblyline/echo.mjs";
