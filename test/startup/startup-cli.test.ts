@@ -230,7 +230,10 @@ describe("what each command loads", () => {
 
   it("every command but the language server runs the toolchain's code from the CLI bundle, compile and its worker included (scripts/build-cli-bundle.mjs)", () => {
     const generated = tempDir("al-worker-loads-");
-    generateAgent(generated, { plugins: POOL_THRESHOLD + 2, tools: 2 });
+    // Large enough that the main thread cannot analyse every folder before the worker has loaded
+    // (it steals the unclaimed ones; with POOL_THRESHOLD + 2 plugins it once took them all under
+    // load, and the worker was stopped before its script loaded).
+    generateAgent(generated, { plugins: POOL_THRESHOLD * 6, tools: 2 });
     const worker = { ASSEMBLY_LINE_ANALYSIS_WORKER: "1" };
     // The runs of --help, tools, search, call and the support agent's cold compile are the ones
     // the tests above read (one process per command line for the file: recordedRun, coldSupportCompile).
