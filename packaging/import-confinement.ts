@@ -66,8 +66,7 @@ export interface ImportConfinement {
  * real paths are taken, as esbuild names modules by real path).
  */
 export function createImportConfinement(root: string): ImportConfinement {
-  const agent = realOrSelf(root);
-  const project = gitWorkTreeOf(agent) ?? agent;
+  const { agent, project } = projectOf(root);
   const packageFolders = new Map<string, string | undefined>();
   const shown = (folder: string): string => {
     const relative = path.relative(agent, folder).split(path.sep).join("/");
@@ -114,8 +113,7 @@ export function createImportConfinement(root: string): ImportConfinement {
  * metafile says so. Files outside esbuild's `file` namespace (`ns:path` keys) are not files.
  */
 export function inputsOutsideProject(root: string, inputs: Readonly<Record<string, { readonly imports: readonly { readonly path: string; readonly original?: string }[] }>>, allowed: readonly string[]): { file: string; importer?: string; original?: string }[] {
-  const agent = realOrSelf(root);
-  const project = gitWorkTreeOf(agent) ?? agent;
+  const { project } = projectOf(root);
   const outside: { file: string; importer?: string; original?: string }[] = [];
   const refused = new Set<string>();
   for (const key of Object.keys(inputs)) {
@@ -149,6 +147,16 @@ export function packageImportFilter(except: string): RegExp {
   const first = except[0]!;
   // A name that does not start like `except`, or one that does and is not it.
   return new RegExp(`^(?:[^./#\\\\${escape(first)}].*|${escape(first)}${rest})$`);
+}
+
+/**
+ * The agent root's real path, and its project: the Git work tree holding it (the nearest folder
+ * above it with `.git`), else the agent root itself — the one rule of what "the project" is for
+ * both the checks before the build and the one after it.
+ */
+function projectOf(root: string): { agent: string; project: string } {
+  const agent = realOrSelf(root);
+  return { agent, project: gitWorkTreeOf(agent) ?? agent };
 }
 
 /** The nearest folder at or above `folder` holding `.git` (a Git work tree's top: a folder, or a file for a linked work tree). */
