@@ -54,7 +54,9 @@ function loadedBy(
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1", AL_RECORD_LOADS: log, ...(bundleModules ? { NODE_V8_COVERAGE: coverage } : {}), ASSEMBLY_LINE_CODE_CACHE: "0", ...env },
   });
-  const urls = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+  const lines = fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n").filter(Boolean) : [];
+  // The main thread's loads in their order, then a worker thread's (record-loads.mjs marks them).
+  const urls = [...lines.filter((line) => !line.startsWith("worker ")), ...lines.filter((line) => line.startsWith("worker ")).map((line) => line.slice("worker ".length))];
   const packages = new Set<string>();
   /** The packages loaded from their own files in node_modules/ (not run inside a bundle). */
   const fromNodeModules = new Set<string>();
