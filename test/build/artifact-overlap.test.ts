@@ -13,24 +13,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileAgent } from "../../build/compile.js";
-import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
-import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+import { outputsOf, returningDefinition, writeOneToolPluginsAgent } from "../helpers/agent-outputs.js";
+import { tempDir } from "../helpers/temp-tree.js";
 import { coldCompiledCopy, treeOf } from "../helpers/artifact-tree.js";
 
-const definition = (text: string): string =>
-  `import { defineTool } from "@assemblyline-agents/core";\n\nexport default defineTool({\n  async execute() {\n    return "${text}";\n  }\n});\n`;
-
-function writeAgent(root: string, capabilities = ["alpha", "beta"]): void {
-  const plugin = (name: string): Record<string, string> => ({
-    [`plugins/${name}/plugin.json`]: pluginJson(name),
-    [`plugins/${name}/ai.assemblyline/index.ts`]: `export default { tools: { ${name}: { definition: "./ai.assemblyline/${name}.ts", description: "The ${name} tool.", inputSchema: { type: "object" } } } };\n`,
-    [`plugins/${name}/ai.assemblyline/${name}.ts`]: definition(name),
-  });
-  writeFiles(root, {
-    "agent.md": `---\nname: overlap\ncapabilities:\n${capabilities.map((c) => `  ${c}: {}\n`).join("")}---\n\nAn agent.\n`,
-    ...plugin("alpha"),
-    ...plugin("beta"),
-  });
+/** The agent of these tests: the plugins alpha and beta, of one tool each, whatever it selects. */
+function writeAgent(root: string, capabilities: readonly string[] = ["alpha", "beta"]): void {
+  writeOneToolPluginsAgent(root, "overlap", capabilities, ["alpha", "beta"]);
 }
 
 /** The folder of the last {@link coldOutputs} copy. */
@@ -65,7 +54,7 @@ describe("a compile that replaces its artifact", () => {
     const beta = path.join(state, "build", bundle("beta"));
     const before = { beta: fs.statSync(beta).ino, analysis: fs.readFileSync(path.join(cache, "analysis.bin")), bundles: fs.readFileSync(path.join(cache, "bundles.bin")) };
 
-    fs.writeFileSync(path.join(root, "plugins", "alpha", "ai.assemblyline", "alpha.ts"), definition("alpha, changed"));
+    fs.writeFileSync(path.join(root, "plugins", "alpha", "ai.assemblyline", "alpha.ts"), returningDefinition("alpha, changed"));
     const result = await compileAgent({ root });
     expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
     expect(result.artifactChanged).toBe(true);
@@ -81,7 +70,7 @@ describe("a compile that replaces its artifact", () => {
 
     // The next change fits the spare: the unchanged bundle stays the same file, the changed one is new.
     const alphaBefore = fs.statSync(path.join(state, "build", bundle("alpha"))).ino;
-    fs.writeFileSync(path.join(root, "plugins", "alpha", "ai.assemblyline", "alpha.ts"), definition("alpha, changed again"));
+    fs.writeFileSync(path.join(root, "plugins", "alpha", "ai.assemblyline", "alpha.ts"), returningDefinition("alpha, changed again"));
     expect((await compileAgent({ root })).ok).toBe(true);
     expect(fs.readdirSync(state).sort()).toEqual([".build.spare", ".gitignore", "build", "cache"]);
     expect(fs.statSync(beta).ino).toBe(before.beta);
@@ -96,7 +85,7 @@ describe("a compile that replaces its artifact", () => {
     writeAgent(root);
     const outDir = path.join(root, "dist", "artifact");
     expect((await compileAgent({ root, outDir })).ok).toBe(true);
-    fs.writeFileSync(path.join(root, "plugins", "alpha", "ai.assemblyline", "alpha.ts"), definition("alpha, changed"));
+    fs.writeFileSync(path.join(root, "plugins", "alpha", "ai.assemblyline", "alpha.ts"), returningDefinition("alpha, changed"));
     expect((await compileAgent({ root, outDir })).ok).toBe(true);
     expect(fs.readdirSync(path.join(root, "dist"))).toEqual(["artifact"]);
     expect(fs.readdirSync(path.join(root, ".assemblyline")).sort()).toEqual([".gitignore", "cache"]);

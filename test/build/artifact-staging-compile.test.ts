@@ -11,23 +11,13 @@ import { describe, expect, it } from "vitest";
 import { compileAgent, type KnownArtifactFiles } from "../../build/compile.js";
 import { statSignature } from "../../common/file-stats-hash.js";
 import { bundleIntegrity } from "../../packaging/integrity.js";
-import { outputsOf, pluginJson } from "../helpers/agent-outputs.js";
-import { tempDir, writeFiles } from "../helpers/temp-tree.js";
+import { outputsOf, returningDefinition, writeOneToolPluginsAgent } from "../helpers/agent-outputs.js";
+import { tempDir } from "../helpers/temp-tree.js";
 import { coldCompiledCopy, treeOf } from "../helpers/artifact-tree.js";
 
-const definition = (text: string): string =>
-  `import { defineTool } from "@assemblyline-agents/core";\n\nexport default defineTool({\n  async execute() {\n    return "${text}";\n  }\n});\n`;
-
+/** The agent of these tests: a plugin of one tool for each capability it selects. */
 function writeAgent(root: string, capabilities: readonly string[]): void {
-  const plugin = (name: string): Record<string, string> => ({
-    [`plugins/${name}/plugin.json`]: pluginJson(name),
-    [`plugins/${name}/ai.assemblyline/index.ts`]: `export default { tools: { ${name}: { definition: "./ai.assemblyline/${name}.ts", description: "The ${name} tool.", inputSchema: { type: "object" } } } };\n`,
-    [`plugins/${name}/ai.assemblyline/${name}.ts`]: definition(name),
-  });
-  writeFiles(root, {
-    "agent.md": `---\nname: staging\ncapabilities:\n${capabilities.map((c) => `  ${c}: {}\n`).join("")}---\n\nAn agent.\n`,
-    ...Object.assign({}, ...capabilities.map(plugin)),
-  });
+  writeOneToolPluginsAgent(root, "staging", capabilities);
 }
 
 const artifactDir = (root: string): string => path.join(root, ".assemblyline", "build");
@@ -59,7 +49,7 @@ describe("a compile that makes its artifact's folders ahead", () => {
     // gamma's folders are among the known files' folders, but the new artifact has none.
     writeAgent(root, ["alpha", "beta"]);
     fs.rmSync(path.join(root, "plugins", "gamma"), { recursive: true });
-    fs.writeFileSync(path.join(root, "plugins/alpha/ai.assemblyline/alpha.ts"), definition("alpha, changed"));
+    fs.writeFileSync(path.join(root, "plugins/alpha/ai.assemblyline/alpha.ts"), returningDefinition("alpha, changed"));
     const result = await compileAgent({ root, knownArtifactFiles: knownArtifact(root) });
     expect(result.ok, JSON.stringify(result.diagnostics)).toBe(true);
     expect(result.artifactChanged).toBe(true);

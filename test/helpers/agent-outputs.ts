@@ -4,10 +4,33 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { writeFiles } from "./temp-tree.js";
 
 /** A valid plugin.json for the plugin `name` (Agent Plugins v1 schema), with a trailing newline. */
 export function pluginJson(name: string, description = `The ${name} plugin.`): string {
   return JSON.stringify({ $schema: "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", name, version: "1.0.0", description }, null, 2) + "\n";
+}
+
+/** A definition module whose one tool returns `text`. */
+export function returningDefinition(text: string): string {
+  return `import { defineTool } from "@assemblyline-agents/core";\n\nexport default defineTool({\n  async execute() {\n    return "${text}";\n  }\n});\n`;
+}
+
+/**
+ * Writes at `root` an agent named `name` selecting `capabilities`, with a local plugin of one tool
+ * for each of `plugins` (default: the capabilities): the plugin `x` has the tool `x`, defined by
+ * `plugins/x/ai.assemblyline/x.ts` ({@link returningDefinition} of its name).
+ */
+export function writeOneToolPluginsAgent(root: string, name: string, capabilities: readonly string[], plugins: readonly string[] = capabilities): void {
+  const plugin = (id: string): Record<string, string> => ({
+    [`plugins/${id}/plugin.json`]: pluginJson(id),
+    [`plugins/${id}/ai.assemblyline/index.ts`]: `export default { tools: { ${id}: { definition: "./ai.assemblyline/${id}.ts", description: "The ${id} tool.", inputSchema: { type: "object" } } } };\n`,
+    [`plugins/${id}/ai.assemblyline/${id}.ts`]: returningDefinition(id),
+  });
+  writeFiles(root, {
+    "agent.md": `---\nname: ${name}\ncapabilities:\n${capabilities.map((c) => `  ${c}: {}\n`).join("")}---\n\nAn agent.\n`,
+    ...Object.assign({}, ...plugins.map(plugin)),
+  });
 }
 
 /** Every file of the lock and the artifact (relative path → base64 bytes); `artifact` defaults to `<root>/.assemblyline/build`. */

@@ -11,18 +11,16 @@ import * as path from "node:path";
 import { afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { MANIFEST_FILE, type ArtifactManifest } from "../../contract/manifest.js";
 import { fileIdentity, keepAsSpare, spareOf } from "../../packaging/artifact-spare.js";
-import { bundleIntegrity, bundleTools, writeArtifact, type PackagingResult } from "../../packaging/index.js";
+import { bundleIntegrity, writeArtifact, type PackagingResult } from "../../packaging/index.js";
 import { tempDir } from "../helpers/temp-tree.js";
 import { treeOf } from "../helpers/artifact-tree.js";
-import { copyFixture, echoManifest, tool } from "./helpers.js";
+import { echoManifest, packageAssetsEcho } from "./helpers.js";
 
 const BUNDLE = "bundles/root/assets/ai.assemblyline/echo.mjs";
 let packaged: PackagingResult<Uint8Array>;
 
 beforeAll(async () => {
-  const root = copyFixture("assets-agent");
-  packaged = await bundleTools({ root, tools: [tool(root, "assets", "echo", "ai.assemblyline/echo.ts")] });
-  expect(packaged.diagnostics).toEqual([]);
+  packaged = await packageAssetsEcho();
 });
 
 afterEach(() => {

@@ -12,18 +12,16 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { type ArtifactManifest } from "../../contract/manifest.js";
 import { spareOf } from "../../packaging/artifact-spare.js";
 import { stageArtifactFolders } from "../../packaging/artifact-staging.js";
-import { bundleTools, writeArtifact, type PackagingResult } from "../../packaging/index.js";
+import { writeArtifact, type PackagingResult } from "../../packaging/index.js";
 import { tempDir } from "../helpers/temp-tree.js";
 import { treeOf } from "../helpers/artifact-tree.js";
-import { copyFixture, echoManifest, tool } from "./helpers.js";
+import { echoManifest, packageAssetsEcho } from "./helpers.js";
 
 const BUNDLE = "bundles/root/assets/ai.assemblyline/echo.mjs";
 let packaged: PackagingResult<Uint8Array>;
 
 beforeAll(async () => {
-  const root = copyFixture("assets-agent");
-  packaged = await bundleTools({ root, tools: [tool(root, "assets", "echo", "ai.assemblyline/echo.ts")] });
-  expect(packaged.diagnostics).toEqual([]);
+  packaged = await packageAssetsEcho();
 });
 
 function manifestFor(lockText: string): ArtifactManifest {

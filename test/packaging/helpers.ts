@@ -8,7 +8,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ArtifactManifest } from "../../contract/manifest.js";
-import { bundleIntegrity, toolBundleKey, type PackagingResult, type PackagingTool } from "../../packaging/index.js";
+import { expect } from "vitest";
+import { bundleIntegrity, bundleTools, toolBundleKey, type PackagingResult, type PackagingTool } from "../../packaging/index.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { tempDir, writeFiles } from "../helpers/temp-tree.js";
 
@@ -58,6 +59,17 @@ export function runInNode(bundleFile: string, script: string): unknown {
   const program = `const mod = await import(${JSON.stringify(pathToFileURL(bundleFile).href)});\n${script}`;
   const output = execFileSync(process.execPath, ["--input-type=module", "-e", program], { encoding: "utf8", env: { PATH: process.env.PATH ?? "" } });
   return JSON.parse(output);
+}
+
+/**
+ * Packages the assets fixture's `echo` tool (a fresh `copyFixture("assets-agent")`), expecting no
+ * diagnostics: the bundle the artifact-writing tests write ({@link echoManifest}).
+ */
+export async function packageAssetsEcho(): Promise<PackagingResult<Uint8Array>> {
+  const root = copyFixture("assets-agent");
+  const packaged = await bundleTools({ root, tools: [tool(root, "assets", "echo", "ai.assemblyline/echo.ts")] });
+  expect(packaged.diagnostics).toEqual([]);
+  return packaged;
 }
 
 /**

@@ -6,17 +6,15 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { MANIFEST_FILE, type ArtifactManifest } from "../../contract/manifest.js";
-import { bundleIntegrity, bundleTools, serializeManifest, writeArtifact, type PackagingResult } from "../../packaging/index.js";
+import { bundleIntegrity, serializeManifest, writeArtifact, type PackagingResult } from "../../packaging/index.js";
 import { DeferredBundle, type BundleBytes } from "../../packaging/bundle-bytes.js";
 import { tempDir } from "../helpers/temp-tree.js";
-import { copyFixture, echoManifest, tool } from "./helpers.js";
+import { echoManifest, packageAssetsEcho } from "./helpers.js";
 
 let packaged: PackagingResult;
 
 beforeAll(async () => {
-  const root = copyFixture("assets-agent");
-  packaged = await bundleTools({ root, tools: [tool(root, "assets", "echo", "ai.assemblyline/echo.ts")] });
-  expect(packaged.diagnostics).toEqual([]);
+  packaged = await packageAssetsEcho();
 });
 function manifestFor(result: PackagingResult, lockText = "lock v1\n"): ArtifactManifest {
   return echoManifest(result, lockText);

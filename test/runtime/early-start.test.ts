@@ -9,37 +9,19 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Socket } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openRuntime, type Runtime } from "../../runtime-min/index.js";
+import { describe, expect, it } from "vitest";
+import { openRuntime } from "../../runtime-min/index.js";
 import { rememberSandboxStart, SANDBOX_START_FILE, startSandboxEarly, type EarlySandboxStart, type SandboxStartEntry } from "../../runtime-min/execution/early-start.js";
 import { verifiedCopyName } from "../../runtime-min/artifact/verified-copy.js";
-import { prepareChildSource } from "../../runtime-min/sandbox/child-script.js";
-import { probeProcessIsolation, setSandboxLaunchTools } from "../../runtime-min/sandbox/process-isolation.js";
 import { seedTools } from "../helpers/support-agent.js";
-import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+import { createAgent } from "./helpers/agent-fixture.js";
+import { fixSandboxLaunchTools, holdFixtures } from "./helpers/held-fixtures.js";
 import { alive, pollFor } from "./helpers/sandbox-processes.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 import { runCli } from "../helpers/run-cli.js";
 
-// The launchers this machine gives a sandbox process, fixed for the file: the runtime and the
-// early start then agree on them whichever agent root the probe's cache was first read from.
-beforeAll(async () => {
-  await prepareChildSource();
-  setSandboxLaunchTools((await probeProcessIsolation()).tools);
-}, 60_000);
-afterAll(() => setSandboxLaunchTools(undefined));
-
-let agent: AgentFixture | undefined;
-let runtime: Runtime | undefined;
-let early: EarlySandboxStart | undefined;
-afterEach(async () => {
-  await runtime?.close();
-  runtime = undefined;
-  early?.discard();
-  early = undefined;
-  agent?.cleanup();
-  agent = undefined;
-});
+fixSandboxLaunchTools();
+const held = holdFixtures();
 
 function startsFile(root: string): string {
   return path.join(root, SANDBOX_START_FILE);
@@ -72,30 +54,30 @@ function readyOf(start: EarlySandboxStart): Promise<void> {
 
 describe("what the runtime remembers", () => {
   it("keeps, per surface and tool, what an announced call started, and rewrites nothing when a call starts the same again", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    expect(fs.existsSync(startsFile(agent.root))).toBe(false);
-    expect(await callEcho(agent.root, "run-a")).toMatchObject({ status: "ok" });
-    const starts = remembered(agent.root);
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    expect(fs.existsSync(startsFile(held.agent.root))).toBe(false);
+    expect(await callEcho(held.agent.root, "run-a")).toMatchObject({ status: "ok" });
+    const starts = remembered(held.agent.root);
     expect(Object.keys(starts)).toEqual([".\u0000echo"]);
     expect(starts[".\u0000echo"]).toEqual({ bundlePath: expect.stringMatching(/\/\.assemblyline\/bundles\/[0-9a-f]{64}\.mjs$/), memoryMb: 1024, maxResultBytes: 8388608, network: "host" });
-    const before = fs.statSync(startsFile(agent.root));
-    early = startSandboxEarly({ root: agent.root, tool: "echo" });
-    expect(early).toBeDefined();
-    expect(await callEcho(agent.root, early!.runId, { earlyStart: early! })).toMatchObject({ status: "ok" });
-    const after = fs.statSync(startsFile(agent.root));
+    const before = fs.statSync(startsFile(held.agent.root));
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo" });
+    expect(held.early).toBeDefined();
+    expect(await callEcho(held.agent.root, held.early!.runId, { earlyStart: held.early! })).toMatchObject({ status: "ok" });
+    const after = fs.statSync(startsFile(held.agent.root));
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
   }, 60_000);
 
   it("forgets the start of a call that started no process (direct execution)", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    await callEcho(agent.root, "run-a");
-    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
-    const pid = early.pid!;
-    const opened = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: early.runId }, earlyStart: early, execution: "direct" });
-    expect(await opened.call({ tool: "echo", input: { message: "hi" }, runId: early.runId })).toMatchObject({ status: "ok" });
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(held.agent.root, "run-a");
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo" })!;
+    const pid = held.early.pid!;
+    const opened = await openRuntime({ root: held.agent.root, firstCall: { tool: "echo", runId: held.early.runId }, earlyStart: held.early, execution: "direct" });
+    expect(await opened.call({ tool: "echo", input: { message: "hi" }, runId: held.early.runId })).toMatchObject({ status: "ok" });
     await opened.close();
     expect(await ended(pid)).toBe(true);
-    expect(remembered(agent.root)).toEqual({});
+    expect(remembered(held.agent.root)).toEqual({});
   }, 60_000);
 
   it("writes nothing where .assemblyline/ does not exist, and never throws", () => {
@@ -112,49 +94,49 @@ describe("what the runtime remembers", () => {
 
 describe("the runtime adopts an early process only when it would launch exactly that process", () => {
   it("adopts it: the call runs in the process started before the runtime opened", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    await callEcho(agent.root, "run-a");
-    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
-    const pid = early.pid!;
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(held.agent.root, "run-a");
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo" })!;
+    const pid = held.early.pid!;
     expect(alive(pid)).toBe(true);
-    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: early.runId }, earlyStart: early });
-    expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early.runId })).toMatchObject({ status: "ok", output: { message: "hi" }, runId: early.runId });
+    held.runtime = await openRuntime({ root: held.agent.root, firstCall: { tool: "echo", runId: held.early.runId }, earlyStart: held.early });
+    expect(await held.runtime.call({ tool: "echo", input: { message: "hi" }, runId: held.early.runId })).toMatchObject({ status: "ok", output: { message: "hi" }, runId: held.early.runId });
     // A process that is not adopted is killed when the worker asks: this one still runs, warm.
     expect(alive(pid)).toBe(true);
-    await runtime.close();
-    runtime = undefined;
+    await held.runtime.close();
+    held.runtime = undefined;
     expect(alive(pid)).toBe(false);
   }, 60_000);
 
   it("ends a process launched otherwise (another memoryMb) and starts its own; the new start is remembered", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    await callEcho(agent.root, "run-a", { memoryMb: 512 });
-    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
-    const pid = early.pid!;
-    const bridges = bridgeDirsOf(early);
-    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: early.runId }, earlyStart: early });
-    expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early.runId })).toMatchObject({ status: "ok", output: { message: "hi" } });
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(held.agent.root, "run-a", { memoryMb: 512 });
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo" })!;
+    const pid = held.early.pid!;
+    const bridges = bridgeDirsOf(held.early);
+    held.runtime = await openRuntime({ root: held.agent.root, firstCall: { tool: "echo", runId: held.early.runId }, earlyStart: held.early });
+    expect(await held.runtime.call({ tool: "echo", input: { message: "hi" }, runId: held.early.runId })).toMatchObject({ status: "ok", output: { message: "hi" } });
     // Ended when the worker asked, not when the runtime closes.
     expect(await ended(pid)).toBe(true);
     expect(bridges.filter((dir) => fs.existsSync(dir))).toEqual([]);
-    expect(remembered(agent.root)[".\u0000echo"]).toMatchObject({ memoryMb: 1024 });
+    expect(remembered(held.agent.root)[".\u0000echo"]).toMatchObject({ memoryMb: 1024 });
   }, 60_000);
 
   it("ends a process that was started for another run than the announced call's", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    await callEcho(agent.root, "run-a");
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(held.agent.root, "run-a");
     // run-b has its folder: a named run without one gets no early start.
-    await callEcho(agent.root, "run-b");
-    early = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-b" })!;
-    const pid = early.pid!;
-    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: "run-c" }, earlyStart: early });
-    expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: "run-c" })).toMatchObject({ status: "ok" });
+    await callEcho(held.agent.root, "run-b");
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo", runId: "run-b" })!;
+    const pid = held.early.pid!;
+    held.runtime = await openRuntime({ root: held.agent.root, firstCall: { tool: "echo", runId: "run-c" }, earlyStart: held.early });
+    expect(await held.runtime.call({ tool: "echo", input: { message: "hi" }, runId: "run-c" })).toMatchObject({ status: "ok" });
     expect(await ended(pid)).toBe(true);
   }, 60_000);
 
   it("does not adopt a process whose environment or file-creation mask the host changed since its spawn (a JavaScript project configuration may)", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    await callEcho(agent.root, "run-a");
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(held.agent.root, "run-a");
     const lang = process.env["LANG"];
     const mask = process.umask();
     const restore = (): void => {
@@ -164,16 +146,16 @@ describe("the runtime adopts an early process only when it would launch exactly 
     };
     /** Starts early, applies `change`, calls echo with the runtime open: whether the early process served it. */
     const adoptedAfter = async (change: () => void): Promise<boolean> => {
-      early = startSandboxEarly({ root: agent!.root, tool: "echo" })!;
-      const pid = early.pid!;
+      held.early = startSandboxEarly({ root: held.agent!.root, tool: "echo" })!;
+      const pid = held.early.pid!;
       change();
-      runtime = await openRuntime({ root: agent!.root, firstCall: { tool: "echo", runId: early.runId }, earlyStart: early });
-      expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early.runId })).toMatchObject({ status: "ok", output: { message: "hi" } });
+      held.runtime = await openRuntime({ root: held.agent!.root, firstCall: { tool: "echo", runId: held.early.runId }, earlyStart: held.early });
+      expect(await held.runtime.call({ tool: "echo", input: { message: "hi" }, runId: held.early.runId })).toMatchObject({ status: "ok", output: { message: "hi" } });
       // Not adopted: ended when the worker asked, while the runtime is still open. Adopted: still serving.
       await new Promise((resolve) => setTimeout(resolve, 300));
       const served = alive(pid);
-      await runtime.close();
-      runtime = undefined;
+      await held.runtime.close();
+      held.runtime = undefined;
       restore();
       return served;
     };
@@ -187,59 +169,59 @@ describe("the runtime adopts an early process only when it would launch exactly 
   }, 60_000);
 
   it("does not adopt a process that exited before the worker asked", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    await callEcho(agent.root, "run-a");
-    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
-    const pid = early.pid!;
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(held.agent.root, "run-a");
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo" })!;
+    const pid = held.early.pid!;
     process.kill(-pid, "SIGKILL");
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await callEcho(agent.root, early.runId, { earlyStart: early })).toMatchObject({ status: "ok", output: { message: "hi" } });
+    expect(await callEcho(held.agent.root, held.early.runId, { earlyStart: held.early })).toMatchObject({ status: "ok", output: { message: "hi" } });
   }, 60_000);
 });
 
 describe("a process that dies unseen", () => {
   it("is replaced when it exited before it was ready and the host was too busy to see it (review F3: the call failed with SIGKILL although the tool never ran)", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    await callEcho(agent.root, "run-a");
-    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
-    const pid = early.pid!;
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(held.agent.root, "run-a");
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo" })!;
+    const pid = held.early.pid!;
     // Killed, and the host's loop blocked meanwhile: its exit is not processed before the worker asks.
     process.kill(-pid, "SIGKILL");
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
-    expect(await callEcho(agent.root, early.runId, { earlyStart: early })).toMatchObject({ status: "ok", output: { message: "hi" } });
+    expect(await callEcho(held.agent.root, held.early.runId, { earlyStart: held.early })).toMatchObject({ status: "ok", output: { message: "hi" } });
   }, 60_000);
 });
 
 describe("a process that dies unseen after it was ready", () => {
   it("is replaced when it was killed after its ready message, before the host's loop saw it go (review N3: the call failed with SIGKILL although the tool never ran)", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    await callEcho(agent.root, "run-a");
-    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
-    const pid = early.pid!;
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(held.agent.root, "run-a");
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo" })!;
+    const pid = held.early.pid!;
     // Time to boot and send "ready" (the host reads it only once the worker adopts the process).
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     process.kill(-pid, "SIGKILL");
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
-    expect(await callEcho(agent.root, early.runId, { earlyStart: early })).toMatchObject({ status: "ok", output: { message: "hi" } });
+    expect(await callEcho(held.agent.root, held.early.runId, { earlyStart: held.early })).toMatchObject({ status: "ok", output: { message: "hi" } });
   }, 60_000);
 });
 
 describe("an agent root reached through a link", () => {
   it("runs its sandboxed tools (the bundle is imported by its real path), and the early start is adopted", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    const link = path.join(fs.mkdtempSync(path.join(path.dirname(agent.root), "al-link-")), "agent");
-    fs.symlinkSync(agent.root, link);
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const link = path.join(fs.mkdtempSync(path.join(path.dirname(held.agent.root), "al-link-")), "agent");
+    fs.symlinkSync(held.agent.root, link);
     try {
       expect(await callEcho(link, "run-a")).toMatchObject({ status: "ok", output: { message: "hi" } });
-      early = startSandboxEarly({ root: link, tool: "echo" });
-      expect(early).toBeDefined();
-      const pid = early!.pid!;
-      runtime = await openRuntime({ root: link, firstCall: { tool: "echo", runId: early!.runId }, earlyStart: early! });
-      expect(await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early!.runId })).toMatchObject({ status: "ok", output: { message: "hi" } });
+      held.early = startSandboxEarly({ root: link, tool: "echo" });
+      expect(held.early).toBeDefined();
+      const pid = held.early!.pid!;
+      held.runtime = await openRuntime({ root: link, firstCall: { tool: "echo", runId: held.early!.runId }, earlyStart: held.early! });
+      expect(await held.runtime.call({ tool: "echo", input: { message: "hi" }, runId: held.early!.runId })).toMatchObject({ status: "ok", output: { message: "hi" } });
       expect(alive(pid)).toBe(true);
     } finally {
-      await runtime?.close();
-      runtime = undefined;
+      await held.runtime?.close();
+      held.runtime = undefined;
       fs.rmSync(path.dirname(link), { recursive: true, force: true });
     }
   }, 60_000);
@@ -247,8 +229,8 @@ describe("an agent root reached through a link", () => {
 
 describe("what an early start refuses", () => {
   it("starts nothing without a remembered start for the surface and tool, or with one it cannot trust", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    const root = agent.root;
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const root = held.agent.root;
     expect(startSandboxEarly({ root, tool: "echo" })).toBeUndefined();
     await callEcho(root, "run-a");
     const good = remembered(root)[".\u0000echo"]!;
@@ -297,67 +279,67 @@ describe("what an early start refuses", () => {
     }
     fs.rmSync(startsFile(root), { force: true });
     fs.writeFileSync(startsFile(root), goodText);
-    early = startSandboxEarly({ root, tool: "echo" });
-    expect(early?.pid).toBeDefined();
+    held.early = startSandboxEarly({ root, tool: "echo" });
+    expect(held.early?.pid).toBeDefined();
   }, 60_000);
 });
 
 describe("a process nobody adopts", () => {
   it("loads no tool while it waits, and discarding it ends it and removes the empty run folder it made", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    await callEcho(agent.root, "run-a");
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(held.agent.root, "run-a");
     // A bundle that leaves a mark in the workspace when imported, remembered as the tool's.
     // Named as a verified copy (the SHA-256 of its bytes), or the early start would spawn nothing for it.
     const markingText = 'import * as fs from "node:fs"; fs.writeFileSync("imported", "yes"); export default {};\n';
-    const marking = path.join(agent.root, ".assemblyline/bundles", verifiedCopyName(Buffer.from(markingText)));
+    const marking = path.join(held.agent.root, ".assemblyline/bundles", verifiedCopyName(Buffer.from(markingText)));
     fs.writeFileSync(marking, markingText);
-    fs.writeFileSync(startsFile(agent.root), JSON.stringify({ version: 1, starts: { ".\u0000echo": { ...remembered(agent.root)[".\u0000echo"], bundlePath: marking } } }));
-    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
-    const runDir = path.join(agent.root, ".assemblyline/runs", early.runId);
-    const bridges = bridgeDirsOf(early);
-    await readyOf(early);
+    fs.writeFileSync(startsFile(held.agent.root), JSON.stringify({ version: 1, starts: { ".\u0000echo": { ...remembered(held.agent.root)[".\u0000echo"], bundlePath: marking } } }));
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo" })!;
+    const runDir = path.join(held.agent.root, ".assemblyline/runs", held.early.runId);
+    const bridges = bridgeDirsOf(held.early);
+    await readyOf(held.early);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(fs.existsSync(path.join(runDir, "workspace", "imported"))).toBe(false);
-    const pid = early.pid!;
-    early.discard();
+    const pid = held.early.pid!;
+    held.early.discard();
     expect(await ended(pid)).toBe(true);
     expect(fs.existsSync(runDir)).toBe(false);
     expect(bridges.filter((dir) => fs.existsSync(dir))).toEqual([]);
   }, 60_000);
 
   it("keeps a run folder it did not make, or one a runtime opened with it", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    await callEcho(agent.root, "run-a");
-    early = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-a" })!;
-    early.discard();
-    expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs/run-a/workspace"))).toBe(true);
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(held.agent.root, "run-a");
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo", runId: "run-a" })!;
+    held.early.discard();
+    expect(fs.existsSync(path.join(held.agent.root, ".assemblyline/runs/run-a/workspace"))).toBe(true);
     // A run the user named keeps its folder: a second host's start for the same run found it and
     // runs in it, and the first host's call being refused must not remove it.
-    const first = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-a" })!;
-    const second = startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-a" })!;
+    const first = startSandboxEarly({ root: held.agent.root, tool: "echo", runId: "run-a" })!;
+    const second = startSandboxEarly({ root: held.agent.root, tool: "echo", runId: "run-a" })!;
     first.discard();
-    expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs/run-a/workspace/.tmp"))).toBe(true);
-    expect(await callEcho(agent.root, "run-a", { earlyStart: second })).toMatchObject({ status: "ok", output: { message: "hi" } });
+    expect(fs.existsSync(path.join(held.agent.root, ".assemblyline/runs/run-a/workspace/.tmp"))).toBe(true);
+    expect(await callEcho(held.agent.root, "run-a", { earlyStart: second })).toMatchObject({ status: "ok", output: { message: "hi" } });
     // So a named run that has no folder yet gets no early start: a call refused before its
     // runtime opens would leave a folder it cannot remove (README trial of 6 December).
-    expect(startSandboxEarly({ root: agent.root, tool: "echo", runId: "run-named" })).toBeUndefined();
-    expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs/run-named"))).toBe(false);
-    const claimed = startSandboxEarly({ root: agent.root, tool: "echo" })!;
-    early = claimed;
-    const opened = await openRuntime({ root: agent.root, firstCall: { tool: "no_such_tool", runId: claimed.runId }, earlyStart: claimed });
+    expect(startSandboxEarly({ root: held.agent.root, tool: "echo", runId: "run-named" })).toBeUndefined();
+    expect(fs.existsSync(path.join(held.agent.root, ".assemblyline/runs/run-named"))).toBe(false);
+    const claimed = startSandboxEarly({ root: held.agent.root, tool: "echo" })!;
+    held.early = claimed;
+    const opened = await openRuntime({ root: held.agent.root, firstCall: { tool: "no_such_tool", runId: claimed.runId }, earlyStart: claimed });
     await opened.close();
-    expect(fs.existsSync(path.join(agent.root, ".assemblyline/runs", claimed.runId, "workspace"))).toBe(true);
+    expect(fs.existsSync(path.join(held.agent.root, ".assemblyline/runs", claimed.runId, "workspace"))).toBe(true);
   }, 60_000);
 });
 
 describe("ending a process nobody adopts", () => {
   it("never signals the process group of a process that has already exited (its number may be another group's by then)", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    await callEcho(agent.root, "run-a");
-    early = startSandboxEarly({ root: agent.root, tool: "echo" })!;
-    const pid = early.pid!;
-    const bridges = bridgeDirsOf(early);
-    const child = (early as unknown as { spawned: { child: import("node:child_process").ChildProcess } }).spawned.child;
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    await callEcho(held.agent.root, "run-a");
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo" })!;
+    const pid = held.early.pid!;
+    const bridges = bridgeDirsOf(held.early);
+    const child = (held.early as unknown as { spawned: { child: import("node:child_process").ChildProcess } }).spawned.child;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     process.kill(-pid, "SIGKILL");
     await exited;
@@ -368,7 +350,7 @@ describe("ending a process nobody adopts", () => {
       return kill.call(process, target, signal);
     }) as typeof process.kill;
     try {
-      early.discard();
+      held.early.discard();
     } finally {
       process.kill = kill;
     }

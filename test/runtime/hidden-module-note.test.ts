@@ -6,20 +6,14 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { openRuntime, type Runtime } from "../../runtime-min/index.js";
+import { describe, expect, it } from "vitest";
+import { openRuntime } from "../../runtime-min/index.js";
 import { noteHiddenModules } from "../../runtime-min/sandbox/hidden-path-note.js";
 import { tempDir } from "../helpers/temp-tree.js";
-import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+import { createAgent } from "./helpers/agent-fixture.js";
+import { holdFixtures } from "./helpers/held-fixtures.js";
 
-let agent: AgentFixture | undefined;
-let runtime: Runtime | undefined;
-afterEach(async () => {
-  await runtime?.close();
-  runtime = undefined;
-  agent?.cleanup();
-  agent = undefined;
-});
+const held = holdFixtures();
 
 const NOTE = /exists on the host, but the sandbox process could not find it: .* see "What a sandboxed tool may use" in docs\/host-policy\.md\.$/;
 
@@ -41,20 +35,20 @@ describe("noteHiddenModules", () => {
 
 describe("a sandboxed tool that imports a file outside its bundle", () => {
   it("is told the sandbox hid a file that exists on the host, and only that", async () => {
-    agent = await createAgent([{ name: "import_path", file: "import-path.ts" }]);
+    held.agent = await createAgent([{ name: "import_path", file: "import-path.ts" }]);
     // Under the OS temp folder, as the trial's was: a folder the sandbox's mount namespace empties.
     const outside = path.join(fs.realpathSync(tempDir("al-outside-")), "evil-import.mjs");
     fs.writeFileSync(outside, 'export default "IMPORTED-OUTSIDE";\n');
     expect(outside.startsWith(`${fs.realpathSync("/tmp")}/`)).toBe(true);
-    runtime = await openRuntime({ root: agent.root });
+    held.runtime = await openRuntime({ root: held.agent.root });
     for (const how of ["import", "require"] as const) {
-      const hidden = (await runtime.call({ tool: "import_path", input: { file: outside, how }, runId: "run-a" })) as { status: string; error?: string };
+      const hidden = (await held.runtime.call({ tool: "import_path", input: { file: outside, how }, runId: "run-a" })) as { status: string; error?: string };
       expect(JSON.stringify(hidden)).not.toContain("IMPORTED-OUTSIDE");
       expect(hidden.status, how).toBe("failed");
       expect(hidden.error, how).toContain(`Cannot find module '${outside}'`);
       expect(hidden.error, how).toMatch(NOTE);
       const missing = path.join(path.dirname(outside), "missing.mjs");
-      const gone = (await runtime.call({ tool: "import_path", input: { file: missing, how }, runId: "run-a" })) as { status: string; error?: string };
+      const gone = (await held.runtime.call({ tool: "import_path", input: { file: missing, how }, runId: "run-a" })) as { status: string; error?: string };
       expect(gone.error, how).toContain(`Cannot find module '${missing}'`);
       expect(gone.error, how).not.toContain("exists on the host");
     }

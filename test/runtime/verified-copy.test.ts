@@ -8,37 +8,21 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { openRuntime, type Runtime } from "../../runtime-min/index.js";
+import { describe, expect, it } from "vitest";
+import { openRuntime } from "../../runtime-min/index.js";
 import { materializeBundle } from "../../runtime-min/artifact/bundle-cache.js";
 import { hasIdentity } from "../../runtime-min/artifact/copy-identity.js";
 import { checkIntactCopy, readIntactCopy, verifiedCopyName } from "../../runtime-min/artifact/verified-copy.js";
-import { SANDBOX_START_FILE, startSandboxEarly, type EarlySandboxStart, type SandboxStartEntry } from "../../runtime-min/execution/early-start.js";
-import { prepareChildSource } from "../../runtime-min/sandbox/child-script.js";
-import { probeProcessIsolation, setSandboxLaunchTools } from "../../runtime-min/sandbox/process-isolation.js";
+import { SANDBOX_START_FILE, startSandboxEarly, type SandboxStartEntry } from "../../runtime-min/execution/early-start.js";
 import { seedTools } from "../helpers/support-agent.js";
 import { tempDir } from "../helpers/temp-tree.js";
-import { createAgent, type AgentFixture } from "./helpers/agent-fixture.js";
+import { createAgent } from "./helpers/agent-fixture.js";
+import { fixSandboxLaunchTools, holdFixtures } from "./helpers/held-fixtures.js";
 
 const MARKER = "TAMPERED-COPY-RAN";
 
-beforeAll(async () => {
-  await prepareChildSource();
-  setSandboxLaunchTools((await probeProcessIsolation()).tools);
-}, 60_000);
-afterAll(() => setSandboxLaunchTools(undefined));
-
-let agent: AgentFixture | undefined;
-let runtime: Runtime | undefined;
-let early: EarlySandboxStart | undefined;
-afterEach(async () => {
-  await runtime?.close();
-  runtime = undefined;
-  early?.discard();
-  early = undefined;
-  agent?.cleanup();
-  agent = undefined;
-});
+fixSandboxLaunchTools();
+const held = holdFixtures();
 
 /** A copy of `text` in a fresh `bundles/` folder, named as the runtime names it. */
 function copyOf(text: string): string {
@@ -124,30 +108,30 @@ describe("materializeBundle", () => {
 
 describe("a copy changed after the early start spawned its process", () => {
   it("is never imported: the call is refused with AL8012 where the process kept the changed file, else it runs the verified bytes", async () => {
-    agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
-    const first = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: "run-a" } });
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    const first = await openRuntime({ root: held.agent.root, firstCall: { tool: "echo", runId: "run-a" } });
     expect(await first.call({ tool: "echo", input: { message: "hi" }, runId: "run-a" })).toMatchObject({ status: "ok" });
     await first.close();
-    const entry = (JSON.parse(fs.readFileSync(path.join(agent.root, SANDBOX_START_FILE), "utf8")) as { starts: Record<string, SandboxStartEntry> }).starts[".\u0000echo"]!;
+    const entry = (JSON.parse(fs.readFileSync(path.join(held.agent.root, SANDBOX_START_FILE), "utf8")) as { starts: Record<string, SandboxStartEntry> }).starts[".\u0000echo"]!;
     const copy = entry.bundlePath;
     // The copy is intact: the early process starts, and its mount namespace binds the copy's file
     // (the agent lies under the OS temp folder, which the link guard hides and puts the copy back in).
-    early = startSandboxEarly({ root: agent.root, tool: "echo" });
-    expect(early).toBeDefined();
-    const doorbell = (early as unknown as { spawned: { child: { stdio: { once(event: string, listener: () => void): void }[] } } }).spawned.child.stdio[3]!;
+    held.early = startSandboxEarly({ root: held.agent.root, tool: "echo" });
+    expect(held.early).toBeDefined();
+    const doorbell = (held.early as unknown as { spawned: { child: { stdio: { once(event: string, listener: () => void): void }[] } } }).spawned.child.stdio[3]!;
     await new Promise<void>((resolve) => doorbell.once("readable", () => resolve()));
     // Now that very file is edited in place; the runtime then writes the verified bytes under the
     // copy's name anew (a new file) and checks those, while the early process still holds the edited one.
     const edited = `throw new Error(${JSON.stringify(MARKER)});\n${fs.readFileSync(copy, "utf8")}`;
     fs.chmodSync(copy, 0o644);
     fs.writeFileSync(copy, edited);
-    runtime = await openRuntime({ root: agent.root, firstCall: { tool: "echo", runId: early!.runId }, earlyStart: early! });
+    held.runtime = await openRuntime({ root: held.agent.root, firstCall: { tool: "echo", runId: held.early!.runId }, earlyStart: held.early! });
     expect(fs.readFileSync(copy, "utf8")).not.toContain(MARKER);
     // The runtime says it wrote the copy anew (AL8069).
-    expect(runtime.warnings.filter((warning) => warning.code === "AL8069")).toEqual([expect.objectContaining({ severity: "warning", message: expect.stringContaining("of tool 'echo' was edited") })]);
+    expect(held.runtime.warnings.filter((warning) => warning.code === "AL8069")).toEqual([expect.objectContaining({ severity: "warning", message: expect.stringContaining("of tool 'echo' was edited") })]);
     let outcome: unknown;
     try {
-      outcome = await runtime.call({ tool: "echo", input: { message: "hi" }, runId: early!.runId });
+      outcome = await held.runtime.call({ tool: "echo", input: { message: "hi" }, runId: held.early!.runId });
     } catch (error) {
       outcome = error;
     }
@@ -155,7 +139,7 @@ describe("a copy changed after the early start spawned its process", () => {
     if (outcome instanceof Error) {
       expect(outcome).toMatchObject({ name: "RuntimeError", code: "AL8012" });
       // The process that held the edited file is not used again: the next call spawns a fresh one and runs the verified bytes.
-      const again = await runtime.call({ tool: "echo", input: { message: "again" }, runId: early!.runId });
+      const again = await held.runtime.call({ tool: "echo", input: { message: "again" }, runId: held.early!.runId });
       expect(again, JSON.stringify(again)).toMatchObject({ status: "ok", output: { message: "again" } });
     } else {
       expect(outcome).toMatchObject({ status: "ok", output: { message: "hi" } });
