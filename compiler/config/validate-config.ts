@@ -10,6 +10,7 @@ import { dedupeDiagnostics, createDiagnostic, type Diagnostic, type SourceLocati
 import { childPointer, pointerToSegmentsIn, valueAtPointer } from "../../common/json-pointer.js";
 import { formatPropertyPath } from "../../common/property-path.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { keepClosestBranches } from "../../diagnostics/closest-branch.js";
 import { schemaErrorHint, schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
 import { cloneJson, isJsonObject, type JsonObject } from "../../common/json-value.js";
 import { canonicalJsonText } from "../../common/canonical-json.js";
@@ -111,8 +112,19 @@ export function validateConfigValue(
   const validate = validatorFor(schema);
   const diagnostics: Diagnostic[] = undeclaredKeys(key, config, schema, located, pointer, fallback);
   if (!validate || validate(withDefaults)) return { diagnostics, withDefaults };
-  for (const error of validate.errors ?? []) {
-    if (["if", "anyOf", "oneOf", "allOf"].includes(error.keyword) && (validate.errors?.length ?? 0) > 1) continue;
+  // A failed anyOf/oneOf reports the schemas the value comes closest to, as a tool's input does
+  // (diagnostics/closest-branch.ts); the keyword's list of schemas is read from the configSchema
+  // at the error's schemaPath, as this validator is not `verbose`.
+  const all = (validate.errors ?? []).map((error) => (error.keyword === "anyOf" || error.keyword === "oneOf" ? { ...error, schema: valueAtPointer(schema, error.schemaPath.replace(/^#/, "")) } : error));
+  const { errors, choices } = keepClosestBranches(all);
+  for (const error of errors) {
+    const types = choices.get(error)?.types;
+    if (types !== undefined) {
+      // The value's type fits none of the schemas: one diagnostic naming the types they accept.
+      diagnostics.push(mapConfigError(key, config, withDefaults, schema, { ...error, keyword: "type", params: { type: types.join(",") } }, located, pointer, fallback, locateInSchema));
+      continue;
+    }
+    if (["if", "anyOf", "oneOf", "allOf"].includes(error.keyword) && all.length > 1) continue;
     if (error.keyword === "required" && error.instancePath === "" && besideConfig.has(String(error.params["missingProperty"]))) continue;
     diagnostics.push(mapConfigError(key, config, withDefaults, schema, error, located, pointer, fallback, locateInSchema));
   }

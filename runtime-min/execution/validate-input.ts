@@ -21,6 +21,7 @@ import { ValidatorCodeCache, type ValidatorCodeCacheStats } from "../../contract
 import { pointerToSegmentsIn } from "../../common/json-pointer.js";
 import { didYouMean } from "../../common/did-you-mean.js";
 import { ValidatorsByContent } from "../../contract/validators-by-content.js";
+import { keepClosestBranches, ordinal, type BranchChoice } from "../../diagnostics/closest-branch.js";
 import { schemaErrorReason, schemaErrorTarget } from "../../diagnostics/schema-error-words.js";
 import { SchemaCompileError } from "./schema-compile-error.js";
 
@@ -146,7 +147,10 @@ export class InputValidator {
  * "is not allowed" is then left out, since the one clause says both (README trial of
  * 6 December: the required error alone did not point at the key given).
  */
-function describeErrors(errors: readonly ErrorObject[], input: unknown): string[] {
+function describeErrors(all: readonly ErrorObject[], input: unknown): string[] {
+  // A failed anyOf/oneOf: the errors of the schemas the input comes closest to, after the
+  // keyword's own clause (plugin author's trial 129, finding 15).
+  const { errors, choices } = keepClosestBranches(all);
   const extras = new Map<ErrorObject, UnlistedKeys>();
   const named = new Set<string>();
   for (const error of errors) {
@@ -160,10 +164,57 @@ function describeErrors(errors: readonly ErrorObject[], input: unknown): string[
   for (const error of errors) {
     const extra = error.keyword === "additionalProperties" ? (error.params as { additionalProperty?: unknown }).additionalProperty : undefined;
     if (typeof extra === "string" && named.has(`${error.instancePath}\0${extra}`)) continue;
+    const choice = choices.get(error) ?? undecided(error);
+    if (choice !== undefined) {
+      words.push(branchWords(error, input, choice));
+      continue;
+    }
+    if (error.keyword === "oneOf" && Array.isArray(error.params.passingSchemas)) {
+      words.push(severalMatchWords(error, input, error.params.passingSchemas as readonly number[]));
+      continue;
+    }
     const unlisted = extras.get(error);
     words.push(unlisted === undefined ? describe(error, input) : `${describe(error, input)}${unlistedWords(error, input, unlisted)}`);
   }
   return words;
+}
+
+/**
+ * The clause of a failed `anyOf`/`oneOf` ({@link keepClosestBranches}): for a value whose type fits
+ * none of the schemas, the types they accept (`\`filter\` must be an object or null, but it is a
+ * number`); else that it matches none, and which schemas are the closest, whose errors follow
+ * (`\`filter\` matches none of the 3 schemas its anyOf allows, the closest being the 2nd`).
+ */
+function branchWords(error: ErrorObject, input: unknown, choice: BranchChoice): string {
+  const at = pointerToSegmentsIn(error.instancePath, input);
+  const subject = `\`${field(at)}\``;
+  if (choice.types !== undefined) {
+    return `${subject} ${schemaErrorReason({ keyword: "type", instancePath: error.instancePath, params: { type: choice.types.join(",") } }, valueAt(input, at))}`;
+  }
+  const none = `${subject} matches none of the ${choice.count} schemas its ${choice.keyword} allows`;
+  if (choice.closest.length === choice.count) return none;
+  return `${none}, the closest being the ${listOrdinals(choice.closest)}`;
+}
+
+/**
+ * A failed `anyOf`/`oneOf` whose errors {@link keepClosestBranches} could not tell apart by schema:
+ * its clause still says how many schemas it allows, in our words, all of them kept.
+ */
+function undecided(error: ErrorObject): BranchChoice | undefined {
+  const keyword = error.keyword;
+  if ((keyword !== "anyOf" && keyword !== "oneOf") || !Array.isArray(error.schema) || error.params.passingSchemas != null) return undefined;
+  return { keyword, count: error.schema.length, closest: error.schema.map((_schema: unknown, index: number) => index) };
+}
+
+/** The clause of a `oneOf` that failed because several of its schemas matched. */
+function severalMatchWords(error: ErrorObject, input: unknown, passing: readonly number[]): string {
+  return `\`${field(pointerToSegmentsIn(error.instancePath, input))}\` matches the ${listOrdinals(passing)} of the schemas its oneOf allows, and must match exactly one`;
+}
+
+/** `2nd`, `1st and 2nd`, `1st, 2nd and 4th`. */
+function listOrdinals(indices: readonly number[]): string {
+  const words = indices.map(ordinal);
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(", ")} and ${words.at(-1)!}`;
 }
 
 /** What {@link unlistedKeys} found beside a missing required property. */

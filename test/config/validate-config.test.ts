@@ -50,6 +50,27 @@ describe("validateConfigValue", () => {
     expect(validateConfigValue("search", { paging: { limit: 70 } }, schema, located, "/capabilities/search/config", fallback, new Set(), locate).diagnostics[0]!.related).toBeUndefined();
     expect(asked).toEqual([]);
   });
+  // Plugin author's trial 129, finding 15 (the tool input's case, diagnostics/closest-branch.ts):
+  // each schema of a failed anyOf was a diagnostic of its own.
+  it("reports a failed anyOf's closest schema only, and a type no schema has as one diagnostic", () => {
+    const schema: JsonObject = {
+      type: "object",
+      properties: {
+        auth: {
+          anyOf: [
+            { type: "object", properties: { token: { type: "string", minLength: 20 } }, required: ["token"], additionalProperties: false },
+            { type: "object", properties: { user: { type: "string" }, password: { type: "string" } }, required: ["user", "password"], additionalProperties: false },
+          ],
+        },
+        region: { anyOf: [{ type: "string" }, { type: "null" }] },
+      },
+    };
+    const closest = validate({ auth: { token: "short" } }, schema).diagnostics;
+    expect(closest.map((d) => [d.code, d.path, d.message])).toEqual([["AL5002", "capabilities.search.config.auth.token", "Config of capability 'search': 'auth.token' must be at least 20 characters long."]]);
+    const wrongType = validate({ region: 3 }, schema).diagnostics;
+    expect(wrongType.map((d) => [d.code, d.path, d.message])).toEqual([["AL5002", "capabilities.search.config.region", "Config of capability 'search': 'region' must be a string or null, but it is a number."]]);
+  });
+
   it("names the enum value a near miss means (helper-83's E8)", () => {
     const schema: JsonObject = { type: "object", properties: { index: { type: "string", enum: ["products", "docs"] } } };
     const [d] = validate({ index: "doc" }, schema).diagnostics;

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { InputValidator, SchemaCompileError } from "../../runtime-min/execution/validate-input.js";
+import { tempDir } from "../helpers/temp-tree.js";
 
 const body = { type: "object", properties: { count: { type: "integer" } }, required: ["count"] };
 
@@ -67,6 +68,54 @@ describe("InputValidator", () => {
       ["too short to guess from", schema, { name: "Ada", la: "fr" }, "`la` is not allowed (the schema accepts no other properties; allowed: language, name)."],
     ])("%s", async (_label, schemaUsed, input, message) => {
       expect((await new InputValidator().validate(schemaUsed, input))?.message).toBe(message);
+    });
+  });
+
+  // Plugin author's trial 129, finding 15: a filter meant for the 2nd schema of an anyOf was told
+  // what the 1st requires ("did you mean 'labels'?") beside its real fault, the email format.
+  describe("a failed anyOf or oneOf reports the schemas the input comes closest to", () => {
+    const labels = { type: "object", properties: { labels: { type: "array", items: { type: "string" } } }, required: ["labels"], additionalProperties: false };
+    const assignee = { type: "object", properties: { assignee: { type: "string", format: "email" } }, required: ["assignee"], additionalProperties: false };
+    const schema = {
+      $defs: { labels },
+      type: "object",
+      properties: {
+        filter: { anyOf: [labels, assignee, { type: "null" }] },
+        byRef: { anyOf: [{ $ref: "#/$defs/labels" }, { type: "null" }] },
+        twoRefs: { anyOf: [{ $ref: "#/$defs/labels" }, { $ref: "#/$defs/labels" }] },
+        count: { oneOf: [{ type: "integer" }, { type: "number" }] },
+        nested: { anyOf: [{ type: "object", properties: { id: { anyOf: [{ type: "string", minLength: 3 }, { type: "integer" }] } }, required: ["id"] }, { type: "array" }] },
+      },
+      additionalProperties: false,
+    };
+    it.each([
+      ["the closest schema's fault, not the others' (the trial's input)", { filter: { assignee: "not-an-email" } }, "`filter` matches none of the 3 schemas its anyOf allows, the closest being the 2nd; `filter.assignee` must be a valid email."],
+      ["a fault deeper down is closer than a missing property", { filter: { labels: [1] } }, "`filter` matches none of the 3 schemas its anyOf allows, the closest being the 1st; `filter.labels[0]` must be a string, but it is a number."],
+      ["a type no schema has: one clause", { filter: 3 }, "`filter` must be an object or null, but it is a number."],
+      ["a tie keeps each closest schema's faults, not the farther null", { filter: {} }, "`filter` matches none of the 3 schemas its anyOf allows, the closest being the 1st and 2nd; `filter.labels` is required; `filter.assignee` is required."],
+      ["a $ref beside null (the usual nullable reference)", { byRef: { labels: [2] } }, "`byRef` matches none of the 2 schemas its anyOf allows, the closest being the 1st; `byRef.labels[0]` must be a string, but it is a number."],
+      ["an inner anyOf is decided first", { nested: { id: "ab" } }, "`nested` matches none of the 2 schemas its anyOf allows, the closest being the 1st; `nested.id` matches none of the 2 schemas its anyOf allows, the closest being the 1st; `nested.id` must be at least 3 characters long."],
+      ["a oneOf that several schemas match", { count: 3 }, "`count` matches the 1st and 2nd of the schemas its oneOf allows, and must match exactly one."],
+      ["a oneOf no schema's type fits", { count: "3" }, "`count` must be an integer or a number, but it is a string."],
+    ])("%s", async (_label, input, message) => {
+      expect((await new InputValidator({ codeCacheDir: null }).validate(schema, input))?.message).toBe(message);
+    });
+
+    it("says the same with a validator loaded from the code cache (ajv's standalone code keeps the schemas verbose errors carry)", async () => {
+      const dir = tempDir("al-validator-cache-");
+      const input = { filter: { assignee: "not-an-email" } };
+      const first = new InputValidator({ codeCacheDir: dir });
+      const fresh = (await first.validate(schema, input))?.message;
+      expect(first.codeCacheStats()).toMatchObject({ writes: 1 });
+      const cached = new InputValidator({ codeCacheDir: dir });
+      expect((await cached.validate(schema, input))?.message).toBe(fresh);
+      expect(cached.codeCacheStats()).toMatchObject({ hits: 1 });
+      expect(fresh).toBe("`filter` matches none of the 3 schemas its anyOf allows, the closest being the 2nd; `filter.assignee` must be a valid email.");
+    });
+
+    it("leaves the errors as they are when they cannot be told apart by schema (two $refs)", async () => {
+      const message = (await new InputValidator({ codeCacheDir: null }).validate(schema, { twoRefs: {} }))?.message;
+      expect(message).toBe("`twoRefs.labels` is required; `twoRefs` matches none of the 2 schemas its anyOf allows.");
     });
   });
 });
