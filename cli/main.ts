@@ -16,6 +16,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { CompileFlags } from "./commands/compile.js";
 import type { ReviewFlags } from "./commands/review.js";
+import type { ValidateFlags } from "./commands/validate.js";
 import { isTargetId, TARGET_IDS, unknownTargetHint } from "../compiler/providers/profile.js";
 import { compileFirst, registerHostCommands } from "./commands/host-commands.js";
 import { createProgram, runProgram } from "./program.js";
@@ -91,10 +92,13 @@ export async function main(argv: readonly string[], services: CliServices = {}):
     .command("validate")
     .description("Check one plugin package on its own (for plugin authors, before publishing).")
     .argument("<pluginDir>", "the plugin root (the folder with plugin.json)")
+    .option("--target <id>", `check every tool against a model API's rules, as compile does (repeatable; default: targets of the configuration): ${TARGET_IDS.join(", ")}`, collectTarget)
+    .option("--config <file>", "the project configuration file to use (default: searched from the plugin folder upwards)")
+    .option("--no-config", "use no project configuration file")
     .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
-    .action(async (pluginDir: string, options: { format: "pretty" | "json" }) => {
+    .action(async (pluginDir: string, options: ValidateFlags) => {
       const { runValidate } = await import("./commands/validate.js");
-      exitCode = runValidate(pluginDir, options);
+      exitCode = await runValidate(pluginDir, options);
     });
 
   program
