@@ -24,6 +24,9 @@ describe("AL4707's hint fits the property", () => {
     ["an anyOf", { anyOf: [{ type: "object" }, { type: "string" }] }, "Add 'p' to `required` and make it nullable (add `{ \"type\": \"null\" }` to its `anyOf`): "],
     ["a $ref", { $ref: "#/$defs/person" }, "Add 'p' to `required` and make it nullable (`\"anyOf\": [{ \"$ref\": \"#/$defs/person\" }, { \"type\": \"null\" }]`): "],
     ["a const", { const: "x" }, "Add 'p' to `required` and make it nullable (`\"anyOf\": [<its schema>, { \"type\": \"null\" }]`): "],
+    ["a typed const", { type: "string", const: "x" }, "Add 'p' to `required` and make it nullable (`\"type\": [\"string\", \"null\"]` and write its `const` as `\"enum\": [\"x\", null]` (a type that allows null is not enough: the const refuses it)): "],
+    ["a nullable type whose const refuses null", { type: ["integer", "null"], const: 3 }, "Add 'p' to `required` and write its `const` as `\"enum\": [3, null]` (a type that allows null is not enough: the const refuses it): "],
+    ["a nullable type with a null const", { type: ["string", "null"], const: null }, "Add 'p' to `required`: it is already nullable, so "],
     ["an already nullable type and enum", { type: ["string", "null"], enum: ["a", null] }, "Add 'p' to `required`: it is already nullable, so "],
     ["an anyOf with a null member", { anyOf: [{ $ref: "#/$defs/x" }, { type: "null" }] }, "Add 'p' to `required`: it is already nullable, so "],
   ])("%s", (_, schema, start) => {
