@@ -9,7 +9,7 @@ import { fileStart } from "../common/positions.js";
 import type { CompileOptions } from "../build/compile.js";
 import { loadProjectConfig } from "../build/project-config/load-project-config.js";
 import type { CompileFormat, ProjectConfig } from "../build/project-config/types.js";
-import type { WarningLimit } from "../build/severity-rules.js";
+import { compileSettingsOf } from "./compile-settings.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { configSelection, type ConfigFlags } from "./config-selection.js";
@@ -90,22 +90,10 @@ export function outputFormat(flags: SettingFlags, targets: readonly CompileTarge
   return flags.format ?? targets.find((t) => t.config.format !== undefined)?.config.format ?? "pretty";
 }
 
-/** The compile options of one target (flags over its configuration). */
+/** The compile options of one target (flags over its configuration: `./compile-settings.ts`). */
 export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & { check?: boolean; package: boolean; cache?: boolean; format?: string }): CompileOptions {
   const outDir = flags.out !== undefined ? path.resolve(flags.out) : target.config.outDir;
-  const maxWarnings: WarningLimit | undefined =
-    flags.maxWarnings !== undefined
-      ? { limit: flags.maxWarnings, source: "--max-warnings" }
-      : target.config.maxWarnings !== undefined
-        ? { limit: target.config.maxWarnings, source: `maxWarnings in ${shownFile(target.config.file)}` }
-        : undefined;
-  const targetsFlag = flags.target !== undefined && flags.target.length > 0;
-  const targets = targetsFlag ? flags.target : target.config.targets;
-  const tokenBudget = flags.tokenBudget ?? target.config.tokenBudget;
-  // Where the configuration wrote the settings it gave (a flag's have no place in a file).
-  const settingLocations = Object.fromEntries(
-    Object.entries(target.config.locations ?? {}).filter(([pointer]) => (!targetsFlag && pointer.startsWith("/targets/")) || (flags.tokenBudget === undefined && pointer.startsWith("/tokenBudget/"))),
-  );
+  const settings = compileSettingsOf(target.config, flags);
   return {
     root: target.root,
     check: flags.check === true,
@@ -116,11 +104,8 @@ export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & {
     displayRoot: target.displayRoot,
     installCommand: installCommandFor(target.root, target.displayRoot),
     rules: target.config.rules,
-    ...(targets && targets.length > 0 ? { targets } : {}),
-    ...(tokenBudget !== undefined ? { tokenBudget } : {}),
-    ...(Object.keys(settingLocations).length > 0 ? { settingLocations } : {}),
+    ...settings,
     ...(outDir !== undefined ? { outDir } : {}),
-    ...(maxWarnings ? { maxWarnings } : {}),
   };
 }
 
@@ -135,10 +120,6 @@ export function sharedOutDirs(targets: readonly CompileTarget[], options: readon
     else byDir.set(dir, target.displayRoot);
   });
   return out;
-}
-
-function shownFile(file: string | undefined): string {
-  return file === undefined ? "the configuration" : path.relative(process.cwd(), file) || file;
 }
 
 /**

@@ -18,6 +18,7 @@ import { cliCommand } from "../common/cli-command.js";
 import { LOCKFILE_NAME } from "../contract/lockfile-types.js";
 import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE } from "../contract/manifest.js";
 import { inputsUnchanged, recordingHost } from "./inputs-record.js";
+import { compileSettingsKey, type CompileSettings } from "./compile-settings.js";
 
 /**
  * Loads the compiler (`build/compile.ts`) for a compile this step runs: the CLI's full entry
@@ -25,6 +26,21 @@ import { inputsUnchanged, recordingHost } from "./inputs-record.js";
  * the CLI bundle (scripts/build-cli-bundle.mjs; docs/performance.md, "The host bundle").
  */
 export type CompilerLoader = () => Promise<Pick<typeof import("../build/compile.js"), "compileAgent">>;
+
+/** How {@link ensureArtifact} compiles. */
+export interface EnsureOptions {
+  /**
+   * `--locked`: never compile; when the lock or the artifact is not current, the check's errors
+   * and AL8068 are returned instead (nothing is written but the analysis cache and the inputs record).
+   */
+  readonly locked?: boolean;
+  /**
+   * The project configuration's compile settings (`rules`, `maxWarnings`, `targets`,
+   * `tokenBudget`: `./compile-settings.ts`), applied to the check and the compile as `compile`
+   * applies them, so this step never writes a lock `compile` would refuse (new-user trial 129).
+   */
+  readonly settings?: CompileSettings;
+}
 
 /** What {@link ensureArtifact} did. */
 export interface EnsuredArtifact {
@@ -40,36 +56,37 @@ export interface EnsuredArtifact {
 
 /**
  * Makes sure the root's artifact is current. First the inputs record: when every input a
- * compile read is unchanged and the artifact records the lock's integrity, nothing else runs
- * (and the diagnostics are empty: that compile had no errors). Otherwise a check of the lock
+ * compile read is unchanged, the record was made under the same compile settings, and the
+ * artifact records the lock's integrity, nothing else runs (and the diagnostics are empty: that
+ * compile had no errors). Otherwise a check of the lock
  * that writes nothing but the analysis cache (reused when unchanged) and the inputs record,
  * and of the artifact's recorded lock integrity; only when either is stale does it run a full
  * compile, which writes the lock and the artifact.
  * @param root the agent root (absolute or relative to the working directory).
  * @param loadCompiler loads the compiler, when the check or a compile runs.
  * @param artifactDir the artifact directory (absolute), when the project configuration's `outDir` sets one.
- * @param options `locked` (`--locked`): never compile; when the lock or the artifact is not
- *   current, the check's errors and AL8068 are returned instead (nothing is written but the
- *   analysis cache and the inputs record).
+ * @param options `locked` and the compile `settings` ({@link EnsureOptions}).
  * @returns the diagnostics to report (any error stops the host command). Never throws for bad
  *   input; throws only for internal failures, like `compileAgent`.
  */
-export async function ensureArtifact(root: string, loadCompiler: CompilerLoader, artifactDir?: string, options: { readonly locked?: boolean } = {}): Promise<EnsuredArtifact> {
+export async function ensureArtifact(root: string, loadCompiler: CompilerLoader, artifactDir?: string, options: EnsureOptions = {}): Promise<EnsuredArtifact> {
   const absolute = path.resolve(root);
-  if (inputsUnchanged(absolute) && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: [], compiled: false, recorded: true, lockChanged: false };
+  const settings = options.settings ?? {};
+  const settingsKey = compileSettingsKey(settings);
+  if (inputsUnchanged(absolute, settingsKey) && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: [], compiled: false, recorded: true, lockChanged: false };
   // This run now loads the compiler, which its kind of run does not: the code cache then keeps
   // the bundle's entry for the kind only until a run of it does not compile.
   noteCompilingRun();
   const { compileAgent } = await loadCompiler();
   // The check saves the analysis cache: a full compile after it (stale artifact) and the next
   // command's check then reuse the analysis instead of parsing everything again.
-  const checking = recordingHost(absolute);
-  const check = await compileAgent({ root: absolute, host: checking.host, hostReadsDisk: true, check: true, package: false, saveCache: true });
+  const checking = recordingHost(absolute, undefined, settingsKey);
+  const check = await compileAgent({ root: absolute, host: checking.host, hostReadsDisk: true, check: true, package: false, saveCache: true, ...settings });
   if (check.ok) checking.save();
   if (check.ok && (await artifactMatchesLock(absolute, artifactDir))) return { diagnostics: check.diagnostics, compiled: false, recorded: false, lockChanged: false };
   if (options.locked === true) return { diagnostics: await lockedRefusal(check, absolute, artifactDir), compiled: false, recorded: false, lockChanged: false };
-  const compiling = recordingHost(absolute);
-  const compiled = await compileAgent({ root: absolute, host: compiling.host, hostReadsDisk: true, ...(artifactDir ? { outDir: artifactDir } : {}) });
+  const compiling = recordingHost(absolute, undefined, settingsKey);
+  const compiled = await compileAgent({ root: absolute, host: compiling.host, hostReadsDisk: true, ...settings, ...(artifactDir ? { outDir: artifactDir } : {}) });
   // A compile that changed the lock read the old one: its record would not hold; the next check writes one.
   if (compiled.ok && !compiled.lockChanged) compiling.save();
   return { diagnostics: compiled.diagnostics, compiled: true, recorded: false, lockChanged: compiled.lockChanged };

@@ -13,6 +13,7 @@ import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { RuntimeError, runtimeError } from "../runtime-min/errors.js";
 import { configSelection } from "./config-selection.js";
+import { compileSettingsOf, type CompileSettings } from "./compile-settings.js";
 
 /** The flags a host command takes for its policy. */
 export interface HostPolicyFlags {
@@ -40,6 +41,11 @@ export interface HostPolicy {
     readonly network?: "host" | "none";
   };
   readonly config: ProjectConfig;
+  /**
+   * The configuration's compile settings (`rules`, `maxWarnings`, `targets`, `tokenBudget`):
+   * the compile-first step applies them as `compile` does (`../compile-settings.ts`).
+   */
+  readonly compileSettings: CompileSettings;
   /** The agent root, absolute: the diagnostics' files are relative to it. */
   readonly root: string;
 }
@@ -68,22 +74,28 @@ export async function resolveHostPolicy(root: string, flags: HostPolicyFlags): P
       ...(host.network !== undefined ? { network: host.network } : {}),
     },
     config: loaded.config,
+    compileSettings: compileSettingsOf(loaded.config),
     root: absolute,
   };
 }
 
 /**
- * The runtime options `tools` and `search` take from the project configuration: where the
- * artifact is (`outDir`) and `host.artifactByteLimit` — the same resolution `call` and
- * `approve` use ({@link resolveHostPolicy}), so every host command reads the same artifact.
+ * What `tools` and `search` take from the project configuration: the runtime options — where the
+ * artifact is (`outDir`) and `host.artifactByteLimit` — and the compile settings of their
+ * compile-first step; the same resolution `call` and `approve` use ({@link resolveHostPolicy}),
+ * so every host command reads the same artifact and compiles it as `compile` would.
  * @throws RuntimeError with the configuration's diagnostics when it is invalid.
  */
-export async function catalogRuntimeOptions(root: string, flags: Pick<HostPolicyFlags, "projectConfig">): Promise<{ readonly artifactDir?: string; readonly artifactByteLimit?: number }> {
+export async function catalogHostPolicy(
+  root: string,
+  flags: Pick<HostPolicyFlags, "projectConfig">,
+): Promise<{ readonly runtimeOptions: { readonly artifactDir?: string; readonly artifactByteLimit?: number }; readonly compileSettings: CompileSettings }> {
   const policy = await resolveHostPolicy(root, flags.projectConfig === undefined ? {} : { projectConfig: flags.projectConfig });
-  return {
+  const runtimeOptions = {
     ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}),
     ...(policy.runtimeOptions.artifactByteLimit !== undefined ? { artifactByteLimit: policy.runtimeOptions.artifactByteLimit } : {}),
   };
+  return { runtimeOptions, compileSettings: policy.compileSettings };
 }
 
 /** The host-limit flags direct execution cannot apply to a tool's code, as the command line gave them. */

@@ -24,7 +24,9 @@
  *   probes are asked again. A file that was missing must still be missing.
  * - The record belongs to one toolchain ({@link toolchainIdentity}: Node's version and the size
  *   and mtime of this package's compiled compile path, schemas and dependencies) and one root
- *   (absolute path); any other record is ignored, as is an unreadable or malformed file.
+ *   (absolute path), and to the compile settings the project configuration (or `compile`'s
+ *   flags) gave it (`rules`, `maxWarnings`, `targets`, `tokenBudget`: `./compile-settings.ts`);
+ *   any other record is ignored, as is an unreadable or malformed file.
  * - The check of the artifact against the lock (`artifactMatchesLock`) still runs every time,
  *   and runtime-min still verifies every bundle it loads.
  */
@@ -40,12 +42,16 @@ import { packageRoot } from "../common/package-root.js";
 import { bundleStubs } from "../common/bundle-stubs.js";
 import { ignoreStateDir } from "../common/state-dir.js";
 import { listFilesRecursively } from "../common/list-files.js";
+import { compileSettingsKey } from "./compile-settings.js";
 
 /** Where the record lives, relative to the agent root. */
 export const INPUTS_RECORD_FILE = path.join(".assemblyline", "cache", "inputs.json");
 
 /** First field of a record of this format. */
 const FORMAT = "assembly-line inputs record 1";
+
+/** The settings key of a compile with no settings of the configuration or flags. */
+const NO_SETTINGS = compileSettingsKey({});
 
 export { RACY_MARGIN_MS, probeHolds, statOf, readAnswer, bytesAnswer, listAnswer, digest } from "../common/probes.js";
 export type { FileStat, Probe } from "../common/probes.js";
@@ -55,6 +61,11 @@ interface InputsRecord {
   readonly format: typeof FORMAT;
   readonly toolchain: string;
   readonly root: string;
+  /**
+   * The compile settings the recorded compile ran with (`compileSettingsKey`,
+   * `./compile-settings.ts`): the record vouches that a compile with these finds no errors.
+   */
+  readonly settings: string;
   /** `Date.now()` when the recording started (before the first probe). */
   readonly startedAt: number;
   readonly probes: readonly Probe[];
@@ -76,8 +87,9 @@ export interface RecordingHost {
  * `host` to `compileAgent` and call `save()` only after a compile that succeeded and left
  * `plugins.lock` unchanged (so the lock read is the lock on disk).
  * @param root absolute agent root the compile runs on.
+ * @param settings the key of the compile's settings (`compileSettingsKey`; default: none set).
  */
-export function recordingHost(root: string, base: CompilerHost = createNodeHost()): RecordingHost {
+export function recordingHost(root: string, base: CompilerHost = createNodeHost(), settings: string = NO_SETTINGS): RecordingHost {
   const startedAt = Date.now();
   const probes = new ProbeSet();
   const keep = (probe: Probe): void => {
@@ -93,17 +105,21 @@ export function recordingHost(root: string, base: CompilerHost = createNodeHost(
     host,
     startedAt,
     probes: () => probes.values(),
-    save: () => saveInputsRecord(root, { format: FORMAT, toolchain: toolchainIdentity(), root, startedAt, probes: probes.values() }),
+    save: () => saveInputsRecord(root, { format: FORMAT, toolchain: toolchainIdentity(), root, settings, startedAt, probes: probes.values() }),
   };
 }
 
 /**
- * True when the root's inputs record exists, belongs to this toolchain and root, and every
- * probe it holds gets the same answer now (see the module comment). Never throws: anything
- * unreadable or unexpected is `false` (the caller then runs the compile's check).
+ * True when the root's inputs record exists, belongs to this toolchain and root, was made under
+ * the same compile settings, and every probe it holds gets the same answer now (see the module
+ * comment). Never throws: anything unreadable or unexpected is `false` (the caller then runs the
+ * compile's check).
  * @param root absolute agent root.
+ * @param settings the key of the settings a compile would run with now (`compileSettingsKey`;
+ *   default: none set). A record made under others is not used: `targets` added to the
+ *   configuration change no input file, yet a compile may now refuse.
  */
-export function inputsUnchanged(root: string): boolean {
+export function inputsUnchanged(root: string, settings: string = NO_SETTINGS): boolean {
   let record: InputsRecord;
   try {
     record = JSON.parse(fs.readFileSync(path.join(root, INPUTS_RECORD_FILE), "utf8")) as InputsRecord;
@@ -111,7 +127,7 @@ export function inputsUnchanged(root: string): boolean {
     return false;
   }
   try {
-    if (record.format !== FORMAT || record.root !== root || !Array.isArray(record.probes) || typeof record.startedAt !== "number") return false;
+    if (record.format !== FORMAT || record.root !== root || record.settings !== settings || !Array.isArray(record.probes) || typeof record.startedAt !== "number") return false;
     if (record.toolchain !== toolchainIdentity()) return false;
     const host = createNodeHost();
     const trustedBefore = record.startedAt - RACY_MARGIN_MS;

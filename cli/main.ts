@@ -15,6 +15,8 @@
  */
 import { InvalidArgumentError, Option, type Command } from "commander";
 import type { CompileFlags } from "./commands/compile.js";
+import type { ReviewFlags } from "./commands/review.js";
+import type { ValidateFlags } from "./commands/validate.js";
 import { isTargetId, TARGET_IDS, unknownTargetHint } from "../compiler/providers/profile.js";
 import { compileFirst, registerHostCommands } from "./commands/host-commands.js";
 import { createProgram, runProgram } from "./program.js";
@@ -90,10 +92,13 @@ export async function main(argv: readonly string[], services: CliServices = {}):
     .command("validate")
     .description("Check one plugin package on its own (for plugin authors, before publishing).")
     .argument("<pluginDir>", "the plugin root (the folder with plugin.json)")
+    .option("--target <id>", `check every tool against a model API's rules, as compile does (repeatable; default: targets of the configuration): ${TARGET_IDS.join(", ")}`, collectTarget)
+    .option("--config <file>", "the project configuration file to use (default: searched from the plugin folder upwards)")
+    .option("--no-config", "use no project configuration file")
     .addOption(new Option("--format <format>", "output format").choices(["pretty", "json"]).default("pretty"))
-    .action(async (pluginDir: string, options: { format: "pretty" | "json" }) => {
+    .action(async (pluginDir: string, options: ValidateFlags) => {
       const { runValidate } = await import("./commands/validate.js");
-      exitCode = runValidate(pluginDir, options);
+      exitCode = await runValidate(pluginDir, options);
     });
 
   program
@@ -113,7 +118,12 @@ export async function main(argv: readonly string[], services: CliServices = {}):
     .argument("[root]", "agent root", ".")
     .addOption(new Option("--format <format>", "output format (github and sarif: each change placed on plugins.lock)").choices(["pretty", "json", "github", "sarif"]).default("pretty"))
     .option("--base <revision>", "compare with the plugins.lock of this Git revision (a pull request's base, e.g. origin/main) instead of HEAD's")
-    .action(async (root: string, options: { format: "pretty" | "json" | "github" | "sarif"; base?: string }) => {
+    .option("--config <file>", "the project configuration file to use (default: searched from the root upwards)")
+    .option("--no-config", "use no project configuration file")
+    .option("--target <id>", `check every tool against a model API's rules, as compile does (repeatable; default: targets of the configuration): ${TARGET_IDS.join(", ")}`, collectTarget)
+    .option("--token-budget <n>", "the most tokens a surface's initial snapshot may cost, as compile does (default: tokenBudget of the configuration)", parseTokenBudget)
+    .option("--max-warnings <n>", "more than n warnings are an error, as for compile (default: maxWarnings of the configuration)", parseCount)
+    .action(async (root: string, options: ReviewFlags) => {
       const { runReview } = await import("./commands/review.js");
       exitCode = await runReview(root, options);
     });

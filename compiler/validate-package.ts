@@ -3,6 +3,9 @@
  * as a plugin author would before publishing (issue 2 item 6). The same stages as a compile,
  * without an agent: Agent Plugins v1 loading, static analysis of the `ai.assemblyline` entry,
  * descriptor validation, and the plugin's content hash (which must be computable to be locked).
+ * With `targets` (`validate --target`, the project configuration's `targets`), every tool is
+ * checked against each provider profile as `compile --target` checks it, in a surface that
+ * selects this plugin alone (new-user trial 129, finding 8).
  */
 import * as path from "node:path";
 import { maskDiagnostic } from "./config/credentials.js";
@@ -14,6 +17,9 @@ import { ONE_SHOT_RETENTION } from "./static-analysis/source-store.js";
 import { checkSurfaceCollisions } from "./validation/collisions.js";
 import { validatePlugin } from "./validation/validate-plugin.js";
 import { hashPluginDirectory } from "./plugin-package/hash-plugin-directory.js";
+import { checkSurfaceTargets } from "./providers/check-targets.js";
+import { pluginSurfaceTools, type SurfaceTools } from "./providers/surface-tools.js";
+import { fileStart, type SourceLocation } from "../common/positions.js";
 
 /** The `plugin` part of `validate`'s JSON output (DESIGN §7). */
 export interface PluginSummary {
@@ -35,11 +41,27 @@ export interface PackageValidation {
   readonly plugin: PluginSummary;
 }
 
-/** Validates the plugin package at `pluginDir` (absolute). Never throws for bad input. */
-export function validatePackage(host: CompilerHost, pluginDir: string): PackageValidation {
+/** What {@link validatePackage} checks beyond the package itself. */
+export interface PackageValidationOptions {
+  /** Provider profile ids every tool is checked against (`compiler/providers/`; docs/providers.md). */
+  readonly targets?: readonly string[];
+  /** Where a target id was written (the project configuration's `targets` entry), for AL4712; else the package's start. */
+  readonly targetWrittenAt?: (id: string) => SourceLocation | undefined;
+}
+
+/**
+ * Validates the plugin package at `pluginDir` (absolute). With `options.targets`, also what each
+ * target refuses, drops or rewrites of its tools, at the same places `compile --target` reports
+ * them; the per-request limits of a surface (a tool cap, anthropic-strict's parameter counts) are
+ * counted for a surface that selects this plugin alone, with the core tools it does not disable,
+ * and reported at the entry's start. Never throws for bad input.
+ */
+export function validatePackage(host: CompilerHost, pluginDir: string, options: PackageValidationOptions = {}): PackageValidation {
   const pkg = loadPluginPackage(host, pluginDir);
   const diagnostics: Diagnostic[] = [...pkg.diagnostics];
   let tools: string[] = [];
+  // The tools a surface selecting this plugin alone may send, for the targets.
+  let surface: SurfaceTools | undefined;
   if (!pkg.rejected) {
     diagnostics.push(...hashPluginDirectory(pluginDir, host).diagnostics);
     if (pkg.entryFile) {
@@ -56,7 +78,13 @@ export function validatePackage(host: CompilerHost, pluginDir: string): PackageV
       diagnostics.push(...plugin.diagnostics, ...checkSurfaceCollisions([plugin]));
       const declared = entry.entry?.value["tools"];
       tools = declared !== null && typeof declared === "object" && !Array.isArray(declared) ? Object.keys(declared).sort() : [];
+      surface = pluginSurfaceTools({ id: ".", agentFile: pkg.entryFile }, pkg.name ?? path.basename(pluginDir), plugin, { entry });
     }
+  }
+  const targets = options.targets ?? [];
+  if (targets.length > 0) {
+    const start = fileStart(pkg.entryFile ?? path.join(pluginDir, "plugin.json"));
+    diagnostics.push(...checkSurfaceTargets(surface ? [surface] : [], targets, (id) => options.targetWrittenAt?.(id) ?? start));
   }
   const reported = sortDiagnostics(dedupeDiagnostics(diagnostics).map((d) => maskDiagnostic(relativizeDiagnostic(d, pluginDir, path.relative))));
   return {

@@ -38,6 +38,7 @@ import { installPackage, type CommandRunner } from "./install-package.js";
 import { outsideRepositoryDiagnostic } from "./outside-repository.js";
 import { readTarballJson } from "./read-tarball-manifest.js";
 import { resolvePluginSpec, type PluginSpec } from "./resolve-plugin-spec.js";
+import type { CompileSettings } from "../compile-settings.js";
 
 /** Options of {@link addPlugin}. */
 export interface AddPluginOptions {
@@ -56,6 +57,13 @@ export interface AddPluginOptions {
    * not change or the compile fails.
    */
   readonly onReview?: (review: ContractReview) => void;
+  /**
+   * What the project configuration gives the compile that pins the plugin, as `compile` takes it:
+   * its compile settings (`rules`, `maxWarnings`, `targets`, `tokenBudget`: `../compile-settings.ts`)
+   * and `outDir`, so `add` never writes a lock `compile` would refuse, nor an artifact where
+   * `compile` would not put it.
+   */
+  readonly compile?: CompileSettings & { readonly outDir?: string };
 }
 
 /** What `add` did. */
@@ -169,6 +177,7 @@ export async function addPlugin(options: AddPluginOptions): Promise<AddPluginRes
   // What the lock pinned for the key before this compile rewrites it (root surface: `.`).
   const previous = pinsOf(readLockfile(path.join(root, "plugins.lock"))).get(".")?.get(key);
   const compile = await compileAgent({
+    ...options.compile,
     root,
     acceptInstalled: new Set([`.\0${key}`]),
     installCommand: installAllCommand(manager),

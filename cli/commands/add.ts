@@ -13,13 +13,28 @@ import { printDiagnostics } from "../output.js";
 import { formatContractReview } from "../../lockfile/format-review.js";
 import semver from "semver";
 import { fixCommandFor } from "../../lockfile/fix-command.js";
+import { loadProjectConfig } from "../../build/project-config/load-project-config.js";
+import { relativizeDiagnostic } from "../../diagnostics/diagnostic.js";
+import { compileSettingsOf } from "../compile-settings.js";
 
-/** Runs `add`; 0 when the plugin was added and locked, 1 otherwise. */
+/**
+ * Runs `add`; 0 when the plugin was added and locked, 1 otherwise. The project configuration
+ * (searched from the root upwards, as for `compile`) gives the compile that pins the plugin its
+ * compile settings and `outDir`, as `compile` takes them; one that is not valid stops `add`
+ * before anything is installed or edited.
+ */
 export async function runAdd(spec: string, rootArgument: string, flags: { as?: string }): Promise<number> {
   const root = path.resolve(rootArgument);
+  const loaded = await loadProjectConfig(root, { kind: "search" });
+  if (loaded.diagnostics.length > 0) {
+    printDiagnostics(loaded.diagnostics.map((d) => relativizeDiagnostic(d, root, path.relative)), root);
+    process.stderr.write("agent.md and plugins.lock were left unchanged, and nothing was installed.\n");
+    return 1;
+  }
   const result = await addPlugin({
     spec,
     root,
+    compile: { ...compileSettingsOf(loaded.config), ...(loaded.config.outDir !== undefined ? { outDir: loaded.config.outDir } : {}) },
     ...(flags.as !== undefined ? { as: flags.as } : {}),
     // The review is printed before plugins.lock is written (issue 11 item 3).
     onReview: (review) => process.stdout.write(formatContractReview(review)),

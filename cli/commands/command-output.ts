@@ -10,6 +10,7 @@ import type { CallResult } from "../../runtime-min/types.js";
 import type { Runtime } from "../../runtime-min/index.js";
 import type { EarlySandboxStart } from "../../runtime-min/execution/early-start.js";
 import type { RuntimeOptions } from "../../runtime-min/types.js";
+import type { EnsureOptions } from "../ensure-artifact.js";
 
 /** What a command produced. */
 export interface CommandOutput {
@@ -50,9 +51,11 @@ export interface RuntimeCommandHooks {
    * Compiles the root when its artifact is missing or stale (DESIGN §7: `call` and `approve`
    * compile first). Resolves to what the step did: any error among its diagnostics stops the
    * command. `artifactDir` is the project configuration's `outDir` when it sets one; with
-   * `locked` (`--locked`) it never compiles: a lock or artifact that is not current is AL8068.
+   * `locked` (`--locked`) it never compiles: a lock or artifact that is not current is AL8068;
+   * `settings` are the configuration's compile settings (`rules`, `maxWarnings`, `targets`,
+   * `tokenBudget`), applied as `compile` applies them (`withCompileSettings`, `./host-report.ts`).
    */
-  readonly ensureArtifact?: (root: string, artifactDir?: string, options?: { readonly locked?: boolean }) => Promise<CompileFirstOutcome>;
+  readonly ensureArtifact?: (root: string, artifactDir?: string, options?: EnsureOptions) => Promise<CompileFirstOutcome>;
   /** Extra runtime options (built-in tools, core-tool policy). */
   readonly runtimeOptions?: Omit<RuntimeOptions, "root" | "hostConfig" | "execution">;
   /** The sandbox process started for this `call` before the CLI loaded (`../early-call.ts`): `call` takes its run id when `--run` is omitted, and gives it to the runtime. */

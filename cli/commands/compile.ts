@@ -28,6 +28,7 @@ import { formatContractReview } from "../../lockfile/format-review.js";
 import { handEditedNote } from "../../lockfile/hand-edits.js";
 import { showControlCharacters } from "../../common/terminal-text.js";
 import { recordingHost } from "../inputs-record.js";
+import { compileSettingsKey } from "../compile-settings.js";
 import { createNodeHost } from "../../common/host.js";
 
 /** Flags of `compile`. */
@@ -178,7 +179,8 @@ async function compileOrReplay(target: CompileTarget, options: CompileOptions, f
     return { ok: true, diagnostics, lockfile, lockChanged: false, artifact, artifactChanged: false, counts: { surfaces, tools } };
   }
   // A one-shot compile: its disk host reads the plugin folders ahead (`common/read-ahead.ts`).
-  const recording = recordingHost(target.root, createNodeHost({ readAhead: true }));
+  // Recorded with this compile's settings: a host command under other settings checks again.
+  const recording = recordingHost(target.root, createNodeHost({ readAhead: true }), compileSettingsKey(options));
   const recorder = compileRecorder(target.root, recording);
   const result = await compileAgent({ ...options, host: recording.host, hostReadsDisk: true, recordInput: recorder.recordInput, knownArtifactFiles: known });
   if (result.ok && !result.lockChanged) recording.save();

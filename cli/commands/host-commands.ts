@@ -184,7 +184,7 @@ interface LockedFlag {
 function lockedHooks(hooks: RuntimeCommandHooks, locked: boolean | undefined): RuntimeCommandHooks {
   const ensure = hooks.ensureArtifact;
   if (locked !== true || ensure === undefined) return hooks;
-  return { ...hooks, ensureArtifact: (root, artifactDir) => ensure(root, artifactDir, { locked: true }) };
+  return { ...hooks, ensureArtifact: (root, artifactDir, options) => ensure(root, artifactDir, { ...options, locked: true }) };
 }
 
 /**

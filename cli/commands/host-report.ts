@@ -11,6 +11,7 @@ import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { RuntimeError } from "../../runtime-min/errors.js";
 import { jsonText } from "../output.js";
 import type { CommandOutput, RuntimeCommandHooks } from "./command-output.js";
+import type { CompileSettings } from "../compile-settings.js";
 
 /**
  * Collected while one host command runs: filled by the compile-first step and the host wrappers
@@ -70,4 +71,17 @@ export async function compileFirstStep(root: string, artifactDir: string | undef
   report.lockChanged = outcome.lockChanged;
   const errors = outcome.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) throw new RuntimeError(errors);
+}
+
+/**
+ * `hooks` whose compile-first step compiles with `settings`, the project configuration's
+ * compile settings (`rules`, `maxWarnings`, `targets`, `tokenBudget`; `../compile-settings.ts`):
+ * it then refuses what `compile` with the same configuration refuses, instead of writing a lock
+ * `compile` would not write (new-user trial 129, finding 6). The host command resolves its
+ * configuration before the step runs, so the settings come from the file it already read.
+ */
+export function withCompileSettings(hooks: RuntimeCommandHooks, settings: CompileSettings): RuntimeCommandHooks {
+  const ensure = hooks.ensureArtifact;
+  if (ensure === undefined) return hooks;
+  return { ...hooks, ensureArtifact: (root, artifactDir, options) => ensure(root, artifactDir, { ...options, settings }) };
 }

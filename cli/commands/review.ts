@@ -14,9 +14,17 @@
  * those formats, for a pull request's annotations and code scanning (new-user trial 115); on an
  * out-of-date lock (a pull request that did not compile), where the entry writes the change
  * (`build/stale-lock-places.ts`, new-user trial 125).
+ *
+ * The compile it runs is `compile --check`'s, with the project configuration's compile settings
+ * (`rules`, `maxWarnings`, `targets`, `tokenBudget`; `--config FILE` / `--no-config`, and
+ * `--target`, `--token-budget`, `--max-warnings` over them, as `compile` takes them:
+ * `../compile-settings.ts`): a target's error, a budget overrun, a code a rule raises to error or
+ * too many warnings are errors of the inputs, as they are for `compile --check`, so `review` never
+ * passes a tree that CI's `compile --check` fails (new-user trial 129, finding 6).
+ *
  * Exit codes: 0 — nothing needs review; 1 — a change needs review (an approval gate removed
- * or weakened, a published pack's description changed), or the inputs have errors; 2 — `--base`
- * names no commit of the agent's Git work tree (AL6215).
+ * or weakened, a published pack's description changed), or the inputs (or the project
+ * configuration) have errors; 2 — `--base` names no commit of the agent's Git work tree (AL6215).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -36,6 +44,10 @@ import { committedLock, lockAtRevision } from "../git-head-lock.js";
 import { createDiagnostic } from "../../diagnostics/diagnostic.js";
 import { placeReviewInSources } from "../../build/stale-lock-places.js";
 import { escapeRawControls, printDiagnostics, printJson } from "../output.js";
+import { loadProjectConfig } from "../../build/project-config/load-project-config.js";
+import { relativizeDiagnostic } from "../../diagnostics/diagnostic.js";
+import { configSelection, type ConfigFlags } from "../config-selection.js";
+import { compileSettingsOf, type CompileSettingFlags } from "../compile-settings.js";
 
 /** `review`'s output formats (DESIGN §7 names pretty and json; github and sarif as `compile` has them). */
 export type ReviewFormat = "pretty" | "json" | "github" | "sarif";
@@ -50,11 +62,20 @@ const BASE_PROBLEMS = {
   "not-a-lock": "the plugins.lock of '{0}' is not a lock this toolchain reads",
 } as const;
 
+/** Flags of `review`. */
+export interface ReviewFlags extends ConfigFlags, CompileSettingFlags {
+  readonly format: ReviewFormat;
+  /** `--base <revision>`: compare with that revision's lock instead of `HEAD`'s. */
+  readonly base?: string;
+}
+
 /**
  * Runs `review`; resolves to the exit code. `base` names the revision whose lock is compared with
  * (`--base`, for a pull request's CI); without it, Git's `HEAD` (or the file on disk outside Git).
+ * The compile applies the project configuration's compile settings, flags over them, as
+ * `compile --check` does.
  */
-export async function runReview(rootArgument: string, flags: { readonly format: ReviewFormat; readonly base?: string }): Promise<number> {
+export async function runReview(rootArgument: string, flags: ReviewFlags): Promise<number> {
   const root = path.resolve(rootArgument);
   // GitHub annotations and SARIF name files relative to the working directory (the repository's root in CI).
   const machine = (diagnostics: readonly Diagnostic[], properties?: (d: Diagnostic) => Readonly<Record<string, unknown>> | undefined): void => {
@@ -77,7 +98,20 @@ export async function runReview(rootArgument: string, flags: { readonly format: 
     committed = found.lock;
   }
   const against = flags.base === undefined ? `its last commit (HEAD${committed === null ? ", which has no lock yet" : ""})` : `${flags.base}${committed === null ? ", which has no lock" : ""}`;
-  const result = await compileAgent({ root, check: true, package: false, displayRoot: rootArgument, ...(committed !== undefined ? { reviewBase: committed } : {}) });
+  // The project configuration, as `compile` reads it: a bad one stops the review (exit 1), as it stops a compile.
+  const loaded = await loadProjectConfig(root, configSelection(flags));
+  if (loaded.diagnostics.length > 0) {
+    const shown = loaded.diagnostics.map((d) => relativizeDiagnostic(d, root, path.relative));
+    if (flags.format === "json") printJson({ changes: [], diagnostics: shown.map(toJsonDiagnostic) });
+    else if (flags.format === "github" || flags.format === "sarif") machine(shown);
+    else {
+      printDiagnostics(shown, root);
+      process.stderr.write("Nothing was reviewed: fix the errors above first.\n");
+    }
+    return 1;
+  }
+  const settings = compileSettingsOf(loaded.config, flags);
+  const result = await compileAgent({ root, check: true, package: false, displayRoot: rootArgument, ...settings, ...(committed !== undefined ? { reviewBase: committed } : {}) });
   const report = result.checkReport;
   const problems = result.diagnostics.filter((d) => d.severity === "error" && !(report && COMPARABLE.has(report.status) && d.code === report.diagnostic?.code));
   if (problems.length > 0 || !report || !COMPARABLE.has(report.status)) {

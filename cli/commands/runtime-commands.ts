@@ -29,7 +29,7 @@ import { unusedHostConfigWarnings } from "../host-config-check.js";
 import { formatDiagnosticsFrom } from "../output.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
 import { hostLimitArgs, parseConfig, parseExecution, parseHostLimitFlags, parseInput } from "./call-flags.js";
-import { compileFirstStep, hostJson, hostOutput, newHostReport, type HostAnswer, type HostReport } from "./host-report.js";
+import { compileFirstStep, hostJson, hostOutput, newHostReport, withCompileSettings, type HostAnswer, type HostReport } from "./host-report.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 
 export { defaultWrite, terminalColor, type CommandOutput, type OutputColor, type RuntimeCommandHooks } from "./command-output.js";
@@ -123,7 +123,7 @@ export async function runCallCommand(options: CallCommandOptions, hooks: Runtime
     // Named here, not by the runtime, so that an interrupted call can say how to retry it.
     const callId = options.call ?? newId("call");
     const retry = { tool: options.tool, runId, callId, inputJson: JSON.stringify(input), ...(options.surface === undefined || options.surface === "." ? {} : { surface: options.surface }) };
-    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, hostArgs, report, notes, () => retry, (runtime) =>
+    return await withRuntime(options.root, runtimeOptions, withCompileSettings(hooks, policy.compileSettings), json, options.color, hostArgs, report, notes, () => retry, (runtime) =>
       runtime.call({
         tool: options.tool,
         input,
@@ -151,7 +151,7 @@ export async function runApproveCommand(options: ApproveCommandOptions, hooks: R
     const warnings = directExecutionProblems(policy, execution, options);
     const runtimeOptions = { hostConfig, execution, ...policy.runtimeOptions, ...limits, ...(policy.artifactDir ? { artifactDir: policy.artifactDir } : {}) };
     const retry = (runtime: Runtime) => retryOfRecorded(runtime, options.run, options.callId);
-    return await withRuntime(options.root, runtimeOptions, hooks, json, options.color, [], report, { warnings }, retry, (runtime) =>
+    return await withRuntime(options.root, runtimeOptions, withCompileSettings(hooks, policy.compileSettings), json, options.color, [], report, { warnings }, retry, (runtime) =>
       runtime.approve({ runId: options.run, callId: options.callId, deny: options.deny === true }),
     );
   } catch (error) {

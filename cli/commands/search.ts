@@ -24,8 +24,8 @@ import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { formatSearch, searchDocument } from "../format-catalog.js";
 import { refusalOutput, withHostCatalog } from "./runtime-commands.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
-import { newHostReport } from "./host-report.js";
-import { catalogRuntimeOptions } from "../host-policy.js";
+import { newHostReport, withCompileSettings } from "./host-report.js";
+import { catalogHostPolicy } from "../host-policy.js";
 import { runtimeError } from "../../runtime-min/errors.js";
 import { createDiagnostic } from "../../diagnostics/diagnostic.js";
 import { formatRefusal } from "../format-call-result.js";
@@ -61,8 +61,8 @@ export async function runSearchCommand(options: SearchCommandOptions, hooks: Run
     const query = options.query ?? "";
     // The root defaults to "." (commander's default too), so a root naming the current folder counts as none given.
     if (query !== "" && path.resolve(options.root ?? ".") === path.resolve(".")) refuseSwappedArguments(query);
-    const runtimeOptions = await catalogRuntimeOptions(options.root ?? ".", options);
-    return await withHostCatalog(options.root, options.run === undefined ? undefined : { id: options.run, command: "search" }, runtimeOptions, hooks, async (catalog) => {
+    const { runtimeOptions, compileSettings } = await catalogHostPolicy(options.root ?? ".", options);
+    return await withHostCatalog(options.root, options.run === undefined ? undefined : { id: options.run, command: "search" }, runtimeOptions, withCompileSettings(hooks, compileSettings), async (catalog) => {
       const result = catalog.search(query, { surface: options.surface ?? ".", offset, ...(limit === undefined ? {} : { limit }) });
       const capped = limit !== undefined && limit > MAX_SEARCH_LIMIT ? createDiagnostic(Diagnostics.PageLimitCapped, { file: "", line: 1, column: 1 }, [String(limit), String(MAX_SEARCH_LIMIT)]) : undefined;
       if (capped) report.diagnostics.push(capped);

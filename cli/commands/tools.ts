@@ -20,8 +20,8 @@ import { paletteFor } from "../../diagnostics/terminal-color.js";
 import { formatSnapshotWarnings, formatTools, toolsDocument } from "../format-catalog.js";
 import { refusalOutput, withHostCatalog } from "./runtime-commands.js";
 import type { CommandOutput, OutputColor, RuntimeCommandHooks } from "./command-output.js";
-import { newHostReport } from "./host-report.js";
-import { catalogRuntimeOptions } from "../host-policy.js";
+import { newHostReport, withCompileSettings } from "./host-report.js";
+import { catalogHostPolicy } from "../host-policy.js";
 import { withCachedTokenCounts } from "../../build/token-count-cache.js";
 
 /** Options of `assembly-line tools`. */
@@ -44,8 +44,8 @@ export async function runToolsCommand(options: ToolsCommandOptions, hooks: Runti
   const json = options.format === "json";
   const report = newHostReport();
   try {
-    const runtimeOptions = await catalogRuntimeOptions(options.root ?? ".", options);
-    return await withHostCatalog(options.root, options.run === undefined ? undefined : { id: options.run, command: "tools" }, runtimeOptions, hooks, async (catalog) => {
+    const { runtimeOptions, compileSettings } = await catalogHostPolicy(options.root ?? ".", options);
+    return await withHostCatalog(options.root, options.run === undefined ? undefined : { id: options.run, command: "tools" }, runtimeOptions, withCompileSettings(hooks, compileSettings), async (catalog) => {
       const snapshot = catalog.snapshot(options.surface ?? ".");
       // Token counts come from the cache beside the analysis cache; the encoder loads only for new tool texts.
       const stderr = formatSnapshotWarnings(snapshot.warnings, paletteFor(options.color?.stderr ?? false));

@@ -29,15 +29,24 @@ import { initialSnapshot, surfaceTools, type SurfaceTool, type SurfaceTools } fr
  *   for AL4712; the root agent.md's start when it gives none (a `--target` flag, the API).
  */
 export function checkProviderTargets(analysis: AgentAnalysis, targets: readonly string[], surfaces: readonly SurfaceTools[] = surfaceTools(analysis), writtenAt: (id: string) => SourceLocation | undefined = () => undefined): Diagnostic[] {
-  const diagnostics: Diagnostic[] = [];
   const rootAgent = analysis.agent.surfaces[0]?.agentFile ?? analysis.root;
+  return checkSurfaceTargets(surfaces, targets, (id) => writtenAt(id) ?? fileStart(rootAgent));
+}
+
+/**
+ * Diagnostics for `targets` over the given surfaces' tools: what {@link checkProviderTargets}
+ * reports for an agent, and `validate --target` for one plugin package (a surface that selects
+ * it alone, `pluginSurfaceTools`). An unknown id is AL4712 at `unknownAt(id)`. Never throws.
+ */
+export function checkSurfaceTargets(surfaces: readonly SurfaceTools[], targets: readonly string[], unknownAt: (id: string) => SourceLocation): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
   const profiles: ProviderProfile[] = [];
   for (const id of [...new Set(targets)]) {
     if (isTargetId(id)) {
       profiles.push(profileOf(id));
       continue;
     }
-    diagnostics.push(createDiagnostic(Diagnostics.ProviderUnknownTarget, writtenAt(id) ?? fileStart(rootAgent), [id], { hint: unknownTargetHint(id) }));
+    diagnostics.push(createDiagnostic(Diagnostics.ProviderUnknownTarget, unknownAt(id), [id], { hint: unknownTargetHint(id) }));
   }
   for (const profile of profiles) {
     for (const surface of surfaces) {

@@ -92,8 +92,8 @@ export function checkToolDefinition(profile: ProviderProfile, tool: ToolDefiniti
  * parameter by using a union type with null"; `anyOf` is supported, `oneOf` is not listed):
  * - already nullable (a type array or `anyOf` member allowing null, and null in its enum if it
  *   has one): only "add it to `required`";
- * - with a `type`: `"type": [<its types>, "null"]`, and `null` added to its `enum` when it has one
- *   (else null is refused, AL4039);
+ * - with a `type`: `"type": [<its types>, "null"]`, and `null` added to its `enum` when it has one,
+ *   its `const` written as `"enum": [<the value>, null]` when it has one (else null is refused, AL4039);
  * - without a `type`: `null` added to its `enum`, `{ "type": "null" }` added to its `anyOf` (its
  *   `oneOf` written as `anyOf`), else `"anyOf": [<it>, { "type": "null" }]` (a `$ref` shown).
  */
@@ -108,10 +108,14 @@ export function nullableHint(property: string, schema: JsonValue | undefined): s
   const nullMember = anyOf?.some((member) => isJsonObject(member) && (member["type"] === "null" || (Array.isArray(member["type"]) && member["type"].includes("null")))) ?? false;
   const typeAllowsNull = types.includes("null");
   const enumAllowsNull = values?.includes(null) ?? false;
-  if ((typeAllowsNull || nullMember || (types.length === 0 && enumAllowsNull)) && (values === undefined || enumAllowsNull)) return `${add}: it is already nullable, so ${absent}`;
+  // A `const` allows one value: one that is not null refuses null whatever the type says (AL4039).
+  const constRefusesNull = Object.hasOwn(schema, "const") && schema["const"] !== null;
+  if ((typeAllowsNull || nullMember || (types.length === 0 && enumAllowsNull)) && (values === undefined || enumAllowsNull) && !constRefusesNull) return `${add}: it is already nullable, so ${absent}`;
   if (types.length > 0) {
     const nullable = `\`"type": [${[...types.filter((t) => t !== "null"), "null"].map((t) => JSON.stringify(t)).join(", ")}]\``;
-    const withEnum = values !== undefined && !values.includes(null) ? ` and add \`null\` to its \`enum\` (a type that allows null is not enough: the enum refuses it)` : "";
+    const constant = JSON.stringify(schema["const"]) ?? "";
+    const withConst = constRefusesNull ? ` and write its \`const\` as \`"enum": [${constant.length > 40 ? "<its value>" : constant}, null]\` (a type that allows null is not enough: the const refuses it)` : "";
+    const withEnum = (values !== undefined && !values.includes(null) ? ` and add \`null\` to its \`enum\` (a type that allows null is not enough: the enum refuses it)` : "") + withConst;
     return typeAllowsNull ? `${add}${withEnum}: ${absent}` : `${add} and make it nullable (${nullable}${withEnum}): ${absent}`;
   }
   if (values !== undefined) return `${add} and make it nullable (add \`null\` to its \`enum\`): ${absent}`;

@@ -140,22 +140,37 @@ export function checkJsonSchema(schema: JsonValue, subject: SchemaSubject, compi
   // would send ajv round it for ever.)
   if (cycles.length === 0 && located.length > 0) diagnostics = withFurther(diagnostics, hiddenMistakes(withoutMistakes(schema, located), compiler, dialect, report, subject.role, schema, false));
   if (cycles.length === 0 && holdsKey(schema, "default")) diagnostics = withFurther(diagnostics, defaultDiagnostics(subschemas(), schema, dialect, report, subject.role));
-  if (holdsKey(schema, "enum")) diagnostics = withFurther(diagnostics, nullableEnumDiagnostics(subschemas(), report, subject.role));
+  if (holdsKey(schema, "enum") || holdsKey(schema, "const")) diagnostics = withFurther(diagnostics, nullableEnumDiagnostics(subschemas(), report, subject.role));
   return diagnostics;
 }
 
 /**
- * AL4039 at each `enum` whose subschema's `type` array lists "null" while the enum has no null:
- * null passes the type and fails the enum, so the type only looks nullable (new-user trial 129,
+ * AL4039 at each `enum` or `const` that refuses null in a subschema whose type allows it: a
+ * `type` array that lists "null", or OpenAPI's `nullable: true` (which the validator, ajv, also
+ * applies: null then passes the type). Null passes the type and fails the `enum` (no null in it)
+ * or the `const` (a value that is not null), so the type only looks nullable (new-user trial 129,
  * finding 3: the openai-strict hint's `"type": ["string", "null"]` on an enum property compiled
- * clean, and every null failed invalid_input at run time).
+ * clean, and every null failed invalid_input at run time). A `const` or `enum` beside a type
+ * that does not allow null is not this rule's: the model is not told null is a value.
  */
 function nullableEnumDiagnostics(subschemas: readonly CompiledSubschema[], report: Report, role: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const { schema, pointer } of subschemas) {
     const type = schema["type"];
+    const byType = Array.isArray(type) && type.includes("null");
+    const byNullable = !byType && schema["nullable"] === true;
+    if (!byType && !byNullable) continue;
+    const allows = byType ? "its `type`" : "`nullable: true`";
+    const notNullable = byType ? 'remove "null" from the `type`' : "remove `nullable: true`";
     const values = schema["enum"];
-    if (Array.isArray(type) && type.includes("null") && Array.isArray(values) && !values.includes(null)) out.push(report(Diagnostics.SchemaNullableEnumWithoutNull, `${pointer}/enum`, [role]));
+    if (Array.isArray(values) && !values.includes(null)) {
+      out.push(report(Diagnostics.SchemaNullableEnumWithoutNull, `${pointer}/enum`, [role, allows, "its `enum` does not list null"], `Add \`null\` to the \`enum\`, or ${notNullable}.`));
+    }
+    if (Object.hasOwn(schema, "const") && schema["const"] !== null) {
+      const written = JSON.stringify(schema["const"]);
+      const shown = written.length > 40 ? "<its value>" : written;
+      out.push(report(Diagnostics.SchemaNullableEnumWithoutNull, `${pointer}/const`, [role, allows, `its \`const\` is ${shown}`], `Write \`"enum": [${shown}, null]\` instead of the \`const\` (null then passes too), or ${notNullable}.`));
+    }
   }
   return out;
 }

@@ -169,9 +169,9 @@ export const ValidationMessages = defineMessages({
   SchemaNullableEnumWithoutNull: {
     code: "AL4039",
     severity: "warning",
-    message: "The {0} allows null by its `type`, but its `enum` does not list null, so every null is refused.",
+    message: "The {0} allows null by {1}, but {2}, so every null is refused.",
     hint: "Add `null` to the `enum`, or remove \"null\" from the `type`.",
-    docs: "`type` and `enum` must both accept a value: a `\"type\": [\"string\", \"null\"]` whose enum lists only strings refuses null, so a model that sends null for \"no value\" (what OpenAI strict mode's optional fields are made of) gets invalid_input at run time (new-user trial 129).",
+    docs: "`type` and `enum` (or `const`) must both accept a value: a `\"type\": [\"string\", \"null\"]` whose enum lists only strings refuses null, so a model that sends null for \"no value\" (what OpenAI strict mode's optional fields are made of) gets invalid_input at run time (new-user trial 129). The same for a `const` that is not null, and for OpenAPI's `nullable: true` (which the validator applies as a type that allows null) beside such an `enum` or `const`. Reported at the `enum` or `const`; the hint says which to change.",
   },
   SchemaUnresolvedRef: {
     code: "AL4024",

@@ -211,6 +211,19 @@ describe("assembly-line add", () => {
     expect(run.stderr).toContain(`Added capabilities.openui to agent.md, but plugins.lock was not updated: fix the errors above, then run \`${printedCli()} compile ${root}\`; or undo the add: remove capabilities.openui from agent.md and run 'npm uninstall @assemblyline-agents/openui'.`);
   });
 
+  it("compiles with the project configuration, as compile does: its tokenBudget refuses the lock, its outDir takes the artifact (trial 129's leftover)", () => {
+    const root = writeTree({ "agent.md": AGENT_MD, "assembly-line.config.json": '{ "outDir": "dist/agent", "tokenBudget": 50 }\n' });
+    const refused = runCli(["add", `file:${tarball}`, root]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("agent.md:1:1 - error AL4720: Surface '.' starts with");
+    expect(refused.stderr).toContain("Added capabilities.openui to agent.md, but plugins.lock was not updated");
+    expect(fs.existsSync(path.join(root, "plugins.lock"))).toBe(false);
+    fs.writeFileSync(path.join(root, "assembly-line.config.json"), '{ "outDir": "dist/agent" }\n');
+    expect(runCli(["add", `file:${tarball}`, root]).status).toBe(0);
+    expect(fs.existsSync(path.join(root, "dist/agent/manifest.json"))).toBe(true);
+    expect(fs.existsSync(path.join(root, ".assemblyline/build"))).toBe(false);
+  });
+
   it("compile refuses an installed version that differs from the lock, with a fix-it hint", () => {
     const root = writeTree({ "agent.md": AGENT_MD });
     expect(runCli(["add", `file:${tarball}`, root]).status).toBe(0);

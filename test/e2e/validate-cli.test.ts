@@ -10,6 +10,8 @@ import { printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
 import { seedPlugins } from "../helpers/support-agent.js";
 import { repoRoot, tempDir } from "../helpers/temp-tree.js";
 import { gzipSync } from "node:zlib";
+import { writeFiles } from "../helpers/temp-tree.js";
+import { agentWithTools } from "../providers/helpers.js";
 
 /** A case of `test/fixtures/agent-plugins/` (its plugin root). */
 const fixturePlugin = (name: string): string => path.join(repoRoot, "test", "fixtures", "agent-plugins", name, "plugin");
@@ -158,5 +160,45 @@ describe("--format json on failures of the command line itself", () => {
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe("validate --target (new-user trial 129, finding 8)", () => {
+  /** `[code, line, column, path]` of each diagnostic, and its file relative to `base`'s folder `from`. */
+  const placed = (json: { diagnostics: { code: string; file: string; line: number; column: number; path?: string }[] }, from: string) =>
+    json.diagnostics.map((d) => [d.code, path.posix.relative(from, d.file), d.line, d.column, d.path]);
+
+  it("reports what compile --target reports for the plugin's tools, at the same places, and exits 1 on a target's error", () => {
+    const root = agentWithTools({
+      lookup: { inputSchema: { type: "object", properties: { id: { type: "string", pattern: "^[A-Z]+-\\d+$" }, note: { type: ["string", "null"], maxLength: 10 } }, required: ["id"] } },
+    });
+    const plugin = path.join(root, "plugins", "tools");
+    const args = ["--target", "openai-strict", "--target", "anthropic-strict", "--target", "gemini"];
+    const compiled = runCliJson(["compile", root, "--no-package", ...args]);
+    const validated = runCliJson(["validate", plugin, ...args]);
+    expect(validated.status).toBe(1);
+    expect(validated.json.ok).toBe(false);
+    // The compile's files are relative to the agent root, validate's to the plugin folder.
+    expect(placed(validated.json, ".")).toEqual(placed(compiled.json, "plugins/tools"));
+    expect([...new Set(validated.json.diagnostics.map((d: { code: string }) => d.code))].sort()).toEqual(["AL4703", "AL4705", "AL4706", "AL4707", "AL4708"]);
+    // Without a target: a clean plugin, as before.
+    expect(runCliJson(["validate", plugin]).json).toMatchObject({ ok: true, diagnostics: [] });
+  });
+
+  it("reads targets from the project configuration found from the plugin folder; the flag wins; an unknown id is AL4712 where the file writes it", () => {
+    const root = agentWithTools({ lookup: { inputSchema: { type: "object", properties: { id: { type: "string", minLength: 1 } }, required: ["id"], additionalProperties: false } } });
+    const plugin = path.join(root, "plugins", "tools");
+    writeFiles(root, { "assembly-line.config.json": '{\n  "targets": ["anthropic-strict", "gemni"]\n}\n' });
+    const { status, json } = runCliJson(["validate", plugin]);
+    expect(status).toBe(1);
+    expect(json.diagnostics.map((d: { code: string; file: string; line: number }) => [d.code, d.file, d.line])).toEqual([
+      ["AL4712", "../../assembly-line.config.json", 2],
+      ["AL4703", "ai.assemblyline/index.ts", expect.any(Number)],
+    ]);
+    expect(runCliJson(["validate", plugin, "--target", "openai"]).json).toMatchObject({ ok: true, diagnostics: [] });
+    expect(runCliJson(["validate", plugin, "--no-config"]).json).toMatchObject({ ok: true, diagnostics: [] });
+    const pretty = runCli(["validate", plugin, "--target", "openai"]);
+    expect(pretty.stdout).toContain("tools: ok (targets: openai)");
+    expect(runCli(["validate", plugin, "--target", "gemni"]).status).toBe(2);
   });
 });

@@ -24,6 +24,9 @@ describe("AL4707's hint fits the property", () => {
     ["an anyOf", { anyOf: [{ type: "object" }, { type: "string" }] }, "Add 'p' to `required` and make it nullable (add `{ \"type\": \"null\" }` to its `anyOf`): "],
     ["a $ref", { $ref: "#/$defs/person" }, "Add 'p' to `required` and make it nullable (`\"anyOf\": [{ \"$ref\": \"#/$defs/person\" }, { \"type\": \"null\" }]`): "],
     ["a const", { const: "x" }, "Add 'p' to `required` and make it nullable (`\"anyOf\": [<its schema>, { \"type\": \"null\" }]`): "],
+    ["a typed const", { type: "string", const: "x" }, "Add 'p' to `required` and make it nullable (`\"type\": [\"string\", \"null\"]` and write its `const` as `\"enum\": [\"x\", null]` (a type that allows null is not enough: the const refuses it)): "],
+    ["a nullable type whose const refuses null", { type: ["integer", "null"], const: 3 }, "Add 'p' to `required` and write its `const` as `\"enum\": [3, null]` (a type that allows null is not enough: the const refuses it): "],
+    ["a nullable type with a null const", { type: ["string", "null"], const: null }, "Add 'p' to `required`: it is already nullable, so "],
     ["an already nullable type and enum", { type: ["string", "null"], enum: ["a", null] }, "Add 'p' to `required`: it is already nullable, so "],
     ["an anyOf with a null member", { anyOf: [{ $ref: "#/$defs/x" }, { type: "null" }] }, "Add 'p' to `required`: it is already nullable, so "],
   ])("%s", (_, schema, start) => {
@@ -66,6 +69,33 @@ describe("AL4039: a nullable type whose enum refuses null", () => {
     expect(result.ok).toBe(true);
     expect(result.diagnostics.filter((d) => d.code === "AL4039").map((d) => [d.severity, d.path, d.message])).toEqual([
       ["warning", "tools.search.inputSchema.properties.sort.enum", "The inputSchema allows null by its `type`, but its `enum` does not list null, so every null is refused."],
+    ]);
+  });
+  it("warns at a const that is not null beside a nullable type, and at an enum or const beside OpenAPI's `nullable: true`", async () => {
+    // Each of these refuses null at run time (checked with `call`: invalid_input "`b` must be \"x\", but it is null").
+    const root = agentWithTools({
+      search: {
+        inputSchema: {
+          type: "object",
+          properties: {
+            fixed: { type: ["string", "null"], const: "x" },
+            fine: { type: ["string", "null"], const: null },
+            openapi: { type: "string", nullable: true, enum: ["p", "q"] },
+            openapiConst: { type: "integer", nullable: true, const: 3 },
+            openapiFine: { type: "string", nullable: true, enum: ["p", null] },
+            plain: { type: "string", nullable: true },
+            notNullable: { type: "string", const: "y" },
+          },
+          required: ["fixed"],
+        },
+      },
+    });
+    const result = await compileAgent({ root, package: false, cache: false });
+    expect(result.ok).toBe(true);
+    expect(result.diagnostics.filter((d) => d.code === "AL4039").map((d) => [d.severity, d.path, d.message, d.hint])).toEqual([
+      ["warning", "tools.search.inputSchema.properties.fixed.const", 'The inputSchema allows null by its `type`, but its `const` is "x", so every null is refused.', 'Write `"enum": ["x", null]` instead of the `const` (null then passes too), or remove "null" from the `type`.'],
+      ["warning", "tools.search.inputSchema.properties.openapi.enum", "The inputSchema allows null by `nullable: true`, but its `enum` does not list null, so every null is refused.", "Add `null` to the `enum`, or remove `nullable: true`."],
+      ["warning", "tools.search.inputSchema.properties.openapiConst.const", "The inputSchema allows null by `nullable: true`, but its `const` is 3, so every null is refused.", 'Write `"enum": [3, null]` instead of the `const` (null then passes too), or remove `nullable: true`.'],
     ]);
   });
 });

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ensureArtifact, type CompilerLoader } from "../../cli/ensure-artifact.js";
 import { INPUTS_RECORD_FILE, inputsUnchanged } from "../../cli/inputs-record.js";
+import { compileSettingsKey } from "../../cli/compile-settings.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { repoRoot } from "../helpers/temp-tree.js";
 
@@ -36,6 +37,19 @@ describe("the inputs record", () => {
     expect(inputsUnchanged(root)).toBe(true);
     const second = await ensureArtifact(root, loadCompiler);
     expect(second).toMatchObject({ recorded: true, compiled: false, lockChanged: false, diagnostics: [] });
+  });
+
+  it("holds only for the compile settings it was made under (a target or budget added changes no input file)", async () => {
+    const settings = { targets: ["openai"], tokenBudget: 100000 };
+    expect(inputsUnchanged(root, compileSettingsKey(settings))).toBe(false);
+    // The check under those settings runs (and passes: the example is within both), and records them.
+    expect(await ensureArtifact(root, loadCompiler, undefined, { settings })).toMatchObject({ recorded: false, compiled: false, diagnostics: [] });
+    expect(inputsUnchanged(root, compileSettingsKey(settings))).toBe(true);
+    expect(inputsUnchanged(root, compileSettingsKey({ ...settings, tokenBudget: 100 }))).toBe(false);
+    expect(inputsUnchanged(root)).toBe(false);
+    // Where the settings are written changes no verdict: the same key.
+    expect(compileSettingsKey({ maxWarnings: { limit: 0, source: "--max-warnings" } })).toBe(compileSettingsKey({ maxWarnings: { limit: 0, source: "maxWarnings in x.json" } }));
+    expect(compileSettingsKey({ rules: { AL4039: "error", AL1015: "off" } })).toBe(compileSettingsKey({ rules: { AL1015: "off", AL4039: "error" } }));
   });
 
   it("holds after a touch that changes no content (the content hash decides)", () => {
