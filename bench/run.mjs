@@ -20,7 +20,7 @@
  * Exit status 1 when a script fails; a missed target is a result, not a failure.
  */
 import { removedVariables } from "./clean-env.mjs";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -56,7 +56,7 @@ if (values.render) {
   process.exit(0);
 }
 if (values.write && quick && !values.out) {
-  console.error("bench/run.mjs: --quick --write needs --out DIR (a quick run never replaces bench/RESULTS.md).");
+  console.error("bench/run.mjs: --quick --write needs --out DIR (a quick run never replaces bench/RESULTS.md); to print a quick run only: node bench/run.mjs --quick");
   process.exit(2);
 }
 const only = values.only?.split(",").map((s) => (s.endsWith(".mjs") ? s : `${s}.mjs`));
@@ -109,6 +109,8 @@ function runScript(script) {
 }
 
 const startedAt = new Date().toISOString();
+/** The toolchain measured (new-user trial 135, C5: RESULTS.md did not say which commit it was). */
+const commit = gitDescribe();
 const loadAverageAtStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
 const machine = describeMachine();
 const start = process.hrtime.bigint();
@@ -118,6 +120,7 @@ const figures = [];
 /** The results object so far: what results.json holds; `complete` once every script ran. */
 const resultsSoFar = (complete) => ({
   startedAt,
+  ...(commit === undefined ? {} : { commit }),
   durationMs: Math.round(Number(process.hrtime.bigint() - start) / 1e6),
   quick,
   complete,
@@ -164,3 +167,12 @@ if (written) log(`wrote ${path.relative(process.cwd(), written)} and results.jso
 if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 const failed = results.scripts.filter((s) => s.status !== 0);
 process.exitCode = failed.length === 0 ? 0 : 1;
+
+/** `git describe --always --dirty` of the repository, or `undefined` outside a Git work tree. */
+function gitDescribe() {
+  try {
+    return execFileSync("git", ["describe", "--always", "--dirty"], { cwd: here, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}

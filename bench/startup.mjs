@@ -118,7 +118,8 @@ try {
       emit(
         ratioFigure({
           name: baselineRun ? `${name}.baseline-build` : name,
-          label: `${row.name} on the example agent with a current artifact, whole process`,
+          // `--version` reads no agent (new-user trial 135).
+          label: row.name.startsWith("--version") ? `${row.name}, whole process` : `${row.name} on the example agent with a current artifact, whole process`,
           baselineLabel: "node -e 0",
           subject: asSummary(row),
           baseline: asSummary(rows[0]),

@@ -44,13 +44,26 @@ describe("bench/report.mjs", () => {
     expect(rows.find((r) => r.name === "runtime.echo")).toMatchObject({ value: 0.9, verdict: "meets" });
     expect(rows.find((r) => r.name === "startup.version")).toMatchObject({ value: null, verdict: "not measured (no figure startup.version from bench/startup.mjs)" });
     const text = report.formatIssueTargets(results);
+    expect(text).not.toContain("QUICK RUN");
     expect(text).toMatch(/cold compile --no-package \(200 × 10\) \/ the parse floor\s+2\.50×\s+target ≤ 2×\s+misses/);
     expect(text).toMatch(/compile with packaging, one file changed \/ cold compile\s+—\s+target ≤ 0\.3×\s+not measured/);
+  });
+
+  // New-user trial 135, C3: a quick run's summary named the 200 × 10 agent it did not compile and
+  // gave verdicts on single runs with nothing saying so.
+  it("in a quick run, names the size the figure measured and says the verdicts are no measurement", () => {
+    const quick = { ...results, quick: true, figures: results.figures.map((f) => (f.name === "compile.cold" ? { ...f, label: "compile --no-package, cold, 2 × 10 (whole process)", n: 1 } : f)) };
+    const text = report.formatIssueTargets(quick);
+    expect(text.split("\n")[0]).toMatch(/^QUICK RUN: /);
+    expect(text).toMatch(/cold compile --no-package \(2 × 10\) \/ the parse floor\s+2\.50×\s+target ≤ 2×\s+misses \(quick: n = 1, not a measurement\)/);
+    expect(text).not.toContain("200 × 10");
   });
 
   it("renders RESULTS.md: the machine, the targets, the size scan, the fit and every figure", () => {
     const markdown = report.renderResultsMarkdown(results);
     expect(markdown).toContain("- CPU: Test CPU, 2 cores; memory 8 GiB");
+    expect(markdown).not.toContain("Toolchain measured");
+    expect(report.renderResultsMarkdown({ ...results, commit: "f621777-dirty" })).toContain("- Toolchain measured: commit f621777-dirty");
     expect(markdown).toContain("at the start: 0.1, 0.2, 0.3; at the end: 0.4, 0.5, 0.6");
     expect(markdown).toContain("| cold compile --no-package (200 × 10) / the parse floor (`compile.cold`) | 2.50× | 3.00× | ≤ 2× | misses |");
     expect(markdown).toContain("| echo round trip / MCP SDK over stdio (`runtime.echo`) | 0.90× | — | ≤ 1× | meets |");

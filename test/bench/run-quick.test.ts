@@ -134,5 +134,6 @@ describe("npm run bench --quick", () => {
     const status = await new Promise((resolve) => child.on("close", resolve));
     expect(status).toBe(2);
     expect(stderr).toContain("--quick --write needs --out DIR");
+    expect(stderr).toContain("to print a quick run only: node bench/run.mjs --quick");
   });
 });
