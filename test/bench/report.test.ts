@@ -68,7 +68,7 @@ describe("bench/report.mjs", () => {
     expect(markdown).toContain("| cold compile --no-package (200 × 10) / the parse floor (`compile.cold`) | 2.50× | 3.00× | ≤ 2× | misses |");
     expect(markdown).toContain("| echo round trip / MCP SDK over stdio (`runtime.echo`) | 0.90× | — | ≤ 1× | meets |");
     expect(markdown).toContain("| 10 × 10 | 251 | 3 | 500 (499–501) | 450 | 750 (749–751) | — | 1.50× (—) | 100 | 1000 (999–1001) | 900 | 2.00× (2.00×) | 200 |");
-    expect(markdown).toContain("| compile | wall time | 1.02 | 0.999 | 1.05 | 40 ms | 0.999 | linear |");
+    expect(markdown).toContain("| compile | wall time | 1.020 | 0.999 | 1.050 | 40 ms | 0.999 | linear |");
     expect(markdown).toContain("| `runtime.echo` | echo | 0.90× | — |");
     expect(markdown).toContain("| bench/compile.mjs | 1.0 | 0 |");
     expect(markdown).not.toContain("--quick");
