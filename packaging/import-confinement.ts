@@ -152,9 +152,10 @@ export function packageImportFilter(except: string): RegExp {
 /**
  * The agent root's real path, and its project: the Git work tree holding it (the nearest folder
  * above it with `.git`), else the agent root itself — the one rule of what "the project" is for
- * both the checks before the build and the one after it.
+ * both the checks before the build and the one after it, and for the listings of the reads'
+ * check (`./read-targets.ts`).
  */
-function projectOf(root: string): { agent: string; project: string } {
+export function projectOf(root: string): { agent: string; project: string } {
   const agent = realOrSelf(root);
   return { agent, project: gitWorkTreeOf(agent) ?? agent };
 }

@@ -125,10 +125,10 @@ describe("imports that leave the package or the project are refused (AL7011)", (
     expect(await codes("cache")).toEqual([["AL7011", "cache.ts", 3]]);
     // Read through the link, then refused before any bundle is kept: placed on the import.
     expect(await codes("linked")).toEqual([["AL7011", "linked.ts", 3]]);
-    // A device is never read as an asset (it never ends): the build returns, refused.
+    // A device is never read (it never ends): refused before esbuild reads it (AL7012, test/packaging/read-targets.test.ts).
     const zero = await bundleTools({ root, tools: [tool(root, "evil", "zero", "ai.assemblyline/zero.ts")] });
     expect(zero.bundles.size).toBe(0);
-    expect(zero.diagnostics.map((d) => d.message).join("\n")).toMatch(/Could not read ".*dev\/zero" \(not a regular file\)/);
+    expect(zero.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([["AL7012", 3, expect.stringContaining("read shared/zero.txt (a link to /dev/zero), which is a character device")]]);
   });
 
   test("the agent's own code may import its neighbours, another folder of the agent, an installed package (with its own relative imports) and, in a Git work tree, the repository's shared module", async () => {
