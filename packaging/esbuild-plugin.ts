@@ -102,7 +102,7 @@ function registerAbsoluteRefusal(build: PluginBuild, root: string, confinement: 
 /**
  * Imports of packages by name, but the authoring API's (which `alias` resolves, in every
  * definition: no callback for it): resolved once more, they are refused (AL7011) when the file is
- * neither inside the project nor under a `node_modules/` folder — a link npm made for a hostile
+ * neither inside the project nor under a `node_modules/` folder above it — a link npm made for a hostile
  * package's `file:` dependency leads anywhere (`./import-confinement.ts`, `checkPackage`).
  * Node's built-ins and what esbuild leaves external are not files: left as they are.
  */
