@@ -125,9 +125,19 @@ export class ReadTargets {
    * of its folder or one above, is not a regular file; `undefined` otherwise (also when it is missing).
    */
   file(specifier: string, file: string): NotRegularFile | undefined {
-    const stats = statOrNull(file);
-    if (stats !== null && !stats.isFile() && !stats.isDirectory()) return this.#refusal(specifier, { file, what: kindWords(stats) });
-    const chain = this.#folderChain(path.dirname(file));
+    const folder = path.dirname(file);
+    // Inside the project, from the folder's listing (no `stat` but for a link: 2,000 definitions
+    // of the benchmark agent share 200 listings); elsewhere, or when the listing lacks it, `stat`.
+    const listing = isInside(this.#project, folder) ? this.#listing(folder) : undefined;
+    const entry = listing?.get(path.basename(file).toLowerCase())?.find((candidate) => candidate.name === path.basename(file));
+    if (entry !== undefined) {
+      const kind = this.#kindOf(folder, entry);
+      if (typeof kind === "object") return this.#refusal(specifier, kind);
+    } else {
+      const stats = statOrNull(file);
+      if (stats !== null && !stats.isFile() && !stats.isDirectory()) return this.#refusal(specifier, { file, what: kindWords(stats) });
+    }
+    const chain = this.#folderChain(folder);
     return chain === undefined ? undefined : this.#refusal(specifier, chain);
   }
 
