@@ -15,10 +15,10 @@
  *  - for an import of a package by name, a `#import`, a definition (entry point): the file
  *    esbuild resolved;
  *  - the `package.json` of the folder of every module esbuild reads and of each folder above it
- *    (esbuild reads each to learn a package's `type`, `main`, `sideEffects`).
- * Inside the project (the agent root's Git work tree, else the agent root) names are looked up in
- * the folder's listing (one `readdir` per folder and build; a link is `stat`ed once); above it,
- * where the agent's own files do not reach, `package.json` is `stat`ed by its exact name.
+ *    (esbuild reads each, by that exact name, to learn a package's `type`, `main`, `sideEffects`):
+ *    one `stat` per folder and build.
+ * Inside the project (the agent root's Git work tree, else the agent root) a module's name is
+ * looked up in its folder's listing (one `readdir` per folder and build; a link is `stat`ed once).
  * Left: esbuild's Yarn PnP manifest (`.pnp.cjs`, `.pnp.data.json`, `.pnp.js` of the agent root or
  * a folder above it), which it reads once per build; a folder swapped for a link while the build
  * runs. Reported as AL7012 (`./esbuild-messages.ts`).
@@ -180,15 +180,11 @@ export class ReadTargets {
   /** The first `package.json` that is not a regular file in `folder` or a folder above it (memoized per folder). */
   #folderChain(folder: string): Problem | undefined {
     if (this.#folders.has(folder)) return this.#folders.get(folder);
+    // esbuild reads `<folder>/package.json` by that exact name (`parsePackageJSON`), links followed.
     let problem: Problem | undefined;
-    if (isInside(this.#project, folder)) {
-      const listing = this.#listing(folder);
-      if (listing !== undefined) problem = this.#fileIn(folder, listing, "package.json").problem;
-    } else {
-      const file = path.join(folder, "package.json");
-      const stats = statOrNull(file);
-      if (stats !== null && !stats.isFile() && !stats.isDirectory()) problem = { file, what: kindWords(stats) };
-    }
+    const file = path.join(folder, "package.json");
+    const stats = statOrNull(file);
+    if (stats !== null && !stats.isFile() && !stats.isDirectory()) problem = { file, ...(isLink(file) ? { target: realOrSelf(file) } : {}), what: kindWords(stats) };
     const parent = path.dirname(folder);
     problem ??= parent === folder ? undefined : this.#folderChain(parent);
     this.#folders.set(folder, problem);
@@ -249,6 +245,10 @@ function statOrNull(file: string): fs.Stats | null {
   } catch {
     return null;
   }
+}
+
+function isLink(file: string): boolean {
+  return fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
 }
 
 function realOrSelf(file: string): string {
