@@ -88,10 +88,10 @@ function registerAbsoluteRefusal(build: PluginBuild, root: string, confinement: 
     args.pluginData === NESTED_RESOLVE ? undefined : refused({ kind: "import-leaves-package", specifier: args.path, inside: "the packages a tool may import (no package name starts with '.')" }),
   );
   build.onResolve({ filter: ABSOLUTE_IMPORT }, (args) => {
-    // The definitions themselves are entry points named by absolute path (their place is AL7007's);
-    // each must be a regular file, as must a package.json above it (every compile ends).
+    // The definitions themselves are entry points named by absolute path (their place is AL7007's,
+    // their kind AL4008's); a package.json above one must be a regular file (every compile ends).
     if (args.kind === "entry-point") {
-      const refusal = reads.file(toPosixRelative(root, args.path), args.path);
+      const refusal = reads.definition(toPosixRelative(root, args.path), args.path);
       return refusal === undefined ? undefined : refused(refusal);
     }
     if (allowedAbsolute.has(args.path) || args.pluginData === NESTED_RESOLVE) return undefined;

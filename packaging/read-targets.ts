@@ -12,8 +12,8 @@
  *    `zero.js`). Where several names differ only in case, any of them that is not a regular file
  *    refuses. A folder (`./lib`, its `package.json` main or `index.*`) is resolved by esbuild
  *    itself, and the file it names checked ({@link ReadTargets.file});
- *  - for an import of a package by name, a `#import`, a definition (entry point): the file
- *    esbuild resolved;
+ *  - for an import of a package by name, a `#import`: the file esbuild resolved (a definition, an
+ *    entry point, is the front end's: AL4008 refuses one that is not a regular file);
  *  - the `package.json` of the folder of every module esbuild reads and of each folder above it
  *    (esbuild reads each, by that exact name, to learn a package's `type`, `main`, `sideEffects`):
  *    one `stat` per folder and build.
@@ -121,13 +121,13 @@ export class ReadTargets {
 
   /**
    * The refusal of reading `file` (a path esbuild resolved: a package's file, a `#import`, a
-   * folder's main or index, a definition) for the import `specifier` when it, or a `package.json`
+   * folder's main or index) for the import `specifier` when it, or a `package.json`
    * of its folder or one above, is not a regular file; `undefined` otherwise (also when it is missing).
    */
   file(specifier: string, file: string): NotRegularFile | undefined {
     const folder = path.dirname(file);
-    // Inside the project, from the folder's listing (no `stat` but for a link: 2,000 definitions
-    // of the benchmark agent share 200 listings); elsewhere, or when the listing lacks it, `stat`.
+    // Inside the project, from the folder's listing (no `stat` but for a link); elsewhere, or
+    // when the listing lacks it, `stat`.
     const listing = isInside(this.#project, folder) ? this.#listing(folder) : undefined;
     const entry = listing?.get(path.basename(file).toLowerCase())?.find((candidate) => candidate.name === path.basename(file));
     if (entry !== undefined) {
@@ -138,6 +138,17 @@ export class ReadTargets {
       if (stats !== null && !stats.isFile() && !stats.isDirectory()) return this.#refusal(specifier, { file, what: kindWords(stats) });
     }
     const chain = this.#folderChain(folder);
+    return chain === undefined ? undefined : this.#refusal(specifier, chain);
+  }
+
+  /**
+   * The refusal of a definition (an entry point, `file`) when a `package.json` of its folder or of
+   * one above it is not a regular file; `undefined` otherwise. The definition itself is the front
+   * end's to check (AL4008: it is a regular file; AL6102: no link out of its plugin), so a
+   * definition costs no `stat` here: one per folder and build.
+   */
+  definition(specifier: string, file: string): NotRegularFile | undefined {
+    const chain = this.#folderChain(path.dirname(file));
     return chain === undefined ? undefined : this.#refusal(specifier, chain);
   }
 

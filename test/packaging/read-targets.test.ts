@@ -3,7 +3,7 @@
  * agent's own folders to a device (`/dev/zero`), or a named pipe, imported as a module, was read by
  * esbuild forever (memory climbed to gigabytes). The file esbuild would read — the name as
  * written, its extension probes, TypeScript's `./x.js` for `x.ts`, in any letter case; a folder's
- * index; a package's file; a definition; a `package.json` on the way — must be a regular file, and
+ * index; a package's file; a `package.json` on the way — must be a regular file, and
  * is checked before esbuild reads it. Imports of regular files keep working.
  */
 import { execFileSync } from "node:child_process";
@@ -61,7 +61,7 @@ describe("a file esbuild would read that is not a regular file is refused before
     expect((await packageTool(root, "rewritten")).diagnostics[0]!.message).toContain("would make esbuild read shared/pipe.ts, which is a named pipe (FIFO)");
   }, 60_000);
 
-  test("a folder's index, a package's file, a package.json on the way, and a definition that is a named pipe", async () => {
+  test("a folder's index, a package's file, a package.json on the way of an import or above a definition", async () => {
     const root = hostileAgent(
       {
         folder: '// @ts-ignore\nimport x from "../../../shared/dir";\nconsole.log(x);',
@@ -71,14 +71,18 @@ describe("a file esbuild would read that is not a regular file is refused before
       { "node_modules/pipepkg/package.json": JSON.stringify({ name: "pipepkg", version: "1.0.0", main: "index.js" }), "shared/pkg/fine.ts": "export const fine = 2;\n" },
     );
     fs.mkdirSync(path.join(root, "shared", "dir"));
-    execFileSync("mkfifo", [path.join(root, "shared", "dir", "index.ts"), path.join(root, "node_modules", "pipepkg", "index.js"), path.join(root, "plugins/evil/ai.assemblyline/fifo.ts")]);
+    execFileSync("mkfifo", [path.join(root, "shared", "dir", "index.ts"), path.join(root, "node_modules", "pipepkg", "index.js")]);
     fs.symlinkSync("/dev/zero", path.join(root, "shared", "pkg", "package.json"));
-    for (const name of ["folder", "pkg", "manifest", "fifo"]) {
+    for (const name of ["folder", "pkg", "manifest"]) {
       const result = await packageTool(root, name);
       expect(result.bundles.size, name).toBe(0);
       expect(result.diagnostics.map((d) => [d.code, path.basename(d.file)]), name).toEqual([["AL7012", `${name}.ts`]]);
     }
     expect((await packageTool(root, "manifest")).diagnostics[0]!.message).toContain("read shared/pkg/package.json (a link to /dev/zero)");
+    // A package.json above a definition (esbuild reads it for the entry point), here a named pipe in the plugin.
+    execFileSync("mkfifo", [path.join(root, "plugins", "evil", "package.json")]);
+    const above = await packageTool(root, "folder");
+    expect(above.diagnostics.map((d) => [d.code, d.file, d.message])).toEqual([["AL7012", path.join(root, "plugins/evil/ai.assemblyline/folder.ts"), expect.stringContaining("read plugins/evil/package.json, which is a named pipe (FIFO)")]]);
   }, 60_000);
 
   test("regular files keep bundling: ./x.js for x.ts, an extension probe, a folder's index, a link to a regular file, a package", async () => {
