@@ -250,9 +250,10 @@ function rewrittenNames(base: string): string[] {
   return [];
 }
 
+/** `stat` through links; `null` when there is nothing (no exception for a missing file: most `package.json` are). */
 function statOrNull(file: string): fs.Stats | null {
   try {
-    return fs.statSync(file);
+    return fs.statSync(file, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
