@@ -56,6 +56,9 @@ const REWRITTEN: ReadonlyArray<readonly [string, readonly string[]]> = [
   [".cjs", [".cts"]],
 ];
 
+/** A relative import's target found to be a regular file (memoized per build). */
+const FINE = Symbol("fine");
+
 /** What {@link ReadTargets.relative} answers for an import of a folder: esbuild's own resolve names the file. */
 export const FOLDER_IMPORT = Symbol("folder import");
 
@@ -76,6 +79,7 @@ export class ReadTargets {
   readonly #project: string;
   readonly #listings = new Map<string, Map<string, Entry[]> | undefined>();
   readonly #folders = new Map<string, Problem | undefined>();
+  readonly #targets = new Map<string, NotRegularFile | typeof FOLDER_IMPORT | typeof FINE>();
 
   /** `root`: the agent root as esbuild names it (its working directory); `project`: the folder whose listings are read (the project, `./import-confinement.ts`). */
   constructor(root: string, project: string) {
@@ -87,6 +91,7 @@ export class ReadTargets {
   clear(): void {
     this.#listings.clear();
     this.#folders.clear();
+    this.#targets.clear();
   }
 
   /**
@@ -96,6 +101,15 @@ export class ReadTargets {
    * check the file with {@link file}); `undefined` when it is fine or names nothing (esbuild says so).
    */
   relative(specifier: string, target: string): NotRegularFile | typeof FOLDER_IMPORT | undefined {
+    // Ten definitions of a plugin importing its `./lib/x.js` name one target: looked up once per build.
+    const known = this.#targets.get(target);
+    if (known !== undefined) return known === FINE ? undefined : known === FOLDER_IMPORT ? FOLDER_IMPORT : { ...known, specifier };
+    const answer = this.#relative(specifier, target);
+    this.#targets.set(target, answer ?? FINE);
+    return answer;
+  }
+
+  #relative(specifier: string, target: string): NotRegularFile | typeof FOLDER_IMPORT | undefined {
     const folder = path.dirname(target);
     const base = path.basename(target);
     const listing = this.#listing(folder);
