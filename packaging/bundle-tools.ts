@@ -206,7 +206,7 @@ export async function bundleTools(input: PackagingInput, options: BundleToolsOpt
         failures.push(...failureDiagnostics(error, context));
       }
     }
-    // A file read through a link out of the project and every node_modules/ folder: no bundle is kept.
+    // A file read through a link out of the project and the node_modules/ folders above it: no bundle is kept.
     for (const { result } of built) failures.push(...outsideInputs(input.root, result.metafile, core));
     if (failures.length > 0) {
       diagnostics.push(...failures, ...built.flatMap(({ result }) => result.warnings.map((warning) => diagnosticFromEsbuildWarning(warning, context))));
@@ -359,7 +359,7 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * AL7011 for each file a build read outside the project and every `node_modules/` folder
+ * AL7011 for each file a build read outside the project and the `node_modules/` folders Node searches from it
  * (`inputsOutsideProject`, `./import-confinement.ts`): placed on the module importing it, at the
  * line of the import as written when it is found there, else at its first line.
  */
@@ -379,6 +379,6 @@ function outsideInputs(root: string, metafile: esbuild.Metafile | undefined, cor
         // The importer is not readable any more: its first line.
       }
     }
-    return createDiagnostic(Diagnostics.ImportLeavesPackage, { file: at, line, column }, [original ?? path.relative(root, file), `the project and every node_modules/ folder (the build read ${file})`]);
+    return createDiagnostic(Diagnostics.ImportLeavesPackage, { file: at, line, column }, [original ?? path.relative(root, file), `the project and the node_modules/ folders Node searches from it (the build read ${file})`]);
   });
 }

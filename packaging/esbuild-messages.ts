@@ -9,6 +9,7 @@ import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic, type SourceLocation } from "../diagnostics/diagnostic.js";
 import { describeTool, type PackagingTool } from "./plan-bundles.js";
 import type { ConfinementRefusal } from "./import-confinement.js";
+import type { NotRegularFile } from "./read-targets.js";
 
 /** What is needed to place a message: the agent root and the tools by absolute definition path. */
 export interface MessageContext {
@@ -23,13 +24,19 @@ const UNSUPPORTED_ATTRIBUTE = /^Importing with a type attribute of "(.*)" is not
 /**
  * Maps one esbuild error to a diagnostic: AL7008 for a missing definition module (an entry
  * point esbuild could not resolve), AL7011 for an import that leads out of its package
- * (`./import-confinement.ts`), AL7001 for an unresolvable import, AL7002 for a file no
+ * (`./import-confinement.ts`), AL7012 for a file to read that is not a regular file
+ * (`./read-targets.ts`), AL7001 for an unresolvable import, AL7002 for a file no
  * asset rule covers, AL7003 for an unknown import attribute, AL7004 for anything else.
  */
 export function diagnosticFromEsbuildError(message: Message, context: MessageContext): Diagnostic {
   const location = locationOf(message.location, context.root);
-  const detail = message.detail as ConfinementRefusal | undefined;
+  const detail = message.detail as ConfinementRefusal | NotRegularFile | undefined;
   if (detail?.kind === "import-leaves-package") return createDiagnostic(Diagnostics.ImportLeavesPackage, location, [detail.specifier, detail.inside]);
+  if (detail?.kind === "not-a-regular-file") {
+    // A definition (an entry point) or an asset's load has no import to point at: the file itself.
+    const at = message.location === null ? { file: path.resolve(context.root, detail.specifier), line: 1, column: 1 } : location;
+    return createDiagnostic(Diagnostics.ImportReadsNonRegularFile, at, [detail.specifier, detail.file, detail.what]);
+  }
   const unresolved = COULD_NOT_RESOLVE.exec(message.text);
   if (unresolved) {
     const tool = message.location === null ? context.toolsByDefinition.get(unresolved[1]!) : undefined;

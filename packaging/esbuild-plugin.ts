@@ -16,10 +16,12 @@
  * Cost: one JS callback per relative import and one per asset file; the authoring API and
  * package imports never call into JS (see `bench/packaging.mjs`).
  */
+import { constants as fsConstants } from "node:fs";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import type { OnLoadResult, PartialMessage, Plugin, PluginBuild } from "esbuild";
-import { ABSOLUTE_IMPORT, createImportConfinement, packageImportFilter, type ConfinementRefusal, type ImportConfinement } from "./import-confinement.js";
+import { ABSOLUTE_IMPORT, createImportConfinement, packageImportFilter, projectOf, type ConfinementRefusal, type ImportConfinement } from "./import-confinement.js";
+import { FOLDER_IMPORT, ReadTargets, kindWords, type NotRegularFile } from "./read-targets.js";
 import { AUTHORING_CORE_SPECIFIER } from "./authoring-core.js";
 import { ASSET_FILE_FILTER, assetBytes, assetKindOf, dataUrlMimeTypeOf, toDataUrl, type ImportForm } from "./asset-rules.js";
 
@@ -50,9 +52,13 @@ export function createAssemblyLinePlugin(options: AssemblyLinePluginOptions): Pl
     name: "assemblyline",
     setup(build) {
       const confinement = createImportConfinement(options.root);
-      registerAbsoluteRefusal(build, confinement, options.allowedAbsolute ?? new Set());
-      registerPackageCheck(build, confinement);
-      registerResolver(build, options.root, confinement);
+      const { agent, project } = projectOf(options.root);
+      // What esbuild will read must be a regular file (`./read-targets.ts`): each folder listed once per build.
+      const reads = new ReadTargets(agent, project);
+      build.onStart(() => reads.clear());
+      registerAbsoluteRefusal(build, options.root, confinement, reads, options.allowedAbsolute ?? new Set());
+      registerPackageCheck(build, confinement, reads);
+      registerResolver(build, options.root, confinement, reads);
       registerAttributeLoaders(build, options.root);
       build.onLoad({ filter: ASSET_FILE_FILTER, namespace: "file" }, async (args) => {
         // Any import attribute (json; text and bytes never get here) keeps esbuild's own rule.
@@ -63,23 +69,32 @@ export function createAssemblyLinePlugin(options: AssemblyLinePluginOptions): Pl
   };
 }
 
-/** esbuild's error for an import refused by `./import-confinement.ts` (AL7011, `./esbuild-messages.ts`). */
-function refused(refusal: ConfinementRefusal): { errors: PartialMessage[] } {
-  return { errors: [{ text: `The import "${refusal.specifier}" leads outside ${refusal.inside}`, detail: refusal }] };
+/**
+ * esbuild's error for an import refused by `./import-confinement.ts` (AL7011) or `./read-targets.ts`
+ * (AL7012; `./esbuild-messages.ts`).
+ */
+function refused(refusal: ConfinementRefusal | NotRegularFile): { errors: PartialMessage[] } {
+  const text = refusal.kind === "not-a-regular-file" ? `The import "${refusal.specifier}" would read ${refusal.file}, ${refusal.what}` : `The import "${refusal.specifier}" leads outside ${refusal.inside}`;
+  return { errors: [{ text, detail: refusal }] };
 }
 
 /**
  * Refuses every import written as an absolute path or a `file:` URL (AL7011), before esbuild
  * reads anything: one callback per such import, none for the others.
  */
-function registerAbsoluteRefusal(build: PluginBuild, confinement: ImportConfinement, allowedAbsolute: ReadonlySet<string>): void {
+function registerAbsoluteRefusal(build: PluginBuild, root: string, confinement: ImportConfinement, reads: ReadTargets, allowedAbsolute: ReadonlySet<string>): void {
   // `.cache/x`: a name no npm package has (a leading `.`), which Node would look up in node_modules/.
   build.onResolve({ filter: /^\.(?:[^./\\]|\.[^/\\])/ }, (args) =>
     args.pluginData === NESTED_RESOLVE ? undefined : refused({ kind: "import-leaves-package", specifier: args.path, inside: "the packages a tool may import (no package name starts with '.')" }),
   );
   build.onResolve({ filter: ABSOLUTE_IMPORT }, (args) => {
-    // The definitions themselves are entry points named by absolute path (their place is AL7007's).
-    if (args.kind === "entry-point" || allowedAbsolute.has(args.path) || args.pluginData === NESTED_RESOLVE) return undefined;
+    // The definitions themselves are entry points named by absolute path (their place is AL7007's,
+    // their kind AL4008's); a package.json above one must be a regular file (every compile ends).
+    if (args.kind === "entry-point") {
+      const refusal = reads.definition(toPosixRelative(root, args.path), args.path);
+      return refusal === undefined ? undefined : refused(refusal);
+    }
+    if (allowedAbsolute.has(args.path) || args.pluginData === NESTED_RESOLVE) return undefined;
     return refused(confinement.refuseAbsolute(args.path, args.importer));
   });
 }
@@ -87,33 +102,43 @@ function registerAbsoluteRefusal(build: PluginBuild, confinement: ImportConfinem
 /**
  * Imports of packages by name, but the authoring API's (which `alias` resolves, in every
  * definition: no callback for it): resolved once more, they are refused (AL7011) when the file is
- * neither inside the project nor under a `node_modules/` folder — a link npm made for a hostile
+ * neither inside the project nor under a `node_modules/` folder above it — a link npm made for a hostile
  * package's `file:` dependency leads anywhere (`./import-confinement.ts`, `checkPackage`).
  * Node's built-ins and what esbuild leaves external are not files: left as they are.
  */
-function registerPackageCheck(build: PluginBuild, confinement: ImportConfinement): void {
+function registerPackageCheck(build: PluginBuild, confinement: ImportConfinement, reads: ReadTargets): void {
   build.onResolve({ filter: packageImportFilter(AUTHORING_CORE_SPECIFIER) }, async (args) => {
     if (args.pluginData === NESTED_RESOLVE || args.kind === "entry-point" || args.namespace !== "file" || args.path.startsWith("node:")) return undefined;
     const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, namespace: args.namespace, resolveDir: args.resolveDir, with: args.with, pluginData: NESTED_RESOLVE });
     if (resolved.errors.length > 0 || resolved.external || resolved.namespace !== "file") return undefined;
-    const refusal = confinement.checkPackage(args.path, args.importer, resolved.path);
+    const refusal = confinement.checkPackage(args.path, args.importer, resolved.path) ?? reads.file(args.path, resolved.path);
     return refusal === undefined ? undefined : refused(refusal);
   });
 }
 
 /**
  * Relative imports and `#imports`: one callback each, which refuses a relative import leading out
- * of its package (AL7011, before esbuild reads anything) and routes text and bytes imports into
- * their namespaces.
+ * of its package (AL7011) or one whose file esbuild would read is not a regular file (AL7012),
+ * before esbuild reads anything, and routes text and bytes imports into their namespaces. A
+ * relative import of a regular file costs a look-up in its folder's listing (one per folder and
+ * build); a folder or a `#import` is resolved once more, and the file it names checked.
  */
-function registerResolver(build: PluginBuild, root: string, confinement: ImportConfinement): void {
+function registerResolver(build: PluginBuild, root: string, confinement: ImportConfinement, reads: ReadTargets): void {
   build.onResolve({ filter: LOCAL_IMPORT }, async (args) => {
-    if (args.pluginData !== NESTED_RESOLVE && args.kind !== "entry-point" && args.namespace === "file" && args.importer !== "" && args.path.startsWith(".")) {
+    if (args.pluginData === NESTED_RESOLVE) return undefined;
+    const checked = args.kind !== "entry-point" && args.namespace === "file" && args.importer !== "";
+    let resolveAgain = checked && args.path.startsWith("#");
+    if (checked && args.path.startsWith(".")) {
       const refusal = confinement.checkRelative(args.path, args.importer, args.resolveDir);
       if (refusal !== undefined) return refused(refusal);
+      // esbuild reads `\` in an import path as a separator, as Windows would.
+      const read = reads.relative(args.path, path.resolve(args.resolveDir, args.path.replace(/\\/g, "/")));
+      if (read === FOLDER_IMPORT) resolveAgain = true;
+      else if (read !== undefined) return refused(read);
     }
     const type = args.with["type"];
-    if ((type !== "text" && type !== "bytes") || args.pluginData === NESTED_RESOLVE) return undefined;
+    const asAsset = type === "text" || type === "bytes";
+    if (!asAsset && !resolveAgain) return undefined;
     const resolved = await build.resolve(args.path, {
       kind: args.kind,
       importer: args.importer,
@@ -124,6 +149,12 @@ function registerResolver(build: PluginBuild, root: string, confinement: ImportC
     });
     if (resolved.errors.length > 0) return { errors: resolved.errors };
     if (resolved.external || resolved.namespace !== "file") return undefined;
+    if (resolveAgain) {
+      const refusal = reads.file(args.path, resolved.path);
+      if (refusal !== undefined) return refused(refusal);
+    }
+    // A module: esbuild resolves it again itself, as it would have without the check.
+    if (!asAsset) return undefined;
     return { path: toPosixRelative(root, resolved.path), namespace: type === "text" ? TEXT_NAMESPACE : BYTES_NAMESPACE };
   });
 }
@@ -156,12 +187,14 @@ async function loadAsset(file: string, root: string): Promise<OnLoadResult> {
  * string, exact bytes otherwise); a read failure becomes an esbuild error naming the
  * root-relative path.
  */
-async function readAsset(file: string, shown: string, form: ImportForm): Promise<Uint8Array | { errors: { text: string }[] }> {
+async function readAsset(file: string, shown: string, form: ImportForm): Promise<Uint8Array | { errors: PartialMessage[] }> {
   try {
-    // Only a regular file: a device (`/dev/zero` behind a link) or a FIFO never ends (security re-check 132).
-    const handle = await fs.open(file, "r");
+    // Only a regular file: a device (`/dev/zero` behind a link) or a FIFO never ends (security
+    // re-check 132, AL7012); `O_NONBLOCK`, or opening a FIFO waits for a writer forever.
+    const handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
     try {
-      if (!(await handle.stat()).isFile()) return { errors: [{ text: `Could not read "${shown}" (not a regular file)` }] };
+      const stats = await handle.stat();
+      if (!stats.isFile()) return refused({ kind: "not-a-regular-file", specifier: shown, file: shown, what: kindWords(stats) });
       return assetBytes(await handle.readFile(), form);
     } finally {
       await handle.close();

@@ -15,13 +15,14 @@
  *    Git work tree holding the agent root (the nearest folder above it with `.git`), else the
  *    agent root — a repository's `shared/format.ts` is the agent's own (docs/monorepo.md);
  *  - an import of a package by name resolves through Node's rules, and the file it resolves to
- *    must be inside the project or under a `node_modules/` folder, by real path: npm makes a link
+ *    must be inside the project or under a `node_modules/` folder Node searches from it (of a
+ *    folder above the project), by real path: npm makes a link
  *    for a `file:` dependency (`"dependencies": { "host": "file:/" }` in a hostile package), and
  *    `host/etc/shadow` would lead anywhere; a package's `#imports` are not limited here (esbuild
  *    refuses a target that is not `./…` inside the package).
  *  - a package import whose path has a `.` or `..` segment, or whose name starts with `.`;
  *  - after the build, any file it read (by real path, from the metafile) outside the project
- *    and every `node_modules/` folder ({@link inputsOutsideProject}): a link in the agent's own
+ *    and the `node_modules/` folders above it ({@link inputsOutsideProject}): a link in the agent's own
  *    folders passes the checks on paths as written, and is caught there.
  * A symbolic link inside a plugin that leads out of it is refused before packaging (AL6102,
  * `compiler/plugin/`). Reported as AL7011 (`./esbuild-messages.ts`, `./bundle-tools.ts`).
@@ -54,7 +55,7 @@ export interface ImportConfinement {
   /**
    * The refusal of the import of a package by name (`specifier`, written in `importer`) that
    * esbuild resolved to `resolved` (a real path) when that file is neither inside the project
-   * nor under a `node_modules/` folder: a link npm made for a `file:` dependency
+   * nor under a `node_modules/` folder above it (`searchedNodeModules`): a link npm made for a `file:` dependency
    * (`"dependencies": { "host": "file:/" }` in a hostile package's package.json) leads anywhere,
    * and `host/etc/shadow` would be bundled. `undefined` when it is allowed.
    */
@@ -67,6 +68,7 @@ export interface ImportConfinement {
  */
 export function createImportConfinement(root: string): ImportConfinement {
   const { agent, project } = projectOf(root);
+  const searched = searchedNodeModules(project);
   const packageFolders = new Map<string, string | undefined>();
   const shown = (folder: string): string => {
     const relative = path.relative(agent, folder).split(path.sep).join("/");
@@ -97,15 +99,16 @@ export function createImportConfinement(root: string): ImportConfinement {
       if (specifier.split(/[/\\]/).some((segment) => segment === "." || segment === "..")) {
         return { kind: "import-leaves-package", specifier, inside: "the package it names (a package import's path has no '.' or '..' segment)" };
       }
-      if (isInside(project, resolved) || installedPackageOf(resolved) !== undefined) return undefined;
-      return { kind: "import-leaves-package", specifier, inside: `${ownerOf(importer).words} and every node_modules/ folder (it resolves to ${resolved})` };
+      if (isInside(project, resolved) || searched.some((folder) => isInside(folder, resolved))) return undefined;
+      return { kind: "import-leaves-package", specifier, inside: `${ownerOf(importer).words} and the node_modules/ folders Node searches from it (it resolves to ${resolved})` };
     },
   };
 }
 
 /**
  * The files of a build (`metafile.inputs` keys: paths relative to the agent root `root`, the real
- * paths esbuild read) that are neither inside the project nor under a `node_modules/` folder nor
+ * paths esbuild read) that are neither inside the project nor under a `node_modules/` folder
+ * Node's resolution searches from it (`searchedNodeModules`: a folder's above the project) nor
  * inside one of `allowed` (the authoring API's package): a symbolic link in the agent's own
  * folders to `/proc/self/environ` or `/etc/shadow` passes the checks on the paths as written
  * (security re-check 132), and is caught here, after the build and before any bundle is kept.
@@ -114,12 +117,13 @@ export function createImportConfinement(root: string): ImportConfinement {
  */
 export function inputsOutsideProject(root: string, inputs: Readonly<Record<string, { readonly imports: readonly { readonly path: string; readonly original?: string }[] }>>, allowed: readonly string[]): { file: string; importer?: string; original?: string }[] {
   const { project } = projectOf(root);
+  const within = [project, ...searchedNodeModules(project), ...allowed];
   const outside: { file: string; importer?: string; original?: string }[] = [];
   const refused = new Set<string>();
   for (const key of Object.keys(inputs)) {
     if (/^[a-z-]+:/.test(key)) continue;
     const file = path.resolve(root, key);
-    if (isInside(project, file) || installedPackageOf(file) !== undefined || allowed.some((folder) => isInside(folder, file))) continue;
+    if (within.some((folder) => isInside(folder, file))) continue;
     refused.add(key);
   }
   for (const key of refused) {
@@ -152,11 +156,33 @@ export function packageImportFilter(except: string): RegExp {
 /**
  * The agent root's real path, and its project: the Git work tree holding it (the nearest folder
  * above it with `.git`), else the agent root itself — the one rule of what "the project" is for
- * both the checks before the build and the one after it.
+ * both the checks before the build and the one after it, and for the listings of the reads'
+ * check (`./read-targets.ts`).
  */
-function projectOf(root: string): { agent: string; project: string } {
+export function projectOf(root: string): { agent: string; project: string } {
   const agent = realOrSelf(root);
   return { agent, project: gitWorkTreeOf(agent) ?? agent };
+}
+
+/**
+ * The `node_modules/` folders outside `project` (a real path) that Node's resolution searches from
+ * a module of it: `<folder>/node_modules` of every folder above the project, up to the file system's
+ * root — where npm and pnpm workspaces hoist packages (pnpm's `.pnpm` store lives inside one) —
+ * each as written and, when it is a link, as the real path it leads to (esbuild names files by
+ * real path). The project's own `node_modules/` folders, at any depth, are inside it. Not
+ * `NODE_PATH`, `~/.node_modules` or a global prefix's `lib/node_modules`: esbuild does not search
+ * them (security re-check 132: "any node_modules/ folder" let a link to `/usr/lib/node_modules/…`
+ * or `/root/node_modules/…` be bundled).
+ */
+function searchedNodeModules(project: string): string[] {
+  const folders: string[] = [];
+  for (let current = path.dirname(project); ; current = path.dirname(current)) {
+    const folder = path.join(current, "node_modules");
+    folders.push(folder);
+    const real = realOrSelf(folder);
+    if (real !== folder) folders.push(real);
+    if (path.dirname(current) === current) return folders;
+  }
 }
 
 /** The nearest folder at or above `folder` holding `.git` (a Git work tree's top: a folder, or a file for a linked work tree). */

@@ -238,6 +238,7 @@ export const DiagnosticExamples: Readonly<Record<string, string>> = {
   AL7009: "Packaging failed before esbuild could report a location: The service was stopped",
   AL7010: "Cannot name a bundle after capability \"..\": a path segment is empty, \".\", \"..\", or contains \"\\\" or \":\"",
   AL7011: "The import '/proc/self/environ' leads outside the agent root (an absolute path or file: URL is never bundled, wherever it leads): a tool's bundle may hold only files of its own package or project",
+  AL7012: "The import '../../../shared/zero.js' would make esbuild read shared/zero.js (a link to /dev/zero), which is a character device, not a regular file: the read would never end",
   AL7050: "The artifact could not be written: cannot write the artifact to <tmp>/not-a-dir: it exists and is not a directory.",
   AL8001: "There is no compiled artifact at .assemblyline/build.",
   AL8002: "The artifact manifest is not valid: surfaces[\".\"].tools.echo.visibility must be \"visible\", \"deferred\" or \"hidden\".",

@@ -76,6 +76,13 @@ export const PackagingMessages = defineMessages({
     hint: "Import a file of the plugin by a relative path (./…) and an installed package by its name; a file outside (an absolute path, /proc, /dev, a folder above the package or project) would be read on the machine that compiles and shipped inside the bundle.",
     docs: "Seed: a tool declares a required neighbouring asset with an import, and the bundler includes it. An import written as a path must stay inside the installed package that writes it (a plugin package or a dependency under node_modules/), or, in the agent's own code, inside its project (the Git work tree holding the agent, else the agent root); an absolute path or file: URL is never bundled. Otherwise esbuild reads any file of the compiling machine (a CI secret in /proc/self/environ, ~/.npmrc, /etc/shadow) into the bundle and the sandbox hands it to the tool (security trial 128); a device file such as /dev/zero never ends.",
   },
+  ImportReadsNonRegularFile: {
+    code: "AL7012",
+    severity: "error",
+    message: "The import '{0}' would make esbuild read {1}, which is {2}, not a regular file: the read would never end",
+    hint: "Import a regular file. Remove the link to a device (/dev/zero, /dev/random) or the named pipe, or replace it with the file it should be; a package.json on the way must be a regular file too.",
+    docs: "esbuild reads the file an import resolves to (links followed), and the package.json of its folder and of each folder above it. A device such as /dev/zero or /dev/random, or a named pipe, is read forever (esbuild grew to gigabytes and the compile never ended: security re-checks 128 and 132), so packaging checks, before esbuild reads anything, that each of them is a regular file: for a relative import, the first name esbuild's resolver would take (the name as written, with each resolve extension, and TypeScript's ./x.js for x.ts, in any letter case), and for a package, a #import or a folder, the file esbuild resolved; the package.json above a definition too.",
+  },
   ArtifactWriteFailed: {
     code: "AL7050",
     severity: "error",

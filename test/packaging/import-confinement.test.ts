@@ -95,7 +95,7 @@ describe("imports that leave the package or the project are refused (AL7011)", (
     fs.symlinkSync(path.join(parent, "host"), path.join(root, "node_modules", "hostroot"));
     const refused = await bundleTools({ root, tools: [tool(root, "evil", "linked", "ai.assemblyline/linked.ts")] });
     expect(refused.bundles.size).toBe(0);
-    expect(refused.diagnostics).toEqual([expect.objectContaining({ code: "AL7011", line: 3, message: expect.stringContaining(`The import 'hostroot/secret.txt' leads outside the agent root and every node_modules/ folder (it resolves to ${path.join(parent, "host", "secret.txt")})`) })]);
+    expect(refused.diagnostics).toEqual([expect.objectContaining({ code: "AL7011", line: 3, message: expect.stringContaining(`The import 'hostroot/secret.txt' leads outside the agent root and the node_modules/ folders Node searches from it (it resolves to ${path.join(parent, "host", "secret.txt")})`) })]);
     expect(onlyBundle(await bundleTools({ root, tools: [tool(root, "evil", "fine", "ai.assemblyline/fine.ts")] }))).toContain("pad = 1");
   });
 
@@ -125,10 +125,47 @@ describe("imports that leave the package or the project are refused (AL7011)", (
     expect(await codes("cache")).toEqual([["AL7011", "cache.ts", 3]]);
     // Read through the link, then refused before any bundle is kept: placed on the import.
     expect(await codes("linked")).toEqual([["AL7011", "linked.ts", 3]]);
-    // A device is never read as an asset (it never ends): the build returns, refused.
+    // A device is never read (it never ends): refused before esbuild reads it (AL7012, test/packaging/read-targets.test.ts).
     const zero = await bundleTools({ root, tools: [tool(root, "evil", "zero", "ai.assemblyline/zero.ts")] });
     expect(zero.bundles.size).toBe(0);
-    expect(zero.diagnostics.map((d) => d.message).join("\n")).toMatch(/Could not read ".*dev\/zero" \(not a regular file\)/);
+    expect(zero.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([["AL7012", 3, expect.stringContaining("read shared/zero.txt (a link to /dev/zero), which is a character device")]]);
+  });
+
+  test("only the node_modules/ folders Node searches from the project: a link to another node_modules/ folder on the host is refused, a workspace's hoisted package is not", async () => {
+    const parent = tempDir();
+    const root = path.join(parent, "workspace", "agents", "support");
+    // Another node_modules/ of the host (a global prefix's lib/node_modules, /root/node_modules): not above the project.
+    writeFiles(parent, {
+      "host/lib/node_modules/secret/data.txt": "HOST-NODE-MODULES\n",
+      "host/lib/node_modules/hostpkg/package.json": JSON.stringify({ name: "hostpkg", version: "1.0.0", type: "module", main: "index.js" }),
+      "host/lib/node_modules/hostpkg/index.js": "export default 'HOSTPKG';\n",
+      // What an npm or pnpm workspace hoists to its root, above the agent.
+      "workspace/node_modules/hoisted/package.json": JSON.stringify({ name: "hoisted", version: "1.0.0", type: "module", main: "index.js" }),
+      "workspace/node_modules/hoisted/index.js": "export default 'HOISTED';\n",
+      "workspace/node_modules/.pnpm/store-pkg@1.0.0/node_modules/store-pkg/index.js": "export default 'PNPM-STORE';\n",
+      "workspace/node_modules/.pnpm/store-pkg@1.0.0/node_modules/store-pkg/package.json": JSON.stringify({ name: "store-pkg", version: "1.0.0", type: "module", main: "index.js" }),
+    });
+    writeFiles(root, {
+      "plugins/evil/ai.assemblyline/linked.ts": defineTool('// @ts-ignore\nimport data from "../../../shared/data.txt";\nconsole.log(data);'),
+      "plugins/evil/ai.assemblyline/package.ts": defineTool('// @ts-ignore\nimport host from "hostpkg";\nconsole.log(host);'),
+      "plugins/evil/ai.assemblyline/fine.ts": defineTool('// @ts-ignore\nimport hoisted from "hoisted";\n// @ts-ignore\nimport stored from "store-pkg";\nconsole.log(hoisted, stored);'),
+    });
+    fs.mkdirSync(path.join(root, "shared"));
+    fs.symlinkSync(path.join(parent, "host/lib/node_modules/secret/data.txt"), path.join(root, "shared", "data.txt"));
+    fs.mkdirSync(path.join(root, "node_modules"));
+    fs.symlinkSync(path.join(parent, "host/lib/node_modules/hostpkg"), path.join(root, "node_modules", "hostpkg"));
+    // pnpm's layout: a link from node_modules/ to its .pnpm store in the workspace's root.
+    fs.symlinkSync(path.join(parent, "workspace/node_modules/.pnpm/store-pkg@1.0.0/node_modules/store-pkg"), path.join(root, "node_modules", "store-pkg"));
+    const refusal = async (name: string) => {
+      const result = await bundleTools({ root, tools: [tool(root, "evil", name, `ai.assemblyline/${name}.ts`)] });
+      expect(result.bundles.size, name).toBe(0);
+      return result.diagnostics.map((d) => [d.code, path.basename(d.file), d.line, d.message]);
+    };
+    expect(await refusal("linked")).toEqual([["AL7011", "linked.ts", 3, expect.stringContaining(`leads outside the project and the node_modules/ folders Node searches from it (the build read ${path.join(parent, "host/lib/node_modules/secret/data.txt")})`)]]);
+    expect(await refusal("package")).toEqual([["AL7011", "package.ts", 3, expect.stringContaining(`(it resolves to ${path.join(parent, "host/lib/node_modules/hostpkg/index.js")})`)]]);
+    const text = onlyBundle(await bundleTools({ root, tools: [tool(root, "evil", "fine", "ai.assemblyline/fine.ts")] }));
+    expect(text).toContain("HOISTED");
+    expect(text).toContain("PNPM-STORE");
   });
 
   test("the agent's own code may import its neighbours, another folder of the agent, an installed package (with its own relative imports) and, in a Git work tree, the repository's shared module", async () => {
