@@ -17,6 +17,7 @@
  * configuration file does not pay for them (docs/performance.md).
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { cosmiconfig, cosmiconfigSync, defaultLoaders, type CosmiconfigResult, type Loader, type Loaders, type LoaderSync, type Options, type OptionsSync, type PublicExplorer } from "cosmiconfig";
@@ -88,6 +89,16 @@ export async function loadProjectConfig(root: string, selection: ConfigSelection
   };
   let found: { config: unknown; filepath: string; isEmpty?: boolean } | null;
   const target = selection.kind === "file" ? path.resolve(selection.file) : undefined;
+  // cosmiconfig reads what it finds whatever it is: a device never ends, a named pipe waits for
+  // good (helper-133: a committed `package.json -> /dev/zero` hung every compile at 4 GB).
+  const special = target !== undefined ? (isSpecialFile(target) ? target : undefined) : specialSearchPlace(root);
+  if (special !== undefined) {
+    return failed(
+      createDiagnostic(Diagnostics.ProjectConfigLoadFailed, fileStart(special), [shownFile(special), "it is not a regular file (a device, a named pipe or a socket, or a link to one), and a configuration is read only from a regular file"], {
+        hint: target !== undefined ? "Name a regular file with --config, or run without it." : "Remove it or replace it with a regular file, or skip the search (--no-config, --no-project-config).",
+      }),
+    );
+  }
   try {
     // Made inside the try: cosmiconfig reads its own meta configuration (`.config/config.json`
     // up the tree) as it is made, and a folder it cannot read there throws (a path too long, a
@@ -120,6 +131,47 @@ export async function loadProjectConfig(root: string, selection: ConfigSelection
     ...(document ? { located: document } : {}),
     pointerPrefix: isPackageJson ? `/${PACKAGE_JSON_KEY}` : "",
   });
+}
+
+/**
+ * The first place of the configuration search, from `root` up to the home folder (or `/` for a
+ * root outside it: cosmiconfig's `global` strategy), that exists and is neither a regular file
+ * nor a folder, followed through links: a device, a named pipe or a socket, which cosmiconfig
+ * would read without end or wait on. The places are taken in the search's order, and the scan
+ * ends at the first regular file the search would load as the configuration (a `package.json`
+ * is read for its key and passed), so a special file the search never reaches is not reported.
+ * `undefined` when there is none. One listing per folder (a folder that cannot be listed is left
+ * to cosmiconfig, which reports or passes over it).
+ */
+export function specialSearchPlace(root: string): string | undefined {
+  const home = os.homedir();
+  for (let dir = root; ; ) {
+    let entries: fs.Dirent[] = [];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      // Left to cosmiconfig.
+    }
+    const byName = new Map(entries.map((entry) => [entry.name, entry]));
+    for (const name of CONFIG_SEARCH_PLACES) {
+      const entry = byName.get(name);
+      if (entry === undefined || entry.isDirectory()) continue;
+      const place = path.join(dir, name);
+      const regular = entry.isFile() || (entry.isSymbolicLink() && !isSpecialFile(place));
+      if (!regular) return place;
+      // A dangling link is passed over by the search, as a missing file.
+      if (name !== "package.json" && fs.statSync(place, { throwIfNoEntry: false })?.isFile()) return undefined;
+    }
+    const parent = path.dirname(dir);
+    if (dir === home || parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** Whether `file` exists, followed through links, and is neither a regular file nor a folder. */
+function isSpecialFile(file: string): boolean {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  return stat !== undefined && !stat.isFile() && !stat.isDirectory();
 }
 
 /** The extensions of a configuration file that is code: imported (or transpiled, then imported) into the host. */

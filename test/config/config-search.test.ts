@@ -7,6 +7,7 @@
  * user's config folder comes from `XDG_CONFIG_HOME`, set for this file's process, which also
  * changes its working directory for the meta configuration's cases.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { cosmiconfig, defaultLoaders } from "cosmiconfig";
@@ -159,5 +160,36 @@ describe("a configuration's problems", () => {
     expect(diagnostics).toEqual([]);
     expect(config.tokenBudget).toEqual({ ".": 4000, "subagents/r": 900 });
     expect(config.locations?.["/tokenBudget/subagents~1r"]).toMatchObject({ line: 2, column: 31 });
+  });
+});
+
+// Helper-133: a committed `package.json -> /dev/zero` at the agent root hung every compile in the
+// configuration's search (cosmiconfig read it without end, 4 GB in a minute); a named pipe would
+// wait for good. Each case would not return without the check.
+describe("a search place that is not a regular file", () => {
+  it("is AL9112 where it is, before cosmiconfig reads it: a link to a device, a named pipe, and a --config file that is one", async () => {
+    const root = tempDir("al-config-special-");
+    fs.symlinkSync("/dev/zero", path.join(root, "package.json"));
+    const device = await loadProjectConfig(root);
+    expect(device.diagnostics.map((d) => [d.code, d.file])).toEqual([["AL9112", path.join(root, "package.json")]]);
+    expect(device.diagnostics[0]!.message).toContain("is not a regular file");
+
+    const pipe = tempDir("al-config-fifo-");
+    execFileSync("mkfifo", [path.join(pipe, ".assemblylinerc.json")]);
+    expect((await loadProjectConfig(pipe)).diagnostics.map((d) => [d.code, d.file])).toEqual([["AL9112", path.join(pipe, ".assemblylinerc.json")]]);
+    expect((await loadProjectConfig(root, { kind: "file", file: path.join(pipe, ".assemblylinerc.json") })).diagnostics.map((d) => d.code)).toEqual(["AL9112"]);
+  });
+
+  it("is not reported where the search never reaches it: a configuration found below it, a later place of the same folder", async () => {
+    const above = tempDir("al-config-special-above-");
+    fs.symlinkSync("/dev/zero", path.join(above, "assembly-line.config.json"));
+    const root = path.join(above, "agent");
+    writeFiles(root, { ".assemblylinerc.json": '{ "maxWarnings": 3 }\n' });
+    const below = await loadProjectConfig(root);
+    expect(below.diagnostics).toEqual([]);
+    expect(below.config.file).toBe(path.join(root, ".assemblylinerc.json"));
+    // In the same folder, the search loads .assemblylinerc.json before assembly-line.config.json.
+    fs.symlinkSync("/dev/zero", path.join(root, "assembly-line.config.yaml"));
+    expect((await loadProjectConfig(root)).diagnostics).toEqual([]);
   });
 });
