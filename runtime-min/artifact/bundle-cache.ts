@@ -56,3 +56,24 @@ export function checkCachedBundle(file: string, integrity: string): CopyIdentity
     return undefined;
   }
 }
+
+/**
+ * Writes anew the verified copy at `copy` when it was **removed** (nothing at its path): from the
+ * artifact's bundle at `artifactBundle`, when those bytes still hash to `integrity` and name that
+ * very copy. A host that runs for long keeps working when `.assemblyline/bundles/` is cleaned
+ * under it (helper-133 found the next call refused with AL8012, "hashes to different bytes").
+ * An edited copy or a link is not restored here: the runtime refuses it (AL8012), as anything
+ * but the copy it wrote is someone's change. Returns whether the copy was written; never throws.
+ */
+export function restoreRemovedCopy(stateDir: string, copy: string, artifactBundle: string, integrity: string): boolean {
+  try {
+    if (fs.lstatSync(copy, { throwIfNoEntry: false }) !== undefined) return false;
+    const bytes = fs.readFileSync(artifactBundle);
+    if (!ssri.checkData(bytes, integrity)) return false;
+    if (path.basename(copy) !== verifiedCopyName(bytes)) return false;
+    // The copy's path is the real path `materializeBundle` returned when the runtime opened.
+    return materializeBundle(stateDir, bytes).path === copy;
+  } catch {
+    return false;
+  }
+}

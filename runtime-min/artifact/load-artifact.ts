@@ -27,6 +27,8 @@ export interface VerifiedTool extends ArtifactTool {
   readonly surface: string;
   /** Absolute path of the verified copy the sandbox (or direct mode) imports. */
   readonly verifiedBundle: string;
+  /** Absolute path of the bundle in the artifact, whose bytes the copy was written from (and is written from again when removed: `restoreRemovedCopy`). */
+  readonly artifactBundle: string;
 }
 
 /** A loaded, verified artifact. */
@@ -136,11 +138,11 @@ function verifyTool(check: ToolCheck): { tool?: VerifiedTool; problems: Diagnost
   }
   const bundle = verifyBundle(check, at);
   problems.push(...bundle.problems);
-  if (problems.length > 0 || !bundle.path) return { problems };
-  return { tool: { ...tool, name, surface: surfaceId, verifiedBundle: bundle.path }, problems, ...(bundle.warning === undefined ? {} : { warning: bundle.warning }) };
+  if (problems.length > 0 || !bundle.path || !bundle.artifactBundle) return { problems };
+  return { tool: { ...tool, name, surface: surfaceId, verifiedBundle: bundle.path, artifactBundle: bundle.artifactBundle }, problems, ...(bundle.warning === undefined ? {} : { warning: bundle.warning }) };
 }
 
-function verifyBundle(check: ToolCheck, at: readonly string[]): { path?: string; problems: Diagnostic[]; warning?: Diagnostic } {
+function verifyBundle(check: ToolCheck, at: readonly string[]): { path?: string; artifactBundle?: string; problems: Diagnostic[]; warning?: Diagnostic } {
   const { tool, name, options, locator } = check;
   const file = path.resolve(options.artifactDir, ...tool.bundle.split("/"));
   if (path.isAbsolute(tool.bundle) || !isPathInside(options.artifactDir, file)) {
@@ -163,9 +165,9 @@ function verifyBundle(check: ToolCheck, at: readonly string[]): { path?: string;
     };
   }
   const copy = materializeBundle(options.stateDir, bytes);
-  if (copy.replaced === undefined) return { path: copy.path, problems: [] };
+  if (copy.replaced === undefined) return { path: copy.path, artifactBundle: file, problems: [] };
   const shown = check.relative(copy.path);
-  return { path: copy.path, problems: [], warning: createDiagnostic(Diagnostics.BundleCopyReplaced, { file: shown, line: 1, column: 1 }, [shown, name, copy.replaced]) };
+  return { path: copy.path, artifactBundle: file, problems: [], warning: createDiagnostic(Diagnostics.BundleCopyReplaced, { file: shown, line: 1, column: 1 }, [shown, name, copy.replaced]) };
 }
 
 function unpackagedLockTools(manifest: ArtifactManifest, lock: LockReading): Diagnostic[] {

@@ -9,10 +9,11 @@
  * `ctx` effect before acknowledging it, so its state is consistent and the run can go on; the
  * next call starts a fresh process.
  */
+import * as fs from "node:fs";
 import { pathToFileURL } from "node:url";
 import * as path from "node:path";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
-import { checkCachedBundle } from "../artifact/bundle-cache.js";
+import { checkCachedBundle, restoreRemovedCopy } from "../artifact/bundle-cache.js";
 import type { CopyIdentity } from "../artifact/copy-identity.js";
 import type { VerifiedTool } from "../artifact/load-artifact.js";
 import { runtimeError, writeRefusalError } from "../errors.js";
@@ -248,17 +249,25 @@ export class AuthoredExecutor {
     return this.bridgeRoot;
   }
 
-  /** Hashes the copy of `tool` and keeps the identity of the file hashed; throws AL8012 when it is not intact. */
+  /**
+   * Hashes the copy of `tool` and keeps the identity of the file hashed; a removed copy is first
+   * written anew from the artifact when its bundle still verifies (`restoreRemovedCopy`); throws
+   * AL8012 when the copy is not intact.
+   */
   private assertIntact(tool: VerifiedTool): void {
-    const identity = checkCachedBundle(tool.verifiedBundle, tool.integrity);
+    let identity = checkCachedBundle(tool.verifiedBundle, tool.integrity);
+    if (identity === undefined && restoreRemovedCopy(this.options.stateDir, tool.verifiedBundle, tool.artifactBundle, tool.integrity)) {
+      identity = checkCachedBundle(tool.verifiedBundle, tool.integrity);
+    }
     if (identity === undefined) throw this.tamperedError(tool);
     this.identities.set(tool.verifiedBundle, identity);
   }
 
-  /** AL8012 for the verified copy of `tool`: it is no longer the file the runtime wrote (`../artifact/verified-copy.ts`). */
+  /** AL8012 for the verified copy of `tool`: it is no longer the file the runtime wrote (`../artifact/verified-copy.ts`), or it was removed and the artifact no longer holds its bytes. */
   private tamperedError(tool: VerifiedTool): Error {
     const shown = path.relative(this.options.root, tool.verifiedBundle).split(path.sep).join("/");
-    return runtimeError(Diagnostics.BundleTampered, shown, [shown, tool.name, tool.integrity, "different bytes"]);
+    const removed = fs.lstatSync(tool.verifiedBundle, { throwIfNoEntry: false }) === undefined;
+    return runtimeError(Diagnostics.BundleTampered, shown, [shown, tool.name, tool.integrity, removed ? "nothing: it was removed, and the artifact's bundle no longer holds those bytes (compiled again since the runtime opened?)" : "different bytes"]);
   }
 }
 

@@ -146,3 +146,29 @@ describe("a copy changed after the early start spawned its process", () => {
     }
   }, 60_000);
 });
+
+// Helper-133: a host that runs for long found its copy removed (a cleaned `.assemblyline/bundles/`)
+// and refused the next call with AL8012, "hashes to different bytes".
+describe("a copy removed while the runtime is open", () => {
+  it("is written anew from the artifact and the call runs; when the artifact no longer holds its bytes, AL8012 says it was removed", async () => {
+    held.agent = await createAgent([{ name: "echo", file: seedTools.echo }]);
+    held.runtime = await openRuntime({ root: held.agent.root });
+    expect(await held.runtime.call({ tool: "echo", input: { message: "hi" }, runId: "run-1" })).toMatchObject({ status: "ok" });
+    const bundles = path.join(held.agent.root, ".assemblyline", "bundles");
+    const copies = fs.readdirSync(bundles).filter((name) => name.endsWith(".mjs"));
+    expect(copies).toHaveLength(1);
+    fs.rmSync(path.join(bundles, copies[0]!));
+    // A new run starts a new sandbox process, which checks the copy first.
+    expect(await held.runtime.call({ tool: "echo", input: { message: "again" }, runId: "run-2" })).toMatchObject({ status: "ok", output: { message: "again" } });
+    expect(readIntactCopy(path.join(bundles, copies[0]!))).toBeDefined();
+
+    fs.rmSync(path.join(bundles, copies[0]!));
+    const artifactBundles = fs.readdirSync(path.join(held.agent.root, ".assemblyline", "build"), { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".mjs"));
+    expect(artifactBundles).toHaveLength(1);
+    const artifactBundle = path.join(held.agent.root, ".assemblyline", "build", artifactBundles[0]!);
+    fs.chmodSync(artifactBundle, 0o644);
+    fs.appendFileSync(artifactBundle, "\n// compiled again\n");
+    await expect(held.runtime.call({ tool: "echo", input: { message: "third" }, runId: "run-3" })).rejects.toMatchObject({ code: "AL8012", message: expect.stringContaining("it was removed") });
+    expect(fs.existsSync(path.join(bundles, copies[0]!))).toBe(false);
+  }, 60_000);
+});
