@@ -107,7 +107,9 @@ export async function main(argv: readonly string[], services: CliServices = {}):
     .argument("<plugin>", "a short name (openui → @assemblyline-agents/openui), a package name[@version], a file: tarball or a path")
     .argument("[root]", "agent root", ".")
     .option("--as <key>", "capability key (default: the plugin's plugin.json name)")
-    .action(async (spec: string, root: string, options: { as?: string }) => {
+    .option("--config <file>", "the project configuration file to use (default: searched from the root upwards)")
+    .option("--no-config", "use no project configuration file")
+    .action(async (spec: string, root: string, options: { as?: string; config?: string | false }) => {
       const { runAdd } = await import("./commands/add.js");
       exitCode = await runAdd(spec, root, options);
     });

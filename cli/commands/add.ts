@@ -16,16 +16,18 @@ import { fixCommandFor } from "../../lockfile/fix-command.js";
 import { loadProjectConfig } from "../../build/project-config/load-project-config.js";
 import { relativizeDiagnostic } from "../../diagnostics/diagnostic.js";
 import { compileSettingsOf } from "../compile-settings.js";
+import { configSelection, type ConfigFlags } from "../config-selection.js";
 
 /**
  * Runs `add`; 0 when the plugin was added and locked, 1 otherwise. The project configuration
- * (searched from the root upwards, as for `compile`) gives the compile that pins the plugin its
+ * (searched from the root upwards, or `--config FILE`, or none with `--no-config`, as for `compile`) gives the compile that pins the plugin its
  * compile settings and `outDir`, as `compile` takes them; one that is not valid stops `add`
  * before anything is installed or edited.
  */
-export async function runAdd(spec: string, rootArgument: string, flags: { as?: string }): Promise<number> {
+export async function runAdd(spec: string, rootArgument: string, flags: { as?: string } & ConfigFlags): Promise<number> {
   const root = path.resolve(rootArgument);
-  const loaded = await loadProjectConfig(root, { kind: "search" });
+  // `--config FILE` / `--no-config`, as for `compile`.
+  const loaded = await loadProjectConfig(root, configSelection(flags));
   if (loaded.diagnostics.length > 0) {
     printDiagnostics(loaded.diagnostics.map((d) => relativizeDiagnostic(d, root, path.relative)), root);
     process.stderr.write("agent.md and plugins.lock were left unchanged, and nothing was installed.\n");

@@ -57,7 +57,8 @@ describe("add where the agent root cannot take a package.json", () => {
     const packed = spawnSync("npm", ["pack", "--pack-destination", out, "--silent"], { cwd: path.join(repoRoot, "test/fixtures/lockfile/packs/openui"), encoding: "utf8" });
     expect(packed.status, packed.stderr).toBe(0);
     const tarball = path.join(out, packed.stdout.trim().split("\n").pop()!);
-    const run = spawnSync(process.execPath, [cliPath, "add", `file:${tarball}`, ".", "--as", "cards"], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    // --no-config: the configuration's search cannot read this root either (AL9112, the first test).
+    const run = spawnSync(process.execPath, [cliPath, "add", `file:${tarball}`, ".", "--as", "cards", "--no-config"], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
     const output = `${run.stdout}${run.stderr}`;
     expect(output).not.toContain("internal error");
     expect(run.status).toBe(1);
