@@ -1,6 +1,7 @@
 /**
  * The types of the editor engine's API (re-exported by `index.ts`, which documents the engine).
  */
+import type { RuleSetting } from "../../build/project-config/types.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { CompilerHost } from "../../common/host.js";
 
@@ -133,6 +134,15 @@ export interface EditorEngine {
    * `codeFixesAt` call it first themselves, so only one answer is ever given without them.
    */
   readDeferred(buffers?: BufferSource): readonly string[];
+  /**
+   * Applies the project configuration's `rules` (found for the agent at `root`, absolute, as
+   * `compile` finds it: `build/project-config/`) to the answers for the agent's files, as
+   * `compile` applies them (`build/severity-rules.ts`); `{}` takes them away. The engine is
+   * synchronous and loads no configuration itself: the front end loads it (asynchronously) and
+   * tells the engine. Returns true when the rules differ from the ones set before, so that the
+   * front end asks again for the open files.
+   */
+  setProjectRules(root: string, rules: Readonly<Record<string, RuleSetting>>): boolean;
 }
 
 /** A folder to watch for {@link EditorEngine.filesChanged}. */
