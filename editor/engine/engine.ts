@@ -3,7 +3,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { analyzeAgent } from "../../compiler/analyze-agent.js";
+import { analyzeAgent, type AgentAnalysis } from "../../compiler/analyze-agent.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { createSchemaCompiler } from "../../compiler/validation/schema-compiler.js";
 import { createNodeHost, createOverlayHost, type OverlayFile } from "../../common/host.js";
@@ -65,7 +65,9 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
   const locator = new Locator(host);
   const stages = newStages();
   const results = new StageMemo<FileAnalysis>(host);
-  const agentRuns = new StageMemo<readonly Diagnostic[]>(host);
+  const agentRuns = new StageMemo<AgentAnalysis>(host);
+  /** The agent at `root` analysed as compile's front end does (kept while what it read holds). */
+  const agentAnalysisOf = (root: string): AgentAnalysis => agentRuns.get(root, () => analyzeAgent(host, root, { analyzer: stages.analyzer, pins: pinsFor(host, root) }));
   /** The project configuration's `rules` by agent root (set by the front end: {@link EditorEngine.setProjectRules}). */
   const projectRules = new Map<string, Readonly<Record<string, RuleSetting>>>();
   /** Definition module → plugin folder, learnt from every entry analysed. */
@@ -138,7 +140,7 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
       }
       if (root !== undefined) {
         watchAround(root, undefined);
-        const diagnostics = agentRuns.get(root, () => analyzeAgent(host, root, { analyzer: stages.analyzer, pins: pinsFor(host, root) }).diagnostics);
+        const diagnostics = agentAnalysisOf(root).diagnostics;
         return finish(file, "agent-file", root, diagnostics, root);
       }
       const plugin = locator.pluginRootAbove(path.dirname(file));
@@ -231,6 +233,15 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
       const recursive = [...watches].filter(([, deep]) => deep).map(([folder]) => folder);
       const covered = (folder: string) => recursive.some((root) => root !== folder && isInside(root, folder));
       return [...watches].filter(([folder]) => !covered(folder)).map(([folder, deep]): FolderWatch => ({ folder, recursive: deep }));
+    },
+    analyzeAgent(root, source) {
+      begin(source);
+      host.startRound();
+      try {
+        return agentAnalysisOf(path.resolve(root));
+      } finally {
+        begin(undefined);
+      }
     },
     setProjectRules(root, rules) {
       const absolute = path.resolve(root);

@@ -2,6 +2,7 @@
  * The types of the editor engine's API (re-exported by `index.ts`, which documents the engine).
  */
 import type { RuleSetting } from "../../build/project-config/types.js";
+import type { AgentAnalysis } from "../../compiler/analyze-agent.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { CompilerHost } from "../../common/host.js";
 
@@ -143,6 +144,14 @@ export interface EditorEngine {
    * front end asks again for the open files.
    */
   setProjectRules(root: string, rules: Readonly<Record<string, RuleSetting>>): boolean;
+  /**
+   * The agent at `root` (absolute) analysed as `compile`'s front end analyses it
+   * (`compiler/analyze-agent.ts`), reading `buffers` before the disk; kept while what it read
+   * holds (the same analysis answers `agent.md`). For the checks that judge the whole agent's
+   * tool snapshot, which the front end runs asynchronously (`targets`, `tokenBudget`:
+   * `build/model-facing-checks.ts`).
+   */
+  analyzeAgent(root: string, buffers?: BufferSource): AgentAnalysis;
 }
 
 /** A folder to watch for {@link EditorEngine.filesChanged}. */
