@@ -51,7 +51,15 @@ export async function loadAgentSettings(engine: EditorEngine, root: string, buff
   return { rules, modelFacing, problems: loaded.diagnostics };
 }
 
-/** A key that differs when two {@link AgentSettings} would change the answers differently. */
-export function agentSettingsKey(settings: AgentSettings | undefined): string {
-  return settings === undefined ? "" : JSON.stringify([Object.entries(settings.rules).sort(), [...settings.modelFacing].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)), settings.problems]);
+/** The settings of an agent without a configuration (what the answers hold before any load). */
+const NO_SETTINGS: AgentSettings = { rules: {}, modelFacing: new Map(), problems: [] };
+
+/**
+ * A key that differs when two {@link AgentSettings} would change the answers differently;
+ * `undefined` (not loaded yet) is the same as no configuration, so that loading none asks
+ * the editor for nothing.
+ */
+export function agentSettingsKey(given: AgentSettings | undefined): string {
+  const settings = given ?? NO_SETTINGS;
+  return JSON.stringify([Object.entries(settings.rules).sort(), [...settings.modelFacing].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)), settings.problems]);
 }

@@ -12,7 +12,7 @@ import { compileSettingsOf } from "../../build/compile-settings.js";
 import { loadProjectConfig } from "../../build/project-config/load-project-config.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { createEditorEngine } from "../../editor/engine/index.js";
-import { loadAgentSettings } from "../../editor/ts-plugin/project-settings.js";
+import { agentSettingsKey, loadAgentSettings } from "../../editor/ts-plugin/project-settings.js";
 import { writeTree } from "../helpers/temp-tree.js";
 import { CONFIG, CONFIG_AGENT_FILES, CONFIG_AGENT_TEXTS, writeConfig } from "./config-agent.js";
 import { AGENT_FILES } from "./lsp-agent.js";
@@ -64,6 +64,14 @@ describe("editor engine with the project configuration", () => {
       expect(seen(modelFacing)).toEqual((await compiled(root, file)).filter((d) => d.startsWith("AL47")));
     }
     expect([...settings.modelFacing.values()].flat().map((d) => d.code).sort()).toEqual(["AL4705", "AL4720"]);
+  });
+
+  it("finds no configuration for an agent without one, the same as not loaded yet (the tsserver plugin then asks the editor for nothing)", async () => {
+    const root = writeTree({ ...AGENT_FILES, ...CONFIG_AGENT_TEXTS }, "al-engine-config-");
+    expect((await loadProjectConfig(root)).config.file).toBeUndefined();
+    const settings = await loadAgentSettings(createEditorEngine(), root, new Map());
+    expect(agentSettingsKey(settings)).toBe(agentSettingsKey(undefined));
+    expect(agentSettingsKey({ ...settings, rules: { AL4032: "off" } })).not.toBe(agentSettingsKey(undefined));
   });
 
   it("reports an invalid configuration as compile does, and applies none of it", async () => {
