@@ -188,10 +188,13 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   /** Our diagnostics for `file` now: the engine's for open files it covers, else the last analyses of the agents that read it. */
   const diagnosticsOf = (file: string): LspDiagnostic[] => {
     if (byEngine(file)) {
-      const own = engine!.analyzeFile(file, overlays).diagnostics;
+      const analysis = engine!.analyzeFile(file, overlays);
+      const own = analysis.diagnostics;
       // The provider profiles' and token budget's diagnostics (`targets`, `tokenBudget`) judge the
-      // whole agent's tool snapshot: they come from the last whole-agent analysis.
-      const modelFacing = agentsOf(file).flatMap((root) => (agentOf(root).byFile.get(file) ?? []).filter((d) => MODEL_FACING_CODES.has(d.code)));
+      // whole agent's tool snapshot: they come from the last whole-agent analysis of the agent the
+      // engine answered in (a map lookup per keystroke: no search for agent roots).
+      const found = analysis.root === undefined ? undefined : agents.get(analysis.root)?.byFile.get(file);
+      const modelFacing = found?.filter((d) => MODEL_FACING_CODES.has(d.code)) ?? [];
       return (modelFacing.length === 0 ? own : sortDiagnostics([...own, ...modelFacing])).map(toLspDiagnostic);
     }
     const found = agentsOf(file).flatMap((root) => agentOf(root).byFile.get(file) ?? []);

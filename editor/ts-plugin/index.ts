@@ -33,6 +33,7 @@
  * (`dist/editor/ts-plugin.cjs`, by `scripts/build-ts-plugin.mjs`); `ts-plugin/index.js` at
  * the package root points tsserver's resolver at it.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as ts from "typescript";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
@@ -125,7 +126,7 @@ function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.
       const found = analysis.analyzeFile(fileName, buffers);
       watchFolders(analysis, info.serverHost, report);
       if (analysis.hasDeferredReads()) readDeferredSoon(analysis, buffers, info.serverHost, report);
-      const agentRoot = found.root !== undefined && info.serverHost.fileExists(path.join(found.root, "agent.md")) ? found.root : undefined;
+      const agentRoot = found.root !== undefined && fs.existsSync(path.join(found.root, "agent.md")) ? found.root : undefined;
       if (agentRoot !== undefined) loadSettingsSoon(analysis, agentRoot, buffers, info.serverHost, report, logger);
       // What `targets` and `tokenBudget` report for the file (the rules are the engine's already).
       const modelFacing = agentRoot === undefined ? undefined : agentSettings.get(agentRoot)?.settings?.modelFacing.get(found.file);
