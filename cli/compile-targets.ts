@@ -9,7 +9,7 @@ import { fileStart } from "../common/positions.js";
 import type { CompileOptions } from "../build/compile.js";
 import { loadProjectConfig } from "../build/project-config/load-project-config.js";
 import type { CompileFormat, ProjectConfig } from "../build/project-config/types.js";
-import { compileSettingsOf } from "./compile-settings.js";
+import { compileSettingsOf } from "../build/compile-settings.js";
 import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, relativizeDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { configSelection, type ConfigFlags } from "./config-selection.js";
@@ -90,7 +90,7 @@ export function outputFormat(flags: SettingFlags, targets: readonly CompileTarge
   return flags.format ?? targets.find((t) => t.config.format !== undefined)?.config.format ?? "pretty";
 }
 
-/** The compile options of one target (flags over its configuration: `./compile-settings.ts`). */
+/** The compile options of one target (flags over its configuration: `build/compile-settings.ts`). */
 export function compileOptionsFor(target: CompileTarget, flags: SettingFlags & { check?: boolean; package: boolean; cache?: boolean; format?: string }): CompileOptions {
   const outDir = flags.out !== undefined ? path.resolve(flags.out) : target.config.outDir;
   const settings = compileSettingsOf(target.config, flags);

@@ -18,7 +18,7 @@ import { cliCommand } from "../common/cli-command.js";
 import { LOCKFILE_NAME } from "../contract/lockfile-types.js";
 import { DEFAULT_ARTIFACT_DIR, MANIFEST_FILE } from "../contract/manifest.js";
 import { inputsUnchanged, recordingHost } from "./inputs-record.js";
-import { compileSettingsKey, type CompileSettings } from "./compile-settings.js";
+import { compileSettingsKey, type CompileSettings } from "../build/compile-settings.js";
 
 /**
  * Loads the compiler (`build/compile.ts`) for a compile this step runs: the CLI's full entry
@@ -36,7 +36,7 @@ export interface EnsureOptions {
   readonly locked?: boolean;
   /**
    * The project configuration's compile settings (`rules`, `maxWarnings`, `targets`,
-   * `tokenBudget`: `./compile-settings.ts`), applied to the check and the compile as `compile`
+   * `tokenBudget`: `build/compile-settings.ts`), applied to the check and the compile as `compile`
    * applies them, so this step never writes a lock `compile` would refuse (new-user trial 129).
    */
   readonly settings?: CompileSettings;

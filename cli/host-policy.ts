@@ -13,7 +13,7 @@ import { Diagnostics } from "../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { RuntimeError, runtimeError } from "../runtime-min/errors.js";
 import { configSelection } from "./config-selection.js";
-import { compileSettingsOf, type CompileSettings } from "./compile-settings.js";
+import { compileSettingsOf, type CompileSettings } from "../build/compile-settings.js";
 
 /** The flags a host command takes for its policy. */
 export interface HostPolicyFlags {
@@ -43,7 +43,7 @@ export interface HostPolicy {
   readonly config: ProjectConfig;
   /**
    * The configuration's compile settings (`rules`, `maxWarnings`, `targets`, `tokenBudget`):
-   * the compile-first step applies them as `compile` does (`../compile-settings.ts`).
+   * the compile-first step applies them as `compile` does (`build/compile-settings.ts`).
    */
   readonly compileSettings: CompileSettings;
   /** The agent root, absolute: the diagnostics' files are relative to it. */

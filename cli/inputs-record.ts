@@ -25,7 +25,7 @@
  * - The record belongs to one toolchain ({@link toolchainIdentity}: Node's version and the size
  *   and mtime of this package's compiled compile path, schemas and dependencies) and one root
  *   (absolute path), and to the compile settings the project configuration (or `compile`'s
- *   flags) gave it (`rules`, `maxWarnings`, `targets`, `tokenBudget`: `./compile-settings.ts`);
+ *   flags) gave it (`rules`, `maxWarnings`, `targets`, `tokenBudget`: `build/compile-settings.ts`);
  *   any other record is ignored, as is an unreadable or malformed file.
  * - The check of the artifact against the lock (`artifactMatchesLock`) still runs every time,
  *   and runtime-min still verifies every bundle it loads.
@@ -42,7 +42,7 @@ import { packageRoot } from "../common/package-root.js";
 import { bundleStubs } from "../common/bundle-stubs.js";
 import { ignoreStateDir } from "../common/state-dir.js";
 import { listFilesRecursively } from "../common/list-files.js";
-import { compileSettingsKey } from "./compile-settings.js";
+import { compileSettingsKey } from "../build/compile-settings.js";
 
 /** Where the record lives, relative to the agent root. */
 export const INPUTS_RECORD_FILE = path.join(".assemblyline", "cache", "inputs.json");
@@ -63,7 +63,7 @@ interface InputsRecord {
   readonly root: string;
   /**
    * The compile settings the recorded compile ran with (`compileSettingsKey`,
-   * `./compile-settings.ts`): the record vouches that a compile with these finds no errors.
+   * `build/compile-settings.ts`): the record vouches that a compile with these finds no errors.
    */
   readonly settings: string;
   /** `Date.now()` when the recording started (before the first probe). */

@@ -27,30 +27,13 @@ import type { LocatedValue } from "../../compiler/model.js";
 import { withServiceMemoryLimit } from "../../packaging/esbuild-service.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import { createDiagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
-import { EMPTY_PROJECT_CONFIG, shownFile, type ConfigSelection, type ProjectConfig } from "./types.js";
+import { CONFIG_SEARCH_PLACES, EMPTY_PROJECT_CONFIG, shownFile, type ConfigSelection, type ProjectConfig } from "./types.js";
 
 /** The `package.json` key that may hold the configuration. */
 export const PACKAGE_JSON_KEY = "assemblyLine";
 
-/** Every place searched in each folder, in order (the first found wins). */
-export const CONFIG_SEARCH_PLACES: readonly string[] = [
-  "package.json",
-  ".assemblylinerc",
-  ".assemblylinerc.json",
-  ".assemblylinerc.yaml",
-  ".assemblylinerc.yml",
-  ".assemblylinerc.js",
-  ".assemblylinerc.mjs",
-  ".assemblylinerc.cjs",
-  ".assemblylinerc.ts",
-  "assembly-line.config.js",
-  "assembly-line.config.mjs",
-  "assembly-line.config.cjs",
-  "assembly-line.config.ts",
-  "assembly-line.config.json",
-  "assembly-line.config.yaml",
-  "assembly-line.config.yml",
-];
+/** Every place searched in each folder, in order (the first found wins): `./types.ts`. */
+export { CONFIG_SEARCH_PLACES };
 
 /** A loaded configuration, or the diagnostics that stop the command (then `config` is empty). */
 export interface LoadedProjectConfig {

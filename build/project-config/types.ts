@@ -49,6 +49,30 @@ export interface ProjectConfig {
   readonly locations?: Readonly<Record<string, SourceLocation>>;
 }
 
+/**
+ * Every place searched in each folder, in order (the first found wins; `./load-project-config.ts`
+ * searches them). Here, free of cosmiconfig, so that the language server names them to the
+ * client's file watcher before it loads anything.
+ */
+export const CONFIG_SEARCH_PLACES: readonly string[] = [
+  "package.json",
+  ".assemblylinerc",
+  ".assemblylinerc.json",
+  ".assemblylinerc.yaml",
+  ".assemblylinerc.yml",
+  ".assemblylinerc.js",
+  ".assemblylinerc.mjs",
+  ".assemblylinerc.cjs",
+  ".assemblylinerc.ts",
+  "assembly-line.config.js",
+  "assembly-line.config.mjs",
+  "assembly-line.config.cjs",
+  "assembly-line.config.ts",
+  "assembly-line.config.json",
+  "assembly-line.config.yaml",
+  "assembly-line.config.yml",
+];
+
 /** The configuration when there is none. */
 export const EMPTY_PROJECT_CONFIG: ProjectConfig = { rules: {}, host: {} };
 

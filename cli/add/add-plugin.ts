@@ -38,7 +38,7 @@ import { installPackage, type CommandRunner } from "./install-package.js";
 import { outsideRepositoryDiagnostic } from "./outside-repository.js";
 import { readTarballJson } from "./read-tarball-manifest.js";
 import { resolvePluginSpec, type PluginSpec } from "./resolve-plugin-spec.js";
-import type { CompileSettings } from "../compile-settings.js";
+import type { CompileSettings } from "../../build/compile-settings.js";
 
 /** Options of {@link addPlugin}. */
 export interface AddPluginOptions {
@@ -59,7 +59,7 @@ export interface AddPluginOptions {
   readonly onReview?: (review: ContractReview) => void;
   /**
    * What the project configuration gives the compile that pins the plugin, as `compile` takes it:
-   * its compile settings (`rules`, `maxWarnings`, `targets`, `tokenBudget`: `../compile-settings.ts`)
+   * its compile settings (`rules`, `maxWarnings`, `targets`, `tokenBudget`: `build/compile-settings.ts`)
    * and `outDir`, so `add` never writes a lock `compile` would refuse, nor an artifact where
    * `compile` would not put it.
    */

@@ -15,7 +15,7 @@ import semver from "semver";
 import { fixCommandFor } from "../../lockfile/fix-command.js";
 import { loadProjectConfig } from "../../build/project-config/load-project-config.js";
 import { relativizeDiagnostic } from "../../diagnostics/diagnostic.js";
-import { compileSettingsOf } from "../compile-settings.js";
+import { compileSettingsOf } from "../../build/compile-settings.js";
 import { configSelection, type ConfigFlags } from "../config-selection.js";
 
 /**

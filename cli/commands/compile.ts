@@ -28,7 +28,7 @@ import { formatContractReview } from "../../lockfile/format-review.js";
 import { handEditedNote } from "../../lockfile/hand-edits.js";
 import { showControlCharacters } from "../../common/terminal-text.js";
 import { recordingHost } from "../inputs-record.js";
-import { compileSettingsKey } from "../compile-settings.js";
+import { compileSettingsKey } from "../../build/compile-settings.js";
 import { createNodeHost } from "../../common/host.js";
 
 /** Flags of `compile`. */

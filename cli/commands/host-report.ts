@@ -11,7 +11,7 @@ import { toJsonDiagnostic } from "../../diagnostics/format-machine.js";
 import { RuntimeError } from "../../runtime-min/errors.js";
 import { jsonText } from "../output.js";
 import type { CommandOutput, RuntimeCommandHooks } from "./command-output.js";
-import type { CompileSettings } from "../compile-settings.js";
+import type { CompileSettings } from "../../build/compile-settings.js";
 
 /**
  * Collected while one host command runs: filled by the compile-first step and the host wrappers
@@ -75,7 +75,7 @@ export async function compileFirstStep(root: string, artifactDir: string | undef
 
 /**
  * `hooks` whose compile-first step compiles with `settings`, the project configuration's
- * compile settings (`rules`, `maxWarnings`, `targets`, `tokenBudget`; `../compile-settings.ts`):
+ * compile settings (`rules`, `maxWarnings`, `targets`, `tokenBudget`; `build/compile-settings.ts`):
  * it then refuses what `compile` with the same configuration refuses, instead of writing a lock
  * `compile` would not write (new-user trial 129, finding 6). The host command resolves its
  * configuration before the step runs, so the settings come from the file it already read.

@@ -18,7 +18,7 @@
  * The compile it runs is `compile --check`'s, with the project configuration's compile settings
  * (`rules`, `maxWarnings`, `targets`, `tokenBudget`; `--config FILE` / `--no-config`, and
  * `--target`, `--token-budget`, `--max-warnings` over them, as `compile` takes them:
- * `../compile-settings.ts`): a target's error, a budget overrun, a code a rule raises to error or
+ * `build/compile-settings.ts`): a target's error, a budget overrun, a code a rule raises to error or
  * too many warnings are errors of the inputs, as they are for `compile --check`, so `review` never
  * passes a tree that CI's `compile --check` fails (new-user trial 129, finding 6).
  *
@@ -47,7 +47,7 @@ import { escapeRawControls, printDiagnostics, printJson } from "../output.js";
 import { loadProjectConfig } from "../../build/project-config/load-project-config.js";
 import { relativizeDiagnostic } from "../../diagnostics/diagnostic.js";
 import { configSelection, type ConfigFlags } from "../config-selection.js";
-import { compileSettingsOf, type CompileSettingFlags } from "../compile-settings.js";
+import { compileSettingsOf, type CompileSettingFlags } from "../../build/compile-settings.js";
 
 /** `review`'s output formats (DESIGN §7 names pretty and json; github and sarif as `compile` has them). */
 export type ReviewFormat = "pretty" | "json" | "github" | "sarif";

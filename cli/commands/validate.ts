@@ -17,7 +17,7 @@ import { validatePackage } from "../../compiler/validate-package.js";
 import { loadProjectConfig } from "../../build/project-config/load-project-config.js";
 import { applySeverityRules } from "../../build/severity-rules.js";
 import { configSelection, type ConfigFlags } from "../config-selection.js";
-import { compileSettingsOf } from "../compile-settings.js";
+import { compileSettingsOf } from "../../build/compile-settings.js";
 import { printDiagnostics, printJson } from "../output.js";
 
 /** Flags of `validate`. */

@@ -97,3 +97,10 @@ export const ProviderMessages = defineMessages({
     docs: "tokenBudget keys are surface paths: \".\" for the root and \"subagents/<name>\" for a child; a key that matches no surface checks nothing.",
   },
 });
+
+/**
+ * The codes of {@link ProviderMessages}: what `targets` and `tokenBudget` add to a compile, over
+ * the whole agent's tool snapshot (`build/model-facing-checks.ts`). The language server takes
+ * them for an open file from its whole-agent analysis (`editor/lsp/server.ts`).
+ */
+export const MODEL_FACING_CODES: ReadonlySet<string> = new Set(Object.values(ProviderMessages).map((message) => message.code));

@@ -3,12 +3,15 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { analyzeAgent } from "../../compiler/analyze-agent.js";
+import { analyzeAgent, type AgentAnalysis } from "../../compiler/analyze-agent.js";
 import { createStaticAnalyzer } from "../../compiler/static-analysis/static-analyzer.js";
 import { createSchemaCompiler } from "../../compiler/validation/schema-compiler.js";
 import { createNodeHost, createOverlayHost, type OverlayFile } from "../../common/host.js";
 import { isJsonObject } from "../../common/json-value.js";
 import { dedupeDiagnostics, sortDiagnostics, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import { compileSettingsKey } from "../../build/compile-settings.js";
+import type { RuleSetting } from "../../build/project-config/types.js";
+import { applySeverityRules } from "../../build/severity-rules.js";
 import { fixesFor } from "./code-fixes.js";
 import type { BufferSource, EditorBuffer, EditorEngine, EditorEngineOptions, FileAnalysis, FileRole, FolderWatch } from "./types.js";
 import { isAgentFileName, Locator, pluginRootOfEntry } from "./locate.js";
@@ -62,7 +65,11 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
   const locator = new Locator(host);
   const stages = newStages();
   const results = new StageMemo<FileAnalysis>(host);
-  const agentRuns = new StageMemo<readonly Diagnostic[]>(host);
+  const agentRuns = new StageMemo<AgentAnalysis>(host);
+  /** The agent at `root` analysed as compile's front end does (kept while what it read holds). */
+  const agentAnalysisOf = (root: string): AgentAnalysis => agentRuns.get(root, () => analyzeAgent(host, root, { analyzer: stages.analyzer, pins: pinsFor(host, root) }));
+  /** The project configuration's `rules` by agent root (set by the front end: {@link EditorEngine.setProjectRules}). */
+  const projectRules = new Map<string, Readonly<Record<string, RuleSetting>>>();
   /** Definition module → plugin folder, learnt from every entry analysed. */
   const definitions = new Map<string, string>();
   /** Folders to watch → recursively (agent roots) or not (where an `agent.md` would select a plugin). */
@@ -120,7 +127,7 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
       const entryFile = slice!.package?.pluginPackage.entryFile;
       const role: FileRole = entryFile !== undefined && path.resolve(entryFile) === file ? "entry" : known.has(file) ? "definition" : "plugin-module";
       if (slice!.deferred.length > 0) answerDeferred = { pluginDir, deferred: slice!.deferred };
-      return finish(file, role, selected ? root : pluginDir, slice!.diagnostics);
+      return finish(file, role, selected ? root : pluginDir, slice!.diagnostics, selected ? root : undefined);
     }
     if (isAgentFileName(file)) {
       const root = locator.agentRootAbove(path.dirname(file));
@@ -133,8 +140,8 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
       }
       if (root !== undefined) {
         watchAround(root, undefined);
-        const diagnostics = agentRuns.get(root, () => analyzeAgent(host, root, { analyzer: stages.analyzer, pins: pinsFor(host, root) }).diagnostics);
-        return finish(file, "agent-file", root, diagnostics);
+        const diagnostics = agentAnalysisOf(root).diagnostics;
+        return finish(file, "agent-file", root, diagnostics, root);
       }
       const plugin = locator.pluginRootAbove(path.dirname(file));
       if (plugin !== undefined) {
@@ -159,8 +166,11 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
     }
   }
 
-  function finish(file: string, role: FileRole, root: string | undefined, all: readonly Diagnostic[]): FileAnalysis {
-    const diagnostics = sortDiagnostics(dedupeDiagnostics(all.filter((d) => d.file === file)));
+  /** `agentRoot`: the agent whose compile reports the file (its configuration's rules apply), if any. */
+  function finish(file: string, role: FileRole, root: string | undefined, all: readonly Diagnostic[], agentRoot?: string): FileAnalysis {
+    const own = all.filter((d) => d.file === file);
+    const rules = agentRoot === undefined ? undefined : projectRules.get(agentRoot);
+    const diagnostics = sortDiagnostics(dedupeDiagnostics(rules ? applySeverityRules(own, rules) : own));
     const fixes = fixesFor(diagnostics, {
       text: (target) => {
         const read = host.read(target);
@@ -223,6 +233,25 @@ export function createEditorEngine(options: EditorEngineOptions = {}): EditorEng
       const recursive = [...watches].filter(([, deep]) => deep).map(([folder]) => folder);
       const covered = (folder: string) => recursive.some((root) => root !== folder && isInside(root, folder));
       return [...watches].filter(([folder]) => !covered(folder)).map(([folder, deep]): FolderWatch => ({ folder, recursive: deep }));
+    },
+    analyzeAgent(root, source) {
+      begin(source);
+      host.startRound();
+      try {
+        return agentAnalysisOf(path.resolve(root));
+      } finally {
+        begin(undefined);
+      }
+    },
+    setProjectRules(root, rules) {
+      const absolute = path.resolve(root);
+      const key = (value: Readonly<Record<string, RuleSetting>> | undefined) => compileSettingsKey(value === undefined ? {} : { rules: value });
+      if (key(projectRules.get(absolute)) === key(rules)) return false;
+      if (Object.keys(rules).length === 0) projectRules.delete(absolute);
+      else projectRules.set(absolute, rules);
+      // The answers are kept by what they read, which the rules are not: all are worked out again (from the kept stage results).
+      results.clear();
+      return true;
     },
     filesChanged(paths) {
       if (paths.length === 0) return;

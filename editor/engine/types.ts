@@ -1,6 +1,8 @@
 /**
  * The types of the editor engine's API (re-exported by `index.ts`, which documents the engine).
  */
+import type { RuleSetting } from "../../build/project-config/types.js";
+import type { AgentAnalysis } from "../../compiler/analyze-agent.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { CompilerHost } from "../../common/host.js";
 
@@ -133,6 +135,23 @@ export interface EditorEngine {
    * `codeFixesAt` call it first themselves, so only one answer is ever given without them.
    */
   readDeferred(buffers?: BufferSource): readonly string[];
+  /**
+   * Applies the project configuration's `rules` (found for the agent at `root`, absolute, as
+   * `compile` finds it: `build/project-config/`) to the answers for the agent's files, as
+   * `compile` applies them (`build/severity-rules.ts`); `{}` takes them away. The engine is
+   * synchronous and loads no configuration itself: the front end loads it (asynchronously) and
+   * tells the engine. Returns true when the rules differ from the ones set before, so that the
+   * front end asks again for the open files.
+   */
+  setProjectRules(root: string, rules: Readonly<Record<string, RuleSetting>>): boolean;
+  /**
+   * The agent at `root` (absolute) analysed as `compile`'s front end analyses it
+   * (`compiler/analyze-agent.ts`), reading `buffers` before the disk; kept while what it read
+   * holds (the same analysis answers `agent.md`). For the checks that judge the whole agent's
+   * tool snapshot, which the front end runs asynchronously (`targets`, `tokenBudget`:
+   * `build/model-facing-checks.ts`).
+   */
+  analyzeAgent(root: string, buffers?: BufferSource): AgentAnalysis;
 }
 
 /** A folder to watch for {@link EditorEngine.filesChanged}. */

@@ -4,10 +4,15 @@
  * win over the disk), grouped by absolute file. It covers the files the per-file engine does
  * not: `agent.md` (front matter and capability config, at their YAML positions),
  * `plugin.json`, `mcp.json`, `SKILL.md` and `plugins.lock` (a missing or stale lock, with the
- * CLI's code and message). Writes nothing.
+ * CLI's code and message). It applies the project configuration found for the agent as `compile`
+ * does (`build/compile-settings.ts`: `rules`, `targets`, `tokenBudget`; not `maxWarnings`, a
+ * whole-compile limit) and reports an invalid one at its file. Writes nothing.
  */
 import * as path from "node:path";
 import { compileAgent } from "../../build/compile.js";
+import { compileSettingsOf } from "../../build/compile-settings.js";
+import { loadProjectConfig } from "../../build/project-config/load-project-config.js";
+import type { RuleSetting } from "../../build/project-config/types.js";
 import type { CompilerHost } from "../../common/host.js";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -26,6 +31,16 @@ export interface AgentDiagnostics {
    * analyses the agent again when one changes (new-user trial 120).
    */
   readonly outside: readonly string[];
+  /**
+   * The project configuration's `rules` the analysis applied (`{}` when there is none, or it is
+   * invalid): the server gives them to the per-file engine, so that open files follow them too.
+   */
+  readonly rules: Readonly<Record<string, RuleSetting>>;
+  /**
+   * The absolute configuration file found for the agent (a valid one, or the one whose errors
+   * are reported), if any: a change to it analyses the agent again, as a change to `agent.md` does.
+   */
+  readonly configFile?: string;
 }
 
 /**
@@ -44,9 +59,17 @@ const NOT_SHOWN: ReadonlySet<string> = new Set([Diagnostics.LockfileNotChecked.c
  * Never throws for bad input.
  */
 export async function analyzeAgentDiagnostics(host: CompilerHost, root: string): Promise<AgentDiagnostics> {
-  const result = await compileAgent({ root, host, check: true, package: false });
+  const loaded = await loadProjectConfig(root);
+  // An invalid configuration: its errors at the configuration file, where `compile` reports
+  // them; the agent's files are analysed without it (compile would stop there and say nothing
+  // of them, but in the editor they keep their diagnostics while the configuration is fixed).
+  const valid = loaded.diagnostics.length === 0;
+  // `maxWarnings` is a limit on the whole compile, not a problem of any file (AL9115 has no
+  // location): the editor shows each file's diagnostics and leaves the count to `compile`.
+  const { maxWarnings: _wholeCompileLimit, ...settings } = valid ? compileSettingsOf(loaded.config) : {};
+  const result = await compileAgent({ root, host, check: true, package: false, ...settings });
   const byFile = new Map<string, Diagnostic[]>();
-  for (const reported of result.diagnostics) {
+  for (const reported of [...loaded.diagnostics.map((d) => ({ ...d, file: path.relative(root, d.file) })), ...result.diagnostics]) {
     if (NOT_SHOWN.has(reported.code)) continue;
     const file = reported.file === "" ? path.join(root, "agent.md") : path.resolve(root, reported.file);
     const diagnostic: Diagnostic = {
@@ -63,5 +86,6 @@ export async function analyzeAgentDiagnostics(host: CompilerHost, root: string):
     const relative = path.relative(root, source.dir);
     if (relative.startsWith("..") || path.isAbsolute(relative)) outside.add(path.resolve(source.dir));
   }
-  return { byFile, outside: [...outside].sort() };
+  const configFile = loaded.config.file ?? loaded.diagnostics.find((d) => d.file !== "" && d.file !== root)?.file;
+  return { byFile, outside: [...outside].sort(), rules: settings.rules ?? {}, ...(configFile !== undefined ? { configFile } : {}) };
 }

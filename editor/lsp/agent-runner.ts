@@ -54,7 +54,7 @@ export function createAgentAnalysisRunner(host: CompilerHost, onError: (error: u
       if ("error" in result) {
         onError(new Error(result.error));
         job.fallback();
-      } else job.resolve({ byFile: new Map(result.byFile), outside: result.outside });
+      } else job.resolve({ byFile: new Map(result.byFile), outside: result.outside, rules: result.rules, ...(result.configFile !== undefined ? { configFile: result.configFile } : {}) });
     });
     started.on("error", failAll);
     started.on("exit", (code) => {

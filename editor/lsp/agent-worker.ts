@@ -14,6 +14,7 @@
 import { parentPort } from "node:worker_threads";
 import { createNodeHost, createOverlayHost, type OverlayFile } from "../../common/host.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { RuleSetting } from "../../build/project-config/types.js";
 import { analyzeAgentDiagnostics } from "./agent-diagnostics.js";
 
 /** A job sent to the worker. */
@@ -26,14 +27,14 @@ export interface AgentJob {
 
 /** The worker's answer to an {@link AgentJob}. */
 export type AgentJobResult =
-  | { readonly id: number; readonly byFile: readonly (readonly [string, readonly Diagnostic[]])[]; readonly outside: readonly string[] }
+  | { readonly id: number; readonly byFile: readonly (readonly [string, readonly Diagnostic[]])[]; readonly outside: readonly string[]; readonly rules: Readonly<Record<string, RuleSetting>>; readonly configFile?: string }
   | { readonly id: number; readonly error: string };
 
 const base = createNodeHost();
 parentPort?.on("message", (job: AgentJob) => {
   const host = createOverlayHost(base, new Map(job.overlays));
   analyzeAgentDiagnostics(host, job.root).then(
-    ({ byFile, outside }) => parentPort!.postMessage({ id: job.id, byFile: [...byFile], outside } satisfies AgentJobResult),
+    ({ byFile, outside, rules, configFile }) => parentPort!.postMessage({ id: job.id, byFile: [...byFile], outside, rules, ...(configFile !== undefined ? { configFile } : {}) } satisfies AgentJobResult),
     (error: unknown) => parentPort!.postMessage({ id: job.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies AgentJobResult),
   );
 });

@@ -52,6 +52,9 @@ import { createNodeHost, createOverlayHost, type CompilerHost, type OverlayFile 
 import type { CodeFix, EditorEngine, FolderWatch } from "../engine/index.js";
 import type { DiagnosticsByFile } from "./agent-diagnostics.js";
 import { findAgentRoot } from "../../compiler/agent/agent-root.js";
+import { CONFIG_SEARCH_PLACES } from "../../build/project-config/types.js";
+import { MODEL_FACING_CODES } from "../../diagnostics/catalog/providers.js";
+import { sortDiagnostics } from "../../diagnostics/diagnostic.js";
 import type { AgentAnalysisRunner } from "./agent-runner.js";
 import { COMPILE_COMMAND, codeActionsFor } from "./code-actions.js";
 import { fileUri, toLspDiagnostic, toRange } from "./to-lsp.js";
@@ -87,6 +90,8 @@ interface AgentState {
   running: Promise<void> | undefined;
   /** A change arrived while an analysis was running: run again when it ends. */
   again: boolean;
+  /** The project configuration file the last analysis found for the agent (`AgentDiagnostics.configFile`). */
+  configFile?: string | undefined;
 }
 
 /**
@@ -176,13 +181,22 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     const roots = new Set<string>();
     const own = findAgentRoot(host, file);
     if (own !== undefined) roots.add(own);
-    for (const [root, state] of agents) if (state.outside.some((folder) => isInside(folder, file))) roots.add(root);
+    for (const [root, state] of agents) if (state.configFile === file || state.outside.some((folder) => isInside(folder, file))) roots.add(root);
     return [...roots];
   };
 
   /** Our diagnostics for `file` now: the engine's for open files it covers, else the last analyses of the agents that read it. */
   const diagnosticsOf = (file: string): LspDiagnostic[] => {
-    if (byEngine(file)) return engine!.analyzeFile(file, overlays).diagnostics.map(toLspDiagnostic);
+    if (byEngine(file)) {
+      const analysis = engine!.analyzeFile(file, overlays);
+      const own = analysis.diagnostics;
+      // The provider profiles' and token budget's diagnostics (`targets`, `tokenBudget`) judge the
+      // whole agent's tool snapshot: they come from the last whole-agent analysis of the agent the
+      // engine answered in (a map lookup per keystroke: no search for agent roots).
+      const found = analysis.root === undefined ? undefined : agents.get(analysis.root)?.byFile.get(file);
+      const modelFacing = found?.filter((d) => MODEL_FACING_CODES.has(d.code)) ?? [];
+      return (modelFacing.length === 0 ? own : sortDiagnostics([...own, ...modelFacing])).map(toLspDiagnostic);
+    }
     const found = agentsOf(file).flatMap((root) => agentOf(root).byFile.get(file) ?? []);
     // A shared package's problem is reported once, whichever agents selecting it found it.
     const seen = new Set<string>();
@@ -352,6 +366,10 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
         const read = (file: string): boolean => isInside(root, file) || state.outside.some((folder) => isInside(folder, file));
         const found = await runner!.analyze(root, new Map([...overlays].filter(([file]) => read(file))));
         state.byFile = found.byFile;
+        state.configFile = found.configFile;
+        // The configuration's rules for the per-file engine's answers (open files); a changed
+        // configuration, or new provider/budget diagnostics, republish the open files below.
+        engine!.setProjectRules(root, found.rules);
         const newlyOutside = found.outside.some((folder) => !state.outside.includes(folder));
         state.outside = found.outside;
         state.analysed = true;
@@ -360,6 +378,8 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
         if (newlyOutside && [...overlays.keys()].some((file) => !isInside(root, file) && read(file))) state.again = true;
         const files = new Set([...previous.keys(), ...state.byFile.keys()]);
         for (const file of [...files].sort()) if (!byEngine(file)) publish(file, diagnosticsOf(file));
+        // Open files the engine answers for: only what changed is sent (publish compares).
+        for (const file of [...overlays.keys()].sort()) if (byEngine(file) && agentsOf(file).includes(root)) publish(file, diagnosticsOf(file));
         if (pull && refreshSupported) void connection.languages.diagnostics.refresh();
       } catch (error) {
         log(error);
@@ -413,7 +433,8 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     if (!clientWatches) return;
     // What can change the diagnostics behind the editor's back: the files compile reads
     // besides modules, and anything in a plugin's ai.assemblyline/ (a new plugin folder).
-    const globs = ["**/agent.md", "**/plugin.json", "**/mcp.json", "**/SKILL.md", "**/plugins.lock", "**/ai.assemblyline/**", "**/*.{ts,mts,cts,js,mjs,cjs,json}"];
+    // The project configuration's names (`build/project-config/`): found from the agent root upwards.
+    const globs = ["**/agent.md", "**/plugin.json", "**/mcp.json", "**/SKILL.md", "**/plugins.lock", "**/ai.assemblyline/**", "**/*.{ts,mts,cts,js,mjs,cjs,json}", ...CONFIG_SEARCH_PLACES.map((name) => `**/${name}`)];
     connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: globs.map((globPattern) => ({ globPattern })) }).catch(log);
   });
 

@@ -33,8 +33,12 @@
  * (`dist/editor/ts-plugin.cjs`, by `scripts/build-ts-plugin.mjs`); `ts-plugin/index.js` at
  * the package root points tsserver's resolver at it.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type * as ts from "typescript";
 import { Diagnostics } from "../../diagnostics/catalog/index.js";
+import { sortDiagnostics } from "../../diagnostics/diagnostic.js";
+import { agentSettingsKey, loadAgentSettings, type AgentSettings } from "./project-settings.js";
 import { createEditorEngine, offsetAt, type BufferSource, type CodeFix, type Diagnostic, type EditorBuffer, type EditorEngine } from "../engine/index.js";
 
 /** TypeScript code of an AL diagnostic = this + its number (AL4001 → 994001). */
@@ -70,6 +74,15 @@ const watchers = new Map<string, ts.FileWatcher>();
 export const REFRESH_DELAY_MS = 100;
 
 let refreshTimer: unknown;
+
+/**
+ * How long after an answer about an agent's file its project configuration is loaded again
+ * (at most one load per delay; `./project-settings.ts`).
+ */
+export const SETTINGS_DELAY_MS = 300;
+
+/** Per agent root: its configuration's settings as last loaded, and the pending load. */
+const agentSettings = new Map<string, { settings?: AgentSettings; timer?: unknown; running: boolean; again: boolean }>();
 
 type TypeScript = typeof ts;
 
@@ -113,11 +126,16 @@ function decorate(typescript: TypeScript, info: ts.server.PluginCreateInfo): ts.
       const found = analysis.analyzeFile(fileName, buffers);
       watchFolders(analysis, info.serverHost, report);
       if (analysis.hasDeferredReads()) readDeferredSoon(analysis, buffers, info.serverHost, report);
-      if (found.diagnostics.length === 0) return own;
+      const agentRoot = found.root !== undefined && fs.existsSync(path.join(found.root, "agent.md")) ? found.root : undefined;
+      if (agentRoot !== undefined) loadSettingsSoon(analysis, agentRoot, buffers, info.serverHost, report, logger);
+      // What `targets` and `tokenBudget` report for the file (the rules are the engine's already).
+      const modelFacing = agentRoot === undefined ? undefined : agentSettings.get(agentRoot)?.settings?.modelFacing.get(found.file);
+      const diagnostics = modelFacing === undefined ? found.diagnostics : sortDiagnostics([...found.diagnostics, ...modelFacing]);
+      if (diagnostics.length === 0) return own;
       const program = service.getProgram();
       const sourceFile = program?.getSourceFile(fileName);
       if (!program || !sourceFile) return own;
-      return [...own, ...withoutRestated(own, found.diagnostics.map((d) => toTsDiagnostic(typescript, d, sourceFile, program)))];
+      return [...own, ...withoutRestated(own, diagnostics.map((d) => toTsDiagnostic(typescript, d, sourceFile, program)))];
     } catch (error) {
       report(`getSemanticDiagnostics(${fileName})`, error);
       return own;
@@ -200,6 +218,48 @@ function readDeferredSoon(analysis: EditorEngine, buffers: BufferSource, host: t
       report("readDeferred", error);
     }
   }, 0);
+}
+
+/**
+ * {@link SETTINGS_DELAY_MS} after an answer about a file of the agent at `root` (at most one load
+ * per delay, however many answers), loads its
+ * project configuration (`./project-settings.ts`): its `rules` go to the engine, what its
+ * `targets` and `tokenBudget` report is kept for the answers; when either changes what the open
+ * files show, the decorated projects refresh their diagnostics. An invalid configuration is
+ * written to the TS Server log (tsserver shows no diagnostics on a JSON or YAML file), and the
+ * files are shown without it. A configuration edited on disk is seen by the next load: after
+ * the next answer, which a watched change under the agent root asks for.
+ */
+function loadSettingsSoon(analysis: EditorEngine, root: string, buffers: BufferSource, host: ts.server.ServerHost, report: (where: string, error: unknown) => void, logger: ts.server.Logger): void {
+  let state = agentSettings.get(root);
+  if (!state) agentSettings.set(root, (state = { running: false, again: false }));
+  const current = state;
+  // Not pushed back by each request (an editor asks on every keystroke): one load per delay.
+  if (current.timer !== undefined) return;
+  current.timer = host.setTimeout(() => {
+    current.timer = undefined;
+    if (current.running) {
+      current.again = true;
+      return;
+    }
+    current.running = true;
+    loadAgentSettings(analysis, root, buffers)
+      .then((settings) => {
+        const changed = agentSettingsKey(settings) !== agentSettingsKey(current.settings);
+        current.settings = settings;
+        const rulesChanged = analysis.setProjectRules(root, settings.rules);
+        if (changed) for (const problem of settings.problems) logger.info(`[assembly-line] the project configuration of ${root} is not applied: ${problem.code} ${problem.file}:${problem.line}:${problem.column}: ${problem.message}`);
+        if (changed || rulesChanged) refreshProjects();
+      })
+      .catch((error: unknown) => report(`loading the project configuration of ${root}`, error))
+      .finally(() => {
+        current.running = false;
+        if (current.again) {
+          current.again = false;
+          loadSettingsSoon(analysis, root, buffers, host, report, logger);
+        }
+      });
+  }, SETTINGS_DELAY_MS);
 }
 
 /** Asks every decorated project to refresh its open files' diagnostics. */

@@ -3,7 +3,7 @@
  * command that compiles, through the real CLI (new-user trial 129, finding 6): `review` passed,
  * exit 0, a tree `compile --check` failed with a target's error and a budget overrun, and the host
  * commands' compile-first step wrote a lock `compile` refused to write. Now both apply the
- * settings as `compile` does (`cli/compile-settings.ts`).
+ * settings as `compile` does (`build/compile-settings.ts`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -78,7 +78,7 @@ function recordingRunner(events: string[]) {
     analyze: async () => {
       events.push("whole-agent analysis");
       analysed();
-      return { byFile: new Map(), outside: [] };
+      return { byFile: new Map(), outside: [], rules: {} };
     },
     close: () => {},
   };

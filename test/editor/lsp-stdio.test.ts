@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { printedCli, runCli, runCliJson } from "../helpers/run-cli.js";
 import { tempDir } from "../helpers/temp-tree.js";
 import { AGENT_FILES, writeLspAgent } from "./lsp-agent.js";
+import { compiledByFile, CONFIG_AGENT_FILES, CONFIG_AGENT_TEXTS, EDITED_CONFIG, writeConfig, writeConfigAgent, type ComparedDiagnostic } from "./config-agent.js";
 import { startLspSession, uriOf, type LspDiagnostic, type LspSession } from "./lsp-client.js";
 
 const ENTRY = "plugins/example/ai.assemblyline/index.ts";
@@ -370,5 +371,38 @@ describe("assembly-line lsp --stdio", () => {
     // As every command's usage error: commander's message, then the command's own help (docs/cli.md).
     expect(run.stderr).toBe(`error AL9001: lsp needs --stdio (the only transport)\n(run '${printedCli()} lsp --help' for usage)\n`);
     expect(run.stdout).toBe("");
+  });
+  it("applies the project configuration as compile does (rules, targets, tokenBudget), and follows an edit of it on disk", async () => {
+    const root = writeLspAgent();
+    writeConfigAgent(root);
+    const severities = ["error", "warning", "info"] as const;
+    const compared = (diagnostics: readonly LspDiagnostic[]): ComparedDiagnostic[] =>
+      diagnostics.map((d) => ({ code: d.code, severity: severities[d.severity - 1]!, line: d.range.start.line, character: d.range.start.character, endLine: d.range.end.line, endCharacter: d.range.end.character }));
+    const agentText = fs.readFileSync(path.join(root, CONFIG_AGENT_FILES.agent), "utf8");
+    const texts: Record<string, string> = { ...CONFIG_AGENT_TEXTS, [CONFIG_AGENT_FILES.agent]: agentText };
+    /** Resolves once every file's published diagnostics equal `expected` (the server publishes the engine's answer first, then the analysed agent's). */
+    const settled = (session: LspSession, expected: Record<string, ComparedDiagnostic[]>) =>
+      Promise.all(
+        Object.values(CONFIG_AGENT_FILES).map((file) => {
+          const uri = uriOf(path.join(root, file));
+          const last = session.published.filter((p) => p.uri === uri).at(-1);
+          const matches = (d: readonly LspDiagnostic[]) => JSON.stringify(compared(d)) === JSON.stringify(expected[file]);
+          return last && matches(last.diagnostics) ? last.diagnostics : session.waitForDiagnostics(uri, matches);
+        }),
+      );
+    const expected = compiledByFile(root);
+    // What the configuration does: AL4032 off, AL4039 an error, gemini's AL4705, the budget's AL4720.
+    expect(Object.values(expected).flat().map((d) => `${d.code} ${d.severity}`).sort()).toEqual(["AL4039 error", "AL4705 info", "AL4720 error"]);
+
+    const session = await start(root);
+    const opened = settled(session, expected);
+    for (const file of Object.values(CONFIG_AGENT_FILES)) session.open(uriOf(path.join(root, file)), texts[file]!);
+    await opened;
+
+    // The configuration edited on disk (the server's own watcher sees it: this client watches nothing).
+    writeConfig(root, EDITED_CONFIG);
+    const edited = compiledByFile(root);
+    expect(Object.values(edited).flat().map((d) => `${d.code} ${d.severity}`).sort()).toEqual(["AL4032 warning", "AL4032 warning", "AL4707 error", "AL4708 error"]);
+    await settled(session, edited);
   });
 });

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ensureArtifact, type CompilerLoader } from "../../cli/ensure-artifact.js";
 import { INPUTS_RECORD_FILE, inputsUnchanged } from "../../cli/inputs-record.js";
-import { compileSettingsKey } from "../../cli/compile-settings.js";
+import { compileSettingsKey } from "../../build/compile-settings.js";
 import { copyAgent } from "../helpers/copy-agent.js";
 import { repoRoot } from "../helpers/temp-tree.js";
 

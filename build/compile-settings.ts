@@ -2,18 +2,20 @@
  * The compile settings a project configuration gives, with `compile`'s flags over them: what,
  * beside the agent's own files, decides whether a compile refuses (docs/configuration.md: `rules`,
  * `maxWarnings`, `targets`, `tokenBudget`). One rule for every command that compiles: `compile`
- * itself (`./compile-targets.ts`), `review` (`./commands/review.ts`), the host commands'
- * compile-first step (`./ensure-artifact.ts`, bound by `./commands/host-report.ts`) and
- * `validate`'s `targets` (`./commands/validate.ts`), so none of them writes a lock or passes a
- * tree that `compile` with the same configuration refuses (new-user trial 129, finding 6).
+ * itself (`cli/compile-targets.ts`), `review` (`cli/commands/review.ts`), the host commands'
+ * compile-first step (`cli/ensure-artifact.ts`, bound by `cli/commands/host-report.ts`),
+ * `validate`'s `targets` (`cli/commands/validate.ts`) and the editor (`editor/engine`, `editor/lsp`,
+ * `editor/ts-plugin`: docs/editor.md), so none of them writes a lock, passes a tree or shows a
+ * file otherwise than `compile` with the same configuration (new-user trial 129, finding 6).
+ * In `build/`, below both the CLI and the editor (layers: docs/where-rules-live.md).
  *
  * Kept free of runtime imports beyond `node:path`: the host commands load it on every start,
  * and a host command on a current artifact loads no compiler (docs/performance.md).
  */
 import type { SourceLocation } from "../common/positions.js";
 import type { TokenBudget } from "../compiler/providers/token-budget.js";
-import type { WarningLimit } from "../build/severity-rules.js";
-import { shownFile, type ProjectConfig, type RuleSetting } from "../build/project-config/types.js";
+import type { WarningLimit } from "./severity-rules.js";
+import { shownFile, type ProjectConfig, type RuleSetting } from "./project-config/types.js";
 
 /** The settings of {@link compileSettingsOf}: fields of `CompileOptions` (`build/compile.ts`) of the same names. */
 export interface CompileSettings {
@@ -71,7 +73,7 @@ export function compileSettingsOf(config: ProjectConfig, flags: CompileSettingFl
  * warning limit (its number), the targets and the token budget, with object keys sorted. Where
  * the settings are written (`settingLocations`, the limit's source) changes only where a
  * diagnostic points, not whether there is one, and is left out. The inputs record
- * (`./inputs-record.ts`) keeps it: a record made under other settings does not vouch for these.
+ * (`cli/inputs-record.ts`) keeps it: a record made under other settings does not vouch for these.
  */
 export function compileSettingsKey(settings: Pick<CompileSettings, "rules" | "maxWarnings" | "targets" | "tokenBudget">): string {
   const sorted = (value: Readonly<Record<string, unknown>> | undefined): [string, unknown][] | undefined =>
