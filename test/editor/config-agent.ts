@@ -9,6 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { runCliJson } from "../helpers/run-cli.js";
+import { AGENT_FILES } from "./lsp-agent.js";
 
 /** The entry, the definition module and agent.md, relative to the root. */
 export const CONFIG_AGENT_FILES = {
@@ -19,35 +20,22 @@ export const CONFIG_AGENT_FILES = {
 
 const SCHEMA = '{ type: "object", properties: { message: { type: "string" }, mood: { type: ["string", "null"], enum: ["calm"] } }, required: ["message"] }';
 
-/** The texts written over the agent's entry and definition module. */
+/** `text` with `from` replaced by `to`; throws when `from` is not in it (the base agent changed). */
+function replaced(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`config-agent: the language-server agent no longer has ${JSON.stringify(from)}`);
+  return text.replace(from, to);
+}
+
+const BASE_SCHEMA = '{ type: "object", properties: { message: { type: "string" } }, required: ["message"] }';
+
+/** The texts written over the agent's entry and definition module: the language-server agent's, with the schema above and a near-miss `sideEffect`. */
 export const CONFIG_AGENT_TEXTS: Readonly<Record<string, string>> = {
-  [CONFIG_AGENT_FILES.entry]: [
-    "export default {",
-    '  configSchema: { type: "object", properties: { greeting: { type: "string" } } },',
-    "  tools: {",
-    "    echo: {",
-    '      definition: "./ai.assemblyline/echo.ts",',
-    '      description: "Echo a message back to the caller.",',
-    `      inputSchema: ${SCHEMA},`,
-    '      needsApproval: { reason: "Echoes.", sideEffect: "extrenal" },',
-    "    },",
-    "  },",
-    "};",
-    "",
-  ].join("\n"),
-  [CONFIG_AGENT_FILES.definition]: [
-    'import { approvalRequired, defineTool } from "@assemblyline-agents/core";',
-    "",
-    "export default defineTool({",
-    '  description: "Echo a message back to the caller.",',
-    `  inputSchema: ${SCHEMA},`,
-    '  needsApproval: approvalRequired("Echoes.", "extrenal"),',
-    "  async execute(input: { message: string }) {",
-    "    return { message: input.message };",
-    "  },",
-    "});",
-    "",
-  ].join("\n"),
+  [CONFIG_AGENT_FILES.entry]: replaced(AGENT_FILES[CONFIG_AGENT_FILES.entry], `      inputSchema: ${BASE_SCHEMA},\n`, `      inputSchema: ${SCHEMA},\n      needsApproval: { reason: "Echoes.", sideEffect: "extrenal" },\n`),
+  [CONFIG_AGENT_FILES.definition]: replaced(
+    replaced(AGENT_FILES[CONFIG_AGENT_FILES.definition], 'import { defineTool } from "@assemblyline-agents/core";', 'import { approvalRequired, defineTool } from "@assemblyline-agents/core";'),
+    `  inputSchema: ${BASE_SCHEMA},\n`,
+    `  inputSchema: ${SCHEMA},\n  needsApproval: approvalRequired("Echoes.", "extrenal"),\n`,
+  ),
 };
 
 /** The configuration: one code off, one warning raised to an error, a target and a token budget. */
