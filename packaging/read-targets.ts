@@ -25,6 +25,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isPathInside } from "../common/path-inside.js";
 
 /** `detail` of the esbuild error of a refused read (AL7012, `./esbuild-messages.ts`). */
 export interface NotRegularFile {
@@ -142,7 +143,7 @@ export class ReadTargets {
     const folder = path.dirname(file);
     // Inside the project, from the folder's listing (no `stat` but for a link); elsewhere, or
     // when the listing lacks it, `stat`.
-    const listing = isInside(this.#project, folder) ? this.#listing(folder) : undefined;
+    const listing = isPathInside(this.#project, folder) ? this.#listing(folder) : undefined;
     const entry = listing?.get(path.basename(file).toLowerCase())?.find((candidate) => candidate.name === path.basename(file));
     if (entry !== undefined) {
       const kind = this.#kindOf(folder, entry);
@@ -236,7 +237,7 @@ export class ReadTargets {
   }
 
   #refusal(specifier: string, problem: Problem): NotRegularFile {
-    const shown = (file: string): string => (isInside(this.#root, file) ? path.relative(this.#root, file).split(path.sep).join("/") : file);
+    const shown = (file: string): string => (isPathInside(this.#root, file) ? path.relative(this.#root, file).split(path.sep).join("/") : file);
     const file = problem.target === undefined || problem.target === problem.file ? shown(problem.file) : `${shown(problem.file)} (a link to ${problem.target})`;
     return { kind: "not-a-regular-file", specifier, file, what: problem.what };
   }
@@ -283,9 +284,4 @@ function realOrSelf(file: string): string {
   } catch {
     return file;
   }
-}
-
-/** True when `file` is `folder` or lies below it (both absolute and normalized). */
-function isInside(folder: string, file: string): boolean {
-  return file === folder || file.startsWith(folder.endsWith(path.sep) ? folder : `${folder}${path.sep}`);
 }
