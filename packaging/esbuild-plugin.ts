@@ -13,8 +13,13 @@
  *   canonical text, or the exact bytes. Imports of packages are used as installed: npm does not
  *   rewrite line ends.
  *
- * Cost: one JS callback per relative import and one per asset file; the authoring API and
- * package imports never call into JS (see `bench/packaging.mjs`).
+ * It also confines what a bundle may read (AL7011, `./import-confinement.ts`) and refuses a file
+ * esbuild would read without end (AL7012, `./read-targets.ts`), before esbuild reads it.
+ *
+ * Cost: one JS callback per relative import, per package import (resolved once more) and per
+ * asset file, and one per import written as an absolute path or a `file:` URL; the authoring
+ * API's import, in every definition, never calls into JS (`packageImportFilter`; see
+ * `bench/packaging.mjs`).
  */
 import { constants as fsConstants } from "node:fs";
 import * as fs from "node:fs/promises";
