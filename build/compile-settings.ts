@@ -69,6 +69,18 @@ export function compileSettingsOf(config: ProjectConfig, flags: CompileSettingFl
 }
 
 /**
+ * The settings an editor applies to what it shows for a file (DESIGN §7: what `compile` reports
+ * for the file): `compile`'s from {@link compileSettingsOf}, but `maxWarnings`, a limit on the
+ * whole compile whose AL9115 belongs to no file (`compile` keeps the count). One rule for the
+ * language server (`editor/lsp/agent-diagnostics.ts`) and the tsserver plugin
+ * (`editor/ts-plugin/project-settings.ts`).
+ */
+export function editorSettingsOf(config: ProjectConfig): Omit<CompileSettings, "maxWarnings"> {
+  const { maxWarnings: _wholeCompileLimit, ...settings } = compileSettingsOf(config);
+  return settings;
+}
+
+/**
  * A key that differs whenever the settings could change a compile's verdict: the rules, the
  * warning limit (its number), the targets and the token budget, with object keys sorted. Where
  * the settings are written (`settingLocations`, the limit's source) changes only where a

@@ -10,7 +10,7 @@
  */
 import * as path from "node:path";
 import { compileAgent } from "../../build/compile.js";
-import { compileSettingsOf } from "../../build/compile-settings.js";
+import { editorSettingsOf } from "../../build/compile-settings.js";
 import { loadProjectConfig } from "../../build/project-config/load-project-config.js";
 import type { RuleSetting } from "../../build/project-config/types.js";
 import type { CompilerHost } from "../../common/host.js";
@@ -64,9 +64,8 @@ export async function analyzeAgentDiagnostics(host: CompilerHost, root: string):
   // them; the agent's files are analysed without it (compile would stop there and say nothing
   // of them, but in the editor they keep their diagnostics while the configuration is fixed).
   const valid = loaded.diagnostics.length === 0;
-  // `maxWarnings` is a limit on the whole compile, not a problem of any file (AL9115 has no
-  // location): the editor shows each file's diagnostics and leaves the count to `compile`.
-  const { maxWarnings: _wholeCompileLimit, ...settings } = valid ? compileSettingsOf(loaded.config) : {};
+  // Not `maxWarnings`: a limit on the whole compile, not a problem of a file (`editorSettingsOf`).
+  const settings = valid ? editorSettingsOf(loaded.config) : {};
   const result = await compileAgent({ root, host, check: true, package: false, ...settings });
   const byFile = new Map<string, Diagnostic[]>();
   for (const reported of [...loaded.diagnostics.map((d) => ({ ...d, file: path.relative(root, d.file) })), ...result.diagnostics]) {

@@ -13,7 +13,7 @@
  * applied to what they report, as `compile` applies them (`build/severity-rules.ts`).
  * `maxWarnings` is a whole-compile limit, not a problem of a file: left to `compile`.
  */
-import { compileSettingsOf } from "../../build/compile-settings.js";
+import { editorSettingsOf } from "../../build/compile-settings.js";
 import { checkModelFacingRules } from "../../build/model-facing-checks.js";
 import { loadProjectConfig } from "../../build/project-config/load-project-config.js";
 import type { RuleSetting } from "../../build/project-config/types.js";
@@ -40,7 +40,8 @@ export interface AgentSettings {
 export async function loadAgentSettings(engine: EditorEngine, root: string, buffers: BufferSource): Promise<AgentSettings> {
   const loaded = await loadProjectConfig(root);
   const valid = loaded.diagnostics.length === 0;
-  const { maxWarnings: _wholeCompileLimit, ...settings } = valid ? compileSettingsOf(loaded.config) : {};
+  // Not `maxWarnings`: a limit on the whole compile, not a problem of a file (`editorSettingsOf`).
+  const settings = valid ? editorSettingsOf(loaded.config) : {};
   const rules = settings.rules ?? {};
   const modelFacing = new Map<string, Diagnostic[]>();
   if (settings.targets !== undefined || settings.tokenBudget !== undefined) {

@@ -8,8 +8,9 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileAgent } from "../../build/compile.js";
-import { compileSettingsOf } from "../../build/compile-settings.js";
+import { compileSettingsOf, editorSettingsOf } from "../../build/compile-settings.js";
 import { loadProjectConfig } from "../../build/project-config/load-project-config.js";
+import { EMPTY_PROJECT_CONFIG } from "../../build/project-config/types.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { createEditorEngine } from "../../editor/engine/index.js";
 import { agentSettingsKey, loadAgentSettings } from "../../editor/ts-plugin/project-settings.js";
@@ -29,6 +30,15 @@ async function compiled(root: string, file: string): Promise<string[]> {
 }
 
 describe("editor engine with the project configuration", () => {
+  it("applies compile's settings but maxWarnings, a limit on the whole compile (editorSettingsOf)", () => {
+    const config = { ...EMPTY_PROJECT_CONFIG, file: "/p/assembly-line.config.json", rules: { AL4032: "off" as const }, maxWarnings: 0, targets: ["gemini"], tokenBudget: 10 };
+    const editor = editorSettingsOf(config);
+    const { maxWarnings, ...rest } = compileSettingsOf(config);
+    expect(maxWarnings).toMatchObject({ limit: 0 });
+    expect(editor).toEqual(rest);
+    expect(editor).not.toHaveProperty("maxWarnings");
+  });
+
   it("applies the rules the front end sets as compile applies them, and takes them away again", async () => {
     const root = writeTree({ ...AGENT_FILES, ...CONFIG_AGENT_TEXTS }, "al-engine-config-");
     writeConfig(root, { rules: CONFIG.rules });
