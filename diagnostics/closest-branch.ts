@@ -52,26 +52,47 @@ const DEEPER = 1;
  * the error, nothing changes.
  */
 export function keepClosestBranches<E extends SchemaError & { readonly schema?: unknown }>(errors: readonly E[]): ClosestBranches<E> {
-  let kept = [...errors];
+  // Linear in the errors: each keyword looks only at the run of errors right before it, and the
+  // kept list is made once at the end (a tool input of 8,000 array items, each failing an anyOf,
+  // took 39 s when each keyword filtered the whole list).
+  const position = new Map<E, number>(errors.map((error, index) => [error, index]));
+  const removed = new Set<E>();
+  /** A keyword whose clause goes right before another kept error (its first kept member). */
+  const anchor = new Map<E, E>();
   const choices = new Map<E, BranchChoice>();
   const keywords = errors
     .filter((error) => (error.keyword === "anyOf" || (error.keyword === "oneOf" && error.params["passingSchemas"] == null)) && Array.isArray(error.schema) && error.schemaPath !== undefined)
     .sort((a, b) => b.schemaPath!.length - a.schemaPath!.length);
+  /** Where an error is said: its own place, or just before its anchor's (outer keywords before inner ones). */
+  const said = (error: E): number => {
+    let at = position.get(error)!;
+    let depth = 0;
+    for (let next = anchor.get(error); next !== undefined; next = anchor.get(next)) {
+      at = position.get(next)!;
+      depth++;
+    }
+    return at - depth / (errors.length + 1);
+  };
   for (const keyword of keywords) {
-    if (!kept.includes(keyword)) continue;
+    if (removed.has(keyword)) continue;
     const count = (keyword.schema as readonly unknown[]).length;
-    const groups = groupByBranch(kept, keyword, count);
+    const groups = groupByBranch(errors, position.get(keyword)!, removed, count);
     if (groups === undefined) continue;
     const distances = groups.map((group) => group.reduce((sum, error) => sum + distance(error, keyword, choices), 0));
     const nearest = Math.min(...distances);
     const closest = distances.flatMap((d, index) => (d === nearest ? [index] : []));
     const onlyWrongType = groups.every((group) => group.length === 1 && group[0]!.keyword === "type" && group[0]!.instancePath === keyword.instancePath);
-    const dropped = new Set<E>(onlyWrongType ? groups.flat() : groups.flatMap((group, index) => (closest.includes(index) ? [] : group)));
-    const members = new Set(groups.flat());
-    kept = kept.filter((error) => !dropped.has(error));
+    const keptMembers: E[] = [];
+    groups.forEach((group, index) => {
+      for (const error of group) {
+        if (onlyWrongType || !closest.includes(index)) removed.add(error);
+        else keptMembers.push(error);
+      }
+    });
     // The keyword's own clause first: it introduces the errors of the schemas kept.
-    const firstMember = kept.findIndex((error) => members.has(error));
-    if (firstMember !== -1) kept = [...kept.slice(0, firstMember).filter((e) => e !== keyword), keyword, ...kept.slice(firstMember).filter((e) => e !== keyword)];
+    let first: E | undefined;
+    for (const member of keptMembers) if (first === undefined || said(member) < said(first)) first = member;
+    if (first !== undefined) anchor.set(keyword, first);
     const keywordName = keyword.keyword as "anyOf" | "oneOf";
     if (onlyWrongType) {
       const types = [...new Set(groups.flatMap((group) => String(group[0]!.params["type"]).split(",")))];
@@ -80,7 +101,9 @@ export function keepClosestBranches<E extends SchemaError & { readonly schema?: 
       choices.set(keyword, { keyword: keywordName, count, closest });
     }
   }
-  return { errors: kept, choices };
+  const kept = errors.filter((error) => !removed.has(error));
+  const order = new Map(kept.map((error) => [error, said(error)]));
+  return { errors: kept.sort((a, b) => order.get(a)! - order.get(b)!), choices };
 }
 
 /**
@@ -106,30 +129,39 @@ function distance(error: SchemaError, keyword: SchemaError, choices: ReadonlyMap
  * errors would be (an `anyOf` of a `$ref` and `{ "type": "null" }`, the usual nullable
  * reference).
  */
-function groupByBranch<E extends SchemaError>(errors: readonly E[], keyword: E, count: number): E[][] | undefined {
+function groupByBranch<E extends SchemaError>(errors: readonly E[], end: number, removed: ReadonlySet<E>, count: number): E[][] | undefined {
+  const keyword = errors[end]!;
   const prefix = `${keyword.schemaPath!}/`;
   const parent = keyword.schemaPath!.slice(0, keyword.schemaPath!.lastIndexOf("/") + 1);
-  const end = errors.indexOf(keyword);
-  let start = end;
-  while (start > 0) {
-    const previous = errors[start - 1]!;
+  const block: E[] = [];
+  for (let index = end - 1; index >= 0; index--) {
+    const previous = errors[index]!;
+    if (removed.has(previous)) continue;
     const inside = previous.instancePath === keyword.instancePath || previous.instancePath.startsWith(`${keyword.instancePath}/`);
     const sibling = previous.schemaPath !== undefined && previous.schemaPath.startsWith(parent) && !previous.schemaPath.startsWith(prefix);
     if (!inside || sibling) break;
-    start--;
+    block.push(previous);
   }
-  const block = errors.slice(start, end);
+  block.reverse();
   const indexOf = (error: E): number | undefined => {
     if (error.schemaPath === undefined || !error.schemaPath.startsWith(prefix)) return undefined;
     const index = Number(error.schemaPath.slice(prefix.length).split("/", 1)[0]);
     return Number.isInteger(index) && index >= 0 && index < count ? index : undefined;
   };
   const groups: E[][] = Array.from({ length: count }, () => []);
+  /** Where each attributed schema's errors start and end in the block. */
+  const firstAt: number[] = Array.from({ length: count }, () => Infinity);
+  const lastAt: number[] = Array.from({ length: count }, () => -Infinity);
   const unattributed: number[] = [];
-  block.forEach((error, position) => {
+  block.forEach((error, at) => {
     const index = indexOf(error);
-    if (index === undefined) unattributed.push(position);
-    else groups[index]!.push(error);
+    if (index === undefined) {
+      unattributed.push(at);
+      return;
+    }
+    groups[index]!.push(error);
+    firstAt[index] = Math.min(firstAt[index]!, at);
+    lastAt[index] = Math.max(lastAt[index]!, at);
   });
   if (unattributed.length > 0) {
     const missing = groups.flatMap((group, index) => (group.length === 0 ? [index] : []));
@@ -138,10 +170,9 @@ function groupByBranch<E extends SchemaError>(errors: readonly E[], keyword: E, 
     if (last - first + 1 !== unattributed.length) return undefined;
     // Where the missing schema's errors would stand: after every earlier schema's, before every later one's.
     const m = missing[0]!;
-    const positionOf = (error: E): number => block.indexOf(error);
-    if (groups.slice(0, m).some((group) => group.some((error) => positionOf(error) > first))) return undefined;
-    if (groups.slice(m + 1).some((group) => group.some((error) => positionOf(error) < last))) return undefined;
-    groups[m] = unattributed.map((position) => block[position]!);
+    if (lastAt.slice(0, m).some((at) => at > first)) return undefined;
+    if (firstAt.slice(m + 1).some((at) => at < last)) return undefined;
+    groups[m] = unattributed.map((at) => block[at]!);
   }
   return groups.every((group) => group.length > 0) ? groups : undefined;
 }
